@@ -1,0 +1,179 @@
+"""The ``paperpyramid`` command: a thin layer over the Python API.
+
+Errors that paperpyramid raises on purpose become one clear line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from paperpyramid.errors import PaperPyramidError
+
+app = typer.Typer(help="Academic PDFs in, a searchable SQLite corpus out.", no_args_is_help=True, add_completion=False)
+eval_app = typer.Typer(help="Score a corpus against gold files.", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
+console = Console(stderr=True)
+out = Console()
+
+DbOption = Annotated[Path, typer.Option("--db", help="The corpus SQLite file.")]
+
+
+def _fail(message: str) -> typer.Exit:
+    console.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(2)
+
+
+@app.command()
+def ingest(
+    sources: Annotated[list[Path], typer.Argument(help="PDF files and folders (searched recursively for *.pdf).")],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    workers: Annotated[Optional[int], typer.Option(help="Parser processes (default: one per core; 0 parses in this process).")] = None,
+    parser: Annotated[str, typer.Option(help="Parser backend: embedded.")] = "embedded",
+    password: Annotated[Optional[str], typer.Option(help="Password for encrypted PDFs.")] = None,
+    max_pages: Annotated[int, typer.Option(help="PDFs with more pages are recorded as failed.")] = 500,
+    time_limit: Annotated[float, typer.Option(help="Seconds one PDF may take to parse.")] = 120.0,
+) -> None:
+    """Parse PDFs into the corpus. Inputs already stored (same bytes) are skipped; failures
+    are recorded with their reason and the run goes on. Exits non-zero only when nothing
+    could be ingested."""
+    from paperpyramid.ingest import IngestResult, ingest as run_ingest
+    from paperpyramid.settings import IngestSettings, Settings
+
+    try:
+        options = {"parser": parser, "password": password, "max_pages": max_pages, "time_limit": time_limit}
+        if workers is not None:
+            options["workers"] = workers
+        settings = Settings(ingest=IngestSettings(**options))
+    except ValidationError as exc:
+        raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
+
+    counts = {"done": 0, "failed": 0, "skipped": 0}
+    progress = Progress(
+        TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("[green]{task.fields[done]} done[/] [red]{task.fields[failed]} failed[/] [dim]{task.fields[skipped]} skipped[/]"),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=False,
+    )
+    task = progress.add_task("ingest", total=None, done=0, failed=0, skipped=0)
+
+    def on_result(result: IngestResult) -> None:
+        counts[result.status] += 1
+        progress.update(task, advance=1, **counts)
+        if result.status == "failed":
+            progress.console.print(f"[red]failed[/] {result.error}")
+
+    try:
+        with progress:
+            summary = run_ingest(sources, db, settings, on_result=on_result, on_total=lambda n: progress.update(task, total=n))
+    except (PaperPyramidError, FileNotFoundError) as exc:
+        raise _fail(str(exc)) from exc
+    total = len(summary.results)
+    console.print(
+        f"{summary.count('done')} ingested, {summary.count('failed')} failed, {summary.count('skipped')} skipped "
+        f"of {total} PDFs in {summary.seconds:.1f} s ({summary.pages} pages, {summary.pages_per_second:.1f} pages/s) -> {db}"
+    )
+    if total == 0:
+        raise _fail("no PDFs found in the sources given")
+    if summary.count("done") == 0 and summary.count("skipped") == 0:
+        raise typer.Exit(1)
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="Words to search for (BM25 over contexts).")],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    k: Annotated[int, typer.Option("-k", help="Number of results.")] = 5,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines instead of text.")] = False,
+) -> None:
+    """Search the corpus and print cited passages."""
+    corpus = _open(db)
+    with corpus:
+        hits = corpus.search(query, k=k)
+        if not hits:
+            console.print("no results")
+        for rank, hit in enumerate(hits, 1):
+            if as_json:
+                out.print_json(json.dumps({"rank": rank, "score": hit.score, "context_id": hit.context_id, "citation": hit.cite(), "text": hit.text}))
+            else:
+                out.print(f"[bold]{rank}.[/] [cyan]{hit.cite()}[/]  (score {hit.score:.2f})")
+                text = hit.text if len(hit.text) <= 400 else hit.text[:400] + "…"
+                out.print(f"   {text}\n", highlight=False)
+
+
+@app.command()
+def show(
+    article_id: Annotated[str, typer.Argument(help="An article id or DOI.")],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    text: Annotated[bool, typer.Option("--text", help="Print every section's text, not only the outline.")] = False,
+) -> None:
+    """Print an article's metadata and its section outline (with pages)."""
+    corpus = _open(db)
+    with corpus:
+        try:
+            article = corpus.article(article_id)
+        except KeyError as exc:
+            raise _fail(str(exc.args[0] if exc.args else exc)) from exc
+        out.print(f"[bold]{article.title or '(untitled)'}[/]")
+        out.print(f"id {article.id}  doi {article.doi or '-'}  pages {article.pages}  parser {article.parser}")
+        if article.authors:
+            out.print(", ".join(author.name for author in article.authors))
+        for section in corpus.sections(article.id):
+            indent = "  " * max(section.level - 1, 0)
+            number = f"{section.number} " if section.number else ""
+            out.print(f"{indent}{number}{section.title}  [dim](p. {section.page_start}–{section.page_end}, {section.num_tokens} tokens)[/]", highlight=False)
+            if text:
+                for context in corpus.contexts(section.id):
+                    out.print(f"{indent}  [dim]p. {context.page_number}[/] {context.text}\n", highlight=False)
+
+
+@app.command()
+def status(db: DbOption = Path("paperpyramid.sqlite"), errors: Annotated[int, typer.Option(help="How many recent failures to list.")] = 10) -> None:
+    """Print the ingest log's counts and the most recent failures."""
+    corpus = _open(db)
+    with corpus:
+        rows = corpus.ingest_log()
+        counts: dict[str, int] = {}
+        for row in rows:
+            counts[row.status] = counts.get(row.status, 0) + 1
+        out.print("  ".join(f"{name}: {count}" for name, count in sorted(counts.items())) or "empty corpus")
+        failed = sorted((row for row in rows if row.status == "failed"), key=lambda row: row.updated_at or "", reverse=True)
+        for row in failed[:errors]:
+            out.print(f"[red]failed[/] {row.error}", highlight=False)
+
+
+@eval_app.command("parse")
+def eval_parse(
+    gold_dir: Annotated[Path, typer.Argument(help="A folder with MANIFEST.tsv and gold .nxml / .tei.xml / .tex files.")],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    as_json: Annotated[Optional[Path], typer.Option("--json", help="Also write the full report as JSON here.")] = None,
+) -> None:
+    """Score parsed articles against gold files: soft section-title P/R/F1, title match,
+    body-text word recall and reference-count ratio, per paper and overall."""
+    from paperpyramid.eval.parse import evaluate, render_report, report_to_json
+
+    if not (gold_dir / "MANIFEST.tsv").is_file():
+        raise _fail(f"{gold_dir} has no MANIFEST.tsv")
+    if not db.is_file():
+        raise _fail(f"no corpus at {db}")
+    report = evaluate(gold_dir, db)
+    out.print(render_report(report), highlight=False)
+    if as_json is not None:
+        as_json.write_text(json.dumps(report_to_json(report), indent=2))
+
+
+def _open(db: Path):  # type: ignore[no-untyped-def]
+    from paperpyramid.corpus import Corpus
+
+    if not db.is_file():
+        raise _fail(f"no corpus at {db} (create one with: paperpyramid ingest PDFs --db {db})")
+    return Corpus.open(db)
+
+
+if __name__ == "__main__":
+    app()

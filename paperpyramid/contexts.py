@@ -1,0 +1,106 @@
+"""Cutting a section into contexts: the passages that are embedded, searched and cited.
+
+A context gathers a section's blocks in reading order, joined by a blank line, until the
+next block would push it past the token limit (the embedding window less its special
+tokens). A block longer than the limit on its own is cut between sentences, then between
+words. Contexts never cross a section boundary, so every one can be cited as
+"section, page".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from paperpyramid.document import BlockKind, Section
+from paperpyramid.tokens import TokenCounter
+
+#: Why a context ends: the section ended, or the next block would not fit.
+StopReason = Literal["Section", "Token limit"]
+
+_JOIN = "\n\n"
+
+
+@dataclass(slots=True)
+class ContextDraft:
+    """A context before it has an id: its text, where it starts, and why it ends."""
+
+    text: str
+    page_number: int
+    num_tokens: int
+    stop_reason: StopReason
+    kind: BlockKind
+
+
+@dataclass(slots=True)
+class _Piece:
+    text: str
+    page: int
+    kind: BlockKind
+    tokens: int
+
+
+def split_section(section: Section, counter: TokenCounter, max_tokens: int | None = None) -> list[ContextDraft]:
+    """Cut a section's blocks into contexts of at most ``max_tokens`` tokens each.
+
+    ``max_tokens`` defaults to ``counter.max_content_tokens``. The last context of the
+    section has ``stop_reason == "Section"``, every earlier one ``"Token limit"``. A
+    context's ``page_number`` is the page of the block it starts in, its ``kind`` that
+    block's kind. A section without text yields no contexts.
+    """
+    limit = counter.max_content_tokens if max_tokens is None else max_tokens
+    if limit < 1:
+        raise ValueError(f"max_tokens must be at least 1, not {limit}")
+    pieces = _pieces(section, counter, limit)
+
+    # Pack by the sum of the pieces' counts (exact for BERT-style tokenizers, which split on
+    # whitespace), then count every packed text as it stands; a group whose joined text
+    # does not fit (a tokenizer that merges across the join) is packed again, exactly.
+    groups = _pack(pieces, limit, lambda group: sum(piece.tokens for piece in group))
+    texts = [_JOIN.join(piece.text for piece in group) for group in groups]
+    packed: list[tuple[list[_Piece], str, int]] = []
+    for group, text, tokens in zip(groups, texts, counter.count_batch(texts), strict=True):
+        if tokens <= limit:
+            packed.append((group, text, tokens))
+            continue
+        exact = _pack(group, limit, lambda candidate: counter.count(_JOIN.join(piece.text for piece in candidate)))
+        for subgroup in exact:
+            subtext = _JOIN.join(piece.text for piece in subgroup)
+            packed.append((subgroup, subtext, counter.count(subtext)))
+    return [
+        ContextDraft(text, group[0].page, tokens, "Section" if position == len(packed) - 1 else "Token limit", group[0].kind)
+        for position, (group, text, tokens) in enumerate(packed)
+    ]
+
+
+def _pack(pieces: list[_Piece], limit: int, count: Callable[[list[_Piece]], int]) -> list[list[_Piece]]:
+    """Greedily gather consecutive pieces while ``count`` of the gathering stays within ``limit``."""
+    groups: list[list[_Piece]] = []
+    current: list[_Piece] = []
+    for piece in pieces:
+        if current and count([*current, piece]) <= limit:
+            current.append(piece)
+            continue
+        if current:
+            groups.append(current)
+        current = [piece]
+    if current:
+        groups.append(current)
+    return groups
+
+
+def _pieces(section: Section, counter: TokenCounter, limit: int) -> list[_Piece]:
+    """The section's blocks as pieces that each fit, cutting any block that does not."""
+    blocks = [block for block in section.blocks if block.text.strip()]
+    texts = [block.text.strip() for block in blocks]
+    pieces: list[_Piece] = []
+    for block, text, tokens in zip(blocks, texts, counter.count_batch(texts), strict=True):
+        if tokens <= limit:
+            pieces.append(_Piece(text, block.page, block.kind, tokens))
+            continue
+        parts = counter.split_to_fit(text, limit)
+        pieces.extend(
+            _Piece(part, block.page, block.kind, part_tokens) for part, part_tokens in zip(parts, counter.count_batch(parts), strict=True)
+        )
+    return pieces

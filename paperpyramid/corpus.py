@@ -1,0 +1,292 @@
+"""Reading a corpus: articles, their sections in order, contexts, neighbours and search.
+
+``Corpus.open(path)`` opens the file read-only, so any number of readers can run beside the
+one writer (the corpus is in WAL mode). Rows come back as small frozen dataclasses. Methods
+that take an id raise ``KeyError`` naming the id when it is not in the corpus.
+
+The navigation methods (``search``, ``next_section``, ``previous_section``,
+``parent_contexts``) are also the tools an LLM is given to walk a paper; their docstrings
+are written for it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from paperpyramid.db.schema import SCHEMA_VERSION
+from paperpyramid.db.writer import normalize_doi
+from paperpyramid.document import Author
+from paperpyramid.retrieval import SearchHit, bm25
+
+
+@dataclass(frozen=True, slots=True)
+class Article:
+    id: str
+    title: str | None
+    authors: tuple[Author, ...]
+    doi: str | None
+    abstract: str | None
+    date_published: str | None
+    journal: str | None
+    pages: int | None
+    num_tokens: int
+    parser: str | None
+    source_uri: str | None
+    sha256: str
+    created_at: str
+    provenance: dict[str, str]
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SectionRow:
+    id: str
+    article_id: str
+    position: int
+    number: str | None
+    title: str | None
+    level: int
+    parent_id: str | None
+    num_tokens: int
+    page_start: int | None
+    page_end: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ContextRow:
+    id: str
+    article_id: str
+    section_id: str
+    position: int
+    text: str
+    section_number: str | None
+    section_title: str | None
+    num_tokens: int
+    page_number: int | None
+    stop_reason: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class IngestLogRow:
+    source_uri: str
+    sha256: str | None
+    status: str
+    error: str | None
+    attempts: int
+    article_id: str | None
+    pages: int | None
+    seconds: float | None
+    updated_at: str
+
+
+_ARTICLE_COLUMNS = (
+    "id, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser, "
+    "source_uri, sha256, created_at, provenance, warnings"
+)
+_SECTION_SELECT = """
+SELECT s.id, ars.article_id, ars.position, s.section_number, s.section_title, s.level,
+       s.parent_id, s.num_tokens, s.page_start, s.page_end
+FROM sections AS s JOIN article_sections AS ars ON ars.section_id = s.id
+"""
+_CONTEXT_SELECT = """
+SELECT c.id, ars.article_id, sc.section_id, sc.position, c.text, c.section_number,
+       c.section_title, c.num_tokens, c.page_number, c.stop_reason, c.kind
+FROM contexts AS c
+JOIN sections_contexts AS sc ON sc.context_id = c.id
+JOIN article_sections AS ars ON ars.section_id = sc.section_id
+"""
+
+
+class Corpus:
+    """A corpus file opened for reading."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    @classmethod
+    def open(cls, path: str | Path) -> Corpus:
+        """Open the corpus at ``path`` read-only."""
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"no corpus at {path}")
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            conn.close()
+            problem = "is not a paperpyramid corpus" if version == 0 else f"is at schema version {version}"
+            raise ValueError(
+                f"{path} {problem}; this paperpyramid reads version {SCHEMA_VERSION} "
+                "(opening it with CorpusWriter migrates an older corpus)"
+            )
+        return cls(conn)
+
+    def __enter__(self) -> Corpus:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # articles
+
+    def articles(self) -> Iterator[Article]:
+        """Every article, in the order they were stored."""
+        for row in self.conn.execute(f"SELECT {_ARTICLE_COLUMNS} FROM articles ORDER BY created_at, rowid"):
+            yield _article(row)
+
+    def article(self, id_or_doi: str) -> Article:
+        """The article with this id, or else with this DOI (any case, with or without a
+        ``https://doi.org/`` or ``doi:`` prefix)."""
+        row = self.conn.execute(f"SELECT {_ARTICLE_COLUMNS} FROM articles WHERE id = ?", [id_or_doi]).fetchone()
+        if row is None:
+            row = self.conn.execute(
+                f"SELECT {_ARTICLE_COLUMNS} FROM articles WHERE doi = ? ORDER BY rowid LIMIT 1",
+                [normalize_doi(id_or_doi)],
+            ).fetchone()
+        if row is None:
+            raise KeyError(f"no article with id or DOI {id_or_doi!r}")
+        return _article(row)
+
+    # sections
+
+    def sections(self, article_id: str) -> list[SectionRow]:
+        """The article's sections in reading order (subsections follow their parent)."""
+        self._require("articles", article_id)
+        rows = self.conn.execute(f"{_SECTION_SELECT} WHERE ars.article_id = ? ORDER BY ars.position", [article_id])
+        return [SectionRow(*row) for row in rows]
+
+    def section(self, section_id: str) -> SectionRow:
+        """One section by id."""
+        row = self.conn.execute(f"{_SECTION_SELECT} WHERE s.id = ?", [section_id]).fetchone()
+        if row is None:
+            raise KeyError(f"no section with id {section_id!r}")
+        return SectionRow(*row)
+
+    def next_section(self, section_id: str) -> SectionRow | None:
+        """The section that follows this one in the same paper, or None at the paper's end.
+
+        Call it to keep reading when a section's text stops short of what you need; read
+        its text with ``contexts(section.id)``.
+        """
+        return self._neighbour(section_id, ">", "ASC")
+
+    def previous_section(self, section_id: str) -> SectionRow | None:
+        """The section before this one in the same paper, or None at the paper's start.
+
+        Call it when a passage refers back to something defined earlier.
+        """
+        return self._neighbour(section_id, "<", "DESC")
+
+    def _neighbour(self, section_id: str, compare: str, order: str) -> SectionRow | None:
+        here = self.section(section_id)
+        row = self.conn.execute(
+            f"{_SECTION_SELECT} WHERE ars.article_id = ? AND ars.position {compare} ? ORDER BY ars.position {order} LIMIT 1",
+            [here.article_id, here.position],
+        ).fetchone()
+        return None if row is None else SectionRow(*row)
+
+    # contexts
+
+    def contexts(self, section_id: str) -> list[ContextRow]:
+        """The section's contexts (its text, in passages) in reading order."""
+        self._require("sections", section_id)
+        rows = self.conn.execute(f"{_CONTEXT_SELECT} WHERE sc.section_id = ? ORDER BY sc.position", [section_id])
+        return [ContextRow(*row) for row in rows]
+
+    def context(self, context_id: str) -> ContextRow:
+        """One context by id."""
+        row = self.conn.execute(f"{_CONTEXT_SELECT} WHERE c.id = ?", [context_id]).fetchone()
+        if row is None:
+            raise KeyError(f"no context with id {context_id!r}")
+        return ContextRow(*row)
+
+    def parent_contexts(self, context_id: str, before: int = 2, after: int = 2) -> list[ContextRow]:
+        """A passage with the ``before`` passages preceding it and the ``after`` following it.
+
+        Neighbours are taken in the paper's reading order and may come from the previous or
+        next section; fewer come back at the paper's start or end. Call it when a search hit
+        is too short to answer from, to read around it.
+        """
+        if before < 0 or after < 0:
+            raise ValueError("before and after must not be negative")
+        here = self.context(context_id)
+        rows = self.conn.execute(
+            f"""
+            WITH ordered AS (
+                SELECT c.id AS id, ROW_NUMBER() OVER (ORDER BY ars.position, sc.position) AS n
+                FROM contexts AS c
+                JOIN sections_contexts AS sc ON sc.context_id = c.id
+                JOIN article_sections AS ars ON ars.section_id = sc.section_id
+                WHERE ars.article_id = :article
+            ),
+            target AS (SELECT n FROM ordered WHERE id = :context)
+            {_CONTEXT_SELECT}
+            JOIN ordered ON ordered.id = c.id
+            WHERE ordered.n BETWEEN (SELECT n FROM target) - :before AND (SELECT n FROM target) + :after
+            ORDER BY ordered.n
+            """,
+            {"article": here.article_id, "context": context_id, "before": before, "after": after},
+        )
+        return [ContextRow(*row) for row in rows]
+
+    # search
+
+    def search(self, query: str, k: int = 10) -> list[SearchHit]:
+        """Search every paper's text by keywords (BM25) and return the ``k`` best passages.
+
+        Each hit carries the passage text, a score (higher is better) and a citation: article
+        title and id, section number and title, page. Any text is a valid query; quotes and
+        operators are treated as plain words. Call ``parent_contexts(hit.context_id)`` to
+        read around a hit.
+        """
+        return bm25.search(self.conn, query, k)
+
+    # ingest log
+
+    def ingest_log(self) -> list[IngestLogRow]:
+        """Every source the ingest has seen, with its latest status, oldest update first."""
+        rows = self.conn.execute(
+            "SELECT source_uri, sha256, status, error, attempts, article_id, pages, seconds, updated_at "
+            "FROM ingest_log ORDER BY updated_at, rowid"
+        )
+        return [IngestLogRow(*row) for row in rows]
+
+    def _require(self, table: str, id_: str) -> None:
+        if self.conn.execute(f"SELECT 1 FROM {table} WHERE id = ?", [id_]).fetchone() is None:
+            raise KeyError(f"no {table.rstrip('s')} with id {id_!r}")
+
+
+def _article(row: tuple[Any, ...]) -> Article:
+    (id_, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser,
+     source_uri, sha256, created_at, provenance, warnings) = row  # fmt: skip
+    return Article(
+        id=id_,
+        title=title,
+        authors=tuple(Author(**author) for author in json.loads(authors)),
+        doi=doi,
+        abstract=abstract,
+        date_published=date_published,
+        journal=journal,
+        pages=pages,
+        num_tokens=num_tokens,
+        parser=parser,
+        source_uri=source_uri,
+        sha256=sha256,
+        created_at=created_at,
+        provenance=json.loads(provenance),
+        warnings=tuple(json.loads(warnings)),
+    )

@@ -1,0 +1,185 @@
+"""The corpus schema and its migrations.
+
+The schema is a list of migration functions; ``PRAGMA user_version`` records how many have
+run, so :func:`migrate` applies only the missing ones, each in its own transaction together
+with the version bump. To change the schema, append a function to :data:`MIGRATIONS`;
+never edit one that has shipped.
+
+Reading order lives in the junction tables: ``article_sections.position`` orders an
+article's sections and ``sections_contexts.position`` a section's contexts. ``contexts_fts``
+is an FTS5 index (porter stemming) over ``contexts.text`` and ``contexts.section_title``,
+kept in step by triggers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import sqlite_utils
+
+from paperpyramid.errors import ConfigurationError
+
+Migration = Callable[[sqlite_utils.Database], None]
+
+_V1_TABLES = """
+CREATE TABLE articles (
+    id TEXT PRIMARY KEY,
+    title TEXT,
+    authors TEXT NOT NULL DEFAULT '[]',          -- JSON [{"name", "affiliation", "email"}]
+    date_published TEXT,
+    journal TEXT,
+    doi TEXT COLLATE NOCASE,                     -- DOIs are case-insensitive
+    abstract TEXT,
+    num_tokens INTEGER NOT NULL DEFAULT 0,       -- sum of its contexts' tokens
+    pages INTEGER,
+    source_uri TEXT,
+    sha256 TEXT NOT NULL UNIQUE,
+    parser TEXT,
+    provenance TEXT NOT NULL DEFAULT '{}',       -- JSON {"sections": "embedded 0.1.0", ...}
+    warnings TEXT NOT NULL DEFAULT '[]',         -- JSON list of strings
+    created_at TEXT NOT NULL
+);
+CREATE INDEX articles_doi ON articles (doi);
+
+CREATE TABLE sections (
+    id TEXT PRIMARY KEY,
+    section_number TEXT,                         -- "2.1", "II", "A"; 'ref' for the references
+    section_title TEXT,
+    level INTEGER NOT NULL DEFAULT 1,
+    parent_id TEXT REFERENCES sections (id),
+    num_tokens INTEGER NOT NULL DEFAULT 0,       -- its own contexts, not its subsections'
+    page_start INTEGER,
+    page_end INTEGER
+);
+CREATE INDEX sections_parent ON sections (parent_id);
+
+CREATE TABLE contexts (
+    id TEXT PRIMARY KEY,
+    text TEXT NOT NULL,
+    section_title TEXT,
+    section_number TEXT,
+    num_tokens INTEGER NOT NULL,
+    page_number INTEGER,
+    stop_reason TEXT NOT NULL CHECK (stop_reason IN ('Section', 'Token limit')),
+    kind TEXT NOT NULL DEFAULT 'paragraph'
+);
+
+CREATE TABLE article_sections (
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    section_id TEXT NOT NULL REFERENCES sections (id),
+    position INTEGER NOT NULL,
+    PRIMARY KEY (article_id, section_id)
+);
+CREATE INDEX article_sections_order ON article_sections (article_id, position);
+CREATE UNIQUE INDEX article_sections_section ON article_sections (section_id);
+
+CREATE TABLE sections_contexts (
+    section_id TEXT NOT NULL REFERENCES sections (id),
+    context_id TEXT NOT NULL REFERENCES contexts (id),
+    position INTEGER NOT NULL,
+    PRIMARY KEY (section_id, context_id)
+);
+CREATE INDEX sections_contexts_order ON sections_contexts (section_id, position);
+CREATE UNIQUE INDEX sections_contexts_context ON sections_contexts (context_id);
+
+CREATE TABLE bib_entries (
+    id TEXT PRIMARY KEY,
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    position INTEGER NOT NULL,
+    raw TEXT NOT NULL,
+    title TEXT,
+    authors TEXT NOT NULL DEFAULT '[]',          -- JSON list of names
+    year INTEGER,
+    doi TEXT COLLATE NOCASE,
+    venue TEXT
+);
+CREATE INDEX bib_entries_article ON bib_entries (article_id, position);
+CREATE INDEX bib_entries_doi ON bib_entries (doi);
+
+CREATE TABLE tables (
+    id TEXT PRIMARY KEY,
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    section_id TEXT REFERENCES sections (id),
+    label TEXT,
+    caption TEXT,
+    cells TEXT NOT NULL DEFAULT '[]',            -- JSON rows of cells; the first row is the header
+    markdown TEXT,
+    page INTEGER,
+    bbox TEXT,                                   -- JSON [x0, top, x1, bottom] in PDF points
+    provenance TEXT
+);
+CREATE INDEX tables_article ON tables (article_id);
+
+CREATE TABLE formulas (
+    id TEXT PRIMARY KEY,
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    section_id TEXT REFERENCES sections (id),
+    label TEXT,
+    text TEXT,
+    latex TEXT,
+    page INTEGER,
+    bbox TEXT,
+    provenance TEXT
+);
+CREATE INDEX formulas_article ON formulas (article_id);
+
+CREATE TABLE figures (
+    id TEXT PRIMARY KEY,
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    section_id TEXT REFERENCES sections (id),
+    label TEXT,
+    caption TEXT,
+    page INTEGER,
+    bbox TEXT,
+    provenance TEXT
+);
+CREATE INDEX figures_article ON figures (article_id);
+
+CREATE TABLE ingest_log (
+    source_uri TEXT PRIMARY KEY,
+    sha256 TEXT,
+    status TEXT NOT NULL CHECK (status IN ('done', 'failed', 'skipped')),
+    error TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    article_id TEXT,
+    pages INTEGER,
+    seconds REAL,
+    updated_at TEXT NOT NULL
+);
+CREATE INDEX ingest_log_sha256 ON ingest_log (sha256);
+"""
+
+
+def _v1_initial(db: sqlite_utils.Database) -> None:
+    db.executescript(_V1_TABLES)
+    db.table("contexts").enable_fts(["text", "section_title"], create_triggers=True, tokenize="porter")
+
+
+#: Every migration, oldest first. Append only.
+MIGRATIONS: list[Migration] = [_v1_initial]
+
+#: The schema version this code reads and writes: the number of migrations.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def schema_version(db: sqlite_utils.Database) -> int:
+    """The version a database is at (0 for an empty file)."""
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(db: sqlite_utils.Database, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """Apply the migrations ``db`` has not had yet and return the version it is now at.
+
+    Each migration and its version bump commit together, so a failed or interrupted run
+    leaves the database at the last complete version. Running it again is harmless.
+    """
+    current = schema_version(db)
+    if current > len(migrations):
+        raise ConfigurationError(
+            f"the corpus is at schema version {current}, newer than this paperpyramid understands ({len(migrations)}); upgrade paperpyramid"
+        )
+    for version, migration in enumerate(migrations[current:], start=current + 1):
+        with db.atomic():
+            migration(db)
+            db.execute(f"PRAGMA user_version = {version}")
+    return schema_version(db)

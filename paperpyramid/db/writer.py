@@ -1,0 +1,357 @@
+"""The single writer: stores each parsed document as one article, in one transaction.
+
+Workers parse; only the main process writes, through one :class:`CorpusWriter` and one
+connection. ``add_document`` either stores everything about an article (its row, sections,
+contexts, reading order, bibliography, tables, formulas, figures) or, on any failure,
+nothing. ``record`` keeps the ingest log, so a rerun knows what is done and what failed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
+
+import fastnanoid
+import sqlite_utils
+
+from paperpyramid.contexts import ContextDraft, split_section
+from paperpyramid.db.schema import migrate
+from paperpyramid.document import Document, Section
+from paperpyramid.tokens import TokenCounter
+
+IngestStatus = Literal["done", "failed", "skipped"]
+INGEST_STATUSES: tuple[IngestStatus, ...] = ("done", "failed", "skipped")
+
+#: Cuts one section into contexts; :func:`~paperpyramid.contexts.split_section` by default.
+Splitter = Callable[[Section, TokenCounter], list[ContextDraft]]
+
+
+class DuplicateArticle(ValueError):
+    """A document with this sha256 is already stored; ``article_id`` names it."""
+
+    def __init__(self, sha256: str, article_id: str) -> None:
+        super().__init__(f"a document with sha256 {sha256} is already stored as article {article_id}")
+        self.sha256 = sha256
+        self.article_id = article_id
+
+
+def new_id() -> str:
+    """A fresh 21-character nanoid, the key of every corpus row."""
+    return str(fastnanoid.generate())
+
+
+def normalize_doi(doi: str) -> str:
+    """A DOI without its resolver prefix: ``https://doi.org/10.1/x`` and ``doi:10.1/x`` -> ``10.1/x``."""
+    doi = doi.strip()
+    for prefix in ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"):
+        if doi.lower().startswith(prefix):
+            return doi[len(prefix) :].strip()
+    return doi
+
+
+def connect(path: str | Path) -> sqlite_utils.Database:
+    """Open (creating if need be) a corpus for writing: WAL, foreign keys on, migrated."""
+    db = sqlite_utils.Database(path)
+    db.enable_wal()
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("PRAGMA synchronous = NORMAL")  # safe under WAL; a power cut loses only the last commits
+    migrate(db)
+    return db
+
+
+class CorpusWriter:
+    """Writes articles and the ingest log into a corpus file; the one writer per corpus.
+
+    ``counter`` counts tokens for the contexts (all-MiniLM-L6-v2 by default); ``splitter``
+    cuts a section into contexts (``split_section`` at the counter's limit by default).
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        counter: TokenCounter | None = None,
+        *,
+        splitter: Splitter | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.db = connect(self.path)
+        self._counter = counter
+        self._splitter: Splitter = splitter or split_section
+
+    @property
+    def counter(self) -> TokenCounter:
+        if self._counter is None:
+            self._counter = TokenCounter()
+        return self._counter
+
+    def __enter__(self) -> CorpusWriter:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def has_sha256(self, sha256: str) -> str | None:
+        """The id of the article stored from a file with this sha256, or ``None``."""
+        row = self.db.execute("SELECT id FROM articles WHERE sha256 = ?", [sha256]).fetchone()
+        return None if row is None else str(row[0])
+
+    def add_document(self, doc: Document, *, source_uri: str, sha256: str) -> str:
+        """Store ``doc`` as a new article and return its id.
+
+        Everything is written in one transaction: if any part fails the database is left as
+        it was. Raises :class:`DuplicateArticle` when the sha256 is already stored and
+        ``ValueError`` when the document's indices (section parents, the section of a
+        table, formula or figure) do not point at an earlier section.
+        """
+        existing = self.has_sha256(sha256)
+        if existing is not None:
+            raise DuplicateArticle(sha256, existing)
+        _check_indices(doc)
+        counter = self.counter
+        article_id = new_id()
+        section_ids = [new_id() for _ in doc.sections]
+
+        section_rows: list[dict[str, Any]] = []
+        context_rows: list[dict[str, Any]] = []
+        section_contexts: list[dict[str, Any]] = []
+        for index, section in enumerate(doc.sections):
+            drafts = self._splitter(section, counter)
+            pages = [block.page for block in section.blocks]
+            section_rows.append(
+                {
+                    "id": section_ids[index],
+                    "section_number": section.number,
+                    "section_title": section.title,
+                    "level": section.level,
+                    "parent_id": None if section.parent is None else section_ids[section.parent],
+                    "num_tokens": sum(draft.num_tokens for draft in drafts),
+                    "page_start": section.page_start if section.page_start is not None else min(pages, default=None),
+                    "page_end": section.page_end if section.page_end is not None else max(pages, default=None),
+                }
+            )
+            for position, draft in enumerate(drafts):
+                context_id = new_id()
+                context_rows.append(
+                    {
+                        "id": context_id,
+                        "text": draft.text,
+                        "section_title": section.title,
+                        "section_number": section.number,
+                        "num_tokens": draft.num_tokens,
+                        "page_number": draft.page_number,
+                        "stop_reason": draft.stop_reason,
+                        "kind": draft.kind,
+                    }
+                )
+                section_contexts.append({"section_id": section_ids[index], "context_id": context_id, "position": position})
+
+        provenance = {**doc.provenance, "contexts": f"{counter.name} window {counter.window}"}
+        article = {
+            "id": article_id,
+            "title": doc.title,
+            "authors": _json([asdict(author) for author in doc.authors]),
+            "date_published": doc.date_published,
+            "journal": doc.journal,
+            "doi": None if doc.doi is None else normalize_doi(doc.doi),
+            "abstract": doc.abstract,
+            "num_tokens": sum(row["num_tokens"] for row in context_rows),
+            "pages": doc.pages,
+            "source_uri": source_uri,
+            "sha256": sha256,
+            "parser": doc.parser,
+            "provenance": _json(provenance),
+            "warnings": _json(doc.warnings),
+            "created_at": _now(),
+        }
+
+        def section_id(index: int | None) -> str | None:
+            return None if index is None else section_ids[index]
+
+        def part_provenance(part: str) -> str:
+            return doc.provenance.get(part, doc.parser)
+
+        with self.db.atomic():
+            self._insert("articles", [article])
+            self._insert("sections", section_rows)
+            self._insert(
+                "article_sections",
+                [{"article_id": article_id, "section_id": sid, "position": position} for position, sid in enumerate(section_ids)],
+            )
+            self._insert("contexts", context_rows)
+            self._insert("sections_contexts", section_contexts)
+            self._insert(
+                "bib_entries",
+                [
+                    {
+                        "id": new_id(),
+                        "article_id": article_id,
+                        "position": position,
+                        "raw": ref.raw,
+                        "title": ref.title,
+                        "authors": _json(ref.authors),
+                        "year": ref.year,
+                        "doi": None if ref.doi is None else normalize_doi(ref.doi),
+                        "venue": ref.venue,
+                    }
+                    for position, ref in enumerate(doc.references)
+                ],
+            )
+            self._insert(
+                "tables",
+                [
+                    {
+                        "id": new_id(),
+                        "article_id": article_id,
+                        "section_id": section_id(table.section),
+                        "label": table.label,
+                        "caption": table.caption,
+                        "cells": _json(table.cells),
+                        "markdown": table.markdown,
+                        "page": table.page,
+                        "bbox": _bbox(table.bbox),
+                        "provenance": part_provenance("tables"),
+                    }
+                    for table in doc.tables
+                ],
+            )
+            self._insert(
+                "formulas",
+                [
+                    {
+                        "id": new_id(),
+                        "article_id": article_id,
+                        "section_id": section_id(formula.section),
+                        "label": formula.label,
+                        "text": formula.text,
+                        "latex": formula.latex,
+                        "page": formula.page,
+                        "bbox": _bbox(formula.bbox),
+                        "provenance": part_provenance("formulas"),
+                    }
+                    for formula in doc.formulas
+                ],
+            )
+            self._insert(
+                "figures",
+                [
+                    {
+                        "id": new_id(),
+                        "article_id": article_id,
+                        "section_id": section_id(figure.section),
+                        "label": figure.label,
+                        "caption": figure.caption,
+                        "page": figure.page,
+                        "bbox": _bbox(figure.bbox),
+                        "provenance": part_provenance("figures"),
+                    }
+                    for figure in doc.figures
+                ],
+            )
+        return article_id
+
+    def _insert(self, table: str, rows: Iterable[dict[str, Any]]) -> None:
+        self.db.table(table).insert_all(rows)
+
+    def record(
+        self,
+        source_uri: str,
+        sha256: str | None,
+        status: IngestStatus,
+        error: str | None = None,
+        article_id: str | None = None,
+        pages: int | None = None,
+        seconds: float | None = None,
+    ) -> None:
+        """Log the outcome of one attempt at ``source_uri``, replacing its previous outcome.
+
+        ``attempts`` counts every call for that source, whatever the status.
+        """
+        if status not in INGEST_STATUSES:
+            raise ValueError(f"unknown ingest status {status!r}; expected one of {INGEST_STATUSES}")
+        with self.db.atomic():
+            self.db.execute(
+                """
+                INSERT INTO ingest_log
+                    (source_uri, sha256, status, error, attempts, article_id, pages, seconds, updated_at)
+                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)
+                ON CONFLICT (source_uri) DO UPDATE SET
+                    sha256 = excluded.sha256,
+                    status = excluded.status,
+                    error = excluded.error,
+                    attempts = ingest_log.attempts + 1,
+                    article_id = excluded.article_id,
+                    pages = excluded.pages,
+                    seconds = excluded.seconds,
+                    updated_at = excluded.updated_at
+                """,
+                [source_uri, sha256, status, error, article_id, pages, seconds, _now()],
+            )
+
+    def status_counts(self) -> dict[str, int]:
+        """Sources in the ingest log by status, e.g. ``{"done": 10, "failed": 1, "skipped": 0}``."""
+        counts: dict[str, int] = dict.fromkeys(INGEST_STATUSES, 0)
+        for status, count in self.db.execute("SELECT status, count(*) FROM ingest_log GROUP BY status"):
+            counts[status] = count
+        return counts
+
+    def rebuild_search_index(self) -> None:
+        """Rebuild the full-text index from the contexts table.
+
+        Only needed if the index and the table ever disagree (say, after restoring one
+        without the other); the triggers keep them in step otherwise.
+        """
+        with self.db.atomic():
+            self.db.execute("INSERT INTO contexts_fts (contexts_fts) VALUES ('rebuild')")
+
+
+def _check_indices(doc: Document) -> None:
+    """Fail before writing anything if an index in ``doc`` points nowhere."""
+    count = len(doc.sections)
+    for index, section in enumerate(doc.sections):
+        if section.parent is not None and not 0 <= section.parent < index:
+            raise ValueError(f"section {index} ({section.title!r}) has parent {section.parent}; a parent must be an earlier section")
+    parts: list[tuple[str, int | None]] = [
+        *(("table", table.section) for table in doc.tables),
+        *(("formula", formula.section) for formula in doc.formulas),
+        *(("figure", figure.section) for figure in doc.figures),
+    ]
+    for kind, part_section in parts:
+        if part_section is not None and not 0 <= part_section < count:
+            raise ValueError(f"a {kind} points at section {part_section}, but the document has {count} sections")
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _bbox(bbox: tuple[float, float, float, float] | None) -> str | None:
+    return None if bbox is None else _json(list(bbox))
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+__all__ = [
+    "INGEST_STATUSES",
+    "CorpusWriter",
+    "DuplicateArticle",
+    "IngestStatus",
+    "Splitter",
+    "connect",
+    "new_id",
+    "normalize_doi",
+]

@@ -1,0 +1,143 @@
+"""The document model: the one contract every parser returns.
+
+A parser turns a PDF (or JATS, TEI, LaTeX) into a :class:`Document`. The database
+layer stores documents; nothing downstream knows which parser produced one except
+through :attr:`Document.provenance`.
+
+Pages are 1-based. Boxes are ``(x0, top, x1, bottom)`` in PDF points with the origin
+at the top-left of the page, as pdfplumber and GROBID's coordinates use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+BBox = tuple[float, float, float, float]
+
+#: Kinds of body block a section holds, in reading order.
+BlockKind = Literal["paragraph", "formula", "table", "caption", "list_item"]
+
+
+@dataclass(slots=True)
+class Author:
+    name: str
+    affiliation: str | None = None
+    email: str | None = None
+
+
+@dataclass(slots=True)
+class Block:
+    """One body block: a paragraph, a display formula, a table rendering or a caption."""
+
+    text: str
+    page: int
+    kind: BlockKind = "paragraph"
+    bbox: BBox | None = None
+
+
+@dataclass(slots=True)
+class Section:
+    """A node of the section tree, stored flat in reading order.
+
+    ``number`` is the printed numbering ("2.1", "II", "A") or ``None``; ``parent`` is the
+    index of the enclosing section in :attr:`Document.sections`, or ``None`` at top level.
+    The references section has ``number == "ref"``.
+    """
+
+    title: str
+    level: int = 1
+    number: str | None = None
+    parent: int | None = None
+    blocks: list[Block] = field(default_factory=list)
+    page_start: int | None = None
+    page_end: int | None = None
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(block.text for block in self.blocks)
+
+
+@dataclass(slots=True)
+class Table:
+    caption: str
+    cells: list[list[str]]
+    page: int
+    bbox: BBox | None = None
+    label: str | None = None
+    section: int | None = None  # index into Document.sections
+
+    @property
+    def markdown(self) -> str:
+        return cells_to_markdown(self.cells)
+
+
+@dataclass(slots=True)
+class Formula:
+    text: str
+    page: int
+    latex: str | None = None
+    label: str | None = None
+    bbox: BBox | None = None
+    section: int | None = None
+
+
+@dataclass(slots=True)
+class Figure:
+    caption: str
+    page: int
+    label: str | None = None
+    bbox: BBox | None = None
+    section: int | None = None
+
+
+@dataclass(slots=True)
+class Reference:
+    raw: str
+    title: str | None = None
+    authors: list[str] = field(default_factory=list)
+    year: int | None = None
+    doi: str | None = None
+    venue: str | None = None
+
+
+@dataclass(slots=True)
+class Document:
+    title: str | None = None
+    authors: list[Author] = field(default_factory=list)
+    abstract: str | None = None
+    date_published: str | None = None
+    journal: str | None = None
+    doi: str | None = None
+    pages: int = 0
+    sections: list[Section] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    formulas: list[Formula] = field(default_factory=list)
+    figures: list[Figure] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    #: which backend (and version) produced what: {"sections": "embedded 0.1.0 / pdfium 159", ...}
+    provenance: dict[str, str] = field(default_factory=dict)
+    #: things a person should know about this parse (OCR layer used, table without cells, ...)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def parser(self) -> str:
+        """The backends that produced this document, e.g. ``"embedded"`` or ``"grobid+embedded"``."""
+        names = dict.fromkeys(value.split()[0] for value in self.provenance.values())
+        return "+".join(names) or "unknown"
+
+
+def cells_to_markdown(cells: list[list[str]]) -> str:
+    """Render table cells as a GitHub-flavoured markdown table; the first row is the header."""
+    if not cells:
+        return ""
+    width = max(len(row) for row in cells)
+
+    def render(row: list[str]) -> str:
+        padded = [cell.replace("|", "\\|").replace("\n", " ").strip() for cell in row]
+        padded += [""] * (width - len(row))
+        return "| " + " | ".join(padded) + " |"
+
+    lines = [render(cells[0]), "|" + "---|" * width]
+    lines += [render(row) for row in cells[1:]]
+    return "\n".join(lines)

@@ -1,0 +1,67 @@
+"""Exceptions, in three families that a caller treats differently::
+
+    PaperPyramidError
+    ├── BadInput                  the document itself is unusable; retrying will not help
+    │   ├── NotAPdf               no %PDF header (an HTML landing page saved as .pdf, ...)
+    │   ├── PdfCorrupt            truncated, fuzzed or otherwise unreadable
+    │   ├── PdfEncrypted          needs a password (pass --password)
+    │   ├── NeedsOcr              image-only pages with no text layer
+    │   ├── TooManyPages          over the configured page limit
+    │   └── ParseTimeout          the per-document time limit ran out
+    ├── ServiceUnavailable        an outage (a parser service, the bucket); retrying may help
+    └── ConfigurationError        settings that cannot work (unknown backend, missing extra)
+
+Anything else is a bug. Batch jobs never raise these for one document: they record the
+reason (``str(exc)``, one line a person understands) against the input and go on.
+"""
+
+from __future__ import annotations
+
+
+class PaperPyramidError(Exception):
+    """Base of every error paperpyramid raises on purpose."""
+
+
+class BadInput(PaperPyramidError):
+    """The input document cannot be parsed; retrying will not help."""
+
+    reason = "bad input"
+
+
+class NotAPdf(BadInput):
+    reason = "not a PDF"
+
+
+class PdfCorrupt(BadInput):
+    reason = "corrupt PDF"
+
+
+class PdfEncrypted(BadInput):
+    reason = "encrypted PDF"
+
+
+class NeedsOcr(BadInput):
+    reason = "needs OCR"
+
+
+class TooManyPages(BadInput):
+    reason = "too many pages"
+
+
+class ParseTimeout(BadInput):
+    reason = "parse timed out"
+
+
+class ServiceUnavailable(PaperPyramidError):
+    """A service (parser backend, object store) could not be reached; retrying may help."""
+
+
+class ConfigurationError(PaperPyramidError):
+    """Settings that cannot work: an unknown backend name, a missing optional extra."""
+
+
+class MissingExtra(ConfigurationError):
+    def __init__(self, module: str, extra: str) -> None:
+        super().__init__(
+            f"{module} is not installed; install it with: pip install 'paperpyramid[{extra}]'"
+        )

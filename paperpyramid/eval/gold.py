@@ -1,0 +1,538 @@
+"""Readers that turn gold files (publisher JATS, GROBID TEI, author LaTeX) into one model.
+
+Every reader answers the same four questions about the *body* of a paper, so that a
+parse can be scored against any of them: the title, the section headings in document
+order, the running text of the paragraphs, and how many references the paper cites.
+
+What counts as the body follows each format's own structure:
+
+- JATS (``.nxml``): the main article's ``<body>`` only. F1000 files append referee
+  reports as ``<sub-article>`` elements with bodies of their own; those are not the
+  paper. Sections in ``<abstract>``, ``<notes>`` or ``<back>`` are not body sections.
+- TEI (``.tei.xml``): ``<text>/<body>``; acknowledgements and annexes live in
+  ``<back>`` and are left out, as are figure heads.
+- LaTeX (``.tex``): from the first sectioning command to ``\\end{document}``, so title,
+  authors and abstract are left out; appendix sections are included.
+
+Body text leaves out captions, tables and mathematics in every format: the score that
+uses it is word recall, and what it should measure is whether a parser kept the
+running text, not how it rendered a table or a formula.
+
+Gold files are trusted input (they ship with the corpus), so the standard library's
+XML parser is used as is.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["GoldPaper", "latex_to_text", "load_gold", "load_jats", "load_latex", "load_tei"]
+
+
+@dataclass
+class GoldPaper:
+    """What a paper's body looks like: the reference a parse is scored against.
+
+    The same model holds a parser's prediction, so that both sides are compared alike.
+    ``n_references`` is ``None`` where the source does not say how many references
+    the paper has.
+    """
+
+    title: str | None
+    section_titles: list[str]
+    body_text: str
+    n_references: int | None
+
+
+SUPPORTED_SUFFIXES = (".nxml", ".tei.xml", ".tex")
+
+
+def load_gold(path: Path) -> GoldPaper:
+    """Read one gold file, choosing the reader by its suffix (.nxml, .tei.xml or .tex)."""
+    name = path.name.lower()
+    if name.endswith(".nxml"):
+        return load_jats(path)
+    if name.endswith(".tei.xml"):
+        return load_tei(path)
+    if name.endswith(".tex"):
+        return load_latex(path)
+    raise ValueError(f"no gold reader for {path.name!r}; supported suffixes: {', '.join(SUPPORTED_SUFFIXES)}")
+
+
+# --------------------------------------------------------------------------- XML helpers
+
+
+def _local(tag: str) -> str:
+    """An element's name without its namespace, so JATS and TEI read alike."""
+    return tag.rsplit("}", 1)[-1]
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _child(element: ET.Element, name: str) -> ET.Element | None:
+    return next((child for child in element if _local(child.tag) == name), None)
+
+
+def _text_without(element: ET.Element, skip: frozenset[str]) -> Iterator[str]:
+    """The text under ``element``, leaving out whole subtrees whose name is in ``skip``."""
+    if element.text:
+        yield element.text
+    for child in element:
+        if _local(child.tag) not in skip:
+            yield from _text_without(child, skip)
+        if child.tail:  # the tail belongs to the parent, even after a skipped child
+            yield child.tail
+
+
+def _paragraphs(root: ET.Element, containers: frozenset[str], skip: frozenset[str]) -> list[str]:
+    """Text of every ``<p>`` under ``root``, not descending into ``containers``.
+
+    A nested ``<p>`` (a list item inside a paragraph) is read on its own, so ``p`` is
+    always in the skipped names when a paragraph's own text is gathered.
+    """
+    found: list[str] = []
+    inline_skip = skip | {"p"}
+
+    def walk(element: ET.Element) -> None:
+        for child in element:
+            name = _local(child.tag)
+            if name in containers:
+                continue
+            if name == "p":
+                text = _collapse("".join(_text_without(child, inline_skip)))
+                if text:
+                    found.append(text)
+            walk(child)
+
+    walk(root)
+    return found
+
+
+# --------------------------------------------------------------------------- JATS
+
+# Captions, tables and boxed material are printed apart from the running text.
+_JATS_CONTAINERS = frozenset({"fig", "fig-group", "table-wrap", "table-wrap-group", "supplementary-material", "boxed-text"})
+_JATS_SKIP = frozenset({"disp-formula", "inline-formula", "math", "tex-math", "table-wrap", "fig", "fig-group"})
+
+
+def load_jats(path: Path) -> GoldPaper:
+    """Read a publisher JATS file: the main article's body, not its referee reports."""
+    root = ET.parse(path).getroot()
+    body = _child(root, "body")
+    title_element = root.find("./front/article-meta/title-group/article-title")
+    title = _collapse("".join(title_element.itertext())) if title_element is not None else ""
+    sections: list[str] = []
+    paragraphs: list[str] = []
+    if body is not None:
+        sections = _jats_section_titles(body)
+        paragraphs = _paragraphs(body, _JATS_CONTAINERS, _JATS_SKIP)
+    return GoldPaper(
+        title=title or None,
+        section_titles=sections,
+        body_text="\n\n".join(paragraphs),
+        n_references=_jats_reference_count(root),
+    )
+
+
+def _jats_section_titles(body: ET.Element) -> list[str]:
+    titles: list[str] = []
+    for sec in body.iter():
+        if _local(sec.tag) != "sec":
+            continue
+        title = _child(sec, "title")
+        text = _collapse("".join(title.itertext())) if title is not None else ""
+        if text:  # an untitled <sec> groups text but prints no heading
+            titles.append(text)
+    return titles
+
+
+def _jats_reference_count(root: ET.Element) -> int | None:
+    """References in the main article's ``<back>``; a sub-article's list is its own."""
+    back = _child(root, "back")
+    if back is None:
+        return None
+    ref_lists = [e for e in back.iter() if _local(e.tag) == "ref-list"]
+    if not ref_lists:
+        return None
+    # ref-lists may nest (a titled list holding sub-lists); count each <ref> once
+    return len({id(e) for ref_list in ref_lists for e in ref_list.iter() if _local(e.tag) == "ref"})
+
+
+# --------------------------------------------------------------------------- TEI
+
+_TEI = "{http://www.tei-c.org/ns/1.0}"
+_TEI_CONTAINERS = frozenset({"figure", "note", "formula"})
+_TEI_SKIP = frozenset({"formula", "figure", "note"})
+
+
+def load_tei(path: Path) -> GoldPaper:
+    """Read a GROBID TEI file: ``<div><head>`` and ``<p>`` of ``<text>/<body>``."""
+    root = ET.parse(path).getroot()
+    body = root.find(f"./{_TEI}text/{_TEI}body")
+    sections: list[str] = []
+    paragraphs: list[str] = []
+    if body is not None:
+        for div in body.iter(f"{_TEI}div"):
+            head = div.find(f"{_TEI}head")
+            text = _collapse("".join(head.itertext())) if head is not None else ""
+            if text:  # GROBID opens some bodies with a headless div of stray paragraphs
+                sections.append(text)
+        paragraphs = _paragraphs(body, _TEI_CONTAINERS, _TEI_SKIP)
+    return GoldPaper(
+        title=_tei_title(root),
+        section_titles=sections,
+        body_text="\n\n".join(paragraphs),
+        n_references=_tei_reference_count(root),
+    )
+
+
+def _tei_title(root: ET.Element) -> str | None:
+    titles = root.findall(f"./{_TEI}teiHeader/{_TEI}fileDesc/{_TEI}titleStmt/{_TEI}title")
+    main = [t for t in titles if t.get("type") == "main"] or titles
+    text = _collapse("".join(main[0].itertext())) if main else ""
+    return text or None
+
+
+def _tei_reference_count(root: ET.Element) -> int | None:
+    """Entries of the bibliography, not the header's own ``<biblStruct>`` (the paper itself)."""
+    lists = list(root.iter(f"{_TEI}listBibl"))
+    if not lists:
+        return None
+    return sum(len(bibl.findall(f"{_TEI}biblStruct")) for bibl in lists)
+
+
+# --------------------------------------------------------------------------- LaTeX
+
+_SECTION_COMMAND = re.compile(r"\\(?:section|subsection|subsubsection)(?![A-Za-z])\*?")
+_TITLE_COMMAND = re.compile(r"\\title(?![A-Za-z])")
+_BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])")
+_BEGIN_DOCUMENT = re.compile(r"\\begin\s*\{document\}")
+_END_DOCUMENT = re.compile(r"\\end\s*\{document\}")
+# A reference list the author typed as a section heading is not a body section; the
+# parser's side leaves its references section out too.
+_REFERENCE_HEADINGS = frozenset({"references", "bibliography", "referencesandnotes"})
+
+
+def load_latex(path: Path) -> GoldPaper:
+    """Read an author's LaTeX source; references come from the paired ``.bbl`` if present."""
+    source = _strip_comments(_read_tex(path))
+    macros = _zero_argument_macros(source)
+    source = _expand_macros(source, macros)
+    start = _BEGIN_DOCUMENT.search(source)
+    end = _END_DOCUMENT.search(source)
+    document = source[start.end() if start else 0 : end.start() if end else len(source)]
+    sections, body = _latex_sections_and_body(document)
+    return GoldPaper(
+        title=_latex_title(source),
+        section_titles=sections,
+        body_text=body,
+        n_references=_latex_reference_count(path, source),
+    )
+
+
+def _read_tex(path: Path) -> str:
+    """Decode a .tex file; older sources are Latin-1, and some carry CRLF line ends."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")  # every byte decodes, so this is the last resort
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+_COMMENT = re.compile(r"^((?:[^\\%\n]|\\.)*)%.*$", re.MULTILINE)
+
+
+def _strip_comments(text: str) -> str:
+    """Drop ``%`` comments (escaped ``\\%`` stays), which also drops ``%%% >>>`` markers."""
+    return _COMMENT.sub(r"\1", text)
+
+
+def _read_group(text: str, start: int) -> tuple[str, int]:
+    """The content of the brace group opening at ``text[start]`` and the index after it."""
+    depth = 0
+    index = start
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : index], index + 1
+        index += 1
+    return text[start + 1 :], len(text)  # unbalanced: take the rest rather than lose it
+
+
+def _skip_space(text: str, index: int) -> int:
+    while index < len(text) and text[index].isspace():
+        index += 1
+    return index
+
+
+def _skip_optional(text: str, index: int) -> int:
+    """Skip space and any optional ``[...]`` arguments (short title, ``\\citep[see][]``)."""
+    index = _skip_space(text, index)
+    while index < len(text) and text[index] == "[":
+        close = text.find("]", index)
+        if close < 0:
+            return index
+        index = _skip_space(text, close + 1)
+    return index
+
+
+_DEFINITION = re.compile(
+    r"\\(?:(?:re)?newcommand|providecommand)\*?\s*(?:\{\s*\\([A-Za-z]+)\s*\}|\\([A-Za-z]+))"
+    r"|\\def\s*\\([A-Za-z]+)"
+)
+
+
+_STRUCTURAL_COMMANDS = frozenset({"section", "subsection", "subsubsection", "title", "begin", "end", "bibitem", "appendix"})
+
+
+def _zero_argument_macros(source: str) -> dict[str, str]:
+    """Macros without arguments (``\\newcommand{\\gorc}{\\textsc{S2ORC}\\xspace}``).
+
+    Papers name their systems and datasets through such macros, often in headings;
+    without expanding them "The \\gorc dataset" would read "The dataset".
+    """
+    macros: dict[str, str] = {}
+    for match in _DEFINITION.finditer(source):
+        name = match.group(1) or match.group(2) or match.group(3)
+        if name in _STRUCTURAL_COMMANDS:
+            continue  # a restyled \\section must still be found as a heading
+        index = _skip_space(source, match.end())
+        if index < len(source) and source[index] == "{":
+            macros[name], _ = _read_group(source, index)
+    return macros
+
+
+def _expand_macros(text: str, macros: dict[str, str], rounds: int = 4) -> str:
+    """Expand zero-argument macros; a few rounds cover macros defined through others."""
+    if not macros:
+        return text
+    names = sorted(macros, key=len, reverse=True)
+    pattern = re.compile(r"\\(" + "|".join(map(re.escape, names)) + r")(?![A-Za-z])")
+    for _ in range(rounds):  # bounded, because a macro may (wrongly) mention itself
+        expanded = pattern.sub(lambda m: "{" + macros[m.group(1)] + "}", text)
+        if expanded == text:
+            break
+        text = expanded
+    return text
+
+
+def _latex_title(source: str) -> str | None:
+    match = _TITLE_COMMAND.search(source)
+    if match is None:
+        return None
+    index = _skip_optional(source, match.end())  # amsart: \title[running head]{title}
+    if index >= len(source) or source[index] != "{":
+        return None
+    content, _ = _read_group(source, index)
+    return latex_to_text(content, keep_math=True) or None
+
+
+def _latex_sections_and_body(document: str) -> tuple[list[str], str]:
+    """Section headings in order, and the text from the first heading on without them."""
+    titles: list[str] = []
+    pieces: list[str] = []
+    cursor: int | None = None
+    for match in _SECTION_COMMAND.finditer(document):
+        index = _skip_optional(document, match.end())
+        if index >= len(document) or document[index] != "{":
+            continue  # a \section mentioned in running text, not a heading
+        content, after = _read_group(document, index)
+        if cursor is not None:
+            pieces.append(document[cursor : match.start()])
+        cursor = after
+        title = latex_to_text(content, keep_math=True)
+        if title and _squash(title) not in _REFERENCE_HEADINGS:
+            titles.append(title)
+    if cursor is not None:
+        pieces.append(document[cursor:])
+    body = latex_to_text(_drop_environments("\n\n".join(pieces)), keep_math=False)
+    return titles, body
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\W+", "", text.lower())
+
+
+def _latex_reference_count(path: Path, source: str) -> int | None:
+    """``\\bibitem`` entries in the compiled ``.bbl`` beside the file, else inline ones."""
+    bbl = path.with_suffix(".bbl")
+    if bbl.is_file():
+        return len(_BIBITEM.findall(_strip_comments(_read_tex(bbl))))
+    if "thebibliography" in source:
+        return len(_BIBITEM.findall(source))
+    return None  # \bibliography{...} without its .bbl: the count is unknown
+
+
+# Environments whose content is not running text: floats, display mathematics, the
+# front matter (its text is title/authors/abstract, not body) and the bibliography.
+_DROPPED_ENVIRONMENTS = (
+    "figure", "figure*", "table", "table*", "wrapfigure", "tabular", "tabular*",
+    "equation", "equation*", "align", "align*", "alignat", "alignat*", "eqnarray",
+    "eqnarray*", "gather", "gather*", "multline", "multline*", "displaymath", "math",
+    "tikzpicture", "algorithm", "algorithmic", "lstlisting", "verbatim", "comment",
+    "thebibliography", "abstract", "frontmatter", "keyword",
+)  # fmt: skip
+_ENVIRONMENT = re.compile(
+    r"\\begin\s*\{(" + "|".join(map(re.escape, _DROPPED_ENVIRONMENTS)) + r")\}.*?\\end\s*\{\1\}",
+    re.DOTALL,
+)
+
+
+def _drop_environments(text: str) -> str:
+    return _ENVIRONMENT.sub(" ", text)
+
+
+_DISPLAY_MATH = re.compile(r"(?<!\\)\$\$.*?(?<!\\)\$\$|(?<!\\)\\\[.*?\\\]", re.DOTALL)
+_INLINE_MATH = re.compile(r"(?<!\\)\$(.*?)(?<!\\)\$|(?<!\\)\\\((.*?)\\\)", re.DOTALL)
+# Commands whose arguments are never printed as words (keys, labels, sizes, files),
+# with how many arguments go; \textcolor{red}{words} loses the colour, not the words.
+_DROPPED_ARGUMENTS = {
+    "label": 1, "ref": 1, "eqref": 1, "cref": 1, "Cref": 1, "autoref": 1, "pageref": 1,
+    "nocite": 1, "includegraphics": 1, "vspace": 1, "hspace": 1, "footnotemark": 0,
+    "bibliography": 1, "bibliographystyle": 1, "input": 1, "include": 1, "thanks": 1,
+    "fnref": 1, "tnoteref": 1, "corref": 1, "ead": 1, "color": 1, "textcolor": 1,
+    "colorbox": 1, "setlength": 2, "addtolength": 2, "setcounter": 2, "newtheorem": 2,
+    "definecolor": 3, "newcommand": 2, "renewcommand": 2, "providecommand": 2,
+    "DeclareMathOperator": 2,
+}  # fmt: skip
+# \def\name#1#2{body}: the parameter text is not braced, so it needs its own pattern.
+_DEF = re.compile(r"\\[gex]?def\s*\\[A-Za-z@]+(?:#\d)*")
+_COMMAND = re.compile(r"\\([A-Za-z]+)\*?")
+_BARE_COMMAND = re.compile(r"\s*\\[A-Za-z]+")
+_TEXORPDFSTRING = re.compile(r"\\texorpdfstring(?![A-Za-z])")
+_BEGIN_END = re.compile(r"\\(?:begin|end)\s*\{[^}]*\}")
+_ACCENT = re.compile(
+    r"\\([\'`^\"~=.])\s*(?:\{\s*(\\?[A-Za-z])\s*\}|(\\?[A-Za-z]))"
+    r"|\\([cvuHkr])(?:\s*\{\s*(\\?[A-Za-z])\s*\}|\s+([A-Za-z]))"
+)
+_COMBINING = {
+    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303",
+    "=": "\u0304", ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306",
+    "H": "\u030b", "k": "\u0328", "r": "\u030a",
+}  # fmt: skip
+_SYMBOLS = {
+    "ss": "ß", "o": "ø", "O": "Ø", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ", "aa": "å",
+    "AA": "Å", "l": "ł", "L": "Ł", "i": "i", "j": "j", "S": "§", "P": "¶", "LaTeX": "LaTeX",
+    "TeX": "TeX", "ldots": "...", "dots": "...", "textendash": "–", "textemdash": "—",
+    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε",
+    "zeta": "ζ", "eta": "η", "theta": "θ", "kappa": "κ", "lambda": "λ", "mu": "μ", "nu": "ν",
+    "xi": "ξ", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ", "varphi": "φ",
+    "chi": "χ", "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ",
+    "Lambda": "Λ", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
+}  # fmt: skip
+_ESCAPES = {"&": "&", "%": "%", "$": "$", "#": "#", "_": "_", "{": "", "}": ""}
+
+
+def latex_to_text(latex: str, *, keep_math: bool) -> str:
+    """Roughly the words LaTeX would print, for headings and word-level recall.
+
+    Commands are dropped and their arguments kept, except for commands whose arguments
+    are keys or sizes (``\\label``, ``\\cite``, ``\\vspace``), which go entirely.
+    With ``keep_math`` inline mathematics is kept as plain symbols (a heading's
+    ``$\\lambda$`` prints as λ); without it mathematics is dropped, since PDF text of
+    formulas is too unlike the source to score words against.
+    """
+    text = _replace_texorpdfstring(latex)
+    text = _drop_definitions(text)
+    text = _drop_command_arguments(text)
+    text = _DISPLAY_MATH.sub(" ", text)
+    if keep_math:
+        text = _INLINE_MATH.sub(lambda m: m.group(1) or m.group(2) or "", text)
+        text = re.sub(r"(?<!\\)[_^]", "", text)
+    else:
+        text = _INLINE_MATH.sub(" ", text)
+    text = _BEGIN_END.sub(" ", text)
+    text = re.sub(r"\\\\(?:\s*\[[^\]]*\])?", " ", text)  # forced line break, maybe spaced
+    text = re.sub(r"\\[-/@]", "", text)  # hyphenation hint, italic correction, spacing hint
+    text = _ACCENT.sub(_accented, text)
+    text = re.sub(r"\\([&%$#_{}])", lambda m: _ESCAPES[m.group(1)], text)
+    text = re.sub(r"\\[,;:! ]", " ", text)
+    text = re.sub(r"\\([A-Za-z]+)\*?", _command_replacement, text)
+    text = text.replace("~", " ").replace("{", "").replace("}", "")
+    text = re.sub(r"\s+([,.;:!?)])", r"\1", text)  # "\\sysname: x" left "VeriSci : x"
+    return _collapse(unicodedata.normalize("NFC", text))
+
+
+def _accented(match: re.Match[str]) -> str:
+    accent = match.group(1) or match.group(4)
+    letter = match.group(2) or match.group(3) or match.group(5) or match.group(6) or ""
+    return letter.lstrip("\\") + _COMBINING[accent]
+
+
+def _command_replacement(match: re.Match[str]) -> str:
+    # An unknown command prints nothing we can know; its arguments stay as words.
+    return _SYMBOLS.get(match.group(1), " ")
+
+
+def _replace_texorpdfstring(text: str) -> str:
+    """``\\texorpdfstring{TeX}{plain}`` becomes its TeX form: that is what the PDF prints.
+
+    The plain form is for PDF bookmarks; a heading typeset as ``$\\lambda$`` shows "λ" on
+    the page, while its bookmark may say "lambda".
+    """
+    while (match := _TEXORPDFSTRING.search(text)) is not None:
+        first = _skip_space(text, match.end())
+        if first >= len(text) or text[first] != "{":
+            text = text[: match.start()] + text[match.end() :]
+            continue
+        printed, end = _read_group(text, first)
+        second = _skip_space(text, end)
+        if second < len(text) and text[second] == "{":
+            _, end = _read_group(text, second)
+        text = text[: match.start()] + " " + printed + " " + text[end:]
+    return text
+
+
+def _drop_definitions(text: str) -> str:
+    """Remove ``\\def`` macro definitions met in the body; they print nothing."""
+    while (match := _DEF.search(text)) is not None:
+        end = match.end()
+        if end < len(text) and text[end] == "{":
+            _, end = _read_group(text, end)
+        text = text[: match.start()] + " " + text[end:]
+    return text
+
+
+def _dropped_argument_count(name: str) -> int | None:
+    if name.startswith("cite"):  # cite, citep, citet, citealp, citeauthor, ...
+        return 1
+    return _DROPPED_ARGUMENTS.get(name)
+
+
+def _drop_command_arguments(text: str) -> str:
+    """Remove the commands of ``_DROPPED_ARGUMENTS`` together with their arguments."""
+    out: list[str] = []
+    cursor = 0
+    for match in _COMMAND.finditer(text):
+        count = _dropped_argument_count(match.group(1))
+        if count is None or match.start() < cursor:
+            continue  # a printing command, or one inside arguments already dropped
+        out.append(text[cursor : match.start()])
+        index = match.end()
+        for _ in range(count):
+            probe = _skip_optional(text, index)
+            if probe < len(text) and text[probe] == "{":
+                _, index = _read_group(text, probe)
+            elif bare := _BARE_COMMAND.match(text, probe):  # \setlength\tabcolsep{2pt}
+                index = bare.end()
+            else:
+                break
+        out.append(" ")
+        cursor = index
+    out.append(text[cursor:])
+    return "".join(out)

@@ -1,0 +1,433 @@
+"""Score parses stored in a corpus database against the gold files of the corpus.
+
+The measures follow GROBID's end-to-end benchmark where it has one:
+
+- section titles: precision, recall and F1 of headings after "soft" normalisation
+  (case, leading numbering, punctuation and spaces ignored), matched as a multiset, so a
+  heading printed twice must be found twice;
+- title: soft equality with the gold title;
+- body: word recall, the share of the gold body's words (as a multiset) that the parse
+  kept; extra words in the parse (captions, running heads) are not penalised here;
+- references: the number of bibliography entries found over the number in the gold.
+
+Overall figures are reported both micro (counts summed over papers, so long papers
+weigh more) and macro (the mean of per-paper F1, so every paper weighs the same).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import sqlite3
+import statistics
+import unicodedata
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from paperpyramid.eval.gold import GoldPaper, load_gold
+
+__all__ = [
+    "EvalReport",
+    "ManifestRow",
+    "OverallScore",
+    "PaperResult",
+    "PaperScore",
+    "body_word_recall",
+    "evaluate",
+    "pdf_name",
+    "predicted_from_db",
+    "read_manifest",
+    "render_report",
+    "report_to_json",
+    "score_paper",
+    "soft_norm",
+    "summarise",
+]
+
+# Leading section numbering: "2", "2.1", "2.1.", "3)", "III.", "iv)", "A.", "A.1", "b)".
+# Letters and roman numerals need a "." or ")" so that "A Novel Model" or "Mixed
+# Methods" keep their first word.
+_NUMBERING = re.compile(
+    r"""^\s*(?:
+        \d+(?:\.\d+)*(?:[.):]|(?=\s)|$)
+      | [ivxlcdm]+[.)]
+      | [a-z](?:\.\d+)+\.?(?=\s|$)
+      | [a-z](?:\.\d+)*[.)]
+    )""",
+    re.VERBOSE,
+)
+_NOT_WORD = re.compile(r"[\W_]+")
+_WORD = re.compile(r"\w+")
+
+
+def soft_norm(title: str) -> str:
+    """A heading reduced to what GROBID's benchmark compares in its "soft" mode.
+
+    Lower case, leading numbering dropped, then every space and punctuation mark removed:
+    ``"2.1. Related Work"`` and ``"Related work"`` both become ``"relatedwork"``.
+    NFKC folds the ligatures PDF text often carries ("ﬁ" -> "fi").
+    """
+    text = unicodedata.normalize("NFKC", title).lower().strip()
+    text = _NUMBERING.sub("", text, count=1)
+    return _NOT_WORD.sub("", text)
+
+
+def _words(text: str) -> Counter[str]:
+    return Counter(_WORD.findall(unicodedata.normalize("NFKC", text).lower()))
+
+
+def body_word_recall(gold_text: str, predicted_text: str) -> float | None:
+    """Share of the gold body's word tokens present in the prediction, counted as a multiset.
+
+    ``None`` when the gold has no words, since then there is nothing to recall.
+    """
+    gold = _words(gold_text)
+    total = sum(gold.values())
+    if total == 0:
+        return None
+    found = gold & _words(predicted_text)
+    return sum(found.values()) / total
+
+
+def _ratio(numerator: int, denominator: int, *, both_empty: bool) -> float:
+    """A count ratio; with nothing to divide by it is 1 only if both sides are empty."""
+    if denominator:
+        return numerator / denominator
+    return 1.0 if both_empty else 0.0
+
+
+@dataclass(frozen=True)
+class PaperScore:
+    """How one parse compares with its gold; counts are kept so papers can be summed."""
+
+    gold_sections: int
+    predicted_sections: int
+    matched_sections: int
+    title_match: bool | None
+    body_recall: float | None
+    reference_ratio: float | None
+    gold_references: int | None
+    predicted_references: int | None
+
+    @property
+    def precision(self) -> float:
+        empty = self.gold_sections == 0 and self.predicted_sections == 0
+        return _ratio(self.matched_sections, self.predicted_sections, both_empty=empty)
+
+    @property
+    def recall(self) -> float:
+        empty = self.gold_sections == 0 and self.predicted_sections == 0
+        return _ratio(self.matched_sections, self.gold_sections, both_empty=empty)
+
+    @property
+    def f1(self) -> float:
+        return _f1(self.precision, self.recall)
+
+
+def _f1(precision: float, recall: float) -> float:
+    if precision + recall == 0:
+        return 0.0
+    return 2 * precision * recall / (precision + recall)
+
+
+def score_paper(gold: GoldPaper, predicted: GoldPaper) -> PaperScore:
+    """Compare a parse with the gold of the same paper."""
+    gold_titles = Counter(soft_norm(t) for t in gold.section_titles)
+    predicted_titles = Counter(soft_norm(t) for t in predicted.section_titles)
+    # A heading that normalises to nothing ("1.", "—") can't be told apart from any other
+    # such heading, so it never counts as a match; it still counts as predicted.
+    matched = gold_titles & predicted_titles
+    matched.pop("", None)
+    title_match: bool | None = None
+    if gold.title is not None:
+        title_match = predicted.title is not None and soft_norm(predicted.title) == soft_norm(gold.title)
+    reference_ratio: float | None = None
+    if gold.n_references and predicted.n_references is not None:
+        reference_ratio = predicted.n_references / gold.n_references
+    return PaperScore(
+        gold_sections=len(gold.section_titles),
+        predicted_sections=len(predicted.section_titles),
+        matched_sections=sum(matched.values()),
+        title_match=title_match,
+        body_recall=body_word_recall(gold.body_text, predicted.body_text),
+        reference_ratio=reference_ratio,
+        gold_references=gold.n_references,
+        predicted_references=predicted.n_references,
+    )
+
+
+# --------------------------------------------------------------------------- database
+
+_ARTICLES_SQL = "SELECT id, title, source_uri, parser FROM articles"
+_SECTIONS_SQL = """
+    SELECT s.id, s.section_number, s.section_title
+    FROM article_sections AS a JOIN sections AS s ON s.id = a.section_id
+    WHERE a.article_id = ?
+    ORDER BY a.position
+"""
+_CONTEXTS_SQL = """
+    SELECT c.text
+    FROM sections_contexts AS sc JOIN contexts AS c ON c.id = sc.context_id
+    WHERE sc.section_id = ?
+    ORDER BY sc.position
+"""
+_REFERENCES_SQL = "SELECT COUNT(*) FROM bib_entries WHERE article_id = ?"
+_REFERENCES_NUMBER = "ref"
+
+
+def pdf_name(source_uri: str) -> str:
+    """The file name of a PDF from its source: a path, ``file://``, ``s3://`` or ``https://``."""
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", source_uri) or source_uri.startswith("file:"):
+        return PurePosixPath(unquote(urlsplit(source_uri).path)).name
+    return PurePosixPath(source_uri.replace("\\", "/")).name
+
+
+def predicted_from_db(db_path: Path, *, parser: str | None = None) -> dict[str, GoldPaper]:
+    """Read every stored parse as a :class:`GoldPaper`, keyed by the PDF's file name.
+
+    The references section (``section_number = 'ref'``), an "Abstract" section and
+    untitled sections are not headings of the body, so they are not predicted titles;
+    the body is the text of every context outside the references section.
+    ``parser`` keeps only articles stored by that parser; without it, two articles
+    from the same file name are an error, because which one to score is not known.
+    """
+    if not db_path.is_file():
+        raise FileNotFoundError(f"corpus database not found: {db_path}")
+    connection = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        return _read_predictions(connection, parser)
+    finally:
+        connection.close()
+
+
+def _read_predictions(connection: sqlite3.Connection, parser: str | None) -> dict[str, GoldPaper]:
+    papers: dict[str, GoldPaper] = {}
+    owners: dict[str, str] = {}
+    for article_id, title, source_uri, article_parser in connection.execute(_ARTICLES_SQL):
+        if parser is not None and article_parser != parser:
+            continue
+        name = pdf_name(str(source_uri or ""))
+        if not name:
+            continue  # an article without a source can't be paired with gold
+        if name in papers:
+            raise ValueError(
+                f"articles {owners[name]!r} and {article_id!r} both come from {name!r}; pass parser= to choose which parse to score"
+            )
+        owners[name] = str(article_id)
+        papers[name] = _read_article(connection, str(article_id), title)
+    return papers
+
+
+def _read_article(connection: sqlite3.Connection, article_id: str, title: Any) -> GoldPaper:
+    section_titles: list[str] = []
+    texts: list[str] = []
+    for section_id, number, section_title in connection.execute(_SECTIONS_SQL, (article_id,)):
+        if number == _REFERENCES_NUMBER:
+            continue
+        heading = (section_title or "").strip()
+        if heading and heading.lower() != "abstract":
+            section_titles.append(heading)
+        texts.extend(str(text) for (text,) in connection.execute(_CONTEXTS_SQL, (section_id,)) if text)
+    (n_references,) = connection.execute(_REFERENCES_SQL, (article_id,)).fetchone()
+    return GoldPaper(
+        title=str(title) if title else None,
+        section_titles=section_titles,
+        body_text="\n\n".join(texts),
+        n_references=int(n_references),
+    )
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+@dataclass(frozen=True)
+class PaperResult:
+    """One scored paper: which PDF, which gold file of which kind, and the score."""
+
+    pdf: str
+    gold_file: str
+    gold_kind: str
+    score: PaperScore
+
+
+@dataclass(frozen=True)
+class OverallScore:
+    """Corpus-level figures; ``None`` where no paper gave a value to average."""
+
+    papers: int
+    micro_precision: float | None
+    micro_recall: float | None
+    micro_f1: float | None
+    macro_f1: float | None
+    title_accuracy: float | None
+    titles_scored: int
+    mean_body_recall: float | None
+    median_reference_ratio: float | None
+
+
+@dataclass
+class EvalReport:
+    papers: list[PaperResult]
+    overall: OverallScore
+    #: gold rows whose PDF has no parse in the database
+    missing: list[str] = field(default_factory=list)
+
+
+def _mean(values: list[float]) -> float | None:
+    return statistics.fmean(values) if values else None
+
+
+def summarise(results: list[PaperResult]) -> OverallScore:
+    """Micro figures from summed counts, macro F1 as the mean of per-paper F1."""
+    scores = [r.score for r in results]
+    if not scores:
+        return OverallScore(0, None, None, None, None, None, 0, None, None)
+    matched = sum(s.matched_sections for s in scores)
+    gold = sum(s.gold_sections for s in scores)
+    predicted = sum(s.predicted_sections for s in scores)
+    empty = gold == 0 and predicted == 0
+    precision = _ratio(matched, predicted, both_empty=empty)
+    recall = _ratio(matched, gold, both_empty=empty)
+    titles = [s.title_match for s in scores if s.title_match is not None]
+    bodies = [s.body_recall for s in scores if s.body_recall is not None]
+    ratios = [s.reference_ratio for s in scores if s.reference_ratio is not None]
+    return OverallScore(
+        papers=len(scores),
+        micro_precision=precision,
+        micro_recall=recall,
+        micro_f1=_f1(precision, recall),
+        macro_f1=_mean([s.f1 for s in scores]),
+        title_accuracy=_mean([1.0 if t else 0.0 for t in titles]),
+        titles_scored=len(titles),
+        mean_body_recall=_mean(bodies),
+        median_reference_ratio=statistics.median(ratios) if ratios else None,
+    )
+
+
+@dataclass(frozen=True)
+class ManifestRow:
+    file: str
+    kind: str
+    pairs_with: str
+
+
+def read_manifest(path: Path) -> list[ManifestRow]:
+    """The rows of a corpus ``MANIFEST.tsv`` (columns file, kind, pairs_with, ...)."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        # notes hold quote marks that are text, not CSV quoting
+        reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        missing = {"file", "kind", "pairs_with"} - set(reader.fieldnames or ())
+        if missing:
+            raise ValueError(f"{path} lacks the column(s) {', '.join(sorted(missing))}")
+        return [ManifestRow(row["file"], row["kind"], row["pairs_with"] or "") for row in reader if row.get("file")]
+
+
+def _is_primary_gold(row: ManifestRow) -> bool:
+    # a .bbl is the compiled bibliography of its .tex: it feeds that file's reference count
+    return row.kind.startswith("gold-") and not row.file.lower().endswith(".bbl")
+
+
+def evaluate(gold_dir: Path, db_path: Path, *, parser: str | None = None) -> EvalReport:
+    """Score every parse in ``db_path`` that has a gold file in ``gold_dir/MANIFEST.tsv``."""
+    predictions = predicted_from_db(db_path, parser=parser)
+    results: list[PaperResult] = []
+    missing: list[str] = []
+    for row in read_manifest(gold_dir / "MANIFEST.tsv"):
+        if not _is_primary_gold(row):
+            continue
+        predicted = predictions.get(row.pairs_with)
+        if predicted is None:
+            if row.pairs_with not in missing:  # a PDF with two gold files is missing once
+                missing.append(row.pairs_with)
+            continue
+        gold = load_gold(gold_dir / row.file)
+        results.append(PaperResult(row.pairs_with, row.file, row.kind, score_paper(gold, predicted)))
+    return EvalReport(papers=results, overall=summarise(results), missing=missing)
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def _number(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _yes_no(value: bool | None) -> str:
+    return "-" if value is None else ("yes" if value else "no")
+
+
+_COLUMNS = ("pdf", "gold", "gold#", "pred#", "match", "P", "R", "F1", "title", "body", "refs")
+
+
+def render_report(report: EvalReport) -> str:
+    """The report as a plain-text table, one paper a row, then the overall figures."""
+    rows = [_COLUMNS]
+    for result in report.papers:
+        s = result.score
+        rows.append(
+            (
+                result.pdf,
+                result.gold_kind,
+                str(s.gold_sections),
+                str(s.predicted_sections),
+                str(s.matched_sections),
+                _number(s.precision),
+                _number(s.recall),
+                _number(s.f1),
+                _yes_no(s.title_match),
+                _number(s.body_recall),
+                _number(s.reference_ratio),
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
+    lines = [
+        "  ".join(cell.ljust(w) if i < 2 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))) for row in rows
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines += ["", *_overall_lines(report.overall)]
+    if report.missing:
+        lines += ["", f"no parse in the database for {len(report.missing)} gold paper(s):"]
+        lines += [f"  {name}" for name in report.missing]
+    return "\n".join(lines)
+
+
+def _overall_lines(overall: OverallScore) -> list[str]:
+    micro = f"micro P={_number(overall.micro_precision)} R={_number(overall.micro_recall)} F1={_number(overall.micro_f1)}"
+    titles = f"{_number(overall.title_accuracy)} (of {overall.titles_scored} with a gold title)"
+    return [
+        f"papers scored: {overall.papers}",
+        f"section titles (soft match): {micro}; macro F1={_number(overall.macro_f1)}",
+        f"title accuracy: {titles}",
+        f"mean body word recall: {_number(overall.mean_body_recall)}",
+        f"median reference count ratio (parsed/gold): {_number(overall.median_reference_ratio)}",
+    ]
+
+
+def report_to_json(report: EvalReport) -> dict[str, Any]:
+    """The report as plain JSON-ready data, per-paper precision/recall/F1 included."""
+    return {
+        "papers": [
+            {
+                "pdf": r.pdf,
+                "gold_file": r.gold_file,
+                "gold_kind": r.gold_kind,
+                "gold_sections": r.score.gold_sections,
+                "predicted_sections": r.score.predicted_sections,
+                "matched_sections": r.score.matched_sections,
+                "precision": r.score.precision,
+                "recall": r.score.recall,
+                "f1": r.score.f1,
+                "title_match": r.score.title_match,
+                "body_recall": r.score.body_recall,
+                "reference_ratio": r.score.reference_ratio,
+                "gold_references": r.score.gold_references,
+                "predicted_references": r.score.predicted_references,
+            }
+            for r in report.papers
+        ],
+        "overall": asdict(report.overall),
+        "missing": list(report.missing),
+    }

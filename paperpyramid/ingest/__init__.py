@@ -1,0 +1,3 @@
+from paperpyramid.ingest.pipeline import IngestResult, IngestSummary, ingest
+
+__all__ = ['IngestResult', 'IngestSummary', 'ingest']

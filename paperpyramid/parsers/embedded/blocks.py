@@ -1,0 +1,257 @@
+"""Lines to blocks: paragraphs, headings, captions, formulas and table rows.
+
+Blocks are cut where the vertical gap, the column, the font size or the weight changes,
+and where an indented line follows a finished sentence. Each block is then classified.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from paperpyramid.parsers.embedded.layout import Line
+
+KNOWN_HEADINGS = {
+    "abstract", "introduction", "background", "methods", "method", "methodology",
+    "materials and methods", "material and methods", "methods and materials", "results",
+    "discussion", "results and discussion", "conclusion", "conclusions", "discussion and conclusions",
+    "conclusions and future work", "conclusion and future work", "summary", "related work",
+    "acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement", "references",
+    "bibliography", "literature cited", "references and notes", "appendix", "appendices",
+    "funding", "competing interests", "conflict of interest", "conflicts of interest",
+    "author contributions", "authors' contributions", "supporting information",
+    "supplementary material", "supplementary materials", "data availability", "limitations",
+    "ethics statement", "abbreviations", "experimental section", "experimental", "future work",
+    "evaluation", "experiments", "availability of data and materials", "declarations",
+    "consent for publication", "ethics approval and consent to participate", "keywords",
+    "declaration of competing interest", "acknowledgments and disclosures", "notes",
+}
+REFERENCE_HEADINGS = {"references", "bibliography", "literature cited", "references and notes", "works cited", "reference", "cited literature"}
+
+_NUMBERING = re.compile(r"^(?P<num>(\d{1,2}(\.\d{1,2}){0,3}\.?)|([IVX]{1,5}\.)|([A-H](\.\d{1,2}){0,3}\.?))\s+(?P<title>\S.*)$")
+_CAPTION = re.compile(r"^(?P<kind>fig(ure)?s?\.?|table|tab\.|scheme|chart|plate)\s*(?P<label>[A-Z]?\d+[a-z]?|[IVX]+|S\d+)\b\s*[.:|\-—–]?", re.I)
+_SENTENCE_END = re.compile(r"[.!?:;)\]\"”]$")
+_EQUATION_NUMBER = re.compile(r"\(\s*([A-Z]?\d+[a-z]?(\.\d+)?)\s*\)$")
+_MATH_FONT = re.compile(r"^(cmmi|cmsy|cmex|msbm|msam|cmr\d*$|eufm|rsfs|mt(mi|sy|ex)|symbol|stix.*math|cambria.*math|txmi|txsy|pxmi|pxsy|esint|lmmath|lmmi|lmsy|euex)", re.I)
+_MATH_CHARS = set("=+−×·∑∏∫∂∇≤≥≈≠∈∉⊂⊆∪∩→←↔∞±√αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ^_{}|")
+
+
+@dataclass(slots=True)
+class Block:
+    lines: list[Line]
+    kind: str = "paragraph"  # paragraph | heading | caption | formula | table | furniture
+    level: int = 0
+    number: str | None = None
+    title: str = ""
+    label: str | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def page(self) -> int:
+        return self.lines[0].page
+
+    @property
+    def size(self) -> float:
+        return self.lines[0].size
+
+    @property
+    def bold(self) -> bool:
+        return all(line.bold for line in self.lines)
+
+    @property
+    def text(self) -> str:
+        return join_lines([line.text for line in self.lines])
+
+    @property
+    def x0(self) -> float:
+        return min(line.x0 for line in self.lines)
+
+    @property
+    def x1(self) -> float:
+        return max(line.x1 for line in self.lines)
+
+    @property
+    def top(self) -> float:
+        return min(line.top for line in self.lines)
+
+    @property
+    def bottom(self) -> float:
+        return max(line.bottom for line in self.lines)
+
+
+def join_lines(texts: list[str]) -> str:
+    """Join printed lines into running text, undoing end-of-line hyphenation."""
+    out = ""
+    for text in texts:
+        text = text.strip()
+        if not text:
+            continue
+        if not out:
+            out = text
+        elif out.endswith("\u00ad"):
+            out = out[:-1] + text
+        elif out.endswith("-") and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
+            out = out[:-1] + text
+        elif out.endswith("-") and len(out) > 1 and out[-2].isalpha():
+            out += text  # compound broken at its hyphen: "co-" + "Occurring"
+        else:
+            out += " " + text
+    return out.replace("\u00ad", "")
+
+
+def _style(line: Line) -> tuple[float, bool, bool]:
+    return (round(line.size * 2) / 2, line.bold, line.italic)
+
+
+def split_blocks(lines: list[Line], body_size: float) -> list[Block]:
+    """Cut a reading-ordered list of lines (one page) into blocks."""
+    blocks: list[Block] = []
+    current: list[Line] = []
+    for line in lines:
+        if current and _starts_block(current[-1], line, current, body_size):
+            blocks.append(Block(current))
+            current = []
+        current.append(line)
+    if current:
+        blocks.append(Block(current))
+    return blocks
+
+
+def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float) -> bool:
+    if line.column != prev.column or line.page != prev.page:
+        return True
+    if abs(line.size - prev.size) > max(0.6, body_size * 0.07):
+        return True
+    if line.bold != prev.bold:
+        return True
+    if ("row" in line.tags) != ("row" in prev.tags):
+        return True
+    if len(current) == 1 and _bare_heading(prev.text):
+        return True  # "References" alone on its line, whatever its style
+    if line.font != prev.font and len(current) == 1 and len(prev.text) < 80 and not _SENTENCE_END.search(prev.text):
+        return True  # a heading set in its own face, same size and weight as the body
+    gap = line.top - prev.bottom
+    if gap > max(line.size, prev.size) * 0.55:
+        return True
+    if gap < -prev.height * 0.5:
+        return True  # same row: table cells
+    if line.bold_prefix >= 2 and not line.bold and _SENTENCE_END.search(prev.text):
+        return True  # run-in heading
+    left = min(item.x0 for item in current)
+    if line.x0 > left + line.size * 0.8 and _SENTENCE_END.search(prev.text) and len(current) >= 1:
+        # first-line indent after a finished sentence; not a centred or hanging line
+        if line.x1 >= max(item.x1 for item in current) - line.size * 2:
+            return True
+    if _CAPTION.match(line.text) and _SENTENCE_END.search(prev.text):
+        return True
+    return False
+
+
+def _bare_heading(text: str) -> bool:
+    plain = re.sub(r"^(\d{1,2}(\.\d{1,2})*\.?|[IVX]{1,5}\.)\s+", "", text.strip()).rstrip(" .:").lower()
+    return plain in KNOWN_HEADINGS or plain in REFERENCE_HEADINGS
+
+
+def looks_like_formula(block: Block, body_size: float) -> bool:
+    text = block.text
+    if len(block.lines) > 4 or len(text) > 300:
+        return False
+    math_font = sum(1 for line in block.lines if _MATH_FONT.match(line.font))
+    symbols = sum(1 for ch in text if ch in _MATH_CHARS)
+    letters = sum(1 for ch in text if ch.isalpha())
+    words = len(re.findall(r"[A-Za-z]{4,}", text))
+    numbered = bool(_EQUATION_NUMBER.search(text))
+    if math_font >= max(1, len(block.lines) // 2) and words <= 4 and (symbols or numbered):
+        return True
+    return numbered and symbols >= 1 and words <= 3 and letters < 60
+
+
+def classify(block: Block, body_size: float, body_font: str = "") -> None:
+    """Set ``block.kind`` (and heading number/title) from its text and style."""
+    text = block.text.strip()
+    first = block.lines[0]
+    caption = _CAPTION.match(text)
+    if caption and (first.bold_prefix > 0 or first.bold or len(text) > 20 or block.size <= body_size):
+        block.kind = "caption"
+        block.label = caption.group("label")
+        block.extra["caption_kind"] = "table" if caption.group("kind").lower().startswith("tab") else "figure"
+        return
+    if looks_like_formula(block, body_size):
+        block.kind = "formula"
+        number = _EQUATION_NUMBER.search(text)
+        block.label = number.group(1) if number else None
+        return
+    heading = heading_parts(block, body_size, body_font)
+    if heading is not None:
+        block.kind = "heading"
+        block.number, block.title = heading
+
+
+_THEOREM_LIKE = re.compile(r"^(theorem|lemma|definition|remark|example|proposition|corollary|proof|claim|conjecture|notation|case|step|exercise|assumption|hypothesis|algorithm|satz|beispiel|bemerkung|beweis|definition|korollar|aufgabe)\b", re.I)
+
+
+_METADATA_LABEL = re.compile(r"^(received|revised|accepted|published|first published|first indexed|address for correspondence|correspondence( to)?|corresponding authors?|for reprints contact|e-?mail|edited by|reviewed by|academic editor|citation|copyright|how to cite|see referee reports|article history|available online|open access|doi)\b", re.I)
+
+
+def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[str | None, str] | None:
+    """Return (number, title) when the block reads as a section heading."""
+    text = block.text.strip()
+    if len(block.lines) > 3 or len(text) > 160 or len(text) < 2:
+        return None
+    if any("row" in line.tags for line in block.lines):
+        return None  # shares its baseline with other text: a table cell or a figure label
+    first = block.lines[0]
+    if 3 <= first.bold_prefix < len(first.text) - 3:
+        return None  # a bold lead-in followed by body text: a run-in heading, handled apart
+    chars = [ch for ch in text if not ch.isspace()]
+    if sum(1 for ch in chars if ch.isalpha()) < 0.6 * len(chars):
+        return None
+    match = _NUMBERING.match(text)
+    number = None
+    title = text
+    if match:
+        number = match.group("num").rstrip(".")
+        title = match.group("title").strip()
+    title = title.rstrip(" .:")
+    plain = re.sub(r"\s+", " ", title.lower()).strip()
+    if not title or not any(ch.isalpha() for ch in title):
+        return None
+    if plain in KNOWN_HEADINGS or plain in REFERENCE_HEADINGS:
+        return number, title
+    words = title.split()
+    if len(words) > 18 or not (title[0].isupper() or title[0].isdigit()) or text.endswith((",", ";", "-")):
+        return None
+    if _THEOREM_LIKE.match(title) or _METADATA_LABEL.match(title):
+        return None
+    if text.endswith(".") and not match and len(words) > 6:
+        return None
+    if re.search(r"\b(et al|doi|http|www\.|@)\b", text, re.I):
+        return None
+    letters = [ch for ch in title if ch.isalpha()]
+    caps = len(letters) >= 4 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
+    larger = block.size >= body_size + max(0.8, body_size * 0.1)
+    smaller = block.size < body_size - max(0.8, body_size * 0.12)
+    if smaller and not (block.bold and match):
+        return None
+    distinct_font = (
+        bool(body_font) and first.font != body_font and not _MATH_FONT.match(first.font)
+        and len(block.lines) == 1 and len(words) <= 10 and not text.endswith(".")
+    )
+    styled = larger or block.bold or caps or distinct_font or (first.italic and len(words) <= 8)
+    if match and (styled or (len(words) <= 10 and len(block.lines) == 1)):
+        if number and number.isdigit() and int(number) > 30:
+            return None
+        return number, title
+    if styled and len(block.lines) <= 2:
+        if block.lines[0].italic and not (larger or block.bold or caps) and len(block.lines) > 1:
+            return None
+        return None if _looks_like_sentence(title) else (number, title)
+    return None
+
+
+def _looks_like_sentence(title: str) -> bool:
+    words = title.split()
+    if len(words) < 7:
+        return False
+    small = sum(1 for word in words if word.islower())
+    return small > 0.6 * len(words)

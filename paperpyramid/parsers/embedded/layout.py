@@ -1,0 +1,242 @@
+"""Characters to lines: the geometric layer of the embedded parser.
+
+pdfium gives each character its box and font; this module walks a page's characters
+in content order once and cuts them into :class:`Line` runs: a new line starts where
+pdfium breaks the line, where the baseline moves, where the text jumps backwards, or
+where a horizontal gap is wide enough to be a column gutter or a table cell border.
+Rotated text (arXiv side stamps, turned table headers) is set aside.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmssbx|\bbx\d|[-.,]b$|[-.,]bd$|[-.,]bi$|boldit|-sb$|mbx\d", re.I)
+_ITALIC_NAME = re.compile(r"italic|oblique|\bcmti|cmti|cmmi|-it\b|\bit\d|-ital", re.I)
+
+_LINE_BREAKS = {"\r", "\n"}
+_FONT_BUFFER_SIZE = 256
+
+
+@dataclass(slots=True)
+class Line:
+    """A run of characters on one baseline, with its font statistics."""
+
+    text: str
+    page: int  # 1-based
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    size: float  # dominant font size in points
+    bold: bool  # most letters bold
+    italic: bool
+    font: str
+    bold_prefix: int = 0  # number of leading characters set in bold (run-in headings)
+    vertical: bool = False
+    # filled by later passes
+    column: int = 0
+    tags: set[str] = field(default_factory=set)
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def mid_y(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+@dataclass(slots=True)
+class Page:
+    number: int  # 1-based
+    width: float
+    height: float
+    lines: list[Line]
+    n_chars: int
+    n_images: int
+
+
+class _CharRun:
+    """Accumulates characters of the line being built."""
+
+    __slots__ = ("chars", "x0", "x1", "top", "bottom", "sizes", "bold", "italic", "font", "prefix_bold", "last_x1", "last_x0", "vertical_votes")
+
+    def __init__(self) -> None:
+        self.chars: list[str] = []
+        self.x0 = self.top = float("inf")
+        self.x1 = self.bottom = float("-inf")
+        self.sizes: dict[float, int] = {}
+        self.bold = 0
+        self.italic = 0
+        self.font: dict[str, int] = {}
+        self.prefix_bold = -1  # -1: still in the bold prefix
+        self.last_x1 = float("-inf")
+        self.last_x0 = float("-inf")
+        self.vertical_votes = 0
+
+
+def _font_flags(textpage: ctypes.c_void_p, index: int, buffer: ctypes.Array[ctypes.c_char], flags: ctypes.c_int) -> tuple[str, bool, bool]:
+    n = pdfium_c.FPDFText_GetFontInfo(textpage, index, buffer, _FONT_BUFFER_SIZE, ctypes.byref(flags))
+    name = buffer.value.decode("utf-8", "replace") if n else ""
+    name = name.split("+", 1)[-1]
+    bold = bool(_BOLD_NAME.search(name)) or bool(flags.value & (1 << 18))  # ForceBold
+    italic = bool(_ITALIC_NAME.search(name)) or bool(flags.value & (1 << 6))
+    return name, bold, italic
+
+
+def extract_page(page: pdfium.PdfPage, number: int) -> Page:
+    """Read one page's characters into lines (top-left origin)."""
+    width, height = page.get_size()
+    textpage = page.get_textpage()
+    raw = textpage.raw
+    n = pdfium_c.FPDFText_CountChars(raw)
+    n_images = 0
+    text = textpage.get_text_range(0, n) if n > 0 else ""
+    lines: list[Line] = []
+    if n <= 0 or len(text) != n:
+        if n > 0 and len(text) != n:
+            # surrogate pairs make text and char indices disagree; fall back per character
+            text = "".join(chr(pdfium_c.FPDFText_GetUnicode(raw, i)) for i in range(n))
+        if n <= 0:
+            n_images = _count_images(page)
+            return Page(number, width, height, lines, 0, n_images)
+
+    # The loose box spans the font's ascent to descent, so its height tracks the effective
+    # font size; FPDFText_GetFontSize ignores the text matrix (often 1.0 in pdfTeX output).
+    rect = pdfium_c.FS_RECTF()
+    rect_ref = ctypes.byref(rect)
+    get_box = pdfium_c.FPDFText_GetLooseCharBox
+    get_weight = pdfium_c.FPDFText_GetFontWeight
+    buffer = ctypes.create_string_buffer(_FONT_BUFFER_SIZE)
+    flags = ctypes.c_int()
+
+    run = _CharRun()
+    font_name, font_bold, font_italic = "", False, False
+    last_size = -1.0
+    last_weight = -2
+
+    def close() -> None:
+        nonlocal run
+        if run.chars:
+            line = _finish(run, number)
+            if line is not None:
+                lines.append(line)
+        run = _CharRun()
+
+    for i in range(n):
+        ch = text[i]
+        if ch in _LINE_BREAKS:
+            close()
+            continue
+        if ch == " " or ch == "\t":
+            if run.chars and run.chars[-1] != " ":
+                run.chars.append(" ")
+            continue
+        get_box(raw, i, rect_ref)
+        x0, x1 = rect.left, rect.right
+        y_top, y_bottom = height - rect.top, height - rect.bottom
+        if x1 - x0 <= 0 and y_bottom - y_top <= 0:
+            continue  # invisible or generated
+        size = round(y_bottom - y_top, 1)
+        weight = get_weight(raw, i)
+        if size != last_size or weight != last_weight:
+            font_name, font_bold, font_italic = _font_flags(raw, i, buffer, flags)
+            last_size, last_weight = size, weight
+        bold = font_bold or weight >= 600
+        if run.chars:
+            char_h = max(y_bottom - y_top, 1.0)
+            mid = (y_top + y_bottom) / 2
+            same_line = run.top - char_h * 0.3 <= mid <= run.bottom + char_h * 0.3
+            if not same_line:
+                # stacked characters at the same x: rotated text
+                if abs(x0 - run.last_x0) < 1.0 and len(run.chars) < 3:
+                    run.vertical_votes += 1
+                if run.vertical_votes == 0:
+                    close()
+            elif x0 < run.last_x1 - max(size, 4.0) * 2.5:
+                close()  # jumped back: a new line on the same baseline band
+            elif x0 - run.last_x1 > max(size, 4.0) * 1.4:
+                close()  # a gutter or a table cell border
+            elif x0 - run.last_x1 > max(size, 4.0) * 0.22 and run.chars[-1] != " ":
+                run.chars.append(" ")
+        run.chars.append(ch)
+        run.x0 = min(run.x0, x0)
+        run.x1 = max(run.x1, x1)
+        run.top = min(run.top, y_top)
+        run.bottom = max(run.bottom, y_bottom)
+        run.last_x1 = x1
+        run.last_x0 = x0
+        if ch.isalnum():
+            run.sizes[size] = run.sizes.get(size, 0) + 1
+            run.bold += bold
+            run.italic += font_italic
+            run.font[font_name] = run.font.get(font_name, 0) + 1
+            if run.prefix_bold == -1 and not bold:
+                run.prefix_bold = len(run.chars) - 1
+    close()
+    if len(lines) < 3:
+        n_images = _count_images(page)
+    return Page(number, width, height, lines, n, n_images)
+
+
+def _finish(run: _CharRun, page: int) -> Line | None:
+    text = "".join(run.chars).strip()
+    if not text:
+        return None
+    letters = sum(run.sizes.values())
+    if run.sizes:
+        size = max(run.sizes.items(), key=lambda item: item[1])[0]
+    else:
+        size = round(run.bottom - run.top, 1)
+    font = max(run.font.items(), key=lambda item: item[1])[0] if run.font else ""
+    bold = letters > 0 and run.bold >= 0.8 * letters
+    italic = letters > 0 and run.italic >= 0.6 * letters
+    all_bold = letters > 0 and run.bold == letters
+    prefix = len(text) if run.prefix_bold == -1 and all_bold else max(run.prefix_bold, 0)
+    vertical = run.vertical_votes > 0 or (run.bottom - run.top) > 3 * max(run.x1 - run.x0, 1) and len(text) > 3
+    return Line(
+        text=normalize_text(text),
+        page=page,
+        x0=run.x0,
+        top=run.top,
+        x1=run.x1,
+        bottom=run.bottom,
+        size=size,
+        bold=bold,
+        italic=italic,
+        font=font,
+        bold_prefix=prefix,
+        vertical=vertical,
+    )
+
+
+_LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00a0": " ", "\u2002": " ", "\u2003": " ", "\u2009": " ", "\x02": "-", "\u00ad": "-", "\ufffe": "-"})
+
+
+def normalize_text(text: str) -> str:
+    """Undo ligatures and odd spaces; keep the text otherwise as printed."""
+    text = text.translate(_LIGATURES)
+    if not text.isascii():
+        text = unicodedata.normalize("NFC", text)
+    if "  " in text:
+        text = " ".join(text.split())
+    return text
+
+
+def _count_images(page: pdfium.PdfPage) -> int:
+    count = 0
+    for obj in page.get_objects(max_depth=2):
+        if obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            count += 1
+    return count

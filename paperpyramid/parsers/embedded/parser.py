@@ -1,0 +1,519 @@
+"""The embedded parser: PDF in, :class:`~paperpyramid.document.Document` out, offline.
+
+Passes, in order: open and vet the file; characters to lines (``layout``); running heads,
+page numbers and side stamps out, columns into reading order (``reading_order``); lines to
+classified blocks (``blocks``); the outline, when the PDF has one, names the headings;
+front matter to title, authors and abstract; blocks to the section tree, with tables,
+formulas, figure captions and the reference list pulled out on the way.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from paperpyramid import __version__
+from paperpyramid.document import Author, Document, Figure, Formula, Section, Table
+from paperpyramid.document import Block as DocBlock
+from paperpyramid.errors import NeedsOcr, NotAPdf, ParseTimeout, PdfCorrupt, PdfEncrypted, TooManyPages
+from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
+from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
+from paperpyramid.parsers.embedded.reading_order import body_font, body_font_size, drop_unreadable_lines, order_page, remove_page_furniture
+from paperpyramid.parsers.embedded.references import split_references
+from paperpyramid.parsers.embedded.tables import collect_table, table_cells
+
+NAME = "embedded"
+# a DOI may wrap after a full stop: "doi:10.1371/journal.pone.\n0115884"
+_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+?(?:\.\s(?=\d)[^\s\"<>,;]+)?)(?=[\s\"<>,;]|[.)\]](?:\s|$)|$)")
+_PUBLISHED = re.compile(r"\b(published( online)?|accepted|date of publication)\s*:?\s*(?P<date>\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.I)
+_ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
+_MIN_CHARS_PER_PAGE = 40
+
+
+def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, time_limit: float | None = None) -> Document:
+    """Parse a PDF with the embedded (offline, service-free) parser.
+
+    Raises a :class:`~paperpyramid.errors.BadInput` subclass when the file cannot be used:
+    not a PDF, corrupt, encrypted without the right password, image-only, over ``max_pages``,
+    or slower than ``time_limit`` seconds.
+    """
+    started = time.monotonic()
+    pdf = open_pdf(path, password=password)
+    try:
+        count = len(pdf)
+        if count == 0:
+            raise PdfCorrupt(f"{path.name}: the PDF has no pages")
+        if count > max_pages:
+            raise TooManyPages(f"{path.name}: {count} pages is over the limit of {max_pages} (raise --max-pages to parse it)")
+        pages: list[Page] = []
+        for index in range(count):
+            if time_limit is not None and time.monotonic() - started > time_limit:
+                raise ParseTimeout(f"{path.name}: parsing took longer than {time_limit:g} s (stopped at page {index + 1} of {count})")
+            try:
+                page = pdf[index]
+            except pdfium.PdfiumError as exc:
+                raise PdfCorrupt(f"{path.name}: corrupt PDF: page {index + 1} of {count} cannot be loaded") from exc
+            try:
+                pages.append(extract_page(page, index + 1))
+            finally:
+                page.close()
+        toc = _outline(pdf)
+        metadata = pdf.get_metadata_dict(skip_empty=True)
+    finally:
+        pdf.close()
+    _check_text_layer(path, pages)
+    dropped, total = drop_unreadable_lines(pages)
+    if total and dropped > 0.5 * total:
+        raise NeedsOcr(f"{path.name}: the text layer is unreadable ({dropped} of {total} lines are mojibake: fonts without a Unicode mapping); run OCR first")
+    document = build_document(pages, toc, metadata)
+    if dropped:
+        document.warnings.append(f"{dropped} of {total} lines dropped as unreadable (fonts without a Unicode mapping)")
+    document.provenance = {
+        "text": f"{NAME} {__version__} (pdfium {pdfium.PDFIUM_INFO.build})",
+        "structure": f"{NAME} {__version__}",
+    }
+    if pages and sum(page.n_images for page in pages) and sum(page.n_chars for page in pages) / len(pages) < 400:
+        document.warnings.append("little text per page: this may be a scan read from its OCR text layer")
+    return document
+
+
+def open_pdf(path: Path, *, password: str | None = None) -> pdfium.PdfDocument:
+    """Open a PDF, turning pdfium's error codes into errors a person understands."""
+    with path.open("rb") as handle:
+        head = handle.read(1024)
+    if b"%PDF-" not in head:
+        kind = "an HTML page" if b"<html" in head.lower() or b"<!doctype" in head.lower() else "not a PDF"
+        raise NotAPdf(f"{path.name}: no %PDF header ({kind}; {path.stat().st_size} bytes)")
+    try:
+        return pdfium.PdfDocument(path, password=password)
+    except pdfium.PdfiumError as exc:
+        code = getattr(exc, "err_code", None)
+        if code == pdfium_c.FPDF_ERR_PASSWORD:
+            hint = "the password given is wrong" if password else "it needs a password (pass --password)"
+            raise PdfEncrypted(f"{path.name}: encrypted PDF: {hint}") from exc
+        if code == pdfium_c.FPDF_ERR_SECURITY:
+            raise PdfEncrypted(f"{path.name}: unsupported encryption") from exc
+        raise PdfCorrupt(f"{path.name}: corrupt or truncated PDF ({exc})") from exc
+
+
+def _check_text_layer(path: Path, pages: list[Page]) -> None:
+    chars = sum(page.n_chars for page in pages)
+    if chars < _MIN_CHARS_PER_PAGE * len(pages) and sum(1 for page in pages if page.n_images) >= max(1, len(pages) // 2):
+        raise NeedsOcr(f"{path.name}: image-only scan with no text layer ({len(pages)} pages); run OCR first (e.g. ocrmypdf)")
+    if chars == 0:
+        raise NeedsOcr(f"{path.name}: no extractable text on any of {len(pages)} pages")
+    words = re.findall(r"[^\W\d_]{2,}", " ".join(line.text for page in pages[:3] for line in page.lines))
+    if len(words) >= 50:
+        vowelless = sum(1 for word in words if not re.search(r"[aeiouyAEIOUY]", word))
+        if vowelless > 0.5 * len(words):
+            raise NeedsOcr(f"{path.name}: the text layer is unreadable (fonts without a Unicode mapping); run OCR first")
+
+
+def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
+    items = []
+    try:
+        for item in pdf.get_toc(max_depth=6):
+            title = (item.get_title() or "").strip()
+            page = item.get_dest().get_index() if item.get_dest() is not None else None
+            if title:
+                items.append((item.level + 1, title, None if page is None else page + 1))
+    except pdfium.PdfiumError:
+        return []
+    return items
+
+
+def build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str]) -> Document:
+    # running heads often carry the DOI: read it before they are removed
+    first_page_text = " ".join(line.text for page in pages[:2] for line in page.lines)
+    remove_page_furniture(pages)
+    body_size = body_font_size(pages)
+    font = body_font(pages)
+    blocks: list[Block] = []
+    for page in pages:
+        page_blocks = split_blocks(order_page(page), body_size)
+        for block in page_blocks:
+            classify(block, body_size, font)
+        blocks += page_blocks
+    _drop_small_print(blocks, body_size)
+    _mark_tables(blocks, body_size)
+    document = Document(pages=len(pages))
+    title_index = _title(blocks, pages, body_size)
+    if title_index is not None:
+        document.title = blocks[title_index].text
+        blocks[title_index].kind = "title"
+        document.authors = _authors(blocks, title_index, body_size)
+    elif _plausible_title(metadata.get("Title", "")):
+        document.title = metadata["Title"].strip()
+    if not _apply_outline(blocks, toc):
+        _filter_headings(blocks, body_size)
+        _require_following_text(blocks)
+    _demote_front_matter(blocks)
+    _fold_abstract_labels(blocks)
+    doi = _DOI.search(first_page_text)
+    document.doi = re.sub(r"\s", "", doi.group(1)) if doi else None
+    published = _PUBLISHED.search(first_page_text)
+    document.date_published = published.group("date") if published else None
+    _assemble(document, blocks, body_size)
+    _merge_continuations(document)
+    return document
+
+
+def _mark_tables(blocks: list[Block], body_size: float) -> None:
+    """Claim the blocks under each table caption before headings are chosen: bold column
+    headers are not section headings."""
+    for index, block in enumerate(blocks):
+        if block.kind == "caption" and block.extra.get("caption_kind") == "table" and "members" not in block.extra:
+            members = collect_table(blocks, index, body_size)
+            for member in members:
+                blocks[member].kind = "table_part"
+            block.extra["members"] = members
+
+
+def _require_following_text(blocks: list[Block]) -> None:
+    """A heading introduces text. Labels inside figures ("Claim 1", "Supports") are
+    followed by more labels and a caption, never by a paragraph."""
+    content = [index for index, block in enumerate(blocks) if block.kind not in ("furniture", "title")]
+
+    def introduces_text(position: int, depth: int) -> bool:
+        if position + 1 >= len(content):
+            return True  # last block of the document: nothing to judge by
+        nxt = blocks[content[position + 1]]
+        if nxt.kind == "paragraph":
+            return len(nxt.text) >= 80 or nxt.page != blocks[content[position]].page
+        if nxt.kind in ("table_part", "caption"):
+            return nxt.kind == "caption" and nxt.extra.get("caption_kind") == "table"
+        if nxt.kind == "heading":
+            return nxt.number is not None or nxt.title.lower() in blk.KNOWN_HEADINGS or (depth < 2 and introduces_text(position + 1, depth + 1))
+        return True
+
+    verdicts = {}
+    for position, index in enumerate(content):
+        block = blocks[index]
+        if block.kind == "heading" and block.number is None and block.title.lower() not in blk.KNOWN_HEADINGS:
+            verdicts[index] = introduces_text(position, 0)
+    for index, keep in verdicts.items():
+        if not keep:
+            blocks[index].kind = "paragraph"
+
+
+_ABSTRACT_LABELS = {"background", "objective", "objectives", "aim", "aims", "purpose", "methods", "method", "results", "conclusion", "conclusions", "findings", "context", "design", "setting", "participants", "interpretation", "significance", "materials and methods", "main outcome measures", "trial registration", "keywords", "key words"}
+
+
+def _fold_abstract_labels(blocks: list[Block]) -> None:
+    """Structured abstracts have their own Background/Methods/Results labels: while on the
+    abstract's page and before any numbered heading, those stay inside the abstract."""
+    abstract = next((index for index, block in enumerate(blocks) if block.kind == "heading" and block.title.lower() == "abstract"), None)
+    if abstract is None:
+        return
+    page = blocks[abstract].page
+    following = [block for block in blocks[abstract + 1 :] if block.kind not in ("furniture", "title")]
+    if not following or following[0].kind != "heading" or following[0].title.lower() not in _ABSTRACT_LABELS:
+        return  # a structured abstract opens with its first label
+    seen: set[str] = set()
+    for block in following:
+        if block.page != page or (block.kind == "heading" and block.number):
+            break
+        if block.kind == "heading":
+            label = block.title.lower()
+            if label not in _ABSTRACT_LABELS or label in seen:
+                break
+            seen.add(label)
+            block.kind = "paragraph"
+
+
+def _demote_front_matter(blocks: list[Block]) -> None:
+    """Before the first real heading (Abstract, Introduction, "1 ..."), styled lines are
+    the title page's furniture (journal name, authors, affiliations), not sections."""
+    anchor = None
+    for index, block in enumerate(blocks):
+        if block.kind != "heading":
+            continue
+        plain = block.title.lower().strip()
+        if plain in blk.KNOWN_HEADINGS or block.number in ("1", "I", "1.") :
+            anchor = index
+            break
+    if anchor is None:
+        return
+    for block in blocks[:anchor]:
+        if block.kind == "heading" and not block.extra.get("outline"):
+            block.kind = "paragraph"
+            block.extra.pop("text", None) if not block.extra.get("run_in") else None
+
+
+_GENERIC_TITLES = {"research article", "original article", "research note", "article", "review", "review article", "letter", "short communication", "open access", "original research", "research", "methodology", "brief report", "case report", "editorial"}
+
+
+def _plausible_title(text: str) -> bool:
+    text = text.strip()
+    lowered = text.lower()
+    if len(text.split()) < 3 or lowered in _GENERIC_TITLES:
+        return False
+    return not re.search(r"microsoft word|\.(pdf|docx?|dvi|tex)$|^untitled", lowered)
+
+
+def _drop_small_print(blocks: list[Block], body_size: float) -> None:
+    """Text inside figures and footnotes: small, short-lined blocks that are not captions."""
+    for block in blocks:
+        if block.kind != "paragraph":
+            continue
+        if block.size < body_size * 0.8:
+            mean = sum(len(line.text) for line in block.lines) / len(block.lines)
+            if mean < 45 or len(block.text) < 30:
+                block.kind = "furniture"
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\W\d_]+", "", text.lower())
+
+
+def _apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -> bool:
+    """Let the PDF outline name the headings, when it looks like a section outline."""
+    if len(toc) < 3:
+        return False
+    candidates = [index for index, block in enumerate(blocks) if len(block.lines) <= 4]
+    matched: dict[int, tuple[int, str]] = {}
+    start = 0
+    for level, title, page in toc:
+        key = _norm(re.sub(r"^\s*([\dIVXA-H]+(\.\d+)*\.?)\s+", "", title))
+        if not key or len(key) < 3:
+            continue
+        for position in range(start, len(candidates)):
+            index = candidates[position]
+            block = blocks[index]
+            if page is not None and abs(block.page - page) > 1:
+                if block.page > page + 1:
+                    break
+                continue
+            text_key = _norm(block.title or block.text)
+            if text_key and (text_key == key or (len(key) > 12 and text_key.startswith(key[:40]))):
+                matched[index] = (level, title)
+                start = position + 1
+                break
+    if len(matched) < max(3, 0.5 * len(toc)):
+        return False
+    for index, block in enumerate(blocks):
+        if index in matched:
+            level, title = matched[index]
+            parts = blk._NUMBERING.match(title.strip())
+            block.kind = "heading"
+            block.level = level
+            if parts:
+                block.number, block.title = parts.group("num").rstrip("."), parts.group("title").strip()
+            else:
+                block.number = block.number if block.title and _norm(block.title) == _norm(title) else None
+                block.title = title.strip()
+            block.extra["outline"] = True
+        elif block.kind == "heading" and not block.extra.get("run_in"):
+            plain = block.title.lower()
+            if plain not in REFERENCE_HEADINGS and plain != "abstract":
+                block.kind = "paragraph"
+    return True
+
+
+def _filter_headings(blocks: list[Block], body_size: float) -> None:
+    """Keep heading styles that behave like headings; give each a level."""
+    styles: dict[tuple[float, bool, bool, bool], list[int]] = {}
+    for index, block in enumerate(blocks):
+        if block.kind == "heading" and not block.extra.get("run_in"):
+            styles.setdefault(_heading_style(block), []).append(index)
+    paragraphs = sum(1 for block in blocks if block.kind == "paragraph")
+    for style, members in styles.items():
+        numbered = sum(1 for index in members if blocks[index].number)
+        known = sum(1 for index in members if blocks[index].title.lower() in blk.KNOWN_HEADINGS)
+        # a style used as often as the body paragraphs is emphasis, not a heading
+        if len(members) > max(8, paragraphs * 0.6) and numbered + known < len(members) * 0.5:
+            for index in members:
+                blocks[index].kind = "paragraph"
+    ranked = sorted({_heading_style(block) for block in blocks if block.kind == "heading" and not block.extra.get("run_in")}, key=lambda s: (-s[0], not s[1], not s[3], s[2]))
+    level_of = {style: min(position + 1, 4) for position, style in enumerate(ranked)}
+    numbered_levels = any(block.number and block.kind == "heading" for block in blocks)
+    for block in blocks:
+        if block.kind != "heading":
+            continue
+        if block.number and numbered_levels:
+            block.level = block.number.count(".") + 1 if block.number[0].isdigit() or "." in block.number else 1
+        elif block.extra.get("run_in"):
+            block.level = len(ranked) + 1
+        else:
+            block.level = level_of.get(_heading_style(block), 1)
+
+
+def _heading_style(block: Block) -> tuple[float, bool, bool, bool]:
+    letters = [ch for ch in block.title if ch.isalpha()]
+    caps = bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
+    return (round(block.size), block.bold, block.lines[0].italic, caps)
+
+
+def _title(blocks: list[Block], pages: list[Page], body_size: float) -> int | None:
+    best: int | None = None
+    for index, block in enumerate(blocks):
+        if block.page != 1:
+            break
+        if block.kind in ("caption", "formula", "furniture") or len(block.text) < 8 or len(block.text) > 300:
+            continue
+        if block.top > pages[0].height * 0.6 or not re.search(r"[A-Za-z]{3}", block.text):
+            continue
+        if block.text.lower().strip(" .:") in blk.KNOWN_HEADINGS or not _plausible_title(block.text):
+            continue
+        if best is None or block.size > blocks[best].size + 0.2:
+            best = index
+    if best is None or blocks[best].size < body_size + 1:
+        return None
+    return best
+
+
+def _authors(blocks: list[Block], title_index: int, body_size: float) -> list[Author]:
+    for block in blocks[title_index + 1 : title_index + 4]:
+        if block.page != blocks[title_index].page or block.kind == "heading":
+            break
+        text = block.text
+        if len(text) > 400 or re.search(r"\b(university|institute|department|abstract|school|college|laborator|hospital)\b", text, re.I):
+            continue
+        names = []
+        for part in re.split(r",|;|\band\b|&|\s{2,}", text):
+            name = re.sub(r"[\d*†‡§¶#∗✉,]+", " ", part)
+            name = re.sub(r"\s+", " ", name).strip(" .")
+            words = name.split()
+            if 2 <= len(words) <= 5 and all(word[:1].isupper() for word in words if len(word) > 2):
+                names.append(Author(name=name))
+        if names:
+            return names
+    return []
+
+
+def _assemble(document: Document, blocks: list[Block], body_size: float) -> None:
+    """Walk the classified blocks, building the section tree and pulling out the rest."""
+    sections = document.sections
+    current: Section | None = None
+    front: list[Block] = []
+    references_lines: list[Line] = []
+    in_references = False
+    skip: set[int] = set()
+    stack: list[int] = []  # indices of open sections by level
+    for index, block in enumerate(blocks):
+        if index in skip or block.kind in ("furniture", "title", "table_part"):
+            continue
+        if block.kind == "heading" and in_references and _reference_like(block):
+            block.kind = "paragraph"
+        if block.kind == "heading":
+            title = re.sub(r"\s+", " ", block.title).strip()
+            is_references = title.lower() in REFERENCE_HEADINGS
+            level = max(block.level, 1)
+            if is_references:
+                level = 1
+            while stack and sections[stack[-1]].level >= level:
+                stack.pop()
+            section = Section(title=title, level=level, number="ref" if is_references else block.number, parent=stack[-1] if stack else None, page_start=block.page, page_end=block.page)
+            sections.append(section)
+            # the abstract and the reference list never hold subsections
+            stack = [] if is_references or title.lower() in ("abstract", "summary") else stack + [len(sections) - 1]
+            current = section
+            in_references = is_references
+            continue
+        if current is None:
+            front.append(block)
+            continue
+        current.page_end = max(current.page_end or block.page, block.page)
+        section_index = len(sections) - 1
+        if in_references and block.kind in ("paragraph", "formula"):
+            references_lines += block.lines
+            continue
+        if block.kind == "caption":
+            caption = block.text
+            if block.extra.get("caption_kind") == "table":
+                members = list(block.extra.get("members") or collect_table(blocks, index, body_size))  # type: ignore[call-overload]
+                skip.update(members)
+                lines = [line for member in members for line in blocks[member].lines]
+                cells = table_cells(lines)
+                table = Table(caption=caption, cells=cells, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [blocks[m] for m in members]))
+                document.tables.append(table)
+                text = caption + ("\n\n" + table.markdown if cells else "")
+                current.blocks.append(DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox))
+                if not cells:
+                    document.warnings.append(f"table {block.label} on page {block.page}: caption found, cells not recognised")
+            else:
+                document.figures.append(Figure(caption=caption, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [])))
+                current.blocks.append(DocBlock(text=caption, page=block.page, kind="caption", bbox=_bbox(block, [])))
+            continue
+        if block.kind == "formula":
+            document.formulas.append(Formula(text=block.text, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [])))
+            current.blocks.append(DocBlock(text=block.text, page=block.page, kind="formula", bbox=_bbox(block, [])))
+            continue
+        text = str(block.extra.get("text", block.text))
+        if text:
+            current.blocks.append(DocBlock(text=text, page=block.page, kind="paragraph", bbox=_bbox(block, [])))
+    document.references = split_references(references_lines)
+    ref_section = next((s for s in sections if s.number == "ref"), None)
+    if ref_section is not None:
+        ref_section.blocks = [DocBlock(text=ref.raw, page=ref_section.page_start or 1, kind="list_item") for ref in document.references]
+    _abstract(document, front)
+    if not sections and front:
+        # no headings at all: one untitled section holds the text
+        body = Section(title=document.title or "Body", level=1, page_start=front[0].page, page_end=front[-1].page)
+        body.blocks = [DocBlock(text=str(b.extra.get("text", b.text)), page=b.page, kind="paragraph") for b in front if b.kind == "paragraph"]
+        sections.append(body)
+
+
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)[a-z]?\b")
+
+
+def _reference_like(block: Block) -> bool:
+    """Inside a reference list, a styled line is usually an entry, not a new section."""
+    text = block.text
+    title = block.title.lower().strip()
+    if title in blk.KNOWN_HEADINGS or title.startswith(("appendix", "supplementary")):
+        return False
+    return bool(_YEAR.search(text)) or " et al" in text or text.count(",") >= 2 or (block.number is not None and not block.bold and block.size <= 12)
+
+
+def _abstract(document: Document, front: list[Block]) -> None:
+    for section in document.sections:
+        if section.title.lower() in ("abstract", "summary") and section.blocks:
+            document.abstract = "\n\n".join(block.text for block in section.blocks if block.kind == "paragraph")
+            return
+    candidates = [block for block in front if block.kind == "paragraph"]
+    for block in candidates:
+        if _ABSTRACT_LEAD.match(block.text) and len(block.text) > 200:
+            document.abstract = _ABSTRACT_LEAD.sub("", block.text, count=1)
+            _add_abstract_section(document, block)
+            return
+    long_blocks = [block for block in candidates if len(block.text) > 400]
+    if long_blocks:
+        document.abstract = long_blocks[0].text
+        _add_abstract_section(document, long_blocks[0])
+
+
+def _add_abstract_section(document: Document, block: Block) -> None:
+    section = Section(title="Abstract", level=1, page_start=block.page, page_end=block.page)
+    section.blocks.append(DocBlock(text=document.abstract or "", page=block.page))
+    document.sections.insert(0, section)
+    for item in document.sections[1:]:
+        if item.parent is not None:
+            item.parent += 1
+    for collection in (document.tables, document.formulas, document.figures):
+        for thing in collection:
+            if thing.section is not None:
+                thing.section += 1
+
+
+def _merge_continuations(document: Document) -> None:
+    """Rejoin paragraphs cut by a column or page break: no sentence end, lowercase start."""
+    for section in document.sections:
+        merged: list[DocBlock] = []
+        for block in section.blocks:
+            prev = merged[-1] if merged else None
+            if prev is not None and prev.kind == "paragraph" and block.kind == "paragraph" and not blk._SENTENCE_END.search(prev.text) and block.text[:1].islower():
+                prev.text = blk.join_lines([prev.text, block.text])
+                continue
+            merged.append(block)
+        section.blocks = merged
+
+
+def _bbox(block: Block, members: list[Block]) -> tuple[float, float, float, float]:
+    lines = block.lines + [line for member in members for line in member.lines]
+    return (min(l.x0 for l in lines), min(l.top for l in lines), max(l.x1 for l in lines), max(l.bottom for l in lines))

@@ -1,0 +1,187 @@
+"""Page clean-up and reading order: running heads and feet, page and line numbers,
+side stamps, and the column layout of each page."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+
+from paperpyramid.parsers.embedded.layout import Line, Page
+
+_DIGITS = re.compile(r"\d+")
+_PAGE_NUMBER = re.compile(r"^(page\s*)?[\divxlc]{1,4}(\s*(/|of)\s*\d{1,4})?$", re.I)
+_ARXIV_STAMP = re.compile(r"arXiv:\s*\d{4}\.\d{4,5}(v\d+)?|arXiv:[a-z\-]+/\d{7}", re.I)
+_MARGIN_BAND = 0.085
+
+
+def remove_page_furniture(pages: list[Page]) -> None:
+    """Drop running heads and feet, page numbers, line numbers, side stamps and rotated text.
+
+    A line in the top or bottom band of the page is furniture when the same text (digits
+    ignored) appears in that band on several pages, or when it is only a page number.
+    """
+    band_keys: Counter[str] = Counter()
+    for page in pages:
+        seen: set[str] = set()
+        for line in page.lines:
+            if _in_band(line, page):
+                seen.add(_key(line.text))
+        band_keys.update(seen)
+    repeated = max(2, round(len(pages) * 0.3)) if len(pages) > 2 else 2
+    for page in pages:
+        kept = []
+        for line in page.lines:
+            text = line.text.strip()
+            if line.vertical or _ARXIV_STAMP.search(text) and (line.x0 < page.width * 0.12 or line.width < line.height):
+                continue
+            if _in_band(line, page) and (band_keys[_key(text)] >= repeated or _PAGE_NUMBER.match(text)):
+                continue
+            if text.isdigit() and len(text) <= 4 and (line.x1 < page.width * 0.13 or line.x0 > page.width * 0.87):
+                continue  # line numbers of review copies
+            kept.append(line)
+        page.lines = kept
+
+
+def _in_band(line: Line, page: Page) -> bool:
+    return line.bottom < page.height * _MARGIN_BAND or line.top > page.height * (1 - _MARGIN_BAND)
+
+
+def _key(text: str) -> str:
+    return _DIGITS.sub("#", text.lower()).strip()
+
+
+def order_page(page: Page) -> list[Line]:
+    """Return the page's lines in reading order, setting ``line.column``.
+
+    A page is two-column when a vertical gutter near the middle is crossed by few lines.
+    Lines that cross the gutter (titles, wide figures and tables) cut the page into bands;
+    each band is read left column first, then right.
+    """
+    lines = page.lines
+    if not lines:
+        return []
+    gutter = _find_gutter(page)
+    if gutter is None:
+        for line in lines:
+            line.column = 0
+        return _rows(lines)
+    ordered: list[Line] = []
+    left: list[Line] = []
+    right: list[Line] = []
+    for line in sorted(lines, key=lambda item: item.top):
+        if line.x1 <= gutter + 1:
+            line.column = 1
+            left.append(line)
+        elif line.x0 >= gutter - 1:
+            line.column = 2
+            right.append(line)
+        else:
+            ordered += _rows(left) + _rows(right)
+            left, right = [], []
+            line.column = 0
+            ordered.append(line)
+    ordered += _rows(left) + _rows(right)
+    return ordered
+
+
+def _rows(lines: list[Line]) -> list[Line]:
+    """Sort top to bottom; lines sharing a baseline (table cells, split lines) left to right."""
+    if not lines:
+        return []
+    lines = sorted(lines, key=lambda item: item.top)
+    rows: list[list[Line]] = [[lines[0]]]
+    for line in lines[1:]:
+        anchor = rows[-1][0]
+        if abs(line.mid_y - anchor.mid_y) < max(anchor.height, 1.0) * 0.4:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    out: list[Line] = []
+    for row in rows:
+        row.sort(key=lambda item: item.x0)
+        if len(row) == 2 and _SECTION_NUMBER.match(row[0].text) and row[1].x0 - row[0].x1 < row[1].size * 6:
+            row = [_merge(row[0], row[1])]  # "1" and "Introduction" set apart by a wide gap
+        if len(row) > 1:
+            for line in row:
+                line.tags.add("row")
+        out += row
+    return out
+
+
+_SECTION_NUMBER = re.compile(r"^([1-9]\d?(\.\d{1,2}){0,3}\.?|[IVX]{1,5}\.?|[A-H](\.\d{1,2}){0,3}\.?)$")
+
+
+def _merge(number: Line, title: Line) -> Line:
+    title.text = f"{number.text} {title.text}"
+    title.x0 = number.x0
+    title.top = min(number.top, title.top)
+    title.bottom = max(number.bottom, title.bottom)
+    title.bold_prefix = title.bold_prefix + len(number.text) + 1 if number.bold else 0
+    return title
+
+
+def _find_gutter(page: Page) -> float | None:
+    width = page.width
+    lines = [line for line in page.lines if len(line.text) > 1]
+    if len(lines) < 12:
+        return None
+    best_x, best_cross = 0.0, len(lines) + 1
+    x = width * 0.3
+    while x <= width * 0.7:
+        cross = sum(1 for line in lines if line.x0 < x - 1 and line.x1 > x + 1)
+        if cross < best_cross or (cross == best_cross and abs(x - width / 2) < abs(best_x - width / 2)):
+            best_x, best_cross = x, cross
+        x += 2.0
+    left = sum(1 for line in lines if line.x1 <= best_x + 1 and line.width > width * 0.15)
+    right = sum(1 for line in lines if line.x0 >= best_x - 1 and line.width > width * 0.15)
+    if left >= 5 and right >= 5 and best_cross <= 0.2 * len(lines):
+        return best_x
+    return None
+
+
+_MOJIBAKE_RATIO = 0.3
+_MOJIBAKE_LETTERS = frozenset("ÂÃÄÅÆÈÉÊËÌÍÎÏ")
+
+
+def _is_mojibake(ch: str) -> bool:
+    """Latin-1 symbols, Latin Extended-B and spacing modifiers: rare in text, common in
+    the output of fonts whose glyph codes were never mapped to Unicode."""
+    code = ord(ch)
+    return code < 0x20 or 0xA1 <= code <= 0xBF or 0x180 <= code <= 0x2FF or ch in _MOJIBAKE_LETTERS
+
+
+def drop_unreadable_lines(pages: list[Page]) -> tuple[int, int]:
+    """Drop lines whose letters are mostly odd non-ASCII code points: fonts without a usable
+    Unicode map give such mojibake. Returns (dropped, total)."""
+    dropped = total = 0
+    for page in pages:
+        kept = []
+        for line in page.lines:
+            total += 1
+            chars = [ch for ch in line.text if not ch.isspace()]
+            if len(chars) >= 5 and sum(1 for ch in chars if _is_mojibake(ch)) > _MOJIBAKE_RATIO * len(chars):
+                dropped += 1
+                continue
+            kept.append(line)
+        page.lines = kept
+    return dropped, total
+
+
+def body_font(pages: list[Page]) -> str:
+    """The font that most characters are set in."""
+    weights: defaultdict[str, int] = defaultdict(int)
+    for page in pages:
+        for line in page.lines:
+            weights[line.font] += len(line.text)
+    return max(weights.items(), key=lambda item: item[1])[0] if weights else ""
+
+
+def body_font_size(pages: list[Page]) -> float:
+    """The size that most characters are set in: the body text size."""
+    weights: defaultdict[float, int] = defaultdict(int)
+    for page in pages:
+        for line in page.lines:
+            weights[round(line.size * 2) / 2] += len(line.text)
+    if not weights:
+        return 10.0
+    return max(weights.items(), key=lambda item: item[1])[0]

@@ -1,0 +1,91 @@
+"""Reference lists to entries: numbered markers, hanging indents, or author-year starts."""
+
+from __future__ import annotations
+
+import re
+
+from paperpyramid.document import Reference
+from paperpyramid.parsers.embedded.blocks import join_lines
+from paperpyramid.parsers.embedded.layout import Line
+
+_MARKER = re.compile(r"^\s*(\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\))\s*")
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)[a-z]?\b")
+_DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.I)
+_AUTHOR_START = re.compile(r"^(van |von |de |der |di |la |le |du |d')?[A-Z][\w'’\-]+(,| [A-Z]\.|,? [A-Z][a-z]+,? [A-Z]\.|\s+[A-Z]{1,3}[,.\s])")
+
+
+def split_references(lines: list[Line]) -> list[Reference]:
+    """Split the lines of a references section into parsed entries."""
+    lines = [line for line in lines if line.text.strip()]
+    if not lines:
+        return []
+    entries = _split(lines)
+    return [parse_reference(text) for text in entries if len(text) > 15]
+
+
+def _split(lines: list[Line]) -> list[str]:
+    marked = sum(1 for line in lines if _MARKER.match(line.text))
+    groups: list[list[Line]] = []
+    if marked >= max(2, len(lines) * 0.15):
+        for line in lines:
+            if _MARKER.match(line.text) or not groups:
+                groups.append([line])
+            else:
+                groups[-1].append(line)
+        return [_MARKER.sub("", join_lines([line.text for line in group]), count=1) for group in groups]
+    # hanging indent: an entry's first line sits left of its continuation lines
+    by_column: dict[tuple[int, int], float] = {}
+    for line in lines:
+        key = (line.page, line.column)
+        by_column[key] = min(by_column.get(key, line.x0), line.x0)
+    indented = sum(1 for line in lines if line.x0 > by_column[(line.page, line.column)] + 3)
+    hanging = 0.2 * len(lines) <= indented <= 0.85 * len(lines)
+    previous: Line | None = None
+    for line in lines:
+        left = by_column[(line.page, line.column)]
+        starts = not groups
+        if hanging:
+            starts = starts or line.x0 <= left + 3
+        else:
+            gap = line.top - previous.bottom if previous is not None and previous.page == line.page and previous.column == line.column else 0.0
+            ended = previous is not None and previous.text.rstrip().endswith((".", ")"))
+            starts = starts or gap > line.height * 0.5 or (ended and bool(_AUTHOR_START.match(line.text)) and previous is not None and previous.x1 < _right(lines, previous) - 15)
+        if starts:
+            groups.append([line])
+        else:
+            groups[-1].append(line)
+        previous = line
+    return [join_lines([line.text for line in group]) for group in groups]
+
+
+def _right(lines: list[Line], line: Line) -> float:
+    return max(item.x1 for item in lines if item.page == line.page and item.column == line.column)
+
+
+def parse_reference(raw: str) -> Reference:
+    """Pull year, DOI, authors and title out of one reference string (best effort)."""
+    raw = re.sub(r"\s+", " ", raw).strip()
+    doi_match = _DOI.search(raw)
+    doi = doi_match.group(0).rstrip(".,;)") if doi_match else None
+    year_match = _YEAR.search(raw)
+    year = int(year_match.group(1)) if year_match else None
+    authors_part, title = _authors_and_title(raw, year_match)
+    authors = [name.strip(" .") for name in re.split(r",\s*(?:and\s+)?|\s+and\s+|;\s*|\s*&\s*", authors_part) if len(name.strip(" .")) > 1][:50]
+    return Reference(raw=raw, title=title, authors=authors, year=year, doi=doi)
+
+
+def _authors_and_title(raw: str, year_match: re.Match[str] | None) -> tuple[str, str | None]:
+    # "Authors (2019). Title. Venue" or "Authors. 2019. Title. Venue"
+    if year_match and year_match.start() < len(raw) * 0.6:
+        before = raw[: year_match.start()].rstrip(" (")
+        after = raw[year_match.end():].lstrip(" ).,:")
+        if len(before) < 400 and after:
+            title = re.split(r"(?<=[a-z0-9?!])\.\s", after, maxsplit=1)[0].strip(" .")
+            if 10 <= len(title) <= 300:
+                return before.rstrip(" ,."), title
+    # "Authors. Title. Venue, Year": the title is the segment after the author list
+    parts = re.split(r"(?<=[a-z\]\)]{2})\.\s+(?=[A-Z0-9\"“])", raw)
+    if len(parts) >= 2:
+        title = parts[1].strip(" .")
+        return parts[0], title if 10 <= len(title) <= 300 else None
+    return raw[:200], None

@@ -1,0 +1,66 @@
+"""Tables below (or above) their captions: rows by baseline, cells by horizontal gaps."""
+
+from __future__ import annotations
+
+from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, KNOWN_HEADINGS, Block
+from paperpyramid.parsers.embedded.layout import Line
+
+
+def table_cells(lines: list[Line]) -> list[list[str]]:
+    """Arrange table lines (already cut at wide gaps) into rows and columns."""
+    if not lines:
+        return []
+    ordered = sorted(lines, key=lambda line: (line.top, line.x0))
+    rows: list[list[Line]] = []
+    for line in ordered:
+        if rows and abs(line.mid_y - rows[-1][0].mid_y) < max(rows[-1][0].height, 1.0) * 0.45:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    widest = max(rows, key=len)
+    anchors = sorted(line.x0 for line in widest)
+    if len(anchors) <= 1:
+        return [[" ".join(line.text for line in row)] for row in rows]
+    cells: list[list[str]] = []
+    for row in rows:
+        out = [""] * len(anchors)
+        for line in sorted(row, key=lambda item: item.x0):
+            column = _nearest_column(line, anchors)
+            out[column] = (out[column] + " " + line.text).strip()
+        cells.append(out)
+    return cells
+
+
+def _nearest_column(line: Line, anchors: list[float]) -> int:
+    best = 0
+    for index, x in enumerate(anchors):
+        if x <= line.x0 + 2:
+            best = index
+    return best
+
+
+def collect_table(blocks: list[Block], caption_index: int, body_size: float) -> list[int]:
+    """Indices of the blocks that form the table under ``blocks[caption_index]``.
+
+    A table is the run of non-paragraph blocks after its caption on the same page: it stops
+    at a heading, another caption, or a block of running text (long lines ending sentences).
+    """
+    caption = blocks[caption_index]
+    taken: list[int] = []
+    for index in range(caption_index + 1, len(blocks)):
+        block = blocks[index]
+        if block.page != caption.page or block.kind == "caption":
+            break
+        if block.kind == "heading" and (block.number or block.title.lower() in KNOWN_HEADINGS):
+            break
+        if _is_running_text(block, body_size):
+            break
+        taken.append(index)
+    return taken
+
+
+def _is_running_text(block: Block, body_size: float) -> bool:
+    if len(block.lines) < 2:
+        return False
+    long_lines = sum(1 for line in block.lines if len(line.text) > 60)
+    return long_lines >= 0.6 * len(block.lines) and bool(_SENTENCE_END.search(block.lines[-1].text)) and block.size >= body_size - 0.6

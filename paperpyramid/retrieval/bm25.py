@@ -1,0 +1,110 @@
+"""BM25 search over contexts, through SQLite's FTS5 index (``contexts_fts``).
+
+User text never reaches FTS5 as syntax: :func:`fts_query` keeps only word characters, so
+quotes, hyphens, colons, parentheses and the words AND/OR/NOT/NEAR are searched as text,
+never parsed as operators. Each whitespace-separated word becomes a quoted term; a word
+with inner punctuation (``self-attention``, ``a-b:c``) becomes a phrase of its parts (which
+matches "self-attention" and "self attention") plus each part on its own. Terms are OR-ed:
+BM25 then ranks contexts that match more, and rarer, terms first.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+from paperpyramid.retrieval import Citation, SearchHit
+
+#: Weights of the indexed columns for bm25(): context text, then section title.
+COLUMN_WEIGHTS = (1.0, 0.5)
+
+_WORD_PART = re.compile(r"\w+")
+
+# Words that match nearly every context; dropped unless the query has nothing else.
+STOPWORDS = frozenset(
+    {
+        "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from",
+        "has", "have", "how", "in", "is", "it", "its", "of", "on", "or", "that", "the",
+        "their", "there", "these", "this", "to", "was", "were", "what", "when", "where",
+        "which", "who", "why", "will", "with",
+    }
+)  # fmt: skip
+
+
+def fts_query(text: str) -> str | None:
+    """Turn free text into a safe FTS5 query, or ``None`` when it holds no words.
+
+    >>> fts_query('transformer "self-attention" AND')
+    '"transformer" OR "self attention" OR "self" OR "attention"'
+    """
+    phrases: list[str] = []
+    for word in text.split():
+        parts = _WORD_PART.findall(word.lower())
+        if parts:
+            phrases.append(" ".join(parts))
+        if len(parts) > 1:
+            phrases.extend(parts)
+    phrases = list(dict.fromkeys(phrases))
+    content = [phrase for phrase in phrases if phrase not in STOPWORDS] or phrases
+    if not content:
+        return None
+    return " OR ".join(f'"{phrase}"' for phrase in content)
+
+
+_SEARCH = """
+WITH matches AS (
+    SELECT rowid, bm25(contexts_fts, {weights}) AS rank
+    FROM contexts_fts
+    WHERE contexts_fts MATCH ?
+    ORDER BY rank
+    LIMIT ?
+)
+SELECT c.id, c.text, -matches.rank, a.id, a.title, s.id, s.section_number, s.section_title,
+       c.page_number
+FROM matches
+JOIN contexts AS c ON c.rowid = matches.rowid
+JOIN sections_contexts AS sc ON sc.context_id = c.id
+JOIN sections AS s ON s.id = sc.section_id
+JOIN article_sections AS ars ON ars.section_id = s.id
+JOIN articles AS a ON a.id = ars.article_id
+ORDER BY matches.rank
+""".format(weights=", ".join(str(weight) for weight in COLUMN_WEIGHTS))
+
+
+def search(conn: sqlite3.Connection, query: str, k: int = 10) -> list[SearchHit]:
+    """The ``k`` contexts that best match ``query`` by BM25, best first.
+
+    Any text is a valid query; one without words returns no hits.
+    """
+    if k < 1:
+        return []
+    match = fts_query(query)
+    if match is None:
+        return []
+    rows = conn.execute(_SEARCH, [match, k]).fetchall()
+    return [
+        SearchHit(
+            context_id=context_id,
+            text=text,
+            score=float(score),
+            citation=Citation(
+                article_id=article_id,
+                article_title=article_title,
+                section_id=section_id,
+                section_number=section_number,
+                section_title=section_title,
+                page_number=page_number,
+            ),
+        )
+        for (
+            context_id,
+            text,
+            score,
+            article_id,
+            article_title,
+            section_id,
+            section_number,
+            section_title,
+            page_number,
+        ) in rows
+    ]

