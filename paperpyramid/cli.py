@@ -162,7 +162,7 @@ def eval_parse(
     if not db.is_file():
         raise _fail(f"no corpus at {db}")
     report = evaluate(gold_dir, db)
-    out.print(render_report(report), highlight=False)
+    typer.echo(render_report(report))
     if as_json is not None:
         as_json.write_text(json.dumps(report_to_json(report), indent=2))
 

@@ -55,19 +55,17 @@ def split_section(section: Section, counter: TokenCounter, max_tokens: int | Non
     pieces = _pieces(section, counter, limit)
 
     # Pack by the sum of the pieces' counts (exact for BERT-style tokenizers, which split on
-    # whitespace), then count every packed text as it stands; a group whose joined text
-    # does not fit (a tokenizer that merges across the join) is packed again, exactly.
+    # whitespace), then count each packed text as it stands. If any does not fit (a
+    # tokenizer that counts or merges across the join), pack the section again counting
+    # every candidate text.
     groups = _pack(pieces, limit, lambda group: sum(piece.tokens for piece in group))
     texts = [_JOIN.join(piece.text for piece in group) for group in groups]
-    packed: list[tuple[list[_Piece], str, int]] = []
-    for group, text, tokens in zip(groups, texts, counter.count_batch(texts), strict=True):
-        if tokens <= limit:
-            packed.append((group, text, tokens))
-            continue
-        exact = _pack(group, limit, lambda candidate: counter.count(_JOIN.join(piece.text for piece in candidate)))
-        for subgroup in exact:
-            subtext = _JOIN.join(piece.text for piece in subgroup)
-            packed.append((subgroup, subtext, counter.count(subtext)))
+    counts = counter.count_batch(texts)
+    if any(tokens > limit for tokens in counts):
+        groups = _pack(pieces, limit, lambda group: counter.count(_JOIN.join(piece.text for piece in group)))
+        texts = [_JOIN.join(piece.text for piece in group) for group in groups]
+        counts = counter.count_batch(texts)
+    packed = list(zip(groups, texts, counts, strict=True))
     return [
         ContextDraft(text, group[0].page, tokens, "Section" if position == len(packed) - 1 else "Token limit", group[0].kind)
         for position, (group, text, tokens) in enumerate(packed)

@@ -127,9 +127,10 @@ class TokenCounter:
             raise ValueError(f"max_tokens must be at least 1, not {limit}")
         if not text.strip():
             return []
-        if self.count(text) <= limit:
+        encoding = self.tokenizer.encode(text, add_special_tokens=False)
+        if len(encoding.ids) <= limit:
             return [text.strip()]
-        starts = [start for start, _ in self.tokenizer.encode(text, add_special_tokens=False).offsets]
+        starts = [start for start, _ in encoding.offsets]
 
         def estimate(span: Span) -> int:
             # Tokens starting inside the span: exact for tokenizers that split on whitespace.

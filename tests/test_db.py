@@ -203,6 +203,20 @@ def test_contexts_keep_order_stop_reasons_pages_and_tokens(tmp_path: Path, count
     assert by_number["3"] == []  # a section without text has no contexts
 
 
+def test_contexts_cut_elsewhere_are_stored_as_given(tmp_path: Path, counter: TokenCounter) -> None:
+    def must_not_split(section: Section, counter: TokenCounter) -> list[ContextDraft]:
+        raise AssertionError("the writer cut contexts it was given")
+
+    doc = make_document()
+    drafts = [split_section(section, counter, max_tokens=40) for section in doc.sections]
+    with CorpusWriter(tmp_path / "c.db", counter, splitter=must_not_split) as writer:
+        with pytest.raises(ValueError, match="5 lists of contexts for 6 sections"):
+            writer.add_document(doc, source_uri="a.pdf", sha256="aa", contexts=drafts[:5])
+        writer.add_document(doc, source_uri="a.pdf", sha256="aa", contexts=drafts)
+        stored = [text for (text,) in writer.db.execute("SELECT text FROM contexts ORDER BY rowid")]
+    assert stored == [draft.text for section in drafts for draft in section]
+
+
 def test_bibliography_tables_formulas_figures(writer: CorpusWriter) -> None:
     article_id = writer.add_document(make_document(), source_uri="a.pdf", sha256="aa")
     section_of = dict(writer.db.execute("SELECT s.id, s.section_number FROM sections s JOIN article_sections j ON j.section_id = s.id"))

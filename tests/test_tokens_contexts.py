@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import string
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
 from paperpyramid.contexts import split_section
 from paperpyramid.document import Block, Section
@@ -196,3 +198,44 @@ def test_no_context_cuts_a_word(counter: TokenCounter) -> None:
     words = re.findall(r"\S+", paragraph(30))
     contexts = split_section(Section("S", blocks=[Block(" ".join(words), 1)]), counter, max_tokens=25)
     assert [word for c in contexts for word in c.text.split()] == words
+
+
+# a tokenizer that also counts the blank line between blocks: sums of block counts undercount
+
+
+@pytest.fixture
+def char_counter(tmp_path: Path) -> TokenCounter:
+    chars = sorted(set(string.printable))
+    vocab = {char: i for i, char in enumerate(["[UNK]", *chars])}
+    Tokenizer(models.BPE(vocab=vocab, merges=[], unk_token="[UNK]")).save(str(tmp_path / "tokenizer.json"))
+    return TokenCounter(tmp_path / "tokenizer.json", window=40, reserved_tokens=0)
+
+
+def test_contexts_fit_when_the_join_itself_costs_tokens(char_counter: TokenCounter) -> None:
+    assert char_counter.count("ab\n\ncd") == 6  # every character is a token
+    blocks = [Block("abcdefghij", 1) for _ in range(10)]
+    contexts = split_section(Section("S", blocks=blocks), char_counter)
+    assert [c.num_tokens for c in contexts] == [34, 34, 34, 10]  # three blocks and two joins fit in 40
+    assert all(c.num_tokens == char_counter.count(c.text) for c in contexts)
+
+
+def test_split_to_fit_with_a_tokenizer_that_counts_spaces(char_counter: TokenCounter) -> None:
+    text = paragraph(3)
+    pieces = char_counter.split_to_fit(text, 30)
+    assert all(char_counter.count(piece) <= 30 for piece in pieces)
+    assert "".join(pieces).replace(" ", "") == text.replace(" ", "")
+
+
+def test_split_to_fit_holds_for_a_tokenizer_that_glues_spaces_to_words(tmp_path: Path) -> None:
+    # Byte-level BPE ("Ġword") counts a leading space inside the next token, so the
+    # offset-based estimate undercounts and the pieces must be recounted and recut.
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=False)
+    trainer = trainers.BpeTrainer(vocab_size=300, initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tokenizer.train_from_iterator([paragraph(5)] * 3, trainer)
+    tokenizer.save(str(tmp_path / "tokenizer.json"))
+    counter = TokenCounter(tmp_path / "tokenizer.json", window=30, reserved_tokens=0)
+    text = paragraph(10)
+    pieces = counter.split_to_fit(text, 30)
+    assert max(counter.count(piece) for piece in pieces) <= 30
+    assert " ".join(pieces) == text

@@ -9,7 +9,7 @@ nothing. ``record`` keeps the ingest log, so a rerun knows what is done and what
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
@@ -108,18 +108,30 @@ class CorpusWriter:
         row = self.db.execute("SELECT id FROM articles WHERE sha256 = ?", [sha256]).fetchone()
         return None if row is None else str(row[0])
 
-    def add_document(self, doc: Document, *, source_uri: str, sha256: str) -> str:
+    def add_document(
+        self,
+        doc: Document,
+        *,
+        source_uri: str,
+        sha256: str,
+        contexts: Sequence[Sequence[ContextDraft]] | None = None,
+    ) -> str:
         """Store ``doc`` as a new article and return its id.
 
         Everything is written in one transaction: if any part fails the database is left as
         it was. Raises :class:`DuplicateArticle` when the sha256 is already stored and
         ``ValueError`` when the document's indices (section parents, the section of a
         table, formula or figure) do not point at an earlier section.
+
+        ``contexts``, one list per section, are contexts already cut (say in a worker
+        process, with the same kind of counter); by default the writer cuts them itself.
         """
         existing = self.has_sha256(sha256)
         if existing is not None:
             raise DuplicateArticle(sha256, existing)
         _check_indices(doc)
+        if contexts is not None and len(contexts) != len(doc.sections):
+            raise ValueError(f"{len(contexts)} lists of contexts for {len(doc.sections)} sections")
         counter = self.counter
         article_id = new_id()
         section_ids = [new_id() for _ in doc.sections]
@@ -128,7 +140,7 @@ class CorpusWriter:
         context_rows: list[dict[str, Any]] = []
         section_contexts: list[dict[str, Any]] = []
         for index, section in enumerate(doc.sections):
-            drafts = self._splitter(section, counter)
+            drafts = self._splitter(section, counter) if contexts is None else contexts[index]
             pages = [block.page for block in section.blocks]
             section_rows.append(
                 {

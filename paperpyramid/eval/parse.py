@@ -218,6 +218,13 @@ def _read_predictions(connection: sqlite3.Connection, parser: str | None) -> dic
             )
         owners[name] = str(article_id)
         papers[name] = _read_article(connection, str(article_id), title)
+    # the same bytes ingested under another name are logged as skipped with the article's id
+    has_log = connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'ingest_log'").fetchone()
+    twins = connection.execute("SELECT source_uri, article_id FROM ingest_log WHERE status = 'skipped' AND article_id IS NOT NULL") if has_log else []
+    for source_uri, article_id in twins:
+        name = pdf_name(str(source_uri))
+        if name and name not in papers and str(article_id) in owners.values():
+            papers[name] = papers[next(key for key, owner in owners.items() if owner == str(article_id))]
     return papers
 
 

@@ -155,6 +155,7 @@ def ingest(
     with CorpusWriter(db_path) as writer:
         jobs: list[_Job] = []
         seen: dict[str, str] = {}
+        twins: list[tuple[str, str, str]] = []  # (uri, sha256, uri of the first copy) within this run
         for path in paths:
             uri = str(path.resolve())
             sha = file_sha256(path)
@@ -164,7 +165,7 @@ def ingest(
                 if duplicate_of is None and not _logged_done(writer, uri):
                     writer.record(uri, sha, "skipped", error="same bytes as an article already stored", article_id=existing)
                 elif duplicate_of is not None:
-                    writer.record(uri, sha, "skipped", error=f"same bytes as {duplicate_of}")
+                    twins.append((uri, sha, duplicate_of))
                 report(IngestResult(uri, "skipped", article_id=existing))
                 continue
             seen[sha] = uri
@@ -172,6 +173,8 @@ def ingest(
         for job, parsed in _run(jobs, options, executor):
             uri = str(job.path.resolve())
             report(_store(writer, uri, job, parsed))
+        for uri, sha, first in twins:
+            writer.record(uri, sha, "skipped", error=f"same bytes as {first}", article_id=writer.has_sha256(sha))
     summary.seconds = time.monotonic() - started
     return summary
 

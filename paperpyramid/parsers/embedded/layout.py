@@ -65,6 +65,7 @@ class Page:
     lines: list[Line]
     n_chars: int
     n_images: int
+    invisible_text: bool = False  # an OCR layer: text drawn in render mode 3 over a scan
 
 
 class _CharRun:
@@ -187,7 +188,9 @@ def extract_page(page: pdfium.PdfPage, number: int) -> Page:
     close()
     if len(lines) < 3:
         n_images = _count_images(page)
-    return Page(number, width, height, lines, n, n_images)
+    text_object = pdfium_c.FPDFText_GetTextObject(raw, n // 2)
+    invisible = bool(text_object) and pdfium_c.FPDFTextObj_GetTextRenderMode(text_object) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE
+    return Page(number, width, height, lines, n, n_images, invisible)
 
 
 def _finish(run: _CharRun, page: int) -> Line | None:

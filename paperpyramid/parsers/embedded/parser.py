@@ -62,6 +62,7 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
                 pages.append(extract_page(page, index + 1))
             finally:
                 page.close()
+        encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(pdf.raw) != -1
         toc = _outline(pdf)
         metadata = pdf.get_metadata_dict(skip_empty=True)
     finally:
@@ -77,8 +78,11 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
         "text": f"{NAME} {__version__} (pdfium {pdfium.PDFIUM_INFO.build})",
         "structure": f"{NAME} {__version__}",
     }
-    if pages and sum(page.n_images for page in pages) and sum(page.n_chars for page in pages) / len(pages) < 400:
-        document.warnings.append("little text per page: this may be a scan read from its OCR text layer")
+    if encrypted:
+        document.warnings.append("encrypted PDF opened with " + ("the password given" if password else "an empty user password (owner-password restrictions only)"))
+    scanned = sum(1 for page in pages if page.invisible_text)
+    if scanned:
+        document.warnings.append(f"scanned: text read from the OCR text layer of {scanned} of {len(pages)} pages; OCR errors are likely")
     return document
 
 

@@ -1,0 +1,128 @@
+"""Ingest end to end through the CLI and the pipeline: real PDFs, real SQLite, worker processes."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from paperpyramid import Corpus
+from paperpyramid.cli import app
+from paperpyramid.ingest import ingest
+from paperpyramid.settings import IngestSettings, Settings
+from tests.conftest import GOLD, HOSTILE, SAMPLE
+
+runner = CliRunner()
+
+
+def rows(db: Path, sql: str) -> list[tuple]:
+    with sqlite3.connect(db) as connection:
+        return connection.execute(sql).fetchall()
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory) -> Path:
+    """The sample papers, every committed hostile file, an HTML page and a duplicate."""
+    folder = tmp_path_factory.mktemp("inputs")
+    for path in [*SAMPLE.glob("*.pdf"), *HOSTILE.glob("*.pdf")]:
+        shutil.copy(path, folder / path.name)
+    (folder / "landing-page.pdf").write_text("<html><body>Please sign in</body></html>")
+    shutil.copy(SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf", folder / "copy-of-plos.pdf")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def ingested(mixed, tmp_path_factory) -> tuple[Path, object]:
+    db = tmp_path_factory.mktemp("db") / "corpus.sqlite"
+    result = runner.invoke(app, ["ingest", str(mixed), "--db", str(db), "--workers", "2"])
+    return db, result
+
+
+def test_good_files_ingested_bad_files_failed_with_reasons(ingested):
+    db, result = ingested
+    assert result.exit_code == 0, result.output
+    log = dict(rows(db, "SELECT replace(source_uri, rtrim(source_uri, replace(source_uri, '/', '')), ''), status || ': ' || coalesce(error, '') FROM ingest_log"))
+    # identical bytes under two names: one article, the other name logged as its duplicate
+    pair = sorted([log["plos-one-2014-fanged-frog-internal-fertilization.pdf"], log["copy-of-plos.pdf"]])
+    assert pair[0].startswith("done") and pair[1].startswith("skipped: same bytes as ")
+    assert log["mdpi-metabolites-2014-durum-wheat-volatiles.pdf"].startswith("done")
+    assert log["bmc-health-serv-res-2014-barriers.pdf"].startswith("done")
+    assert log["hostile-encrypted-user-password.pdf"].startswith("failed") and "password" in log["hostile-encrypted-user-password.pdf"]
+    assert "corrupt" in log["hostile-header-then-eof-no-objects.pdf"]
+    assert "corrupt" in log["hostile-fuzzed-no-trailer.pdf"]
+    assert "OCR" in log["hostile-scanned-image-only-two-column.pdf"]
+    assert "no %PDF header" in log["landing-page.pdf"]
+    assert "3 ingested, 5 failed, 1 skipped of 9 PDFs" in " ".join(result.output.split())
+
+
+def test_rerun_skips_everything_and_duplicates_nothing(ingested, mixed):
+    db, _ = ingested
+    before = {table: rows(db, f"SELECT count(*) FROM {table}")[0][0] for table in ("articles", "sections", "contexts", "article_sections", "sections_contexts", "bib_entries")}
+    result = runner.invoke(app, ["ingest", str(mixed), "--db", str(db), "--workers", "0"])
+    assert result.exit_code == 0
+    after = {table: rows(db, f"SELECT count(*) FROM {table}")[0][0] for table in before}
+    assert after == before and before["articles"] == 3
+    assert "0 ingested, 5 failed, 4 skipped" in " ".join(result.output.split())
+
+
+def test_password_option_opens_the_encrypted_file(tmp_path):
+    db = tmp_path / "c.sqlite"
+    result = runner.invoke(app, ["ingest", str(HOSTILE / "hostile-encrypted-user-password.pdf"), "--db", str(db), "--password", "openpassword", "--workers", "0"])
+    assert result.exit_code == 0, result.output
+    with Corpus.open(db) as corpus:
+        (article,) = list(corpus.articles())
+        assert any("password" in warning for warning in article.warnings)
+        assert corpus.search("lorem ipsum")
+
+
+def test_exit_status_is_nonzero_only_when_nothing_is_ingested(tmp_path):
+    result = runner.invoke(app, ["ingest", str(HOSTILE), "--db", str(tmp_path / "c.sqlite"), "--workers", "0"])
+    assert result.exit_code == 1
+    result = runner.invoke(app, ["ingest", str(tmp_path / "missing"), "--db", str(tmp_path / "c.sqlite")])
+    assert result.exit_code == 2 and "no such file" in result.output
+
+
+def test_unknown_parser_lists_the_known_ones(tmp_path):
+    result = runner.invoke(app, ["ingest", str(SAMPLE), "--db", str(tmp_path / "c.sqlite"), "--parser", "grobidd"])
+    assert result.exit_code == 2 and "embedded" in result.output
+
+
+def test_page_limit_and_time_limit_are_recorded(tmp_path):
+    settings = Settings(ingest=IngestSettings(workers=0, max_pages=10))
+    summary = ingest([SAMPLE], tmp_path / "c.sqlite", settings)
+    failed = {Path(r.source_uri).name: r.error for r in summary.results if r.status == "failed"}
+    assert "over the limit of 10" in failed["plos-one-2014-fanged-frog-internal-fertilization.pdf"]
+    assert summary.count("done") == 1  # the 10-page BMC paper
+    settings = Settings(ingest=IngestSettings(workers=1, time_limit=0.001))
+    summary = ingest([SAMPLE / "mdpi-metabolites-2014-durum-wheat-volatiles.pdf"], tmp_path / "d.sqlite", settings)
+    assert summary.results[0].status == "failed" and "longer than" in summary.results[0].error
+
+
+def test_search_show_status_and_eval_commands(ingested):
+    db, _ = ingested
+    result = runner.invoke(app, ["search", "internal fertilization tadpoles", "--db", str(db), "-k", "3"])
+    assert result.exit_code == 0 and "A Novel Reproductive Mode in Frogs" in result.output and "p. " in result.output
+    with Corpus.open(db) as corpus:
+        article = corpus.article("10.1371/journal.pone.0115884")
+    result = runner.invoke(app, ["show", article.id, "--db", str(db)])
+    assert result.exit_code == 0 and "Materials and Methods" in result.output and "Discussion" in result.output
+    result = runner.invoke(app, ["status", "--db", str(db)])
+    assert "done: 3" in result.output and "failed: 5" in result.output
+    result = runner.invoke(app, ["eval", "parse", str(GOLD), "--db", str(db)])
+    assert result.exit_code == 0 and "papers scored: 2" in result.output
+
+
+def test_stored_contexts_fit_the_window_and_carry_pages(ingested):
+    db, _ = ingested
+    assert rows(db, "SELECT max(num_tokens) FROM contexts")[0][0] <= 254
+    reasons = dict(rows(db, "SELECT stop_reason, count(*) FROM contexts GROUP BY 1"))
+    assert reasons["Section"] > 20 and reasons["Token limit"] > 20
+    assert rows(db, "SELECT count(*) FROM contexts WHERE page_number IS NULL OR page_number < 1")[0][0] == 0
+    # every section's last context closes it, the others hit the token limit
+    bad = rows(db, """
+        SELECT count(*) FROM sections_contexts sc JOIN contexts c ON c.id = sc.context_id
+        WHERE (c.stop_reason = 'Section') != (sc.position = (SELECT max(position) FROM sections_contexts WHERE section_id = sc.section_id))""")
+    assert bad[0][0] == 0
