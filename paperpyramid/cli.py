@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from pydantic import ValidationError
@@ -34,16 +34,17 @@ def _fail(message: str) -> typer.Exit:
 def ingest(
     sources: Annotated[list[Path], typer.Argument(help="PDF files and folders (searched recursively for *.pdf).")],
     db: DbOption = Path("paperpyramid.sqlite"),
-    workers: Annotated[Optional[int], typer.Option(help="Parser processes (default: one per core; 0 parses in this process).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Parser processes (default: one per core; 0 parses in this process).")] = None,
     parser: Annotated[str, typer.Option(help="Parser backend: embedded.")] = "embedded",
-    password: Annotated[Optional[str], typer.Option(help="Password for encrypted PDFs.")] = None,
+    password: Annotated[str | None, typer.Option(help="Password for encrypted PDFs.")] = None,
     max_pages: Annotated[int, typer.Option(help="PDFs with more pages are recorded as failed.")] = 500,
     time_limit: Annotated[float, typer.Option(help="Seconds one PDF may take to parse.")] = 120.0,
 ) -> None:
     """Parse PDFs into the corpus. Inputs already stored (same bytes) are skipped; failures
     are recorded with their reason and the run goes on. Exits non-zero only when nothing
     could be ingested."""
-    from paperpyramid.ingest import IngestResult, ingest as run_ingest
+    from paperpyramid.ingest import IngestResult
+    from paperpyramid.ingest import ingest as run_ingest
     from paperpyramid.settings import IngestSettings, Settings
 
     try:
@@ -151,7 +152,7 @@ def status(db: DbOption = Path("paperpyramid.sqlite"), errors: Annotated[int, ty
 def eval_parse(
     gold_dir: Annotated[Path, typer.Argument(help="A folder with MANIFEST.tsv and gold .nxml / .tei.xml / .tex files.")],
     db: DbOption = Path("paperpyramid.sqlite"),
-    as_json: Annotated[Optional[Path], typer.Option("--json", help="Also write the full report as JSON here.")] = None,
+    as_json: Annotated[Path | None, typer.Option("--json", help="Also write the full report as JSON here.")] = None,
 ) -> None:
     """Score parsed articles against gold files: soft section-title P/R/F1, title match,
     body-text word recall and reference-count ratio, per paper and overall."""

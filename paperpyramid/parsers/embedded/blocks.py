@@ -88,9 +88,7 @@ def join_lines(texts: list[str]) -> str:
             continue
         if not out:
             out = text
-        elif out.endswith("\u00ad"):
-            out = out[:-1] + text
-        elif out.endswith("-") and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
+        elif out.endswith("\u00ad") or out.endswith("-") and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
             out = out[:-1] + text
         elif out.endswith("-") and len(out) > 1 and out[-2].isalpha():
             out += text  # compound broken at its hyphen: "co-" + "Occurring"
@@ -138,13 +136,11 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
     if line.bold_prefix >= 2 and not line.bold and _SENTENCE_END.search(prev.text):
         return True  # run-in heading
     left = min(item.x0 for item in current)
-    if line.x0 > left + line.size * 0.8 and _SENTENCE_END.search(prev.text) and len(current) >= 1:
-        # first-line indent after a finished sentence; not a centred or hanging line
-        if line.x1 >= max(item.x1 for item in current) - line.size * 2:
-            return True
-    if _CAPTION.match(line.text) and _SENTENCE_END.search(prev.text):
+    indented = line.x0 > left + line.size * 0.8 and bool(_SENTENCE_END.search(prev.text))
+    # a first-line indent after a finished sentence; not a centred or hanging line
+    if indented and line.x1 >= max(item.x1 for item in current) - line.size * 2:
         return True
-    return False
+    return bool(_CAPTION.match(line.text) and _SENTENCE_END.search(prev.text))
 
 
 def _bare_heading(text: str) -> bool:

@@ -198,10 +198,7 @@ def _finish(run: _CharRun, page: int) -> Line | None:
     if not text:
         return None
     letters = sum(run.sizes.values())
-    if run.sizes:
-        size = max(run.sizes.items(), key=lambda item: item[1])[0]
-    else:
-        size = round(run.bottom - run.top, 1)
+    size = max(run.sizes.items(), key=lambda item: item[1])[0] if run.sizes else round(run.bottom - run.top, 1)
     font = max(run.font.items(), key=lambda item: item[1])[0] if run.font else ""
     bold = letters > 0 and run.bold >= 0.8 * letters
     italic = letters > 0 and run.italic >= 0.6 * letters

@@ -326,7 +326,7 @@ def _filter_headings(blocks: list[Block], body_size: float) -> None:
         if block.kind == "heading" and not block.extra.get("run_in"):
             styles.setdefault(_heading_style(block), []).append(index)
     paragraphs = sum(1 for block in blocks if block.kind == "paragraph")
-    for style, members in styles.items():
+    for members in styles.values():
         numbered = sum(1 for index in members if blocks[index].number)
         known = sum(1 for index in members if blocks[index].title.lower() in blk.KNOWN_HEADINGS)
         # a style used as often as the body paragraphs is emphasis, not a heading
