@@ -48,10 +48,10 @@ def ingest(
     from paperpyramid.settings import IngestSettings, Settings
 
     try:
-        options = {"parser": parser, "password": password, "max_pages": max_pages, "time_limit": time_limit}
+        ingest_settings = IngestSettings(parser=parser, password=password, max_pages=max_pages, time_limit=time_limit)
         if workers is not None:
-            options["workers"] = workers
-        settings = Settings(ingest=IngestSettings(**options))
+            ingest_settings = IngestSettings.model_validate({**ingest_settings.model_dump(), "workers": workers})
+        settings = Settings(ingest=ingest_settings)
     except ValidationError as exc:
         raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
 
@@ -65,7 +65,7 @@ def ingest(
 
     def on_result(result: IngestResult) -> None:
         counts[result.status] += 1
-        progress.update(task, advance=1, **counts)
+        progress.update(task, advance=1, done=counts["done"], failed=counts["failed"], skipped=counts["skipped"])
         if result.status == "failed":
             progress.console.print(f"[red]failed[/] {result.error}")
 

@@ -102,6 +102,12 @@ def test_bmc_two_columns_read_left_then_right():
     ) in text
     assert [s.title for s in document.sections][:3] == ["Abstract", "Background", "Methods"]
     assert len(document.references) >= 20
+    # subsections hang under their IMRaD heading, which is top level
+    titles = [s.title for s in document.sections]
+    methods = titles.index("Methods")
+    setting = document.sections[titles.index("Setting")]
+    assert document.sections[methods].level == 1 and document.sections[methods].parent is None
+    assert setting.parent == methods and setting.level == 2
 
 
 # --- bad input: every kind gets its own error and a reason a person understands

@@ -153,11 +153,11 @@ def build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], me
         document.authors = _authors(blocks, title_index, body_size)
     elif _plausible_title(metadata.get("Title", "")):
         document.title = metadata["Title"].strip()
-    if not _apply_outline(blocks, toc):
-        _filter_headings(blocks, body_size)
-        _require_following_text(blocks)
     _demote_front_matter(blocks)
     _fold_abstract_labels(blocks)
+    if not _apply_outline(blocks, toc):
+        _require_following_text(blocks)
+        _filter_headings(blocks, body_size)
     doi = _DOI.search(first_page_text)
     document.doi = re.sub(r"\s", "", doi.group(1)) if doi else None
     published = _PUBLISHED.search(first_page_text)
@@ -188,7 +188,7 @@ def _require_following_text(blocks: list[Block]) -> None:
             return True  # last block of the document: nothing to judge by
         nxt = blocks[content[position + 1]]
         if nxt.kind == "paragraph":
-            return len(nxt.text) >= 80 or nxt.page != blocks[content[position]].page
+            return len(nxt.text) >= 80 or nxt.page != blocks[content[position]].page or _prose(nxt.text)
         if nxt.kind in ("table_part", "caption"):
             return nxt.kind == "caption" and nxt.extra.get("caption_kind") == "table"
         if nxt.kind == "heading":
@@ -203,6 +203,12 @@ def _require_following_text(blocks: list[Block]) -> None:
     for index, keep in verdicts.items():
         if not keep:
             blocks[index].kind = "paragraph"
+
+
+def _prose(text: str) -> bool:
+    """Words a sentence is made of, not labels: at least two lowercase words."""
+    words = text.split()
+    return len(words) >= 4 and sum(1 for word in words if len(word) >= 3 and word.isalpha() and word.islower()) >= 2
 
 
 _ABSTRACT_LABELS = {"background", "objective", "objectives", "aim", "aims", "purpose", "methods", "method", "results", "conclusion", "conclusions", "findings", "context", "design", "setting", "participants", "interpretation", "significance", "materials and methods", "main outcome measures", "trial registration", "keywords", "key words"}
@@ -282,24 +288,29 @@ def _apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) 
     candidates = [index for index, block in enumerate(blocks) if len(block.lines) <= 4]
     matched: dict[int, tuple[int, str]] = {}
     start = 0
+    ancestors: dict[int, str] = {}
     for level, title, page in toc:
+        ancestors = {depth: name for depth, name in ancestors.items() if depth < level}
+        ancestors[level] = _norm(title)
+        if any(ancestors.get(depth) in ("abstract", "summary") for depth in range(level)):
+            continue  # a structured abstract's labels, not sections
         key = _norm(re.sub(r"^\s*([\dIVXA-H]+(\.\d+)*\.?)\s+", "", title))
         if not key or len(key) < 3:
             continue
-        for position in range(start, len(candidates)):
-            index = candidates[position]
-            block = blocks[index]
-            if page is not None and abs(block.page - page) > 1:
-                if block.page > page + 1:
-                    break
-                continue
-            text_key = _norm(block.title or block.text)
-            if text_key and (text_key == key or (len(key) > 12 and text_key.startswith(key[:40]))):
-                matched[index] = (level, title)
+        # the page the outline names first, then its neighbours (destinations can be off by one)
+        for slack in (0, 1):
+            position = _find_heading(blocks, candidates, start, key, page, slack)
+            if position is not None:
+                matched[candidates[position]] = (level, title)
                 start = position + 1
                 break
     if len(matched) < max(3, 0.5 * len(toc)):
         return False
+    # outlines often hang every section under one root (the article's title): the IMRaD
+    # headings' level is level 1
+    top = [level for level, title in matched.values() if _norm(title) in {_norm(name) for name in _TOP_LEVEL}]
+    shift = min(top) - 1 if top else min(level for level, _ in matched.values()) - 1
+    matched = {index: (max(1, level - shift), title) for index, (level, title) in matched.items()}
     for index, block in enumerate(blocks):
         if index in matched:
             level, title = matched[index]
@@ -319,6 +330,19 @@ def _apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) 
     return True
 
 
+def _find_heading(blocks: list[Block], candidates: list[int], start: int, key: str, page: int | None, slack: int) -> int | None:
+    for position in range(start, len(candidates)):
+        block = blocks[candidates[position]]
+        if page is not None and abs(block.page - page) > slack:
+            if block.page > page + slack:
+                return None
+            continue
+        text_key = _norm(block.title or block.text)
+        if text_key and (text_key == key or (len(key) > 12 and text_key.startswith(key[:40]))):
+            return position
+    return None
+
+
 def _filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
     styles: dict[tuple[float, bool, bool, bool], list[int]] = {}
@@ -333,18 +357,39 @@ def _filter_headings(blocks: list[Block], body_size: float) -> None:
         if len(members) > max(8, paragraphs * 0.6) and numbered + known < len(members) * 0.5:
             for index in members:
                 blocks[index].kind = "paragraph"
-    ranked = sorted({_heading_style(block) for block in blocks if block.kind == "heading" and not block.extra.get("run_in")}, key=lambda s: (-s[0], not s[1], not s[3], s[2]))
-    level_of = {style: min(position + 1, 4) for position, style in enumerate(ranked)}
-    numbered_levels = any(block.number and block.kind == "heading" for block in blocks)
-    for block in blocks:
-        if block.kind != "heading":
-            continue
+    headings = [block for block in blocks if block.kind == "heading"]
+    level_of = _style_levels(headings)
+    numbered_levels = any(block.number for block in headings)
+    for block in headings:
         if block.number and numbered_levels:
             block.level = block.number.count(".") + 1 if block.number[0].isdigit() or "." in block.number else 1
-        elif block.extra.get("run_in"):
-            block.level = len(ranked) + 1
         else:
             block.level = level_of.get(_heading_style(block), 1)
+
+
+_TOP_LEVEL = {"introduction", "background", "methods", "materials and methods", "results", "discussion", "conclusion", "conclusions", "results and discussion", "related work"}
+
+
+def _style_levels(headings: list[Block]) -> dict[tuple[float, bool, bool, bool], int]:
+    """Rank heading styles into levels. The style of the IMRaD headings ("Introduction",
+    "Methods", ...) is level 1 wherever it ranks; "Abstract" and "References" do not count,
+    since journals set them apart."""
+    styles = [_heading_style(block) for block in headings if block.title.lower() not in ("abstract", "summary") and block.title.lower() not in REFERENCE_HEADINGS]
+    ranked = sorted(set(styles), key=lambda s: (-s[0], not s[1], not s[3], s[2]))
+    anchor = next((_heading_style(block) for block in headings if block.title.lower() in _TOP_LEVEL), None)
+    base = ranked.index(anchor) if anchor in ranked else 0
+    levels = {style: max(1, min(position - base + 1, 4)) for position, style in enumerate(ranked)}
+    if anchor is not None:
+        # a style that only ever appears inside the IMRaD sections is nested in them, even when
+        # it is set larger than they are (small-caps "METHODS" above bold "Patients")
+        first = next(index for index, block in enumerate(headings) if _heading_style(block) == anchor)
+        for style in levels:
+            members = [(index, block) for index, block in enumerate(headings) if _heading_style(block) == style]
+            inside = all(index > first for index, _ in members)
+            generic = all(block.title.lower() in blk.KNOWN_HEADINGS for _, block in members)
+            if style != anchor and inside and not generic:
+                levels[style] = max(levels[style], 2)
+    return levels
 
 
 def _heading_style(block: Block) -> tuple[float, bool, bool, bool]:
