@@ -40,9 +40,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parents[1]
@@ -59,6 +60,9 @@ OFFLINE_ENV = {
     "DO_NOT_TRACK": "1",
     "SCARF_NO_ANALYTICS": "1",
     "UNSTRUCTURED_DISABLE_NOTICE": "1",
+    # onnxruntime (pulled in by unstructured-inference and pymupdf-layout) sends 1DS telemetry
+    # to mobile.events.data.microsoft.com from a background thread; DO_NOT_TRACK does not stop it
+    "ORT_DISABLE_TELEMETRY": "1",
     # one core: keep thread pools (BLAS, OpenMP, torch, onnxruntime) from oversubscribing it
     "OMP_NUM_THREADS": "1",
     "MKL_NUM_THREADS": "1",
@@ -219,9 +223,7 @@ def _setup_pymupdf4llm(layout: bool) -> tuple[Parse, Callable[[], None], str]:
     except ImportError as exc:
         raise Unavailable(f"cannot import pymupdf4llm: {exc}") from exc
     if not hasattr(pymupdf4llm, "to_markdown"):
-        raise Unavailable(
-            "this pymupdf4llm has no to_markdown (2.x is an empty shim; pin pymupdf4llm==1.28.2)"
-        )
+        raise Unavailable("this pymupdf4llm has no to_markdown (2.x is an empty shim; pin pymupdf4llm==1.28.2)")
     has_layout = getattr(pymupdf4llm, "_use_layout", False)
     if layout and not has_layout:
         raise Unavailable("pymupdf-layout is not installed: pip install pymupdf-layout==1.28.2")
@@ -368,7 +370,8 @@ class Worker:
         line = self.proc.stdout.readline()
         if not line:
             raise WorkerDied(self.stderr_tail())
-        return json.loads(line)
+        message: dict[str, Any] = json.loads(line)
+        return message
 
     def request(self, message: dict[str, Any], timeout: float | None) -> dict[str, Any]:
         assert self.proc.stdin is not None
@@ -434,13 +437,13 @@ def read_manifest(corpus: Path) -> list[Path]:
 
 
 def resolve_inputs(args_inputs: list[str]) -> tuple[list[Path], str]:
+    files: list[Path] = []
     if not args_inputs:
         if (CORPUS / "MANIFEST.tsv").is_file():
             files = read_manifest(CORPUS)
             if files:
                 return files, f"{CORPUS}/MANIFEST.tsv (kind == pdf)"
         return sorted(FALLBACK_DATA.glob("*.pdf")), f"{FALLBACK_DATA}/*.pdf"
-    files: list[Path] = []
     for item in args_inputs:
         path = Path(item)
         if path.is_dir():
@@ -508,8 +511,8 @@ def start_worker(run: ParserRun, pythons: list[str], core: int, log_dir: Path, q
         print(f"  {run.name:<20} SKIPPED: {run.skipped}", file=sys.stderr)
 
 
-def _median(values: list[float]) -> float:
-    return statistics.median(values) if values else float("nan")
+def _median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
 
 
 def summarise(runs: list[ParserRun], files: list[Path], pages: dict[str, int | None], ours: str) -> dict[str, Any]:
@@ -534,7 +537,7 @@ def summarise(runs: list[ParserRun], files: list[Path], pages: dict[str, int | N
         ok_files[run.name] = set(good)
         total_pages = sum(pages.get(key) or 0 for key in good)
         total_s = sum(good.values())
-        per_page = [good[key] / pages[key] for key in good if pages.get(key)]
+        per_page = [good[key] / count for key in good if (count := pages.get(key))]
         per_parser[run.name] = {
             "files_ok": len(good),
             "files_failed": len(failed),
@@ -581,7 +584,10 @@ def _fmt(value: Any, spec: str = ".3f") -> str:
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    line = lambda cells: "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths)))  # noqa: E731
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
@@ -590,49 +596,100 @@ def print_report(report: dict[str, Any], runs: list[ParserRun], ours: str) -> No
     meta = report["meta"]
     print()
     print(f"parse_speed: {meta['files']} PDFs ({meta['pages']} pages) from {meta['inputs']}")
-    print(f"  {meta['repeat']} timed repeat(s) per file, interleaved per file, parser order rotated; "
-          f"one worker process per parser, pinned to CPU core {meta['core']}; median over repeats per file")
+    print(
+        f"  {meta['repeat']} timed repeat(s) per file, interleaved per file, parser order rotated; "
+        f"one worker process per parser, pinned to CPU core {meta['core']}; median over repeats per file"
+    )
     print(f"  machine: {meta['machine']}")
     print()
-    headers = ["parser", "ok", "failed", "pages", "med s/PDF", "med s/page", "PDFs/s/core", "pages/s/core",
-               "setup s", "1st call s", "peak RSS MiB"]
+    headers = [
+        "parser",
+        "ok",
+        "failed",
+        "pages",
+        "med s/PDF",
+        "med s/page",
+        "PDFs/s/core",
+        "pages/s/core",
+        "setup s",
+        "1st call s",
+        "peak RSS MiB",
+    ]
     rows = []
     for run in runs:
         if run.skipped is not None:
             continue
         p = summary["per_parser"][run.name]
-        rows.append([
-            run.name, str(p["files_ok"]), str(p["files_failed"]), str(p["pages"]),
-            _fmt(p["median_s_per_pdf"]), _fmt(p["median_s_per_page"], ".4f"),
-            _fmt(p["pdfs_per_s_per_core"], ".2f"), _fmt(p["pages_per_s_per_core"], ".1f"),
-            _fmt(run.setup_s, ".2f"), _fmt(run.first_call_s, ".2f"),
-            _fmt(run.maxrss_kib / 1024 if run.maxrss_kib else None, ".0f"),
-        ])
+        rows.append(
+            [
+                run.name,
+                str(p["files_ok"]),
+                str(p["files_failed"]),
+                str(p["pages"]),
+                _fmt(p["median_s_per_pdf"]),
+                _fmt(p["median_s_per_page"], ".4f"),
+                _fmt(p["pdfs_per_s_per_core"], ".2f"),
+                _fmt(p["pages_per_s_per_core"], ".1f"),
+                _fmt(run.setup_s, ".2f"),
+                _fmt(run.first_call_s, ".2f"),
+                _fmt(run.maxrss_kib / 1024 if run.maxrss_kib else None, ".0f"),
+            ]
+        )
     print("Each parser on the files it parsed:")
     print(_table(headers, rows))
     common = summary["common"]
     print()
     print(f"Same files for all ({common['files']} PDFs, {common['pages']} pages, parsed by every parser above):")
-    headers = ["parser", "total s", "med s/PDF", "PDFs/s/core", "pages/s/core", "text chars",
-               f"{ours} speed-up", "per-file median", "per-file min..max"]
+    headers = [
+        "parser",
+        "total s",
+        "med s/PDF",
+        "PDFs/s/core",
+        "pages/s/core",
+        "text chars",
+        f"{ours} speed-up",
+        "per-file median",
+        "per-file min..max",
+    ]
     rows = []
     for run in runs:
         if run.skipped is not None:
             continue
         c = common["parsers"][run.name]
-        spread = ("-" if c.get("speedup_of_ours_min") is None
-                  else f"{c['speedup_of_ours_min']:.1f}..{c['speedup_of_ours_max']:.1f}x")
-        rows.append([
-            run.name, _fmt(c["sum_of_median_s"], ".2f"), _fmt(c["median_s_per_pdf"]),
-            _fmt(c["pdfs_per_s_per_core"], ".2f"), _fmt(c["pages_per_s_per_core"], ".1f"), f"{int(c['chars_out']):,}",
-            "(reference)" if run.name == ours else (_fmt(c.get("speedup_of_ours"), ".2f") + "x" if c.get("speedup_of_ours") else "-"),
-            "" if run.name == ours else (_fmt(c.get("speedup_of_ours_median_of_files"), ".2f") + "x" if c.get("speedup_of_ours_median_of_files") else "-"),
-            "" if run.name == ours else spread,
-        ])
+        spread = (
+            "-"
+            if c.get("speedup_of_ours_min") is None
+            else f"{c['speedup_of_ours_min']:.1f}..{c['speedup_of_ours_max']:.1f}x"
+        )
+        rows.append(
+            [
+                run.name,
+                _fmt(c["sum_of_median_s"], ".2f"),
+                _fmt(c["median_s_per_pdf"]),
+                _fmt(c["pdfs_per_s_per_core"], ".2f"),
+                _fmt(c["pages_per_s_per_core"], ".1f"),
+                f"{int(c['chars_out']):,}",
+                "(reference)"
+                if run.name == ours
+                else (_fmt(c.get("speedup_of_ours"), ".2f") + "x" if c.get("speedup_of_ours") else "-"),
+                ""
+                if run.name == ours
+                else (
+                    _fmt(c.get("speedup_of_ours_median_of_files"), ".2f") + "x"
+                    if c.get("speedup_of_ours_median_of_files")
+                    else "-"
+                ),
+                "" if run.name == ours else spread,
+            ]
+        )
     print(_table(headers, rows))
     print(f"  speed-up = peer time / {ours} time on the same files (>1: {ours} is faster).")
-    failures = [(run.name, name, why) for run in runs if run.skipped is None
-                for name, why in summary["per_parser"][run.name]["failures"].items()]
+    failures = [
+        (run.name, name, why)
+        for run in runs
+        if run.skipped is None
+        for name, why in summary["per_parser"][run.name]["failures"].items()
+    ]
     if failures:
         print()
         print("Failures (excluded from that parser's figures and from the same-files table):")
@@ -684,30 +741,40 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
 
     warm = min(files, key=lambda p: p.stat().st_size)
 
-    def call(run: ParserRun, path: Path, timed: bool) -> dict[str, Any]:
-        if run.worker is None:  # restarted after a crash or a time-out
-            start_worker(run, [run.python or sys.executable], core or 0, log_dir, True)
+    def call(run: ParserRun, path: Path) -> dict[str, Any]:
+        if run.worker is None:  # after a crash or a time-out: a fresh worker, warmed up again
+            start_worker(run, [run.python or sys.executable], args.core if core is None else core, log_dir, True)
             run.restarts += 1
             if run.worker is None:
                 return {"ok": False, "seconds": 0.0, "error": "worker could not be restarted", "chars": 0}
             for _ in range(args.warmup):
-                run.worker.request({"cmd": "parse", "file": str(warm)}, timeout=args.timeout)
+                result = send(run, warm)
+                if run.worker is None:
+                    return result
+        return send(run, path)
+
+    def send(run: ParserRun, path: Path) -> dict[str, Any]:
+        assert run.worker is not None
         try:
-            return run.worker.request({"cmd": "parse", "file": str(path), "timed": timed}, timeout=args.timeout)
+            return run.worker.request({"cmd": "parse", "file": str(path)}, timeout=args.timeout)
         except TimeoutError:
-            run.worker.kill()
-            run.maxrss_kib = max(run.maxrss_kib, 0)
-            run.worker = None
-            return {"ok": False, "seconds": args.timeout, "error": f"timeout after {args.timeout:g} s", "chars": 0}
+            error = f"timeout after {args.timeout:g} s"
         except (WorkerDied, json.JSONDecodeError) as exc:
-            run.worker.kill()
-            run.worker = None
-            return {"ok": False, "seconds": 0.0, "error": f"worker crashed: {exc}", "chars": 0}
+            error = f"worker crashed: {exc}"
+        # A killed worker's peak RSS is lost; the replacement's is what gets reported.
+        run.worker.kill()
+        run.worker = None
+        return {
+            "ok": False,
+            "seconds": args.timeout if error.startswith("timeout") else 0.0,
+            "error": error,
+            "chars": 0,
+        }
 
     for run in active:
         started = time.perf_counter()
         for _ in range(args.warmup):
-            result = call(run, warm, timed=False)
+            result = call(run, warm)
         if args.warmup:
             run.first_call_s = result.get("seconds") if result.get("ok") else None
             if not quiet:
@@ -722,15 +789,18 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
             for run in order:
                 if str(path) in failed_once[run.name]:
                     continue  # deterministic failure: do not pay for it again
-                result = call(run, path, timed=True)
+                result = call(run, path)
                 result["round"] = round_index
                 run.results.setdefault(str(path), []).append(result)
                 if not result.get("ok"):
                     failed_once[run.name].add(str(path))
                 line.append(f"{run.name}={result['seconds']:.2f}s" + ("" if result.get("ok") else "!"))
             if not quiet:
-                print(f"  [{round_index + 1}/{args.repeat}] {file_index + 1:>2}/{len(files)} {path.name[:48]:<48} "
-                      + " ".join(line), file=sys.stderr)
+                print(
+                    f"  [{round_index + 1}/{args.repeat}] {file_index + 1:>2}/{len(files)} {path.name[:48]:<48} "
+                    + " ".join(line),
+                    file=sys.stderr,
+                )
 
     for run in active:
         if run.worker is not None:
@@ -748,17 +818,22 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "core": core,
         "ours": ours,
         "machine": f"{platform.node()} {platform.machine()} {platform.processor() or ''} "
-                   f"{os.cpu_count()} CPUs, Python {platform.python_version()} (driver)".replace("  ", " "),
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()} (driver)".replace("  ", " "),
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "loadavg_at_end": os.getloadavg() if hasattr(os, "getloadavg") else None,
         "argv": sys.argv,
     }
     report = {
         "meta": meta,
         "parsers": {
             run.name: {
-                "version": run.version, "python": run.python, "skipped": run.skipped,
-                "setup_s": run.setup_s, "first_call_s": run.first_call_s,
-                "rss_after_setup_kib": run.rss_after_setup_kib, "peak_rss_kib": run.maxrss_kib or None,
+                "version": run.version,
+                "python": run.python,
+                "skipped": run.skipped,
+                "setup_s": run.setup_s,
+                "first_call_s": run.first_call_s,
+                "rss_after_setup_kib": run.rss_after_setup_kib,
+                "peak_rss_kib": run.maxrss_kib or None,
                 "restarts": run.restarts,
             }
             for run in runs
@@ -766,7 +841,9 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
         "summary": summary,
         "files": [
             {
-                "file": str(path), "name": path.name, "pages": pages.get(str(path)),
+                "file": str(path),
+                "name": path.name,
+                "pages": pages.get(str(path)),
                 "runs": {run.name: run.results.get(str(path), []) for run in active},
             }
             for path in files
@@ -814,19 +891,37 @@ def build_parser() -> argparse.ArgumentParser:
         description="PDF parser speed on one core, ours side by side with peers (see benchmarks/README.md).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("inputs", nargs="*", help="PDF files or folders (a folder with MANIFEST.tsv: its kind=pdf rows); "
-                        "default: ../shared/corpus/MANIFEST.tsv, else tests/data/*.pdf")
+    parser.add_argument(
+        "inputs",
+        nargs="*",
+        help="PDF files or folders (a folder with MANIFEST.tsv: its kind=pdf rows); "
+        "default: ../shared/corpus/MANIFEST.tsv, else tests/data/*.pdf",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="timed parses per file and parser (default 3)")
-    parser.add_argument("--warmup", type=int, default=1, help="untimed parses of the smallest file per worker first (default 1)")
-    parser.add_argument("--peers", default=DEFAULT_PEERS,
-                        help=f"comma-separated peers (default {DEFAULT_PEERS}; also pymupdf4llm-legacy, pypdfium2-text); '' for none")
-    parser.add_argument("--peer-python", metavar="PATH",
-                        help="interpreter of the venv that holds the peers (benchmarks/requirements-peers.txt)")
-    parser.add_argument("--ours", default="ours", help="the reference parser that speed-ups are relative to (default: ours = paperpyramid)")
+    parser.add_argument(
+        "--warmup", type=int, default=1, help="untimed parses of the smallest file per worker first (default 1)"
+    )
+    parser.add_argument(
+        "--peers",
+        default=DEFAULT_PEERS,
+        help=f"comma-separated peers (default {DEFAULT_PEERS}; also pymupdf4llm-legacy, pypdfium2-text); '' for none",
+    )
+    parser.add_argument(
+        "--peer-python",
+        metavar="PATH",
+        help="interpreter of the venv that holds the peers (benchmarks/requirements-peers.txt)",
+    )
+    parser.add_argument(
+        "--ours",
+        default="ours",
+        help="the reference parser that speed-ups are relative to (default: ours = paperpyramid)",
+    )
     parser.add_argument("--no-ours", action="store_true", help="measure the peers only")
     parser.add_argument("--json", metavar="OUT", help="write every raw timing and the summary as JSON")
     parser.add_argument("--core", type=int, default=0, help="CPU core to pin every process to (default 0)")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds before one parse counts as failed (default 300)")
+    parser.add_argument(
+        "--timeout", type=float, default=300.0, help="seconds before one parse counts as failed (default 300)"
+    )
     parser.add_argument("--limit", type=int, default=0, help="only the first N files (a quick look)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--self-test", action="store_true", help="check the harness on 2 small PDFs and exit")
