@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from paperpyramid.parsers import PARSER_NAMES
@@ -37,8 +37,28 @@ class EmbeddingSettings(BaseModel):
     window: int | None = Field(None, ge=8, description="The embedding model's window in tokens (with special tokens); default: read from the model.")
 
 
+class S3Settings(BaseSettings):
+    """Object-store connection, read from the ecosystem's variables (``AWS_ENDPOINT_URL``,
+    ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_REGION``), each overridable by a
+    ``PAPERPYRAMID_S3_*`` variable of the same suffix."""
+
+    model_config = SettingsConfigDict(extra="forbid", populate_by_name=True)
+
+    endpoint_url: str = Field(
+        "http://localhost:9000",
+        validation_alias=AliasChoices("PAPERPYRAMID_S3_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"),
+        description="S3 endpoint, e.g. http://localhost:9000 for MinIO; https:// turns TLS on.",
+    )
+    access_key_id: str | None = Field(None, validation_alias=AliasChoices("PAPERPYRAMID_S3_ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID"), description="Access key.")
+    secret_access_key: str | None = Field(None, validation_alias=AliasChoices("PAPERPYRAMID_S3_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY"), description="Secret key.")
+    region: str | None = Field(None, validation_alias=AliasChoices("PAPERPYRAMID_S3_REGION", "AWS_REGION", "AWS_DEFAULT_REGION"), description="Region, if the server needs one.")
+    retries: int = Field(5, ge=0, validation_alias=AliasChoices("PAPERPYRAMID_S3_RETRIES", "retries"), description="Retries of a transient S3 error (timeouts, 5xx, SlowDown), with exponential backoff.")
+    backoff: float = Field(0.5, gt=0, validation_alias=AliasChoices("PAPERPYRAMID_S3_BACKOFF", "backoff"), description="First backoff in seconds; doubles on each retry, capped at 30 s.")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PAPERPYRAMID_", env_nested_delimiter="__", extra="forbid")
 
     ingest: IngestSettings = Field(default_factory=IngestSettings, description="How PDFs are parsed and stored.")
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings, description="The embedding model whose window sizes contexts.")
+    s3: S3Settings = Field(default_factory=S3Settings, description="The object store (bucket queue, snapshots).")

