@@ -12,7 +12,8 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.text import Text
 
 from paperpyramid.errors import PaperPyramidError
 
@@ -30,21 +31,36 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+class _RateColumn(ProgressColumn):
+    """Documents per second since the start."""
+
+    def render(self, task: Task) -> Text:
+        elapsed = task.elapsed or 0.0
+        rate = task.completed / elapsed if elapsed > 0 else 0.0
+        return Text(f"{rate:.2f} PDFs/s", style="progress.data.speed")
+
+
 @app.command()
 def ingest(
-    sources: Annotated[list[Path], typer.Argument(help="PDF files and folders (searched recursively for *.pdf).")],
+    sources: Annotated[list[str], typer.Argument(help="PDF files, folders (searched recursively for *.pdf) and s3://BUCKET/PREFIX locations.")],
     db: DbOption = Path("paperpyramid.sqlite"),
     workers: Annotated[int | None, typer.Option(help="Parser processes (default: one per core; 0 parses in this process).")] = None,
     parser: Annotated[str, typer.Option(help="Parser backend: embedded.")] = "embedded",
+    executor: Annotated[str | None, typer.Option(help="Where parsing runs: process (default), dask (a LocalCluster here) or dask://HOST:PORT.")] = None,
     password: Annotated[str | None, typer.Option(help="Password for encrypted PDFs.")] = None,
     max_pages: Annotated[int, typer.Option(help="PDFs with more pages are recorded as failed.")] = 500,
     time_limit: Annotated[float, typer.Option(help="Seconds one PDF may take to parse.")] = 120.0,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Parse again inputs that failed before as bad input.")] = False,
+    watch: Annotated[bool, typer.Option("--watch", help="Keep listing the sources and ingest what arrives (Ctrl-C stops).")] = False,
+    poll_interval: Annotated[float, typer.Option(help="With --watch: seconds between listings after one that found work; doubles while idle, up to --max-poll-interval.")] = 5.0,
+    max_poll_interval: Annotated[float, typer.Option(help="With --watch: the longest wait between listings.")] = 300.0,
 ) -> None:
-    """Parse PDFs into the corpus. Inputs already stored (same bytes) are skipped; failures
-    are recorded with their reason and the run goes on. Exits non-zero only when nothing
-    could be ingested."""
+    """Parse PDFs into the corpus. Inputs already stored (same bytes, or same ETag in a bucket)
+    are skipped; failures are recorded with their reason and the run goes on. Exits non-zero
+    only when nothing could be ingested."""
     from paperpyramid.ingest import IngestResult
     from paperpyramid.ingest import ingest as run_ingest
+    from paperpyramid.ingest.executors import open_executor
     from paperpyramid.settings import IngestSettings, Settings
 
     try:
@@ -59,21 +75,27 @@ def ingest(
     progress = Progress(
         TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
         TextColumn("[green]{task.fields[done]} done[/] [red]{task.fields[failed]} failed[/] [dim]{task.fields[skipped]} skipped[/]"),
-        TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=False,
+        _RateColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=False,
     )
     task = progress.add_task("ingest", total=None, done=0, failed=0, skipped=0)
 
     def on_result(result: IngestResult) -> None:
         counts[result.status] += 1
         progress.update(task, advance=1, done=counts["done"], failed=counts["failed"], skipped=counts["skipped"])
-        if result.status == "failed":
-            progress.console.print(f"[red]failed[/] {result.error}")
+        if result.status == "failed" and result.seconds > 0:
+            progress.console.print(f"[red]failed[/] {result.error}", highlight=False)
 
     try:
-        with progress:
-            summary = run_ingest(sources, db, settings, on_result=on_result, on_total=lambda n: progress.update(task, total=n))
+        with progress, open_executor(executor, settings.ingest.workers) as pool:
+            summary = run_ingest(
+                sources, db, settings, executor=pool, on_result=on_result, on_total=lambda n: progress.update(task, total=n),
+                retry_failed=retry_failed, watch=watch, poll_interval=poll_interval, max_poll_interval=max_poll_interval,
+            )
     except (PaperPyramidError, FileNotFoundError) as exc:
         raise _fail(str(exc)) from exc
+    except KeyboardInterrupt:
+        console.print("stopped; everything stored so far is kept, and a re-run goes on from there")
+        raise typer.Exit(130) from None
     total = len(summary.results)
     console.print(
         f"{summary.count('done')} ingested, {summary.count('failed')} failed, {summary.count('skipped')} skipped "

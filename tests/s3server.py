@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -77,10 +78,8 @@ class SeaweedServer:
             os.killpg(self.process.pid, signal.SIGTERM)
             self.process.wait(timeout=timeout)
         except (ProcessLookupError, subprocess.TimeoutExpired):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             self.process.wait(timeout=timeout)
         self.process = None
         deadline = time.monotonic() + timeout

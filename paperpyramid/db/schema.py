@@ -155,8 +155,13 @@ def _v1_initial(db: sqlite_utils.Database) -> None:
     db.table("contexts").enable_fts(["text", "section_title"], create_triggers=True, tokenize="porter")
 
 
+def _v2_ingest_etag(db: sqlite_utils.Database) -> None:
+    # objects from a bucket are skipped on re-runs by their ETag, before any download
+    db.execute("ALTER TABLE ingest_log ADD COLUMN etag TEXT")
+
+
 #: Every migration, oldest first. Append only.
-MIGRATIONS: list[Migration] = [_v1_initial]
+MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag]
 
 #: The schema version this code reads and writes: the number of migrations.
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -286,6 +286,7 @@ class CorpusWriter:
         article_id: str | None = None,
         pages: int | None = None,
         seconds: float | None = None,
+        etag: str | None = None,
     ) -> None:
         """Log the outcome of one attempt at ``source_uri``, replacing its previous outcome.
 
@@ -297,8 +298,8 @@ class CorpusWriter:
             self.db.execute(
                 """
                 INSERT INTO ingest_log
-                    (source_uri, sha256, status, error, attempts, article_id, pages, seconds, updated_at)
-                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)
+                    (source_uri, sha256, status, error, attempts, article_id, pages, seconds, updated_at, etag)
+                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
                 ON CONFLICT (source_uri) DO UPDATE SET
                     sha256 = excluded.sha256,
                     status = excluded.status,
@@ -307,10 +308,33 @@ class CorpusWriter:
                     article_id = excluded.article_id,
                     pages = excluded.pages,
                     seconds = excluded.seconds,
-                    updated_at = excluded.updated_at
+                    updated_at = excluded.updated_at,
+                    etag = excluded.etag
                 """,
-                [source_uri, sha256, status, error, article_id, pages, seconds, _now()],
+                [source_uri, sha256, status, error, article_id, pages, seconds, _now(), etag],
             )
+
+    def store(
+        self,
+        doc: Document,
+        *,
+        source_uri: str,
+        sha256: str,
+        etag: str | None = None,
+        seconds: float | None = None,
+        contexts: Sequence[Sequence[ContextDraft]] | None = None,
+    ) -> str:
+        """Store ``doc`` and its ``done`` log row in ONE transaction: a crash at any moment
+        leaves either both or neither, so a re-run neither loses nor repeats the article."""
+        with self.db.atomic():
+            article_id = self.add_document(doc, source_uri=source_uri, sha256=sha256, contexts=contexts)
+            self.record(source_uri, sha256, "done", article_id=article_id, pages=doc.pages, seconds=seconds, etag=etag)
+        return article_id
+
+    def logged(self, source_uri: str) -> tuple[str, str | None, str | None, str | None] | None:
+        """The last outcome logged for ``source_uri``: (status, sha256, etag, error), or None."""
+        row = self.db.execute("SELECT status, sha256, etag, error FROM ingest_log WHERE source_uri = ?", [source_uri]).fetchone()
+        return None if row is None else (row[0], row[1], row[2], row[3])
 
     def status_counts(self) -> dict[str, int]:
         """Sources in the ingest log by status, e.g. ``{"done": 10, "failed": 1, "skipped": 0}``."""

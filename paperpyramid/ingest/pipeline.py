@@ -1,9 +1,18 @@
 """The ingest conductor: find PDFs, skip what is stored, parse in worker processes,
 store each article through the single writer, and log every input's outcome.
 
-Workers only parse: they return a :class:`~paperpyramid.document.Document` or a failure
-reason, never touch the database. A document that kills its worker is retried in a fresh
-pool, up to ``max_attempts`` times, then recorded as failed.
+Sources are local files and folders, or ``s3://BUCKET/PREFIX`` (listed page by page). Work
+flows lazily: at most a small window of documents is in flight, so a bucket of millions of
+keys is never held in memory. Workers only parse: a bucket object is downloaded by the
+worker to a temporary file, hashed, parsed and deleted; the worker returns a
+:class:`~paperpyramid.document.Document` or a reason, never touches the database. A document
+that kills its worker is retried in a fresh pool, up to ``max_attempts`` times. Any
+:class:`concurrent.futures.Executor` can stand in for the pool (a Dask cluster's, say).
+
+What a re-run skips, before any download: inputs logged ``done`` or ``skipped`` with the same
+SHA-256 (files) or ETag (objects), and inputs that failed as bad input with the same bytes
+(``retry_failed`` tries them again). Inputs that failed because a service was unavailable
+are always tried again.
 """
 
 from __future__ import annotations
@@ -11,6 +20,8 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import signal
+import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -23,14 +34,16 @@ from typing import Literal
 
 from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Document
-from paperpyramid.errors import BadInput, ParseTimeout
+from paperpyramid.errors import BadInput, ParseTimeout, ServiceUnavailable
+from paperpyramid.ingest.s3 import S3Object, download, iter_objects, make_client, parse_s3_uri
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
 from paperpyramid.parsers import get_parser
-from paperpyramid.settings import IngestSettings, Settings
+from paperpyramid.settings import IngestSettings, S3Settings, Settings
 
 log = logging.getLogger(__name__)
 
 Status = Literal["done", "failed", "skipped"]
+UNAVAILABLE = "unavailable: "  # prefix of failures that a later run retries
 
 
 @dataclass(slots=True)
@@ -63,25 +76,66 @@ class IngestSummary:
         return self.pages / self.seconds if self.seconds > 0 else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class WorkItem:
+    """One input: a local file (hashed up front) or a bucket object (hashed by the worker)."""
+
+    uri: str
+    path: Path | None = None
+    obj: S3Object | None = None
+    sha256: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.uri.rsplit("/", 1)[-1]
+
+
 @dataclass(slots=True)
-class _Parsed:
+class Parsed:
     document: Document | None
     error: str | None
     seconds: float
+    sha256: str | None = None
 
 
-@dataclass(slots=True)
-class _Job:
-    path: Path
-    sha256: str
-    attempts: int = 0
+def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = None) -> Parsed:
+    """Worker side: fetch (if in a bucket), hash, and parse one input. Never raises for one
+    bad document; an unreachable bucket becomes an ``unavailable:`` reason."""
+    if item.obj is None:
+        assert item.path is not None
+        parsed = parse_one(item.path, options)
+        parsed.sha256 = item.sha256
+        return parsed
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="paperpyramid-") as folder:
+        target = Path(folder) / "document.pdf"
+        try:
+            download(_client(s3 or S3Settings()), item.obj, target, s3 or S3Settings())
+        except ServiceUnavailable as exc:
+            return Parsed(None, f"{UNAVAILABLE}{exc}", time.monotonic() - started)
+        sha = file_sha256(target)
+        parsed = parse_one(target, options, name=item.name)
+        parsed.sha256 = sha
+        parsed.seconds = time.monotonic() - started
+        return parsed
 
 
-def parse_one(path: Path, options: IngestSettings) -> _Parsed:
+_clients: dict[str, object] = {}
+
+
+def _client(settings: S3Settings):  # type: ignore[no-untyped-def]
+    # one client (and connection pool) per worker process and endpoint
+    key = settings.model_dump_json()
+    if key not in _clients:
+        _clients[key] = make_client(settings)
+    return _clients[key]
+
+
+def parse_one(path: Path, options: IngestSettings, *, name: str | None = None) -> Parsed:
     """Parse one file in the current process; bad input becomes a reason, not an exception.
 
     The time limit is enforced twice: the parser checks it between pages, and an alarm
-    interrupts a single page that runs away.
+    interrupts a single page that runs away (in a process's main thread only).
     """
     parser = get_parser(options.parser)
     started = time.monotonic()
@@ -89,17 +143,20 @@ def parse_one(path: Path, options: IngestSettings) -> _Parsed:
         with _alarm(options.time_limit, path):
             document = parser(path, password=options.password, max_pages=options.max_pages, time_limit=options.time_limit)
     except BadInput as exc:
-        return _Parsed(None, str(exc), time.monotonic() - started)
+        reason = str(exc)
+        if name and path.name != name:
+            reason = reason.replace(path.name, name, 1)  # the temporary file's name means nothing to a reader
+        return Parsed(None, reason, time.monotonic() - started)
     except Exception as exc:  # a parser bug must cost one document, not the run
-        log.exception("parser crashed on %s", path)
-        return _Parsed(None, f"{path.name}: parser error: {type(exc).__name__}: {exc}", time.monotonic() - started)
-    return _Parsed(document, None, time.monotonic() - started)
+        log.exception("parser crashed on %s", name or path)
+        return Parsed(None, f"{name or path.name}: parser error: {type(exc).__name__}: {exc}", time.monotonic() - started)
+    return Parsed(document, None, time.monotonic() - started)
 
 
 @contextmanager
 def _alarm(seconds: float, path: Path) -> Iterator[None]:
-    if multiprocessing.current_process().name == "MainProcess" and not _in_main_thread():
-        yield  # signals only work in the main thread; the parser's own check still applies
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals only reach the main thread; the parser's own check still applies
         return
 
     def expire(signum: int, frame: FrameType | None) -> None:
@@ -115,132 +172,216 @@ def _alarm(seconds: float, path: Path) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _in_main_thread() -> bool:
-    import threading
-
-    return threading.current_thread() is threading.main_thread()
-
-
 ProgressCallback = Callable[[IngestResult], None]
+
+
+def iter_items(sources: Iterable[str | Path], s3: S3Settings) -> Iterator[WorkItem]:
+    """Inputs named by ``sources``, lazily: local PDFs (with their SHA-256) and the PDFs
+    under each ``s3://`` prefix (listed page by page)."""
+    for source in sources:
+        text = str(source)
+        if text.startswith("s3://"):
+            location = parse_s3_uri(text)
+            for obj in iter_objects(_client(s3), location, s3):
+                yield WorkItem(obj.uri, obj=obj)
+        else:
+            for path in discover_pdfs([source]):
+                yield WorkItem(str(path.resolve()), path=path, sha256=file_sha256(path))
 
 
 def ingest(
     sources: Iterable[str | Path],
-    db_path: Path,
+    db_path: str | Path,
     settings: Settings | None = None,
     *,
     executor: Executor | None = None,
     on_result: ProgressCallback | None = None,
-    on_total: Callable[[int], None] | None = None,
+    on_total: Callable[[int | None], None] | None = None,
+    retry_failed: bool = False,
+    watch: bool = False,
+    poll_interval: float = 5.0,
+    max_poll_interval: float = 300.0,
+    stop: threading.Event | None = None,
 ) -> IngestSummary:
-    """Ingest PDFs from files and folders into the corpus at ``db_path``.
+    """Ingest PDFs from files, folders and ``s3://`` prefixes into the corpus at ``db_path``.
 
-    Inputs already stored (same SHA-256) are skipped; every input gets an ``ingest_log``
-    row. ``executor`` may be any :class:`concurrent.futures.Executor`; by default a process
-    pool of ``settings.ingest.workers`` (0: parse in this process).
+    Every input gets an ``ingest_log`` row. ``executor`` may be any
+    :class:`concurrent.futures.Executor`; by default a process pool of
+    ``settings.ingest.workers`` (0: parse in this process). With ``watch`` the sources are
+    listed again and again, waiting ``poll_interval`` seconds after a pass that found work
+    and doubling the wait (up to ``max_poll_interval``) after each pass that found none,
+    until ``stop`` is set.
     """
     settings = settings or Settings()
-    options = settings.ingest
+    sources = list(sources)
     started = time.monotonic()
     summary = IngestSummary()
-    paths = list(discover_pdfs(sources))
-    if on_total is not None:
-        on_total(len(paths))
 
     def report(result: IngestResult) -> None:
         summary.results.append(result)
         if on_result is not None:
             on_result(result)
 
-    with CorpusWriter(db_path) as writer:
-        jobs: list[_Job] = []
-        seen: dict[str, str] = {}
-        twins: list[tuple[str, str, str]] = []  # (uri, sha256, uri of the first copy) within this run
-        for path in paths:
-            uri = str(path.resolve())
-            sha = file_sha256(path)
-            existing = writer.has_sha256(sha)
-            if existing is not None or sha in seen:
-                duplicate_of = seen.get(sha)
-                if duplicate_of is None and not _logged_done(writer, uri):
-                    writer.record(uri, sha, "skipped", error="same bytes as an article already stored", article_id=existing)
-                elif duplicate_of is not None:
-                    twins.append((uri, sha, duplicate_of))
-                report(IngestResult(uri, "skipped", article_id=existing))
-                continue
-            seen[sha] = uri
-            jobs.append(_Job(path, sha))
-        for job, parsed in _run(jobs, options, executor):
-            uri = str(job.path.resolve())
-            report(_store(writer, uri, job, parsed))
-        for uri, sha, first in twins:
-            writer.record(uri, sha, "skipped", error=f"same bytes as {first}", article_id=writer.has_sha256(sha))
+    if on_total is not None:
+        local = all(not str(source).startswith("s3://") for source in sources)
+        on_total(sum(1 for _ in discover_pdfs(sources)) if local and not watch else None)
+    with CorpusWriter(db_path) as writer, _executor(executor, settings.ingest) as pool:
+        interval = poll_interval
+        while True:
+            before = len(summary.results)
+            _one_pass(sources, writer, settings, pool, report, retry_failed)
+            found = any(result.status != "skipped" for result in summary.results[before:])
+            if not watch or (stop is not None and stop.is_set()):
+                break
+            interval = poll_interval if found else min(interval * 2, max_poll_interval)
+            log.info("watching: next listing in %.0f s", interval)
+            if stop is not None:
+                if stop.wait(interval):
+                    break
+            else:
+                time.sleep(interval)
     summary.seconds = time.monotonic() - started
     return summary
 
 
-def _logged_done(writer: CorpusWriter, uri: str) -> bool:
-    row = writer.db.execute("SELECT status FROM ingest_log WHERE source_uri = ?", [uri]).fetchone()
-    return row is not None and row[0] == "done"
+def _one_pass(sources: list[str | Path], writer: CorpusWriter, settings: Settings, pool: _Pool, report: ProgressCallback, retry_failed: bool) -> None:
+    stored: dict[str, str] = {}  # sha256 -> uri of its article's input, this pass
+
+    def todo() -> Iterator[WorkItem]:
+        for item in iter_items(sources, settings.s3):
+            skip = _skip(writer, item, retry_failed)
+            if skip is None:
+                yield item
+            else:
+                report(skip)
+
+    for item, parsed in _run(todo(), settings, pool):
+        report(_store(writer, item, parsed, stored))
 
 
-def _store(writer: CorpusWriter, uri: str, job: _Job, parsed: _Parsed) -> IngestResult:
+def _skip(writer: CorpusWriter, item: WorkItem, retry_failed: bool) -> IngestResult | None:
+    """Why this input needs no work now, as its result; None when it must be parsed."""
+    logged = writer.logged(item.uri)
+    if logged is not None:
+        status, sha, etag, error = logged
+        same = (item.sha256 is not None and item.sha256 == sha) or (item.obj is not None and bool(item.obj.etag) and item.obj.etag == etag)
+        if same and status in ("done", "skipped"):
+            return IngestResult(item.uri, "skipped", error=error)
+        if same and status == "failed" and not retry_failed and not (error or "").startswith(UNAVAILABLE):
+            return IngestResult(item.uri, "failed", error=error)
+    if item.sha256 is not None:
+        existing = writer.has_sha256(item.sha256)
+        if existing is not None:
+            reason = "same bytes as an article already stored"
+            writer.record(item.uri, item.sha256, "skipped", error=reason, article_id=existing)
+            return IngestResult(item.uri, "skipped", error=reason, article_id=existing)
+    return None
+
+
+def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed, stored: dict[str, str]) -> IngestResult:
+    etag = item.obj.etag if item.obj is not None else None
     if parsed.document is None:
-        writer.record(uri, job.sha256, "failed", error=parsed.error, seconds=parsed.seconds)
-        return IngestResult(uri, "failed", error=parsed.error, seconds=parsed.seconds)
+        writer.record(item.uri, parsed.sha256, "failed", error=parsed.error, seconds=parsed.seconds, etag=etag)
+        return IngestResult(item.uri, "failed", error=parsed.error, seconds=parsed.seconds)
+    assert parsed.sha256 is not None
+    existing = writer.has_sha256(parsed.sha256)
+    if existing is not None:
+        # identical bytes under another name: one article, both names logged
+        reason = f"same bytes as {stored.get(parsed.sha256, 'an article already stored')}"
+        writer.record(item.uri, parsed.sha256, "skipped", error=reason, article_id=existing, etag=etag)
+        return IngestResult(item.uri, "skipped", error=reason, article_id=existing)
     document = parsed.document
     try:
-        article_id = writer.add_document(document, source_uri=uri, sha256=job.sha256)
+        article_id = writer.store(document, source_uri=item.uri, sha256=parsed.sha256, etag=etag, seconds=parsed.seconds)
     except Exception as exc:  # the article's transaction rolled back; log it and go on
-        log.exception("storing %s failed", uri)
-        reason = f"{job.path.name}: could not be stored: {type(exc).__name__}: {exc}"
-        writer.record(uri, job.sha256, "failed", error=reason, seconds=parsed.seconds)
-        return IngestResult(uri, "failed", error=reason, seconds=parsed.seconds)
-    writer.record(uri, job.sha256, "done", article_id=article_id, pages=document.pages, seconds=parsed.seconds)
-    return IngestResult(uri, "done", article_id=article_id, pages=document.pages, seconds=parsed.seconds, warnings=list(document.warnings))
+        log.exception("storing %s failed", item.uri)
+        reason = f"{item.name}: could not be stored: {type(exc).__name__}: {exc}"
+        writer.record(item.uri, parsed.sha256, "failed", error=reason, seconds=parsed.seconds, etag=etag)
+        return IngestResult(item.uri, "failed", error=reason, seconds=parsed.seconds)
+    stored[parsed.sha256] = item.uri
+    return IngestResult(item.uri, "done", article_id=article_id, pages=document.pages, seconds=parsed.seconds, warnings=list(document.warnings))
 
 
-def _run(jobs: list[_Job], options: IngestSettings, executor: Executor | None) -> Iterator[tuple[_Job, _Parsed]]:
-    if not jobs:
-        return
-    if executor is None and options.workers == 0:
-        for job in jobs:
-            yield job, parse_one(job.path, options)
-        return
-    own = executor is None
-    pool = executor or _new_pool(options)
-    pending = list(reversed(jobs))
-    in_flight: dict[Future[_Parsed], _Job] = {}
-    window = max(2, 2 * max(options.workers, 1))
+@dataclass(slots=True)
+class _Job:
+    item: WorkItem
+    attempts: int = 0
+
+
+class _Pool:
+    """The executor in use: the caller's, or our own process pool, which is replaced when a
+    worker process dies (a broken pool takes no more work) and shut down at the end."""
+
+    def __init__(self, given: Executor | None, options: IngestSettings) -> None:
+        self.options = options
+        self.own = given is None and options.workers > 0
+        self.executor: Executor | None = _new_pool(options) if self.own else given
+
+    def replace(self) -> None:
+        if self.own and self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = _new_pool(self.options)
+
+    def close(self) -> None:
+        if self.own and self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+@contextmanager
+def _executor(given: Executor | None, options: IngestSettings) -> Iterator[_Pool]:
+    pool = _Pool(given, options)
     try:
-        while pending or in_flight:
-            while pending and len(in_flight) < window:
-                job = pending.pop()
-                job.attempts += 1
-                in_flight[pool.submit(parse_one, job.path, options)] = job
-            done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-            broken = False
-            for future in done:
-                job = in_flight.pop(future)
-                try:
-                    yield job, future.result()
-                except BrokenProcessPool:
-                    broken = True
-                    if job.attempts >= options.max_attempts:
-                        yield job, _Parsed(None, f"{job.path.name}: the parser process died {job.attempts} times on this document", 0.0)
-                    else:
-                        pending.append(job)
-            if broken and own:
-                # every document still in the dead pool is retried in a fresh one
-                for future, job in in_flight.items():
-                    future.cancel()
-                    pending.append(job)
-                in_flight.clear()
-                pool.shutdown(wait=False, cancel_futures=True)
-                pool = _new_pool(options)
+        yield pool
     finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
+        pool.close()
+
+
+def _run(items: Iterator[WorkItem], settings: Settings, pool: _Pool) -> Iterator[tuple[WorkItem, Parsed]]:
+    options = settings.ingest
+    executor = pool.executor
+    if executor is None:
+        for item in items:
+            yield item, parse_item(item, options, settings.s3)
+        return
+    retry: list[_Job] = []
+    in_flight: dict[Future[Parsed], _Job] = {}
+    window = max(2, 2 * max(options.workers, 1))
+    exhausted = False
+    while True:
+        while len(in_flight) < window and (retry or not exhausted):
+            if retry:
+                job = retry.pop()
+            else:
+                upcoming = next(items, None)
+                if upcoming is None:
+                    exhausted = True
+                    continue
+                job = _Job(upcoming)
+            job.attempts += 1
+            in_flight[executor.submit(parse_item, job.item, options, settings.s3)] = job
+        if not in_flight:
+            return
+        done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+        broken = False
+        for future in done:
+            job = in_flight.pop(future)
+            try:
+                yield job.item, future.result()
+            except BrokenProcessPool:
+                broken = True
+                if job.attempts >= options.max_attempts:
+                    yield job.item, Parsed(None, f"{job.item.name}: the parser process died {job.attempts} times on this document", 0.0)
+                else:
+                    retry.append(job)
+        if broken and pool.own:
+            # every document still in the dead pool is tried again in a fresh one
+            for future, job in in_flight.items():
+                future.cancel()
+                retry.append(job)
+            in_flight.clear()
+            pool.replace()
+            executor = pool.executor
+            assert executor is not None
 
 
 def _new_pool(options: IngestSettings) -> ProcessPoolExecutor:

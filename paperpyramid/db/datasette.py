@@ -1,0 +1,239 @@
+"""Datasette metadata for a corpus snapshot: what each table and column holds, and canned
+queries for the questions people ask first (an article's sections in order, a section's
+text in order, full-text search, the inputs that failed).
+
+Serve a snapshot with ``datasette corpus-….sqlite --metadata corpus-….metadata.json``.
+Datasette names a database after its file's stem, so the metadata is keyed by that name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Every table of the corpus (schema version 1), with its columns, as people should read them.
+TABLES: dict[str, tuple[str, dict[str, str]]] = {
+    "articles": (
+        "One row per stored paper. Its text lives in sections and contexts; follow article_sections for the reading order.",
+        {
+            "id": "The article's id (a 21-character nanoid).",
+            "title": "Title as found in the paper.",
+            "authors": 'JSON list of {"name", "affiliation", "email"}.',
+            "date_published": "Publication date as given by the source (free text, often a year).",
+            "journal": "Journal or venue.",
+            "doi": "DOI without a resolver prefix (compared case-insensitively).",
+            "abstract": "The abstract's text.",
+            "num_tokens": "Tokens in all of the article's contexts.",
+            "pages": "Pages in the source PDF.",
+            "source_uri": "Where the PDF was read from (s3:// URI or path).",
+            "sha256": "sha256 of the source file; the same file is never stored twice.",
+            "parser": "The parser backend that produced the article.",
+            "provenance": 'JSON {part: "backend version"}: which backend produced which part (text, structure, contexts, ...).',
+            "warnings": "JSON list of the parser's warnings about this article.",
+            "created_at": "When the article was stored (UTC, ISO 8601).",
+        },
+    ),
+    "sections": (
+        "Sections and subsections of every article; their order within an article is article_sections.position.",
+        {
+            "id": "The section's id.",
+            "section_number": "Its number as printed (2.1, II, A); 'ref' for the references.",
+            "section_title": "Its heading.",
+            "level": "1 for a section, 2 for a subsection, and so on.",
+            "parent_id": "The enclosing section, for a subsection.",
+            "num_tokens": "Tokens in its own contexts (not its subsections').",
+            "page_start": "First page it appears on.",
+            "page_end": "Last page it appears on.",
+        },
+    ),
+    "contexts": (
+        "Passages of text, each within one section and within the embedding model's window; the unit of search.",
+        {
+            "id": "The context's id.",
+            "text": "The passage.",
+            "section_title": "Heading of the section it belongs to (copied for search).",
+            "section_number": "Number of the section it belongs to.",
+            "num_tokens": "Its length in the embedding model's tokens.",
+            "page_number": "Page where the passage starts.",
+            "stop_reason": "'Section' when the section ended here, 'Token limit' when the window was full.",
+            "kind": "What the passage starts with: paragraph, formula, table, caption or list_item.",
+        },
+    ),
+    "article_sections": (
+        "Which sections belong to which article, and in what order.",
+        {
+            "article_id": "The article.",
+            "section_id": "One of its sections.",
+            "position": "The section's place in reading order, from 0.",
+        },
+    ),
+    "sections_contexts": (
+        "Which contexts belong to which section, and in what order.",
+        {
+            "section_id": "The section.",
+            "context_id": "One of its contexts.",
+            "position": "The context's place in the section's reading order, from 0.",
+        },
+    ),
+    "bib_entries": (
+        "The references listed at the end of each article, in their printed order.",
+        {
+            "id": "The entry's id.",
+            "article_id": "The article that cites it.",
+            "position": "Its place in the reference list, from 0.",
+            "raw": "The reference as printed.",
+            "title": "Title of the cited work, where it could be read.",
+            "authors": "JSON list of the cited work's author names.",
+            "year": "Year of the cited work.",
+            "doi": "DOI of the cited work.",
+            "venue": "Journal, book or conference of the cited work.",
+        },
+    ),
+    "tables": (
+        "Tables found in the articles, as cells and as Markdown.",
+        {
+            "id": "The table's id.",
+            "article_id": "The article it is in.",
+            "section_id": "The section it is in, if known.",
+            "label": "Its label as printed (Table 2).",
+            "caption": "Its caption.",
+            "cells": "JSON list of rows of cell texts; the first row is the header.",
+            "markdown": "The table as Markdown.",
+            "page": "The page it is on.",
+            "bbox": "JSON [x0, top, x1, bottom] on that page, in PDF points.",
+            "provenance": "The backend (and version) that extracted it.",
+        },
+    ),
+    "formulas": (
+        "Display formulas found in the articles.",
+        {
+            "id": "The formula's id.",
+            "article_id": "The article it is in.",
+            "section_id": "The section it is in, if known.",
+            "label": "Its equation number as printed, e.g. (3).",
+            "text": "The formula as plain text.",
+            "latex": "The formula as LaTeX, where a backend produced it.",
+            "page": "The page it is on.",
+            "bbox": "JSON [x0, top, x1, bottom] on that page, in PDF points.",
+            "provenance": "The backend (and version) that extracted it.",
+        },
+    ),
+    "figures": (
+        "Figures found in the articles (their captions; images are not stored).",
+        {
+            "id": "The figure's id.",
+            "article_id": "The article it is in.",
+            "section_id": "The section it is in, if known.",
+            "label": "Its label as printed (Figure 1).",
+            "caption": "Its caption.",
+            "page": "The page it is on.",
+            "bbox": "JSON [x0, top, x1, bottom] on that page, in PDF points.",
+            "provenance": "The backend (and version) that extracted it.",
+        },
+    ),
+    "ingest_log": (
+        "Every input the ingest has seen and how its latest attempt ended.",
+        {
+            "source_uri": "The input (s3:// URI or path).",
+            "sha256": "sha256 of the input file, when it could be read.",
+            "status": "done, failed or skipped (already stored).",
+            "error": "Why it failed, in one line.",
+            "attempts": "How many times it was tried.",
+            "article_id": "The article stored from it.",
+            "pages": "Its pages.",
+            "seconds": "Seconds its last attempt took.",
+            "updated_at": "When its status last changed (UTC, ISO 8601).",
+        },
+    ),
+}
+
+#: Canned queries: name -> (title, description, SQL). Parameters are Datasette's ``:name``.
+QUERIES: dict[str, tuple[str, str, str]] = {
+    "article_sections_in_order": (
+        "Sections of an article in order",
+        "The sections of one article (by id) in reading order, with their pages and sizes.",
+        """
+SELECT ars.position, s.id AS section_id, s.section_number, s.section_title, s.level,
+       s.parent_id, s.page_start, s.page_end, s.num_tokens
+FROM article_sections AS ars
+JOIN sections AS s ON s.id = ars.section_id
+WHERE ars.article_id = :article_id
+ORDER BY ars.position
+""".strip(),
+    ),
+    "section_contexts_in_order": (
+        "Contexts of a section in order",
+        "The text of one section (by id), passage by passage, in reading order.",
+        """
+SELECT sc.position, c.id AS context_id, c.text, c.page_number, c.num_tokens, c.kind, c.stop_reason
+FROM sections_contexts AS sc
+JOIN contexts AS c ON c.id = sc.context_id
+WHERE sc.section_id = :section_id
+ORDER BY sc.position
+""".strip(),
+    ),
+    "search_contexts": (
+        "Search contexts",
+        "Full-text search (SQLite FTS5 syntax: words, \"phrases\", OR, prefix*) over every passage, "
+        "best match first, with the article's title, the section and the page to cite.",
+        """
+SELECT c.id AS context_id, a.title AS article_title, a.id AS article_id,
+       s.section_number, s.section_title, c.page_number AS page,
+       snippet(contexts_fts, 0, '**', '**', '…', 24) AS snippet
+FROM contexts_fts
+JOIN contexts AS c ON c.rowid = contexts_fts.rowid
+JOIN sections_contexts AS sc ON sc.context_id = c.id
+JOIN sections AS s ON s.id = sc.section_id
+JOIN article_sections AS ars ON ars.section_id = s.id
+JOIN articles AS a ON a.id = ars.article_id
+WHERE contexts_fts MATCH :q
+ORDER BY contexts_fts.rank
+LIMIT 100
+""".strip(),
+    ),
+    "failed_inputs": (
+        "Failed inputs",
+        "Inputs whose latest attempt failed, most recent first, with the reason.",
+        """
+SELECT source_uri, error, attempts, sha256, pages, seconds, updated_at
+FROM ingest_log
+WHERE status = 'failed'
+ORDER BY updated_at DESC, source_uri
+""".strip(),
+    ),
+}
+
+# label columns make Datasette show a title instead of a bare id where a row points at one
+_LABEL_COLUMNS = {"articles": "title", "sections": "section_title"}
+
+
+def datasette_metadata(database: str = "corpus") -> dict[str, Any]:
+    """Datasette metadata (title, description, licence note, table and column descriptions,
+    canned queries) for a corpus served under the name ``database`` (the file's stem)."""
+    tables: dict[str, Any] = {}
+    for name, (description, columns) in TABLES.items():
+        table: dict[str, Any] = {"description": description, "columns": dict(columns)}
+        if name in _LABEL_COLUMNS:
+            table["label_column"] = _LABEL_COLUMNS[name]
+        tables[name] = table
+    return {
+        "title": "paperpyramid corpus",
+        "description": (
+            "Academic papers parsed into sections and passages (contexts), with their references, "
+            "tables, formulas and figures, and the log of every input the ingest saw."
+        ),
+        "license": "Licences vary by paper: each article keeps the licence of its source; check it before reuse.",
+        "source": "paperpyramid",
+        "databases": {
+            database: {
+                "description": "A read-only snapshot of a paperpyramid corpus; its manifest lists row counts and checksums.",
+                "tables": tables,
+                "queries": {
+                    name: {"title": title, "description": description, "sql": sql}
+                    for name, (title, description, sql) in QUERIES.items()
+                },
+            }
+        },
+    }
+
+
+__all__ = ["QUERIES", "TABLES", "datasette_metadata"]
