@@ -9,13 +9,13 @@ import os
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from paperpyramid.parsers import PARSER_NAMES
+from paperpyramid.parsers import PARSER_NAMES, is_parser_name
 
 
 class IngestSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    parser: str = Field("embedded", description="Parser backend by name; see `paperpyramid.parsers.PARSER_NAMES`.")
+    parser: str = Field("embedded", description="Parser backend by name (see `paperpyramid.parsers.PARSER_NAMES`) or import path `package.module:function`.")
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=0, description="Parser processes; 0 parses in the calling process.")
     max_pages: int = Field(500, ge=1, description="Documents with more pages are recorded as failed (too many pages).")
     time_limit: float = Field(120.0, gt=0, description="Seconds one document may take to parse before it is stopped and recorded as failed.")
@@ -25,8 +25,8 @@ class IngestSettings(BaseModel):
     @field_validator("parser")
     @classmethod
     def _known_parser(cls, name: str) -> str:
-        if name not in PARSER_NAMES:
-            raise ValueError(f"unknown parser {name!r}; choose one of: {', '.join(PARSER_NAMES)}")
+        if not is_parser_name(name):
+            raise ValueError(f"unknown parser {name!r}; choose one of: {', '.join(PARSER_NAMES)} (or package.module:function)")
         return name
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import re
 import signal
 import tempfile
 import threading
@@ -108,7 +109,7 @@ def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = 
         return parsed
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="paperpyramid-") as folder:
-        target = Path(folder) / "document.pdf"
+        target = Path(folder) / _safe_name(item.name)
         try:
             download(_client(s3 or S3Settings()), item.obj, target, s3 or S3Settings())
         except ServiceUnavailable as exc:
@@ -118,6 +119,12 @@ def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = 
         parsed.sha256 = sha
         parsed.seconds = time.monotonic() - started
         return parsed
+
+
+def _safe_name(name: str) -> str:
+    # the key's last part, reduced to characters safe in any file system
+    safe = re.sub(r"[^\w.\-]+", "_", name)[-120:].lstrip(".") or "document"
+    return safe if safe.lower().endswith(".pdf") else safe + ".pdf"
 
 
 _clients: dict[str, object] = {}
@@ -305,7 +312,8 @@ def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed, stored: dict[st
 @dataclass(slots=True)
 class _Job:
     item: WorkItem
-    attempts: int = 0
+    deaths: int = 0  # worker deaths while this document ran alone
+    suspect: bool = False
 
 
 class _Pool:
@@ -337,31 +345,38 @@ def _executor(given: Executor | None, options: IngestSettings) -> Iterator[_Pool
 
 
 def _run(items: Iterator[WorkItem], settings: Settings, pool: _Pool) -> Iterator[tuple[WorkItem, Parsed]]:
+    """Parse items on the pool, a window at a time. When a worker process dies, every document
+    in flight is a suspect: suspects are run again alone, one at a time, so that a death is
+    charged only to the document that was running; ``max_attempts`` deaths fail it."""
     options = settings.ingest
     executor = pool.executor
     if executor is None:
         for item in items:
             yield item, parse_item(item, options, settings.s3)
         return
-    retry: list[_Job] = []
+    suspects: list[_Job] = []
     in_flight: dict[Future[Parsed], _Job] = {}
     window = max(2, 2 * max(options.workers, 1))
     exhausted = False
     while True:
-        while len(in_flight) < window and (retry or not exhausted):
-            if retry:
-                job = retry.pop()
+        isolating = any(job.suspect for job in in_flight.values())
+        while not isolating and len(in_flight) < window and (suspects or not exhausted):
+            if suspects:
+                if in_flight:
+                    break  # a suspect runs alone: wait for the others to finish
+                job = suspects.pop()
+                isolating = True
             else:
                 upcoming = next(items, None)
                 if upcoming is None:
                     exhausted = True
                     continue
                 job = _Job(upcoming)
-            job.attempts += 1
             in_flight[executor.submit(parse_item, job.item, options, settings.s3)] = job
         if not in_flight:
             return
         done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
+        alone = len(in_flight) == 1
         broken = False
         for future in done:
             job = in_flight.pop(future)
@@ -369,15 +384,18 @@ def _run(items: Iterator[WorkItem], settings: Settings, pool: _Pool) -> Iterator
                 yield job.item, future.result()
             except BrokenProcessPool:
                 broken = True
-                if job.attempts >= options.max_attempts:
-                    yield job.item, Parsed(None, f"{job.item.name}: the parser process died {job.attempts} times on this document", 0.0)
+                job.deaths += alone
+                if job.deaths >= options.max_attempts:
+                    yield job.item, Parsed(None, f"{job.item.name}: the parser process died {job.deaths} times on this document", 0.0)
                 else:
-                    retry.append(job)
+                    job.suspect = True
+                    suspects.append(job)
         if broken and pool.own:
-            # every document still in the dead pool is tried again in a fresh one
+            # the others still in the dead pool become suspects too, tried again in a fresh one
             for future, job in in_flight.items():
                 future.cancel()
-                retry.append(job)
+                job.suspect = True
+                suspects.append(job)
             in_flight.clear()
             pool.replace()
             executor = pool.executor

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from pathlib import Path
 from typing import Protocol
 
@@ -22,12 +23,23 @@ _REGISTRY = {
 PARSER_NAMES = tuple(_REGISTRY)
 
 
+_IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+def is_parser_name(name: str) -> bool:
+    """A registered name, or an import path ``package.module:function`` to a parser of one's own."""
+    return name in _REGISTRY or bool(_IMPORT_PATH.match(name))
+
+
 def get_parser(name: str) -> Parser:
-    """The parser called ``name``; unknown names fail with the list of known ones."""
-    try:
-        target = _REGISTRY[name]
-    except KeyError:
-        raise ConfigurationError(f"unknown parser {name!r}; choose one of: {', '.join(PARSER_NAMES)}") from None
+    """The parser called ``name`` (or at the import path ``name``); unknown names fail with
+    the list of known ones."""
+    target = _REGISTRY.get(name, name if _IMPORT_PATH.match(name) else None)
+    if target is None:
+        raise ConfigurationError(f"unknown parser {name!r}; choose one of: {', '.join(PARSER_NAMES)} (or package.module:function)")
     module_name, function = target.split(":")
-    parser: Parser = getattr(importlib.import_module(module_name), function)
+    try:
+        parser: Parser = getattr(importlib.import_module(module_name), function)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigurationError(f"parser {name!r} cannot be imported: {exc}") from exc
     return parser

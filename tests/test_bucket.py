@@ -1,0 +1,194 @@
+"""The bucket as the work queue, against a real S3 server (SeaweedFS on 127.0.0.1)."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from paperpyramid.ingest import ingest
+from paperpyramid.ingest.executors import open_executor
+from paperpyramid.settings import IngestSettings, Settings
+from tests.conftest import HOSTILE, SAMPLE
+
+ROOT = Path(__file__).resolve().parents[1]
+GOOD = sorted(SAMPLE.glob("*.pdf"))
+BAD = sorted(HOSTILE.glob("*.pdf"))
+
+
+def put(server, bucket: str, key: str, data: bytes) -> None:
+    server.make_bucket(bucket)
+    server.client().put_object(bucket, key, io.BytesIO(data), len(data))
+
+
+def distinct_copy(data: bytes, n: int) -> bytes:
+    # bytes after %%EOF are ignored by PDF readers: a distinct file, the same paper
+    return data + f"\n% copy {n}\n".encode()
+
+
+def log(db: Path) -> dict[str, tuple[str, str | None]]:
+    with sqlite3.connect(db) as connection:
+        return {uri: (status, error) for uri, status, error in connection.execute("SELECT source_uri, status, error FROM ingest_log")}
+
+
+def count(db: Path, table: str) -> int:
+    with sqlite3.connect(db) as connection:
+        return int(connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+
+def settings(workers: int = 2, **ingest_options) -> Settings:
+    return Settings(ingest=IngestSettings(workers=workers, **ingest_options))
+
+
+def test_bucket_drained_skipped_by_etag_and_duplicates_logged(s3_env, tmp_path):
+    for path in GOOD + BAD:
+        put(s3_env, "queue1", f"batch/{path.name}", path.read_bytes())
+    put(s3_env, "queue1", "batch/twin/same-as-plos.pdf", GOOD[-1].read_bytes())
+    put(s3_env, "queue1", "elsewhere/not-in-prefix.pdf", GOOD[0].read_bytes())
+    db = tmp_path / "c.sqlite"
+    summary = ingest(["s3://queue1/batch/"], db, settings())
+    outcome = log(db)
+    assert len(outcome) == len(GOOD) + len(BAD) + 1, "every object under the prefix, and only those, is logged"
+    assert summary.count("done") == len(GOOD) and count(db, "articles") == len(GOOD)
+    assert outcome["s3://queue1/batch/hostile-encrypted-user-password.pdf"][1].startswith("hostile-encrypted-user-password.pdf: encrypted PDF")
+    assert "corrupt" in outcome["s3://queue1/batch/hostile-fuzzed-no-trailer.pdf"][1]
+    twins = [outcome["s3://queue1/batch/twin/same-as-plos.pdf"], outcome[f"s3://queue1/batch/{GOOD[-1].name}"]]
+    assert sorted(status for status, _ in twins) == ["done", "skipped"]
+    # a re-run downloads nothing: every object is skipped (or still failed) by its ETag
+    rerun = ingest(["s3://queue1/batch/"], db, settings())
+    assert rerun.count("done") == 0 and all(result.seconds == 0 for result in rerun.results)
+    with sqlite3.connect(db) as connection:
+        assert connection.execute("SELECT max(attempts) FROM ingest_log").fetchone()[0] == 1
+
+
+def test_worker_that_dies_is_replaced_and_its_document_retried_then_failed(s3_env, tmp_path):
+    put(s3_env, "queue2", "a.pdf", GOOD[0].read_bytes())
+    put(s3_env, "queue2", "crash-me.pdf", GOOD[1].read_bytes())
+    put(s3_env, "queue2", "z.pdf", GOOD[2].read_bytes())
+    db = tmp_path / "c.sqlite"
+    summary = ingest(["s3://queue2/"], db, settings(parser="tests.crashing_parser:parse", max_attempts=3))
+    outcome = log(db)
+    assert outcome["s3://queue2/a.pdf"][0] == "done" and outcome["s3://queue2/z.pdf"][0] == "done"
+    assert outcome["s3://queue2/crash-me.pdf"] == ("failed", "crash-me.pdf: the parser process died 3 times on this document")
+    assert summary.count("done") == 2
+
+
+def test_s3_server_stopped_and_restarted_mid_run(s3_env, tmp_path):
+    for n in range(8):
+        put(s3_env, "queue3", f"p{n}.pdf", distinct_copy(GOOD[n % len(GOOD)].read_bytes(), n))
+    db = tmp_path / "c.sqlite"
+    first = threading.Event()
+    outage = threading.Thread(target=lambda: (first.wait(60), s3_env.stop(), time.sleep(2), s3_env.start()))
+    outage.start()
+    try:
+        summary = ingest(["s3://queue3/"], db, settings(workers=1), on_result=lambda result: first.set())
+    finally:
+        outage.join(90)
+        if s3_env.process is None:
+            s3_env.start()
+    assert summary.count("done") + summary.count("failed") == 8
+    # an object whose download outlasted the retries is logged as unavailable and retried by the next run
+    ingest(["s3://queue3/"], db, settings(workers=1))
+    assert {status for status, _ in log(db).values()} == {"done"} and count(db, "articles") == 8
+
+
+def test_watch_ingests_objects_as_they_arrive(s3_env, tmp_path):
+    s3_env.make_bucket("queue4")
+    db = tmp_path / "c.sqlite"
+    stop = threading.Event()
+    results = []
+    runner = threading.Thread(target=lambda: results.append(ingest(["s3://queue4/"], db, settings(workers=0), watch=True, poll_interval=0.2, max_poll_interval=0.5, stop=stop)))
+    runner.start()
+    try:
+        for n, path in enumerate(GOOD):
+            put(s3_env, "queue4", f"arrived-{n}.pdf", path.read_bytes())
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and log(db).get(f"s3://queue4/arrived-{n}.pdf", ("",))[0] != "done":
+                time.sleep(0.1)
+            assert log(db)[f"s3://queue4/arrived-{n}.pdf"][0] == "done"
+    finally:
+        stop.set()
+        runner.join(30)
+    assert not runner.is_alive() and results[0].count("done") == len(GOOD)
+
+
+def test_same_ingest_on_a_dask_local_cluster(s3_env, tmp_path):
+    for path in GOOD + BAD[:2]:
+        put(s3_env, "queue5", path.name, path.read_bytes())
+    db = tmp_path / "c.sqlite"
+    with open_executor("dask", 2) as executor:
+        summary = ingest(["s3://queue5/"], db, settings(), executor=executor)
+    assert summary.count("done") == len(GOOD) and summary.count("failed") == 2
+    assert {status for uri, (status, _) in log(db).items() if "hostile" not in uri} == {"done"}
+
+
+def test_kill_9_halfway_then_rerun_ingests_every_object_exactly_once(s3_env, tmp_path, shared_or_sample_pdfs):
+    good, hostile = shared_or_sample_pdfs
+    keys = {}
+    n = 0
+    while len(keys) < 200 - len(hostile):
+        source = good[n % len(good)]
+        key = f"dump/{n:04d}-{source.name}"
+        put(s3_env, "queue6", key, distinct_copy(source.read_bytes(), n))
+        keys[key] = source
+        n += 1
+    for path in hostile:
+        put(s3_env, "queue6", f"dump/hostile/{path.name}", path.read_bytes())
+    db = tmp_path / "c.sqlite"
+    command = [sys.executable, "-m", "paperpyramid.cli", "ingest", "s3://queue6/dump/", "--db", str(db), "--workers", "2"]
+    process = subprocess.Popen(command, cwd=ROOT, env={**os.environ}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and process.poll() is None:
+        if db.exists() and _done(db) >= 80:
+            break
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGKILL)  # the ingest process and its workers, mid-write
+    process.wait(30)
+    killed_at = _done(db)
+    assert 0 < killed_at < len(keys), "the kill must land halfway"
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr[-2000:]
+    outcome = log(db)
+    assert all(outcome[f"s3://queue6/{key}"][0] == "done" for key in keys)
+    readable = sum(1 for path in hostile if path.name in READABLE)  # OCR-layer scans, owner-password-only
+    assert count(db, "articles") == len(keys) + readable
+    for path in hostile:
+        status, error = outcome[f"s3://queue6/dump/hostile/{path.name}"]
+        assert status == "failed" or path.name in READABLE, (path.name, status, error)
+    with sqlite3.connect(db) as connection:
+        orphans = connection.execute("SELECT count(*) FROM sections WHERE id NOT IN (SELECT section_id FROM article_sections)").fetchone()[0]
+        assert orphans == 0
+        assert connection.execute("SELECT count(*) FROM articles WHERE id NOT IN (SELECT article_id FROM ingest_log WHERE status = 'done')").fetchone()[0] == 0
+
+
+READABLE = {"hostile-scanned-ocr-layer-z-naturforsch-1999.pdf", "hostile-scanned-ocr-layer-cacm-1978-backus-p21.pdf", "hostile-encrypted-owner-aes-layoutparser-2pages.pdf"}
+
+
+def _done(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as connection:
+            return int(connection.execute("SELECT count(*) FROM ingest_log WHERE status = 'done'").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+@pytest.fixture
+def shared_or_sample_pdfs() -> tuple[list[Path], list[Path]]:
+    """The shared corpus's PDFs when present (the issue's bucket), else the committed ones."""
+    corpus = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+    if (corpus / "MANIFEST.tsv").is_file():
+        import csv
+
+        rows = list(csv.DictReader((corpus / "MANIFEST.tsv").open(), delimiter="\t"))
+        good = [corpus / row["file"] for row in rows if row["kind"] == "pdf" and int(row["pages"] or 0) <= 40]
+        hostile = [corpus / row["file"] for row in rows if row["kind"] == "hostile"]
+        return good, hostile
+    return GOOD, BAD
