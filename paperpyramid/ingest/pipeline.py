@@ -17,6 +17,7 @@ are always tried again.
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
 import re
@@ -33,6 +34,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Literal
 
+from paperpyramid.contexts import ContextDraft, split_section
 from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Document
 from paperpyramid.errors import BadInput, ParseTimeout, ServiceUnavailable
@@ -40,6 +42,7 @@ from paperpyramid.ingest.s3 import S3Object, download, iter_objects, make_client
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
 from paperpyramid.parsers import get_parser
 from paperpyramid.settings import IngestSettings, S3Settings, Settings
+from paperpyramid.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +100,8 @@ class Parsed:
     error: str | None
     seconds: float
     sha256: str | None = None
+    #: one list per section, cut in the worker so that the single writer only inserts
+    contexts: list[list[ContextDraft]] | None = None
 
 
 def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = None) -> Parsed:
@@ -106,7 +111,7 @@ def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = 
         assert item.path is not None
         parsed = parse_one(item.path, options)
         parsed.sha256 = item.sha256
-        return parsed
+        return _with_contexts(parsed)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="paperpyramid-") as folder:
         target = Path(folder) / _safe_name(item.name)
@@ -118,7 +123,7 @@ def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = 
         parsed = parse_one(target, options, name=item.name)
         parsed.sha256 = sha
         parsed.seconds = time.monotonic() - started
-        return parsed
+        return _with_contexts(parsed)
 
 
 def _safe_name(name: str) -> str:
@@ -136,6 +141,18 @@ def _client(settings: S3Settings):  # type: ignore[no-untyped-def]
     if key not in _clients:
         _clients[key] = make_client(settings)
     return _clients[key]
+
+
+def _with_contexts(parsed: Parsed) -> Parsed:
+    if parsed.document is not None:
+        counter = _counter()
+        parsed.contexts = [split_section(section, counter) for section in parsed.document.sections]
+    return parsed
+
+
+@functools.lru_cache(maxsize=1)
+def _counter() -> TokenCounter:
+    return TokenCounter()
 
 
 def parse_one(path: Path, options: IngestSettings, *, name: str | None = None) -> Parsed:
@@ -299,7 +316,7 @@ def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed, stored: dict[st
         return IngestResult(item.uri, "skipped", error=reason, article_id=existing)
     document = parsed.document
     try:
-        article_id = writer.store(document, source_uri=item.uri, sha256=parsed.sha256, etag=etag, seconds=parsed.seconds)
+        article_id = writer.store(document, source_uri=item.uri, sha256=parsed.sha256, etag=etag, seconds=parsed.seconds, contexts=parsed.contexts)
     except Exception as exc:  # the article's transaction rolled back; log it and go on
         log.exception("storing %s failed", item.uri)
         reason = f"{item.name}: could not be stored: {type(exc).__name__}: {exc}"
