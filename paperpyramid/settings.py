@@ -21,6 +21,7 @@ class IngestSettings(BaseModel):
     time_limit: float = Field(120.0, gt=0, description="Seconds one document may take to parse before it is stopped and recorded as failed.")
     max_attempts: int = Field(3, ge=1, description="Tries per document when a worker process dies under it.")
     password: str | None = Field(None, description="Password tried on encrypted PDFs.")
+    max_member_bytes: int = Field(256 * 2**20, ge=1, description="Archive members larger than this (declared or actual) are refused.")
 
     @field_validator("parser")
     @classmethod

@@ -192,3 +192,61 @@ def shared_or_sample_pdfs() -> tuple[list[Path], list[Path]]:
         hostile = [corpus / row["file"] for row in rows if row["kind"] == "hostile"]
         return good, hostile
     return GOOD, BAD
+
+
+def _tar(members: dict[str, bytes], gz: bool) -> bytes:
+    import tarfile
+
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz" if gz else "w") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def test_pmc_package_in_the_bucket_ingests_through_jats_with_pdf_pages(s3_env, tmp_path):
+    from paperpyramid import Corpus
+    from paperpyramid.eval.gold import load_gold
+    from paperpyramid.eval.parse import soft_norm
+    from tests.conftest import GOLD
+
+    stem = "plos-one-2014-fanged-frog-internal-fertilization"
+    package = _tar({
+        f"PMC4280169/{stem}.nxml": (GOLD / f"{stem}.nxml").read_bytes(),
+        f"PMC4280169/{stem}.pdf": (SAMPLE / f"{stem}.pdf").read_bytes(),
+        "PMC4280169/pone.0115884.g001.jpg": b"\xff\xd8 not really a jpeg",
+    }, gz=True)
+    put(s3_env, "pmc", "oa_package/00/00/PMC4280169.tar.gz", package)
+    db = tmp_path / "c.sqlite"
+    summary = ingest(["s3://pmc/oa_package/"], db, settings(workers=1))
+    assert summary.count("done") == 1, summary.results
+    with Corpus.open(db) as corpus:
+        (article,) = list(corpus.articles())
+        assert article.parser.startswith("jats") and article.pages == 14
+        titles = [section.title for section in corpus.sections(article.id)]
+        gold = load_gold(GOLD / f"{stem}.nxml")
+        assert [soft_norm(t) for t in gold.section_titles] == [soft_norm(t) for t in titles if soft_norm(t) in {soft_norm(g) for g in gold.section_titles}]
+        hit = corpus.search("digital calipers nearest 0.1 mm", k=1)[0]
+        assert hit.citation.page_number == 2  # the sentence is on page 2 of the PDF
+
+
+def test_arxiv_tar_streams_members_and_refuses_unsafe_ones(tmp_path):
+    dump = tmp_path / "dump"
+    dump.mkdir()
+    members = {f"0001/{path.stem}.pdf": path.read_bytes() for path in GOOD}
+    members["../escape.pdf"] = GOOD[0].read_bytes()
+    members["0001/README.txt"] = b"not a paper"
+    (dump / "arXiv_pdf_0001_001.tar").write_bytes(_tar(members, gz=False))
+    before = {p for p in tmp_path.rglob("*")}
+    db = tmp_path / "c.sqlite"
+    summary = ingest([dump], db, settings(workers=0))
+    outcome = log(db)
+    uri = str((dump / "arXiv_pdf_0001_001.tar").resolve())
+    assert {outcome[f"{uri}#0001/{path.stem}.pdf"][0] for path in GOOD} == {"done"}
+    refused = [error for key, (status, error) in outcome.items() if status == "failed"]
+    assert len(refused) == 1 and "escape" in refused[0]
+    assert summary.count("done") == len(GOOD)
+    after = {p for p in tmp_path.rglob("*") if not p.name.startswith("c.sqlite")}
+    assert after == before, "nothing extracted outside the scratch folder, and nothing left behind"

@@ -32,15 +32,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import Literal
+from typing import BinaryIO, Literal, cast
+
+from minio import Minio
 
 from paperpyramid.contexts import ContextDraft, split_section
 from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Document
 from paperpyramid.errors import BadInput, ParseTimeout, ServiceUnavailable
-from paperpyramid.ingest.s3 import S3Object, download, iter_objects, make_client, parse_s3_uri
+from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
+from paperpyramid.ingest.s3 import S3Object, download, iter_objects, make_client, parse_s3_uri, with_retries
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
 from paperpyramid.parsers import get_parser
+from paperpyramid.parsers.jats import parse_jats
 from paperpyramid.settings import IngestSettings, S3Settings, Settings
 from paperpyramid.tokens import TokenCounter
 
@@ -48,6 +52,7 @@ log = logging.getLogger(__name__)
 
 Status = Literal["done", "failed", "skipped"]
 UNAVAILABLE = "unavailable: "  # prefix of failures that a later run retries
+ARCHIVE_SUFFIXES = (".tar", ".tar.gz", ".tgz")
 
 
 @dataclass(slots=True)
@@ -82,12 +87,16 @@ class IngestSummary:
 
 @dataclass(frozen=True, slots=True)
 class WorkItem:
-    """One input: a local file (hashed up front) or a bucket object (hashed by the worker)."""
+    """One input: a local file (hashed up front), a bucket object (hashed by the worker), a
+    member of an archive (extracted to a temporary file), or one refused before parsing."""
 
     uri: str
     path: Path | None = None
     obj: S3Object | None = None
     sha256: str | None = None
+    nxml: Path | None = None  # a PMC package's JATS XML: the structure source
+    temporary: bool = False  # extracted here: delete once stored
+    error: str | None = None  # refused before parsing (an unsafe archive member, say)
 
     @property
     def name(self) -> str:
@@ -107,9 +116,13 @@ class Parsed:
 def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = None) -> Parsed:
     """Worker side: fetch (if in a bucket), hash, and parse one input. Never raises for one
     bad document; an unreachable bucket becomes an ``unavailable:`` reason."""
+    if item.nxml is not None:
+        parsed = _guarded(lambda: parse_jats(item.nxml, pdf_path=item.path, password=options.password), item.name)  # type: ignore[arg-type]
+        parsed.sha256 = item.sha256
+        return _with_contexts(parsed)
     if item.obj is None:
         assert item.path is not None
-        parsed = parse_one(item.path, options)
+        parsed = parse_one(item.path, options, name=item.name)
         parsed.sha256 = item.sha256
         return _with_contexts(parsed)
     started = time.monotonic()
@@ -132,10 +145,10 @@ def _safe_name(name: str) -> str:
     return safe if safe.lower().endswith(".pdf") else safe + ".pdf"
 
 
-_clients: dict[str, object] = {}
+_clients: dict[str, Minio] = {}
 
 
-def _client(settings: S3Settings):  # type: ignore[no-untyped-def]
+def _client(settings: S3Settings) -> Minio:
     # one client (and connection pool) per worker process and endpoint
     key = settings.model_dump_json()
     if key not in _clients:
@@ -162,18 +175,26 @@ def parse_one(path: Path, options: IngestSettings, *, name: str | None = None) -
     interrupts a single page that runs away (in a process's main thread only).
     """
     parser = get_parser(options.parser)
+
+    def call() -> Document:
+        with _alarm(options.time_limit, path):
+            return parser(path, password=options.password, max_pages=options.max_pages, time_limit=options.time_limit)
+
+    parsed = _guarded(call, name or path.name)
+    if parsed.error and name and path.name != name:
+        parsed.error = parsed.error.replace(path.name, name, 1)  # a temporary file's name means nothing to a reader
+    return parsed
+
+
+def _guarded(call: Callable[[], Document], name: str) -> Parsed:
     started = time.monotonic()
     try:
-        with _alarm(options.time_limit, path):
-            document = parser(path, password=options.password, max_pages=options.max_pages, time_limit=options.time_limit)
+        document = call()
     except BadInput as exc:
-        reason = str(exc)
-        if name and path.name != name:
-            reason = reason.replace(path.name, name, 1)  # the temporary file's name means nothing to a reader
-        return Parsed(None, reason, time.monotonic() - started)
+        return Parsed(None, str(exc), time.monotonic() - started)
     except Exception as exc:  # a parser bug must cost one document, not the run
-        log.exception("parser crashed on %s", name or path)
-        return Parsed(None, f"{name or path.name}: parser error: {type(exc).__name__}: {exc}", time.monotonic() - started)
+        log.exception("parser crashed on %s", name)
+        return Parsed(None, f"{name}: parser error: {type(exc).__name__}: {exc}", time.monotonic() - started)
     return Parsed(document, None, time.monotonic() - started)
 
 
@@ -199,18 +220,63 @@ def _alarm(seconds: float, path: Path) -> Iterator[None]:
 ProgressCallback = Callable[[IngestResult], None]
 
 
-def iter_items(sources: Iterable[str | Path], s3: S3Settings) -> Iterator[WorkItem]:
-    """Inputs named by ``sources``, lazily: local PDFs (with their SHA-256) and the PDFs
-    under each ``s3://`` prefix (listed page by page)."""
+def iter_items(sources: Iterable[str | Path], s3: S3Settings, scratch: Path, options: IngestSettings | None = None) -> Iterator[WorkItem]:
+    """Inputs named by ``sources``, lazily: local PDFs (with their SHA-256), the PDFs under
+    each ``s3://`` prefix (listed page by page), and the members of ``.tar``/``.tar.gz``
+    archives among them, streamed into ``scratch`` one member at a time."""
+    options = options or IngestSettings()
     for source in sources:
         text = str(source)
         if text.startswith("s3://"):
             location = parse_s3_uri(text)
-            for obj in iter_objects(_client(s3), location, s3):
-                yield WorkItem(obj.uri, obj=obj)
+            client = _client(s3)
+            for obj in iter_objects(client, location, s3, suffixes=(".pdf", *ARCHIVE_SUFFIXES)):
+                if is_archive(obj.key):
+                    response = with_retries(functools.partial(client.get_object, obj.bucket, obj.key), s3, f"opening {obj.uri}")
+                    try:
+                        # urllib3's response reads like a file: the archive streams, never lands whole
+                        yield from _archive_items(cast(BinaryIO, response), obj.uri, scratch, options)
+                    finally:
+                        response.close()
+                        response.release_conn()
+                else:
+                    yield WorkItem(obj.uri, obj=obj)
         else:
-            for path in discover_pdfs([source]):
-                yield WorkItem(str(path.resolve()), path=path, sha256=file_sha256(path))
+            for path in discover_pdfs([source], archives=True):
+                uri = str(path.resolve())
+                if is_archive(path.name):
+                    with path.open("rb") as handle:
+                        yield from _archive_items(handle, uri, scratch, options)
+                else:
+                    yield WorkItem(uri, path=path, sha256=file_sha256(path))
+
+
+_PMC_PACKAGE = re.compile(r"(^|/)PMC\d+[^/]*\.(tar\.gz|tgz)$", re.I)
+
+
+def _archive_items(stream: BinaryIO, uri: str, scratch: Path, options: IngestSettings) -> Iterator[WorkItem]:
+    """A PMC OA package (``PMC<digits>….tar.gz``) is one article, its JATS XML the structure
+    source; any other archive is a bundle of PDFs (arXiv's ``arXiv_pdf_*.tar``), one item each.
+    A damaged archive yields what came before the damage and one failed item for the rest."""
+    name = uri.rsplit("/", 1)[-1]
+    folder = Path(tempfile.mkdtemp(prefix="archive-", dir=scratch))
+    try:
+        if _PMC_PACKAGE.search(uri):
+            package = read_pmc_package(stream, folder, max_member_bytes=options.max_member_bytes, archive_name=name)
+            main = package.pdf or package.nxml
+            if main is None:
+                yield WorkItem(uri, error=f"{name}: no .nxml or .pdf in the package ({'; '.join(package.errors) or 'empty'})")
+            else:
+                yield WorkItem(uri, path=package.pdf, nxml=package.nxml, sha256=file_sha256(main), temporary=True)
+            return
+        for member in iter_tar_pdfs(stream, folder, max_member_bytes=options.max_member_bytes, archive_name=name):
+            member_uri = f"{uri}#{member.name}"
+            if member.path is None:
+                yield WorkItem(member_uri, error=f"{name}: {member.name}: {member.error}")
+            else:
+                yield WorkItem(member_uri, path=member.path, sha256=file_sha256(member.path), temporary=True)
+    except BadInput as exc:
+        yield WorkItem(f"{uri}#(rest)", error=str(exc))
 
 
 def ingest(
@@ -271,16 +337,31 @@ def ingest(
 def _one_pass(sources: list[str | Path], writer: CorpusWriter, settings: Settings, pool: _Pool, report: ProgressCallback, retry_failed: bool) -> None:
     stored: dict[str, str] = {}  # sha256 -> uri of its article's input, this pass
 
-    def todo() -> Iterator[WorkItem]:
-        for item in iter_items(sources, settings.s3):
+    def todo(scratch: Path) -> Iterator[WorkItem]:
+        for item in iter_items(sources, settings.s3, scratch, settings.ingest):
+            if item.error is not None:
+                writer.record(item.uri, item.sha256, "failed", error=item.error)
+                report(IngestResult(item.uri, "failed", error=item.error))
+                continue
             skip = _skip(writer, item, retry_failed)
             if skip is None:
                 yield item
             else:
+                _discard(item)
                 report(skip)
 
-    for item, parsed in _run(todo(), settings, pool):
-        report(_store(writer, item, parsed, stored))
+    with tempfile.TemporaryDirectory(prefix="paperpyramid-scratch-") as scratch:
+        for item, parsed in _run(todo(Path(scratch)), settings, pool):
+            report(_store(writer, item, parsed, stored))
+            _discard(item)
+
+
+def _discard(item: WorkItem) -> None:
+    # extracted archive members go as soon as they are stored: a dump never fills the disk
+    if item.temporary:
+        for path in (item.path, item.nxml):
+            if path is not None:
+                path.unlink(missing_ok=True)
 
 
 def _skip(writer: CorpusWriter, item: WorkItem, retry_failed: bool) -> IngestResult | None:

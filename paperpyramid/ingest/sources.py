@@ -9,13 +9,18 @@ from pathlib import Path
 _CHUNK = 1 << 20
 
 
-def discover_pdfs(sources: Iterable[str | Path]) -> Iterator[Path]:
+_ARCHIVES = (".tar", ".tar.gz", ".tgz")
+
+
+def discover_pdfs(sources: Iterable[str | Path], *, archives: bool = False) -> Iterator[Path]:
     """Yield the PDFs named by ``sources``: files as given, folders searched recursively
-    for ``*.pdf`` (any case), in a stable order. Missing paths raise FileNotFoundError."""
+    for ``*.pdf`` (any case; with ``archives``, ``.tar``/``.tar.gz``/``.tgz`` too), in a
+    stable order. Missing paths raise FileNotFoundError."""
+    suffixes = (".pdf", *_ARCHIVES) if archives else (".pdf",)
     for source in sources:
         path = Path(source)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() == ".pdf")
+            yield from sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(suffixes))
         elif path.is_file():
             yield path
         else:
