@@ -170,6 +170,32 @@ def status(db: DbOption = Path("paperpyramid.sqlite"), errors: Annotated[int, ty
             out.print(f"[red]failed[/] {row.error}", highlight=False)
 
 
+@app.command()
+def snapshot(
+    db: DbOption = Path("paperpyramid.sqlite"),
+    to: Annotated[str, typer.Option("--to", help="A local folder or s3://BUCKET/PREFIX/ to publish the snapshot to.")] = "snapshots",
+    expires_hours: Annotated[int, typer.Option(help="How long the presigned download URL works (S3 allows at most 168).")] = 168,
+) -> None:
+    """Publish a consistent, compressed copy of the corpus (safe while ingestion writes) with a
+    manifest (schema version, row counts, sha256) and Datasette metadata; print its download URL.
+    Open it anywhere with ``Corpus.open(URL)``."""
+    from datetime import timedelta
+
+    from paperpyramid.db.snapshot import take_snapshot
+    from paperpyramid.settings import Settings
+
+    if not db.is_file():
+        raise _fail(f"no corpus at {db}")
+    try:
+        made = take_snapshot(db, to, Settings(), expires=timedelta(hours=min(max(expires_hours, 1), 168)))
+    except PaperPyramidError as exc:
+        raise _fail(str(exc)) from exc
+    counts = made.manifest.get("row_counts", {})
+    console.print(f"snapshot {made.uri}: {counts.get('articles', 0)} articles, {counts.get('contexts', 0)} contexts")
+    console.print(f"manifest {made.manifest_url}", soft_wrap=True, highlight=False)
+    out.print(made.url, highlight=False, soft_wrap=True)
+
+
 @eval_app.command("parse")
 def eval_parse(
     gold_dir: Annotated[Path, typer.Argument(help="A folder with MANIFEST.tsv and gold .nxml / .tei.xml / .tex files.")],

@@ -17,12 +17,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from paperpyramid.db.schema import SCHEMA_VERSION
 from paperpyramid.db.writer import normalize_doi
 from paperpyramid.document import Author
 from paperpyramid.retrieval import SearchHit, bm25
+
+if TYPE_CHECKING:
+    from paperpyramid.settings import Settings
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +91,9 @@ class IngestLogRow:
     updated_at: str
 
 
+#: Sources that ``Corpus.open`` fetches as snapshots (besides local ``.gz`` files).
+_REMOTE_SCHEMES = ("http://", "https://", "s3://")
+
 _ARTICLE_COLUMNS = (
     "id, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser, "
     "source_uri, sha256, created_at, provenance, warnings"
@@ -111,12 +119,44 @@ class Corpus:
         self.conn = conn
 
     @classmethod
-    def open(cls, path: str | Path) -> Corpus:
-        """Open the corpus at ``path`` read-only."""
-        path = Path(path)
+    def open(
+        cls,
+        source: str | Path,
+        *,
+        manifest_url: str | None = None,
+        cache_dir: str | Path | None = None,
+        settings: Settings | None = None,
+    ) -> Corpus:
+        """Open a corpus read-only: a corpus file, or a snapshot made by ``take_snapshot``.
+
+        A snapshot is an http(s) URL (such as the presigned URL a snapshot comes with), an
+        ``s3://bucket/key`` URI (read with ``settings.s3``, by default the ``AWS_*`` variables)
+        or a local ``.sqlite.gz`` file. It is downloaded once into ``cache_dir`` (else
+        ``$PAPERPYRAMID_CACHE_DIR``, else ``~/.cache/paperpyramid/snapshots``), checked against
+        the sha256 in its manifest, and reused from there while it still matches. The manifest
+        is read from beside the snapshot, or from ``manifest_url`` (needed with a presigned URL,
+        whose signature covers only the snapshot). A copy that does not match its manifest is
+        refused with ``SnapshotCorrupt``.
+        """
+        if isinstance(source, str) and source.startswith("file://"):
+            source = Path(url2pathname(urlparse(source).path))
+        if str(source).startswith(_REMOTE_SCHEMES) or str(source).endswith(".gz"):
+            # imported here: the object-store client and settings load only when a snapshot is opened
+            from paperpyramid.db.snapshot import fetch_snapshot
+
+            fetched = fetch_snapshot(source, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings)
+            # a verified snapshot never changes: immutable skips locking and change detection
+            return cls._open_file(fetched.path, immutable=True)
+        if manifest_url is not None:
+            raise ValueError("manifest_url is for snapshots (.sqlite.gz files and URLs), not a corpus file")
+        return cls._open_file(Path(source))
+
+    @classmethod
+    def _open_file(cls, path: Path, *, immutable: bool = False) -> Corpus:
         if not path.is_file():
             raise FileNotFoundError(f"no corpus at {path}")
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        options = "mode=ro&immutable=1" if immutable else "mode=ro"
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?{options}", uri=True)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA_VERSION:
             conn.close()

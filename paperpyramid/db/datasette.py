@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Every table of the corpus (schema version 1), with its columns, as people should read them.
+#: Every table of the corpus (schema version 2), with its columns in schema order, as people should
+#: read them. A test holds this to the schema: a migration that adds a column must describe it here.
 TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "articles": (
         "One row per stored paper. Its text lives in sections and contexts; follow article_sections for the reading order.",
@@ -142,6 +143,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "pages": "Its pages.",
             "seconds": "Seconds its last attempt took.",
             "updated_at": "When its status last changed (UTC, ISO 8601).",
+            "etag": "The object's ETag, for inputs from a bucket: a re-run skips an unchanged object before downloading it.",
         },
     ),
 }
@@ -173,7 +175,7 @@ ORDER BY sc.position
     ),
     "search_contexts": (
         "Search contexts",
-        "Full-text search (SQLite FTS5 syntax: words, \"phrases\", OR, prefix*) over every passage, "
+        'Full-text search (SQLite FTS5 syntax: words, "phrases", OR, prefix*) over every passage, '
         "best match first, with the article's title, the section and the page to cite.",
         """
 SELECT c.id AS context_id, a.title AS article_title, a.id AS article_id,
@@ -228,8 +230,7 @@ def datasette_metadata(database: str = "corpus") -> dict[str, Any]:
                 "description": "A read-only snapshot of a paperpyramid corpus; its manifest lists row counts and checksums.",
                 "tables": tables,
                 "queries": {
-                    name: {"title": title, "description": description, "sql": sql}
-                    for name, (title, description, sql) in QUERIES.items()
+                    name: {"title": title, "description": description, "sql": sql} for name, (title, description, sql) in QUERIES.items()
                 },
             }
         },
