@@ -30,12 +30,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, default=ROOT / "demo.sqlite")
     parser.add_argument("--query", default="internal fertilization of frogs")
+    parser.add_argument("--use-running-server", action="store_true", help="use the SeaweedFS already listening on 127.0.0.1:8333 (the tests' server)")
     args = parser.parse_args()
     cli = [sys.executable, "-m", "paperpyramid.cli"]
     with tempfile.TemporaryDirectory(prefix="paperpyramid-demo-s3-") as data:
         server = SeaweedServer(Path(data))
-        print(f"1. starting a local S3 server (SeaweedFS) at {server.endpoint}")
-        server.start()
+        if args.use_running_server:
+            print(f"1. using the S3 server already running at {server.endpoint}")
+        else:
+            print(f"1. starting a local S3 server (SeaweedFS) at {server.endpoint}")
+            server.start()
         try:
             env = {**os.environ, **server.env}
             print("2. uploading the bundled sample to s3://papers/sample/")

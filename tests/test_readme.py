@@ -29,5 +29,20 @@ def test_readme_python_examples_run(tmp_path, capsys):
 def test_readme_first_lines_are_the_two_commands():
     lines = (ROOT / "README.md").read_text().splitlines()
     commands = [line for line in lines[:6] if line.startswith("bash scripts/setup.sh")]
-    assert len(commands) == 2 and "pytest" in commands[1] and "ingest tests/data/sample" in commands[0]
+    assert len(commands) == 2 and "pytest" in commands[1] and "scripts/demo.py" in commands[0]
     assert "pytest" in (ROOT / ".ci/run").read_text()
+
+
+def test_readme_main_job_runs_end_to_end(s3_env, tmp_path):
+    """scripts/demo.py, the README's first command, against the tests' S3 server."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "demo.py"), "--use-running-server", "--db", str(tmp_path / "demo.sqlite")],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    output = " ".join(result.stdout.split())
+    assert "3 articles" in output and "3 ingested, 0 failed" in " ".join(result.stderr.split())
+    assert "1. A Novel Reproductive Mode in Frogs" in output and "— Abstract, p. 1" in output

@@ -41,7 +41,7 @@ from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Document
 from paperpyramid.errors import BadInput, ParseTimeout, ServiceUnavailable
 from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
-from paperpyramid.ingest.s3 import S3Object, download, iter_objects, make_client, parse_s3_uri, with_retries
+from paperpyramid.ingest.s3 import S3Location, S3Object, download, iter_objects, make_client, parse_s3_uri, with_retries
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
 from paperpyramid.parsers import get_parser
 from paperpyramid.parsers.jats import parse_jats
@@ -315,23 +315,48 @@ def ingest(
     if on_total is not None:
         local = all(not str(source).startswith("s3://") for source in sources)
         on_total(sum(1 for _ in discover_pdfs(sources)) if local and not watch else None)
+    stop = stop or threading.Event()
+    wake = threading.Event()
+    if watch:
+        for source in sources:
+            if str(source).startswith("s3://"):
+                _listen_for_uploads(parse_s3_uri(str(source)), settings.s3, wake, stop)
     with CorpusWriter(db_path) as writer, _executor(executor, settings.ingest) as pool:
         interval = poll_interval
         while True:
+            wake.clear()
             before = len(summary.results)
             _one_pass(sources, writer, settings, pool, report, retry_failed)
             found = any(result.status != "skipped" for result in summary.results[before:])
-            if not watch or (stop is not None and stop.is_set()):
+            if not watch or stop.is_set():
                 break
             interval = poll_interval if found else min(interval * 2, max_poll_interval)
-            log.info("watching: next listing in %.0f s", interval)
-            if stop is not None:
-                if stop.wait(interval):
-                    break
-            else:
-                time.sleep(interval)
+            log.info("watching: next listing in %.0f s (sooner if the bucket announces an upload)", interval)
+            deadline = time.monotonic() + interval
+            while not stop.is_set() and not wake.is_set() and time.monotonic() < deadline:
+                wake.wait(min(0.2, max(deadline - time.monotonic(), 0)))
+            if stop.is_set():
+                break
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def _listen_for_uploads(location: S3Location, settings: S3Settings, wake: threading.Event, stop: threading.Event) -> None:
+    """Wake the watch loop when MinIO announces a new object (bucket notifications). Servers
+    without notifications (SeaweedFS, most S3 clones) refuse at once: polling alone goes on."""
+
+    def listen() -> None:
+        try:
+            client = make_client(settings)
+            with client.listen_bucket_notification(location.bucket, prefix=location.prefix, events=("s3:ObjectCreated:*",)) as events:
+                for _event in events:
+                    wake.set()
+                    if stop.is_set():
+                        return
+        except Exception as exc:  # no notifications here: the poll loop still runs
+            log.info("bucket notifications unavailable for %s (%s); polling with backoff", location.uri(), exc)
+
+    threading.Thread(target=listen, name=f"notify-{location.bucket}", daemon=True).start()
 
 
 def _one_pass(sources: list[str | Path], writer: CorpusWriter, settings: Settings, pool: _Pool, report: ProgressCallback, retry_failed: bool) -> None:
