@@ -9,7 +9,10 @@
     │   ├── TooManyPages          over the configured page limit
     │   └── ParseTimeout          the per-document time limit ran out
     ├── ServiceUnavailable        an outage (a parser service, the bucket); retrying may help
-    └── ConfigurationError        settings that cannot work (unknown backend, missing extra)
+    ├── ConfigurationError        settings that cannot work (unknown backend, missing extra)
+    │   └── MissingExtra          an optional extra is not installed; names the pip command
+    └── SnapshotError             (paperpyramid.db.snapshot) a snapshot not found, not a corpus
+        └── SnapshotCorrupt       a downloaded file does not match its manifest's sha256
 
 Anything else is a bug. Batch jobs never raise these for one document: they record the
 reason (``str(exc)``, one line a person understands) against the input and go on.

@@ -154,8 +154,10 @@ def test_kill_9_halfway_then_rerun_ingests_every_object_exactly_once(s3_env, tmp
     process.wait(30)
     killed_at = _done(db)
     assert 0 < killed_at < len(keys), "the kill must land halfway"
+    rerun_started = time.monotonic()
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr[-2000:]
+    print(f"\nkill -9 after {killed_at} of {len(keys)} good objects done (+{len(hostile)} hostile); re-run took {time.monotonic() - rerun_started:.1f} s")
     outcome = log(db)
     assert all(outcome[f"s3://queue6/{key}"][0] == "done" for key in keys)
     readable = sum(1 for path in hostile if path.name in READABLE)  # OCR-layer scans, owner-password-only

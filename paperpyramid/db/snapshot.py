@@ -46,7 +46,7 @@ from paperpyramid import __version__
 from paperpyramid.db.datasette import datasette_metadata
 from paperpyramid.db.schema import SCHEMA_VERSION
 from paperpyramid.errors import ConfigurationError, PaperPyramidError, ServiceUnavailable
-from paperpyramid.ingest.s3 import make_client, parse_s3_uri, with_retries
+from paperpyramid.s3 import make_client, parse_s3_uri, with_retries
 from paperpyramid.settings import S3Settings, Settings
 
 log = logging.getLogger(__name__)

@@ -41,10 +41,10 @@ from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Document
 from paperpyramid.errors import BadInput, ParseTimeout, ServiceUnavailable
 from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
-from paperpyramid.ingest.s3 import S3Location, S3Object, download, iter_objects, make_client, parse_s3_uri, with_retries
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
 from paperpyramid.parsers import get_parser
 from paperpyramid.parsers.jats import parse_jats
+from paperpyramid.s3 import S3Location, S3Object, download, iter_objects, make_client, parse_s3_uri, with_retries
 from paperpyramid.settings import IngestSettings, S3Settings, Settings
 from paperpyramid.tokens import TokenCounter
 
