@@ -16,38 +16,50 @@ What is read:
 - tables, display formulas and figure captions both as objects and as blocks at their
   place in the section, so that they are searchable like the text around them.
 
-The XML comes from outside (a bucket, a tarball), so it is parsed with defusedxml: an
-entity declaration (the way to an XXE file read or an entity-expansion bomb) or an
-external reference makes the file :class:`~paperpyramid.errors.BadInput`. Real JATS files
-name their DTD in a ``<!DOCTYPE ... "x.dtd">`` without declaring anything; those parse,
-and the DTD is never fetched.
+The XML comes from outside (a bucket, a tarball), so it is parsed with defusedxml: unsafe
+XML (entity declarations, external references) is :class:`~paperpyramid.errors.BadInput`.
+Reading the XML and its elements is :mod:`paperpyramid.parsers.jats_xml`; finding text in
+the PDF's pages is :mod:`paperpyramid.parsers.pdf_pages`.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 import xml.etree.ElementTree as ET
-from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import defusedxml.ElementTree as SafeET
-import pypdfium2 as pdfium
-from defusedxml import DefusedXmlException, EntitiesForbidden
-
 from paperpyramid.document import Author, Block, BlockKind, Document, Figure, Formula, Reference, Section, Table
 from paperpyramid.errors import BadInput
+from paperpyramid.parsers.jats_xml import (  # the JATS parser's own helpers, private to it
+    _NO_TEXT,
+    _caption,
+    _cells,
+    _child,
+    _children,
+    _collapse,
+    _descendants,
+    _first,
+    _inline_formula,
+    _inline_raw,
+    _inline_text,
+    _join_label,
+    _label,
+    _local,
+    _main_article,
+    _mathml_text,
+    _plain,
+    _read_xml,
+    _tables_in,
+    _tex,
+    _tidy,
+)
+from paperpyramid.parsers.pdf_pages import MIN_PROBE_LENGTH, PageLocator, normalise
 
 __all__ = ["NAME", "parse_jats"]
 
 NAME = "jats"
-
-# PMC's largest articles are a few MB of XML; anything far bigger is not an article.
-_MAX_XML_BYTES = 64 * 2**20
-# hostile spans ("colspan=1000000000") must not become a billion empty cells
-_MAX_SPAN = 1000
 
 # Elements that interrupt running text: the paragraph is cut around them and they
 # become blocks of their own, in place.
@@ -58,23 +70,13 @@ _BLOCK_LEVEL = frozenset(
         "verse-group", "supplementary-material", "preformat", "code", "fn-group", "glossary", "ref-list", "app",
     }
 )  # fmt: skip
-# Inline elements that carry no readable text.
-_NO_TEXT = frozenset({"object-id", "graphic", "inline-graphic", "media", "inline-media", "alternatives", "sec-meta"})
-_MATHML_NO_TEXT = frozenset({"annotation", "annotation-xml"})
 _SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(?=\S)")
-_SPACE_BEFORE = re.compile(r"\s+([,.;:)\]])(?!\d)")
-_SPACE_AFTER = re.compile(r"([(\[])\s+")
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+")
 _PAREN_YEAR = re.compile(r"\((1[5-9]\d\d|20\d\d)[a-z]?\)")
 _EMAIL_TAIL = re.compile(r"[;,.]?\s*e-?mails?\s*:.*$", re.I | re.S)
 _MONTHS = {
     name: number for number, name in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
 }
-
-# How paragraphs are found in the PDF's text (see _PageLocator).
-_PROBE = 40
-_MIN_PROBE = 12
-_FAR = 2
 
 
 def parse_jats(xml_path: Path, *, pdf_path: Path | None = None, password: str | None = None) -> Document:
@@ -119,12 +121,12 @@ def parse_jats(xml_path: Path, *, pdf_path: Path | None = None, password: str | 
         document.warnings.append("no PDF: page numbers unknown")
     else:
         try:
-            page_texts = _pdf_page_texts(pdf_path, password)
+            locator = PageLocator.from_pdf(pdf_path, password=password)
         except BadInput as exc:
             document.warnings.append(f"PDF not used for page numbers: {exc}")
         else:
-            document.pages = len(page_texts)
-            found, tried = builder.place(_PageLocator(page_texts))
+            document.pages = locator.page_count
+            found, tried = builder.place(locator)
             pages_from = "embedded pdf text"
             if tried >= 5 and found < 0.5 * tried:
                 document.warnings.append(
@@ -136,250 +138,6 @@ def parse_jats(xml_path: Path, *, pdf_path: Path | None = None, password: str | 
         document.warnings.append(f"{imaged} of {len(document.tables)} tables have no cells in the XML (only an image of the table)")
     document.provenance = {"sections": NAME, "text": NAME, "references": NAME, "tables": NAME, "pages": pages_from}
     return document
-
-
-# --------------------------------------------------------------------------- reading the XML
-
-
-def _read_xml(path: Path) -> ET.Element:
-    size = path.stat().st_size
-    if size > _MAX_XML_BYTES:
-        raise BadInput(f"{path.name}: {size} bytes of XML is over the limit of {_MAX_XML_BYTES} for one article")
-    try:
-        tree = SafeET.parse(path, forbid_dtd=False, forbid_entities=True, forbid_external=True)
-    except EntitiesForbidden as exc:
-        target = f" -> {exc.sysid}" if exc.sysid else ""
-        raise BadInput(
-            f"{path.name}: unsafe XML refused: it declares the entity {exc.name!r}{target} (entity declarations are how XXE and entity bombs work)"
-        ) from exc
-    except DefusedXmlException as exc:
-        raise BadInput(f"{path.name}: unsafe XML refused: {exc}") from exc
-    except ET.ParseError as exc:
-        raise BadInput(f"{path.name}: XML refused: not well formed: {exc}") from exc
-    root: ET.Element = tree.getroot()
-    return root
-
-
-def _main_article(root: ET.Element, name: str) -> ET.Element:
-    if _local(root.tag) == "article":
-        return root
-    # E-utilities wrap articles in <pmc-articleset>; the first one is the article asked for
-    if _local(root.tag) == "pmc-articleset":
-        article = _child(root, "article")
-        if article is not None:
-            return article
-    raise BadInput(f"{name}: not a JATS article (the root element is <{_local(root.tag)}>, not <article>)")
-
-
-def _local(tag: object) -> str:
-    """An element's name without its namespace (MathML elements are namespaced)."""
-    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
-
-
-def _child(element: ET.Element | None, name: str) -> ET.Element | None:
-    if element is None:
-        return None
-    return next((child for child in element if _local(child.tag) == name), None)
-
-
-def _children(element: ET.Element, name: str) -> list[ET.Element]:
-    return [child for child in element if _local(child.tag) == name]
-
-
-def _descendants(element: ET.Element, name: str) -> Iterator[ET.Element]:
-    return (node for node in element.iter() if _local(node.tag) == name)
-
-
-def _first(element: ET.Element, name: str) -> ET.Element | None:
-    return next(_descendants(element, name), None)
-
-
-def _collapse(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _plain(element: ET.Element | None) -> str:
-    """All the text under ``element``, whitespace collapsed: what the eval's gold reader sees."""
-    return _collapse("".join(element.itertext())) if element is not None else ""
-
-
-def _tidy(text: str) -> str:
-    """Collapse whitespace and undo the spaces pretty-printed XML leaves inside punctuation.
-
-    PLOS files put inline elements on lines of their own, so "frog (<italic>L. x</italic>)"
-    reads "frog ( L. x )" once collapsed.
-    """
-    text = _collapse(text)
-    text = _SPACE_BEFORE.sub(r"\1", text)
-    return _SPACE_AFTER.sub(r"\1", text)
-
-
-def _inline_text(element: ET.Element, skip: frozenset[str] = frozenset()) -> str:
-    """Readable text of an element, with line breaks as spaces and formulas as their source."""
-    return _tidy(_inline_raw(element, skip))
-
-
-def _inline_raw(element: ET.Element, skip: frozenset[str] = frozenset()) -> str:
-    """:func:`_inline_text` before whitespace is collapsed, so that pieces can be joined."""
-    parts: list[str] = []
-
-    def walk(node: ET.Element) -> None:
-        for child in node:
-            name = _local(child.tag)
-            if name in skip or name in _NO_TEXT:
-                pass
-            elif name == "break":
-                parts.append(" ")
-            elif name == "inline-formula":
-                parts.append(" " + _inline_formula(child) + " ")
-            else:
-                if child.text:
-                    parts.append(child.text)
-                walk(child)
-            if child.tail:
-                parts.append(child.tail)
-
-    if element.text:
-        parts.append(element.text)
-    walk(element)
-    return "".join(parts)
-
-
-def _join_label(label: str, text: str) -> str:
-    if not label:
-        return text
-    if not text:
-        return label
-    return f"{label} {text}" if label[-1] in ".:" else f"{label}. {text}"
-
-
-# --------------------------------------------------------------------------- formulas
-
-
-def _tex(element: ET.Element) -> str | None:
-    """The LaTeX of a ``<tex-math>``, without the ``\\documentclass`` wrapper PMC puts around it."""
-    node = _first(element, "tex-math")
-    if node is None:
-        for annotation in _descendants(element, "annotation"):
-            if "tex" in (annotation.get("encoding") or "").lower():
-                node = annotation
-                break
-    if node is None:
-        return None
-    tex = "".join(node.itertext())
-    inner = re.search(r"\\begin\{document\}(.*)\\end\{document\}", tex, re.S)
-    if inner:
-        tex = inner.group(1)
-    tex = tex.strip()
-    for opener, closer in (("$$", "$$"), ("\\[", "\\]"), ("$", "$")):
-        if tex.startswith(opener) and tex.endswith(closer) and len(tex) > len(opener) + len(closer):
-            tex = tex[len(opener) : -len(closer)].strip()
-            break
-    return _collapse(tex) or None
-
-
-def _mathml_text(element: ET.Element) -> str | None:
-    math = _first(element, "math")
-    if math is None:
-        return None
-    tokens: list[str] = []
-
-    def walk(node: ET.Element) -> None:
-        if _local(node.tag) in _MATHML_NO_TEXT:
-            return
-        if node.text and node.text.strip():
-            tokens.append(node.text.strip())
-        for child in node:
-            walk(child)
-            if child.tail and child.tail.strip():
-                tokens.append(child.tail.strip())
-
-    walk(math)
-    return _collapse(" ".join(tokens)) or None
-
-
-def _inline_formula(element: ET.Element) -> str:
-    return _tex(element) or _mathml_text(element) or _plain(element)
-
-
-# --------------------------------------------------------------------------- tables
-
-
-def _table_rows(table: ET.Element) -> Iterator[ET.Element]:
-    for part in table:
-        name = _local(part.tag)
-        if name == "tr":
-            yield part
-        elif name in ("thead", "tbody", "tfoot"):
-            yield from _children(part, "tr")
-
-
-def _cells(table: ET.Element) -> list[list[str]]:
-    """Rows of cell text; a spanned cell is padded with empty cells so rows line up."""
-    grid: list[list[str]] = []
-    carried: dict[int, int] = {}  # column -> rows still covered by a rowspan from above
-    for tr in _table_rows(table):
-        row: list[str] = []
-        covered = set(carried)
-        for cell in tr:
-            if _local(cell.tag) not in ("td", "th"):
-                continue
-            _pad_covered(row, covered)
-            colspan = _span(cell.get("colspan"))
-            rowspan = _span(cell.get("rowspan"))
-            if rowspan > 1:
-                carried.update(dict.fromkeys(range(len(row), len(row) + colspan), rowspan))
-            row.append(_inline_text(cell))
-            row.extend([""] * (colspan - 1))
-        # covered columns past the row's last cell; one left behind (a malformed table) is dropped
-        covered = {column for column in covered if column >= len(row)}
-        while covered:
-            _pad_covered(row, covered)
-            if covered:  # a short row: a gap before the next covered column
-                row.append("")
-        for column in list(carried):
-            carried[column] -= 1
-            if carried[column] <= 0:
-                del carried[column]
-        grid.append(row)
-    width = max((len(row) for row in grid), default=0)
-    return [row + [""] * (width - len(row)) for row in grid]
-
-
-def _pad_covered(row: list[str], covered: set[int]) -> None:
-    """Empty cells for the columns a rowspan from above fills, from the row's end on."""
-    while len(row) in covered:
-        covered.discard(len(row))
-        row.append("")
-
-
-def _span(value: str | None) -> int:
-    try:
-        return min(max(int(value or "1"), 1), _MAX_SPAN)
-    except ValueError:
-        return 1
-
-
-def _tables_in(element: ET.Element) -> Iterator[ET.Element]:
-    """``<table>`` elements under ``element``, not those nested in another table's cells."""
-    for child in element:
-        if _local(child.tag) == "table":
-            yield child
-        else:
-            yield from _tables_in(child)
-
-
-def _caption(element: ET.Element) -> str:
-    caption = _child(element, "caption")
-    if caption is None:
-        return ""
-    parts = [_inline_text(part) for part in caption if _local(part.tag) in ("title", "p")]
-    text = " ".join(part for part in parts if part)
-    return text or _inline_text(caption)
-
-
-def _label(element: ET.Element) -> str:
-    return _plain(_child(element, "label"))
 
 
 # --------------------------------------------------------------------------- the document
@@ -416,7 +174,7 @@ class _Builder:
 
     def add(self, section: int, block: Block, probe_text: str, mode: str = "flow") -> None:
         self.sections[section].blocks.append(block)
-        self.order.append(_Placed(block, _normalise(probe_text), mode))
+        self.order.append(_Placed(block, normalise(probe_text), mode))
 
     def abstract(self, meta: ET.Element) -> None:
         abstracts = _children(meta, "abstract")
@@ -632,7 +390,7 @@ class _Builder:
         if label and len(self.order) > mark:
             first = self.order[mark]
             first.block.text = f"{label} {first.block.text}"
-            first.probe = _normalise(first.block.text)
+            first.probe = normalise(first.block.text)
 
     def table(self, element: ET.Element, section: int) -> None:
         label = _label(element)
@@ -682,12 +440,12 @@ class _Builder:
 
     # ---- pages
 
-    def place(self, locator: _PageLocator) -> tuple[int, int]:
+    def place(self, locator: PageLocator) -> tuple[int, int]:
         """Give every block a page; returns (paragraphs found in the PDF, paragraphs tried)."""
         cursor = 1
         found = tried = 0
         for placed in self.order:
-            if placed.mode == "fixed" or len(placed.probe) < _MIN_PROBE:
+            if placed.mode == "fixed" or len(placed.probe) < MIN_PROBE_LENGTH:
                 placed.block.page = cursor
                 continue
             if placed.mode == "float":
@@ -967,103 +725,3 @@ def _citation_doi(citation: ET.Element, raw: str) -> str | None:
                 return match.group().rstrip(".,;)")
     match = _DOI.search(raw)
     return match.group().rstrip(".,;)") if match else None
-
-
-# --------------------------------------------------------------------------- pages
-
-
-def _normalise(text: str) -> str:
-    """Letters and digits only, lower case, accents and ligatures folded: what survives PDF text extraction."""
-    folded = unicodedata.normalize("NFKD", text).lower()
-    return "".join(char for char in folded if char.isalnum())
-
-
-def _pdf_page_texts(path: Path, password: str | None) -> list[str]:
-    from paperpyramid.parsers.embedded import open_pdf  # the embedded parser's checks and messages
-
-    pdf = open_pdf(path, password=password)
-    texts: list[str] = []
-    try:
-        for index in range(len(pdf)):
-            page = pdf[index]
-            try:
-                textpage = page.get_textpage()
-                try:
-                    texts.append(_normalise(textpage.get_text_range()))
-                finally:
-                    textpage.close()
-            finally:
-                page.close()
-    except pdfium.PdfiumError as exc:
-        raise BadInput(f"{path.name}: corrupt PDF: page {len(texts) + 1} cannot be read ({exc})") from exc
-    finally:
-        pdf.close()
-    return texts
-
-
-class _PageLocator:
-    """Finds normalised text in a PDF's pages, all pages joined so that a probe may straddle a page break."""
-
-    def __init__(self, page_texts: list[str]) -> None:
-        self.starts: list[int] = []
-        offset = 0
-        for text in page_texts:
-            self.starts.append(offset)
-            offset += len(text)
-        self.text = "".join(page_texts)
-        self.count = len(page_texts)
-
-    def _page_at(self, offset: int) -> int:
-        return bisect_right(self.starts, offset)
-
-    def _find(self, probe: str, page: int) -> int | None:
-        at = self.text.find(probe, self.starts[page - 1])
-        return None if at < 0 else self._page_at(at)
-
-    def forward(self, text: str, cursor: int) -> int | None:
-        """The first page at or after ``cursor`` that prints ``text`` (reading order never goes back).
-
-        Tried with a probe from the start, then the middle, then the end of the text. A
-        match more than a couple of pages ahead is taken only if another probe agrees,
-        since a short generic opening can also occur much later.
-        """
-        if self.count == 0:
-            return None
-        probes = list(_probes(text))
-        for position, probe in enumerate(probes):
-            page = self._find(probe, cursor)
-            if page is None:
-                continue
-            if page - cursor <= _FAR:
-                return page
-            others = [self._find(other, page) for i, other in enumerate(probes) if i != position]
-            if any(other is not None and other - page <= 1 for other in others):
-                return page
-        return None
-
-    def nearest(self, text: str, cursor: int) -> int | None:
-        """The page nearest ``cursor`` that prints ``text``: tables and figures float, before or after."""
-        if self.count == 0:
-            return None
-        for probe in _probes(text):
-            pages: list[int] = []
-            at = self.text.find(probe)
-            while at >= 0 and len(pages) < 50:
-                pages.append(self._page_at(at))
-                at = self.text.find(probe, at + 1)
-            if pages:
-                return min(pages, key=lambda page: (abs(page - cursor), page < cursor))
-        return None
-
-
-def _probes(text: str) -> Iterator[str]:
-    """Windows of ``text`` to look for: several from the start (one misread glyph, "n530" for
-    "n=30", spoils a window but not the next), then one from the middle and one from the end."""
-    if len(text) <= _PROBE:
-        yield text
-        return
-    for offset in range(0, min(len(text) - _PROBE, _PROBE * 2) + 1, _PROBE // 2):
-        yield text[offset : offset + _PROBE]
-    middle = len(text) // 2
-    yield text[middle - _PROBE // 2 : middle + _PROBE // 2]
-    yield text[-_PROBE:]
