@@ -45,7 +45,7 @@ def ingest(
     sources: Annotated[list[str], typer.Argument(help="PDF files, folders (searched recursively for *.pdf) and s3://BUCKET/PREFIX locations.")],
     db: DbOption = Path("paperpyramid.sqlite"),
     workers: Annotated[int | None, typer.Option(help="Parser processes (default: one per core; 0 parses in this process).")] = None,
-    parser: Annotated[str, typer.Option(help="Parser backend: embedded.")] = "embedded",
+    parser: Annotated[str, typer.Option(help="Parser: embedded (offline), auto (the configured services that answer, merged over the embedded parse), grobid, unstructured, nougat, or package.module:function.")] = "embedded",
     executor: Annotated[str | None, typer.Option(help="Where parsing runs: process (default), dask (a LocalCluster here) or dask://HOST:PORT.")] = None,
     password: Annotated[str | None, typer.Option(help="Password for encrypted PDFs.")] = None,
     max_pages: Annotated[int, typer.Option(help="PDFs with more pages are recorded as failed.")] = 500,

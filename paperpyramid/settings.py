@@ -12,6 +12,29 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from paperpyramid.parsers import PARSER_NAMES, is_parser_name
 
 
+class ServiceSettings(BaseModel):
+    """Where the parser services are. A service with no URL is not used by ``--parser auto``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    grobid_url: str | None = Field(
+        default_factory=lambda: os.environ.get("PAPERPYRAMID_GROBID_URL"),
+        description="GROBID, e.g. http://localhost:8070 (PAPERPYRAMID_GROBID_URL): sections, paragraphs, references.",
+    )
+    tables_url: str | None = Field(
+        default_factory=lambda: os.environ.get("PAPERPYRAMID_TABLES_URL"),
+        description="The table service (services/tables) or the Unstructured API (PAPERPYRAMID_TABLES_URL): tables.",
+    )
+    nougat_url: str | None = Field(
+        default_factory=lambda: os.environ.get("PAPERPYRAMID_NOUGAT_URL"),
+        description="The Nougat service, on a GPU machine (PAPERPYRAMID_NOUGAT_URL): display math as LaTeX.",
+    )
+    timeout: float = Field(300.0, gt=0, description="Seconds one service call may take before the document falls back to the next source.")
+    #: filled at the start of a run: the services that answered (None: not checked yet)
+    enabled: list[str] | None = Field(None, description="Services in use for this run, as decided by the start-up check.")
+    notes: list[str] = Field(default_factory=list, description="Why configured services are not in use this run; recorded on every article.")
+
+
 class IngestSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -22,6 +45,7 @@ class IngestSettings(BaseModel):
     max_attempts: int = Field(3, ge=1, description="Tries per document when a worker process dies under it.")
     password: str | None = Field(None, description="Password tried on encrypted PDFs.")
     max_member_bytes: int = Field(256 * 2**20, ge=1, description="Archive members larger than this (declared or actual) are refused.")
+    services: ServiceSettings = Field(default_factory=ServiceSettings, description="The parser services for --parser auto/grobid/unstructured/nougat.")
 
     @field_validator("parser")
     @classmethod

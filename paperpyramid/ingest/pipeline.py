@@ -42,7 +42,7 @@ from paperpyramid.document import Document
 from paperpyramid.errors import BadInput, ParseTimeout, ServiceUnavailable
 from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
-from paperpyramid.parsers import get_parser
+from paperpyramid.parsers import SERVICES_OF, get_parser
 from paperpyramid.parsers.jats import parse_jats
 from paperpyramid.s3 import S3Location, S3Object, download, iter_objects, make_client, parse_s3_uri, with_retries
 from paperpyramid.settings import IngestSettings, S3Settings, Settings
@@ -175,10 +175,12 @@ def parse_one(path: Path, options: IngestSettings, *, name: str | None = None) -
     interrupts a single page that runs away (in a process's main thread only).
     """
     parser = get_parser(options.parser)
+    # the service-backed parsers take the run's settings: which services answered, their URLs
+    extra = {"options": options} if options.parser in SERVICES_OF else {}
 
     def call() -> Document:
         with _alarm(options.time_limit, path):
-            return parser(path, password=options.password, max_pages=options.max_pages, time_limit=options.time_limit)
+            return parser(path, password=options.password, max_pages=options.max_pages, time_limit=options.time_limit, **extra)
 
     parsed = _guarded(call, name or path.name)
     if parsed.error and name and path.name != name:
@@ -303,6 +305,11 @@ def ingest(
     until ``stop`` is set.
     """
     settings = settings or Settings()
+    if settings.ingest.parser in SERVICES_OF:
+        from paperpyramid.parsers.services import resolve_services
+
+        resolved, _ = resolve_services(settings.ingest)  # once per run; explicit services must answer
+        settings = settings.model_copy(update={"ingest": resolved})
     sources = list(sources)
     started = time.monotonic()
     summary = IngestSummary()

@@ -16,10 +16,20 @@ class Parser(Protocol):
     def __call__(self, path: Path, *, password: str | None = None, max_pages: int = 500, time_limit: float | None = None) -> Document: ...
 
 
+# The service-backed parsers also take ``options=IngestSettings`` (which services to use).
+
+
 #: name -> "module:function", imported only when chosen (heavy backends are optional extras)
 _REGISTRY = {
     "embedded": "paperpyramid.parsers.embedded:parse_pdf",
+    # the service-backed parsers: the embedded parse merged with what the services deliver
+    "auto": "paperpyramid.parsers.services:parse_pdf",
+    "grobid": "paperpyramid.parsers.services:parse_pdf",
+    "unstructured": "paperpyramid.parsers.services:parse_pdf",
+    "nougat": "paperpyramid.parsers.services:parse_pdf",
 }
+#: what each service-backed parser name asks for
+SERVICES_OF = {"auto": ("grobid", "tables", "nougat"), "grobid": ("grobid",), "unstructured": ("tables",), "nougat": ("nougat",)}
 PARSER_NAMES = tuple(_REGISTRY)
 
 
