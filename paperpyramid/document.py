@@ -66,6 +66,7 @@ class Table:
     bbox: BBox | None = None
     label: str | None = None
     section: int | None = None  # index into Document.sections
+    source: str | None = None  # the backend that produced it, when not the document's
 
     @property
     def markdown(self) -> str:
@@ -80,6 +81,7 @@ class Formula:
     label: str | None = None
     bbox: BBox | None = None
     section: int | None = None
+    source: str | None = None  # the backend that produced it, when not the document's
 
 
 @dataclass(slots=True)
@@ -89,6 +91,7 @@ class Figure:
     label: str | None = None
     bbox: BBox | None = None
     section: int | None = None
+    source: str | None = None  # the backend that produced it, when not the document's
 
 
 @dataclass(slots=True)

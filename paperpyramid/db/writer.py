@@ -234,7 +234,7 @@ class CorpusWriter:
                         "markdown": table.markdown,
                         "page": table.page,
                         "bbox": _bbox(table.bbox),
-                        "provenance": part_provenance("tables"),
+                        "provenance": table.source or part_provenance("tables"),
                     }
                     for table in doc.tables
                 ],
@@ -251,7 +251,7 @@ class CorpusWriter:
                         "latex": formula.latex,
                         "page": formula.page,
                         "bbox": _bbox(formula.bbox),
-                        "provenance": part_provenance("formulas"),
+                        "provenance": formula.source or part_provenance("formulas"),
                     }
                     for formula in doc.formulas
                 ],
@@ -267,7 +267,7 @@ class CorpusWriter:
                         "caption": figure.caption,
                         "page": figure.page,
                         "bbox": _bbox(figure.bbox),
-                        "provenance": part_provenance("figures"),
+                        "provenance": figure.source or part_provenance("figures"),
                     }
                     for figure in doc.figures
                 ],

@@ -35,10 +35,13 @@ def merge(embedded: Document, delivered: Delivered) -> Document:
         _fill_metadata(base, embedded)
         base.pages = base.pages or embedded.pages
     if delivered.tables is not None:
-        _replace_tables(base, delivered.tables)
+        _replace_tables(base, delivered.tables, delivered.tables_source)
         base.provenance["tables"] = delivered.tables_source
     if delivered.formulas is not None:
-        _replace_formulas(base, delivered.formulas, delivered.formula_pages)
+        # the formulas kept from the base (pages the math service did not read) say so
+        for kept in base.formulas:
+            kept.source = kept.source or base.provenance.get("formulas", base.provenance.get("structure", base.parser))
+        _replace_formulas(base, delivered.formulas, delivered.formula_pages, delivered.formulas_source)
         base.provenance["formulas"] = delivered.formulas_source
     base.warnings = [*delivered.warnings, *base.warnings]
     return base
@@ -64,20 +67,21 @@ def section_for_page(sections: list[Section], page: int) -> int | None:
     return best
 
 
-def _replace_tables(document: Document, tables: list[Table]) -> None:
+def _replace_tables(document: Document, tables: list[Table], source: str) -> None:
     for section in document.sections:
         section.blocks = [block for block in section.blocks if block.kind != "table"]
     document.tables = []
     for table in sorted(tables, key=lambda item: item.page):
         placed = copy.deepcopy(table)
         placed.section = section_for_page(document.sections, table.page)
+        placed.source = placed.source or source
         document.tables.append(placed)
         if placed.section is not None:
             text = "\n\n".join(part for part in (placed.caption, placed.markdown) if part)
             _insert_by_page(document.sections[placed.section], Block(text=text, page=placed.page, kind="table", bbox=placed.bbox))
 
 
-def _replace_formulas(document: Document, formulas: list[Formula], pages: set[int]) -> None:
+def _replace_formulas(document: Document, formulas: list[Formula], pages: set[int], source: str) -> None:
     covered = pages or {formula.page for formula in formulas}
     for section in document.sections:
         section.blocks = [block for block in section.blocks if not (block.kind == "formula" and block.page in covered)]
@@ -85,6 +89,7 @@ def _replace_formulas(document: Document, formulas: list[Formula], pages: set[in
     for formula in sorted(formulas, key=lambda item: item.page):
         placed = copy.deepcopy(formula)
         placed.section = section_for_page(document.sections, formula.page)
+        placed.source = placed.source or source
         document.formulas.append(placed)
         if placed.section is not None:
             _insert_by_page(document.sections[placed.section], Block(text=placed.latex or placed.text, page=placed.page, kind="formula", bbox=placed.bbox))
