@@ -72,7 +72,7 @@ LAFIA_PDF = "lafia-jems-2017-agricultural-export-nigeria.pdf"
 LAFIA_TEI = "lafia-jems-2017-agricultural-export-nigeria.grobid-0.8.0.tei.xml"
 
 
-def test_auto_merges_service_tables_in_place_of_grobids(tmp_path, tables_service):
+def test_auto_merges_service_tables_in_place_of_grobids(tmp_path, tables_service):  # noqa: F811 - the fixture
     """GROBID (0.8.0 recording: 6 tables) and the table service (recorded Unstructured 0.22
     answer: 2 tables) both answer: the article has the table service's tables, with their cells,
     on the pages sent, and GROBID's sections and references."""
@@ -103,7 +103,7 @@ def test_auto_merges_service_tables_in_place_of_grobids(tmp_path, tables_service
         assert corpus.conn.execute("SELECT count(*) FROM bib_entries").fetchone()[0] == len(grobid_doc.references)
 
 
-def test_auto_stores_nougat_equations_as_latex_on_their_pages(tmp_path, recording, served, behaviour):
+def test_auto_stores_nougat_equations_as_latex_on_their_pages(tmp_path, recording, served, behaviour):  # noqa: F811 - fixtures
     """The Nougat service (recorded 0.1.17 output behind our app) is the only one configured:
     its display equations are stored as LaTeX on the pages that print them, replacing the
     embedded parser's formulas there, and are searchable as contexts."""

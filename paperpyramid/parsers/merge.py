@@ -40,7 +40,7 @@ def merge(embedded: Document, delivered: Delivered) -> Document:
     if delivered.formulas is not None:
         # the formulas kept from the base (pages the math service did not read) say so
         for kept in base.formulas:
-            kept.source = kept.source or base.provenance.get("formulas", base.provenance.get("structure", base.parser))
+            kept.source = kept.source or next((base.provenance[key] for key in ("formulas", "sections", "structure") if key in base.provenance), base.parser)
         _replace_formulas(base, delivered.formulas, delivered.formula_pages, delivered.formulas_source)
         base.provenance["formulas"] = delivered.formulas_source
     base.warnings = [*delivered.warnings, *base.warnings]
