@@ -10,21 +10,19 @@ from __future__ import annotations
 import re
 import socket
 import sys
-import threading
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pypdfium2 as pdfium
 import pytest
-import uvicorn
 from fastapi import FastAPI, Request, Response
 from fastapi.testclient import TestClient
 
 from paperpyramid.errors import ConfigurationError, ServiceUnavailable
 from paperpyramid.parsers import nougat
 from paperpyramid.services.nougat import create_app
+from tests.asgi_server import serve
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 RECORDED = SHARED / "recorded" / "nougat"
@@ -33,6 +31,7 @@ STEM = "arxiv-1804.07821v1-multicolumn-dilated-cnn-counting"
 EQUATION_PAGES = [3, 3, 4, 5, 5]
 
 REPEATED_PAGE = "## 3 Method\n\nWe train the network end to end.\n\n" + "\n".join(["The density map is summed over the image."] * 30)
+
 
 
 @pytest.fixture(scope="module")
@@ -220,19 +219,8 @@ def served(recording: tuple[Path, str]) -> Iterator[tuple[str, _Behaviour]]:
         response: Response = await call_next(request)
         return response
 
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}", behaviour
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve(app) as url:
+        yield url, behaviour
 
 
 @pytest.fixture

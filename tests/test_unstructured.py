@@ -11,7 +11,6 @@ import json
 import re
 import socket
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -19,7 +18,6 @@ from typing import Any
 
 import pypdfium2 as pdfium
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 
 from paperpyramid.errors import MissingExtra, ServiceUnavailable
@@ -31,6 +29,7 @@ from paperpyramid.parsers.unstructured import (
     table_pages,
 )
 from paperpyramid.services.tables import create_app
+from tests.asgi_server import serve
 
 SAMPLE = Path(__file__).parent / "data" / "sample"
 FROG = SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf"
@@ -41,6 +40,7 @@ TABLES_022 = "layout-parser-paper.UNPAIRED-input-pdf-missing.unstructured-oss-hi
 needs_recorded = pytest.mark.skipif(
     not RECORDINGS, reason=f"../shared/recorded/unstructured not present ({RECORDED}): recorded outputs live beside the project"
 )
+
 
 
 def load(name: str) -> list[dict[str, Any]]:
@@ -200,19 +200,8 @@ def test_service_reports_a_failed_partition_as_500() -> None:
 @pytest.fixture
 def service_url() -> Iterator[tuple[str, RecordedPartition]]:
     partition = RecordedPartition()
-    server = uvicorn.Server(uvicorn.Config(create_app(partition), host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start in 10 s"
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        yield f"http://127.0.0.1:{port}", partition
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with serve(create_app(partition)) as url:
+        yield url, partition
 
 
 @needs_recorded
