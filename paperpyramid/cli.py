@@ -82,7 +82,7 @@ def ingest(
     def on_result(result: IngestResult) -> None:
         counts[result.status] += 1
         progress.update(task, advance=1, done=counts["done"], failed=counts["failed"], skipped=counts["skipped"])
-        if result.status == "failed" and result.seconds > 0:
+        if result.status == "failed" and not result.previous:
             progress.console.print(f"[red]failed[/] {result.error}", highlight=False)
 
     try:

@@ -65,6 +65,7 @@ def test_bucket_drained_skipped_by_etag_and_duplicates_logged(s3_env, tmp_path):
     # a re-run downloads nothing: every object is skipped (or still failed) by its ETag
     rerun = ingest(["s3://queue1/batch/"], db, settings())
     assert rerun.count("done") == 0 and all(result.seconds == 0 for result in rerun.results)
+    assert all(result.previous for result in rerun.results), "every outcome is replayed from the log"
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT max(attempts) FROM ingest_log").fetchone()[0] == 1
 
@@ -118,6 +119,25 @@ def test_watch_ingests_objects_as_they_arrive(s3_env, tmp_path):
         stop.set()
         runner.join(30)
     assert not runner.is_alive() and results[0].count("done") == len(GOOD)
+
+
+def test_watch_backs_off_while_only_old_failures_are_listed(s3_env, tmp_path):
+    """A bad PDF failed once stays in the bucket: later passes replay that outcome and must
+    not count as new work, so the wait between listings doubles (0.1, 0.2, 0.4, 0.4 s ...)."""
+    put(s3_env, "queue7", "corrupt.pdf", (HOSTILE / "hostile-fuzzed-no-trailer.pdf").read_bytes())
+    db = tmp_path / "c.sqlite"
+    stop = threading.Event()
+    passes = []
+    runner = threading.Thread(target=lambda: ingest(["s3://queue7/"], db, settings(workers=0), watch=True, poll_interval=0.1, max_poll_interval=0.4, stop=stop, on_result=passes.append))
+    runner.start()
+    time.sleep(2.5)
+    stop.set()
+    runner.join(30)
+    assert not runner.is_alive()
+    assert passes[0].status == "failed" and not passes[0].previous
+    assert all(result.previous for result in passes[1:])
+    # without back-off 2.5 s of 0.1 s waits would be ~20 passes; with it, about 7
+    assert 3 <= len(passes) <= 10, len(passes)
 
 
 def test_same_ingest_on_a_dask_local_cluster(s3_env, tmp_path):
@@ -243,7 +263,9 @@ def test_arxiv_tar_streams_members_and_refuses_unsafe_ones(tmp_path):
     (dump / "arXiv_pdf_0001_001.tar").write_bytes(_tar(members, gz=False))
     before = {p for p in tmp_path.rglob("*")}
     db = tmp_path / "c.sqlite"
-    summary = ingest([dump], db, settings(workers=0))
+    totals: list[int | None] = []
+    summary = ingest([dump], db, settings(workers=0), on_total=totals.append)
+    assert totals == [None], "an archive's members are not known before it streams"
     outcome = log(db)
     uri = str((dump / "arXiv_pdf_0001_001.tar").resolve())
     assert {outcome[f"{uri}#0001/{path.stem}.pdf"][0] for path in GOOD} == {"done"}

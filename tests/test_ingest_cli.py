@@ -90,6 +90,12 @@ def test_unknown_parser_lists_the_known_ones(tmp_path):
     assert result.exit_code == 2 and "embedded" in result.output
 
 
+def test_progress_total_counts_the_local_pdfs(tmp_path):
+    totals: list[int | None] = []
+    ingest([SAMPLE], tmp_path / "c.sqlite", Settings(ingest=IngestSettings(workers=0)), on_total=totals.append)
+    assert totals == [3]
+
+
 def test_page_limit_and_time_limit_are_recorded(tmp_path):
     settings = Settings(ingest=IngestSettings(workers=0, max_pages=10))
     summary = ingest([SAMPLE], tmp_path / "c.sqlite", settings)

@@ -66,6 +66,8 @@ class IngestResult:
     pages: int = 0
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)
+    #: the outcome an earlier run logged for the same bytes; nothing was done to it now
+    previous: bool = False
 
 
 @dataclass(slots=True)
@@ -116,27 +118,29 @@ class Parsed:
 def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = None) -> Parsed:
     """Worker side: fetch (if in a bucket), hash, and parse one input. Never raises for one
     bad document; an unreachable bucket becomes an ``unavailable:`` reason."""
+    if item.obj is not None:
+        return _with_contexts(_fetch_and_parse(item, item.obj, options, s3 or S3Settings()))
     if item.nxml is not None:
         parsed = _guarded(lambda: parse_jats(item.nxml, pdf_path=item.path, password=options.password), item.name)  # type: ignore[arg-type]
-        parsed.sha256 = item.sha256
-        return _with_contexts(parsed)
-    if item.obj is None:
+    else:
         assert item.path is not None
         parsed = parse_one(item.path, options, name=item.name)
-        parsed.sha256 = item.sha256
-        return _with_contexts(parsed)
+    parsed.sha256 = item.sha256
+    return _with_contexts(parsed)
+
+
+def _fetch_and_parse(item: WorkItem, obj: S3Object, options: IngestSettings, s3: S3Settings) -> Parsed:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="paperpyramid-") as folder:
         target = Path(folder) / _safe_name(item.name)
         try:
-            download(_client(s3 or S3Settings()), item.obj, target, s3 or S3Settings())
+            download(_client(s3), obj, target, s3)
         except ServiceUnavailable as exc:
             return Parsed(None, f"{UNAVAILABLE}{exc}", time.monotonic() - started)
-        sha = file_sha256(target)
         parsed = parse_one(target, options, name=item.name)
-        parsed.sha256 = sha
+        parsed.sha256 = file_sha256(target)
         parsed.seconds = time.monotonic() - started
-        return _with_contexts(parsed)
+        return parsed
 
 
 def _safe_name(name: str) -> str:
@@ -320,8 +324,11 @@ def ingest(
             on_result(result)
 
     if on_total is not None:
-        local = all(not str(source).startswith("s3://") for source in sources)
-        on_total(sum(1 for _ in discover_pdfs(sources)) if local and not watch else None)
+        # known up front only for local PDFs: a bucket is listed lazily, an archive's members are
+        # counted as they stream
+        local = not watch and all(not str(source).startswith("s3://") for source in sources)
+        inputs = list(discover_pdfs(sources, archives=True)) if local else []
+        on_total(len(inputs) if local and not any(is_archive(path.name) for path in inputs) else None)
     stop = stop or threading.Event()
     wake = threading.Event()
     if watch:
@@ -334,7 +341,9 @@ def ingest(
             wake.clear()
             before = len(summary.results)
             _one_pass(sources, writer, settings, pool, report, retry_failed)
-            found = any(result.status != "skipped" for result in summary.results[before:])
+            # outcomes replayed from the log are not new work: an old failure must not keep
+            # the watch from backing off
+            found = any(not result.previous and result.status != "skipped" for result in summary.results[before:])
             if not watch or stop.is_set():
                 break
             interval = poll_interval if found else min(interval * 2, max_poll_interval)
@@ -403,9 +412,9 @@ def _skip(writer: CorpusWriter, item: WorkItem, retry_failed: bool) -> IngestRes
         status, sha, etag, error = logged
         same = (item.sha256 is not None and item.sha256 == sha) or (item.obj is not None and bool(item.obj.etag) and item.obj.etag == etag)
         if same and status in ("done", "skipped"):
-            return IngestResult(item.uri, "skipped", error=error)
+            return IngestResult(item.uri, "skipped", error=error, previous=True)
         if same and status == "failed" and not retry_failed and not (error or "").startswith(UNAVAILABLE):
-            return IngestResult(item.uri, "failed", error=error)
+            return IngestResult(item.uri, "failed", error=error, previous=True)
     if item.sha256 is not None:
         existing = writer.has_sha256(item.sha256)
         if existing is not None:
