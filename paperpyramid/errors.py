@@ -28,31 +28,29 @@ class PaperPyramidError(Exception):
 class BadInput(PaperPyramidError):
     """The input document cannot be parsed; retrying will not help."""
 
-    reason = "bad input"
-
 
 class NotAPdf(BadInput):
-    reason = "not a PDF"
+    """No %PDF header (an HTML landing page saved as .pdf, ...)."""
 
 
 class PdfCorrupt(BadInput):
-    reason = "corrupt PDF"
+    """Truncated, fuzzed or otherwise unreadable."""
 
 
 class PdfEncrypted(BadInput):
-    reason = "encrypted PDF"
+    """Needs a password (pass --password)."""
 
 
 class NeedsOcr(BadInput):
-    reason = "needs OCR"
+    """Image-only pages with no text layer, or an unreadable one."""
 
 
 class TooManyPages(BadInput):
-    reason = "too many pages"
+    """Over the configured page limit."""
 
 
 class ParseTimeout(BadInput):
-    reason = "parse timed out"
+    """The per-document time limit ran out."""
 
 
 class ServiceUnavailable(PaperPyramidError):

@@ -343,15 +343,6 @@ class CorpusWriter:
             counts[status] = count
         return counts
 
-    def rebuild_search_index(self) -> None:
-        """Rebuild the full-text index from the contexts table.
-
-        Only needed if the index and the table ever disagree (say, after restoring one
-        without the other); the triggers keep them in step otherwise.
-        """
-        with self.db.atomic():
-            self.db.execute("INSERT INTO contexts_fts (contexts_fts) VALUES ('rebuild')")
-
 
 def _check_indices(doc: Document) -> None:
     """Fail before writing anything if an index in ``doc`` points nowhere."""

@@ -97,10 +97,6 @@ def join_lines(texts: list[str]) -> str:
     return out.replace("\u00ad", "")
 
 
-def _style(line: Line) -> tuple[float, bool, bool]:
-    return (round(line.size * 2) / 2, line.bold, line.italic)
-
-
 def split_blocks(lines: list[Line], body_size: float) -> list[Block]:
     """Cut a reading-ordered list of lines (one page) into blocks."""
     blocks: list[Block] = []
