@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
@@ -32,12 +33,16 @@ def _fail(message: str) -> typer.Exit:
 
 
 class _RateColumn(ProgressColumn):
-    """Documents per second since the start."""
+    """Items per second since the start."""
+
+    def __init__(self, unit: str = "PDFs") -> None:
+        super().__init__()
+        self.unit = unit
 
     def render(self, task: Task) -> Text:
         elapsed = task.elapsed or 0.0
         rate = task.completed / elapsed if elapsed > 0 else 0.0
-        return Text(f"{rate:.2f} PDFs/s", style="progress.data.speed")
+        return Text(f"{rate:.2f} {self.unit}/s", style="progress.data.speed")
 
 
 @app.command()
@@ -51,6 +56,7 @@ def ingest(
     max_pages: Annotated[int, typer.Option(help="PDFs with more pages are recorded as failed.")] = 500,
     time_limit: Annotated[float, typer.Option(help="Seconds one PDF may take to parse.")] = 120.0,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Parse again inputs that failed before as bad input.")] = False,
+    embed: Annotated[bool | None, typer.Option("--embed/--no-embed", help="Embed the contexts in the workers and store the vectors with each article (default: on; PAPERPYRAMID_INGEST__EMBED).")] = None,
     watch: Annotated[bool, typer.Option("--watch", help="Keep listing the sources and ingest what arrives (Ctrl-C stops).")] = False,
     poll_interval: Annotated[float, typer.Option(help="With --watch: seconds between listings after one that found work; doubles while idle, up to --max-poll-interval.")] = 5.0,
     max_poll_interval: Annotated[float, typer.Option(help="With --watch: the longest wait between listings.")] = 300.0,
@@ -64,10 +70,14 @@ def ingest(
     from paperpyramid.settings import IngestSettings, Settings
 
     try:
-        ingest_settings = IngestSettings(parser=parser, password=password, max_pages=max_pages, time_limit=time_limit)
+        settings = Settings()
+        overrides: dict[str, object] = {"parser": parser, "password": password, "max_pages": max_pages, "time_limit": time_limit}
         if workers is not None:
-            ingest_settings = IngestSettings.model_validate({**ingest_settings.model_dump(), "workers": workers})
-        settings = Settings(ingest=ingest_settings)
+            overrides["workers"] = workers
+        if embed is not None:
+            overrides["embed"] = embed
+        ingest_settings = IngestSettings.model_validate({**settings.ingest.model_dump(), **overrides})
+        settings = settings.model_copy(update={"ingest": ingest_settings})
     except ValidationError as exc:
         raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
 
@@ -109,24 +119,90 @@ def ingest(
 
 @app.command()
 def search(
-    query: Annotated[str, typer.Argument(help="Words to search for (BM25 over contexts).")],
+    query: Annotated[str, typer.Argument(help="What to look for: words or a question.")],
     db: DbOption = Path("paperpyramid.sqlite"),
-    k: Annotated[int, typer.Option("-k", help="Number of results.")] = 5,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON lines instead of text.")] = False,
+    mode: Annotated[str | None, typer.Option(help="bm25, vector, hybrid or parent (default: hybrid when the corpus has vectors, else bm25).")] = None,
+    k: Annotated[int, typer.Option("-k", "--k", help="Number of results (parent: hits widened with their neighbours).")] = 5,
+    budget_tokens: Annotated[int | None, typer.Option(help="Cut the results at this many tokens.")] = None,
+    article: Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")] = None,
+    year_from: Annotated[int | None, typer.Option(help="Only articles published in or after this year.")] = None,
+    year_to: Annotated[int | None, typer.Option(help="Only articles published in or before this year.")] = None,
+    journal: Annotated[str | None, typer.Option(help="Only articles of this journal.")] = None,
+    references: Annotated[bool, typer.Option("--references", help="Search the references sections too.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per line instead of text.")] = False,
 ) -> None:
     """Search the corpus and print cited passages."""
+    from paperpyramid.retrieval.filters import Filters
+
+    filters = Filters(
+        article_ids=tuple(article) if article else None, year_from=year_from, year_to=year_to, journal=journal, include_references=references
+    )
     corpus = _open(db)
     with corpus:
-        hits = corpus.search(query, k=k)
+        try:
+            hits = corpus.retrieve(query, mode=mode or corpus.best_mode(), k=k, budget_tokens=budget_tokens, filters=filters)
+        except (PaperPyramidError, ValueError) as exc:
+            raise _fail(str(exc)) from exc
         if not hits:
             console.print("no results")
         for rank, hit in enumerate(hits, 1):
             if as_json:
-                out.print_json(json.dumps({"rank": rank, "score": hit.score, "context_id": hit.context_id, "citation": hit.cite(), "text": hit.text}))
+                citation = hit.citation
+                record = {
+                    "rank": rank, "score": hit.score, "context_id": hit.context_id, "article_id": citation.article_id,
+                    "title": citation.article_title, "section_number": citation.section_number, "section_title": citation.section_title,
+                    "page": citation.page_number, "num_tokens": hit.num_tokens, "citation": hit.cite(), "text": hit.text,
+                }
+                typer.echo(json.dumps(record, ensure_ascii=False))
             else:
-                out.print(f"[bold]{rank}.[/] [cyan]{hit.cite()}[/]  (score {hit.score:.2f})")
+                out.print(f"[bold]{rank}.[/] [cyan]{escape(hit.cite())}[/]  (score {hit.score:.3g})")
                 text = hit.text if len(hit.text) <= 400 else hit.text[:400] + "…"
-                out.print(f"   {text}\n", highlight=False)
+                out.print(f"   {escape(text)}\n", highlight=False)
+
+
+@app.command()
+def embed(
+    db: DbOption = Path("paperpyramid.sqlite"),
+    model: Annotated[str | None, typer.Option(help="Embedder: minilm (default), e5-small or openai (see PAPERPYRAMID_EMBEDDING__*).")] = None,
+    batch_size: Annotated[int, typer.Option(help="Contexts embedded and committed together.")] = 64,
+) -> None:
+    """Embed every context that has no vector from the model yet (incremental and resumable:
+    a stopped run keeps what it committed, and a re-run embeds only what is missing)."""
+    from paperpyramid.embeddings import get_embedder
+    from paperpyramid.ingest.embed import embed_corpus
+    from paperpyramid.settings import EmbeddingSettings, Settings
+
+    if not db.is_file():
+        raise _fail(f"no corpus at {db}")
+    try:
+        settings = Settings().embedding
+        if model is not None:
+            settings = EmbeddingSettings.model_validate({**settings.model_dump(), "model": model})
+        embedder = get_embedder(settings)
+    except ValidationError as exc:
+        raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
+    except PaperPyramidError as exc:
+        raise _fail(str(exc)) from exc
+    progress = Progress(
+        TextColumn("[bold]embed"), BarColumn(), MofNCompleteColumn(), _RateColumn("passages"), TimeElapsedColumn(), TimeRemainingColumn(),
+        console=console,
+    )
+    task = progress.add_task("embed", total=None)
+    try:
+        with progress:
+            summary = embed_corpus(
+                db, embedder, batch_size=batch_size,
+                on_start=lambda missing: progress.update(task, total=missing), on_batch=lambda size: progress.update(task, advance=size),
+            )
+    except PaperPyramidError as exc:
+        raise _fail(str(exc)) from exc
+    except KeyboardInterrupt:
+        console.print("stopped; the vectors committed so far are kept, and a re-run embeds the rest")
+        raise typer.Exit(130) from None
+    console.print(
+        f"{summary.embedded} contexts embedded with {summary.embedder} in {summary.seconds:.1f} s "
+        f"({summary.passages_per_second:.1f} passages/s); {summary.total} contexts in the corpus"
+    )
 
 
 @app.command()
@@ -214,6 +290,43 @@ def eval_parse(
     typer.echo(render_report(report))
     if as_json is not None:
         as_json.write_text(json.dumps(report_to_json(report), indent=2))
+
+
+@eval_app.command("retrieval")
+def eval_retrieval(
+    qa: Annotated[Path, typer.Argument(help="A QA .jsonl file (../shared/qa/corpus-qa.jsonl): id, question, kind, evidence.")],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    modes: Annotated[str, typer.Option(help="Comma-separated retrieval modes, scored side by side.")] = "bm25,vector,hybrid,parent",
+    k: Annotated[int, typer.Option("-k", "--k", help="Passages retrieved per question (parent: its own hits, widened).")] = 100,
+    as_json: Annotated[Path | None, typer.Option("--json", help="Also write the full report (per kind, per question ranks) here.")] = None,
+) -> None:
+    """Score retrieval on a QA set by ../shared/qa/README.md's metric: MRR@10, R@5, R@20,
+    evidence within 2k/4k/8k tokens, all-evidence@20 for cross-* questions, latency; every mode
+    in one run, per question kind."""
+    from paperpyramid.eval.retrieval import evaluate, load_questions, render_report, report_to_json
+
+    if not qa.is_file():
+        raise _fail(f"no QA file at {qa}")
+    questions = load_questions(qa)
+    names = [name.strip() for name in modes.split(",") if name.strip()]
+    corpus = _open(db)
+    with corpus:
+
+        def retriever(mode: str):  # type: ignore[no-untyped-def]
+            return lambda question: corpus.retrieve(question, mode=mode, k=k)
+
+        try:
+            for name in names:
+                retriever(name)("warm-up")  # loads the model and checks the mode before timing
+        except (PaperPyramidError, ValueError) as exc:
+            raise _fail(str(exc)) from exc
+        progress = Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True)
+        task = progress.add_task("eval", total=len(questions) * len(names))
+        with progress:
+            reports = evaluate(questions, {name: retriever(name) for name in names}, on_question=lambda _: progress.advance(task))
+    typer.echo(render_report(reports))
+    if as_json is not None:
+        as_json.write_text(json.dumps(report_to_json(reports), indent=2))
 
 
 def _open(db: Path):  # type: ignore[no-untyped-def]

@@ -12,7 +12,6 @@ are written for it.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,12 +20,17 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
+from paperpyramid.db import sqlite as db_sqlite
+from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import SCHEMA_VERSION
 from paperpyramid.db.writer import normalize_doi
 from paperpyramid.document import Author
-from paperpyramid.retrieval import SearchHit, bm25
+from paperpyramid.retrieval import SearchHit
+from paperpyramid.retrieval.api import RetrievalOptions, retrieve
+from paperpyramid.retrieval.filters import Filters
 
 if TYPE_CHECKING:
+    from paperpyramid.embeddings import Embedder
     from paperpyramid.settings import Settings
 
 
@@ -115,8 +119,10 @@ JOIN article_sections AS ars ON ars.section_id = sc.section_id
 class Corpus:
     """A corpus file opened for reading."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: db_sqlite.Connection, *, embedder: Embedder | None = None, settings: Settings | None = None) -> None:
         self.conn = conn
+        self._embedder = embedder
+        self._settings = settings
 
     @classmethod
     def open(
@@ -126,6 +132,7 @@ class Corpus:
         manifest_url: str | None = None,
         cache_dir: str | Path | None = None,
         settings: Settings | None = None,
+        embedder: Embedder | None = None,
     ) -> Corpus:
         """Open a corpus read-only: a corpus file, or a snapshot made by ``take_snapshot``.
 
@@ -137,6 +144,10 @@ class Corpus:
         is read from beside the snapshot, or from ``manifest_url`` (needed with a presigned URL,
         whose signature covers only the snapshot). A copy that does not match its manifest is
         refused with ``SnapshotCorrupt``.
+
+        ``embedder`` embeds queries for vector and hybrid search; by default the model named in
+        ``settings.embedding`` (``PAPERPYRAMID_EMBEDDING__MODEL``, all-MiniLM-L6-v2 unless set),
+        loaded on the first query that needs it.
         """
         if isinstance(source, str) and source.startswith("file://"):
             source = Path(url2pathname(urlparse(source).path))
@@ -146,17 +157,16 @@ class Corpus:
 
             fetched = fetch_snapshot(source, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings)
             # a verified snapshot never changes: immutable skips locking and change detection
-            return cls._open_file(fetched.path, immutable=True)
+            return cls._open_file(fetched.path, immutable=True, embedder=embedder, settings=settings)
         if manifest_url is not None:
             raise ValueError("manifest_url is for snapshots (.sqlite.gz files and URLs), not a corpus file")
-        return cls._open_file(Path(source))
+        return cls._open_file(Path(source), embedder=embedder, settings=settings)
 
     @classmethod
-    def _open_file(cls, path: Path, *, immutable: bool = False) -> Corpus:
+    def _open_file(cls, path: Path, *, immutable: bool = False, embedder: Embedder | None = None, settings: Settings | None = None) -> Corpus:
         if not path.is_file():
             raise FileNotFoundError(f"no corpus at {path}")
-        options = "mode=ro&immutable=1" if immutable else "mode=ro"
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?{options}", uri=True)
+        conn = db_sqlite.connect(path, read_only=True, immutable=immutable)
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA_VERSION:
             conn.close()
@@ -165,7 +175,7 @@ class Corpus:
                 f"{path} {problem}; this paperpyramid reads version {SCHEMA_VERSION} "
                 "(opening it with CorpusWriter migrates an older corpus)"
             )
-        return cls(conn)
+        return cls(conn, embedder=embedder, settings=settings)
 
     def __enter__(self) -> Corpus:
         return self
@@ -285,15 +295,62 @@ class Corpus:
 
     # search
 
-    def search(self, query: str, k: int = 10) -> list[SearchHit]:
-        """Search every paper's text by keywords (BM25) and return the ``k`` best passages.
+    @property
+    def embedder(self) -> Embedder:
+        """The model that embeds queries (loaded on first use)."""
+        if self._embedder is None:
+            from paperpyramid.embeddings import get_embedder
+            from paperpyramid.settings import Settings
 
-        Each hit carries the passage text, a score (higher is better) and a citation: article
-        title and id, section number and title, page. Any text is a valid query; quotes and
-        operators are treated as plain words. Call ``parent_contexts(hit.context_id)`` to
-        read around a hit.
+            self._embedder = get_embedder((self._settings or Settings()).embedding)
+        return self._embedder
+
+    def has_vectors(self) -> bool:
+        """Whether this corpus holds vectors from the query embedder's model."""
+        return db_vectors.find_embedder(self.conn, self.embedder.name) is not None
+
+    def search(self, query: str, k: int = 10, *, filters: Filters | None = None) -> list[SearchHit]:
+        """Search every paper's text and return the ``k`` best passages.
+
+        Uses hybrid search (keywords and meaning) when the corpus has vectors from the query
+        embedder's model, else keywords alone (BM25). Each hit carries the passage text, a
+        score (higher is better) and a citation: article title and id, section number and
+        title, page. Any text is a valid query; quotes and operators are treated as plain
+        words. The references section is left out unless ``filters`` asks for it. Call
+        ``parent_contexts(hit.context_id)`` to read around a hit.
         """
-        return bm25.search(self.conn, query, k)
+        return self.retrieve(query, mode=self.best_mode(), k=k, filters=filters)
+
+    def retrieve(
+        self,
+        query: str,
+        *,
+        mode: str = "hybrid",
+        k: int = 10,
+        budget_tokens: int | None = None,
+        filters: Filters | None = None,
+        options: RetrievalOptions | None = None,
+    ) -> list[SearchHit]:
+        """Passages for ``query``: ``mode`` is ``bm25``, ``vector``, ``hybrid`` or ``parent``
+        (the best hybrid hits with their neighbours, in reading order); at most ``k`` hits
+        (``parent``: its hits widened), cut at ``budget_tokens``. See
+        :func:`paperpyramid.retrieval.api.retrieve`."""
+        embedder = None if mode == "bm25" else self.embedder
+        return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder, options=options)
+
+    def best_mode(self) -> str:
+        """``hybrid`` when the corpus has vectors from the query embedder's model, else ``bm25``."""
+        return "hybrid" if self._vectors_available() else "bm25"
+
+    def _vectors_available(self) -> bool:
+        if self._embedder is not None:
+            return self.has_vectors()
+        # without loading a model: does the configured model have vectors here?
+        from paperpyramid.embeddings import configured_name
+        from paperpyramid.settings import Settings
+
+        name = configured_name((self._settings or Settings()).embedding)
+        return name is not None and db_vectors.find_embedder(self.conn, name) is not None
 
     # ingest log
 

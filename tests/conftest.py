@@ -10,6 +10,9 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# Embedding at ingest is on for users but costs ~0.1 s a context on 2 cores: the ingestion tests
+# leave it off, and the tests of embedding (test_embed*.py, test_retrieval*.py) turn it on.
+os.environ.setdefault("PAPERPYRAMID_INGEST__EMBED", "false")
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = DATA / "sample"

@@ -12,6 +12,7 @@ import pytest
 from paperpyramid.contexts import split_section
 from paperpyramid.corpus import Corpus
 from paperpyramid.db import CorpusWriter
+from paperpyramid.db.sqlite import sqlite3 as corpus_sqlite
 from paperpyramid.document import Author, Block, Document, Section
 from paperpyramid.retrieval.bm25 import fts_query
 from paperpyramid.tokens import TokenCounter
@@ -217,7 +218,7 @@ def test_fts_query_quotes_every_word() -> None:
 
 
 def test_corpus_is_read_only(corpus: Corpus) -> None:
-    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+    with pytest.raises(corpus_sqlite.OperationalError, match="readonly"):
         corpus.conn.execute("DELETE FROM articles")
 
 

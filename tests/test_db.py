@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import sqlite_utils
 from paperpyramid.contexts import ContextDraft, split_section
 from paperpyramid.db import SCHEMA_VERSION, CorpusWriter, DuplicateArticle, migrate, schema_version
 from paperpyramid.db.schema import MIGRATIONS
+from paperpyramid.db.sqlite import sqlite3 as corpus_sqlite
 from paperpyramid.document import (
     Author,
     Block,
@@ -38,6 +38,7 @@ ALL_TABLES = [
     "formulas",
     "figures",
     "ingest_log",
+    "embedders",
     "contexts_fts",
 ]
 
@@ -123,12 +124,12 @@ def test_migrate_refuses_a_newer_corpus(tmp_path: Path) -> None:
 def test_writer_uses_wal_and_foreign_keys(writer: CorpusWriter) -> None:
     assert writer.db.journal_mode == "wal"
     assert writer.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(corpus_sqlite.IntegrityError):
         writer.db.execute("INSERT INTO article_sections (article_id, section_id, position) VALUES ('nope', 'nope', 0)")
 
 
 def test_stop_reason_is_checked(writer: CorpusWriter) -> None:
-    with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+    with pytest.raises(corpus_sqlite.IntegrityError, match="CHECK"):
         writer.db.execute("INSERT INTO contexts (id, text, num_tokens, stop_reason) VALUES ('c', 't', 1, 'Bored')")
 
 
@@ -272,7 +273,7 @@ def test_a_failing_context_insert_rolls_back_the_article_and_sections(tmp_path: 
 
     with CorpusWriter(tmp_path / "c.db", counter, splitter=bad_splitter) as writer:
         before = row_counts(writer.db)
-        with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
+        with pytest.raises(corpus_sqlite.IntegrityError, match="CHECK"):
             writer.add_document(make_document(), source_uri="a.pdf", sha256="aa")
         assert row_counts(writer.db) == before
         assert writer.db.execute("SELECT count(*) FROM articles").fetchone()[0] == 0

@@ -45,4 +45,6 @@ def test_readme_main_job_runs_end_to_end(s3_env, tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
     output = " ".join(result.stdout.split())
     assert "3 articles" in output and "3 ingested, 0 failed" in " ".join(result.stderr.split())
-    assert "1. A Novel Reproductive Mode in Frogs" in output and "— Abstract, p. 1" in output
+    assert "1. A Novel Reproductive Mode in Frogs" in output
+    assert "mode: hybrid" in output, "the main job embeds, and the snapshot carries the vectors"
+    assert "parent-document retrieval:" in output

@@ -24,6 +24,7 @@ from paperpyramid.corpus import Corpus
 from paperpyramid.db import SCHEMA_VERSION, CorpusWriter
 from paperpyramid.db.datasette import QUERIES, TABLES, datasette_metadata
 from paperpyramid.db.snapshot import SnapshotCorrupt, SnapshotError, take_snapshot
+from paperpyramid.db.sqlite import sqlite3 as corpus_sqlite
 from paperpyramid.document import Block, Document, Section
 from paperpyramid.ingest.sources import file_sha256
 from paperpyramid.parsers.embedded import parse_pdf
@@ -43,6 +44,7 @@ CORPUS_TABLES = {
     "formulas",
     "figures",
     "ingest_log",
+    "embedders",
 }
 NAME = re.compile(r"corpus-\d{8}T\d{6}Z")
 
@@ -127,7 +129,7 @@ def test_folder_snapshot_opens_read_only_with_the_same_rows_and_search(corpus_pa
         assert corpus_counts(copy) == snap.manifest["row_counts"] == corpus_counts(original)
         hits = copy.search("internal fertilization frog", k=3)
         assert hits and hits[0].context_id == original.search("internal fertilization frog", k=3)[0].context_id
-        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        with pytest.raises(corpus_sqlite.OperationalError, match="readonly"):
             copy.conn.execute("DELETE FROM ingest_log")
     # the snapshot's file:// URL opens too, from the same cache
     with Corpus.open(snap.url, cache_dir=tmp_path / "cache") as copy:
@@ -412,12 +414,12 @@ def test_metadata_describes_every_table_and_column_of_the_schema(corpus_path: Pa
 
 
 def test_canned_queries_answer_on_a_real_corpus(corpus_path: Path) -> None:
-    def run(name: str, **params: str) -> list[sqlite3.Row]:
+    def run(name: str, **params: str) -> list[corpus_sqlite.Row]:
         return conn.execute(QUERIES[name][2], params).fetchall()
 
     with Corpus.open(corpus_path) as corpus:
         conn = corpus.conn
-        conn.row_factory = sqlite3.Row
+        conn.row_factory = corpus_sqlite.Row
         frog = next(article for article in corpus.articles() if article.source_uri and "frog" in article.source_uri)
         sections = corpus.sections(frog.id)
 

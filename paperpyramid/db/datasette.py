@@ -146,6 +146,18 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "etag": "The object's ETag, for inputs from a bucket: a re-run skips an unchanged object before downloading it.",
         },
     ),
+    "embedders": (
+        "The embedding models whose context vectors this corpus holds. Each model's vectors are in its own "
+        "sqlite-vec vec0 table (vec_table): to query those in Datasette, load the sqlite-vec extension "
+        "(datasette-sqlite-vec, or --load-extension with sqlite_vec.loadable_path()).",
+        {
+            "name": "The model and how it was used, e.g. all-MiniLM-L6-v2.",
+            "dimension": "Dimensions of its vectors.",
+            "window": "Tokens the model reads.",
+            "vec_table": "The vec0 table holding one vector per context (context_id, embedding).",
+            "created_at": "When it first embedded contexts here (UTC, ISO 8601).",
+        },
+    ),
 }
 
 #: Canned queries: name -> (title, description, SQL). Parameters are Datasette's ``:name``.

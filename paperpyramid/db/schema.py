@@ -160,8 +160,24 @@ def _v2_ingest_etag(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE ingest_log ADD COLUMN etag TEXT")
 
 
+def _v3_embedders(db: sqlite_utils.Database) -> None:
+    # one row per embedding model; its vectors live in its own vec0 table (see db/vectors.py),
+    # created when the model first embeds, since the dimension is the model's
+    db.executescript(
+        """
+        CREATE TABLE embedders (
+            name TEXT PRIMARY KEY,                   -- the model and how it is used, e.g. all-MiniLM-L6-v2
+            dimension INTEGER NOT NULL,
+            window INTEGER,                          -- tokens the model reads
+            vec_table TEXT NOT NULL UNIQUE,          -- the vec0 table holding its context vectors
+            created_at TEXT NOT NULL
+        );
+        """
+    )
+
+
 #: Every migration, oldest first. Append only.
-MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag]
+MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag, _v3_embedders]
 
 #: The schema version this code reads and writes: the number of migrations.
 SCHEMA_VERSION = len(MIGRATIONS)

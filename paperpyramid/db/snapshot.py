@@ -25,7 +25,6 @@ import json
 import logging
 import os
 import shutil
-import sqlite3
 import tempfile
 import time
 import urllib.error
@@ -45,6 +44,8 @@ from minio.error import S3Error
 from paperpyramid import __version__
 from paperpyramid.db.datasette import datasette_metadata
 from paperpyramid.db.schema import SCHEMA_VERSION
+from paperpyramid.db.sqlite import connect as connect_corpus
+from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.errors import ConfigurationError, PaperPyramidError, ServiceUnavailable
 from paperpyramid.s3 import make_client, parse_s3_uri, with_retries
 from paperpyramid.settings import S3Settings, Settings
@@ -254,7 +255,8 @@ class _Bucket:
 def copy_database(db_path: Path, target: Path) -> None:
     """A consistent, compacted copy of the corpus at ``db_path`` in the new file ``target``,
     taken while a writer may be committing (one read transaction; WAL lets the writer go on)."""
-    source = sqlite3.connect(f"{db_path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    # sqlite-vec loaded: VACUUM re-creates the vec0 tables in the copy
+    source = connect_corpus(db_path, read_only=True, timeout=30)
     try:
         version = source.execute("PRAGMA user_version").fetchone()[0]
         if version == 0:
@@ -277,7 +279,9 @@ def user_tables(conn: sqlite3.Connection) -> list[str]:
     rows = conn.execute(r"SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\'").fetchall()
     virtual = {name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL TABLE")}
     shadow = {f"{name}_{suffix}" for name in virtual for suffix in _FTS_SHADOW_SUFFIXES}
-    return sorted(name for name, _ in rows if name not in virtual and name not in shadow)
+    # sqlite-vec's shadow tables: vec_contexts_1_chunks, _rowids, _info, _vector_chunks00, ...
+    vec_shadow = {name for name, _ in rows for table in virtual if table.startswith("vec_") and name.startswith(f"{table}_")}
+    return sorted(name for name, _ in rows if name not in virtual and name not in shadow and name not in vec_shadow)
 
 
 def row_counts(conn: sqlite3.Connection) -> dict[str, int]:
@@ -286,7 +290,7 @@ def row_counts(conn: sqlite3.Connection) -> dict[str, int]:
 
 
 def _describe(copy: Path, names: dict[str, str], created: datetime) -> dict[str, Any]:
-    conn = sqlite3.connect(f"{copy.resolve().as_uri()}?mode=ro", uri=True)
+    conn = connect_corpus(copy, read_only=True)
     try:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         counts = row_counts(conn)

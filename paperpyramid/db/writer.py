@@ -20,6 +20,8 @@ import fastnanoid
 import sqlite_utils
 
 from paperpyramid.contexts import ContextDraft, split_section
+from paperpyramid.db import sqlite as db_sqlite
+from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import migrate
 from paperpyramid.document import Document, Section
 from paperpyramid.tokens import TokenCounter
@@ -56,7 +58,7 @@ def normalize_doi(doi: str) -> str:
 
 def connect(path: str | Path) -> sqlite_utils.Database:
     """Open (creating if need be) a corpus for writing: WAL, foreign keys on, migrated."""
-    db = sqlite_utils.Database(path)
+    db = sqlite_utils.Database(db_sqlite.connect(path))
     db.enable_wal()
     db.execute("PRAGMA foreign_keys = ON")
     db.execute("PRAGMA synchronous = NORMAL")  # safe under WAL; a power cut loses only the last commits
@@ -115,6 +117,7 @@ class CorpusWriter:
         source_uri: str,
         sha256: str,
         contexts: Sequence[Sequence[ContextDraft]] | None = None,
+        vectors: db_vectors.ContextVectors | None = None,
     ) -> str:
         """Store ``doc`` as a new article and return its id.
 
@@ -125,6 +128,7 @@ class CorpusWriter:
 
         ``contexts``, one list per section, are contexts already cut (say in a worker
         process, with the same kind of counter); by default the writer cuts them itself.
+        ``vectors``, one per context in storage order, are stored in the same transaction.
         """
         existing = self.has_sha256(sha256)
         if existing is not None:
@@ -204,6 +208,8 @@ class CorpusWriter:
             )
             self._insert("contexts", context_rows)
             self._insert("sections_contexts", section_contexts)
+            if vectors is not None:
+                self._insert_vectors(vectors, [row["id"] for row in context_rows])
             self._insert(
                 "bib_entries",
                 [
@@ -274,6 +280,15 @@ class CorpusWriter:
             )
         return article_id
 
+    def _insert_vectors(self, vectors: db_vectors.ContextVectors, context_ids: list[str]) -> None:
+        embedder = db_vectors.ensure_embedder(self.db.conn, vectors.embedder, vectors.dimension, vectors.window)
+        db_vectors.insert_vectors(self.db.conn, embedder, context_ids, vectors.vectors)
+
+    def add_vectors(self, vectors: db_vectors.ContextVectors, context_ids: Sequence[str]) -> None:
+        """Store vectors for contexts already in the corpus, in one transaction."""
+        with self.db.atomic():
+            self._insert_vectors(vectors, list(context_ids))
+
     def _insert(self, table: str, rows: Iterable[dict[str, Any]]) -> None:
         self.db.table(table).insert_all(rows)
 
@@ -323,11 +338,12 @@ class CorpusWriter:
         etag: str | None = None,
         seconds: float | None = None,
         contexts: Sequence[Sequence[ContextDraft]] | None = None,
+        vectors: db_vectors.ContextVectors | None = None,
     ) -> str:
-        """Store ``doc`` and its ``done`` log row in ONE transaction: a crash at any moment
+        """Store ``doc`` (with its context vectors) and its ``done`` log row in ONE transaction: a crash at any moment
         leaves either both or neither, so a re-run neither loses nor repeats the article."""
         with self.db.atomic():
-            article_id = self.add_document(doc, source_uri=source_uri, sha256=sha256, contexts=contexts)
+            article_id = self.add_document(doc, source_uri=source_uri, sha256=sha256, contexts=contexts, vectors=vectors)
             self.record(source_uri, sha256, "done", article_id=article_id, pages=doc.pages, seconds=seconds, etag=etag)
         return article_id
 

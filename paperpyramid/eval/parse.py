@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import csv
 import re
-import sqlite3
 import statistics
 import unicodedata
 from collections import Counter
@@ -27,6 +26,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from paperpyramid.db.sqlite import Connection
+from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.eval.gold import GoldPaper, load_gold
 
 __all__ = [
@@ -196,14 +197,14 @@ def predicted_from_db(db_path: Path, *, parser: str | None = None) -> dict[str, 
     """
     if not db_path.is_file():
         raise FileNotFoundError(f"corpus database not found: {db_path}")
-    connection = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    connection = connect_corpus(db_path, read_only=True)
     try:
         return _read_predictions(connection, parser)
     finally:
         connection.close()
 
 
-def _read_predictions(connection: sqlite3.Connection, parser: str | None) -> dict[str, GoldPaper]:
+def _read_predictions(connection: Connection, parser: str | None) -> dict[str, GoldPaper]:
     papers: dict[str, GoldPaper] = {}
     owners: dict[str, str] = {}
     for article_id, title, source_uri, article_parser in connection.execute(_ARTICLES_SQL):
@@ -228,7 +229,7 @@ def _read_predictions(connection: sqlite3.Connection, parser: str | None) -> dic
     return papers
 
 
-def _read_article(connection: sqlite3.Connection, article_id: str, title: Any) -> GoldPaper:
+def _read_article(connection: Connection, article_id: str, title: Any) -> GoldPaper:
     section_titles: list[str] = []
     texts: list[str] = []
     for section_id, number, section_title in connection.execute(_SECTIONS_SQL, (article_id,)):

@@ -37,15 +37,17 @@ from typing import BinaryIO, Literal, cast
 from minio import Minio
 
 from paperpyramid.contexts import ContextDraft, split_section
+from paperpyramid.db.vectors import ContextVectors
 from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Document
+from paperpyramid.embeddings import Embedder, get_embedder
 from paperpyramid.errors import BadInput, ParseTimeout, ServiceUnavailable
 from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
 from paperpyramid.parsers import SERVICES_OF, get_parser
 from paperpyramid.parsers.jats import parse_jats
 from paperpyramid.s3 import S3Location, S3Object, download, iter_objects, make_client, parse_s3_uri, with_retries
-from paperpyramid.settings import IngestSettings, S3Settings, Settings
+from paperpyramid.settings import EmbeddingSettings, IngestSettings, S3Settings, Settings
 from paperpyramid.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
@@ -113,20 +115,23 @@ class Parsed:
     sha256: str | None = None
     #: one list per section, cut in the worker so that the single writer only inserts
     contexts: list[list[ContextDraft]] | None = None
+    #: one vector per context, in storage order, when the run embeds
+    vectors: ContextVectors | None = None
 
 
-def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = None) -> Parsed:
-    """Worker side: fetch (if in a bucket), hash, and parse one input. Never raises for one
-    bad document; an unreachable bucket becomes an ``unavailable:`` reason."""
+def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = None, embedding: EmbeddingSettings | None = None) -> Parsed:
+    """Worker side: fetch (if in a bucket), hash, parse one input, cut its contexts and, with
+    ``embedding``, embed them. Never raises for one bad document; an unreachable bucket or
+    embedding endpoint becomes an ``unavailable:`` reason."""
     if item.obj is not None:
-        return _with_contexts(_fetch_and_parse(item, item.obj, options, s3 or S3Settings()))
+        return _with_contexts(_fetch_and_parse(item, item.obj, options, s3 or S3Settings()), embedding)
     if item.nxml is not None:
         parsed = _guarded(lambda: parse_jats(item.nxml, pdf_path=item.path, password=options.password), item.name)  # type: ignore[arg-type]
     else:
         assert item.path is not None
         parsed = parse_one(item.path, options, name=item.name)
     parsed.sha256 = item.sha256
-    return _with_contexts(parsed)
+    return _with_contexts(parsed, embedding)
 
 
 def _fetch_and_parse(item: WorkItem, obj: S3Object, options: IngestSettings, s3: S3Settings) -> Parsed:
@@ -160,16 +165,33 @@ def _client(settings: S3Settings) -> Minio:
     return _clients[key]
 
 
-def _with_contexts(parsed: Parsed) -> Parsed:
-    if parsed.document is not None:
-        counter = _counter()
-        parsed.contexts = [split_section(section, counter) for section in parsed.document.sections]
+def _with_contexts(parsed: Parsed, embedding: EmbeddingSettings | None = None) -> Parsed:
+    if parsed.document is None:
+        return parsed
+    embedder = None if embedding is None else _embedder(embedding.model_dump_json())
+    counter = _counter()
+    if embedder is not None and embedder.window < counter.window:
+        counter = _counter(embedder.window)  # contexts must fit the model that embeds them
+    parsed.contexts = [split_section(section, counter) for section in parsed.document.sections]
+    if embedder is not None:
+        texts = [draft.text for drafts in parsed.contexts for draft in drafts]
+        try:
+            vectors = embedder.embed_passages(texts)
+        except ServiceUnavailable as exc:
+            return Parsed(None, f"{UNAVAILABLE}{exc}", parsed.seconds, parsed.sha256)
+        parsed.vectors = ContextVectors(embedder.name, embedder.dimension, embedder.window, vectors)
     return parsed
 
 
-@functools.lru_cache(maxsize=1)
-def _counter() -> TokenCounter:
-    return TokenCounter()
+@functools.lru_cache(maxsize=4)
+def _counter(window: int | None = None) -> TokenCounter:
+    return TokenCounter(window=window)
+
+
+@functools.lru_cache(maxsize=2)
+def _embedder(settings_json: str) -> Embedder:
+    # one model per worker process, loaded on its first document
+    return get_embedder(EmbeddingSettings.model_validate_json(settings_json))
 
 
 def parse_one(path: Path, options: IngestSettings, *, name: str | None = None) -> Parsed:
@@ -314,6 +336,8 @@ def ingest(
 
         resolved, _ = resolve_services(settings.ingest)  # once per run; explicit services must answer
         settings = settings.model_copy(update={"ingest": resolved})
+    if settings.ingest.embed:
+        check_embedder(settings.embedding)
     sources = list(sources)
     started = time.monotonic()
     summary = IngestSummary()
@@ -355,6 +379,14 @@ def ingest(
                 break
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def check_embedder(settings: EmbeddingSettings) -> None:
+    """Fail the run at its start, with one clear line, when the configured embedder cannot
+    work (an unknown model, a missing package, an endpoint that does not answer)."""
+    embedder = get_embedder(settings)
+    if settings.model == "openai":
+        embedder.embed_query("paperpyramid start-up check")
 
 
 def _listen_for_uploads(location: S3Location, settings: S3Settings, wake: threading.Event, stop: threading.Event) -> None:
@@ -438,7 +470,7 @@ def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed, stored: dict[st
         return IngestResult(item.uri, "skipped", error=reason, article_id=existing)
     document = parsed.document
     try:
-        article_id = writer.store(document, source_uri=item.uri, sha256=parsed.sha256, etag=etag, seconds=parsed.seconds, contexts=parsed.contexts)
+        article_id = writer.store(document, source_uri=item.uri, sha256=parsed.sha256, etag=etag, seconds=parsed.seconds, contexts=parsed.contexts, vectors=parsed.vectors)
     except Exception as exc:  # the article's transaction rolled back; log it and go on
         log.exception("storing %s failed", item.uri)
         reason = f"{item.name}: could not be stored: {type(exc).__name__}: {exc}"
@@ -488,10 +520,11 @@ def _run(items: Iterator[WorkItem], settings: Settings, pool: _Pool) -> Iterator
     in flight is a suspect: suspects are run again alone, one at a time, so that a death is
     charged only to the document that was running; ``max_attempts`` deaths fail it."""
     options = settings.ingest
+    embedding = settings.embedding if options.embed else None
     executor = pool.executor
     if executor is None:
         for item in items:
-            yield item, parse_item(item, options, settings.s3)
+            yield item, parse_item(item, options, settings.s3, embedding)
         return
     suspects: list[_Job] = []
     in_flight: dict[Future[Parsed], _Job] = {}
@@ -511,7 +544,7 @@ def _run(items: Iterator[WorkItem], settings: Settings, pool: _Pool) -> Iterator
                     exhausted = True
                     continue
                 job = _Job(upcoming)
-            in_flight[executor.submit(parse_item, job.item, options, settings.s3)] = job
+            in_flight[executor.submit(parse_item, job.item, options, settings.s3, embedding)] = job
         if not in_flight:
             return
         done, _ = wait(in_flight, return_when=FIRST_COMPLETED)

@@ -1,7 +1,9 @@
-"""Finding contexts: the hit and citation every retriever returns, and the retrievers.
+"""Finding contexts: the passage and citation every retriever returns, and the retrievers.
 
-``bm25`` searches the FTS5 index over contexts. Vector and hybrid search return the same
-:class:`SearchHit`, so callers never care which one answered.
+``bm25`` searches the FTS5 index over contexts, ``vector`` the sqlite-vec table of the active
+embedding model, ``hybrid`` fuses the two and ``parent`` widens the best hybrid hits with their
+neighbours; :func:`paperpyramid.retrieval.api.retrieve` is the one entry point. Every mode
+returns :class:`SearchHit` passages, so callers never care which one answered.
 """
 
 from __future__ import annotations
@@ -34,20 +36,26 @@ class Citation:
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
-    """One retrieved context; a higher ``score`` is a better match."""
+    """One retrieved passage (a context); a higher ``score`` is a better match within one
+    mode's results. ``num_tokens`` counts the text with the contexts' tokenizer."""
 
     context_id: str
     text: str
     score: float
     citation: Citation
+    num_tokens: int = 0
 
     def cite(self) -> str:
         """One line a person can follow to the source, e.g. ``Title — §2.1 Methods, p. 4``."""
         return str(self.citation)
 
 
+#: A retrieved passage; the name the retrieval API uses.
+Passage = SearchHit
+
+
 def _page(page_number: int | None) -> str:
     return "" if page_number is None else f"p. {page_number}"
 
 
-__all__ = ["Citation", "SearchHit"]
+__all__ = ["Citation", "Passage", "SearchHit"]

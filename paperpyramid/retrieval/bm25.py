@@ -5,15 +5,18 @@ quotes, hyphens, colons, parentheses and the words AND/OR/NOT/NEAR are searched 
 never parsed as operators. Each whitespace-separated word becomes a quoted term; a word
 with inner punctuation (``self-attention``, ``a-b:c``) becomes a phrase of its parts (which
 matches "self-attention" and "self attention") plus each part on its own. Terms are OR-ed:
-BM25 then ranks contexts that match more, and rarer, terms first.
+BM25 then ranks contexts that match more, and rarer, terms first. The index stems with
+Porter's stemmer and covers the section title beside the text.
 """
 
 from __future__ import annotations
 
 import re
-import sqlite3
+from typing import Any
 
-from paperpyramid.retrieval import Citation, SearchHit
+from paperpyramid.retrieval import SearchHit
+from paperpyramid.retrieval.filters import Filters, sql_condition
+from paperpyramid.retrieval.passages import hit_from_row
 
 #: Weights of the indexed columns for bm25(): context text, then section title.
 COLUMN_WEIGHTS = (1.0, 0.5)
@@ -51,60 +54,34 @@ def fts_query(text: str) -> str | None:
     return " OR ".join(f'"{phrase}"' for phrase in content)
 
 
-_SEARCH = """
-WITH matches AS (
-    SELECT rowid, bm25(contexts_fts, {weights}) AS rank
-    FROM contexts_fts
-    WHERE contexts_fts MATCH ?
-    ORDER BY rank
-    LIMIT ?
-)
-SELECT c.id, c.text, -matches.rank, a.id, a.title, s.id, s.section_number, s.section_title,
-       c.page_number
-FROM matches
-JOIN contexts AS c ON c.rowid = matches.rowid
+_WEIGHTS = ", ".join(str(weight) for weight in COLUMN_WEIGHTS)
+
+_SEARCH = f"""
+SELECT c.id, c.text, c.num_tokens, a.id, a.title, s.id, s.section_number, s.section_title,
+       c.page_number, -bm25(contexts_fts, {_WEIGHTS}) AS score
+FROM contexts_fts
+JOIN contexts AS c ON c.rowid = contexts_fts.rowid
 JOIN sections_contexts AS sc ON sc.context_id = c.id
 JOIN sections AS s ON s.id = sc.section_id
 JOIN article_sections AS ars ON ars.section_id = s.id
 JOIN articles AS a ON a.id = ars.article_id
-ORDER BY matches.rank
-""".format(weights=", ".join(str(weight) for weight in COLUMN_WEIGHTS))
+WHERE contexts_fts MATCH ? AND {{condition}}
+ORDER BY bm25(contexts_fts, {_WEIGHTS})
+LIMIT ?
+"""
 
 
-def search(conn: sqlite3.Connection, query: str, k: int = 10) -> list[SearchHit]:
+def search(conn: Any, query: str, k: int = 10, filters: Filters | None = None) -> list[SearchHit]:
     """The ``k`` contexts that best match ``query`` by BM25, best first.
 
-    Any text is a valid query; one without words returns no hits.
+    Any text is a valid query; one without words returns no hits. ``filters`` defaults to
+    everything, references included (the behaviour of ``Corpus.search`` before filters).
     """
     if k < 1:
         return []
     match = fts_query(query)
     if match is None:
         return []
-    rows = conn.execute(_SEARCH, [match, k]).fetchall()
-    return [
-        SearchHit(
-            context_id=context_id,
-            text=text,
-            score=float(score),
-            citation=Citation(
-                article_id=article_id,
-                article_title=article_title,
-                section_id=section_id,
-                section_number=section_number,
-                section_title=section_title,
-                page_number=page_number,
-            ),
-        )
-        for (
-            context_id,
-            text,
-            score,
-            article_id,
-            article_title,
-            section_id,
-            section_number,
-            section_title,
-            page_number,
-        ) in rows
-    ]
+    condition, params = sql_condition(conn, filters or Filters(include_references=True))
+    rows = conn.execute(_SEARCH.format(condition=condition), [match, *params, k]).fetchall()
+    return [hit_from_row(row[:9], row[9]) for row in rows]

@@ -1,0 +1,143 @@
+"""Context vectors in the corpus file: one sqlite-vec ``vec0`` table per embedding model.
+
+``embedders`` lists the models that have embedded contexts here; each has its own table
+(``vec_contexts_1``, ``vec_contexts_2``, …) keyed by context id, so vectors of two models never
+mix and switching model leaves the other model's vectors where they are. Vectors are unit length
+and compared by cosine distance (0 = same direction, 2 = opposite).
+
+Writes go through the single writer's connection (``CorpusWriter``), in the transaction of the
+article they belong to, or of one batch of the ``embed`` command.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from paperpyramid.db.sqlite import load_vec
+
+_TABLE = re.compile(r"^vec_contexts_\d+$")
+
+
+@dataclass(frozen=True, slots=True)
+class EmbedderRow:
+    """A model that has embedded contexts in this corpus, and where its vectors are."""
+
+    name: str
+    dimension: int
+    window: int | None
+    vec_table: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContextVectors:
+    """Vectors for a document's contexts, as a worker hands them to the writer: one row per
+    context, in the order the contexts are stored (sections in order, then within each)."""
+
+    embedder: str
+    dimension: int
+    window: int | None
+    vectors: npt.NDArray[np.float32]
+
+
+def embedders(conn: Any) -> list[EmbedderRow]:
+    """The models with vectors in this corpus, oldest first."""
+    rows = conn.execute("SELECT name, dimension, window, vec_table FROM embedders ORDER BY created_at, rowid")
+    return [EmbedderRow(*row) for row in rows]
+
+
+def find_embedder(conn: Any, name: str) -> EmbedderRow | None:
+    row = conn.execute("SELECT name, dimension, window, vec_table FROM embedders WHERE name = ?", [name]).fetchone()
+    return None if row is None else EmbedderRow(*row)
+
+
+def ensure_embedder(conn: Any, name: str, dimension: int, window: int | None) -> EmbedderRow:
+    """The model's row, creating it and its vec0 table on first use (in the caller's
+    transaction). A model already registered with another dimension is an error: its stored
+    vectors could not be compared with the new ones."""
+    found = find_embedder(conn, name)
+    if found is not None:
+        if found.dimension != dimension:
+            raise ValueError(f"embedder {name!r} stored {found.dimension}-d vectors here, but now gives {dimension}-d ones; give it another name")
+        return found
+    load_vec(conn)
+    number = int(conn.execute("SELECT count(*) FROM embedders").fetchone()[0]) + 1
+    table = f"vec_contexts_{number}"
+    while conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", [table]).fetchone():
+        number += 1
+        table = f"vec_contexts_{number}"
+    conn.execute(f"CREATE VIRTUAL TABLE {table} USING vec0(context_id TEXT PRIMARY KEY, embedding float[{int(dimension)}] distance_metric=cosine)")
+    conn.execute(
+        "INSERT INTO embedders (name, dimension, window, vec_table, created_at) VALUES (?, ?, ?, ?, ?)",
+        [name, dimension, window, table, datetime.now(UTC).isoformat(timespec="seconds")],
+    )
+    return EmbedderRow(name, dimension, window, table)
+
+
+def insert_vectors(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str], vectors: npt.NDArray[np.float32]) -> None:
+    """Store one vector per context (in the caller's transaction). A context that already has a
+    vector from this model is an error, so a vector is never written twice."""
+    if len(context_ids) != len(vectors):
+        raise ValueError(f"{len(vectors)} vectors for {len(context_ids)} contexts")
+    if len(context_ids) == 0:
+        return
+    if vectors.shape[1] != embedder.dimension:
+        raise ValueError(f"{vectors.shape[1]}-d vectors for {embedder.name!r}, which stores {embedder.dimension}-d ones")
+    table = _checked(embedder.vec_table)
+    rows = np.ascontiguousarray(vectors, dtype=np.float32)
+    conn.executemany(f"INSERT INTO {table} (context_id, embedding) VALUES (?, ?)", zip(context_ids, (row.tobytes() for row in rows), strict=True))
+
+
+def contexts_without_vectors(conn: Any, embedder: EmbedderRow | None, limit: int) -> list[tuple[str, str]]:
+    """Up to ``limit`` (context id, text) pairs that have no vector from ``embedder`` yet, in
+    storage order (all contexts when the model has none here)."""
+    if embedder is None:
+        return list(conn.execute("SELECT id, text FROM contexts ORDER BY rowid LIMIT ?", [limit]))
+    table = _checked(embedder.vec_table)
+    return list(
+        conn.execute(
+            f"SELECT c.id, c.text FROM contexts AS c WHERE NOT EXISTS (SELECT 1 FROM {table} AS v WHERE v.context_id = c.id) ORDER BY c.rowid LIMIT ?",
+            [limit],
+        )
+    )
+
+
+def count_vectors(conn: Any, embedder: EmbedderRow) -> int:
+    return int(conn.execute(f"SELECT count(*) FROM {_checked(embedder.vec_table)}").fetchone()[0])
+
+
+def nearest(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
+    """The ``k`` contexts nearest to ``query`` by cosine distance, exact (every vector is
+    compared), nearest first, as (context id, distance)."""
+    table = _checked(embedder.vec_table)
+    rows = conn.execute(
+        f"SELECT context_id, distance FROM {table} WHERE embedding MATCH ? AND k = ? ORDER BY distance",
+        [np.ascontiguousarray(query, dtype=np.float32).tobytes(), int(k)],
+    )
+    return [(str(context_id), float(distance)) for context_id, distance in rows]
+
+
+def distances(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], context_ids: Sequence[str]) -> dict[str, float]:
+    """Cosine distance from ``query`` to each of these contexts that has a vector."""
+    if not context_ids:
+        return {}
+    table = _checked(embedder.vec_table)
+    marks = ",".join("?" * len(context_ids))
+    rows = conn.execute(
+        f"SELECT context_id, vec_distance_cosine(embedding, ?) FROM {table} WHERE context_id IN ({marks})",
+        [np.ascontiguousarray(query, dtype=np.float32).tobytes(), *context_ids],
+    )
+    return {str(context_id): float(distance) for context_id, distance in rows}
+
+
+def _checked(table: str) -> str:
+    # table names come from the embedders table; never let one be anything but ours
+    if not _TABLE.match(table):
+        raise ValueError(f"not a vector table: {table!r}")
+    return table

@@ -1,0 +1,72 @@
+"""Embedding the corpus: every context without a vector from the active model gets one.
+
+Incremental and resumable: contexts are taken in storage order, a batch at a time, and each
+batch's vectors are committed in one transaction, so ``kill -9`` loses at most the batch in
+flight and a re-run embeds exactly what is still missing. Vectors of other models stay.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from paperpyramid.db import vectors as db_vectors
+from paperpyramid.db.writer import CorpusWriter
+from paperpyramid.embeddings import Embedder
+
+
+@dataclass(slots=True)
+class EmbedSummary:
+    embedder: str
+    embedded: int  # contexts embedded by this run
+    total: int  # contexts in the corpus
+    seconds: float
+
+    @property
+    def passages_per_second(self) -> float:
+        return self.embedded / self.seconds if self.seconds > 0 else 0.0
+
+
+def missing_count(writer: CorpusWriter, embedder: Embedder) -> tuple[int, int]:
+    """(contexts without a vector from ``embedder``, all contexts)."""
+    conn = writer.db.conn
+    total = int(conn.execute("SELECT count(*) FROM contexts").fetchone()[0])
+    row = db_vectors.find_embedder(conn, embedder.name)
+    return (total if row is None else total - db_vectors.count_vectors(conn, row)), total
+
+
+def embed_corpus(
+    db_path: str | Path,
+    embedder: Embedder,
+    *,
+    batch_size: int = 64,
+    on_start: Callable[[int], None] | None = None,
+    on_batch: Callable[[int], None] | None = None,
+) -> EmbedSummary:
+    """Embed every context of the corpus at ``db_path`` that has no vector from ``embedder``.
+
+    ``on_start`` gets the number of contexts to embed, ``on_batch`` the size of each batch
+    committed.
+    """
+    started = time.monotonic()
+    embedded = 0
+    with CorpusWriter(db_path) as writer:
+        missing, total = missing_count(writer, embedder)
+        if on_start is not None:
+            on_start(missing)
+        while True:
+            row = db_vectors.find_embedder(writer.db.conn, embedder.name)
+            batch = db_vectors.contexts_without_vectors(writer.db.conn, row, batch_size)
+            if not batch:
+                break
+            vectors = embedder.embed_passages([text for _, text in batch])
+            writer.add_vectors(
+                db_vectors.ContextVectors(embedder.name, embedder.dimension, embedder.window, vectors),
+                [context_id for context_id, _ in batch],
+            )
+            embedded += len(batch)
+            if on_batch is not None:
+                on_batch(len(batch))
+    return EmbedSummary(embedder.name, embedded, total, time.monotonic() - started)

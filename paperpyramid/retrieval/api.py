@@ -1,0 +1,83 @@
+"""``retrieve``: the one entry point every retriever plugs into.
+
+Modes:
+
+- ``bm25``: keywords, FTS5's BM25 (Porter stemming, section titles indexed);
+- ``vector``: exact nearest neighbours of the query's embedding;
+- ``hybrid``: the two fused (see :mod:`paperpyramid.retrieval.hybrid`);
+- ``parent``: the best ``parent_hits`` hybrid hits, each with the passages around it
+  (see :mod:`paperpyramid.retrieval.parent`).
+
+Every mode returns cited passages best first (``parent``: papers by their best hit, each in
+reading order), cut at ``budget_tokens`` when given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
+
+from paperpyramid.embeddings import Embedder
+from paperpyramid.retrieval import SearchHit, bm25, hybrid, parent, vector
+from paperpyramid.retrieval.filters import Filters
+
+Mode = Literal["bm25", "vector", "hybrid", "parent"]
+MODES: tuple[str, ...] = get_args(Mode)
+
+
+@dataclass(frozen=True, slots=True)
+class RetrievalOptions:
+    """How the modes are tuned; the defaults are the ones measured best on ``../shared/qa``."""
+
+    depth: int = 100  # candidates each retriever hands to the fusion
+    fusion: hybrid.Fusion = "rrf"
+    bm25_weight: float = 1.0
+    vector_weight: float = 1.0
+    parent_hits: int = 5  # hybrid hits that parent widens
+    before: int = 2  # contexts before each parent hit
+    after: int = 2  # contexts after it
+
+
+def retrieve(
+    conn: Any,
+    query: str,
+    *,
+    mode: str = "hybrid",
+    k: int = 10,
+    budget_tokens: int | None = None,
+    filters: Filters | None = None,
+    embedder: Embedder | None = None,
+    options: RetrievalOptions | None = None,
+) -> list[SearchHit]:
+    """The passages for ``query`` by ``mode``; ``embedder`` embeds the query for the modes that
+    use vectors (its stored vectors must be in the corpus)."""
+    if mode not in MODES:
+        raise ValueError(f"unknown retrieval mode {mode!r}; choose one of: {', '.join(MODES)}")
+    if budget_tokens is not None and budget_tokens < 1:
+        raise ValueError("budget_tokens must be at least 1")
+    options = options or RetrievalOptions()
+    filters = filters or Filters()
+    if mode == "bm25":
+        hits = bm25.search(conn, query, k, filters)
+    elif mode == "vector":
+        hits = _vector(conn, query, k, filters, embedder)
+    elif mode == "hybrid":
+        hits = _hybrid(conn, query, k, filters, embedder, options)
+    else:
+        best = _hybrid(conn, query, options.parent_hits, filters, embedder, options)
+        return parent.widen(conn, best, options.before, options.after, budget_tokens)
+    return parent.cut_to_budget(hits, budget_tokens)
+
+
+def _vector(conn: Any, query: str, k: int, filters: Filters, embedder: Embedder | None) -> list[SearchHit]:
+    if embedder is None:
+        raise ValueError("vector and hybrid retrieval need an embedder for the query")
+    row = vector.embedder_row(conn, embedder.name)
+    return vector.search(conn, row, embedder.embed_query(query), k, filters)
+
+
+def _hybrid(conn: Any, query: str, k: int, filters: Filters, embedder: Embedder | None, options: RetrievalOptions) -> list[SearchHit]:
+    depth = max(options.depth, k)
+    lexical = bm25.search(conn, query, depth, filters)
+    semantic = _vector(conn, query, depth, filters, embedder)
+    return hybrid.fuse([lexical, semantic], [options.bm25_weight, options.vector_weight], k, options.fusion)

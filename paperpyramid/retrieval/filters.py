@@ -1,0 +1,74 @@
+"""Which contexts a search may return: by article, year, journal, and whether the references
+section counts. Questions rarely want a reference list, so it is left out unless asked for."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Restrictions on a search; the default restricts nothing but the references section.
+
+    ``article_ids``: only these articles. ``year_from`` / ``year_to``: publication year within
+    these bounds (inclusive; articles with no known year are left out when either is set).
+    ``journal``: the journal's name, any case. ``include_references``: search the references
+    section too.
+    """
+
+    article_ids: tuple[str, ...] | None = None
+    year_from: int | None = None
+    year_to: int | None = None
+    journal: str | None = None
+    include_references: bool = False
+
+    @property
+    def restricts_articles(self) -> bool:
+        return self.article_ids is not None or self.year_from is not None or self.year_to is not None or self.journal is not None
+
+
+def year_of(date_published: str | None) -> int | None:
+    """The year in a free-text publication date ("27 Jan 2015", "2014-11-23"), if any."""
+    match = _YEAR.search(date_published or "")
+    return int(match.group(1)) if match else None
+
+
+def allowed_articles(conn: Any, filters: Filters) -> list[str] | None:
+    """The ids of the articles the filters allow, or None when they allow every article."""
+    if not filters.restricts_articles:
+        return None
+    wanted = None if filters.article_ids is None else set(filters.article_ids)
+    journal = None if filters.journal is None else filters.journal.strip().casefold()
+    allowed: list[str] = []
+    for article_id, date_published, article_journal in conn.execute("SELECT id, date_published, journal FROM articles"):
+        if wanted is not None and article_id not in wanted:
+            continue
+        if journal is not None and (article_journal or "").strip().casefold() != journal:
+            continue
+        if filters.year_from is not None or filters.year_to is not None:
+            year = year_of(date_published)
+            if year is None or (filters.year_from is not None and year < filters.year_from) or (filters.year_to is not None and year > filters.year_to):
+                continue
+        allowed.append(str(article_id))
+    return allowed
+
+
+def sql_condition(conn: Any, filters: Filters, article: str = "a.id", section_number: str = "s.section_number") -> tuple[str, list[Any]]:
+    """A SQL condition (and its parameters) over a row joined to its article and section."""
+    parts: list[str] = []
+    params: list[Any] = []
+    if not filters.include_references:
+        parts.append(f"{section_number} IS NOT 'ref'")
+    allowed = allowed_articles(conn, filters)
+    if allowed is not None:
+        parts.append(f"{article} IN (SELECT value FROM json_each(?))")
+        params.append(json.dumps(allowed))
+    return (" AND ".join(parts) or "1"), params
+
+
+__all__ = ["Filters", "allowed_articles", "sql_condition", "year_of"]

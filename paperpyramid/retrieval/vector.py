@@ -1,0 +1,64 @@
+"""Vector search: the contexts nearest to the query's embedding, exact (every stored vector of
+the active model is compared, by sqlite-vec), best first; the score is the cosine similarity."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from paperpyramid.db import vectors as db_vectors
+from paperpyramid.errors import ConfigurationError
+from paperpyramid.retrieval import SearchHit
+from paperpyramid.retrieval.filters import Filters, sql_condition
+from paperpyramid.retrieval.passages import load_hits
+
+
+def embedder_row(conn: Any, name: str) -> db_vectors.EmbedderRow:
+    """The stored vectors of model ``name``, or a clear error saying how to make them."""
+    row = db_vectors.find_embedder(conn, name)
+    if row is None:
+        present = ", ".join(item.name for item in db_vectors.embedders(conn)) or "none"
+        raise ConfigurationError(f"this corpus has no vectors from {name!r} (models with vectors: {present}); run: paperpyramid embed --db PATH")
+    return row
+
+
+def search(conn: Any, embedder: db_vectors.EmbedderRow, query: npt.NDArray[np.float32], k: int = 10, filters: Filters | None = None) -> list[SearchHit]:
+    """The ``k`` contexts nearest to ``query`` (a unit vector) that pass ``filters``.
+
+    The nearest neighbours are fetched in growing rounds (k, then 4 times as many, …) until
+    ``k`` of them pass the filters or every vector has been seen, so a filter never hides a
+    match that exact search would have found.
+    """
+    if k < 1:
+        return []
+    filters = filters or Filters()
+    total = db_vectors.count_vectors(conn, embedder)
+    fetch = min(max(k * 2, 50), total)
+    condition, params = sql_condition(conn, filters)
+    while True:
+        nearest = db_vectors.nearest(conn, embedder, query, fetch)
+        passing = _passing(conn, [context_id for context_id, _ in nearest], condition, params)
+        kept = [(context_id, 1.0 - distance) for context_id, distance in nearest if context_id in passing]
+        if len(kept) >= k or fetch >= total:
+            return load_hits(conn, kept[:k])
+        fetch = min(fetch * 4, total)
+
+
+def _passing(conn: Any, context_ids: list[str], condition: str, params: list[Any]) -> set[str]:
+    if condition == "1" or not context_ids:
+        return set(context_ids)
+    marks = ",".join("?" * len(context_ids))
+    rows = conn.execute(
+        f"""
+        SELECT c.id FROM contexts AS c
+        JOIN sections_contexts AS sc ON sc.context_id = c.id
+        JOIN sections AS s ON s.id = sc.section_id
+        JOIN article_sections AS ars ON ars.section_id = s.id
+        JOIN articles AS a ON a.id = ars.article_id
+        WHERE c.id IN ({marks}) AND {condition}
+        """,
+        [*context_ids, *params],
+    )
+    return {str(row[0]) for row in rows}

@@ -1,0 +1,221 @@
+"""Retrieval over a real corpus: the three sample papers ingested with embedding on (MiniLM in
+numpy, vectors in sqlite-vec in the same file), searched by every mode, with filters, a
+second embedding model beside the first, the embed command, and a snapshot round trip."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from paperpyramid import Corpus
+from paperpyramid.db import sqlite as db_sqlite
+from paperpyramid.db import vectors as db_vectors
+from paperpyramid.embeddings.minilm import MiniLM
+from paperpyramid.ingest import ingest
+from paperpyramid.retrieval.api import RetrievalOptions
+from paperpyramid.retrieval.filters import Filters, year_of
+from paperpyramid.settings import IngestSettings, Settings
+from tests.conftest import SAMPLE
+
+ROOT = Path(__file__).resolve().parents[1]
+FROG = "10.1371/journal.pone.0115884"
+
+
+@pytest.fixture(scope="session")
+def minilm() -> MiniLM:
+    return MiniLM()
+
+
+@pytest.fixture(scope="session")
+def embedded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample ingested with embedding on, in this process."""
+    db = tmp_path_factory.mktemp("retrieval") / "sample.sqlite"
+    summary = ingest([SAMPLE], db, Settings(ingest=IngestSettings(workers=0, embed=True)))
+    assert summary.count("done") == 3
+    return db
+
+
+def vector_counts(db: Path) -> dict[str, int]:
+    conn = db_sqlite.connect(db, read_only=True)
+    try:
+        return {row.name: db_vectors.count_vectors(conn, row) for row in db_vectors.embedders(conn)}
+    finally:
+        conn.close()
+
+
+def context_count(db: Path) -> int:
+    conn = db_sqlite.connect(db, read_only=True)
+    try:
+        return int(conn.execute("SELECT count(*) FROM contexts").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_ingest_stores_one_vector_per_context_with_the_article(embedded: Path) -> None:
+    assert vector_counts(embedded) == {"all-MiniLM-L6-v2": context_count(embedded)}
+
+
+def test_stored_vectors_are_the_models_vectors_of_the_context_text(embedded: Path, minilm: MiniLM) -> None:
+    conn = db_sqlite.connect(embedded, read_only=True)
+    rows = conn.execute("SELECT v.context_id, v.embedding, c.text FROM vec_contexts_1 AS v JOIN contexts AS c ON c.id = v.context_id LIMIT 3").fetchall()
+    conn.close()
+    stored = np.stack([np.frombuffer(blob, dtype=np.float32) for _, blob, _ in rows])
+    fresh = minilm.embed_passages([text for _, _, text in rows])
+    assert np.allclose((stored * fresh).sum(1), 1.0, atol=1e-4)
+
+
+@pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid", "parent"])
+def test_every_mode_finds_the_frog_paper_with_citations(embedded: Path, mode: str) -> None:
+    with Corpus.open(embedded) as corpus:
+        frog = corpus.article(FROG)
+        hits = corpus.retrieve("frogs that give birth to tadpoles after internal fertilization", mode=mode, k=5)
+    assert hits and hits[0].citation.article_id == frog.id
+    for hit in hits:
+        assert hit.num_tokens > 0 and hit.citation.page_number is not None and hit.cite().startswith(hit.citation.article_title or "")
+
+
+def test_vector_mode_finds_a_paraphrase_that_shares_no_keyword(embedded: Path) -> None:
+    # no word of the query occurs in the corpus's wording of it ("sacrificed via emersion in MS-222")
+    query = "how were the animals killed humanely before preservation"
+    with Corpus.open(embedded) as corpus:
+        semantic = corpus.retrieve(query, mode="vector", k=5)
+    assert any("MS-222" in hit.text for hit in semantic)
+
+
+def test_hybrid_scores_are_a_fusion_of_both_lists(embedded: Path) -> None:
+    with Corpus.open(embedded) as corpus:
+        lexical = {hit.context_id for hit in corpus.retrieve("digital calipers measurements", mode="bm25", k=100)}
+        semantic = {hit.context_id for hit in corpus.retrieve("digital calipers measurements", mode="vector", k=100)}
+        fused = corpus.retrieve("digital calipers measurements", mode="hybrid", k=10)
+    assert {hit.context_id for hit in fused} <= lexical | semantic
+    assert [hit.score for hit in fused] == sorted((hit.score for hit in fused), reverse=True)
+
+
+def test_parent_widens_hits_merges_windows_in_reading_order_and_keeps_the_budget(embedded: Path) -> None:
+    query = "digital calipers measurements"
+    with Corpus.open(embedded) as corpus:
+        best = corpus.retrieve(query, mode="hybrid", k=5)
+        widened = corpus.retrieve(query, mode="parent")
+        ids = [hit.context_id for hit in widened]
+        assert len(ids) == len(set(ids)), "overlapping windows are merged"
+        assert {hit.context_id for hit in best} <= set(ids)
+        for hit in best:  # each hit comes with its neighbours
+            assert {row.id for row in corpus.parent_contexts(hit.context_id)} <= set(ids)
+        # within one paper, passages follow the paper's reading order
+        frog = corpus.article(FROG)
+        order = [row.id for section in corpus.sections(frog.id) for row in corpus.contexts(section.id)]
+        in_frog = [order.index(hit.context_id) for hit in widened if hit.citation.article_id == frog.id]
+        assert in_frog == sorted(in_frog)
+        cut = corpus.retrieve(query, mode="parent", budget_tokens=500)
+    assert sum(hit.num_tokens for hit in cut) <= 500 and [hit.context_id for hit in cut] == ids[: len(cut)]
+
+
+def test_references_are_left_out_unless_asked_for(embedded: Path) -> None:
+    with Corpus.open(embedded) as corpus:
+        default = corpus.retrieve("Limnonectes frogs Sulawesi", mode="hybrid", k=30)
+        with_refs = corpus.retrieve("Limnonectes frogs Sulawesi", mode="hybrid", k=30, filters=Filters(include_references=True))
+    assert all(hit.citation.section_number != "ref" for hit in default)
+    assert any(hit.citation.section_number == "ref" for hit in with_refs)
+
+
+@pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid"])
+def test_article_filter_restricts_every_mode(embedded: Path, mode: str) -> None:
+    with Corpus.open(embedded) as corpus:
+        frog = corpus.article(FROG)
+        hits = corpus.retrieve("volatile compounds of wheat in this study", mode=mode, k=10, filters=Filters(article_ids=(frog.id,)))
+    assert hits and {hit.citation.article_id for hit in hits} == {frog.id}
+
+
+def test_year_and_journal_filters(embedded: Path) -> None:
+    assert year_of("27 Jan 2015") == 2015 and year_of("November 23, 2014") == 2014 and year_of(None) is None
+    with Corpus.open(embedded) as corpus:
+        years = {article.id: year_of(article.date_published) for article in corpus.articles()}
+        assert sorted(years.values(), key=str) == [2014, 2014, None], "two sample papers state 2014, one no date"
+        hits = corpus.retrieve("barriers to care", mode="hybrid", k=50, filters=Filters(year_from=2014, year_to=2014))
+        before = corpus.retrieve("barriers to care", mode="hybrid", k=50, filters=Filters(year_to=2013))
+        nothing = corpus.retrieve("results", mode="bm25", k=50, filters=Filters(journal="No Such Journal"))
+    assert hits and all(years[hit.citation.article_id] == 2014 for hit in hits)
+    assert before == [] and nothing == []
+
+
+def test_search_uses_hybrid_when_vectors_exist_and_bm25_otherwise(embedded: Path, tmp_path: Path) -> None:
+    plain = tmp_path / "plain.sqlite"
+    ingest([SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf"], plain, Settings(ingest=IngestSettings(workers=0, embed=False)))
+    with Corpus.open(plain) as corpus:
+        assert corpus.best_mode() == "bm25"
+        assert corpus.search("digital calipers", k=3)[0].score > 1  # a BM25 score, not a fused one
+    with Corpus.open(embedded) as corpus:
+        assert corpus.best_mode() == "hybrid"
+        hits = corpus.search("digital calipers", k=3)
+        assert [hit.context_id for hit in hits] == [hit.context_id for hit in corpus.retrieve("digital calipers", mode="hybrid", k=3)]
+
+
+def test_fusion_options_change_the_ranking(embedded: Path) -> None:
+    query = "durum wheat infected by Fusarium"
+    with Corpus.open(embedded) as corpus:
+        lexical_only = corpus.retrieve(query, mode="hybrid", k=10, options=RetrievalOptions(vector_weight=0.0))
+        bm25 = corpus.retrieve(query, mode="bm25", k=10)
+        weighted = corpus.retrieve(query, mode="hybrid", k=10, options=RetrievalOptions(fusion="weighted"))
+    assert [hit.context_id for hit in lexical_only] == [hit.context_id for hit in bm25]
+    assert all(0 <= hit.score <= 2 for hit in weighted)
+
+
+def test_embed_command_is_incremental(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    ingest([SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf"], db, Settings(ingest=IngestSettings(workers=0, embed=False)))
+    assert vector_counts(db) == {}
+    cli = [sys.executable, "-m", "paperpyramid.cli", "embed", "--db", str(db)]
+    first = subprocess.run(cli, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    assert f"{context_count(db)} contexts embedded with all-MiniLM-L6-v2" in " ".join(first.stderr.split())
+    again = subprocess.run(cli, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and "0 contexts embedded" in again.stderr
+    assert vector_counts(db) == {"all-MiniLM-L6-v2": context_count(db)}
+
+
+def test_cli_search_prints_one_json_object_per_line(embedded: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "paperpyramid.cli", "search", "digital calipers", "--db", str(embedded), "--mode", "hybrid", "-k", "3", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [record["rank"] for record in records] == [1, 2, 3]
+    assert {"context_id", "article_id", "page", "section_title", "text", "citation"} <= set(records[0])
+
+
+def test_cli_search_with_an_unknown_mode_is_one_line(embedded: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "paperpyramid.cli", "search", "x", "--db", str(embedded), "--mode", "magic"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "unknown retrieval mode 'magic'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_vector_search_on_a_corpus_without_vectors_says_how_to_make_them(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    ingest([SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf"], db, Settings(ingest=IngestSettings(workers=0, embed=False)))
+    with Corpus.open(db) as corpus, pytest.raises(Exception, match="paperpyramid embed"):
+        corpus.retrieve("frogs", mode="vector")
+
+
+def test_snapshot_carries_the_vectors_and_searches_without_reembedding(embedded: Path, tmp_path: Path, minilm: MiniLM) -> None:
+    from paperpyramid.db.snapshot import take_snapshot
+
+    made = take_snapshot(embedded, str(tmp_path / "published"), Settings())
+    assert made.manifest["row_counts"]["embedders"] == 1
+
+    class QueryOnly(MiniLM):
+        def embed_passages(self, texts):  # type: ignore[no-untyped-def]
+            if len(texts) != 1:
+                raise AssertionError("a snapshot must not be re-embedded")
+            return super().embed_passages(texts)
+
+    query = "frogs that give birth to tadpoles"
+    snapshot = next((tmp_path / "published").glob("*.sqlite.gz"))
+    with Corpus.open(snapshot, cache_dir=tmp_path / "cache", embedder=QueryOnly()) as opened, Corpus.open(embedded) as original:
+        got = opened.retrieve(query, mode="vector", k=5)
+        want = original.retrieve(query, mode="vector", k=5)
+    assert [hit.context_id for hit in got] == [hit.context_id for hit in want]
