@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from pydantic import ValidationError
@@ -17,6 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.text import Text
 
 from paperpyramid.errors import PaperPyramidError
+
+if TYPE_CHECKING:
+    from paperpyramid.settings import Settings
 
 app = typer.Typer(help="Academic PDFs in, a searchable SQLite corpus out.", no_args_is_help=True, add_completion=False)
 eval_app = typer.Typer(help="Score a corpus against gold files.", no_args_is_help=True)
@@ -111,6 +114,7 @@ def ingest(
         f"{summary.count('done')} ingested, {summary.count('failed')} failed, {summary.count('skipped')} skipped "
         f"of {total} PDFs in {summary.seconds:.1f} s ({summary.pages} pages, {summary.pages_per_second:.1f} pages/s) -> {db}"
     )
+    _warn_missing_vectors(db, settings)
     if total == 0:
         raise _fail("no PDFs found in the sources given")
     if summary.count("done") == 0 and summary.count("skipped") == 0:
@@ -327,6 +331,29 @@ def eval_retrieval(
     typer.echo(render_report(reports))
     if as_json is not None:
         as_json.write_text(json.dumps(report_to_json(reports), indent=2))
+
+
+def _warn_missing_vectors(db: Path, settings: Settings) -> None:
+    """Say so when contexts lack vectors of the configured model (ingested with --no-embed, or
+    before a switch of model): hybrid search would not see them until ``embed`` runs."""
+    from paperpyramid.db import vectors as db_vectors
+    from paperpyramid.db.sqlite import connect
+    from paperpyramid.embeddings import configured_name
+
+    if not db.is_file():
+        return
+    name = configured_name(settings.embedding)
+    conn = connect(db, read_only=True)
+    try:
+        if name is None or not db_vectors.embedders(conn):
+            return  # a corpus searched by keywords alone
+        row = db_vectors.find_embedder(conn, name)
+        total = int(conn.execute("SELECT count(*) FROM contexts").fetchone()[0])
+        missing = total - (0 if row is None else db_vectors.count_vectors(conn, row))
+    finally:
+        conn.close()
+    if missing:
+        console.print(f"[yellow]note:[/] {missing} of {total} contexts have no {name} vector yet; run: paperpyramid embed --db {db}", highlight=False)
 
 
 def _open(db: Path):  # type: ignore[no-untyped-def]

@@ -176,6 +176,14 @@ def test_embed_command_is_incremental(tmp_path: Path) -> None:
     again = subprocess.run(cli, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0 and "0 contexts embedded" in again.stderr
     assert vector_counts(db) == {"all-MiniLM-L6-v2": context_count(db)}
+    # an article added without embedding is not silently left out of vector search
+    added = subprocess.run(
+        [sys.executable, "-m", "paperpyramid.cli", "ingest", str(SAMPLE / "bmc-health-serv-res-2014-barriers.pdf"), "--db", str(db), "--no-embed", "--workers", "0"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert added.returncode == 0, added.stderr
+    missing = context_count(db) - vector_counts(db)["all-MiniLM-L6-v2"]
+    assert missing > 0 and f"{missing} of {context_count(db)} contexts have no all-MiniLM-L6-v2 vector yet" in " ".join(added.stderr.split())
 
 
 def test_cli_search_prints_one_json_object_per_line(embedded: Path) -> None:
@@ -219,3 +227,14 @@ def test_snapshot_carries_the_vectors_and_searches_without_reembedding(embedded:
         got = opened.retrieve(query, mode="vector", k=5)
         want = original.retrieve(query, mode="vector", k=5)
     assert [hit.context_id for hit in got] == [hit.context_id for hit in want]
+
+
+def test_filtered_vector_search_equals_exact_search_filtered_afterwards(embedded: Path) -> None:
+    query = "tadpoles in the oviduct"
+    with Corpus.open(embedded) as corpus:
+        frog = corpus.article(FROG)
+        everything = corpus.retrieve(query, mode="vector", k=10_000)
+        restricted = corpus.retrieve(query, mode="vector", k=7, filters=Filters(article_ids=(frog.id,)))
+    expected = [hit.context_id for hit in everything if hit.citation.article_id == frog.id][:7]
+    assert [hit.context_id for hit in restricted] == expected
+    assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(restricted, [h for h in everything if h.context_id in set(expected)], strict=True))

@@ -112,15 +112,20 @@ def count_vectors(conn: Any, embedder: EmbedderRow) -> int:
     return int(conn.execute(f"SELECT count(*) FROM {_checked(embedder.vec_table)}").fetchone()[0])
 
 
+#: sqlite-vec answers a KNN query for at most this many neighbours
+KNN_LIMIT = 4096
+
+
 def nearest(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
     """The ``k`` contexts nearest to ``query`` by cosine distance, exact (every vector is
     compared), nearest first, as (context id, distance)."""
     table = _checked(embedder.vec_table)
-    rows = conn.execute(
-        f"SELECT context_id, distance FROM {table} WHERE embedding MATCH ? AND k = ? ORDER BY distance",
-        [np.ascontiguousarray(query, dtype=np.float32).tobytes(), int(k)],
-    )
-    return [(str(context_id), float(distance)) for context_id, distance in rows]
+    blob = np.ascontiguousarray(query, dtype=np.float32).tobytes()
+    if k <= KNN_LIMIT:
+        sql = f"SELECT context_id, distance FROM {table} WHERE embedding MATCH ? AND k = ? ORDER BY distance"
+    else:  # past the KNN limit: a plain scan, sorted
+        sql = f"SELECT context_id, vec_distance_cosine(embedding, ?) AS distance FROM {table} ORDER BY distance LIMIT ?"
+    return [(str(context_id), float(distance)) for context_id, distance in conn.execute(sql, [blob, int(k)])]
 
 
 def distances(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], context_ids: Sequence[str]) -> dict[str, float]:
@@ -128,11 +133,15 @@ def distances(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], 
     if not context_ids:
         return {}
     table = _checked(embedder.vec_table)
-    marks = ",".join("?" * len(context_ids))
-    rows = conn.execute(
-        f"SELECT context_id, vec_distance_cosine(embedding, ?) FROM {table} WHERE context_id IN ({marks})",
-        [np.ascontiguousarray(query, dtype=np.float32).tobytes(), *context_ids],
-    )
+    blob = np.ascontiguousarray(query, dtype=np.float32).tobytes()
+    rows = [
+        row
+        for start in range(0, len(context_ids), 500)  # bound the statement's variables
+        for row in conn.execute(
+            f"SELECT context_id, vec_distance_cosine(embedding, ?) FROM {table} WHERE context_id IN ({','.join('?' * len(context_ids[start : start + 500]))})",
+            [blob, *context_ids[start : start + 500]],
+        )
+    ]
     return {str(context_id): float(distance) for context_id, distance in rows}
 
 

@@ -30,9 +30,9 @@ class RetrievalOptions:
     """How the modes are tuned; the defaults are the ones measured best on ``../shared/qa``."""
 
     depth: int = 100  # candidates each retriever hands to the fusion
-    fusion: hybrid.Fusion = "rrf"
+    fusion: hybrid.Fusion = "weighted"
     bm25_weight: float = 1.0
-    vector_weight: float = 1.0
+    vector_weight: float = 0.7
     parent_hits: int = 5  # hybrid hits that parent widens
     before: int = 2  # contexts before each parent hit
     after: int = 2  # contexts after it

@@ -3,6 +3,7 @@ the active model is compared, by sqlite-vec), best first; the score is the cosin
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -24,32 +25,39 @@ def embedder_row(conn: Any, name: str) -> db_vectors.EmbedderRow:
     return row
 
 
+#: with a filter that leaves at most this many contexts, they are compared directly
+DIRECT_LIMIT = 2000
+
+
 def search(conn: Any, embedder: db_vectors.EmbedderRow, query: npt.NDArray[np.float32], k: int = 10, filters: Filters | None = None) -> list[SearchHit]:
     """The ``k`` contexts nearest to ``query`` (a unit vector) that pass ``filters``.
 
-    The nearest neighbours are fetched in growing rounds (k, then 4 times as many, …) until
-    ``k`` of them pass the filters or every vector has been seen, so a filter never hides a
-    match that exact search would have found.
+    A filter that leaves few contexts (a few articles) compares exactly those. Otherwise the
+    nearest neighbours are fetched in growing rounds (k, then 4 times as many, …) until ``k`` of
+    them pass the filters or every vector has been seen, so a filter never hides a match that
+    exact search would have found.
     """
     if k < 1:
         return []
     filters = filters or Filters()
-    total = db_vectors.count_vectors(conn, embedder)
-    fetch = min(max(k * 2, 50), total)
     condition, params = sql_condition(conn, filters)
+    if filters.restricts_articles:
+        allowed = _allowed_contexts(conn, condition, params, DIRECT_LIMIT + 1)
+        if len(allowed) <= DIRECT_LIMIT:
+            near = db_vectors.distances(conn, embedder, query, allowed)
+            ranked = sorted(near.items(), key=lambda item: item[1])[:k]
+            return load_hits(conn, [(context_id, 1.0 - distance) for context_id, distance in ranked])
+    fetch = max(k * 2, 50)
     while True:
         nearest = db_vectors.nearest(conn, embedder, query, fetch)
         passing = _passing(conn, [context_id for context_id, _ in nearest], condition, params)
         kept = [(context_id, 1.0 - distance) for context_id, distance in nearest if context_id in passing]
-        if len(kept) >= k or fetch >= total:
+        if len(kept) >= k or len(nearest) < fetch:  # enough, or every vector seen
             return load_hits(conn, kept[:k])
-        fetch = min(fetch * 4, total)
+        fetch *= 4
 
 
-def _passing(conn: Any, context_ids: list[str], condition: str, params: list[Any]) -> set[str]:
-    if condition == "1" or not context_ids:
-        return set(context_ids)
-    marks = ",".join("?" * len(context_ids))
+def _allowed_contexts(conn: Any, condition: str, params: list[Any], limit: int) -> list[str]:
     rows = conn.execute(
         f"""
         SELECT c.id FROM contexts AS c
@@ -57,8 +65,25 @@ def _passing(conn: Any, context_ids: list[str], condition: str, params: list[Any
         JOIN sections AS s ON s.id = sc.section_id
         JOIN article_sections AS ars ON ars.section_id = s.id
         JOIN articles AS a ON a.id = ars.article_id
-        WHERE c.id IN ({marks}) AND {condition}
+        WHERE {condition} LIMIT ?
         """,
-        [*context_ids, *params],
+        [*params, limit],
+    )
+    return [str(row[0]) for row in rows]
+
+
+def _passing(conn: Any, context_ids: list[str], condition: str, params: list[Any]) -> set[str]:
+    if condition == "1" or not context_ids:
+        return set(context_ids)
+    rows = conn.execute(
+        f"""
+        SELECT c.id FROM contexts AS c
+        JOIN sections_contexts AS sc ON sc.context_id = c.id
+        JOIN sections AS s ON s.id = sc.section_id
+        JOIN article_sections AS ars ON ars.section_id = s.id
+        JOIN articles AS a ON a.id = ars.article_id
+        WHERE c.id IN (SELECT value FROM json_each(?)) AND {condition}
+        """,
+        [json.dumps(context_ids), *params],
     )
     return {str(row[0]) for row in rows}
