@@ -17,6 +17,7 @@ from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.embeddings.minilm import MiniLM
 from paperpyramid.ingest import ingest
+from paperpyramid.ingest.embed import embed_corpus
 from paperpyramid.retrieval.api import RetrievalOptions
 from paperpyramid.retrieval.filters import Filters, year_of
 from paperpyramid.settings import IngestSettings, Settings
@@ -238,3 +239,30 @@ def test_filtered_vector_search_equals_exact_search_filtered_afterwards(embedded
     expected = [hit.context_id for hit in everything if hit.citation.article_id == frog.id][:7]
     assert [hit.context_id for hit in restricted] == expected
     assert all(abs(a.score - b.score) < 1e-5 for a, b in zip(restricted, [h for h in everything if h.context_id in set(expected)], strict=True))
+
+
+def test_embed_builds_the_index_and_search_uses_it_only_while_it_is_current(tmp_path: Path) -> None:
+    from paperpyramid.db import vector_index
+    from paperpyramid.db.writer import CorpusWriter
+
+    db = tmp_path / "c.sqlite"
+    ingest([SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf"], db, Settings(ingest=IngestSettings(workers=0, embed=True)))
+    with Corpus.open(db) as corpus:
+        exact = corpus.retrieve("tadpoles in the oviduct", mode="vector", k=5)
+    summary = embed_corpus(db, MiniLM(), index_min=1)  # nothing to embed; the index is built
+    assert summary.embedded == 0 and summary.indexed
+    conn = db_sqlite.connect(db, read_only=True)
+    row = db_vectors.embedders(conn)[0]
+    assert vector_index.is_current(conn, row)
+    conn.close()
+    with Corpus.open(db) as corpus:
+        approximate = corpus.retrieve("tadpoles in the oviduct", mode="vector", k=5)
+    assert [hit.context_id for hit in approximate] == [hit.context_id for hit in exact]
+    # an article ingested later makes the index stale: search goes back to exact, and finds it
+    ingest([SAMPLE / "bmc-health-serv-res-2014-barriers.pdf"], db, Settings(ingest=IngestSettings(workers=0, embed=True)))
+    with CorpusWriter(db) as writer:
+        assert not vector_index.is_current(writer.db.conn, row)
+    with Corpus.open(db) as corpus:
+        hits = corpus.retrieve("barriers to accessing health services", mode="vector", k=3)
+    assert hits[0].citation.article_title and "barriers" in hits[0].citation.article_title.lower()
+    assert embed_corpus(db, MiniLM()).indexed, "an index that exists is kept up to date"

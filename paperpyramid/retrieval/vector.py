@@ -1,5 +1,7 @@
-"""Vector search: the contexts nearest to the query's embedding, exact (every stored vector of
-the active model is compared, by sqlite-vec), best first; the score is the cosine similarity."""
+"""Vector search: the contexts nearest to the query's embedding, best first; the score is the
+cosine similarity. Exact (every stored vector of the active model compared, by sqlite-vec), or,
+once the model's approximate index (:mod:`paperpyramid.db.vector_index`, built by
+``paperpyramid embed`` for large corpora) holds every vector, through that index."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from paperpyramid.db import vector_index
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.errors import ConfigurationError
 from paperpyramid.retrieval import SearchHit
@@ -47,12 +50,21 @@ def search(conn: Any, embedder: db_vectors.EmbedderRow, query: npt.NDArray[np.fl
             near = db_vectors.distances(conn, embedder, query, allowed)
             ranked = sorted(near.items(), key=lambda item: item[1])[:k]
             return load_hits(conn, [(context_id, 1.0 - distance) for context_id, distance in ranked])
+    # the approximate index answers when it holds every vector; else exact search, so that a
+    # context embedded since the index was built is never missed
+    approximate = vector_index.is_current(conn, embedder)
     fetch = max(k * 2, 50)
     while True:
-        nearest = db_vectors.nearest(conn, embedder, query, fetch)
+        if approximate:
+            nearest = vector_index.search(conn, embedder, query, fetch)
+            if len(nearest) < fetch:  # the probed lists hold fewer: search exactly from here on
+                approximate = False
+                continue
+        else:
+            nearest = db_vectors.nearest(conn, embedder, query, fetch)
         passing = _passing(conn, [context_id for context_id, _ in nearest], condition, params)
         kept = [(context_id, 1.0 - distance) for context_id, distance in nearest if context_id in passing]
-        if len(kept) >= k or len(nearest) < fetch:  # enough, or every vector seen
+        if len(kept) >= k or (not approximate and len(nearest) < fetch):  # enough, or every vector seen
             return load_hits(conn, kept[:k])
         fetch *= 4
 

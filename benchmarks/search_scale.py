@@ -1,0 +1,655 @@
+"""Search at scale: query latency of every retrieval mode on corpora of 10k, 100k and 1M contexts.
+
+The corpora are built from a real one (``--real``, default ``/tmp/shared-minilm.sqlite``:
+27 papers, 1,660 contexts with all-MiniLM-L6-v2 vectors) by replicating its articles:
+
+- replica 0 is the real corpus; every further replica copies each article (new ids, its own
+  sha256) with each context's text perturbed: ~5% of words dropped, ~6% swapped with their
+  neighbour, ~3% turned into a new rare word (a suffix added), every digit redrawn. Section
+  titles and reading order are kept, so BM25 statistics (document frequencies, lengths) grow
+  the way a bigger corpus of the same kind would, with a growing vocabulary;
+- vectors: a real context keeps its real vector; a copy gets its source's vector plus Gaussian
+  noise, renormalised (cosine to the source drawn in ~[0.75, 0.95]).
+
+The rows go in through the real schema (``paperpyramid.db.writer.connect`` runs the
+migrations) in bulk: ``executemany``, one transaction per 50k contexts. The FTS5 triggers on
+``contexts`` are dropped during the load and the index is rebuilt once at the end
+(``--fts rebuild``, the default), or left in place (``--fts triggers``); both are timed.
+Then the approximate vector index (:mod:`paperpyramid.db.vector_index`) is built.
+
+Measuring: each (size, cores) pair runs in a fresh subprocess pinned with
+``os.sched_setaffinity`` to core 0 (``1 core``) or cores 0-1 (``2 cores``), with BLAS/OpenMP
+thread pools sized to match. It embeds every QA question with MiniLM (timed: ``embed``), runs
+every query once unmeasured (warm OS page cache and SQLite's), then times each mode over all
+questions (``time.perf_counter`` around the call; the query embedding is not inside the
+per-mode figures except ``hybrid+embed``):
+
+- ``bm25``: ``bm25.search`` k=10; ``bm25@100``: the same at depth 100 (what hybrid asks for);
+- ``vector-exact``: ``vector.search`` k=10 as retrieve() runs it today (exact sqlite-vec KNN,
+  plus its ``count(*)``); ``knn-exact``: ``vectors.nearest`` k=10 alone;
+- ``vector-index``: ``vector_index.search`` k=10 then ``load_hits`` (same hits as vector mode);
+- ``hybrid``: bm25@100 and index@100 fused (RRF) to 10, on one thread; ``hybrid-par``: the
+  two retrievers on two threads (two connections; SQLite releases the GIL), then fused;
+  ``hybrid+embed``: hybrid plus the query's embedding; ``hybrid-exact``: ``retrieve()``
+  unchanged (exact vectors), on a subset of questions at 1M (it is slow);
+- ``parent``: hybrid top 5 widened by ``parent.widen`` (2 before, 2 after).
+
+Recall@10 of the index against exact KNN (``vectors.nearest``) is computed on the questions'
+embeddings (a subset of ``--recall-queries`` at every size) for several ``nprobe`` values.
+Peak RSS is ``ru_maxrss`` of the measuring subprocess (MiniLM included). A markdown table is
+printed and everything is written to ``DIR/search_scale.json``.
+
+    .venv/bin/python benchmarks/search_scale.py --sizes 10000,100000 --out /tmp/search-scale --keep
+    .venv/bin/python benchmarks/search_scale.py --sizes 1000000 --out /tmp/search-scale --keep
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from paperpyramid.db import sqlite as db_sqlite  # noqa: E402
+from paperpyramid.db import vector_index  # noqa: E402
+from paperpyramid.db import vectors as db_vectors  # noqa: E402
+
+EMBEDDER = "all-MiniLM-L6-v2"
+QA = ROOT.parent / "shared" / "qa" / "corpus-qa.jsonl"
+CHUNK = 50_000
+
+# --------------------------------------------------------------------------- building
+
+
+def _load_real(path: Path) -> dict[str, Any]:
+    conn = db_sqlite.connect(path, read_only=True)
+    conn.row_factory = None
+    articles = [list(row) for row in conn.execute("SELECT * FROM articles ORDER BY rowid")]
+    article_cols = [row[1] for row in conn.execute("PRAGMA table_info(articles)")]
+    sections = {row[0]: list(row) for row in conn.execute("SELECT * FROM sections")}
+    section_cols = [row[1] for row in conn.execute("PRAGMA table_info(sections)")]
+    contexts = {row[0]: list(row) for row in conn.execute("SELECT * FROM contexts")}
+    context_cols = [row[1] for row in conn.execute("PRAGMA table_info(contexts)")]
+    art_secs: dict[str, list[tuple[str, int]]] = {}
+    for article_id, section_id, position in conn.execute(
+        "SELECT article_id, section_id, position FROM article_sections ORDER BY article_id, position"
+    ):
+        art_secs.setdefault(article_id, []).append((section_id, position))
+    sec_ctx: dict[str, list[tuple[str, int]]] = {}
+    for section_id, context_id, position in conn.execute(
+        "SELECT section_id, context_id, position FROM sections_contexts ORDER BY section_id, position"
+    ):
+        sec_ctx.setdefault(section_id, []).append((context_id, position))
+    row = db_vectors.find_embedder(conn, EMBEDDER)
+    assert row is not None, f"{path} has no {EMBEDDER} vectors"
+    vecs = {cid: np.frombuffer(blob, dtype=np.float32) for cid, blob in conn.execute(f"SELECT context_id, embedding FROM {row.vec_table}")}
+    conn.close()
+    missing = [cid for cid in contexts if cid not in vecs]
+    assert not missing, f"{len(missing)} contexts of {path} have no vector"
+    return {
+        "articles": articles, "article_cols": article_cols, "sections": sections, "section_cols": section_cols,
+        "contexts": contexts, "context_cols": context_cols, "art_secs": art_secs, "sec_ctx": sec_ctx, "vecs": vecs,
+    }  # fmt: skip
+
+
+_DIGIT = re.compile(r"\d")
+_SUFFIXES = [a + b for a in "aeiouklmnrst" for b in "aeiouxyzq"]
+
+
+def perturb(text: str, rng: random.Random) -> str:
+    """The text with some words dropped, swapped, made rare, and every digit redrawn."""
+    words = text.split()
+    out: list[str] = []
+    i = 0
+    n = len(words)
+    while i < n:
+        r = rng.random()
+        word = words[i]
+        if r < 0.05:
+            i += 1
+            continue
+        if r < 0.11 and i + 1 < n:
+            out.append(words[i + 1])
+            out.append(word)
+            i += 2
+            continue
+        if r < 0.14 and word.isalpha() and len(word) > 3:
+            word = word + rng.choice(_SUFFIXES)
+        out.append(word)
+        i += 1
+    joined = " ".join(out)
+    return _DIGIT.sub(lambda _: str(rng.randrange(10)), joined)
+
+
+def _noisy(vectors: npt.NDArray[np.float32], rng: np.random.Generator) -> npt.NDArray[np.float32]:
+    dim = vectors.shape[1]
+    scale = rng.uniform(0.33, 0.88, size=(len(vectors), 1)).astype(np.float32)  # cos to source ~0.95..0.75
+    noise = rng.standard_normal(vectors.shape).astype(np.float32) / np.float32(math.sqrt(dim))
+    out = vectors + scale * noise
+    out /= np.linalg.norm(out, axis=1, keepdims=True)
+    return out.astype(np.float32)
+
+
+def build_corpus(real: dict[str, Any], path: Path, size: int, fts: str, seed: int = 0) -> dict[str, float]:
+    """Write a corpus of ``size`` contexts at ``path``; returns the timings of its phases."""
+    from paperpyramid.db.writer import connect, new_id
+
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    db = connect(path)
+    conn = db.conn
+    conn.isolation_level = None  # explicit BEGIN/COMMIT only
+    conn.execute("PRAGMA cache_size = -1000000")  # 1 GB page cache for the load
+    triggers = [row[0] for row in conn.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'contexts'")]
+    if fts == "rebuild":
+        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'contexts'").fetchall():
+            conn.execute(f'DROP TRIGGER "{name}"')
+    conn.execute("BEGIN")
+    embedder = db_vectors.ensure_embedder(conn, EMBEDDER, 384, 256)
+    conn.execute("COMMIT")
+    rng = random.Random(seed)
+    nrng = np.random.default_rng(seed)
+    acols, scols, ccols = real["article_cols"], real["section_cols"], real["context_cols"]
+    a_id, a_sha = acols.index("id"), acols.index("sha256")
+    s_id, s_parent = scols.index("id"), scols.index("parent_id")
+    c_id, c_text = ccols.index("id"), ccols.index("text")
+    rows: dict[str, list[Any]] = {"articles": [], "sections": [], "contexts": [], "article_sections": [], "sections_contexts": []}
+    vec_ids: list[str] = []
+    vec_src: list[npt.NDArray[np.float32]] = []
+    vec_real: list[bool] = []
+    written = 0
+    t_gen = t_sql = t_vec = 0.0
+
+    def flush() -> None:
+        nonlocal t_sql, t_vec, vec_ids, vec_src, vec_real
+        t0 = time.perf_counter()
+        conn.execute("BEGIN")
+        for table, cols in (("articles", acols), ("sections", scols), ("contexts", ccols)):
+            if rows[table]:
+                conn.executemany(f"INSERT INTO {table} ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})", rows[table])
+        conn.executemany("INSERT INTO article_sections (article_id, section_id, position) VALUES (?, ?, ?)", rows["article_sections"])
+        conn.executemany("INSERT INTO sections_contexts (section_id, context_id, position) VALUES (?, ?, ?)", rows["sections_contexts"])
+        t1 = time.perf_counter()
+        if vec_ids:
+            src = np.stack(vec_src)
+            mask = ~np.array(vec_real)
+            if mask.any():
+                src[mask] = _noisy(src[mask], nrng)
+            db_vectors.insert_vectors(conn, embedder, vec_ids, src)
+        conn.execute("COMMIT")
+        t2 = time.perf_counter()
+        t_sql += t1 - t0
+        t_vec += t2 - t1
+        for value in rows.values():
+            value.clear()
+        vec_ids, vec_src, vec_real = [], [], []
+
+    replica = 0
+    done = False
+    while not done:
+        for article in real["articles"]:
+            if done:
+                break
+            t0 = time.perf_counter()
+            new_article = list(article)
+            new_article_id = new_id() if replica else article[a_id]
+            new_article[a_id] = new_article_id
+            new_article[a_sha] = f"{article[a_sha]}-{replica}" if replica else article[a_sha]
+            rows["articles"].append(new_article)
+            section_map: dict[str, str] = {}
+            for section_id, position in real["art_secs"].get(article[a_id], []):
+                section = list(real["sections"][section_id])
+                new_section_id = new_id() if replica else section_id
+                section_map[section_id] = new_section_id
+                section[s_id] = new_section_id
+                if section[s_parent] is not None:
+                    section[s_parent] = section_map.get(section[s_parent])
+                rows["sections"].append(section)
+                rows["article_sections"].append((new_article_id, new_section_id, position))
+                for context_id, cposition in real["sec_ctx"].get(section_id, []):
+                    if written >= size:
+                        done = True
+                        break
+                    context = list(real["contexts"][context_id])
+                    new_context_id = new_id() if replica else context_id
+                    context[c_id] = new_context_id
+                    if replica:
+                        context[c_text] = perturb(context[c_text], rng)
+                    rows["contexts"].append(context)
+                    rows["sections_contexts"].append((new_section_id, new_context_id, cposition))
+                    vec_ids.append(new_context_id)
+                    vec_src.append(real["vecs"][context_id])
+                    vec_real.append(replica == 0)
+                    written += 1
+                if done:
+                    break
+            t_gen += time.perf_counter() - t0
+            if len(rows["contexts"]) >= CHUNK:
+                flush()
+        replica += 1
+    flush()
+    timings["generate_s"] = t_gen
+    timings["insert_rows_s"] = t_sql
+    timings["insert_vectors_s"] = t_vec
+    t0 = time.perf_counter()
+    if fts == "rebuild":
+        conn.execute("BEGIN")
+        conn.execute("INSERT INTO contexts_fts (contexts_fts) VALUES ('rebuild')")
+        for sql in triggers:
+            conn.execute(sql)
+        conn.execute("COMMIT")
+    conn.execute("INSERT INTO contexts_fts (contexts_fts) VALUES ('optimize')")
+    timings["fts_rebuild_optimize_s"] = time.perf_counter() - t0
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    timings["corpus_total_s"] = time.perf_counter() - started
+    db.close()
+    return timings
+
+
+def build_index(path: Path) -> dict[str, float]:
+    conn = db_sqlite.connect(path)
+    conn.isolation_level = None
+    conn.execute("PRAGMA cache_size = -1000000")
+    row = db_vectors.find_embedder(conn, EMBEDDER)
+    assert row is not None
+    t0 = time.perf_counter()
+    vector_index.build_index(conn, row, on_progress=lambda done, total: print(f"    index {done}/{total}", file=sys.stderr, flush=True))
+    seconds = time.perf_counter() - t0
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    return {"index_build_s": seconds}
+
+
+# --------------------------------------------------------------------------- measuring
+
+# The BM25 change proposed for paperpyramid/retrieval/bm25.py (measured here as ``bm25-fast``
+# and ``bm25-pruned``): rank inside FTS5 first and join only the best rows to their article
+# and section (today every matching row is joined before the sort), and optionally leave out
+# terms that occur in more than ``max_df`` of the contexts (``bm25-pruned``).
+
+_TOP = "SELECT rowid, bm25(contexts_fts, 1.0, 0.5) AS r FROM contexts_fts WHERE contexts_fts MATCH ? ORDER BY r LIMIT ?"
+_HYDRATE = """
+SELECT c.id, c.text, c.num_tokens, a.id, a.title, s.id, s.section_number, s.section_title, c.page_number, c.rowid
+FROM contexts AS c
+JOIN sections_contexts AS sc ON sc.context_id = c.id
+JOIN sections AS s ON s.id = sc.section_id
+JOIN article_sections AS ars ON ars.section_id = s.id
+JOIN articles AS a ON a.id = ars.article_id
+WHERE c.rowid IN (SELECT value FROM json_each(?)) AND {condition}
+"""
+
+
+def bm25_fast(conn: Any, query: str, k: int = 10, filters: Any = None, max_df: float | None = None) -> list[Any]:
+    from paperpyramid.retrieval.bm25 import fts_query
+    from paperpyramid.retrieval.filters import Filters, sql_condition
+    from paperpyramid.retrieval.passages import hit_from_row
+
+    if k < 1:
+        return []
+    match = fts_query(query) if max_df is None else pruned_fts_query(conn, query, max_df)
+    if match is None:
+        return []
+    condition, params = sql_condition(conn, filters or Filters(include_references=True))
+    fetch = k if condition == "1" else 2 * k + 20
+    while True:
+        top = conn.execute(_TOP, [match, fetch]).fetchall()
+        rows = {row[9]: row for row in conn.execute(_HYDRATE.format(condition=condition), [json.dumps([r for r, _ in top]), *params])}
+        hits = [hit_from_row(rows[rowid][:9], -rank) for rowid, rank in top if rowid in rows]
+        if len(hits) >= k or len(top) < fetch:
+            return hits[:k]
+        fetch *= 4
+
+
+def pruned_fts_query(conn: Any, query: str, max_df: float) -> str | None:
+    """``fts_query`` without the single words found in more than ``max_df`` of the contexts
+    (the rarest one is kept when all are that common). Document frequencies come from an
+    fts5vocab table and the words are stemmed by FTS5 itself (a temp porter table): both in
+    the connection's temp schema, so it works on read-only connections too."""
+    from paperpyramid.retrieval.bm25 import fts_query
+
+    match = fts_query(query)
+    if match is None:
+        return None
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.pp_vocab USING fts5vocab(main, contexts_fts, 'row')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.pp_stem USING fts5(t, tokenize='porter')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.pp_stem_terms USING fts5vocab(temp, pp_stem, 'instance')")
+    phrases = [part[1:-1] for part in match.split(" OR ")]
+    words = [p for p in phrases if " " not in p]
+    conn.execute("DELETE FROM temp.pp_stem")
+    conn.executemany("INSERT INTO temp.pp_stem (rowid, t) VALUES (?, ?)", list(enumerate(words, 1)))
+    stem = {int(doc): str(term) for term, doc in conn.execute("SELECT term, doc FROM temp.pp_stem_terms")}
+    total = int(conn.execute("SELECT count(*) FROM contexts_fts_docsize").fetchone()[0])  # B-tree count, ~ms at 1M
+    stems = sorted(set(stem.values()))
+    df = (
+        dict(conn.execute(f"SELECT term, doc FROM temp.pp_vocab WHERE term IN ({','.join('?' * len(stems))})", stems).fetchall())
+        if stems
+        else {}
+    )
+    word_df = {w: df.get(stem.get(i, ""), 0) for i, w in enumerate(words, 1)}
+    kept = [p for p in phrases if " " in p or word_df[p] <= max_df * total]
+    if not kept:
+        kept = [min(words, key=lambda w: word_df[w])]
+    return " OR ".join(f'"{p}"' for p in kept)
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def measure(path: Path, cores: int, questions: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    """Runs inside the pinned subprocess."""
+    from paperpyramid.embeddings.minilm import MiniLM
+    from paperpyramid.retrieval import api, bm25, hybrid, parent, vector
+    from paperpyramid.retrieval.passages import load_hits
+
+    conn = db_sqlite.connect(path, read_only=True)
+    local = threading.local()  # the second thread's own connection (SQLite objects stay in their thread)
+
+    def own_conn() -> Any:
+        if not hasattr(local, "conn"):
+            local.conn = db_sqlite.connect(path, read_only=True)
+        return local.conn
+
+    row = db_vectors.find_embedder(conn, EMBEDDER)
+    assert row is not None
+    model = MiniLM()
+    model.embed_query("warm up")
+    embeds: list[float] = []
+    qvecs: list[npt.NDArray[np.float32]] = []
+    for question in questions:
+        t0 = time.perf_counter()
+        qvecs.append(model.embed_query(question))
+        embeds.append(time.perf_counter() - t0)
+    status = vector_index.index_status(conn, row)
+    nprobe = args.nprobe or None
+    pool = ThreadPoolExecutor(max_workers=1)
+
+    def vec_index_hits(c: Any, qv: npt.NDArray[np.float32], k: int) -> Any:
+        found = vector_index.search(c, row, qv, k, nprobe=nprobe)
+        return load_hits(c, [(cid, 1.0 - d) for cid, d in found])
+
+    def hyb(q: str, qv: npt.NDArray[np.float32], k: int = 10) -> Any:
+        lexical = bm25_fast(conn, q, 100)
+        semantic = vec_index_hits(conn, qv, 100)
+        return hybrid.fuse([lexical, semantic], [1.0, 1.0], k, "rrf")
+
+    def hyb_par(q: str, qv: npt.NDArray[np.float32], k: int = 10, max_df: float | None = None) -> Any:
+        fut = pool.submit(lambda: vec_index_hits(own_conn(), qv, 100))
+        lexical = bm25_fast(conn, q, 100, max_df=max_df)
+        return hybrid.fuse([lexical, fut.result()], [1.0, 1.0], k, "rrf")
+
+    def hyb_pruned(q: str, qv: npt.NDArray[np.float32], k: int = 10) -> Any:
+        lexical = bm25_fast(conn, q, 100, max_df=args.max_df)
+        semantic = vec_index_hits(conn, qv, 100)
+        return hybrid.fuse([lexical, semantic], [1.0, 1.0], k, "rrf")
+
+    class _Fixed:  # an Embedder that returns the precomputed query vector (for retrieve())
+        name = EMBEDDER
+        dimension = 384
+        window = 256
+
+        def __init__(self, qv: npt.NDArray[np.float32]) -> None:
+            self.qv = qv
+
+        def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+            return self.qv
+
+    modes: dict[str, Callable[[str, npt.NDArray[np.float32]], Any]] = {
+        "bm25": lambda q, qv: bm25.search(conn, q, 10),
+        "bm25@100": lambda q, qv: bm25.search(conn, q, 100),
+        "bm25-fast@100": lambda q, qv: bm25_fast(conn, q, 100),
+        "bm25-pruned@100": lambda q, qv: bm25_fast(conn, q, 100, max_df=args.max_df),
+        "vector-index": lambda q, qv: vec_index_hits(conn, qv, 10),
+        "vector-index@100": lambda q, qv: vec_index_hits(conn, qv, 100),
+        "hybrid": hyb,
+        "hybrid-par": hyb_par,
+        "hybrid-pruned": hyb_pruned,
+        "hybrid-pruned-par": lambda q, qv: hyb_par(q, qv, max_df=args.max_df),
+        "parent": lambda q, qv: parent.widen(conn, hyb(q, qv, 5), 2, 2),
+        "knn-exact": lambda q, qv: db_vectors.nearest(conn, row, qv, 10),
+        "vector-exact": lambda q, qv: vector.search(conn, row, qv, 10),
+        "hybrid-exact": lambda q, qv: api.retrieve(conn, q, mode="hybrid", k=10, embedder=_Fixed(qv)),  # type: ignore[arg-type]
+    }
+    slow = {"knn-exact", "vector-exact", "hybrid-exact", "bm25", "bm25@100"}
+    n_slow = len(questions) if args.exact_queries <= 0 else min(len(questions), args.exact_queries)
+    results: dict[str, Any] = {}
+    for name, fn in modes.items():
+        if name in slow and cores > 1:
+            continue  # single-threaded SQLite work: the 1-core figures stand for it (saves minutes at 1M)
+        count = n_slow if name in slow else len(questions)
+        for i in range(min(count, 3) if name in slow else count):  # warm-up pass (the slow modes: 3 queries)
+            fn(questions[i], qvecs[i])
+        times = []
+        for i in range(count):
+            t0 = time.perf_counter()
+            fn(questions[i], qvecs[i])
+            times.append(time.perf_counter() - t0)
+        results[name] = {"p50_ms": 1000 * statistics.median(times), "p95_ms": 1000 * _pct(times, 0.95), "queries": count}
+        if name == "hybrid":
+            both = [t + e for t, e in zip(times, embeds, strict=True)]
+            results["hybrid+embed"] = {"p50_ms": 1000 * statistics.median(both), "p95_ms": 1000 * _pct(both, 0.95), "queries": count}
+    results["embed"] = {"p50_ms": 1000 * statistics.median(embeds), "p95_ms": 1000 * _pct(embeds, 0.95), "queries": len(embeds)}
+    recall: dict[str, Any] = {}
+    lexical: dict[str, float] = {}
+    if cores == 1:
+        n_check = min(len(questions), args.exact_queries or len(questions))
+        same_fast, over10, over100, hyb_over = [], [], [], []
+        for q, qv in zip(questions[:n_check], qvecs[:n_check], strict=True):
+            full = [h.context_id for h in bm25.search(conn, q, 100)]
+            fast = [h.context_id for h in bm25_fast(conn, q, 100)]
+            pruned = [h.context_id for h in bm25_fast(conn, q, 100, max_df=args.max_df)]
+            same_fast.append(float(set(full[:10]) == set(fast[:10])))
+            over10.append(len(set(full[:10]) & set(pruned[:10])) / max(1, len(full[:10])))
+            over100.append(len(set(full) & set(pruned)) / max(1, len(full)))
+            exact_h = [h.context_id for h in api.retrieve(conn, q, mode="hybrid", k=10, embedder=_Fixed(qv))]  # type: ignore[arg-type]
+            hyb_over.append(len(set(exact_h) & {h.context_id for h in hyb(q, qv)}) / max(1, len(exact_h)))
+        lexical = {
+            "bm25_fast_same_top10": statistics.mean(same_fast),
+            "bm25_pruned_overlap@10": statistics.mean(over10),
+            "bm25_pruned_overlap@100": statistics.mean(over100),
+            "hybrid_index_vs_exact_overlap@10": statistics.mean(hyb_over),
+            "queries": n_check,
+        }
+        n_recall = min(len(qvecs), args.recall_queries)
+        truth = [{cid for cid, _ in db_vectors.nearest(conn, row, qv, 10)} for qv in qvecs[:n_recall]]
+        truth100 = [{cid for cid, _ in db_vectors.nearest(conn, row, qv, 100)} for qv in qvecs[:n_recall]]
+        nlist = status.lists
+        for probe in sorted({p for p in (4, 8, 16, 24, 32, 48, 64, vector_index.default_nprobe(nlist)) if p <= nlist}):
+            got, got100, times = [], [], []
+            for qv, want, want100 in zip(qvecs[:n_recall], truth, truth100, strict=True):
+                t0 = time.perf_counter()
+                found = vector_index.search(conn, row, qv, 10, nprobe=probe)
+                times.append(time.perf_counter() - t0)
+                got.append(len(want & {cid for cid, _ in found}) / max(1, len(want)))
+                found100 = vector_index.search(conn, row, qv, 100, nprobe=probe)
+                got100.append(len(want100 & {cid for cid, _ in found100}) / max(1, len(want100)))
+            recall[str(probe)] = {
+                "recall@10": statistics.mean(got),
+                "recall@100": statistics.mean(got100),
+                "p50_ms": 1000 * statistics.median(times),
+                "queries": n_recall,
+            }
+    return {
+        "size": int(conn.execute("SELECT count(*) FROM contexts").fetchone()[0]),
+        "cores": cores,
+        "modes": results,
+        "recall": recall,
+        "lexical": lexical,
+        "index": {"lists": status.lists, "indexed": status.indexed, "nprobe": nprobe or vector_index.default_nprobe(status.lists)},
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def _worker(args: argparse.Namespace) -> None:
+    cores = args.worker_cores
+    os.sched_setaffinity(0, set(range(cores)))
+    questions = [json.loads(line)["question"] for line in Path(args.qa).read_text().splitlines() if line.strip()]
+    if args.queries:
+        questions = questions[: args.queries]
+    result = measure(Path(args.worker), cores, questions, args)
+    print("RESULT " + json.dumps(result), flush=True)
+
+
+def _run_worker(path: Path, cores: int, args: argparse.Namespace) -> dict[str, Any]:
+    env = dict(os.environ)
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
+        env[var] = str(cores)
+    env.setdefault("HF_HUB_OFFLINE", "1")
+    cmd = [sys.executable, __file__, "--worker", str(path), "--worker-cores", str(cores), "--qa", str(args.qa),
+           "--queries", str(args.queries), "--exact-queries", str(args.exact_queries), "--recall-queries", str(args.recall_queries),
+           "--nprobe", str(args.nprobe), "--max-df", str(args.max_df)]  # fmt: skip
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            result: dict[str, Any] = json.loads(line[len("RESULT ") :])
+            return result
+    raise RuntimeError(f"worker failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+
+
+# --------------------------------------------------------------------------- report
+
+
+MODE_ORDER = [
+    "embed",
+    "bm25",
+    "bm25@100",
+    "bm25-fast@100",
+    "bm25-pruned@100",
+    "knn-exact",
+    "vector-exact",
+    "vector-index",
+    "vector-index@100",
+    "hybrid",
+    "hybrid-par",
+    "hybrid-pruned",
+    "hybrid-pruned-par",
+    "hybrid+embed",
+    "parent",
+    "hybrid-exact",
+]
+
+
+def report(results: list[dict[str, Any]]) -> str:
+    lines = ["| contexts | cores | " + " | ".join(MODE_ORDER) + " |", "|---:|---:|" + "---:|" * len(MODE_ORDER)]
+    for result in results:
+        for run in result["runs"]:
+            cells = []
+            for mode in MODE_ORDER:
+                m = run["modes"].get(mode)
+                cells.append("" if m is None else f"{m['p50_ms']:.1f} / {m['p95_ms']:.1f}")
+            lines.append(f"| {result['size']:,} | {run['cores']} | " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append("Cells: p50 / p95 ms over the QA questions (exact modes at 1M on a subset; see `queries` in the JSON).")
+    lines.append("")
+    lines.append(
+        "| contexts | build s (corpus / FTS / index) | file MB | peak RSS MB (1 core / 2 cores) | index lists | nprobe: recall@10 (recall@100, p50 ms) |"
+    )
+    lines.append("|---:|---|---:|---|---:|---|")
+    for result in results:
+        b = result["build"]
+        rss = " / ".join(f"{run['peak_rss_mb']:.0f}" for run in result["runs"])
+        rec = result["runs"][0]["recall"]
+        recs = "; ".join(f"{p}: {v['recall@10']:.3f} ({v['recall@100']:.3f}, {v['p50_ms']:.1f})" for p, v in rec.items())
+        build = f"{b.get('corpus_total_s', float('nan')):.0f} / {b.get('fts_rebuild_optimize_s', float('nan')):.0f} / {b.get('index_build_s', float('nan')):.0f}"
+        lines.append(f"| {result['size']:,} | {build} | {result['file_mb']:.0f} | {rss} | {result['runs'][0]['index']['lists']} | {recs} |")
+    lines.append("")
+    lines.append(
+        "| contexts | bm25-fast top-10 = bm25 top-10 | bm25-pruned overlap@10 / @100 with bm25 | hybrid (index, bm25-fast) overlap@10 with retrieve() hybrid |"
+    )
+    lines.append("|---:|---:|---|---:|")
+    for result in results:
+        lex = result["runs"][0].get("lexical") or {}
+        if lex:
+            lines.append(
+                f"| {result['size']:,} | {lex['bm25_fast_same_top10']:.3f} | {lex['bm25_pruned_overlap@10']:.3f} / {lex['bm25_pruned_overlap@100']:.3f}"
+                f" | {lex['hybrid_index_vs_exact_overlap@10']:.3f} |"
+            )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--out", type=Path, default=Path("/tmp/search-scale"))
+    parser.add_argument("--keep", action="store_true", help="keep the corpora, and reuse ones already built in --out")
+    parser.add_argument("--real", type=Path, default=Path("/tmp/shared-minilm.sqlite"))
+    parser.add_argument("--qa", type=Path, default=QA)
+    parser.add_argument("--fts", choices=["rebuild", "triggers"], default="rebuild")
+    parser.add_argument("--cores", default="1,2")
+    parser.add_argument("--queries", type=int, default=0, help="use only the first N questions (0: all)")
+    parser.add_argument("--exact-queries", type=int, default=40, help="questions for the slow exact modes (0: all)")
+    parser.add_argument("--recall-queries", type=int, default=100)
+    parser.add_argument("--nprobe", type=int, default=0, help="lists probed by the index (0: its default)")
+    parser.add_argument("--max-df", type=float, default=0.05, help="bm25-pruned leaves out words in more than this share of contexts")
+    parser.add_argument("--build-only", action="store_true")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-cores", type=int, default=1, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        _worker(args)
+        return
+    args.out.mkdir(parents=True, exist_ok=True)
+    real: dict[str, Any] | None = None
+    results: list[dict[str, Any]] = []
+    json_path = args.out / "search_scale.json"
+    previous = {r["size"]: r for r in json.loads(json_path.read_text())} if json_path.exists() else {}
+    for size in [int(s) for s in args.sizes.split(",") if s]:
+        path = args.out / f"corpus-{size}.sqlite"
+        marker = args.out / f"corpus-{size}.build.json"
+        if args.keep and marker.exists() and path.exists():
+            build = json.loads(marker.read_text())
+            print(f"{size:,}: reusing {path}", file=sys.stderr)
+        else:
+            if real is None:
+                real = _load_real(args.real)
+            print(f"{size:,}: building {path} (fts={args.fts})", file=sys.stderr, flush=True)
+            build = build_corpus(real, path, size, args.fts)
+            marker.write_text(json.dumps(build))
+        if "index_build_s" not in build:
+            print(f"{size:,}: building the vector index", file=sys.stderr, flush=True)
+            build.update(build_index(path))
+            marker.write_text(json.dumps(build))
+        print(f"{size:,}: built {json.dumps(build)}", file=sys.stderr, flush=True)
+        if args.build_only:
+            continue
+        runs = []
+        for cores in [int(c) for c in args.cores.split(",")]:
+            print(f"{size:,}: measuring on {cores} core(s)", file=sys.stderr, flush=True)
+            runs.append(_run_worker(path, cores, args))
+        result = {"size": size, "build": build, "file_mb": path.stat().st_size / 2**20, "runs": runs, "fts": args.fts}
+        results.append(result)
+        previous[size] = result
+        json_path.write_text(json.dumps([previous[s] for s in sorted(previous)], indent=1))
+        if not args.keep:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            marker.unlink(missing_ok=True)
+    if results:
+        print(report([previous[s] for s in sorted(previous)]))
+
+
+if __name__ == "__main__":
+    main()
