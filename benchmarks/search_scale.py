@@ -595,7 +595,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--out", type=Path, default=Path("/tmp/search-scale"))
     parser.add_argument("--keep", action="store_true", help="keep the corpora, and reuse ones already built in --out")
-    parser.add_argument("--real", type=Path, default=Path("/tmp/shared-minilm.sqlite"))
+    parser.add_argument("--real", type=Path, default=Path("/tmp/shared-minilm.sqlite"), help="a real corpus with all-MiniLM-L6-v2 vectors: paperpyramid ingest ../shared/corpus --db X (it embeds)")
     parser.add_argument("--qa", type=Path, default=QA)
     parser.add_argument("--fts", choices=["rebuild", "triggers"], default="rebuild")
     parser.add_argument("--cores", default="1,2")

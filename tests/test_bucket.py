@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -14,6 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from paperpyramid.db.sqlite import (
+    sqlite3,  # the library the writer uses: two SQLite libraries in one process would drop each other's file locks
+)
 from paperpyramid.ingest import ingest
 from paperpyramid.ingest.executors import open_executor
 from paperpyramid.settings import IngestSettings, Settings

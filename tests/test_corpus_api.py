@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 from paperpyramid.contexts import split_section
 from paperpyramid.corpus import Corpus
 from paperpyramid.db import CorpusWriter
+from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.db.sqlite import sqlite3 as corpus_sqlite
 from paperpyramid.document import Author, Block, Document, Section
 from paperpyramid.retrieval.bm25 import fts_query

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
 
+from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.eval.gold import GoldPaper, latex_to_text, load_gold
 from paperpyramid.eval.parse import (
     evaluate,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from typer.testing import CliRunner
 
 from paperpyramid import Corpus
 from paperpyramid.cli import app
+from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.ingest import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import GOLD, HOSTILE, SAMPLE

@@ -9,7 +9,6 @@ import hashlib
 import json
 import re
 import shutil
-import sqlite3
 import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -24,6 +23,7 @@ from paperpyramid.corpus import Corpus
 from paperpyramid.db import SCHEMA_VERSION, CorpusWriter
 from paperpyramid.db.datasette import QUERIES, TABLES, datasette_metadata
 from paperpyramid.db.snapshot import SnapshotCorrupt, SnapshotError, take_snapshot
+from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.db.sqlite import sqlite3 as corpus_sqlite
 from paperpyramid.document import Block, Document, Section
 from paperpyramid.ingest.sources import file_sha256
