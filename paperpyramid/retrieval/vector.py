@@ -69,33 +69,23 @@ def search(conn: Any, embedder: db_vectors.EmbedderRow, query: npt.NDArray[np.fl
         fetch *= 4
 
 
+_CONTEXTS_WHERE = """
+SELECT c.id FROM contexts AS c
+JOIN sections_contexts AS sc ON sc.context_id = c.id
+JOIN sections AS s ON s.id = sc.section_id
+JOIN article_sections AS ars ON ars.section_id = s.id
+JOIN articles AS a ON a.id = ars.article_id
+WHERE {condition}
+"""
+
+
 def _allowed_contexts(conn: Any, condition: str, params: list[Any], limit: int) -> list[str]:
-    rows = conn.execute(
-        f"""
-        SELECT c.id FROM contexts AS c
-        JOIN sections_contexts AS sc ON sc.context_id = c.id
-        JOIN sections AS s ON s.id = sc.section_id
-        JOIN article_sections AS ars ON ars.section_id = s.id
-        JOIN articles AS a ON a.id = ars.article_id
-        WHERE {condition} LIMIT ?
-        """,
-        [*params, limit],
-    )
+    rows = conn.execute(_CONTEXTS_WHERE.format(condition=condition) + " LIMIT ?", [*params, limit])
     return [str(row[0]) for row in rows]
 
 
 def _passing(conn: Any, context_ids: list[str], condition: str, params: list[Any]) -> set[str]:
     if condition == "1" or not context_ids:
         return set(context_ids)
-    rows = conn.execute(
-        f"""
-        SELECT c.id FROM contexts AS c
-        JOIN sections_contexts AS sc ON sc.context_id = c.id
-        JOIN sections AS s ON s.id = sc.section_id
-        JOIN article_sections AS ars ON ars.section_id = s.id
-        JOIN articles AS a ON a.id = ars.article_id
-        WHERE c.id IN (SELECT value FROM json_each(?)) AND {condition}
-        """,
-        [json.dumps(context_ids), *params],
-    )
-    return {str(row[0]) for row in rows}
+    sql = _CONTEXTS_WHERE.format(condition=f"c.id IN (SELECT value FROM json_each(?)) AND {condition}")
+    return {str(row[0]) for row in conn.execute(sql, [json.dumps(context_ids), *params])}
