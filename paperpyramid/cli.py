@@ -126,7 +126,7 @@ def search(
     query: Annotated[str, typer.Argument(help="What to look for: words or a question.")],
     db: DbOption = Path("paperpyramid.sqlite"),
     mode: Annotated[str | None, typer.Option(help="bm25, vector, hybrid or parent (default: hybrid when the corpus has vectors, else bm25).")] = None,
-    k: Annotated[int, typer.Option("-k", "--k", help="Number of results (parent: hits widened with their neighbours).")] = 5,
+    k: Annotated[int, typer.Option("-k", "--k", help="Number of results (parent: always its 5 best hits, widened with their neighbours).")] = 5,
     budget_tokens: Annotated[int | None, typer.Option(help="Cut the results at this many tokens.")] = None,
     article: Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")] = None,
     year_from: Annotated[int | None, typer.Option(help="Only articles published in or after this year.")] = None,
@@ -172,6 +172,7 @@ def embed(
 ) -> None:
     """Embed every context that has no vector from the model yet (incremental and resumable:
     a stopped run keeps what it committed, and a re-run embeds only what is missing)."""
+    from paperpyramid.db.sqlite import DatabaseError
     from paperpyramid.embeddings import get_embedder
     from paperpyramid.ingest.embed import embed_corpus
     from paperpyramid.settings import EmbeddingSettings, Settings
@@ -198,7 +199,7 @@ def embed(
                 db, embedder, batch_size=batch_size,
                 on_start=lambda missing: progress.update(task, total=missing), on_batch=lambda size: progress.update(task, advance=size),
             )
-    except PaperPyramidError as exc:
+    except (PaperPyramidError, ValueError, DatabaseError) as exc:
         raise _fail(str(exc)) from exc
     except KeyboardInterrupt:
         console.print("stopped; the vectors committed so far are kept, and a re-run embeds the rest")

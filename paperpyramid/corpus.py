@@ -332,8 +332,8 @@ class Corpus:
         options: RetrievalOptions | None = None,
     ) -> list[SearchHit]:
         """Passages for ``query``: ``mode`` is ``bm25``, ``vector``, ``hybrid`` or ``parent``
-        (the best hybrid hits with their neighbours, in reading order); at most ``k`` hits
-        (``parent``: its hits widened), cut at ``budget_tokens``. See
+        (the 5 best hybrid hits with their neighbours, in reading order); at most ``k`` hits
+        (``parent``: k does not apply; ``options.parent_hits`` sets the hits), cut at ``budget_tokens``. See
         :func:`paperpyramid.retrieval.api.retrieve`."""
         embedder = None if mode == "bm25" else self.embedder
         return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder, options=options)

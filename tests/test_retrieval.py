@@ -113,7 +113,9 @@ def test_parent_widens_hits_merges_windows_in_reading_order_and_keeps_the_budget
         in_frog = [order.index(hit.context_id) for hit in widened if hit.citation.article_id == frog.id]
         assert in_frog == sorted(in_frog)
         cut = corpus.retrieve(query, mode="parent", budget_tokens=500)
-    assert sum(hit.num_tokens for hit in cut) <= 500 and [hit.context_id for hit in cut] == ids[: len(cut)]
+    kept = [hit.context_id for hit in cut]
+    assert sum(hit.num_tokens for hit in cut) <= 500 and set(kept) < set(ids)
+    assert kept == [context_id for context_id in ids if context_id in set(kept)], "the cut keeps the order"
 
 
 def test_references_are_left_out_unless_asked_for(embedded: Path) -> None:
@@ -266,3 +268,36 @@ def test_embed_builds_the_index_and_search_uses_it_only_while_it_is_current(tmp_
         hits = corpus.retrieve("barriers to accessing health services", mode="vector", k=3)
     assert hits[0].citation.article_title and "barriers" in hits[0].citation.article_title.lower()
     assert embed_corpus(db, MiniLM()).indexed, "an index that exists is kept up to date"
+
+
+@pytest.mark.parametrize("mode", ["bm25", "vector", "hybrid", "parent"])
+def test_a_query_without_words_finds_nothing_in_any_mode(embedded: Path, mode: str) -> None:
+    with Corpus.open(embedded) as corpus:
+        assert corpus.retrieve("  !!! -- ", mode=mode) == []
+
+
+def test_parent_budget_shrinks_windows_around_the_best_hit(embedded: Path) -> None:
+    query = "digital calipers measurements"
+    with Corpus.open(embedded) as corpus:
+        best = corpus.retrieve(query, mode="hybrid", k=1)[0]
+        for budget in (best.num_tokens, best.num_tokens + 150, 500, 1200):
+            cut = corpus.retrieve(query, mode="parent", budget_tokens=budget)
+            assert best.context_id in {hit.context_id for hit in cut}, budget
+            assert sum(hit.num_tokens for hit in cut) <= budget
+
+
+def test_parent_windows_leave_the_references_out_unless_asked_for(embedded: Path) -> None:
+    with Corpus.open(embedded) as corpus:
+        frog = corpus.article(FROG)
+        sections = corpus.sections(frog.id)
+        last_body = next(section for section in reversed(sections[: [s.number for s in sections].index("ref")]) if corpus.contexts(section.id))
+        query = corpus.contexts(last_body.id)[-1].text  # the passage right before the references
+        default = corpus.retrieve(query, mode="parent", filters=Filters(article_ids=(frog.id,)))
+        with_refs = corpus.retrieve(query, mode="parent", filters=Filters(article_ids=(frog.id,), include_references=True))
+    assert default and all(hit.citation.section_number != "ref" for hit in default)
+    assert any(hit.citation.section_number == "ref" for hit in with_refs)
+
+
+def test_k_below_one_returns_nothing_in_every_mode(embedded: Path) -> None:
+    with Corpus.open(embedded) as corpus:
+        assert all(corpus.retrieve("frogs", mode=mode, k=k) == [] for mode in ("bm25", "vector", "hybrid", "parent") for k in (0, -1))

@@ -94,16 +94,19 @@ def insert_vectors(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str],
     conn.executemany(f"INSERT INTO {table} (context_id, embedding) VALUES (?, ?)", zip(context_ids, (row.tobytes() for row in rows), strict=True))
 
 
-def contexts_without_vectors(conn: Any, embedder: EmbedderRow | None, limit: int) -> list[tuple[str, str]]:
-    """Up to ``limit`` (context id, text) pairs that have no vector from ``embedder`` yet, in
-    storage order (all contexts when the model has none here)."""
+def contexts_without_vectors(conn: Any, embedder: EmbedderRow | None, limit: int, after_rowid: int = 0) -> list[tuple[int, str, str]]:
+    """Up to ``limit`` (context rowid, id, text) triples past ``after_rowid`` that have no vector
+    from ``embedder`` yet, in storage order (all contexts when the model has none here). Pass
+    the last rowid seen to go on from there: each batch then costs the same, however many
+    contexts are embedded already."""
     if embedder is None:
-        return list(conn.execute("SELECT id, text FROM contexts ORDER BY rowid LIMIT ?", [limit]))
+        return list(conn.execute("SELECT rowid, id, text FROM contexts WHERE rowid > ? ORDER BY rowid LIMIT ?", [after_rowid, limit]))
     table = _checked(embedder.vec_table)
     return list(
         conn.execute(
-            f"SELECT c.id, c.text FROM contexts AS c WHERE NOT EXISTS (SELECT 1 FROM {table} AS v WHERE v.context_id = c.id) ORDER BY c.rowid LIMIT ?",
-            [limit],
+            f"SELECT c.rowid, c.id, c.text FROM contexts AS c WHERE c.rowid > ? AND NOT EXISTS "
+            f"(SELECT 1 FROM {table} AS v WHERE v.context_id = c.id) ORDER BY c.rowid LIMIT ?",
+            [after_rowid, limit],
         )
     )
 
@@ -147,6 +150,6 @@ def distances(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], 
 
 def _checked(table: str) -> str:
     # table names come from the embedders table; never let one be anything but ours
-    if not _TABLE.match(table):
+    if not _TABLE.fullmatch(table):
         raise ValueError(f"not a vector table: {table!r}")
     return table

@@ -39,8 +39,10 @@ DEFAULT_EMBEDDER = "minilm"
 
 @runtime_checkable
 class Embedder(Protocol):
-    """What every embedder offers. ``name`` identifies the model *and* how it is used (a
-    prefix, a dimension cut), so that vectors stored under one name are always comparable."""
+    """What every embedder offers. ``name`` identifies the model (and, for the ``openai``
+    embedder, the ``dimensions`` asked for), so that vectors stored under one name are
+    comparable; changing the query or passage prefix of an endpoint's model needs a re-embed
+    under another model name."""
 
     name: str
     dimension: int

@@ -66,15 +66,17 @@ def embed_corpus(
         missing, total = missing_count(writer, embedder)
         if on_start is not None:
             on_start(missing)
+        last_rowid = 0
         while True:
             row = db_vectors.find_embedder(writer.db.conn, embedder.name)
-            batch = db_vectors.contexts_without_vectors(writer.db.conn, row, batch_size)
+            batch = db_vectors.contexts_without_vectors(writer.db.conn, row, batch_size, last_rowid)
             if not batch:
                 break
-            vectors = embedder.embed_passages([text for _, text in batch])
+            last_rowid = batch[-1][0]
+            vectors = embedder.embed_passages([text for _, _, text in batch])
             writer.add_vectors(
                 db_vectors.ContextVectors(embedder.name, embedder.dimension, embedder.window, vectors),
-                [context_id for context_id, _ in batch],
+                [context_id for _, context_id, _ in batch],
             )
             embedded += len(batch)
             if on_batch is not None:

@@ -177,8 +177,11 @@ def _with_contexts(parsed: Parsed, embedding: EmbeddingSettings | None = None) -
         texts = [draft.text for drafts in parsed.contexts for draft in drafts]
         try:
             vectors = embedder.embed_passages(texts)
-        except ServiceUnavailable as exc:
+        except ServiceUnavailable as exc:  # an outage: the next run tries again
             return Parsed(None, f"{UNAVAILABLE}{exc}", parsed.seconds, parsed.sha256)
+        except Exception as exc:  # one document's embedding must not end the run
+            log.exception("embedding failed")
+            return Parsed(None, f"embedding failed: {type(exc).__name__}: {exc}", parsed.seconds, parsed.sha256)
         parsed.vectors = ContextVectors(embedder.name, embedder.dimension, embedder.window, vectors)
     return parsed
 
@@ -384,9 +387,7 @@ def ingest(
 def check_embedder(settings: EmbeddingSettings) -> None:
     """Fail the run at its start, with one clear line, when the configured embedder cannot
     work (an unknown model, a missing package, an endpoint that does not answer)."""
-    embedder = get_embedder(settings)
-    if settings.model == "openai":
-        embedder.embed_query("paperpyramid start-up check")
+    get_embedder(settings).embed_query("paperpyramid start-up check")  # loads the model, or asks the endpoint
 
 
 def _listen_for_uploads(location: S3Location, settings: S3Settings, wake: threading.Event, stop: threading.Event) -> None:

@@ -3,13 +3,14 @@
 Modes:
 
 - ``bm25``: keywords, FTS5's BM25 (Porter stemming, section titles indexed);
-- ``vector``: exact nearest neighbours of the query's embedding;
+- ``vector``: nearest neighbours of the query's embedding (exact, or through the model's
+  approximate index while it holds every vector: :mod:`paperpyramid.db.vector_index`);
 - ``hybrid``: the two fused (see :mod:`paperpyramid.retrieval.hybrid`);
-- ``parent``: the best ``parent_hits`` hybrid hits, each with the passages around it
-  (see :mod:`paperpyramid.retrieval.parent`).
+- ``parent``: the best ``options.parent_hits`` (5) hybrid hits, each with the passages around
+  it (see :mod:`paperpyramid.retrieval.parent`); ``k`` does not apply.
 
 Every mode returns cited passages best first (``parent``: papers by their best hit, each in
-reading order), cut at ``budget_tokens`` when given.
+reading order), cut at ``budget_tokens`` when given. A query without words returns nothing.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ def retrieve(
         raise ValueError("budget_tokens must be at least 1")
     options = options or RetrievalOptions()
     filters = filters or Filters()
+    if k < 1 or bm25.fts_query(query) is None:
+        return []  # no words: nothing to look for, in any mode (an embedding of "" matches noise)
     if mode == "bm25":
         hits = bm25.search(conn, query, k, filters)
     elif mode == "vector":
@@ -65,7 +68,7 @@ def retrieve(
         hits = _hybrid(conn, query, k, filters, embedder, options)
     else:
         best = _hybrid(conn, query, options.parent_hits, filters, embedder, options)
-        return parent.widen(conn, best, options.before, options.after, budget_tokens)
+        return parent.widen(conn, best, options.before, options.after, budget_tokens, include_references=filters.include_references)
     return parent.cut_to_budget(hits, budget_tokens)
 
 

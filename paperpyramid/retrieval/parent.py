@@ -19,33 +19,74 @@ _READING_ORDER = """
 SELECT c.id, c.num_tokens FROM contexts AS c
 JOIN sections_contexts AS sc ON sc.context_id = c.id
 JOIN article_sections AS ars ON ars.section_id = sc.section_id
-WHERE ars.article_id = ?
+JOIN sections AS s ON s.id = sc.section_id
+WHERE ars.article_id = ? AND (? OR s.section_number IS NOT 'ref')
 ORDER BY ars.position, sc.position
 """
 
 
-def widen(conn: Any, hits: Sequence[SearchHit], before: int = 2, after: int = 2, budget_tokens: int | None = None) -> list[SearchHit]:
+def widen(
+    conn: Any,
+    hits: Sequence[SearchHit],
+    before: int = 2,
+    after: int = 2,
+    budget_tokens: int | None = None,
+    *,
+    include_references: bool = False,
+) -> list[SearchHit]:
     """The hits with their neighbours, merged per paper, in reading order, within the budget.
 
-    A neighbour's score is its hit's score; a passage in two windows keeps the higher.
+    Hits are taken best first, each with its own passage first and then its neighbours nearest
+    first (after, before, after, …), each side stopping at the first passage that does not fit
+    in ``budget_tokens``: a budget shrinks the windows around their hits, never drops a hit for
+    its neighbours. Neighbours from the references section come only with
+    ``include_references``. A neighbour's score is its hit's; a passage in two windows keeps
+    the higher.
     """
     papers: dict[str, dict[int, float]] = {}  # article id -> position in the paper -> score
-    orders: dict[str, list[str]] = {}
+    orders: dict[str, list[tuple[str, int]]] = {}
+    used = 0
+
+    def fits(tokens: int) -> bool:
+        return budget_tokens is None or used + tokens <= budget_tokens
+
     for hit in hits:
         article_id = hit.citation.article_id
         if article_id not in orders:
-            orders[article_id] = [row[0] for row in conn.execute(_READING_ORDER, [article_id])]
+            orders[article_id] = [(str(row[0]), int(row[1])) for row in conn.execute(_READING_ORDER, [article_id, include_references])]
         order = orders[article_id]
-        try:
-            position = order.index(hit.context_id)
-        except ValueError:
+        position = next((index for index, (context_id, _) in enumerate(order) if context_id == hit.context_id), None)
+        if position is None:
             continue
         chosen = papers.setdefault(article_id, {})
-        for index in range(max(position - before, 0), min(position + after, len(order) - 1) + 1):
-            chosen[index] = max(chosen.get(index, float("-inf")), hit.score)
-    scored = [(orders[article_id][index], chosen[index]) for article_id, chosen in papers.items() for index in sorted(chosen)]
-    passages = load_hits(conn, scored)
-    return cut_to_budget(passages, budget_tokens)
+        sides = [iter(range(position + 1, min(position + after, len(order) - 1) + 1)), iter(range(position - 1, max(position - before, 0) - 1, -1))]
+        candidates = [position]
+        open_sides = [True, True]
+        while any(open_sides):
+            for side, steps in enumerate(sides):
+                if open_sides[side]:
+                    index = next(steps, None)
+                    if index is None:
+                        open_sides[side] = False
+                    else:
+                        candidates.append(index)
+        stopped = {1: False, -1: False}
+        for index in candidates:
+            direction = 0 if index == position else (1 if index > position else -1)
+            if direction and stopped[direction]:
+                continue
+            if index in chosen:
+                chosen[index] = max(chosen[index], hit.score)
+                continue
+            if not fits(order[index][1]):
+                if direction == 0:
+                    break  # the hit itself does not fit: nor does its window
+                stopped[direction] = True
+                continue
+            chosen[index] = hit.score
+            used += order[index][1]
+    scored = [(orders[article_id][index][0], chosen[index]) for article_id, chosen in papers.items() for index in sorted(chosen)]
+    return load_hits(conn, scored)
 
 
 def cut_to_budget(passages: Sequence[SearchHit], budget_tokens: int | None) -> list[SearchHit]:
