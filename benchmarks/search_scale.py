@@ -282,42 +282,16 @@ def build_index(path: Path) -> dict[str, float]:
 
 # --------------------------------------------------------------------------- measuring
 
-# The BM25 change proposed for paperpyramid/retrieval/bm25.py (measured here as ``bm25-fast``
-# and ``bm25-pruned``): rank inside FTS5 first and join only the best rows to their article
-# and section (today every matching row is joined before the sort), and optionally leave out
-# terms that occur in more than ``max_df`` of the contexts (``bm25-pruned``).
-
-_TOP = "SELECT rowid, bm25(contexts_fts, 1.0, 0.5) AS r FROM contexts_fts WHERE contexts_fts MATCH ? ORDER BY r LIMIT ?"
-_HYDRATE = """
-SELECT c.id, c.text, c.num_tokens, a.id, a.title, s.id, s.section_number, s.section_title, c.page_number, c.rowid
-FROM contexts AS c
-JOIN sections_contexts AS sc ON sc.context_id = c.id
-JOIN sections AS s ON s.id = sc.section_id
-JOIN article_sections AS ars ON ars.section_id = s.id
-JOIN articles AS a ON a.id = ars.article_id
-WHERE c.rowid IN (SELECT value FROM json_each(?)) AND {condition}
-"""
+# ``bm25-fast`` is ``retrieval.bm25.search`` since this benchmark's findings went in (FTS5 ranks
+# first, only the best rows are joined to their article and section); ``bm25-pruned`` is the
+# same with the terms that occur in more than ``max_df`` of the contexts left out.
 
 
 def bm25_fast(conn: Any, query: str, k: int = 10, filters: Any = None, max_df: float | None = None) -> list[Any]:
-    from paperpyramid.retrieval.bm25 import fts_query
-    from paperpyramid.retrieval.filters import Filters, sql_condition
-    from paperpyramid.retrieval.passages import hit_from_row
+    from paperpyramid.retrieval.bm25 import fts_query, search_match
 
-    if k < 1:
-        return []
     match = fts_query(query) if max_df is None else pruned_fts_query(conn, query, max_df)
-    if match is None:
-        return []
-    condition, params = sql_condition(conn, filters or Filters(include_references=True))
-    fetch = k if condition == "1" else 2 * k + 20
-    while True:
-        top = conn.execute(_TOP, [match, fetch]).fetchall()
-        rows = {row[9]: row for row in conn.execute(_HYDRATE.format(condition=condition), [json.dumps([r for r, _ in top]), *params])}
-        hits = [hit_from_row(rows[rowid][:9], -rank) for rowid, rank in top if rowid in rows]
-        if len(hits) >= k or len(top) < fetch:
-            return hits[:k]
-        fetch *= 4
+    return [] if match is None else search_match(conn, match, k, filters)
 
 
 def pruned_fts_query(conn: Any, query: str, max_df: float) -> str | None:

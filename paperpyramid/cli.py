@@ -348,9 +348,7 @@ def _warn_missing_vectors(db: Path, settings: Settings) -> None:
     try:
         if name is None or not db_vectors.embedders(conn):
             return  # a corpus searched by keywords alone
-        row = db_vectors.find_embedder(conn, name)
-        total = int(conn.execute("SELECT count(*) FROM contexts").fetchone()[0])
-        missing = total - (0 if row is None else db_vectors.count_vectors(conn, row))
+        missing, total = db_vectors.missing_vectors(conn, name)
     finally:
         conn.close()
     if missing:

@@ -31,7 +31,7 @@ from paperpyramid.retrieval.filters import Filters
 
 if TYPE_CHECKING:
     from paperpyramid.embeddings import Embedder
-    from paperpyramid.settings import Settings
+    from paperpyramid.settings import EmbeddingSettings, Settings
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,14 +300,25 @@ class Corpus:
         """The model that embeds queries (loaded on first use)."""
         if self._embedder is None:
             from paperpyramid.embeddings import get_embedder
-            from paperpyramid.settings import Settings
 
-            self._embedder = get_embedder((self._settings or Settings()).embedding)
+            self._embedder = get_embedder(self._embedding_settings())
         return self._embedder
 
     def has_vectors(self) -> bool:
-        """Whether this corpus holds vectors from the query embedder's model."""
-        return db_vectors.find_embedder(self.conn, self.embedder.name) is not None
+        """Whether this corpus holds vectors from the query embedder's model (known without
+        loading the model)."""
+        if self._embedder is not None:
+            name: str | None = self._embedder.name
+        else:
+            from paperpyramid.embeddings import configured_name
+
+            name = configured_name(self._embedding_settings())
+        return name is not None and db_vectors.find_embedder(self.conn, name) is not None
+
+    def _embedding_settings(self) -> EmbeddingSettings:
+        from paperpyramid.settings import Settings
+
+        return (self._settings or Settings()).embedding
 
     def search(self, query: str, k: int = 10, *, filters: Filters | None = None) -> list[SearchHit]:
         """Search every paper's text and return the ``k`` best passages.
@@ -340,17 +351,7 @@ class Corpus:
 
     def best_mode(self) -> str:
         """``hybrid`` when the corpus has vectors from the query embedder's model, else ``bm25``."""
-        return "hybrid" if self._vectors_available() else "bm25"
-
-    def _vectors_available(self) -> bool:
-        if self._embedder is not None:
-            return self.has_vectors()
-        # without loading a model: does the configured model have vectors here?
-        from paperpyramid.embeddings import configured_name
-        from paperpyramid.settings import Settings
-
-        name = configured_name((self._settings or Settings()).embedding)
-        return name is not None and db_vectors.find_embedder(self.conn, name) is not None
+        return "hybrid" if self.has_vectors() else "bm25"
 
     # ingest log
 

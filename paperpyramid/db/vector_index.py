@@ -60,7 +60,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -71,12 +70,11 @@ import numpy as np
 import numpy.typing as npt
 
 from paperpyramid.db.sqlite import OperationalError, load_vec
-from paperpyramid.db.vectors import EmbedderRow
+from paperpyramid.db.vectors import EmbedderRow, checked_table, count_vectors
 
 Progress = Callable[[int, int], None]
 F32 = npt.NDArray[np.float32]
 
-_TABLE = re.compile(r"^vec_contexts_\d+$")
 _RETRAIN_GROWTH = 4  # retrain the lists once the vectors outnumber the training set this many times
 _BATCH = 20_000
 _CENTROIDS: dict[tuple[str, str], tuple[F32, F32]] = {}  # (table, generation) -> (centroids, mean)
@@ -96,9 +94,7 @@ class IndexStatus:
 
 
 def _names(embedder: EmbedderRow) -> tuple[str, str, str, str]:
-    table = embedder.vec_table
-    if not _TABLE.match(table):
-        raise ValueError(f"not a vector table: {table!r}")
+    table = checked_table(embedder.vec_table)
     return table, f"{table}_ivf_lists", f"{table}_ivf_vectors", f"{table}_ivf_meta"
 
 
@@ -120,13 +116,6 @@ def _last_vector_rowid(conn: Any, embedder: EmbedderRow) -> int | None:
     return int(row[0] or 0)
 
 
-def _count_vectors(conn: Any, embedder: EmbedderRow) -> int:
-    try:  # a plain table's count, far faster than the vec0 table's own
-        return int(conn.execute(f"SELECT count(*) FROM {embedder.vec_table}_rowids").fetchone()[0])
-    except OperationalError:
-        return int(conn.execute(f"SELECT count(*) FROM {embedder.vec_table}").fetchone()[0])
-
-
 def is_current(conn: Any, embedder: EmbedderRow) -> bool:
     """Whether the index holds every vector of the model (cheap: two B-tree lookups)."""
     meta = _meta(conn, embedder)
@@ -145,7 +134,7 @@ def index_status(conn: Any, embedder: EmbedderRow) -> IndexStatus:
     if meta is None:
         return IndexStatus(False, 0, 0, 0, False)
     indexed = int(conn.execute(f"SELECT count(*) FROM {vectors}").fetchone()[0])
-    return IndexStatus(True, meta[0], meta[1], indexed, indexed == _count_vectors(conn, embedder))
+    return IndexStatus(True, meta[0], meta[1], indexed, indexed == count_vectors(conn, embedder))
 
 
 def _kmeans(data: F32, lists: int, rng: np.random.Generator, iterations: int = 12) -> F32:
@@ -202,7 +191,7 @@ def build_index(
     try:
         last = _last_vector_rowid(conn, embedder)
         meta = _meta(conn, embedder)
-        total = _count_vectors(conn, embedder)
+        total = count_vectors(conn, embedder)
         if meta is not None and not retrain and total < _RETRAIN_GROWTH * max(meta[1], 1):
             rowids, ids, data = _unindexed(conn, embedder, vectors)
             centroids, mean = _centroids(conn, embedder, meta[3])

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paperpyramid.db.sqlite import load_vec
+from paperpyramid.db.sqlite import OperationalError, load_vec
 
 _TABLE = re.compile(r"^vec_contexts_\d+$")
 
@@ -89,7 +89,7 @@ def insert_vectors(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str],
         return
     if vectors.shape[1] != embedder.dimension:
         raise ValueError(f"{vectors.shape[1]}-d vectors for {embedder.name!r}, which stores {embedder.dimension}-d ones")
-    table = _checked(embedder.vec_table)
+    table = checked_table(embedder.vec_table)
     rows = np.ascontiguousarray(vectors, dtype=np.float32)
     conn.executemany(f"INSERT INTO {table} (context_id, embedding) VALUES (?, ?)", zip(context_ids, (row.tobytes() for row in rows), strict=True))
 
@@ -101,7 +101,7 @@ def contexts_without_vectors(conn: Any, embedder: EmbedderRow | None, limit: int
     contexts are embedded already."""
     if embedder is None:
         return list(conn.execute("SELECT rowid, id, text FROM contexts WHERE rowid > ? ORDER BY rowid LIMIT ?", [after_rowid, limit]))
-    table = _checked(embedder.vec_table)
+    table = checked_table(embedder.vec_table)
     return list(
         conn.execute(
             f"SELECT c.rowid, c.id, c.text FROM contexts AS c WHERE c.rowid > ? AND NOT EXISTS "
@@ -112,7 +112,19 @@ def contexts_without_vectors(conn: Any, embedder: EmbedderRow | None, limit: int
 
 
 def count_vectors(conn: Any, embedder: EmbedderRow) -> int:
-    return int(conn.execute(f"SELECT count(*) FROM {_checked(embedder.vec_table)}").fetchone()[0])
+    """Vectors stored for the model: one per embedded context."""
+    table = checked_table(embedder.vec_table)
+    try:  # sqlite-vec's plain rowid table counts far faster than the vec0 table itself
+        return int(conn.execute(f"SELECT count(*) FROM {table}_rowids").fetchone()[0])
+    except OperationalError:  # another sqlite-vec layout
+        return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+
+def missing_vectors(conn: Any, name: str) -> tuple[int, int]:
+    """(contexts without a vector of model ``name``, all contexts)."""
+    total = int(conn.execute("SELECT count(*) FROM contexts").fetchone()[0])
+    row = find_embedder(conn, name)
+    return (total if row is None else total - count_vectors(conn, row)), total
 
 
 #: sqlite-vec answers a KNN query for at most this many neighbours
@@ -122,7 +134,7 @@ KNN_LIMIT = 4096
 def nearest(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
     """The ``k`` contexts nearest to ``query`` by cosine distance, exact (every vector is
     compared), nearest first, as (context id, distance)."""
-    table = _checked(embedder.vec_table)
+    table = checked_table(embedder.vec_table)
     blob = np.ascontiguousarray(query, dtype=np.float32).tobytes()
     if k <= KNN_LIMIT:
         sql = f"SELECT context_id, distance FROM {table} WHERE embedding MATCH ? AND k = ? ORDER BY distance"
@@ -135,7 +147,7 @@ def distances(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], 
     """Cosine distance from ``query`` to each of these contexts that has a vector."""
     if not context_ids:
         return {}
-    table = _checked(embedder.vec_table)
+    table = checked_table(embedder.vec_table)
     blob = np.ascontiguousarray(query, dtype=np.float32).tobytes()
     rows = [
         row
@@ -148,7 +160,7 @@ def distances(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], 
     return {str(context_id): float(distance) for context_id, distance in rows}
 
 
-def _checked(table: str) -> str:
+def checked_table(table: str) -> str:
     # table names come from the embedders table; never let one be anything but ours
     if not _TABLE.fullmatch(table):
         raise ValueError(f"not a vector table: {table!r}")

@@ -59,14 +59,20 @@ class Evidence:
         self.text = " ".join(text.split()).lower()
         self.words = set(_WORDS.findall(self.text))
 
-    def matches(self, passage: str, passage_words: set[str] | None = None) -> bool:
-        collapsed = " ".join(passage.split()).lower()
+    def matches(self, passage: PreparedPassage) -> bool:
+        collapsed, words = passage
         if self.text and self.text in collapsed:
             return True
-        if not self.words:
-            return False
-        words = passage_words if passage_words is not None else set(_WORDS.findall(collapsed))
-        return len(self.words & words) >= 0.6 * len(self.words)
+        return bool(self.words) and len(self.words & words) >= 0.6 * len(self.words)
+
+
+#: a passage as the metric compares it: whitespace collapsed and lowercased, and its words
+PreparedPassage = tuple[str, set[str]]
+
+
+def prepare(text: str) -> PreparedPassage:
+    collapsed = " ".join(text.split()).lower()
+    return collapsed, set(_WORDS.findall(collapsed))
 
 
 @dataclass(slots=True)
@@ -85,8 +91,8 @@ def score_question(question: Question, passages: Sequence[SearchHit], seconds: f
     rank = None
     matched_at_20: set[int] = set()
     for position, passage in enumerate(passages, 1):
-        words = set(_WORDS.findall(passage.text.lower()))
-        hits = [index for index, item in enumerate(evidence) if item.matches(passage.text, words)]
+        prepared = prepare(passage.text)
+        hits = [index for index, item in enumerate(evidence) if item.matches(prepared)]
         if hits and rank is None:
             rank = position
         if position <= 20:
@@ -105,7 +111,8 @@ def _within(evidence: list[Evidence], passages: Sequence[SearchHit], budget: int
         text = passage.text
         if used + tokens > budget:
             text = _prefix(text, budget - used, counter)
-        if any(item.matches(text) for item in evidence):
+        prepared = prepare(text)
+        if any(item.matches(prepared) for item in evidence):
             return True
         used += tokens
     return False

@@ -37,14 +37,6 @@ class EmbedSummary:
         return self.embedded / self.seconds if self.seconds > 0 else 0.0
 
 
-def missing_count(writer: CorpusWriter, embedder: Embedder) -> tuple[int, int]:
-    """(contexts without a vector from ``embedder``, all contexts)."""
-    conn = writer.db.conn
-    total = int(conn.execute("SELECT count(*) FROM contexts").fetchone()[0])
-    row = db_vectors.find_embedder(conn, embedder.name)
-    return (total if row is None else total - db_vectors.count_vectors(conn, row)), total
-
-
 def embed_corpus(
     db_path: str | Path,
     embedder: Embedder,
@@ -63,7 +55,7 @@ def embed_corpus(
     started = time.monotonic()
     embedded = 0
     with CorpusWriter(db_path) as writer:
-        missing, total = missing_count(writer, embedder)
+        missing, total = db_vectors.missing_vectors(writer.db.conn, embedder.name)
         if on_start is not None:
             on_start(missing)
         last_rowid = 0

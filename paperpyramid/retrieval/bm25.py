@@ -77,10 +77,14 @@ def search(conn: Any, query: str, k: int = 10, filters: Filters | None = None) -
     Any text is a valid query; one without words returns no hits. ``filters`` defaults to
     everything, references included (the behaviour of ``Corpus.search`` before filters).
     """
-    if k < 1:
-        return []
     match = fts_query(query)
-    if match is None:
+    return [] if match is None else search_match(conn, match, k, filters)
+
+
+def search_match(conn: Any, match: str, k: int = 10, filters: Filters | None = None) -> list[SearchHit]:
+    """The ``k`` best contexts for an FTS5 ``match`` expression already made safe (by
+    :func:`fts_query`, or a variant of it), best first."""
+    if k < 1:
         return []
     condition, params = sql_condition(conn, filters or Filters(include_references=True))
     # with a filter, fetch more than k and widen until k pass (or every match has been seen)
