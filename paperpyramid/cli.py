@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from pydantic import ValidationError
@@ -125,7 +125,8 @@ def ingest(
 def search(
     query: Annotated[str, typer.Argument(help="What to look for: words or a question.")],
     db: DbOption = Path("paperpyramid.sqlite"),
-    mode: Annotated[str | None, typer.Option(help="bm25, vector, hybrid or parent (default: hybrid when the corpus has vectors, else bm25).")] = None,
+    mode: Annotated[str | None, typer.Option(help="bm25, vector, hybrid, parent or cross (default: hybrid when the corpus has vectors, else bm25).")] = None,
+    level: Annotated[str, typer.Option(help="What to search: contexts (the text), or a level of the knowledge pyramid: insights, concepts, abstracts, recollections.")] = "contexts",
     k: Annotated[int, typer.Option("-k", "--k", help="Number of results (parent: always its 5 best hits, widened with their neighbours).")] = 5,
     budget_tokens: Annotated[int | None, typer.Option(help="Cut the results at this many tokens.")] = None,
     article: Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")] = None,
@@ -144,7 +145,7 @@ def search(
     corpus = _open(db)
     with corpus:
         try:
-            hits = corpus.retrieve(query, mode=mode or corpus.best_mode(), k=k, budget_tokens=budget_tokens, filters=filters)
+            hits = corpus.retrieve(query, mode=mode or corpus.best_mode(), k=k, budget_tokens=budget_tokens, filters=filters, level=level)
         except (PaperPyramidError, ValueError) as exc:
             raise _fail(str(exc)) from exc
         if not hits:
@@ -157,11 +158,17 @@ def search(
                     "title": citation.article_title, "section_number": citation.section_number, "section_title": citation.section_title,
                     "page": citation.page_number, "num_tokens": hit.num_tokens, "citation": hit.cite(), "text": hit.text,
                 }
+                if hit.level != "contexts":
+                    record |= {"level": hit.level, "item_id": hit.item_id,
+                               "sources": [{"context_id": source.context_id, "citation": source.cite(), "page": source.citation.page_number} for source in hit.sources]}
                 typer.echo(json.dumps(record, ensure_ascii=False))
             else:
                 out.print(f"[bold]{rank}.[/] [cyan]{escape(hit.cite())}[/]  (score {hit.score:.3g})")
                 text = hit.text if len(hit.text) <= 400 else hit.text[:400] + "…"
-                out.print(f"   {escape(text)}\n", highlight=False)
+                out.print(f"   {escape(text)}", highlight=False)
+                for source in hit.sources[:3]:
+                    out.print(f"   [dim]↳ from {escape(source.cite())}[/]", highlight=False)
+                out.print("")
 
 
 @app.command()
@@ -208,6 +215,148 @@ def embed(
         f"{summary.embedded} contexts embedded with {summary.embedder} in {summary.seconds:.1f} s "
         f"({summary.passages_per_second:.1f} passages/s); {summary.total} contexts in the corpus"
     )
+
+
+@app.command()
+def distill(
+    db: DbOption = Path("paperpyramid.sqlite"),
+    article: Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")] = None,
+    concurrency: Annotated[int | None, typer.Option(help="Articles distilled at once (default: 4 for an endpoint, 1 for the local model).")] = None,
+    backend: Annotated[str | None, typer.Option(help="LLM backend: local (default, SmolLM2-135M in-process) or openai (OPENAI_BASE_URL).")] = None,
+    model: Annotated[str | None, typer.Option(help="With --backend openai: the model name the server knows.")] = None,
+    redo: Annotated[bool, typer.Option("--redo", help="Distil again articles already distilled (with this or another model or prompt).")] = False,
+    recollections: Annotated[bool, typer.Option("--recollections/--no-recollections", help="Connect new articles to the others in recollections.")] = True,
+    import_files: Annotated[
+        list[Path] | None, typer.Option("--import", help="Load a distillation JSON file (../shared/recorded/distill format) instead of calling a model; repeat for more.")
+    ] = None,
+    export: Annotated[Path | None, typer.Option("--export", help="Write every distilled article's pyramid as JSON files into this folder.")] = None,
+) -> None:
+    """Distil papers into the knowledge pyramid: insights from two-page windows, concepts, one
+    abstract per article, recollections across articles; each level with FTS and vectors.
+    Resumable and incremental: one transaction per article, and a re-run distils only what is
+    missing or failed (the response cache makes answered calls free)."""
+    from paperpyramid.settings import Settings
+
+    if not db.is_file():
+        raise _fail(f"no corpus at {db}")
+    try:
+        settings = Settings()
+        overrides = {key: value for key, value in {"backend": backend, "model": model}.items() if value is not None}
+        if overrides:
+            settings = settings.model_copy(update={"llm": settings.llm.model_validate({**settings.llm.model_dump(), **overrides})})
+        if concurrency is not None or not recollections:
+            settings = settings.model_copy(update={"distill": settings.distill.model_copy(
+                update={"concurrency": concurrency or settings.distill.concurrency, "recollections": recollections})})
+    except ValidationError as exc:
+        raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
+    if export is not None:
+        _export_pyramids(db, export)
+        return
+    embedder = _distill_embedder(settings)
+    if import_files:
+        _import_pyramids(db, import_files, embedder)
+        return
+    _distill(db, settings, embedder, article, redo)
+
+
+def _distill_embedder(settings: Settings):  # type: ignore[no-untyped-def]
+    from paperpyramid.embeddings import get_embedder
+
+    if not settings.distill.embed:
+        return None
+    try:
+        return get_embedder(settings.embedding)
+    except PaperPyramidError as exc:
+        raise _fail(str(exc)) from exc
+
+
+def _distill(db: Path, settings: Settings, embedder: Any, article: list[str] | None, redo: bool) -> None:
+    from paperpyramid.distill.pipeline import ArticleOutcome, distill_corpus
+    from paperpyramid.llm import get_llm
+
+    try:
+        llm = get_llm(settings.llm)
+    except PaperPyramidError as exc:
+        raise _fail(str(exc)) from exc
+    progress = Progress(
+        TextColumn("[bold]distil"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[tokens]} tokens spent, {task.fields[rate]} tokens/s"),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=console,
+    )
+    task = progress.add_task("distil", total=None, tokens=0, rate="0")
+    spent = [0]
+
+    def on_article(outcome: ArticleOutcome) -> None:
+        spent[0] += outcome.prompt_tokens + outcome.completion_tokens
+        elapsed = progress.tasks[0].elapsed or 0.0
+        progress.update(task, advance=1, tokens=spent[0], rate=f"{spent[0] / elapsed:.0f}" if elapsed else "0")
+        if outcome.status == "failed":
+            progress.console.print(f"[red]failed[/] {escape(outcome.title or outcome.article_id)}: {escape(outcome.error or '')}", highlight=False)
+
+    try:
+        with progress:
+            summary = distill_corpus(db, llm, settings.distill, embedder=embedder, article_ids=article, redo=redo,
+                                     on_start=lambda n: progress.update(task, total=n), on_article=on_article)
+    except KeyError as exc:
+        raise _fail(str(exc.args[0])) from exc
+    except PaperPyramidError as exc:
+        raise _fail(str(exc)) from exc
+    except KeyboardInterrupt:
+        console.print("stopped; the articles stored so far are kept, and a re-run distils the rest")
+        raise typer.Exit(130) from None
+    console.print(
+        f"{summary.done} articles distilled with {llm.name}, {summary.failed} failed, {summary.skipped} already done"
+        + (f", {summary.stale} distilled with another model or prompt (--redo to distil again)" if summary.stale else "")
+        + f"; {summary.tokens} tokens spent in {summary.seconds:.0f} s; {summary.recollections} recollections written",
+        highlight=False,
+    )
+    _print_pyramid(db)
+    if summary.stopped is not None:
+        raise _fail(f"stopped early: {summary.stopped}; run the same command again to go on")
+
+
+def _import_pyramids(db: Path, files: list[Path], embedder: Any) -> None:
+    from paperpyramid.distill.exchange import import_distillations
+
+    results = import_distillations(db, files, embedder=embedder)
+    for path, article_id, error in results:
+        if error is None:
+            console.print(f"imported {path.name} as article {article_id}", highlight=False)
+        else:
+            console.print(f"[red]not imported[/] {escape(path.name)}: {escape(error)}", highlight=False)
+    _print_pyramid(db)
+    if any(error for _, _, error in results):
+        raise typer.Exit(1)
+
+
+def _export_pyramids(db: Path, folder: Path) -> None:
+    from paperpyramid.db.sqlite import connect
+    from paperpyramid.distill.exchange import export_distillation
+
+    folder.mkdir(parents=True, exist_ok=True)
+    conn = connect(db, read_only=True)
+    try:
+        ids = [row[0] for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'done' ORDER BY rowid")]
+        for article_id in ids:
+            data = export_distillation(conn, article_id)
+            (folder / f"{Path(data['pdf'] or article_id).stem}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    finally:
+        conn.close()
+    console.print(f"{len(ids)} pyramids written to {folder}")
+
+
+def _print_pyramid(db: Path) -> None:
+    from paperpyramid.db.pyramid import level_counts
+    from paperpyramid.db.sqlite import connect
+
+    conn = connect(db, read_only=True)
+    try:
+        counts = level_counts(conn)
+        ratios = _compression(conn, None)
+    finally:
+        conn.close()
+    lines = [f"  {level:<14}{items:>7} items {tokens:>9} tokens" + (f"   {ratios[level][2]:.3f} of the distilled articles' text" if level in ratios else "")
+             for level, (items, tokens) in counts.items()]
+    out.print("pyramid:\n" + "\n".join(lines), highlight=False)
 
 
 @app.command()
@@ -301,14 +450,24 @@ def eval_parse(
 def eval_retrieval(
     qa: Annotated[Path, typer.Argument(help="A QA .jsonl file (../shared/qa/corpus-qa.jsonl): id, question, kind, evidence.")],
     db: DbOption = Path("paperpyramid.sqlite"),
-    modes: Annotated[str, typer.Option(help="Comma-separated retrieval modes, scored side by side.")] = "bm25,vector,hybrid,parent",
+    modes: Annotated[
+        str,
+        typer.Option(help="Comma-separated modes, scored side by side: bm25, vector, hybrid, parent, cross, or a pyramid level "
+                          "(insights, concepts, abstracts, recollections; hybrid, or LEVEL:bm25 / LEVEL:vector)."),
+    ] = "bm25,vector,hybrid,parent",
     k: Annotated[int, typer.Option("-k", "--k", help="Passages retrieved per question (parent: its own hits, widened).")] = 100,
+    only_distilled: Annotated[
+        bool, typer.Option("--only-distilled", help="Only the questions about distilled papers, and search only those papers (every mode alike).")
+    ] = False,
     as_json: Annotated[Path | None, typer.Option("--json", help="Also write the full report (per kind, per question ranks) here.")] = None,
 ) -> None:
     """Score retrieval on a QA set by ../shared/qa/README.md's metric: MRR@10, R@5, R@20,
     evidence within 2k/4k/8k tokens, all-evidence@20 for cross-* questions, latency; every mode
-    in one run, per question kind."""
+    in one run, per question kind. A hit on a pyramid level counts when one of its source
+    contexts matches (the drill-down); the report gives each level's compression ratio."""
     from paperpyramid.eval.retrieval import evaluate, load_questions, render_report, report_to_json
+    from paperpyramid.retrieval.filters import Filters
+    from paperpyramid.retrieval.levels import LEVELS
 
     if not qa.is_file():
         raise _fail(f"no QA file at {qa}")
@@ -316,9 +475,23 @@ def eval_retrieval(
     names = [name.strip() for name in modes.split(",") if name.strip()]
     corpus = _open(db)
     with corpus:
+        filters = Filters()
+        distilled: dict[str, str] = {}
+        if only_distilled:
+            distilled = {Path(uri or "").name: aid for aid, uri in corpus.conn.execute(
+                "SELECT a.id, a.source_uri FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'done'")}
+            if not distilled:
+                raise _fail(f"no distilled articles in {db}: run paperpyramid distill first")
+            questions = [q for q in questions if q.pdfs and all(pdf in distilled for pdf in q.pdfs)]
+            filters = Filters(article_ids=tuple(distilled.values()))
+            typer.echo(f"{len(questions)} questions about the {len(distilled)} distilled papers; every mode searches only those papers")
 
-        def retriever(mode: str):  # type: ignore[no-untyped-def]
-            return lambda question: corpus.retrieve(question, mode=mode, k=k)
+        def retriever(name: str):  # type: ignore[no-untyped-def]
+            level, _, mode = name.partition(":")
+            if level in LEVELS and level != "contexts":
+                mode = mode or corpus.best_mode()
+                return lambda question: corpus.retrieve(question, mode=mode, k=k, level=level, filters=filters)
+            return lambda question: corpus.retrieve(question, mode=name, k=k, filters=filters)
 
         try:
             for name in names:
@@ -329,9 +502,35 @@ def eval_retrieval(
         task = progress.add_task("eval", total=len(questions) * len(names))
         with progress:
             reports = evaluate(questions, {name: retriever(name) for name in names}, on_question=lambda _: progress.advance(task))
+        ratios = _compression(corpus.conn, filters.article_ids)
     typer.echo(render_report(reports))
+    if ratios:
+        typer.echo("compression (tokens of the level / tokens of the same papers' contexts): "
+                   + ", ".join(f"{level} {items} items {tokens} tokens = {ratio:.3f} ({1 / ratio:.1f}x smaller)" if ratio else f"{level} none"
+                               for level, (items, tokens, ratio) in ratios.items()))
     if as_json is not None:
-        as_json.write_text(json.dumps(report_to_json(reports), indent=2))
+        data = report_to_json(reports)
+        data["compression"] = {level: {"items": items, "tokens": tokens, "ratio": ratio} for level, (items, tokens, ratio) in ratios.items()}
+        as_json.write_text(json.dumps(data, indent=2))
+
+
+def _compression(conn: Any, article_ids: tuple[str, ...] | None) -> dict[str, tuple[int, int, float]]:
+    """(items, tokens, tokens / contexts' tokens) per distilled level, over the distilled papers
+    (or ``article_ids``)."""
+    from paperpyramid.db.schema import PYRAMID_LEVELS
+
+    ids = list(article_ids) if article_ids is not None else [row[0] for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'done'")]
+    if not ids:
+        return {}
+    where = "(SELECT value FROM json_each(?))"
+    contexts = conn.execute(f"SELECT coalesce(sum(num_tokens), 0) FROM articles WHERE id IN {where}", [json.dumps(ids)]).fetchone()[0] or 1
+    out = {}
+    for level in PYRAMID_LEVELS:
+        if level == "recollections":
+            continue
+        items, tokens = conn.execute(f"SELECT count(*), coalesce(sum(num_tokens), 0) FROM {level} WHERE article_id IN {where}", [json.dumps(ids)]).fetchone()
+        out[level] = (int(items), int(tokens), tokens / contexts)
+    return out
 
 
 def _warn_missing_vectors(db: Path, settings: Settings) -> None:

@@ -341,13 +341,17 @@ class Corpus:
         budget_tokens: int | None = None,
         filters: Filters | None = None,
         options: RetrievalOptions | None = None,
+        level: str = "contexts",
     ) -> list[SearchHit]:
-        """Passages for ``query``: ``mode`` is ``bm25``, ``vector``, ``hybrid`` or ``parent``
-        (the 5 best hybrid hits with their neighbours, in reading order); at most ``k`` hits
-        (``parent``: k does not apply; ``options.parent_hits`` sets the hits), cut at ``budget_tokens``. See
-        :func:`paperpyramid.retrieval.api.retrieve`."""
-        embedder = None if mode == "bm25" else self.embedder
-        return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder, options=options)
+        """Passages for ``query``: ``mode`` is ``bm25``, ``vector``, ``hybrid``, ``parent``
+        (the 5 best hybrid hits with their neighbours, in reading order) or ``cross`` (contexts
+        fused with the distilled insights that drill down to them); at most ``k`` hits
+        (``parent``: k does not apply; ``options.parent_hits`` sets the hits), cut at ``budget_tokens``.
+        ``level`` searches a level of the knowledge pyramid instead of the contexts
+        (``insights``, ``concepts``, ``abstracts``, ``recollections``): each hit is a distilled
+        item with its source contexts in ``hit.sources``. See :func:`paperpyramid.retrieval.api.retrieve`."""
+        embedder = None if mode == "bm25" or (mode == "cross" and not self.has_vectors()) else self.embedder
+        return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder, options=options, level=level)
 
     def best_mode(self) -> str:
         """``hybrid`` when the corpus has vectors from the query embedder's model, else ``bm25``."""

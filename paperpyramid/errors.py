@@ -8,7 +8,8 @@
     │   ├── NeedsOcr              image-only pages with no text layer
     │   ├── TooManyPages          over the configured page limit
     │   └── ParseTimeout          the per-document time limit ran out
-    ├── ServiceUnavailable        an outage (a parser service, the bucket); retrying may help
+    ├── ServiceUnavailable        an outage (a parser service, the bucket, an LLM endpoint); retrying may help
+    ├── LLMOutputError            a model answered, but not in the shape asked, even after a repair retry
     ├── ConfigurationError        settings that cannot work (unknown backend, missing extra)
     │   └── MissingExtra          an optional extra is not installed; names the pip command
     └── SnapshotError             (paperpyramid.db.snapshot) a snapshot not found, not a corpus
@@ -55,6 +56,17 @@ class ParseTimeout(BadInput):
 
 class ServiceUnavailable(PaperPyramidError):
     """A service (parser backend, object store) could not be reached; retrying may help."""
+
+
+class LLMOutputError(PaperPyramidError):
+    """A model's reply did not validate against the schema asked for, even after one repair
+    retry. ``raw`` is the last reply's text (cut to 2,000 characters); ``usage`` what the
+    failed attempts cost (a :class:`paperpyramid.llm.Usage`)."""
+
+    def __init__(self, message: str, *, raw: str = "", usage: object = None) -> None:
+        super().__init__(message)
+        self.raw = raw[:2000]
+        self.usage = usage
 
 
 class ConfigurationError(PaperPyramidError):

@@ -99,6 +99,70 @@ class EmbeddingSettings(BaseModel):
         return name
 
 
+def _default_llm_backend() -> str:
+    from paperpyramid.llm import DEFAULT_LLM_BACKEND
+
+    return DEFAULT_LLM_BACKEND
+
+
+class LLMSettings(BaseModel):
+    """The language model that distils papers and answers questions. ``backend`` is ``local``
+    (default: SmolLM2-135M-Instruct in-process, crude but needs no service) or ``openai`` (any
+    OpenAI-compatible chat endpoint: ``OPENAI_BASE_URL``, ``OPENAI_API_KEY`` and ``model``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    backend: str = Field(default_factory=_default_llm_backend, description="LLM backend by name: local or openai.")
+    model: str | None = Field(None, description="With backend=openai: the model name the server knows, e.g. gpt-4o-mini or qwen2.5:7b-instruct.")
+    base_url: str | None = Field(
+        default_factory=lambda: os.environ.get("OPENAI_BASE_URL"),
+        description="With backend=openai: the endpoint's base URL, e.g. http://localhost:11434/v1 (default: OPENAI_BASE_URL).",
+    )
+    api_key: str | None = Field(
+        default_factory=lambda: os.environ.get("OPENAI_API_KEY"),
+        description="With backend=openai: the API key (default: OPENAI_API_KEY; servers that need none accept any).",
+    )
+    structured_output: str = Field(
+        "auto",
+        pattern="^(auto|json_schema|json_object)$",
+        description="How JSON is asked for: json_schema (the server enforces the schema), json_object (JSON mode, the schema in the prompt) or auto (json_schema, falling back to json_object once the server refuses it).",
+    )
+    temperature: float = Field(0.0, ge=0, description="Sampling temperature; 0 for repeatable output.")
+    seed: int = Field(0, description="Sampling seed sent with every request.")
+    concurrency: int = Field(4, ge=1, description="Requests in flight at once (the local backend runs one at a time).")
+    retries: int = Field(5, ge=0, description="Retries of a request that failed with 429, 5xx, a timeout or a dropped connection.")
+    backoff: float = Field(1.0, gt=0, description="First backoff in seconds; doubles on each retry (capped at 60 s); a Retry-After header wins.")
+    timeout: float = Field(300.0, gt=0, description="Seconds one request may take.")
+    context_window: int = Field(32768, ge=512, description="With backend=openai: tokens a prompt and its answer may hold together.")
+    threads: int | None = Field(None, ge=1, description="With backend=local: threads for numpy (default: the library's choice).")
+    cache: bool = Field(True, description="Keep every validated reply, keyed by model, prompt and schema, so a re-run costs no tokens.")
+    cache_path: str | None = Field(None, description="The response cache's SQLite file (default: $XDG_CACHE_HOME/paperpyramid/llm-cache.sqlite).")
+
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, name: str) -> str:
+        from paperpyramid.llm import LLM_BACKENDS
+
+        if name not in LLM_BACKENDS:
+            raise ValueError(f"unknown LLM backend {name!r}; choose one of: {', '.join(LLM_BACKENDS)}")
+        return name
+
+
+class DistillSettings(BaseModel):
+    """How papers are distilled into the knowledge pyramid."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    concurrency: int | None = Field(None, ge=1, description="Articles distilled at once (default: the LLM's concurrency; 1 for the local model).")
+    max_tokens: int = Field(2048, ge=64, description="Tokens the model may answer with in one call.")
+    page_tokens: int | None = Field(
+        None, ge=32, description="Cut each page to this many of the model's tokens before it is sent (default: whole pages, or 300 with the local model)."
+    )
+    recollections: bool = Field(True, description="After distilling, connect each new article to the others in recollections.")
+    related: int = Field(3, ge=1, description="Other articles (nearest abstracts) shown with a new article when writing recollections.")
+    embed: bool = Field(True, description="Embed every distilled item with the configured embedder, in the article's transaction.")
+
+
 class S3Settings(BaseSettings):
     """Object-store connection, read from the ecosystem's variables (``AWS_ENDPOINT_URL``,
     ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_REGION``), each overridable by a
@@ -124,3 +188,5 @@ class Settings(BaseSettings):
     ingest: IngestSettings = Field(default_factory=IngestSettings, description="How PDFs are parsed and stored.")
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings, description="The embedding model whose window sizes contexts.")
     s3: S3Settings = Field(default_factory=S3Settings, description="The object store (bucket queue, snapshots).")
+    llm: LLMSettings = Field(default_factory=LLMSettings, description="The language model that distils and answers.")
+    distill: DistillSettings = Field(default_factory=DistillSettings, description="How papers are distilled into the knowledge pyramid.")

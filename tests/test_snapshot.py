@@ -45,6 +45,16 @@ CORPUS_TABLES = {
     "figures",
     "ingest_log",
     "embedders",
+    "distillations",
+    "llm_calls",
+    "insights",
+    "insights_contexts",
+    "concepts",
+    "concepts_insights",
+    "abstracts",
+    "recollections",
+    "recollections_sources",
+    "recollection_history",
 }
 NAME = re.compile(r"corpus-\d{8}T\d{6}Z")
 

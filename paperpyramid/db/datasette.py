@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Every table of the corpus (schema version 2), with its columns in schema order, as people should
+#: Every table of the corpus (schema version 4), with its columns in schema order, as people should
 #: read them. A test holds this to the schema: a migration that adds a column must describe it here.
 TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "articles": (
@@ -156,6 +156,119 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "window": "Tokens the model reads.",
             "vec_table": "The vec0 table holding one vector per context (context_id, embedding).",
             "created_at": "When it first embedded contexts here (UTC, ISO 8601).",
+        },
+    ),
+    "distillations": (
+        "One row per article an LLM distilled (or tried to) into the knowledge pyramid, with what it cost.",
+        {
+            "article_id": "The article.",
+            "status": "done, or failed (error says why; a re-run tries again).",
+            "error": "Why it failed, in one line.",
+            "model": "The model that distilled it (local:..., openai:..., or import:... for a loaded distillation).",
+            "prompt_version": "The prompts and schemas used; a change shows here.",
+            "calls": "Model calls made.",
+            "cached_calls": "Calls answered from the response cache (no tokens spent).",
+            "prompt_tokens": "Prompt tokens spent (cached calls excluded).",
+            "completion_tokens": "Completion tokens spent (cached calls excluded).",
+            "attempts": "How many times it was distilled or tried.",
+            "seconds": "Seconds the last distillation took.",
+            "warnings": "JSON list: model output that was dropped or corrected.",
+            "recollected": "1 once the article has been connected to the others in recollections.",
+            "updated_at": "When the row last changed (UTC, ISO 8601).",
+        },
+    ),
+    "llm_calls": (
+        "Every model call of the distillation, with its token usage.",
+        {
+            "id": "Row number.",
+            "article_id": "The article it was for.",
+            "step": "insights:p3-4 (the pages of the window), concepts, abstract or recollections.",
+            "model": "The model called.",
+            "prompt_version": "The prompts used.",
+            "prompt_tokens": "Prompt tokens.",
+            "completion_tokens": "Completion tokens.",
+            "cached": "1 when answered from the response cache (no tokens spent this time).",
+            "attempts": "2 when the first reply did not validate and a repair was asked for.",
+            "seconds": "Seconds the call took.",
+            "created_at": "When it was recorded (UTC, ISO 8601).",
+        },
+    ),
+    "insights": (
+        "The pyramid's first level: one simple subject-verb-object sentence per fact, from two-page windows.",
+        {
+            "id": "The insight's id.",
+            "article_id": "Its article.",
+            "position": "Its place in the article's insight list (from 1).",
+            "text": "The sentence.",
+            "pages": "JSON list of the pages it comes from.",
+            "page_number": "The first of those pages.",
+            "section": "The section it comes from, as printed.",
+            "num_tokens": "Tokens (the contexts' tokenizer).",
+            "model": "The model that wrote it.",
+            "prompt_version": "The prompts used.",
+        },
+    ),
+    "insights_contexts": (
+        "Which contexts each insight was distilled from: the drill-down from an insight to verbatim text.",
+        {"insight_id": "The insight.", "context_id": "A context it came from.", "score": "Share of the insight's words (idf-weighted) the context holds."},
+    ),
+    "concepts": (
+        "The pyramid's second level: short paragraphs that connect an article's insights.",
+        {
+            "id": "The concept's id.",
+            "article_id": "Its article.",
+            "position": "Its place in the article's list.",
+            "text": "The paragraph.",
+            "num_tokens": "Tokens (the contexts' tokenizer).",
+            "model": "The model that wrote it.",
+            "prompt_version": "The prompts used.",
+        },
+    ),
+    "concepts_insights": ("Which insights each concept connects.", {"concept_id": "The concept.", "insight_id": "An insight it connects."}),
+    "abstracts": (
+        "The pyramid's third level: one abstract per article, written from its concepts and insights.",
+        {
+            "id": "The abstract's id.",
+            "article_id": "Its article.",
+            "text": "The abstract.",
+            "num_tokens": "Tokens (the contexts' tokenizer).",
+            "model": "The model that wrote it.",
+            "prompt_version": "The prompts used.",
+        },
+    ),
+    "recollections": (
+        "The top of the pyramid: statements that connect papers, updated as articles arrive.",
+        {
+            "id": "The recollection's id.",
+            "text": "The statement.",
+            "num_tokens": "Tokens (the contexts' tokenizer).",
+            "version": "How many times it has been written (see recollection_history).",
+            "model": "The model that last wrote it.",
+            "prompt_version": "The prompts used.",
+            "created_at": "When it was first written (UTC, ISO 8601).",
+            "updated_at": "When it last changed (UTC, ISO 8601).",
+        },
+    ),
+    "recollections_sources": (
+        "The audit trail of each recollection: the articles, and the insights, it came from.",
+        {
+            "recollection_id": "The recollection.",
+            "article_id": "An article it connects.",
+            "insight_id": "An insight it rests on (empty: the article as a whole).",
+            "added_at": "When the source was added (UTC, ISO 8601).",
+        },
+    ),
+    "recollection_history": (
+        "Every version of every recollection.",
+        {
+            "recollection_id": "The recollection.",
+            "version": "1 when created, then one more per update.",
+            "text": "Its text in that version.",
+            "change": "created or updated.",
+            "article_id": "The article whose arrival caused the change.",
+            "model": "The model that wrote it.",
+            "prompt_version": "The prompts used.",
+            "changed_at": "When (UTC, ISO 8601).",
         },
     ),
 }

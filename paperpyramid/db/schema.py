@@ -176,8 +176,137 @@ def _v3_embedders(db: sqlite_utils.Database) -> None:
     )
 
 
+_V4_PYRAMID = """
+CREATE TABLE distillations (
+    article_id TEXT PRIMARY KEY REFERENCES articles (id),
+    status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+    error TEXT,                                  -- why it failed, one line
+    model TEXT NOT NULL,                         -- local:..., openai:..., or import:FILE for a loaded distillation
+    prompt_version TEXT NOT NULL,
+    calls INTEGER NOT NULL DEFAULT 0,
+    cached_calls INTEGER NOT NULL DEFAULT 0,     -- answered from the response cache: no tokens spent
+    prompt_tokens INTEGER NOT NULL DEFAULT 0,    -- spent this time (cached calls excluded)
+    completion_tokens INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    seconds REAL,
+    warnings TEXT NOT NULL DEFAULT '[]',         -- JSON list: model output that was dropped or corrected
+    recollected INTEGER NOT NULL DEFAULT 0,      -- 1 once its recollections step has run
+    updated_at TEXT NOT NULL
+);
+
+CREATE TABLE llm_calls (
+    id INTEGER PRIMARY KEY,
+    article_id TEXT REFERENCES articles (id),
+    step TEXT NOT NULL,                          -- insights:pages 3-4, concepts, abstract, recollections
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    cached INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 1,
+    seconds REAL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX llm_calls_article ON llm_calls (article_id);
+
+CREATE TABLE insights (
+    id TEXT PRIMARY KEY,
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    position INTEGER NOT NULL,                   -- order in the paper's insight list, from 1
+    text TEXT NOT NULL,                          -- one simple subject-verb-object sentence
+    pages TEXT NOT NULL DEFAULT '[]',            -- JSON list of page numbers
+    page_number INTEGER,                         -- the first of them
+    section TEXT,
+    num_tokens INTEGER NOT NULL,
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL
+);
+CREATE INDEX insights_article ON insights (article_id, position);
+
+CREATE TABLE insights_contexts (
+    insight_id TEXT NOT NULL REFERENCES insights (id),
+    context_id TEXT NOT NULL REFERENCES contexts (id),
+    score REAL,                                  -- how well the insight's words match the context's
+    PRIMARY KEY (insight_id, context_id)
+);
+CREATE INDEX insights_contexts_context ON insights_contexts (context_id);
+
+CREATE TABLE concepts (
+    id TEXT PRIMARY KEY,
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    position INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    num_tokens INTEGER NOT NULL,
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL
+);
+CREATE INDEX concepts_article ON concepts (article_id, position);
+
+CREATE TABLE concepts_insights (
+    concept_id TEXT NOT NULL REFERENCES concepts (id),
+    insight_id TEXT NOT NULL REFERENCES insights (id),
+    PRIMARY KEY (concept_id, insight_id)
+);
+CREATE INDEX concepts_insights_insight ON concepts_insights (insight_id);
+
+CREATE TABLE abstracts (
+    id TEXT PRIMARY KEY,
+    article_id TEXT NOT NULL UNIQUE REFERENCES articles (id),
+    text TEXT NOT NULL,
+    num_tokens INTEGER NOT NULL,
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL
+);
+
+CREATE TABLE recollections (
+    id TEXT PRIMARY KEY,
+    text TEXT NOT NULL,                          -- a statement that connects papers
+    num_tokens INTEGER NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1,
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+
+CREATE TABLE recollections_sources (
+    recollection_id TEXT NOT NULL REFERENCES recollections (id),
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    insight_id TEXT REFERENCES insights (id),    -- NULL: the article as a whole (its abstract)
+    added_at TEXT NOT NULL
+);
+CREATE UNIQUE INDEX recollections_sources_unique ON recollections_sources (recollection_id, article_id, ifnull(insight_id, ''));
+CREATE INDEX recollections_sources_article ON recollections_sources (article_id);
+
+CREATE TABLE recollection_history (
+    recollection_id TEXT NOT NULL REFERENCES recollections (id),
+    version INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    change TEXT NOT NULL CHECK (change IN ('created', 'updated')),
+    article_id TEXT REFERENCES articles (id),    -- the article whose arrival caused the change
+    model TEXT NOT NULL,
+    prompt_version TEXT NOT NULL,
+    changed_at TEXT NOT NULL,
+    PRIMARY KEY (recollection_id, version)
+);
+"""
+
+#: the distilled levels, each a table with ``id``, ``text`` and ``num_tokens`` and its own FTS5 index
+PYRAMID_LEVELS: tuple[str, ...] = ("insights", "concepts", "abstracts", "recollections")
+
+
+def _v4_pyramid(db: sqlite_utils.Database) -> None:
+    # the knowledge pyramid (distill/): insights, concepts, one abstract per article and
+    # recollections across articles, with what produced them; vectors per level live in
+    # vec0 tables named after the contexts' (vec_insights_N beside vec_contexts_N)
+    db.executescript(_V4_PYRAMID)
+    db.table("insights").enable_fts(["text", "section"], create_triggers=True, tokenize="porter")
+    for level in ("concepts", "abstracts", "recollections"):
+        db.table(level).enable_fts(["text"], create_triggers=True, tokenize="porter")
+
+
 #: Every migration, oldest first. Append only.
-MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag, _v3_embedders]
+MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid]
 
 #: The schema version this code reads and writes: the number of migrations.
 SCHEMA_VERSION = len(MIGRATIONS)

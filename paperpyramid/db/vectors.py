@@ -22,7 +22,10 @@ import numpy.typing as npt
 
 from paperpyramid.db.sqlite import OperationalError, load_vec
 
-_TABLE = re.compile(r"^vec_contexts_\d+$")
+_TABLE = re.compile(r"^vec_(contexts|insights|concepts|abstracts|recollections)_\d+$")
+
+#: the distilled levels that get vectors beside the contexts' (db/schema.PYRAMID_LEVELS)
+LEVELS: tuple[str, ...] = ("insights", "concepts", "abstracts", "recollections")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,13 +137,67 @@ KNN_LIMIT = 4096
 def nearest(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
     """The ``k`` contexts nearest to ``query`` by cosine distance, exact (every vector is
     compared), nearest first, as (context id, distance)."""
-    table = checked_table(embedder.vec_table)
+    return _nearest(conn, checked_table(embedder.vec_table), "context_id", query, k)
+
+
+def _nearest(conn: Any, table: str, key: str, query: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
     blob = np.ascontiguousarray(query, dtype=np.float32).tobytes()
     if k <= KNN_LIMIT:
-        sql = f"SELECT context_id, distance FROM {table} WHERE embedding MATCH ? AND k = ? ORDER BY distance"
+        sql = f"SELECT {key}, distance FROM {table} WHERE embedding MATCH ? AND k = ? ORDER BY distance"
     else:  # past the KNN limit: a plain scan, sorted
-        sql = f"SELECT context_id, vec_distance_cosine(embedding, ?) AS distance FROM {table} ORDER BY distance LIMIT ?"
-    return [(str(context_id), float(distance)) for context_id, distance in conn.execute(sql, [blob, int(k)])]
+        sql = f"SELECT {key}, vec_distance_cosine(embedding, ?) AS distance FROM {table} ORDER BY distance LIMIT ?"
+    return [(str(item_id), float(distance)) for item_id, distance in conn.execute(sql, [blob, int(k)])]
+
+
+# The distilled levels: one vec0 table per level and model, named after the model's context
+# table (vec_insights_2 beside vec_contexts_2), keyed by the item's id.
+
+
+def level_table(embedder: EmbedderRow, level: str) -> str:
+    """The vec0 table holding ``embedder``'s vectors of a distilled level."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown pyramid level {level!r}; choose one of: {', '.join(LEVELS)}")
+    return checked_table(embedder.vec_table.replace("vec_contexts_", f"vec_{level}_", 1))
+
+
+def has_level_table(conn: Any, embedder: EmbedderRow, level: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", [level_table(embedder, level)]).fetchone() is not None
+
+
+def insert_level_vectors(conn: Any, embedder: EmbedderRow, level: str, item_ids: Sequence[str], vectors: npt.NDArray[np.float32]) -> None:
+    """Store one vector per distilled item (in the caller's transaction), creating the level's
+    table on first use."""
+    if len(item_ids) != len(vectors):
+        raise ValueError(f"{len(vectors)} vectors for {len(item_ids)} {level}")
+    if len(item_ids) == 0:
+        return
+    if vectors.shape[1] != embedder.dimension:
+        raise ValueError(f"{vectors.shape[1]}-d vectors for {embedder.name!r}, which stores {embedder.dimension}-d ones")
+    table = level_table(embedder, level)
+    load_vec(conn)
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING vec0(item_id TEXT PRIMARY KEY, embedding float[{int(embedder.dimension)}] distance_metric=cosine)")
+    rows = np.ascontiguousarray(vectors, dtype=np.float32)
+    conn.executemany(f"INSERT INTO {table} (item_id, embedding) VALUES (?, ?)", zip(item_ids, (row.tobytes() for row in rows), strict=True))
+
+
+def delete_level_vectors(conn: Any, level: str, item_ids: Sequence[str]) -> None:
+    """Remove these items' vectors from every model's table of the level (in the caller's transaction)."""
+    if not item_ids:
+        return
+    for embedder in embedders(conn):
+        if has_level_table(conn, embedder, level):
+            table = level_table(embedder, level)
+            for start in range(0, len(item_ids), 500):
+                chunk = list(item_ids[start : start + 500])
+                conn.execute(f"DELETE FROM {table} WHERE item_id IN ({','.join('?' * len(chunk))})", chunk)
+
+
+def nearest_items(conn: Any, embedder: EmbedderRow, level: str, query: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
+    """The ``k`` items of a distilled level nearest to ``query`` (exact), as (item id, distance);
+    none when the level has no vectors of this model."""
+    if not has_level_table(conn, embedder, level):
+        return []
+    return _nearest(conn, level_table(embedder, level), "item_id", query, k)
 
 
 def distances(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], context_ids: Sequence[str]) -> dict[str, float]:

@@ -7,6 +7,9 @@ mode and per question kind: MRR@10, Recall@5, Recall@20, evidence recall within 
 tokens (the passages concatenated in the order handed to the model, cut at the budget with
 the contexts' tokenizer, all-MiniLM-L6-v2's; a passage cut short is matched on what is left),
 all-evidence@20 for the cross-section and cross-paper kinds, and latency p50 / p95.
+
+A hit on a distilled level of the knowledge pyramid (an insight, a concept, ...) matches when
+one of its source contexts does (the drill-down), and costs its own tokens in the budgets.
 """
 
 from __future__ import annotations
@@ -86,13 +89,18 @@ class QuestionResult:
     tokens: int
 
 
+def _prepared(passage: SearchHit) -> list[PreparedPassage]:
+    # a distilled item counts through its drill-down: the verbatim contexts it came from
+    return [prepare(source.text) for source in passage.sources] if passage.level != "contexts" else [prepare(passage.text)]
+
+
 def score_question(question: Question, passages: Sequence[SearchHit], seconds: float, counter: TokenCounter) -> QuestionResult:
     evidence = [Evidence(text) for text in question.evidence]
     rank = None
     matched_at_20: set[int] = set()
     for position, passage in enumerate(passages, 1):
-        prepared = prepare(passage.text)
-        hits = [index for index, item in enumerate(evidence) if item.matches(prepared)]
+        prepared = _prepared(passage)
+        hits = [index for index, item in enumerate(evidence) if any(item.matches(one) for one in prepared)]
         if hits and rank is None:
             rank = position
         if position <= 20:
@@ -108,6 +116,15 @@ def _within(evidence: list[Evidence], passages: Sequence[SearchHit], budget: int
         if used >= budget:
             return False
         tokens = passage.num_tokens or counter.count(passage.text)
+        if passage.level != "contexts":
+            # a distilled item costs its own tokens and matches through its sources, whole:
+            # it fits the budget or it does not
+            if used + tokens > budget:
+                return False
+            if any(item.matches(one) for one in _prepared(passage) for item in evidence):
+                return True
+            used += tokens
+            continue
         text = passage.text
         if used + tokens > budget:
             text = _prefix(text, budget - used, counter)

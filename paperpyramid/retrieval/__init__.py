@@ -37,13 +37,27 @@ class Citation:
 @dataclass(frozen=True, slots=True)
 class SearchHit:
     """One retrieved passage (a context); a higher ``score`` is a better match within one
-    mode's results. ``num_tokens`` counts the text with the contexts' tokenizer."""
+    mode's results. ``num_tokens`` counts the text with the contexts' tokenizer.
+
+    A hit on a distilled level (``level`` "insights", "concepts", "abstracts" or
+    "recollections") carries the item's own text and id, and ``sources``: the verbatim
+    contexts it was distilled from, so the answer can be cited to pages; its ``context_id``
+    and ``citation`` are those of its first source (a citation to the article when it has none).
+    """
 
     context_id: str
     text: str
     score: float
     citation: Citation
     num_tokens: int = 0
+    level: str = "contexts"
+    item_id: str | None = None
+    sources: tuple[SearchHit, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """What identifies the hit within one level: the item's id, or the context's."""
+        return self.item_id or self.context_id
 
     def cite(self) -> str:
         """One line a person can follow to the source, e.g. ``Title — §2.1 Methods, p. 4``."""

@@ -7,7 +7,13 @@ Modes:
   approximate index while it holds every vector: :mod:`paperpyramid.db.vector_index`);
 - ``hybrid``: the two fused (see :mod:`paperpyramid.retrieval.hybrid`);
 - ``parent``: the best ``options.parent_hits`` (5) hybrid hits, each with the passages around
-  it (see :mod:`paperpyramid.retrieval.parent`); ``k`` does not apply.
+  it (see :mod:`paperpyramid.retrieval.parent`); ``k`` does not apply;
+- ``cross``: verbatim contexts ranked by fusing their hybrid ranks with those of the distilled
+  insights that drill down to them (see :mod:`paperpyramid.retrieval.levels`).
+
+``level`` chooses what is searched: ``contexts`` (default, every mode) or a level of the
+knowledge pyramid (``insights``, ``concepts``, ``abstracts``, ``recollections``; modes bm25,
+vector and hybrid), whose hits carry their own text and their verbatim source contexts.
 
 Every mode returns cited passages best first (``parent``: papers by their best hit, each in
 reading order), cut at ``budget_tokens`` when given. A query without words returns nothing.
@@ -19,10 +25,10 @@ from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
 from paperpyramid.embeddings import Embedder
-from paperpyramid.retrieval import SearchHit, bm25, hybrid, parent, vector
+from paperpyramid.retrieval import SearchHit, bm25, hybrid, levels, parent, vector
 from paperpyramid.retrieval.filters import Filters
 
-Mode = Literal["bm25", "vector", "hybrid", "parent"]
+Mode = Literal["bm25", "vector", "hybrid", "parent", "cross"]
 MODES: tuple[str, ...] = get_args(Mode)
 
 
@@ -49,23 +55,34 @@ def retrieve(
     filters: Filters | None = None,
     embedder: Embedder | None = None,
     options: RetrievalOptions | None = None,
+    level: str = "contexts",
 ) -> list[SearchHit]:
     """The passages for ``query`` by ``mode``; ``embedder`` embeds the query for the modes that
     use vectors (its stored vectors must be in the corpus)."""
     if mode not in MODES:
         raise ValueError(f"unknown retrieval mode {mode!r}; choose one of: {', '.join(MODES)}")
+    if level not in levels.LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(levels.LEVELS)}")
+    if level != "contexts" and mode in ("parent", "cross"):
+        raise ValueError(f"mode {mode!r} returns contexts; search a distilled level with bm25, vector or hybrid")
     if budget_tokens is not None and budget_tokens < 1:
         raise ValueError("budget_tokens must be at least 1")
     options = options or RetrievalOptions()
     filters = filters or Filters()
     if k < 1 or bm25.fts_query(query) is None:
         return []  # no words: nothing to look for, in any mode (an embedding of "" matches noise)
-    if mode == "bm25":
+    if level != "contexts":
+        hits = levels.search_level(conn, query, level, mode=mode, k=k, filters=filters, embedder=embedder,
+                                   depth=options.depth, vector_weight=options.vector_weight)
+    elif mode == "bm25":
         hits = bm25.search(conn, query, k, filters)
     elif mode == "vector":
         hits = _vector(conn, query, k, filters, embedder)
     elif mode == "hybrid":
         hits = _hybrid(conn, query, k, filters, embedder, options)
+    elif mode == "cross":
+        contexts = _hybrid(conn, query, options.depth, filters, embedder, options) if embedder is not None else bm25.search(conn, query, options.depth, filters)
+        hits = levels.cross(conn, query, k, filters, embedder, contexts, depth=options.depth)
     else:
         best = _hybrid(conn, query, options.parent_hits, filters, embedder, options)
         return parent.widen(conn, best, options.before, options.after, budget_tokens, include_references=filters.include_references)

@@ -42,7 +42,7 @@ def fuse(
             span = high - low
             contributions = [weight * ((value - low) / span if span > 0 else 1.0) for value in values]
         for hit, contribution in zip(hits_of_list, contributions, strict=True):
-            scores[hit.context_id] = scores.get(hit.context_id, 0.0) + contribution
-            hits.setdefault(hit.context_id, hit)
-    ranked = sorted(scores, key=lambda context_id: -scores[context_id])[:k]
-    return [replace(hits[context_id], score=scores[context_id]) for context_id in ranked]
+            scores[hit.key] = scores.get(hit.key, 0.0) + contribution
+            hits.setdefault(hit.key, hit)
+    ranked = sorted(scores, key=lambda key: -scores[key])[:k]
+    return [replace(hits[key], score=scores[key]) for key in ranked]

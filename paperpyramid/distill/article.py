@@ -1,0 +1,137 @@
+"""One article distilled: pages -> insights (two-page windows) -> concepts -> one abstract,
+insights linked to their contexts, every item counted and embedded. Pure of the database
+apart from reading the article; the caller stores the result through the single writer."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, LevelVectors, LLMCallRecord
+from paperpyramid.distill.insights import CallLog, DraftInsight, distil_insights
+from paperpyramid.distill.links import Linker
+from paperpyramid.distill.pages import Page, article_pages
+from paperpyramid.distill.prompts import PROMPT_VERSION, AbstractReply, ConceptsReply, abstract_messages, concepts_messages
+from paperpyramid.embeddings import Embedder
+from paperpyramid.errors import BadInput, PaperPyramidError
+from paperpyramid.llm import LLM, Message
+from paperpyramid.tokens import TokenCounter
+
+MAX_CONCEPT_CHARS = 2000
+MAX_ABSTRACT_CHARS = 3000
+
+
+class NothingToDistil(BadInput):
+    """The article has no text outside its references."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleText:
+    article_id: str
+    title: str | None
+    pages: list[Page]
+
+
+def read_article(conn: Any, article_id: str) -> ArticleText:
+    row = conn.execute("SELECT title FROM articles WHERE id = ?", [article_id]).fetchone()
+    if row is None:
+        raise KeyError(f"no article {article_id!r}")
+    return ArticleText(article_id, row[0], article_pages(conn, article_id))
+
+
+def distil_article(article: ArticleText, llm: LLM, *, counter: TokenCounter, embedder: Embedder | None = None,
+                   max_tokens: int = 2048, page_tokens: int | None = None) -> ArticlePyramid:
+    """The article's pyramid; raises what the model calls raise (the caller records it)."""
+    if not article.pages:
+        raise NothingToDistil("the article has no text outside its references to distil")
+    started = time.perf_counter()
+    log = CallLog()
+    try:
+        drafts = distil_insights(article.pages, llm, log, max_tokens=max_tokens, page_tokens=page_tokens)
+        concepts = _concepts(drafts, llm, log, max_tokens)
+        abstract = _abstract(article.title, concepts, drafts, llm, log, max_tokens)
+    except PaperPyramidError as exc:
+        exc.calls = log.calls  # type: ignore[attr-defined]  # what the article cost before it failed
+        raise
+    linker = Linker(article.pages)
+    insights = [InsightRow(item.text, item.pages, item.section, counter.count(item.text), linker.link(item.text, item.pages)) for item in drafts]
+    unlinked = sum(1 for row in insights if not row.contexts)
+    if unlinked:
+        log.warnings.append(f"{unlinked} of {len(insights)} insights match no context on their pages and have no drill-down")
+    for row in concepts:
+        row.num_tokens = counter.count(row.text)
+    pyramid = ArticlePyramid(
+        article.article_id, llm.name, PROMPT_VERSION, insights, concepts, abstract,
+        counter.count(abstract) if abstract else 0, log.calls, log.warnings, 0.0,
+    )
+    if embedder is not None:
+        pyramid.vectors = embed_pyramid(pyramid, embedder)
+    pyramid.seconds = time.perf_counter() - started
+    return pyramid
+
+
+def embed_pyramid(pyramid: ArticlePyramid, embedder: Embedder) -> LevelVectors:
+    """One vector per insight, concept and abstract, by the configured embedder."""
+    levels = {
+        "insights": [row.text for row in pyramid.insights],
+        "concepts": [row.text for row in pyramid.concepts],
+        "abstracts": [pyramid.abstract] if pyramid.abstract else [],
+    }
+    by_level = {
+        level: (embedder.embed_passages(texts) if texts else np.zeros((0, embedder.dimension), dtype=np.float32)) for level, texts in levels.items()
+    }
+    return LevelVectors(embedder.name, embedder.dimension, embedder.window, by_level)
+
+
+def _call(llm: LLM, messages: Sequence[Message], schema: Any, step: str, log: CallLog, max_tokens: int) -> Any:
+    started = time.perf_counter()
+    reply = llm.complete(messages, schema, max_tokens=max_tokens)
+    log.calls.append(LLMCallRecord(step, reply.model, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.cached, reply.attempts,
+                                   time.perf_counter() - started))
+    return reply.value
+
+
+def _fitting(texts: list[str], llm: LLM, max_tokens: int, log: CallLog, step: str) -> list[str]:
+    """As many of ``texts`` (from the start) as fit the model's window with room to answer."""
+    room = llm.context_window - max_tokens - 1024
+    used = 0
+    for index, text in enumerate(texts):
+        used += llm.count_tokens(text) + 4
+        if used > room:
+            log.warnings.append(f"{step}: only the first {index} of {len(texts)} insights fit the model's window")
+            return texts[:index]
+    return texts
+
+
+def _concepts(drafts: list[DraftInsight], llm: LLM, log: CallLog, max_tokens: int) -> list[ConceptRow]:
+    if not drafts:
+        return []
+    shown = _fitting([item.text for item in drafts], llm, max_tokens, log, "concepts")
+    reply: ConceptsReply = _call(llm, concepts_messages(shown), ConceptsReply, "concepts", log, max_tokens)
+    concepts = []
+    for item in reply.concepts:
+        text = " ".join(item.text.split()) or None
+        valid = sorted({number - 1 for number in item.insight_ids if 1 <= number <= len(shown)})
+        if len(valid) < len(set(item.insight_ids)):
+            log.warnings.append(f"concepts: insight numbers {sorted(set(item.insight_ids))} include some that do not exist; dropped")
+        if text is None or not valid:
+            log.warnings.append(f"concepts: a concept without {'text' if text is None else 'insights'} was dropped")
+            continue
+        concepts.append(ConceptRow(text[:MAX_CONCEPT_CHARS], 0, valid))
+    return concepts
+
+
+def _abstract(title: str | None, concepts: list[ConceptRow], drafts: list[DraftInsight], llm: LLM, log: CallLog, max_tokens: int) -> str | None:
+    if not drafts:
+        return None
+    shown = _fitting([item.text for item in drafts], llm, max_tokens, log, "abstract")
+    reply: AbstractReply = _call(llm, abstract_messages(title, [row.text for row in concepts], shown), AbstractReply, "abstract", log, max_tokens)
+    text = " ".join(reply.abstract.split())
+    if not text:
+        log.warnings.append("abstract: the model wrote an empty abstract")
+        return None
+    return text[:MAX_ABSTRACT_CHARS]

@@ -1,0 +1,169 @@
+"""Bring-your-own distillation: load a pyramid from a JSON file, or write one out, in the
+format of ``../shared/recorded/distill/*.json``::
+
+    {"pdf": "paper.pdf", "sha256": "...", "pages": 14, "producer": "...",
+     "insights": [{"id": 1, "text": "...", "pages": [1], "section": "Abstract"}, ...],
+     "concepts": [{"id": 1, "text": "...", "insight_ids": [1, 2]}, ...],
+     "abstract": "..."}
+
+A file is matched to its article by ``sha256`` when it has one, else by the PDF's file name
+(the last part of the article's source URI). Its insights are linked to contexts by page and
+words as distilled ones are, embedded, and stored through the same writer in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from paperpyramid.db import pyramid as db_pyramid
+from paperpyramid.distill.article import embed_pyramid
+from paperpyramid.distill.insights import clean
+from paperpyramid.distill.links import Linker
+from paperpyramid.distill.pages import article_pages
+from paperpyramid.embeddings import Embedder
+from paperpyramid.errors import BadInput
+from paperpyramid.tokens import TokenCounter
+
+IMPORT_PROMPT_VERSION = "imported"
+
+
+class _Insight(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: int
+    text: str
+    pages: list[int] = []
+    section: str | None = None
+
+
+class _Concept(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: int
+    text: str
+    insight_ids: list[int] = []
+
+
+class Distillation(BaseModel):
+    """A distillation file; unknown fields are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+    pdf: str | None = None
+    sha256: str | None = None
+    pages: int | None = None
+    producer: str | None = None
+    insights: list[_Insight]
+    concepts: list[_Concept] = []
+    abstract: str | None = None
+
+
+class UnmatchedDistillation(BadInput):
+    """No article (or more than one) matches the file's sha256 or PDF name."""
+
+
+def match_article(conn: Any, data: Distillation) -> str:
+    if data.sha256:
+        row = conn.execute("SELECT id FROM articles WHERE sha256 = ?", [data.sha256.lower()]).fetchone()
+        if row is not None:
+            return str(row[0])
+    if data.pdf:
+        name = PurePosixPath(data.pdf.replace("\\", "/")).name
+        found = [row[0] for row in conn.execute("SELECT id, source_uri FROM articles") if row[1] and PurePosixPath(str(row[1]).replace("\\", "/")).name == name]
+        if len(found) == 1:
+            return str(found[0])
+        if len(found) > 1:
+            raise UnmatchedDistillation(f"{len(found)} articles come from a file named {name}; give the distillation a sha256")
+    raise UnmatchedDistillation(f"no article matches sha256 {data.sha256 or '(none)'} or PDF name {data.pdf or '(none)'}")
+
+
+def load_distillation(path: Path) -> Distillation:
+    try:
+        return Distillation.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError) as exc:
+        raise BadInput(f"{path}: not a distillation file ({str(exc).splitlines()[0]})") from exc
+
+
+def pyramid_from_file(conn: Any, path: Path, *, counter: TokenCounter, embedder: Embedder | None = None) -> db_pyramid.ArticlePyramid:
+    """The pyramid a file describes, matched and linked to its article, ready to store."""
+    data = load_distillation(path)
+    article_id = match_article(conn, data)
+    pages = article_pages(conn, article_id)
+    linker = Linker(pages)
+    warnings: list[str] = []
+    insights: list[db_pyramid.InsightRow] = []
+    index_of: dict[int, int] = {}
+    for item in data.insights:
+        text = clean(item.text)
+        if text is None:
+            warnings.append(f"insight {item.id} is empty; skipped")
+            continue
+        index_of[item.id] = len(insights)
+        insights.append(db_pyramid.InsightRow(text, sorted(set(item.pages)), item.section, counter.count(text), linker.link(text, item.pages)))
+    concepts = []
+    for concept in data.concepts:
+        linked = sorted({index_of[number] for number in concept.insight_ids if number in index_of})
+        if len(linked) < len(set(concept.insight_ids)):
+            warnings.append(f"concept {concept.id} names insights that are not in the file; those links dropped")
+        text = " ".join(concept.text.split())
+        if text:
+            concepts.append(db_pyramid.ConceptRow(text, counter.count(text), linked))
+    unlinked = sum(1 for row in insights if not row.contexts)
+    if unlinked:
+        warnings.append(f"{unlinked} of {len(insights)} insights match no context on their pages and have no drill-down")
+    abstract = " ".join((data.abstract or "").split()) or None
+    pyramid = db_pyramid.ArticlePyramid(article_id, f"import:{data.producer or path.name}"[:200], IMPORT_PROMPT_VERSION, insights, concepts, abstract,
+                                        counter.count(abstract) if abstract else 0, [], warnings)
+    if embedder is not None:
+        pyramid.vectors = embed_pyramid(pyramid, embedder)
+    return pyramid
+
+
+def export_distillation(conn: Any, article_id: str) -> dict[str, Any]:
+    """The article's stored pyramid in the exchange format."""
+    article = conn.execute("SELECT source_uri, sha256, pages FROM articles WHERE id = ?", [article_id]).fetchone()
+    if article is None:
+        raise KeyError(f"no article {article_id!r}")
+    state = conn.execute("SELECT model, prompt_version FROM distillations WHERE article_id = ? AND status = 'done'", [article_id]).fetchone()
+    if state is None:
+        raise KeyError(f"article {article_id!r} is not distilled")
+    insights = list(conn.execute("SELECT id, position, text, pages, section FROM insights WHERE article_id = ? ORDER BY position", [article_id]))
+    number = {row[0]: row[1] for row in insights}
+    concepts = []
+    for cid, position, text in conn.execute("SELECT id, position, text FROM concepts WHERE article_id = ? ORDER BY position", [article_id]):
+        linked = sorted(number[row[0]] for row in conn.execute("SELECT insight_id FROM concepts_insights WHERE concept_id = ?", [cid]))
+        concepts.append({"id": position, "text": text, "insight_ids": linked})
+    abstract = conn.execute("SELECT text FROM abstracts WHERE article_id = ?", [article_id]).fetchone()
+    return {
+        "pdf": PurePosixPath(str(article[0] or "")).name or None,
+        "sha256": article[1],
+        "pages": article[2],
+        "producer": f"paperpyramid {state[0]} prompts {state[1]}",
+        "insights": [{"id": position, "text": text, "pages": json.loads(pages), "section": section} for _, position, text, pages, section in insights],
+        "concepts": concepts,
+        "abstract": abstract[0] if abstract else None,
+    }
+
+
+def import_distillations(db_path: str | Path, paths: list[Path], *, counter: TokenCounter | None = None,
+                         embedder: Embedder | None = None) -> list[tuple[Path, str | None, str | None]]:
+    """Load each file into the corpus (replacing the article's earlier pyramid), each in its
+    own transaction; return (file, article id or None, error or None) per file."""
+    from paperpyramid.db.writer import connect
+
+    counter = counter or TokenCounter()
+    results: list[tuple[Path, str | None, str | None]] = []
+    db = connect(db_path)
+    try:
+        for path in paths:
+            try:
+                pyramid = pyramid_from_file(db.conn, path, counter=counter, embedder=embedder)
+            except BadInput as exc:
+                results.append((path, None, str(exc)))
+                continue
+            db_pyramid.store_pyramid(db.conn, pyramid)
+            results.append((path, pyramid.article_id, None))
+    finally:
+        db.close()
+    return results

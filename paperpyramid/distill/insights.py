@@ -1,0 +1,148 @@
+"""Insights from a two-page sliding window.
+
+The windows are ``[1], [1, 2], [2, 3], …, [n-1, n], [n]``, so every page is read exactly twice:
+once as the new page and once as the previous page of the next window. The model keeps one
+numbered list for the whole paper; in each window it sees the insights taken from the
+window's first page and may correct (same number, new text) or delete them, and adds new ones
+(number 0). Whatever it answers, only this article's list changes: a number that is not one of
+the insights it was shown is treated as new, a deletion of anything else is ignored, and both
+are noted as warnings.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from paperpyramid.db.pyramid import LLMCallRecord
+from paperpyramid.distill.pages import Page
+from paperpyramid.distill.prompts import InsightsReply, insights_messages
+from paperpyramid.llm import LLM
+
+#: an insight shorter than this (after whitespace is collapsed) is dropped as noise
+MIN_CHARS = 12
+#: and a longer one is cut: an insight is one sentence
+MAX_CHARS = 600
+#: new insights taken from one window at most (a runaway model cannot flood the list)
+MAX_NEW_PER_WINDOW = 60
+
+
+@dataclass(slots=True)
+class DraftInsight:
+    number: int
+    text: str
+    pages: list[int]
+    section: str | None = None
+
+
+@dataclass(slots=True)
+class CallLog:
+    """What the model calls of one article cost, and what of their output was not used."""
+
+    calls: list[LLMCallRecord] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def windows(page_numbers: list[int]) -> list[list[int]]:
+    """The two-page windows over these pages, each page in exactly two of them."""
+    if len(page_numbers) <= 1:
+        return [page_numbers] if page_numbers else []
+    pairs = [page_numbers[index : index + 2] for index in range(len(page_numbers) - 1)]
+    return [[page_numbers[0]], *pairs, [page_numbers[-1]]]
+
+
+def distil_insights(pages: list[Page], llm: LLM, log: CallLog, *, max_tokens: int = 2048, page_tokens: int | None = None) -> list[DraftInsight]:
+    """Read the pages window by window and return the paper's final insight list, in order."""
+    by_number = {page.number: page for page in pages}
+    markdown = {page.number: _fit(page.markdown, page_tokens, llm) for page in pages}
+    insights: dict[int, DraftInsight] = {}
+    next_number = 1
+    for window in windows([page.number for page in pages]):
+        first = window[0]
+        revisable = {number: item for number, item in insights.items() if first in item.pages} if len(window) == 2 else {}
+        texts = _fit_window([(number, markdown[number]) for number in window], revisable, len(insights), llm, max_tokens)
+        messages = insights_messages(texts, [(item.number, item.text, item.pages) for item in revisable.values()], len(insights))
+        step = f"insights:p{'-'.join(map(str, window))}"
+        started = time.perf_counter()
+        reply = llm.complete(messages, InsightsReply, max_tokens=max_tokens)
+        log.calls.append(LLMCallRecord(step, reply.model, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.cached, reply.attempts,
+                                       time.perf_counter() - started))
+        next_number = _apply(reply.value, window, revisable, insights, next_number, log.warnings, step)
+    result = sorted(insights.values(), key=lambda item: item.number)
+    for item in result:
+        item.section = _section_of(item, by_number)
+    return result
+
+
+def _apply(reply: InsightsReply, window: list[int], revisable: dict[int, DraftInsight], insights: dict[int, DraftInsight],
+           next_number: int, warnings: list[str], step: str) -> int:
+    seen = {item.text.lower() for item in insights.values()}
+    added = 0
+    for item in reply.insights:
+        text = clean(item.text)
+        if text is None:
+            continue
+        pages = [page for page in item.pages if page in window]
+        if item.pages and not pages:
+            warnings.append(f"{step}: pages {item.pages} are outside the window; kept as p. {window[-1]}")
+        if item.id in revisable:
+            target = revisable[item.id]
+            target.text, target.pages = text, pages or target.pages
+            seen.add(text.lower())
+            continue
+        if item.id != 0:
+            warnings.append(f"{step}: insight {item.id} was not shown for correction; added as new")
+        if text.lower() in seen:
+            continue
+        if added >= MAX_NEW_PER_WINDOW:
+            warnings.append(f"{step}: more than {MAX_NEW_PER_WINDOW} new insights; the rest dropped")
+            break
+        insights[next_number] = DraftInsight(next_number, text, pages or [window[-1]])
+        seen.add(text.lower())
+        next_number += 1
+        added += 1
+    for number in reply.delete:
+        if number in revisable:
+            insights.pop(number, None)
+        else:
+            warnings.append(f"{step}: deletion of insight {number} ignored (not shown for correction)")
+    return next_number
+
+
+def clean(text: str) -> str | None:
+    """One line, trimmed and bounded; None for an empty or trivial one."""
+    text = " ".join(text.split())
+    if len(text) < MIN_CHARS:
+        return None
+    return text if len(text) <= MAX_CHARS else text[: MAX_CHARS - 1].rstrip() + "…"
+
+
+def _section_of(item: DraftInsight, pages: dict[int, Page]) -> str | None:
+    page = pages.get(item.pages[0]) if item.pages else None
+    if page is None or not page.contexts:
+        return None
+    words = set(item.text.lower().split())
+    best = max(page.contexts, key=lambda context: len(words & set(context.text.lower().split())))
+    return best.section
+
+
+def _fit(text: str, tokens: int | None, llm: LLM) -> str:
+    """``text`` cut to about ``tokens`` tokens of the model (whole lines where possible)."""
+    if tokens is None or llm.count_tokens(text) <= tokens:
+        return text
+    ratio = tokens / max(llm.count_tokens(text), 1)
+    cut = text[: max(int(len(text) * ratio), 1)]
+    return cut[: cut.rfind("\n")] if "\n" in cut[len(cut) // 2 :] else cut
+
+
+def _fit_window(pages: list[tuple[int, str]], revisable: dict[int, DraftInsight], total: int, llm: LLM, max_tokens: int) -> list[tuple[int, str]]:
+    """The window's pages, cut evenly if the prompt would not leave ``max_tokens`` for the answer."""
+    for _ in range(8):
+        messages = insights_messages(pages, [(item.number, item.text, item.pages) for item in revisable.values()], total)
+        used = sum(llm.count_tokens(message["content"]) for message in messages) + 64  # chat template and schema text
+        room = llm.context_window - max_tokens - 512
+        if used <= room:
+            return pages
+        share = max((room - (used - sum(llm.count_tokens(text) for _, text in pages))) // len(pages), 64)
+        pages = [(number, _fit(text, share, llm)) for number, text in pages]
+    return pages

