@@ -225,6 +225,7 @@ def distill(
     backend: Annotated[str | None, typer.Option(help="LLM backend: local (default, SmolLM2-135M in-process) or openai (OPENAI_BASE_URL).")] = None,
     model: Annotated[str | None, typer.Option(help="With --backend openai: the model name the server knows.")] = None,
     redo: Annotated[bool, typer.Option("--redo", help="Distil again articles already distilled (with this or another model or prompt).")] = False,
+    max_pages: Annotated[int | None, typer.Option(help="Distil only the first N pages of each article (a quick look with a slow model).")] = None,
     recollections: Annotated[bool, typer.Option("--recollections/--no-recollections", help="Connect new articles to the others in recollections.")] = True,
     import_files: Annotated[
         list[Path] | None, typer.Option("--import", help="Load a distillation JSON file (../shared/recorded/distill format) instead of calling a model; repeat for more.")
@@ -244,9 +245,10 @@ def distill(
         overrides = {key: value for key, value in {"backend": backend, "model": model}.items() if value is not None}
         if overrides:
             settings = settings.model_copy(update={"llm": settings.llm.model_validate({**settings.llm.model_dump(), **overrides})})
-        if concurrency is not None or not recollections:
-            settings = settings.model_copy(update={"distill": settings.distill.model_copy(
-                update={"concurrency": concurrency or settings.distill.concurrency, "recollections": recollections})})
+        if concurrency is not None or not recollections or max_pages is not None:
+            settings = settings.model_copy(update={"distill": settings.distill.model_validate({
+                **settings.distill.model_dump(), "concurrency": concurrency or settings.distill.concurrency, "recollections": recollections,
+                "max_pages": max_pages or settings.distill.max_pages})})
     except ValidationError as exc:
         raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
     if export is not None:
@@ -387,7 +389,7 @@ def show(
 
 @app.command()
 def status(db: DbOption = Path("paperpyramid.sqlite"), errors: Annotated[int, typer.Option(help="How many recent failures to list.")] = 10) -> None:
-    """Print the ingest log's counts and the most recent failures."""
+    """Print the ingest log's counts and the most recent failures, and the same for distillation."""
     corpus = _open(db)
     with corpus:
         rows = corpus.ingest_log()
@@ -398,6 +400,13 @@ def status(db: DbOption = Path("paperpyramid.sqlite"), errors: Annotated[int, ty
         failed = sorted((row for row in rows if row.status == "failed"), key=lambda row: row.updated_at or "", reverse=True)
         for row in failed[:errors]:
             out.print(f"[red]failed[/] {row.error}", highlight=False)
+        distilled = dict(corpus.conn.execute("SELECT status, count(*) FROM distillations GROUP BY status").fetchall())
+        if distilled:
+            out.print("distilled: " + "  ".join(f"{name}: {count}" for name, count in sorted(distilled.items())), highlight=False)
+            for title, error in corpus.conn.execute(
+                "SELECT a.title, d.error FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'failed' "
+                "ORDER BY d.updated_at DESC LIMIT ?", [errors]):
+                out.print(f"[red]not distilled[/] {escape(title or '')}: {escape(error or '')}", highlight=False)
 
 
 @app.command()

@@ -158,6 +158,7 @@ class DistillSettings(BaseModel):
     page_tokens: int | None = Field(
         None, ge=32, description="Cut each page to this many of the model's tokens before it is sent (default: whole pages, or 300 with the local model)."
     )
+    max_pages: int | None = Field(None, ge=1, description="Distil only the first N pages of each article (default: all); for a quick look with a slow model.")
     recollections: bool = Field(True, description="After distilling, connect each new article to the others in recollections.")
     related: int = Field(3, ge=1, description="Other articles (nearest abstracts) shown with a new article when writing recollections.")
     embed: bool = Field(True, description="Embed every distilled item with the configured embedder, in the article's transaction.")

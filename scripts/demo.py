@@ -5,10 +5,13 @@
 3. ingest from the bucket into a SQLite corpus (`paperpyramid ingest s3://...`): the workers
    parse each paper, cut its contexts and embed them (all-MiniLM-L6-v2, in numpy), and the
    vectors are stored in the corpus file with the article (sqlite-vec);
-4. publish a snapshot to the bucket (`paperpyramid snapshot --to s3://...`);
-5. open the snapshot from its presigned URL and search it, hybrid (BM25 + vectors), printing
-   cited results, then the parent-document view of the best hit;
-6. stop the server.
+4. distil every paper into the knowledge pyramid with the embedded model (`paperpyramid distill`:
+   SmolLM2-135M-Instruct in numpy; crude sentences, valid structure), printing the pyramid's counts;
+5. publish a snapshot to the bucket (`paperpyramid snapshot --to s3://...`);
+6. open the snapshot from its presigned URL and search it, hybrid (BM25 + vectors), printing
+   cited results, the parent-document view of the best hit, and a search over the insights
+   with the pages they drill down to;
+7. stop the server.
 
     .venv/bin/python scripts/demo.py [--db demo.sqlite] [--query "..."]
 """
@@ -52,12 +55,14 @@ def main() -> None:
                 server.client().fput_object("papers", f"sample/{pdf.name}", str(pdf))
             print("3. ingesting from the bucket (parse, cut contexts, embed)")
             subprocess.run([*cli, "ingest", "s3://papers/sample/", "--db", str(args.db), "--embed"], env=env, check=True)
-            print("4. publishing a snapshot")
+            print("4. distilling into the knowledge pyramid with the embedded model (SmolLM2-135M: crude content, valid structure)")
+            subprocess.run([*cli, "distill", "--db", str(args.db)], env=env, check=True)
+            print("5. publishing a snapshot")
             made = subprocess.run([*cli, "snapshot", "--db", str(args.db), "--to", "s3://snapshots/demo/"], env=env, check=True, capture_output=True, text=True)
             print(made.stderr, end="")
             url = made.stdout.strip().splitlines()[-1]
             manifest_url = next(line.split(" ", 1)[1] for line in made.stderr.splitlines() if line.startswith("manifest "))
-            print(f"5. opening the snapshot from its presigned URL and searching: {args.query!r}")
+            print(f"6. opening the snapshot from its presigned URL and searching: {args.query!r}")
             with tempfile.TemporaryDirectory() as cache:
                 os.environ.update(server.env)
                 with Corpus.open(url, manifest_url=manifest_url, cache_dir=cache) as corpus:
@@ -69,8 +74,12 @@ def main() -> None:
                     pages = sorted({hit.citation.page_number for hit in window if hit.citation.page_number})
                     tokens = sum(hit.num_tokens for hit in window)
                     print(f"\n   parent-document retrieval: {len(window)} passages, {tokens} tokens, pages {pages} — what an LLM would read")
+                    print(f"\n   insights (the pyramid's first level) for {args.query!r}:")
+                    for rank, hit in enumerate(corpus.retrieve(args.query, level="insights", k=3), 1):
+                        source = f" -> {hit.sources[0].cite()}" if hit.sources else ""
+                        print(f"   {rank}. {' '.join(hit.text.split())[:200]}\n      {hit.cite()}{source}")
         finally:
-            print("\n6. stopping the S3 server")
+            print("\n7. stopping the S3 server")
             server.stop()
 
 

@@ -318,3 +318,17 @@ def test_kill_9_during_distill_then_rerun_distils_each_article_once(tmp_path: Pa
     assert rows(db, "SELECT count(*) FROM insights_contexts WHERE insight_id NOT IN (SELECT id FROM insights)") == [(0,)]
     assert rows(db, "SELECT count(*) FROM concepts_insights WHERE concept_id NOT IN (SELECT id FROM concepts)") == [(0,)]
     assert rows(db, "SELECT count(*) FROM insights_fts") == [(9,)]
+
+
+def test_partial_distillation_is_completed_by_a_full_run(tmp_path: Path) -> None:
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=4)})
+    with FakeLLMServer(ScriptedModel()) as server:
+        first = run(db, server.base_url, max_pages=2)
+        assert rows(db, "SELECT count(*) FROM insights") == [(2,)]
+        assert any("first 2 of 4 pages" in warning for warning in json.loads(rows(db, "SELECT warnings FROM distillations")[0][0]))
+        same = run(db, server.base_url, max_pages=2)
+        full = run(db, server.base_url)
+    assert first.done == 1 and same.skipped == 1 and not same.outcomes
+    assert full.done == 1 and rows(db, "SELECT count(*), max(page_number) FROM insights") == [(4, 4)]
+    assert rows(db, "SELECT prompt_version FROM distillations") == [(PROMPT_VERSION,)]

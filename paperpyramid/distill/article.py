@@ -22,6 +22,8 @@ from paperpyramid.llm import LLM, Message
 from paperpyramid.tokens import TokenCounter
 
 MAX_CONCEPT_CHARS = 2000
+#: marks the prompt version of an article of which only the first pages were distilled
+PARTIAL = "+first"
 MAX_ABSTRACT_CHARS = 3000
 
 
@@ -44,14 +46,17 @@ def read_article(conn: Any, article_id: str) -> ArticleText:
 
 
 def distil_article(article: ArticleText, llm: LLM, *, counter: TokenCounter, embedder: Embedder | None = None,
-                   max_tokens: int = 2048, page_tokens: int | None = None) -> ArticlePyramid:
+                   max_tokens: int = 2048, page_tokens: int | None = None, max_pages: int | None = None) -> ArticlePyramid:
     """The article's pyramid; raises what the model calls raise (the caller records it)."""
     if not article.pages:
         raise NothingToDistil("the article has no text outside its references to distil")
     started = time.perf_counter()
     log = CallLog()
+    pages = article.pages[:max_pages] if max_pages else article.pages
+    if len(pages) < len(article.pages):
+        log.warnings.append(f"only the first {len(pages)} of {len(article.pages)} pages were distilled (max_pages)")
     try:
-        drafts = distil_insights(article.pages, llm, log, max_tokens=max_tokens, page_tokens=page_tokens)
+        drafts = distil_insights(pages, llm, log, max_tokens=max_tokens, page_tokens=page_tokens)
         concepts = _concepts(drafts, llm, log, max_tokens)
         abstract = _abstract(article.title, concepts, drafts, llm, log, max_tokens)
     except PaperPyramidError as exc:
@@ -64,8 +69,10 @@ def distil_article(article: ArticleText, llm: LLM, *, counter: TokenCounter, emb
         log.warnings.append(f"{unlinked} of {len(insights)} insights match no context on their pages and have no drill-down")
     for row in concepts:
         row.num_tokens = counter.count(row.text)
+    # a partial distillation says so in its version, so that a full run does it again
+    version = PROMPT_VERSION if len(pages) == len(article.pages) else f"{PROMPT_VERSION}{PARTIAL}{len(pages)}pages"
     pyramid = ArticlePyramid(
-        article.article_id, llm.name, PROMPT_VERSION, insights, concepts, abstract,
+        article.article_id, llm.name, version, insights, concepts, abstract,
         counter.count(abstract) if abstract else 0, log.calls, log.warnings, 0.0,
     )
     if embedder is not None:

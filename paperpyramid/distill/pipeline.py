@@ -22,7 +22,7 @@ from pathlib import Path
 
 from paperpyramid.db import pyramid as db_pyramid
 from paperpyramid.db.writer import connect
-from paperpyramid.distill.article import ArticleText, distil_article, read_article
+from paperpyramid.distill.article import PARTIAL, ArticleText, distil_article, read_article
 from paperpyramid.distill.prompts import PROMPT_VERSION
 from paperpyramid.distill.recollections import recollect
 from paperpyramid.embeddings import Embedder
@@ -71,8 +71,9 @@ class DistillSummary:
         return sum(outcome.prompt_tokens + outcome.completion_tokens for outcome in self.outcomes)
 
 
-def plan(conn: object, model: str, article_ids: Sequence[str] | None, redo: bool) -> tuple[list[str], int, int]:
-    """(articles to distil in storage order, already done, stale)."""
+def plan(conn: object, model: str, article_ids: Sequence[str] | None, redo: bool, max_pages: int | None = None) -> tuple[list[str], int, int]:
+    """(articles to distil in storage order, already done, stale). An article distilled only in
+    part (``max_pages``) is done again by a run that reads more pages."""
     states = db_pyramid.distill_states(conn)
     rows = conn.execute("SELECT id FROM articles ORDER BY rowid")  # type: ignore[attr-defined]
     wanted = [row[0] for row in rows]
@@ -83,12 +84,15 @@ def plan(conn: object, model: str, article_ids: Sequence[str] | None, redo: bool
             raise KeyError(f"no article {missing[0]!r} in the corpus")
         wanted = [article_id for article_id in wanted if article_id in set(article_ids)]
     todo, done, stale = [], 0, 0
+    partial_version = f"{PROMPT_VERSION}{PARTIAL}{max_pages}pages" if max_pages else None
     for article_id in wanted:
         state = states.get(article_id)
         if state is None or state.status == "failed" or redo:
             todo.append(article_id)
-        elif (state.model, state.prompt_version) == (model, PROMPT_VERSION):
+        elif state.model == model and state.prompt_version in (PROMPT_VERSION, partial_version):
             done += 1
+        elif state.model == model and state.prompt_version.startswith(PROMPT_VERSION + PARTIAL):
+            todo.append(article_id)  # distilled in part; this run reads more (or fewer) pages
         else:
             stale += 1
     return todo, done, stale
@@ -115,13 +119,13 @@ def distill_corpus(
     summary = DistillSummary()
     try:
         conn = db.conn
-        todo, summary.skipped, summary.stale = plan(conn, llm.name, article_ids, redo)
+        todo, summary.skipped, summary.stale = plan(conn, llm.name, article_ids, redo, settings.max_pages)
         if on_start is not None:
             on_start(len(todo))
 
         def work(article: ArticleText) -> db_pyramid.ArticlePyramid:
             return distil_article(article, llm, counter=counter, embedder=embedder if settings.embed else None,
-                                  max_tokens=settings.max_tokens, page_tokens=page_tokens)
+                                  max_tokens=settings.max_tokens, page_tokens=page_tokens, max_pages=settings.max_pages)
 
         queue = list(reversed(todo))
         running: dict[Future[db_pyramid.ArticlePyramid], ArticleText] = {}

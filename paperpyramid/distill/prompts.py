@@ -56,37 +56,42 @@ labels and, for the new paper, the concept numbers it rests on. Write nothing wh
 
 class InsightItem(BaseModel):
     id: int = Field(description="0 for a new insight; the number of an insight from the previous page to correct it")
-    text: str = Field(description="one simple subject-verb-object sentence")
-    pages: list[int] = Field(description="the page numbers it comes from")
+    text: str = Field(description="one simple subject-verb-object sentence", json_schema_extra={"maxLength": 400})
+    pages: list[int] = Field(description="the page numbers it comes from", json_schema_extra={"maxItems": 2})
+
+
+# maxItems / maxLength are advertised in the JSON schema (a schema-enforcing server and the local
+# model's constrained decoding keep to them) but not validated: a longer list from a capable model
+# is still accepted.
 
 
 class InsightsReply(BaseModel):
-    insights: list[InsightItem]
-    delete: list[int] = Field(description="numbers of insights from the previous page to delete")
+    insights: list[InsightItem] = Field(json_schema_extra={"maxItems": 40})
+    delete: list[int] = Field(description="numbers of insights from the previous page to delete", json_schema_extra={"maxItems": 20})
 
 
 class ConceptItem(BaseModel):
-    text: str
-    insight_ids: list[int]
+    text: str = Field(json_schema_extra={"maxLength": 800})
+    insight_ids: list[int] = Field(json_schema_extra={"maxItems": 40})
 
 
 class ConceptsReply(BaseModel):
-    concepts: list[ConceptItem]
+    concepts: list[ConceptItem] = Field(json_schema_extra={"maxItems": 30})
 
 
 class AbstractReply(BaseModel):
-    abstract: str
+    abstract: str = Field(json_schema_extra={"maxLength": 1500})
 
 
 class RecollectionItem(BaseModel):
     id: int = Field(description="0 for a new recollection; the number of an existing one to update it")
-    text: str
-    papers: list[str] = Field(description="labels of the papers it connects, e.g. NEW, P1")
-    concept_ids: list[int] = Field(description="numbers of the new paper's concepts it rests on")
+    text: str = Field(json_schema_extra={"maxLength": 600})
+    papers: list[str] = Field(description="labels of the papers it connects, e.g. NEW, P1", json_schema_extra={"maxItems": 4})
+    concept_ids: list[int] = Field(description="numbers of the new paper's concepts it rests on", json_schema_extra={"maxItems": 10})
 
 
 class RecollectionsReply(BaseModel):
-    recollections: list[RecollectionItem]
+    recollections: list[RecollectionItem] = Field(json_schema_extra={"maxItems": 5})
 
 
 _TAG = re.compile(r"</?\s*document\b[^>]*>", re.IGNORECASE)
