@@ -154,7 +154,7 @@ class DistillSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     concurrency: int | None = Field(None, ge=1, description="Articles distilled at once (default: the LLM's concurrency; 1 for the local model).")
-    max_tokens: int = Field(2048, ge=64, description="Tokens the model may answer with in one call.")
+    max_tokens: int | None = Field(None, ge=64, description="Tokens the model may answer with in one call (default: 2048, or 400 with the local model).")
     page_tokens: int | None = Field(
         None, ge=32, description="Cut each page to this many of the model's tokens before it is sent (default: whole pages, or 300 with the local model)."
     )

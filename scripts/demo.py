@@ -36,6 +36,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, default=ROOT / "demo.sqlite")
     parser.add_argument("--query", default="internal fertilization of frogs")
+    parser.add_argument("--distill-pages", type=int, default=2, help="pages of each paper the embedded model distils (all: a few minutes a paper)")
     parser.add_argument("--use-running-server", action="store_true", help="use the SeaweedFS already listening on 127.0.0.1:8333 (the tests' server)")
     args = parser.parse_args()
     cli = [sys.executable, "-m", "paperpyramid.cli"]
@@ -56,7 +57,8 @@ def main() -> None:
             print("3. ingesting from the bucket (parse, cut contexts, embed)")
             subprocess.run([*cli, "ingest", "s3://papers/sample/", "--db", str(args.db), "--embed"], env=env, check=True)
             print("4. distilling into the knowledge pyramid with the embedded model (SmolLM2-135M: crude content, valid structure)")
-            subprocess.run([*cli, "distill", "--db", str(args.db)], env=env, check=True)
+            # the first 2 pages of each paper: the 135M model reads ~250 tokens/s and writes ~20 on 2 cores
+            subprocess.run([*cli, "distill", "--db", str(args.db), "--max-pages", str(args.distill_pages)], env=env, check=True)
             print("5. publishing a snapshot")
             made = subprocess.run([*cli, "snapshot", "--db", str(args.db), "--to", "s3://snapshots/demo/"], env=env, check=True, capture_output=True, text=True)
             print(made.stderr, end="")
@@ -76,8 +78,8 @@ def main() -> None:
                     print(f"\n   parent-document retrieval: {len(window)} passages, {tokens} tokens, pages {pages} — what an LLM would read")
                     print(f"\n   insights (the pyramid's first level) for {args.query!r}:")
                     for rank, hit in enumerate(corpus.retrieve(args.query, level="insights", k=3), 1):
-                        source = f" -> {hit.sources[0].cite()}" if hit.sources else ""
-                        print(f"   {rank}. {' '.join(hit.text.split())[:200]}\n      {hit.cite()}{source}")
+                        where = f"from {hit.sources[0].cite()}" if hit.sources else hit.cite()
+                        print(f"   {rank}. {' '.join(hit.text.split())[:200]}\n      {where}")
         finally:
             print("\n7. stopping the S3 server")
             server.stop()

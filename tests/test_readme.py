@@ -40,7 +40,7 @@ def test_readme_main_job_runs_end_to_end(s3_env, tmp_path):
 
     result = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "demo.py"), "--use-running-server", "--db", str(tmp_path / "demo.sqlite")],
-        capture_output=True, text=True, timeout=300, cwd=ROOT,
+        capture_output=True, text=True, timeout=600, cwd=ROOT,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     output = " ".join(result.stdout.split())
@@ -48,3 +48,9 @@ def test_readme_main_job_runs_end_to_end(s3_env, tmp_path):
     assert "1. A Novel Reproductive Mode in Frogs" in output
     assert "mode: hybrid" in output, "the main job embeds, and the snapshot carries the vectors"
     assert "parent-document retrieval:" in output
+    # the pyramid: the embedded model distilled the three papers (crude content: assert structure only)
+    assert "3 articles distilled with local:SmolLM2-135M-Instruct-Q4_1, 0 failed" in " ".join(result.stderr.split())
+    counts = dict(re.findall(r"^\s+(insights|concepts|abstracts)\s+(\d+) items", result.stdout, re.M))
+    assert int(counts["insights"]) >= 3 and int(counts["abstracts"]) == 3, result.stdout
+    shown = re.findall(r"^   \d\. .+\n      (.+)$", result.stdout.split("insights (the pyramid's first level)")[1], re.M)
+    assert shown and all(" p. " in line or "p. " in line for line in shown), "each insight is cited to a page"

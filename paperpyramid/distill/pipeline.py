@@ -35,6 +35,9 @@ log = logging.getLogger(__name__)
 
 #: pages are cut to this many tokens for the local model unless DistillSettings.page_tokens says otherwise
 LOCAL_PAGE_TOKENS = 300
+#: and its answers to this many (a 135M model writes nothing useful past it); endpoints get MAX_TOKENS
+LOCAL_MAX_TOKENS = 400
+MAX_TOKENS = 2048
 
 
 @dataclass(slots=True)
@@ -114,7 +117,9 @@ def distill_corpus(
     started = time.monotonic()
     counter = counter or TokenCounter()
     page_tokens = settings.page_tokens if settings.page_tokens is not None else (LOCAL_PAGE_TOKENS if llm.name.startswith("local:") else None)
-    concurrency = settings.concurrency or (1 if llm.name.startswith("local:") else 4)
+    local = llm.name.startswith("local:")
+    concurrency = settings.concurrency or (1 if local else 4)
+    max_tokens = settings.max_tokens or (LOCAL_MAX_TOKENS if local else MAX_TOKENS)
     db = connect(db_path)
     summary = DistillSummary()
     try:
@@ -125,7 +130,7 @@ def distill_corpus(
 
         def work(article: ArticleText) -> db_pyramid.ArticlePyramid:
             return distil_article(article, llm, counter=counter, embedder=embedder if settings.embed else None,
-                                  max_tokens=settings.max_tokens, page_tokens=page_tokens, max_pages=settings.max_pages)
+                                  max_tokens=max_tokens, page_tokens=page_tokens, max_pages=settings.max_pages)
 
         queue = list(reversed(todo))
         running: dict[Future[db_pyramid.ArticlePyramid], ArticleText] = {}
@@ -146,7 +151,7 @@ def distill_corpus(
                     if on_article is not None:
                         on_article(outcome)
         if settings.recollections and summary.stopped is None:
-            summary.recollections = recollect(conn, llm, settings, counter=counter, embedder=embedder if settings.embed else None)
+            summary.recollections = recollect(conn, llm, settings, counter=counter, embedder=embedder if settings.embed else None, max_tokens=max_tokens)
     finally:
         db.close()
     summary.seconds = time.monotonic() - started

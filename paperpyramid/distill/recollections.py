@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 SHOWN = 8
 
 
-def recollect(conn: Any, llm: LLM, settings: DistillSettings, *, counter: TokenCounter, embedder: Embedder | None) -> int:
+def recollect(conn: Any, llm: LLM, settings: DistillSettings, *, counter: TokenCounter, embedder: Embedder | None, max_tokens: int = 2048) -> int:
     """Run the step for every distilled article that has not had it; return the recollections
     created or updated. Raises ServiceUnavailable (the caller reports it); other failures of one
     article are logged and leave it pending."""
@@ -40,7 +40,7 @@ def recollect(conn: Any, llm: LLM, settings: DistillSettings, *, counter: TokenC
     changed = 0
     for article_id in pending:
         try:
-            changed += _one(conn, article_id, llm, settings, counter, embedder)
+            changed += _one(conn, article_id, llm, settings, counter, embedder, max_tokens)
         except ServiceUnavailable:
             raise
         except LLMOutputError as exc:
@@ -69,7 +69,7 @@ def _nearest(conn: Any, level: str, article_id: str, embedder: Embedder | None, 
     return [row[0] for row in conn.execute(sql_fallback, [article_id, k + 1])]
 
 
-def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counter: TokenCounter, embedder: Embedder | None) -> int:
+def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counter: TokenCounter, embedder: Embedder | None, max_tokens: int) -> int:
     # the new article meets the corpus as it stood: articles whose recollections step ran before
     earlier = {row[0] for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'done' AND recollected = 1")}
     candidates = _nearest(conn, "abstracts", article_id, embedder, 4 * settings.related + 20,
@@ -88,7 +88,7 @@ def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counte
     messages = recollections_messages(new_paper, [(label, _paper(conn, aid)) for label, aid in labels.items() if label != "NEW"],
                                       [(number, text) for number, _, text in shown])
     started = time.perf_counter()
-    reply = llm.complete(messages, RecollectionsReply, max_tokens=settings.max_tokens)
+    reply = llm.complete(messages, RecollectionsReply, max_tokens=max_tokens)
     call = LLMCallRecord("recollections", reply.model, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.cached, reply.attempts,
                          time.perf_counter() - started)
     by_number = {number: rid for number, rid, _ in shown}
