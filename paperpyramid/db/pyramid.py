@@ -242,6 +242,8 @@ class _transaction:
     def __exit__(self, exc_type: object, exc: object, traceback: object) -> None:
         if exc_type is None:
             self.conn.execute("COMMIT" if self.outer else "RELEASE pyramid")
+        elif not self.conn.in_transaction:
+            return  # SQLite rolled back already (disk full, I/O error): let the original error through
         elif self.outer:
             self.conn.execute("ROLLBACK")
         else:

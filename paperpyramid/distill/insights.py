@@ -3,8 +3,9 @@
 The windows are ``[1], [1, 2], [2, 3], …, [n-1, n], [n]``, so every page is read exactly twice:
 once as the new page and once as the previous page of the next window. The model keeps one
 numbered list for the whole paper; in each window it sees the insights taken from the
-window's first page and may correct (same number, new text) or delete them, and adds new ones
-(number 0). Whatever it answers, only this article's list changes: a number that is not one of
+window's first page (in the last window, page n's) and may correct (same number, new text) or
+delete them, and adds new ones (number 0). A paper from which the model takes no insight at all
+is a failure, recorded with that reason. Whatever it answers, only this article's list changes: a number that is not one of
 the insights it was shown is treated as new, a deletion of anything else is ignored, and both
 are noted as warnings.
 """
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 from paperpyramid.db.pyramid import LLMCallRecord
 from paperpyramid.distill.pages import Page
 from paperpyramid.distill.prompts import InsightsReply, insights_messages
+from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM
 
 #: an insight shorter than this (after whitespace is collapsed) is dropped as noise
@@ -55,11 +57,15 @@ def distil_insights(pages: list[Page], llm: LLM, log: CallLog, *, max_tokens: in
     """Read the pages window by window and return the paper's final insight list, in order."""
     by_number = {page.number: page for page in pages}
     markdown = {page.number: _fit(page.markdown, page_tokens, llm) for page in pages}
+    cut = [number for number in markdown if len(markdown[number]) < len(by_number[number].markdown)]
+    if cut:
+        log.warnings.append(f"pages {', '.join(map(str, cut))} were cut to about {page_tokens} tokens before the model read them")
     insights: dict[int, DraftInsight] = {}
     next_number = 1
     for window in windows([page.number for page in pages]):
         first = window[0]
-        revisable = {number: item for number, item in insights.items() if first in item.pages} if len(window) == 2 else {}
+        # the insights taken so far from the window's first page (in the last window [n], page n's own)
+        revisable = {number: item for number, item in insights.items() if first in item.pages}
         texts = _fit_window([(number, markdown[number]) for number in window], revisable, len(insights), llm, max_tokens)
         messages = insights_messages(texts, [(item.number, item.text, item.pages) for item in revisable.values()], len(insights))
         step = f"insights:p{'-'.join(map(str, window))}"
@@ -69,6 +75,8 @@ def distil_insights(pages: list[Page], llm: LLM, log: CallLog, *, max_tokens: in
                                        time.perf_counter() - started))
         next_number = _apply(reply.value, window, revisable, insights, next_number, log.warnings, step)
     result = sorted(insights.values(), key=lambda item: item.number)
+    if not result:
+        raise LLMOutputError(f"the model took no insights from {len(pages)} pages")
     for item in result:
         item.section = _section_of(item, by_number)
     return result

@@ -151,7 +151,10 @@ def distill_corpus(
                     if on_article is not None:
                         on_article(outcome)
         if settings.recollections and summary.stopped is None:
-            summary.recollections = recollect(conn, llm, settings, counter=counter, embedder=embedder if settings.embed else None, max_tokens=max_tokens)
+            try:
+                summary.recollections = recollect(conn, llm, settings, counter=counter, embedder=embedder if settings.embed else None, max_tokens=max_tokens)
+            except (ServiceUnavailable, ConfigurationError) as exc:
+                summary.stopped = f"recollections: {exc}"
     finally:
         db.close()
     summary.seconds = time.monotonic() - started
@@ -162,7 +165,15 @@ def _store(conn: object, future: Future[db_pyramid.ArticlePyramid], article: Art
     error = future.exception()
     if error is None:
         pyramid = future.result()
-        db_pyramid.store_pyramid(conn, pyramid)
+        try:
+            db_pyramid.store_pyramid(conn, pyramid)
+        except Exception as exc:  # a locked file, a clash of vector sizes: this article fails, the run goes on
+            log.error("storing the pyramid of %s failed", article.article_id, exc_info=exc)
+            if conn.in_transaction:  # type: ignore[attr-defined]
+                conn.execute("ROLLBACK")  # type: ignore[attr-defined]
+            reason = f"could not store the pyramid: {type(exc).__name__}: {exc}"
+            db_pyramid.record_failure(conn, article.article_id, model, PROMPT_VERSION, reason, pyramid.calls, pyramid.seconds)
+            return ArticleOutcome(article.article_id, article.title, "failed", reason)
         spent = [call for call in pyramid.calls if not call.cached]
         return ArticleOutcome(article.article_id, article.title, "done", None, sum(c.prompt_tokens for c in spent),
                               sum(c.completion_tokens for c in spent), len(pyramid.calls) - len(spent), pyramid.seconds)

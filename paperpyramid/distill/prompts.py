@@ -107,7 +107,7 @@ def document_block(text: str, **attributes: object) -> str:
 def insights_messages(pages: list[tuple[int, str]], previous: list[tuple[int, str, list[int]]], total_so_far: int) -> list[Message]:
     """The prompt for one two-page window: the pages' markdown and the insights taken so far
     from the first page of the window (which may be corrected or deleted)."""
-    listing = "\n".join(f"{number}. {text} (p. {', '.join(map(str, pages_))})" for number, text, pages_ in previous) or "(none yet)"
+    listing = document_block("\n".join(f"{number}. {text} (p. {', '.join(map(str, pages_))})" for number, text, pages_ in previous) or "(none yet)", kind="insights")
     numbers = ", ".join(str(number) for number, _ in pages)
     body = "\n\n".join(document_block(markdown, page=number) for number, markdown in pages)
     user = (
@@ -127,12 +127,12 @@ def concepts_messages(insights: list[str]) -> list[Message]:
 def abstract_messages(title: str | None, concepts: list[str], insights: list[str]) -> list[Message]:
     material = "Concepts:\n" + "\n".join(f"- {text}" for text in concepts) + "\n\nInsights:\n" + "\n".join(f"- {text}" for text in insights)
     return [{"role": "system", "content": ABSTRACT_SYSTEM},
-            {"role": "user", "content": f"Title: {title or 'unknown'}\n{document_block(material)}\n\nWrite the abstract."}]
+            {"role": "user", "content": f"{document_block('Title: ' + (title or 'unknown'), kind='title')}\n{document_block(material)}\n\nWrite the abstract."}]
 
 
 def recollections_messages(new_paper: str, others: list[tuple[str, str]], existing: list[tuple[int, str]]) -> list[Message]:
     papers = document_block(new_paper, label="NEW") + "\n" + "\n".join(document_block(text, label=label) for label, text in others)
-    listing = "\n".join(f"{number}. {text}" for number, text in existing) or "(none yet)"
+    listing = document_block("\n".join(f"{number}. {text}" for number, text in existing) or "(none yet)", kind="recollections")
     return [{"role": "system", "content": RECOLLECTIONS_SYSTEM},
             {"role": "user", "content": f"Papers:\n{papers}\n\nExisting recollections:\n{listing}\n\nGive new or updated recollections."}]
 

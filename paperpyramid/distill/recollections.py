@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 
 #: existing recollections shown with a new article
 SHOWN = 8
+#: a recollection is a statement, not an essay
+MAX_CHARS = 1000
 
 
 def recollect(conn: Any, llm: LLM, settings: DistillSettings, *, counter: TokenCounter, embedder: Embedder | None, max_tokens: int = 2048) -> int:
@@ -95,8 +97,10 @@ def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counte
     now = datetime.now(UTC).isoformat(timespec="seconds")
     changed: dict[str, str] = {}
     with _transaction(conn):
+        if conn.execute("SELECT recollected FROM distillations WHERE article_id = ?", [article_id]).fetchone()[0]:
+            return 0  # another run did it while the model was answering
         for item in reply.value.recollections:
-            text = " ".join(item.text.split())
+            text = " ".join(item.text.split())[:MAX_CHARS]
             papers = {labels[label.strip().upper()] for label in item.papers if label.strip().upper() in labels}
             if len(text) < 12 or article_id not in papers or len(papers) < 2:
                 continue  # a recollection connects the new article with at least one other

@@ -9,7 +9,8 @@ the contexts' tokenizer, all-MiniLM-L6-v2's; a passage cut short is matched on w
 all-evidence@20 for the cross-section and cross-paper kinds, and latency p50 / p95.
 
 A hit on a distilled level of the knowledge pyramid (an insight, a concept, ...) matches when
-one of its source contexts does (the drill-down), and costs its own tokens in the budgets.
+one of its source contexts does (the drill-down), and costs in the budgets its own tokens plus
+its sources' (what the drill-down hands the model).
 """
 
 from __future__ import annotations
@@ -117,8 +118,9 @@ def _within(evidence: list[Evidence], passages: Sequence[SearchHit], budget: int
             return False
         tokens = passage.num_tokens or counter.count(passage.text)
         if passage.level != "contexts":
-            # a distilled item costs its own tokens and matches through its sources, whole:
-            # it fits the budget or it does not
+            # a distilled item matches through its sources (the drill-down) and costs what the
+            # drill-down hands the model: its own tokens and its sources'; whole, or not at all
+            tokens += sum(source.num_tokens or counter.count(source.text) for source in passage.sources)
             if used + tokens > budget:
                 return False
             if any(item.matches(one) for one in _prepared(passage) for item in evidence):

@@ -139,12 +139,15 @@ def hydrate(conn: Any, level: str, scored: Sequence[tuple[str, float]], query: s
         rows = {r[0]: r[1:] for r in conn.execute(
             f"SELECT t.id, t.text, t.num_tokens, a.id, a.title, {pages} FROM {level} AS t JOIN articles AS a ON a.id = t.article_id "
             f"WHERE t.id IN (SELECT value FROM json_each(?))", [ids])}
+    allowed = _allowed(conn, filters)
     hits = []
     for item, score in scored:
         if item not in rows:
             continue
         text, num_tokens, article_id, title, page = rows[item]
-        sources = tuple(_sources(conn, level, item, article_id, query, filters))
+        # a recollection spans articles: drill down only into those the filters allow
+        sources = tuple(source for source in _sources(conn, level, item, article_id, query, filters)
+                        if allowed is None or source.citation.article_id in allowed)
         citation = sources[0].citation if sources else Citation(article_id or "", title, "", None, None, page)
         hits.append(SearchHit(sources[0].context_id if sources else "", text, score, citation, int(num_tokens), level, item, sources))
     return hits
