@@ -39,6 +39,7 @@ from openai.types import CreateEmbeddingResponse
 
 from paperpyramid.embeddings import Vectors, normalise
 from paperpyramid.errors import ConfigurationError, ServiceUnavailable
+from paperpyramid.openai_compat import retry_after_seconds, server_message
 
 if TYPE_CHECKING:
     from paperpyramid.settings import EmbeddingSettings
@@ -204,10 +205,10 @@ class OpenAIEmbedder:
                 if status != 429 and status < 500:
                     raise ConfigurationError(
                         f"embedding endpoint {self.base_url} rejected a request for model {self.api_model!r}: "
-                        f"HTTP {status}: {_server_message(exc)}"
+                        f"HTTP {status}: {server_message(exc)}"
                     ) from exc
-                cause = f"HTTP {status}: {_server_message(exc)}"
-                retry_after, error = _retry_after(exc), exc
+                cause = f"HTTP {status}: {server_message(exc)}"
+                retry_after, error = retry_after_seconds(exc), exc
             except openai.APITimeoutError as exc:
                 cause, error = f"no answer in {self.timeout:g} s", exc
             except openai.APIConnectionError as exc:
@@ -219,25 +220,6 @@ class OpenAIEmbedder:
         raise ServiceUnavailable(
             f"embedding endpoint {self.base_url} failed after {attempts} attempt{'s' if attempts > 1 else ''}: {cause}"
         ) from error
-
-
-def _server_message(exc: openai.APIStatusError) -> str:
-    """The server's own words, on one short line: OpenAI-style ``{"error": {"message": ...}}``,
-    FastAPI-style ``{"detail": ...}``, or the raw body."""
-    body = exc.body
-    if isinstance(body, dict):
-        body = body.get("message") or body.get("detail") or body.get("error") or body
-    text = " ".join(str(body if body is not None else exc.message).split())
-    return text[:300] + ("..." if len(text) > 300 else "")
-
-
-def _retry_after(exc: openai.APIStatusError) -> float | None:
-    """Seconds a 429/503 asks us to wait (``Retry-After`` in seconds; dates are ignored)."""
-    value = exc.response.headers.get("retry-after")
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
-        return None
 
 
 __all__ = ["OpenAIEmbedder"]

@@ -37,6 +37,7 @@ from pydantic import BaseModel
 from paperpyramid.errors import ConfigurationError, ServiceUnavailable
 from paperpyramid.llm import LLMReply, Message, Usage
 from paperpyramid.llm.structured import complete_with_repair, with_schema_instructions
+from paperpyramid.openai_compat import retry_after_seconds, server_message
 
 if TYPE_CHECKING:
     from paperpyramid.settings import LLMSettings
@@ -175,13 +176,13 @@ class OpenAILLM:
             except openai.APIStatusError as exc:
                 status = exc.status_code
                 if status == 400 and may_refuse:
-                    raise _JsonSchemaRefused(_server_message(exc)) from exc
+                    raise _JsonSchemaRefused(server_message(exc)) from exc
                 if status not in (408, 429) and status < 500:
                     raise ConfigurationError(
-                        f"LLM endpoint {self.base_url} rejected a request for model {self.model!r}: HTTP {status}: {_server_message(exc)}"
+                        f"LLM endpoint {self.base_url} rejected a request for model {self.model!r}: HTTP {status}: {server_message(exc)}"
                     ) from exc
-                cause = f"HTTP {status}: {_server_message(exc)}"
-                retry_after, error = _retry_after(exc), exc
+                cause = f"HTTP {status}: {server_message(exc)}"
+                retry_after, error = retry_after_seconds(exc), exc
             except openai.APITimeoutError as exc:
                 cause, error = f"no answer in {self.settings.timeout:g} s", exc
             except openai.APIConnectionError as exc:
@@ -203,25 +204,6 @@ class OpenAILLM:
 def _schema_name(schema: type[BaseModel]) -> str:
     """The schema's name as ``response_format`` allows it: [a-zA-Z0-9_-], at most 64 characters."""
     return re.sub(r"[^a-zA-Z0-9_-]", "_", schema.__name__)[:64] or "reply"
-
-
-def _server_message(exc: openai.APIStatusError) -> str:
-    """The server's own words, on one short line: OpenAI-style ``{"error": {"message": ...}}``,
-    FastAPI-style ``{"detail": ...}``, or the raw body."""
-    body = exc.body
-    if isinstance(body, dict):
-        body = body.get("message") or body.get("detail") or body.get("error") or body
-    text = " ".join(str(body if body is not None else exc.message).split())
-    return text[:300] + ("..." if len(text) > 300 else "")
-
-
-def _retry_after(exc: openai.APIStatusError) -> float | None:
-    """Seconds a 429/503 asks us to wait (``Retry-After`` in seconds; dates are ignored)."""
-    value = exc.response.headers.get("retry-after")
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except ValueError:
-        return None
 
 
 __all__ = ["OpenAILLM"]
