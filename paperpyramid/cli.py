@@ -218,6 +218,49 @@ def embed(
 
 
 @app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in words.")],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    strategy: Annotated[str, typer.Option(help="How passages are found: parent (default), hybrid, cross, bm25, vector.")] = "parent",
+    budget_tokens: Annotated[int, typer.Option(help="Tokens of passages handed to the model.")] = 4000,
+    backend: Annotated[str | None, typer.Option(help="LLM backend: local (default) or openai (OPENAI_BASE_URL).")] = None,
+    model: Annotated[str | None, typer.Option(help="With --backend openai: the model name the server knows.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: answer, claims, citations (context id, page, title), steps, usage.")] = False,
+) -> None:
+    """Answer a question from the corpus, every claim cited [title, p. N] to a stored passage;
+    the steps print as they happen, with their token usage."""
+    from paperpyramid.llm import get_llm
+    from paperpyramid.retrieval.answer import Step
+    from paperpyramid.settings import Settings
+
+    try:
+        settings = Settings()
+        overrides = {key: value for key, value in {"backend": backend, "model": model}.items() if value is not None}
+        llm = get_llm(settings.llm.model_validate({**settings.llm.model_dump(), **overrides}))
+    except ValidationError as exc:
+        raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
+    except PaperPyramidError as exc:
+        raise _fail(str(exc)) from exc
+
+    def on_step(step: Step) -> None:
+        tokens = f" ({step.prompt_tokens} + {step.completion_tokens} tokens)" if step.prompt_tokens or step.completion_tokens else ""
+        console.print(f"[dim]{step.name}:[/] {escape(step.detail)}{tokens}", highlight=False)
+
+    corpus = _open(db)
+    with corpus:
+        try:
+            answer = corpus.ask(question, strategy=strategy, budget_tokens=budget_tokens, llm=llm, on_step=on_step)
+        except (PaperPyramidError, ValueError) as exc:
+            raise _fail(str(exc)) from exc
+    if as_json:
+        typer.echo(json.dumps(answer.to_json(), ensure_ascii=False))
+        return
+    out.print(escape(answer.text), highlight=False)
+    usage = answer.usage
+    console.print(f"{len(answer.passages)} passages; {usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens", highlight=False)
+
+
+@app.command()
 def distill(
     db: DbOption = Path("paperpyramid.sqlite"),
     article: Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")] = None,

@@ -12,7 +12,7 @@ are written for it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -31,6 +31,8 @@ from paperpyramid.retrieval.filters import Filters
 
 if TYPE_CHECKING:
     from paperpyramid.embeddings import Embedder
+    from paperpyramid.llm import LLM
+    from paperpyramid.retrieval.answer import Answer, Step
     from paperpyramid.settings import EmbeddingSettings, Settings
 
 
@@ -352,6 +354,23 @@ class Corpus:
         item with its source contexts in ``hit.sources``. See :func:`paperpyramid.retrieval.api.retrieve`."""
         embedder = None if mode == "bm25" or (mode == "cross" and not self.has_vectors()) else self.embedder
         return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder, options=options, level=level)
+
+    def ask(self, question: str, *, strategy: str = "parent", budget_tokens: int = 4000, filters: Filters | None = None,
+            llm: LLM | None = None, on_step: Callable[[Step], None] | None = None) -> Answer:
+        """Answer ``question`` from the corpus: the passages of ``strategy`` (a retrieval mode,
+        ``parent`` by default) cut to ``budget_tokens``, and the model's claims, each cited
+        ``[title, p. N]`` to a stored context; a claim the passages do not back is flagged.
+        ``llm`` defaults to the configured one (``settings.llm``); ``answer.steps`` and
+        ``answer.usage`` say what it cost. See :func:`paperpyramid.retrieval.answer.ask`."""
+        from paperpyramid.llm import get_llm
+        from paperpyramid.retrieval.answer import ask
+
+        if llm is None:
+            from paperpyramid.settings import Settings
+
+            llm = get_llm((self._settings or Settings()).llm)
+        embedder = None if strategy == "bm25" or (strategy == "cross" and not self.has_vectors()) else self.embedder
+        return ask(self.conn, question, llm, strategy=strategy, budget_tokens=budget_tokens, embedder=embedder, filters=filters, on_step=on_step)
 
     def best_mode(self) -> str:
         """``hybrid`` when the corpus has vectors from the query embedder's model, else ``bm25``."""

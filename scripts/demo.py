@@ -11,7 +11,9 @@
 6. open the snapshot from its presigned URL and search it, hybrid (BM25 + vectors), printing
    cited results, the parent-document view of the best hit, and a search over the insights
    with the pages they drill down to;
-7. stop the server.
+7. ask the corpus a question: the embedded model answers from the parent-document passages in
+   claims, each cited [title, p. N] to a stored passage (crude, but cited);
+8. stop the server.
 
     .venv/bin/python scripts/demo.py [--db demo.sqlite] [--query "..."]
 """
@@ -80,8 +82,14 @@ def main() -> None:
                     for rank, hit in enumerate(corpus.retrieve(args.query, level="insights", k=3), 1):
                         where = f"from {hit.sources[0].cite()}" if hit.sources else hit.cite()
                         print(f"   {rank}. {' '.join(hit.text.split())[:200]}\n      {where}")
+                    question = "What is unique about how Limnonectes larvaepartus reproduces?"
+                    print(f"\n7. asking the corpus with the embedded model (crude): {question!r}")
+                    answer = corpus.ask(question, strategy="parent", budget_tokens=1500,
+                                        on_step=lambda step: print(f"   step {step.name}: {step.detail}"))
+                    print("   answer: " + answer.text.replace("\n", "\n   "))
+                    print(f"   tokens: {answer.usage.prompt_tokens} prompt + {answer.usage.completion_tokens} completion")
         finally:
-            print("\n7. stopping the S3 server")
+            print("\n8. stopping the S3 server")
             server.stop()
 
 

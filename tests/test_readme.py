@@ -53,4 +53,8 @@ def test_readme_main_job_runs_end_to_end(s3_env, tmp_path):
     counts = dict(re.findall(r"^\s+(insights|concepts|abstracts)\s+(\d+) items", result.stdout, re.M))
     assert int(counts["insights"]) >= 3 and int(counts["abstracts"]) == 3, result.stdout
     shown = re.findall(r"^   \d\. .+\n      (.+)$", result.stdout.split("insights (the pyramid's first level)")[1], re.M)
-    assert shown and all(" p. " in line or "p. " in line for line in shown), "each insight is cited to a page"
+    assert shown and all("p. " in line for line in shown), "each insight is cited to a page"
+    # asking: the steps, an answer (cited claims, or the statement that the passages do not answer), the tokens
+    asked = result.stdout.split("7. asking the corpus")[1]
+    assert "step retrieve: parent:" in asked and "step answer:" in asked and "   answer: " in asked
+    assert re.search(r"tokens: [1-9]\d* prompt \+ \d+ completion", asked)

@@ -1,0 +1,160 @@
+"""Answers with citations: retrieve the passages, have the model answer in claims that name
+the passages supporting them, and cite each claim to the stored context and page it rests on.
+
+The model sees numbered passages (inside ``<document>`` tags: text from papers is data, never
+instructions) and answers with claims, each with the numbers of its passages. A claim is
+printed as fact only when every number it gives is a passage it was shown; a claim with none,
+or with a number it was not shown, is kept apart as unsupported. Citations read
+``[short title, p. N]`` and carry the context id they resolve to.
+
+Strategies here are the retrieval modes (``parent`` by default, ``hybrid``, ``cross``, ...):
+the passages handed to the model are what ``retrieve`` returns for the question, cut to the
+token budget.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from paperpyramid.embeddings import Embedder
+from paperpyramid.llm import LLM, Usage
+from paperpyramid.llm.documents import DATA_RULE, document_block
+from paperpyramid.retrieval import SearchHit
+from paperpyramid.retrieval.api import retrieve
+from paperpyramid.retrieval.filters import Filters
+
+ANSWER_SYSTEM = f"""You answer a researcher's question from numbered passages of scientific papers.
+Use only what the passages say. Answer in claims: each claim is one sentence, with the numbers of the passages that support it.
+Keep exact numbers and units. If the passages do not answer the question, give no claims.
+{DATA_RULE}"""
+
+
+class Claim(BaseModel):
+    text: str = Field(json_schema_extra={"maxLength": 400})
+    passages: list[int] = Field(description="numbers of the passages that support the claim", json_schema_extra={"maxItems": 4})
+
+
+class AnswerReply(BaseModel):
+    claims: list[Claim] = Field(json_schema_extra={"maxItems": 10})
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of answering, with what it cost."""
+
+    name: str
+    detail: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(slots=True)
+class CitedClaim:
+    text: str
+    sources: list[SearchHit]
+    supported: bool
+
+    def citations(self) -> list[str]:
+        return list(dict.fromkeys(cite_short(source) for source in self.sources))
+
+
+@dataclass(slots=True)
+class Answer:
+    question: str
+    strategy: str
+    claims: list[CitedClaim]
+    passages: list[SearchHit]
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def usage(self) -> Usage:
+        return Usage(sum(step.prompt_tokens for step in self.steps), sum(step.completion_tokens for step in self.steps))
+
+    @property
+    def text(self) -> str:
+        """The supported claims with their citations; the unsupported ones apart, flagged."""
+        supported = [f"{claim.text} {' '.join(claim.citations())}" for claim in self.claims if claim.supported]
+        flagged = [f"- {claim.text}" for claim in self.claims if not claim.supported]
+        body = " ".join(supported) or "The passages found do not answer the question."
+        if flagged:
+            body += "\n\nNot supported by the passages (not to be taken as fact):\n" + "\n".join(flagged)
+        return body
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "strategy": self.strategy,
+            "answer": self.text,
+            "claims": [{"text": claim.text, "supported": claim.supported, "citations": [_citation_json(source) for source in claim.sources]} for claim in self.claims],
+            "citations": [_citation_json(source) for source in _unique(claim.sources for claim in self.claims if claim.supported)],
+            "passages": [_citation_json(passage) | {"num_tokens": passage.num_tokens} for passage in self.passages],
+            "steps": [{"name": step.name, "detail": step.detail, "prompt_tokens": step.prompt_tokens, "completion_tokens": step.completion_tokens,
+                       "seconds": round(step.seconds, 3)} for step in self.steps],
+            "usage": {"prompt_tokens": self.usage.prompt_tokens, "completion_tokens": self.usage.completion_tokens,
+                      "total_tokens": self.usage.prompt_tokens + self.usage.completion_tokens},
+        }
+
+
+def cite_short(hit: SearchHit) -> str:
+    """``[first words of the title, p. N]``."""
+    words = (hit.citation.article_title or hit.citation.article_id[:8]).split()
+    title = " ".join(words[:6]) + ("…" if len(words) > 6 else "")
+    page = f", p. {hit.citation.page_number}" if hit.citation.page_number is not None else ""
+    return f"[{title}{page}]"
+
+
+def ask(conn: Any, question: str, llm: LLM, *, strategy: str = "parent", budget_tokens: int = 4000, k: int = 10,
+        embedder: Embedder | None = None, filters: Filters | None = None, max_tokens: int = 800,
+        on_step: Callable[[Step], None] | None = None) -> Answer:
+    """Answer ``question`` from the corpus with cited claims (see the module's docstring)."""
+    steps: list[Step] = []
+
+    def record(step: Step) -> None:
+        steps.append(step)
+        if on_step is not None:
+            on_step(step)
+
+    started = time.perf_counter()
+    passages = retrieve(conn, question, mode=strategy, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder)
+    pages = sorted({f"{cite_short(hit)}" for hit in passages})
+    record(Step("retrieve", f"{strategy}: {len(passages)} passages, {sum(hit.num_tokens for hit in passages)} tokens from {', '.join(pages) or 'nothing'}",
+                seconds=time.perf_counter() - started))
+    if not passages:
+        return Answer(question, strategy, [], [], steps)
+    numbered = "\n".join(document_block(hit.text, passage=number, source=cite_short(hit).strip("[]").replace('"', "'"))
+                         for number, hit in enumerate(passages, 1))
+    messages = [{"role": "system", "content": ANSWER_SYSTEM},
+                {"role": "user", "content": f"Question: {question}\n\nPassages:\n{numbered}\n\nAnswer in claims with their passage numbers."}]
+    started = time.perf_counter()
+    reply = llm.complete(messages, AnswerReply, max_tokens=max_tokens)
+    claims = [_cite(claim, passages) for claim in reply.value.claims if claim.text.strip()]
+    record(Step("answer", f"{len(claims)} claims, {sum(1 for claim in claims if not claim.supported)} unsupported"
+                + (" (from the cache)" if reply.cached else ""),
+                0 if reply.cached else reply.usage.prompt_tokens, 0 if reply.cached else reply.usage.completion_tokens, time.perf_counter() - started))
+    return Answer(question, strategy, claims, passages, steps)
+
+
+def _cite(claim: Claim, passages: list[SearchHit]) -> CitedClaim:
+    numbers = list(dict.fromkeys(claim.passages))
+    valid = [number for number in numbers if 1 <= number <= len(passages)]
+    sources = [passages[number - 1] for number in valid]
+    return CitedClaim(" ".join(claim.text.split()), sources, supported=bool(valid) and len(valid) == len(numbers))
+
+
+def _citation_json(hit: SearchHit) -> dict[str, Any]:
+    return {"context_id": hit.context_id, "article_id": hit.citation.article_id, "title": hit.citation.article_title,
+            "section": hit.citation.section_title, "page": hit.citation.page_number, "cite": cite_short(hit)}
+
+
+def _unique(groups: Any) -> list[SearchHit]:
+    seen: dict[str, SearchHit] = {}
+    for group in groups:
+        for hit in group:
+            seen.setdefault(hit.context_id, hit)
+    return list(seen.values())
