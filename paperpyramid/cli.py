@@ -221,7 +221,8 @@ def embed(
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in words.")],
     db: DbOption = Path("paperpyramid.sqlite"),
-    strategy: Annotated[str, typer.Option(help="How passages are found: parent (default), hybrid, cross, bm25, vector.")] = "parent",
+    strategy: Annotated[str, typer.Option(help="How passages are found: parent (default), hybrid, cross, bm25, vector, or multiquery (the model writes query variants and filters the candidates).")] = "parent",
+    filter_model: Annotated[str | None, typer.Option(help="With --strategy multiquery and --backend openai: a smaller model for the relevance filter.")] = None,
     budget_tokens: Annotated[int, typer.Option(help="Tokens of passages handed to the model.")] = 4000,
     backend: Annotated[str | None, typer.Option(help="LLM backend: local (default) or openai (OPENAI_BASE_URL).")] = None,
     model: Annotated[str | None, typer.Option(help="With --backend openai: the model name the server knows.")] = None,
@@ -230,13 +231,15 @@ def ask(
     """Answer a question from the corpus, every claim cited [title, p. N] to a stored passage;
     the steps print as they happen, with their token usage."""
     from paperpyramid.llm import get_llm
-    from paperpyramid.retrieval.answer import Step
+    from paperpyramid.retrieval.trace import Step
     from paperpyramid.settings import Settings
 
     try:
         settings = Settings()
         overrides = {key: value for key, value in {"backend": backend, "model": model}.items() if value is not None}
-        llm = get_llm(settings.llm.model_validate({**settings.llm.model_dump(), **overrides}))
+        llm_settings = settings.llm.model_validate({**settings.llm.model_dump(), **overrides})
+        llm = get_llm(llm_settings)
+        filter_llm = get_llm(llm_settings.model_copy(update={"model": filter_model})) if filter_model else None
     except ValidationError as exc:
         raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
     except PaperPyramidError as exc:
@@ -249,7 +252,7 @@ def ask(
     corpus = _open(db)
     with corpus:
         try:
-            answer = corpus.ask(question, strategy=strategy, budget_tokens=budget_tokens, llm=llm, on_step=on_step)
+            answer = corpus.ask(question, strategy=strategy, budget_tokens=budget_tokens, llm=llm, on_step=on_step, filter_llm=filter_llm)
         except (PaperPyramidError, ValueError) as exc:
             raise _fail(str(exc)) from exc
     if as_json:

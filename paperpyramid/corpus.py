@@ -32,7 +32,8 @@ from paperpyramid.retrieval.filters import Filters
 if TYPE_CHECKING:
     from paperpyramid.embeddings import Embedder
     from paperpyramid.llm import LLM
-    from paperpyramid.retrieval.answer import Answer, Step
+    from paperpyramid.retrieval.answer import Answer
+    from paperpyramid.retrieval.trace import Step
     from paperpyramid.settings import EmbeddingSettings, Settings
 
 
@@ -352,13 +353,14 @@ class Corpus:
         ``level`` searches a level of the knowledge pyramid instead of the contexts
         (``insights``, ``concepts``, ``abstracts``, ``recollections``): each hit is a distilled
         item with its source contexts in ``hit.sources``. See :func:`paperpyramid.retrieval.api.retrieve`."""
-        embedder = None if mode == "bm25" or (mode == "cross" and not self.has_vectors()) else self.embedder
+        embedder = None if mode == "bm25" or (mode in ("cross", "parent") and not self.has_vectors()) else self.embedder
         return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder, options=options, level=level)
 
     def ask(self, question: str, *, strategy: str = "parent", budget_tokens: int = 4000, filters: Filters | None = None,
-            llm: LLM | None = None, on_step: Callable[[Step], None] | None = None) -> Answer:
+            llm: LLM | None = None, on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None) -> Answer:
         """Answer ``question`` from the corpus: the passages of ``strategy`` (a retrieval mode,
-        ``parent`` by default) cut to ``budget_tokens``, and the model's claims, each cited
+        ``parent`` by default, or ``multiquery``: query variants and a relevance filter by
+        ``filter_llm``, the same model by default) cut to ``budget_tokens``, and the model's claims, each cited
         ``[title, p. N]`` to a stored context; a claim the passages do not back is flagged.
         ``llm`` defaults to the configured one (``settings.llm``); ``answer.steps`` and
         ``answer.usage`` say what it cost. See :func:`paperpyramid.retrieval.answer.ask`."""
@@ -369,8 +371,9 @@ class Corpus:
             from paperpyramid.settings import Settings
 
             llm = get_llm((self._settings or Settings()).llm)
-        embedder = None if strategy == "bm25" or (strategy == "cross" and not self.has_vectors()) else self.embedder
-        return ask(self.conn, question, llm, strategy=strategy, budget_tokens=budget_tokens, embedder=embedder, filters=filters, on_step=on_step)
+        embedder = None if strategy == "bm25" or (strategy in ("cross", "parent", "multiquery") and not self.has_vectors()) else self.embedder
+        return ask(self.conn, question, llm, strategy=strategy, budget_tokens=budget_tokens, embedder=embedder, filters=filters, on_step=on_step,
+                   filter_llm=filter_llm)
 
     def best_mode(self) -> str:
         """``hybrid`` when the corpus has vectors from the query embedder's model, else ``bm25``."""

@@ -80,3 +80,47 @@ def test_cli_ask_json(tmp_path: Path, monkeypatch: Any) -> None:
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert data["answer"].startswith("The shark colony") and data["citations"][0]["page"] == 2
     assert data["usage"] == {"prompt_tokens": 321, "completion_tokens": 45, "total_tokens": 366}
+
+
+def multiquery_model(sleep: float = 0.0) -> Any:
+    import time as _time
+
+    def handler(body: dict[str, Any]) -> FakeReply:
+        system, user = body["messages"][0]["content"], body["messages"][1]["content"]
+        if "rewrite a researcher's question" in system:
+            return FakeReply(json.dumps({"queries": ["shark colony individuals", "shark nests station", "shark colony individuals"]}))
+        if "judge whether a passage" in system:
+            _time.sleep(sleep)
+            return FakeReply(json.dumps({"relevant": "shark" in user.split("<document>")[1]}))
+        return answering(body)
+
+    return handler
+
+
+def test_multiquery_writes_variants_filters_and_widens(tmp_path: Path) -> None:
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=6)})
+    with FakeLLMServer(multiquery_model()) as server, Corpus.open(db) as corpus:
+        steps: list[Any] = []
+        answer = corpus.ask("how big was the colony", strategy="multiquery", llm=get_llm(llm_settings(server.base_url)), on_step=steps.append)
+        judged = [body for body in server.requests if "judge whether a passage" in body["messages"][0]["content"]]
+    assert [step.name for step in steps] == ["variants", "search", "filter", "parent", "retrieve", "answer"]
+    assert steps[0].detail == "shark colony individuals | shark nests station"  # duplicates dropped
+    assert judged and "dropped" in steps[2].detail and not steps[2].detail.startswith(f"{len(judged)} judged by openai:fake-model: 0 dropped")
+    assert any("shark" in hit.text for hit in answer.passages)
+    assert answer.claims[0].supported and answer.usage.prompt_tokens > 321  # the variants and filter calls count too
+
+
+def test_multiquery_filter_keeps_what_it_could_not_judge_in_time(tmp_path: Path) -> None:
+    from paperpyramid.retrieval.multiquery import multiquery
+
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=3)})
+    with FakeLLMServer(multiquery_model(sleep=1.0)) as server, Corpus.open(db) as corpus:
+        steps: list[Any] = []
+        started = __import__("time").monotonic()
+        passages = multiquery(corpus.conn, "colony", get_llm(llm_settings(server.base_url)), filter_seconds=0.3, on_step=steps.append)
+        elapsed = __import__("time").monotonic() - started
+    filter_step = next(step for step in steps if step.name == "filter")
+    assert "not judged in time" in filter_step.detail and " 0 dropped" in filter_step.detail
+    assert passages and elapsed < 5

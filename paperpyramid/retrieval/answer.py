@@ -7,9 +7,10 @@ printed as fact only when every number it gives is a passage it was shown; a cla
 or with a number it was not shown, is kept apart as unsupported. Citations read
 ``[short title, p. N]`` and carry the context id they resolve to.
 
-Strategies here are the retrieval modes (``parent`` by default, ``hybrid``, ``cross``, ...):
-the passages handed to the model are what ``retrieve`` returns for the question, cut to the
-token budget.
+Strategies are the retrieval modes (``parent`` by default, ``hybrid``, ``cross``, ...), whose
+passages are what ``retrieve`` returns for the question, cut to the token budget, and
+``multiquery`` (:mod:`paperpyramid.retrieval.multiquery`), which has the model write query
+variants and filter the candidates.
 """
 
 from __future__ import annotations
@@ -25,13 +26,19 @@ from paperpyramid.embeddings import Embedder
 from paperpyramid.llm import LLM, Usage
 from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit
-from paperpyramid.retrieval.api import retrieve
+from paperpyramid.retrieval.api import MODES, retrieve
 from paperpyramid.retrieval.filters import Filters
+from paperpyramid.retrieval.multiquery import multiquery
+from paperpyramid.retrieval.trace import Step
 
 ANSWER_SYSTEM = f"""You answer a researcher's question from numbered passages of scientific papers.
 Use only what the passages say. Answer in claims: each claim is one sentence, with the numbers of the passages that support it.
 Keep exact numbers and units. If the passages do not answer the question, give no claims.
 {DATA_RULE}"""
+
+
+#: how passages are found: a retrieval mode, or an LLM-driven strategy
+STRATEGIES: tuple[str, ...] = (*MODES, "multiquery")
 
 
 class Claim(BaseModel):
@@ -41,17 +48,6 @@ class Claim(BaseModel):
 
 class AnswerReply(BaseModel):
     claims: list[Claim] = Field(json_schema_extra={"maxItems": 10})
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One step of answering, with what it cost."""
-
-    name: str
-    detail: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    seconds: float = 0.0
 
 
 @dataclass(slots=True)
@@ -111,7 +107,7 @@ def cite_short(hit: SearchHit) -> str:
 
 def ask(conn: Any, question: str, llm: LLM, *, strategy: str = "parent", budget_tokens: int = 4000, k: int = 10,
         embedder: Embedder | None = None, filters: Filters | None = None, max_tokens: int = 800,
-        on_step: Callable[[Step], None] | None = None) -> Answer:
+        on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None) -> Answer:
     """Answer ``question`` from the corpus with cited claims (see the module's docstring)."""
     steps: list[Step] = []
 
@@ -121,7 +117,12 @@ def ask(conn: Any, question: str, llm: LLM, *, strategy: str = "parent", budget_
             on_step(step)
 
     started = time.perf_counter()
-    passages = retrieve(conn, question, mode=strategy, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder)
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")
+    if strategy == "multiquery":
+        passages = multiquery(conn, question, llm, filter_llm=filter_llm, budget_tokens=budget_tokens, embedder=embedder, filters=filters, on_step=record)
+    else:
+        passages = retrieve(conn, question, mode=strategy, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder)
     pages = sorted({f"{cite_short(hit)}" for hit in passages})
     record(Step("retrieve", f"{strategy}: {len(passages)} passages, {sum(hit.num_tokens for hit in passages)} tokens from {', '.join(pages) or 'nothing'}",
                 seconds=time.perf_counter() - started))

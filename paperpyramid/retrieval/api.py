@@ -6,8 +6,9 @@ Modes:
 - ``vector``: nearest neighbours of the query's embedding (exact, or through the model's
   approximate index while it holds every vector: :mod:`paperpyramid.db.vector_index`);
 - ``hybrid``: the two fused (see :mod:`paperpyramid.retrieval.hybrid`);
-- ``parent``: the best ``options.parent_hits`` (5) hybrid hits, each with the passages around
-  it (see :mod:`paperpyramid.retrieval.parent`); ``k`` does not apply;
+- ``parent``: the best ``options.parent_hits`` (5) hybrid hits (BM25 hits without an
+  embedder), each with the passages around it (see :mod:`paperpyramid.retrieval.parent`); ``k``
+  does not apply;
 - ``cross``: verbatim contexts ranked by fusing their hybrid ranks with those of the distilled
   insights that drill down to them (see :mod:`paperpyramid.retrieval.levels`).
 
@@ -84,7 +85,8 @@ def retrieve(
         contexts = _hybrid(conn, query, options.depth, filters, embedder, options) if embedder is not None else bm25.search(conn, query, options.depth, filters)
         hits = levels.cross(conn, query, k, filters, embedder, contexts, depth=options.depth)
     else:
-        best = _hybrid(conn, query, options.parent_hits, filters, embedder, options)
+        # without an embedder (a corpus without vectors), the best BM25 hits are widened
+        best = _hybrid(conn, query, options.parent_hits, filters, embedder, options) if embedder is not None else bm25.search(conn, query, options.parent_hits, filters)
         return parent.widen(conn, best, options.before, options.after, budget_tokens, include_references=filters.include_references)
     return parent.cut_to_budget(hits, budget_tokens)
 

@@ -1,0 +1,101 @@
+"""The ``multiquery`` strategy: the model rewrites the question into a few keyword-rich
+variants, each is searched (hybrid, or BM25 without vectors), the lists are fused (RRF), a
+small model (``filter_llm``, by default the same) judges every candidate in parallel within a
+time budget and drops the irrelevant ones, and the best ``parent_hits`` survivors are widened
+with the passages around them (parent documents), cut to the token budget.
+
+A judgment that is not back in time, or that fails, keeps its passage (the filter only ever
+removes what it judged irrelevant), and the step says how many were not judged.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from paperpyramid.embeddings import Embedder
+from paperpyramid.errors import LLMOutputError
+from paperpyramid.llm import LLM
+from paperpyramid.llm.documents import DATA_RULE, document_block
+from paperpyramid.retrieval import SearchHit, bm25, hybrid, parent
+from paperpyramid.retrieval.api import retrieve
+from paperpyramid.retrieval.filters import Filters
+from paperpyramid.retrieval.trace import Step
+
+VARIANTS_SYSTEM = """You rewrite a researcher's question into search queries for a corpus of scientific papers.
+Write short queries full of the specific terms (names, methods, measures, synonyms) that passages answering it would contain."""
+
+FILTER_SYSTEM = f"""You judge whether a passage from a scientific paper helps to answer a question.
+Say relevant only if the passage states something the answer needs.
+{DATA_RULE}"""
+
+
+class Variants(BaseModel):
+    queries: list[str] = Field(json_schema_extra={"maxItems": 5, "items": {"type": "string", "maxLength": 200}})
+
+
+class Judgment(BaseModel):
+    relevant: bool
+
+
+def multiquery(conn: Any, question: str, llm: LLM, *, filter_llm: LLM | None = None, variants: int = 3, depth: int = 20,
+               parent_hits: int = 5, budget_tokens: int | None = None, filter_seconds: float = 60.0, concurrency: int = 4,
+               embedder: Embedder | None = None, filters: Filters | None = None,
+               on_step: Callable[[Step], None] = lambda step: None) -> list[SearchHit]:
+    """The passages the strategy hands to the answering model (see the module's docstring)."""
+    started = time.perf_counter()
+    reply = llm.complete([{"role": "system", "content": VARIANTS_SYSTEM},
+                          {"role": "user", "content": f"Question: {question}\n\nGive {variants} search queries."}], Variants, max_tokens=300)
+    queries = list(dict.fromkeys([question, *(" ".join(query.split()) for query in reply.value.queries if query.strip())]))[: variants + 1]
+    on_step(Step("variants", " | ".join(queries[1:]) or "(none)", *_spent(reply), time.perf_counter() - started))
+
+    started = time.perf_counter()
+    mode = "hybrid" if embedder is not None else "bm25"
+    lists = [retrieve(conn, query, mode=mode, k=depth, filters=filters, embedder=embedder) for query in queries if bm25.fts_query(query)]
+    candidates = hybrid.fuse(lists, [1.0] * len(lists), depth, "rrf")
+    on_step(Step("search", f"{len(queries)} queries ({mode}), {len(candidates)} candidates after fusion", seconds=time.perf_counter() - started))
+
+    kept = _filter(question, candidates, filter_llm or llm, filter_seconds, concurrency, on_step)
+    widened = parent.widen(conn, kept[:parent_hits], 2, 2, budget_tokens, include_references=(filters or Filters()).include_references)
+    on_step(Step("parent", f"the best {min(parent_hits, len(kept))} widened: {len(widened)} passages, {sum(hit.num_tokens for hit in widened)} tokens"))
+    return widened
+
+
+def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float, concurrency: int, on_step: Callable[[Step], None]) -> list[SearchHit]:
+    started = time.perf_counter()
+
+    def judge(hit: SearchHit) -> tuple[bool, int, int]:
+        messages = [{"role": "system", "content": FILTER_SYSTEM},
+                    {"role": "user", "content": f"Question: {question}\n\n{document_block(hit.text)}\n\nIs the passage relevant?"}]
+        reply = llm.complete(messages, Judgment, max_tokens=20)
+        return (reply.value.relevant, *_spent(reply))
+
+    pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="multiquery-filter")
+    futures = [pool.submit(judge, hit) for hit in candidates]
+    done, _ = wait(futures, timeout=seconds)
+    pool.shutdown(wait=False, cancel_futures=True)  # what is not judged in time is kept, unjudged
+    kept, dropped, unjudged, prompt, completion = [], 0, 0, 0, 0
+    for hit, future in zip(candidates, futures, strict=True):
+        if future not in done or future.exception() is not None:
+            if future in done and not isinstance(future.exception(), LLMOutputError):
+                raise future.exception()  # type: ignore[misc]  # an outage: the caller reports it
+            unjudged += 1
+            kept.append(hit)
+            continue
+        relevant, spent_prompt, spent_completion = future.result()
+        prompt, completion = prompt + spent_prompt, completion + spent_completion
+        if relevant:
+            kept.append(hit)
+        else:
+            dropped += 1
+    detail = f"{len(candidates)} judged by {llm.name}: {dropped} dropped, {len(kept)} kept" + (f" ({unjudged} not judged in time or unreadable, kept)" if unjudged else "")
+    on_step(Step("filter", detail, prompt, completion, time.perf_counter() - started))
+    return kept
+
+
+def _spent(reply: Any) -> tuple[int, int]:
+    return (0, 0) if reply.cached else (reply.usage.prompt_tokens, reply.usage.completion_tokens)
