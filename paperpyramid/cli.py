@@ -264,6 +264,32 @@ def ask(
 
 
 @app.command()
+def serve(
+    db: DbOption = Path("paperpyramid.sqlite"),
+    host: Annotated[str, typer.Option(help="Address to bind; 127.0.0.1 keeps it on this machine.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+) -> None:
+    """Serve the corpus read-only over HTTP: search, articles, outlines, sections, parent
+    passages, ask (server-sent events) and a web page at /. Set PAPERPYRAMID_API_TOKEN to require
+    a bearer token on every request (the page takes it as /?token=...)."""
+    import os
+
+    try:
+        import uvicorn
+
+        from paperpyramid.services.query import create_app
+    except ImportError as exc:
+        raise _fail("the query service needs FastAPI and uvicorn: pip install 'paperpyramid[services]'") from exc
+    try:
+        app_ = create_app(db, token=os.environ.get("PAPERPYRAMID_API_TOKEN") or None)
+    except FileNotFoundError as exc:
+        raise _fail(str(exc)) from exc
+    if host not in ("127.0.0.1", "localhost", "::1") and not os.environ.get("PAPERPYRAMID_API_TOKEN"):
+        console.print(f"[yellow]note:[/] serving on {host} without PAPERPYRAMID_API_TOKEN: anyone who can reach it can read the corpus")
+    uvicorn.run(app_, host=host, port=port, log_level="info")
+
+
+@app.command()
 def distill(
     db: DbOption = Path("paperpyramid.sqlite"),
     article: Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")] = None,

@@ -1,0 +1,88 @@
+"""The query service over real HTTP semantics (FastAPI's TestClient): search mirrors the CLI,
+the outline and sections walk a paper, parent passages, ask streamed as server-sent events
+against the scripted LLM server, the bearer token, read-only."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from paperpyramid.llm import get_llm
+from paperpyramid.services.query import create_app
+from tests.fake_llm import FakeLLMServer, llm_settings
+from tests.test_ask import answering
+from tests.test_distill import make_corpus, paper
+
+
+@pytest.fixture
+def corpus_file(tmp_path: Path) -> Path:
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=3)})
+    return db
+
+
+def events(body: str) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for block in body.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines())
+        out.append((lines["event"], json.loads(lines["data"])))
+    return out
+
+
+def test_browse_and_search(corpus_file: Path) -> None:
+    client = TestClient(create_app(corpus_file))
+    assert client.get("/healthz").json() == {"status": "ok", "articles": 1}
+    (article,) = client.get("/articles").json()
+    outline = client.get(f"/articles/{article['id']}/outline").json()
+    assert [section["number"] for section in outline] == ["1", "2", "3"]
+    first, last = outline[0]["id"], outline[-1]["id"]
+    assert client.get(f"/sections/{first}/next").json()["id"] == outline[1]["id"]
+    assert client.get(f"/sections/{first}/previous").status_code == 404  # the first section
+    assert client.get(f"/sections/{last}/next").status_code == 404  # the last section
+    section = client.get(f"/sections/{outline[1]['id']}/contexts").json()
+    assert section["contexts"][0]["text"].startswith("The shark colony of alpha")
+    hits = client.get("/search", params={"q": "shark colony", "mode": "bm25", "k": 2}).json()
+    assert hits[0]["page"] == 2 and hits[0]["citation"].endswith("p. 2") and hits[0]["context_id"] == section["contexts"][0]["id"]
+    around = client.get(f"/contexts/{hits[0]['context_id']}/parent", params={"before": 1, "after": 1}).json()
+    assert [row["page_number"] for row in around] == [1, 2, 3]
+    assert client.get("/sections/nope/contexts").status_code == 404
+    assert client.get("/search", params={"q": "x", "mode": "nonsense"}).status_code == 400
+    assert client.post("/search", params={"q": "x"}).status_code == 405  # read-only: nothing to write to
+
+
+def test_token_required_when_set(corpus_file: Path) -> None:
+    client = TestClient(create_app(corpus_file, token="s3cret"))
+    assert client.get("/healthz").status_code == 200
+    for url in ("/", "/articles", "/search?q=shark", "/ask?q=shark"):
+        assert client.get(url).status_code == 401, url
+        assert client.get(url, headers={"Authorization": "Bearer wrong"}).status_code == 401, url
+    assert client.get("/articles", headers={"Authorization": "Bearer s3cret"}).status_code == 200
+
+
+def test_ask_streams_steps_then_a_cited_answer(corpus_file: Path) -> None:
+    with FakeLLMServer(answering) as server:
+        client = TestClient(create_app(corpus_file, llm=get_llm(llm_settings(server.base_url))))
+        response = client.get("/ask", params={"q": "how large did the shark colony grow", "strategy": "bm25"})
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+    stream = events(response.text)
+    assert [name for name, _ in stream] == ["step", "step", "answer"]
+    assert [data["name"] for _, data in stream[:2]] == ["retrieve", "answer"]
+    answer = stream[-1][1]
+    assert answer["citations"][0]["page"] == 2 and answer["usage"]["total_tokens"] == 366
+    assert answer["answer"].startswith("The shark colony of alpha grew to 34 individuals. [Colonies of alpha, p. 2]")
+
+
+def test_ask_error_is_an_event(corpus_file: Path) -> None:
+    with FakeLLMServer(answering) as server:
+        client = TestClient(create_app(corpus_file, llm=get_llm(llm_settings(server.base_url))))
+        stream = events(client.get("/ask", params={"q": "shark", "strategy": "nonsense"}).text)
+    assert stream[-1][0] == "error" and "unknown strategy" in stream[-1][1]["error"]
+
+
+def test_page_is_served(corpus_file: Path) -> None:
+    page = TestClient(create_app(corpus_file)).get("/")
+    assert page.status_code == 200 and "<form id=\"ask\">" in page.text and "/ask?" in page.text
