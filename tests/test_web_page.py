@@ -1,0 +1,62 @@
+"""The web page in a real headless browser (Debian's chromium driven by Playwright), against the
+query service on 127.0.0.1 and the scripted LLM server: a question in, the steps streamed, the
+answer with a citation that opens the cited passage in its section, the outline walked."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from paperpyramid.llm import get_llm
+from paperpyramid.services.query import create_app
+from tests.asgi_server import serve
+from tests.fake_llm import FakeLLMServer, llm_settings
+from tests.test_ask import answering
+from tests.test_distill import make_corpus, paper
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+#: chromium's own connections are refused by a closed network; these keep it from trying
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.mark.slow
+def test_question_steps_answer_and_citation_in_a_browser(tmp_path: Path) -> None:
+    if CHROMIUM is None:
+        pytest.skip("no chromium on this machine (apt-get install chromium; .ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package drives the browser (pip install -e '.[dev]')")
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=3)})
+    with FakeLLMServer(answering) as llm_server, serve(create_app(db, llm=get_llm(llm_settings(llm_server.base_url)))) as url, \
+            sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.set_default_timeout(15_000)
+            page.goto(url + "/")
+            page.fill("#question", "how large did the shark colony grow")
+            page.select_option("#strategy", "bm25")
+            page.click("button[type=submit]")
+            page.wait_for_selector("#answer a.cite")
+            steps = page.locator("#steps li").all_inner_texts()
+            assert [step.split(":")[0] for step in steps] == ["retrieve", "answer"]
+            answer = page.inner_text("#answer")
+            assert answer.startswith("The shark colony of alpha grew to 34 individuals. [Colonies of alpha, p. 2]")
+            assert "Not supported by the passages" in answer and "Sharks outnumber frogs everywhere." in answer
+            page.click("#answer a.cite")
+            page.wait_for_selector(".context.cited")
+            assert "The shark colony of alpha grew to 34" in page.inner_text(".context.cited")
+            assert page.inner_text("#section-title") == "2 Results part 2"
+            assert len(page.locator("#outline a").all()) == 3
+            shot = Path(os.environ.get("PAPERPYRAMID_SCREENSHOT", tmp_path / "page.png"))
+            page.screenshot(path=str(shot), full_page=True)
+            assert shot.stat().st_size > 10_000
+            page.click("#next")
+            page.wait_for_function("document.getElementById('section-title').textContent === '3 Results part 3'")
+            page.click("#previous")
+            page.wait_for_function("document.getElementById('section-title').textContent === '2 Results part 2'")
+        finally:
+            browser.close()
