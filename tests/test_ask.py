@@ -124,3 +124,18 @@ def test_multiquery_filter_keeps_what_it_could_not_judge_in_time(tmp_path: Path)
     filter_step = next(step for step in steps if step.name == "filter")
     assert "not judged in time" in filter_step.detail and " 0 dropped" in filter_step.detail
     assert passages and elapsed < 5
+
+
+def test_claim_its_passage_does_not_back_is_flagged(tmp_path: Path) -> None:
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=3)})
+
+    def hallucinating(body: dict[str, Any]) -> FakeReply:
+        claims = [{"text": "Penguins migrate across Antarctic glaciers every winter.", "passages": [1]},
+                  {"text": "The colony grew to 34 sharks.", "passages": [1]}]
+        return FakeReply(json.dumps({"claims": claims}))
+
+    with FakeLLMServer(hallucinating) as server, Corpus.open(db) as corpus:
+        answer = corpus.ask("shark colony survey 2", strategy="bm25", llm=get_llm(llm_settings(server.base_url)))
+    assert [claim.supported for claim in answer.claims] == [False, True]  # a paraphrase passes, an invention does not
+    assert answer.text.startswith("The colony grew to 34 sharks. [Colonies of alpha, p. 2]") and "- Penguins migrate" in answer.text

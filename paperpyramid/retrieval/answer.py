@@ -3,8 +3,9 @@ the passages supporting them, and cite each claim to the stored context and page
 
 The model sees numbered passages (inside ``<document>`` tags: text from papers is data, never
 instructions) and answers with claims, each with the numbers of its passages. A claim is
-printed as fact only when every number it gives is a passage it was shown; a claim with none,
-or with a number it was not shown, is kept apart as unsupported. Citations read
+printed as fact only when every number it gives is a passage it was shown and those passages
+hold at least 30% of its content words; a claim with no passage, a number it was not shown, or
+words its passages never use, is kept apart as unsupported. Citations read
 ``[short title, p. N]`` and carry the context id they resolve to.
 
 Strategies are the retrieval modes (``parent`` by default, ``hybrid``, ``cross``, ...), whose
@@ -15,6 +16,7 @@ variants and filter the candidates.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -145,7 +147,24 @@ def _cite(claim: Claim, passages: list[SearchHit]) -> CitedClaim:
     numbers = list(dict.fromkeys(claim.passages))
     valid = [number for number in numbers if 1 <= number <= len(passages)]
     sources = [passages[number - 1] for number in valid]
-    return CitedClaim(" ".join(claim.text.split()), sources, supported=bool(valid) and len(valid) == len(numbers))
+    text = " ".join(claim.text.split())
+    return CitedClaim(text, sources, supported=bool(valid) and len(valid) == len(numbers) and backed(text, sources))
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+_COMMON = frozenset(["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but", "is", "are", "was", "were", "be", "been", "it", "its", "this", "that", "these", "those", "as", "than", "which", "who", "what", "when", "where", "how", "has", "have", "had", "not", "no", "can", "may", "also", "such", "into", "over", "between", "their", "there", "they", "we"])
+#: the share of a claim's content words its cited passages must contain for it to count as backed
+BACKED = 0.3
+
+
+def backed(claim: str, sources: list[SearchHit]) -> bool:
+    """Whether the cited passages hold at least ``BACKED`` of the claim's content words: a
+    paraphrase passes, a claim about something the passages never mention does not."""
+    wanted = {word for word in _WORD.findall(claim.lower()) if word not in _COMMON}
+    if not wanted:
+        return False
+    present = {word for source in sources for word in _WORD.findall(source.text.lower())}
+    return len(wanted & present) >= BACKED * len(wanted)
 
 
 def _citation_json(hit: SearchHit) -> dict[str, Any]:
