@@ -19,7 +19,7 @@ from rich.text import Text
 from paperpyramid.errors import PaperPyramidError
 
 if TYPE_CHECKING:
-    from paperpyramid.settings import Settings
+    from paperpyramid.settings import LLMSettings, Settings
 
 app = typer.Typer(help="Academic PDFs in, a searchable SQLite corpus out.", no_args_is_help=True, add_completion=False)
 eval_app = typer.Typer(help="Score a corpus against gold files.", no_args_is_help=True)
@@ -236,8 +236,7 @@ def ask(
 
     try:
         settings = Settings()
-        overrides = {key: value for key, value in {"backend": backend, "model": model}.items() if value is not None}
-        llm_settings = settings.llm.model_validate({**settings.llm.model_dump(), **overrides})
+        llm_settings = _llm_settings(settings.llm, backend, model)
         llm = get_llm(llm_settings)
         filter_llm = get_llm(llm_settings.model_copy(update={"model": filter_model})) if filter_model else None
     except ValidationError as exc:
@@ -314,9 +313,7 @@ def distill(
         raise _fail(f"no corpus at {db}")
     try:
         settings = Settings()
-        overrides = {key: value for key, value in {"backend": backend, "model": model}.items() if value is not None}
-        if overrides:
-            settings = settings.model_copy(update={"llm": settings.llm.model_validate({**settings.llm.model_dump(), **overrides})})
+        settings = settings.model_copy(update={"llm": _llm_settings(settings.llm, backend, model)})
         if concurrency is not None or not recollections or max_pages is not None:
             settings = settings.model_copy(update={"distill": settings.distill.model_validate({
                 **settings.distill.model_dump(), "concurrency": concurrency or settings.distill.concurrency, "recollections": recollections,
@@ -331,6 +328,12 @@ def distill(
         _import_pyramids(db, import_files, embedder)
         return
     _distill(db, settings, embedder, article, redo)
+
+
+def _llm_settings(base: LLMSettings, backend: str | None, model: str | None) -> LLMSettings:
+    """``base`` with the command line's --backend and --model, validated like the rest."""
+    overrides = {key: value for key, value in {"backend": backend, "model": model}.items() if value is not None}
+    return base.model_validate({**base.model_dump(), **overrides})
 
 
 def _distill_embedder(settings: Settings):  # type: ignore[no-untyped-def]

@@ -353,8 +353,7 @@ class Corpus:
         ``level`` searches a level of the knowledge pyramid instead of the contexts
         (``insights``, ``concepts``, ``abstracts``, ``recollections``): each hit is a distilled
         item with its source contexts in ``hit.sources``. See :func:`paperpyramid.retrieval.api.retrieve`."""
-        embedder = None if mode == "bm25" or (mode in ("cross", "parent") and not self.has_vectors()) else self.embedder
-        return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder, options=options, level=level)
+        return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=self._query_embedder(mode), options=options, level=level)
 
     def ask(self, question: str, *, strategy: str = "parent", budget_tokens: int = 4000, filters: Filters | None = None,
             llm: LLM | None = None, on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None) -> Answer:
@@ -371,9 +370,15 @@ class Corpus:
             from paperpyramid.settings import Settings
 
             llm = get_llm((self._settings or Settings()).llm)
-        embedder = None if strategy == "bm25" or (strategy in ("cross", "parent", "multiquery") and not self.has_vectors()) else self.embedder
-        return ask(self.conn, question, llm, strategy=strategy, budget_tokens=budget_tokens, embedder=embedder, filters=filters, on_step=on_step,
+        return ask(self.conn, question, llm, strategy=strategy, budget_tokens=budget_tokens, embedder=self._query_embedder(strategy), filters=filters, on_step=on_step,
                    filter_llm=filter_llm)
+
+    def _query_embedder(self, mode: str) -> Embedder | None:
+        """The embedder a mode or strategy needs for the query: none for bm25, and none for the
+        modes that fall back to keywords (cross, parent, multiquery) on a corpus without vectors."""
+        if mode == "bm25" or (mode in ("cross", "parent", "multiquery") and not self.has_vectors()):
+            return None
+        return self.embedder
 
     def best_mode(self) -> str:
         """``hybrid`` when the corpus has vectors from the query embedder's model, else ``bm25``."""
