@@ -26,6 +26,7 @@ from paperpyramid.tokens import TokenCounter
 from tests.conftest import DATA, SAMPLE
 
 FROG = "plos-one-2014-fanged-frog-internal-fertilization"
+WHEAT = "mdpi-metabolites-2014-durum-wheat-volatiles"
 DISTILLATION = DATA / "distill" / f"{FROG}.json"
 
 
@@ -145,6 +146,29 @@ def test_cross_mode_returns_verbatim_contexts_lifted_by_insights(frog_corpus: Pa
     assert cross and all(hit.level == "contexts" and not hit.sources for hit in cross)
     lifted = {source.context_id for hit in insights for source in hit.sources}
     assert lifted & {hit.context_id for hit in cross[:5]}
+
+
+def test_cross_mode_does_not_favour_a_paper_for_being_distilled(tmp_path: Path, minilm: MiniLM) -> None:
+    """With one of two papers distilled, a question about the other keeps that paper's passage
+    first: the best insight of the distilled paper scales to 1 whatever the query, so without a
+    stand-in for the missing pyramid every distilled passage would outrank the undistilled ones."""
+    (tmp_path / "pdfs").mkdir()
+    for name in (FROG, WHEAT):
+        shutil.copy(SAMPLE / f"{name}.pdf", tmp_path / "pdfs")
+    db = tmp_path / "two.sqlite"
+    assert ingest([tmp_path / "pdfs"], db, Settings(ingest=IngestSettings(workers=0, embed=True))).count("done") == 2
+    assert [error for _, _, error in import_distillations(db, [DISTILLATION], embedder=minilm)] == [None]
+    query = "volatile compounds released by durum wheat"
+    with Corpus.open(db, embedder=minilm) as corpus:
+        wheat = next(article.id for article in corpus.articles() if article.id != _distilled(corpus))
+        hybrid = corpus.retrieve(query, mode="hybrid", k=5)
+        cross = corpus.retrieve(query, mode="cross", k=5)
+    assert hybrid[0].citation.article_id == wheat
+    assert [hit.citation.article_id for hit in cross[:3]] == [wheat] * 3
+
+
+def _distilled(corpus: Corpus) -> str:
+    return str(corpus.conn.execute("SELECT article_id FROM distillations WHERE status = 'done'").fetchone()[0])
 
 
 def test_metric_counts_a_distilled_hit_through_its_sources_at_its_own_cost() -> None:
