@@ -1,8 +1,8 @@
 """A scripted OpenAI-compatible chat server for tests, served over real HTTP on 127.0.0.1.
 
 Every ``POST /v1/chat/completions`` body is recorded in ``requests`` and handed to ``handler``,
-which says what to answer with a :class:`FakeReply`: a message, an error status (with headers,
-such as ``Retry-After``), or a dropped connection. The handler runs in a worker thread, so it
+which says what to answer with a :class:`FakeReply`: a message, tool calls, an error status (with
+headers, such as ``Retry-After``), or a dropped connection. The handler runs in a worker thread, so it
 may sleep, and several requests are served at once::
 
     with FakeLLMServer(lambda body: FakeReply('{"insights": ["a"]}')) as server:
@@ -12,6 +12,7 @@ may sleep, and several requests are served at once::
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -35,6 +36,9 @@ class FakeReply:
     drop: bool = False  # close the connection without answering
     prompt_tokens: int | None = None  # default: a word-count estimate of the prompt
     completion_tokens: int | None = None
+    # native tool calls, each {"name": ..., "arguments": {...} or a raw JSON string}; the reply's
+    # finish_reason is then "tool_calls"
+    tool_calls: list[dict[str, Any]] | None = None
 
 
 Handler = Callable[[dict[str, Any]], FakeReply]
@@ -94,15 +98,23 @@ class FakeLLMServer:
         prompt_tokens = reply.prompt_tokens
         if prompt_tokens is None:
             prompt_tokens = sum(len(str(message.get("content") or "").split()) for message in body.get("messages", []))
+        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+        if reply.tool_calls is not None:
+            message["tool_calls"] = [
+                {"id": f"call-{number}-{index}", "type": "function",
+                 "function": {"name": call["name"], "arguments": call["arguments"] if isinstance(call["arguments"], str) else json.dumps(call["arguments"])}}
+                for index, call in enumerate(reply.tool_calls)
+            ]
         completion_tokens = reply.completion_tokens
         if completion_tokens is None:
-            completion_tokens = len((reply.content or "").split())
+            said = [reply.content or "", *(call["function"]["arguments"] for call in message.get("tool_calls", []))]
+            completion_tokens = sum(len(text.split()) for text in said)
         answer = {
             "id": f"chatcmpl-fake-{number}",
             "object": "chat.completion",
             "created": int(time.time()),
             "model": body.get("model", ""),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.content}, "finish_reason": "stop"}],
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
             "usage": {
                 "prompt_tokens": prompt_tokens,
                 "completion_tokens": completion_tokens,

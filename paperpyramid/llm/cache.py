@@ -3,7 +3,8 @@ same prompts on the same model costs no tokens.
 
 A reply is keyed by the sha256 of everything that decides it: the model's name, the messages,
 the schema's JSON schema, ``max_tokens``, the temperature and the seed. A change to any of them
-is a miss. Each reply is committed as soon as it arrives, so a run that is killed keeps what it
+is a miss. A native tool call (:meth:`CachedLLM.call_tool`) is kept the same way, keyed with the
+tools offered instead of a schema. Each reply is committed as soon as it arrives, so a run that is killed keeps what it
 paid for; failures are never stored. The file is in WAL mode, so several processes (parallel
 distillation workers) can share it.
 """
@@ -26,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 from paperpyramid.db import sqlite
 from paperpyramid.errors import ConfigurationError
 from paperpyramid.llm import LLM, LLMReply, Message, Usage
+from paperpyramid.llm.tools import NativeTools, Tool, ToolCall
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -56,10 +58,21 @@ def default_cache_path() -> Path:
 
 def cache_key(model: str, messages: Sequence[Message], schema: type[BaseModel], *, max_tokens: int, temperature: float, seed: int) -> str:
     """The sha256 (hex) of the canonical JSON of everything that decides a reply."""
+    return _digest({"schema": schema.model_json_schema()}, model, messages, max_tokens=max_tokens, temperature=temperature, seed=seed)
+
+
+def tool_cache_key(model: str, messages: Sequence[Message], tools: Sequence[Tool], *, max_tokens: int, temperature: float, seed: int) -> str:
+    """The sha256 (hex) of everything that decides a native tool call: as :func:`cache_key`,
+    with the tools offered instead of a schema."""
+    offered = {"tools": [tool.spec() for tool in tools], "tool_choice": "required"}
+    return _digest(offered, model, messages, max_tokens=max_tokens, temperature=temperature, seed=seed)
+
+
+def _digest(asked: dict[str, Any], model: str, messages: Sequence[Message], *, max_tokens: int, temperature: float, seed: int) -> str:
     request = {
         "model": model,
         "messages": [dict(message) for message in messages],
-        "schema": schema.model_json_schema(),
+        **asked,
         "max_tokens": max_tokens,
         "temperature": temperature,
         "seed": seed,
@@ -111,6 +124,24 @@ class CachedLLM:
         self._store(key, reply)
         return reply
 
+    def call_tool(self, messages: Sequence[Message], tools: Sequence[Tool], *, max_tokens: int = 1024) -> ToolCall | None:
+        """The inner model's native tool call, from the cache when it was made before; None
+        when the inner model takes no tools (the caller then asks for JSON, cached by
+        :meth:`complete`)."""
+        if not isinstance(self.inner, NativeTools):
+            return None
+        started = time.monotonic()
+        key = tool_cache_key(self.inner.name, messages, tools, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed)
+        hit = self._lookup_call(key, tools)
+        if hit is not None:
+            tool, arguments, usage = hit
+            return ToolCall(tool.name, arguments, usage, native=True, cached=True, seconds=time.monotonic() - started)
+        call = self.inner.call_tool(messages, tools, max_tokens=max_tokens)
+        if call is not None:
+            value = json.dumps({"tool": call.name, "arguments": call.arguments.model_dump(mode="json", by_alias=True)})
+            self._store_row(key, self.inner.name, value, call.usage)
+        return call
+
     def close(self) -> None:
         with self._lock:
             self._conn.close()
@@ -136,15 +167,28 @@ class CachedLLM:
             return None
         return value, Usage(prompt_tokens, completion_tokens), model
 
+    def _lookup_call(self, key: str, tools: Sequence[Tool]) -> tuple[Tool, BaseModel, Usage] | None:
+        with self._lock:
+            row = self._conn.execute("SELECT value_json, prompt_tokens, completion_tokens FROM replies WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        value_json, prompt_tokens, completion_tokens = row
+        stored = json.loads(value_json)
+        tool = next((tool for tool in tools if tool.name == stored.get("tool")), None)
+        try:
+            if tool is None:
+                raise ValueError(f"no tool {stored.get('tool')!r} is offered")
+            arguments = tool.parameters.model_validate(stored.get("arguments"))
+        except ValueError as exc:  # pydantic's ValidationError is one
+            log.info("cached tool call %s no longer validates (%s); asking again", key[:12], exc)
+            return None
+        return tool, arguments, Usage(prompt_tokens, completion_tokens)
+
     def _store(self, key: str, reply: LLMReply[Any]) -> None:
-        row = (
-            key,
-            reply.model,
-            reply.value.model_dump_json(by_alias=True),
-            reply.usage.prompt_tokens,
-            reply.usage.completion_tokens,
-            datetime.now(UTC).isoformat(timespec="seconds"),
-        )
+        self._store_row(key, reply.model, reply.value.model_dump_json(by_alias=True), reply.usage)
+
+    def _store_row(self, key: str, model: str, value_json: str, usage: Usage) -> None:
+        row = (key, model, value_json, usage.prompt_tokens, usage.completion_tokens, datetime.now(UTC).isoformat(timespec="seconds"))
         try:
             with self._lock:
                 self._conn.execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?, ?, ?)", row)
@@ -171,4 +215,4 @@ def _open(path: Path) -> Any:
     return conn
 
 
-__all__ = ["CachedLLM", "cache_key", "default_cache_path"]
+__all__ = ["CachedLLM", "cache_key", "default_cache_path", "tool_cache_key"]

@@ -14,6 +14,10 @@ and the reply is validated here. ``structured_output=auto`` starts with ``json_s
 first time a server refuses it with HTTP 400 (older llama.cpp servers), switches this client to
 ``json_object`` for good.
 
+:meth:`OpenAILLM.call_tool` asks for a native tool call (``tools`` with ``tool_choice="required"``,
+see :mod:`paperpyramid.llm.tools`); the first time a server refuses ``tools`` with HTTP 400, this
+client says so (None) from then on, and callers choose their tool as JSON instead.
+
 Requests that fail with 429, 5xx, a timeout or a dropped connection are retried with
 exponential backoff (a ``Retry-After`` header wins); the client's own retries are off so that
 there is one retry policy, this one. Any other 4xx is a setting that cannot work (a wrong model
@@ -27,16 +31,17 @@ import math
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import openai
-from openai.types.chat import ChatCompletion
+from openai.types.chat import ChatCompletion, ChatCompletionMessageFunctionToolCall
 from pydantic import BaseModel
 
 from paperpyramid.errors import ConfigurationError, ServiceUnavailable
 from paperpyramid.llm import LLMReply, Message, Usage
 from paperpyramid.llm.structured import complete_with_repair, with_schema_instructions
+from paperpyramid.llm.tools import Tool, ToolCall, ToolReply, call_with_repair
 from paperpyramid.openai_compat import retry_after_seconds, server_message
 
 if TYPE_CHECKING:
@@ -56,8 +61,9 @@ CHARS_PER_TOKEN = 3.5
 JSON_OBJECT: dict[str, Any] = {"type": "json_object"}
 
 
-class _JsonSchemaRefused(Exception):
-    """HTTP 400 to a json_schema request, in ``auto`` mode: try json_object instead."""
+class _Refused(Exception):
+    """HTTP 400 to a request with an optional feature (json_schema in ``auto`` mode, tools): do
+    without it."""
 
 
 class OpenAILLM:
@@ -84,6 +90,7 @@ class OpenAILLM:
         self._slots = threading.BoundedSemaphore(settings.concurrency)
         self._mode_lock = threading.Lock()
         self._json_schema_refused = False
+        self._tools_refused = False
         # max_retries=0: the retry loop is ours (one policy, errors we can word, testable).
         self._client = openai.OpenAI(
             base_url=settings.base_url, api_key=settings.api_key or PLACEHOLDER_API_KEY, max_retries=0, timeout=settings.timeout
@@ -109,6 +116,12 @@ class OpenAILLM:
         with self._mode_lock:
             return "json_object" if self._json_schema_refused else "json_schema"
 
+    @property
+    def tools_refused(self) -> bool:
+        """Whether the server refused ``tools`` once (then :meth:`call_tool` answers None)."""
+        with self._mode_lock:
+            return self._tools_refused
+
     def count_tokens(self, text: str) -> int:
         """An *estimate*: the server offers no tokenizer (and tiktoken needs the network), so
         this counts one token per 3.5 characters, which errs high for English prose with the
@@ -125,6 +138,32 @@ class OpenAILLM:
         value, usage, attempts = complete_with_repair(call, prompt, schema, model=self.name)
         return LLMReply(value, usage, model=self.name, attempts=attempts, seconds=time.monotonic() - started)
 
+    def call_tool(self, messages: Sequence[Message], tools: Sequence[Tool], *, max_tokens: int = 1024) -> ToolCall | None:
+        """The model's native tool call among ``tools``, its arguments validated (one repair
+        turn), or None when the server does not take tools (it refused them now or before)."""
+        if self.tools_refused:
+            return None
+        started = time.monotonic()
+        options = {"tools": [tool.spec() for tool in tools], "tool_choice": "required"}
+
+        def chat(conversation: list[dict[str, Any]]) -> tuple[ToolReply, Usage]:
+            response = self._request(conversation, max_tokens, options, may_refuse=True)
+            message = response.choices[0].message if response.choices else None
+            calls = tuple((call.id, call.function.name, call.function.arguments or "") for call in (message.tool_calls or [])
+                          if isinstance(call, ChatCompletionMessageFunctionToolCall)) if message else ()
+            return ToolReply(calls, (message.content or "") if message else ""), _usage(response)
+
+        try:
+            tool, arguments, usage, attempts = call_with_repair(chat, messages, tools, model=self.name)
+        except _Refused as refused:
+            with self._mode_lock:
+                first = not self._tools_refused
+                self._tools_refused = True
+            if first:
+                log.warning("%s refused tools (%s); choosing tools as JSON from now on", self.base_url, refused)
+            return None
+        return ToolCall(tool.name, arguments, usage, native=True, attempts=attempts, seconds=time.monotonic() - started)
+
     def _chat(self, messages: list[Message], schema: type[BaseModel], max_tokens: int) -> tuple[str, Usage]:
         """One reply's text ("" when the server gave none) and usage, in the current mode."""
         if self.structured_output == "json_schema":
@@ -133,16 +172,15 @@ class OpenAILLM:
                 "json_schema": {"name": _schema_name(schema), "schema": schema.model_json_schema(), "strict": False},
             }
             try:
-                response = self._request(messages, json_schema, max_tokens, may_refuse=self.settings.structured_output == "auto")
-            except _JsonSchemaRefused as refused:
-                response = self._request(messages, JSON_OBJECT, max_tokens)
+                response = self._request(messages, max_tokens, {"response_format": json_schema}, may_refuse=self.settings.structured_output == "auto")
+            except _Refused as refused:
+                response = self._request(messages, max_tokens, {"response_format": JSON_OBJECT})
                 self._remember_refusal(str(refused))
         else:
-            response = self._request(messages, JSON_OBJECT, max_tokens)
-        usage = Usage(response.usage.prompt_tokens or 0, response.usage.completion_tokens or 0) if response.usage else Usage()
+            response = self._request(messages, max_tokens, {"response_format": JSON_OBJECT})
         if not response.choices:
-            return "", usage
-        return response.choices[0].message.content or "", usage
+            return "", _usage(response)
+        return response.choices[0].message.content or "", _usage(response)
 
     def _remember_refusal(self, message: str) -> None:
         with self._mode_lock:
@@ -152,11 +190,12 @@ class OpenAILLM:
         log.warning("%s refused response_format json_schema (%s); using json_object from now on", self.base_url, message)
 
     def _request(
-        self, messages: list[Message], response_format: dict[str, Any], max_tokens: int, *, may_refuse: bool = False
+        self, messages: Sequence[Mapping[str, Any]], max_tokens: int, options: dict[str, Any], *, may_refuse: bool = False
     ) -> ChatCompletion:
-        """One chat completion with our retries: 429, 5xx, timeouts and dropped connections are
+        """One chat completion (``options``: ``response_format``, or ``tools`` and
+        ``tool_choice``) with our retries: 429, 5xx, timeouts and dropped connections are
         retried; any other 4xx is a setting that cannot work. With ``may_refuse``, HTTP 400 is
-        :class:`_JsonSchemaRefused` instead."""
+        :class:`_Refused` instead."""
         attempts = self.settings.retries + 1
         # The last failure, reported once the retries are spent.
         cause = ""
@@ -165,18 +204,18 @@ class OpenAILLM:
             retry_after: float | None = None
             try:
                 with self._slots:
-                    return self._client.chat.completions.create(
+                    return cast(ChatCompletion, self._client.chat.completions.create(
                         model=self.model,
                         messages=cast(Any, messages),
                         temperature=self.settings.temperature,
                         seed=self.settings.seed,
                         max_tokens=max_tokens,
-                        response_format=cast(Any, response_format),
-                    )
+                        **options,
+                    ))
             except openai.APIStatusError as exc:
                 status = exc.status_code
                 if status == 400 and may_refuse:
-                    raise _JsonSchemaRefused(server_message(exc)) from exc
+                    raise _Refused(server_message(exc)) from exc
                 if status not in (408, 429) and status < 500:
                     raise ConfigurationError(
                         f"LLM endpoint {self.base_url} rejected a request for model {self.model!r}: HTTP {status}: {server_message(exc)}"
@@ -199,6 +238,10 @@ class OpenAILLM:
         raise ServiceUnavailable(
             f"LLM endpoint {self.base_url} failed after {attempts} attempt{'s' if attempts > 1 else ''}: {cause}"
         ) from error
+
+
+def _usage(response: ChatCompletion) -> Usage:
+    return Usage(response.usage.prompt_tokens or 0, response.usage.completion_tokens or 0) if response.usage else Usage()
 
 
 def _schema_name(schema: type[BaseModel]) -> str:
