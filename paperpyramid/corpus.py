@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from paperpyramid.embeddings import Embedder
     from paperpyramid.llm import LLM
     from paperpyramid.retrieval.answer import Answer
-    from paperpyramid.retrieval.trace import Step
+    from paperpyramid.retrieval.trace import Found, Limits, Step
     from paperpyramid.settings import EmbeddingSettings, Settings
 
 
@@ -355,28 +355,45 @@ class Corpus:
         item with its source contexts in ``hit.sources``. See :func:`paperpyramid.retrieval.api.retrieve`."""
         return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=self._query_embedder(mode), options=options, level=level)
 
+    def find(self, question: str, *, strategy: str = "multiquery", budget_tokens: int | None = 4000, filters: Filters | None = None,
+             llm: LLM | None = None, on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None,
+             limits: Limits | None = None) -> Found:
+        """The passages an LLM-driven ``strategy`` would hand to the answering model, with the
+        facts it gathered and the steps it took (tokens per step): ``multiquery``, ``walk``
+        (section by section through a paper), ``walkingrag`` (rounds of partial facts) or
+        ``pyramid`` (the search agent over the knowledge pyramid). ``limits`` bounds its steps
+        and LLM tokens; ``llm`` defaults to the configured one. See
+        :func:`paperpyramid.retrieval.strategies.find`."""
+        from paperpyramid.retrieval.strategies import find
+
+        return find(self.conn, strategy, question, llm or self._llm(), budget_tokens=budget_tokens, embedder=self._query_embedder(strategy),
+                    filters=filters, limits=limits, on_step=on_step, filter_llm=filter_llm)
+
     def ask(self, question: str, *, strategy: str = "parent", budget_tokens: int = 4000, filters: Filters | None = None,
-            llm: LLM | None = None, on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None) -> Answer:
+            llm: LLM | None = None, on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None,
+            limits: Limits | None = None) -> Answer:
         """Answer ``question`` from the corpus: the passages of ``strategy`` (a retrieval mode,
-        ``parent`` by default, or ``multiquery``: query variants and a relevance filter by
-        ``filter_llm``, the same model by default) cut to ``budget_tokens``, and the model's claims, each cited
-        ``[title, p. N]`` to a stored context; a claim the passages do not back is flagged.
-        ``llm`` defaults to the configured one (``settings.llm``); ``answer.steps`` and
-        ``answer.usage`` say what it cost. See :func:`paperpyramid.retrieval.answer.ask`."""
-        from paperpyramid.llm import get_llm
+        ``parent`` by default, or an LLM-driven strategy: ``multiquery``, ``walk``,
+        ``walkingrag``, ``pyramid``; see :meth:`find`) cut to ``budget_tokens``, and the model's
+        claims, each cited ``[title, p. N]`` to a stored context; a claim the passages do not
+        back is flagged. ``llm`` defaults to the configured one (``settings.llm``);
+        ``answer.steps`` and ``answer.usage`` say what it cost, ``answer.facts`` what a
+        strategy noted on the way. See :func:`paperpyramid.retrieval.answer.ask`."""
         from paperpyramid.retrieval.answer import ask
 
-        if llm is None:
-            from paperpyramid.settings import Settings
+        return ask(self.conn, question, llm or self._llm(), strategy=strategy, budget_tokens=budget_tokens, embedder=self._query_embedder(strategy),
+                   filters=filters, on_step=on_step, filter_llm=filter_llm, limits=limits)
 
-            llm = get_llm((self._settings or Settings()).llm)
-        return ask(self.conn, question, llm, strategy=strategy, budget_tokens=budget_tokens, embedder=self._query_embedder(strategy), filters=filters, on_step=on_step,
-                   filter_llm=filter_llm)
+    def _llm(self) -> LLM:
+        from paperpyramid.llm import get_llm
+        from paperpyramid.settings import Settings
+
+        return get_llm((self._settings or Settings()).llm)
 
     def _query_embedder(self, mode: str) -> Embedder | None:
         """The embedder a mode or strategy needs for the query: none for bm25, and none for the
-        modes that fall back to keywords (cross, parent, multiquery) on a corpus without vectors."""
-        if mode == "bm25" or (mode in ("cross", "parent", "multiquery") and not self.has_vectors()):
+        modes and strategies that fall back to keywords on a corpus without vectors."""
+        if mode == "bm25" or (mode != "vector" and mode != "hybrid" and not self.has_vectors()):
             return None
         return self.embedder
 

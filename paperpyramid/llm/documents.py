@@ -15,6 +15,11 @@ _TAG = re.compile(r"</?\s*document\b[^>]*>", re.IGNORECASE)
 
 def document_block(text: str, **attributes: object) -> str:
     """``text`` inside <document> tags; tags of that name inside the text are defused so the
-    text cannot close the block and speak as the prompt."""
-    attrs = "".join(f' {key}="{value}"' for key, value in attributes.items())
+    text cannot close the block and speak as the prompt, and so are quotes and angle brackets
+    in the attributes (a title is document text too)."""
+    attrs = "".join(f' {key}="{_attribute(value)}"' for key, value in attributes.items())
     return f"<document{attrs}>\n{_TAG.sub(lambda m: m.group(0).replace('<', '‹').replace('>', '›'), text)}\n</document>"
+
+
+def _attribute(value: object) -> str:
+    return str(value).replace('"', "'").replace("<", "‹").replace(">", "›")

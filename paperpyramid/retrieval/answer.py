@@ -9,9 +9,11 @@ words its passages never use, is kept apart as unsupported. Citations read
 ``[short title, p. N]`` and carry the context id they resolve to.
 
 Strategies are the retrieval modes (``parent`` by default, ``hybrid``, ``cross``, ...), whose
-passages are what ``retrieve`` returns for the question, cut to the token budget, and
-``multiquery`` (:mod:`paperpyramid.retrieval.multiquery`), which has the model write query
-variants and filter the candidates.
+passages are what ``retrieve`` returns for the question, cut to the token budget, and the
+LLM-driven strategies of :mod:`paperpyramid.retrieval.strategies` (``multiquery``, ``walk``,
+``walkingrag``, ``pyramid``), whose passages, facts and steps come from
+:func:`~paperpyramid.retrieval.strategies.find`. Facts are shown to the model beside the
+passages, but a claim is only ever cited to passages.
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.api import MODES, retrieve
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.multiquery import multiquery
-from paperpyramid.retrieval.trace import Step
+from paperpyramid.retrieval.strategies import STRATEGIES as LLM_STRATEGIES
+from paperpyramid.retrieval.strategies import find
+from paperpyramid.retrieval.trace import Fact, Limits, Step
 
 ANSWER_SYSTEM = f"""You answer a researcher's question from numbered passages of scientific papers.
 Use only what the passages say. Answer in claims: each claim is one sentence, with the numbers of the passages that support it.
@@ -40,7 +43,7 @@ Keep exact numbers and units. If the passages do not answer the question, give n
 
 
 #: how passages are found: a retrieval mode, or an LLM-driven strategy
-STRATEGIES: tuple[str, ...] = (*MODES, "multiquery")
+STRATEGIES: tuple[str, ...] = (*MODES, *LLM_STRATEGIES)
 
 
 class Claim(BaseModel):
@@ -69,6 +72,7 @@ class Answer:
     claims: list[CitedClaim]
     passages: list[SearchHit]
     steps: list[Step] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
 
     @property
     def usage(self) -> Usage:
@@ -92,6 +96,8 @@ class Answer:
             "claims": [{"text": claim.text, "supported": claim.supported, "citations": [_citation_json(source) for source in claim.sources]} for claim in self.claims],
             "citations": [_citation_json(source) for source in _unique(claim.sources for claim in self.claims if claim.supported)],
             "passages": [_citation_json(passage) | {"num_tokens": passage.num_tokens} for passage in self.passages],
+            "facts": [{"fact": fact.text, "relevance": fact.relevance, "next_source": fact.next_source, "expected_info": fact.expected_info,
+                       "context_ids": list(fact.context_ids)} for fact in self.facts],
             "steps": [{"name": step.name, "detail": step.detail, "prompt_tokens": step.prompt_tokens, "completion_tokens": step.completion_tokens,
                        "seconds": round(step.seconds, 3)} for step in self.steps],
             "usage": {"prompt_tokens": self.usage.prompt_tokens, "completion_tokens": self.usage.completion_tokens,
@@ -109,7 +115,7 @@ def cite_short(hit: SearchHit) -> str:
 
 def ask(conn: Any, question: str, llm: LLM, *, strategy: str = "parent", budget_tokens: int = 4000, k: int = 10,
         embedder: Embedder | None = None, filters: Filters | None = None, max_tokens: int = 800,
-        on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None) -> Answer:
+        on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None, limits: Limits | None = None) -> Answer:
     """Answer ``question`` from the corpus with cited claims (see the module's docstring)."""
     steps: list[Step] = []
 
@@ -121,26 +127,33 @@ def ask(conn: Any, question: str, llm: LLM, *, strategy: str = "parent", budget_
     started = time.perf_counter()
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")
-    if strategy == "multiquery":
-        passages = multiquery(conn, question, llm, filter_llm=filter_llm, budget_tokens=budget_tokens, embedder=embedder, filters=filters, on_step=record)
+    facts: list[Fact] = []
+    if strategy in LLM_STRATEGIES:
+        found = find(conn, strategy, question, llm, budget_tokens=budget_tokens, embedder=embedder, filters=filters, limits=limits,
+                     on_step=record, filter_llm=filter_llm)
+        passages, facts = found.passages, found.facts
     else:
         passages = retrieve(conn, question, mode=strategy, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder)
     pages = sorted({f"{cite_short(hit)}" for hit in passages})
     record(Step("retrieve", f"{strategy}: {len(passages)} passages, {sum(hit.num_tokens for hit in passages)} tokens from {', '.join(pages) or 'nothing'}",
                 seconds=time.perf_counter() - started))
     if not passages:
-        return Answer(question, strategy, [], [], steps)
+        return Answer(question, strategy, [], [], steps, facts)
     numbered = "\n".join(document_block(hit.text, passage=number, source=cite_short(hit).strip("[]").replace('"', "'"))
                          for number, hit in enumerate(passages, 1))
+    noted = ""
+    if facts:
+        # facts are the model's notes on the passages: a guide to read them by, cited never
+        noted = "\n\nNotes taken while searching (cite the passages, not the notes):\n" + document_block("\n".join(f"- {fact.text}" for fact in facts), notes="facts")
     messages = [{"role": "system", "content": ANSWER_SYSTEM},
-                {"role": "user", "content": f"Question: {question}\n\nPassages:\n{numbered}\n\nAnswer in claims with their passage numbers."}]
+                {"role": "user", "content": f"Question: {question}\n\nPassages:\n{numbered}{noted}\n\nAnswer in claims with their passage numbers."}]
     started = time.perf_counter()
     reply = llm.complete(messages, AnswerReply, max_tokens=max_tokens)
     claims = [_cite(claim, passages) for claim in reply.value.claims if claim.text.strip()]
     record(Step("answer", f"{len(claims)} claims, {sum(1 for claim in claims if not claim.supported)} unsupported"
                 + (" (from the cache)" if reply.cached else ""),
                 0 if reply.cached else reply.usage.prompt_tokens, 0 if reply.cached else reply.usage.completion_tokens, time.perf_counter() - started))
-    return Answer(question, strategy, claims, passages, steps)
+    return Answer(question, strategy, claims, passages, steps, facts)
 
 
 def _cite(claim: Claim, passages: list[SearchHit]) -> CitedClaim:

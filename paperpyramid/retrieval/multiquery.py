@@ -24,7 +24,7 @@ from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit, bm25, hybrid, parent
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.trace import Step
+from paperpyramid.retrieval.trace import Step, reply_tokens
 
 VARIANTS_SYSTEM = """You rewrite a researcher's question into search queries for a corpus of scientific papers.
 Write short queries full of the specific terms (names, methods, measures, synonyms) that passages answering it would contain."""
@@ -51,7 +51,7 @@ def multiquery(conn: Any, question: str, llm: LLM, *, filter_llm: LLM | None = N
     reply = llm.complete([{"role": "system", "content": VARIANTS_SYSTEM},
                           {"role": "user", "content": f"Question: {question}\n\nGive {variants} search queries."}], Variants, max_tokens=300)
     queries = list(dict.fromkeys([question, *(" ".join(query.split()) for query in reply.value.queries if query.strip())]))[: variants + 1]
-    on_step(Step("variants", " | ".join(queries[1:]) or "(none)", *_spent(reply), time.perf_counter() - started))
+    on_step(Step("variants", " | ".join(queries[1:]) or "(none)", *reply_tokens(reply), time.perf_counter() - started))
 
     started = time.perf_counter()
     mode = "hybrid" if embedder is not None else "bm25"
@@ -72,7 +72,7 @@ def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float
         messages = [{"role": "system", "content": FILTER_SYSTEM},
                     {"role": "user", "content": f"Question: {question}\n\n{document_block(hit.text)}\n\nIs the passage relevant?"}]
         reply = llm.complete(messages, Judgment, max_tokens=20)
-        return (reply.value.relevant, *_spent(reply))
+        return (reply.value.relevant, *reply_tokens(reply))
 
     pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="multiquery-filter")
     futures = [pool.submit(judge, hit) for hit in candidates]
@@ -96,6 +96,3 @@ def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float
     on_step(Step("filter", detail, prompt, completion, time.perf_counter() - started))
     return kept
 
-
-def _spent(reply: Any) -> tuple[int, int]:
-    return (0, 0) if reply.cached else (reply.usage.prompt_tokens, reply.usage.completion_tokens)

@@ -8,15 +8,16 @@ from typing import Any
 
 from paperpyramid.retrieval import Citation, SearchHit
 
-_SELECT = """
+#: a context with what its citation needs, the columns :func:`hit_from_row` reads; add a WHERE
+SELECT_HITS = """
 SELECT c.id, c.text, c.num_tokens, a.id, a.title, s.id, s.section_number, s.section_title, c.page_number
 FROM contexts AS c
 JOIN sections_contexts AS sc ON sc.context_id = c.id
 JOIN sections AS s ON s.id = sc.section_id
 JOIN article_sections AS ars ON ars.section_id = s.id
 JOIN articles AS a ON a.id = ars.article_id
-WHERE c.id IN (SELECT value FROM json_each(?))
 """
+_SELECT = SELECT_HITS + "WHERE c.id IN (SELECT value FROM json_each(?))"
 
 
 def hit_from_row(row: Sequence[Any], score: float) -> SearchHit:

@@ -1,9 +1,19 @@
-"""A step of a retrieval strategy or an answer, with what it cost: what strategies report as
-they go (streamed to the CLI and the service) and sum into an answer's token usage."""
+"""What a strategy reports as it goes, and what it hands to the answering model.
+
+A :class:`Step` is one step with what it cost (streamed to the CLI and the service, summed into
+an answer's token usage); a :class:`Fact` is a partial fact found on the way (WalkingRAG's);
+:class:`Found` is a strategy's result: the passages, in the order the answering model reads
+them, and the facts. :class:`Tracker` counts a strategy's steps and LLM tokens against its
+:class:`Limits` and reports each step, so that every strategy stops the same way.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from paperpyramid.retrieval import SearchHit
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,3 +25,75 @@ class Step:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A partial fact read from passages: what it says, how it bears on the question, where
+    to look next and what should be found there; ``context_ids`` are the passages it was read
+    from (a fact is only as good as its passages: answers cite those, never the fact)."""
+
+    text: str
+    relevance: str
+    next_source: str = ""
+    expected_info: str = ""
+    context_ids: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Found:
+    """What a strategy hands to the answering model: ``passages`` in reading order (cut to the
+    token budget), the ``facts`` it gathered, and the ``steps`` it took."""
+
+    passages: list[SearchHit]
+    facts: list[Fact] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def prompt_tokens(self) -> int:
+        return sum(step.prompt_tokens for step in self.steps)
+
+    @property
+    def completion_tokens(self) -> int:
+        return sum(step.completion_tokens for step in self.steps)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How far an LLM-driven strategy may go: at most ``max_steps`` model calls that decide
+    where to look (rounds, moves), and at most ``llm_tokens`` tokens (prompt and completion)
+    spent on them; whichever runs out first ends the strategy with what it has."""
+
+    max_steps: int = 8
+    llm_tokens: int = 30_000
+
+
+class Tracker:
+    """Records a strategy's steps (passing each to ``on_step`` as it ends) and says when its
+    :class:`Limits` are spent."""
+
+    def __init__(self, limits: Limits | None = None, on_step: Callable[[Step], None] | None = None) -> None:
+        self.limits = limits or Limits()
+        self.steps: list[Step] = []
+        self._on_step = on_step
+
+    def record(self, step: Step) -> None:
+        self.steps.append(step)
+        if self._on_step is not None:
+            self._on_step(step)
+
+    @property
+    def tokens(self) -> int:
+        return sum(step.prompt_tokens + step.completion_tokens for step in self.steps)
+
+    def spent(self) -> str | None:
+        """Why the strategy must stop now (``"token budget spent (31,200 of 30,000)"``), or None."""
+        if self.tokens >= self.limits.llm_tokens:
+            return f"token budget spent ({self.tokens:,} of {self.limits.llm_tokens:,})"
+        return None
+
+
+def reply_tokens(reply: Any) -> tuple[int, int]:
+    """(prompt, completion) tokens an :class:`~paperpyramid.llm.LLMReply` cost this time: none
+    when it came from the cache."""
+    return (0, 0) if reply.cached else (reply.usage.prompt_tokens, reply.usage.completion_tokens)

@@ -8,7 +8,9 @@
     GET  /sections/{id}/contexts            a section's passages in order
     GET  /sections/{id}/next, /previous     the neighbouring section (404 at either end)
     GET  /contexts/{id}/parent?before=&after=   a passage with the ones around it
-    GET  /ask?q=&strategy=&budget_tokens=   server-sent events: ``step`` as each step ends, then ``answer``
+    GET  /ask?q=&strategy=&budget_tokens=&max_steps=&max_llm_tokens=
+                                            server-sent events: ``step`` as each step ends (a partial
+                                            fact is a step named ``fact``), then ``answer``
 
 Every request opens the corpus read-only (the model and the embedder are loaded once, shared).
 When ``token`` (``PAPERPYRAMID_API_TOKEN``) is set, every request but ``/healthz`` must carry
@@ -34,7 +36,7 @@ from paperpyramid.errors import PaperPyramidError
 from paperpyramid.llm import LLM
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.trace import Step
+from paperpyramid.retrieval.trace import Limits, Step
 
 PAGE = Path(__file__).with_name("query_page.html")
 
@@ -111,7 +113,8 @@ def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | N
         return [asdict(context) for context in _found(lambda: c.parent_contexts(context_id, before, after))]
 
     @app.get("/ask")
-    def ask(_: Authorised, q: str, strategy: str = "parent", budget_tokens: int = Query(4000, ge=100, le=100_000)) -> StreamingResponse:
+    def ask(_: Authorised, q: str, strategy: str = "parent", budget_tokens: int = Query(4000, ge=100, le=100_000),
+            max_steps: int = Query(8, ge=1, le=50), max_llm_tokens: int = Query(30_000, ge=100, le=1_000_000)) -> StreamingResponse:
         with shared.lock:
             if shared.llm is None:
                 from paperpyramid.llm import get_llm
@@ -124,7 +127,7 @@ def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | N
             try:
                 for opened in corpus():
                     answer = opened.ask(q, strategy=strategy, budget_tokens=budget_tokens, llm=shared.llm, filter_llm=filter_llm,
-                                        on_step=lambda step: events.put(("step", _step_json(step))))
+                                        on_step=lambda step: events.put(("step", _step_json(step))), limits=Limits(max_steps, max_llm_tokens))
                     events.put(("answer", answer.to_json()))
             except (PaperPyramidError, ValueError) as exc:
                 events.put(("error", {"error": str(exc)}))

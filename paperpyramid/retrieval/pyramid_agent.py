@@ -1,0 +1,256 @@
+"""The ``pyramid`` strategy: a search agent over the knowledge pyramid's levels.
+
+Rounds. Each round searches its queries over the distilled levels top-down — recollections
+(statements that connect papers), abstracts, concepts, insights — skipping the levels that
+hold nothing for the articles the filters allow, and shows the model the items it has not
+been shown before (numbered, at most :data:`MAX_CANDIDATES`, the queries' finds taken in
+turn), beside what it has kept so far and its own notes. The model answers which candidates
+help (``keep``), what is still missing (``notes``), up to three new search terms
+(``queries``) and whether it has ``enough``. Round 1 searches the question itself; the
+model's own terms start in round 2 (a call of its own for first terms would cost a round's
+tokens for what round 1's reply gives anyway).
+
+It stops when the model says it has enough (``done``), when a round's queries find no item
+it has not been shown (``nothing new``), when the model's queries were all searched before
+(``cycle``), after ``max_steps`` rounds, when the tracker's token budget is spent, or when a
+reply is unreadable even after repair; whatever stops it, it keeps what it has.
+
+Reranking asks the model nothing more: the kept items are ordered by their reciprocal-rank
+score summed over every search of the run (a query on a level) that returned them — an item
+that several queries find, high up, comes first — ties by the round and place they were
+kept in.
+
+Drill-down: answers are cited to pages, so the result is the kept items' verbatim source
+contexts (an insight's linked contexts, a concept's through its insights, a recollection's
+through the insights it rests on, an abstract's: its article's best passages for the query
+that found it), in the kept items' order, each once, cut to ``budget_tokens``. When that
+gives nothing — no distilled paper under the filters, nothing matched, nothing kept — the
+verbatim passages ``retrieve`` finds for the question stand in, and the last step says so.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from paperpyramid.embeddings import Embedder
+from paperpyramid.errors import LLMOutputError
+from paperpyramid.llm import LLM, Message, Usage
+from paperpyramid.llm.documents import DATA_RULE, document_block
+from paperpyramid.retrieval import SearchHit, bm25, parent
+from paperpyramid.retrieval.api import retrieve
+from paperpyramid.retrieval.filters import Filters, allowed_articles
+from paperpyramid.retrieval.levels import search_level
+from paperpyramid.retrieval.trace import Found, Step, Tracker, reply_tokens
+
+#: the distilled levels, broadest first: the order a round searches and shows them in
+LEVELS_TOP_DOWN: tuple[str, ...] = ("recollections", "abstracts", "concepts", "insights")
+#: items each query takes from each level
+PER_LEVEL = 4
+#: new items shown to the model in one round
+MAX_CANDIDATES = 12
+#: new search terms the model may ask for in one round
+MAX_QUERIES = 3
+#: characters of a candidate shown (an abstract can be long), and of a kept item shown back
+CANDIDATE_CHARS = 1200
+KEPT_CHARS = 200
+#: kept items shown back each round, the latest
+KEPT_SHOWN = 20
+#: tokens a round's reply may take, and a margin for the schema instructions the client adds
+REPLY_TOKENS = 400
+SCHEMA_MARGIN = 400
+#: rank offset of the reciprocal-rank score (as hybrid.RRF_K)
+RRF_K = 60
+#: verbatim passages of the fallback
+FALLBACK_K = 10
+
+SYSTEM = f"""You search a corpus of scientific papers for what answers a researcher's question.
+The papers are distilled into levels: recollections (statements that connect papers), abstracts (one per paper),
+concepts (short paragraphs that tie related findings together) and insights (single facts, each from a page).
+Each round you see numbered candidates that your searches found. In "keep", give the numbers of the candidates that help
+to answer the question. In "notes", say in a few words what is still missing. In "queries", give up to {MAX_QUERIES} short new
+search terms for what is missing (specific words: names, measures, methods, species); never repeat an earlier search.
+Set "enough" to true when the kept items answer the question.
+{DATA_RULE}"""
+
+
+class RoundReply(BaseModel):
+    keep: list[int] = Field(description="numbers of the candidates that help to answer the question", json_schema_extra={"maxItems": MAX_CANDIDATES})
+    notes: str = Field(description="what is still missing", json_schema_extra={"maxLength": 300})
+    queries: list[str] = Field(description="new search terms for what is missing",
+                               json_schema_extra={"maxItems": MAX_QUERIES, "items": {"type": "string", "maxLength": 120}})
+    enough: bool = Field(description="true when the kept items answer the question")
+
+
+@dataclass(slots=True)
+class _Item:
+    """A distilled item the run has found: as first found, its summed reciprocal-rank score
+    over every search that returned it, whether it was shown, and when it was kept."""
+
+    hit: SearchHit
+    score: float = 0.0
+    shown: bool = False
+    kept_in: tuple[int, int] | None = None  # (round, candidate number)
+
+
+def pyramid_agent(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budget_tokens: int | None = None,
+                  embedder: Embedder | None = None, filters: Filters | None = None) -> Found:
+    """The verbatim passages the agent's kept pyramid items drill down to (see the module's
+    docstring); every model call is a step on ``tracker``."""
+    filters = filters or Filters()
+    mode = "hybrid" if embedder is not None else "bm25"
+    levels = _stocked_levels(conn, filters)
+    items: dict[tuple[str, str], _Item] = {}
+    kept: list[_Item] = []
+    searched: list[str] = []
+    notes = ""
+    queries = [" ".join(question.split())]
+    rounds = 0
+    reason = "the pyramid holds nothing under the filters"
+    while levels:
+        if rounds >= tracker.limits.max_steps:
+            reason = f"step limit {tracker.limits.max_steps} reached"
+            break
+        spent = tracker.spent()
+        if spent is not None:
+            reason = spent
+            break
+        started = time.perf_counter()
+        searched.extend(queries)
+        found = _search(conn, queries, levels, mode, filters, embedder, items)
+        if not found:
+            reason = "nothing new: the searches found no item not shown before"
+            break
+        rounds += 1
+        messages, shown = _messages(question, found, kept, notes, searched, rounds, llm)
+        for item in shown:
+            item.shown = True
+        heading = f"round {rounds}: {_count(len(queries), 'query', 'queries')} ({' | '.join(queries)}), {len(shown)} new candidates ({_by_level(shown)})"
+        try:
+            reply = llm.complete(messages, RoundReply, max_tokens=REPLY_TOKENS)
+        except LLMOutputError as exc:
+            usage = exc.usage if isinstance(exc.usage, Usage) else Usage()
+            tracker.record(Step("pyramid", f"{heading}; the reply was unreadable", usage.prompt_tokens, usage.completion_tokens, time.perf_counter() - started))
+            reason = f"unreadable reply: {str(exc)[:200]}"
+            break
+        chosen = list(dict.fromkeys(number for number in reply.value.keep if 1 <= number <= len(shown)))
+        for number in chosen:
+            shown[number - 1].kept_in = (rounds, number)
+            kept.append(shown[number - 1])
+        ignored = len(set(reply.value.keep)) - len(chosen)
+        tracker.record(Step("pyramid", f"{heading}, kept {len(chosen)}" + (f" ({ignored} numbers not shown ignored)" if ignored else ""),
+                            *reply_tokens(reply), time.perf_counter() - started))
+        notes = " ".join(reply.value.notes.split())[:300]
+        if reply.value.enough:
+            reason = "done"
+            break
+        asked = [" ".join(query.split()) for query in reply.value.queries if bm25.fts_query(query) is not None]
+        before = {query.casefold() for query in searched}
+        queries = list({query.casefold(): query for query in asked if query.casefold() not in before}.values())[:MAX_QUERIES]
+        if not queries:
+            reason = f"cycle: every query was searched before ({' | '.join(asked)})" if asked else "nothing new: the model gave no new search terms"
+            break
+    return _drill_down(conn, question, kept, reason, tracker, budget_tokens, mode, filters, embedder)
+
+
+def _stocked_levels(conn: Any, filters: Filters) -> list[str]:
+    """The levels, top-down, that hold an item of an article the filters allow."""
+    allowed = allowed_articles(conn, filters)
+    scope, params = ("", []) if allowed is None else (" WHERE article_id IN (SELECT value FROM json_each(?))", [json.dumps(allowed)])
+    tables = {"recollections": "recollections_sources"}  # a recollection belongs to every article it connects
+    return [level for level in LEVELS_TOP_DOWN if conn.execute(f"SELECT 1 FROM {tables.get(level, level)}{scope} LIMIT 1", params).fetchone()]
+
+
+def _search(conn: Any, queries: Sequence[str], levels: Sequence[str], mode: str, filters: Filters, embedder: Embedder | None,
+            items: dict[tuple[str, str], _Item]) -> list[_Item]:
+    """Search each query over the levels, top-down, adding each hit's reciprocal rank to its
+    item's score; return the items not shown before, the queries' finds taken in turn."""
+    finds: list[list[_Item]] = []
+    for query in queries:
+        found: list[_Item] = []
+        for level in levels:
+            for rank, hit in enumerate(search_level(conn, query, level, mode=mode, k=PER_LEVEL, filters=filters, embedder=embedder), 1):
+                item = items.setdefault((level, hit.key), _Item(hit))
+                item.score += 1.0 / (RRF_K + rank)
+                found.append(item)
+        finds.append(found)
+    new: dict[tuple[str, str], _Item] = {}
+    for turn in range(max((len(found) for found in finds), default=0)):
+        for found in finds:
+            if turn < len(found) and not found[turn].shown:
+                new.setdefault((found[turn].hit.level, found[turn].hit.key), found[turn])
+    return list(new.values())
+
+
+def _messages(question: str, found: list[_Item], kept: list[_Item], notes: str, searched: list[str], round_number: int,
+              llm: LLM) -> tuple[list[Message], list[_Item]]:
+    """The round's prompt and the candidates it shows: as many of ``found`` as fit in the
+    model's context window beside the rest, at most :data:`MAX_CANDIDATES` (one at least)."""
+    if kept:
+        latest = kept[-KEPT_SHOWN:]
+        earlier = f" (the latest {len(latest)} shown)" if len(kept) > len(latest) else ""
+        have = f"Kept so far, {_count(len(kept), 'item', 'items')}{earlier}:\n" + document_block(
+            "\n".join(f"- [{item.hit.level}] {_short(item.hit.text, KEPT_CHARS)}" for item in latest), kept=len(kept))
+    else:
+        have = "Kept so far: nothing yet."
+    head = (f"Question: {question}\n\nSearched so far: {' | '.join(searched)}\nYour notes so far: {notes or '(none yet)'}\n{have}\n\n"
+            f"Round {round_number}, new candidates:\n")
+    tail = "\n\nWhich candidates help to answer the question, what is still missing, which new searches, and is it enough?"
+    room = llm.context_window - REPLY_TOKENS - SCHEMA_MARGIN - llm.count_tokens(SYSTEM + head + tail)
+    blocks: list[str] = []
+    shown: list[_Item] = []
+    for item in found[:MAX_CANDIDATES]:
+        block = document_block(_short(item.hit.text, CANDIDATE_CHARS), candidate=len(shown) + 1, level=item.hit.level)
+        room -= llm.count_tokens(block) + 1
+        if room < 0 and shown:
+            break
+        blocks.append(block)
+        shown.append(item)
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": head + "\n".join(blocks) + tail}], shown
+
+
+def _drill_down(conn: Any, question: str, kept: list[_Item], reason: str, tracker: Tracker, budget_tokens: int | None, mode: str,
+                filters: Filters, embedder: Embedder | None) -> Found:
+    """The kept items' source contexts, reranked (see the module's docstring) and cut to the
+    budget, or the fallback's verbatim passages; the last step says why it stopped."""
+    started = time.perf_counter()
+    ranked = sorted(kept, key=lambda item: (-item.score, item.kept_in or (0, 0)))
+    passages: dict[str, SearchHit] = {}
+    for item in ranked:
+        for source in item.hit.sources:
+            passages.setdefault(source.context_id, replace(source, score=item.score))
+    if passages:
+        every = list(passages.values())
+        cut = parent.cut_to_budget(every, budget_tokens)
+        within = f", {len(cut)} within {budget_tokens:,} tokens" if len(cut) < len(every) else ""
+        detail = (f"{reason}; {_count(len(kept), 'kept item drills', 'kept items drill')} down to {_count(len(every), 'passage', 'passages')} "
+                  f"({sum(hit.num_tokens for hit in every):,} tokens){within}")
+        tracker.record(Step("drill-down", detail, seconds=time.perf_counter() - started))
+        return Found(cut, steps=tracker.steps)
+    why = "nothing kept" if not kept else f"the {_count(len(kept), 'kept item has', 'kept items have')} no source passages"
+    if reason.startswith("the pyramid holds nothing"):
+        why = ""
+    fallback = retrieve(conn, question, mode=mode, k=FALLBACK_K, budget_tokens=budget_tokens, filters=filters, embedder=embedder)
+    detail = (f"{reason}{'; ' + why if why else ''}: {_count(len(fallback), 'verbatim passage', 'verbatim passages')} by {mode} instead "
+              f"({sum(hit.num_tokens for hit in fallback):,} tokens)")
+    tracker.record(Step("fallback", detail, seconds=time.perf_counter() - started))
+    return Found(fallback, steps=tracker.steps)
+
+
+def _by_level(items: Sequence[_Item]) -> str:
+    counts = {level: sum(1 for item in items if item.hit.level == level) for level in LEVELS_TOP_DOWN}
+    return ", ".join(f"{level} {count}" for level, count in counts.items() if count)
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"

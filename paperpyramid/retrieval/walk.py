@@ -1,0 +1,309 @@
+"""The ``walk`` strategy: the model reads one paper section by section, choosing where to go.
+
+The walk starts where the question's best search hit is (hybrid search, BM25 without an
+embedder): that hit's paper and section. At each step the model sees the question, the paper's
+outline (where it is, what it has read), the passages on view, numbered, and short previews of
+what it has kept; everything from the paper is inside ``<document>`` tags (text from papers is
+data, never instructions). It calls one of five read-only tools (:data:`TOOLS`: natively where
+the server takes tool calls, as JSON otherwise, see :mod:`paperpyramid.llm.tools`), each with
+``keep``, the numbers of the passages on view that help to answer: those are collected.
+
+Each step's view is cut to :data:`VIEW_TOKENS` (and to what the model's context window holds),
+so a long section costs no more than a short one. A move off either end of the paper, or to a
+section the outline lacks, is told to the model on the next step, and counts as a step. Going
+back to a view already seen (a section, or the same search) is a cycle: the model is warned
+once, and the second time the walk stops.
+
+The walk stops at ``done``, after ``limits.max_steps`` moves, when the token budget is spent,
+at a second cycle, or when the model's choice is unusable even after a repair turn; its last
+step says why. It returns the kept passages in the paper's reading order, cut to
+``budget_tokens``. A walk the model ended with nothing kept returns nothing (the paper does not
+answer); one ended otherwise with nothing kept returns the starting search's best hits.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from paperpyramid.embeddings import Embedder
+from paperpyramid.errors import LLMOutputError
+from paperpyramid.llm import LLM, Message, Usage
+from paperpyramid.llm.documents import DATA_RULE, document_block
+from paperpyramid.llm.tools import Tool, ToolCall, choose_tool
+from paperpyramid.retrieval import SearchHit, parent, sections
+from paperpyramid.retrieval.api import retrieve
+from paperpyramid.retrieval.filters import Filters
+from paperpyramid.retrieval.sections import Heading
+from paperpyramid.retrieval.trace import Found, Step, Tracker, reply_tokens
+
+#: tokens of passages on view at one step (fewer when the model's context window is small)
+VIEW_TOKENS = 1500
+#: hits the starting search and the ``search`` tool show
+SEARCH_HITS = 5
+#: tokens the model may answer one choice with
+CHOICE_TOKENS = 300
+#: tokens left in the context window for the tool descriptions and schema the client adds
+TOOLS_ALLOWANCE = 1000
+#: characters of a kept passage shown as its preview
+PREVIEW_CHARS = 160
+
+WALK_SYSTEM = f"""You look for the passages of one scientific paper that answer a researcher's question, reading it section by section.
+At each step you see the paper's outline, the passages on view (numbered) and what you have kept so far. Call exactly one tool.
+With every call, put in keep the numbers of the passages on view that help to answer the question (they are collected); [] when none do.
+Call done as soon as the kept passages answer the question, or when the paper does not.
+{DATA_RULE}"""
+
+
+class Keep(BaseModel):
+    keep: list[int] = Field(description="Numbers of the passages on view that help to answer the question; [] when none do.",
+                            json_schema_extra={"maxItems": 10})
+
+
+class NextSection(Keep):
+    pass
+
+
+class PreviousSection(Keep):
+    pass
+
+
+class OpenSection(Keep):
+    number: str = Field(description="The section's number as the outline shows it, e.g. 3.2 (its title when it has no number).",
+                        json_schema_extra={"maxLength": 120})
+
+
+class Search(Keep):
+    query: str = Field(description="Keywords to look for in this paper.", json_schema_extra={"maxLength": 200})
+
+
+class Done(Keep):
+    pass
+
+
+#: the walk's tools, all read-only: their descriptions are what the model reads
+TOOLS: tuple[Tool, ...] = (
+    Tool("next_section", "Read the next section of the paper, in reading order; returns its passages. "
+         "Call it when the section on view stops short of what the question needs and the text likely goes on.", NextSection),
+    Tool("previous_section", "Read the section before the current one; returns its passages. "
+         "Call it when a passage refers back to something defined or measured earlier.", PreviousSection),
+    Tool("open_section", "Read the section with this number in the outline; returns its passages. "
+         "Call it when the outline names a section likely to hold the answer (Methods for how, Results for how much).", OpenSection),
+    Tool("search", "Search this paper for keywords; returns its best-matching passages, wherever they are. "
+         "Call it when no section title points to the answer.", Search),
+    Tool("done", "End the walk. Call it when the kept passages answer the question, or when this paper does not.", Done),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """What the model reads at a step: ``key`` tells views apart (to see cycles)."""
+
+    key: str
+    title: str
+    passages: list[SearchHit]
+    hidden: int = 0
+
+
+def walk(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budget_tokens: int | None = None,
+         embedder: Embedder | None = None, filters: Filters | None = None) -> Found:
+    """The passages the model kept while walking the best-matching paper (see the module docstring)."""
+    filters = filters or Filters()
+    started = time.perf_counter()
+    mode = "hybrid" if embedder is not None else "bm25"
+    best = retrieve(conn, question, mode=mode, k=SEARCH_HITS, filters=filters, embedder=embedder)
+    if not best:
+        tracker.record(Step("search", f"{mode}: no passage matches the question", seconds=time.perf_counter() - started))
+        tracker.record(Step("stop", "nothing to walk"))
+        return Found([], steps=tracker.steps)
+    start = sections.heading(conn, best[0].citation.section_id)
+    assert start is not None  # the hit was just read through its section
+    tracker.record(Step("search", f"{mode}: the best hit is in {start.label} ({_page(start.page)}) of {best[0].citation.article_title or 'an untitled paper'}; "
+                                  "the walk starts there", seconds=time.perf_counter() - started))
+    walker = _Walker(conn, question, llm, start, best[0].citation.article_title, filters, embedder, mode)
+    reason, completed = walker.run(tracker)
+    kept = walker.kept_in_reading_order()
+    if kept or completed:
+        passages = parent.cut_to_budget(kept, budget_tokens)
+        detail = f"{reason}: {len(kept)} passages kept" if kept else f"{reason}: nothing kept, the paper does not answer"
+    else:
+        passages = parent.cut_to_budget(best, budget_tokens)
+        detail = f"{reason}; nothing kept, so the {len(best)} best search hits are handed over"
+    tracker.record(Step("stop", detail))
+    return Found(passages, steps=tracker.steps)
+
+
+class _Walker:
+    """One walk's state: where it is, what it has seen and kept."""
+
+    def __init__(self, conn: Any, question: str, llm: LLM, start: Heading, title: str | None, filters: Filters, embedder: Embedder | None,
+                 mode: str) -> None:
+        self.conn, self.question, self.llm, self.filters, self.embedder, self.mode = conn, question, llm, filters, embedder, mode
+        self.title = title or "Untitled"
+        self.here = start
+        self.outline = sections.outline(conn, start.article_id, include_references=filters.include_references)
+        self.view = self._section_view(start)
+        self.seen = {self.view.key}
+        self.read = {start.id}
+        self.kept: dict[str, SearchHit] = {}
+        self.moves: list[str] = []
+        self.note = ""
+        self.warned = False
+
+    def run(self, tracker: Tracker) -> tuple[str, bool]:
+        """Walks until a stop; returns why, and whether the model itself ended the walk."""
+        while True:
+            reason = tracker.spent()
+            if reason is None and len(self.moves) >= tracker.limits.max_steps:
+                reason = f"step limit {tracker.limits.max_steps} reached"
+            if reason is not None:
+                return reason, False
+            started = time.perf_counter()
+            try:
+                call = choose_tool(self.llm, self._prompt(), TOOLS, max_tokens=CHOICE_TOKENS)
+            except LLMOutputError as exc:
+                usage = exc.usage if isinstance(exc.usage, Usage) else Usage()
+                tracker.record(Step("walk", f"the model's choice was unusable even after a repair turn: {exc}", usage.prompt_tokens,
+                                    usage.completion_tokens, time.perf_counter() - started))
+                return "malformed tool call", False
+            kept = self._keep(call.arguments)
+            landing, stop = self._move(call)
+            self.moves.append(f"{_describe(call)} → {landing}")
+            tracker.record(Step("walk", f"{_describe(call)} → {landing}, kept {kept}", *reply_tokens(call), time.perf_counter() - started))
+            if call.name == "done":
+                return "done", True
+            if stop is not None:
+                return stop, False
+
+    def kept_in_reading_order(self) -> list[SearchHit]:
+        order = {context_id: index for index, context_id in
+                 enumerate(sections.reading_order(self.conn, self.here.article_id, include_references=self.filters.include_references))}
+        return sorted(self.kept.values(), key=lambda hit: order.get(hit.context_id, len(order)))
+
+    def _keep(self, arguments: BaseModel) -> int:
+        """Collects the passages on view that ``keep`` names; returns how many were new."""
+        numbers = list(dict.fromkeys(getattr(arguments, "keep", [])))
+        wrong = [number for number in numbers if not 1 <= number <= len(self.view.passages)]
+        new = 0
+        for number in numbers:
+            if number not in wrong and self.view.passages[number - 1].context_id not in self.kept:
+                self.kept[self.view.passages[number - 1].context_id] = self.view.passages[number - 1]
+                new += 1
+        self.note = f"Passage number(s) {', '.join(map(str, wrong))} were not on view and were not kept. " if wrong else ""
+        return new
+
+    def _move(self, call: ToolCall) -> tuple[str, str | None]:
+        """Carries out the call: where it landed, and why the walk must stop (a second cycle) or None."""
+        arguments = call.arguments
+        if call.name == "done":
+            return "the walk ends", None
+        target: Heading | None
+        if call.name in ("next_section", "previous_section"):
+            step = sections.next_section if call.name == "next_section" else sections.previous_section
+            target = step(self.conn, self.here.id, include_references=self.filters.include_references)
+            if target is None:
+                edge = "after" if call.name == "next_section" else "before"
+                self.note += f"There is no section {edge} {self.here.label}: it is the paper's {'last' if edge == 'after' else 'first'} section. "
+                return f"no section {edge} {self.here.label}", None
+            return self._land(self._section_view(target), target)
+        if call.name == "open_section":
+            number = str(getattr(arguments, "number", ""))
+            target = self._find_section(number)
+            if target is None:
+                self.note += f"There is no section {number!r} in the outline; name one the outline shows. "
+                return f"no section {number!r}", None
+            return self._land(self._section_view(target), target)
+        query = " ".join(str(getattr(arguments, "query", "")).split())
+        within = dataclasses.replace(self.filters, article_ids=(self.here.article_id,))
+        hits = retrieve(self.conn, query, mode=self.mode, k=SEARCH_HITS, filters=within, embedder=self.embedder)
+        if not hits:
+            self.note += f"The search for {query!r} found nothing in this paper. "
+            return f"nothing found for {query!r}", None
+        return self._land(self._cut(f"search:{query.casefold()}", f"the search for {query!r}", hits), None)
+
+    def _land(self, view: _View, section: Heading | None) -> tuple[str, str | None]:
+        if view.key in self.seen:
+            if self.warned:
+                return f"{view.title} again", f"cycle: back at {view.title} after a warning"
+            self.warned = True
+            self.note += (f"You have read {view.title} before: going back finds nothing new. Choose something else or call done; "
+                          "going back once more ends the walk. ")
+        self.seen.add(view.key)
+        self.view = view
+        if section is not None:
+            self.here = section
+            self.read.add(section.id)
+        return view.title, None
+
+    def _find_section(self, number: str) -> Heading | None:
+        wanted = " ".join(number.strip().lstrip("§").split()).casefold()
+        for name in ("number", "title", "label"):  # a number wins over a title that reads like one
+            found = next((heading for heading in self.outline if wanted and str(getattr(heading, name) or "").lstrip("§").casefold() == wanted), None)
+            if found is not None:
+                return found
+        return None
+
+    def _section_view(self, heading: Heading) -> _View:
+        passages = sections.section_passages(self.conn, heading.id, include_references=self.filters.include_references)
+        return self._cut(f"section:{heading.id}", f"{heading.label} ({_page(heading.page)})", passages)
+
+    def _cut(self, key: str, title: str, passages: list[SearchHit]) -> _View:
+        budget = max(1, min(VIEW_TOKENS, (self.llm.context_window - CHOICE_TOKENS - TOOLS_ALLOWANCE) // 2))
+        shown = parent.cut_to_budget(passages, budget) or passages[:1]
+        return _View(key, title, shown, len(passages) - len(shown))
+
+    def _prompt(self) -> list[Message]:
+        """The step's messages; passages on view are dropped from the end while the prompt would
+        not fit the model's context window."""
+        view = self.view
+        while True:
+            messages = [{"role": "system", "content": WALK_SYSTEM}, {"role": "user", "content": self._user_turn(view)}]
+            size = sum(self.llm.count_tokens(message["content"]) for message in messages)
+            if size + CHOICE_TOKENS + TOOLS_ALLOWANCE <= self.llm.context_window or len(view.passages) <= 1:
+                return messages
+            view = dataclasses.replace(view, passages=view.passages[:-1], hidden=view.hidden + 1)
+
+    def _user_turn(self, view: _View) -> str:
+        lines = [f"{'→' if heading.id == self.here.id else '✓' if heading.id in self.read else ' '} "
+                 f"{'  ' * (heading.level - 1)}{heading.label} ({_page(heading.page)})" for heading in self.outline]
+        parts = [f"Question: {self.question}",
+                 "The paper's outline (→ the current section, ✓ sections read):\n" + document_block("\n".join([self.title, *lines]))]
+        if self.kept:
+            previews = [document_block(_preview(hit.text), kept=index, page=hit.citation.page_number or "")
+                        for index, hit in enumerate(self.kept_in_reading_order(), 1)]
+            parts.append(f"Kept so far ({len(self.kept)} passages, previews):\n" + "\n".join(previews))
+        else:
+            parts.append("Kept so far: nothing.")
+        if self.moves:
+            parts.append("Your moves so far:\n" + "\n".join(f"{index}. {move}" for index, move in enumerate(self.moves, 1)))
+        if self.note:
+            parts.append(f"Note: {self.note.strip()}")
+        shown = f"passages 1–{len(view.passages)}" + (f" ({view.hidden} more not shown: search to find them)" if view.hidden else "")
+        blocks = [document_block(hit.text, passage=index, page=hit.citation.page_number or "") for index, hit in enumerate(view.passages, 1)]
+        parts.append(f"On view: {view.title}, {shown}:\n" + "\n".join(blocks) if view.passages else f"On view: {view.title}, which has no text of its own.")
+        parts.append("Call one tool.")
+        return "\n\n".join(parts)
+
+
+def _describe(call: ToolCall) -> str:
+    if call.name == "open_section":
+        return f"open_section({str(getattr(call.arguments, 'number', ''))!r})"
+    if call.name == "search":
+        return f"search({str(getattr(call.arguments, 'query', ''))!r})"
+    return call.name
+
+
+def _page(page: int | None) -> str:
+    return "no page" if page is None else f"p. {page}"
+
+
+def _preview(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= PREVIEW_CHARS else flat[:PREVIEW_CHARS].rsplit(" ", 1)[0] + " …"
+
+
+__all__ = ["TOOLS", "WALK_SYSTEM", "walk"]
