@@ -19,6 +19,10 @@ from rich.text import Text
 from paperpyramid.errors import PaperPyramidError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paperpyramid.llm import LLM
+    from paperpyramid.retrieval.answer import Answer
     from paperpyramid.settings import LLMSettings, Settings
 
 app = typer.Typer(help="Academic PDFs in, a searchable SQLite corpus out.", no_args_is_help=True, add_completion=False)
@@ -221,17 +225,21 @@ def embed(
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in words.")],
     db: DbOption = Path("paperpyramid.sqlite"),
-    strategy: Annotated[str, typer.Option(help="How passages are found: parent (default), hybrid, cross, bm25, vector, or multiquery (the model writes query variants and filters the candidates).")] = "parent",
+    strategy: Annotated[str, typer.Option(help="How passages are found: a retrieval mode (parent, the default; hybrid, cross, bm25, vector) or an LLM-driven "
+                                                 "strategy: multiquery (query variants, a relevance filter), walk (the model reads a paper section by section), "
+                                                 "walkingrag (rounds of partial facts, each saying where to look next), pyramid (the search agent over the knowledge pyramid).")] = "parent",
     filter_model: Annotated[str | None, typer.Option(help="With --strategy multiquery and --backend openai: a smaller model for the relevance filter.")] = None,
     budget_tokens: Annotated[int, typer.Option(help="Tokens of passages handed to the model.")] = 4000,
+    max_steps: Annotated[int, typer.Option(min=1, help="LLM-driven strategies: at most this many moves or rounds.")] = 8,
+    max_llm_tokens: Annotated[int, typer.Option(min=100, help="LLM-driven strategies: stop finding once this many LLM tokens are spent (the answer comes after).")] = 30_000,
     backend: Annotated[str | None, typer.Option(help="LLM backend: local (default) or openai (OPENAI_BASE_URL).")] = None,
     model: Annotated[str | None, typer.Option(help="With --backend openai: the model name the server knows.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: answer, claims, citations (context id, page, title), steps, usage.")] = False,
 ) -> None:
     """Answer a question from the corpus, every claim cited [title, p. N] to a stored passage;
-    the steps print as they happen, with their token usage."""
+    the steps (and the facts a strategy finds) print as they happen, with their token usage."""
     from paperpyramid.llm import get_llm
-    from paperpyramid.retrieval.trace import Step
+    from paperpyramid.retrieval.trace import Limits, Step
     from paperpyramid.settings import Settings
 
     try:
@@ -251,7 +259,8 @@ def ask(
     corpus = _open(db)
     with corpus:
         try:
-            answer = corpus.ask(question, strategy=strategy, budget_tokens=budget_tokens, llm=llm, on_step=on_step, filter_llm=filter_llm)
+            answer = corpus.ask(question, strategy=strategy, budget_tokens=budget_tokens, llm=llm, on_step=on_step, filter_llm=filter_llm,
+                                limits=Limits(max_steps, max_llm_tokens))
         except (PaperPyramidError, ValueError) as exc:
             raise _fail(str(exc)) from exc
     if as_json:
@@ -536,27 +545,39 @@ def eval_retrieval(
     db: DbOption = Path("paperpyramid.sqlite"),
     modes: Annotated[
         str,
-        typer.Option(help="Comma-separated modes, scored side by side: bm25, vector, hybrid, parent, cross, or a pyramid level "
-                          "(insights, concepts, abstracts, recollections; hybrid, or LEVEL:bm25 / LEVEL:vector)."),
+        typer.Option(help="Comma-separated modes, scored side by side: bm25, vector, hybrid, parent, cross, a pyramid level "
+                          "(insights, concepts, abstracts, recollections; hybrid, or LEVEL:bm25 / LEVEL:vector), or an LLM-driven "
+                          "strategy (multiquery, walk, walkingrag, pyramid: see --backend)."),
     ] = "bm25,vector,hybrid,parent",
     k: Annotated[int, typer.Option("-k", "--k", help="Passages retrieved per question (parent: its own hits, widened).")] = 100,
     only_distilled: Annotated[
         bool, typer.Option("--only-distilled", help="Only the questions about distilled papers, and search only those papers (every mode alike).")
     ] = False,
-    as_json: Annotated[Path | None, typer.Option("--json", help="Also write the full report (per kind, per question ranks) here.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions (after --only-distilled): a strategy with a slow model takes hours on all.")] = None,
+    budget: Annotated[int, typer.Option(min=1, help="Tokens of passages a strategy hands over (the modes return their k passages uncut).")] = 8000,
+    backend: Annotated[str | None, typer.Option(help="The strategies' LLM backend: local (default) or openai (OPENAI_BASE_URL).")] = None,
+    model: Annotated[str | None, typer.Option(help="With --backend openai: the model name the server knows.")] = None,
+    filter_model: Annotated[str | None, typer.Option(help="With multiquery and --backend openai: a smaller model for the relevance filter.")] = None,
+    as_json: Annotated[Path | None, typer.Option("--json", help="Also write the full report (per kind, per question ranks, LLM tokens and failures) here.")] = None,
 ) -> None:
     """Score retrieval on a QA set by ../shared/qa/README.md's metric: MRR@10, R@5, R@20,
-    evidence within 2k/4k/8k tokens, all-evidence@20 for cross-* questions, latency; every mode
-    in one run, per question kind. A hit on a pyramid level counts when one of its source
-    contexts matches (the drill-down); the report gives each level's compression ratio."""
-    from paperpyramid.eval.retrieval import evaluate, load_questions, render_report, report_to_json
+    evidence within 2k/4k/8k tokens, all-evidence@20 for cross-* questions, latency, and the
+    passages' tokens and the LLM tokens spent per question; every mode and strategy in one run,
+    per question kind. A strategy is scored on the passages it hands to the answering model, in
+    that order; a question on which its model's reply is unreadable counts as no passages and
+    as "failed". A hit on a pyramid level counts when one of its source contexts matches (the
+    drill-down); the report gives each level's compression ratio."""
+    from paperpyramid.eval.retrieval import QuestionResult, evaluate, load_questions, render_report, report_to_json, retrievers
     from paperpyramid.retrieval.filters import Filters
-    from paperpyramid.retrieval.levels import LEVELS
+    from paperpyramid.retrieval.strategies import STRATEGIES
 
     if not qa.is_file():
         raise _fail(f"no QA file at {qa}")
     questions = load_questions(qa)
     names = [name.strip() for name in modes.split(",") if name.strip()]
+    strategies = [name for name in names if name in STRATEGIES]
+    llm, llm_settings = _eval_llm(backend, model) if strategies else (None, None)
+    filter_llm = _eval_llm(None, filter_model, llm_settings)[0] if strategies and filter_model else None
     corpus = _open(db)
     with corpus:
         filters = Filters()
@@ -569,23 +590,38 @@ def eval_retrieval(
             questions = [q for q in questions if q.pdfs and all(pdf in distilled for pdf in q.pdfs)]
             filters = Filters(article_ids=tuple(distilled.values()))
             typer.echo(f"{len(questions)} questions about the {len(distilled)} distilled papers; every mode searches only those papers")
-
-        def retriever(name: str):  # type: ignore[no-untyped-def]
-            level, _, mode = name.partition(":")
-            if level in LEVELS and level != "contexts":
-                mode = mode or corpus.best_mode()
-                return lambda question: corpus.retrieve(question, mode=mode, k=k, level=level, filters=filters)
-            return lambda question: corpus.retrieve(question, mode=name, k=k, filters=filters)
-
+        if limit is not None and limit < len(questions):
+            typer.echo(f"the first {limit} of {len(questions)} questions (--limit {limit})")
+            questions = questions[:limit]
+        if llm is not None and llm_settings is not None:
+            typer.echo(f"strategies {', '.join(strategies)} with {llm.name}" + (f" (filter: {filter_llm.name})" if filter_llm else "")
+                       + f", passages cut to {budget} tokens" + ("; replies from the response cache cost no tokens" if llm_settings.cache else ""))
         try:
+            chosen = retrievers(corpus, names, k=k, filters=filters, llm=llm, filter_llm=filter_llm, budget_tokens=budget)
             for name in names:
-                retriever(name)("warm-up")  # loads the model and checks the mode before timing
+                if name not in STRATEGIES:
+                    chosen[name]("warm-up")  # loads the model and checks the mode before timing
+            if strategies:
+                corpus.retrieve("warm-up", mode=corpus.best_mode(), k=1)  # the query embedder, loaded before timing
         except (PaperPyramidError, ValueError) as exc:
             raise _fail(str(exc)) from exc
-        progress = Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True)
-        task = progress.add_task("eval", total=len(questions) * len(names))
-        with progress:
-            reports = evaluate(questions, {name: retriever(name) for name in names}, on_question=lambda _: progress.advance(task))
+        spent = [0, 0]  # llm tokens, failures
+        columns: list[ProgressColumn] = [TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn()]
+        if strategies:
+            columns.append(TextColumn("{task.fields[tokens]} llm tokens, {task.fields[failed]} failed"))
+        progress = Progress(*columns, TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True)
+        task = progress.add_task("eval", total=len(questions) * len(names), tokens=0, failed=0)
+
+        def on_question(mode: str, result: QuestionResult) -> None:
+            spent[0] += result.llm_tokens
+            spent[1] += result.failure is not None
+            progress.update(task, advance=1, tokens=spent[0], failed=spent[1])
+
+        try:
+            with progress:
+                reports = evaluate(questions, chosen, on_question=on_question)
+        except PaperPyramidError as exc:
+            raise _fail(f"stopped: {exc}") from exc
         ratios = _compression(corpus.conn, filters.article_ids)
     typer.echo(render_report(reports))
     if ratios:
@@ -596,6 +632,86 @@ def eval_retrieval(
         data = report_to_json(reports)
         data["compression"] = {level: {"items": items, "tokens": tokens, "ratio": ratio} for level, (items, tokens, ratio) in ratios.items()}
         as_json.write_text(json.dumps(data, indent=2))
+
+
+@eval_app.command("answers")
+def eval_answers(
+    qa: Annotated[Path, typer.Argument(help="A QA .jsonl file with reference answers (../shared/qa/corpus-qa.jsonl): id, question, kind, answer, evidence.")],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    strategy: Annotated[str, typer.Option(help="Comma-separated strategies, graded side by side: any of ask's (parent, hybrid, cross, bm25, vector, multiquery, walk, walkingrag, pyramid).")] = "parent",
+    budget: Annotated[int, typer.Option(min=1, help="Tokens of passages handed to the answering model (ask's --budget-tokens).")] = 4000,
+    backend: Annotated[str | None, typer.Option(help="The answering LLM's backend: local (default) or openai (OPENAI_BASE_URL).")] = None,
+    model: Annotated[str | None, typer.Option(help="With --backend openai: the answering model's name.")] = None,
+    judge_backend: Annotated[str | None, typer.Option(help="The judge's LLM backend (default: the answering model's).")] = None,
+    judge_model: Annotated[str | None, typer.Option(help="The judge's model name (default: the answering model).")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions (with a reference answer).")] = None,
+    as_json: Annotated[Path | None, typer.Option("--json", help="Also write the figures and a row per question and strategy (answer, verdict, reason, citations checked, tokens) here.")] = None,
+) -> None:
+    """Grade answers on a QA set: each question answered by each strategy as ask answers it,
+    its supported claims graded against the reference answer by a judge model (correct /
+    partial / wrong; score = correct + 0.5 x partial), every citation of a supported claim
+    checked (it resolves to the stored context and page; it holds the question's gold
+    evidence; it backs its claim), and the tokens spent per question, the judge's apart."""
+    from paperpyramid.eval.answers import AnswerResult, evaluate_answers, render_report, report_to_json
+    from paperpyramid.eval.retrieval import load_questions
+    from paperpyramid.retrieval.api import MODES
+    from paperpyramid.retrieval.strategies import STRATEGIES
+    from paperpyramid.retrieval.trace import Step
+
+    if not qa.is_file():
+        raise _fail(f"no QA file at {qa}")
+    names = [name.strip() for name in strategy.split(",") if name.strip()]
+    unknown = [name for name in names if name not in (*MODES, *STRATEGIES)]
+    if unknown or not names:
+        raise _fail(f"unknown strategy {unknown[0] if unknown else strategy!r}; choose from: {', '.join((*MODES, *STRATEGIES))}")
+    questions = [question for question in load_questions(qa) if question.answer]
+    if limit is not None and limit < len(questions):
+        typer.echo(f"the first {limit} of {len(questions)} questions (--limit {limit})")
+        questions = questions[:limit]
+    llm, llm_settings = _eval_llm(backend, model)
+    judge = _eval_llm(judge_backend, judge_model, llm_settings)[0] if judge_backend or judge_model else llm
+    typer.echo(f"answers by {llm.name} from {budget} tokens of passages, judged by {judge.name}"
+               + ("; replies from the response cache cost no tokens" if llm_settings.cache else ""))
+    corpus = _open(db)
+    with corpus:
+
+        def ask(question: str, name: str, on_step: Callable[[Step], None]) -> Answer:
+            answer: Answer = corpus.ask(question, strategy=name, budget_tokens=budget, llm=llm, on_step=on_step)
+            return answer
+
+        spent = [0, 0]  # the answers' tokens, the judge's
+        progress = Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[answer]} answer + {task.fields[judge]} judge tokens"),
+                            TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True)
+        task = progress.add_task("eval", total=len(questions) * len(names), answer=0, judge=0)
+
+        def on_question(result: AnswerResult) -> None:
+            spent[0] += result.answer_tokens
+            spent[1] += result.judge_tokens
+            progress.update(task, advance=1, answer=spent[0], judge=spent[1])
+
+        try:
+            with progress:
+                reports = evaluate_answers(corpus.conn, questions, names, ask, judge, on_question=on_question)
+        except (PaperPyramidError, ValueError) as exc:
+            raise _fail(f"stopped: {exc}") from exc
+    typer.echo(render_report(reports))
+    if as_json is not None:
+        as_json.write_text(json.dumps(report_to_json(reports, answerer=llm.name, judge=judge.name), indent=2, ensure_ascii=False))
+
+
+def _eval_llm(backend: str | None, model: str | None, base: LLMSettings | None = None) -> tuple[LLM, LLMSettings]:
+    """The model that --backend and --model name over ``base`` (default: the configured LLM),
+    or one clear line why there is none."""
+    from paperpyramid.llm import get_llm
+    from paperpyramid.settings import Settings
+
+    try:
+        settings = _llm_settings(base or Settings().llm, backend, model)
+        return get_llm(settings), settings
+    except ValidationError as exc:
+        raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
+    except PaperPyramidError as exc:
+        raise _fail(str(exc)) from exc
 
 
 def _compression(conn: Any, article_ids: tuple[str, ...] | None) -> dict[str, tuple[int, int, float]]:

@@ -1,5 +1,6 @@
 """The retrieval metric of ../shared/qa/README.md, on hand-made passages whose answers are known,
-and `paperpyramid eval retrieval` on a real corpus."""
+and `paperpyramid eval retrieval` on a real corpus: the modes, and the LLM-driven strategies
+beside them against a scripted model on 127.0.0.1 (their LLM tokens, --limit, failures)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,24 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-from paperpyramid.eval.retrieval import Evidence, Question, prepare, score_question, summarise
+from typer.testing import CliRunner
+
+from paperpyramid.cli import app
+from paperpyramid.corpus import Corpus
+from paperpyramid.errors import LLMOutputError
+from paperpyramid.eval.retrieval import Evidence, Question, Retrieved, prepare, retrievers, score_question, summarise
 from paperpyramid.ingest import ingest
+from paperpyramid.llm import Usage, get_llm
 from paperpyramid.retrieval import Citation, SearchHit
+from paperpyramid.retrieval.strategies import STRATEGIES
+from paperpyramid.retrieval.trace import Found, Step
 from paperpyramid.settings import IngestSettings, Settings
 from paperpyramid.tokens import TokenCounter
 from tests.conftest import SAMPLE
+from tests.fake_llm import FakeLLMServer, FakeReply, llm_settings
+from tests.test_distill import make_corpus, paper
 
 ROOT = Path(__file__).resolve().parents[1]
 COUNTER = TokenCounter()
@@ -95,3 +107,94 @@ def test_cli_scores_modes_side_by_side(tmp_path: Path) -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert refused.returncode == 2 and "paperpyramid embed" in refused.stderr and "Traceback" not in refused.stderr
+
+
+# --------------------------------------------------------------------------- strategies beside the modes
+
+def strategies_model(body: dict[str, Any]) -> FakeReply:
+    """multiquery's two prompts, every reply costing 40 + 2 tokens; the question about garbage
+    gets a reply that is not JSON, every time."""
+    system, user = body["messages"][0]["content"], body["messages"][1]["content"]
+    if "garbage" in user:
+        return FakeReply("this is not JSON at all", prompt_tokens=40, completion_tokens=2)
+    if "rewrite a researcher's question" in system:
+        return FakeReply(json.dumps({"queries": ["shark colony individuals", "heron nests station"]}), prompt_tokens=40, completion_tokens=2)
+    return FakeReply(json.dumps({"relevant": True}), prompt_tokens=40, completion_tokens=2)
+
+
+def test_cli_scores_a_strategy_beside_the_modes_with_its_llm_tokens(tmp_path: Path, monkeypatch: Any) -> None:
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=3)})
+    questions = ["how large did the shark colony grow", "where were the heron nests counted", "garbage in the colony",
+                 "zebra migration routes"]
+    qa = tmp_path / "qa.jsonl"
+    qa.write_text("\n".join(json.dumps({"id": str(n), "question": text, "kind": "fact", "evidence": ["34 shark individuals"], "pdf": "alpha.pdf"})
+                            for n, text in enumerate(questions, 1)))
+    out = tmp_path / "report.json"
+    monkeypatch.setenv("PAPERPYRAMID_LLM__CACHE", "false")
+    with FakeLLMServer(strategies_model) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        result = CliRunner().invoke(app, ["eval", "retrieval", str(qa), "--db", str(db), "--modes", "bm25,multiquery", "--limit", "3",
+                                          "--backend", "openai", "--model", "fake-model", "--json", str(out)])
+        asked = [body["messages"][1]["content"] for body in server.requests]
+    assert result.exit_code == 0, result.output
+    assert "the first 3 of 4 questions (--limit 3)" in result.stdout and "overall (3 questions)" in result.stdout
+    overall_table = result.stdout.split("overall (3 questions)\n")[1].split("\n\n")[0].splitlines()
+    assert overall_table[0].split()[-4:] == ["tokens", "llm", "tok", "failed"]
+    rows = {line.split()[0]: line.split() for line in overall_table[1:]}
+    assert set(rows) == {"bm25", "multiquery"}
+    assert not any("zebra" in text for text in asked)  # the fourth question is past the limit
+
+    def spent(question: str) -> int:  # what the script charged for the calls about one question
+        return 42 * sum(1 for text in asked if text.startswith(f"Question: {question}"))
+
+    report = json.loads(out.read_text())
+    assert report["bm25"]["llm_tokens"] == {"1": 0, "2": 0, "3": 0} and report["bm25"]["failures"] == {}
+    assert report["multiquery"]["llm_tokens"] == {str(n): spent(text) for n, text in enumerate(questions[:3], 1)}
+    assert spent(questions[0]) > 42 and spent(questions[2]) == 84  # variants and judgments; the garbage: two attempts
+    assert list(report["multiquery"]["failures"]) == ["3"] and "did not answer with a valid Variants" in report["multiquery"]["failures"]["3"]
+    assert report["multiquery"]["ranks"]["1"] is not None and report["multiquery"]["ranks"]["3"] is None
+    overall = report["multiquery"]["overall"]
+    assert overall["failures"] == 1 and overall["llm_tokens"] == sum(spent(text) for text in questions[:3]) / 3
+    assert rows["multiquery"][-1] == "1" and rows["multiquery"][-2] == f"{overall['llm_tokens']:.0f}" and rows["bm25"][-2:] == ["0", "0"]
+
+
+def test_every_strategy_name_runs_through_find(tmp_path: Path) -> None:
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=3)})
+    calls: list[tuple[str, str, int | None]] = []
+    hit = passage("The shark colony of alpha grew to 34 individuals")
+
+    def finder(conn: Any, strategy: str, question: str, llm: Any, *, budget_tokens: int | None = None, on_step: Any = None, **_: Any) -> Found:
+        calls.append((strategy, question, budget_tokens))
+        if question == "unreadable":
+            on_step(Step("first", "", 7, 3))
+            raise LLMOutputError("fake did not answer with a valid Move after 2 attempts", usage=Usage(30, 6))
+        steps = [Step("first", "", 7, 3), Step("second", "", 11, 1)]
+        for step in steps:
+            on_step(step)
+        return Found([hit], steps=steps)
+
+    with FakeLLMServer(strategies_model) as server, Corpus.open(db) as corpus:
+        chosen = retrievers(corpus, ["bm25", *STRATEGIES], llm=get_llm(llm_settings(server.base_url)), budget_tokens=2000, finder=finder)
+        got = {name: chosen[name]("shark colony") for name in chosen}
+        failed = chosen["pyramid"]("unreadable")
+    assert calls[: len(STRATEGIES)] == [(name, "shark colony", 2000) for name in STRATEGIES]
+    assert all(got[name] == Retrieved([hit], 22) for name in STRATEGIES)
+    assert not isinstance(got["bm25"], Retrieved) and got["bm25"][0].text.startswith("The shark colony")  # a mode: no LLM, no finder
+    assert failed == Retrieved([], 10 + 36, "fake did not answer with a valid Move after 2 attempts")
+
+
+def test_cli_stops_with_one_line_when_the_model_is_down(tmp_path: Path, monkeypatch: Any) -> None:
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=2)})
+    qa = tmp_path / "qa.jsonl"
+    qa.write_text(json.dumps({"id": "1", "question": "shark colony", "kind": "fact", "evidence": ["34 shark individuals"], "pdf": "alpha.pdf"}))
+    monkeypatch.setenv("PAPERPYRAMID_LLM__CACHE", "false")
+    monkeypatch.setenv("PAPERPYRAMID_LLM__RETRIES", "0")
+    with FakeLLMServer(lambda body: FakeReply(status=503, error="overloaded")) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        result = CliRunner().invoke(app, ["eval", "retrieval", str(qa), "--db", str(db), "--modes", "bm25,multiquery", "--backend", "openai",
+                                          "--model", "fake-model"])
+    assert result.exit_code == 2 and "error: stopped:" in result.output and "overall" not in result.stdout
+    assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback, one line

@@ -1,4 +1,5 @@
-"""Retrieval quality on a QA set, by the metric of ``../shared/qa/README.md``.
+"""Retrieval quality on a QA set, by the metric of ``../shared/qa/README.md``: every retrieval
+mode, pyramid level and LLM-driven strategy side by side.
 
 A question's rank is that of the first retrieved passage that matches one of its evidence
 strings: after collapsing whitespace and lowercasing, the passage contains the string, or it
@@ -6,11 +7,19 @@ contains at least 60% of the string's distinct words (lowercase ``\\w+`` tokens)
 mode and per question kind: MRR@10, Recall@5, Recall@20, evidence recall within 2k / 4k / 8k
 tokens (the passages concatenated in the order handed to the model, cut at the budget with
 the contexts' tokenizer, all-MiniLM-L6-v2's; a passage cut short is matched on what is left),
-all-evidence@20 for the cross-section and cross-paper kinds, and latency p50 / p95.
+all-evidence@20 for the cross-section and cross-paper kinds, latency p50 / p95, the passages'
+tokens and the LLM tokens spent finding them, per question.
 
 A hit on a distilled level of the knowledge pyramid (an insight, a concept, ...) matches when
 one of its source contexts does (the drill-down), and costs in the budgets its own tokens plus
 its sources' (what the drill-down hands the model).
+
+A strategy (:data:`~paperpyramid.retrieval.strategies.STRATEGIES`: ``multiquery``, ``walk``,
+``walkingrag``, ``pyramid``) is scored on the passages it hands to the answering model, in that
+order, cut to its token budget; its "llm tokens" are the prompt and completion tokens of every
+model call it made for the question (a reply from the response cache costs none). A strategy
+whose model answers unreadably even after repair (``LLMOutputError``) scores no passages for
+that question and is counted as a failure; an outage (``ServiceUnavailable``) stops the run.
 """
 
 from __future__ import annotations
@@ -22,10 +31,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from paperpyramid.errors import LLMOutputError
+from paperpyramid.llm import LLM, Usage
 from paperpyramid.retrieval import SearchHit
+from paperpyramid.retrieval.filters import Filters
+from paperpyramid.retrieval.levels import LEVELS
+from paperpyramid.retrieval.strategies import STRATEGIES, find
+from paperpyramid.retrieval.trace import Found, Step
 from paperpyramid.tokens import TokenCounter
+
+if TYPE_CHECKING:
+    from paperpyramid.corpus import Corpus
 
 BUDGETS = (2000, 4000, 8000)
 CROSS_KINDS = ("cross-section", "cross-paper")
@@ -39,11 +57,12 @@ class Question:
     kind: str
     evidence: tuple[str, ...]
     pdfs: tuple[str, ...]
+    answer: str = ""  # the short reference answer, which ``eval answers`` grades against
 
 
 def load_questions(path: Path) -> list[Question]:
     """The questions of a QA ``.jsonl`` file (fields ``id``, ``question``, ``kind``,
-    ``evidence``, ``pdf``)."""
+    ``evidence``, ``pdf``, ``answer``)."""
     questions = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
@@ -51,7 +70,8 @@ def load_questions(path: Path) -> list[Question]:
         item = json.loads(line)
         pdfs = item.get("pdf") or []
         questions.append(
-            Question(str(item["id"]), str(item["question"]), str(item.get("kind", "")), tuple(item["evidence"]), tuple(pdfs if isinstance(pdfs, list) else [pdfs]))
+            Question(str(item["id"]), str(item["question"]), str(item.get("kind", "")), tuple(item["evidence"]), tuple(pdfs if isinstance(pdfs, list) else [pdfs]),
+                     str(item.get("answer") or ""))
         )
     return questions
 
@@ -88,6 +108,8 @@ class QuestionResult:
     seconds: float
     passages: int
     tokens: int
+    llm_tokens: int = 0  # prompt and completion tokens a strategy spent on the question
+    failure: str | None = None  # why a strategy found nothing: its model's reply was unreadable
 
 
 def _prepared(passage: SearchHit) -> list[PreparedPassage]:
@@ -95,7 +117,8 @@ def _prepared(passage: SearchHit) -> list[PreparedPassage]:
     return [prepare(source.text) for source in passage.sources] if passage.level != "contexts" else [prepare(passage.text)]
 
 
-def score_question(question: Question, passages: Sequence[SearchHit], seconds: float, counter: TokenCounter) -> QuestionResult:
+def score_question(question: Question, passages: Sequence[SearchHit], seconds: float, counter: TokenCounter, *, llm_tokens: int = 0,
+                   failure: str | None = None) -> QuestionResult:
     evidence = [Evidence(text) for text in question.evidence]
     rank = None
     matched_at_20: set[int] = set()
@@ -108,7 +131,7 @@ def score_question(question: Question, passages: Sequence[SearchHit], seconds: f
             matched_at_20.update(hits)
     within = {budget: _within(evidence, passages, budget, counter) for budget in BUDGETS}
     tokens = sum(passage.num_tokens for passage in passages)
-    return QuestionResult(question, rank, within, len(matched_at_20) == len(evidence), seconds, len(passages), tokens)
+    return QuestionResult(question, rank, within, len(matched_at_20) == len(evidence), seconds, len(passages), tokens, llm_tokens, failure)
 
 
 def _within(evidence: list[Evidence], passages: Sequence[SearchHit], budget: int, counter: TokenCounter) -> bool:
@@ -152,11 +175,70 @@ class ModeReport:
     results: list[QuestionResult] = field(default_factory=list)
 
 
-Retriever = Callable[[str], Sequence[SearchHit]]
+@dataclass(frozen=True, slots=True)
+class Retrieved:
+    """What a retriever hands over for one question: the passages in the order the answering
+    model reads them, the LLM tokens spent finding them, and why it failed (then no passages)."""
+
+    passages: Sequence[SearchHit]
+    llm_tokens: int = 0
+    failure: str | None = None
+
+
+#: a question in, its passages out: plain (a retrieval mode) or with what finding them cost
+Retriever = Callable[[str], Sequence[SearchHit] | Retrieved]
+#: :func:`paperpyramid.retrieval.strategies.find`, or a stand-in with its signature
+Finder = Callable[..., Found]
+
+
+def retrievers(corpus: Corpus, names: Sequence[str], *, k: int = 100, filters: Filters | None = None, llm: LLM | None = None,
+               filter_llm: LLM | None = None, budget_tokens: int = 8000, finder: Finder = find) -> dict[str, Retriever]:
+    """A retriever per name. A strategy name (:data:`STRATEGIES`) runs through ``finder`` with
+    ``llm`` (and ``filter_llm`` for multiquery's filter), its passages cut to ``budget_tokens``,
+    searching with the corpus's embedder when the corpus has its vectors, else BM25; a pyramid
+    level (``insights``, or ``insights:bm25``) searches that level, hybrid when the corpus has
+    vectors; any other name is a retrieval mode (``k`` passages, uncut)."""
+    filters = filters or Filters()
+    embedder = corpus.embedder if any(name in STRATEGIES for name in names) and corpus.has_vectors() else None
+    out: dict[str, Retriever] = {}
+    for name in names:
+        level, _, mode = name.partition(":")
+        if name in STRATEGIES:
+            if llm is None:
+                raise ValueError(f"the strategy {name!r} needs an LLM")
+            out[name] = _strategy(corpus.conn, name, llm, filter_llm, budget_tokens, embedder, filters, finder)
+        elif level in LEVELS and level != "contexts":
+            out[name] = _mode(corpus, mode or corpus.best_mode(), k, filters, level)
+        else:
+            out[name] = _mode(corpus, name, k, filters, "contexts")
+    return out
+
+
+def _mode(corpus: Corpus, mode: str, k: int, filters: Filters, level: str) -> Retriever:
+    return lambda question: corpus.retrieve(question, mode=mode, k=k, filters=filters, level=level)
+
+
+def _strategy(conn: Any, strategy: str, llm: LLM, filter_llm: LLM | None, budget_tokens: int, embedder: Any, filters: Filters,
+              finder: Finder) -> Retriever:
+    def run(question: str) -> Retrieved:
+        spent: list[int] = []  # the steps' tokens as they end: still known when a later step fails
+
+        def count(step: Step) -> None:
+            spent.append(step.prompt_tokens + step.completion_tokens)
+
+        try:
+            found = finder(conn, strategy, question, llm, budget_tokens=budget_tokens, embedder=embedder, filters=filters, on_step=count,
+                           filter_llm=filter_llm)
+        except LLMOutputError as exc:
+            lost = exc.usage.prompt_tokens + exc.usage.completion_tokens if isinstance(exc.usage, Usage) else 0
+            return Retrieved([], sum(spent) + lost, str(exc))
+        return Retrieved(found.passages, found.prompt_tokens + found.completion_tokens)
+
+    return run
 
 
 def evaluate(questions: Sequence[Question], retrievers: dict[str, Retriever], counter: TokenCounter | None = None,
-             on_question: Callable[[str], None] | None = None) -> list[ModeReport]:
+             on_question: Callable[[str, QuestionResult], None] | None = None) -> list[ModeReport]:
     """Every question through every retriever, interleaved (so that a warm cache or a busy
     machine favours no mode), scored."""
     counter = counter or TokenCounter()
@@ -164,11 +246,14 @@ def evaluate(questions: Sequence[Question], retrievers: dict[str, Retriever], co
     for question in questions:
         for mode, retriever in retrievers.items():
             started = time.perf_counter()
-            passages = list(retriever(question.question))
+            got = retriever(question.question)
             seconds = time.perf_counter() - started
-            reports[mode].results.append(score_question(question, passages, seconds, counter))
+            retrieved = got if isinstance(got, Retrieved) else Retrieved(list(got))
+            result = score_question(question, list(retrieved.passages), seconds, counter, llm_tokens=retrieved.llm_tokens,
+                                    failure=retrieved.failure)
+            reports[mode].results.append(result)
             if on_question is not None:
-                on_question(mode)
+                on_question(mode, result)
     return list(reports.values())
 
 
@@ -193,6 +278,8 @@ def summarise(results: Sequence[QuestionResult]) -> dict[str, Any]:
     figures["p50_ms"] = statistics.median(latencies) * 1000
     figures["p95_ms"] = latencies[min(len(latencies) - 1, int(0.95 * len(latencies)))] * 1000
     figures["tokens"] = statistics.mean(result.tokens for result in results)
+    figures["llm_tokens"] = statistics.mean(result.llm_tokens for result in results)
+    figures["failures"] = sum(1 for result in results if result.failure is not None)
     return figures
 
 
@@ -204,31 +291,44 @@ def report_to_json(reports: Sequence[ModeReport]) -> dict[str, Any]:
             "overall": summarise(report.results),
             "by_kind": {kind: summarise([result for result in report.results if result.question.kind == kind]) for kind in kinds},
             "ranks": {result.question.id: result.rank for result in report.results},
+            "llm_tokens": {result.question.id: result.llm_tokens for result in report.results},
+            "failures": {result.question.id: result.failure for result in report.results if result.failure is not None},
         }
     return out
 
 
 _COLUMNS = (("mrr@10", "MRR@10"), ("r@5", "R@5"), ("r@20", "R@20"), ("within_2k", "≤2k"), ("within_4k", "≤4k"), ("within_8k", "≤8k"),
-            ("all_evidence@20", "all@20"), ("p50_ms", "p50 ms"), ("p95_ms", "p95 ms"))
+            ("all_evidence@20", "all@20"), ("p50_ms", "p50 ms"), ("p95_ms", "p95 ms"), ("tokens", "tokens"), ("llm_tokens", "llm tok"),
+            ("failures", "failed"))
+#: figures printed as whole numbers
+_COUNTS = frozenset(["p50_ms", "p95_ms", "tokens", "llm_tokens", "failures"])
 
 
 def render_report(reports: Sequence[ModeReport]) -> str:
-    """Every mode side by side, overall and per kind."""
-    data = report_to_json(reports)
-    modes = [report.mode for report in reports]
+    """Every mode side by side, overall and per kind: the metric's figures, the passages' tokens
+    and the LLM tokens spent finding them (means per question), and the questions a strategy
+    failed on."""
+    return render_table(report_to_json(reports), [report.mode for report in reports], "mode", _COLUMNS, _COUNTS)
+
+
+def render_table(data: dict[str, Any], names: Sequence[str], heading: str, columns: Sequence[tuple[str, str]], counts: frozenset[str]) -> str:
+    """Rows ``names`` side by side, overall and per question kind: ``data[name]`` holds
+    ``overall`` and ``by_kind`` figures; ``columns`` are (key, label); keys in ``counts`` print
+    as whole numbers, the rest with three decimals."""
+    width = max([10, *(len(name) + 2 for name in names)])
     lines = []
-    groups = ["overall", *sorted({kind for mode in modes for kind in data[mode]["by_kind"]})]
+    groups = ["overall", *sorted({kind for name in names for kind in data[name]["by_kind"]})]
     for group in groups:
-        figures = {mode: (data[mode]["overall"] if group == "overall" else data[mode]["by_kind"].get(group, {})) for mode in modes}
+        figures = {name: (data[name]["overall"] if group == "overall" else data[name]["by_kind"].get(group, {})) for name in names}
         count = next((figure.get("questions", 0) for figure in figures.values()), 0)
         lines.append(f"{group} ({count} questions)")
-        lines.append("  " + "mode".ljust(10) + "".join(label.rjust(9) for _, label in _COLUMNS))
-        for mode in modes:
-            row = figures[mode]
+        lines.append("  " + heading.ljust(width) + "".join(label.rjust(9) for _, label in columns))
+        for name in names:
+            row = figures[name]
             cells = []
-            for key, _ in _COLUMNS:
+            for key, _ in columns:
                 value = row.get(key)
-                cells.append("-".rjust(9) if value is None else (f"{value:.0f}" if key.endswith("_ms") else f"{value:.3f}").rjust(9))
-            lines.append("  " + mode.ljust(10) + "".join(cells))
+                cells.append("-".rjust(9) if value is None else (f"{value:.0f}" if key in counts else f"{value:.3f}").rjust(9))
+            lines.append("  " + name.ljust(width) + "".join(cells))
         lines.append("")
     return "\n".join(lines)
