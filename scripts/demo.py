@@ -12,7 +12,9 @@
    cited results, the parent-document view of the best hit, and a search over the insights
    with the pages they drill down to;
 7. ask the corpus a question: the embedded model answers from the parent-document passages in
-   claims, each cited [title, p. N] to a stored passage (crude, but cited);
+   claims, each cited [title, p. N] to a stored passage (crude, but cited); then the same
+   question by the pyramid search agent, which searches the distilled levels for two rounds and
+   drills down to the passages they came from;
 8. stop the server.
 
     .venv/bin/python scripts/demo.py [--db demo.sqlite] [--query "..."]
@@ -31,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from paperpyramid import Corpus  # noqa: E402
+from paperpyramid.retrieval.trace import Limits  # noqa: E402
 from tests.s3server import SeaweedServer  # noqa: E402
 
 
@@ -85,6 +88,11 @@ def main() -> None:
                     question = "What is unique about how Limnonectes larvaepartus reproduces?"
                     print(f"\n7. asking the corpus with the embedded model (crude): {question!r}")
                     answer = corpus.ask(question, strategy="parent", budget_tokens=1500,
+                                        on_step=lambda step: print(f"   step {step.name}: {step.detail}"))
+                    print("   answer: " + answer.text.replace("\n", "\n   "))
+                    print(f"   tokens: {answer.usage.prompt_tokens} prompt + {answer.usage.completion_tokens} completion")
+                    print("\n   the same question by the pyramid search agent (at most 2 rounds):")
+                    answer = corpus.ask(question, strategy="pyramid", budget_tokens=1500, limits=Limits(max_steps=2),
                                         on_step=lambda step: print(f"   step {step.name}: {step.detail}"))
                     print("   answer: " + answer.text.replace("\n", "\n   "))
                     print(f"   tokens: {answer.usage.prompt_tokens} prompt + {answer.usage.completion_tokens} completion")

@@ -56,5 +56,9 @@ def test_readme_main_job_runs_end_to_end(s3_env, tmp_path):
     assert shown and all("p. " in line for line in shown), "each insight is cited to a page"
     # asking: the steps, an answer (cited claims, or the statement that the passages do not answer), the tokens
     asked = result.stdout.split("7. asking the corpus")[1]
-    assert "step retrieve: parent:" in asked and "step answer:" in asked and "   answer: " in asked
-    assert re.search(r"tokens: [1-9]\d* prompt \+ \d+ completion", asked)
+    parent, agent = asked.split("the same question by the pyramid search agent")
+    assert "step retrieve: parent:" in parent and "step answer:" in parent and "   answer: " in parent
+    assert re.search(r"tokens: [1-9]\d* prompt \+ \d+ completion", parent)
+    # the pyramid agent: one or two rounds over the demo's own pyramid, the drill-down, an answer
+    assert 1 <= len(re.findall(r"^   step pyramid: round \d", agent, re.M)) <= 2, agent
+    assert "step retrieve: pyramid:" in agent and "step answer:" in agent and re.search(r"tokens: [1-9]\d* prompt", agent)
