@@ -31,7 +31,22 @@ app.add_typer(eval_app, name="eval")
 console = Console(stderr=True)
 out = Console()
 
-DbOption = Annotated[Path, typer.Option("--db", help="The corpus SQLite file.")]
+DbOption = Annotated[Path, typer.Option("--db", envvar="PAPERPYRAMID_DB", help="The corpus SQLite file (default: $PAPERPYRAMID_DB, else paperpyramid.sqlite).")]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from paperpyramid import __version__
+
+        typer.echo(f"paperpyramid {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print the version and exit.")] = False,
+) -> None:
+    """Academic PDFs in, a searchable SQLite corpus out."""
 
 
 def _fail(message: str) -> typer.Exit:
@@ -445,9 +460,9 @@ def _print_pyramid(db: Path) -> None:
     out.print("pyramid:\n" + "\n".join(lines), highlight=False)
 
 
-@app.command()
+@app.command(context_settings={"ignore_unknown_options": True})
 def show(
-    article_id: Annotated[str, typer.Argument(help="An article id or DOI.")],
+    article_id: Annotated[str, typer.Argument(help="An article id or DOI (ids may begin with '-').")],
     db: DbOption = Path("paperpyramid.sqlite"),
     text: Annotated[bool, typer.Option("--text", help="Print every section's text, not only the outline.")] = False,
 ) -> None:
