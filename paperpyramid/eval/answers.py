@@ -36,10 +36,10 @@ from pydantic import BaseModel, Field
 
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.eval.retrieval import Evidence, Question, prepare, render_table
-from paperpyramid.llm import LLM, Usage
+from paperpyramid.llm import LLM
 from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval.answer import Answer, backed
-from paperpyramid.retrieval.trace import Step, reply_tokens
+from paperpyramid.retrieval.trace import Step, error_tokens, reply_tokens
 
 JUDGE_SYSTEM = f"""You grade a candidate answer to a question about scientific papers against the reference answer.
 correct: the candidate states what the reference states (the same numbers, units and names), in any words; extra detail is fine if it does not contradict the reference.
@@ -141,8 +141,7 @@ def grade(conn: Any, question: Question, strategy: str, ask: Asker, judge: LLM) 
     try:
         answer = ask(question.question, strategy, lambda step: spent.append(step.prompt_tokens + step.completion_tokens))
     except LLMOutputError as exc:
-        lost = exc.usage.prompt_tokens + exc.usage.completion_tokens if isinstance(exc.usage, Usage) else 0
-        return AnswerResult(question, strategy, "", "wrong", "the answering model's reply was unreadable", 0, 0, [], sum(spent) + lost, 0,
+        return AnswerResult(question, strategy, "", "wrong", "the answering model's reply was unreadable", 0, 0, [], sum(spent) + sum(error_tokens(exc)), 0,
                             time.perf_counter() - started, str(exc))
     seconds = time.perf_counter() - started
     candidate = supported_text(answer)
@@ -154,9 +153,8 @@ def grade(conn: Any, question: Question, strategy: str, ask: Asker, judge: LLM) 
     try:
         verdict, judge_tokens = judge_answer(judge, question, candidate)
     except LLMOutputError as exc:
-        judge_spent = exc.usage.prompt_tokens + exc.usage.completion_tokens if isinstance(exc.usage, Usage) else 0
         return AnswerResult(question, strategy, candidate, None, f"the judge's reply was unreadable: {exc}", len(answer.claims), unsupported,
-                            checks, tokens, judge_spent, seconds)
+                            checks, tokens, sum(error_tokens(exc)), seconds)
     return AnswerResult(question, strategy, candidate, verdict.verdict, verdict.reason, len(answer.claims), unsupported, checks, tokens,
                         judge_tokens, seconds)
 

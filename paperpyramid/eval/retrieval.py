@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from paperpyramid.errors import LLMOutputError
-from paperpyramid.llm import LLM, Usage
+from paperpyramid.llm import LLM
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.filters import Filters
 from paperpyramid.retrieval.levels import LEVELS
 from paperpyramid.retrieval.strategies import STRATEGIES, find
-from paperpyramid.retrieval.trace import Found, Step
+from paperpyramid.retrieval.trace import Found, Step, error_tokens
 from paperpyramid.tokens import TokenCounter
 
 if TYPE_CHECKING:
@@ -230,8 +230,7 @@ def _strategy(conn: Any, strategy: str, llm: LLM, filter_llm: LLM | None, budget
             found = finder(conn, strategy, question, llm, budget_tokens=budget_tokens, embedder=embedder, filters=filters, on_step=count,
                            filter_llm=filter_llm)
         except LLMOutputError as exc:
-            lost = exc.usage.prompt_tokens + exc.usage.completion_tokens if isinstance(exc.usage, Usage) else 0
-            return Retrieved([], sum(spent) + lost, str(exc))
+            return Retrieved([], sum(spent) + sum(error_tokens(exc)), str(exc))
         return Retrieved(found.passages, found.prompt_tokens + found.completion_tokens)
 
     return run

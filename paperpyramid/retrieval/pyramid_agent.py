@@ -40,13 +40,13 @@ from pydantic import BaseModel, Field
 
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
-from paperpyramid.llm import LLM, Message, Usage
+from paperpyramid.llm import LLM, Message
 from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit, bm25, parent
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters, allowed_articles
 from paperpyramid.retrieval.levels import search_level
-from paperpyramid.retrieval.trace import Found, Step, Tracker, reply_tokens
+from paperpyramid.retrieval.trace import Found, Step, Tracker, error_tokens, reply_tokens
 
 #: the distilled levels, broadest first: the order a round searches and shows them in
 LEVELS_TOP_DOWN: tuple[str, ...] = ("recollections", "abstracts", "concepts", "insights")
@@ -113,12 +113,9 @@ def pyramid_agent(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budge
     rounds = 0
     reason = "the pyramid holds nothing under the filters"
     while levels:
-        if rounds >= tracker.limits.max_steps:
-            reason = f"step limit {tracker.limits.max_steps} reached"
-            break
-        spent = tracker.spent()
-        if spent is not None:
-            reason = spent
+        stop = tracker.stop_reason(rounds)
+        if stop is not None:
+            reason = stop
             break
         started = time.perf_counter()
         searched.extend(queries)
@@ -134,8 +131,7 @@ def pyramid_agent(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budge
         try:
             reply = llm.complete(messages, RoundReply, max_tokens=REPLY_TOKENS)
         except LLMOutputError as exc:
-            usage = exc.usage if isinstance(exc.usage, Usage) else Usage()
-            tracker.record(Step("pyramid", f"{heading}; the reply was unreadable", usage.prompt_tokens, usage.completion_tokens, time.perf_counter() - started))
+            tracker.record(Step("pyramid", f"{heading}; the reply was unreadable", *error_tokens(exc), time.perf_counter() - started))
             reason = f"unreadable reply: {str(exc)[:200]}"
             break
         chosen = list(dict.fromkeys(number for number in reply.value.keep if 1 <= number <= len(shown)))

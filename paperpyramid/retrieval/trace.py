@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from paperpyramid.errors import LLMOutputError
+from paperpyramid.llm import Usage
 from paperpyramid.retrieval import SearchHit
 
 
@@ -92,8 +94,23 @@ class Tracker:
             return f"token budget spent ({self.tokens:,} of {self.limits.llm_tokens:,})"
         return None
 
+    def stop_reason(self, steps_taken: int) -> str | None:
+        """Why a strategy that has taken ``steps_taken`` moves or rounds must stop before the
+        next: its tokens are spent (:meth:`spent`), or its step limit is reached; else None."""
+        spent = self.spent()
+        if spent is None and steps_taken >= self.limits.max_steps:
+            return f"step limit {self.limits.max_steps} reached"
+        return spent
+
 
 def reply_tokens(reply: Any) -> tuple[int, int]:
     """(prompt, completion) tokens an :class:`~paperpyramid.llm.LLMReply` cost this time: none
     when it came from the cache."""
     return (0, 0) if reply.cached else (reply.usage.prompt_tokens, reply.usage.completion_tokens)
+
+
+def error_tokens(error: LLMOutputError) -> tuple[int, int]:
+    """(prompt, completion) tokens the failed attempts behind ``error`` cost (none when it
+    carries no usage)."""
+    usage = error.usage
+    return (usage.prompt_tokens, usage.completion_tokens) if isinstance(usage, Usage) else (0, 0)

@@ -32,14 +32,14 @@ from pydantic import BaseModel, Field
 
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
-from paperpyramid.llm import LLM, Message, Usage
+from paperpyramid.llm import LLM, Message
 from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.llm.tools import Tool, ToolCall, choose_tool
 from paperpyramid.retrieval import SearchHit, parent, sections
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
 from paperpyramid.retrieval.sections import Heading
-from paperpyramid.retrieval.trace import Found, Step, Tracker, reply_tokens
+from paperpyramid.retrieval.trace import Found, Step, Tracker, error_tokens, reply_tokens
 
 #: tokens of passages on view at one step (fewer when the model's context window is small)
 VIEW_TOKENS = 1500
@@ -157,18 +157,15 @@ class _Walker:
     def run(self, tracker: Tracker) -> tuple[str, bool]:
         """Walks until a stop; returns why, and whether the model itself ended the walk."""
         while True:
-            reason = tracker.spent()
-            if reason is None and len(self.moves) >= tracker.limits.max_steps:
-                reason = f"step limit {tracker.limits.max_steps} reached"
+            reason = tracker.stop_reason(len(self.moves))
             if reason is not None:
                 return reason, False
             started = time.perf_counter()
             try:
                 call = choose_tool(self.llm, self._prompt(), TOOLS, max_tokens=CHOICE_TOKENS)
             except LLMOutputError as exc:
-                usage = exc.usage if isinstance(exc.usage, Usage) else Usage()
-                tracker.record(Step("walk", f"the model's choice was unusable even after a repair turn: {exc}", usage.prompt_tokens,
-                                    usage.completion_tokens, time.perf_counter() - started))
+                tracker.record(Step("walk", f"the model's choice was unusable even after a repair turn: {exc}", *error_tokens(exc),
+                                    time.perf_counter() - started))
                 return "malformed tool call", False
             kept = self._keep(call.arguments)
             landing, stop = self._move(call)

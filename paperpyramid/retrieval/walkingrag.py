@@ -31,12 +31,12 @@ from pydantic import BaseModel, Field
 
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
-from paperpyramid.llm import LLM, Usage
+from paperpyramid.llm import LLM
 from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit, hybrid, parent
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.trace import Fact, Found, Step, Tracker, reply_tokens
+from paperpyramid.retrieval.trace import Fact, Found, Step, Tracker, error_tokens, reply_tokens
 
 ROUND_SYSTEM = f"""You gather partial facts from numbered passages of scientific papers, toward a researcher's question.
 For each fact the passages state that bears on the question: write it as one simple sentence; say briefly how it bears on the question (relevance);
@@ -82,7 +82,7 @@ def walkingrag(conn: Any, question: str, llm: LLM, *, tracker: Tracker | None = 
     rounds = 0
     reason = "nothing found for the question" if not passages else ""
     while not reason:
-        reason = tracker.spent() or (f"step limit {tracker.limits.max_steps} reached" if rounds >= tracker.limits.max_steps else "")
+        reason = tracker.stop_reason(rounds) or ""
         if reason:
             break
         if rounds:
@@ -140,9 +140,8 @@ def _read_round(question: str, passages: list[SearchHit], facts: list[Fact], llm
     try:
         reply = llm.complete(messages, RoundReply, max_tokens=max_tokens)
     except LLMOutputError as exc:
-        usage = exc.usage if isinstance(exc.usage, Usage) else Usage()
         tracker.record(Step("round", f"round {number}: {len(passages)} passages read; the reply was malformed even after a repair",
-                            usage.prompt_tokens, usage.completion_tokens, time.perf_counter() - started))
+                            *error_tokens(exc), time.perf_counter() - started))
         raise
     kept: list[Fact] = []
     dropped: list[str] = []
