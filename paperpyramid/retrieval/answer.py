@@ -139,7 +139,7 @@ def ask(conn: Any, question: str, llm: LLM, *, strategy: str = "parent", budget_
                 seconds=time.perf_counter() - started))
     if not passages:
         return Answer(question, strategy, [], [], steps, facts)
-    numbered = "\n".join(document_block(hit.text, passage=number, source=cite_short(hit).strip("[]").replace('"', "'"))
+    numbered = "\n".join(document_block(hit.text, passage=number, source=cite_short(hit).strip("[]"))
                          for number, hit in enumerate(passages, 1))
     noted = ""
     if facts:

@@ -42,7 +42,7 @@ from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM, Message
 from paperpyramid.llm.documents import DATA_RULE, document_block
-from paperpyramid.retrieval import SearchHit, bm25, parent
+from paperpyramid.retrieval import SearchHit, bm25, hybrid, parent
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters, allowed_articles
 from paperpyramid.retrieval.levels import search_level
@@ -64,8 +64,6 @@ KEPT_SHOWN = 20
 #: tokens a round's reply may take, and a margin for the schema instructions the client adds
 REPLY_TOKENS = 400
 SCHEMA_MARGIN = 400
-#: rank offset of the reciprocal-rank score (as hybrid.RRF_K)
-RRF_K = 60
 #: verbatim passages of the fallback
 FALLBACK_K = 10
 
@@ -172,7 +170,7 @@ def _search(conn: Any, queries: Sequence[str], levels: Sequence[str], mode: str,
         for level in levels:
             for rank, hit in enumerate(search_level(conn, query, level, mode=mode, k=PER_LEVEL, filters=filters, embedder=embedder), 1):
                 item = items.setdefault((level, hit.key), _Item(hit))
-                item.score += 1.0 / (RRF_K + rank)
+                item.score += 1.0 / (hybrid.RRF_K + rank)
                 found.append(item)
         finds.append(found)
     new: dict[tuple[str, str], _Item] = {}

@@ -131,7 +131,7 @@ def _read_round(question: str, passages: list[SearchHit], facts: list[Fact], llm
                 max_tokens: int) -> list[Fact]:
     """One round: the model's facts from ``passages``, the unsupported ones dropped (the round
     step says how many); a malformed reply is recorded with what it cost, then re-raised."""
-    numbered = "\n".join(document_block(hit.text, passage=index, source=_source(hit)) for index, hit in enumerate(passages, 1))
+    numbered = "\n".join(document_block(hit.text, passage=index, source=hit.cite()) for index, hit in enumerate(passages, 1))
     so_far = document_block("\n".join(f"- {fact.text} ({fact.relevance})" for fact in facts), facts="found so far") if facts else "(none yet)"
     messages = [{"role": "system", "content": ROUND_SYSTEM},
                 {"role": "user", "content": f"Question: {question}\n\nFacts found so far:\n{so_far}\n\nPassages:\n{numbered}\n\n"
@@ -179,11 +179,6 @@ def _round_passages(hits: list[SearchHit], count: int, round_tokens: int) -> lis
 def _descriptor(fact: Fact) -> str:
     """Where to look next, as searched and compared for cycles: next source and expected info."""
     return " ".join(f"{fact.next_source} {fact.expected_info}".casefold().split())
-
-
-def _source(hit: SearchHit) -> str:
-    """The passage's citation as a tag attribute: no quote or angle bracket can end the tag."""
-    return hit.cite().replace('"', "'").replace("<", "‹").replace(">", "›")
 
 
 def _describe(passages: list[SearchHit]) -> str:
