@@ -18,6 +18,8 @@ from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import Message, Usage
 
 T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
+V = TypeVar("V")
 
 #: validation errors quoted in a message; more would drown the first one
 MAX_ERRORS_SHOWN = 3
@@ -63,7 +65,7 @@ def parse_reply(text: str, schema: type[T]) -> T:
     try:
         return schema.model_validate(data)
     except ValidationError as exc:
-        raise ReplyInvalid(f"the JSON does not match the schema {schema.__name__}: {_describe(exc)}") from exc
+        raise ReplyInvalid(f"the JSON does not match the schema {schema.__name__}: {describe_errors(exc)}") from exc
 
 
 def repair_messages(messages: Sequence[Message], bad_reply: str, error: str) -> list[Message]:
@@ -91,20 +93,35 @@ def complete_with_repair(
     the summed usage) when the repaired reply is invalid too. ``model`` names the model in that
     message. Errors from ``call`` itself (an outage, a refused request) pass through unchanged.
     """
-    conversation = list(messages)
-    text, usage = call(conversation)
+
+    def fail(text: str, usage: Usage, exc: ReplyInvalid) -> LLMOutputError:
+        return LLMOutputError(f"{model} did not answer with a valid {schema.__name__} after 2 attempts: {exc}", raw=text, usage=usage)
+
+    return ask_with_repair(call, list(messages), lambda text: parse_reply(text, schema), repair_messages, fail)
+
+
+def ask_with_repair(
+    call: Callable[[list[Any]], tuple[R, Usage]],
+    messages: list[Any],
+    read: Callable[[R], V],
+    repair: Callable[[list[Any], R, str], list[Any]],
+    fail: Callable[[R, Usage, ReplyInvalid], LLMOutputError],
+) -> tuple[V, Usage, int]:
+    """The one repair policy: ask through ``call``, ``read`` the reply; when it raises
+    :class:`ReplyInvalid`, ask once more with the conversation ``repair`` makes of the bad reply
+    and what was wrong; a second unreadable reply raises ``fail(reply, usage, error)``.
+    Returns the value, the usage of every attempt together, and the attempts (1 or 2)."""
+    reply, usage = call(messages)
     try:
-        return parse_reply(text, schema), usage, 1
+        return read(reply), usage, 1
     except ReplyInvalid as exc:
         first_error = str(exc)
-    text, more = call(repair_messages(conversation, text, first_error))
+    reply, more = call(repair(messages, reply, first_error))
     usage = usage + more
     try:
-        return parse_reply(text, schema), usage, 2
+        return read(reply), usage, 2
     except ReplyInvalid as exc:
-        raise LLMOutputError(
-            f"{model} did not answer with a valid {schema.__name__} after 2 attempts: {exc}", raw=text, usage=usage
-        ) from exc
+        raise fail(reply, usage, exc) from exc
 
 
 def _first_json_object(text: str) -> dict[str, Any]:
@@ -153,7 +170,8 @@ def _balanced_objects(text: str) -> list[str]:
     return objects
 
 
-def _describe(exc: ValidationError) -> str:
+def describe_errors(exc: ValidationError) -> str:
+    """A validation error's first few problems, one line: ``field.path: message; ...``."""
     errors = exc.errors(include_url=False)
     shown = [f"{'.'.join(str(part) for part in error['loc']) or '(root)'}: {error['msg']}" for error in errors[:MAX_ERRORS_SHOWN]]
     more = len(errors) - len(shown)
@@ -167,7 +185,9 @@ def _quote(text: str) -> str:
 
 __all__ = [
     "ReplyInvalid",
+    "ask_with_repair",
     "complete_with_repair",
+    "describe_errors",
     "parse_reply",
     "repair_messages",
     "schema_instructions",

@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field, ValidationError, create_model, model_vali
 
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM, Message, Usage
-from paperpyramid.llm.structured import ReplyInvalid, parse_reply
+from paperpyramid.llm.structured import ReplyInvalid, ask_with_repair, describe_errors, parse_reply
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,19 +196,14 @@ def call_with_repair(
     reply and the summed usage) when the repaired call is unusable too. Errors from ``chat``
     itself pass through unchanged.
     """
-    conversation: list[dict[str, Any]] = [dict(message) for message in messages]
-    reply, usage = chat(conversation)
-    try:
-        return (*read_tool_reply(reply, tools), usage, 1)
-    except ReplyInvalid as exc:
-        first_error = str(exc)
-    reply, more = chat(tool_repair_messages(conversation, reply, first_error))
-    usage = usage + more
-    try:
-        return (*read_tool_reply(reply, tools), usage, 2)
-    except ReplyInvalid as exc:
+
+    def fail(reply: ToolReply, usage: Usage, exc: ReplyInvalid) -> LLMOutputError:
         raw = json.dumps([{"name": name, "arguments": arguments} for _, name, arguments in reply.calls]) if reply.calls else reply.text
-        raise LLMOutputError(f"{model} did not call a tool validly after 2 attempts: {exc}", raw=raw, usage=usage) from exc
+        return LLMOutputError(f"{model} did not call a tool validly after 2 attempts: {exc}", raw=raw, usage=usage)
+
+    conversation: list[dict[str, Any]] = [dict(message) for message in messages]
+    (tool, arguments), usage, attempts = ask_with_repair(chat, conversation, lambda reply: read_tool_reply(reply, tools), tool_repair_messages, fail)
+    return tool, arguments, usage, attempts
 
 
 def _tool_named(name: str, tools: Sequence[Tool]) -> Tool:
@@ -226,8 +221,7 @@ def _arguments_of(choice: BaseModel, tools: Sequence[Tool]) -> tuple[Tool, BaseM
     try:
         return tool, tool.parameters.model_validate(arguments)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}" for error in exc.errors(include_url=False)[:3])
-        raise ValueError(f"the arguments of {tool.name} are not valid: {problems}") from exc
+        raise ValueError(f"the arguments of {tool.name} are not valid: {describe_errors(exc)}") from exc
 
 
 __all__ = [
