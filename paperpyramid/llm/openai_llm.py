@@ -89,8 +89,7 @@ class OpenAILLM:
         self.model: str = settings.model
         self._slots = threading.BoundedSemaphore(settings.concurrency)
         self._mode_lock = threading.Lock()
-        self._json_schema_refused = False
-        self._tools_refused = False
+        self._refused: set[str] = set()  # optional features the server refused: "json_schema", "tools"
         # max_retries=0: the retry loop is ours (one policy, errors we can word, testable).
         self._client = openai.OpenAI(
             base_url=settings.base_url, api_key=settings.api_key or PLACEHOLDER_API_KEY, max_retries=0, timeout=settings.timeout
@@ -114,13 +113,13 @@ class OpenAILLM:
         if mode != "auto":
             return mode
         with self._mode_lock:
-            return "json_object" if self._json_schema_refused else "json_schema"
+            return "json_object" if "json_schema" in self._refused else "json_schema"
 
     @property
     def tools_refused(self) -> bool:
         """Whether the server refused ``tools`` once (then :meth:`call_tool` answers None)."""
         with self._mode_lock:
-            return self._tools_refused
+            return "tools" in self._refused
 
     def count_tokens(self, text: str) -> int:
         """An *estimate*: the server offers no tokenizer (and tiktoken needs the network), so
@@ -156,11 +155,7 @@ class OpenAILLM:
         try:
             tool, arguments, usage, attempts = call_with_repair(chat, messages, tools, model=self.name)
         except _Refused as refused:
-            with self._mode_lock:
-                first = not self._tools_refused
-                self._tools_refused = True
-            if first:
-                log.warning("%s refused tools (%s); choosing tools as JSON from now on", self.base_url, refused)
+            self._remember_refusal("tools", str(refused), "choosing tools as JSON")
             return None
         return ToolCall(tool.name, arguments, usage, native=True, attempts=attempts, seconds=time.monotonic() - started)
 
@@ -175,19 +170,20 @@ class OpenAILLM:
                 response = self._request(messages, max_tokens, {"response_format": json_schema}, may_refuse=self.settings.structured_output == "auto")
             except _Refused as refused:
                 response = self._request(messages, max_tokens, {"response_format": JSON_OBJECT})
-                self._remember_refusal(str(refused))
+                self._remember_refusal("json_schema", str(refused), "using json_object")
         else:
             response = self._request(messages, max_tokens, {"response_format": JSON_OBJECT})
         if not response.choices:
             return "", _usage(response)
         return response.choices[0].message.content or "", _usage(response)
 
-    def _remember_refusal(self, message: str) -> None:
+    def _remember_refusal(self, feature: str, message: str, instead: str) -> None:
+        """Do without ``feature`` from now on; said once, whatever threads refused it."""
         with self._mode_lock:
-            if self._json_schema_refused:
+            if feature in self._refused:
                 return
-            self._json_schema_refused = True
-        log.warning("%s refused response_format json_schema (%s); using json_object from now on", self.base_url, message)
+            self._refused.add(feature)
+        log.warning("%s refused %s (%s); %s from now on", self.base_url, feature, message, instead)
 
     def _request(
         self, messages: Sequence[Mapping[str, Any]], max_tokens: int, options: dict[str, Any], *, may_refuse: bool = False
