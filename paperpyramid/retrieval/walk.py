@@ -24,6 +24,7 @@ answer); one ended otherwise with nothing kept returns the starting search's bes
 from __future__ import annotations
 
 import dataclasses
+import functools
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -177,9 +178,14 @@ class _Walker:
                 return stop, False
 
     def kept_in_reading_order(self) -> list[SearchHit]:
-        order = {context_id: index for index, context_id in
-                 enumerate(sections.reading_order(self.conn, self.here.article_id, include_references=self.filters.include_references))}
+        order = self._reading_order
         return sorted(self.kept.values(), key=lambda hit: order.get(hit.context_id, len(order)))
+
+    @functools.cached_property
+    def _reading_order(self) -> dict[str, int]:
+        """Each context's place in the paper (the walk never leaves it), read once per walk."""
+        return {context_id: index for index, context_id in
+                enumerate(sections.reading_order(self.conn, self.here.article_id, include_references=self.filters.include_references))}
 
     def _keep(self, arguments: BaseModel) -> int:
         """Collects the passages on view that ``keep`` names; returns how many were new."""
