@@ -37,6 +37,7 @@ from typing import BinaryIO, Literal, cast
 from minio import Minio
 
 from paperpyramid.contexts import ContextDraft, split_section
+from paperpyramid.db import lexical_index
 from paperpyramid.db.vectors import ContextVectors
 from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Document
@@ -371,6 +372,8 @@ def ingest(
             # outcomes replayed from the log are not new work: an old failure must not keep
             # the watch from backing off
             found = any(not result.previous and result.status != "skipped" for result in summary.results[before:])
+            if any(result.status == "done" for result in summary.results[before:]):
+                _index_new_contexts(writer)
             if not watch or stop.is_set():
                 break
             interval = poll_interval if found else min(interval * 2, max_poll_interval)
@@ -382,6 +385,15 @@ def ingest(
                 break
     summary.seconds = time.monotonic() - started
     return summary
+
+
+def _index_new_contexts(writer: CorpusWriter) -> None:
+    """Keep a large corpus's BM25 index current (a segment for the new contexts), so that
+    keyword search stays fast; until it is, search goes to FTS5 and misses nothing."""
+    with writer.db.atomic():
+        status = lexical_index.maintain(writer.db.conn, on_progress=lambda done: log.info("BM25 index: %s", done))
+    if status is not None:
+        log.info("BM25 index: %d contexts in %d segment(s)", status.rows, status.segments)
 
 
 def check_embedder(settings: EmbeddingSettings) -> None:
