@@ -130,3 +130,20 @@ def test_a_small_corpus_gets_no_index_from_ingest(sample_db: Path) -> None:
     conn = db_sqlite.connect(sample_db, read_only=True)
     assert not lexical_index.index_status(conn, lexical_index.WEIGHTS).exists
     assert lexical_index.search(conn, ["frog"], lexical_index.WEIGHTS, 10) is None
+
+
+def test_a_snapshot_carries_the_index_current(sample_db: Path, tmp_path: Path) -> None:
+    from paperpyramid import Corpus
+    from paperpyramid.db.snapshot import take_snapshot
+
+    db = tmp_path / "corpus.sqlite"
+    shutil.copy(sample_db, db)
+    conn = db_sqlite.connect(db)
+    conn.isolation_level = None
+    lexical_index.update(conn, lexical_index.WEIGHTS)
+    conn.close()
+    take_snapshot(db, str(tmp_path / "published"), SETTINGS)
+    snapshot = next((tmp_path / "published").glob("*.sqlite.gz"))
+    with Corpus.open(snapshot, cache_dir=tmp_path / "cache") as opened:
+        assert lexical_index.is_current(opened.conn, lexical_index.WEIGHTS)
+        _assert_as_fts5(opened.conn, QUESTIONS)

@@ -146,10 +146,17 @@ def _meta(conn: Any) -> tuple[tuple[float, ...], int, bytes, int, str] | None:
     return tuple(json.loads(row[0])), int(row[1]), bytes(row[2]), int(row[3]), str(row[4])
 
 
+def _current_meta(conn: Any, weights: Sequence[float]) -> tuple[tuple[float, ...], int, bytes, int, str] | None:
+    """The index's record when it scores every context as FTS5 would now, with these column
+    weights; else None."""
+    meta = _meta(conn)
+    current = meta is not None and meta[0] == tuple(weights) and meta[1] == _last_rowid(conn) and meta[2] == _averages(conn)
+    return meta if current else None
+
+
 def is_current(conn: Any, weights: Sequence[float]) -> bool:
     """Whether the index scores every context as FTS5 would now, with these column weights."""
-    meta = _meta(conn)
-    return meta is not None and meta[0] == tuple(weights) and meta[1] == _last_rowid(conn) and meta[2] == _averages(conn)
+    return _current_meta(conn, weights) is not None
 
 
 def index_status(conn: Any, weights: Sequence[float]) -> LexicalIndexStatus:
@@ -212,8 +219,8 @@ _TOKENIZER = _Tokenizer()
 def search(conn: Any, phrases: Sequence[str], weights: Sequence[float], fetch: int) -> list[tuple[int, float]] | None:
     """The ``fetch`` best contexts for the OR of ``phrases`` as (rowid, score), best first, the
     score being FTS5's ``-bm25()``; None when the index is missing or not current (search FTS5)."""
-    meta = _meta(conn)
-    if meta is None or meta[0] != tuple(weights) or meta[1] != _last_rowid(conn) or meta[2] != _averages(conn):
+    meta = _current_meta(conn, weights)
+    if meta is None:
         return None
     norm, n_rows = _length_terms(conn, meta[4], meta[2])
     scores = np.zeros(len(norm), dtype=np.float64)
@@ -344,7 +351,7 @@ def update(conn: Any, weights: Sequence[float], *, rebuild: bool = False, on_pro
         meta = _meta(conn)
         last = _last_rowid(conn)
         averages = _averages(conn)
-        if meta is not None and not rebuild and meta[0] == tuple(weights) and meta[1] == last and meta[2] == averages:
+        if not rebuild and _current_meta(conn, weights) is not None:
             pass  # current already
         elif meta is not None and not rebuild and meta[0] == tuple(weights) and meta[3] < MAX_SEGMENTS and _only_added(conn, meta, averages):
             _add_segment(conn, meta[1], meta[3], weights, on_progress)
