@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from paperpyramid.retrieval.answer import Answer
     from paperpyramid.settings import LLMSettings, Settings
 
-app = typer.Typer(help="Academic PDFs in, a searchable SQLite corpus out.", no_args_is_help=True, add_completion=False)
-eval_app = typer.Typer(help="Score a corpus against gold files.", no_args_is_help=True)
+app = typer.Typer(help="Academic PDFs in, a searchable SQLite corpus out.", no_args_is_help=True, add_completion=False, rich_markup_mode=None)
+eval_app = typer.Typer(help="Score a corpus against gold files.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(eval_app, name="eval")
 console = Console(stderr=True)
 out = Console()
@@ -103,6 +103,7 @@ def ingest(
     except ValidationError as exc:
         raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
 
+    _check_corpus_file(db)  # before the progress bar: a file that is not a corpus is one line
     counts = {"done": 0, "failed": 0, "skipped": 0}
     progress = Progress(
         TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
@@ -169,12 +170,19 @@ def search(
             raise _fail(str(exc)) from exc
         if not hits:
             console.print("no results")
+        dois: dict[str, str | None] = {}
+
+        def doi_of(article_id: str) -> str | None:
+            if article_id not in dois:
+                dois[article_id] = corpus.article(article_id).doi
+            return dois[article_id]
+
         for rank, hit in enumerate(hits, 1):
             if as_json:
                 citation = hit.citation
                 record = {
                     "rank": rank, "score": hit.score, "context_id": hit.context_id, "article_id": citation.article_id,
-                    "title": citation.article_title, "section_number": citation.section_number, "section_title": citation.section_title,
+                    "doi": doi_of(citation.article_id), "title": citation.article_title, "section_number": citation.section_number, "section_title": citation.section_title,
                     "page": citation.page_number, "num_tokens": hit.num_tokens, "citation": hit.cite(), "text": hit.text,
                 }
                 if hit.level != "contexts":
@@ -205,6 +213,7 @@ def embed(
 
     if not db.is_file():
         raise _fail(f"no corpus at {db}")
+    _check_corpus_file(db)
     try:
         settings = Settings().embedding
         if model is not None:
@@ -335,6 +344,7 @@ def distill(
 
     if not db.is_file():
         raise _fail(f"no corpus at {db}")
+    _check_corpus_file(db)
     try:
         settings = Settings()
         settings = settings.model_copy(update={"llm": _llm_settings(settings.llm, backend, model)})
@@ -473,17 +483,45 @@ def show(
             article = corpus.article(article_id)
         except KeyError as exc:
             raise _fail(str(exc.args[0] if exc.args else exc)) from exc
-        out.print(f"[bold]{article.title or '(untitled)'}[/]")
-        out.print(f"id {article.id}  doi {article.doi or '-'}  pages {article.pages}  parser {article.parser}")
+        out.print(f"[bold]{escape(article.title or '(untitled)')}[/]", highlight=False)
+        out.print(f"id {article.id}  doi {article.doi or '-'}  pages {article.pages}  parser {article.parser}", highlight=False, markup=False)
         if article.authors:
-            out.print(", ".join(author.name for author in article.authors))
+            out.print(", ".join(author.name for author in article.authors), highlight=False, markup=False)
         for section in corpus.sections(article.id):
             indent = "  " * max(section.level - 1, 0)
             number = f"{section.number} " if section.number else ""
-            out.print(f"{indent}{number}{section.title}  [dim](p. {section.page_start}–{section.page_end}, {section.num_tokens} tokens)[/]", highlight=False)
+            out.print(f"{indent}{escape(number + (section.title or ''))}  [dim](p. {section.page_start}–{section.page_end}, {section.num_tokens} tokens)[/]", highlight=False)
             if text:
                 for context in corpus.contexts(section.id):
-                    out.print(f"{indent}  [dim]p. {context.page_number}[/] {context.text}\n", highlight=False)
+                    out.print(f"{indent}  [dim]p. {context.page_number}[/] {escape(context.text)}\n", highlight=False)
+
+
+@app.command("list")
+def list_articles(
+    db: DbOption = Path("paperpyramid.sqlite"),
+    year_from: Annotated[int | None, typer.Option(help="Only articles published in or after this year.")] = None,
+    year_to: Annotated[int | None, typer.Option(help="Only articles published in or before this year.")] = None,
+    journal: Annotated[str | None, typer.Option(help="Only articles of this journal.")] = None,
+    title: Annotated[str | None, typer.Option(help="Only articles whose title holds this text (any case).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per line: id, title, doi, year, journal, pages, authors, source.")] = False,
+) -> None:
+    """List the articles in the corpus: id, year, DOI and title, in the order they were stored."""
+    from paperpyramid.retrieval.filters import Filters, allowed_articles, year_of
+
+    corpus = _open(db)
+    with corpus:
+        allowed = allowed_articles(corpus.conn, Filters(year_from=year_from, year_to=year_to, journal=journal))
+        wanted = None if allowed is None else set(allowed)
+        for article in corpus.articles():
+            if (wanted is not None and article.id not in wanted) or (title and title.casefold() not in (article.title or "").casefold()):
+                continue
+            year = year_of(article.date_published)
+            if as_json:
+                typer.echo(json.dumps({"id": article.id, "title": article.title, "doi": article.doi, "year": year, "journal": article.journal,
+                                       "pages": article.pages, "authors": [author.name for author in article.authors],
+                                       "source": article.source_uri}, ensure_ascii=False))  # fmt: skip
+            else:
+                typer.echo(f"{article.id}  {year or '----'}  {article.doi or '-'}  {article.title or '(untitled)'}")  # one line each, never wrapped
 
 
 @app.command()
@@ -769,6 +807,12 @@ def _warn_missing_vectors(db: Path, settings: Settings) -> None:
         console.print(f"[yellow]note:[/] {missing} of {total} contexts have no {name} vector yet; run: paperpyramid embed --db {db}", highlight=False)
 
 
+def _check_corpus_file(db: Path) -> None:
+    from paperpyramid.db.writer import check_corpus_file
+
+    check_corpus_file(db)  # NotACorpus: main() prints it in one line
+
+
 def _open(db: Path):  # type: ignore[no-untyped-def]
     from paperpyramid.corpus import Corpus
 
@@ -777,5 +821,16 @@ def _open(db: Path):  # type: ignore[no-untyped-def]
     return Corpus.open(db)
 
 
+def main() -> None:
+    """The ``paperpyramid`` command: the app, with any deliberate error a command did not report
+    itself (a ``--db`` that is not a corpus, or in a folder that does not exist) printed in one
+    line with exit status 2, never as a traceback."""
+    try:
+        app()
+    except PaperPyramidError as exc:
+        console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+        raise SystemExit(2) from None
+
+
 if __name__ == "__main__":
-    app()
+    main()

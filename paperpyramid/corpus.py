@@ -25,6 +25,7 @@ from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import SCHEMA_VERSION
 from paperpyramid.db.writer import normalize_doi
 from paperpyramid.document import Author
+from paperpyramid.errors import NotACorpus
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.api import RetrievalOptions, retrieve
 from paperpyramid.retrieval.filters import Filters
@@ -170,11 +171,15 @@ class Corpus:
         if not path.is_file():
             raise FileNotFoundError(f"no corpus at {path}")
         conn = db_sqlite.connect(path, read_only=True, immutable=immutable)
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        except db_sqlite.DatabaseError as exc:
+            conn.close()
+            raise NotACorpus(f"{path} is not a paperpyramid corpus: {exc}") from exc
         if version != SCHEMA_VERSION:
             conn.close()
             problem = "is not a paperpyramid corpus" if version == 0 else f"is at schema version {version}"
-            raise ValueError(
+            raise NotACorpus(
                 f"{path} {problem}; this paperpyramid reads version {SCHEMA_VERSION} "
                 "(opening it with CorpusWriter migrates an older corpus)"
             )

@@ -11,7 +11,8 @@
     ├── ServiceUnavailable        an outage (a parser service, the bucket, an LLM endpoint); retrying may help
     ├── LLMOutputError            a model answered, but not in the shape asked, even after a repair retry
     ├── ConfigurationError        settings that cannot work (unknown backend, missing extra)
-    │   └── MissingExtra          an optional extra is not installed; names the pip command
+    │   ├── MissingExtra          an optional extra is not installed; names the pip command
+    │   └── NotACorpus            the --db file is another SQLite database, or no database at all
     └── SnapshotError             (paperpyramid.db.snapshot) a snapshot not found, not a corpus
         └── SnapshotCorrupt       a downloaded file does not match its manifest's sha256
 
@@ -78,3 +79,8 @@ class MissingExtra(ConfigurationError):
         super().__init__(
             f"{module} is not installed; install it with: pip install 'paperpyramid[{extra}]'"
         )
+
+
+class NotACorpus(ConfigurationError, ValueError):
+    """The file given as a corpus is another SQLite database (paperpyramid never adds its tables
+    to one), not a database at all, or a corpus of another schema version."""

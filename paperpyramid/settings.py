@@ -172,9 +172,9 @@ class S3Settings(BaseSettings):
     model_config = SettingsConfigDict(extra="forbid", populate_by_name=True)
 
     endpoint_url: str = Field(
-        "http://localhost:9000",
+        "https://s3.amazonaws.com",
         validation_alias=AliasChoices("PAPERPYRAMID_S3_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"),
-        description="S3 endpoint, e.g. http://localhost:9000 for MinIO; https:// turns TLS on.",
+        description="S3 endpoint (default: AWS, as for the AWS tools), e.g. http://localhost:9000 for MinIO; https:// turns TLS on.",
     )
     access_key_id: str | None = Field(None, validation_alias=AliasChoices("PAPERPYRAMID_S3_ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID"), description="Access key.")
     secret_access_key: str | None = Field(None, validation_alias=AliasChoices("PAPERPYRAMID_S3_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY"), description="Secret key.")

@@ -131,6 +131,11 @@ def take_snapshot(
     db_path = Path(db_path)
     if not db_path.is_file():
         raise FileNotFoundError(f"no corpus at {db_path}")
+    conn = connect_corpus(db_path, read_only=True, timeout=30)
+    try:
+        _require_corpus(conn, db_path)  # before the destination is made
+    finally:
+        conn.close()
     target = str(destination)
     where: _Destination
     if target.startswith("s3://"):
@@ -258,9 +263,7 @@ def copy_database(db_path: Path, target: Path) -> None:
     # sqlite-vec loaded: VACUUM re-creates the vec0 tables in the copy
     source = connect_corpus(db_path, read_only=True, timeout=30)
     try:
-        version = source.execute("PRAGMA user_version").fetchone()[0]
-        if version == 0:
-            raise SnapshotError(f"{db_path} is not a paperpyramid corpus (schema version 0)")
+        _require_corpus(source, db_path)
         source.execute("VACUUM INTO ?", [str(target)])
     except sqlite3.DatabaseError as exc:
         raise SnapshotError(f"cannot copy {db_path}: {exc}") from exc
@@ -272,6 +275,15 @@ def copy_database(db_path: Path, target: Path) -> None:
         copy.execute("PRAGMA journal_mode = DELETE")
     finally:
         copy.close()
+
+
+def _require_corpus(conn: sqlite3.Connection, db_path: Path) -> None:
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise SnapshotError(f"{db_path} is not a paperpyramid corpus: {exc}") from exc
+    if version == 0:
+        raise SnapshotError(f"{db_path} is not a paperpyramid corpus (schema version 0)")
 
 
 def user_tables(conn: sqlite3.Connection) -> list[str]:

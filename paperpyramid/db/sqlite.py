@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from paperpyramid.errors import ConfigurationError
+from paperpyramid.errors import ConfigurationError, NotACorpus
 
 
 def _module() -> ModuleType:
@@ -61,7 +61,11 @@ def connect(path: str | Path, *, read_only: bool = False, immutable: bool = Fals
         conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?{options}", uri=True, timeout=timeout)
     else:
         conn = sqlite3.connect(str(path), timeout=timeout)
-    load_vec(conn)
+    try:
+        load_vec(conn)  # its first statement reads the file's header
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise NotACorpus(f"{path} is not a paperpyramid corpus: {exc}") from exc
     return conn
 
 

@@ -24,6 +24,7 @@ from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import migrate
 from paperpyramid.document import Document, Section
+from paperpyramid.errors import ConfigurationError, NotACorpus
 from paperpyramid.tokens import TokenCounter
 
 IngestStatus = Literal["done", "failed", "skipped"]
@@ -56,8 +57,32 @@ def normalize_doi(doi: str) -> str:
     return doi
 
 
+def check_corpus_file(path: str | Path) -> None:
+    """Raise :class:`NotACorpus` when ``path`` exists and is another SQLite database (tables, but
+    no corpus schema version) or no database at all (read-only, so such a file is never
+    touched), :class:`ConfigurationError` when its folder does not exist. A missing or empty
+    file in an existing folder, or a corpus, passes."""
+    if not Path(path).parent.is_dir():
+        raise ConfigurationError(f"no corpus can be made at {path}: the folder {Path(path).parent} does not exist")
+    if not Path(path).is_file() or Path(path).stat().st_size == 0:
+        return
+    conn = db_sqlite.connect(path, read_only=True)  # NotACorpus when it is no database
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' LIMIT 5")]
+    except db_sqlite.DatabaseError as exc:
+        raise NotACorpus(f"{path} is not a paperpyramid corpus: {exc}") from exc
+    finally:
+        conn.close()
+    if version == 0 and tables:
+        raise NotACorpus(f"{path} is an SQLite database but not a paperpyramid corpus (it holds {', '.join(tables)}); "
+                         "paperpyramid adds no tables to it: give another --db")  # fmt: skip
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
-    """Open (creating if need be) a corpus for writing: WAL, foreign keys on, migrated."""
+    """Open (creating if need be) a corpus for writing: WAL, foreign keys on, migrated; a file
+    that is not a corpus is refused (:func:`check_corpus_file`) before anything is written."""
+    check_corpus_file(path)
     db = sqlite_utils.Database(db_sqlite.connect(path))
     db.enable_wal()
     db.execute("PRAGMA foreign_keys = ON")
