@@ -445,6 +445,17 @@ def test_canned_queries_answer_on_a_real_corpus(corpus_path: Path) -> None:
         rows = run("search_contexts", q="fertilization")
         assert rows and {row["article_title"] for row in rows} == {frog.title}
         assert all(row["page"] is not None for row in rows) and "**" in rows[0]["snippet"]
+        # any text is a query: FTS5 syntax in it is searched as words (free-living: "no such column: living")
+        rows = run("search_contexts", q="free-living")
+        assert rows and {row["article_title"] for row in rows} == {frog.title} and any("**free-living**" in row["snippet"] for row in rows)
+        for text in ('a "quoted', "AND OR NOT", "NEAR(", "col:umn", "prefix*", "", "   ", "(", "'", '""', "^start", "tab\there\nnewline"):
+            run("search_contexts", q=text)  # no error
+        assert len(run("search_contexts", q="fertilization NOT frogs")) >= len(run("search_contexts", q="fertilization"))  # NOT is a word
+
+        # labels are stored as their numbers, as the metadata says (it promised "Table 2")
+        labels = [row[0] for row in conn.execute("SELECT label FROM tables UNION ALL SELECT label FROM figures")]
+        assert labels and all(label is None or not label.lower().startswith(("table", "fig")) for label in labels)
+        assert "2 for Table 2" in TABLES["tables"][1]["label"] and "1 for Figure 1" in TABLES["figures"][1]["label"]
 
         rows = run("failed_inputs")
         assert [(row["source_uri"], row["error"]) for row in rows] == [("s3://papers/broken.pdf", "corrupt PDF: no xref table")]

@@ -95,7 +95,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "id": "The table's id.",
             "article_id": "The article it is in.",
             "section_id": "The section it is in, if known.",
-            "label": "Its label as printed (Table 2).",
+            "label": "Its number as printed: 2 for Table 2 (S2, IV, A1 as the paper numbers them); the caption holds the whole label.",
             "caption": "Its caption.",
             "cells": "JSON list of rows of cell texts; the first row is the header.",
             "markdown": "The table as Markdown.",
@@ -110,7 +110,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "id": "The formula's id.",
             "article_id": "The article it is in.",
             "section_id": "The section it is in, if known.",
-            "label": "Its equation number as printed, e.g. (3).",
+            "label": "Its equation number as printed, without brackets: 3 for (3).",
             "text": "The formula as plain text.",
             "latex": "The formula as LaTeX, where a backend produced it.",
             "page": "The page it is on.",
@@ -124,7 +124,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "id": "The figure's id.",
             "article_id": "The article it is in.",
             "section_id": "The section it is in, if known.",
-            "label": "Its label as printed (Figure 1).",
+            "label": "Its number as printed: 1 for Figure 1; the caption holds the whole label.",
             "caption": "Its caption.",
             "page": "The page it is on.",
             "bbox": "JSON [x0, top, x1, bottom] on that page, in PDF points.",
@@ -300,9 +300,22 @@ ORDER BY sc.position
     ),
     "search_contexts": (
         "Search contexts",
-        'Full-text search (SQLite FTS5 syntax: words, "phrases", OR, prefix*) over every passage, '
-        "best match first, with the article's title, the section and the page to cite.",
+        "Full-text search over every passage: any text, each word searched as it is written "
+        "(free-living, AND, quotes and colons included), passages holding more and rarer words first, "
+        "with the article's title, the section and the page to cite.",
+        # the words of :q, each a quoted FTS5 string (quotes doubled), OR-ed: user text is never FTS5 syntax
         """
+WITH RECURSIVE
+  input(rest) AS (SELECT trim(replace(replace(replace(:q, char(9), ' '), char(10), ' '), char(13), ' ')) || ' '),
+  words(word, rest) AS (
+    SELECT '', (SELECT rest FROM input)
+    UNION ALL
+    SELECT substr(rest, 1, instr(rest, ' ') - 1), ltrim(substr(rest, instr(rest, ' ') + 1))
+    FROM words WHERE rest <> ''
+  ),
+  query(expression) AS (
+    SELECT coalesce(group_concat('"' || replace(word, '"', '""') || '"', ' OR '), '""') FROM words WHERE word <> ''
+  )
 SELECT c.id AS context_id, a.title AS article_title, a.id AS article_id,
        s.section_number, s.section_title, c.page_number AS page,
        snippet(contexts_fts, 0, '**', '**', '…', 24) AS snippet
@@ -312,7 +325,7 @@ JOIN sections_contexts AS sc ON sc.context_id = c.id
 JOIN sections AS s ON s.id = sc.section_id
 JOIN article_sections AS ars ON ars.section_id = s.id
 JOIN articles AS a ON a.id = ars.article_id
-WHERE contexts_fts MATCH :q
+WHERE contexts_fts MATCH (SELECT expression FROM query)
 ORDER BY contexts_fts.rank
 LIMIT 100
 """.strip(),
