@@ -1,7 +1,16 @@
-"""paperpyramid: academic PDFs in, a searchable, distilled SQLite corpus out."""
+"""paperpyramid: academic PDFs in, a searchable, distilled SQLite corpus out.
+
+``Corpus.open(path_or_url)`` reads a corpus; the rows it returns are the types exported here.
+"""
 
 __version__ = "0.1.0"
 
-from paperpyramid.corpus import Corpus  # noqa: E402
+from paperpyramid.article_parts import Figure, Formula, Reference, SectionNode, Table  # noqa: E402
+from paperpyramid.corpus import Article, ContextRow, Corpus, IngestLogRow, SectionRow  # noqa: E402
+from paperpyramid.retrieval import SearchHit  # noqa: E402
+from paperpyramid.retrieval.filters import Filters  # noqa: E402
 
-__all__ = ["Corpus", "__version__"]
+__all__ = [
+    "Article", "ContextRow", "Corpus", "Figure", "Filters", "Formula", "IngestLogRow", "Reference", "SearchHit", "SectionNode",
+    "SectionRow", "Table", "__version__",
+]  # fmt: skip

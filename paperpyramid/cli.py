@@ -553,8 +553,8 @@ def snapshot(
     expires_hours: Annotated[int, typer.Option(help="How long the presigned download URL works (S3 allows at most 168).")] = 168,
 ) -> None:
     """Publish a consistent, compressed copy of the corpus (safe while ingestion writes) with a
-    manifest (schema version, row counts, sha256) and Datasette metadata; print its download URL.
-    Open it anywhere with ``Corpus.open(URL)``."""
+    manifest (schema version, row counts, sha256) and Datasette metadata; print its download URL
+    last. Open it anywhere with ``Corpus.open(URL)``: a presigned URL carries its manifest's URL."""
     from datetime import timedelta
 
     from paperpyramid.db.snapshot import take_snapshot
@@ -569,7 +569,7 @@ def snapshot(
     counts = made.manifest.get("row_counts", {})
     console.print(f"snapshot {made.uri}: {counts.get('articles', 0)} articles, {counts.get('contexts', 0)} contexts")
     console.print(f"manifest {made.manifest_url}", soft_wrap=True, highlight=False)
-    out.print(made.url, highlight=False, soft_wrap=True)
+    typer.echo(made.open_url)  # the last line, all Corpus.open(URL) needs
 
 
 @eval_app.command("parse")

@@ -20,6 +20,18 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
+from paperpyramid.article_parts import (
+    Figure,
+    Formula,
+    Reference,
+    SectionNode,
+    Table,
+    read_figures,
+    read_formulas,
+    read_references,
+    read_tables,
+    section_tree,
+)
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import SCHEMA_VERSION
@@ -40,6 +52,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class Article:
+    """An article's metadata: ``title``, ``authors``, ``doi``, ``abstract``, ``date_published`` (as
+    printed), ``journal``, ``pages``, ``num_tokens`` of its contexts, the ``parser`` that read it,
+    where it came from (``source_uri``, ``sha256``), ``provenance`` (which backend produced each
+    part) and the parser's ``warnings``."""
+
     id: str
     title: str | None
     authors: tuple[Author, ...]
@@ -59,6 +76,10 @@ class Article:
 
 @dataclass(frozen=True, slots=True)
 class SectionRow:
+    """A section: ``number`` as printed ("2.1"; ``"ref"`` for the references), ``title``,
+    ``level`` (1 for the top), ``parent_id`` (None at the top), ``position`` its place in the
+    article's reading order (from 0), its pages and its tokens. ``Corpus.section_tree`` nests them."""
+
     id: str
     article_id: str
     position: int
@@ -73,6 +94,12 @@ class SectionRow:
 
 @dataclass(frozen=True, slots=True)
 class ContextRow:
+    """A passage (context): ``text`` that fits the embedding model's window, ``position`` its
+    place in its section (from 0), ``page_number`` where it starts, ``num_tokens``, ``stop_reason``
+    (``Section``: it closes its section; ``Token limit``), ``kind`` (text, table, ...).
+    ``section_number`` and ``section_title`` are its section's ``number`` and ``title`` (named for
+    the section they belong to, as the stored columns are)."""
+
     id: str
     article_id: str
     section_id: str
@@ -88,6 +115,8 @@ class ContextRow:
 
 @dataclass(frozen=True, slots=True)
 class IngestLogRow:
+    """One input's latest outcome: ``status`` done / failed / skipped, ``error`` the reason."""
+
     source_uri: str
     sha256: str | None
     status: str
@@ -257,6 +286,33 @@ class Corpus:
         ).fetchone()
         return None if row is None else SectionRow(*row)
 
+    def section_tree(self, article_id: str) -> list[SectionNode]:
+        """The article's sections as a tree: the top-level sections in reading order, each with
+        its subsections (``children``)."""
+        return section_tree(self.sections(article_id))
+
+    # what an article holds besides its text
+
+    def references(self, article_id: str) -> list[Reference]:
+        """The article's reference list, in the order printed."""
+        self._require("articles", article_id)
+        return read_references(self.conn, article_id)
+
+    def tables(self, article_id: str) -> list[Table]:
+        """The article's tables, each as rows of cells and as Markdown, with its caption and page."""
+        self._require("articles", article_id)
+        return read_tables(self.conn, article_id)
+
+    def formulas(self, article_id: str) -> list[Formula]:
+        """The article's display formulas, as text (and LaTeX where a backend produced it)."""
+        self._require("articles", article_id)
+        return read_formulas(self.conn, article_id)
+
+    def figures(self, article_id: str) -> list[Figure]:
+        """The article's figure captions (images are not stored)."""
+        self._require("articles", article_id)
+        return read_figures(self.conn, article_id)
+
     # contexts
 
     def contexts(self, section_id: str) -> list[ContextRow]:
@@ -273,7 +329,8 @@ class Corpus:
         return ContextRow(*row)
 
     def parent_contexts(self, context_id: str, before: int = 2, after: int = 2) -> list[ContextRow]:
-        """A passage with the ``before`` passages preceding it and the ``after`` following it.
+        """A passage with its neighbours: the ``before`` passages preceding it and the ``after``
+        following it, the passage itself among them (the "parent document" a hit stands in).
 
         Neighbours are taken in the paper's reading order and may come from the previous or
         next section; fewer come back at the paper's start or end. Call it when a search hit

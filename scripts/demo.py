@@ -67,12 +67,11 @@ def main() -> None:
             print("5. publishing a snapshot")
             made = subprocess.run([*cli, "snapshot", "--db", str(args.db), "--to", "s3://snapshots/demo/"], env=env, check=True, capture_output=True, text=True)
             print(made.stderr, end="")
-            url = made.stdout.strip().splitlines()[-1]
-            manifest_url = next(line.split(" ", 1)[1] for line in made.stderr.splitlines() if line.startswith("manifest "))
-            print(f"6. opening the snapshot from its presigned URL and searching: {args.query!r}")
+            url = made.stdout.strip().splitlines()[-1]  # the last line printed: all that opening it needs
+            print(f"6. opening the snapshot from the URL printed last and searching: {args.query!r}")
             with tempfile.TemporaryDirectory() as cache:
                 os.environ.update(server.env)
-                with Corpus.open(url, manifest_url=manifest_url, cache_dir=cache) as corpus:
+                with Corpus.open(url, cache_dir=cache) as corpus:
                     print(f"   mode: {corpus.best_mode()} (the snapshot carries the vectors; only the query is embedded)")
                     for rank, hit in enumerate(corpus.search(args.query, k=3), 1):
                         text = " ".join(hit.text.split())

@@ -263,6 +263,24 @@ def test_s3_snapshot_opens_from_its_presigned_url_and_its_s3_uri(
         assert corpus_counts(copy) == original
 
 
+def test_the_last_line_the_snapshot_command_prints_opens_the_snapshot(corpus_path: Path, s3_env: Any, tmp_path: Path) -> None:
+    """What a user does: publish to a bucket, copy the last line printed, open it anywhere."""
+    from typer.testing import CliRunner
+
+    from paperpyramid.cli import app
+
+    s3_env.make_bucket("snapshots")
+    result = CliRunner().invoke(app, ["snapshot", "--db", str(corpus_path), "--to", "s3://snapshots/printed/"])
+    assert result.exit_code == 0, result.output
+    line = result.stdout.strip().splitlines()[-1]
+    assert line.startswith(f"{s3_env.endpoint}/snapshots/printed/") and "X-Amz-Signature=" in line and "#manifest=" in line
+    with Corpus.open(line, cache_dir=tmp_path / "cache") as copy:
+        assert corpus_counts(copy) == table_counts(corpus_path)
+    # without the fragment the presigned URL alone still cannot find its manifest (and says so)
+    with pytest.raises(SnapshotError, match="pass manifest_url"):
+        Corpus.open(line.split("#")[0], cache_dir=tmp_path / "other-cache")
+
+
 def test_snapshot_to_a_missing_bucket_names_it(corpus_path: Path, s3_env: Any) -> None:
     with pytest.raises(SnapshotError, match="s3://no-such-bucket/corpus/.*NoSuchBucket"):
         take_snapshot(corpus_path, "s3://no-such-bucket/corpus")

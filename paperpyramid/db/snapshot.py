@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path, PurePosixPath
 from typing import IO, Any, Protocol
-from urllib.parse import quote, unquote, urlparse, urlunparse
+from urllib.parse import parse_qs, quote, unquote, urlparse, urlunparse
 from urllib.request import url2pathname
 
 from minio import Minio
@@ -53,6 +53,8 @@ from paperpyramid.settings import S3Settings, Settings
 log = logging.getLogger(__name__)
 
 SNAPSHOT_SUFFIX = ".sqlite.gz"
+#: the fragment key of :attr:`Snapshot.open_url` that carries the manifest's URL
+MANIFEST_FRAGMENT = "manifest"
 MANIFEST_SUFFIX = ".manifest.json"
 METADATA_SUFFIX = ".metadata.json"
 #: ``manifest["format"]``, so a reader can tell a snapshot manifest from any other JSON.
@@ -76,8 +78,8 @@ class SnapshotCorrupt(SnapshotError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
-    """A published snapshot. ``uri`` and ``url`` name the compressed database; pass ``url``
-    (with ``manifest_url``) or ``uri`` to :meth:`paperpyramid.Corpus.open`.
+    """A published snapshot. ``uri`` and ``url`` name the compressed database; pass
+    ``open_url`` (or ``url`` with ``manifest_url``, or ``uri``) to :meth:`paperpyramid.Corpus.open`.
 
     For S3, ``uri`` is ``s3://bucket/key`` and the URLs are presigned GET URLs; for a folder,
     ``uri`` is the file's path, the URLs are ``file://`` URLs and the ``*_path`` fields are set.
@@ -92,6 +94,15 @@ class Snapshot:
     path: Path | None = None
     manifest_path: Path | None = None
     metadata_path: Path | None = None
+
+    @property
+    def open_url(self) -> str:
+        """The one URL that opens the snapshot anywhere: ``url`` with the manifest's own
+        (presigned) URL in its fragment, which a client never sends to the server, so both
+        signatures stay valid and the download is still checked against the manifest."""
+        if self.path is not None:
+            return self.url  # a file: its manifest lies beside it
+        return f"{self.url}#{MANIFEST_FRAGMENT}={quote(self.manifest_url, safe='')}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,6 +485,11 @@ class _Origin:
 
 def _origin(source: str, manifest_url: str | None, settings: Settings | None, client: Minio | None) -> _Origin:
     if source.startswith(("http://", "https://")):
+        parsed = urlparse(source)
+        carried = parse_qs(parsed.fragment).get(MANIFEST_FRAGMENT)  # Snapshot.open_url
+        if carried and manifest_url is None:
+            manifest_url = carried[0]
+        source = urlunparse(parsed._replace(fragment=""))
         parsed = urlparse(source)
         name = PurePosixPath(unquote(parsed.path)).name
         shown = _without_query(source)
