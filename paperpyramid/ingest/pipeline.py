@@ -49,6 +49,7 @@ from paperpyramid.parsers import SERVICES_OF, get_parser
 from paperpyramid.parsers.jats import parse_jats
 from paperpyramid.s3 import S3Location, S3Object, download, iter_objects, make_client, parse_s3_uri, with_retries
 from paperpyramid.settings import EmbeddingSettings, IngestSettings, S3Settings, Settings
+from paperpyramid.text_clean import clean_document
 from paperpyramid.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
@@ -169,6 +170,7 @@ def _client(settings: S3Settings) -> Minio:
 def _with_contexts(parsed: Parsed, embedding: EmbeddingSettings | None = None) -> Parsed:
     if parsed.document is None:
         return parsed
+    parsed.document = clean_document(parsed.document)  # every backend's text, before it is cut and embedded
     embedder = None if embedding is None else _embedder(embedding.model_dump_json())
     counter = _counter()
     if embedder is not None and embedder.window < counter.window:

@@ -1,0 +1,71 @@
+"""Text as stored: ligatures spelled out, no control characters.
+
+PDF text layers carry control characters where a font's glyph has no Unicode mapping. Most are
+the ligatures of TeX's fonts, whose encodings put them in the C0 range: in T1 (Cork) ``0x1B``-
+``0x1F`` are ff, fi, fl, ffi, ffl; in OT1 ``0x0B``-``0x0F`` are the same five. Between two letters
+such a character is the ligature (``de\\x1cned`` is "defined"); anything else in the C0 or C1 ranges
+(NUL, the dotless i of OT1 at ``0x10``, ...) cannot be read and is dropped. Tabs and newlines stay.
+Every document passes through :func:`clean_document` before its contexts are cut and again
+before it is stored, so no backend's text reaches the corpus with a control character.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any, TypeVar
+
+_TEX_LIGATURES = {
+    "\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl",  # T1 (Cork)
+    "\x0b": "ff", "\x0c": "fi", "\x0d": "fl", "\x0e": "ffi", "\x0f": "ffl",  # OT1
+}  # fmt: skip
+_LIGATURE_IN_WORD = re.compile(r"(?<=[^\W\d_])[\x0b-\x0f\x1b-\x1f](?=[^\W\d_])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_UNICODE_LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"})
+
+T = TypeVar("T")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with ligatures spelled out and no control character but tab and newline.
+
+    >>> clean_text("de\\x1cned e\\x0bects of NUL\\x00s")
+    'defined effects of NULs'
+    """
+    cleaned = text.translate(_UNICODE_LIGATURES)
+    if _CONTROL.search(cleaned):
+        cleaned = _CONTROL.sub("", _LIGATURE_IN_WORD.sub(lambda match: _TEX_LIGATURES[match.group(0)], cleaned))
+    return text if cleaned == text else cleaned  # the same object when clean: documents are copied only where needed
+
+
+def clean_document(value: T) -> T:
+    """A copy of a document (any dataclass of the document model, or a list, tuple or dict of
+    them) with :func:`clean_text` applied to every string in it; ``value`` itself when nothing
+    needed cleaning."""
+    return _clean(value)  # type: ignore[no-any-return]
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list):
+        cleaned = [_clean(item) for item in value]
+        return value if all(a is b for a, b in zip(cleaned, value, strict=True)) else cleaned
+    if isinstance(value, tuple):
+        cleaned_tuple = tuple(_clean(item) for item in value)
+        return value if all(a is b for a, b in zip(cleaned_tuple, value, strict=True)) else cleaned_tuple
+    if isinstance(value, dict):
+        cleaned_dict = {key: _clean(item) for key, item in value.items()}
+        return value if all(cleaned_dict[key] is item for key, item in value.items()) else cleaned_dict
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {}
+        for field in dataclasses.fields(value):
+            old = getattr(value, field.name)
+            new = _clean(old)
+            if new is not old:
+                changes[field.name] = new
+        return dataclasses.replace(value, **changes) if changes else value
+    return value
+
+
+__all__ = ["clean_document", "clean_text"]
