@@ -484,7 +484,10 @@ def show(
         except KeyError as exc:
             raise _fail(str(exc.args[0] if exc.args else exc)) from exc
         out.print(f"[bold]{escape(article.title or '(untitled)')}[/]", highlight=False)
-        out.print(f"id {article.id}  doi {article.doi or '-'}  pages {article.pages}  parser {article.parser}", highlight=False, markup=False)
+        coverage = "-" if article.coverage is None else f"{article.coverage:.3f}"
+        out.print(f"id {article.id}  doi {article.doi or '-'}  pages {article.pages}  parser {article.parser}  coverage {coverage}", highlight=False, markup=False)
+        for warning in article.warnings:
+            out.print(f"warning: {warning}", highlight=False, markup=False)
         if article.authors:
             out.print(", ".join(author.name for author in article.authors), highlight=False, markup=False)
         for section in corpus.sections(article.id):
@@ -503,7 +506,7 @@ def list_articles(
     year_to: Annotated[int | None, typer.Option(help="Only articles published in or before this year.")] = None,
     journal: Annotated[str | None, typer.Option(help="Only articles of this journal.")] = None,
     title: Annotated[str | None, typer.Option(help="Only articles whose title holds this text (any case).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per line: id, title, doi, year, journal, pages, authors, source.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per line: id, title, doi, year, journal, pages, authors, source, coverage.")] = False,
 ) -> None:
     """List the articles in the corpus: id, year, DOI and title, in the order they were stored."""
     from paperpyramid.retrieval.filters import Filters, allowed_articles, year_of
@@ -519,7 +522,7 @@ def list_articles(
             if as_json:
                 typer.echo(json.dumps({"id": article.id, "title": article.title, "doi": article.doi, "year": year, "journal": article.journal,
                                        "pages": article.pages, "authors": [author.name for author in article.authors],
-                                       "source": article.source_uri}, ensure_ascii=False))  # fmt: skip
+                                       "source": article.source_uri, "coverage": article.coverage}, ensure_ascii=False))  # fmt: skip
             else:
                 typer.echo(f"{article.id}  {year or '----'}  {article.doi or '-'}  {article.title or '(untitled)'}")  # one line each, never wrapped
 

@@ -55,7 +55,8 @@ class Article:
     """An article's metadata: ``title``, ``authors``, ``doi``, ``abstract``, ``date_published`` (as
     printed), ``journal``, ``pages``, ``num_tokens`` of its contexts, the ``parser`` that read it,
     where it came from (``source_uri``, ``sha256``), ``provenance`` (which backend produced each
-    part) and the parser's ``warnings``."""
+    part), the parser's ``warnings`` and ``coverage``: the share of the PDF text layer's words the
+    article holds (None where it was not measured)."""
 
     id: str
     title: str | None
@@ -72,6 +73,7 @@ class Article:
     created_at: str
     provenance: dict[str, str]
     warnings: tuple[str, ...]
+    coverage: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +135,7 @@ _REMOTE_SCHEMES = ("http://", "https://", "s3://")
 
 _ARTICLE_COLUMNS = (
     "id, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser, "
-    "source_uri, sha256, created_at, provenance, warnings"
+    "source_uri, sha256, created_at, provenance, warnings, coverage"
 )
 _SECTION_SELECT = """
 SELECT s.id, ars.article_id, ars.position, s.section_number, s.section_title, s.level,
@@ -480,7 +482,7 @@ class Corpus:
 
 def _article(row: tuple[Any, ...]) -> Article:
     (id_, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser,
-     source_uri, sha256, created_at, provenance, warnings) = row  # fmt: skip
+     source_uri, sha256, created_at, provenance, warnings, coverage) = row  # fmt: skip
     return Article(
         id=id_,
         title=title,
@@ -497,4 +499,5 @@ def _article(row: tuple[Any, ...]) -> Article:
         created_at=created_at,
         provenance=json.loads(provenance),
         warnings=tuple(json.loads(warnings)),
+        coverage=coverage,
     )

@@ -122,6 +122,8 @@ class Document:
     provenance: dict[str, str] = field(default_factory=dict)
     #: things a person should know about this parse (OCR layer used, table without cells, ...)
     warnings: list[str] = field(default_factory=list)
+    #: the share of the PDF text layer's words this document holds (set by ingest; None: not measured)
+    coverage: float | None = None
 
     @property
     def parser(self) -> str:

@@ -31,6 +31,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "provenance": 'JSON {part: "backend version"}: which backend produced which part (text, structure, contexts, ...).',
             "warnings": "JSON list of the parser's warnings about this article.",
             "created_at": "When the article was stored (UTC, ISO 8601).",
+            "coverage": "Share of the PDF text layer's words (page furniture aside) found in the article's text, tables, captions and references; NULL when not measured.",
         },
     ),
     "sections": (

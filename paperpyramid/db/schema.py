@@ -305,8 +305,13 @@ def _v4_pyramid(db: sqlite_utils.Database) -> None:
         db.table(level).enable_fts(["text"], create_triggers=True, tokenize="porter")
 
 
+def _v5_coverage(db: sqlite_utils.Database) -> None:
+    # the share of the PDF text layer's words that reached the article: text never vanishes silently
+    db.execute("ALTER TABLE articles ADD COLUMN coverage REAL")
+
+
 #: Every migration, oldest first. Append only.
-MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid]
+MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid, _v5_coverage]
 
 #: The schema version this code reads and writes: the number of migrations.
 SCHEMA_VERSION = len(MIGRATIONS)

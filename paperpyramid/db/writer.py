@@ -220,6 +220,7 @@ class CorpusWriter:
             "parser": doc.parser,
             "provenance": _json(provenance),
             "warnings": _json(doc.warnings),
+            "coverage": doc.coverage,
             "created_at": _now(),
         }
 

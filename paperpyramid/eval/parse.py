@@ -282,6 +282,22 @@ class EvalReport:
     overall: OverallScore
     #: gold rows whose PDF has no parse in the database
     missing: list[str] = field(default_factory=list)
+    #: every stored article's coverage of its PDF's text layer, (pdf, coverage), lowest first
+    coverage: list[tuple[str, float | None]] = field(default_factory=list)
+
+
+#: the coverage an article should reach (issue: no text may vanish silently)
+COVERAGE_AIM = 0.98
+
+
+def read_coverage(db_path: Path) -> list[tuple[str, float | None]]:
+    """(PDF name, coverage) of every stored article, lowest coverage first, unmeasured last."""
+    connection = connect_corpus(db_path, read_only=True)
+    try:
+        rows = [(pdf_name(str(uri or "")), value) for uri, value in connection.execute("SELECT source_uri, coverage FROM articles")]
+    finally:
+        connection.close()
+    return sorted(rows, key=lambda row: (row[1] is None, row[1] or 0.0, row[0]))
 
 
 def _mean(values: list[float]) -> float | None:
@@ -353,7 +369,7 @@ def evaluate(gold_dir: Path, db_path: Path, *, parser: str | None = None) -> Eva
             continue
         gold = load_gold(gold_dir / row.file)
         results.append(PaperResult(row.pairs_with, row.file, row.kind, score_paper(gold, predicted)))
-    return EvalReport(papers=results, overall=summarise(results), missing=missing)
+    return EvalReport(papers=results, overall=summarise(results), missing=missing, coverage=read_coverage(db_path))
 
 
 # --------------------------------------------------------------------------- rendering
@@ -399,6 +415,12 @@ def render_report(report: EvalReport) -> str:
     if report.missing:
         lines += ["", f"no parse in the database for {len(report.missing)} gold paper(s):"]
         lines += [f"  {name}" for name in report.missing]
+    measured = [value for _, value in report.coverage if value is not None]
+    if measured:
+        below = [(name, value) for name, value in report.coverage if value is not None and value < COVERAGE_AIM]
+        lines += ["", f"coverage of the PDF text layer: {len(measured) - len(below)} of {len(measured)} articles at {COVERAGE_AIM} or more, "
+                      f"median {statistics.median(measured):.3f}, lowest {min(measured):.3f}" + (" ; below:" if below else "")]  # fmt: skip
+        lines += [f"  {value:.3f}  {name}" for name, value in below]
     return "\n".join(lines)
 
 
@@ -438,4 +460,5 @@ def report_to_json(report: EvalReport) -> dict[str, Any]:
         ],
         "overall": asdict(report.overall),
         "missing": list(report.missing),
+        "coverage": [{"pdf": name, "coverage": value} for name, value in report.coverage],
     }

@@ -46,6 +46,7 @@ from paperpyramid.errors import BadInput, ParseTimeout, ServiceUnavailable
 from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
 from paperpyramid.parsers import SERVICES_OF, get_parser
+from paperpyramid.parsers.coverage import coverage_of, document_texts, text_layer_words, words
 from paperpyramid.parsers.jats import parse_jats
 from paperpyramid.s3 import S3Location, S3Object, download, iter_objects, make_client, parse_s3_uri, with_retries
 from paperpyramid.settings import EmbeddingSettings, IngestSettings, S3Settings, Settings
@@ -129,6 +130,8 @@ def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = 
         return _with_contexts(_fetch_and_parse(item, item.obj, options, s3 or S3Settings()), embedding)
     if item.nxml is not None:
         parsed = _guarded(lambda: parse_jats(item.nxml, pdf_path=item.path, password=options.password), item.name)  # type: ignore[arg-type]
+        if item.path is not None:
+            _measure_coverage(parsed, item.path, options.password)
     else:
         assert item.path is not None
         parsed = parse_one(item.path, options, name=item.name)
@@ -217,7 +220,31 @@ def parse_one(path: Path, options: IngestSettings, *, name: str | None = None) -
     parsed = _guarded(call, name or path.name)
     if parsed.error and name and path.name != name:
         parsed.error = parsed.error.replace(path.name, name, 1)  # a temporary file's name means nothing to a reader
+    _measure_coverage(parsed, path, options.password)
     return parsed
+
+
+#: below this share of the text layer's words an article is stored with a warning
+COVERAGE_WARNING = 0.95
+
+
+def _measure_coverage(parsed: Parsed, pdf: Path, password: str | None) -> None:
+    """Set the document's coverage of the PDF's text layer, with a warning naming the words most
+    often missing when it is low: no text vanishes silently."""
+    if parsed.document is None:
+        return
+    try:
+        layer = text_layer_words(pdf, password=password)
+    except Exception as exc:  # the parse succeeded; a second read of the file must not undo it
+        log.warning("coverage of %s not measured: %s", pdf.name, exc)
+        return
+    document = parsed.document
+    document.coverage = coverage_of(layer, document_texts(document))
+    if document.coverage is not None and document.coverage < COVERAGE_WARNING:
+        found = words(" ".join(document_texts(document)))
+        missing = [word for word, _ in (layer - found).most_common(8)]
+        document.warnings.append(f"coverage {document.coverage:.2f}: {1 - document.coverage:.0%} of the PDF's words reach no text, table, "
+                                 f"caption or reference (most often missing: {', '.join(missing)})")
 
 
 def _guarded(call: Callable[[], Document], name: str) -> Parsed:
