@@ -17,6 +17,7 @@ weigh more) and macro (the mean of per-paper F1, so every paper weighs the same)
 from __future__ import annotations
 
 import csv
+import json
 import re
 import statistics
 import unicodedata
@@ -29,6 +30,7 @@ from urllib.parse import unquote, urlsplit
 from paperpyramid.db.sqlite import Connection
 from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.eval.gold import GoldPaper, load_gold
+from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, load_gold_metadata, score_metadata, year_of
 
 __all__ = [
     "EvalReport",
@@ -284,17 +286,43 @@ class EvalReport:
     missing: list[str] = field(default_factory=list)
     #: every stored article's coverage of its PDF's text layer, (pdf, coverage), lowest first
     coverage: list[tuple[str, float | None]] = field(default_factory=list)
+    #: (pdf, score) of every gold paper's title, authors, DOI, journal and year
+    metadata: list[tuple[str, MetadataScore]] = field(default_factory=list)
 
 
 #: the coverage an article should reach (issue: no text may vanish silently)
 COVERAGE_AIM = 0.98
 
 
+_METADATA_COLUMNS = ("source_uri", "title", "authors", "doi", "journal", "date_published")
+
+
+def _select(connection: Connection, columns: tuple[str, ...]) -> list[tuple[Any, ...]]:
+    """``SELECT columns FROM articles``, NULL for a column an older corpus lacks (opened read-only, not migrated)."""
+    present = {row[1] for row in connection.execute("PRAGMA table_info(articles)")}
+    listed = ", ".join(name if name in present else "NULL" for name in columns)
+    return connection.execute(f"SELECT {listed} FROM articles").fetchall()
+
+
+def read_metadata(db_path: Path) -> dict[str, Metadata]:
+    """Every stored article's bibliographic fields, keyed by its PDF's file name."""
+    connection = connect_corpus(db_path, read_only=True)
+    try:
+        rows = _select(connection, _METADATA_COLUMNS)
+    finally:
+        connection.close()
+    found: dict[str, Metadata] = {}
+    for uri, title, authors, doi, journal, published in rows:
+        names = [str(a.get("name", "")) for a in json.loads(authors or "[]") if isinstance(a, dict)]
+        found[pdf_name(str(uri or ""))] = Metadata(title=title, authors=names, doi=doi, journal=[journal] if journal else None, year=year_of(published))
+    return found
+
+
 def read_coverage(db_path: Path) -> list[tuple[str, float | None]]:
     """(PDF name, coverage) of every stored article, lowest coverage first, unmeasured last."""
     connection = connect_corpus(db_path, read_only=True)
     try:
-        rows = [(pdf_name(str(uri or "")), value) for uri, value in connection.execute("SELECT source_uri, coverage FROM articles")]
+        rows = [(pdf_name(str(uri or "")), value) for uri, value in _select(connection, ("source_uri", "coverage"))]
     finally:
         connection.close()
     return sorted(rows, key=lambda row: (row[1] is None, row[1] or 0.0, row[0]))
@@ -357,7 +385,9 @@ def _is_primary_gold(row: ManifestRow) -> bool:
 def evaluate(gold_dir: Path, db_path: Path, *, parser: str | None = None) -> EvalReport:
     """Score every parse in ``db_path`` that has a gold file in ``gold_dir/MANIFEST.tsv``."""
     predictions = predicted_from_db(db_path, parser=parser)
+    stored_metadata = read_metadata(db_path)
     results: list[PaperResult] = []
+    metadata: list[tuple[str, MetadataScore]] = []
     missing: list[str] = []
     for row in read_manifest(gold_dir / "MANIFEST.tsv"):
         if not _is_primary_gold(row):
@@ -369,7 +399,10 @@ def evaluate(gold_dir: Path, db_path: Path, *, parser: str | None = None) -> Eva
             continue
         gold = load_gold(gold_dir / row.file)
         results.append(PaperResult(row.pairs_with, row.file, row.kind, score_paper(gold, predicted)))
-    return EvalReport(papers=results, overall=summarise(results), missing=missing, coverage=read_coverage(db_path))
+        if row.pairs_with in stored_metadata and row.pairs_with not in dict(metadata):
+            scored = score_metadata(load_gold_metadata(gold_dir / row.file), stored_metadata[row.pairs_with])
+            metadata.append((row.pairs_with, scored))
+    return EvalReport(papers=results, overall=summarise(results), missing=missing, coverage=read_coverage(db_path), metadata=metadata)
 
 
 # --------------------------------------------------------------------------- rendering
@@ -412,6 +445,7 @@ def render_report(report: EvalReport) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines += ["", *_overall_lines(report.overall)]
+    lines += _metadata_lines(report.metadata)
     if report.missing:
         lines += ["", f"no parse in the database for {len(report.missing)} gold paper(s):"]
         lines += [f"  {name}" for name in report.missing]
@@ -422,6 +456,21 @@ def render_report(report: EvalReport) -> str:
                       f"median {statistics.median(measured):.3f}, lowest {min(measured):.3f}" + (" ; below:" if below else "")]  # fmt: skip
         lines += [f"  {value:.3f}  {name}" for name, value in below]
     return "\n".join(lines)
+
+
+def _metadata_lines(scored: list[tuple[str, MetadataScore]]) -> list[str]:
+    if not scored:
+        return []
+    lines = ["", "metadata (yes / no / - where the gold file does not say):", "  " + "  ".join(f"{name:>7}" for name in FIELDS) + "  pdf"]
+    for pdf, score in scored:
+        lines.append("  " + "  ".join(f"{_yes_no(score.fields.get(name)):>7}" for name in FIELDS) + f"  {pdf}")
+    figures = accuracies([score for _, score in scored])
+    matched = sum(score.authors_matched for _, score in scored)
+    gold = sum(score.authors_gold for _, score in scored)
+    predicted = sum(score.authors_predicted for _, score in scored)
+    summary = ", ".join(f"{name} {_number(value)} (of {count})" for name, (value, count) in figures.items())
+    lines.append(f"metadata accuracy: {summary}; author names P={_number(_ratio(matched, predicted, both_empty=False))} R={_number(_ratio(matched, gold, both_empty=False))}")
+    return lines
 
 
 def _overall_lines(overall: OverallScore) -> list[str]:
@@ -461,4 +510,9 @@ def report_to_json(report: EvalReport) -> dict[str, Any]:
         "overall": asdict(report.overall),
         "missing": list(report.missing),
         "coverage": [{"pdf": name, "coverage": value} for name, value in report.coverage],
+        "metadata": {
+            "papers": [{"pdf": pdf, **score.fields, "authors_matched": score.authors_matched, "authors_gold": score.authors_gold,
+                        "authors_predicted": score.authors_predicted} for pdf, score in report.metadata],  # fmt: skip
+            "accuracy": {name: value for name, (value, _) in accuracies([score for _, score in report.metadata]).items()},
+        },
     }

@@ -17,20 +17,19 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from paperpyramid import __version__
-from paperpyramid.document import Author, Document, Figure, Formula, Section, Table
 from paperpyramid.document import Block as DocBlock
+from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.errors import NeedsOcr, NotAPdf, ParseTimeout, PdfCorrupt, PdfEncrypted, TooManyPages
 from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
 from paperpyramid.parsers.embedded.reading_order import body_font, body_font_size, drop_unreadable_lines, order_page, remove_page_furniture
 from paperpyramid.parsers.embedded.references import split_references
 from paperpyramid.parsers.embedded.tables import collect_table, table_cells
+from paperpyramid.parsers.embedded.xmp import read_xmp
 
 NAME = "embedded"
-# a DOI may wrap after a full stop: "doi:10.1371/journal.pone.\n0115884"
-_DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+?(?:\.\s(?=\d)[^\s\"<>,;]+)?)(?=[\s\"<>,;]|[.)\]](?:\s|$)|$)")
-_PUBLISHED = re.compile(r"\b(published( online)?|accepted|date of publication)\s*:?\s*(?P<date>\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.I)
 _ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
 _MIN_CHARS_PER_PAGE = 40
 
@@ -65,6 +64,7 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
         encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(pdf.raw) != -1
         toc = _outline(pdf)
         metadata = pdf.get_metadata_dict(skip_empty=True)
+        metadata.update({f"xmp:{key}": value for key, value in read_xmp(path).items()})
     finally:
         pdf.close()
     _check_text_layer(path, pages)
@@ -134,6 +134,8 @@ def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
 def build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str]) -> Document:
     # running heads often carry the DOI: read it before they are removed
     first_page_text = " ".join(line.text for page in pages[:2] for line in page.lines)
+    citation_lines = fm.citation_lines(pages)
+    last_page_text = " ".join(line.text for line in pages[-1].lines) if len(pages) > 2 else ""
     remove_page_furniture(pages)
     body_size = body_font_size(pages)
     font = body_font(pages)
@@ -146,22 +148,19 @@ def build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], me
     _drop_small_print(blocks, body_size)
     _mark_tables(blocks, body_size)
     document = Document(pages=len(pages))
-    title_index = _title(blocks, pages, body_size)
-    if title_index is not None:
-        document.title = blocks[title_index].text
-        blocks[title_index].kind = "title"
-        document.authors = _authors(blocks, title_index, body_size)
-    elif _plausible_title(metadata.get("Title", "")):
-        document.title = metadata["Title"].strip()
+    title_blocks = fm.find_title(blocks, pages, body_size)
+    document.title = fm.title_text(blocks, title_blocks, metadata)
+    for index in title_blocks:
+        blocks[index].kind = "title"
+    document.authors = fm.find_authors(blocks, title_blocks[-1] if title_blocks else -1, metadata)
     _demote_front_matter(blocks)
     _fold_abstract_labels(blocks)
     if not _apply_outline(blocks, toc):
         _require_following_text(blocks)
         _filter_headings(blocks, body_size)
-    doi = _DOI.search(first_page_text)
-    document.doi = re.sub(r"\s", "", doi.group(1)) if doi else None
-    published = _PUBLISHED.search(first_page_text)
-    document.date_published = published.group("date") if published else None
+    document.doi = fm.find_doi(first_page_text, metadata, last_page_text)
+    document.journal, year, journal_date = fm.find_journal(citation_lines, metadata)
+    document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
     _assemble(document, blocks, body_size)
     _merge_continuations(document)
     return document
@@ -253,17 +252,6 @@ def _demote_front_matter(blocks: list[Block]) -> None:
         if block.kind == "heading" and not block.extra.get("outline"):
             block.kind = "paragraph"
             block.extra.pop("text", None) if not block.extra.get("run_in") else None
-
-
-_GENERIC_TITLES = {"research article", "original article", "research note", "article", "review", "review article", "letter", "short communication", "open access", "original research", "research", "methodology", "brief report", "case report", "editorial"}
-
-
-def _plausible_title(text: str) -> bool:
-    text = text.strip()
-    lowered = text.lower()
-    if len(text.split()) < 3 or lowered in _GENERIC_TITLES:
-        return False
-    return not re.search(r"microsoft word|\.(pdf|docx?|dvi|tex)$|^untitled", lowered)
 
 
 def _drop_small_print(blocks: list[Block], body_size: float) -> None:
@@ -396,43 +384,6 @@ def _heading_style(block: Block) -> tuple[float, bool, bool, bool]:
     letters = [ch for ch in block.title if ch.isalpha()]
     caps = bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
     return (round(block.size), block.bold, block.lines[0].italic, caps)
-
-
-def _title(blocks: list[Block], pages: list[Page], body_size: float) -> int | None:
-    best: int | None = None
-    for index, block in enumerate(blocks):
-        if block.page != 1:
-            break
-        if block.kind in ("caption", "formula", "furniture") or len(block.text) < 8 or len(block.text) > 300:
-            continue
-        if block.top > pages[0].height * 0.6 or not re.search(r"[A-Za-z]{3}", block.text):
-            continue
-        if block.text.lower().strip(" .:") in blk.KNOWN_HEADINGS or not _plausible_title(block.text):
-            continue
-        if best is None or block.size > blocks[best].size + 0.2:
-            best = index
-    if best is None or blocks[best].size < body_size + 1:
-        return None
-    return best
-
-
-def _authors(blocks: list[Block], title_index: int, body_size: float) -> list[Author]:
-    for block in blocks[title_index + 1 : title_index + 4]:
-        if block.page != blocks[title_index].page or block.kind == "heading":
-            break
-        text = block.text
-        if len(text) > 400 or re.search(r"\b(university|institute|department|abstract|school|college|laborator|hospital)\b", text, re.I):
-            continue
-        names = []
-        for part in re.split(r",|;|\band\b|&|\s{2,}", text):
-            name = re.sub(r"[\d*†‡§¶#∗✉,]+", " ", part)
-            name = re.sub(r"\s+", " ", name).strip(" .")
-            words = name.split()
-            if 2 <= len(words) <= 5 and all(word[:1].isupper() for word in words if len(word) > 2):
-                names.append(Author(name=name))
-        if names:
-            return names
-    return []
 
 
 def _assemble(document: Document, blocks: list[Block], body_size: float) -> None:

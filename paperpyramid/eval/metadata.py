@@ -1,0 +1,210 @@
+"""Article metadata against the gold files: title, authors, DOI, journal and year.
+
+What citations and filters rest on, read from the same gold files as the section scores:
+
+- JATS (``.nxml``): ``article-title``, the ``contrib`` authors, the ``doi`` article id, the
+  journal's title (its abbreviations count too), the year of the electronic publication
+  (else the print, else the first ``pub-date``).
+- TEI (``.tei.xml``): the header's title, the ``analytic`` authors, its DOI ``idno``, the
+  ``monogr`` title as journal and the publication date's year; GROBID leaves the last three
+  empty for proceedings, and an empty field is not scored.
+- LaTeX (``.tex``): ``\\title`` and ``\\author`` (one command per author, or one block whose
+  first lines hold the names, as ACL styles write it); no DOI, journal or year.
+
+A field the gold file does not give is ``None`` and is left out of that field's accuracy.
+Authors are compared by family name (accents and case folded), as a multiset: a paper's
+authors are right when the same people are found, none missing and none extra.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import xml.etree.ElementTree as ET
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from paperpyramid.eval.gold import _collapse, _read_group, _read_tex, _skip_optional, _strip_comments, latex_to_text
+
+_TEI = "{http://www.tei-c.org/ns/1.0}"
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
+
+
+def soft_norm(text: str) -> str:
+    """Case, accents' composition, spaces and punctuation folded away: titles compare alike."""
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).lower())
+
+
+@dataclass(slots=True)
+class Metadata:
+    """An article's bibliographic fields; ``None`` where a side does not say."""
+
+    title: str | None = None
+    authors: list[str] | None = None
+    doi: str | None = None
+    #: the journal's name and any abbreviations of it a gold file lists
+    journal: list[str] | None = None
+    year: int | None = None
+
+
+FIELDS = ("title", "authors", "doi", "journal", "year")
+
+
+@dataclass(slots=True)
+class MetadataScore:
+    """Per field: True (right), False (wrong or missing), None (the gold file does not say)."""
+
+    fields: dict[str, bool | None] = field(default_factory=dict)
+    #: authors' family names: matched, gold and predicted counts (for precision and recall)
+    authors_matched: int = 0
+    authors_gold: int = 0
+    authors_predicted: int = 0
+
+
+def load_gold_metadata(path: Path) -> Metadata:
+    """Read the metadata of one gold file, choosing the reader by its suffix."""
+    name = path.name.lower()
+    if name.endswith(".nxml"):
+        return _jats(ET.parse(path).getroot())
+    if name.endswith(".tei.xml"):
+        return _tei(ET.parse(path).getroot())
+    if name.endswith(".tex"):
+        return _latex(_strip_comments(_read_tex(path)))
+    return Metadata()
+
+
+def _text(element: ET.Element | None) -> str:
+    return _collapse("".join(element.itertext())) if element is not None else ""
+
+
+def _jats(root: ET.Element) -> Metadata:
+    meta = root.find("./front/article-meta")
+    journal_meta = root.find("./front/journal-meta")
+    if meta is None:
+        return Metadata()
+    authors = []
+    for contrib in meta.iter("contrib"):
+        name = contrib.find("name")
+        if contrib.get("contrib-type") == "author" and name is not None:
+            authors.append(_collapse(f"{name.findtext('given-names') or ''} {name.findtext('surname') or ''}"))
+    doi = next((_text(e) for e in meta.findall("article-id") if e.get("pub-id-type") == "doi"), None)
+    journals = [] if journal_meta is None else [_text(e) for e in journal_meta.iter() if e.tag in ("journal-title", "abbrev-journal-title")]
+    dates = {d.get("pub-type") or d.get("date-type"): d.findtext("year") for d in meta.findall("pub-date")}
+    year = dates.get("epub") or dates.get("ppub") or dates.get("pub") or next(iter(dates.values()), None)
+    return Metadata(
+        title=_text(meta.find("./title-group/article-title")) or None,
+        authors=authors or None,
+        doi=doi or None,
+        journal=[j for j in journals if j] or None,
+        year=int(year) if year and year.strip().isdigit() else None,
+    )
+
+
+def _tei(root: ET.Element) -> Metadata:
+    header = root.find(f"./{_TEI}teiHeader/{_TEI}fileDesc")
+    if header is None:
+        return Metadata()
+    titles = header.findall(f"./{_TEI}titleStmt/{_TEI}title")
+    main = [t for t in titles if t.get("type") == "main"] or titles
+    bibl = header.find(f"./{_TEI}sourceDesc/{_TEI}biblStruct")
+    authors: list[str] = []
+    doi = journal = when = None
+    if bibl is not None:
+        for person in bibl.findall(f"./{_TEI}analytic/{_TEI}author/{_TEI}persName"):
+            authors.append(_collapse(" ".join(_text(part) for part in person)))
+        doi = next((_text(e) for e in bibl.iter(f"{_TEI}idno") if (e.get("type") or "").upper() == "DOI"), None)
+        journal = _text(bibl.find(f"./{_TEI}monogr/{_TEI}title")) or None
+        date = bibl.find(f"./{_TEI}monogr/{_TEI}imprint/{_TEI}date")
+        when = date.get("when") if date is not None else None
+    year = _YEAR.search(when or "")
+    return Metadata(
+        title=_text(main[0]) if main else None,
+        authors=authors or None,
+        doi=doi,
+        journal=[journal] if journal else None,
+        year=int(year.group(1)) if year else None,
+    )
+
+
+_AUTHOR_COMMAND = re.compile(r"\\author(?![A-Za-z])")
+_TITLE_COMMAND = re.compile(r"\\title(?![A-Za-z])")
+# what an author block holds beside names: notes, marks, spacing, mathematics
+_AUTHOR_NOISE = re.compile(r"\\(?:thanks|Thanks|fnref|corref|ead|footnotemark|footnote|vspace|hspace)\*?(?:\[[^\]]*\])?(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})?|\$[^$]*\$")
+_AUTHOR_SEPARATOR = re.compile(r"\\(?:quad|qquad|And|AND|and)(?![A-Za-z])|,|\band\b")
+
+
+def _latex(source: str) -> Metadata:
+    title = None
+    match = _TITLE_COMMAND.search(source)
+    if match:
+        index = _skip_optional(source, match.end())
+        if index < len(source) and source[index] == "{":
+            title = latex_to_text(_read_group(source, index)[0], keep_math=True) or None
+    groups = []
+    for match in _AUTHOR_COMMAND.finditer(source):
+        index = _skip_optional(source, match.end())
+        if index < len(source) and source[index] == "{":
+            groups.append(_read_group(source, index)[0])
+    names: list[str] = []
+    for group in groups:
+        lines = re.split(r"\\\\", group)
+        # one command per author: its first line; one block (ACL styles): the lines of names,
+        # up to the affiliations, marked $^\dagger$ or set in \texttt
+        for line in lines[:1] if len(groups) > 1 else lines:
+            if re.match(r"\s*(\$\^|\\texttt|\\url)", line):
+                break
+            for part in _AUTHOR_SEPARATOR.split(_AUTHOR_NOISE.sub(" ", line)):
+                name = latex_to_text(part, keep_math=False)
+                if len(name.split()) >= 2:
+                    names.append(name)
+    return Metadata(title=title, authors=names or None)
+
+
+def family_name(name: str) -> str:
+    """The last word of a name, accents and case folded: 'Danny A. J. Gómez-Ramírez' -> 'gomezramirez'."""
+    words = [w for w in re.split(r"\s+", name.strip()) if w and w.lower().rstrip(".") not in ("jr", "iii", "ii", "iv")]
+    last = words[-1] if words else ""
+    folded = unicodedata.normalize("NFKD", last)
+    return "".join(ch for ch in folded if ch.isalnum()).lower()
+
+
+def normalise_doi(doi: str) -> str:
+    return re.sub(r"^(https?://(dx\.)?doi\.org/|doi:\s*)", "", doi.strip(), flags=re.I).rstrip(".").lower()
+
+
+def year_of(date: str | None) -> int | None:
+    found = _YEAR.search(date or "")
+    return int(found.group(1)) if found else None
+
+
+def score_metadata(gold: Metadata, predicted: Metadata) -> MetadataScore:
+    """Compare each field the gold side gives; see the module docstring for the rules."""
+    score = MetadataScore()
+    if gold.title:
+        score.fields["title"] = bool(predicted.title) and soft_norm(predicted.title or "") == soft_norm(gold.title)
+    if gold.authors:
+        gold_names = Counter(family_name(n) for n in gold.authors)
+        predicted_names = Counter(family_name(n) for n in predicted.authors or [])
+        score.authors_gold = sum(gold_names.values())
+        score.authors_predicted = sum(predicted_names.values())
+        score.authors_matched = sum((gold_names & predicted_names).values())
+        score.fields["authors"] = gold_names == predicted_names
+    if gold.doi:
+        score.fields["doi"] = bool(predicted.doi) and normalise_doi(predicted.doi or "") == normalise_doi(gold.doi)
+    if gold.journal:
+        names = {soft_norm(re.sub(r"^the\s+", "", j, flags=re.I)) for j in gold.journal}
+        found = (predicted.journal or [""])[0]
+        score.fields["journal"] = bool(found) and soft_norm(re.sub(r"^the\s+", "", found, flags=re.I)) in names
+    if gold.year:
+        score.fields["year"] = predicted.year == gold.year
+    return score
+
+
+def accuracies(scores: list[MetadataScore]) -> dict[str, tuple[float | None, int]]:
+    """Per field: (share right, papers scored)."""
+    result: dict[str, tuple[float | None, int]] = {}
+    for name in FIELDS:
+        values = [s.fields[name] for s in scores if s.fields.get(name) is not None]
+        result[name] = (sum(1 for v in values if v) / len(values) if values else None, len(values))
+    return result

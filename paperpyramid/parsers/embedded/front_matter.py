@@ -1,0 +1,275 @@
+"""A paper's bibliographic fields from every source the PDF has: title, authors, DOI, journal, date.
+
+- **title**: the largest type on the first page, with the lines in the same type just below it
+  (titles wrap over several blocks); without one, bold capitals at the top of page 1 (amsart);
+  the Info or XMP title where the page gives none, or where the page's is a cut-off start of it.
+- **authors**: the blocks between the title and the affiliations, abstract or first heading,
+  fragments on one line joined (publishers set each name and its marks apart), split at the
+  marks after each name (``Cohan†∗ Sergey``), commas, ``and``; names in capitals are
+  title-cased. The Info or XMP author list wins where it names more people.
+- **DOI**: the first on the first two pages (running heads included), the XMP's, the Info
+  subject's; of two versions of one DOI printed together (F1000: ``….4767.1`` first
+  published, ``….4767.2`` latest), the latest.
+- **journal and year**: the citation line publishers print in running heads and footers
+  (``Journal of Ethnobiology and Ethnomedicine 2015, 11:3``, ``PLOS ONE | DOI:…``,
+  ``Chinese Medical Journal ¦ July 20, 2017``), the most frequent over all pages; XMP's
+  ``prism:publicationName``; an Info or XMP description written as a citation.
+- **date**: "Published" (the latest, for a paper with versions) before "published online",
+  before "Accepted", which is not a publication date; else the journal line's date or year,
+  else the XMP's date.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+
+from paperpyramid.document import Author
+from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.layout import Line, Page
+
+# a DOI may wrap after a full stop: "doi:10.1371/journal.pone.\n0115884"
+DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+?(?:\.\s(?=\d)[^\s\"<>,;]+)?)(?=[\s\"<>,;]|[.)\]](?:\s|$)|$)")
+_DATE = r"\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4}"
+_DATED = re.compile(rf"\b(?P<kind>latest published|first published|published online|published|accepted|date of publication)\s*:?\s*(?P<date>{_DATE})", re.I)
+_DATE_RANK = {"latest published": 0, "date of publication": 1, "published": 1, "published online": 2, "first published": 3, "accepted": 4}
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+# a journal's name: capitalised words, small words between them, abbreviations with full stops
+_J = r"(?P<journal>[A-Z][\w’'&.-]*(?:\s+(?:[A-Z][\w’'&.-]*|of|and|in|for|the|on|&))*?)"
+_JOURNAL_LINES = [
+    # BMC, F1000, MDPI, Clinical Science, JNER: "… et al. Journal 2015, 11:3" / "Journal (2016) 13:22"
+    re.compile(rf"(?:^|et al\.?:?\s+){_J}\s+\(?{_YEAR}\)?[,;]?\s+\d+\s*(?:[:,(]|\d*$)"),
+    # PLOS: "PLOS ONE | DOI:…"; Chinese Medical Journal: "Chinese Medical Journal ¦ July 20, 2017 ¦"
+    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*(?:DOI|doi\b|(?P<date>{_DATE}))"),
+    # Hindawi: "Rehabilitation Research and Practice Volume 2010, Article ID 157939"
+    re.compile(rf"^{_J}\s+Volume\s+{_YEAR},\s+Article"),
+    # PeerJ: "Webb et al. (2017), PeerJ Comput. Sci., DOI 10.7717/…"
+    re.compile(rf"et al\.\s*\({_YEAR}\),\s*{_J},\s*DOI\b"),
+    # Info / XMP descriptions: "Data in Brief, 22 (2018) 451-457", "Journal of …, 2016, doi:…"
+    re.compile(rf"^{_J},\s+(?:\d+\s+)?\(?{_YEAR}\)?[,\s]"),
+]
+_NOT_JOURNALS = {"page", "volume", "vol", "open access", "research", "article", "copyright"}
+_MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•"
+_SPACING_ACCENTS = "´`¨˜ˆ¸˘ˇ˝˛"
+_AFFILIATION = re.compile(r"\b(universit|institut|departament|department|dept\b|school|college|laborator|hospital|centre|center|faculty|division|academy|corporation|clinic|ministry|group)", re.I)
+_PARTICLES = {"van", "von", "de", "del", "della", "der", "den", "da", "dos", "du", "di", "la", "le", "y", "bin", "al", "el", "ten", "ter"}
+_NOT_NAMES = re.compile(r"\b(universi\w*|institut\w*|departament\w*|department|abstract|introduction|keywords?|research|article|journal|open|access|review|email|correspondence)\b", re.I)
+
+
+def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list[int]:
+    """The blocks of the printed title, in order; empty when the first page shows none."""
+    best: int | None = None
+    for index, block in enumerate(blocks):
+        if block.page != 1:
+            break
+        if not _title_like(block, pages[0]):
+            continue
+        if best is None or block.size > blocks[best].size + 0.2:
+            best = index
+    if best is not None and blocks[best].size < body_size + 1:
+        best = None
+    if best is None:  # amsart: the title in bold capitals at body size
+        best = next((i for i, b in enumerate(blocks) if b.page == 1 and b.bold and _title_like(b, pages[0]) and _capitals(b.text)), None)
+    if best is None:
+        return []
+    members = [best]
+    for index in range(best + 1, min(best + 6, len(blocks))):
+        block, previous = blocks[index], blocks[members[-1]]
+        if block.page != 1 or abs(block.size - previous.size) > 0.6 or block.kind in ("caption", "formula", "furniture"):
+            break
+        if block.top - previous.bottom > 1.2 * previous.size or len(" ".join(blocks[i].text for i in members)) + len(block.text) > 400:
+            break
+        members.append(index)
+    return members
+
+
+def _title_like(block: Block, first_page: Page) -> bool:
+    text = block.text.strip()
+    if block.kind in ("caption", "formula", "furniture") or not 8 <= len(text) <= 300:
+        return False
+    if block.top > first_page.height * 0.6 or not re.search(r"[A-Za-z]{3}", text):
+        return False
+    return text.lower().strip(" .:") not in blk.KNOWN_HEADINGS and plausible_title(text)
+
+
+def _capitals(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(text.split()) >= 2 and bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
+
+
+_GENERIC_TITLES = {"research article", "original article", "research note", "article", "review", "review article", "letter", "short communication", "open access", "original research", "research", "methodology", "brief report", "case report", "editorial"}
+
+
+def plausible_title(text: str) -> bool:
+    """Not a file name, a word processor's placeholder or a generic article type."""
+    text = text.strip()
+    lowered = text.lower()
+    if len(text.split()) < 3 or lowered in _GENERIC_TITLES:
+        return False
+    return not re.search(r"microsoft word|\.(pdf|docx?|dvi|tex)$|^untitled|^\S+ \d+\.\.\d+$|^file:", lowered)
+
+
+def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]) -> str | None:
+    """The title printed in ``members``, or the metadata's where the page's is missing or cut off."""
+    printed = blk.join_lines([line.text for index in members for line in blocks[index].lines]) if members else ""
+    printed = re.sub(r"\s*\[v\d+;\s*ref status:[^\]]*\]\s*$", "", printed).strip()  # F1000's version stamp
+    stored = next((metadata[key].strip() for key in ("Title", "xmp:title") if plausible_title(metadata.get(key, ""))), "")
+    if not printed:
+        return stored or None
+    if stored and len(_fold(stored)) > len(_fold(printed)) and _fold(stored).startswith(_fold(printed)):
+        return stored
+    return printed
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).lower())
+
+
+def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) -> list[Author]:
+    """The names printed under the title; the metadata's list where it names more people."""
+    printed = _split_names(_author_zone(blocks, title_end)) if title_end >= 0 else []
+    for key in ("Author", "xmp:creators"):
+        value = metadata.get(key, "")
+        if "et al" in value.lower():
+            continue
+        listed = _split_names(value)
+        if len(listed) > len(printed) and (len(listed) >= 2 or not printed):
+            printed = listed
+    return [Author(name=name) for name in printed]
+
+
+def _author_zone(blocks: list[Block], title_end: int) -> str:
+    title = blocks[title_end]
+    text = ""
+    previous: Block | None = None
+    for block in blocks[title_end + 1 : title_end + 16]:
+        content = block.text.strip()
+        if block.page != title.page or block.top - title.bottom > 250:
+            break
+        plain = content.lower().strip(" .:")
+        if plain in blk.KNOWN_HEADINGS or plain.startswith(("abstract", "summary", "keywords", "background")):
+            break
+        if "@" in content or _AFFILIATION.search(content) or re.match(rf"^[\d{_MARKS}]\s*[A-Z][a-z]", content) or len(content) > 400:
+            if text:
+                break
+            continue
+        if not content.strip(_MARKS + _SPACING_ACCENTS + "0123456789, "):
+            continue  # a block of marks or accents alone
+        same_line = previous is not None and abs(block.top - previous.top) < 3 and block.x0 - previous.x1 < 0.3 * block.size
+        split_word = same_line and text[-1:].isalpha() and (content[:1].isalpha() or content[:1] in _SPACING_ACCENTS)
+        text += "" if split_word else (" " if same_line else ", ")
+        text += content
+        previous = block
+    return text
+
+
+def _split_names(text: str) -> list[str]:
+    text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
+    text = re.sub(rf"(?<=[a-z])[α-ω]+(?=[\s,{_MARKS}]|$)", "†", text)  # Greek letters as affiliation marks: Loα
+    text = re.sub(rf"[{_SPACING_ACCENTS}]\s?(?=[a-zß-ÿ])|[{_SPACING_ACCENTS}]", "", text)
+    text = re.sub(rf"(?:(?<=[^\W\d_])|\s+)[\d,{_MARKS}]*[{_MARKS}\d][\d,{_MARKS}]*(?=\s|$|,)", " ; ", text)
+    names = []
+    for part in re.split(r"\s*(?:;|,|&|\band\b|\bAND\b|\{et al\.\})\s*", text):
+        name = re.sub(rf"[\d{_MARKS}]+", " ", part)
+        name = re.sub(r"^(?:dr|prof|professor)\.?\s+", "", " ".join(name.split()), flags=re.I).strip(" .")
+        if _plausible_name(name):
+            names.append(" ".join(_uncapitalise(word) for word in name.split()))
+    return names
+
+
+def _uncapitalise(word: str) -> str:
+    """A name set in capitals as it is written: DOUGLAS -> Douglas, DE -> de; III and initials stay."""
+    if not word.isupper() or "." in word or re.fullmatch(r"[IVX]+", word):
+        return word
+    return word.lower() if word.lower() in _PARTICLES else word.title() if len(word) > 1 else word
+
+
+def _plausible_name(name: str) -> bool:
+    words = name.split()
+    if not 2 <= len(words) <= 6 or _NOT_NAMES.search(name) or re.search(r"[:/()@]", name):
+        return False
+    if not all(word[:1].isupper() or word.lower() in _PARTICLES for word in words):
+        return False
+    return any(len(word.strip(".")) > 1 for word in words)
+
+
+_CITE_BOX = re.compile(r"doi:\s*(10\.\d{4,9}/\S+?)\.?\s*Cite this article as|Cite this article as:.{0,400}?doi:\s*(10\.\d{4,9}/\S+?)\.?(?:\s|$)", re.S | re.I)
+
+
+def find_doi(first_pages: str, metadata: dict[str, str], last_page: str = "") -> str | None:
+    """The article's DOI; of two versions printed together, the latest.
+
+    Sources: the first pages, then the XMP and Info fields, then the "Cite this article as"
+    box BMC prints on the last page.
+    """
+    printed = [re.sub(r"\s", "", m.group(1)) for m in DOI.finditer(first_pages)]
+    if not printed:
+        box = _CITE_BOX.search(last_page)
+        printed = [box.group(1) or box.group(2)] if box else []
+    stored = [m.group(1) for key in ("xmp:doi", "xmp:identifier", "Subject", "xmp:description") for m in DOI.finditer(metadata.get(key, ""))]
+    candidates = printed or stored
+    if not candidates:
+        return None
+    chosen = candidates[0]
+    stem = re.match(r"^(.*\.)(\d{1,2})$", chosen)  # a version number, not a DOI's serial
+    if stem:
+        versions = [c for c in candidates if re.fullmatch(re.escape(stem.group(1)) + r"\d{1,2}", c)]
+        chosen = max(versions, key=lambda c: int(c[len(stem.group(1)) :]))
+    return chosen.rstrip(".")
+
+
+def find_journal(lines: list[tuple[int, str]], metadata: dict[str, str]) -> tuple[str | None, int | None, str | None]:
+    """(journal, year, date) from :func:`citation_lines` (read before running heads are removed) and the metadata."""
+    pages: dict[str, set[int]] = {}
+    years: dict[str, Counter[int]] = {}
+    dates: dict[str, str] = {}
+    # a journal scores once per page that prints it: running heads win over a reference's journal
+    for page, text in lines + [(0, metadata.get(key, "")) for key in ("Subject", "xmp:description")]:
+        for pattern in _JOURNAL_LINES:
+            match = pattern.search(text)
+            if match is None:
+                continue
+            journal = " ".join(match.group("journal").split()).strip(" ,.")
+            if journal.lower() in _NOT_JOURNALS or len(journal) < 3 or len(journal.split()) > 12:
+                continue
+            pages.setdefault(journal, set()).add(page)
+            groups = match.groupdict()
+            year = groups.get("year") or (groups.get("date") or "")[-4:]
+            if year.isdigit():
+                years.setdefault(journal, Counter())[int(year)] += 1
+            if groups.get("date"):
+                dates.setdefault(journal, groups["date"])
+            break
+    stored = metadata.get("xmp:journal")
+    if not pages:
+        return (stored, None, None) if stored else (None, None, None)
+    # a journal named once, on a later page, is a reference's, not the paper's
+    pages = {name: found for name, found in pages.items() if len(found) >= 2 or found & {0, 1}}
+    if not pages:
+        return (stored, None, None) if stored else (None, None, None)
+    journal = max(pages, key=lambda name: len(pages[name]))
+    year = years[journal].most_common(1)[0][0] if journal in years else None
+    return journal, year, dates.get(journal)
+
+
+def citation_lines(pages: list[Page]) -> list[tuple[int, str]]:
+    """(page, text) of the lines in every page's head and foot, all of page 1's, and each with the next (wrapped)."""
+    texts: list[tuple[int, str]] = []
+    for page in pages:
+        lines: list[Line] = sorted(
+            (line for line in page.lines if page.number == 1 or line.top < 0.12 * page.height or line.bottom > 0.88 * page.height),
+            key=lambda line: (line.top, line.x0),
+        )
+        single = [line.text.strip() for line in lines]
+        wrapped = [f"{a.text.strip()} {b.text.strip()}" for a, b in zip(lines, lines[1:], strict=False) if abs(a.x0 - b.x0) < 5]
+        texts += [(page.number, text) for text in single + wrapped]
+    return texts
+
+
+def find_date(first_pages: str) -> str | None:
+    """The publication date printed on the first pages; never the date a paper was accepted."""
+    found = sorted(_DATED.finditer(first_pages), key=lambda m: _DATE_RANK.get(m.group("kind").lower(), 5))
+    published = [m for m in found if m.group("kind").lower() != "accepted"]
+    return published[0].group("date") if published else None

@@ -1,0 +1,138 @@
+"""Metadata from every source the PDF has: the printed title page, running heads and footers,
+the Info dictionary and the catalog's own XMP packet. Each case here was wrong before (one
+author of three, no journal anywhere, the F1000 v1 DOI for the v2 PDF, the accepted date as
+the publication date, titles cut at a line break) and is checked on the real PDF."""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+
+import pytest
+
+from paperpyramid.parsers.embedded import front_matter as fm
+from paperpyramid.parsers.embedded import parse_pdf
+from paperpyramid.parsers.embedded.xmp import read_xmp
+from tests.conftest import SAMPLE
+
+
+def names(path: Path) -> list[str]:
+    return [author.name for author in parse_pdf(path).authors]
+
+
+def test_the_bundled_papers_metadata() -> None:
+    plos = parse_pdf(SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf")
+    assert [a.name for a in plos.authors] == ["Djoko T. Iskandar", "Ben J. Evans", "Jimmy A. McGuire"]
+    assert (plos.doi, plos.journal, plos.date_published) == ("10.1371/journal.pone.0115884", "PLOS ONE", "December 31, 2014")
+
+    mdpi = parse_pdf(SAMPLE / "mdpi-metabolites-2014-durum-wheat-volatiles.pdf")
+    assert len(mdpi.authors) == 7 and mdpi.authors[1].name == "Laura Del Coco" and mdpi.authors[-1].name == "Antonio F. Logrieco"
+    assert (mdpi.journal, mdpi.doi) == ("Metabolites", "10.3390/metabo4040932")
+
+    bmc = parse_pdf(SAMPLE / "bmc-health-serv-res-2014-barriers.pdf")
+    assert len(bmc.authors) == 5 and bmc.authors[0].name == "Josephine Nana Afrakoma Agyeman-Duah"
+    # printed only in the citation box on the last page
+    assert bmc.doi == "10.1186/1472-6963-14-1"
+    assert (bmc.journal, bmc.date_published) == ("BMC Health Services Research", "2014")
+
+
+def test_shared_corpus_title_pages(shared_corpus: Path) -> None:
+    shark = parse_pdf(shared_corpus / "f1000research-2015-sharpnose-shark-longevity.pdf")
+    # the title wraps over four blocks and ends in F1000's version stamp
+    assert shark.title is not None and shark.title.endswith("based on tag-recapture data and direct age estimates")
+    assert shark.doi == "10.12688/f1000research.4767.2"  # the latest version, not "First published …4767.1"
+    assert shark.date_published == "27 Jan 2015"
+    assert [a.name for a in shark.authors] == ["Bryan S. Frazier", "William B. Driggers III", "Glenn F. Ulrich"]
+
+    hindawi = parse_pdf(shared_corpus / "hindawi-rehabil-res-pract-2010-heart-failure.pdf")
+    assert hindawi.journal == "Rehabilitation Research and Practice"
+    assert hindawi.date_published == "2010"  # "Accepted 25 December 2010" is not a publication date
+    assert len(hindawi.authors) == 4
+
+    amsart = parse_pdf(shared_corpus / "arxiv-1707.08043-amsart-commutative-algebra-compiled.pdf")
+    assert amsart.title is not None and amsart.title.startswith("ON POSITIVE-CHARACTERISTIC SEMI-PARAMETRIC LOCAL REDUCTIONS")
+    assert [a.name for a in amsart.authors] == ["Edisson Gallego", "Danny Arlen de Jesus Gomez-Ramirez", "Juan D. Velez"]
+
+    specter = names(shared_corpus / "acl-2020-specter.pdf")
+    assert specter == ["Arman Cohan", "Sergey Feldman", "Iz Beltagy", "Doug Downey", "Daniel S. Weld"]
+    assert parse_pdf(shared_corpus / "acl-2020-specter.pdf").journal is None  # a reference's journal is not the paper's
+
+    ethno = parse_pdf(shared_corpus / "bmc-j-ethnobiol-ethnomed-2015-landscape-ethnoecology.pdf")
+    assert ethno.doi == "10.1186/1746-4269-11-3"  # only in the catalog's XMP packet
+    assert ethno.journal == "Journal of Ethnobiology and Ethnomedicine"
+
+
+@pytest.mark.parametrize(
+    ("printed", "expected"),
+    [
+        ("Arman Cohan†∗ Sergey Feldman†∗, Iz Beltagy†", ["Arman Cohan", "Sergey Feldman", "Iz Beltagy"]),
+        ("Alina G. Meresescu1,2, Matthieu Kowalski2, Fred´ eric Schmidt1", ["Alina G. Meresescu", "Matthieu Kowalski", "Frederic Schmidt"]),
+        ("Ross G. DOUGLAS∗1, Rajni K. SHARMA†1 and Edward D. STURROCK∗", ["Ross G. Douglas", "Rajni K. Sharma", "Edward D. Sturrock"]),
+        ("Kyle Loα, Zejiang Shenα", ["Kyle Lo", "Zejiang Shen"]),
+        ("Bo Sun, Li‑Zhi Liu", ["Bo Sun", "Li-Zhi Liu"]),
+        ("Department of Biology, University of Leeds", []),
+    ],
+)
+def test_names_split_at_marks_commas_and(printed: str, expected: list[str]) -> None:
+    assert fm._split_names(printed) == expected
+
+
+def test_doi_versions_and_sources() -> None:
+    both = "First published: 12 Aug 2014 (doi: 10.12688/f1000research.4767.1) Latest published: 27 Jan 2015 (doi: 10.12688/f1000research.4767.2)"
+    assert fm.find_doi(both, {}) == "10.12688/f1000research.4767.2"
+    # a serial that ends in digits is not a version
+    assert fm.find_doi("PLOS ONE | DOI:10.1371/journal.pone.0115884", {}) == "10.1371/journal.pone.0115884"
+    assert fm.find_doi("no doi here", {"Subject": "Data in Brief, 22 (2018) 451-457. doi:10.1016/j.dib.2018.11.134"}) == "10.1016/j.dib.2018.11.134"
+    assert fm.find_doi("", {}) is None
+
+
+def test_publication_date_is_never_the_accepted_date() -> None:
+    assert fm.find_date("Received 9 November 2010; Accepted 25 December 2010") is None
+    assert fm.find_date("Submitted 25 March 2016 Accepted 9 May 2017 Published 5 June 2017") == "5 June 2017"
+
+
+def test_journal_from_running_heads_outvotes_a_reference() -> None:
+    heads = [(page, f"Smith et al. Journal of Field Biology 2015, 11:3 Page {page} of 9") for page in range(1, 6)]
+    reference = [(8, "Lett. Appl. Microbiol. 2003, 36, 263–267.")]
+    assert fm.find_journal(heads + reference, {}) == ("Journal of Field Biology", 2015, None)
+    assert fm.find_journal(reference, {}) == (None, None, None)  # one later page: a reference, not the paper
+    assert fm.find_journal([(1, "Chinese Medical Journal ¦ July 20, 2017 ¦ Volume 130")], {}) == ("Chinese Medical Journal", 2017, "July 20, 2017")
+
+
+def _pdf_with_packets(tmp_path: Path, *, compress: bool) -> Path:
+    """A PDF whose figure carries another paper's XMP before the document's own packet."""
+
+    def packet(title: str, doi: str) -> bytes:
+        return (
+            '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            '<rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:prism="http://prismstandard.org/namespaces/basic/2.0/">'
+            f"<dc:title><rdf:Alt><rdf:li>{title}</rdf:li></rdf:Alt></dc:title><prism:doi>{doi}</prism:doi>"
+            "</rdf:Description></rdf:RDF></x:xmpmeta>"
+        ).encode()
+
+    own = packet("The paper itself", "10.1000/own.1")
+    body = zlib.compress(own) if compress else own
+    flate = b"/Filter /FlateDecode " if compress else b""
+    foreign = packet("Another paper", "10.9999/foreign")
+    parts = [
+        b"%PDF-1.6\n",
+        b"4 0 obj\n<< /Type /XObject /Length %d >>\nstream\n" % len(foreign) + foreign + b"\nendstream\nendobj\n",
+        b"3 0 obj\n<< /Type /Metadata /Subtype /XML " + flate + b"/Length %d >>\nstream\n" % len(body) + body + b"\nendstream\nendobj\n",
+        b"1 0 obj\n<< /Type /Catalog /Pages 2 0 R /Metadata 3 0 R /OpenAction << /S /GoTo >> >>\nendobj\n%%EOF\n",
+    ]
+    path = tmp_path / ("compressed.pdf" if compress else "plain.pdf")
+    path.write_bytes(b"".join(parts))
+    return path
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_xmp_is_the_catalogs_packet_not_a_figures(tmp_path: Path, compress: bool) -> None:
+    fields = read_xmp(_pdf_with_packets(tmp_path, compress=compress))
+    assert fields["title"] == "The paper itself" and fields["doi"] == "10.1000/own.1"
+
+
+def test_xmp_unreadable_is_empty(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog /Metadata 9 0 R >> endobj\n")
+    assert read_xmp(broken) == {}
+    assert read_xmp(tmp_path / "missing.pdf") == {}
