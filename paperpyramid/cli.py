@@ -50,7 +50,8 @@ def _main(
 
 
 def _fail(message: str) -> typer.Exit:
-    console.print(f"[bold red]error:[/] {message}")
+    # literally (an install hint's [minilm] is not markup) and on one line, however narrow the terminal
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -831,7 +832,7 @@ def main() -> None:
     try:
         app()
     except PaperPyramidError as exc:
-        console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+        console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
         raise SystemExit(2) from None
 
 

