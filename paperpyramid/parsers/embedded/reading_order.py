@@ -121,10 +121,26 @@ def _merge(number: Line, title: Line) -> Line:
 
 
 def _find_gutter(page: Page) -> float | None:
-    width = page.width
+    """The x of a two-column page's gutter, or None for a one-column page.
+
+    A first page often sets its title, authors and abstract across the full width above two
+    columns, too many lines crossing any gutter: then the test is made again on the lines that
+    fit in a column (the wide ones still cut the page into bands in :func:`order_page`), when
+    they are most of the page.
+    """
     lines = [line for line in page.lines if len(line.text) > 1]
     if len(lines) < 12:
         return None
+    found = _gutter_of(lines, page.width)
+    if found is None:
+        narrow = [line for line in lines if line.width < page.width * 0.55]
+        if len(narrow) >= max(12, 0.5 * len(lines)):
+            # column text, not a table's cells side by side: lines a third of the page wide on each side
+            found = _gutter_of(narrow, page.width, min_width=0.3)
+    return found
+
+
+def _gutter_of(lines: list[Line], width: float, min_width: float = 0.15) -> float | None:
     best_x, best_cross = 0.0, len(lines) + 1
     x = width * 0.3
     while x <= width * 0.7:
@@ -132,8 +148,8 @@ def _find_gutter(page: Page) -> float | None:
         if cross < best_cross or (cross == best_cross and abs(x - width / 2) < abs(best_x - width / 2)):
             best_x, best_cross = x, cross
         x += 2.0
-    left = sum(1 for line in lines if line.x1 <= best_x + 1 and line.width > width * 0.15)
-    right = sum(1 for line in lines if line.x0 >= best_x - 1 and line.width > width * 0.15)
+    left = sum(1 for line in lines if line.x1 <= best_x + 1 and line.width > width * min_width)
+    right = sum(1 for line in lines if line.x0 >= best_x - 1 and line.width > width * min_width)
     if left >= 5 and right >= 5 and best_cross <= 0.2 * len(lines):
         return best_x
     return None
