@@ -7,6 +7,8 @@ and where an indented line follows a finished sentence. Each block is then class
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from paperpyramid.parsers.embedded.layout import Line
@@ -79,8 +81,59 @@ class Block:
         return max(line.bottom for line in self.lines)
 
 
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """What one document prints within its lines: the words, and the compounds with a hyphen
+    ("free-living"), so that a word broken at a line end can be joined as the paper writes it."""
+
+    words: frozenset[str] = frozenset()
+    compounds: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, lines: Sequence[str]) -> Vocabulary:
+        """From printed lines in order; the two halves of a word broken at a line end are not words."""
+        words: set[str] = set()
+        compounds: set[str] = set()
+        broken = False
+        for text in lines:
+            text = text.strip()
+            found = [word.lower() for word in _WORD.findall(text)]
+            if broken and found:
+                found = found[1:]  # the second half of the previous line's broken word
+            broken = text.endswith("-")
+            if broken and found:
+                found = found[:-1]
+            words.update(found)
+            compounds.update(compound.lower() for compound in _COMPOUND.findall(text))
+        return cls(frozenset(words), frozenset(compounds))
+
+    def keeps_hyphen(self, before: str, after: str) -> bool:
+        """Whether "before-" at a line end and "after" on the next line are a hyphenated compound.
+
+        The joined word printed elsewhere in the paper: join ("pro-" "tein"). The compound printed
+        elsewhere: keep ("free-living"). Neither: keep when both halves are words the paper prints
+        ("Citation-" "informed", "resource-" "limited"), join when one is a syllable ("sig-" "nificant").
+        """
+        head = (_WORD.findall(before) or [""])[-1].lower()
+        tail = (_WORD.findall(after) or [""])[0].lower()
+        if not head or not tail or (head + tail) in self.words:
+            return False
+        if f"{head}-{tail}" in self.compounds:
+            return True
+        return len(head) >= 3 and len(tail) >= 3 and head in self.words and tail in self.words
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+_COMPOUND = re.compile(r"[^\W\d_]+-[^\W\d_]+")
+#: the vocabulary of the document being parsed (set by the parser for one document at a time)
+VOCABULARY: ContextVar[Vocabulary | None] = ContextVar("VOCABULARY", default=None)
+_NO_VOCABULARY = Vocabulary()
+
+
 def join_lines(texts: list[str]) -> str:
-    """Join printed lines into running text, undoing end-of-line hyphenation."""
+    """Join printed lines into running text, undoing end-of-line hyphenation except in a
+    compound hyphenated in its own right (see :meth:`Vocabulary.keeps_hyphen`)."""
+    vocabulary = VOCABULARY.get() or _NO_VOCABULARY
     out = ""
     for text in texts:
         text = text.strip()
@@ -88,8 +141,10 @@ def join_lines(texts: list[str]) -> str:
             continue
         if not out:
             out = text
-        elif out.endswith("\u00ad") or out.endswith("-") and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
+        elif out.endswith("\u00ad"):
             out = out[:-1] + text
+        elif out.endswith("-") and len(out) > 1 and out[-2].isalpha() and text[:1].islower():
+            out = out + text if vocabulary.keeps_hyphen(out[:-1], text) else out[:-1] + text
         elif out.endswith("-") and len(out) > 1 and out[-2].isalpha():
             out += text  # compound broken at its hyphen: "co-" + "Occurring"
         else:

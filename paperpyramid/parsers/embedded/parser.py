@@ -132,6 +132,16 @@ def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
 
 
 def build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str]) -> Document:
+    """The document of a parsed PDF's pages, outline and metadata (Info and XMP fields)."""
+    # words broken at a line end are joined as this paper writes them elsewhere
+    token = blk.VOCABULARY.set(blk.Vocabulary.of([line.text for page in pages for line in page.lines]))
+    try:
+        return _build_document(pages, toc, metadata)
+    finally:
+        blk.VOCABULARY.reset(token)
+
+
+def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str]) -> Document:
     # running heads often carry the DOI: read it before they are removed
     first_page_text = " ".join(line.text for page in pages[:2] for line in page.lines)
     citation_lines = fm.citation_lines(pages)
