@@ -36,14 +36,18 @@ def words(text: str) -> Counter[str]:
 
 
 def document_texts(doc: Document) -> Iterator[str]:
-    """Every text a parsed document holds."""
-    yield from (doc.title or "", doc.abstract or "", doc.journal or "", doc.doi or "", doc.date_published or "")
+    """Every text a parsed document holds, each once: the abstract is read from its section when
+    it has one, the references from their entries (the references section repeats them), so that
+    a word held twice cannot stand in for one that was lost."""
+    abstract_section = any(section.title.lower() in ("abstract", "summary") and section.blocks for section in doc.sections)
+    yield from (doc.title or "", "" if abstract_section else doc.abstract or "", doc.journal or "", doc.doi or "", doc.date_published or "")
     for author in doc.authors:
         yield from (author.name, author.affiliation or "", author.email or "")
     for section in doc.sections:
         yield section.number or ""
         yield section.title
-        yield from (block.text for block in section.blocks)
+        if section.number != "ref":
+            yield from (block.text for block in section.blocks)
     for table in doc.tables:
         yield table.caption
         yield from (cell for row in table.cells for cell in row)

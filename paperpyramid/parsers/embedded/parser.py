@@ -24,6 +24,7 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
+from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import body_font, body_font_size, drop_unreadable_lines, order_page, remove_page_furniture
 from paperpyramid.parsers.embedded.references import split_references
 from paperpyramid.parsers.embedded.tables import collect_table, table_cells
@@ -172,6 +173,7 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
     _assemble(document, blocks, body_size)
+    set_apart_notes(document)
     _merge_continuations(document)
     return document
 

@@ -1,0 +1,62 @@
+"""Publisher's notes set apart from the abstract and the references, never dropped.
+
+Licence and copyright lines, correspondence addresses, "Cite this article as" and a publisher's
+advertisement for itself land in the abstract or glued to the last reference when they are
+printed beside them. They move to one untitled section at the end of the paper, so that the
+abstract and the reference list hold what they should and no word of the PDF is lost.
+"""
+
+from __future__ import annotations
+
+import re
+
+from paperpyramid.document import Block, Document, Reference, Section
+
+_NOTE = re.compile(
+    r"^(©|\(c\)\s|copyright\b|\*\s*correspondence\b|correspondence\b|full list of author information\b|"
+    r"this is an open access article\b|open access\b.{0,40}creative commons|received:?\s|accepted:?\s|published:?\s|"
+    r"competing interests\b|grant information\b|the funders? had no role\b|author contributions\b)",
+    re.IGNORECASE,
+)
+# a licence inside an abstract's paragraph, wherever it starts
+_LICENCE = re.compile(r"licensee\b|distributed under the terms of the creative commons", re.IGNORECASE)
+# printed right after the last reference and read with it: BioMed Central's citation box and
+# advertisement, a copyright line, Portland Press's footer (its C is a © in a font without a map)
+_TAIL = re.compile(
+    r"\s*(Cite this article as\b|Submit your next manuscript\b|Convenient online submission\b|©\s*\d{4}\b|"
+    r"Copyright\b\s*(?:©\s*)?\d{4}|\x05?C? ?The Authors Journal compilation\b)"
+)
+
+
+def set_apart_notes(document: Document) -> None:
+    """Move notes out of the abstract section and the references into an untitled last section."""
+    notes: list[Block] = []
+    for section in document.sections:
+        if section.title.lower() in ("abstract", "summary"):
+            kept: list[Block] = []
+            for block in section.blocks:
+                note = _NOTE.search(block.text.strip()) or _LICENCE.search(block.text)
+                (notes if block.kind == "paragraph" and note else kept).append(block)
+            if len(kept) < len(section.blocks):
+                section.blocks = kept
+                document.abstract = "\n\n".join(block.text for block in kept if block.kind == "paragraph") or None
+    references: list[Reference] = []
+    page = next((s.page_start for s in document.sections if s.number == "ref"), None) or document.pages or 1
+    for reference in document.references:
+        tail = _TAIL.search(reference.raw)
+        if _NOTE.search(reference.raw.strip()) or (tail and tail.start() == 0):
+            notes.append(Block(text=reference.raw, page=page))
+            continue
+        if tail:
+            notes.append(Block(text=reference.raw[tail.start() :].strip(), page=page))
+            reference.raw = reference.raw[: tail.start()].rstrip()
+        references.append(reference)
+    if len(references) < len(document.references) or notes:
+        document.references = references
+        for section in document.sections:
+            if section.number == "ref":
+                section.blocks = [Block(text=ref.raw, page=section.page_start or page, kind="list_item") for ref in references]
+    if notes:
+        holder = Section(title="", level=1, page_start=min(b.page for b in notes), page_end=max(b.page for b in notes))
+        holder.blocks = notes
+        document.sections.append(holder)
