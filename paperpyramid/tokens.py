@@ -23,8 +23,12 @@ from paperpyramid.errors import ConfigurationError
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
-# A sentence runs to ., ! or ? (and any closing quotes or brackets) followed by whitespace.
-_SENTENCE = re.compile(r"\S.*?(?:[.!?][\"'”’)\]]*(?=\s)|$)", re.S)
+# A sentence may end at ., ! or ? (and any closing quotes or brackets) followed by whitespace ...
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*(?=\s)")
+# ... but not after an initial ("F. poae", "J. Smith") or an abbreviation papers use mid-sentence
+_ABBREVIATION = re.compile(
+    r"(?:^|[\s(\[])(?:[A-Z]|et al|e\.g|i\.e|cf|vs|viz|approx|ca|resp|Fig|Figs|Eq|Eqs|Ref|Refs|Sect|Sec|Tab|No|Nos|Vol|pp|Dr|Prof|Mr|Mrs|Ms|St|Inc|Ltd|Co|Jr|Sr)\.$"
+)
 _WORD = re.compile(r"\S+")
 
 Span = tuple[int, int]
@@ -147,7 +151,7 @@ class TokenCounter:
             # Tokens starting inside the span: exact for tokenizers that split on whitespace.
             return bisect_left(starts, span[1]) - bisect_left(starts, span[0])
 
-        units = _fit_units(text, _matches(_SENTENCE, text, 0, len(text)), limit, estimate, self)
+        units = _fit_units(text, sentence_spans(text), limit, estimate, self)
         chunks = _pack(units, limit, estimate)
         exact = self.count_batch([text[start:end] for start, end in chunks])
         pieces: list[str] = []
@@ -164,6 +168,31 @@ class TokenCounter:
 
     def _span_counter(self, text: str) -> Callable[[Span], int]:
         return lambda span: self.count(text[span[0] : span[1]])
+
+
+def sentence_spans(text: str) -> list[Span]:
+    """The sentences of ``text`` as spans, ends of sentences told apart from the full stops of
+    initials and abbreviations ("Actually, F. poae toxins" is one sentence) and from a full stop
+    followed by a lowercase word or a number ("e.g. the", "p. 5")."""
+    spans: list[Span] = []
+    start = _NEXT.match(text, 0).end(1) - 1 if text.strip() else len(text)  # type: ignore[union-attr]
+    for match in _SENTENCE_END.finditer(text):
+        if match.end() <= start:
+            continue
+        after = _NEXT.match(text, match.end())
+        following = after.group(1) if after else ""
+        head = text[max(start, match.start() - 10) : match.start() + 1]
+        if following and (following.islower() or following.isdigit() or _ABBREVIATION.search(head)):
+            continue
+        spans.append((start, match.end()))
+        start = after.end(1) - 1 if after and following else len(text)
+    end = len(text.rstrip())
+    if start < end:
+        spans.append((start, end))
+    return spans
+
+
+_NEXT = re.compile(r"\s*(\S|$)")
 
 
 def _matches(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[Span]:

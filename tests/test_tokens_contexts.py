@@ -16,7 +16,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 from paperpyramid.contexts import split_section
 from paperpyramid.document import Block, Section
 from paperpyramid.errors import ConfigurationError
-from paperpyramid.tokens import TokenCounter, default_model_dir
+from paperpyramid.tokens import TokenCounter, default_model_dir, sentence_spans
 
 SENTENCES = [
     "The transformer relates every position to every other through self-attention.",
@@ -239,3 +239,13 @@ def test_split_to_fit_holds_for_a_tokenizer_that_glues_spaces_to_words(tmp_path:
     pieces = counter.split_to_fit(text, 30)
     assert max(counter.count(piece) for piece in pieces) <= 30
     assert " ".join(pieces) == text
+
+
+def test_no_cut_after_an_initial_or_an_abbreviation(counter: TokenCounter) -> None:
+    """Full stops that end no sentence: "F. poae" was cut into "…Actually, F." and "poae toxins…"."""
+    filler = "Volatile profiles of infected kernels were measured with care over many days. " * 6
+    text = filler + "Actually, F. poae toxins were found, e.g. in kernels as Fig. 3 shows and Smith et al. report. " + filler
+    pieces = counter.split_to_fit(text, 60)
+    assert all(not piece.endswith(("F.", "e.g.", "Fig.", "et al.")) for piece in pieces), pieces
+    assert any("Actually, F. poae toxins were found, e.g. in kernels as Fig. 3 shows and Smith et al. report." in piece for piece in pieces)
+    assert sentence_spans("One. Two! See p. 5 now. Dr. Who.") == [(0, 4), (5, 9), (10, 23), (24, 32)]
