@@ -138,11 +138,16 @@ def test_year_and_journal_filters(embedded: Path) -> None:
     assert year_of("27 Jan 2015") == 2015 and year_of("November 23, 2014") == 2014 and year_of(None) is None
     with Corpus.open(embedded) as corpus:
         years = {article.id: year_of(article.date_published) for article in corpus.articles()}
-        assert sorted(years.values(), key=str) == [2014, 2014, None], "two sample papers state 2014, one no date"
+        journals = {article.id: article.journal for article in corpus.articles()}
+        # the BMC paper states its year only in its running head: "BMC Health Services Research 2014, 14:1"
+        assert sorted(years.values()) == [2014, 2014, 2014]
+        assert sorted(journals.values(), key=str) == ["BMC Health Services Research", "Metabolites", "PLOS ONE"]
         hits = corpus.retrieve("barriers to care", mode="hybrid", k=50, filters=Filters(year_from=2014, year_to=2014))
         before = corpus.retrieve("barriers to care", mode="hybrid", k=50, filters=Filters(year_to=2013))
+        plos = corpus.retrieve("results", mode="bm25", k=50, filters=Filters(journal="plos one"))
         nothing = corpus.retrieve("results", mode="bm25", k=50, filters=Filters(journal="No Such Journal"))
     assert hits and all(years[hit.citation.article_id] == 2014 for hit in hits)
+    assert plos and all(journals[hit.citation.article_id] == "PLOS ONE" for hit in plos)
     assert before == [] and nothing == []
 
 
