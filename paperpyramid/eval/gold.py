@@ -64,6 +64,33 @@ def load_gold(path: Path) -> GoldPaper:
     raise ValueError(f"no gold reader for {path.name!r}; supported suffixes: {', '.join(SUPPORTED_SUFFIXES)}")
 
 
+# Leading section numbering: "2", "2.1", "2.1.", "3)", "III.", "iv)", "A.", "A.1", "b)".
+# Letters and roman numerals need a "." or ")" so that "A Novel Model" or "Mixed
+# Methods" keep their first word.
+_NUMBERING = re.compile(
+    r"""^\s*(?:
+        \d+(?:\.\d+)*(?:[.):]|(?=\s)|$)
+      | [ivxlcdm]+[.)]
+      | [a-z](?:\.\d+)+\.?(?=\s|$)
+      | [a-z](?:\.\d+)*[.)]
+    )""",
+    re.VERBOSE,
+)
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def soft_norm(title: str) -> str:
+    """A heading reduced to what GROBID's benchmark compares in its "soft" mode.
+
+    Lower case, leading numbering dropped, then every space and punctuation mark removed:
+    ``"2.1. Related Work"`` and ``"Related work"`` both become ``"relatedwork"``.
+    NFKC folds the ligatures PDF text often carries ("ﬁ" -> "fi").
+    """
+    text = unicodedata.normalize("NFKC", title).lower().strip()
+    text = _NUMBERING.sub("", text, count=1)
+    return _NOT_WORD.sub("", text)
+
+
 # --------------------------------------------------------------------------- XML helpers
 
 

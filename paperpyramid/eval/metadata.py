@@ -25,15 +25,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperpyramid.eval.gold import _collapse, _read_group, _read_tex, _skip_optional, _strip_comments, latex_to_text
+from paperpyramid.eval.gold import _collapse, _read_group, _read_tex, _skip_optional, _strip_comments, latex_to_text, soft_norm
+from paperpyramid.retrieval.filters import year_of
 
 _TEI = "{http://www.tei-c.org/ns/1.0}"
-_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)\b")
-
-
-def soft_norm(text: str) -> str:
-    """Case, accents' composition, spaces and punctuation folded away: titles compare alike."""
-    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text).lower())
 
 
 @dataclass(slots=True)
@@ -117,13 +112,12 @@ def _tei(root: ET.Element) -> Metadata:
         journal = _text(bibl.find(f"./{_TEI}monogr/{_TEI}title")) or None
         date = bibl.find(f"./{_TEI}monogr/{_TEI}imprint/{_TEI}date")
         when = date.get("when") if date is not None else None
-    year = _YEAR.search(when or "")
     return Metadata(
         title=_text(main[0]) if main else None,
         authors=authors or None,
         doi=doi,
         journal=[journal] if journal else None,
-        year=int(year.group(1)) if year else None,
+        year=year_of(when),
     )
 
 
@@ -171,11 +165,6 @@ def family_name(name: str) -> str:
 
 def normalise_doi(doi: str) -> str:
     return re.sub(r"^(https?://(dx\.)?doi\.org/|doi:\s*)", "", doi.strip(), flags=re.I).rstrip(".").lower()
-
-
-def year_of(date: str | None) -> int | None:
-    found = _YEAR.search(date or "")
-    return int(found.group(1)) if found else None
 
 
 def score_metadata(gold: Metadata, predicted: Metadata) -> MetadataScore:

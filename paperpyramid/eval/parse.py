@@ -29,8 +29,9 @@ from urllib.parse import unquote, urlsplit
 
 from paperpyramid.db.sqlite import Connection
 from paperpyramid.db.sqlite import connect as connect_corpus
-from paperpyramid.eval.gold import GoldPaper, load_gold
-from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, load_gold_metadata, score_metadata, year_of
+from paperpyramid.eval.gold import GoldPaper, load_gold, soft_norm
+from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, load_gold_metadata, score_metadata
+from paperpyramid.retrieval.filters import year_of
 
 __all__ = [
     "EvalReport",
@@ -50,32 +51,7 @@ __all__ = [
     "summarise",
 ]
 
-# Leading section numbering: "2", "2.1", "2.1.", "3)", "III.", "iv)", "A.", "A.1", "b)".
-# Letters and roman numerals need a "." or ")" so that "A Novel Model" or "Mixed
-# Methods" keep their first word.
-_NUMBERING = re.compile(
-    r"""^\s*(?:
-        \d+(?:\.\d+)*(?:[.):]|(?=\s)|$)
-      | [ivxlcdm]+[.)]
-      | [a-z](?:\.\d+)+\.?(?=\s|$)
-      | [a-z](?:\.\d+)*[.)]
-    )""",
-    re.VERBOSE,
-)
-_NOT_WORD = re.compile(r"[\W_]+")
 _WORD = re.compile(r"\w+")
-
-
-def soft_norm(title: str) -> str:
-    """A heading reduced to what GROBID's benchmark compares in its "soft" mode.
-
-    Lower case, leading numbering dropped, then every space and punctuation mark removed:
-    ``"2.1. Related Work"`` and ``"Related work"`` both become ``"relatedwork"``.
-    NFKC folds the ligatures PDF text often carries ("ﬁ" -> "fi").
-    """
-    text = unicodedata.normalize("NFKC", title).lower().strip()
-    text = _NUMBERING.sub("", text, count=1)
-    return _NOT_WORD.sub("", text)
 
 
 def _words(text: str) -> Counter[str]:
