@@ -136,3 +136,14 @@ def test_xmp_unreadable_is_empty(tmp_path: Path) -> None:
     broken.write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog /Metadata 9 0 R >> endobj\n")
     assert read_xmp(broken) == {}
     assert read_xmp(tmp_path / "missing.pdf") == {}
+
+
+def test_an_abstract_continued_on_the_next_page_is_whole() -> None:
+    """MDPI's abstract stops at the foot of page 1 ("…overall volatile profile of infected") and runs
+    on at the top of page 2: both halves, and the keywords after them, are the abstract."""
+    mdpi = parse_pdf(SAMPLE / "mdpi-metabolites-2014-durum-wheat-volatiles.pdf")
+    assert mdpi.abstract is not None
+    assert "overall volatile profile of infected samples and controls differed" in mdpi.abstract
+    assert mdpi.abstract.endswith("Keywords: Fusarium poae; durum wheat; volatile metabolites; SPME-GC/MS; PCA")
+    abstract = mdpi.sections[0]
+    assert abstract.title == "Abstract" and "\n\n".join(block.text for block in abstract.blocks) == mdpi.abstract

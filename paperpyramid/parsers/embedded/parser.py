@@ -489,20 +489,28 @@ def _abstract(document: Document, front: list[Block]) -> None:
             document.abstract = "\n\n".join(block.text for block in section.blocks if block.kind == "paragraph")
             return
     candidates = [block for block in front if block.kind == "paragraph"]
-    for block in candidates:
-        if _ABSTRACT_LEAD.match(block.text) and len(block.text) > 200:
-            document.abstract = _ABSTRACT_LEAD.sub("", block.text, count=1)
-            _add_abstract_section(document, block)
-            return
-    long_blocks = [block for block in candidates if len(block.text) > 400]
-    if long_blocks:
-        document.abstract = long_blocks[0].text
-        _add_abstract_section(document, long_blocks[0])
+    chosen = next((i for i, block in enumerate(candidates) if _ABSTRACT_LEAD.match(block.text) and len(block.text) > 200), None)
+    if chosen is None:
+        chosen = next((i for i, block in enumerate(candidates) if len(block.text) > 400), None)
+    if chosen is None:
+        return
+    block = candidates[chosen]
+    parts = [_ABSTRACT_LEAD.sub("", block.text, count=1)]
+    # the abstract's continuation on the next page or column (it starts mid-sentence) and its keywords
+    for following in candidates[chosen + 1 : chosen + 4]:
+        if following.text[:1].islower() and not blk._SENTENCE_END.search(parts[-1]):
+            parts[-1] = blk.join_lines([parts[-1], following.text])
+        elif re.match(r"(key ?words|index terms)\b", following.text, re.IGNORECASE):
+            parts.append(following.text)
+        else:
+            break
+    document.abstract = "\n\n".join(parts)
+    _add_abstract_section(document, block)
 
 
 def _add_abstract_section(document: Document, block: Block) -> None:
     section = Section(title="Abstract", level=1, page_start=block.page, page_end=block.page)
-    section.blocks.append(DocBlock(text=document.abstract or "", page=block.page))
+    section.blocks = [DocBlock(text=part, page=block.page) for part in (document.abstract or "").split("\n\n")]
     document.sections.insert(0, section)
     for item in document.sections[1:]:
         if item.parent is not None:
