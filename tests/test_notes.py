@@ -45,3 +45,15 @@ def test_end_matter_stored_as_a_reference_moves() -> None:
     untouched = Document(sections=[Section(title="Abstract", blocks=[Block("Nothing to move.", 1)])], abstract="Nothing to move.")
     set_apart_notes(untouched)
     assert len(untouched.sections) == 1 and untouched.abstract == "Nothing to move."
+
+
+def test_the_first_pages_imprint_leaves_the_introduction() -> None:
+    """ACL prints "Proceedings of the 58th Annual Meeting …, pages 2270–2282" once, at the foot of
+    page 1, inside the Introduction's column: it was stored inside an Introduction context."""
+    imprint = "Proceedings of the 58th Annual Meeting of the Association for Computational Linguistics, pages 2270–2282 ©2020 ACL"
+    introduction = Section(title="Introduction", number="1", blocks=[Block("Representation learning matters.", 1), Block(imprint, 1),
+                                                                     Block("July 5 - 10, 2020.", 1), Block("In Proceedings of the past, pages 1-2 we read.", 1)])  # fmt: skip
+    doc = Document(pages=9, sections=[introduction])
+    set_apart_notes(doc)
+    assert [b.text for b in introduction.blocks] == ["Representation learning matters.", "In Proceedings of the past, pages 1-2 we read."]
+    assert [b.text for b in doc.sections[-1].blocks] == [imprint, "July 5 - 10, 2020."]

@@ -15,9 +15,13 @@ from paperpyramid.document import Block, Document, Reference, Section
 _NOTE = re.compile(
     r"^(©|\(c\)\s|copyright\b|\*\s*correspondence\b|correspondence\b|full list of author information\b|"
     r"this is an open access article\b|open access\b.{0,40}creative commons|received:?\s|accepted:?\s|published:?\s|"
-    r"competing interests\b|grant information\b|the funders? had no role\b|author contributions\b)",
+    r"competing interests\b|grant information\b|the funders? had no role\b|author contributions\b|"
+    r"e-?mail address(es)?:|preprint submitted to\b)",
     re.IGNORECASE,
 )
+# the first page's imprint, printed once (so not a running foot) inside the first section:
+# "Proceedings of the 58th Annual Meeting of the ACL, pages 2270–2282 ©2020 ..." and its dates
+_IMPRINT = re.compile(r"^Proceedings of the\b.{0,200}\bpages \d+\s*[–-]\s*\d+|^[A-Z][a-z]+ \d{1,2}\s*[–-]\s*\d{1,2}, \d{4}\.?$")
 # a licence inside an abstract's paragraph, wherever it starts
 _LICENCE = re.compile(r"licensee\b|distributed under the terms of the creative commons", re.IGNORECASE)
 # printed right after the last reference and read with it: BioMed Central's citation box and
@@ -40,6 +44,11 @@ def set_apart_notes(document: Document) -> None:
             if len(kept) < len(section.blocks):
                 section.blocks = kept
                 document.abstract = "\n\n".join(block.text for block in kept if block.kind == "paragraph") or None
+        elif section.number != "ref":
+            kept = [block for block in section.blocks if not (block.kind == "paragraph" and len(block.text) < 300 and _IMPRINT.search(block.text))]
+            if len(kept) < len(section.blocks):
+                notes += [block for block in section.blocks if not any(block is k for k in kept)]
+                section.blocks = kept
     references: list[Reference] = []
     page = next((s.page_start for s in document.sections if s.number == "ref"), None) or document.pages or 1
     for reference in document.references:
