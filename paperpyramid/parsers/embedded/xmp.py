@@ -9,6 +9,7 @@ anything it cannot read: metadata is a hint, never a reason to fail a parse.
 
 from __future__ import annotations
 
+import mmap
 import re
 import zlib
 from pathlib import Path
@@ -37,13 +38,15 @@ def read_xmp(path: Path) -> dict[str, str]:
     ``journal``, ``date``, ``description``; absent where the packet does not say.
     """
     try:
-        packet = _packet(path.read_bytes())
+        # mapped, not read: a PDF of hundreds of megabytes costs the worker no memory here
+        with path.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as raw:
+            packet = _packet(raw)
         return _fields(packet) if packet else {}
     except (OSError, ValueError, zlib.error, SafeET.ParseError, DefusedXmlException):
         return {}
 
 
-def _packet(raw: bytes) -> bytes | None:
+def _packet(raw: mmap.mmap) -> bytes | None:
     catalogs = list(_CATALOG.finditer(raw))
     if not catalogs:
         return None
