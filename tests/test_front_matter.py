@@ -147,3 +147,11 @@ def test_an_abstract_continued_on_the_next_page_is_whole() -> None:
     assert mdpi.abstract.endswith("Keywords: Fusarium poae; durum wheat; volatile metabolites; SPME-GC/MS; PCA")
     abstract = mdpi.sections[0]
     assert abstract.title == "Abstract" and "\n\n".join(block.text for block in abstract.blocks) == mdpi.abstract
+
+
+def test_a_numbered_heading_that_begins_like_a_metadata_label_is_a_section(shared_corpus: Path) -> None:
+    """"Citation: …" opens front matter, but SPECTER's "2.3 Citation-Based Pretraining Objective"
+    and "3.2 Citation Prediction" are sections (both were folded into the section before)."""
+    specter = parse_pdf(shared_corpus / "acl-2020-specter.pdf")
+    numbered = {(section.number, section.title) for section in specter.sections}
+    assert {("2.3", "Citation-Based Pretraining Objective"), ("3.2", "Citation Prediction")} <= numbered

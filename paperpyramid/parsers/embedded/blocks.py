@@ -268,7 +268,8 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     words = title.split()
     if len(words) > 18 or not (title[0].isupper() or title[0].isdigit()) or text.endswith((",", ";", "-")):
         return None
-    if _THEOREM_LIKE.match(title) or _METADATA_LABEL.match(title):
+    # "Citation: Iskandar DT…" is front matter; "3.2 Citation Prediction" is a section
+    if _THEOREM_LIKE.match(title) or (match is None and _METADATA_LABEL.match(title)):
         return None
     if text.endswith(".") and not match and len(words) > 6:
         return None
