@@ -50,9 +50,14 @@ class IngestSettings(BaseModel):
     max_pages: int = Field(500, ge=1, description="Documents with more pages are recorded as failed (too many pages).")
     time_limit: float = Field(120.0, gt=0, description="Seconds one document may take to parse before it is stopped and recorded as failed.")
     max_attempts: int = Field(3, ge=1, description="Tries per document when a worker process dies under it.")
+    max_worker_memory: int = Field(
+        4096, ge=0,
+        description="MiB of address space each parser process may use (RLIMIT_AS); a document that needs more fails, the run goes on. 0: no ceiling.",
+    )
     password: str | None = Field(None, description="Password tried on encrypted PDFs.")
     embed: bool = Field(default_factory=lambda: _env_flag("PAPERPYRAMID_INGEST__EMBED", True), description="Embed each article's contexts in the workers and store the vectors with the article (PAPERPYRAMID_INGEST__EMBED=false to skip; `paperpyramid embed` does it later).")
     max_member_bytes: int = Field(256 * 2**20, ge=1, description="Archive members larger than this (declared or actual) are refused.")
+    max_archive_bytes: int = Field(64 * 2**30, ge=1, description="An archive stops at the member that would take the bytes read from it (uncompressed) past this.")
     services: ServiceSettings = Field(default_factory=ServiceSettings, description="The parser services for --parser auto/grobid/unstructured/nougat.")
 
     @field_validator("parser")
@@ -114,6 +119,10 @@ class LLMSettings(BaseModel):
 
     backend: str = Field(default_factory=_default_llm_backend, description="LLM backend by name: local or openai.")
     model: str | None = Field(None, description="With backend=openai: the model name the server knows, e.g. gpt-4o-mini or qwen2.5:7b-instruct.")
+    filter_model: str | None = Field(
+        None,
+        description="The smaller model the multiquery strategy's relevance filter uses, on the same endpoint (PAPERPYRAMID_LLM__FILTER_MODEL); default: the answering model.",
+    )
     base_url: str | None = Field(
         default_factory=lambda: os.environ.get("OPENAI_BASE_URL"),
         description="With backend=openai: the endpoint's base URL, e.g. http://localhost:11434/v1 (default: OPENAI_BASE_URL).",

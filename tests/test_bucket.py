@@ -80,7 +80,7 @@ def test_worker_that_dies_is_replaced_and_its_document_retried_then_failed(s3_en
     summary = ingest(["s3://queue2/"], db, settings(parser="tests.crashing_parser:parse", max_attempts=3))
     outcome = log(db)
     assert outcome["s3://queue2/a.pdf"][0] == "done" and outcome["s3://queue2/z.pdf"][0] == "done"
-    assert outcome["s3://queue2/crash-me.pdf"] == ("failed", "crash-me.pdf: the parser process died 3 times on this document")
+    assert outcome["s3://queue2/crash-me.pdf"] == ("failed", "crash-me.pdf: the parser process died 3 times on this document (last: exit status 3)")
     assert summary.count("done") == 2
 
 

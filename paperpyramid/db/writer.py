@@ -9,7 +9,11 @@ nothing. ``record`` keeps the ingest log, so a rerun knows what is done and what
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+import logging
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,9 +28,11 @@ from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import migrate
 from paperpyramid.document import Document, Section
-from paperpyramid.errors import ConfigurationError, NotACorpus
+from paperpyramid.errors import ConfigurationError, NotACorpus, ServiceUnavailable
 from paperpyramid.text_clean import clean_document
 from paperpyramid.tokens import TokenCounter
+
+log = logging.getLogger(__name__)
 
 IngestStatus = Literal["done", "failed", "skipped"]
 INGEST_STATUSES: tuple[IngestStatus, ...] = ("done", "failed", "skipped")
@@ -78,6 +84,46 @@ def check_corpus_file(path: str | Path) -> None:
     if version == 0 and tables:
         raise NotACorpus(f"{path} is an SQLite database but not a paperpyramid corpus (it holds {', '.join(tables)}); "
                          "paperpyramid adds no tables to it: give another --db")  # fmt: skip
+
+
+#: tries again of an article's transaction when another process holds the database's write
+#: lock (each try itself waits up to the connection's 5 s busy timeout)
+LOCK_RETRIES = 5
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether an SQLite error is lock contention (transient), not damage or a bug."""
+    text = str(exc).lower()
+    return "database is locked" in text or "database is busy" in text or "database table is locked" in text
+
+
+@contextmanager
+def writer_lock(path: str | Path) -> Iterator[None]:
+    """Hold the corpus's writer lock (``<corpus>.lock`` beside it) for the block: one ingest
+    writes to a corpus at a time, and a second one waits, saying so, until the first ends.
+    Held before the corpus is opened, so two runs never race to create the same schema either.
+    The lock is the kernel's (``flock``): a process that dies, even by ``kill -9``, lets go."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): SQLite's own locking and retries remain
+        yield
+        return
+    with open(f"{path}.lock", "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "?"
+            log.warning("another ingest (pid %s) is writing to %s; waiting for it to finish", holder, path)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def connect(path: str | Path) -> sqlite_utils.Database:
@@ -334,7 +380,9 @@ class CorpusWriter:
         seconds: float | None = None,
         etag: str | None = None,
     ) -> None:
-        """Log the outcome of one attempt at ``source_uri``, replacing its previous outcome.
+        """Log the outcome of one attempt at ``source_uri``, replacing its previous outcome,
+        except that a ``done`` row is never replaced by ``skipped`` for the same bytes (a
+        second run that finds the article stored must not hide that it was ingested).
 
         ``attempts`` counts every call for that source, whatever the status.
         """
@@ -356,6 +404,7 @@ class CorpusWriter:
                     seconds = excluded.seconds,
                     updated_at = excluded.updated_at,
                     etag = excluded.etag
+                WHERE NOT (ingest_log.status = 'done' AND excluded.status = 'skipped' AND ingest_log.sha256 IS excluded.sha256)
                 """,
                 [source_uri, sha256, status, error, article_id, pages, seconds, _now(), etag],
             )
@@ -372,11 +421,32 @@ class CorpusWriter:
         vectors: db_vectors.ContextVectors | None = None,
     ) -> str:
         """Store ``doc`` (with its context vectors) and its ``done`` log row in ONE transaction: a crash at any moment
-        leaves either both or neither, so a re-run neither loses nor repeats the article."""
-        with self.db.atomic():
-            article_id = self.add_document(doc, source_uri=source_uri, sha256=sha256, contexts=contexts, vectors=vectors)
-            self.record(source_uri, sha256, "done", article_id=article_id, pages=doc.pages, seconds=seconds, etag=etag)
-        return article_id
+        leaves either both or neither, so a re-run neither loses nor repeats the article.
+
+        Another process writing to the corpus (``embed``, ``distill``) is waited for: a locked
+        database is tried again with backoff, and raises :class:`ServiceUnavailable` (which a
+        re-run retries) only when it stays locked for about a minute."""
+        delay = 0.5
+        for attempt in range(LOCK_RETRIES + 1):
+            try:
+                with self.db.atomic():
+                    article_id = self.add_document(doc, source_uri=source_uri, sha256=sha256, contexts=contexts, vectors=vectors)
+                    self.record(source_uri, sha256, "done", article_id=article_id, pages=doc.pages, seconds=seconds, etag=etag)
+                return article_id
+            except db_sqlite.OperationalError as exc:
+                if not is_locked(exc):
+                    raise
+                if attempt == LOCK_RETRIES:
+                    raise ServiceUnavailable(f"the corpus {self.path} stayed locked by another writer: {exc}") from exc
+                log.warning("the corpus is locked by another writer; trying again in %.1f s", delay)
+                time.sleep(delay)
+                delay *= 2
+        raise AssertionError("unreachable")
+
+    def source_of(self, article_id: str) -> str | None:
+        """The input an article was stored from (its ``source_uri``), or None."""
+        row = self.db.execute("SELECT source_uri FROM articles WHERE id = ?", [article_id]).fetchone()
+        return None if row is None else row[0]
 
     def logged(self, source_uri: str) -> tuple[str, str | None, str | None, str | None] | None:
         """The last outcome logged for ``source_uri``: (status, sha256, etag, error), or None."""
@@ -428,4 +498,5 @@ __all__ = [
     "connect",
     "new_id",
     "normalize_doi",
+    "writer_lock",
 ]

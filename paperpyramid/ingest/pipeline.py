@@ -18,16 +18,16 @@ are always tried again.
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
-import multiprocessing
 import re
 import signal
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,16 +39,17 @@ from minio import Minio
 from paperpyramid.contexts import ContextDraft, split_section
 from paperpyramid.db import lexical_index
 from paperpyramid.db.vectors import ContextVectors
-from paperpyramid.db.writer import CorpusWriter
+from paperpyramid.db.writer import CorpusWriter, check_corpus_file, writer_lock
 from paperpyramid.document import Document
 from paperpyramid.embeddings import Embedder, get_embedder
-from paperpyramid.errors import BadInput, ParseTimeout, ServiceUnavailable
+from paperpyramid.errors import BadInput, ConfigurationError, ObjectGone, ParseTimeout, ServiceUnavailable
 from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
+from paperpyramid.ingest.workers import WorkerPool
 from paperpyramid.parsers import SERVICES_OF, get_parser
 from paperpyramid.parsers.coverage import coverage_of, document_texts, text_layer_words, words
 from paperpyramid.parsers.jats import parse_jats
-from paperpyramid.s3 import S3Location, S3Object, download, iter_objects, make_client, parse_s3_uri, with_retries
+from paperpyramid.s3 import S3Location, S3Object, download, iter_objects, make_client, open_object, parse_s3_uri
 from paperpyramid.settings import EmbeddingSettings, IngestSettings, S3Settings, Settings
 from paperpyramid.text_clean import clean_document
 from paperpyramid.tokens import TokenCounter
@@ -77,15 +78,29 @@ class IngestResult:
 
 @dataclass(slots=True)
 class IngestSummary:
+    """What a run did: counts by status, pages ingested, and each :class:`IngestResult` in
+    ``results`` unless the run was told not to keep them (a watch, or a dump of millions of
+    documents, would otherwise grow without end)."""
+
     results: list[IngestResult] = field(default_factory=list)
     seconds: float = 0.0
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(("done", "failed", "skipped"), 0))
+    pages: int = 0
+    keep_results: bool = True
+
+    def add(self, result: IngestResult) -> None:
+        self.counts[result.status] += 1
+        if result.status == "done":
+            self.pages += result.pages
+        if self.keep_results:
+            self.results.append(result)
 
     def count(self, status: Status) -> int:
-        return sum(1 for result in self.results if result.status == status)
+        return self.counts[status]
 
     @property
-    def pages(self) -> int:
-        return sum(result.pages for result in self.results if result.status == "done")
+    def total(self) -> int:
+        return sum(self.counts.values())
 
     @property
     def pages_per_second(self) -> float:
@@ -122,32 +137,59 @@ class Parsed:
     vectors: ContextVectors | None = None
 
 
-def parse_item(item: WorkItem, options: IngestSettings, s3: S3Settings | None = None, embedding: EmbeddingSettings | None = None) -> Parsed:
+PhaseCallback = Callable[[str], None]
+
+
+def _no_phase(phase: str) -> None:
+    return None
+
+
+def parse_item(
+    item: WorkItem,
+    options: IngestSettings,
+    s3: S3Settings | None = None,
+    embedding: EmbeddingSettings | None = None,
+    *,
+    on_phase: PhaseCallback = _no_phase,
+) -> Parsed:
     """Worker side: fetch (if in a bucket), hash, parse one input, cut its contexts and, with
     ``embedding``, embed them. Never raises for one bad document; an unreachable bucket or
-    embedding endpoint becomes an ``unavailable:`` reason."""
+    embedding endpoint becomes an ``unavailable:`` reason. ``on_phase("parse")`` is called
+    when parsing starts and ``on_phase("cut")`` when it ends: the time limit covers what
+    lies between (a download or an embedding endpoint has timeouts of its own)."""
     if item.obj is not None:
-        return _with_contexts(_fetch_and_parse(item, item.obj, options, s3 or S3Settings()), embedding)
+        return _with_contexts(_fetch_and_parse(item, item.obj, options, s3 or S3Settings(), on_phase), embedding)
     if item.nxml is not None:
-        parsed = _guarded(lambda: parse_jats(item.nxml, pdf_path=item.path, password=options.password), item.name)  # type: ignore[arg-type]
+        on_phase("parse")
+        nxml = item.nxml
+
+        def call() -> Document:  # a package's PDF under the same limits as any PDF
+            with _alarm(options.time_limit, nxml):
+                return parse_jats(nxml, pdf_path=item.path, password=options.password, max_pages=options.max_pages, time_limit=options.time_limit)
+
+        parsed = _guarded(call, item.name)
         if item.path is not None:
             _measure_coverage(parsed, item.path, options.password)
     else:
         assert item.path is not None
-        parsed = parse_one(item.path, options, name=item.name)
+        parsed = parse_one(item.path, options, name=item.name, on_phase=on_phase)
     parsed.sha256 = item.sha256
+    on_phase("cut")
     return _with_contexts(parsed, embedding)
 
 
-def _fetch_and_parse(item: WorkItem, obj: S3Object, options: IngestSettings, s3: S3Settings) -> Parsed:
+def _fetch_and_parse(item: WorkItem, obj: S3Object, options: IngestSettings, s3: S3Settings, on_phase: PhaseCallback = _no_phase) -> Parsed:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="paperpyramid-") as folder:
         target = Path(folder) / _safe_name(item.name)
         try:
             download(_client(s3), obj, target, s3)
-        except ServiceUnavailable as exc:
+        except (ServiceUnavailable, ObjectGone) as exc:
+            # deleted since the listing: a later run that lists the key again tries it again
             return Parsed(None, f"{UNAVAILABLE}{exc}", time.monotonic() - started)
-        parsed = parse_one(target, options, name=item.name)
+        except BadInput as exc:  # this one object refused (its policy, its storage class)
+            return Parsed(None, str(exc), time.monotonic() - started)
+        parsed = parse_one(target, options, name=item.name, on_phase=on_phase)
         parsed.sha256 = file_sha256(target)
         parsed.seconds = time.monotonic() - started
         return parsed
@@ -203,7 +245,7 @@ def _embedder(settings_json: str) -> Embedder:
     return get_embedder(EmbeddingSettings.model_validate_json(settings_json))
 
 
-def parse_one(path: Path, options: IngestSettings, *, name: str | None = None) -> Parsed:
+def parse_one(path: Path, options: IngestSettings, *, name: str | None = None, on_phase: PhaseCallback = _no_phase) -> Parsed:
     """Parse one file in the current process; bad input becomes a reason, not an exception.
 
     The time limit is enforced twice: the parser checks it between pages, and an alarm
@@ -217,10 +259,12 @@ def parse_one(path: Path, options: IngestSettings, *, name: str | None = None) -
         with _alarm(options.time_limit, path):
             return parser(path, password=options.password, max_pages=options.max_pages, time_limit=options.time_limit, **extra)
 
+    on_phase("parse")
     parsed = _guarded(call, name or path.name)
     if parsed.error and name and path.name != name:
         parsed.error = parsed.error.replace(path.name, name, 1)  # a temporary file's name means nothing to a reader
     _measure_coverage(parsed, path, options.password)
+    on_phase("cut")
     return parsed
 
 
@@ -293,7 +337,11 @@ def iter_items(sources: Iterable[str | Path], s3: S3Settings, scratch: Path, opt
             client = _client(s3)
             for obj in iter_objects(client, location, s3, suffixes=(".pdf", *ARCHIVE_SUFFIXES)):
                 if is_archive(obj.key):
-                    response = with_retries(functools.partial(client.get_object, obj.bucket, obj.key), s3, f"opening {obj.uri}")
+                    try:
+                        response = open_object(client, obj, s3)
+                    except (ObjectGone, BadInput) as exc:  # deleted since the listing, or refused: this archive only
+                        yield WorkItem(obj.uri, error=f"{UNAVAILABLE}{exc}" if isinstance(exc, ObjectGone) else str(exc))
+                        continue
                     try:
                         # urllib3's response reads like a file: the archive streams, never lands whole
                         yield from _archive_items(cast(BinaryIO, response), obj.uri, scratch, options)
@@ -323,14 +371,14 @@ def _archive_items(stream: BinaryIO, uri: str, scratch: Path, options: IngestSet
     folder = Path(tempfile.mkdtemp(prefix="archive-", dir=scratch))
     try:
         if _PMC_PACKAGE.search(uri):
-            package = read_pmc_package(stream, folder, max_member_bytes=options.max_member_bytes, archive_name=name)
+            package = read_pmc_package(stream, folder, max_member_bytes=options.max_member_bytes, max_archive_bytes=options.max_archive_bytes, archive_name=name)
             main = package.pdf or package.nxml
             if main is None:
                 yield WorkItem(uri, error=f"{name}: no .nxml or .pdf in the package ({'; '.join(package.errors) or 'empty'})")
             else:
                 yield WorkItem(uri, path=package.pdf, nxml=package.nxml, sha256=file_sha256(main), temporary=True)
             return
-        for member in iter_tar_pdfs(stream, folder, max_member_bytes=options.max_member_bytes, archive_name=name):
+        for member in iter_tar_pdfs(stream, folder, max_member_bytes=options.max_member_bytes, max_archive_bytes=options.max_archive_bytes, archive_name=name):
             member_uri = f"{uri}#{member.name}"
             if member.path is None:
                 yield WorkItem(member_uri, error=f"{name}: {member.name}: {member.error}")
@@ -353,6 +401,7 @@ def ingest(
     poll_interval: float = 5.0,
     max_poll_interval: float = 300.0,
     stop: threading.Event | None = None,
+    keep_results: bool | None = None,
 ) -> IngestSummary:
     """Ingest PDFs from files, folders and ``s3://`` prefixes into the corpus at ``db_path``.
 
@@ -361,7 +410,9 @@ def ingest(
     ``settings.ingest.workers`` (0: parse in this process). With ``watch`` the sources are
     listed again and again, waiting ``poll_interval`` seconds after a pass that found work
     and doubling the wait (up to ``max_poll_interval``) after each pass that found none,
-    until ``stop`` is set.
+    until ``stop`` is set. ``keep_results`` (default: unless watching) keeps every input's
+    result in the summary; without it the summary holds counts only, and ``on_result`` sees
+    each result as it comes.
     """
     settings = settings or Settings()
     if settings.ingest.parser in SERVICES_OF:
@@ -373,10 +424,15 @@ def ingest(
         check_embedder(settings.embedding)
     sources = list(sources)
     started = time.monotonic()
-    summary = IngestSummary()
+    summary = IngestSummary(keep_results=not watch if keep_results is None else keep_results)
+    this_pass = {"new": False, "done": False}
 
     def report(result: IngestResult) -> None:
-        summary.results.append(result)
+        summary.add(result)
+        # outcomes replayed from the log are not new work: an old failure must not keep the
+        # watch from backing off
+        this_pass["new"] |= not result.previous and result.status != "skipped"
+        this_pass["done"] |= result.status == "done"
         if on_result is not None:
             on_result(result)
 
@@ -392,16 +448,15 @@ def ingest(
         for source in sources:
             if str(source).startswith("s3://"):
                 _listen_for_uploads(parse_s3_uri(str(source)), settings.s3, wake, stop)
-    with CorpusWriter(db_path) as writer, _executor(executor, settings.ingest) as pool:
+    check_corpus_file(db_path)  # before the lock file is made beside it
+    with writer_lock(db_path), CorpusWriter(db_path) as writer, _executor(executor, settings.ingest) as pool:
         interval = poll_interval
         while True:
             wake.clear()
-            before = len(summary.results)
+            this_pass.update(new=False, done=False)
             _one_pass(sources, writer, settings, pool, report, retry_failed)
-            # outcomes replayed from the log are not new work: an old failure must not keep
-            # the watch from backing off
-            found = any(not result.previous and result.status != "skipped" for result in summary.results[before:])
-            if any(result.status == "done" for result in summary.results[before:]):
+            found = this_pass["new"]
+            if this_pass["done"]:
                 _index_new_contexts(writer)
             if not watch or stop.is_set():
                 break
@@ -450,8 +505,6 @@ def _listen_for_uploads(location: S3Location, settings: S3Settings, wake: thread
 
 
 def _one_pass(sources: list[str | Path], writer: CorpusWriter, settings: Settings, pool: _Pool, report: ProgressCallback, retry_failed: bool) -> None:
-    stored: dict[str, str] = {}  # sha256 -> uri of its article's input, this pass
-
     def todo(scratch: Path) -> Iterator[WorkItem]:
         for item in iter_items(sources, settings.s3, scratch, settings.ingest):
             if item.error is not None:
@@ -467,7 +520,7 @@ def _one_pass(sources: list[str | Path], writer: CorpusWriter, settings: Setting
 
     with tempfile.TemporaryDirectory(prefix="paperpyramid-scratch-") as scratch:
         for item, parsed in _run(todo(Path(scratch)), settings, pool):
-            report(_store(writer, item, parsed, stored))
+            report(_store(writer, item, parsed))
             _discard(item)
 
 
@@ -498,7 +551,7 @@ def _skip(writer: CorpusWriter, item: WorkItem, retry_failed: bool) -> IngestRes
     return None
 
 
-def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed, stored: dict[str, str]) -> IngestResult:
+def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed) -> IngestResult:
     etag = item.obj.etag if item.obj is not None else None
     if parsed.document is None:
         writer.record(item.uri, parsed.sha256, "failed", error=parsed.error, seconds=parsed.seconds, etag=etag)
@@ -507,45 +560,44 @@ def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed, stored: dict[st
     existing = writer.has_sha256(parsed.sha256)
     if existing is not None:
         # identical bytes under another name: one article, both names logged
-        reason = f"same bytes as {stored.get(parsed.sha256, 'an article already stored')}"
+        reason = f"same bytes as {writer.source_of(existing) or 'an article already stored'}"
         writer.record(item.uri, parsed.sha256, "skipped", error=reason, article_id=existing, etag=etag)
         return IngestResult(item.uri, "skipped", error=reason, article_id=existing)
     document = parsed.document
     try:
         article_id = writer.store(document, source_uri=item.uri, sha256=parsed.sha256, etag=etag, seconds=parsed.seconds, contexts=parsed.contexts, vectors=parsed.vectors)
+    except ServiceUnavailable as exc:  # the corpus stayed locked: the next run tries again
+        reason = f"{UNAVAILABLE}{item.name}: could not be stored: {exc}"
+        writer.record(item.uri, parsed.sha256, "failed", error=reason, seconds=parsed.seconds, etag=etag)
+        return IngestResult(item.uri, "failed", error=reason, seconds=parsed.seconds)
     except Exception as exc:  # the article's transaction rolled back; log it and go on
         log.exception("storing %s failed", item.uri)
         reason = f"{item.name}: could not be stored: {type(exc).__name__}: {exc}"
         writer.record(item.uri, parsed.sha256, "failed", error=reason, seconds=parsed.seconds, etag=etag)
         return IngestResult(item.uri, "failed", error=reason, seconds=parsed.seconds)
-    stored[parsed.sha256] = item.uri
     return IngestResult(item.uri, "done", article_id=article_id, pages=document.pages, seconds=parsed.seconds, warnings=list(document.warnings))
 
 
 @dataclass(slots=True)
 class _Job:
     item: WorkItem
-    deaths: int = 0  # worker deaths while this document ran alone
-    suspect: bool = False
+    deaths: int = 0  # worker deaths under this document
+    started: float = field(default_factory=time.monotonic)
 
 
 class _Pool:
-    """The executor in use: the caller's, or our own process pool, which is replaced when a
-    worker process dies (a broken pool takes no more work) and shut down at the end."""
+    """Where parsing runs: the caller's executor (a Dask cluster's, say), our own worker
+    processes with hard limits (:mod:`paperpyramid.ingest.workers`), or this process."""
 
     def __init__(self, given: Executor | None, options: IngestSettings) -> None:
-        self.options = options
-        self.own = given is None and options.workers > 0
-        self.executor: Executor | None = _new_pool(options) if self.own else given
-
-    def replace(self) -> None:
-        if self.own and self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-            self.executor = _new_pool(self.options)
+        self.executor = given
+        self.workers: WorkerPool | None = None
+        if given is None and options.workers > 0:
+            self.workers = WorkerPool(options.workers, memory_mib=options.max_worker_memory or None, time_limit=options.time_limit)
 
     def close(self) -> None:
-        if self.own and self.executor is not None:
-            self.executor.shutdown(wait=True, cancel_futures=True)
+        if self.workers is not None:
+            self.workers.close()
 
 
 @contextmanager
@@ -558,63 +610,85 @@ def _executor(given: Executor | None, options: IngestSettings) -> Iterator[_Pool
 
 
 def _run(items: Iterator[WorkItem], settings: Settings, pool: _Pool) -> Iterator[tuple[WorkItem, Parsed]]:
-    """Parse items on the pool, a window at a time. When a worker process dies, every document
-    in flight is a suspect: suspects are run again alone, one at a time, so that a death is
-    charged only to the document that was running; ``max_attempts`` deaths fail it."""
+    """Parse items on the pool, as many at a time as it has workers."""
     options = settings.ingest
     embedding = settings.embedding if options.embed else None
-    executor = pool.executor
-    if executor is None:
+    if pool.workers is not None:
+        yield from _run_on_workers(items, settings, pool.workers)
+    elif pool.executor is not None:
+        yield from _run_on_executor(items, settings, pool.executor)
+    else:
         for item in items:
             yield item, parse_item(item, options, settings.s3, embedding)
-        return
-    suspects: list[_Job] = []
-    in_flight: dict[Future[Parsed], _Job] = {}
-    window = max(2, 2 * max(options.workers, 1))
+
+
+def _run_on_workers(items: Iterator[WorkItem], settings: Settings, workers: WorkerPool) -> Iterator[tuple[WorkItem, Parsed]]:
+    """Each document on a worker of its own: one that overruns the time limit is stopped and
+    failed; one whose worker dies (a crash, the memory ceiling) is tried again in a fresh
+    worker and failed after ``max_attempts`` deaths. Only that document is charged."""
+    options = settings.ingest
+    embedding = settings.embedding if options.embed else None
+    jobs: dict[int, _Job] = {}
+    again: deque[_Job] = deque()
+    keys = itertools.count()
     exhausted = False
     while True:
-        isolating = any(job.suspect for job in in_flight.values())
-        while not isolating and len(in_flight) < window and (suspects or not exhausted):
-            if suspects:
-                if in_flight:
-                    break  # a suspect runs alone: wait for the others to finish
-                job = suspects.pop()
-                isolating = True
+        while workers.idle and (again or not exhausted):
+            if again:
+                job = again.popleft()
             else:
                 upcoming = next(items, None)
                 if upcoming is None:
                     exhausted = True
                     continue
                 job = _Job(upcoming)
-            in_flight[executor.submit(parse_item, job.item, options, settings.s3, embedding)] = job
+            key = next(keys)
+            jobs[key] = job
+            workers.submit(key, parse_item, job.item, options, settings.s3, embedding)
+        if not jobs:
+            return
+        for outcome in workers.wait(timeout=1.0):
+            job = jobs.pop(outcome.key)
+            if outcome.raised is not None:
+                raise outcome.raised  # the bucket or the settings, not this document: the run stops in one line
+            if outcome.failure is None:
+                yield job.item, outcome.value
+                continue
+            seconds = time.monotonic() - job.started
+            if outcome.died:
+                job.deaths += 1
+                if job.deaths < options.max_attempts:
+                    again.append(job)
+                    continue
+                reason = f"the parser process died {job.deaths} times on this document (last: {outcome.failure})"
+            else:
+                reason = outcome.failure
+            yield job.item, Parsed(None, f"{job.item.name}: {reason}", seconds, job.item.sha256)
+
+
+def _run_on_executor(items: Iterator[WorkItem], settings: Settings, executor: Executor) -> Iterator[tuple[WorkItem, Parsed]]:
+    """A window of documents in flight on someone else's executor; its limits are its own."""
+    options = settings.ingest
+    embedding = settings.embedding if options.embed else None
+    window = max(2, 2 * max(options.workers, 1))
+    in_flight: dict[Future[Parsed], _Job] = {}
+    exhausted = False
+    while True:
+        while not exhausted and len(in_flight) < window:
+            upcoming = next(items, None)
+            if upcoming is None:
+                exhausted = True
+            else:
+                in_flight[executor.submit(parse_item, upcoming, options, settings.s3, embedding)] = _Job(upcoming)
         if not in_flight:
             return
         done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-        alone = len(in_flight) == 1
-        broken = False
         for future in done:
             job = in_flight.pop(future)
             try:
                 yield job.item, future.result()
-            except BrokenProcessPool:
-                broken = True
-                job.deaths += alone
-                if job.deaths >= options.max_attempts:
-                    yield job.item, Parsed(None, f"{job.item.name}: the parser process died {job.deaths} times on this document", 0.0)
-                else:
-                    job.suspect = True
-                    suspects.append(job)
-        if broken and pool.own:
-            # the others still in the dead pool become suspects too, tried again in a fresh one
-            for future, job in in_flight.items():
-                future.cancel()
-                job.suspect = True
-                suspects.append(job)
-            in_flight.clear()
-            pool.replace()
-            executor = pool.executor
-            assert executor is not None
-
-
-def _new_pool(options: IngestSettings) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=max(options.workers, 1), mp_context=multiprocessing.get_context("spawn"))
+            except ConfigurationError:
+                raise  # the bucket or the settings, not this document: the run stops in one line
+            except Exception as exc:  # the executor lost the task (a dead worker, say)
+                reason = f"{job.item.name}: the executor could not parse it: {type(exc).__name__}: {exc}"
+                yield job.item, Parsed(None, reason, time.monotonic() - job.started, job.item.sha256)
