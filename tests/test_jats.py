@@ -4,15 +4,21 @@ and on small hand-made files for the constructs and the attacks the real ones la
 from __future__ import annotations
 
 import csv
+import random
+import re
+import string
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from paperpyramid.document import Document
-from paperpyramid.errors import BadInput
+from paperpyramid.errors import BadInput, ParseTimeout, TooManyPages
 from paperpyramid.eval.gold import load_gold
+from paperpyramid.parsers.embedded import parse_pdf
 from paperpyramid.parsers.jats import parse_jats
+from tests.pdf_maker import text_pdf
 
 DATA = Path(__file__).parent / "data"
 GOLD = DATA / "gold"
@@ -317,6 +323,114 @@ def test_bad_xml_is_bad_input(tmp_path: Path, text: str, reason: str) -> None:
     path.write_text(text)
     with pytest.raises(BadInput, match=reason):
         parse_jats(path)
+
+
+# --------------------------------------------------------------------------- nesting, and the run's limits on the PDF
+
+
+def nested(opening: str, inner: str, closing: str, levels: int, around: tuple[str, str] = ("", "")) -> str:
+    body = f"{around[0]}{opening * levels}{inner}{closing * levels}{around[1]}"
+    return f"<article><body><sec><title>T</title>{body}</sec></body></article>"
+
+
+def depth(path: Path) -> int:
+    deepest, stack = 0, [(ET.parse(path).getroot(), 1)]
+    while stack:
+        element, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in element)
+    return deepest
+
+
+def test_200000_nested_sections_are_one_line_of_bad_input(tmp_path: Path) -> None:
+    """They were a RecursionError: a 1,700-line traceback in the log and no reason a person reads."""
+    path = tmp_path / "deep.nxml"
+    path.write_text(nested("<sec><title>x</title>", "<p>deep</p>", "</sec>", 200_000))
+    started = time.monotonic()
+    with pytest.raises(BadInput) as caught:
+        parse_jats(path, pdf_path=SAMPLE / f"{PLOS}.pdf")
+    assert time.monotonic() - started < 2
+    assert str(caught.value) == "deep.nxml: XML refused: elements nested too deeply (over 100 levels)"
+
+
+MATH = ('<p><disp-formula><mml:math xmlns:mml="http://www.w3.org/1998/Math/MathML">', "</mml:math></disp-formula></p>")
+# the constructs the readers recurse into, each a few frames of stack a level: (opening, inner, closing, around)
+DEEP_CONSTRUCTS = {
+    "sec": ("<sec><title>x</title>", "<p>deep enough</p>", "</sec>", ("", "")),
+    "list": ("<list><list-item><p>item", " deep enough", "</p></list-item></list>", ("", "")),
+    "boxed-text": ("<boxed-text>", "<p>deep enough</p>", "</boxed-text>", ("", "")),
+    "bold": ("<p>a <bold>", "deep enough", "</bold></p>", ("", "")),
+    "mathml": ("<mml:mrow>", "<mml:mi>deep</mml:mi><mml:mi>enough</mml:mi>", "</mml:mrow>", MATH),
+}
+
+
+@pytest.mark.parametrize("construct", list(DEEP_CONSTRUCTS))
+def test_the_deepest_tree_allowed_parses_and_one_level_more_is_refused(tmp_path: Path, construct: str) -> None:
+    """The limit must sit below the depth at which any reader runs out of stack, for every construct."""
+    opening, inner, closing, around = DEEP_CONSTRUCTS[construct]
+    path = tmp_path / "deep.nxml"
+    levels = 0
+    while levels < 100:  # the most levels whose tree is at most 100 elements deep
+        path.write_text(nested(opening, inner, closing, levels + 1, around))
+        if depth(path) > 100:
+            break
+        levels += 1
+    path.write_text(nested(opening, inner, closing, levels, around))
+    assert 97 <= depth(path) <= 100
+    document = parse_jats(path)
+    texts = [block.text for section in document.sections for block in section.blocks] + [formula.text for formula in document.formulas]
+    assert any("deep" in text and "enough" in text for text in texts)
+    path.write_text(nested(opening, inner, closing, levels + 1, around))
+    with pytest.raises(BadInput, match=r"nested too deeply \(over 100 levels\)"):
+        parse_jats(path)
+
+
+def test_a_pdf_over_max_pages_fails_the_article_as_the_pdf_alone_would() -> None:
+    """A PMC package's PDF is read for page numbers; --max-pages must stop a 50,000-page one."""
+    pdf = SAMPLE / f"{PLOS}.pdf"  # 14 pages
+    with pytest.raises(TooManyPages) as from_jats:
+        parse_jats(GOLD / f"{PLOS}.nxml", pdf_path=pdf, max_pages=13)
+    with pytest.raises(TooManyPages) as from_embedded:
+        parse_pdf(pdf, max_pages=13)
+    assert (
+        str(from_jats.value) == str(from_embedded.value) == f"{PLOS}.pdf: 14 pages is over the limit of 13 (raise --max-pages to parse it)"
+    )
+    assert parse_jats(GOLD / f"{PLOS}.nxml", pdf_path=pdf, max_pages=14).pages == 14
+
+
+def random_sentence(rng: random.Random) -> str:
+    return " ".join("".join(rng.choice(string.ascii_lowercase) for _ in range(7)) for _ in range(9))
+
+
+def test_the_time_limit_stops_reading_the_pdfs_pages(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    pages = [[(random_sentence(rng), 10) for _ in range(40)] for _ in range(1000)]
+    pdf = tmp_path / "long.pdf"
+    pdf.write_bytes(text_pdf(pages))
+    xml = tmp_path / "long.nxml"
+    xml.write_text(nested("", f"<p>{pages[0][0][0]}</p>", "", 0))
+    started = time.monotonic()
+    with pytest.raises(ParseTimeout, match=r"^long\.pdf: parsing took longer than 0\.2 s \(stopped at page (\d+) of 1000\)$") as caught:
+        parse_jats(xml, pdf_path=pdf, time_limit=0.2)
+    assert time.monotonic() - started < 2
+    stopped_at = re.search(r"page (\d+) of", str(caught.value))
+    assert stopped_at is not None and int(stopped_at[1]) < 1000
+
+
+def test_the_time_limit_stops_placing_blocks_on_the_pages(tmp_path: Path) -> None:
+    """20,000 paragraphs the PDF does not print, each looked for in 500 pages of text: about 30 s
+    unchecked, and a 64 MB XML holds far more of them."""
+    rng = random.Random(11)
+    pdf = tmp_path / "long.pdf"
+    pdf.write_bytes(text_pdf([[(random_sentence(rng), 10) for _ in range(40)] for _ in range(500)]))
+    xml = tmp_path / "many.nxml"
+    xml.write_text(nested("", "".join(f"<p>{random_sentence(rng)}</p>" for _ in range(20_000)), "", 0))
+    started = time.monotonic()
+    with pytest.raises(
+        ParseTimeout, match=r"^long\.pdf: parsing took longer than 2 s \(stopped placing block \d+ of 20000 on the PDF's pages\)$"
+    ):
+        parse_jats(xml, pdf_path=pdf, time_limit=2)
+    assert time.monotonic() - started < 4
 
 
 # --------------------------------------------------------------------------- the shared corpus

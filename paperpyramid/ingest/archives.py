@@ -10,7 +10,12 @@ Both come from outside, so they are read as untrusted input:
   ``dest``: a member name never becomes a path, so ``../``, absolute paths, drive letters
   and links cannot write anywhere else;
 - links, devices and FIFOs are refused, as are members over ``max_member_bytes``, whose
-  data is skipped without being read into memory or onto the disk;
+  data is skipped without being read into memory or onto the disk, and names too long to
+  log whole;
+- what is read is bounded: an archive stops with :class:`~paperpyramid.errors.BadInput`
+  at the member that would take it past ``max_archive_bytes``, a member's headers (pax
+  records, long names, sparse maps) past a few MB, and a sparse member's holes are
+  never inflated to be skipped;
 - a truncated or damaged archive raises :class:`~paperpyramid.errors.BadInput` after the
   members before the damage have been yielded, so what was readable is not lost.
 
@@ -21,6 +26,7 @@ of disk at a time.
 
 from __future__ import annotations
 
+import io
 import lzma
 import re
 import tarfile
@@ -29,16 +35,26 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from paperpyramid.errors import BadInput
+
+if TYPE_CHECKING:
+    from tarfile import _Fileobj
 
 __all__ = ["ArchiveItem", "PmcPackage", "is_archive", "iter_tar_pdfs", "read_pmc_package"]
 
 DEFAULT_MAX_MEMBER_BYTES = 512 * 2**20
+# arXiv's bulk tars are a few GB; the limit is what a gzip bomb may cost to read through
+DEFAULT_MAX_ARCHIVE_BYTES = 64 * 2**30
 _CHUNK = 2**20
 # pax and GNU long-name headers are read into memory whole by tarfile; real ones are tiny
 _MAX_HEADER_DATA = 2**20
+# all the headers before one member, chained: a pax record and a long name or two in real archives
+_MAX_HEADER_BYTES = 2 * _MAX_HEADER_DATA
+_MAX_HEADERS = 8
+# longer names are shown cut, and a cut name cannot tell two members apart in the log
+_MAX_NAME = 300
 _HEADER_DATA_TYPES = frozenset(
     {tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE, tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK}
 )
@@ -46,6 +62,8 @@ _UNSAFE_FLAT = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_FLAT_NAME = 180
 # what a damaged stream raises from inside tarfile and its decompressors
 _DAMAGE = (tarfile.TarError, zlib.error, lzma.LZMAError, EOFError)
+# what tarfile's header code raises on garbage numbers (a pax sparse map, say)
+_HEADER_DAMAGE = (*_DAMAGE, ValueError)
 
 
 @dataclass(slots=True)
@@ -87,6 +105,7 @@ def iter_tar_pdfs(
     dest: Path,
     *,
     max_member_bytes: int = DEFAULT_MAX_MEMBER_BYTES,
+    max_archive_bytes: int = DEFAULT_MAX_ARCHIVE_BYTES,
     archive_name: str = "archive",
 ) -> Iterator[ArchiveItem]:
     """Extract the PDFs of a tar (plain or gzipped) one at a time, as a stream.
@@ -97,10 +116,11 @@ def iter_tar_pdfs(
     skipped without a word. The caller deletes each ``item.path`` once done with it.
 
     Raises :class:`~paperpyramid.errors.BadInput` when the archive is unreadable, truncated
-    or damaged, after yielding the members before the damage.
+    or damaged, or at the member that would take it past ``max_archive_bytes`` (counted
+    uncompressed), after yielding the members before.
     """
     dest.mkdir(parents=True, exist_ok=True)
-    with _open_stream(fileobj, archive_name) as members:
+    with _open_stream(fileobj, archive_name, max_archive_bytes) as members:
         for entry in members:
             name, size = entry.name, entry.member.size
             if entry.refusal is not None:
@@ -121,6 +141,7 @@ def read_pmc_package(
     dest: Path,
     *,
     max_member_bytes: int = DEFAULT_MAX_MEMBER_BYTES,
+    max_archive_bytes: int = DEFAULT_MAX_ARCHIVE_BYTES,
     archive_name: str,
 ) -> PmcPackage:
     """Extract the JATS XML and the main PDF of a PubMed Central OA package (``.tar.gz``).
@@ -130,15 +151,15 @@ def read_pmc_package(
     everything else stay unread. Since the stream cannot go back, PDFs met before the XML
     are kept until it is known which one is wanted, and the others are deleted.
 
-    Raises :class:`~paperpyramid.errors.BadInput` when the archive is unreadable, truncated
-    or damaged; nothing extracted is left behind then.
+    Raises :class:`~paperpyramid.errors.BadInput` when the archive is unreadable, truncated,
+    damaged or over ``max_archive_bytes``; nothing extracted is left behind then.
     """
     dest.mkdir(parents=True, exist_ok=True)
     package = PmcPackage(name=archive_name, nxml=None, pdf=None)
     xml_stem: str | None = None
     pdfs: list[_Candidate] = []
     try:
-        with _open_stream(fileobj, archive_name) as members:
+        with _open_stream(fileobj, archive_name, max_archive_bytes) as members:
             for entry in members:
                 name, member = entry.name, entry.member
                 if entry.refusal is not None:
@@ -212,8 +233,23 @@ class _CheckedTarInfo(tarfile.TarInfo):
     header is garbage, which would make a truncated download look complete. A finished
     archive ends with a zero block; anything else is damage. It also refuses a pax or
     GNU long-name header that declares more data than any real one has, since tarfile
-    reads that data into memory whole.
+    reads that data into memory whole, and bounds all the headers of one member together.
     """
+
+    @classmethod
+    def fromtarfile(cls, archive: tarfile.TarFile) -> _CheckedTarInfo:
+        stream = archive.fileobj
+        if isinstance(stream, _HeaderReader):  # the member after a pax or long-name header: the same budget
+            stream.headers += 1
+            if stream.headers > _MAX_HEADERS:
+                raise _Damaged(f"over {_MAX_HEADERS} extended headers chained before one member")
+            return super().fromtarfile(archive)
+        assert stream is not None  # an open archive
+        archive.fileobj = _HeaderReader(stream)
+        try:
+            return super().fromtarfile(archive)
+        finally:
+            archive.fileobj = stream
 
     @classmethod
     def frombuf(cls, buf: bytes | bytearray, encoding: str, errors: str) -> _CheckedTarInfo:
@@ -232,16 +268,50 @@ class _CheckedTarInfo(tarfile.TarInfo):
         return info
 
 
+class _HeaderReader:
+    """The archive stream as tarfile's header code reads it, with a budget.
+
+    Before tarfile returns a member it reads all its headers: pax records, long names and
+    a sparse member's map, each chaining to the next by recursion, and a GNU sparse map is
+    read for as many entries as it declares, all kept in memory. A hostile chain or map
+    would exhaust the stack or the memory (40 kB of gzip held 20 million entries for 25 s);
+    the budget refuses it after a couple of MB.
+    """
+
+    def __init__(self, stream: _Fileobj) -> None:
+        self.stream = stream
+        self.left = _MAX_HEADER_BYTES
+        self.headers = 1
+
+    def read(self, size: int, /) -> bytes:
+        if size > self.left:
+            raise _Damaged(f"a member's headers (pax records, long names, sparse map) hold over {_MAX_HEADER_BYTES} bytes")
+        self.left -= size
+        return self.stream.read(size)
+
+    def tell(self) -> int:
+        return self.stream.tell()
+
+    def seek(self, pos: int, /) -> object:
+        return self.stream.seek(pos)
+
+    def write(self, data: bytes, /) -> object:
+        raise io.UnsupportedOperation("the archive is read, never written")
+
+    def close(self) -> object:
+        return None  # the stream is the TarFile's to close
+
+
 @contextmanager
-def _open_stream(fileobj: BinaryIO, archive_name: str) -> Iterator[Iterator[_Entry]]:
+def _open_stream(fileobj: BinaryIO, archive_name: str, max_archive_bytes: int) -> Iterator[Iterator[_Entry]]:
     """Open a tar stream and give its members (directories left out) with safe names and any refusal."""
     try:
         # closed by the with-block below; this try is for the errors of opening alone
         tar = tarfile.open(fileobj=fileobj, mode="r|*", tarinfo=_CheckedTarInfo)  # noqa: SIM115
-    except (*_DAMAGE, _Damaged) as exc:
+    except (*_HEADER_DAMAGE, _Damaged) as exc:
         raise BadInput(f"{archive_name}: not a readable tar archive ({_reason(exc)})") from exc
     with tar:
-        yield _members(tar, archive_name)
+        yield _members(tar, archive_name, max_archive_bytes)
 
 
 @dataclass(slots=True)
@@ -253,7 +323,6 @@ class _Entry:
     name: str
     refusal: str | None
     archive_name: str
-    read: bool = False
 
     def extract(self, target: Path, max_member_bytes: int) -> str | None:
         """Copy the member's data to ``target`` in chunks; a reason if it is refused.
@@ -262,7 +331,6 @@ class _Entry:
         so a member cannot write more than it admits to. Damage in the data raises
         BadInput, with the partial file deleted.
         """
-        self.read = True
         limit = min(self.member.size, max_member_bytes)
         source = self.tar.extractfile(self.member)
         if source is None:
@@ -288,45 +356,51 @@ class _Entry:
         return None
 
     def skip(self) -> None:
-        """Read past the data nobody asked for.
+        """Read past what is left of the data as it is stored, up to the next header.
 
-        tarfile would skip it by seeking, which on a stream means reading block by block up
-        to the *declared* size even after the data has run out: a header claiming 2**60
-        bytes would spin for ever. Reading it here stops where the data really ends.
+        Not through ``extractfile``, which gives a sparse member's holes as zeros: a 132-byte
+        member claiming 10 GiB of holes would be inflated in full. Nor by letting tarfile
+        seek, which on a stream reads block by block up to the *declared* size even after
+        the data has run out: a header claiming 2**60 bytes would spin for ever. Reading it
+        here stops where the data really ends.
         """
-        member = self.member
-        if self.read or member.size == 0 or member.isdir() or member.issym() or member.islnk() or member.isdev():
-            return  # tarfile skips no data for these
-        self.read = True
-        source = self.tar.extractfile(member)
-        if source is None:
-            return
+        stream = self.tar.fileobj
+        assert stream is not None  # an open archive
+        left = self.tar.offset - stream.tell()  # tarfile's offset: where the next header starts
         try:
-            with source:
-                while source.read(_CHUNK):
-                    pass
+            while left > 0:
+                chunk = stream.read(min(left, _CHUNK))
+                if not chunk:
+                    raise EOFError(f"the data ends {left} bytes before its declared end")
+                left -= len(chunk)
         except _DAMAGE as exc:
             raise BadInput(f"{self.archive_name}: truncated or damaged archive in member {self.name} ({_reason(exc)})") from exc
 
 
-def _members(tar: tarfile.TarFile, archive_name: str) -> Iterator[_Entry]:
+def _members(tar: tarfile.TarFile, archive_name: str, max_archive_bytes: int) -> Iterator[_Entry]:
     count = 0
     while True:
         try:
             member = tar.next()
-        except (*_DAMAGE, _Damaged) as exc:
+        except (*_HEADER_DAMAGE, _Damaged) as exc:
             raise BadInput(f"{archive_name}: truncated or damaged archive after {count} members ({_reason(exc)})") from exc
         if member is None:
             return
         count += 1
+        name, refusal = _safe_name(member.name)
+        if tar.offset > max_archive_bytes:  # tarfile's offset is where this member's stored data ends, uncompressed
+            raise BadInput(
+                f"{archive_name}: member {name} would take the archive past the limit of {max_archive_bytes} bytes"
+                f" read per archive ({member.size} bytes); the rest is not read"
+            )
         if member.isdir():
             continue
-        name, refusal = _safe_name(member.name)
         if refusal is None and not member.isreg():
             refusal = f"refused: not a regular file ({_kind(member)})"
         entry = _Entry(tar, member, name, refusal, archive_name)
         yield entry
         entry.skip()
+        tar.members.clear()  # type: ignore[attr-defined]  # tarfile keeps every header it read: over millions of members that grows without end
 
 
 def _reason(exc: BaseException) -> str:
@@ -348,7 +422,7 @@ def _kind(member: tarfile.TarInfo) -> str:
 def _printable(text: str) -> str:
     """A name safe to log: control characters and undecodable bytes replaced, length bounded."""
     shown = "".join(char if char.isprintable() and not 0xD800 <= ord(char) <= 0xDFFF else "?" for char in text)
-    return shown if len(shown) <= 300 else shown[:297] + "..."
+    return shown if len(shown) <= _MAX_NAME else shown[: _MAX_NAME - 3] + "..."
 
 
 def _safe_name(raw: str) -> tuple[str, str | None]:
@@ -367,7 +441,10 @@ def _safe_name(raw: str) -> tuple[str, str | None]:
         return shown, "refused: '..' in the member name"
     if not parts:
         return shown, "refused: empty member name"
-    return _printable("/".join(parts)), None
+    clean = "/".join(parts)
+    if len(clean) > _MAX_NAME:
+        return shown, f"refused: the member name is {len(clean)} characters long, over the limit of {_MAX_NAME}"
+    return _printable(clean), None
 
 
 def _too_big(size: int, limit: int) -> str:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from paperpyramid.document import Author, Block, BlockKind, Document, Figure, Formula, Reference, Section, Table
-from paperpyramid.errors import BadInput
+from paperpyramid.errors import BadInput, ParseTimeout, TooManyPages
 from paperpyramid.parsers.jats_xml import (  # the JATS parser's own helpers, private to it
     _NO_TEXT,
     _caption,
@@ -55,7 +55,7 @@ from paperpyramid.parsers.jats_xml import (  # the JATS parser's own helpers, pr
     _tex,
     _tidy,
 )
-from paperpyramid.parsers.pdf_pages import MIN_PROBE_LENGTH, PageLocator, normalise
+from paperpyramid.parsers.pdf_pages import MIN_PROBE_LENGTH, PageLimits, PageLocator, normalise
 
 __all__ = ["NAME", "parse_jats"]
 
@@ -79,7 +79,14 @@ _MONTHS = {
 }
 
 
-def parse_jats(xml_path: Path, *, pdf_path: Path | None = None, password: str | None = None) -> Document:
+def parse_jats(
+    xml_path: Path,
+    *,
+    pdf_path: Path | None = None,
+    password: str | None = None,
+    max_pages: int | None = None,
+    time_limit: float | None = None,
+) -> Document:
     """Parse a JATS article (a PubMed Central ``.nxml``) into a :class:`Document`.
 
     With ``pdf_path`` (the same article's PDF) every block gets the page it is printed on,
@@ -89,8 +96,13 @@ def parse_jats(xml_path: Path, *, pdf_path: Path | None = None, password: str | 
     error, because the XML alone is a complete parse.
 
     Raises :class:`~paperpyramid.errors.BadInput` for XML that is not well formed, not a
-    JATS article, or unsafe (entity declarations, external references).
+    JATS article, unsafe (entity declarations, external references) or nested too deeply;
+    :class:`~paperpyramid.errors.TooManyPages` for a PDF of more than ``max_pages`` pages,
+    and :class:`~paperpyramid.errors.ParseTimeout` when the whole parse takes more than
+    ``time_limit`` seconds (checked between the PDF's pages and between the blocks placed
+    on them), as the embedded parser does for a PDF alone.
     """
+    limits = PageLimits(max_pages, time_limit)
     root = _read_xml(xml_path)
     article = _main_article(root, xml_path.name)
     builder = _Builder()
@@ -121,12 +133,14 @@ def parse_jats(xml_path: Path, *, pdf_path: Path | None = None, password: str | 
         document.warnings.append("no PDF: page numbers unknown")
     else:
         try:
-            locator = PageLocator.from_pdf(pdf_path, password=password)
+            locator = PageLocator.from_pdf(pdf_path, password=password, limits=limits)
+        except (TooManyPages, ParseTimeout):
+            raise  # the run's limits, not a flaw of this PDF: the article fails as a PDF would
         except BadInput as exc:
             document.warnings.append(f"PDF not used for page numbers: {exc}")
         else:
             document.pages = locator.page_count
-            found, tried = builder.place(locator)
+            found, tried = builder.place(locator, limits, pdf_path)
             pages_from = "embedded pdf text"
             if tried >= 5 and found < 0.5 * tried:
                 document.warnings.append(
@@ -440,11 +454,16 @@ class _Builder:
 
     # ---- pages
 
-    def place(self, locator: PageLocator) -> tuple[int, int]:
-        """Give every block a page; returns (paragraphs found in the PDF, paragraphs tried)."""
+    def place(self, locator: PageLocator, limits: PageLimits, pdf: Path) -> tuple[int, int]:
+        """Give every block a page; returns (paragraphs found in the PDF, paragraphs tried).
+
+        A block not found costs a scan of the whole text, and an XML may hold hundreds of
+        thousands of them: the time limit is checked before each.
+        """
         cursor = 1
         found = tried = 0
-        for placed in self.order:
+        for number, placed in enumerate(self.order, 1):
+            limits.check_time(pdf, f"stopped placing block {number} of {len(self.order)} on the PDF's pages")
             if placed.mode == "fixed" or len(placed.probe) < MIN_PROBE_LENGTH:
                 placed.block.page = cursor
                 continue

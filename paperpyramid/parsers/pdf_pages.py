@@ -13,20 +13,25 @@ after page N, prints this text" for texts normalised the same way.
 
 Texts are looked for in windows of :data:`PROBE_LENGTH` characters, so hyphenation, running
 heads or a misread glyph inside a long paragraph do not stop it being found.
+
+A PDF read for its pages is held to the same limits as one parsed (``--max-pages``,
+``--time-limit``): :class:`PageLimits` applies them, with the messages a user already knows.
 """
 
 from __future__ import annotations
 
+import time
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from paperpyramid.errors import BadInput
+from paperpyramid.errors import BadInput, ParseTimeout, TooManyPages
 
-__all__ = ["MIN_PROBE_LENGTH", "PROBE_LENGTH", "PageLocator", "normalise", "read_page_texts"]
+__all__ = ["MIN_PROBE_LENGTH", "PROBE_LENGTH", "PageLimits", "PageLocator", "normalise", "read_page_texts"]
 
 #: Characters of normalised text in one window looked for in the PDF.
 PROBE_LENGTH = 40
@@ -42,19 +47,49 @@ def normalise(text: str) -> str:
     return "".join(char for char in folded if char.isalnum())
 
 
-def read_page_texts(path: Path, *, password: str | None = None) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class PageLimits:
+    """The per-document limits on reading a PDF: at most ``max_pages`` pages, and ``time_limit``
+    seconds from ``started`` (when the limits were made, by default), checked between steps.
+
+    A PDF read only for its page numbers (a JATS article's) could otherwise be a 50,000-page
+    file or a slow one that no ``--max-pages`` or ``--time-limit`` stops.
+    """
+
+    max_pages: int | None = None
+    time_limit: float | None = None
+    started: float = field(default_factory=time.monotonic)
+
+    def check_page_count(self, path: Path, count: int) -> None:
+        """Raise :class:`~paperpyramid.errors.TooManyPages` for a PDF of more than ``max_pages`` pages."""
+        if self.max_pages is not None and count > self.max_pages:
+            raise TooManyPages(f"{path.name}: {count} pages is over the limit of {self.max_pages} (raise --max-pages to parse it)")
+
+    def check_time(self, path: Path, progress: str) -> None:
+        """Raise :class:`~paperpyramid.errors.ParseTimeout` once the time is up; ``progress``
+        says where the parse stopped ("stopped at page 3 of 14")."""
+        if self.time_limit is not None and time.monotonic() - self.started > self.time_limit:
+            raise ParseTimeout(f"{path.name}: parsing took longer than {self.time_limit:g} s ({progress})")
+
+
+def read_page_texts(path: Path, *, password: str | None = None, limits: PageLimits | None = None) -> list[str]:
     """Every page's text from the PDF at ``path``, in page order, each put through :func:`normalise`.
 
     Raises :class:`~paperpyramid.errors.BadInput` (its subclasses ``NotAPdf``,
     ``PdfEncrypted``, ``PdfCorrupt`` from :func:`~paperpyramid.parsers.embedded.open_pdf`)
-    for a file that cannot be opened, and ``BadInput`` for a page that cannot be read.
+    for a file that cannot be opened, ``BadInput`` for a page that cannot be read, and,
+    with ``limits``, ``TooManyPages`` or ``ParseTimeout`` (checked before each page).
     """
     from paperpyramid.parsers.embedded import open_pdf  # the embedded parser's checks and messages
 
+    limits = limits or PageLimits()
     pdf = open_pdf(path, password=password)
     texts: list[str] = []
     try:
-        for index in range(len(pdf)):
+        count = len(pdf)
+        limits.check_page_count(path, count)
+        for index in range(count):
+            limits.check_time(path, f"stopped at page {index + 1} of {count}")
             page = pdf[index]
             try:
                 textpage = page.get_textpage()
@@ -89,9 +124,9 @@ class PageLocator:
         self._count = len(page_texts)
 
     @classmethod
-    def from_pdf(cls, path: Path, *, password: str | None = None) -> PageLocator:
+    def from_pdf(cls, path: Path, *, password: str | None = None, limits: PageLimits | None = None) -> PageLocator:
         """A locator over the PDF at ``path``, its pages read once; raises as :func:`read_page_texts`."""
-        return cls(read_page_texts(path, password=password))
+        return cls(read_page_texts(path, password=password, limits=limits))
 
     @property
     def page_count(self) -> int:
