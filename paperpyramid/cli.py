@@ -6,6 +6,7 @@ Errors that paperpyramid raises on purpose become one clear line and exit status
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -19,8 +20,9 @@ from rich.text import Text
 from paperpyramid.errors import PaperPyramidError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
+    from paperpyramid.corpus import Article, Corpus
     from paperpyramid.llm import LLM
     from paperpyramid.retrieval.answer import Answer
     from paperpyramid.settings import LLMSettings, Settings
@@ -77,7 +79,8 @@ def ingest(
     executor: Annotated[str | None, typer.Option(help="Where parsing runs: process (default), dask (a LocalCluster here) or dask://HOST:PORT.")] = None,
     password: Annotated[str | None, typer.Option(help="Password for encrypted PDFs.")] = None,
     max_pages: Annotated[int, typer.Option(help="PDFs with more pages are recorded as failed.")] = 500,
-    time_limit: Annotated[float, typer.Option(help="Seconds one PDF may take to parse.")] = 120.0,
+    time_limit: Annotated[float, typer.Option(help="Seconds one PDF may take to parse; a worker still parsing a little past it is stopped.")] = 120.0,
+    max_worker_memory: Annotated[int | None, typer.Option(help="MiB of memory each parser process may use (default 4096; 0: no ceiling).")] = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Parse again inputs that failed before as bad input.")] = False,
     embed: Annotated[bool | None, typer.Option("--embed/--no-embed", help="Embed the contexts in the workers and store the vectors with each article (default: on; PAPERPYRAMID_INGEST__EMBED).")] = None,
     watch: Annotated[bool, typer.Option("--watch", help="Keep listing the sources and ingest what arrives (Ctrl-C stops).")] = False,
@@ -99,6 +102,8 @@ def ingest(
             overrides["workers"] = workers
         if embed is not None:
             overrides["embed"] = embed
+        if max_worker_memory is not None:
+            overrides["max_worker_memory"] = max_worker_memory
         ingest_settings = IngestSettings.model_validate({**settings.ingest.model_dump(), **overrides})
         settings = settings.model_copy(update={"ingest": ingest_settings})
     except ValidationError as exc:
@@ -117,20 +122,21 @@ def ingest(
         counts[result.status] += 1
         progress.update(task, advance=1, done=counts["done"], failed=counts["failed"], skipped=counts["skipped"])
         if result.status == "failed" and not result.previous:
-            progress.console.print(f"[red]failed[/] {result.error}", highlight=False)
+            progress.console.print(f"[red]failed[/] {escape(result.error or '')}", highlight=False)
 
     try:
         with progress, open_executor(executor, settings.ingest.workers) as pool:
             summary = run_ingest(
                 sources, db, settings, executor=pool, on_result=on_result, on_total=lambda n: progress.update(task, total=n),
                 retry_failed=retry_failed, watch=watch, poll_interval=poll_interval, max_poll_interval=max_poll_interval,
+                keep_results=False,
             )
     except (PaperPyramidError, FileNotFoundError) as exc:
         raise _fail(str(exc)) from exc
     except KeyboardInterrupt:
         console.print("stopped; everything stored so far is kept, and a re-run goes on from there")
         raise typer.Exit(130) from None
-    total = len(summary.results)
+    total = summary.total
     console.print(
         f"{summary.count('done')} ingested, {summary.count('failed')} failed, {summary.count('skipped')} skipped "
         f"of {total} PDFs in {summary.seconds:.1f} s ({summary.pages} pages, {summary.pages_per_second:.1f} pages/s) -> {db}"
@@ -163,8 +169,7 @@ def search(
     filters = Filters(
         article_ids=tuple(article) if article else None, year_from=year_from, year_to=year_to, journal=journal, include_references=references
     )
-    corpus = _open(db)
-    with corpus:
+    with _reading(db) as corpus:
         try:
             hits = corpus.retrieve(query, mode=mode or corpus.best_mode(), k=k, budget_tokens=budget_tokens, filters=filters, level=level)
         except (PaperPyramidError, ValueError) as exc:
@@ -253,7 +258,7 @@ def ask(
     strategy: Annotated[str, typer.Option(help="How passages are found: a retrieval mode (parent, the default; hybrid, cross, bm25, vector) or an LLM-driven "
                                                  "strategy: multiquery (query variants, a relevance filter), walk (the model reads a paper section by section), "
                                                  "walkingrag (rounds of partial facts, each saying where to look next), pyramid (the search agent over the knowledge pyramid).")] = "parent",
-    filter_model: Annotated[str | None, typer.Option(help="With --strategy multiquery and --backend openai: a smaller model for the relevance filter.")] = None,
+    filter_model: Annotated[str | None, typer.Option(help="With --strategy multiquery: a smaller model on the same endpoint for the relevance filter (default: PAPERPYRAMID_LLM__FILTER_MODEL, else the answering model).")] = None,
     budget_tokens: Annotated[int, typer.Option(help="Tokens of passages handed to the model.")] = 4000,
     max_steps: Annotated[int, typer.Option(min=1, help="LLM-driven strategies: at most this many moves or rounds.")] = 8,
     max_llm_tokens: Annotated[int, typer.Option(min=100, help="LLM-driven strategies: stop finding once this many LLM tokens are spent (the answer comes after).")] = 30_000,
@@ -271,6 +276,7 @@ def ask(
         settings = Settings()
         llm_settings = _llm_settings(settings.llm, backend, model)
         llm = get_llm(llm_settings)
+        filter_model = filter_model or llm_settings.filter_model
         filter_llm = get_llm(llm_settings.model_copy(update={"model": filter_model})) if filter_model else None
     except ValidationError as exc:
         raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
@@ -281,8 +287,7 @@ def ask(
         tokens = f" ({step.prompt_tokens} + {step.completion_tokens} tokens)" if step.prompt_tokens or step.completion_tokens else ""
         console.print(f"[dim]{step.name}:[/] {escape(step.detail)}{tokens}", highlight=False)
 
-    corpus = _open(db)
-    with corpus:
+    with _reading(db) as corpus:
         try:
             answer = corpus.ask(question, strategy=strategy, budget_tokens=budget_tokens, llm=llm, on_step=on_step, filter_llm=filter_llm,
                                 limits=Limits(max_steps, max_llm_tokens))
@@ -476,14 +481,17 @@ def show(
     article_id: Annotated[str, typer.Argument(help="An article id or DOI (ids may begin with '-').")],
     db: DbOption = Path("paperpyramid.sqlite"),
     text: Annotated[bool, typer.Option("--text", help="Print every section's text, not only the outline.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the article as one JSON object on one line: metadata and sections (with --text, their contexts).")] = False,
 ) -> None:
     """Print an article's metadata and its section outline (with pages)."""
-    corpus = _open(db)
-    with corpus:
+    with _reading(db) as corpus:
         try:
             article = corpus.article(article_id)
         except KeyError as exc:
             raise _fail(str(exc.args[0] if exc.args else exc)) from exc
+        if as_json:
+            typer.echo(json.dumps(_article_json(corpus, article, text), ensure_ascii=False))
+            return
         out.print(f"[bold]{escape(article.title or '(untitled)')}[/]", highlight=False)
         coverage = "-" if article.coverage is None else f"{article.coverage:.3f}"
         out.print(f"id {article.id}  doi {article.doi or '-'}  pages {article.pages}  parser {article.parser}  coverage {coverage}", highlight=False, markup=False)
@@ -500,6 +508,19 @@ def show(
                     out.print(f"{indent}  [dim]p. {context.page_number}[/] {escape(context.text)}\n", highlight=False)
 
 
+def _article_json(corpus: Corpus, article: Article, text: bool) -> dict[str, Any]:
+    sections = []
+    for section in corpus.sections(article.id):
+        row: dict[str, Any] = {"id": section.id, "number": section.number, "title": section.title, "level": section.level,
+                               "page_start": section.page_start, "page_end": section.page_end, "num_tokens": section.num_tokens}
+        if text:
+            row["contexts"] = [{"id": context.id, "page": context.page_number, "text": context.text} for context in corpus.contexts(section.id)]
+        sections.append(row)
+    return {"id": article.id, "title": article.title, "doi": article.doi, "date_published": article.date_published, "journal": article.journal,
+            "pages": article.pages, "authors": [author.name for author in article.authors], "parser": article.parser,
+            "coverage": article.coverage, "warnings": article.warnings, "source": article.source_uri, "sections": sections}
+
+
 @app.command("list")
 def list_articles(
     db: DbOption = Path("paperpyramid.sqlite"),
@@ -512,8 +533,7 @@ def list_articles(
     """List the articles in the corpus: id, year, DOI and title, in the order they were stored."""
     from paperpyramid.retrieval.filters import Filters, allowed_articles, year_of
 
-    corpus = _open(db)
-    with corpus:
+    with _reading(db) as corpus:
         allowed = allowed_articles(corpus.conn, Filters(year_from=year_from, year_to=year_to, journal=journal))
         wanted = None if allowed is None else set(allowed)
         for article in corpus.articles():
@@ -529,25 +549,35 @@ def list_articles(
 
 
 @app.command()
-def status(db: DbOption = Path("paperpyramid.sqlite"), errors: Annotated[int, typer.Option(help="How many recent failures to list.")] = 10) -> None:
+def status(
+    db: DbOption = Path("paperpyramid.sqlite"),
+    errors: Annotated[int, typer.Option(help="How many recent failures to list.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object on one line: counts by status and the recent failures, of ingest and distillation.")] = False,
+) -> None:
     """Print the ingest log's counts and the most recent failures, and the same for distillation."""
-    corpus = _open(db)
-    with corpus:
+    with _reading(db) as corpus:
         rows = corpus.ingest_log()
         counts: dict[str, int] = {}
         for row in rows:
             counts[row.status] = counts.get(row.status, 0) + 1
-        out.print("  ".join(f"{name}: {count}" for name, count in sorted(counts.items())) or "empty corpus")
-        failed = sorted((row for row in rows if row.status == "failed"), key=lambda row: row.updated_at or "", reverse=True)
-        for row in failed[:errors]:
-            out.print(f"[red]failed[/] {row.error}", highlight=False)
+        failed = sorted((row for row in rows if row.status == "failed"), key=lambda row: row.updated_at or "", reverse=True)[:errors]
         distilled = dict(corpus.conn.execute("SELECT status, count(*) FROM distillations GROUP BY status").fetchall())
-        if distilled:
-            out.print("distilled: " + "  ".join(f"{name}: {count}" for name, count in sorted(distilled.items())), highlight=False)
-            for title, error in corpus.conn.execute(
-                "SELECT a.title, d.error FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'failed' "
-                "ORDER BY d.updated_at DESC LIMIT ?", [errors]):
-                out.print(f"[red]not distilled[/] {escape(title or '')}: {escape(error or '')}", highlight=False)
+        not_distilled = corpus.conn.execute(
+            "SELECT a.id, a.title, d.error FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'failed' "
+            "ORDER BY d.updated_at DESC LIMIT ?", [errors]).fetchall()
+    if as_json:
+        typer.echo(json.dumps({
+            "ingest": counts, "failures": [{"source": row.source_uri, "error": row.error, "updated_at": row.updated_at} for row in failed],
+            "distilled": distilled, "distill_failures": [{"article_id": aid, "title": title, "error": error} for aid, title, error in not_distilled],
+        }, ensure_ascii=False))
+        return
+    out.print("  ".join(f"{name}: {count}" for name, count in sorted(counts.items())) or "empty corpus")
+    for row in failed:
+        out.print(f"[red]failed[/] {escape(row.error or '')}", highlight=False)
+    if distilled:
+        out.print("distilled: " + "  ".join(f"{name}: {count}" for name, count in sorted(distilled.items())), highlight=False)
+        for _, title, error in not_distilled:
+            out.print(f"[red]not distilled[/] {escape(title or '')}: {escape(error or '')}", highlight=False)
 
 
 @app.command()
@@ -614,7 +644,7 @@ def eval_retrieval(
     budget: Annotated[int, typer.Option(min=1, help="Tokens of passages a strategy hands over (the modes return their k passages uncut).")] = 8000,
     backend: Annotated[str | None, typer.Option(help="The strategies' LLM backend: local (default) or openai (OPENAI_BASE_URL).")] = None,
     model: Annotated[str | None, typer.Option(help="With --backend openai: the model name the server knows.")] = None,
-    filter_model: Annotated[str | None, typer.Option(help="With multiquery and --backend openai: a smaller model for the relevance filter.")] = None,
+    filter_model: Annotated[str | None, typer.Option(help="With multiquery: a smaller model on the same endpoint for the relevance filter (default: PAPERPYRAMID_LLM__FILTER_MODEL, else the answering model).")] = None,
     as_json: Annotated[Path | None, typer.Option("--json", help="Also write the full report (per kind, per question ranks, LLM tokens and failures) here.")] = None,
 ) -> None:
     """Score retrieval on a QA set by ../shared/qa/README.md's metric: MRR@10, R@5, R@20,
@@ -634,9 +664,9 @@ def eval_retrieval(
     names = [name.strip() for name in modes.split(",") if name.strip()]
     strategies = [name for name in names if name in STRATEGIES]
     llm, llm_settings = _eval_llm(backend, model) if strategies else (None, None)
+    filter_model = filter_model or (llm_settings.filter_model if llm_settings is not None else None)
     filter_llm = _eval_llm(None, filter_model, llm_settings)[0] if strategies and filter_model else None
-    corpus = _open(db)
-    with corpus:
+    with _reading(db) as corpus:
         filters = Filters()
         distilled: dict[str, str] = {}
         if only_distilled:
@@ -729,8 +759,7 @@ def eval_answers(
     judge = _eval_llm(judge_backend, judge_model, llm_settings)[0] if judge_backend or judge_model else llm
     typer.echo(f"answers by {llm.name} from {budget} tokens of passages, judged by {judge.name}"
                + ("; replies from the response cache cost no tokens" if llm_settings.cache else ""))
-    corpus = _open(db)
-    with corpus:
+    with _reading(db) as corpus:
 
         def ask(question: str, name: str, on_step: Callable[[Step], None]) -> Answer:
             answer: Answer = corpus.ask(question, strategy=name, budget_tokens=budget, llm=llm, on_step=on_step)
@@ -823,6 +852,19 @@ def _open(db: Path):  # type: ignore[no-untyped-def]
     if not db.is_file():
         raise _fail(f"no corpus at {db} (create one with: paperpyramid ingest PDFs --db {db})")
     return Corpus.open(db)
+
+
+@contextmanager
+def _reading(db: Path) -> Iterator[Corpus]:
+    """The corpus at ``db``, open for the block. A file damaged past its header opens, and
+    fails only when a query reaches a bad page: that too ends the command in one line."""
+    from paperpyramid.db.sqlite import DatabaseError
+
+    with _open(db) as corpus:
+        try:
+            yield corpus
+        except DatabaseError as exc:
+            raise _fail(f"cannot read {db}: {exc}") from exc
 
 
 def main() -> None:

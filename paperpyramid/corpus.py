@@ -168,6 +168,7 @@ class Corpus:
         cache_dir: str | Path | None = None,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
+        query_time_limit: float = db_sqlite.QUERY_TIME_LIMIT,
     ) -> Corpus:
         """Open a corpus read-only: a corpus file, or a snapshot made by ``take_snapshot``.
 
@@ -178,7 +179,10 @@ class Corpus:
         the sha256 in its manifest, and reused from there while it still matches. The manifest
         is read from beside the snapshot, or from ``manifest_url`` (needed with a presigned URL,
         whose signature covers only the snapshot). A copy that does not match its manifest is
-        refused with ``SnapshotCorrupt``.
+        refused with ``SnapshotCorrupt``, and one that does not have the corpus schema (a view
+        where a table should be, a trigger or virtual table a corpus has not) with
+        ``SnapshotError``. A snapshot is read as untrusted: a statement that spends more than
+        ``query_time_limit`` seconds in SQLite is interrupted with an ``OperationalError``.
 
         ``embedder`` embeds queries for vector and hybrid search; by default the model named in
         ``settings.embedding`` (``PAPERPYRAMID_EMBEDDING__MODEL``, all-MiniLM-L6-v2 unless set),
@@ -192,16 +196,28 @@ class Corpus:
 
             fetched = fetch_snapshot(source, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings)
             # a verified snapshot never changes: immutable skips locking and change detection
-            return cls._open_file(fetched.path, immutable=True, embedder=embedder, settings=settings)
+            return cls._open_file(fetched.path, immutable=True, query_time_limit=query_time_limit, embedder=embedder, settings=settings)
         if manifest_url is not None:
             raise ValueError("manifest_url is for snapshots (.sqlite.gz files and URLs), not a corpus file")
         return cls._open_file(Path(source), embedder=embedder, settings=settings)
 
     @classmethod
-    def _open_file(cls, path: Path, *, immutable: bool = False, embedder: Embedder | None = None, settings: Settings | None = None) -> Corpus:
+    def _open_file(
+        cls,
+        path: Path,
+        *,
+        immutable: bool = False,
+        query_time_limit: float | None = None,
+        embedder: Embedder | None = None,
+        settings: Settings | None = None,
+    ) -> Corpus:
+        """``query_time_limit``: the file is untrusted (a snapshot); bound its statements' time."""
         if not path.is_file():
             raise FileNotFoundError(f"no corpus at {path}")
-        conn = db_sqlite.connect(path, read_only=True, immutable=immutable)
+        if query_time_limit is None:
+            conn = db_sqlite.connect(path, read_only=True, immutable=immutable)
+        else:
+            conn = db_sqlite.connect(path, read_only=True, immutable=immutable, untrusted=True, query_time_limit=query_time_limit)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
         except db_sqlite.DatabaseError as exc:
@@ -431,7 +447,7 @@ class Corpus:
         from paperpyramid.retrieval.strategies import find
 
         return find(self.conn, strategy, question, llm or self._llm(), budget_tokens=budget_tokens, embedder=self._query_embedder(strategy),
-                    filters=filters, limits=limits, on_step=on_step, filter_llm=filter_llm)
+                    filters=filters, limits=limits, on_step=on_step, filter_llm=filter_llm or self._filter_llm(strategy))
 
     def ask(self, question: str, *, strategy: str = "parent", budget_tokens: int = 4000, filters: Filters | None = None,
             llm: LLM | None = None, on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None,
@@ -446,13 +462,23 @@ class Corpus:
         from paperpyramid.retrieval.answer import ask
 
         return ask(self.conn, question, llm or self._llm(), strategy=strategy, budget_tokens=budget_tokens, embedder=self._query_embedder(strategy),
-                   filters=filters, on_step=on_step, filter_llm=filter_llm, limits=limits)
+                   filters=filters, on_step=on_step, filter_llm=filter_llm or self._filter_llm(strategy), limits=limits)
 
     def _llm(self) -> LLM:
         from paperpyramid.llm import get_llm
         from paperpyramid.settings import Settings
 
         return get_llm((self._settings or Settings()).llm)
+
+    def _filter_llm(self, strategy: str) -> LLM | None:
+        """multiquery's relevance filter when ``settings.llm.filter_model`` names one (None: the answering model)."""
+        from paperpyramid.llm import get_llm
+        from paperpyramid.settings import Settings
+
+        settings = (self._settings or Settings()).llm
+        if strategy != "multiquery" or not settings.filter_model:
+            return None
+        return get_llm(settings.model_copy(update={"model": settings.filter_model}))
 
     def _query_embedder(self, mode: str) -> Embedder | None:
         """The embedder a mode or strategy needs for the query: none for bm25, and none for the

@@ -14,6 +14,13 @@ when it began, compacted, in rollback-journal mode (it opens read-only anywhere)
 :func:`fetch_snapshot` is the other end, used by :meth:`paperpyramid.Corpus.open`: it
 downloads a snapshot (http(s) URL, ``s3://`` URI or local ``.sqlite.gz``) into a cache
 folder, checks it against its manifest and reuses a cached copy that still matches.
+
+A snapshot may come from anywhere, so nothing in it is trusted before it is checked: the
+download stops at the compressed size its manifest states and the decompression at the
+database size (after checking that the disk has room for it); the database must then have
+the corpus schema (tables that are tables, no views, no triggers or virtual tables that
+paperpyramid does not make) before anything reads it, and it is read with every statement's
+time bounded (:func:`paperpyramid.db.sqlite.connect` with ``untrusted``).
 """
 
 from __future__ import annotations
@@ -44,9 +51,10 @@ from minio.error import S3Error
 from paperpyramid import __version__
 from paperpyramid.db.datasette import datasette_metadata
 from paperpyramid.db.schema import SCHEMA_VERSION
+from paperpyramid.db.snapshot_schema import schema_problem
 from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.db.sqlite import sqlite3
-from paperpyramid.errors import ConfigurationError, PaperPyramidError, ServiceUnavailable
+from paperpyramid.errors import ConfigurationError, NotACorpus, PaperPyramidError, ServiceUnavailable
 from paperpyramid.s3 import make_client, parse_s3_uri, with_retries
 from paperpyramid.settings import S3Settings, Settings
 
@@ -66,6 +74,10 @@ MAX_EXPIRES = timedelta(days=7)
 _CHUNK = 1 << 20
 _FTS_SHADOW_SUFFIXES = ("data", "idx", "content", "docsize", "config")
 _HTTP_TIMEOUT = 60.0
+#: a manifest is a few kilobytes; a server that sends more is not serving one
+_MANIFEST_LIMIT = 16 << 20
+#: room left on the cache's disk beyond the snapshot itself
+_SPACE_HEADROOM = 64 << 20
 
 
 class SnapshotError(PaperPyramidError):
@@ -442,6 +454,12 @@ def fetch_snapshot(
                 f"the cached copy {database} does not match its manifest (sha256 {actual.sha256}, expected {expected['sha256']}); "
                 "it has been removed, open the snapshot again to fetch it afresh"
             )
+        try:
+            check_snapshot_schema(database, origin.shown, manifest["schema_version"])  # cached before this check existed
+        except SnapshotError:
+            database.unlink(missing_ok=True)
+            manifest_file.unlink(missing_ok=True)
+            raise
         log.info("using the cached snapshot %s", database)
         return CachedSnapshot(database, manifest, reused=True)
 
@@ -453,14 +471,17 @@ def fetch_snapshot(
             raise SnapshotError(
                 f"{origin.shown} holds a corpus at schema version {manifest['schema_version']}; this paperpyramid reads version {schema_version}"
             )
-        compressed = origin.fetch_snapshot(staging / origin.name)
+        size, packed_size = manifest["database"]["size"], manifest["compressed"]["size"]
+        _require_space(cache, size + (packed_size if origin.downloads else 0), origin.shown)
+        compressed = origin.fetch_snapshot(staging / origin.name, packed_size)
         _verify(_digest(compressed), manifest["compressed"], f"{origin.shown} (compressed)")
         unpacked = staging / database.name
         try:
-            digest = _decompress(compressed, unpacked)
+            digest = _decompress(compressed, unpacked, size, origin.shown)
         except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
             raise SnapshotCorrupt(f"{origin.shown} is not a readable gzip file: {exc}") from exc
         _verify(digest, manifest["database"], f"{origin.shown} (decompressed)")
+        check_snapshot_schema(unpacked, origin.shown, manifest["schema_version"])
         staged_manifest = staging / f"verified{MANIFEST_SUFFIX}"
         staged_manifest.write_bytes(manifest_bytes)
         # the database first: a cache entry counts only once its manifest is there too
@@ -472,15 +493,17 @@ def fetch_snapshot(
 
 @dataclass(frozen=True, slots=True)
 class _Origin:
-    """Where a snapshot comes from: its file name, how to name it in messages, and how to
-    fetch it and its manifest into a given file (returning where the file now is)."""
+    """Where a snapshot comes from: its file name, how to name it in messages, how to fetch
+    it (at most so many bytes) and its manifest into a given file (returning where the file
+    now is), and whether fetching it ``downloads`` a copy (a local file is read in place)."""
 
     name: str
     folder: str
     shown: str
     manifest_shown: str
-    fetch_snapshot: Callable[[Path], Path]
+    fetch_snapshot: Callable[[Path, int], Path]
     fetch_manifest: Callable[[Path], Path]
+    downloads: bool = True
 
 
 def _origin(source: str, manifest_url: str | None, settings: Settings | None, client: Minio | None) -> _Origin:
@@ -505,8 +528,8 @@ def _origin(source: str, manifest_url: str | None, settings: Settings | None, cl
             folder=urlunparse(parsed._replace(path=parsed.path.rsplit("/", 1)[0], query="", fragment="")),
             shown=shown,
             manifest_shown=_without_query(manifest_source),
-            fetch_snapshot=lambda target: _http_get(source, target, "the snapshot", ""),
-            fetch_manifest=lambda target: _http_get(manifest_source, target, "the snapshot's manifest", hint),
+            fetch_snapshot=lambda target, limit: _http_get(source, target, "the snapshot", "", limit),
+            fetch_manifest=lambda target: _http_get(manifest_source, target, "the snapshot's manifest", hint, _MANIFEST_LIMIT),
         )
     if source.startswith("s3://"):
         location = parse_s3_uri(source)
@@ -525,7 +548,7 @@ def _origin(source: str, manifest_url: str | None, settings: Settings | None, cl
             folder=f"s3://{location.bucket}/{location.prefix[: -len(name)]}",
             shown=source,
             manifest_shown=manifest_uri,
-            fetch_snapshot=lambda target: _s3_get(*s3_client(), location.bucket, location.prefix, target),
+            fetch_snapshot=lambda target, limit: _s3_get(*s3_client(), location.bucket, location.prefix, target),
             fetch_manifest=lambda target: _s3_get(*s3_client(), manifest_location.bucket, manifest_location.prefix, target),
         )
     path = _local_path(source)
@@ -535,17 +558,24 @@ def _origin(source: str, manifest_url: str | None, settings: Settings | None, cl
         folder=path.resolve().parent.as_uri(),
         shown=str(path),
         manifest_shown=str(local_manifest),
-        fetch_snapshot=lambda target: _local_get(path, "snapshot"),
+        fetch_snapshot=lambda target, limit: _local_get(path, "snapshot"),
         fetch_manifest=lambda target: _local_get(local_manifest, "snapshot manifest"),
+        downloads=False,
     )
 
 
-def _http_get(url: str, target: Path, what: str, hint: str) -> Path:
+def _http_get(url: str, target: Path, what: str, hint: str, limit: int) -> Path:
+    """Download ``url`` into ``target``, refusing it once it passes ``limit`` bytes."""
     shown = _without_query(url)
     request = urllib.request.Request(url, headers={"User-Agent": f"paperpyramid/{__version__}"})
     try:
         with urllib.request.urlopen(request, timeout=_HTTP_TIMEOUT) as response, target.open("wb") as out:
-            shutil.copyfileobj(response, out, _CHUNK)
+            size = 0
+            while chunk := response.read(min(_CHUNK, limit - size + 1)):
+                size += len(chunk)
+                if size > limit:
+                    raise SnapshotCorrupt(f"{shown} sends more than the {limit} bytes expected of {what}; refusing it")
+                out.write(chunk)
     except urllib.error.HTTPError as exc:
         if exc.code >= 500 or exc.code == 429:
             raise ServiceUnavailable(f"{shown} answered HTTP {exc.code} {exc.reason} while fetching {what}") from exc
@@ -583,11 +613,10 @@ def _parse_manifest(data: bytes, shown: str) -> dict[str, Any]:
         isinstance(manifest, dict)
         and manifest.get("format") == MANIFEST_FORMAT
         and all(
-            isinstance(manifest.get(part), dict)
-            and isinstance(manifest[part].get("sha256"), str)
-            and isinstance(manifest[part].get("size"), int)
+            isinstance(manifest.get(part), dict) and isinstance(manifest[part].get("sha256"), str) and _is_count(manifest[part].get("size"))
             for part in ("database", "compressed")
         )
+        and _is_count(manifest.get("schema_version"))
     )
     if not required:
         raise SnapshotError(
@@ -595,6 +624,16 @@ def _parse_manifest(data: bytes, shown: str) -> dict[str, Any]:
         )
     result: dict[str, Any] = manifest
     return result
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _require_space(folder: Path, needed: int, shown: str) -> None:
+    free = shutil.disk_usage(folder).free
+    if needed + _SPACE_HEADROOM > free:
+        raise SnapshotError(f"not enough free space in {folder} for {shown}: its manifest says it needs {needed} bytes, {free} are free")
 
 
 def _verify(actual: _Digest, expected: dict[str, Any], shown: str) -> None:
@@ -615,15 +654,41 @@ def _digest(path: Path) -> _Digest:
     return _Digest(sha.hexdigest(), size)
 
 
-def _decompress(source: Path, target: Path) -> _Digest:
+def _decompress(source: Path, target: Path, limit: int, shown: str) -> _Digest:
+    """Inflate ``source`` into ``target``, writing at most ``limit`` bytes: a gzip bomb is
+    refused once its output passes the size its manifest states, not when the disk is full."""
     sha = hashlib.sha256()
     size = 0
     with gzip.open(source, "rb") as inp, target.open("wb") as out:
-        while chunk := inp.read(_CHUNK):
-            sha.update(chunk)
+        while chunk := inp.read(min(_CHUNK, limit - size + 1)):
             size += len(chunk)
+            if size > limit:
+                raise SnapshotCorrupt(
+                    f"{shown} inflates to more than the {limit} bytes its manifest states for the database; "
+                    "refusing it (stopped there, and nothing of it is kept)"
+                )
+            sha.update(chunk)
             out.write(chunk)
     return _Digest(sha.hexdigest(), size)
+
+
+def check_snapshot_schema(path: Path, shown: str, schema_version: int) -> None:
+    """Raise :class:`SnapshotError` ("not a paperpyramid snapshot: ...") unless the database at
+    ``path`` has the corpus schema at ``schema_version``: every corpus table a table (not a
+    view) with its columns, no views, no computed columns, no triggers or virtual tables that a
+    corpus does not have. Read untrusted, so nothing in the file runs while it is checked."""
+    try:
+        conn = connect_corpus(path, read_only=True, immutable=True, untrusted=True)
+    except NotACorpus as exc:
+        raise SnapshotError(f"{shown} is not a paperpyramid snapshot: {exc.__cause__ or exc}") from exc
+    try:
+        problem = schema_problem(conn, schema_version)
+    except sqlite3.DatabaseError as exc:
+        raise SnapshotError(f"{shown} is not a paperpyramid snapshot: {exc}") from exc
+    finally:
+        conn.close()
+    if problem is not None:
+        raise SnapshotError(f"{shown} is not a paperpyramid snapshot: {problem}")
 
 
 def _names(stem: str) -> dict[str, str]:
@@ -661,6 +726,7 @@ __all__ = [
     "Snapshot",
     "SnapshotCorrupt",
     "SnapshotError",
+    "check_snapshot_schema",
     "copy_database",
     "default_cache_dir",
     "fetch_snapshot",

@@ -6,15 +6,21 @@ standard ``sqlite3``. ``pysqlite3`` (the ``pysqlite3-binary`` wheel on Linux) ca
 prefers it when it is installed, and so does this module, so that all connections in a process
 go through one SQLite library: two copies of SQLite in one process would not see each other's
 file locks.
+
+A file from elsewhere (a downloaded snapshot) is opened ``untrusted``: its schema gets no
+trust (``PRAGMA trusted_schema = OFF``), and a statement that spends more than
+``query_time_limit`` seconds inside SQLite is interrupted, so neither a hostile file nor an
+expensive query can hang a reader forever (Ctrl-C interrupts it too).
 """
 
 from __future__ import annotations
 
 import importlib
 import sqlite3 as _stdlib_sqlite3
+import time
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 from paperpyramid.errors import ConfigurationError, NotACorpus
 
@@ -30,6 +36,14 @@ sqlite3: Any = _module()
 Connection = _stdlib_sqlite3.Connection  # for type hints; pysqlite3's has the same interface
 DatabaseError: type[Exception] = sqlite3.DatabaseError
 OperationalError: type[Exception] = sqlite3.OperationalError
+
+#: Seconds one statement on an untrusted file may spend inside SQLite before it is interrupted:
+#: far beyond any query paperpyramid makes, short of forever.
+QUERY_TIME_LIMIT = 120.0
+#: SQLite calls the progress handler every this many virtual-machine instructions (about 0.1 ms).
+_PROGRESS_STEPS = 10_000
+#: A longer wait between two calls is time spent outside SQLite (the caller pausing between rows).
+_PAUSE = 0.1
 
 
 def load_vec(conn: Any) -> None:
@@ -53,15 +67,33 @@ def load_vec(conn: Any) -> None:
         conn.enable_load_extension(False)
 
 
-def connect(path: str | Path, *, read_only: bool = False, immutable: bool = False, timeout: float = 5.0) -> Any:
+def connect(
+    path: str | Path,
+    *,
+    read_only: bool = False,
+    immutable: bool = False,
+    timeout: float = 5.0,
+    untrusted: bool = False,
+    query_time_limit: float = QUERY_TIME_LIMIT,
+) -> Any:
     """A connection with sqlite-vec loaded; ``read_only`` opens with ``mode=ro`` (and
-    ``immutable`` for a file that never changes, such as a verified snapshot)."""
+    ``immutable`` for a file that never changes, such as a verified snapshot).
+
+    ``untrusted`` (a file from elsewhere, such as a snapshot): functions in its schema must be
+    harmless (``trusted_schema`` off), and a statement that spends more than ``query_time_limit``
+    seconds inside SQLite is interrupted with an ``OperationalError`` that says so."""
+    factory = _GuardedConnection if untrusted else sqlite3.Connection
     if read_only:
         options = "mode=ro&immutable=1" if immutable else "mode=ro"
-        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?{options}", uri=True, timeout=timeout)
+        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?{options}", uri=True, timeout=timeout, factory=factory)
     else:
-        conn = sqlite3.connect(str(path), timeout=timeout)
+        conn = sqlite3.connect(str(path), timeout=timeout, factory=factory)
     try:
+        if untrusted:
+            conn.guard = _StatementGuard(str(path), query_time_limit)
+            conn.set_trace_callback(conn.guard.begin)
+            conn.set_progress_handler(conn.guard, _PROGRESS_STEPS)
+            conn.execute("PRAGMA trusted_schema = OFF")  # before anything reads the schema's SQL
         load_vec(conn)  # its first statement reads the file's header
     except sqlite3.DatabaseError as exc:
         conn.close()
@@ -69,4 +101,97 @@ def connect(path: str | Path, *, read_only: bool = False, immutable: bool = Fals
     return conn
 
 
-__all__ = ["Connection", "DatabaseError", "OperationalError", "connect", "load_vec", "sqlite3"]
+class _StatementGuard:
+    """Interrupts a statement once it has spent ``limit`` seconds inside SQLite.
+
+    SQLite calls it every few thousand instructions while a statement runs (the progress
+    handler), and calls :meth:`begin` when a statement starts (the trace callback). The time
+    counted is the sum of the gaps between calls; a gap over ``_PAUSE`` is the caller pausing
+    between rows, not counted, so a slow reader of a long result is never cut off."""
+
+    def __init__(self, shown: str, limit: float) -> None:
+        self.shown = shown
+        self.limit = limit
+        self.busy = 0.0
+        self.last = time.monotonic()
+        self.stopped = False
+
+    def begin(self, _statement: str) -> None:
+        self.busy, self.last, self.stopped = 0.0, time.monotonic(), False
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        gap, self.last = now - self.last, now
+        if gap < _PAUSE:
+            self.busy += gap
+        self.stopped = self.busy > self.limit
+        return self.stopped  # true: SQLite stops the statement ("interrupted")
+
+    def reraise(self, exc: Exception) -> NoReturn:
+        """Raise ``exc`` again; SQLite's bare "interrupted", when this guard stopped the statement, as a sentence."""
+        if not self.stopped or str(exc) != "interrupted":
+            raise exc
+        raise sqlite3.OperationalError(
+            f"a query on {self.shown} ran for more than {self.limit:g} s and was interrupted "
+            "(a hostile snapshot, or a query too expensive for it)"
+        ) from exc
+
+
+class _GuardedConnection(sqlite3.Connection):  # type: ignore[misc]
+    """A connection whose statements a :class:`_StatementGuard` can stop, with its explanation
+    raised wherever SQLite reports the stop (executing, or fetching a later row)."""
+
+    guard: _StatementGuard
+
+    def cursor(self, factory: Any = None) -> Any:
+        return super().cursor(factory or _GuardedCursor)
+
+
+class _GuardedCursor(sqlite3.Cursor):  # type: ignore[misc]
+    # try/except rather than a context manager: __next__ runs once a row
+    connection: _GuardedConnection
+
+    def execute(self, *args: Any) -> Any:
+        try:
+            return super().execute(*args)
+        except sqlite3.OperationalError as exc:
+            self.connection.guard.reraise(exc)
+
+    def executemany(self, *args: Any) -> Any:
+        try:
+            return super().executemany(*args)
+        except sqlite3.OperationalError as exc:
+            self.connection.guard.reraise(exc)
+
+    def executescript(self, *args: Any) -> Any:
+        try:
+            return super().executescript(*args)
+        except sqlite3.OperationalError as exc:
+            self.connection.guard.reraise(exc)
+
+    def fetchone(self) -> Any:
+        try:
+            return super().fetchone()
+        except sqlite3.OperationalError as exc:
+            self.connection.guard.reraise(exc)
+
+    def fetchmany(self, *args: Any) -> Any:
+        try:
+            return super().fetchmany(*args)
+        except sqlite3.OperationalError as exc:
+            self.connection.guard.reraise(exc)
+
+    def fetchall(self) -> Any:
+        try:
+            return super().fetchall()
+        except sqlite3.OperationalError as exc:
+            self.connection.guard.reraise(exc)
+
+    def __next__(self) -> Any:
+        try:
+            return super().__next__()
+        except sqlite3.OperationalError as exc:
+            self.connection.guard.reraise(exc)
+
+
+__all__ = ["QUERY_TIME_LIMIT", "Connection", "DatabaseError", "OperationalError", "connect", "load_vec", "sqlite3"]

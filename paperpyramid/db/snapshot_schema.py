@@ -1,0 +1,116 @@
+"""Is an untrusted database a paperpyramid corpus? Its schema compared with the one the
+migrations make at its version: the check a snapshot passes before anything reads it, since
+a view, trigger, computed column or virtual table in a hostile file runs inside every reader
+(an endless recursive view hangs them; ``load_extension`` or ``fts3_tokenizer`` would load
+code)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import sqlite_utils
+
+from paperpyramid.db.schema import MIGRATIONS, SCHEMA_VERSION, migrate
+from paperpyramid.db.sqlite import sqlite3
+
+
+@dataclass(frozen=True, slots=True)
+class _Schema:
+    """What a database declares: ordinary tables with their columns, virtual tables with
+    their modules (lower case), views, triggers, and computed (generated) columns."""
+
+    tables: dict[str, frozenset[str]]
+    virtual: dict[str, str]
+    views: frozenset[str]
+    triggers: frozenset[str]
+    computed: tuple[str, ...]
+
+
+#: ``CREATE VIRTUAL TABLE name USING module``, as SQLite stores it; anything else is refused
+_VIRTUAL_TABLE = re.compile(
+    r"""CREATE\s+VIRTUAL\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(?:"(?:[^"]|"")*"|\[[^\]]*\]|`(?:[^`]|``)*`|'(?:[^']|'')*'|[\w$]+)\s+USING\s+([\w$]+)""",
+    re.IGNORECASE,
+)
+#: sqlite-vec's tables (vec_contexts_1, vec_insights_1, ...): made when a model first embeds
+_VEC_PREFIX = "vec_"
+
+
+def _read_schema(conn: sqlite3.Connection) -> _Schema:
+    tables: dict[str, frozenset[str]] = {}
+    virtual: dict[str, str] = {}
+    views: set[str] = set()
+    triggers: set[str] = set()
+    computed: list[str] = []
+    for kind, name, sql in conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall():
+        if kind == "view":
+            views.add(name)
+        elif kind == "trigger":
+            triggers.add(name)
+        elif kind == "table" and (sql or "").upper().startswith("CREATE VIRTUAL"):
+            match = _VIRTUAL_TABLE.match(sql)
+            virtual[name] = match.group(1).lower() if match else "(unreadable)"
+        elif kind == "table":
+            columns = conn.execute("SELECT name, hidden FROM pragma_table_xinfo(?)", [name]).fetchall()
+            tables[name] = frozenset(column for column, _ in columns)
+            computed += [f"{name}.{column}" for column, hidden in columns if hidden in (2, 3)]
+    return _Schema(tables, virtual, frozenset(views), frozenset(triggers), tuple(computed))
+
+
+@functools.cache
+def _expected_schema(version: int) -> _Schema:
+    """The schema of a corpus at ``version``, as the migrations make it."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        migrate(sqlite_utils.Database(conn), MIGRATIONS[:version])
+        return _read_schema(conn)
+    finally:
+        conn.close()
+
+
+def _schema_problems(conn: sqlite3.Connection, manifest_version: int) -> Iterator[str]:
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version != manifest_version:
+        yield f"its database is at schema version {version}, its manifest says {manifest_version}"
+        return
+    if not 1 <= version <= SCHEMA_VERSION:
+        yield f"schema version {version}, which this paperpyramid does not know (it reads up to {SCHEMA_VERSION})"
+        return
+    found, expected = _read_schema(conn), _expected_schema(version)
+    for name in sorted(found.views):
+        yield f"{name} is a view, not a table" if name in expected.tables or name in expected.virtual else f"it holds a view, {name}"
+    for name, columns in expected.tables.items():
+        if name not in found.tables:
+            yield f"{name} is a virtual table, not a table" if name in found.virtual else f"it has no table {name}"
+        elif missing := sorted(columns - found.tables[name]):
+            yield f"its table {name} has no column {', '.join(missing)}"
+    for name, module in expected.virtual.items():
+        if found.virtual.get(name) != module:
+            yield f"{name} is not a virtual table using {module}"
+    for name, module in sorted(found.virtual.items()):
+        if name not in expected.virtual and not (name.startswith(_VEC_PREFIX) and module == "vec0"):
+            yield f"it holds a virtual table {name} using {module}"
+    for column in found.computed:
+        yield f"its column {column} is computed"
+    for name in sorted(found.triggers - expected.triggers):
+        yield f"it holds a trigger, {name}"
+    for name, module in found.virtual.items():
+        # opening each one runs its module's checks (an unknown tokenizer, a malformed declaration)
+        table = _quote(name)
+        probe = (
+            f"SELECT 1 FROM {table} WHERE {table} MATCH 'paperpyramid' LIMIT 1" if module == "fts5" else f"SELECT 1 FROM {table} LIMIT 1"
+        )
+        conn.execute(probe).fetchall()
+
+
+def schema_problem(conn: sqlite3.Connection, version: int) -> str | None:
+    """The first way the database behind ``conn`` differs from a corpus at schema ``version``
+    (its manifest's), or None. Opening each virtual table once runs its module's own checks,
+    so that may raise ``sqlite3.DatabaseError`` (an unknown tokenizer, say)."""
+    return next(_schema_problems(conn, version), None)
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
