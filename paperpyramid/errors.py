@@ -7,10 +7,12 @@
     │   ├── PdfEncrypted          needs a password (pass --password)
     │   ├── NeedsOcr              image-only pages with no text layer
     │   ├── TooManyPages          over the configured page limit
-    │   └── ParseTimeout          the per-document time limit ran out
+    │   ├── ParseTimeout          the per-document time limit ran out
+    │   └── ObjectGone            a listed bucket object was deleted before it could be downloaded
     ├── ServiceUnavailable        an outage (a parser service, the bucket, an LLM endpoint); retrying may help
     ├── LLMOutputError            a model answered, but not in the shape asked, even after a repair retry
-    ├── ConfigurationError        settings that cannot work (unknown backend, missing extra)
+    ├── ConfigurationError        settings that cannot work (unknown backend, missing extra, a bucket
+    │   │                         that does not exist or refuses the credentials)
     │   ├── MissingExtra          an optional extra is not installed; names the pip command
     │   └── NotACorpus            the --db file is another SQLite database, or no database at all
     └── SnapshotError             (paperpyramid.db.snapshot) a snapshot not found, not a corpus
@@ -18,13 +20,29 @@
 
 Anything else is a bug. Batch jobs never raise these for one document: they record the
 reason (``str(exc)``, one line a person understands) against the input and go on.
+
+Every one of them pickles with its message and attributes, whatever its ``__init__`` takes:
+a worker process hands them to its parent.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+
+def _rebuild(cls: type[PaperPyramidError], args: tuple[Any, ...], state: dict[str, Any]) -> PaperPyramidError:
+    # without calling __init__, whose signature may differ from ``args`` (MissingExtra's does)
+    exc = cls.__new__(cls, *args)
+    exc.args = args
+    exc.__dict__.update(state)
+    return exc
+
 
 class PaperPyramidError(Exception):
     """Base of every error paperpyramid raises on purpose."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuild, (type(self), self.args, self.__dict__)
 
 
 class BadInput(PaperPyramidError):
@@ -55,6 +73,15 @@ class ParseTimeout(BadInput):
     """The per-document time limit ran out."""
 
 
+class ObjectGone(BadInput):
+    """A bucket object that was listed no longer exists when its worker downloads it (deleted,
+    or moved, in between). ``uri`` is the object's ``s3://`` address."""
+
+    def __init__(self, message: str, *, uri: str = "") -> None:
+        super().__init__(message)
+        self.uri = uri
+
+
 class ServiceUnavailable(PaperPyramidError):
     """A service (parser backend, object store) could not be reached; retrying may help."""
 
@@ -71,7 +98,8 @@ class LLMOutputError(PaperPyramidError):
 
 
 class ConfigurationError(PaperPyramidError):
-    """Settings that cannot work: an unknown backend name, a missing optional extra."""
+    """Settings that cannot work: an unknown backend name, a missing optional extra, a bucket
+    that does not exist or refuses the credentials."""
 
 
 class MissingExtra(ConfigurationError):
@@ -79,6 +107,8 @@ class MissingExtra(ConfigurationError):
         super().__init__(
             f"{module} is not installed; install it with: pip install 'paperpyramid[{extra}]'"
         )
+        self.module = module
+        self.extra = extra
 
 
 class NotACorpus(ConfigurationError, ValueError):
