@@ -126,6 +126,42 @@ def test_multiquery_filter_keeps_what_it_could_not_judge_in_time(tmp_path: Path)
     assert passages and elapsed < 5
 
 
+def test_multiquery_stops_judging_when_its_token_budget_is_spent(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from paperpyramid.retrieval.multiquery import multiquery
+    from paperpyramid.retrieval.trace import Limits, Tracker
+
+    model = multiquery_model()
+
+    def priced(body: dict[str, Any]) -> FakeReply:  # every call costs 100 + 10 tokens
+        return replace(model(body), prompt_tokens=100, completion_tokens=10)
+
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=6)})
+    with FakeLLMServer(priced) as server, Corpus.open(db) as corpus:
+        tracker = Tracker(Limits(max_steps=8, llm_tokens=110 + 2 * 110))  # the variants and two judgments
+        passages = multiquery(corpus.conn, "how big was the colony", get_llm(llm_settings(server.base_url)), concurrency=1, tracker=tracker)
+        judged = [body for body in server.requests if "judge whether a passage" in body["messages"][0]["content"]]
+    filter_step = next(step for step in tracker.steps if step.name == "filter")
+    assert len(judged) == 2 and tracker.tokens == 330
+    assert "not judged: token budget of 330 spent, kept" in filter_step.detail, filter_step.detail
+    assert passages  # what was not judged is kept, not lost
+
+
+def test_multiquery_filter_model_comes_from_the_settings(tmp_path: Path) -> None:
+    from paperpyramid.settings import Settings
+
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=3)})
+    with FakeLLMServer(multiquery_model()) as server:
+        settings = Settings(llm=llm_settings(server.base_url, filter_model="small-judge"))
+        with Corpus.open(db, settings=settings) as corpus:
+            corpus.ask("how big was the colony", strategy="multiquery")
+        models = {("judge" if "judge whether a passage" in body["messages"][0]["content"] else "other", body["model"]) for body in server.requests}
+    assert models == {("judge", "small-judge"), ("other", "fake-model")}
+
+
 def test_claim_its_passage_does_not_back_is_flagged(tmp_path: Path) -> None:
     db = tmp_path / "corpus.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=3)})

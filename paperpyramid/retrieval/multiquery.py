@@ -5,11 +5,15 @@ time budget and drops the irrelevant ones, and the best ``parent_hits`` survivor
 with the passages around them (parent documents), cut to the token budget.
 
 A judgment that is not back in time, or that fails, keeps its passage (the filter only ever
-removes what it judged irrelevant), and the step says how many were not judged.
+removes what it judged irrelevant), and the step says how many were not judged. The
+strategy keeps to its :class:`~paperpyramid.retrieval.trace.Limits`' token budget: once the
+variants and the judgments back so far have spent it, no further judgment starts (the few in
+flight may pass it by one passage each) and the rest are kept unjudged.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -24,7 +28,7 @@ from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit, bm25, hybrid, parent
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.trace import Step, reply_tokens
+from paperpyramid.retrieval.trace import Step, Tracker, reply_tokens
 
 VARIANTS_SYSTEM = """You rewrite a researcher's question into search queries for a corpus of scientific papers.
 Write short queries full of the specific terms (names, methods, measures, synonyms) that passages answering it would contain."""
@@ -45,8 +49,11 @@ class Judgment(BaseModel):
 def multiquery(conn: Any, question: str, llm: LLM, *, filter_llm: LLM | None = None, variants: int = 3, depth: int = 20,
                parent_hits: int = 5, budget_tokens: int | None = None, filter_seconds: float = 60.0, concurrency: int = 4,
                embedder: Embedder | None = None, filters: Filters | None = None,
-               on_step: Callable[[Step], None] = lambda step: None) -> list[SearchHit]:
-    """The passages the strategy hands to the answering model (see the module's docstring)."""
+               on_step: Callable[[Step], None] | None = None, tracker: Tracker | None = None) -> list[SearchHit]:
+    """The passages the strategy hands to the answering model (see the module's docstring);
+    ``tracker`` holds the limits and records the steps (``on_step`` alone: default limits)."""
+    tracker = tracker or Tracker(on_step=on_step)
+    on_step = tracker.record
     started = time.perf_counter()
     reply = llm.complete([{"role": "system", "content": VARIANTS_SYSTEM},
                           {"role": "user", "content": f"Question: {question}\n\nGive {variants} search queries."}], Variants, max_tokens=300)
@@ -59,26 +66,35 @@ def multiquery(conn: Any, question: str, llm: LLM, *, filter_llm: LLM | None = N
     candidates = hybrid.fuse(lists, [1.0] * len(lists), depth, "rrf")
     on_step(Step("search", f"{len(queries)} queries ({mode}), {len(candidates)} candidates after fusion", seconds=time.perf_counter() - started))
 
-    kept = _filter(question, candidates, filter_llm or llm, filter_seconds, concurrency, on_step)
+    kept = _filter(question, candidates, filter_llm or llm, filter_seconds, concurrency, tracker)
     widened = parent.widen(conn, kept[:parent_hits], 2, 2, budget_tokens, include_references=(filters or Filters()).include_references)
     on_step(Step("parent", f"the best {min(parent_hits, len(kept))} widened: {len(widened)} passages, {sum(hit.num_tokens for hit in widened)} tokens"))
     return widened
 
 
-def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float, concurrency: int, on_step: Callable[[Step], None]) -> list[SearchHit]:
+def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float, concurrency: int, tracker: Tracker) -> list[SearchHit]:
     started = time.perf_counter()
+    budget = tracker.limits.llm_tokens - tracker.tokens  # what the variants left
+    spent = [0]
+    lock = threading.Lock()
 
-    def judge(hit: SearchHit) -> tuple[bool, int, int]:
+    def judge(hit: SearchHit) -> tuple[bool, int, int] | None:
+        with lock:
+            if spent[0] >= budget:
+                return None  # the token budget is spent: kept, unjudged
         messages = [{"role": "system", "content": FILTER_SYSTEM},
                     {"role": "user", "content": f"Question: {question}\n\n{document_block(hit.text)}\n\nIs the passage relevant?"}]
         reply = llm.complete(messages, Judgment, max_tokens=20)
-        return (reply.value.relevant, *reply_tokens(reply))
+        prompt, completion = reply_tokens(reply)
+        with lock:
+            spent[0] += prompt + completion
+        return reply.value.relevant, prompt, completion
 
     pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="multiquery-filter")
     futures = [pool.submit(judge, hit) for hit in candidates]
     done, _ = wait(futures, timeout=seconds)
     pool.shutdown(wait=False, cancel_futures=True)  # what is not judged in time is kept, unjudged
-    kept, dropped, unjudged, prompt, completion = [], 0, 0, 0, 0
+    kept, dropped, unjudged, over_budget, prompt, completion = [], 0, 0, 0, 0, 0
     for hit, future in zip(candidates, futures, strict=True):
         if future not in done or future.exception() is not None:
             if future in done and not isinstance(future.exception(), LLMOutputError):
@@ -86,13 +102,20 @@ def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float
             unjudged += 1
             kept.append(hit)
             continue
-        relevant, spent_prompt, spent_completion = future.result()
+        judged = future.result()
+        if judged is None:
+            over_budget += 1
+            kept.append(hit)
+            continue
+        relevant, spent_prompt, spent_completion = judged
         prompt, completion = prompt + spent_prompt, completion + spent_completion
         if relevant:
             kept.append(hit)
         else:
             dropped += 1
     detail = f"{len(candidates)} judged by {llm.name}: {dropped} dropped, {len(kept)} kept" + (f" ({unjudged} not judged in time or unreadable, kept)" if unjudged else "")
-    on_step(Step("filter", detail, prompt, completion, time.perf_counter() - started))
+    if over_budget:
+        detail += f" ({over_budget} not judged: token budget of {tracker.limits.llm_tokens:,} spent, kept)"
+    tracker.record(Step("filter", detail, prompt, completion, time.perf_counter() - started))
     return kept
 

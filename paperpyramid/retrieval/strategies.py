@@ -37,7 +37,7 @@ def find(conn: Any, strategy: str, question: str, llm: LLM, *, budget_tokens: in
         from paperpyramid.retrieval.multiquery import multiquery
 
         found = Found(multiquery(conn, question, llm, filter_llm=filter_llm, budget_tokens=budget_tokens, embedder=embedder, filters=filters,
-                                 on_step=tracker.record))
+                                 tracker=tracker))
     elif strategy == "walk":
         from paperpyramid.retrieval.walk import walk
 
