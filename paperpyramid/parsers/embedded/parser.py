@@ -285,7 +285,8 @@ def _apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) 
     """Let the PDF outline name the headings, when it looks like a section outline."""
     if len(toc) < 3:
         return False
-    candidates = [index for index, block in enumerate(blocks) if len(block.lines) <= 4]
+    # the title block is never a section: outlines often hang every heading under the title
+    candidates = [index for index, block in enumerate(blocks) if len(block.lines) <= 4 and block.kind != "title"]
     matched: dict[int, tuple[int, str]] = {}
     start = 0
     ancestors: dict[int, str] = {}
@@ -294,18 +295,23 @@ def _apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) 
         ancestors[level] = _norm(title)
         if any(ancestors.get(depth) in ("abstract", "summary") for depth in range(level)):
             continue  # a structured abstract's labels, not sections
-        key = _norm(re.sub(r"^\s*([\dIVXA-H]+(\.\d+)*\.?)\s+", "", title))
-        if not key or len(key) < 3:
+        # the title without what may be its numbering, and whole: "A surprising contradiction"
+        # may be printed with the article, "B. New options" with its letter
+        keys = [key for key in dict.fromkeys((_norm(re.sub(r"^\s*([\dIVXA-H]+(\.\d+)*\.?)\s+", "", title)), _norm(title))) if len(key) >= 3]
+        if not keys:
             continue
         # the page the outline names first, then its neighbours (destinations can be off by one)
         for slack in (0, 1):
-            position = _find_heading(blocks, candidates, start, key, page, slack)
+            position = _find_heading(blocks, candidates, start, keys, page, slack)
             if position is not None:
                 matched[candidates[position]] = (level, title)
                 start = position + 1
                 break
     if len(matched) < max(3, 0.5 * len(toc)):
         return False
+    lettered = _letter_numbered(toc)
+    first = min(matched)
+    levels = {title: level for level, title, _ in toc}
     # outlines often hang every section under one root (the article's title): the IMRaD
     # headings' level is level 1
     top = [level for level, title in matched.values() if _norm(title) in {_norm(name) for name in _TOP_LEVEL}]
@@ -315,6 +321,8 @@ def _apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) 
         if index in matched:
             level, title = matched[index]
             parts = blk._NUMBERING.match(title.strip())
+            if parts and re.fullmatch(r"[A-H]", parts.group("num")) and levels[title] not in lettered:
+                parts = None  # "A surprising contradiction": the article, not a number
             block.kind = "heading"
             block.level = level
             if parts:
@@ -325,22 +333,36 @@ def _apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) 
             block.extra["outline"] = True
         elif block.kind == "heading" and not block.extra.get("run_in"):
             plain = block.title.lower()
-            if plain not in REFERENCE_HEADINGS and plain != "abstract":
+            if index < first and plain in blk.KNOWN_HEADINGS and plain not in _FRONT_LABELS:
+                # a printed "Introduction" the outline leaves out: demoted, its text would go
+                # with the front matter before the outline's first heading
+                block.level = 1
+            elif plain not in REFERENCE_HEADINGS and plain != "abstract":
                 block.kind = "paragraph"
     return True
 
 
-def _find_heading(blocks: list[Block], candidates: list[int], start: int, key: str, page: int | None, slack: int) -> int | None:
+def _find_heading(blocks: list[Block], candidates: list[int], start: int, keys: list[str], page: int | None, slack: int) -> int | None:
     for position in range(start, len(candidates)):
         block = blocks[candidates[position]]
         if page is not None and abs(block.page - page) > slack:
             if block.page > page + slack:
                 return None
             continue
-        text_key = _norm(block.title or block.text)
-        if text_key and (text_key == key or (len(key) > 12 and text_key.startswith(key[:40]))):
-            return position
+        for text_key in {_norm(block.title), _norm(block.text)} - {""}:
+            if any(text_key == key or (len(key) > 12 and text_key.startswith(key[:40])) for key in keys):
+                return position
     return None
+
+
+#: known headings that label front matter rather than open a section of the body
+_FRONT_LABELS = {"abstract", "summary", "keywords"}
+
+
+def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
+    """Outline levels whose entries are numbered with letters (A, B, …), told by a second
+    letter: a lone "A" may be numbering or the article that begins a heading."""
+    return {level for level, title, _ in toc if re.match(r"^\s*[B-H](\.\d+)*\.?\s", title)}
 
 
 def _filter_headings(blocks: list[Block], body_size: float) -> None:
