@@ -168,3 +168,22 @@ def test_ingest_into_a_folder_that_does_not_exist_is_one_line(tmp_path: Path) ->
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
     assert [line for line in run.stderr.splitlines() if line.strip()] == [f"error: no corpus can be made at {db}: the folder {db.parent} does not exist"]
     assert not db.parent.exists()
+
+
+def test_show_and_status_print_one_json_object(tmp_path: Path) -> None:
+    db, ids = _listed_corpus(tmp_path)
+    shown = CliRunner().invoke(app, ["show", ids["alpha"], "--db", str(db), "--json", "--text"])
+    assert shown.exit_code == 0 and len(shown.stdout.splitlines()) == 1, shown.output
+    article = json.loads(shown.stdout)
+    assert article["id"] == ids["alpha"] and article["doi"] == "10.1000/alpha" and article["sections"]
+    contexts = [context for section in article["sections"] for context in section["contexts"]]
+    assert "On primes[i] and [bold]sharks[/bold]" in article["title"]  # literally, as in the plain output
+    assert contexts and all(context["text"] and isinstance(context["page"], int) for context in contexts)
+    with sqlite3.connect(db) as conn:  # a failure whose reason holds brackets, as a file name can
+        conn.execute("INSERT INTO ingest_log (source_uri, status, error, attempts, updated_at) VALUES ('x.pdf', 'failed', 'x[1].pdf: [bold]corrupt[/bold]', 1, '2026-11-24')")
+    status = CliRunner().invoke(app, ["status", "--db", str(db), "--json"])
+    assert status.exit_code == 0 and len(status.stdout.splitlines()) == 1, status.output
+    report = json.loads(status.stdout)
+    assert report["ingest"]["failed"] == 1 and report["failures"][0]["error"] == "x[1].pdf: [bold]corrupt[/bold]"
+    plain = CliRunner().invoke(app, ["status", "--db", str(db)], terminal_width=200)
+    assert "x[1].pdf: [bold]corrupt[/bold]" in plain.stdout, plain.stdout
