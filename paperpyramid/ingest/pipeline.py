@@ -631,28 +631,35 @@ def _run_on_workers(items: Iterator[WorkItem], settings: Settings, workers: Work
     jobs: dict[int, _Job] = {}
     again: deque[_Job] = deque()
     keys = itertools.count()
+    upcoming = iter(items)
     exhausted = False
-    while True:
+
+    def refill() -> None:
+        nonlocal exhausted
         while workers.idle and (again or not exhausted):
             if again:
                 job = again.popleft()
             else:
-                upcoming = next(items, None)
-                if upcoming is None:
+                item = next(upcoming, None)
+                if item is None:
                     exhausted = True
                     continue
-                job = _Job(upcoming)
+                job = _Job(item)
             key = next(keys)
             jobs[key] = job
             workers.submit(key, parse_item, job.item, options, settings.s3, embedding)
+
+    while True:
+        refill()
         if not jobs:
             return
+        ready: list[tuple[WorkItem, Parsed]] = []
         for outcome in workers.wait(timeout=1.0):
             job = jobs.pop(outcome.key)
             if outcome.raised is not None:
                 raise outcome.raised  # the bucket or the settings, not this document: the run stops in one line
             if outcome.failure is None:
-                yield job.item, outcome.value
+                ready.append((job.item, outcome.value))
                 continue
             seconds = time.monotonic() - job.started
             if outcome.died:
@@ -663,7 +670,9 @@ def _run_on_workers(items: Iterator[WorkItem], settings: Settings, workers: Work
                 reason = f"the parser process died {job.deaths} times on this document (last: {outcome.failure})"
             else:
                 reason = outcome.failure
-            yield job.item, Parsed(None, f"{job.item.name}: {reason}", seconds, job.item.sha256)
+            ready.append((job.item, Parsed(None, f"{job.item.name}: {reason}", seconds, job.item.sha256)))
+        refill()  # the workers parse on while the writer stores what came back
+        yield from ready
 
 
 def _run_on_executor(items: Iterator[WorkItem], settings: Settings, executor: Executor) -> Iterator[tuple[WorkItem, Parsed]]:
