@@ -432,7 +432,16 @@ class Corpus:
         (``parent``: k does not apply; ``options.parent_hits`` sets the hits), cut at ``budget_tokens``.
         ``level`` searches a level of the knowledge pyramid instead of the contexts
         (``insights``, ``concepts``, ``abstracts``, ``recollections``): each hit is a distilled
-        item with its source contexts in ``hit.sources``. See :func:`paperpyramid.retrieval.api.retrieve`."""
+        item with its source contexts in ``hit.sources``. See :func:`paperpyramid.retrieval.api.retrieve`.
+
+        ``mode`` may also name an LLM-driven strategy (``multiquery``, ``walk``, ``walkingrag``,
+        ``pyramid``): the passages it would hand to the answering model, in order, with the
+        configured LLM and its default limits (``k`` does not apply; :meth:`find` gives its
+        steps, facts and token usage too)."""
+        from paperpyramid.retrieval.strategies import STRATEGIES
+
+        if mode in STRATEGIES:
+            return self.find(query, strategy=mode, budget_tokens=budget_tokens, filters=filters).passages
         return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=self._query_embedder(mode), options=options, level=level)
 
     def find(self, question: str, *, strategy: str = "multiquery", budget_tokens: int | None = 4000, filters: Filters | None = None,

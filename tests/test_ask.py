@@ -162,6 +162,18 @@ def test_multiquery_filter_model_comes_from_the_settings(tmp_path: Path) -> None
     assert models == {("judge", "small-judge"), ("other", "fake-model")}
 
 
+def test_every_strategy_is_a_mode_of_retrieve(tmp_path: Path) -> None:
+    from paperpyramid.settings import Settings
+
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=3)})
+    with FakeLLMServer(multiquery_model()) as server:
+        with Corpus.open(db, settings=Settings(llm=llm_settings(server.base_url))) as corpus:
+            found = corpus.find("how big was the colony", strategy="multiquery")
+            retrieved = corpus.retrieve("how big was the colony", mode="multiquery", budget_tokens=4000)
+    assert retrieved and [hit.context_id for hit in retrieved] == [hit.context_id for hit in found.passages]
+
+
 def test_claim_its_passage_does_not_back_is_flagged(tmp_path: Path) -> None:
     db = tmp_path / "corpus.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=3)})
