@@ -8,7 +8,9 @@ The measures follow GROBID's end-to-end benchmark where it has one:
 - title: soft equality with the gold title;
 - body: word recall, the share of the gold body's words (as a multiset) that the parse
   kept; extra words in the parse (captions, running heads) are not penalised here;
-- references: the number of bibliography entries found over the number in the gold.
+- references: the number of bibliography entries found over the number in the gold;
+- tables (JATS gold only): detection, exact-cell and cell-text recall and a structure
+  score per gold table, see :mod:`paperpyramid.eval.tables`.
 
 Overall figures are reported both micro (counts summed over papers, so long papers
 weigh more) and macro (the mean of per-paper F1, so every paper weighs the same).
@@ -27,10 +29,12 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from paperpyramid.article_parts import read_tables
 from paperpyramid.db.sqlite import Connection
 from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.eval.gold import GoldPaper, load_gold, soft_norm
 from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, load_gold_metadata, score_metadata
+from paperpyramid.eval.tables import PaperTables, TableGrid, load_gold_tables, render_tables, score_tables, tables_to_json
 from paperpyramid.retrieval.filters import year_of
 
 __all__ = [
@@ -44,6 +48,7 @@ __all__ = [
     "pdf_name",
     "predicted_from_db",
     "read_manifest",
+    "read_stored_tables",
     "render_report",
     "report_to_json",
     "score_paper",
@@ -184,27 +189,58 @@ def predicted_from_db(db_path: Path, *, parser: str | None = None) -> dict[str, 
 
 def _read_predictions(connection: Connection, parser: str | None) -> dict[str, GoldPaper]:
     papers: dict[str, GoldPaper] = {}
-    owners: dict[str, str] = {}
+    read: dict[str, GoldPaper] = {}  # by article id: a twin shares its article's parse
+    for name, (article_id, title) in _articles_by_pdf(connection, parser).items():
+        if article_id not in read:
+            read[article_id] = _read_article(connection, article_id, title)
+        papers[name] = read[article_id]
+    return papers
+
+
+def _articles_by_pdf(connection: Connection, parser: str | None) -> dict[str, tuple[str, Any]]:
+    """(article id, title) of every stored article, keyed by its PDF's file name.
+
+    A file ingested under another name with the same bytes (logged as skipped, with the
+    article's id) maps to that article too.
+    """
+    articles: dict[str, tuple[str, Any]] = {}
     for article_id, title, source_uri, article_parser in connection.execute(_ARTICLES_SQL):
         if parser is not None and article_parser != parser:
             continue
         name = pdf_name(str(source_uri or ""))
         if not name:
             continue  # an article without a source can't be paired with gold
-        if name in papers:
+        if name in articles:
             raise ValueError(
-                f"articles {owners[name]!r} and {article_id!r} both come from {name!r}; pass parser= to choose which parse to score"
+                f"articles {articles[name][0]!r} and {article_id!r} both come from {name!r}; pass parser= to choose which parse to score"
             )
-        owners[name] = str(article_id)
-        papers[name] = _read_article(connection, str(article_id), title)
+        articles[name] = (str(article_id), title)
     # the same bytes ingested under another name are logged as skipped with the article's id
     has_log = connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'ingest_log'").fetchone()
     twins = connection.execute("SELECT source_uri, article_id FROM ingest_log WHERE status = 'skipped' AND article_id IS NOT NULL") if has_log else []
+    owners = {entry[0]: entry for entry in articles.values()}
     for source_uri, article_id in twins:
         name = pdf_name(str(source_uri))
-        if name and name not in papers and str(article_id) in owners.values():
-            papers[name] = papers[next(key for key, owner in owners.items() if owner == str(article_id))]
-    return papers
+        if name and name not in articles and str(article_id) in owners:
+            articles[name] = owners[str(article_id)]
+    return articles
+
+
+def read_stored_tables(db_path: Path, *, parser: str | None = None) -> dict[str, list[TableGrid]]:
+    """Every stored article's tables in printed order, keyed by its PDF's file name.
+
+    A database without a ``tables`` table (an older or hand-made corpus) has no tables.
+    """
+    connection = connect_corpus(db_path, read_only=True)
+    try:
+        if connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'").fetchone() is None:
+            return {}
+        return {
+            name: [TableGrid(table.label, table.caption or "", table.rows) for table in read_tables(connection, article_id)]
+            for name, (article_id, _) in _articles_by_pdf(connection, parser).items()
+        }
+    finally:
+        connection.close()
 
 
 def _read_article(connection: Connection, article_id: str, title: Any) -> GoldPaper:
@@ -264,6 +300,8 @@ class EvalReport:
     coverage: list[tuple[str, float | None]] = field(default_factory=list)
     #: (pdf, score) of every gold paper's title, authors, DOI, journal and year
     metadata: list[tuple[str, MetadataScore]] = field(default_factory=list)
+    #: the tables of every paper with JATS gold (see :mod:`paperpyramid.eval.tables`)
+    tables: list[PaperTables] = field(default_factory=list)
 
 
 #: the coverage an article should reach (issue: no text may vanish silently)
@@ -362,8 +400,10 @@ def evaluate(gold_dir: Path, db_path: Path, *, parser: str | None = None) -> Eva
     """Score every parse in ``db_path`` that has a gold file in ``gold_dir/MANIFEST.tsv``."""
     predictions = predicted_from_db(db_path, parser=parser)
     stored_metadata = read_metadata(db_path)
+    stored_tables = read_stored_tables(db_path, parser=parser)
     results: list[PaperResult] = []
     metadata: list[tuple[str, MetadataScore]] = []
+    tables: list[PaperTables] = []
     missing: list[str] = []
     for row in read_manifest(gold_dir / "MANIFEST.tsv"):
         if not _is_primary_gold(row):
@@ -378,7 +418,11 @@ def evaluate(gold_dir: Path, db_path: Path, *, parser: str | None = None) -> Eva
         if row.pairs_with in stored_metadata and row.pairs_with not in dict(metadata):
             scored = score_metadata(load_gold_metadata(gold_dir / row.file), stored_metadata[row.pairs_with])
             metadata.append((row.pairs_with, scored))
-    return EvalReport(papers=results, overall=summarise(results), missing=missing, coverage=read_coverage(db_path), metadata=metadata)
+        if row.kind == "gold-jats" and row.pairs_with not in {paper.pdf for paper in tables}:
+            tables.append(score_tables(row.pairs_with, load_gold_tables(gold_dir / row.file), stored_tables.get(row.pairs_with, [])))
+    return EvalReport(
+        papers=results, overall=summarise(results), missing=missing, coverage=read_coverage(db_path), metadata=metadata, tables=tables
+    )
 
 
 # --------------------------------------------------------------------------- rendering
@@ -422,6 +466,7 @@ def render_report(report: EvalReport) -> str:
     lines.insert(1, "  ".join("-" * w for w in widths))
     lines += ["", *_overall_lines(report.overall)]
     lines += _metadata_lines(report.metadata)
+    lines += render_tables(report.tables)
     if report.missing:
         lines += ["", f"no parse in the database for {len(report.missing)} gold paper(s):"]
         lines += [f"  {name}" for name in report.missing]
@@ -491,4 +536,5 @@ def report_to_json(report: EvalReport) -> dict[str, Any]:
                         "authors_predicted": score.authors_predicted} for pdf, score in report.metadata],  # fmt: skip
             "accuracy": {name: value for name, (value, _) in accuracies([score for _, score in report.metadata]).items()},
         },
+        "tables": tables_to_json(report.tables),
     }
