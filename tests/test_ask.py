@@ -167,10 +167,9 @@ def test_every_strategy_is_a_mode_of_retrieve(tmp_path: Path) -> None:
 
     db = tmp_path / "corpus.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=3)})
-    with FakeLLMServer(multiquery_model()) as server:
-        with Corpus.open(db, settings=Settings(llm=llm_settings(server.base_url))) as corpus:
-            found = corpus.find("how big was the colony", strategy="multiquery")
-            retrieved = corpus.retrieve("how big was the colony", mode="multiquery", budget_tokens=4000)
+    with FakeLLMServer(multiquery_model()) as server, Corpus.open(db, settings=Settings(llm=llm_settings(server.base_url))) as corpus:
+        found = corpus.find("how big was the colony", strategy="multiquery")
+        retrieved = corpus.retrieve("how big was the colony", mode="multiquery", budget_tokens=4000)
     assert retrieved and [hit.context_id for hit in retrieved] == [hit.context_id for hit in found.passages]
 
 
