@@ -9,8 +9,11 @@ formulas, figure captions and the reference list pulled out on the way.
 
 from __future__ import annotations
 
+import collections
+import logging
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -27,8 +30,14 @@ from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
 from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import body_font, body_font_size, drop_unreadable_lines, order_page, remove_page_furniture
 from paperpyramid.parsers.embedded.references import split_references
+from paperpyramid.parsers.embedded.table_engine import BBox, read_rules, table_rows
 from paperpyramid.parsers.embedded.tables import collect_table, table_cells
 from paperpyramid.parsers.embedded.xmp import read_xmp
+
+log = logging.getLogger(__name__)
+
+#: the cells of the table under a caption (page number, caption's bbox), or None: the parser's own
+TableReader = Callable[[int, BBox], list[list[str]] | None]
 
 NAME = "embedded"
 _ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
@@ -66,13 +75,13 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
         toc = _outline(pdf)
         metadata = pdf.get_metadata_dict(skip_empty=True)
         metadata.update({f"xmp:{key}": value for key, value in read_xmp(path).items()})
+        _check_text_layer(path, pages)
+        dropped, total = drop_unreadable_lines(pages)
+        if total and dropped > 0.5 * total:
+            raise NeedsOcr(f"{path.name}: the text layer is unreadable ({dropped} of {total} lines are mojibake: fonts without a Unicode mapping); run OCR first")
+        document = build_document(pages, toc, metadata, tables=_table_reader(pdf, path))
     finally:
         pdf.close()
-    _check_text_layer(path, pages)
-    dropped, total = drop_unreadable_lines(pages)
-    if total and dropped > 0.5 * total:
-        raise NeedsOcr(f"{path.name}: the text layer is unreadable ({dropped} of {total} lines are mojibake: fonts without a Unicode mapping); run OCR first")
-    document = build_document(pages, toc, metadata)
     if dropped:
         document.warnings.append(f"{dropped} of {total} lines dropped as unreadable (fonts without a Unicode mapping)")
     document.provenance = {
@@ -132,17 +141,39 @@ def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
     return items
 
 
-def build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str]) -> Document:
+def _table_reader(pdf: pdfium.PdfDocument, path: Path) -> TableReader:
+    """Reads the table under a caption from the open PDF (:mod:`.table_engine`): its own
+    look at the page's lines and drawn rules. A failure there costs that table's engine
+    cells only: the parser's own cells stand in."""
+
+    def read(page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
+        try:
+            page = pdf[page_number - 1]
+            try:
+                width, height = page.get_size()
+                return table_rows(extract_page(page, page_number).lines, read_rules(page), (0.0, 0.0, width, height), caption_bbox)
+            finally:
+                page.close()
+        except Exception as exc:  # a table, not the document: the caller falls back
+            log.warning("%s: the table engine failed on page %d (%s: %s); the parser's own cells are used", path.name, page_number, type(exc).__name__, exc)
+            return None
+
+    return read
+
+
+def build_document(
+    pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str], *, tables: TableReader | None = None
+) -> Document:
     """The document of a parsed PDF's pages, outline and metadata (Info and XMP fields)."""
     # words broken at a line end are joined as this paper writes them elsewhere
     token = blk.VOCABULARY.set(blk.Vocabulary.of([line.text for page in pages for line in page.lines]))
     try:
-        return _build_document(pages, toc, metadata)
+        return _build_document(pages, toc, metadata, tables)
     finally:
         blk.VOCABULARY.reset(token)
 
 
-def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str]) -> Document:
+def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str], tables: TableReader | None) -> Document:
     # running heads often carry the DOI: read it before they are removed
     first_page_text = " ".join(line.text for page in pages[:2] for line in page.lines)
     citation_lines = fm.citation_lines(pages)
@@ -172,7 +203,7 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
     document.doi = fm.find_doi(first_page_text, metadata, last_page_text)
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
-    _assemble(document, blocks, body_size)
+    _assemble(document, blocks, body_size, tables)
     set_apart_notes(document)
     _merge_continuations(document)
     return document
@@ -420,7 +451,7 @@ def _heading_style(block: Block) -> tuple[float, bool, bool, bool]:
     return (round(block.size), block.bold, block.lines[0].italic, caps)
 
 
-def _assemble(document: Document, blocks: list[Block], body_size: float) -> None:
+def _assemble(document: Document, blocks: list[Block], body_size: float, tables: TableReader | None = None) -> None:
     """Walk the classified blocks, building the section tree and pulling out the rest."""
     sections = document.sections
     current: Section | None = None
@@ -463,11 +494,15 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> None
                 members = list(block.extra.get("members") or collect_table(blocks, index, body_size))  # type: ignore[call-overload]
                 skip.update(members)
                 lines = [line for member in members for line in blocks[member].lines]
-                cells = table_cells(lines)
+                found = tables(block.page, _bbox(block, [])) if tables is not None else None
+                cells = found or table_cells(lines)
                 table = Table(caption=caption, cells=cells, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [blocks[m] for m in members]))
                 document.tables.append(table)
                 text = caption + ("\n\n" + table.markdown if cells else "")
                 current.blocks.append(DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox))
+                if found:  # what the caption claimed that the engine's cells do not hold stays text
+                    for member in _outside_cells([blocks[m] for m in members], found):
+                        current.blocks.append(DocBlock(text=member.text, page=member.page, kind="paragraph", bbox=_bbox(member, [])))
                 if not cells:
                     document.warnings.append(f"table {block.label} on page {block.page}: caption found, cells not recognised")
             else:
@@ -554,6 +589,32 @@ def _merge_continuations(document: Document) -> None:
                 continue
             merged.append(block)
         section.blocks = merged
+
+
+def _outside_cells(members: list[Block], cells: list[list[str]]) -> list[Block]:
+    """The lines under a caption that the table read there does not hold (most of their
+    words in no cell): the next column's prose, a caption's second line, a note; grouped into
+    blocks of consecutive lines and kept as text, so that nothing the caption claimed is lost."""
+    held = collections.Counter(word.lower() for row in cells for cell in row for word in _WORDS.findall(cell))
+    outside: list[Block] = []
+    run: list[Line] = []
+    for line in (line for member in members for line in member.lines):
+        words = [word.lower() for word in _WORDS.findall(line.text)]
+        found = sum(1 for word in words if held[word] > 0)
+        if words and found < 0.8 * len(words):
+            run.append(line)
+            continue
+        for word in words:
+            held[word] -= 1
+        if run:
+            outside.append(Block(run))
+            run = []
+    if run:
+        outside.append(Block(run))
+    return outside
+
+
+_WORDS = re.compile(r"[^\W\d_]{3,}")
 
 
 def _bbox(block: Block, members: list[Block]) -> tuple[float, float, float, float]:

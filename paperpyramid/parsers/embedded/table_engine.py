@@ -1,0 +1,457 @@
+"""The cells of the table under a "Table N" caption, from the page's text lines and rules.
+
+A prototype, measured by ``benchmarks/table_engines.py`` beside pdfplumber's table finder and
+camelot. Those engines read the PDF with pure-Python parsers (pdfminer.six, playa) at
+0.07-0.4 s a page, which would more than double the embedded parser's time on a paper full
+of tables; this module reads the page with pdfium, as the parser does (one page: about
+15 ms), and borrows their ideas:
+
+1. The region (:func:`find_region`): the caption's column (the left or right half of a
+   two-column page, or the page when text or rules under the caption cross the middle).
+   A caption with a rule just above it closes a table printed above it (ACL and arXiv
+   styles): the region runs up to the highest rule of that table. Otherwise the region runs
+   from under the caption (its continuation lines skipped: the caption block often holds
+   only its first line) to the next "Table N" / "Figure N" caption or the page's end. When
+   the table's rules run further than a header, its last rule closes it; a table whose rules
+   stop after the header (continued on the next page or column) runs to the column's end.
+2. A ruled grid in the region (vertical and horizontal rules meeting) gives the cells as
+   drawn: pdfplumber's lattice steps (``merge_edges``, ``edges_to_intersections``,
+   ``intersections_to_cells``, ``cells_to_tables``; MIT) run on the rules pdfium reads, and
+   a cell spanning rows or columns keeps its text in its first row and column.
+3. Otherwise, rows are the printed lines, and a line set closer to the one above than the
+   table's usual row spacing continues that row (a cell wrapped over lines): when the gaps
+   between lines fall into two groups (leading inside a cell, and the space between rows),
+   the small ones join. A table whose rows all sit alike (one group) joins nothing.
+4. Columns: the white "rivers" that run down the region (Nurminen's text-alignment idea,
+   behind pdfplumber's "text" strategy and camelot's stream flavour): x ranges that at most
+   a fifth of the lines touch. A line belongs to the column its left edge falls in, so a
+   row label that runs across the columns ("Forests") stays in the first.
+5. Notes under the table's bottom rule, and lines after a wide gap at the end, are dropped
+   when they fill one cell only.
+
+:func:`extract_table` returns ``None`` where it finds no table with two columns or more, so
+the caller keeps its own cells (prose is never turned into a table).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from paperpyramid.parsers.embedded.blocks import join_lines
+from paperpyramid.parsers.embedded.layout import Line, extract_page
+
+__all__ = ["BBox", "Rule", "extract_table", "find_region", "read_rules", "table_rows"]
+
+_PDFPLUMBER_HINT = "the table engine's ruled-grid step needs pdfplumber (MIT): pip install 'pdfplumber>=0.11,<0.12'"
+
+#: x0, top, x1, bottom in points from the page's top-left corner, as :class:`Line` has them
+BBox = tuple[float, float, float, float]
+
+_CAPTION_START = re.compile(r"^\s*(?:table|tab\.|fig\.?|figure|scheme|chart)\s*[A-Z]?\d+[a-z]?\b", re.IGNORECASE)
+# gaps between printed lines form two groups (inside a wrapped cell, between rows) when the
+# larger is this many times the smaller, and the smaller is under this share of the text size
+_WRAP_RATIO = 1.8
+_WRAP_GAP = 0.35
+# rules no further apart than this are only the table's top and header rules
+_HEADER_RULES = 60.0
+# a river may be touched by this share of the table's lines (rows that span the columns)
+_RIVER_TOUCH = 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A drawn rule, horizontal (``top == bottom`` within its width) or vertical, top-left origin.
+
+    Flat or thin lines, rectangles and curves are rules; a filled or stroked box gives its
+    four sides (shaded cells bound a grid as rules do).
+    """
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+    @property
+    def horizontal(self) -> bool:
+        return self.x1 - self.x0 >= self.bottom - self.top
+
+    @property
+    def y(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+@dataclass(slots=True)
+class _Row:
+    top: float
+    bottom: float
+    lines: list[Line] = field(default_factory=list)
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+def extract_table(pdf_path: Path, page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
+    """Rows of cells of the table under the caption at ``caption_bbox`` on page
+    ``page_number`` (1-based) of ``pdf_path``; ``None`` where no table is found there."""
+    pdf = pdfium.PdfDocument(pdf_path)
+    try:
+        page = pdf[page_number - 1]
+        try:
+            lines = extract_page(page, page_number).lines
+            rules = read_rules(page)
+            width, height = page.get_size()
+        finally:
+            page.close()
+    finally:
+        pdf.close()
+    return table_rows(lines, rules, (0.0, 0.0, width, height), caption_bbox)
+
+
+def read_rules(page: pdfium.PdfPage) -> list[Rule]:
+    """The page's drawn rules, horizontal and vertical (top-left origin)."""
+    height = page.get_size()[1]
+    rules = []
+    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=3):
+        left, bottom, right, top = obj.get_bounds()
+        x0, y0, x1, y1 = left, height - top, right, height - bottom
+        if x1 - x0 < 3 and y1 - y0 < 3:
+            continue  # a dot, or a glyph drawn as a path
+        if y1 - y0 <= 2.5 or x1 - x0 <= 2.5:
+            rules.append(Rule(x0, y0, x1, y1))
+        else:
+            rules += [Rule(x0, y0, x1, y0), Rule(x0, y1, x1, y1), Rule(x0, y0, x0, y1), Rule(x1, y0, x1, y1)]
+    return rules
+
+
+def _horizontal_rules(rules: Sequence[Rule]) -> list[Rule]:
+    """Horizontal rules with the pieces on one line that touch joined, top to bottom."""
+    pieces = sorted((rule for rule in rules if rule.horizontal and rule.x1 - rule.x0 >= 5), key=lambda rule: (round(rule.y), rule.x0))
+    joined: list[Rule] = []
+    for piece in pieces:
+        last = joined[-1] if joined else None
+        if last is not None and abs(piece.y - last.y) <= 1.5 and piece.x0 <= last.x1 + 3:
+            joined[-1] = Rule(last.x0, last.top, max(last.x1, piece.x1), last.bottom)
+        else:
+            joined.append(piece)
+    return sorted(joined, key=lambda rule: rule.y)
+
+
+def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, caption_bbox: BBox) -> list[list[str]] | None:
+    """The cells of the table under ``caption_bbox``, from one page's lines and rules, or ``None``."""
+    region = find_region(lines, rules, page_bbox, caption_bbox)
+    if region is None:
+        return None
+    x0, top, x1, bottom = region
+    inside = [
+        line
+        for line in lines
+        if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1 and top <= line.top and line.bottom <= bottom + 1
+    ]
+    grid = _ruled_grid(inside, rules, region)
+    if grid is not None:
+        return grid
+    physical = _physical_rows(inside)
+    edges = _column_edges(physical, x0, x1)
+    if len(edges) < 3:
+        return None  # one column: prose or a list, not a table
+    horizontal = [rule for rule in _horizontal_rules(rules) if top < rule.y < bottom + 1]
+    rows = _drop_notes(_join_wrapped(physical, horizontal, edges), horizontal, edges)
+    cells = [_cells(row, edges) for row in rows]
+    return cells if len(cells) >= 2 and not _looks_like_prose(cells) else None
+
+
+def _looks_like_prose(cells: Sequence[Sequence[str]]) -> bool:
+    """Running text cut into "columns": most rows fill one cell, or every cell is a line of prose
+    (a two-column page under a caption that sits below its table)."""
+    filled = [[cell for cell in row if cell] for row in cells]
+    if sum(1 for row in filled if len(row) <= 1) >= 0.6 * len(filled):
+        return True
+    wordy = sum(1 for row in filled if len(row) >= 2 and all(len(cell) >= 30 for cell in row))
+    return len(filled) >= 3 and wordy >= 0.5 * len(filled)
+
+
+# --------------------------------------------------------------------------- region
+
+
+def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, caption_bbox: BBox) -> BBox | None:
+    """The part of the page the table under the caption occupies, or ``None`` for none."""
+    px0, ptop, px1, pbottom = page_bbox
+    cx0, ctop, cx1, cbottom = caption_bbox
+    middle = (px0 + px1) / 2
+    if cx1 <= middle + 10:
+        span = (px0, middle)
+    elif cx0 >= middle - 10:
+        span = (middle, px1)
+    else:
+        span = (px0, px1)
+    if span != (px0, px1) and _crosses_middle(lines, rules, middle, cbottom):
+        span = (px0, px1)
+    column = sorted(
+        (line for line in lines if not line.vertical and span[0] <= (line.x0 + line.x1) / 2 <= span[1]),
+        key=lambda line: (line.top, line.x0),
+    )
+    width = span[1] - span[0]
+    crossing = [rule for rule in _horizontal_rules(rules) if rule.x1 - rule.x0 >= 0.3 * width and rule.x0 < span[1] and rule.x1 > span[0]]
+    above = _region_above(column, crossing, ctop)
+    if above is not None:
+        return (span[0], above[0], span[1], above[1])
+    top = _after_caption(column, caption_bbox)
+    limit = next((line.top - 0.5 for line in column if line.top > top and _CAPTION_START.match(line.text)), pbottom)
+    inside = [line for line in column if top <= line.top and line.bottom <= limit]
+    if not inside:
+        return None
+    below = [rule for rule in crossing if top - 2 <= rule.y <= limit]
+    bottom = max(line.bottom for line in inside) + 0.5
+    if len(below) >= 2 and below[-1].y - below[0].y > _HEADER_RULES:
+        bottom = below[-1].y + 0.5
+    return (span[0], top, span[1], bottom)
+
+
+def _region_above(column: Sequence[Line], rules: Sequence[Rule], caption_top: float) -> tuple[float, float] | None:
+    """(top, bottom) of a table printed above its caption (ACL, arXiv styles): its bottom rule
+    sits just over the caption, and rules up from there, with no caption between, close it."""
+    over = [rule for rule in rules if rule.y < caption_top]
+    if not over or caption_top - over[-1].y > 14:
+        return None
+    chain = [over[-1]]
+    for rule in reversed(over[:-1]):
+        between = [line for line in column if rule.y < line.top and line.bottom < chain[-1].y]
+        if chain[-1].y - rule.y > 300 or any(_CAPTION_START.match(line.text) for line in between):
+            break
+        chain.append(rule)
+    if len(chain) < 2:
+        return None
+    return chain[-1].y - 0.5, chain[0].y + 0.5
+
+
+def _crosses_middle(lines: Sequence[Line], rules: Sequence[Rule], middle: float, caption_bottom: float) -> bool:
+    """A one-column page: text or rules just under the caption run across the page's middle."""
+    near = caption_bottom + 80
+    return any(line.x0 < middle - 2 and line.x1 > middle + 2 and caption_bottom < line.top < near for line in lines) or any(
+        rule.horizontal and rule.x0 < middle - 20 and rule.x1 > middle + 20 and caption_bottom < rule.y < near for rule in rules
+    )
+
+
+def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
+    """Where the table starts: under the caption's continuation lines (same left edge, same
+    size, close under the line above)."""
+    cx0, ctop, cx1, cbottom = caption_bbox
+    caption = [line for line in column if line.top >= ctop - 1 and line.bottom <= cbottom + 1]
+    size = statistics.median(line.size for line in caption) if caption else None
+    top, previous = cbottom + 0.5, cbottom
+    for line in column:
+        if line.top < cbottom - 1:
+            continue
+        continues = (
+            abs(line.x0 - cx0) <= 2.5 and line.top - previous <= 0.6 * line.height and (size is None or abs(line.size - size) <= 0.6)
+        )
+        if not continues:
+            break
+        top, previous = line.bottom + 0.5, line.bottom
+    return top
+
+
+# --------------------------------------------------------------------------- rows and columns
+
+
+def _physical_rows(lines: Sequence[Line]) -> list[_Row]:
+    """Lines into printed rows: a line belongs to the row whose band it overlaps by half."""
+    rows: list[_Row] = []
+    for line in sorted(lines, key=lambda line: (line.top, line.x0)):
+        row = rows[-1] if rows else None
+        overlap = 0.0 if row is None else min(row.bottom, line.bottom) - max(row.top, line.top)
+        if row is not None and overlap >= 0.5 * min(row.height, line.height):
+            row.lines.append(line)
+            row.bottom = max(row.bottom, line.bottom)
+        else:
+            rows.append(_Row(line.top, line.bottom, [line]))
+    return rows
+
+
+def _join_wrapped(rows: Sequence[_Row], rules: Sequence[Rule], edges: Sequence[float]) -> list[_Row]:
+    """One row per table row: printed rows closer together than the table's row spacing join.
+
+    Gaps with a rule in them are row breaks, and do not count in the spacing. A printed row
+    that fills every column the row above fills starts a new row, unless all its cells go on
+    in lower case (two paragraphs side by side).
+    """
+    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False)]
+    ruled = [any(a.bottom - 1 <= rule.y <= b.top + 1 for rule in rules) for a, b in zip(rows, rows[1:], strict=False)]
+    size = statistics.median(line.size for row in rows for line in row.lines) if rows else 0.0
+    threshold = _wrap_threshold([gap for gap, rule in zip(gaps, ruled, strict=True) if not rule], size)
+    joined: list[_Row] = []
+    for index, row in enumerate(rows):
+        last = joined[-1] if joined else None
+        gap = gaps[index - 1] if index else None
+        continues = last is not None and gap is not None and not ruled[index - 1] and gap < threshold and _goes_on(last, row, edges)
+        if last is not None and (continues or (gap is not None and gap < 0 and not ruled[index - 1])):
+            last.lines += row.lines
+            last.bottom = max(last.bottom, row.bottom)
+        else:
+            joined.append(_Row(row.top, row.bottom, list(row.lines)))
+    return joined
+
+
+def _goes_on(above: _Row, row: _Row, edges: Sequence[float]) -> bool:
+    mine = {_column_of(line, edges) for line in row.lines}
+    if not mine >= {_column_of(line, edges) for line in above.lines}:
+        return True
+    return all(not line.text[:1].isupper() and not line.text[:1].isdigit() for line in row.lines)
+
+
+def _wrap_threshold(gaps: Sequence[float], size: float) -> float:
+    """The gap under which a printed line continues the row above; 0 where no gap is small."""
+    # gaps under a fifth of the text size are all "touching": their ratios mean nothing
+    positive = sorted(max(gap, 0.2 * size) for gap in gaps if gap > 0)
+    if len(positive) < 2:
+        return 0.0
+    ratio, index = max((b / a, i) for i, (a, b) in enumerate(zip(positive, positive[1:], strict=False)))
+    small, large = positive[index], positive[index + 1]
+    if ratio < _WRAP_RATIO or small > _WRAP_GAP * size:
+        return 0.0  # one group: every line is a row (overlapping lines still join)
+    return float((small * large) ** 0.5)
+
+
+def _ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
+    """The cells of a ruled grid filling the region's top, or ``None`` where there is none."""
+    x0, top, x1, bottom = region
+    near = [rule for rule in rules if rule.x1 >= x0 - 2 and rule.x0 <= x1 + 2 and rule.bottom >= top - 2 and rule.top <= bottom + 2]
+    if sum(1 for rule in near if not rule.horizontal) < 3:
+        return None
+    try:
+        from pdfplumber import table as lattice
+    except ImportError as exc:
+        raise ImportError(_PDFPLUMBER_HINT) from exc
+    edges = [_edge(rule) for rule in near]
+    merged = lattice.merge_edges(edges, snap_x_tolerance=3, snap_y_tolerance=3, join_x_tolerance=3, join_y_tolerance=3)
+    cells = lattice.intersections_to_cells(lattice.edges_to_intersections(merged, 3, 3))
+    tables = [lattice.Table(None, group) for group in lattice.cells_to_tables(cells)]  # type: ignore[arg-type]
+    tables = [table for table in tables if table.bbox[1] - top <= 40]
+    if not tables:
+        return None
+    table = min(tables, key=lambda found: found.bbox[1])
+    borders = sorted({cell[0] for cell in table.cells} | {cell[2] for cell in table.cells})
+    pieces = [piece for line in lines for piece in _split_at(line, borders)]
+    rows = [[_text_in(pieces, cell) if cell is not None else "" for cell in row.cells] for row in table.rows]
+    if len(rows) < 2 or sum(1 for row in rows if sum(1 for cell in row if cell) >= 2) < 2:
+        return None  # rows shaded or boxed, columns not ruled: the text decides
+    return rows
+
+
+def _edge(rule: Rule) -> dict[str, Any]:
+    """A rule as pdfplumber's lattice steps take an edge: a flat one has one y, a thin one one x."""
+    if rule.horizontal:
+        y = rule.y
+        return {
+            "x0": rule.x0,
+            "x1": rule.x1,
+            "top": y,
+            "bottom": y,
+            "width": rule.x1 - rule.x0,
+            "height": 0.0,
+            "orientation": "h",
+            "object_type": "line",
+        }
+    x = (rule.x0 + rule.x1) / 2
+    return {
+        "x0": x,
+        "x1": x,
+        "top": rule.top,
+        "bottom": rule.bottom,
+        "width": 0.0,
+        "height": rule.bottom - rule.top,
+        "orientation": "v",
+        "object_type": "line",
+    }
+
+
+def _split_at(line: Line, borders: Sequence[float]) -> list[Line]:
+    """A line cut where a vertical rule crosses it, at the space nearest the rule.
+
+    The parser cuts lines only at gaps wider than 1.4 times the text size, so two narrow
+    cells can share a line ("12.8 Female"). Characters are taken as equally wide.
+    """
+    inner = [x for x in borders if line.x0 + 2 < x < line.x1 - 2]
+    if not inner or " " not in line.text:
+        return [line]
+    per_char = (line.x1 - line.x0) / len(line.text)
+    spaces = [index for index, char in enumerate(line.text) if char == " "]
+    cuts = sorted({min(spaces, key=lambda index: abs(line.x0 + index * per_char - x)) for x in inner})
+    pieces, start = [], 0
+    for cut in [*cuts, len(line.text)]:
+        text = line.text[start:cut].strip()
+        if text:
+            x0 = line.x0 + start * per_char
+            pieces.append(replace(line, text=text, x0=x0, x1=line.x0 + cut * per_char))
+        start = cut + 1
+    return pieces
+
+
+def _text_in(lines: Sequence[Line], cell: tuple[float, float, float, float]) -> str:
+    x0, top, x1, bottom = cell
+    inside = [line for line in lines if x0 <= (line.x0 + line.x1) / 2 < x1 and top <= (line.top + line.bottom) / 2 < bottom]
+    return join_lines([line.text for line in sorted(inside, key=lambda line: (round(line.top), line.x0))])
+
+
+def _column_edges(rows: Sequence[_Row], x0: float, x1: float) -> list[float]:
+    """Column boundaries: the region's edges and the middle of every river between text."""
+    lines = [line for row in rows for line in row.lines]
+    if not lines:
+        return []
+    left, right = int(min(line.x0 for line in lines)), int(max(line.x1 for line in lines)) + 1
+    touched = [0] * (right - left + 1)
+    for line in lines:
+        for x in range(int(line.x0) - left, int(line.x1) - left + 1):
+            touched[x] += 1
+    allowed = int(_RIVER_TOUCH * len(rows))
+    size = statistics.median(line.size for line in lines)
+    edges, start = [x0], None
+    for offset, count in enumerate(touched + [len(rows) + 1]):
+        if count <= allowed and start is None:
+            start = offset
+        elif count > allowed and start is not None:
+            if offset - start >= max(size, 3.0) and start > 0 and offset < len(touched):
+                edges.append(left + (start + offset) / 2)
+            start = None
+    edges.append(x1)
+    return edges
+
+
+def _column_of(line: Line, edges: Sequence[float]) -> int:
+    for index in range(1, len(edges) - 1):
+        if line.x0 + 1 < edges[index]:
+            return index - 1
+    return len(edges) - 2
+
+
+def _cells(row: _Row, edges: Sequence[float]) -> list[str]:
+    parts: list[list[str]] = [[] for _ in range(len(edges) - 1)]
+    for line in sorted(row.lines, key=lambda line: (round(line.top), line.x0)):
+        parts[_column_of(line, edges)].append(line.text)
+    return [join_lines(texts) for texts in parts]
+
+
+def _drop_notes(rows: list[_Row], rules: Sequence[Rule], edges: Sequence[float]) -> list[_Row]:
+    """Trailing one-cell rows under the last rule or after a wide gap: notes, not cells."""
+    if len(rows) < 3:
+        return rows
+    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False)]
+    usual = statistics.median(gaps)
+    while len(rows) > 2:
+        last, above = rows[-1], rows[-2]
+        one_cell = len({_column_of(line, edges) for line in last.lines}) == 1
+        ruled_off = any(above.bottom <= rule.y <= last.top for rule in rules)
+        if one_cell and (ruled_off or last.top - above.bottom > 3 * max(usual, 1.0)):
+            rows = rows[:-1]
+        else:
+            break
+    return rows
