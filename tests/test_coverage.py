@@ -47,7 +47,8 @@ def test_ingest_stores_coverage_and_warns_when_text_is_lost(tmp_path: Path) -> N
     assert ingest([SAMPLE], db, SETTINGS).count("done") == 3
     with Corpus.open(db) as corpus:
         figures = {Path(article.source_uri or "").name: (article.coverage, article.warnings) for article in corpus.articles()}
-    assert all(value is not None and 0.9 < value <= 1.0 for value, _ in figures.values()), figures
+    # the BMC paper reads 0.885: its "Additional file" boxes and appendix labels reach no text
+    assert all(value is not None and 0.85 < value <= 1.0 for value, _ in figures.values()), figures
     frog_coverage, frog_warnings = figures[FROG.name]
     assert frog_coverage is not None and frog_coverage >= 0.95 and not any(w.startswith("coverage") for w in frog_warnings)
     for value, warnings in figures.values():
@@ -78,10 +79,13 @@ def test_the_hindawi_introduction_below_a_full_width_abstract_is_kept(tmp_path: 
 
 def test_a_word_held_twice_does_not_stand_in_for_a_lost_one() -> None:
     """The abstract is held in its section and in ``abstract``, each reference in its entry and in
-    the references section: coverage reads each once (counted twice, the frog paper's 0.960 read
-    0.970, and the Hindawi paper hid part of its lost Introduction)."""
+    the references section, a table in its cells and in its section's block: coverage reads each
+    once (counted twice, the frog paper's 0.953 read 0.960 with its table and 0.970 with its
+    abstract and references, and the Hindawi paper hid part of its lost Introduction)."""
     doc = parse_pdf(FROG)
     texts = list(document_texts(doc))
     assert doc.abstract and texts.count(doc.abstract) == 1  # read from its section's block alone
     assert all(texts.count(reference.raw) == 1 for reference in doc.references)
-    assert coverage(FROG, doc) == pytest.approx(0.960, abs=0.005)
+    tables = [block.text for section in doc.sections for block in section.blocks if block.kind == "table"]
+    assert tables and not any(text in texts for text in tables)  # the table read from its caption and cells alone
+    assert coverage(FROG, doc) == pytest.approx(0.953, abs=0.005)

@@ -37,8 +37,9 @@ def words(text: str) -> Counter[str]:
 
 def document_texts(doc: Document) -> Iterator[str]:
     """Every text a parsed document holds, each once: the abstract is read from its section when
-    it has one, the references from their entries (the references section repeats them), so that
-    a word held twice cannot stand in for one that was lost."""
+    it has one, the references from their entries (the references section repeats them), a
+    table from its caption and cells (its block in the section repeats them), so that a word
+    held twice cannot stand in for one that was lost."""
     abstract_section = any(section.title.lower() in ("abstract", "summary") and section.blocks for section in doc.sections)
     yield from (doc.title or "", "" if abstract_section else doc.abstract or "", doc.journal or "", doc.doi or "", doc.date_published or "")
     for author in doc.authors:
@@ -46,8 +47,8 @@ def document_texts(doc: Document) -> Iterator[str]:
     for section in doc.sections:
         yield section.number or ""
         yield section.title
-        if section.number != "ref":
-            yield from (block.text for block in section.blocks)
+        if section.number != "ref":  # a table's block repeats its caption and cells, read below
+            yield from (block.text for block in section.blocks if block.kind != "table")
     for table in doc.tables:
         yield table.caption
         yield from (cell for row in table.cells for cell in row)
