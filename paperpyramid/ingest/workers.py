@@ -101,7 +101,12 @@ class WorkerPool:
             worker = self._start()
         worker.key = key
         worker.parsing_since = None
-        worker.conn.send((key, task, args))
+        try:
+            worker.conn.send((key, task, args))
+        except (BrokenPipeError, OSError):  # it died while idle (the OOM killer, say): a fresh one takes the job
+            worker.process.join(timeout=5)
+            self._discard(worker)
+            self.submit(key, task, *args)
 
     def wait(self, timeout: float = 1.0) -> list[Outcome]:
         """Outcomes of the jobs that ended within ``timeout`` seconds (maybe none): results,
