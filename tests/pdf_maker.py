@@ -26,6 +26,11 @@ def text_pdf(pages: list[list[tuple[str, int]]]) -> bytes:
                        f"/Contents {pid + 1} 0 R >>".encode())
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    return pdf_of_objects(objects)
+
+
+def pdf_of_objects(objects: list[bytes]) -> bytes:
+    """A PDF file of numbered ``objects`` (the first the catalog), with its cross-reference table."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, 1):

@@ -16,18 +16,21 @@ from tests.pdf_maker import text_pdf
 BODY = [("The colony was surveyed every spring from the station on the northern shore of the island.", 10)] * 4
 
 
-def _document(tmp_path: Path, headings: list[str], toc_titles: list[str], size: int):
-    lines = [("A Study of Shark Colonies", 20)]
-    for heading in headings:
-        lines += [(heading, size), *BODY]
+def _build(tmp_path: Path, lines: list[tuple[str, int]], toc: list[tuple[int, str, int | None]]):
+    """The document the embedded parser builds from one page of ``lines`` and the outline ``toc``."""
     path = tmp_path / "outlined.pdf"
-    path.write_bytes(text_pdf([lines]))
+    path.write_bytes(text_pdf([[("A Study of Shark Colonies", 20), *lines]]))
     pdf = pdfium.PdfDocument(str(path))
     try:
         pages = [extract_page(pdf[0], 1)]
     finally:
         pdf.close()
-    return build_document(pages, [(1, title, 1) for title in toc_titles], {})
+    return build_document(pages, toc, {})
+
+
+def _document(tmp_path: Path, headings: list[str], toc_titles: list[str], size: int):
+    lines = [line for heading in headings for line in [(heading, size), *BODY]]
+    return _build(tmp_path, lines, [(1, title, 1) for title in toc_titles])
 
 
 def test_a_heading_that_begins_with_an_article_is_a_section(tmp_path: Path) -> None:
@@ -47,17 +50,9 @@ def test_letter_numbered_appendix_headings_are_sections(tmp_path: Path, outline:
 
 
 def _sections(tmp_path: Path, printed: list[str], toc: list[tuple[int, str, int | None]]):
-    lines = [("A Study of Shark Colonies", 20)]
-    for index, heading in enumerate(printed):
-        lines += [(heading, 12), *[(f"{heading} text {index}: the colony was surveyed every spring from the station.", 10)] * 3]
-    path = tmp_path / "rooted.pdf"
-    path.write_bytes(text_pdf([lines]))
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        pages = [extract_page(pdf[0], 1)]
-    finally:
-        pdf.close()
-    return build_document(pages, toc, {}).sections
+    lines = [line for index, heading in enumerate(printed)
+             for line in [(heading, 12), *[(f"{heading} text {index}: the colony was surveyed every spring from the station.", 10)] * 3]]
+    return _build(tmp_path, lines, toc).sections
 
 
 def test_an_outline_rooted_at_the_title_makes_no_title_section(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.ingest import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import SAMPLE
-from tests.pdf_maker import text_pdf
+from tests.pdf_maker import pdf_of_objects, text_pdf
 
 PAPERPYRAMID = Path(sys.executable).with_name("paperpyramid")
 GOOD = sorted(SAMPLE.glob("*.pdf"))
@@ -47,15 +47,7 @@ def flate_bomb_pdf(inflated_mib: int) -> bytes:
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(data) + data + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1) + b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
+    return pdf_of_objects(objects)
 
 
 @pytest.fixture(scope="module")
