@@ -276,8 +276,8 @@ def ask(
         settings = Settings()
         llm_settings = _llm_settings(settings.llm, backend, model)
         llm = get_llm(llm_settings)
-        filter_model = filter_model or llm_settings.filter_model
-        filter_llm = get_llm(llm_settings.model_copy(update={"model": filter_model})) if filter_model else None
+        filter_settings = llm_settings.for_filter(filter_model)
+        filter_llm = get_llm(filter_settings) if filter_settings is not None else None
     except ValidationError as exc:
         raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
     except PaperPyramidError as exc:
@@ -664,8 +664,8 @@ def eval_retrieval(
     names = [name.strip() for name in modes.split(",") if name.strip()]
     strategies = [name for name in names if name in STRATEGIES]
     llm, llm_settings = _eval_llm(backend, model) if strategies else (None, None)
-    filter_model = filter_model or (llm_settings.filter_model if llm_settings is not None else None)
-    filter_llm = _eval_llm(None, filter_model, llm_settings)[0] if strategies and filter_model else None
+    filter_settings = llm_settings.for_filter(filter_model) if llm_settings is not None else None
+    filter_llm = _eval_llm(None, None, filter_settings)[0] if strategies and filter_settings is not None else None
     with _reading(db) as corpus:
         filters = Filters()
         distilled: dict[str, str] = {}

@@ -484,10 +484,8 @@ class Corpus:
         from paperpyramid.llm import get_llm
         from paperpyramid.settings import Settings
 
-        settings = (self._settings or Settings()).llm
-        if strategy != "multiquery" or not settings.filter_model:
-            return None
-        return get_llm(settings.model_copy(update={"model": settings.filter_model}))
+        settings = (self._settings or Settings()).llm.for_filter() if strategy == "multiquery" else None
+        return None if settings is None else get_llm(settings)
 
     def _query_embedder(self, mode: str) -> Embedder | None:
         """The embedder a mode or strategy needs for the query: none for bm25, and none for the

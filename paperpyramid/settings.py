@@ -156,6 +156,12 @@ class LLMSettings(BaseModel):
             raise ValueError(f"unknown LLM backend {name!r}; choose one of: {', '.join(LLM_BACKENDS)}")
         return name
 
+    def for_filter(self, model: str | None = None) -> LLMSettings | None:
+        """These settings with the relevance filter's model (``model``, else ``filter_model``) in
+        the answering model's place; None when neither names one (the answering model filters)."""
+        name = model or self.filter_model
+        return None if name is None else self.model_copy(update={"model": name})
+
 
 class DistillSettings(BaseModel):
     """How papers are distilled into the knowledge pyramid."""

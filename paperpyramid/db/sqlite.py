@@ -147,51 +147,31 @@ class _GuardedConnection(sqlite3.Connection):  # type: ignore[misc]
         return super().cursor(factory or _GuardedCursor)
 
 
+def _reraising(name: str) -> Any:
+    """``sqlite3.Cursor``'s method ``name``, with the guard's explanation of a stop raised in
+    place of SQLite's bare "interrupted"."""
+    method = getattr(sqlite3.Cursor, name)
+
+    def call(self: _GuardedCursor, *args: Any) -> Any:
+        try:
+            return method(self, *args)
+        except sqlite3.OperationalError as exc:
+            self.connection.guard.reraise(exc)
+
+    call.__name__ = name
+    return call
+
+
 class _GuardedCursor(sqlite3.Cursor):  # type: ignore[misc]
-    # try/except rather than a context manager: __next__ runs once a row
+    # every way a statement runs or a row is fetched (__next__: once a row)
     connection: _GuardedConnection
-
-    def execute(self, *args: Any) -> Any:
-        try:
-            return super().execute(*args)
-        except sqlite3.OperationalError as exc:
-            self.connection.guard.reraise(exc)
-
-    def executemany(self, *args: Any) -> Any:
-        try:
-            return super().executemany(*args)
-        except sqlite3.OperationalError as exc:
-            self.connection.guard.reraise(exc)
-
-    def executescript(self, *args: Any) -> Any:
-        try:
-            return super().executescript(*args)
-        except sqlite3.OperationalError as exc:
-            self.connection.guard.reraise(exc)
-
-    def fetchone(self) -> Any:
-        try:
-            return super().fetchone()
-        except sqlite3.OperationalError as exc:
-            self.connection.guard.reraise(exc)
-
-    def fetchmany(self, *args: Any) -> Any:
-        try:
-            return super().fetchmany(*args)
-        except sqlite3.OperationalError as exc:
-            self.connection.guard.reraise(exc)
-
-    def fetchall(self) -> Any:
-        try:
-            return super().fetchall()
-        except sqlite3.OperationalError as exc:
-            self.connection.guard.reraise(exc)
-
-    def __next__(self) -> Any:
-        try:
-            return super().__next__()
-        except sqlite3.OperationalError as exc:
-            self.connection.guard.reraise(exc)
+    execute = _reraising("execute")
+    executemany = _reraising("executemany")
+    executescript = _reraising("executescript")
+    fetchone = _reraising("fetchone")
+    fetchmany = _reraising("fetchmany")
+    fetchall = _reraising("fetchall")
+    __next__ = _reraising("__next__")
 
 
 __all__ = ["QUERY_TIME_LIMIT", "Connection", "DatabaseError", "OperationalError", "connect", "load_vec", "sqlite3"]

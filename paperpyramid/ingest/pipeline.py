@@ -184,15 +184,19 @@ def _fetch_and_parse(item: WorkItem, obj: S3Object, options: IngestSettings, s3:
         target = Path(folder) / _safe_name(item.name)
         try:
             download(_client(s3), obj, target, s3)
-        except (ServiceUnavailable, ObjectGone) as exc:
-            # deleted since the listing: a later run that lists the key again tries it again
-            return Parsed(None, f"{UNAVAILABLE}{exc}", time.monotonic() - started)
-        except BadInput as exc:  # this one object refused (its policy, its storage class)
-            return Parsed(None, str(exc), time.monotonic() - started)
+        except (ServiceUnavailable, BadInput) as exc:
+            return Parsed(None, _refusal(exc), time.monotonic() - started)
         parsed = parse_one(target, options, name=item.name, on_phase=on_phase)
         parsed.sha256 = file_sha256(target)
         parsed.seconds = time.monotonic() - started
         return parsed
+
+
+def _refusal(exc: ServiceUnavailable | BadInput) -> str:
+    """Why one object could not be fetched, as logged: an outage, or an object deleted since
+    the listing, is ``unavailable:`` (a later run that lists it tries again); a refusal of
+    this object (its policy, its storage class) is final."""
+    return f"{UNAVAILABLE}{exc}" if isinstance(exc, ServiceUnavailable | ObjectGone) else str(exc)
 
 
 def _safe_name(name: str) -> str:
@@ -339,8 +343,8 @@ def iter_items(sources: Iterable[str | Path], s3: S3Settings, scratch: Path, opt
                 if is_archive(obj.key):
                     try:
                         response = open_object(client, obj, s3)
-                    except (ObjectGone, BadInput) as exc:  # deleted since the listing, or refused: this archive only
-                        yield WorkItem(obj.uri, error=f"{UNAVAILABLE}{exc}" if isinstance(exc, ObjectGone) else str(exc))
+                    except BadInput as exc:  # deleted since the listing, or refused: this archive only
+                        yield WorkItem(obj.uri, error=_refusal(exc))
                         continue
                     try:
                         # urllib3's response reads like a file: the archive streams, never lands whole
@@ -566,13 +570,12 @@ def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed) -> IngestResult
     document = parsed.document
     try:
         article_id = writer.store(document, source_uri=item.uri, sha256=parsed.sha256, etag=etag, seconds=parsed.seconds, contexts=parsed.contexts, vectors=parsed.vectors)
-    except ServiceUnavailable as exc:  # the corpus stayed locked: the next run tries again
-        reason = f"{UNAVAILABLE}{item.name}: could not be stored: {exc}"
-        writer.record(item.uri, parsed.sha256, "failed", error=reason, seconds=parsed.seconds, etag=etag)
-        return IngestResult(item.uri, "failed", error=reason, seconds=parsed.seconds)
     except Exception as exc:  # the article's transaction rolled back; log it and go on
-        log.exception("storing %s failed", item.uri)
-        reason = f"{item.name}: could not be stored: {type(exc).__name__}: {exc}"
+        if isinstance(exc, ServiceUnavailable):  # the corpus stayed locked: the next run tries again
+            reason = f"{UNAVAILABLE}{item.name}: could not be stored: {exc}"
+        else:
+            log.exception("storing %s failed", item.uri)
+            reason = f"{item.name}: could not be stored: {type(exc).__name__}: {exc}"
         writer.record(item.uri, parsed.sha256, "failed", error=reason, seconds=parsed.seconds, etag=etag)
         return IngestResult(item.uri, "failed", error=reason, seconds=parsed.seconds)
     return IngestResult(item.uri, "done", article_id=article_id, pages=document.pages, seconds=parsed.seconds, warnings=list(document.warnings))
