@@ -286,7 +286,7 @@ def test_a_worker_that_died_while_idle_is_replaced_when_the_next_job_comes():
         while not second and time.monotonic() < deadline:
             second = pool.wait(timeout=1.0)
     assert [outcome.value for outcome in first] == [1]
-    assert len(second) == 1 and (second[0].value == 2 or second[0].died)
+    assert len(second) == 1 and second[0].value == 2  # a fresh worker took the job
 
 
 def test_a_document_stuck_in_native_code_is_stopped_by_the_parent(tmp_path):
