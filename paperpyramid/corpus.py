@@ -169,6 +169,7 @@ class Corpus:
         settings: Settings | None = None,
         embedder: Embedder | None = None,
         query_time_limit: float = db_sqlite.QUERY_TIME_LIMIT,
+        check_same_thread: bool = True,
     ) -> Corpus:
         """Open a corpus read-only: a corpus file, or a snapshot made by ``take_snapshot``.
 
@@ -186,7 +187,9 @@ class Corpus:
 
         ``embedder`` embeds queries for vector and hybrid search; by default the model named in
         ``settings.embedding`` (``PAPERPYRAMID_EMBEDDING__MODEL``, all-MiniLM-L6-v2 unless set),
-        loaded on the first query that needs it.
+        loaded on the first query that needs it. ``check_same_thread=False`` lets the corpus pass
+        from one thread to another, as a web request's does between the thread that opens it and
+        the one that answers; it must still never be used by two threads at once.
         """
         if isinstance(source, str) and source.startswith("file://"):
             source = Path(url2pathname(urlparse(source).path))
@@ -196,10 +199,11 @@ class Corpus:
 
             fetched = fetch_snapshot(source, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings)
             # a verified snapshot never changes: immutable skips locking and change detection
-            return cls._open_file(fetched.path, immutable=True, query_time_limit=query_time_limit, embedder=embedder, settings=settings)
+            return cls._open_file(fetched.path, immutable=True, query_time_limit=query_time_limit, embedder=embedder, settings=settings,
+                                  check_same_thread=check_same_thread)
         if manifest_url is not None:
             raise ValueError("manifest_url is for snapshots (.sqlite.gz files and URLs), not a corpus file")
-        return cls._open_file(Path(source), embedder=embedder, settings=settings)
+        return cls._open_file(Path(source), embedder=embedder, settings=settings, check_same_thread=check_same_thread)
 
     @classmethod
     def _open_file(
@@ -210,14 +214,16 @@ class Corpus:
         query_time_limit: float | None = None,
         embedder: Embedder | None = None,
         settings: Settings | None = None,
+        check_same_thread: bool = True,
     ) -> Corpus:
         """``query_time_limit``: the file is untrusted (a snapshot); bound its statements' time."""
         if not path.is_file():
             raise FileNotFoundError(f"no corpus at {path}")
         if query_time_limit is None:
-            conn = db_sqlite.connect(path, read_only=True, immutable=immutable)
+            conn = db_sqlite.connect(path, read_only=True, immutable=immutable, check_same_thread=check_same_thread)
         else:
-            conn = db_sqlite.connect(path, read_only=True, immutable=immutable, untrusted=True, query_time_limit=query_time_limit)
+            conn = db_sqlite.connect(path, read_only=True, immutable=immutable, untrusted=True, query_time_limit=query_time_limit,
+                                     check_same_thread=check_same_thread)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
         except db_sqlite.DatabaseError as exc:

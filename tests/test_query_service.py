@@ -86,3 +86,31 @@ def test_ask_error_is_an_event(corpus_file: Path) -> None:
 def test_page_is_served(corpus_file: Path) -> None:
     page = TestClient(create_app(corpus_file)).get("/")
     assert page.status_code == 200 and "<form id=\"ask\">" in page.text and "/ask?" in page.text
+
+
+def test_a_requests_corpus_may_be_answered_from_another_thread(corpus_file: Path) -> None:
+    """FastAPI opens a request's corpus in one worker thread (the dependency) and may answer in
+    another (the route): the browser test met "SQLite objects created in a thread can only be
+    used in that same thread" when the two differed."""
+    import threading
+    from types import SimpleNamespace
+
+    from paperpyramid.services.query import _corpus
+
+    dependency = _corpus(SimpleNamespace(app=create_app(corpus_file)))  # type: ignore[arg-type]
+    corpus = next(dependency)  # opened in this thread, as the dependency is
+    titles: list[Any] = []
+    errors: list[BaseException] = []
+
+    def answer() -> None:
+        try:
+            titles.extend(article.title for article in corpus.articles())
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=answer)
+    thread.start()
+    thread.join(timeout=30)
+    dependency.close()
+    assert not errors, errors
+    assert titles

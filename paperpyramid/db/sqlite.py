@@ -75,19 +75,22 @@ def connect(
     timeout: float = 5.0,
     untrusted: bool = False,
     query_time_limit: float = QUERY_TIME_LIMIT,
+    check_same_thread: bool = True,
 ) -> Any:
     """A connection with sqlite-vec loaded; ``read_only`` opens with ``mode=ro`` (and
     ``immutable`` for a file that never changes, such as a verified snapshot).
 
     ``untrusted`` (a file from elsewhere, such as a snapshot): functions in its schema must be
     harmless (``trusted_schema`` off), and a statement that spends more than ``query_time_limit``
-    seconds inside SQLite is interrupted with an ``OperationalError`` that says so."""
+    seconds inside SQLite is interrupted with an ``OperationalError`` that says so.
+    ``check_same_thread=False``: the connection may pass from one thread to another (never be
+    used by two at once: SQLite here is built multi-thread, not serialized)."""
     factory = _GuardedConnection if untrusted else sqlite3.Connection
     if read_only:
         options = "mode=ro&immutable=1" if immutable else "mode=ro"
-        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?{options}", uri=True, timeout=timeout, factory=factory)
+        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?{options}", uri=True, timeout=timeout, factory=factory, check_same_thread=check_same_thread)
     else:
-        conn = sqlite3.connect(str(path), timeout=timeout, factory=factory)
+        conn = sqlite3.connect(str(path), timeout=timeout, factory=factory, check_same_thread=check_same_thread)
     try:
         if untrusted:
             conn.guard = _StatementGuard(str(path), query_time_limit)

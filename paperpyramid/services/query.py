@@ -161,7 +161,8 @@ def _open(state: Any) -> Iterator[Corpus]:
         if state.embedder is None:
             with Corpus.open(state.path) as probe:
                 state.embedder = probe.embedder if probe.has_vectors() else None
-    opened = Corpus.open(state.path, embedder=state.embedder)
+    # FastAPI runs this dependency and the route in worker threads that need not be the same one
+    opened = Corpus.open(state.path, embedder=state.embedder, check_same_thread=False)
     try:
         yield opened
     finally:
