@@ -3,7 +3,7 @@
 A context gathers a section's blocks in reading order, joined by a blank line, until the
 next block would push it past the token limit (the embedding window less its special
 tokens). A block longer than the limit on its own is cut between sentences, then between
-words. Contexts never cross a section boundary, so every one can be cited as
+words; a table between rows, each part opening with its caption and header row. Contexts never cross a section boundary, so every one can be cited as
 "section, page".
 """
 
@@ -97,8 +97,38 @@ def _pieces(section: Section, counter: TokenCounter, limit: int) -> list[_Piece]
         if tokens <= limit:
             pieces.append(_Piece(text, block.page, block.kind, tokens))
             continue
-        parts = counter.split_to_fit(text, limit)
+        parts = (_table_parts(text, counter, limit) if block.kind == "table" else None) or counter.split_to_fit(text, limit)
         pieces.extend(
             _Piece(part, block.page, block.kind, part_tokens) for part, part_tokens in zip(parts, counter.count_batch(parts), strict=True)
         )
     return pieces
+
+
+def _table_parts(text: str, counter: TokenCounter, limit: int) -> list[str] | None:
+    """A table too long for one context, cut between rows: every part opens with the caption
+    and the header row, so that a part read alone still says what its numbers are. A caption
+    over a quarter of the window is stored whole in parts of its own, and the rows' parts
+    open with its first sentences. ``None`` where the text holds no markdown table, or the
+    caption and header leave no room for a row."""
+    lines = text.split("\n")
+    start = next((i for i in range(len(lines) - 1) if lines[i].startswith("|") and lines[i + 1].startswith("|---")), None)
+    if start is None:
+        return None
+    caption = full = "\n".join(lines[:start]).strip()
+    if caption and counter.count(caption) > limit // 4:
+        caption = counter.split_to_fit(caption, limit // 4)[0]
+    head = (caption + _JOIN if caption else "") + "\n".join(lines[start : start + 2])
+    rows = [row for row in lines[start + 2 :] if row.strip()]
+    room = limit - counter.count(head + "\n")
+    if room < 1 or not rows:
+        return None
+    parts = counter.split_to_fit(full, limit) if caption != full else []  # the long caption whole, first
+    for group in _pack([_Piece(row, 0, "table", tokens) for row, tokens in zip(rows, counter.count_batch(rows), strict=True)], room, _rows_tokens(counter)):
+        part = head + "\n" + "\n".join(piece.text for piece in group)
+        # one row longer than the room (or a tokenizer that merges across lines): cut as text
+        parts += [part] if counter.count(part) <= limit else counter.split_to_fit(part, limit)
+    return parts
+
+
+def _rows_tokens(counter: TokenCounter) -> Callable[[list[_Piece]], int]:
+    return lambda group: counter.count("\n".join(piece.text for piece in group))

@@ -155,3 +155,13 @@ def test_eval_parse_reports_tables_of_the_bundled_papers(tmp_path: Path) -> None
     data = json.loads(json.dumps(report_to_json(report)))
     assert data["tables"]["overall"]["detection_recall"] == 1.0
     assert {row["pdf"] for row in data["tables"]["tables"]} == {PLOS, MDPI}
+
+
+def test_the_census_counts_every_stored_table_and_names_the_prose() -> None:
+    from paperpyramid.eval.tables import render_census, table_census
+
+    prose = TableGrid("3", "Table 3: Comparison.", (("the most co-viewed (co-read, or co-cited) papers",), ("corresponding to the query paper. We also include",)))
+    table = TableGrid("2", "Table 2: Ablations.", (("", "CLS", "USR"), ("SPECTER", "84.2", "88.4")))
+    census = table_census({"a.pdf": [prose, table], "b.pdf": [TableGrid("1", "Table 1", ())]})
+    assert (census.tables, census.empty, census.prose) == (3, 1, ("a.pdf: Table 3: Comparison.",))
+    assert render_census(census)[0] == "stored tables (every article): 3, 1 without cells, 1 reading as prose"

@@ -249,3 +249,40 @@ def test_no_cut_after_an_initial_or_an_abbreviation(counter: TokenCounter) -> No
     assert all(not piece.endswith(("F.", "e.g.", "Fig.", "et al.")) for piece in pieces), pieces
     assert any("Actually, F. poae toxins were found, e.g. in kernels as Fig. 3 shows and Smith et al. report." in piece for piece in pieces)
     assert sentence_spans("One. Two! See p. 5 now. Dr. Who.") == [(0, 4), (5, 9), (10, 23), (24, 32)]
+
+
+# Tables longer than a context
+
+
+def _long_table(rows: int) -> Block:
+    cells = [["Species", "Site", "Length (mm)", "Mass (g)"]] + [[f"Rana {i}", f"Site {i % 7}", f"{10 + i}.5", f"{i * 3}.2"] for i in range(rows)]
+    from paperpyramid.document import cells_to_markdown
+
+    return Block(text="Table 2. Morphometrics of the frogs measured.\n\n" + cells_to_markdown(cells), page=4, kind="table")
+
+
+def test_a_long_table_is_cut_between_rows_with_its_caption_and_header_in_every_part(counter: TokenCounter) -> None:
+    block = _long_table(120)
+    section = Section(title="Results", level=1, blocks=[block])
+    drafts = split_section(section, counter)
+    assert len(drafts) >= 3 and all(draft.num_tokens <= counter.max_content_tokens for draft in drafts)
+    header = "| Species | Site | Length (mm) | Mass (g) |"
+    for draft in drafts:
+        lines = draft.text.split("\n")
+        assert lines[0] == "Table 2. Morphometrics of the frogs measured." and lines[2] == header
+        assert all(line.startswith("| ") and line.count("|") == 5 for line in lines[4:])  # whole rows only
+        assert draft.kind == "table" and draft.page_number == 4
+    rows = [line for draft in drafts for line in draft.text.split("\n")[4:]]
+    assert rows == block.text.split("\n")[4:]  # every row once, in order
+
+
+def test_a_long_caption_is_kept_whole_before_the_rows(counter: TokenCounter) -> None:
+    caption = "Table 3. " + " ".join(f"Note {i}: measured in the field at dawn." for i in range(15))
+    block = _long_table(60)
+    block.text = caption + block.text[block.text.index("\n\n") :]
+    drafts = split_section(Section(title="Results", level=1, blocks=[block]), counter, max_tokens=200)
+    text = " ".join(draft.text for draft in drafts)
+    assert "Note 14: measured in the field at dawn." in text
+    assert all(draft.num_tokens <= 200 for draft in drafts)
+    row_parts = [draft for draft in drafts if "| Species |" in draft.text]
+    assert len(row_parts) >= 2 and all(draft.text.startswith("Table 3. Note 0") for draft in row_parts)

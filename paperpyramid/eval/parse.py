@@ -34,7 +34,17 @@ from paperpyramid.db.sqlite import Connection
 from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.eval.gold import GoldPaper, load_gold, soft_norm
 from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, load_gold_metadata, score_metadata
-from paperpyramid.eval.tables import PaperTables, TableGrid, load_gold_tables, render_tables, score_tables, tables_to_json
+from paperpyramid.eval.tables import (
+    PaperTables,
+    TableCensus,
+    TableGrid,
+    load_gold_tables,
+    render_census,
+    render_tables,
+    score_tables,
+    table_census,
+    tables_to_json,
+)
 from paperpyramid.retrieval.filters import year_of
 
 __all__ = [
@@ -302,6 +312,8 @@ class EvalReport:
     metadata: list[tuple[str, MetadataScore]] = field(default_factory=list)
     #: the tables of every paper with JATS gold (see :mod:`paperpyramid.eval.tables`)
     tables: list[PaperTables] = field(default_factory=list)
+    #: every stored table of the corpus, gold or not
+    census: TableCensus | None = None
 
 
 #: the coverage an article should reach (issue: no text may vanish silently)
@@ -421,7 +433,13 @@ def evaluate(gold_dir: Path, db_path: Path, *, parser: str | None = None) -> Eva
         if row.kind == "gold-jats" and row.pairs_with not in {paper.pdf for paper in tables}:
             tables.append(score_tables(row.pairs_with, load_gold_tables(gold_dir / row.file), stored_tables.get(row.pairs_with, [])))
     return EvalReport(
-        papers=results, overall=summarise(results), missing=missing, coverage=read_coverage(db_path), metadata=metadata, tables=tables
+        papers=results,
+        overall=summarise(results),
+        missing=missing,
+        coverage=read_coverage(db_path),
+        metadata=metadata,
+        tables=tables,
+        census=table_census(stored_tables),
     )
 
 
@@ -467,6 +485,7 @@ def render_report(report: EvalReport) -> str:
     lines += ["", *_overall_lines(report.overall)]
     lines += _metadata_lines(report.metadata)
     lines += render_tables(report.tables)
+    lines += render_census(report.census) if report.census else []
     if report.missing:
         lines += ["", f"no parse in the database for {len(report.missing)} gold paper(s):"]
         lines += [f"  {name}" for name in report.missing]
@@ -537,4 +556,5 @@ def report_to_json(report: EvalReport) -> dict[str, Any]:
             "accuracy": {name: value for name, (value, _) in accuracies([score for _, score in report.metadata]).items()},
         },
         "tables": tables_to_json(report.tables),
+        "table_census": {**asdict(report.census), "prose": list(report.census.prose)} if report.census else None,
     }

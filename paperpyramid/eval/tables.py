@@ -52,6 +52,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from paperpyramid.parsers.embedded.tables import reads_as_prose
 from paperpyramid.parsers.jats import parse_jats
 
 __all__ = [
@@ -372,6 +373,27 @@ def render_tables(papers: Sequence[PaperTables]) -> list[str]:
     for table in (table for paper in papers for table in paper.unpaired):
         lines.append(f"  unpaired: {table.pdf}  label {table.label or '-'}  {_shape(table.shape)}  {_short(table.caption)!r}")
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class TableCensus:
+    """Every stored table of the corpus, gold or not: how many, how many without cells, and
+    which read as running text (by the embedded parser's prose test, :func:`reads_as_prose`)."""
+
+    tables: int
+    empty: int
+    prose: tuple[str, ...]  # "pdf: caption" of each
+
+
+def table_census(stored: dict[str, list[TableGrid]]) -> TableCensus:
+    grids = [(pdf, grid) for pdf, tables in stored.items() for grid in tables]
+    prose = tuple(f"{pdf}: {_short(grid.caption)}" for pdf, grid in grids if grid.rows and reads_as_prose([list(row) for row in grid.rows]))
+    return TableCensus(len(grids), sum(1 for _, grid in grids if not grid.rows), prose)
+
+
+def render_census(census: TableCensus) -> list[str]:
+    lines = [f"stored tables (every article): {census.tables}, {census.empty} without cells, {len(census.prose)} reading as prose"]
+    return lines + [f"  prose: {item}" for item in census.prose]
 
 
 def tables_to_json(papers: Sequence[PaperTables]) -> dict[str, Any]:

@@ -33,6 +33,20 @@ REFERENCE_HEADINGS = {"references", "bibliography", "literature cited", "referen
 _NUMBERING = re.compile(r"^(?P<num>(\d{1,2}(\.\d{1,2}){0,3}\.?)|([IVX]{1,5}\.)|([A-H](\.\d{1,2}){0,3}\.?))\s+(?P<title>\S.*)$")
 _CAPTION = re.compile(r"^(?P<kind>fig(ure)?s?\.?|table|tab\.|scheme|chart|plate)\s*(?P<label>[A-Z]?\d+[a-z]?|[IVX]+|S\d+)\b\s*[.:|\-—–]?", re.I)
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"”]$")
+# "Table 1 presents the results", "Table 5, we show": a sentence that mentions a table
+_MENTION = re.compile(r"\s*,|\s+[a-z]{2,}\b")
+
+
+def caption_start(text: str) -> re.Match[str] | None:
+    """The "Table 2:" / "Figure 1." that opens a caption; ``None`` for a sentence that only
+    begins by naming one ("Table 1 presents …", "Figure 3, the …")."""
+    match = _CAPTION.match(text)
+    if match is None:
+        return None
+    label = match.group(0).rstrip()
+    if label[-1:] not in ".:|-—–" and _MENTION.match(text, len(label)):
+        return None
+    return match
 _EQUATION_NUMBER = re.compile(r"\(\s*([A-Z]?\d+[a-z]?(\.\d+)?)\s*\)$")
 _MATH_FONT = re.compile(r"^(cmmi|cmsy|cmex|msbm|msam|cmr\d*$|eufm|rsfs|mt(mi|sy|ex)|symbol|stix.*math|cambria.*math|txmi|txsy|pxmi|pxsy|esint|lmmath|lmmi|lmsy|euex)", re.I)
 _MATH_CHARS = set("=+−×·∑∏∫∂∇≤≥≈≠∈∉⊂⊆∪∩→←↔∞±√αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ^_{}|")
@@ -191,7 +205,7 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
     # a first-line indent after a finished sentence; not a centred or hanging line
     if indented and line.x1 >= max(item.x1 for item in current) - line.size * 2:
         return True
-    return bool(_CAPTION.match(line.text) and _SENTENCE_END.search(prev.text))
+    return bool(caption_start(line.text) and _SENTENCE_END.search(prev.text))
 
 
 def _bare_heading(text: str) -> bool:
@@ -217,7 +231,7 @@ def classify(block: Block, body_size: float, body_font: str = "") -> None:
     """Set ``block.kind`` (and heading number/title) from its text and style."""
     text = block.text.strip()
     first = block.lines[0]
-    caption = _CAPTION.match(text)
+    caption = caption_start(text)
     if caption and (first.bold_prefix > 0 or first.bold or len(text) > 20 or block.size <= body_size):
         block.kind = "caption"
         block.label = caption.group("label")

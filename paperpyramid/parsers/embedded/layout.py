@@ -43,6 +43,10 @@ class Line:
     # filled by later passes
     column: int = 0
     tags: set[str] = field(default_factory=set)
+    # read with ``extract_page(split_numbers=True)``: its words with their edges, and the line
+    # cut around its numbers
+    words: list[tuple[str, float, float]] | None = None
+    parts: list[Line] | None = None
 
     @property
     def height(self) -> float:
@@ -71,7 +75,7 @@ class Page:
 class _CharRun:
     """Accumulates characters of the line being built."""
 
-    __slots__ = ("chars", "x0", "x1", "top", "bottom", "sizes", "bold", "italic", "font", "prefix_bold", "last_x1", "last_x0", "vertical_votes")
+    __slots__ = ("chars", "x0", "x1", "top", "bottom", "sizes", "bold", "italic", "font", "prefix_bold", "last_x1", "last_x0", "vertical_votes", "boxes")
 
     def __init__(self) -> None:
         self.chars: list[str] = []
@@ -85,6 +89,7 @@ class _CharRun:
         self.last_x1 = float("-inf")
         self.last_x0 = float("-inf")
         self.vertical_votes = 0
+        self.boxes: list[tuple[float, float]] | None = None  # (x0, x1) of each character, when asked
 
 
 def _font_flags(textpage: ctypes.c_void_p, index: int, buffer: ctypes.Array[ctypes.c_char], flags: ctypes.c_int) -> tuple[str, bool, bool]:
@@ -96,8 +101,14 @@ def _font_flags(textpage: ctypes.c_void_p, index: int, buffer: ctypes.Array[ctyp
     return name, bold, italic
 
 
-def extract_page(page: pdfium.PdfPage, number: int) -> Page:
-    """Read one page's characters into lines (top-left origin)."""
+def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = False) -> Page:
+    """Read one page's characters into lines (top-left origin).
+
+    ``split_numbers`` (the table engine's reading) also gives every line its ``words`` with
+    their edges and, where a space before or after a number cuts it, its ``parts``
+    ("SciBERT on co-view 83.0 84.2" -> "SciBERT on co-view", "83.0", "84.2"), each with its
+    own box: tight tables set numeric columns a space apart.
+    """
     width, height = page.get_size()
     textpage = page.get_textpage()
     raw = textpage.raw
@@ -123,6 +134,8 @@ def extract_page(page: pdfium.PdfPage, number: int) -> Page:
     flags = ctypes.c_int()
 
     run = _CharRun()
+    if split_numbers:
+        run.boxes = []
     font_name, font_bold, font_italic = "", False, False
     last_size = -1.0
     last_weight = -2
@@ -133,7 +146,11 @@ def extract_page(page: pdfium.PdfPage, number: int) -> Page:
             line = _finish(run, number)
             if line is not None:
                 lines.append(line)
+                if split_numbers:
+                    _split_line(run, line, number)
         run = _CharRun()
+        if split_numbers:
+            run.boxes = []
 
     for i in range(n):
         ch = text[i]
@@ -172,6 +189,8 @@ def extract_page(page: pdfium.PdfPage, number: int) -> Page:
             elif x0 - run.last_x1 > max(size, 4.0) * 0.22 and run.chars[-1] != " ":
                 run.chars.append(" ")
         run.chars.append(ch)
+        if run.boxes is not None:
+            run.boxes.append((x0, x1))
         run.x0 = min(run.x0, x0)
         run.x1 = max(run.x1, x1)
         run.top = min(run.top, y_top)
@@ -191,6 +210,71 @@ def extract_page(page: pdfium.PdfPage, number: int) -> Page:
     text_object = pdfium_c.FPDFText_GetTextObject(raw, n // 2)
     invisible = bool(text_object) and pdfium_c.FPDFTextObj_GetTextRenderMode(text_object) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE
     return Page(number, width, height, lines, n, n_images, invisible)
+
+
+_NUMBER = re.compile(r"[-−–+]?\d[\d.,]*%?[*†‡§]*")
+
+
+#: a word of a line and its left and right edges
+Word = tuple[str, float, float]
+
+
+def _words(run: _CharRun) -> list[Word]:
+    """The run's words with their boxes (runs read with ``split_numbers`` keep each character's)."""
+    assert run.boxes is not None
+    words: list[Word] = []
+    boxes = iter(run.boxes)
+    current: list[str] = []
+    left = right = 0.0
+    for ch in run.chars:
+        if ch == " ":
+            if current:
+                words.append(("".join(current), left, right))
+                current = []
+            continue
+        x0, x1 = next(boxes)
+        if not current:
+            left = x0
+        current.append(ch)
+        right = x1
+    if current:
+        words.append(("".join(current), left, right))
+    return words
+
+
+def number_groups(words: list[Word]) -> list[list[Word]]:
+    """The words cut at every space with a number on either side; a number stays with an
+    operator next to it ("56.8 ± 12.7", "n = 12")."""
+    if len(words) < 2 or not any(_NUMBER.fullmatch(text) for text, _, _ in words):
+        return [words]
+    groups: list[list[Word]] = [[words[0]]]
+    for word in words[1:]:
+        before = groups[-1][-1][0]
+        joined = not any(ch.isalnum() for ch in before) or not any(ch.isalnum() for ch in word[0])
+        if not joined and (_NUMBER.fullmatch(word[0]) or _NUMBER.fullmatch(before)):
+            groups.append([word])
+        else:
+            groups[-1].append(word)
+    return groups
+
+
+def _split_line(run: _CharRun, line: Line, page: int) -> None:
+    """Give ``line`` its words and, where numbers cut it, its parts (font statistics stay the run's)."""
+    line.words = _words(run)
+    groups = number_groups(line.words)
+    if len(groups) < 2:
+        return
+    line.parts = []
+    for group in groups:
+        piece = _CharRun()
+        piece.chars = list(" ".join(text for text, _, _ in group))
+        piece.x0, piece.x1, piece.top, piece.bottom = group[0][1], group[-1][2], run.top, run.bottom
+        piece.sizes, piece.bold, piece.italic, piece.font, piece.prefix_bold = run.sizes, run.bold, run.italic, run.font, run.prefix_bold
+        piece.vertical_votes = run.vertical_votes
+        part = _finish(piece, page)
+        if part is not None:
+            part.words = group
+            line.parts.append(part)
 
 
 def _finish(run: _CharRun, page: int) -> Line | None:

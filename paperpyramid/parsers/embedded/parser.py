@@ -15,6 +15,7 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -31,7 +32,7 @@ from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import body_font, body_font_size, drop_unreadable_lines, order_page, remove_page_furniture
 from paperpyramid.parsers.embedded.references import split_references
 from paperpyramid.parsers.embedded.table_engine import BBox, read_rules, table_rows
-from paperpyramid.parsers.embedded.tables import collect_table, table_cells
+from paperpyramid.parsers.embedded.tables import collect_table, reads_as_prose, table_cells
 from paperpyramid.parsers.embedded.xmp import read_xmp
 
 log = logging.getLogger(__name__)
@@ -151,7 +152,7 @@ def _table_reader(pdf: pdfium.PdfDocument, path: Path) -> TableReader:
             page = pdf[page_number - 1]
             try:
                 width, height = page.get_size()
-                return table_rows(extract_page(page, page_number).lines, read_rules(page), (0.0, 0.0, width, height), caption_bbox)
+                return table_rows(extract_page(page, page_number, split_numbers=True).lines, read_rules(page), (0.0, 0.0, width, height), caption_bbox)
             finally:
                 page.close()
         except Exception as exc:  # a table, not the document: the caller falls back
@@ -188,7 +189,7 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
             classify(block, body_size, font)
         blocks += page_blocks
     _drop_small_print(blocks, body_size)
-    _mark_tables(blocks, body_size)
+    _mark_tables(blocks, body_size, tables)
     document = Document(pages=len(pages))
     title_blocks = fm.find_title(blocks, pages, body_size)
     document.title = fm.title_text(blocks, title_blocks, metadata)
@@ -203,21 +204,41 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
     document.doi = fm.find_doi(first_page_text, metadata, last_page_text)
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
-    _assemble(document, blocks, body_size, tables)
+    _assemble(document, blocks, body_size)
     set_apart_notes(document)
     _merge_continuations(document)
     return document
 
 
-def _mark_tables(blocks: list[Block], body_size: float) -> None:
-    """Claim the blocks under each table caption before headings are chosen: bold column
-    headers are not section headings."""
-    for index, block in enumerate(blocks):
-        if block.kind == "caption" and block.extra.get("caption_kind") == "table" and "members" not in block.extra:
-            members = collect_table(blocks, index, body_size)
-            for member in members:
-                blocks[member].kind = "table_part"
-            block.extra["members"] = members
+def _mark_tables(blocks: list[Block], body_size: float, tables: TableReader | None = None) -> None:
+    """Read the table at each table caption and claim the blocks under it before headings
+    are chosen (bold column headers are not section headings). Where the engine finds no
+    table and the blocks under the caption read as prose (a caption printed below its table),
+    nothing is claimed: the text stays text and the table is kept without cells."""
+    captions = [index for index, block in enumerate(blocks) if block.kind == "caption" and block.extra.get("caption_kind") == "table"]
+    for index in captions:
+        block = blocks[index]
+        if "members" in block.extra:
+            continue
+        found = tables(block.page, _bbox(block, [])) if tables is not None else None
+        members = collect_table(blocks, index, body_size)
+        if not found and reads_as_prose(table_cells([line for member in members for line in blocks[member].lines])):
+            members = []
+        for member in members:
+            blocks[member].kind = "table_part"
+        block.extra["members"] = members
+        block.extra["found"] = found
+    _drop_mentions(blocks, captions)
+
+
+def _drop_mentions(blocks: list[Block], captions: list[int]) -> None:
+    """A "caption" with no table under it whose label a caption with a table also has is a
+    sentence that begins by naming the table ("Table 4. On average, …"): it becomes text."""
+    held = {blocks[index].label for index in captions if blocks[index].extra.get("found") or blocks[index].extra.get("members")}
+    for index in captions:
+        block = blocks[index]
+        if not block.extra.get("found") and not block.extra.get("members") and block.label in held:
+            block.kind = "paragraph"
 
 
 def _require_following_text(blocks: list[Block]) -> None:
@@ -451,7 +472,7 @@ def _heading_style(block: Block) -> tuple[float, bool, bool, bool]:
     return (round(block.size), block.bold, block.lines[0].italic, caps)
 
 
-def _assemble(document: Document, blocks: list[Block], body_size: float, tables: TableReader | None = None) -> None:
+def _assemble(document: Document, blocks: list[Block], body_size: float) -> None:
     """Walk the classified blocks, building the section tree and pulling out the rest."""
     sections = document.sections
     current: Section | None = None
@@ -491,10 +512,10 @@ def _assemble(document: Document, blocks: list[Block], body_size: float, tables:
         if block.kind == "caption":
             caption = block.text
             if block.extra.get("caption_kind") == "table":
-                members = list(block.extra.get("members") or collect_table(blocks, index, body_size))  # type: ignore[call-overload]
+                members = list(block.extra.get("members", ()))  # type: ignore[call-overload]
                 skip.update(members)
                 lines = [line for member in members for line in blocks[member].lines]
-                found = tables(block.page, _bbox(block, [])) if tables is not None else None
+                found = cast("list[list[str]] | None", block.extra.get("found"))
                 cells = found or table_cells(lines)
                 table = Table(caption=caption, cells=cells, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [blocks[m] for m in members]))
                 document.tables.append(table)

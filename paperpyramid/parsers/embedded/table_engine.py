@@ -60,8 +60,15 @@ _CAPTION_START = re.compile(r"^\s*(?:table|tab\.|fig\.?|figure|scheme|chart)\s*[
 # larger is this many times the smaller, and the smaller is under this share of the text size
 _WRAP_RATIO = 1.8
 _WRAP_GAP = 0.35
-# rules no further apart than this are only the table's top and header rules
+# two rules no further apart than this are only the table's top and header rules (three close it)
 _HEADER_RULES = 60.0
+# printed rows that overlap by more than this share of their height are one row; less is
+# the loose boxes of tightly set rows touching (ACL tables: 10 pt pitch, 10.5 pt boxes)
+_OVERLAP = 0.25
+# a caption this close under a rule closes a table printed above it (ACL: 12-15 pt)
+_ABOVE_GAP = 18.0
+# rules in the page's bottom tenth rule off its footer, not a table under a caption
+_FOOTER_BAND = 0.1
 # a river may be touched by this share of the table's lines (rows that span the columns)
 _RIVER_TOUCH = 0.2
 
@@ -106,7 +113,7 @@ def extract_table(pdf_path: Path, page_number: int, caption_bbox: BBox) -> list[
     try:
         page = pdf[page_number - 1]
         try:
-            lines = extract_page(page, page_number).lines
+            lines = extract_page(page, page_number, split_numbers=True).lines
             rules = read_rules(page)
             width, height = page.get_size()
         finally:
@@ -152,9 +159,10 @@ def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, ca
         return None
     x0, top, x1, bottom = region
     inside = [
-        line
+        part
         for line in lines
         if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1 and top <= line.top and line.bottom <= bottom + 1
+        for part in line.parts or (line,)
     ]
     grid = _ruled_grid(inside, rules, region)
     if grid is not None:
@@ -163,6 +171,7 @@ def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, ca
     edges = _column_edges(physical, x0, x1)
     if len(edges) < 3:
         return None  # one column: prose or a list, not a table
+    physical[0].lines = [piece for line in physical[0].lines for piece in _split_header(line, edges)]
     horizontal = [rule for rule in _horizontal_rules(rules) if top < rule.y < bottom + 1]
     rows = _drop_notes(_join_wrapped(physical, horizontal, edges), horizontal, edges)
     cells = [_cells(row, edges) for row in rows]
@@ -171,12 +180,12 @@ def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, ca
 
 def _looks_like_prose(cells: Sequence[Sequence[str]]) -> bool:
     """Running text cut into "columns": most rows fill one cell, or every cell is a line of prose
-    (a two-column page under a caption that sits below its table)."""
+    (a two-column page under a caption that sits below its table: its first row is prose too)."""
     filled = [[cell for cell in row if cell] for row in cells]
     if sum(1 for row in filled if len(row) <= 1) >= 0.6 * len(filled):
         return True
-    wordy = sum(1 for row in filled if len(row) >= 2 and all(len(cell) >= 30 for cell in row))
-    return len(filled) >= 3 and wordy >= 0.5 * len(filled)
+    wordy = [len(row) >= 2 and all(len(cell) >= 30 for cell in row) for row in filled]
+    return len(filled) >= 3 and all(len(cell) >= 30 for cell in filled[0]) and sum(wordy) >= 0.5 * len(filled)
 
 
 # --------------------------------------------------------------------------- region
@@ -193,34 +202,46 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
         span = (middle, px1)
     else:
         span = (px0, px1)
+    # a table printed above its caption: the caption's half, or the page where its rules cross
+    above = _region_above(_column(lines, span), _crossing(rules, span), ctop)
+    if above is not None:
+        wide = [rule.y for rule in _horizontal_rules(rules) if rule.x1 - rule.x0 >= 0.6 * (px1 - px0) and rule.x0 < middle < rule.x1]
+        if all(any(abs(y - edge) < 1.5 for y in wide) for edge in (above[0] + 0.5, above[1] - 0.5)):  # top and bottom rules span the page
+            span = (px0, px1)
+        return (span[0], above[0], span[1], above[1])
     if span != (px0, px1) and _crosses_middle(lines, rules, middle, cbottom):
         span = (px0, px1)
-    column = sorted(
-        (line for line in lines if not line.vertical and span[0] <= (line.x0 + line.x1) / 2 <= span[1]),
-        key=lambda line: (line.top, line.x0),
-    )
-    width = span[1] - span[0]
-    crossing = [rule for rule in _horizontal_rules(rules) if rule.x1 - rule.x0 >= 0.3 * width and rule.x0 < span[1] and rule.x1 > span[0]]
-    above = _region_above(column, crossing, ctop)
-    if above is not None:
-        return (span[0], above[0], span[1], above[1])
+    column = _column(lines, span)
+    crossing = _crossing(rules, span)
     top = _after_caption(column, caption_bbox)
     limit = next((line.top - 0.5 for line in column if line.top > top and _CAPTION_START.match(line.text)), pbottom)
     inside = [line for line in column if top <= line.top and line.bottom <= limit]
     if not inside:
         return None
-    below = [rule for rule in crossing if top - 2 <= rule.y <= limit]
+    footer = pbottom - _FOOTER_BAND * (pbottom - ptop)
+    below = [rule for rule in crossing if top - 2 <= rule.y <= min(limit, footer)]
     bottom = max(line.bottom for line in inside) + 0.5
-    if len(below) >= 2 and below[-1].y - below[0].y > _HEADER_RULES:
+    if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
         bottom = below[-1].y + 0.5
     return (span[0], top, span[1], bottom)
+
+
+def _column(lines: Sequence[Line], span: tuple[float, float]) -> list[Line]:
+    """The horizontal lines whose middle falls in ``span``, top to bottom."""
+    return sorted((line for line in lines if not line.vertical and span[0] <= (line.x0 + line.x1) / 2 <= span[1]), key=lambda line: (line.top, line.x0))
+
+
+def _crossing(rules: Sequence[Rule], span: tuple[float, float]) -> list[Rule]:
+    """Horizontal rules across at least 30 % of ``span``, top to bottom."""
+    width = span[1] - span[0]
+    return [rule for rule in _horizontal_rules(rules) if rule.x1 - rule.x0 >= 0.3 * width and rule.x0 < span[1] and rule.x1 > span[0]]
 
 
 def _region_above(column: Sequence[Line], rules: Sequence[Rule], caption_top: float) -> tuple[float, float] | None:
     """(top, bottom) of a table printed above its caption (ACL, arXiv styles): its bottom rule
     sits just over the caption, and rules up from there, with no caption between, close it."""
     over = [rule for rule in rules if rule.y < caption_top]
-    if not over or caption_top - over[-1].y > 14:
+    if not over or caption_top - over[-1].y > _ABOVE_GAP:
         return None
     chain = [over[-1]]
     for rule in reversed(over[:-1]):
@@ -293,7 +314,8 @@ def _join_wrapped(rows: Sequence[_Row], rules: Sequence[Rule], edges: Sequence[f
         last = joined[-1] if joined else None
         gap = gaps[index - 1] if index else None
         continues = last is not None and gap is not None and not ruled[index - 1] and gap < threshold and _goes_on(last, row, edges)
-        if last is not None and (continues or (gap is not None and gap < 0 and not ruled[index - 1])):
+        overlaps = gap is not None and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height) and not ruled[index - 1]
+        if last is not None and (continues or overlaps):
             last.lines += row.lines
             last.bottom = max(last.bottom, row.bottom)
         else:
@@ -396,6 +418,21 @@ def _split_at(line: Line, borders: Sequence[float]) -> list[Line]:
     return pieces
 
 
+def _split_header(line: Line, edges: Sequence[float]) -> list[Line]:
+    """A header line set across several columns ("CLS USR CITE REC Avg.") cut where its words
+    fall into other columns (by the words' own edges, where the line has them)."""
+    inner = [x for x in edges[1:-1] if line.x0 + 2 < x < line.x1 - 2]
+    if not inner or not line.words:
+        return [line]
+    groups: list[list[tuple[str, float, float]]] = []
+    for word in line.words:
+        if groups and _column_of(replace(line, x0=word[1]), edges) == _column_of(replace(line, x0=groups[-1][-1][1]), edges):
+            groups[-1].append(word)
+        else:
+            groups.append([word])
+    return [replace(line, text=" ".join(text for text, _, _ in group), x0=group[0][1], x1=group[-1][2], words=group, parts=None) for group in groups]
+
+
 def _text_in(lines: Sequence[Line], cell: tuple[float, float, float, float]) -> str:
     x0, top, x1, bottom = cell
     inside = [line for line in lines if x0 <= (line.x0 + line.x1) / 2 < x1 and top <= (line.top + line.bottom) / 2 < bottom]
@@ -412,7 +449,7 @@ def _column_edges(rows: Sequence[_Row], x0: float, x1: float) -> list[float]:
     for line in lines:
         for x in range(int(line.x0) - left, int(line.x1) - left + 1):
             touched[x] += 1
-    allowed = int(_RIVER_TOUCH * len(rows))
+    allowed = max(1 if len(rows) >= 4 else 0, int(_RIVER_TOUCH * len(rows)))
     size = statistics.median(line.size for line in lines)
     edges, start = [x0], None
     for offset, count in enumerate(touched + [len(rows) + 1]):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import statistics
+
 from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, KNOWN_HEADINGS, Block
 from paperpyramid.parsers.embedded.layout import Line
 
@@ -29,6 +31,22 @@ def table_cells(lines: list[Line]) -> list[list[str]]:
             out[column] = (out[column] + " " + line.text).strip()
         cells.append(out)
     return cells
+
+
+def reads_as_prose(cells: list[list[str]]) -> bool:
+    """Cells that are running text, not a table: most rows one long cell (the column under a
+    caption printed below its table), or rows of long cells side by side (both columns of a
+    page, from the first row on). A list of short one-cell rows ("The first complaint") still reads as a table."""
+    filled = [[cell for cell in row if cell] for row in cells]
+    filled = [row for row in filled if row]
+    if not filled:
+        return False
+    single = [row[0] for row in filled if len(row) == 1]
+    if len(single) >= 0.6 * len(filled) and statistics.median(len(cell) for cell in single) >= 35:
+        return True
+    wordy = [len(row) >= 2 and all(len(cell) >= 30 for cell in row) for row in filled]
+    # a table opens with a header of short labels; two columns of a page open mid-sentence
+    return len(filled) >= 3 and all(len(cell) >= 30 for cell in filled[0]) and sum(wordy) >= 0.5 * len(filled)
 
 
 def _nearest_column(line: Line, anchors: list[float]) -> int:
