@@ -129,3 +129,27 @@ def test_numeric_columns_set_a_space_apart_are_columns() -> None:
     algorithms = next(table for table in longeval.tables if table.label == "4")
     assert algorithms.cells[0] == ["Algorithm", "R@3", "R@5", "R@10"]
     assert ["SuperPAL (2021)", "0.61", "0.68", "0.77"] in algorithms.cells
+
+
+def test_a_table_continued_on_the_next_page_is_one_table() -> None:
+    from paperpyramid.document import Block, Section, Table
+    from paperpyramid.parsers.embedded.tables import join_continued
+
+    head = ["Regulated pressure", "Total"]
+    first = Table("Table 4 Pressures", [head, ["1. felling", "10"]], page=11, label="4", bbox=(0, 0, 1, 1))
+    rest = Table("Table 4 Pressures (Continued)", [head, ["20. washing", "11"]], page=12, label="4", bbox=(0, 2, 1, 3))
+    other = Table("Table 5 Habitats", [["Habitat", "Records"], ["nád", "1"]], page=12, label="5", bbox=(0, 4, 1, 5))
+    sections = [Section("Results", 1, blocks=[Block(t.caption + "\n\n" + t.markdown, t.page, "table", t.bbox) for t in (first, rest, other)])]
+    document = Document(pages=12, sections=sections, tables=[first, rest, other])
+    join_continued(document)
+    assert [table.label for table in document.tables] == ["4", "5"]
+    assert document.tables[0].cells == [head, ["1. felling", "10"], ["20. washing", "11"]]  # the repeated header once
+    blocks = document.sections[0].blocks
+    assert len(blocks) == 2 and "| 20. washing | 11 |" in blocks[0].text and blocks[0].page == 11
+
+
+def test_the_landscape_papers_continued_tables_are_whole() -> None:
+    document = _parsed("bmc-j-ethnobiol-ethnomed-2015-landscape-ethnoecology.pdf")
+    labels = [table.label for table in document.tables]
+    assert labels.count("4") == labels.count("5") == 1
+    assert len(next(table for table in document.tables if table.label == "5").cells) >= 60  # 62 rows in the gold

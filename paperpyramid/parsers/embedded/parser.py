@@ -32,7 +32,7 @@ from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import body_font, body_font_size, drop_unreadable_lines, order_page, remove_page_furniture
 from paperpyramid.parsers.embedded.references import split_references
 from paperpyramid.parsers.embedded.table_engine import BBox, read_rules, table_rows
-from paperpyramid.parsers.embedded.tables import collect_table, reads_as_prose, table_cells
+from paperpyramid.parsers.embedded.tables import collect_table, join_continued, reads_as_prose, table_cells
 from paperpyramid.parsers.embedded.xmp import read_xmp
 
 log = logging.getLogger(__name__)
@@ -205,6 +205,7 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
     _assemble(document, blocks, body_size)
+    join_continued(document)
     set_apart_notes(document)
     _merge_continuations(document)
     return document

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 
+from paperpyramid.document import Document, Table
 from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, KNOWN_HEADINGS, Block
 from paperpyramid.parsers.embedded.layout import Line
 
@@ -82,3 +83,23 @@ def _is_running_text(block: Block, body_size: float) -> bool:
         return False
     long_lines = sum(1 for line in block.lines if len(line.text) > 60)
     return long_lines >= 0.6 * len(block.lines) and bool(_SENTENCE_END.search(block.lines[-1].text)) and block.size >= body_size - 0.6
+
+
+def join_continued(document: Document) -> None:
+    """One table for a table printed over two pages or columns: a table with the label of the one
+    before it, on the same page or the next ("Table 4 … (Continued)"), adds its rows to it (a header row it repeats is
+    dropped), and its block leaves its section; the first part's block holds the whole table."""
+    kept: list[Table] = []
+    for table in document.tables:
+        first = kept[-1] if kept else None
+        if first is None or not table.label or table.label != first.label or table.page not in (first.page, first.page + 1) or not table.cells:
+            kept.append(table)
+            continue
+        rows = table.cells[1:] if first.cells and table.cells[0] == first.cells[0] else table.cells
+        first.cells = first.cells + rows
+        for section in document.sections:
+            section.blocks = [block for block in section.blocks if not (block.kind == "table" and block.page == table.page and block.bbox == table.bbox)]
+            for block in section.blocks:
+                if block.kind == "table" and block.page == first.page and block.bbox == first.bbox:
+                    block.text = first.caption + "\n\n" + first.markdown
+    document.tables = kept
