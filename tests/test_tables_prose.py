@@ -13,7 +13,7 @@ from paperpyramid.parsers.embedded.blocks import caption_start
 from paperpyramid.parsers.embedded.layout import number_groups
 from paperpyramid.parsers.embedded.parser import parse_pdf
 from paperpyramid.parsers.embedded.tables import reads_as_prose
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, SAMPLE
 
 pytest.importorskip("pdfplumber", reason="the table engine's ruled-grid step needs pdfplumber")
 
@@ -153,3 +153,14 @@ def test_the_landscape_papers_continued_tables_are_whole() -> None:
     labels = [table.label for table in document.tables]
     assert labels.count("4") == labels.count("5") == 1
     assert len(next(table for table in document.tables if table.label == "5").cells) >= 60  # 62 rows in the gold
+
+
+def test_a_sideways_table_page_is_read_upright() -> None:
+    # pages 5-6 of the BMC paper are set sideways (/Rotate 90): their text was dropped as rotated
+    document = parse_pdf(SAMPLE / "bmc-health-serv-res-2014-barriers.pdf")
+    themes = next(table for table in document.tables if table.label == "2")
+    assert themes.page == 5 and len(themes.cells) >= 30 and len(themes.cells[0]) == 3
+    assert themes.cells[0][0].startswith("Respondent group")
+    cells = " ".join(cell for row in themes.cells for cell in row)
+    assert "Self referrals and weak patient referral system" in cells  # page 5
+    assert "No strategic plan for the hospital" in cells  # page 6, the table continued

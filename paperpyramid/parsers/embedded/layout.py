@@ -10,6 +10,7 @@ Rotated text (arXiv side stamps, turned table headers) is set aside.
 from __future__ import annotations
 
 import ctypes
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -70,6 +71,7 @@ class Page:
     n_chars: int
     n_images: int
     invisible_text: bool = False  # an OCR layer: text drawn in render mode 3 over a scan
+    turn: int = 0  # the quarter turn (90, 270) that set a sideways page upright; boxes are on the turned page
 
 
 class _CharRun:
@@ -109,7 +111,7 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
     ("SciBERT on co-view 83.0 84.2" -> "SciBERT on co-view", "83.0", "84.2"), each with its
     own box: tight tables set numeric columns a space apart.
     """
-    width, height = page.get_size()
+    width, height = user_size(page)
     textpage = page.get_textpage()
     raw = textpage.raw
     n = pdfium_c.FPDFText_CountChars(raw)
@@ -126,6 +128,7 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
 
     # The loose box spans the font's ascent to descent, so its height tracks the effective
     # font size; FPDFText_GetFontSize ignores the text matrix (often 1.0 in pdfTeX output).
+    turn = text_turn(raw, n)  # a page set sideways (a landscape table): read it turned upright
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
     get_box = pdfium_c.FPDFText_GetLooseCharBox
@@ -164,6 +167,8 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
         get_box(raw, i, rect_ref)
         x0, x1 = rect.left, rect.right
         y_top, y_bottom = height - rect.top, height - rect.bottom
+        if turn:
+            x0, y_top, x1, y_bottom = turn_box(turn, (x0, y_top, x1, y_bottom), width, height)
         if x1 - x0 <= 0 and y_bottom - y_top <= 0:
             continue  # invisible or generated
         size = round(y_bottom - y_top, 1)
@@ -209,7 +214,9 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
         n_images = _count_images(page)
     text_object = pdfium_c.FPDFText_GetTextObject(raw, n // 2)
     invisible = bool(text_object) and pdfium_c.FPDFTextObj_GetTextRenderMode(text_object) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE
-    return Page(number, width, height, lines, n, n_images, invisible)
+    if turn:
+        width, height = height, width
+    return Page(number, width, height, lines, n, n_images, invisible, turn)
 
 
 _NUMBER = re.compile(r"[-−–+]?\d[\d.,]*%?[*†‡§]*")
@@ -316,6 +323,41 @@ def normalize_text(text: str) -> str:
     if "  " in text:
         text = " ".join(text.split())
     return text
+
+
+def user_size(page: pdfium.PdfPage) -> tuple[float, float]:
+    """The page's width and height in the coordinates its characters and paths are given in:
+    pdfium's page size is turned by the page's /Rotate, its boxes are not."""
+    width, height = page.get_size()
+    return (height, width) if page.get_rotation() in (90, 270) else (width, height)
+
+
+#: sample this many characters to tell a page's text direction
+_TURN_SAMPLE = 24
+
+
+def text_turn(raw: ctypes.c_void_p, n: int) -> int:
+    """90 or 270 where most of a page's text runs up or down its page (a table set sideways,
+    or a landscape page under /Rotate), else 0: the quarter turn that sets it upright."""
+    if n <= 0:
+        return 0
+    votes = {0: 0, 90: 0, 270: 0}
+    for index in range(0, n, max(1, n // _TURN_SAMPLE)):
+        degrees = round(math.degrees(pdfium_c.FPDFText_GetCharAngle(raw, index))) % 360
+        for angle in votes:
+            if abs(degrees - angle) <= 5:
+                votes[angle] += 1
+    best = max(votes, key=lambda angle: votes[angle])
+    return best if best and votes[best] > 0.6 * sum(votes.values()) else 0
+
+
+def turn_box(turn: int, box: tuple[float, float, float, float], width: float, height: float) -> tuple[float, float, float, float]:
+    """A box (x0, top, x1, bottom, top-left origin) on a ``width`` × ``height`` page, seen on
+    the page turned upright: 270 (text running up) turns it clockwise, 90 anticlockwise."""
+    x0, top, x1, bottom = box
+    if turn == 270:
+        return height - bottom, x0, height - top, x1
+    return top, width - x1, bottom, width - x0
 
 
 def _count_images(page: pdfium.PdfPage) -> int:

@@ -31,7 +31,7 @@ from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
 from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import body_font, body_font_size, drop_unreadable_lines, order_page, remove_page_furniture
 from paperpyramid.parsers.embedded.references import split_references
-from paperpyramid.parsers.embedded.table_engine import BBox, read_rules, table_rows
+from paperpyramid.parsers.embedded.table_engine import BBox, page_table
 from paperpyramid.parsers.embedded.tables import collect_table, join_continued, reads_as_prose, table_cells
 from paperpyramid.parsers.embedded.xmp import read_xmp
 
@@ -151,8 +151,7 @@ def _table_reader(pdf: pdfium.PdfDocument, path: Path) -> TableReader:
         try:
             page = pdf[page_number - 1]
             try:
-                width, height = page.get_size()
-                return table_rows(extract_page(page, page_number, split_numbers=True).lines, read_rules(page), (0.0, 0.0, width, height), caption_bbox)
+                return page_table(page, page_number, caption_bbox)
             finally:
                 page.close()
         except Exception as exc:  # a table, not the document: the caller falls back

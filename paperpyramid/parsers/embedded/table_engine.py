@@ -46,9 +46,9 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from paperpyramid.parsers.embedded.blocks import join_lines
-from paperpyramid.parsers.embedded.layout import Line, extract_page
+from paperpyramid.parsers.embedded.layout import Line, extract_page, turn_box, user_size
 
-__all__ = ["BBox", "Rule", "extract_table", "find_region", "read_rules", "table_rows"]
+__all__ = ["BBox", "Rule", "extract_table", "find_region", "page_table", "read_rules", "table_rows"]
 
 _PDFPLUMBER_HINT = "the table engine's ruled-grid step needs pdfplumber (MIT): pip install 'pdfplumber>=0.11,<0.12'"
 
@@ -69,6 +69,8 @@ _OVERLAP = 0.25
 _ABOVE_GAP = 18.0
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
 _FOOTER_BAND = 0.1
+# a river is at least this share of the text size wide (and 3 pt)
+_RIVER_WIDTH = 0.6
 # a river may be touched by this share of the table's lines (rows that span the columns)
 _RIVER_TOUCH = 0.2
 
@@ -113,23 +115,30 @@ def extract_table(pdf_path: Path, page_number: int, caption_bbox: BBox) -> list[
     try:
         page = pdf[page_number - 1]
         try:
-            lines = extract_page(page, page_number, split_numbers=True).lines
-            rules = read_rules(page)
-            width, height = page.get_size()
+            return page_table(page, page_number, caption_bbox)
         finally:
             page.close()
     finally:
         pdf.close()
-    return table_rows(lines, rules, (0.0, 0.0, width, height), caption_bbox)
 
 
-def read_rules(page: pdfium.PdfPage) -> list[Rule]:
-    """The page's drawn rules, horizontal and vertical (top-left origin)."""
-    height = page.get_size()[1]
+def page_table(page: pdfium.PdfPage, page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
+    """The table under the caption on an open page (a sideways page read turned upright, as
+    the parser reads it)."""
+    read = extract_page(page, page_number, split_numbers=True)
+    return table_rows(read.lines, read_rules(page, turn=read.turn), (0.0, 0.0, read.width, read.height), caption_bbox)
+
+
+def read_rules(page: pdfium.PdfPage, *, turn: int = 0) -> list[Rule]:
+    """The page's drawn rules, horizontal and vertical (top-left origin; on the page turned
+    upright by ``turn``, as :func:`extract_page` reports it)."""
+    width, height = user_size(page)
     rules = []
     for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=3):
         left, bottom, right, top = obj.get_bounds()
         x0, y0, x1, y1 = left, height - top, right, height - bottom
+        if turn:
+            x0, y0, x1, y1 = turn_box(turn, (x0, y0, x1, y1), width, height)
         if x1 - x0 < 3 and y1 - y0 < 3:
             continue  # a dot, or a glyph drawn as a path
         if y1 - y0 <= 2.5 or x1 - x0 <= 2.5:
@@ -179,10 +188,12 @@ def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, ca
 
 
 def _looks_like_prose(cells: Sequence[Sequence[str]]) -> bool:
-    """Running text cut into "columns": most rows fill one cell, or every cell is a line of prose
+    """Running text cut into "columns": most rows fill the first cell only, or every cell is a line of prose
     (a two-column page under a caption that sits below its table: its first row is prose too)."""
     filled = [[cell for cell in row if cell] for row in cells]
-    if sum(1 for row in filled if len(row) <= 1) >= 0.6 * len(filled):
+    # a row that fills one cell reads as prose in the first column; in a later one it is a
+    # table's list of items beside a row label above it
+    if sum(1 for row, full in zip(cells, filled, strict=True) if len(full) <= 1 and (not full or row[0])) >= 0.6 * len(filled):
         return True
     wordy = [len(row) >= 2 and all(len(cell) >= 30 for cell in row) for row in filled]
     return len(filled) >= 3 and all(len(cell) >= 30 for cell in filled[0]) and sum(wordy) >= 0.5 * len(filled)
@@ -451,16 +462,35 @@ def _column_edges(rows: Sequence[_Row], x0: float, x1: float) -> list[float]:
             touched[x] += 1
     allowed = max(1 if len(rows) >= 4 else 0, int(_RIVER_TOUCH * len(rows)))
     size = statistics.median(line.size for line in lines)
+    width = max(_RIVER_WIDTH * size, 3.0)
     edges, start = [x0], None
     for offset, count in enumerate(touched + [len(rows) + 1]):
         if count <= allowed and start is None:
             start = offset
         elif count > allowed and start is not None:
-            if offset - start >= max(size, 3.0) and start > 0 and offset < len(touched):
+            if offset - start >= width and start > 0 and offset < len(touched):
                 edges.append(left + (start + offset) / 2)
+            elif start == 0 or offset >= len(touched):
+                # a sparse first or last column (row labels in a few rows) is under the
+                # allowance: a gap no line crosses between it and the next still parts them
+                edges += [left + middle for middle in _clear_gaps(touched, start, offset, width)]
             start = None
     edges.append(x1)
-    return edges
+    return sorted(edges)
+
+
+def _clear_gaps(touched: Sequence[int], start: int, end: int, width: float) -> list[float]:
+    """Middles of the runs in ``touched[start:end]`` that no line crosses, at least ``width``
+    wide, with text on both sides."""
+    middles, run = [], None
+    for offset in range(start, min(end + 1, len(touched))):
+        if touched[offset] == 0 and run is None:
+            run = offset
+        elif touched[offset] > 0 and run is not None:
+            if offset - run >= width and run > 0 and any(touched[:run]):
+                middles.append((run + offset) / 2)
+            run = None
+    return middles
 
 
 def _column_of(line: Line, edges: Sequence[float]) -> int:

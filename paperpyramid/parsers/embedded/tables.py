@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import statistics
 
 from paperpyramid.document import Document, Table
@@ -85,6 +86,9 @@ def _is_running_text(block: Block, body_size: float) -> bool:
     return long_lines >= 0.6 * len(block.lines) and bool(_SENTENCE_END.search(block.lines[-1].text)) and block.size >= body_size - 0.6
 
 
+_CONTINUED = re.compile(r"\(?\bcontinued\b|\bcont(?:'d|\.)", re.IGNORECASE)
+
+
 def join_continued(document: Document) -> None:
     """One table for a table printed over two pages or columns: a table with the label of the one
     before it, on the same page or the next ("Table 4 … (Continued)"), adds its rows to it (a header row it repeats is
@@ -92,7 +96,8 @@ def join_continued(document: Document) -> None:
     kept: list[Table] = []
     for table in document.tables:
         first = kept[-1] if kept else None
-        if first is None or not table.label or table.label != first.label or table.page not in (first.page, first.page + 1) or not table.cells:
+        reach = 2 if _CONTINUED.search(table.caption) else 1  # a page of rows without a caption may lie between
+        if first is None or not table.label or table.label != first.label or not first.page <= table.page <= first.page + reach or not table.cells:
             kept.append(table)
             continue
         rows = table.cells[1:] if first.cells and table.cells[0] == first.cells[0] else table.cells
