@@ -155,3 +155,43 @@ def test_a_numbered_heading_that_begins_like_a_metadata_label_is_a_section(share
     specter = parse_pdf(shared_corpus / "acl-2020-specter.pdf")
     numbered = {(section.number, section.title) for section in specter.sections}
     assert {("2.3", "Citation-Based Pretraining Objective"), ("3.2", "Citation Prediction")} <= numbered
+
+
+def test_the_first_pages_other_text_is_kept_after_the_abstract() -> None:
+    # affiliations, dates, the editor and the data statement were dropped with the front matter
+    plos = parse_pdf(SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf")
+    assert plos.sections[0].title == "Abstract" and plos.sections[1].title == ""
+    front = " ".join(block.text for block in plos.sections[1].blocks)
+    assert "Institut Teknologi Bandung" in front and "Institut Teknologi Bandung" not in (plos.abstract or "")
+    # the small print of the side box (citation, editor) with the notes, out of the reading flow
+    notes = " ".join(block.text for block in plos.sections[-1].blocks)
+    assert plos.sections[-1].title == "" and "Editor: Matthias" in notes and "Citation: Iskandar DT" in notes
+    assert all(table.section is None or plos.sections[table.section].blocks for table in plos.tables)  # indices moved with it
+
+
+def test_a_side_box_beside_the_abstract_is_not_read_into_it(shared_corpus: Path) -> None:
+    # F1000's referee-status box sits beside the abstract: the page was read across both, the
+    # abstract heading joined "Referee Status:" and the abstract itself was lost
+    shark = parse_pdf(shared_corpus / "f1000research-2015-sharpnose-shark-longevity.pdf")
+    assert (shark.abstract or "").startswith("Longevity of Rhizoprionodon terraenovae and Carcharhinus acronotus in the western")
+    assert shark.abstract.endswith("demographic analyses and stock assessments.")
+    assert "Referee Status" not in shark.abstract and "Open Peer Review" in " ".join(b.text for s in shark.sections for b in s.blocks)
+
+
+def test_a_paper_whose_first_heading_comes_late_keeps_its_opening_pages(shared_corpus: Path) -> None:
+    # an OCR-layer scan whose only heading is "Acknowledgement": its text was all front matter
+    scan = parse_pdf(shared_corpus / "hostile-scanned-ocr-layer-z-naturforsch-1999.pdf")
+    opening = next(section for section in scan.sections if not section.title)
+    assert scan.sections.index(opening) < [s.title for s in scan.sections].index("Acknowledgement")
+    assert sum(len(block.text.split()) for block in opening.blocks) > 600  # of its ~750 words
+
+
+def test_a_table_and_figures_before_the_first_heading_are_kept(shared_corpus: Path) -> None:
+    # a one-page excerpt with no heading: its table and captions were front matter, and dropped
+    excerpt = parse_pdf(shared_corpus / "data-in-brief-2019-single-page-figure-table.pdf")
+    (table,) = excerpt.tables
+    assert table.label == "1" and len(table.cells) == 8
+    assert table.cells[0][:3] == ["Inhibitor", "bc (V/dec)", "ba (V/dec)"] and table.cells[-1][0] == "10"  # no figure read into it
+    assert table.cells[-1][-2:] == ["246.080", "0.0919"]
+    assert {figure.label for figure in excerpt.figures} == {"4", "5"}
+    assert excerpt.sections[table.section].blocks  # its section holds it

@@ -55,7 +55,7 @@ _MATH_CHARS = set("=+−×·∑∏∫∂∇≤≥≈≠∈∉⊂⊆∪∩→←�
 @dataclass(slots=True)
 class Block:
     lines: list[Line]
-    kind: str = "paragraph"  # paragraph | heading | caption | formula | table | furniture
+    kind: str = "paragraph"  # paragraph | heading | caption | formula | table | furniture | aside
     level: int = 0
     number: str | None = None
     title: str = ""

@@ -77,7 +77,7 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
     members = [best]
     for index in range(best + 1, min(best + 6, len(blocks))):
         block, previous = blocks[index], blocks[members[-1]]
-        if block.page != 1 or abs(block.size - previous.size) > 0.6 or block.kind in ("caption", "formula", "furniture"):
+        if block.page != 1 or abs(block.size - previous.size) > 0.6 or block.kind in ("caption", "formula", "furniture", "aside"):
             break
         if block.top - previous.bottom > 1.2 * previous.size or len(" ".join(blocks[i].text for i in members)) + len(block.text) > 400:
             break
@@ -87,7 +87,7 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
 
 def _title_like(block: Block, first_page: Page) -> bool:
     text = block.text.strip()
-    if block.kind in ("caption", "formula", "furniture") or not 8 <= len(text) <= 300:
+    if block.kind in ("caption", "formula", "furniture", "aside") or not 8 <= len(text) <= 300:
         return False
     if block.top > first_page.height * 0.6 or not re.search(r"[A-Za-z]{3}", text):
         return False

@@ -2,8 +2,9 @@
 
 Licence and copyright lines, correspondence addresses, "Cite this article as" and a publisher's
 advertisement for itself land in the abstract or glued to the last reference when they are
-printed beside them. They move to one untitled section at the end of the paper, so that the
-abstract and the reference list hold what they should and no word of the PDF is lost.
+printed beside them. They move to one untitled section at the end of the paper, with the small
+print the parser sets aside (a first page's side box, a figure's legend), so that the abstract
+and the reference list hold what they should and no word of the PDF is lost.
 """
 
 from __future__ import annotations
@@ -22,6 +23,12 @@ _NOTE = re.compile(
 # the first page's imprint, printed once (so not a running foot) inside the first section:
 # "Proceedings of the 58th Annual Meeting of the ACL, pages 2270–2282 ©2020 ..." and its dates
 _IMPRINT = re.compile(r"^Proceedings of the\b.{0,200}\bpages \d+\s*[–-]\s*\d+|^[A-Z][a-z]+ \d{1,2}\s*[–-]\s*\d{1,2}, \d{4}\.?$")
+# after an abstract's paragraphs, the first page's box beside it: a short line that is not a
+# sentence, not keywords and not a paragraph's continuation ("This article is included in the …")
+_BOX = re.compile(
+    r"^(?!(?i:key ?words|index terms|background|methods?|results?|conclusions?|objectives?|aims?|purpose|findings|"
+    r"interpretation|introduction|design|setting|participants|context|main outcome))[A-Z][^\n]{0,58}(?<![.!?:;)\]])$"
+)
 # a licence inside an abstract's paragraph, wherever it starts
 _LICENCE = re.compile(r"licensee\b|distributed under the terms of the creative commons", re.IGNORECASE)
 # printed right after the last reference and read with it: BioMed Central's citation box and
@@ -32,13 +39,17 @@ _TAIL = re.compile(
 )
 
 
-def set_apart_notes(document: Document) -> None:
-    """Move notes out of the abstract section and the references into an untitled last section."""
-    notes: list[Block] = []
+def set_apart_notes(document: Document, asides: list[Block] | None = None) -> None:
+    """Move notes out of the abstract section and the references into an untitled last section,
+    after ``asides``: small print the parser kept out of the reading flow."""
+    notes: list[Block] = list(asides or [])
     for section in document.sections:
         if section.title.lower() in ("abstract", "summary"):
             kept: list[Block] = []
-            for block in section.blocks:
+            for index, block in enumerate(section.blocks):
+                if index and _BOX.match(block.text.strip()):
+                    notes += section.blocks[index:]  # the first page's side box and what follows it
+                    break
                 note = _NOTE.search(block.text.strip()) or _LICENCE.search(block.text)
                 (notes if block.kind == "paragraph" and note else kept).append(block)
             if len(kept) < len(section.blocks):

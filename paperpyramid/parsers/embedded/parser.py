@@ -203,10 +203,13 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
     document.doi = fm.find_doi(first_page_text, metadata, last_page_text)
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
-    _assemble(document, blocks, body_size)
+    asides = _assemble(document, blocks, body_size)
     join_continued(document)
-    set_apart_notes(document)
+    set_apart_notes(document, asides)
     _merge_continuations(document)
+    abstract = next((s for s in document.sections if s.title.lower() in ("abstract", "summary") and s.blocks), None)
+    if abstract is not None:  # as merged: a paragraph cut by a column or page break is one
+        document.abstract = "\n\n".join(block.text for block in abstract.blocks if block.kind == "paragraph") or document.abstract
     return document
 
 
@@ -244,7 +247,7 @@ def _drop_mentions(blocks: list[Block], captions: list[int]) -> None:
 def _require_following_text(blocks: list[Block]) -> None:
     """A heading introduces text. Labels inside figures ("Claim 1", "Supports") are
     followed by more labels and a caption, never by a paragraph."""
-    content = [index for index, block in enumerate(blocks) if block.kind not in ("furniture", "title")]
+    content = [index for index, block in enumerate(blocks) if block.kind not in ("furniture", "aside", "title")]
 
     def introduces_text(position: int, depth: int) -> bool:
         if position + 1 >= len(content):
@@ -284,7 +287,7 @@ def _fold_abstract_labels(blocks: list[Block]) -> None:
     if abstract is None:
         return
     page = blocks[abstract].page
-    following = [block for block in blocks[abstract + 1 :] if block.kind not in ("furniture", "title")]
+    following = [block for block in blocks[abstract + 1 :] if block.kind not in ("furniture", "aside", "title")]
     if not following or following[0].kind != "heading" or following[0].title.lower() not in _ABSTRACT_LABELS:
         return  # a structured abstract opens with its first label
     seen: set[str] = set()
@@ -319,14 +322,21 @@ def _demote_front_matter(blocks: list[Block]) -> None:
 
 
 def _drop_small_print(blocks: list[Block], body_size: float) -> None:
-    """Text inside figures and footnotes: small, short-lined blocks that are not captions."""
+    """Small, short-lined blocks that are not captions: a figure's labels and numbers are dropped,
+    small print with words (a first page's side box with the citation and editor, a figure's
+    legend, a footnote) is set aside, to be kept with the notes out of the reading flow."""
     for block in blocks:
         if block.kind != "paragraph":
             continue
         if block.size < body_size * 0.8:
             mean = sum(len(line.text) for line in block.lines) / len(block.lines)
             if mean < 45 or len(block.text) < 30:
-                block.kind = "furniture"
+                block.kind = "aside" if len(_PROSE_WORD.findall(block.text)) >= _SMALL_PRINT_WORDS else "furniture"
+
+
+# small print with this many words of three letters or more is text, not a figure's labels
+_SMALL_PRINT_WORDS = 4
+_PROSE_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def _norm(text: str) -> str:
@@ -472,16 +482,22 @@ def _heading_style(block: Block) -> tuple[float, bool, bool, bool]:
     return (round(block.size), block.bold, block.lines[0].italic, caps)
 
 
-def _assemble(document: Document, blocks: list[Block], body_size: float) -> None:
-    """Walk the classified blocks, building the section tree and pulling out the rest."""
+def _assemble(document: Document, blocks: list[Block], body_size: float) -> list[DocBlock]:
+    """Walk the classified blocks, building the section tree and pulling out the rest; return
+    the small print set aside (see :func:`_drop_small_print`)."""
     sections = document.sections
     current: Section | None = None
+    front_section: Section | None = None
     front: list[Block] = []
     references_lines: list[Line] = []
     in_references = False
     skip: set[int] = set()
+    asides: list[DocBlock] = []
     stack: list[int] = []  # indices of open sections by level
     for index, block in enumerate(blocks):
+        if block.kind == "aside":
+            asides.append(DocBlock(text=block.text, page=block.page, kind="paragraph", bbox=_bbox(block, [])))
+            continue
         if index in skip or block.kind in ("furniture", "title", "table_part"):
             continue
         if block.kind == "heading" and in_references and _reference_like(block):
@@ -501,11 +517,17 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> None
             current = section
             in_references = is_references
             continue
-        if current is None:
-            front.append(block)
-            continue
-        current.page_end = max(current.page_end or block.page, block.page)
-        section_index = len(sections) - 1
+        target = current
+        if target is None:
+            if block.kind not in ("caption", "formula"):
+                front.append(block)
+                continue
+            if front_section is None:  # a figure or table before the first heading: an untitled first section holds it
+                front_section = Section(title="", level=1, page_start=block.page, page_end=block.page)
+                sections.append(front_section)
+            target = front_section
+        target.page_end = max(target.page_end or block.page, block.page)
+        section_index = sections.index(target)
         if in_references and block.kind in ("paragraph", "formula"):
             references_lines += block.lines
             continue
@@ -520,33 +542,47 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> None
                 table = Table(caption=caption, cells=cells, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [blocks[m] for m in members]))
                 document.tables.append(table)
                 text = caption + ("\n\n" + table.markdown if cells else "")
-                current.blocks.append(DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox))
+                target.blocks.append(DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox))
                 if found:  # what the caption claimed that the engine's cells do not hold stays text
                     for member in _outside_cells([blocks[m] for m in members], found):
-                        current.blocks.append(DocBlock(text=member.text, page=member.page, kind="paragraph", bbox=_bbox(member, [])))
+                        target.blocks.append(DocBlock(text=member.text, page=member.page, kind="paragraph", bbox=_bbox(member, [])))
                 if not cells:
                     document.warnings.append(f"table {block.label} on page {block.page}: caption found, cells not recognised")
             else:
                 document.figures.append(Figure(caption=caption, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [])))
-                current.blocks.append(DocBlock(text=caption, page=block.page, kind="caption", bbox=_bbox(block, [])))
+                target.blocks.append(DocBlock(text=caption, page=block.page, kind="caption", bbox=_bbox(block, [])))
             continue
         if block.kind == "formula":
             document.formulas.append(Formula(text=block.text, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [])))
-            current.blocks.append(DocBlock(text=block.text, page=block.page, kind="formula", bbox=_bbox(block, [])))
+            target.blocks.append(DocBlock(text=block.text, page=block.page, kind="formula", bbox=_bbox(block, [])))
             continue
         text = str(block.extra.get("text", block.text))
         if text:
-            current.blocks.append(DocBlock(text=text, page=block.page, kind="paragraph", bbox=_bbox(block, [])))
+            target.blocks.append(DocBlock(text=text, page=block.page, kind="paragraph", bbox=_bbox(block, [])))
     document.references = split_references(references_lines)
     ref_section = next((s for s in sections if s.number == "ref"), None)
     if ref_section is not None:
         ref_section.blocks = [DocBlock(text=ref.raw, page=ref_section.page_start or 1, kind="list_item") for ref in document.references]
-    _abstract(document, front)
-    if not sections and front:
-        # no headings at all: one untitled section holds the text
-        body = Section(title=document.title or "Body", level=1, page_start=front[0].page, page_end=front[-1].page)
-        body.blocks = [DocBlock(text=str(b.extra.get("text", b.text)), page=b.page, kind="paragraph") for b in front if b.kind == "paragraph"]
+    headed = any(section is not front_section for section in sections)
+    leftover = [DocBlock(text=str(b.extra.get("text", b.text)), page=b.page, kind="paragraph", bbox=_bbox(b, [])) for b in _abstract(document, front)]
+    if not leftover:
+        return asides
+    if front_section is not None:
+        front_section.blocks = leftover + front_section.blocks
+        front_section.page_start = min(front_section.page_start or leftover[0].page, leftover[0].page)
+    elif not headed:
+        # no headings at all: one section holds the text (the abstract found in it aside)
+        body = Section(title=document.title or "Body", level=1, page_start=leftover[0].page, page_end=leftover[-1].page)
+        body.blocks = leftover
         sections.append(body)
+    else:
+        # the front matter that is neither title, authors nor abstract (affiliations, dates; on
+        # a paper whose first heading comes late, its opening pages): an untitled section where
+        # it was printed, after the abstract
+        front_matter = Section(title="", level=1, page_start=leftover[0].page, page_end=leftover[-1].page)
+        front_matter.blocks = leftover
+        _insert_section(document, front_matter, 1 if sections and sections[0].title.lower() in ("abstract", "summary") else 0)
+    return asides
 
 
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)[a-z]?\b")
@@ -561,19 +597,22 @@ def _reference_like(block: Block) -> bool:
     return bool(_YEAR.search(text)) or " et al" in text or text.count(",") >= 2 or (block.number is not None and not block.bold and block.size <= 12)
 
 
-def _abstract(document: Document, front: list[Block]) -> None:
+def _abstract(document: Document, front: list[Block]) -> list[Block]:
+    """Set the abstract (from its section, or from the front matter); return the front matter's
+    paragraphs it did not take (affiliations, dates, an editor's name), which are kept as notes."""
+    candidates = [block for block in front if block.kind == "paragraph"]
     for section in document.sections:
         if section.title.lower() in ("abstract", "summary") and section.blocks:
             document.abstract = "\n\n".join(block.text for block in section.blocks if block.kind == "paragraph")
-            return
-    candidates = [block for block in front if block.kind == "paragraph"]
+            return candidates
     chosen = next((i for i, block in enumerate(candidates) if _ABSTRACT_LEAD.match(block.text) and len(block.text) > 200), None)
     if chosen is None:
         chosen = next((i for i, block in enumerate(candidates) if len(block.text) > 400), None)
     if chosen is None:
-        return
+        return candidates
     block = candidates[chosen]
     parts = [_ABSTRACT_LEAD.sub("", block.text, count=1)]
+    taken = 1
     # the abstract's continuation on the next page or column (it starts mid-sentence) and its keywords
     for following in candidates[chosen + 1 : chosen + 4]:
         if following.text[:1].islower() and not blk._SENTENCE_END.search(parts[-1]):
@@ -582,20 +621,27 @@ def _abstract(document: Document, front: list[Block]) -> None:
             parts.append(following.text)
         else:
             break
+        taken += 1
     document.abstract = "\n\n".join(parts)
     _add_abstract_section(document, block)
+    return candidates[:chosen] + candidates[chosen + taken :]
 
 
 def _add_abstract_section(document: Document, block: Block) -> None:
     section = Section(title="Abstract", level=1, page_start=block.page, page_end=block.page)
     section.blocks = [DocBlock(text=part, page=block.page) for part in (document.abstract or "").split("\n\n")]
-    document.sections.insert(0, section)
-    for item in document.sections[1:]:
-        if item.parent is not None:
+    _insert_section(document, section, 0)
+
+
+def _insert_section(document: Document, section: Section, at: int) -> None:
+    """Insert a top-level section at ``at``, moving every index that points past it."""
+    document.sections.insert(at, section)
+    for item in document.sections[at + 1 :]:
+        if item.parent is not None and item.parent >= at:
             item.parent += 1
     for collection in (document.tables, document.formulas, document.figures):
         for thing in collection:
-            if thing.section is not None:
+            if thing.section is not None and thing.section >= at:
                 thing.section += 1
 
 

@@ -137,6 +137,8 @@ def _find_gutter(page: Page) -> float | None:
         if len(narrow) >= max(12, 0.5 * len(lines)):
             # column text, not a table's cells side by side: lines a third of the page wide on each side
             found = _gutter_of(narrow, page.width, min_width=0.3)
+    if found is None and page.number == 1:
+        found = _sidebar(lines, page.width)
     return found
 
 
@@ -153,6 +155,21 @@ def _gutter_of(lines: list[Line], width: float, min_width: float = 0.15) -> floa
     if left >= 5 and right >= 5 and best_cross <= 0.2 * len(lines):
         return best_x
     return None
+
+
+def _sidebar(lines: list[Line], width: float) -> float | None:
+    """A first page's box of short lines beside the abstract (F1000's referee status, PeerJ's
+    dates and licence): a gutter right of the column text (lines over a third of the page wide
+    starting at its left margin) that few lines cross, with ten lines or more right of it."""
+    column = sorted(line.x1 for line in lines if line.x0 < width * 0.3 and width * 0.3 < line.width < width * 0.7)
+    if len(column) < 8:
+        return None
+    edge = column[len(column) // 2]
+    best = min(range(int(edge) + 2, int(edge) + 40, 2), key=lambda x: sum(1 for line in lines if line.x0 < x - 1 and line.x1 > x + 1))
+    left = sum(1 for line in lines if line.x1 <= best + 1 and line.width > width * 0.3)
+    right = sum(1 for line in lines if line.x0 >= best - 1)
+    crossing = sum(1 for line in lines if line.x0 < best - 1 and line.x1 > best + 1)
+    return float(best) if left >= 8 and right >= 10 and crossing <= 0.2 * len(lines) else None
 
 
 _MOJIBAKE_RATIO = 0.3

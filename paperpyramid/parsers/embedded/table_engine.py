@@ -230,11 +230,22 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     if not inside:
         return None
     footer = pbottom - _FOOTER_BAND * (pbottom - ptop)
-    below = [rule for rule in crossing if top - 2 <= rule.y <= min(limit, footer)]
+    below = _closing_rules([rule for rule in crossing if top - 2 <= rule.y <= min(limit, footer)], column, span)
     bottom = max(line.bottom for line in inside) + 0.5
     if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
         bottom = below[-1].y + 0.5
     return (span[0], top, span[1], bottom)
+
+
+def _closing_rules(rules: list[Rule], column: Sequence[Line], span: tuple[float, float]) -> list[Rule]:
+    """The rules under a caption down to the table's last: rules further down, past lines of
+    running text (two or more across most of the column), belong to what follows (a figure)."""
+    wide = 0.7 * (span[1] - span[0])
+    for index in range(1, len(rules)):
+        between = [line for line in column if rules[index - 1].y < line.top and line.bottom < rules[index].y and line.x1 - line.x0 >= wide]
+        if len(between) >= 2:
+            return rules[:index]
+    return rules
 
 
 def _column(lines: Sequence[Line], span: tuple[float, float]) -> list[Line]:
