@@ -66,3 +66,22 @@ def test_eval_parse_reports_metadata_of_the_bundled_papers(tmp_path: Path) -> No
     assert "metadata accuracy: title 1.00 (of 2), authors 1.00 (of 2), doi 1.00 (of 2), journal 1.00 (of 2), year 1.00 (of 2)" in text
     data = report_to_json(report)
     assert json.loads(json.dumps(data))["metadata"]["accuracy"]["authors"] == 1.0
+
+
+def test_affiliations_are_scored_by_their_words_per_author() -> None:
+    from paperpyramid.eval.metadata import Metadata, score_metadata
+
+    gold = Metadata(authors=["Ann Lee", "Bo Chen"], affiliations={"lee": ["Department of Biology, University of Leeds, UK"], "chen": ["Allen Institute for AI, Seattle", "University of Washington"]})
+    predicted = Metadata(authors=["Ann Lee", "Bo Chen"], affiliations={"lee": ["University of Leeds"], "chen": ["Allen Institute for Artificial Intelligence", "MIT"]})
+    score = score_metadata(gold, predicted)
+    assert (score.affiliations_found, score.affiliations_gold) == (2, 3)  # Leeds, Allen Institute; not Washington
+    assert (score.affiliations_right, score.affiliations_predicted) == (2, 3)  # MIT is no gold place of his
+
+
+def test_jats_affiliations_follow_the_authors_xrefs() -> None:
+    from tests.conftest import GOLD
+
+    gold = load_gold_metadata(GOLD / "plos-one-2014-fanged-frog-internal-fertilization.nxml")
+    assert gold.affiliations is not None and set(gold.affiliations) == {"iskandar", "evans", "mcguire"}
+    assert any("McMaster University" in place for place in gold.affiliations["evans"])
+    assert not any(place.startswith(("1", "2", "3")) for places in gold.affiliations.values() for place in places)  # labels left out

@@ -195,3 +195,30 @@ def test_a_table_and_figures_before_the_first_heading_are_kept(shared_corpus: Pa
     assert table.cells[-1][-2:] == ["246.080", "0.0919"]
     assert {figure.label for figure in excerpt.figures} == {"4", "5"}
     assert excerpt.sections[table.section].blocks  # its section holds it
+
+
+def test_affiliations_are_given_to_the_authors_their_marks_point_at() -> None:
+    # affiliations were always empty; PLOS numbers them inline, MDPI sets each number apart
+    plos = parse_pdf(SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf")
+    assert [a.affiliation for a in plos.authors] == [
+        "School of Life Sciences and Technology, Institut Teknologi Bandung, Bandung, Indonesia",
+        "Center for Environmental Genomics, Department of Biology, McMaster University, Hamilton, Ontario, Canada",
+        "Museum of Vertebrate Zoology and Department of Integrative Biology, University of California, Berkeley, California, United States of America",
+    ]
+    mdpi = parse_pdf(SAMPLE / "mdpi-metabolites-2014-durum-wheat-volatiles.pdf")
+    places = {a.name: a.affiliation for a in mdpi.authors}
+    assert places["Laura Del Coco"] == places["Francesco P. Fanizzi"] == "Di.S.Te.B.A., University of Salento, Prov.le Lecce-Monteroni, 73100 Lecce, Italy"
+    assert places["Antonio F. Logrieco"] == "C.N.R. Institute of Sciences of Food Production (ISPA), Via Amendola 122/O, 70125 Bari, Italy"
+    assert not any("@" in (a.affiliation or "") for a in mdpi.authors)  # the e-mails between them left out
+    bmc = parse_pdf(SAMPLE / "bmc-health-serv-res-2014-barriers.pdf")
+    assert not any(a.affiliation for a in bmc.authors)  # BMC prints them at the end: none rather than a wrong one
+
+
+def test_symbol_marked_affiliations(shared_corpus: Path) -> None:
+    s2orc = parse_pdf(shared_corpus / "acl-2020-s2orc.pdf")
+    places = {a.name: a.affiliation for a in s2orc.authors}
+    assert places["Kyle Lo"] == "Allen Institute for Artificial Intelligence"
+    assert places["Daniel S. Weld"] == "Allen Institute for Artificial Intelligence; Paul G. Allen School of Computer Science & Engineering, University of Washington"
+    papermage = parse_pdf(shared_corpus / "emnlp-2023-demo-papermage.pdf")  # Greek marks, an author grid read across
+    assert {a.affiliation for a in papermage.authors if a.name == "Marti A. Hearst"} == {"University of California Berkeley"}
+    assert all("Downey" not in (a.affiliation or "") for a in papermage.authors)

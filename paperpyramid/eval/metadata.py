@@ -41,6 +41,8 @@ class Metadata:
     #: the journal's name and any abbreviations of it a gold file lists
     journal: list[str] | None = None
     year: int | None = None
+    #: each author's affiliations by family name (see :func:`family_name`)
+    affiliations: dict[str, list[str]] | None = None
 
 
 FIELDS = ("title", "authors", "doi", "journal", "year")
@@ -55,6 +57,11 @@ class MetadataScore:
     authors_matched: int = 0
     authors_gold: int = 0
     authors_predicted: int = 0
+    #: author-affiliation pairs: gold ones found, gold ones, predicted ones right, predicted ones
+    affiliations_found: int = 0
+    affiliations_gold: int = 0
+    affiliations_right: int = 0
+    affiliations_predicted: int = 0
 
 
 def load_gold_metadata(path: Path) -> Metadata:
@@ -79,10 +86,18 @@ def _jats(root: ET.Element) -> Metadata:
     if meta is None:
         return Metadata()
     authors = []
+    affs = {aff.get("id"): _aff_text(aff) for aff in meta.iter("aff")}
+    affiliations: dict[str, list[str]] = {}
     for contrib in meta.iter("contrib"):
         name = contrib.find("name")
         if contrib.get("contrib-type") == "author" and name is not None:
             authors.append(_collapse(f"{name.findtext('given-names') or ''} {name.findtext('surname') or ''}"))
+            refs = [affs[rid] for x in contrib.iter("xref") if x.get("ref-type") == "aff" for rid in (x.get("rid") or "").split() if rid in affs]
+            refs += [_aff_text(aff) for aff in contrib.iter("aff")]
+            if not refs and len(affs) == 1:
+                refs = list(affs.values())
+            if refs:
+                affiliations[family_name(authors[-1])] = refs
     doi = next((_text(e) for e in meta.findall("article-id") if e.get("pub-id-type") == "doi"), None)
     journals = [] if journal_meta is None else [_text(e) for e in journal_meta.iter() if e.tag in ("journal-title", "abbrev-journal-title")]
     dates = {d.get("pub-type") or d.get("date-type"): d.findtext("year") for d in meta.findall("pub-date")}
@@ -93,7 +108,14 @@ def _jats(root: ET.Element) -> Metadata:
         doi=doi or None,
         journal=[j for j in journals if j] or None,
         year=int(year) if year and year.strip().isdigit() else None,
+        affiliations=affiliations or None,
     )
+
+
+def _aff_text(aff: ET.Element) -> str:
+    """An ``<aff>``'s text without its label."""
+    parts = [aff.text or ""] + [("" if child.tag == "label" else "".join(child.itertext())) + (child.tail or "") for child in aff]
+    return _collapse("".join(parts))
 
 
 def _tei(root: ET.Element) -> Metadata:
@@ -104,10 +126,17 @@ def _tei(root: ET.Element) -> Metadata:
     main = [t for t in titles if t.get("type") == "main"] or titles
     bibl = header.find(f"./{_TEI}sourceDesc/{_TEI}biblStruct")
     authors: list[str] = []
+    affiliations: dict[str, list[str]] = {}
     doi = journal = when = None
     if bibl is not None:
-        for person in bibl.findall(f"./{_TEI}analytic/{_TEI}author/{_TEI}persName"):
+        for author in bibl.findall(f"./{_TEI}analytic/{_TEI}author"):
+            person = author.find(f"{_TEI}persName")
+            if person is None:
+                continue
             authors.append(_collapse(" ".join(_text(part) for part in person)))
+            orgs = [" ".join(_text(org) for org in aff.iter(f"{_TEI}orgName")) for aff in author.findall(f"{_TEI}affiliation")]
+            if any(orgs):
+                affiliations[family_name(authors[-1])] = [org for org in orgs if org]
         doi = next((_text(e) for e in bibl.iter(f"{_TEI}idno") if (e.get("type") or "").upper() == "DOI"), None)
         journal = _text(bibl.find(f"./{_TEI}monogr/{_TEI}title")) or None
         date = bibl.find(f"./{_TEI}monogr/{_TEI}imprint/{_TEI}date")
@@ -118,6 +147,7 @@ def _tei(root: ET.Element) -> Metadata:
         doi=doi,
         journal=[journal] if journal else None,
         year=year_of(when),
+        affiliations=affiliations or None,
     )
 
 
@@ -187,7 +217,39 @@ def score_metadata(gold: Metadata, predicted: Metadata) -> MetadataScore:
         score.fields["journal"] = bool(found) and soft_norm(re.sub(r"^the\s+", "", found, flags=re.I)) in names
     if gold.year:
         score.fields["year"] = predicted.year == gold.year
+    if gold.affiliations:
+        _score_affiliations(score, gold.affiliations, predicted.affiliations or {})
     return score
+
+
+_CONTENT_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def _words(text: str) -> set[str]:
+    folded = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)).lower()
+    return set(_CONTENT_WORD.findall(folded))
+
+
+def _same_place(gold: str, predicted: str) -> bool:
+    """One affiliation for another: half of the gold's words of four letters or more (the
+    institution, the department, the city) in the predicted text, and vice versa for a short
+    predicted text that names only the institution."""
+    gold_words, predicted_words = _words(gold), _words(predicted)
+    if not gold_words or not predicted_words:
+        return False
+    shared = len(gold_words & predicted_words)
+    return shared >= 0.5 * min(len(gold_words), len(predicted_words)) and shared >= min(2, len(predicted_words))
+
+
+def _score_affiliations(score: MetadataScore, gold: dict[str, list[str]], predicted: dict[str, list[str]]) -> None:
+    """Author-affiliation pairs: recall over the gold's (for every gold author), precision over
+    the predicted ones of the same authors."""
+    for author, places in gold.items():
+        mine = predicted.get(author, [])
+        score.affiliations_gold += len(places)
+        score.affiliations_found += sum(1 for place in places if any(_same_place(place, other) for other in mine))
+        score.affiliations_predicted += len(mine)
+        score.affiliations_right += sum(1 for other in mine if any(_same_place(place, other) for place in places))
 
 
 def accuracies(scores: list[MetadataScore]) -> dict[str, tuple[float | None, int]]:

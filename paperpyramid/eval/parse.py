@@ -33,7 +33,7 @@ from paperpyramid.article_parts import read_tables
 from paperpyramid.db.sqlite import Connection
 from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.eval.gold import GoldPaper, load_gold, soft_norm
-from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, load_gold_metadata, score_metadata
+from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, family_name, load_gold_metadata, score_metadata
 from paperpyramid.eval.tables import (
     PaperTables,
     TableCensus,
@@ -339,8 +339,12 @@ def read_metadata(db_path: Path) -> dict[str, Metadata]:
         connection.close()
     found: dict[str, Metadata] = {}
     for uri, title, authors, doi, journal, published in rows:
-        names = [str(a.get("name", "")) for a in json.loads(authors or "[]") if isinstance(a, dict)]
-        found[pdf_name(str(uri or ""))] = Metadata(title=title, authors=names, doi=doi, journal=[journal] if journal else None, year=year_of(published))
+        people = [a for a in json.loads(authors or "[]") if isinstance(a, dict)]
+        names = [str(a.get("name", "")) for a in people]
+        places = {family_name(str(a.get("name", ""))): str(a["affiliation"]).split("; ") for a in people if a.get("affiliation")}
+        found[pdf_name(str(uri or ""))] = Metadata(
+            title=title, authors=names, doi=doi, journal=[journal] if journal else None, year=year_of(published), affiliations=places or None
+        )
     return found
 
 
@@ -510,6 +514,13 @@ def _metadata_lines(scored: list[tuple[str, MetadataScore]]) -> list[str]:
     predicted = sum(score.authors_predicted for _, score in scored)
     summary = ", ".join(f"{name} {_number(value)} (of {count})" for name, (value, count) in figures.items())
     lines.append(f"metadata accuracy: {summary}; author names P={_number(_ratio(matched, predicted, both_empty=False))} R={_number(_ratio(matched, gold, both_empty=False))}")
+    pairs = sum(score.affiliations_gold for _, score in scored)
+    if pairs:
+        found = sum(score.affiliations_found for _, score in scored)
+        right, given = sum(score.affiliations_right for _, score in scored), sum(score.affiliations_predicted for _, score in scored)
+        papers = sum(1 for _, score in scored if score.affiliations_gold)
+        lines.append(f"affiliations (author-affiliation pairs of {papers} papers): P={_number(_ratio(right, given, both_empty=False))} "
+                     f"R={_number(_ratio(found, pairs, both_empty=False))} ({found} of {pairs} gold pairs found, {right} of {given} given right)")  # fmt: skip
     return lines
 
 

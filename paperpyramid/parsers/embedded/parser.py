@@ -26,6 +26,7 @@ from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.errors import NeedsOcr, NotAPdf, ParseTimeout, PdfCorrupt, PdfEncrypted, TooManyPages
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded import front_matter as fm
+from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
 from paperpyramid.parsers.embedded.notes import set_apart_notes
@@ -195,6 +196,7 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
     for index in title_blocks:
         blocks[index].kind = "title"
     document.authors = fm.find_authors(blocks, title_blocks[-1] if title_blocks else -1, metadata)
+    attach_affiliations(document.authors, blocks, title_blocks[-1] if title_blocks else -1)
     _demote_front_matter(blocks)
     _fold_abstract_labels(blocks)
     if not _apply_outline(blocks, toc):

@@ -36,10 +36,18 @@ def remove_page_furniture(pages: list[Page]) -> None:
                 continue
             if _in_band(line, page) and (band_keys[_key(text)] >= repeated or _PAGE_NUMBER.match(text)):
                 continue
-            if text.isdigit() and len(text) <= 4 and (line.x1 < page.width * 0.13 or line.x0 > page.width * 0.87):
-                continue  # line numbers of review copies
+            if text.isdigit() and len(text) <= 4 and (line.x1 < page.width * 0.13 or line.x0 > page.width * 0.87) and not _marks_a_line(line, page):
+                continue  # line numbers of review copies (not an affiliation's superscript number)
             kept.append(line)
         page.lines = kept
+
+
+def _marks_a_line(number: Line, page: Page) -> bool:
+    """A small number set just left of a line's start, raised off its baseline: an
+    affiliation's or a footnote's mark ("¹ School of …"), not a review copy's line number."""
+    return number.size < 0.8 * max((line.size for line in page.lines), default=number.size) and any(
+        0 <= line.x0 - number.x1 < 12 and abs(line.top - number.top) < line.height and line.size > number.size for line in page.lines
+    )
 
 
 def _in_band(line: Line, page: Page) -> bool:
