@@ -227,6 +227,45 @@ def looks_like_formula(block: Block, body_size: float) -> bool:
     return numbered and symbols >= 1 and words <= 3 and letters < 60
 
 
+_LABEL_ONLY = re.compile(r"\(\s*([A-Z]?\d+[a-z]?(?:\.\d+)?)\s*\)")
+# a display's lines: few long words, some mathematics
+_DISPLAY_WORDS = 3
+
+
+def number_equations(blocks: list[Block]) -> list[Block]:
+    """A display equation set on its own lines with its number apart ("y = x ∗ k + n ," then
+    "(1)"): the number's block and the mathematical blocks just before it on the page (up to
+    eight, with the sub- and superscripts set apart; a line's height apart at most) become one
+    formula with that label. Returns the blocks without those merged into another."""
+    merged: set[int] = set()
+    for index, block in enumerate(blocks):
+        number = _LABEL_ONLY.fullmatch(block.text.strip())
+        if number is None or block.kind not in ("paragraph", "formula"):
+            continue
+        display: list[Block] = []
+        for previous in reversed(blocks[max(0, index - 8) : index]):
+            below = display[-1] if display else block
+            fragment = len(previous.text.strip()) <= 3  # a sub- or superscript set apart ("2", "K")
+            if previous.page != block.page or previous.kind not in ("paragraph", "formula") or not (fragment or _mathematical(previous.text)):
+                break
+            if below.lines[0].top - previous.lines[-1].bottom > 1.5 * previous.lines[-1].height:
+                break
+            display.append(previous)
+        if not display:
+            continue
+        first = display[-1]
+        first.lines = [line for part in reversed(display) for line in part.lines]
+        first.kind, first.label = "formula", number.group(1)
+        merged.update(id(part) for part in display[:-1])
+        merged.add(id(block))
+    return [block for block in blocks if id(block) not in merged]
+
+
+def _mathematical(text: str) -> bool:
+    words = len(re.findall(r"[A-Za-z]{4,}", text))
+    return words <= _DISPLAY_WORDS and any(ch in _MATH_CHARS or ch in "∥∗∼" for ch in text) and len(text) < 200
+
+
 def classify(block: Block, body_size: float, body_font: str = "") -> None:
     """Set ``block.kind`` (and heading number/title) from its text and style."""
     text = block.text.strip()
