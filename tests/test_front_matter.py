@@ -222,3 +222,11 @@ def test_symbol_marked_affiliations(shared_corpus: Path) -> None:
     papermage = parse_pdf(shared_corpus / "emnlp-2023-demo-papermage.pdf")  # Greek marks, an author grid read across
     assert {a.affiliation for a in papermage.authors if a.name == "Marti A. Hearst"} == {"University of California Berkeley"}
     assert all("Downey" not in (a.affiliation or "") for a in papermage.authors)
+
+
+def test_names_set_across_the_page_with_marks_between_are_read_in_order(shared_corpus: Path) -> None:
+    # LayoutParser's author line: names, marks set apart and a second line ("Lee") in one row;
+    # the row was cut where a name crossed the page's middle: "Benjamin Charles GermainZejiang Shen"
+    paper = parse_pdf(shared_corpus / "hostile-encrypted-owner-aes-layoutparser-2pages.pdf")
+    assert [a.name for a in paper.authors] == ["Zejiang Shen", "Ruochen Zhang", "Melissa Dell", "Benjamin Charles Germain Lee", "Jacob Carlson", "Weining Li"]
+    assert [a.affiliation for a in paper.authors][:3] == ["Allen Institute for AI", "Brown University", "Harvard University"]

@@ -67,9 +67,13 @@ def _entries(blocks: list[Block], title_end: int) -> tuple[dict[str | None, str]
     for block in page_blocks:
         text = block.text.strip()
         if block.kind == "title" or _MARK_BLOCK.match(text):
+            if not stream and _MARK_BLOCK.match(text):
+                zone.append(text)  # a name's mark set apart: "Zejiang Shen" "1"
             continue
-        known = block.kind == "heading" and (block.number is not None or block.title.lower().strip(" .:") in KNOWN_HEADINGS)
-        if known or block.kind in ("caption", "formula") or (stream and block.kind == "heading"):
+        known = block.kind == "heading" and (
+            block.title.lower().strip(" .:") in KNOWN_HEADINGS or (block.number is not None and not _INSTITUTION.search(text))
+        )  # "1 Allen Institute for AI" set as a numbered heading is an affiliation
+        if known or block.kind in ("caption", "formula") or (stream and block.kind == "heading" and not _INSTITUTION.search(text)):
             break  # names set in a heading's style are not yet told from headings: they stay in the zone
         if not stream:
             if not (_INSTITUTION.search(text) or _START.match(text)):
@@ -95,10 +99,13 @@ def _entries(blocks: list[Block], title_end: int) -> tuple[dict[str | None, str]
 
 
 def _without_emails(text: str) -> str:
-    """A line without its e-mail addresses ("Italy; E-Mails: a@b.it (A.B.)" -> "Italy")."""
+    """A line without its e-mail addresses ("Italy; E-Mails: a@b.it (A.B.)" -> "Italy"); what
+    is left of a line of addresses alone (an underscore read as a space leaves pieces) goes too."""
     kept = re.split(r"\b(?:e-?mails?|email addresses)\b\s*:?", re.sub(r"\{[^}]*\}\S*", " ", text), maxsplit=1, flags=re.I)[0]
-    kept = " ".join(word for word in kept.split() if "@" not in word)
-    return kept.strip() if kept.strip() == text.strip() else kept.strip(" ;,")
+    kept = " ".join(word for word in kept.split() if "@" not in word and "{" not in word and "}" not in word)
+    if kept.strip() == text.strip():
+        return kept.strip()
+    return kept.strip(" ;,") if any(word[:1].isupper() for word in kept.split()) else ""
 
 
 def _split(text: str) -> dict[str | None, str]:

@@ -76,34 +76,41 @@ def order_page(page: Page) -> list[Line]:
     ordered: list[Line] = []
     left: list[Line] = []
     right: list[Line] = []
-    for line in sorted(lines, key=lambda item: item.top):
-        if line.x1 <= gutter + 1:
-            line.column = 1
-            left.append(line)
-        elif line.x0 >= gutter - 1:
-            line.column = 2
-            right.append(line)
-        else:
-            ordered += _rows(left) + _rows(right)
-            left, right = [], []
+    for row in _bands(lines):
+        if all(line.x1 <= gutter + 1 or line.x0 >= gutter - 1 for line in row):
+            for line in row:
+                line.column = 1 if line.x1 <= gutter + 1 else 2
+                (left if line.column == 1 else right).append(line)
+            continue
+        # a line across the gutter (a title, a wide figure, names set across the page) cuts
+        # the page there; the lines beside it on its row are read with it, left to right
+        ordered += _rows(left) + _rows(right)
+        left, right = [], []
+        for line in row:
             line.column = 0
-            ordered.append(line)
+        ordered += _rows(row)
     ordered += _rows(left) + _rows(right)
     return ordered
+
+
+def _bands(lines: list[Line]) -> list[list[Line]]:
+    """Lines top to bottom in rows: a line whose middle lies within the band of the row's tallest line."""
+    rows: list[list[Line]] = []
+    for line in sorted(lines, key=lambda item: item.top):
+        # the row's tallest line sets its band: a superscript first in the row does not narrow it
+        anchor = max(rows[-1], key=lambda item: item.height) if rows else None
+        if anchor is not None and abs(line.mid_y - anchor.mid_y) < max(anchor.height, line.height, 1.0) * 0.4:
+            rows[-1].append(line)
+        else:
+            rows.append([line])
+    return rows
 
 
 def _rows(lines: list[Line]) -> list[Line]:
     """Sort top to bottom; lines sharing a baseline (table cells, split lines) left to right."""
     if not lines:
         return []
-    lines = sorted(lines, key=lambda item: item.top)
-    rows: list[list[Line]] = [[lines[0]]]
-    for line in lines[1:]:
-        anchor = rows[-1][0]
-        if abs(line.mid_y - anchor.mid_y) < max(anchor.height, 1.0) * 0.4:
-            rows[-1].append(line)
-        else:
-            rows.append([line])
+    rows = _bands(lines)
     out: list[Line] = []
     for row in rows:
         row.sort(key=lambda item: item.x0)
