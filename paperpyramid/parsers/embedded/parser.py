@@ -32,7 +32,7 @@ from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
 from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import body_font, body_font_size, drop_unreadable_lines, order_page, remove_page_furniture
 from paperpyramid.parsers.embedded.references import split_references
-from paperpyramid.parsers.embedded.table_engine import BBox, page_table
+from paperpyramid.parsers.embedded.table_engine import BBox, Rule, read_table_page, table_rows
 from paperpyramid.parsers.embedded.tables import collect_table, join_continued, reads_as_prose, table_cells
 from paperpyramid.parsers.embedded.xmp import read_xmp
 
@@ -148,13 +148,13 @@ def _table_reader(pdf: pdfium.PdfDocument, path: Path) -> TableReader:
     look at the page's lines and drawn rules. A failure there costs that table's engine
     cells only: the parser's own cells stand in."""
 
+    pages: dict[int, tuple[list[Line], list[Rule], BBox]] = {}  # a page with several captions is read once
+
     def read(page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
         try:
-            page = pdf[page_number - 1]
-            try:
-                return page_table(page, page_number, caption_bbox)
-            finally:
-                page.close()
+            if page_number not in pages:
+                pages[page_number] = read_table_page(pdf, page_number)
+            return table_rows(*pages[page_number], caption_bbox)
         except Exception as exc:  # a table, not the document: the caller falls back
             log.warning("%s: the table engine failed on page %d (%s: %s); the parser's own cells are used", path.name, page_number, type(exc).__name__, exc)
             return None

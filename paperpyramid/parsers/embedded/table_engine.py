@@ -48,7 +48,7 @@ import pypdfium2.raw as pdfium_c
 from paperpyramid.parsers.embedded.blocks import join_lines
 from paperpyramid.parsers.embedded.layout import Line, extract_page, turn_box, user_size
 
-__all__ = ["BBox", "Rule", "extract_table", "find_region", "page_table", "read_rules", "table_rows"]
+__all__ = ["BBox", "Rule", "extract_table", "find_region", "read_rules", "read_table_page", "side_by_side_prose", "table_rows"]
 
 _PDFPLUMBER_HINT = "the table engine's ruled-grid step needs pdfplumber (MIT): pip install 'pdfplumber>=0.11,<0.12'"
 
@@ -113,20 +113,20 @@ def extract_table(pdf_path: Path, page_number: int, caption_bbox: BBox) -> list[
     ``page_number`` (1-based) of ``pdf_path``; ``None`` where no table is found there."""
     pdf = pdfium.PdfDocument(pdf_path)
     try:
-        page = pdf[page_number - 1]
-        try:
-            return page_table(page, page_number, caption_bbox)
-        finally:
-            page.close()
+        return table_rows(*read_table_page(pdf, page_number), caption_bbox)
     finally:
         pdf.close()
 
 
-def page_table(page: pdfium.PdfPage, page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
-    """The table under the caption on an open page (a sideways page read turned upright, as
-    the parser reads it)."""
-    read = extract_page(page, page_number, split_numbers=True)
-    return table_rows(read.lines, read_rules(page, turn=read.turn), (0.0, 0.0, read.width, read.height), caption_bbox)
+def read_table_page(pdf: pdfium.PdfDocument, page_number: int) -> tuple[list[Line], list[Rule], BBox]:
+    """A page's lines (cut around their numbers), rules and box, as :func:`table_rows` takes
+    them (a sideways page read turned upright, as the parser reads it)."""
+    page = pdf[page_number - 1]
+    try:
+        read = extract_page(page, page_number, split_numbers=True)
+        return read.lines, read_rules(page, turn=read.turn), (0.0, 0.0, read.width, read.height)
+    finally:
+        page.close()
 
 
 def read_rules(page: pdfium.PdfPage, *, turn: int = 0) -> list[Rule]:
@@ -195,6 +195,12 @@ def _looks_like_prose(cells: Sequence[Sequence[str]]) -> bool:
     # table's list of items beside a row label above it
     if sum(1 for row, full in zip(cells, filled, strict=True) if len(full) <= 1 and (not full or row[0])) >= 0.6 * len(filled):
         return True
+    return side_by_side_prose(filled)
+
+
+def side_by_side_prose(filled: Sequence[Sequence[str]]) -> bool:
+    """Rows of filled cells that are long cells side by side from the first row on: the two
+    columns of a page of running text; a table opens with a header of short labels."""
     wordy = [len(row) >= 2 and all(len(cell) >= 30 for cell in row) for row in filled]
     return len(filled) >= 3 and all(len(cell) >= 30 for cell in filled[0]) and sum(wordy) >= 0.5 * len(filled)
 

@@ -8,6 +8,7 @@ import statistics
 from paperpyramid.document import Document, Table
 from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, KNOWN_HEADINGS, Block
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.table_engine import side_by_side_prose
 
 
 def table_cells(lines: list[Line]) -> list[list[str]]:
@@ -46,9 +47,7 @@ def reads_as_prose(cells: list[list[str]]) -> bool:
     single = [row[0] for row in filled if len(row) == 1]
     if len(single) >= 0.6 * len(filled) and statistics.median(len(cell) for cell in single) >= 35:
         return True
-    wordy = [len(row) >= 2 and all(len(cell) >= 30 for cell in row) for row in filled]
-    # a table opens with a header of short labels; two columns of a page open mid-sentence
-    return len(filled) >= 3 and all(len(cell) >= 30 for cell in filled[0]) and sum(wordy) >= 0.5 * len(filled)
+    return side_by_side_prose(filled)
 
 
 def _nearest_column(line: Line, anchors: list[float]) -> int:
