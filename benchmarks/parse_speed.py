@@ -255,7 +255,9 @@ SETUPS: dict[str, Callable[[], tuple[Parse, Callable[[], None], str]]] = {
 # --------------------------------------------------------------------------- worker
 
 
-def _pin(core: int) -> int | None:
+def pin_to_core(core: int) -> int | None:
+    """Pin this process to ``core`` (or the first core it may use); the core, or None where
+    the system cannot pin. Shared with ``table_engines.py``."""
     if not hasattr(os, "sched_setaffinity"):
         return None
     allowed = sorted(os.sched_getaffinity(0))
@@ -275,7 +277,7 @@ def worker_main(name: str, core: int) -> int:
     """Serve parse requests for one parser over stdin/stdout, one JSON object a line."""
     for key, value in OFFLINE_ENV.items():
         os.environ.setdefault(key, value)
-    pinned = _pin(core)
+    pinned = pin_to_core(core)
     # Parsers print (notices, warnings): keep fd 1 for the protocol only.
     proto = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)
@@ -721,7 +723,7 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
         files = files[: args.limit]
     if not files:
         raise SystemExit("parse_speed: no PDFs to parse")
-    core = _pin(args.core)  # the driver too: it only waits while a worker parses
+    core = pin_to_core(args.core)  # the driver too: it only waits while a worker parses
     pages = reference_pages(files)
     ours = ALIASES.get(args.ours, args.ours)
     names = list(dict.fromkeys(([] if args.no_ours else [ours]) + parse_list(args.peers)))

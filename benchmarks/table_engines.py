@@ -62,6 +62,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parse_speed import pin_to_core  # this folder: the script's own, first on sys.path
+
 HERE = Path(__file__).resolve()
 REPO = HERE.parents[1]
 CORPUS = HERE.parents[2] / "shared" / "corpus"
@@ -208,20 +210,11 @@ def _version(distribution: str) -> str:
         return "?"
 
 
-def _pin(core: int) -> int | None:
-    if not hasattr(os, "sched_setaffinity"):
-        return None
-    allowed = sorted(os.sched_getaffinity(0))
-    target = core if core in allowed else allowed[0]
-    os.sched_setaffinity(0, {target})
-    return target
-
-
 def worker_main(name: str, core: int) -> int:
     """Serve requests for one engine over stdin/stdout, one JSON object a line."""
     for key, value in OFFLINE_ENV.items():
         os.environ.setdefault(key, value)
-    pinned = _pin(core)
+    pinned = pin_to_core(core)
     proto = os.fdopen(os.dup(1), "w", buffering=1)  # engines print: fd 1 is for the protocol only
     os.dup2(2, 1)
     sys.stdout = sys.stderr
@@ -406,9 +399,13 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     pdfs, gold = read_corpus(corpus)
     if args.limit:
         pdfs = pdfs[: args.limit]
-    core = _pin(args.core)
+    core = pin_to_core(args.core)
     log_dir = Path(tempfile.mkdtemp(prefix="table_engines."))
-    say = (lambda *_: None) if args.quiet else (lambda text: print(text, file=sys.stderr))
+
+    def say(text: str) -> None:
+        if not args.quiet:
+            print(text, file=sys.stderr)
+
     say(f"table_engines: {len(pdfs)} PDFs from {corpus}; worker logs in {log_dir}")
 
     captions: list[Caption] = []
@@ -581,7 +578,10 @@ def _f(value: float | None, spec: str = ".2f") -> str:
 
 def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-    line = lambda cells: "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True)))  # noqa: E731
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
     return [line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows]
 
 
