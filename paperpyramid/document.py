@@ -124,6 +124,9 @@ class Document:
     warnings: list[str] = field(default_factory=list)
     #: the share of the PDF text layer's words this document holds (set by ingest; None: not measured)
     coverage: float | None = None
+    #: what the glyphs of fonts without a Unicode map read as, learnt by OCR ((font, code) -> text;
+    #: the embedded parser sets it, coverage reads the text layer with it; not stored)
+    glyph_map: dict[tuple[str, int], str] = field(default_factory=dict)
 
     @property
     def parser(self) -> str:

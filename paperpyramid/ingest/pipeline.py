@@ -282,7 +282,7 @@ def _measure_coverage(parsed: Parsed, pdf: Path, password: str | None) -> None:
     if parsed.document is None:
         return
     try:
-        layer = text_layer_words(pdf, password=password)
+        layer = text_layer_words(pdf, password=password, glyphs=parsed.document.glyph_map)
     except Exception as exc:  # the parse succeeded; a second read of the file must not undo it
         log.warning("coverage of %s not measured: %s", pdf.name, exc)
         return

@@ -17,8 +17,12 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from paperpyramid.document import Document
+
+if TYPE_CHECKING:
+    from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.text_clean import clean_text
 
 _LINE_END_HYPHEN = re.compile(r"(\w)[-\u00ad\u2010]\s*\n\s*(\w)")
@@ -70,11 +74,14 @@ def coverage_of(layer_words: Counter[str], texts: Iterable[str]) -> float | None
     return sum(min(count, found[word]) for word, count in layer_words.items()) / total
 
 
-def text_layer_words(path: Path, *, password: str | None = None) -> Counter[str]:
-    """The words of every page of the PDF at ``path`` (see :func:`words`)."""
+def text_layer_words(path: Path, *, password: str | None = None, glyphs: GlyphMap | None = None) -> Counter[str]:
+    """The words of every page of the PDF at ``path`` (see :func:`words`); ``glyphs`` reads
+    fonts without a Unicode map as the parser learnt them (``Document.glyph_map``), so that a
+    document is measured against the text it could read, not against the mojibake."""
     import pypdfium2 as pdfium
 
     from paperpyramid.parsers.embedded import open_pdf  # the embedded parser's checks and messages
+    from paperpyramid.parsers.embedded.glyphs import page_text
 
     pdf = open_pdf(path, password=password)
     pages: list[str] = []
@@ -84,7 +91,7 @@ def text_layer_words(path: Path, *, password: str | None = None) -> Counter[str]
             try:
                 textpage = page.get_textpage()
                 try:
-                    pages.append(textpage.get_text_range())
+                    pages.append("".join(page_text(textpage, glyphs)) if glyphs else textpage.get_text_range())
                 finally:
                     textpage.close()
             except pdfium.PdfiumError:
@@ -118,7 +125,7 @@ def layer_words(pages: list[str]) -> Counter[str]:
 
 def coverage(path: Path, doc: Document, *, password: str | None = None) -> float | None:
     """The share of the PDF's text-layer words that ``doc`` holds (None: no text layer)."""
-    return coverage_of(text_layer_words(path, password=password), document_texts(doc))
+    return coverage_of(text_layer_words(path, password=password, glyphs=doc.glyph_map), document_texts(doc))
 
 
 __all__ = ["coverage", "coverage_of", "document_texts", "layer_words", "text_layer_words", "words"]

@@ -58,6 +58,11 @@ _PARTICLES = {"van", "von", "de", "del", "della", "der", "den", "da", "dos", "du
 _NOT_NAMES = re.compile(r"\b(universi\w*|institut\w*|departament\w*|department|abstract|introduction|keywords?|research|article|journal|open|access|review|email|correspondence)\b", re.I)
 
 
+def affiliation_like(text: str) -> bool:
+    """Whether ``text`` reads as an affiliation: an institution word and an address's commas."""
+    return bool(_AFFILIATION.search(text)) and text.count(",") >= 1
+
+
 def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list[int]:
     """The blocks of the printed title, in order; empty when the first page shows none."""
     best: int | None = None

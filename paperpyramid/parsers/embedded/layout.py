@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from paperpyramid.parsers.embedded.glyphs import GlyphMap, read_page
+
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmssbx|\bbx\d|[-.,]b$|[-.,]bd$|[-.,]bi$|boldit|-sb$|mbx\d", re.I)
 _ITALIC_NAME = re.compile(r"italic|oblique|\bcmti|cmti|cmmi|-it\b|\bit\d|-ital", re.I)
 
@@ -103,13 +105,16 @@ def _font_flags(textpage: ctypes.c_void_p, index: int, buffer: ctypes.Array[ctyp
     return name, bold, italic
 
 
-def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = False) -> Page:
+def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = False, glyphs: GlyphMap | None = None) -> Page:
     """Read one page's characters into lines (top-left origin).
 
     ``split_numbers`` (the table engine's reading) also gives every line its ``words`` with
     their edges and, where a space before or after a number cuts it, its ``parts``
     ("SciBERT on co-view 83.0 84.2" -> "SciBERT on co-view", "83.0", "84.2"), each with its
     own box: tight tables set numeric columns a space apart.
+
+    ``glyphs`` reads the glyphs of fonts without a Unicode map as the text learnt for them
+    (:mod:`.glyphs`).
     """
     width, height = user_size(page)
     textpage = page.get_textpage()
@@ -125,6 +130,10 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
         if n <= 0:
             n_images = _count_images(page)
             return Page(number, width, height, lines, 0, n_images)
+    chars: str | list[str] = text
+    scales: dict[int, float] = {}
+    if glyphs:
+        chars, scales = read_page(textpage, glyphs)
 
     # The loose box spans the font's ascent to descent, so its height tracks the effective
     # font size; FPDFText_GetFontSize ignores the text matrix (often 1.0 in pdfTeX output).
@@ -156,7 +165,9 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
             run.boxes = []
 
     for i in range(n):
-        ch = text[i]
+        ch = chars[i]
+        if not ch:
+            continue  # a glyph of a font without a Unicode map that OCR did not teach
         if ch in _LINE_BREAKS:
             close()
             continue
@@ -167,6 +178,9 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
         get_box(raw, i, rect_ref)
         x0, x1 = rect.left, rect.right
         y_top, y_bottom = height - rect.top, height - rect.bottom
+        if i in scales:  # a font with odd ascent and descent, read through OCR
+            mid, half = (y_top + y_bottom) / 2, (y_bottom - y_top) / 2 * scales[i]
+            y_top, y_bottom = mid - half, mid + half
         if turn:
             x0, y_top, x1, y_bottom = turn_box(turn, (x0, y_top, x1, y_bottom), width, height)
         if x1 - x0 <= 0 and y_bottom - y_top <= 0:

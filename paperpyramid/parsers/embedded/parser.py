@@ -12,6 +12,7 @@ from __future__ import annotations
 import collections
 import logging
 import re
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,9 +29,18 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
+from paperpyramid.parsers.embedded.glyphs import UNREAD_CHARS, UNREAD_SHARE, GlyphMap, learn, unmapped_fonts
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
 from paperpyramid.parsers.embedded.notes import set_apart_notes
-from paperpyramid.parsers.embedded.reading_order import body_font, body_font_size, drop_unreadable_lines, order_page, remove_page_furniture
+from paperpyramid.parsers.embedded.ocr import tesseract
+from paperpyramid.parsers.embedded.reading_order import (
+    body_font,
+    body_font_size,
+    drop_unreadable_lines,
+    mojibake_count,
+    order_page,
+    remove_page_furniture,
+)
 from paperpyramid.parsers.embedded.references import split_references
 from paperpyramid.parsers.embedded.table_engine import BBox, Rule, read_table_page, table_rows
 from paperpyramid.parsers.embedded.tables import collect_table, join_continued, reads_as_prose, table_cells
@@ -73,6 +83,9 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
                 pages.append(extract_page(page, index + 1))
             finally:
                 page.close()
+        glyphs, glyph_note = _read_unmapped_fonts(pdf, pages, deadline=None if time_limit is None else started + time_limit)
+        if glyphs:  # read again with the glyphs OCR taught
+            pages = [_extract(pdf, index, glyphs) for index in range(count)]
         encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(pdf.raw) != -1
         toc = _outline(pdf)
         metadata = pdf.get_metadata_dict(skip_empty=True)
@@ -84,6 +97,9 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
         document = build_document(pages, toc, metadata, tables=_table_reader(pdf, path))
     finally:
         pdf.close()
+    document.glyph_map = glyphs
+    if glyph_note:
+        document.warnings.append(glyph_note)
     if dropped:
         document.warnings.append(f"{dropped} of {total} lines dropped as unreadable (fonts without a Unicode mapping)")
     document.provenance = {
@@ -96,6 +112,53 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
     if scanned:
         document.warnings.append(f"scanned: text read from the OCR text layer of {scanned} of {len(pages)} pages; OCR errors are likely")
     return document
+
+
+def _extract(pdf: pdfium.PdfDocument, index: int, glyphs: GlyphMap) -> Page:
+    page = pdf[index]
+    try:
+        return extract_page(page, index + 1, glyphs=glyphs)
+    finally:
+        page.close()
+
+
+def _read_unmapped_fonts(pdf: pdfium.PdfDocument, pages: list[Page], *, deadline: float | None) -> tuple[GlyphMap, str | None]:
+    """What the glyphs of fonts without a Unicode map stand for, learnt by OCR of the pages
+    they make unreadable (:mod:`.glyphs`), and a warning saying so: ({}, None) when no page
+    needs it; ({}, why) when Tesseract is missing or fails (those lines are then dropped)."""
+    unread = _unread_pages(pdf, pages)
+    if not unread:
+        return {}, None
+    where = f"{len(unread)} of {len(pages)} pages ({_page_list(unread)}) set in fonts without a Unicode map"
+    program = tesseract()
+    if program is None:
+        return {}, f"{where}: their text is unreadable; install Tesseract (apt-get install tesseract-ocr) to read them by OCR"
+    try:
+        glyphs, read = learn(pdf, unread, program, deadline=deadline)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {}, f"{where}: reading them by OCR failed ({exc})"
+    return glyphs, f"{where}: read with {len(glyphs)} glyphs learnt by OCR (Tesseract) of page{'s' if len(read) > 1 else ''} {_page_list(read)}; OCR errors are possible"
+
+
+def _unread_pages(pdf: pdfium.PdfDocument, pages: list[Page]) -> list[int]:
+    """The pages with mojibake worth OCR, in the order to read them: first a page for each
+    unmapped font not yet met, the one with most mojibake first, then the rest by mojibake."""
+    found: dict[int, tuple[int, set[str]]] = {}
+    for page in pages:
+        bad, printed = mojibake_count(page)
+        if bad >= UNREAD_CHARS or (printed and bad >= UNREAD_SHARE * printed):
+            found[page.number] = (bad, unmapped_fonts(pdf, page.number))
+    order: list[int] = []
+    met: set[str] = set()
+    while found:
+        number = max(found, key=lambda key: (bool(found[key][1] - met), found[key][0]))
+        met |= found.pop(number)[1]
+        order.append(number)
+    return order
+
+
+def _page_list(numbers: list[int]) -> str:
+    return ", ".join(str(number) for number in sorted(numbers))
 
 
 def open_pdf(path: Path, *, password: str | None = None) -> pdfium.PdfDocument:
@@ -306,13 +369,14 @@ def _fold_abstract_labels(blocks: list[Block]) -> None:
 
 def _demote_front_matter(blocks: list[Block]) -> None:
     """Before the first real heading (Abstract, Introduction, "1 ..."), styled lines are
-    the title page's furniture (journal name, authors, affiliations), not sections."""
+    the title page's furniture (journal name, authors, affiliations), not sections. An
+    affiliation marked "1" ("1 Department of Biology, University of ...") is no heading "1"."""
     anchor = None
     for index, block in enumerate(blocks):
         if block.kind != "heading":
             continue
         plain = block.title.lower().strip()
-        if plain in blk.KNOWN_HEADINGS or block.number in ("1", "I", "1.") :
+        if plain in blk.KNOWN_HEADINGS or (block.number in ("1", "I", "1.") and not fm.affiliation_like(block.title)):
             anchor = index
             break
     if anchor is None:
@@ -431,6 +495,10 @@ def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
 
 def _filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
+    for block in blocks:
+        # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
+        if block.kind == "heading" and block.number and not block.extra.get("outline") and not block.extra.get("run_in") and fm.affiliation_like(block.title):
+            block.kind = "paragraph"
     styles: dict[tuple[float, bool, bool, bool], list[int]] = {}
     for index, block in enumerate(blocks):
         if block.kind == "heading" and not block.extra.get("run_in"):

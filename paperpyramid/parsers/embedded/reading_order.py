@@ -198,6 +198,17 @@ def _is_mojibake(ch: str) -> bool:
     return code < 0x20 or 0xA1 <= code <= 0xBF or 0x180 <= code <= 0x2FF or ch in _MOJIBAKE_LETTERS
 
 
+_MOJIBAKE_CHARS = re.compile("[\x00-\x08\x0e-\x1b\xa1-\xbf\u0180-\u02ff" + "".join(sorted(_MOJIBAKE_LETTERS)) + "]")  # _is_mojibake, whitespace aside
+_SPACE = re.compile(r"\s")
+
+
+def mojibake_count(page: Page) -> tuple[int, int]:
+    """The page's mojibake characters and its printed characters (every page is counted: by
+    regular expression, not character by character)."""
+    text = "".join(line.text for line in page.lines)
+    return len(_MOJIBAKE_CHARS.findall(text)), len(text) - len(_SPACE.findall(text))
+
+
 def drop_unreadable_lines(pages: list[Page]) -> tuple[int, int]:
     """Drop lines whose letters are mostly odd non-ASCII code points: fonts without a usable
     Unicode map give such mojibake. Returns (dropped, total)."""
