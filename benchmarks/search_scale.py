@@ -32,7 +32,8 @@ per-mode figures except ``hybrid+embed``):
   sqlite-vec KNN (``vectors.nearest``) k=10, on ``--exact-queries`` questions;
 - ``hybrid``: ``retrieve(mode="hybrid")`` as shipped (both indexes, weighted fusion);
   ``hybrid-fts5``: the same with BM25 from FTS5; ``hybrid+embed``: hybrid plus the query's
-  embedding; ``parent``: ``retrieve(mode="parent")``.
+  embedding; ``parent``: ``retrieve(mode="parent")``; ``parent@4k``: the same with a 4,000-token
+  budget (what ``ask`` asks for: the windows, then the next hits filling the budget).
 
 On one core it also checks, on ``--exact-queries`` questions, that the BM25 index returns FTS5's top
 100 (the same scores in the same order, the same contexts but for ties at the cut), and how many of
@@ -357,6 +358,8 @@ def measure(path: Path, cores: int, questions: list[str], args: argparse.Namespa
         "hybrid": lambda q, qv: api.retrieve(conn, q, mode="hybrid", k=10, embedder=_Fixed(qv)),  # type: ignore[arg-type]
         "hybrid-fts5": hybrid_fts5,
         "parent": lambda q, qv: api.retrieve(conn, q, mode="parent", embedder=_Fixed(qv)),  # type: ignore[arg-type]
+        # what ``ask`` asks for: windows within 4,000 tokens, the next hits filling what they leave
+        "parent@4k": lambda q, qv: api.retrieve(conn, q, mode="parent", budget_tokens=4000, embedder=_Fixed(qv)),  # type: ignore[arg-type]
     }
     slow = {"knn-exact", "bm25-fts5@100", "hybrid-fts5"}
     n_slow = len(questions) if args.exact_queries <= 0 else min(len(questions), args.exact_queries)
@@ -467,7 +470,7 @@ def _run_worker(path: Path, cores: int, args: argparse.Namespace) -> dict[str, A
 # --------------------------------------------------------------------------- report
 
 
-MODE_ORDER = ["embed", "bm25", "bm25@100", "bm25-fts5@100", "knn-exact", "vector-index@100", "hybrid", "hybrid-fts5", "hybrid+embed", "parent"]
+MODE_ORDER = ["embed", "bm25", "bm25@100", "bm25-fts5@100", "knn-exact", "vector-index@100", "hybrid", "hybrid-fts5", "hybrid+embed", "parent", "parent@4k"]
 
 
 def report(results: list[dict[str, Any]]) -> str:

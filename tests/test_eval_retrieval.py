@@ -75,6 +75,30 @@ def test_evidence_within_a_budget_is_cut_by_tokens() -> None:
     assert cut.within[2000] is False and cut.within[4000] is True
 
 
+def test_a_retriever_that_answers_each_budget_is_scored_on_those_answers() -> None:
+    long_filler = passage(" ".join(["data"] * 1500))
+    target = passage("the odontoid process is 2.0 mm long")
+    q = question("the odontoid process is 2.0 mm long")
+    # the plain answer holds the evidence past 4k; asked for 4k and 8k the retriever hands it early
+    by_budget = {2000: [long_filler], 4000: [target], 8000: [long_filler, target]}
+    result = score_question(q, [long_filler] * 3 + [target], 0.0, COUNTER, by_budget=by_budget)
+    assert result.within == {2000: False, 4000: True, 8000: True} and result.rank == 4
+
+
+def test_parent_is_asked_for_each_budget(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite"
+    ingest([SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf"], db, Settings(ingest=IngestSettings(workers=0, embed=False)))
+    with Corpus.open(db) as corpus:
+        got = retrievers(corpus, ["parent"])["parent"]("frogs")
+        assert isinstance(got, Retrieved) and got.by_budget is not None and got.seconds is not None
+        assert got.passages == corpus.retrieve("frogs", mode="parent")
+        for budget, passages in got.by_budget.items():
+            assert passages == corpus.retrieve("frogs", mode="parent", budget_tokens=budget)
+            assert sum(hit.num_tokens for hit in passages) <= budget
+        # a budget larger than the five windows is filled with further hits
+        assert len(got.by_budget[8000]) > len(got.passages)
+
+
 def test_all_evidence_at_20_for_cross_questions() -> None:
     first, second = passage("alpha beta gamma delta"), passage("epsilon zeta eta theta")
     q = question("alpha beta gamma delta", "epsilon zeta eta theta", kind="cross-paper")

@@ -113,9 +113,25 @@ def test_parent_widens_hits_merges_windows_in_reading_order_and_keeps_the_budget
         in_frog = [order.index(hit.context_id) for hit in widened if hit.citation.article_id == frog.id]
         assert in_frog == sorted(in_frog)
         cut = corpus.retrieve(query, mode="parent", budget_tokens=500)
-    kept = [hit.context_id for hit in cut]
-    assert sum(hit.num_tokens for hit in cut) <= 500 and set(kept) < set(ids)
-    assert kept == [context_id for context_id in ids if context_id in set(kept)], "the cut keeps the order"
+        in_frog_cut = [order.index(hit.context_id) for hit in cut if hit.citation.article_id == frog.id]
+    assert sum(hit.num_tokens for hit in cut) <= 500 and best[0].context_id in {hit.context_id for hit in cut}
+    assert in_frog_cut == sorted(in_frog_cut), "the cut keeps the reading order"
+
+
+def test_parent_fills_the_budget_the_windows_leave_with_the_next_hits(embedded: Path) -> None:
+    query = "digital calipers measurements"
+    with Corpus.open(embedded) as corpus:
+        ranked = [hit.context_id for hit in corpus.retrieve(query, mode="hybrid", k=100)]
+        windows = {hit.context_id for hit in corpus.retrieve(query, mode="parent")}
+        budget = sum(hit.num_tokens for hit in corpus.retrieve(query, mode="parent")) + 400
+        filled = corpus.retrieve(query, mode="parent", budget_tokens=budget)
+    got = [hit.context_id for hit in filled]
+    assert len(got) == len(set(got)) and sum(hit.num_tokens for hit in filled) <= budget
+    assert windows < set(got), "the five windows whole, and more"
+    extra = set(got) - windows
+    # what was added are the next hybrid hits, alone (no window), the best of them first
+    assert extra <= set(ranked[5:]), extra
+    assert next(context_id for context_id in ranked[5:] if context_id not in windows) in extra
 
 
 def test_references_are_left_out_unless_asked_for(embedded: Path) -> None:

@@ -6,8 +6,9 @@ strings: after collapsing whitespace and lowercasing, the passage contains the s
 contains at least 60% of the string's distinct words (lowercase ``\\w+`` tokens). Reported per
 mode and per question kind: MRR@10, Recall@5, Recall@20, evidence recall within 2k / 4k / 8k
 tokens (the passages concatenated in the order handed to the model, cut at the budget with
-the contexts' tokenizer, all-MiniLM-L6-v2's; a passage cut short is matched on what is left),
-all-evidence@20 for the cross-section and cross-paper kinds, latency p50 / p95, the passages'
+the contexts' tokenizer, all-MiniLM-L6-v2's; a passage cut short is matched on what is left;
+``parent`` is asked once per budget, as ``ask`` asks it, because what it hands over depends on
+the budget: its windows shrink and the next hits fill what they leave), all-evidence@20 for the cross-section and cross-paper kinds, latency p50 / p95, the passages'
 tokens and the LLM tokens spent finding them, per question.
 
 A hit on a distilled level of the knowledge pyramid (an insight, a concept, ...) matches when
@@ -28,7 +29,7 @@ import json
 import re
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -118,7 +119,7 @@ def _prepared(passage: SearchHit) -> list[PreparedPassage]:
 
 
 def score_question(question: Question, passages: Sequence[SearchHit], seconds: float, counter: TokenCounter, *, llm_tokens: int = 0,
-                   failure: str | None = None) -> QuestionResult:
+                   failure: str | None = None, by_budget: Mapping[int, Sequence[SearchHit]] | None = None) -> QuestionResult:
     evidence = [Evidence(text) for text in question.evidence]
     rank = None
     matched_at_20: set[int] = set()
@@ -129,7 +130,7 @@ def score_question(question: Question, passages: Sequence[SearchHit], seconds: f
             rank = position
         if position <= 20:
             matched_at_20.update(hits)
-    within = {budget: _within(evidence, passages, budget, counter) for budget in BUDGETS}
+    within = {budget: _within(evidence, by_budget[budget] if by_budget else passages, budget, counter) for budget in BUDGETS}
     tokens = sum(passage.num_tokens for passage in passages)
     return QuestionResult(question, rank, within, len(matched_at_20) == len(evidence), seconds, len(passages), tokens, llm_tokens, failure)
 
@@ -183,6 +184,11 @@ class Retrieved:
     passages: Sequence[SearchHit]
     llm_tokens: int = 0
     failure: str | None = None
+    #: what the retriever hands over when asked for each budget of :data:`BUDGETS`, where that
+    #: is not ``passages`` cut (``parent`` fills a budget); the evidence-within figures use them
+    by_budget: Mapping[int, Sequence[SearchHit]] | None = None
+    #: the seconds of the unbudgeted call alone, when the retriever made more calls
+    seconds: float | None = None
 
 
 #: a question in, its passages out: plain (a retrieval mode) or with what finding them cost
@@ -215,7 +221,19 @@ def retrievers(corpus: Corpus, names: Sequence[str], *, k: int = 100, filters: F
 
 
 def _mode(corpus: Corpus, mode: str, k: int, filters: Filters, level: str) -> Retriever:
-    return lambda question: corpus.retrieve(question, mode=mode, k=k, filters=filters, level=level)
+    if mode != "parent":
+        return lambda question: corpus.retrieve(question, mode=mode, k=k, filters=filters, level=level)
+
+    def parent(question: str) -> Retrieved:
+        # asked for each budget as ``ask`` asks for its own: the windows shrink, the next hits
+        # fill what they leave; the ranks (MRR, recall@k) and the latency are the plain call's
+        started = time.perf_counter()
+        passages = corpus.retrieve(question, mode="parent", filters=filters)
+        seconds = time.perf_counter() - started
+        by_budget = {budget: corpus.retrieve(question, mode="parent", filters=filters, budget_tokens=budget) for budget in BUDGETS}
+        return Retrieved(passages, by_budget=by_budget, seconds=seconds)
+
+    return parent
 
 
 def _strategy(conn: Any, strategy: str, llm: LLM, filter_llm: LLM | None, budget_tokens: int, embedder: Any, filters: Filters,
@@ -248,8 +266,8 @@ def evaluate(questions: Sequence[Question], retrievers: dict[str, Retriever], co
             got = retriever(question.question)
             seconds = time.perf_counter() - started
             retrieved = got if isinstance(got, Retrieved) else Retrieved(list(got))
-            result = score_question(question, list(retrieved.passages), seconds, counter, llm_tokens=retrieved.llm_tokens,
-                                    failure=retrieved.failure)
+            result = score_question(question, list(retrieved.passages), retrieved.seconds or seconds, counter, llm_tokens=retrieved.llm_tokens,
+                                    failure=retrieved.failure, by_budget=retrieved.by_budget)
             reports[mode].results.append(result)
             if on_question is not None:
                 on_question(mode, result)

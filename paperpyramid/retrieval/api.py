@@ -8,7 +8,8 @@ Modes:
 - ``hybrid``: the two fused (see :mod:`paperpyramid.retrieval.hybrid`);
 - ``parent``: the best ``options.parent_hits`` (5) hybrid hits (BM25 hits without an
   embedder), each with the passages around it (see :mod:`paperpyramid.retrieval.parent`); ``k``
-  does not apply;
+  does not apply; with ``budget_tokens``, the next best hits (up to ``options.fill``), each
+  alone, fill what the windows leave of the budget;
 - ``cross``: verbatim contexts ranked by fusing their hybrid ranks with those of the distilled
   insights that drill down to them (see :mod:`paperpyramid.retrieval.levels`).
 
@@ -44,6 +45,7 @@ class RetrievalOptions:
     parent_hits: int = 5  # hybrid hits that parent widens
     before: int = 2  # contexts before each parent hit
     after: int = 2  # contexts after it
+    fill: int = 95  # with a budget: the next hybrid hits, each alone, fill what the windows leave
 
 
 def retrieve(
@@ -86,8 +88,10 @@ def retrieve(
         hits = levels.cross(conn, query, k, filters, embedder, contexts, depth=options.depth)
     else:
         # without an embedder (a corpus without vectors), the best BM25 hits are widened
-        best = _hybrid(conn, query, options.parent_hits, filters, embedder, options) if embedder is not None else bm25.search(conn, query, options.parent_hits, filters)
-        return parent.widen(conn, best, options.before, options.after, budget_tokens, include_references=filters.include_references)
+        wanted = options.parent_hits + (options.fill if budget_tokens is not None else 0)
+        best = _hybrid(conn, query, wanted, filters, embedder, options) if embedder is not None else bm25.search(conn, query, wanted, filters)
+        return parent.widen(conn, best[: options.parent_hits], options.before, options.after, budget_tokens, include_references=filters.include_references,
+                            more=best[options.parent_hits :])
     return parent.cut_to_budget(hits, budget_tokens)
 
 

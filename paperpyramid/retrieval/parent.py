@@ -4,7 +4,7 @@ Each hit brings the ``before`` contexts preceding it and the ``after`` following
 paper's reading order (across section boundaries). Windows in the same paper that overlap or
 touch are merged. Papers come in the order of their best hit, and each paper's passages in
 reading order, so the answering model reads every paper as it was written. The result is cut
-at ``budget_tokens``.
+at ``budget_tokens``; what the windows leave of a budget goes to the next best hits.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ def widen(
     budget_tokens: int | None = None,
     *,
     include_references: bool = False,
+    more: Sequence[SearchHit] = (),
 ) -> list[SearchHit]:
     """The hits with their neighbours, merged per paper, in reading order, within the budget.
 
@@ -41,7 +42,8 @@ def widen(
     in ``budget_tokens``: a budget shrinks the windows around their hits, never drops a hit for
     its neighbours. Neighbours from the references section come only with
     ``include_references``. A neighbour's score is its hit's; a passage in two windows keeps
-    the higher.
+    the higher. ``more`` (the next best hits) then fill what the budget leaves, each alone, in
+    their order, merged into their papers' reading order like the rest.
     """
     papers: dict[str, dict[int, float]] = {}  # article id -> position in the paper -> score
     orders: dict[str, list[tuple[str, int]]] = {}
@@ -50,7 +52,9 @@ def widen(
     def fits(tokens: int) -> bool:
         return budget_tokens is None or used + tokens <= budget_tokens
 
-    for hit in hits:
+    for rank, hit in enumerate([*hits, *more]):
+        if rank == len(hits):
+            before = after = 0  # the further hits fill what the windows left, without windows
         article_id = hit.citation.article_id
         if article_id not in orders:
             orders[article_id] = [(str(row[0]), int(row[1])) for row in conn.execute(_READING_ORDER, [article_id, include_references])]
