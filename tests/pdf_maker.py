@@ -29,6 +29,22 @@ def text_pdf(pages: list[list[tuple[str, int]]]) -> bytes:
     return pdf_of_objects(objects)
 
 
+def placed_pdf(pages: list[list[tuple[float, float, float, str]]]) -> bytes:
+    """A PDF of ``pages``, each a list of (x, y from the bottom, font size, text) placed where
+    said on US Letter (columns, tables). Latin-1 text only."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    page_ids = [3 + 2 * index for index in range(len(pages))]
+    font_id = 3 + 2 * len(pages)
+    objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{pid} 0 R' for pid in page_ids)}] /Count {len(pages)} >>".encode())
+    for pid, items in zip(page_ids, pages, strict=True):
+        stream = "\n".join(f"BT /F1 {size:g} Tf {x:g} {y:g} Td ({_escape(text)}) Tj ET" for x, y, size, text in items).encode("latin-1")
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
+                       f"/Contents {pid + 1} 0 R >>".encode())
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    return pdf_of_objects(objects)
+
+
 def pdf_of_objects(objects: list[bytes]) -> bytes:
     """A PDF file of numbered ``objects`` (the first the catalog), with its cross-reference table."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")

@@ -61,35 +61,40 @@ def _key(text: str) -> str:
 def order_page(page: Page) -> list[Line]:
     """Return the page's lines in reading order, setting ``line.column``.
 
-    A page is two-column when a vertical gutter near the middle is crossed by few lines.
-    Lines that cross the gutter (titles, wide figures and tables) cut the page into bands;
-    each band is read left column first, then right.
+    A page is two-column when a vertical gutter near the middle is crossed by few lines, and
+    three-column when one side of that gutter holds a second one (reference lists, some
+    journals). Lines that cross a gutter (titles, wide figures and tables) cut the page into
+    bands; each band is read column by column, left to right.
     """
     lines = page.lines
     if not lines:
         return []
-    gutter = _find_gutter(page)
-    if gutter is None:
+    gutters = _find_gutters(page)
+    if not gutters:
         for line in lines:
             line.column = 0
         return _rows(lines)
     ordered: list[Line] = []
-    left: list[Line] = []
-    right: list[Line] = []
+    columns: dict[int, list[Line]] = {}
+
+    def flush() -> list[Line]:
+        out = [line for column in sorted(columns) for line in _rows(columns[column])]
+        columns.clear()
+        return out
+
     for row in _bands(lines):
-        if all(line.x1 <= gutter + 1 or line.x0 >= gutter - 1 for line in row):
+        if all(line.x1 <= gutter + 1 or line.x0 >= gutter - 1 for line in row for gutter in gutters):
             for line in row:
-                line.column = 1 if line.x1 <= gutter + 1 else 2
-                (left if line.column == 1 else right).append(line)
+                line.column = 1 + sum(1 for gutter in gutters if line.x0 >= gutter - 1)
+                columns.setdefault(line.column, []).append(line)
             continue
-        # a line across the gutter (a title, a wide figure, names set across the page) cuts
+        # a line across a gutter (a title, a wide figure, names set across the page) cuts
         # the page there; the lines beside it on its row are read with it, left to right
-        ordered += _rows(left) + _rows(right)
-        left, right = [], []
+        ordered += flush()
         for line in row:
             line.column = 0
         ordered += _rows(row)
-    ordered += _rows(left) + _rows(right)
+    ordered += flush()
     return ordered
 
 
@@ -155,6 +160,33 @@ def _find_gutter(page: Page) -> float | None:
     if found is None and page.number == 1:
         found = _sidebar(lines, page.width)
     return found
+
+
+def _find_gutters(page: Page) -> list[float]:
+    """The gutters of the page, left to right: none, one, or two (three columns)."""
+    gutter = _find_gutter(page)
+    if gutter is None:
+        return []
+    lines = [line for line in page.lines if len(line.text) > 1]
+    width = page.width
+    for lo, hi, side in ((width * 0.2, gutter - width * 0.15, [line for line in lines if line.x1 <= gutter + 1]),
+                         (gutter + width * 0.15, width * 0.8, [line for line in lines if line.x0 >= gutter - 1])):
+        second = _second_gutter(side, width, lo, hi)
+        if second is not None:
+            return sorted([gutter, second])
+    return [gutter]
+
+
+def _second_gutter(lines: list[Line], width: float, lo: float, hi: float) -> float | None:
+    """A gutter between ``lo`` and ``hi`` that no more than a tenth of ``lines`` cross, with five
+    lines or more of column text (over a seventh of the page wide) on each side."""
+    if len(lines) < 10 or hi <= lo:
+        return None
+    best = min((lo + 2.0 * step for step in range(int((hi - lo) / 2.0) + 1)), key=lambda x: sum(1 for line in lines if line.x0 < x - 1 and line.x1 > x + 1))
+    cross = sum(1 for line in lines if line.x0 < best - 1 and line.x1 > best + 1)
+    left = sum(1 for line in lines if line.x1 <= best + 1 and line.width > width * 0.15)
+    right = sum(1 for line in lines if line.x0 >= best - 1 and line.width > width * 0.15)
+    return best if left >= 5 and right >= 5 and cross <= 0.1 * len(lines) else None
 
 
 def _gutter_of(lines: list[Line], width: float, min_width: float = 0.15) -> float | None:
