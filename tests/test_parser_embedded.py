@@ -198,3 +198,37 @@ def test_a_display_equation_is_one_formula_with_its_number(shared_corpus):
     argmin = next(formula for formula in paper.formulas if formula.label == "2")
     assert "argmin" in argmin.text and "∥y−x ∗k−c1∥" in argmin.text
     assert not any(block.text.strip() == "(2)" for section in paper.sections for block in section.blocks)
+
+
+def test_a_display_over_several_blocks_is_one_formula():
+    from paperpyramid.parsers.embedded.blocks import Block, join_displays
+
+    def block(text: str, top: float, kind: str = "formula", label: str | None = None, column: int = 1) -> Block:
+        item = Line(text, 3, 100, top, 300, top + 10, 10, False, False, "CMMI10")
+        item.column = column
+        return Block([item], kind=kind, label=label)
+
+    blocks = [
+        block("We bound the count by", 90, kind="paragraph"),
+        block("D = |{x", 104), block("n", 113, kind="paragraph"), block("i=1 ri ≤ d}|", 118), block("≤ (2d choose d)", 131, label="3"),
+        block("z = 1", 146),  # after a labelled display: a new one
+        block("y = 2", 200),  # too far below: another display
+        block("w = 3", 211, column=2),  # the next column
+        block("since d ≥ n, the claim follows.", 230, kind="paragraph"),
+    ]
+    joined = join_displays(blocks)
+    assert [(item.kind, item.label, item.text) for item in joined] == [
+        ("paragraph", None, "We bound the count by"),
+        ("formula", "3", "D = |{x n i=1 ri ≤ d}| ≤ (2d choose d)"),
+        ("formula", None, "z = 1"),
+        ("formula", None, "y = 2"),
+        ("formula", None, "w = 3"),
+        ("paragraph", None, "since d ≥ n, the claim follows."),
+    ]
+
+
+def test_the_lecture_notes_displays_are_whole(shared_corpus):
+    # 1,486 formula rows, 623 of two words or fewer, before displays were joined: 705 and 104 after
+    notes = parse_pdf(shared_corpus / "geotopo-lecture-notes-de-117pages-math.pdf")
+    assert len(notes.formulas) < 800
+    assert sum(1 for formula in notes.formulas if len(formula.text.split()) <= 2) < 150

@@ -261,6 +261,35 @@ def number_equations(blocks: list[Block]) -> list[Block]:
     return [block for block in blocks if id(block) not in merged]
 
 
+#: the most lines one display may gather (an aligned system of equations)
+_DISPLAY_LINES = 16
+
+
+def join_displays(blocks: list[Block]) -> list[Block]:
+    """A display set over several blocks (an aligned system, a fraction or a sum with its limits
+    on lines of their own): consecutive formula blocks of one page and column, a line's height
+    apart at most, become one formula, the label of its last part its own; a fragment of three
+    characters or fewer between them (a sub- or superscript set apart) joins it. A labelled
+    formula ends its display. Returns the blocks without those merged into another."""
+    out: list[Block] = []
+    for block in blocks:
+        display = out[-1] if out else None
+        if display is not None and display.kind == "formula" and display.label is None and _continues_display(display, block):
+            display.lines = display.lines + block.lines
+            display.label = block.label if block.kind == "formula" else None
+            continue
+        out.append(block)
+    return out
+
+
+def _continues_display(display: Block, block: Block) -> bool:
+    fragment = block.kind == "paragraph" and len(block.text.strip()) <= 3
+    if not (block.kind == "formula" or fragment) or block.page != display.page or len(display.lines) + len(block.lines) > _DISPLAY_LINES:
+        return False
+    last, first = display.lines[-1], block.lines[0]
+    return first.column == last.column and first.top - last.bottom <= 1.5 * max(last.height, 1.0)
+
+
 def _mathematical(text: str) -> bool:
     words = len(re.findall(r"[A-Za-z]{4,}", text))
     return words <= _DISPLAY_WORDS and any(ch in _MATH_CHARS or ch in "∥∗∼" for ch in text) and len(text) < 200

@@ -250,7 +250,7 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
         page_blocks = split_blocks(order_page(page), body_size)
         for block in page_blocks:
             classify(block, body_size, font)
-        blocks += blk.number_equations(page_blocks)
+        blocks += blk.join_displays(blk.number_equations(page_blocks))
     _drop_small_print(blocks, body_size)
     _mark_tables(blocks, body_size, tables)
     document = Document(pages=len(pages))
