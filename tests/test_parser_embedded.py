@@ -232,3 +232,14 @@ def test_the_lecture_notes_displays_are_whole(shared_corpus):
     notes = parse_pdf(shared_corpus / "geotopo-lecture-notes-de-117pages-math.pdf")
     assert len(notes.formulas) < 800
     assert sum(1 for formula in notes.formulas if len(formula.text.split()) <= 2) < 150
+
+
+def test_a_sentence_with_inline_mathematics_is_no_display():
+    from paperpyramid.parsers.embedded.blocks import Block, looks_like_formula
+
+    def block(text: str) -> Block:
+        return Block([Line(text, 3, 100, 100, 400, 110, 10, False, False, "CMR10")])
+
+    assert looks_like_formula(block("aW = (n, a1, · · · , aE) ∈ N × k"), 10)
+    # amsart: a line of the text with symbols in it was stored as a formula
+    assert not looks_like_formula(block("W, then we say that aW belongs to |Φ|k if (a1, · · · , aE) ∈ |Φ|k."), 10)

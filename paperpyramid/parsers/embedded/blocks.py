@@ -222,11 +222,16 @@ def looks_like_formula(block: Block, body_size: float) -> bool:
     letters = sum(1 for ch in text if ch.isalpha())
     words = len(re.findall(r"[A-Za-z]{4,}", text))
     numbered = bool(_EQUATION_NUMBER.search(text))
+    if len(_FUNCTION_WORDS.findall(text)) >= 3:
+        return False  # a sentence with inline mathematics ("W, then we say that aW belongs to |Φ|k if …")
     if math_font >= max(1, len(block.lines) // 2) and words <= 4 and (symbols or numbered):
         return True
     return numbered and symbols >= 1 and words <= 3 and letters < 60
 
 
+#: words that make a sentence of a line and that displays do without (English, German)
+_FUNCTION_WORDS = re.compile(r"\b(?:the|that|then|this|these|which|where|since|we|is|are|be|of|to|and|with|it|if|"
+                             r"der|die|das|und|ist|sind|mit|dann|sei|wir|ein|eine|für|auf|von)\b", re.I)
 _LABEL_ONLY = re.compile(r"\(\s*([A-Z]?\d+[a-z]?(?:\.\d+)?)\s*\)")
 # a display's lines: few long words, some mathematics
 _DISPLAY_WORDS = 3
