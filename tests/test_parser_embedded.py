@@ -243,3 +243,14 @@ def test_a_sentence_with_inline_mathematics_is_no_display():
     assert looks_like_formula(block("aW = (n, a1, · · · , aE) ∈ N × k"), 10)
     # amsart: a line of the text with symbols in it was stored as a formula
     assert not looks_like_formula(block("W, then we say that aW belongs to |Φ|k if (a1, · · · , aE) ∈ |Φ|k."), 10)
+
+
+def test_a_reference_list_resumed_after_the_back_matter_is_one_list(shared_corpus, monkeypatch):
+    # F1000 sets the back matter (data availability ... acknowledgements) between the two halves
+    # of its numbered list: entries 7 onwards were stored as acknowledgements (6 references of 43)
+    monkeypatch.setenv("PAPERPYRAMID_TESSERACT", "")  # the list's pages have readable fonts; no OCR needed
+    paper = parse_pdf(shared_corpus / "f1000research-2015-mosquito-odorant-binding-garbled-fonts.pdf")
+    assert len(paper.references) >= 30
+    assert any(reference.raw.startswith("Ishida Y, Cornel AJ, Leal WS") for reference in paper.references)
+    acknowledgements = next(section for section in paper.sections if section.title == "Acknowledgements")
+    assert not any(block.text.startswith(("7. Ishida", "8. Bohbot")) for block in acknowledgements.blocks)

@@ -561,6 +561,8 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> list
     front: list[Block] = []
     references_lines: list[Line] = []
     in_references = False
+    last_entry = 0  # the highest entry number of a numbered reference list read so far
+    resumed = False  # the reference list resumed after other sections (see _resumes_references)
     skip: set[int] = set()
     asides: list[DocBlock] = []
     stack: list[int] = []  # indices of open sections by level
@@ -586,6 +588,7 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> list
             stack = [] if is_references or title.lower() in ("abstract", "summary") else stack + [len(sections) - 1]
             current = section
             in_references = is_references
+            resumed = False
             continue
         target = current
         if target is None:
@@ -600,7 +603,14 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> list
         section_index = sections.index(target)
         if in_references and block.kind in ("paragraph", "formula"):
             references_lines += block.lines
+            last_entry = max([last_entry, *_entry_numbers(block.lines)])
             continue
+        if last_entry and block.kind == "paragraph" and _resumes_references(block, last_entry, resumed):
+            references_lines += block.lines
+            last_entry = max([last_entry, *_entry_numbers(block.lines)])
+            resumed = True
+            continue
+        resumed = False
         if block.kind == "caption":
             caption = block.text
             if block.extra.get("caption_kind") == "table":
@@ -656,6 +666,22 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> list
 
 
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)[a-z]?\b")
+_ENTRY_NUMBER = re.compile(r"^\s*\[?(\d{1,3})[.\]]\s+\S")
+_LINK_LINE = re.compile(r"\b(PubMed|Full Text|CrossRef|Google Scholar|Publisher Site|doi)\b", re.I)
+
+
+def _entry_numbers(lines: list[Line]) -> list[int]:
+    return [int(match.group(1)) for line in lines if (match := _ENTRY_NUMBER.match(line.text))]
+
+
+def _resumes_references(block: Block, last_entry: int, resumed: bool) -> bool:
+    """Whether a block after the reference list's section ended carries the list on: the entry
+    numbered next ("7. Ishida Y, …" where the list stopped at 6: F1000 sets its back matter
+    between the two halves of its list), or, once resumed, the entries' other lines."""
+    numbers = _entry_numbers(block.lines)
+    if numbers:
+        return numbers[0] == last_entry + 1 and _reference_like(block)
+    return resumed and (_reference_like(block) or bool(_LINK_LINE.search(block.text)))
 
 
 def _reference_like(block: Block) -> bool:
