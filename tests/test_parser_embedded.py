@@ -250,7 +250,7 @@ def test_a_reference_list_resumed_after_the_back_matter_is_one_list(shared_corpu
     # of its numbered list: entries 7 onwards were stored as acknowledgements (6 references of 43)
     monkeypatch.setenv("PAPERPYRAMID_TESSERACT", "")  # the list's pages have readable fonts; no OCR needed
     paper = parse_pdf(shared_corpus / "f1000research-2015-mosquito-odorant-binding-garbled-fonts.pdf")
-    assert len(paper.references) >= 30
+    assert len(paper.references) >= 40  # 42 of the 43 the JATS lists
     assert any(reference.raw.startswith("Ishida Y, Cornel AJ, Leal WS") for reference in paper.references)
     acknowledgements = next(section for section in paper.sections if section.title == "Acknowledgements")
     assert not any(block.text.startswith(("7. Ishida", "8. Bohbot")) for block in acknowledgements.blocks)

@@ -605,7 +605,7 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> list
             references_lines += block.lines
             last_entry = max([last_entry, *_entry_numbers(block.lines)])
             continue
-        if last_entry and block.kind == "paragraph" and _resumes_references(block, last_entry, resumed):
+        if last_entry and block.kind == "paragraph" and _resumes_references(block, last_entry, resumed, references_lines[-1].page):
             references_lines += block.lines
             last_entry = max([last_entry, *_entry_numbers(block.lines)])
             resumed = True
@@ -674,14 +674,17 @@ def _entry_numbers(lines: list[Line]) -> list[int]:
     return [int(match.group(1)) for line in lines if (match := _ENTRY_NUMBER.match(line.text))]
 
 
-def _resumes_references(block: Block, last_entry: int, resumed: bool) -> bool:
+def _resumes_references(block: Block, last_entry: int, resumed: bool, last_page: int) -> bool:
     """Whether a block after the reference list's section ended carries the list on: the entry
     numbered next ("7. Ishida Y, …" where the list stopped at 6: F1000 sets its back matter
-    between the two halves of its list), or, once resumed, the entries' other lines."""
+    between the two halves of its list), or, once resumed, the entries' other lines: anything on
+    the page the list reached, reference-like text on a later page (a heading ends it)."""
     numbers = _entry_numbers(block.lines)
-    if numbers:
+    if numbers and not resumed:
         return numbers[0] == last_entry + 1 and _reference_like(block)
-    return resumed and (_reference_like(block) or bool(_LINK_LINE.search(block.text)))
+    if not resumed:
+        return False
+    return block.page == last_page or _reference_like(block) or bool(_LINK_LINE.search(block.text))
 
 
 def _reference_like(block: Block) -> bool:
