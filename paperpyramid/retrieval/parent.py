@@ -53,8 +53,12 @@ def widen(
         return budget_tokens is None or used + tokens <= budget_tokens
 
     for rank, hit in enumerate([*hits, *more]):
-        if rank == len(hits):
+        if rank >= len(hits):
             before = after = 0  # the further hits fill what the windows left, without windows
+            if budget_tokens is not None and used >= budget_tokens:
+                break
+            if not fits(hit.num_tokens):
+                continue  # too long for what is left: its paper's reading order is not even loaded
         article_id = hit.citation.article_id
         if article_id not in orders:
             orders[article_id] = [(str(row[0]), int(row[1])) for row in conn.execute(_READING_ORDER, [article_id, include_references])]
