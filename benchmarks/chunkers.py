@@ -24,6 +24,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from sentence_split import documents  # this folder: the script's own, first on sys.path
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 _SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*$")
@@ -32,16 +34,8 @@ _ABBREVIATION = re.compile(r"(?:\bet al|\be\.g|\bi\.e|\bFigs?|\bEqs?|\bRefs?|\bv
 
 def sections(corpus: Path) -> list[object]:
     """The body sections of every readable PDF, with paragraph blocks only."""
-    from paperpyramid.parsers.embedded import parse_pdf
-
     found: list[object] = []
-    for path in sorted(corpus.glob("*.pdf")):
-        if path.name.startswith("hostile"):
-            continue
-        try:
-            document = parse_pdf(path)
-        except Exception:  # an unparseable PDF has nothing to cut
-            continue
+    for document in documents(corpus):
         for section in document.sections:
             section.blocks = [block for block in section.blocks if block.kind == "paragraph"]
             if section.number != "ref" and section.blocks:

@@ -17,25 +17,35 @@ import argparse
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from paperpyramid.document import Document
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
 _ABBREVIATION = re.compile(r"(?:\bet al|\be\.g|\bi\.e|\bFigs?|\bEqs?|\bRefs?|\bvs|\bcf|\bapprox|\bca|\bNo|\bDr|\bProf|\bSt|\bsp|\bspp|\bvar|\bresp|\b[A-Z])\.$")
 
 
-def paragraphs(corpus: Path) -> list[str]:
+def documents(corpus: Path) -> Iterator[Document]:
+    """The embedded parser's documents of the corpus's PDFs, the hostile ones and any that
+    fail to parse left out (they have no text to split)."""
     from paperpyramid.parsers.embedded import parse_pdf
 
-    found: list[str] = []
     for path in sorted(corpus.glob("*.pdf")):
         if path.name.startswith("hostile"):
             continue
         try:
-            document = parse_pdf(path)
-        except Exception:  # an unparseable PDF has no paragraphs to split
+            yield parse_pdf(path)
+        except Exception:  # an unparseable PDF has no text to split
             continue
+
+
+def paragraphs(corpus: Path) -> list[str]:
+    found: list[str] = []
+    for document in documents(corpus):
         for section in document.sections:
             if section.number != "ref":
                 found += [block.text for block in section.blocks if block.kind == "paragraph" and len(block.text) > 40]

@@ -64,7 +64,7 @@ def page_text(textpage: pdfium.PdfTextPage, glyphs: GlyphMap) -> list[str]:
     """The characters of ``textpage``, one string per character index (so boxes still line up),
     with every glyph ``glyphs`` knows read as its text and every other glyph of those fonts
     read as "" (unknown, dropped)."""
-    return read_page(textpage, glyphs)[0]
+    return _read_chars(textpage.raw, glyphs)[0]
 
 
 def read_page(textpage: pdfium.PdfTextPage, glyphs: GlyphMap) -> tuple[list[str], dict[int, float]]:
@@ -76,20 +76,26 @@ def read_page(textpage: pdfium.PdfTextPage, glyphs: GlyphMap) -> tuple[list[str]
     would make every line of them look like a heading. The factor puts the font's capital
     letters (their tight boxes: the glyphs' ink) in the proportion a standard font has.
     """
-    raw = textpage.raw
+    chars, read = _read_chars(textpage.raw, glyphs)
+    return chars, _scales(textpage.raw, chars, read)
+
+
+def _read_chars(raw: ctypes.c_void_p, glyphs: GlyphMap) -> tuple[list[str], dict[int, str]]:
+    """The page's characters with the learnt glyphs in place, and the font (without its subset
+    tag) of each character read through them."""
     n = pdfium_c.FPDFText_CountChars(raw)
     chars = [chr(pdfium_c.FPDFText_GetUnicode(raw, index)) for index in range(n)]
-    if not glyphs:
-        return chars, {}
     fonts = {font for font, _ in glyphs}
     read: dict[int, str] = {}
+    if not fonts:
+        return chars, read
     for index, font in _unmapped(raw, n):
         base = _base(font)
         if font in fonts or base in fonts:
             code = ord(chars[index])
             chars[index] = glyphs.get((font, code), glyphs.get((base, code), ""))
             read[index] = base
-    return chars, _scales(raw, chars, read)
+    return chars, read
 
 
 def _scales(raw: ctypes.c_void_p, chars: list[str], read: dict[int, str]) -> dict[int, float]:

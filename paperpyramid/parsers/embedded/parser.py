@@ -71,21 +71,10 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
             raise PdfCorrupt(f"{path.name}: the PDF has no pages")
         if count > max_pages:
             raise TooManyPages(f"{path.name}: {count} pages is over the limit of {max_pages} (raise --max-pages to parse it)")
-        pages: list[Page] = []
-        for index in range(count):
-            if time_limit is not None and time.monotonic() - started > time_limit:
-                raise ParseTimeout(f"{path.name}: parsing took longer than {time_limit:g} s (stopped at page {index + 1} of {count})")
-            try:
-                page = pdf[index]
-            except pdfium.PdfiumError as exc:
-                raise PdfCorrupt(f"{path.name}: corrupt PDF: page {index + 1} of {count} cannot be loaded") from exc
-            try:
-                pages.append(extract_page(page, index + 1))
-            finally:
-                page.close()
+        pages = _extract_pages(pdf, path, started, time_limit)
         glyphs, glyph_note = _read_unmapped_fonts(pdf, pages, deadline=None if time_limit is None else started + time_limit)
         if glyphs:  # read again with the glyphs OCR taught
-            pages = [_extract(pdf, index, glyphs) for index in range(count)]
+            pages = _extract_pages(pdf, path, started, time_limit, glyphs)
         encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(pdf.raw) != -1
         toc = _outline(pdf)
         metadata = pdf.get_metadata_dict(skip_empty=True)
@@ -114,12 +103,23 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
     return document
 
 
-def _extract(pdf: pdfium.PdfDocument, index: int, glyphs: GlyphMap) -> Page:
-    page = pdf[index]
-    try:
-        return extract_page(page, index + 1, glyphs=glyphs)
-    finally:
-        page.close()
+def _extract_pages(pdf: pdfium.PdfDocument, path: Path, started: float, time_limit: float | None, glyphs: GlyphMap | None = None) -> list[Page]:
+    """Every page read into lines (``glyphs``: see :func:`extract_page`), stopping with
+    :class:`ParseTimeout` once ``time_limit`` seconds have passed since ``started``."""
+    count = len(pdf)
+    pages: list[Page] = []
+    for index in range(count):
+        if time_limit is not None and time.monotonic() - started > time_limit:
+            raise ParseTimeout(f"{path.name}: parsing took longer than {time_limit:g} s (stopped at page {index + 1} of {count})")
+        try:
+            page = pdf[index]
+        except pdfium.PdfiumError as exc:
+            raise PdfCorrupt(f"{path.name}: corrupt PDF: page {index + 1} of {count} cannot be loaded") from exc
+        try:
+            pages.append(extract_page(page, index + 1, glyphs=glyphs))
+        finally:
+            page.close()
+    return pages
 
 
 def _read_unmapped_fonts(pdf: pdfium.PdfDocument, pages: list[Page], *, deadline: float | None) -> tuple[GlyphMap, str | None]:

@@ -223,22 +223,21 @@ _MOJIBAKE_RATIO = 0.3
 _MOJIBAKE_LETTERS = frozenset("ÂÃÄÅÆÈÉÊËÌÍÎÏ")
 
 
-def _is_mojibake(ch: str) -> bool:
-    """Latin-1 symbols, Latin Extended-B and spacing modifiers: rare in text, common in
-    the output of fonts whose glyph codes were never mapped to Unicode."""
-    code = ord(ch)
-    return code < 0x20 or 0xA1 <= code <= 0xBF or 0x180 <= code <= 0x2FF or ch in _MOJIBAKE_LETTERS
-
-
-_MOJIBAKE_CHARS = re.compile("[\x00-\x08\x0e-\x1b\xa1-\xbf\u0180-\u02ff" + "".join(sorted(_MOJIBAKE_LETTERS)) + "]")  # _is_mojibake, whitespace aside
+#: Latin-1 symbols, Latin Extended-B and spacing modifiers, control characters: rare in text,
+#: common in the output of fonts whose glyph codes were never mapped to Unicode (whitespace aside)
+_MOJIBAKE_CHARS = re.compile("[\x00-\x08\x0e-\x1b\xa1-\xbf\u0180-\u02ff" + "".join(sorted(_MOJIBAKE_LETTERS)) + "]")
 _SPACE = re.compile(r"\s")
 
 
-def mojibake_count(page: Page) -> tuple[int, int]:
-    """The page's mojibake characters and its printed characters (every page is counted: by
-    regular expression, not character by character)."""
-    text = "".join(line.text for line in page.lines)
+def _mojibake(text: str) -> tuple[int, int]:
+    """The mojibake characters of ``text`` and its printed (non-space) characters, counted by
+    regular expression, not character by character: every page is counted."""
     return len(_MOJIBAKE_CHARS.findall(text)), len(text) - len(_SPACE.findall(text))
+
+
+def mojibake_count(page: Page) -> tuple[int, int]:
+    """The page's mojibake characters and its printed characters."""
+    return _mojibake("".join(line.text for line in page.lines))
 
 
 def drop_unreadable_lines(pages: list[Page]) -> tuple[int, int]:
@@ -249,8 +248,8 @@ def drop_unreadable_lines(pages: list[Page]) -> tuple[int, int]:
         kept = []
         for line in page.lines:
             total += 1
-            chars = [ch for ch in line.text if not ch.isspace()]
-            if len(chars) >= 5 and sum(1 for ch in chars if _is_mojibake(ch)) > _MOJIBAKE_RATIO * len(chars):
+            bad, printed = _mojibake(line.text)
+            if printed >= 5 and bad > _MOJIBAKE_RATIO * printed:
                 dropped += 1
                 continue
             kept.append(line)
