@@ -97,6 +97,25 @@ def test_quartz_fonts_are_read_by_ocr(shared_corpus: Path):
     assert (coverage(path, document) or 0) >= 0.97
 
 
+def test_the_table_engine_reads_a_page_with_the_learnt_glyphs_too(shared_corpus: Path):
+    if shutil.which("tesseract") is None:
+        pytest.skip("the tesseract program is missing (apt-get install tesseract-ocr): fonts without a Unicode map stay unread")
+    import pypdfium2 as pdfium
+
+    from paperpyramid.parsers.embedded.table_engine import read_table_page
+
+    path = _mosquito(shared_corpus)
+    document = parse_pdf(path)
+    pdf = pdfium.PdfDocument(path)
+    try:
+        unread = " ".join(line.text for line in read_table_page(pdf, 1)[0])
+        read = " ".join(line.text for line in read_table_page(pdf, 1, glyphs=document.glyph_map)[0])
+    finally:
+        pdf.close()
+    assert _MOJIBAKE.search(unread) and "fluorescence reporter" not in unread
+    assert "fluorescence reporter" in read and not _MOJIBAKE.search(read)
+
+
 def test_without_tesseract_the_parse_says_what_is_unread(shared_corpus: Path, monkeypatch: pytest.MonkeyPatch):
     path = _mosquito(shared_corpus)
     monkeypatch.setenv("PAPERPYRAMID_TESSERACT", "")  # as on a machine without it

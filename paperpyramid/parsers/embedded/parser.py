@@ -83,7 +83,7 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
         dropped, total = drop_unreadable_lines(pages)
         if total and dropped > 0.5 * total:
             raise NeedsOcr(f"{path.name}: the text layer is unreadable ({dropped} of {total} lines are mojibake: fonts without a Unicode mapping); run OCR first")
-        document = build_document(pages, toc, metadata, tables=_table_reader(pdf, path))
+        document = build_document(pages, toc, metadata, tables=_table_reader(pdf, path, glyphs))
     finally:
         pdf.close()
     document.glyph_map = glyphs
@@ -206,7 +206,7 @@ def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
     return items
 
 
-def _table_reader(pdf: pdfium.PdfDocument, path: Path) -> TableReader:
+def _table_reader(pdf: pdfium.PdfDocument, path: Path, glyphs: GlyphMap | None = None) -> TableReader:
     """Reads the table under a caption from the open PDF (:mod:`.table_engine`): its own
     look at the page's lines and drawn rules. A failure there costs that table's engine
     cells only: the parser's own cells stand in."""
@@ -216,7 +216,7 @@ def _table_reader(pdf: pdfium.PdfDocument, path: Path) -> TableReader:
     def read(page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
         try:
             if page_number not in pages:
-                pages[page_number] = read_table_page(pdf, page_number)
+                pages[page_number] = read_table_page(pdf, page_number, glyphs=glyphs)
             return table_rows(*pages[page_number], caption_bbox)
         except Exception as exc:  # a table, not the document: the caller falls back
             log.warning("%s: the table engine failed on page %d (%s: %s); the parser's own cells are used", path.name, page_number, type(exc).__name__, exc)

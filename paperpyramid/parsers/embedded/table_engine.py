@@ -46,6 +46,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from paperpyramid.parsers.embedded.blocks import join_lines
+from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, extract_page, turn_box, user_size
 
 __all__ = ["BBox", "Rule", "extract_table", "find_region", "read_rules", "read_table_page", "side_by_side_prose", "table_rows"]
@@ -118,12 +119,13 @@ def extract_table(pdf_path: Path, page_number: int, caption_bbox: BBox) -> list[
         pdf.close()
 
 
-def read_table_page(pdf: pdfium.PdfDocument, page_number: int) -> tuple[list[Line], list[Rule], BBox]:
+def read_table_page(pdf: pdfium.PdfDocument, page_number: int, *, glyphs: GlyphMap | None = None) -> tuple[list[Line], list[Rule], BBox]:
     """A page's lines (cut around their numbers), rules and box, as :func:`table_rows` takes
-    them (a sideways page read turned upright, as the parser reads it)."""
+    them (a sideways page read turned upright, fonts without a Unicode map read with the
+    ``glyphs`` OCR taught, as the parser reads it)."""
     page = pdf[page_number - 1]
     try:
-        read = extract_page(page, page_number, split_numbers=True)
+        read = extract_page(page, page_number, split_numbers=True, glyphs=glyphs)
         return read.lines, read_rules(page, turn=read.turn), (0.0, 0.0, read.width, read.height)
     finally:
         page.close()
