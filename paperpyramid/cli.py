@@ -5,6 +5,7 @@ Errors that paperpyramid raises on purpose become one clear line and exit status
 
 from __future__ import annotations
 
+import enum
 import json
 from contextlib import contextmanager
 from pathlib import Path
@@ -70,6 +71,12 @@ class _RateColumn(ProgressColumn):
         return Text(f"{rate:.2f} {self.unit}/s", style="progress.data.speed")
 
 
+class OcrChoice(enum.StrEnum):
+    auto = "auto"
+    always = "always"
+    never = "never"
+
+
 @app.command()
 def ingest(
     sources: Annotated[list[str], typer.Argument(help="PDF files, folders (searched recursively for *.pdf) and s3://BUCKET/PREFIX locations.")],
@@ -81,6 +88,7 @@ def ingest(
     max_pages: Annotated[int, typer.Option(help="PDFs with more pages are recorded as failed.")] = 500,
     time_limit: Annotated[float, typer.Option(help="Seconds one PDF may take to parse; a worker still parsing a little past it is stopped.")] = 120.0,
     max_worker_memory: Annotated[int | None, typer.Option(help="MiB of memory each parser process may use (default 4096; 0: no ceiling).")] = None,
+    ocr: Annotated[OcrChoice | None, typer.Option(help="Pages read by OCR (Tesseract): auto (scans without a text layer, and scans whose OCR layer fails the quality test), always, never (default: auto).")] = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Parse again inputs that failed before as bad input.")] = False,
     embed: Annotated[bool | None, typer.Option("--embed/--no-embed", help="Embed the contexts in the workers and store the vectors with each article (default: on; PAPERPYRAMID_INGEST__EMBED).")] = None,
     watch: Annotated[bool, typer.Option("--watch", help="Keep listing the sources and ingest what arrives (Ctrl-C stops).")] = False,
@@ -104,6 +112,8 @@ def ingest(
             overrides["embed"] = embed
         if max_worker_memory is not None:
             overrides["max_worker_memory"] = max_worker_memory
+        if ocr is not None:
+            overrides["ocr"] = ocr.value
         ingest_settings = IngestSettings.model_validate({**settings.ingest.model_dump(), **overrides})
         settings = settings.model_copy(update={"ingest": ingest_settings})
     except ValidationError as exc:
@@ -495,6 +505,8 @@ def show(
         out.print(f"[bold]{escape(article.title or '(untitled)')}[/]", highlight=False)
         coverage = "-" if article.coverage is None else f"{article.coverage:.3f}"
         out.print(f"id {article.id}  doi {article.doi or '-'}  pages {article.pages}  parser {article.parser}  coverage {coverage}", highlight=False, markup=False)
+        if article.ocr_pages:
+            out.print(f"read by OCR: pages {', '.join(str(number) for number in article.ocr_pages)}", highlight=False, markup=False)
         for warning in article.warnings:
             out.print(f"warning: {warning}", highlight=False, markup=False)
         if article.authors:
@@ -518,7 +530,33 @@ def _article_json(corpus: Corpus, article: Article, text: bool) -> dict[str, Any
         sections.append(row)
     return {"id": article.id, "title": article.title, "doi": article.doi, "date_published": article.date_published, "journal": article.journal,
             "pages": article.pages, "authors": [author.name for author in article.authors], "parser": article.parser,
-            "coverage": article.coverage, "warnings": article.warnings, "source": article.source_uri, "sections": sections}
+            "coverage": article.coverage, "ocr_pages": list(article.ocr_pages), "warnings": article.warnings, "source": article.source_uri, "sections": sections}
+
+
+@app.command()
+def export(
+    out_dir: Annotated[Path, typer.Option("--out", help="The folder to write into (created if missing).")],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    article: Annotated[list[str] | None, typer.Option("--article", help="An article id or DOI; repeat for more (default: every article).")] = None,
+    format_: Annotated[str, typer.Option("--format", help="markdown (ID.md) or json (ID.json: the article, its section tree with contexts, tables, formulas, figures, references).")] = "markdown",
+    by_page: Annotated[bool, typer.Option("--by-page", help="Markdown one file per PDF page: OUT/ID/page-N.md.")] = False,
+) -> None:
+    """Write articles out as markdown (title, authors, headings, text in reading order, tables,
+    formulas as $$ … $$ (N), figure captions, references) or as JSON."""
+    from paperpyramid.export import export_articles
+
+    progress = Progress(TextColumn("[bold]export"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True,
+                        disable=not console.is_terminal)  # a bar that vanishes is only for a terminal
+    task = progress.add_task("export", total=None)
+    with _reading(db) as corpus:
+        try:
+            with progress:
+                paths = export_articles(corpus, out_dir, format=format_, by_page=by_page, article_ids=article,
+                                        on_article=lambda done, total: progress.update(task, completed=done, total=total))
+        except (KeyError, ValueError, OSError) as exc:
+            raise _fail(str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)) from exc
+    articles = int(progress.tasks[0].completed)
+    console.print(f"{articles} article{'' if articles == 1 else 's'} exported as {format_}: {len(paths)} files in {out_dir}", highlight=False)
 
 
 @app.command("list")

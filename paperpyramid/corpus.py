@@ -56,7 +56,7 @@ class Article:
     printed), ``journal``, ``pages``, ``num_tokens`` of its contexts, the ``parser`` that read it,
     where it came from (``source_uri``, ``sha256``), ``provenance`` (which backend produced each
     part), the parser's ``warnings`` and ``coverage``: the share of the PDF text layer's words the
-    article holds (None where it was not measured)."""
+    article holds (None where it was not measured), and ``ocr_pages``: the pages read by OCR."""
 
     id: str
     title: str | None
@@ -74,6 +74,7 @@ class Article:
     provenance: dict[str, str]
     warnings: tuple[str, ...]
     coverage: float | None = None
+    ocr_pages: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +136,7 @@ _REMOTE_SCHEMES = ("http://", "https://", "s3://")
 
 _ARTICLE_COLUMNS = (
     "id, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser, "
-    "source_uri, sha256, created_at, provenance, warnings, coverage"
+    "source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages"
 )
 _SECTION_SELECT = """
 SELECT s.id, ars.article_id, ars.position, s.section_number, s.section_title, s.level,
@@ -521,7 +522,7 @@ class Corpus:
 
 def _article(row: tuple[Any, ...]) -> Article:
     (id_, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser,
-     source_uri, sha256, created_at, provenance, warnings, coverage) = row  # fmt: skip
+     source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages) = row  # fmt: skip
     return Article(
         id=id_,
         title=title,
@@ -539,4 +540,5 @@ def _article(row: tuple[Any, ...]) -> Article:
         provenance=json.loads(provenance),
         warnings=tuple(json.loads(warnings)),
         coverage=coverage,
+        ocr_pages=tuple(json.loads(ocr_pages)) if ocr_pages else (),
     )

@@ -127,6 +127,10 @@ class Document:
     #: what the glyphs of fonts without a Unicode map read as, learnt by OCR ((font, code) -> text;
     #: the embedded parser sets it, coverage reads the text layer with it; not stored)
     glyph_map: dict[tuple[str, int], str] = field(default_factory=dict)
+    #: the pages (1-based) whose text was read by OCR instead of the PDF's text layer
+    ocr_pages: list[int] = field(default_factory=list)
+    #: what OCR read on those pages, page by page (coverage measures against it; not stored)
+    ocr_text: dict[int, str] = field(default_factory=dict)
 
     @property
     def parser(self) -> str:

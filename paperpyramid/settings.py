@@ -5,6 +5,7 @@ passed down explicitly. Nested groups use ``__`` in variable names, for example
 from __future__ import annotations
 
 import os
+from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -55,6 +56,11 @@ class IngestSettings(BaseModel):
         description="MiB of address space each parser process may use (RLIMIT_AS); a document that needs more fails, the run goes on. 0: no ceiling.",
     )
     password: str | None = Field(None, description="Password tried on encrypted PDFs.")
+    ocr: Literal["auto", "always", "never"] = Field(
+        "auto",
+        description="Pages the embedded parser reads by OCR (Tesseract, when installed): auto, scans without a text layer and scans whose OCR "
+                    "layer fails the quality test; always, every page; never, none (a scan is then refused as needing OCR).",
+    )  # fmt: skip
     embed: bool = Field(default_factory=lambda: _env_flag("PAPERPYRAMID_INGEST__EMBED", True), description="Embed each article's contexts in the workers and store the vectors with the article (PAPERPYRAMID_INGEST__EMBED=false to skip; `paperpyramid embed` does it later).")
     max_member_bytes: int = Field(256 * 2**20, ge=1, description="Archive members larger than this (declared or actual) are refused.")
     max_archive_bytes: int = Field(64 * 2**30, ge=1, description="An archive stops at the member that would take the bytes read from it (uncompressed) past this.")

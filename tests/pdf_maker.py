@@ -57,3 +57,132 @@ def pdf_of_objects(objects: list[bytes]) -> bytes:
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
+
+
+#: right-to-left scripts (Hebrew, Arabic and their extensions), by code point
+_RTL_RANGES = ((0x0590, 0x08FF), (0xFB1D, 0xFDFF), (0xFE70, 0xFEFF))
+#: scripts written without spaces between words, whose lines break between any two characters
+_CJK_RANGES = ((0x3000, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
+
+
+def _in(ranges: tuple[tuple[int, int], ...], ch: str) -> bool:
+    return any(lo <= ord(ch) <= hi for lo, hi in ranges)
+
+
+def _advance(ch: str) -> int:
+    """A glyph's width in thousandths of an em: CJK full width, a space a quarter, the rest half."""
+    return 1000 if _in(_CJK_RANGES, ch) else 250 if ch == " " else 520
+
+
+def _visual(line: str) -> str:
+    """A right-to-left line in the order its glyphs are drawn from left to right, as typesetters
+    write such text into a PDF: its runs in reverse, a right-to-left run's words in reverse and
+    each reversed, a run of words without right-to-left letters (Latin, digits) as it reads. A
+    word's punctuation stays with it, where the bidirectional algorithm would move a full stop
+    after a Latin word at a right-to-left sentence's end: keep Latin words off sentence ends."""
+    runs: list[tuple[bool, list[str]]] = []
+    for word in line.split(" "):
+        rtl = any(_in(_RTL_RANGES, ch) for ch in word) or not any(ch.isalnum() for ch in word)
+        if runs and runs[-1][0] == rtl:
+            runs[-1][1].append(word)
+        else:
+            runs.append((rtl, [word]))
+    return " ".join(" ".join([word[::-1] for word in reversed(words)] if rtl else words) for rtl, words in reversed(runs))
+
+
+def _wrap(text: str, size: float, width: float) -> list[str]:
+    """``text`` cut into lines no wider than ``width`` points: at spaces, or anywhere in CJK text."""
+    lines: list[str] = []
+    current = ""
+    for piece in (list(text) if not any(ch == " " for ch in text) else text.split(" ")):
+        joined = piece if not current else current + ("" if " " not in text else " ") + piece
+        if current and sum(_advance(ch) for ch in joined) * size / 1000 > width:
+            lines.append(current)
+            current = piece
+        else:
+            current = joined
+    return lines + [current] if current else lines
+
+
+def _to_unicode_cmap(codes: dict[str, int]) -> bytes:
+    entries = sorted((code, ch) for ch, code in codes.items())
+    chunks = [entries[index : index + 100] for index in range(0, len(entries), 100)]
+    body = "".join(f"{len(chunk)} beginbfchar\n" + "".join(f"<{code:04X}> <{ch.encode('utf-16-be').hex().upper()}>\n" for code, ch in chunk) + "endbfchar\n" for chunk in chunks)
+    return ("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+            "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n" + body +
+            "endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n").encode()
+
+
+def script_pdf(blocks: list[tuple[str, float]], *, rtl: bool = False, font: str = "NotoSans") -> bytes:
+    """A PDF of ``blocks`` — (text, font size), a paragraph or a heading each, wrapped to a 468-point
+    column and set apart by a blank line's space — in any script, with a Unicode text layer as a
+    typesetter writes it: a Type0 font (Identity-H) whose glyph codes are numbered in the order the
+    text first uses its characters, a /ToUnicode map from each code to its character, and the
+    widths; the font itself is not embedded (a text layer is read from ToUnicode; a viewer draws a
+    substitute). ``rtl``: lines are set flush right and their glyphs drawn in visual order, right
+    to left (:func:`_visual`). US Letter pages, as many as the text needs."""
+    codes: dict[str, int] = {}
+    for text, _ in blocks:
+        for ch in text:
+            codes.setdefault(ch, len(codes) + 1)
+    pages: list[list[str]] = [[]]
+    y = 740.0
+    for text, size in blocks:
+        for line in _wrap(text, size, 468):
+            if y < 72:
+                pages.append([])
+                y = 740.0
+            width = sum(_advance(ch) for ch in line) * size / 1000
+            drawn = _visual(line) if rtl else line
+            x = 540 - width if rtl else 72
+            pages[-1].append(f"BT /F1 {size:g} Tf {x:.2f} {y:.2f} Td <{''.join(f'{codes[ch]:04X}' for ch in drawn)}> Tj ET")
+            y -= size * 1.25
+        y -= size * 0.9  # a paragraph's (or heading's) space
+    objects: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    page_ids = [3 + 2 * index for index in range(len(pages))]
+    font_id = 3 + 2 * len(pages)
+    objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{pid} 0 R' for pid in page_ids)}] /Count {len(pages)} >>".encode())
+    for pid, ops in zip(page_ids, pages, strict=True):
+        stream = "\n".join(ops).encode()
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
+                       f"/Contents {pid + 1} 0 R >>".encode())
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    widths = " ".join(f"{code} [{_advance(ch)}]" for ch, code in sorted(codes.items(), key=lambda item: item[1]))
+    objects.append(f"<< /Type /Font /Subtype /Type0 /BaseFont /{font} /Encoding /Identity-H /DescendantFonts [{font_id + 1} 0 R] /ToUnicode {font_id + 3} 0 R >>".encode())
+    objects.append(f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /{font} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> "
+                   f"/FontDescriptor {font_id + 2} 0 R /DW 520 /W [{widths}] /CIDToGIDMap /Identity >>".encode())
+    objects.append(f"<< /Type /FontDescriptor /FontName /{font} /Flags 32 /FontBBox [-300 -300 1200 1000] /ItalicAngle 0 /Ascent 900 /Descent -250 "
+                   f"/CapHeight 700 /StemV 80 >>".encode())
+    cmap = _to_unicode_cmap(codes)
+    objects.append(b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream")
+    return pdf_of_objects(objects)
+
+
+def glyph_pdf(items: list[tuple[float, float, float, str, str]]) -> bytes:
+    """A US Letter page of ``items`` — (x, y from the bottom, font size, text, a standard font's
+    name: Helvetica, Helvetica-Oblique, ...) — each drawn where said, in the order given: the
+    content stream's order, which need not be the reading order (a TeX accent drawn after the
+    letters beside its own). Latin-1 text, WinAnsi encoding (´ ¨ ¸ ¯ and 0x88 ˆ, 0x98 ˜)."""
+    fonts = list(dict.fromkeys(font for *_, font in items))
+    stream = "\n".join(f"BT /F{fonts.index(font) + 1} {size:g} Tf {x:g} {y:g} Td ({_escape(text)}) Tj ET" for x, y, size, text, font in items).encode("latin-1")
+    resources = " ".join(f"/F{index + 1} {5 + index} 0 R" for index in range(len(fonts)))
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << {resources} >> >> /Contents 4 0 R >>".encode(),
+               b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"]
+    objects += [f"<< /Type /Font /Subtype /Type1 /BaseFont /{font} /Encoding /WinAnsiEncoding >>".encode() for font in fonts]
+    return pdf_of_objects(objects)
+
+
+def tj_pdf(lines: list[tuple[float, float, list[str | float]]]) -> bytes:
+    """A US Letter page of Helvetica lines at 12 points, each (x, y from the bottom, a TJ array:
+    strings and kerns in thousandths of an em, a positive one moving left) as pdfTeX writes its
+    lines, an accent it lacks drawn with a kern to its letter and one back. Latin-1 text."""
+    ops = []
+    for x, y, array in lines:
+        body = " ".join(f"({_escape(item)})" if isinstance(item, str) else f"{item:g}" for item in array)
+        ops.append(f"BT /F1 12 Tf {x:g} {y:g} Td [{body}] TJ ET")
+    stream = "\n".join(ops).encode("latin-1")
+    return pdf_of_objects([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                           b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+                           b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+                           b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"])

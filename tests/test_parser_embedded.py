@@ -3,6 +3,7 @@ and its passes on small synthetic pages."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -130,9 +131,18 @@ def test_corrupt_pdf(name):
         parse_pdf(HOSTILE / name)
 
 
-def test_image_only_scan_needs_ocr():
-    with pytest.raises(NeedsOcr, match="OCR"):
-        parse_pdf(HOSTILE / "hostile-scanned-image-only-two-column.pdf")
+def test_image_only_scan_is_read_by_ocr_or_refused_saying_how_to_read_it():
+    scan = HOSTILE / "hostile-scanned-image-only-two-column.pdf"
+    with pytest.raises(NeedsOcr, match="tesseract-ocr"):
+        parse_pdf(scan, ocr="never")
+    if shutil.which("tesseract") is None:
+        with pytest.raises(NeedsOcr, match="tesseract-ocr"):
+            parse_pdf(scan)
+        return
+    document = parse_pdf(scan)  # a JBIG2 page of a two-column brochure
+    assert document.ocr_pages == [1]
+    titles = [section.title for section in document.sections]
+    assert "Recording a Sequence" in titles and "Editing" in titles
 
 
 def test_html_saved_as_pdf(tmp_path: Path):

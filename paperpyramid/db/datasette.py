@@ -32,6 +32,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "warnings": "JSON list of the parser's warnings about this article.",
             "created_at": "When the article was stored (UTC, ISO 8601).",
             "coverage": "Share of the PDF text layer's words (page furniture aside) found in the article's text, tables, captions and references; NULL when not measured.",
+            "ocr_pages": "JSON list of the pages read by OCR instead of the PDF's text layer (scans); NULL when none.",
         },
     ),
     "sections": (

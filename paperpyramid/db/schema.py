@@ -310,8 +310,13 @@ def _v5_coverage(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE articles ADD COLUMN coverage REAL")
 
 
+def _v6_ocr_pages(db: sqlite_utils.Database) -> None:
+    # the pages read by OCR instead of the PDF's text layer (JSON list of page numbers)
+    db.execute("ALTER TABLE articles ADD COLUMN ocr_pages TEXT")
+
+
 #: Every migration, oldest first. Append only.
-MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid, _v5_coverage]
+MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid, _v5_coverage, _v6_ocr_pages]
 
 #: The schema version this code reads and writes: the number of migrations.
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -267,6 +267,7 @@ class CorpusWriter:
             "provenance": _json(provenance),
             "warnings": _json(doc.warnings),
             "coverage": doc.coverage,
+            "ocr_pages": _json(doc.ocr_pages) if doc.ocr_pages else None,
             "created_at": _now(),
         }
 

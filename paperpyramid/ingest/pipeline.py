@@ -256,8 +256,9 @@ def parse_one(path: Path, options: IngestSettings, *, name: str | None = None, o
     interrupts a single page that runs away (in a process's main thread only).
     """
     parser = get_parser(options.parser)
-    # the service-backed parsers take the run's settings: which services answered, their URLs
-    extra = {"options": options} if options.parser in SERVICES_OF else {}
+    # the service-backed parsers take the run's settings: which services answered, their URLs;
+    # the embedded parser (theirs too) reads scans by OCR as the run says
+    extra: dict[str, object] = {"options": options} if options.parser in SERVICES_OF else {"ocr": options.ocr} if options.parser == "embedded" else {}
 
     def call() -> Document:
         with _alarm(options.time_limit, path):
@@ -282,7 +283,7 @@ def _measure_coverage(parsed: Parsed, pdf: Path, password: str | None) -> None:
     if parsed.document is None:
         return
     try:
-        layer = text_layer_words(pdf, password=password, glyphs=parsed.document.glyph_map)
+        layer = text_layer_words(pdf, password=password, glyphs=parsed.document.glyph_map, ocr_text=parsed.document.ocr_text)
     except Exception as exc:  # the parse succeeded; a second read of the file must not undo it
         log.warning("coverage of %s not measured: %s", pdf.name, exc)
         return

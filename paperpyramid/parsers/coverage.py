@@ -3,11 +3,12 @@
 ``coverage`` is the share of the text layer's words (a multiset) that the document holds
 anywhere a reader can find them: title, authors, abstract, section titles and text, tables,
 figure captions, formulas and references. Words are compared after the same folding on both
-sides: case, accents and ligatures folded, a hyphen at a line end or inside a word dropped
-(``exam-\\nple`` and ``free-living`` read as one word each), digits kept. Running heads and feet
-and page numbers, which parsers remove on purpose, are left out of the count (lines that recur
-on many pages, lines that are only a number); figure-internal text (axis labels) is not, so a
-paper whose figures carry text scores under 1 however well it is parsed.
+sides: case, accents and ligatures folded, each Chinese or Japanese character a word, a hyphen
+at a line end or inside a word dropped (``exam-\\nple`` and ``free-living`` read as one word
+each), digits kept. Running heads and feet and page numbers, which parsers remove on purpose,
+are left out of the count (lines that recur on many pages, lines that are only a number);
+figure-internal text (axis labels) is not, so a paper whose figures carry text scores under 1
+however well it is parsed.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paperpyramid.document import Document
+from paperpyramid.parsers.embedded.scripts import one_word_each
 
 if TYPE_CHECKING:
     from paperpyramid.parsers.embedded.glyphs import GlyphMap
@@ -36,7 +38,7 @@ def words(text: str) -> Counter[str]:
     text = clean_text(text.replace("\x02", "-").replace("\ufffe", "-")).replace("\r\n", "\n").replace("\r", "\n")
     text = _INNER_HYPHEN.sub(r"\1", _LINE_END_HYPHEN.sub(r"\1\2", text))
     folded = "".join(char for char in unicodedata.normalize("NFKD", text) if not unicodedata.combining(char)).lower()
-    return Counter(_WORD.findall(folded))
+    return Counter(_WORD.findall(one_word_each(folded)))  # Chinese and Japanese: a character a word, lines joined or not
 
 
 def document_texts(doc: Document) -> Iterator[str]:
@@ -74,24 +76,32 @@ def coverage_of(layer_words: Counter[str], texts: Iterable[str]) -> float | None
     return sum(min(count, found[word]) for word, count in layer_words.items()) / total
 
 
-def text_layer_words(path: Path, *, password: str | None = None, glyphs: GlyphMap | None = None) -> Counter[str]:
+def text_layer_words(
+    path: Path, *, password: str | None = None, glyphs: GlyphMap | None = None, ocr_text: dict[int, str] | None = None
+) -> Counter[str]:
     """The words of every page of the PDF at ``path`` (see :func:`words`); ``glyphs`` reads
     fonts without a Unicode map as the parser learnt them (``Document.glyph_map``), so that a
-    document is measured against the text it could read, not against the mojibake."""
+    document is measured against the text it could read, not against the mojibake; the pages
+    of ``ocr_text`` (``Document.ocr_text``) are measured against what OCR read on them."""
     import pypdfium2 as pdfium
 
     from paperpyramid.parsers.embedded import open_pdf  # the embedded parser's checks and messages
+    from paperpyramid.parsers.embedded.accents import composed_text
     from paperpyramid.parsers.embedded.glyphs import page_text
 
     pdf = open_pdf(path, password=password)
     pages: list[str] = []
     try:
         for index in range(len(pdf)):
+            if ocr_text and index + 1 in ocr_text:
+                pages.append(ocr_text[index + 1])
+                continue
             page = pdf[index]
             try:
                 textpage = page.get_textpage()
                 try:
-                    pages.append("".join(page_text(textpage, glyphs)) if glyphs else textpage.get_text_range())
+                    # TeX's accents on their letters, as the parser reads them ("Fred´ eric" is Frédéric)
+                    pages.append(composed_text(textpage.raw, page_text(textpage, glyphs) if glyphs else textpage.get_text_range()))
                 finally:
                     textpage.close()
             except pdfium.PdfiumError:
@@ -125,7 +135,7 @@ def layer_words(pages: list[str]) -> Counter[str]:
 
 def coverage(path: Path, doc: Document, *, password: str | None = None) -> float | None:
     """The share of the PDF's text-layer words that ``doc`` holds (None: no text layer)."""
-    return coverage_of(text_layer_words(path, password=password, glyphs=doc.glyph_map), document_texts(doc))
+    return coverage_of(text_layer_words(path, password=password, glyphs=doc.glyph_map, ocr_text=doc.ocr_text), document_texts(doc))
 
 
 __all__ = ["coverage", "coverage_of", "document_texts", "layer_words", "text_layer_words", "words"]

@@ -34,6 +34,8 @@ def merge(embedded: Document, delivered: Delivered) -> Document:
     if delivered.grobid is not None:
         _fill_metadata(base, embedded)
         base.pages = base.pages or embedded.pages
+        # what the embedded parse read by OCR (GROBID reads text layers only) and how
+        base.ocr_pages, base.ocr_text = list(embedded.ocr_pages), dict(embedded.ocr_text)
     if delivered.tables is not None:
         _replace_tables(base, delivered.tables, delivered.tables_source)
         base.provenance["tables"] = delivered.tables_source

@@ -85,7 +85,7 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
     if options.services.enabled is None:
         options, _ = resolve_services(options)
     notes = options.services.notes
-    embedded = parse_embedded(path, password=password, max_pages=max_pages, time_limit=time_limit)
+    embedded = parse_embedded(path, password=password, max_pages=max_pages, time_limit=time_limit, ocr=options.ocr)
     services = options.services
     delivered = Delivered(warnings=list(notes))
     timeout = min(services.timeout, time_limit) if time_limit else services.timeout

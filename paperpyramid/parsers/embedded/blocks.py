@@ -12,6 +12,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.scripts import unspaced
 
 KNOWN_HEADINGS = {
     "abstract", "introduction", "background", "methods", "method", "methodology",
@@ -32,7 +33,7 @@ REFERENCE_HEADINGS = {"references", "bibliography", "literature cited", "referen
 
 _NUMBERING = re.compile(r"^(?P<num>(\d{1,2}(\.\d{1,2}){0,3}\.?)|([IVX]{1,5}\.)|([A-H](\.\d{1,2}){0,3}\.?))\s+(?P<title>\S.*)$")
 _CAPTION = re.compile(r"^(?P<kind>fig(ure)?s?\.?|table|tab\.|scheme|chart|plate)\s*(?P<label>[A-Z]?\d+[a-z]?|[IVX]+|S\d+)\b\s*[.:|\-—–]?", re.I)
-_SENTENCE_END = re.compile(r"[.!?:;)\]\"”]$")
+_SENTENCE_END = re.compile(r"[.!?:;)\]\"”。！？：；）」』؟؛]$")
 # "Table 1 presents the results", "Table 5, we show": a sentence that mentions a table
 _MENTION = re.compile(r"\s*,|\s+[a-z]{2,}\b")
 
@@ -161,6 +162,8 @@ def join_lines(texts: list[str]) -> str:
             out = out + text if vocabulary.keeps_hyphen(out[:-1], text) else out[:-1] + text
         elif out.endswith("-") and len(out) > 1 and out[-2].isalpha():
             out += text  # compound broken at its hyphen: "co-" + "Occurring"
+        elif unspaced(out[-1]) and unspaced(text[0]):
+            out += text  # Chinese and Japanese put no space between words
         else:
             out += " " + text
     return out.replace("\u00ad", "")
@@ -220,7 +223,7 @@ def looks_like_formula(block: Block, body_size: float) -> bool:
     math_font = sum(1 for line in block.lines if _MATH_FONT.match(line.font))
     symbols = sum(1 for ch in text if ch in _MATH_CHARS)
     letters = sum(1 for ch in text if ch.isalpha())
-    words = len(re.findall(r"[A-Za-z]{4,}", text))
+    words = len(_LONG_WORD.findall(text))
     numbered = bool(_EQUATION_NUMBER.search(text))
     if len(_FUNCTION_WORDS.findall(text)) >= 3:
         return False  # a sentence with inline mathematics ("W, then we say that aW belongs to |Φ|k if …")
@@ -232,6 +235,8 @@ def looks_like_formula(block: Block, body_size: float) -> bool:
 #: words that make a sentence of a line and that displays do without (English, German)
 _FUNCTION_WORDS = re.compile(r"\b(?:the|that|then|this|these|which|where|since|we|is|are|be|of|to|and|with|it|if|"
                              r"der|die|das|und|ist|sind|mit|dann|sei|wir|ein|eine|für|auf|von)\b", re.I)
+#: a word of four letters or more, in any script: Greek prose is no formula for its letters
+_LONG_WORD = re.compile(r"[^\W\d_]{4,}")
 _LABEL_ONLY = re.compile(r"\(\s*([A-Z]?\d+[a-z]?(?:\.\d+)?)\s*\)")
 # a display's lines: few long words, some mathematics
 _DISPLAY_WORDS = 3
@@ -296,7 +301,7 @@ def _continues_display(display: Block, block: Block) -> bool:
 
 
 def _mathematical(text: str) -> bool:
-    words = len(re.findall(r"[A-Za-z]{4,}", text))
+    words = len(_LONG_WORD.findall(text))
     return words <= _DISPLAY_WORDS and any(ch in _MATH_CHARS or ch in "∥∗∼" for ch in text) and len(text) < 200
 
 
@@ -353,7 +358,7 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     if plain in KNOWN_HEADINGS or plain in REFERENCE_HEADINGS:
         return number, title
     words = title.split()
-    if len(words) > 18 or not (title[0].isupper() or title[0].isdigit()) or text.endswith((",", ";", "-")):
+    if len(words) > 18 or not _capitalised(title[0]) or text.endswith((",", ";", "-")):
         return None
     # "Citation: Iskandar DT…" is front matter; "3.2 Citation Prediction" is a section
     if _THEOREM_LIKE.match(title) or (match is None and _METADATA_LABEL.match(title)):
@@ -384,9 +389,15 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     return None
 
 
+def _capitalised(ch: str) -> bool:
+    """How a heading may begin: a capital, a digit, or a letter of a script without case (Arabic, Hebrew, Chinese)."""
+    return ch.isupper() or ch.isdigit() or (ch.isalpha() and not ch.islower())
+
+
 def _looks_like_sentence(title: str) -> bool:
     words = title.split()
     if len(words) < 7:
         return False
-    small = sum(1 for word in words if word.islower())
+    # a word of a script without case reads as a lowercase one
+    small = sum(1 for word in words if word.islower() or (word.isalpha() and not any(ch.isupper() or ch.islower() for ch in word)))
     return small > 0.6 * len(words)

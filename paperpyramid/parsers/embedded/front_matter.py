@@ -29,6 +29,7 @@ from paperpyramid.document import Author
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.layout import Line, Page
+from paperpyramid.parsers.embedded.scripts import unspaced
 
 # a DOI may wrap after a full stop: "doi:10.1371/journal.pone.\n0115884"
 DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+?(?:\.\s(?=\d)[^\s\"<>,;]+)?)(?=[\s\"<>,;]|[.)\]](?:\s|$)|$)")
@@ -94,7 +95,7 @@ def _title_like(block: Block, first_page: Page) -> bool:
     text = block.text.strip()
     if block.kind in ("caption", "formula", "furniture", "aside") or not 8 <= len(text) <= 300:
         return False
-    if block.top > first_page.height * 0.6 or not re.search(r"[A-Za-z]{3}", text):
+    if block.top > first_page.height * 0.6 or not re.search(r"[^\W\d_]{3}", text):  # letters of any script
         return False
     return text.lower().strip(" .:") not in blk.KNOWN_HEADINGS and plausible_title(text)
 
@@ -111,7 +112,8 @@ def plausible_title(text: str) -> bool:
     """Not a file name, a word processor's placeholder or a generic article type."""
     text = text.strip()
     lowered = text.lower()
-    if len(text.split()) < 3 or lowered in _GENERIC_TITLES:
+    # a Chinese or Japanese title has no spaces: its characters count as its words
+    if (len(text.split()) < 3 and sum(1 for ch in text if unspaced(ch)) < 6) or lowered in _GENERIC_TITLES:
         return False
     return not re.search(r"microsoft word|\.(pdf|docx?|dvi|tex)$|^untitled|^\S+ \d+\.\.\d+$|^file:", lowered)
 
@@ -179,6 +181,7 @@ def _split_names(text: str) -> list[str]:
     for part in re.split(r"\s*(?:;|,|&|\band\b|\bAND\b|\{et al\.\})\s*", text):
         name = re.sub(rf"[\d{_MARKS}]+", " ", part)
         name = re.sub(r"^(?:dr|prof|professor)\.?\s+", "", " ".join(name.split()), flags=re.I).strip(" .")
+        name = re.sub(r"(?<=[^\W\d_])\s?[^\w\s.]+$", "", name)  # superscript marks as OCR reads them: Neuhann?, Duah", Laddomada |, Krishna®
         if _plausible_name(name):
             names.append(" ".join(_uncapitalise(word) for word in name.split()))
     return names

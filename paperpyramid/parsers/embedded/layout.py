@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
+from paperpyramid.parsers.embedded.accents import compose_accents
+from paperpyramid.parsers.embedded.bidi import logical, visual_order
 from paperpyramid.parsers.embedded.glyphs import GlyphMap, read_page
 
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmssbx|\bbx\d|[-.,]b$|[-.,]bd$|[-.,]bi$|boldit|-sb$|mbx\d", re.I)
@@ -79,9 +81,9 @@ class Page:
 class _CharRun:
     """Accumulates characters of the line being built."""
 
-    __slots__ = ("chars", "x0", "x1", "top", "bottom", "sizes", "bold", "italic", "font", "prefix_bold", "last_x1", "last_x0", "vertical_votes", "boxes")
+    __slots__ = ("chars", "x0", "x1", "top", "bottom", "sizes", "bold", "italic", "font", "prefix_bold", "last_x1", "last_x0", "vertical_votes", "boxes", "rtl")
 
-    def __init__(self) -> None:
+    def __init__(self, rtl: bool = False) -> None:
         self.chars: list[str] = []
         self.x0 = self.top = float("inf")
         self.x1 = self.bottom = float("-inf")
@@ -94,6 +96,7 @@ class _CharRun:
         self.last_x0 = float("-inf")
         self.vertical_votes = 0
         self.boxes: list[tuple[float, float]] | None = None  # (x0, x1) of each character, when asked
+        self.rtl = rtl  # read left to right as drawn, on a page with right-to-left text (see :mod:`.bidi`)
 
 
 def _font_flags(textpage: ctypes.c_void_p, index: int, buffer: ctypes.Array[ctypes.c_char], flags: ctypes.c_int) -> tuple[str, bool, bool]:
@@ -134,6 +137,9 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
     scales: dict[int, float] = {}
     if glyphs:
         chars, scales = read_page(textpage, glyphs)
+    chars = compose_accents(raw, chars) or chars
+    order = visual_order(raw, chars)
+    rtl = order is not None
 
     # The loose box spans the font's ascent to descent, so its height tracks the effective
     # font size; FPDFText_GetFontSize ignores the text matrix (often 1.0 in pdfTeX output).
@@ -145,7 +151,7 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
     buffer = ctypes.create_string_buffer(_FONT_BUFFER_SIZE)
     flags = ctypes.c_int()
 
-    run = _CharRun()
+    run = _CharRun(rtl)
     if split_numbers:
         run.boxes = []
     font_name, font_bold, font_italic = "", False, False
@@ -160,11 +166,11 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
                 lines.append(line)
                 if split_numbers:
                     _split_line(run, line, number)
-        run = _CharRun()
+        run = _CharRun(rtl)
         if split_numbers:
             run.boxes = []
 
-    for i in range(n):
+    for i in order or range(n):
         ch = chars[i]
         if not ch:
             continue  # a glyph of a font without a Unicode map that OCR did not teach
@@ -226,11 +232,21 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
     close()
     if len(lines) < 3:
         n_images = _count_images(page)
-    text_object = pdfium_c.FPDFText_GetTextObject(raw, n // 2)
-    invisible = bool(text_object) and pdfium_c.FPDFTextObj_GetTextRenderMode(text_object) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE
+    invisible = _invisible(raw, n)
     if turn:
         width, height = height, width
     return Page(number, width, height, lines, n, n_images, invisible, turn)
+
+
+def _invisible(raw: ctypes.c_void_p, n: int) -> bool:
+    """Most of the page's text drawn invisible (render mode 3): an OCR layer over a scan. Only
+    characters drawn by a text object count (pdfium's generated spaces and line breaks have none)."""
+    votes = [0, 0]
+    for index in range(0, n, max(1, n // _TURN_SAMPLE)):
+        text_object = pdfium_c.FPDFText_GetTextObject(raw, index)
+        if text_object:
+            votes[pdfium_c.FPDFTextObj_GetTextRenderMode(text_object) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE] += 1
+    return votes[1] > votes[0]
 
 
 _NUMBER = re.compile(r"[-−–+]?\d[\d.,]*%?[*†‡§]*")
@@ -281,25 +297,28 @@ def number_groups(words: list[Word]) -> list[list[Word]]:
 
 def _split_line(run: _CharRun, line: Line, page: int) -> None:
     """Give ``line`` its words and, where numbers cut it, its parts (font statistics stay the run's)."""
-    line.words = _words(run)
-    groups = number_groups(line.words)
+    drawn = _words(run)  # left to right, as drawn
+    line.words = [(logical(text), x0, x1) for text, x0, x1 in drawn] if run.rtl else drawn
+    groups = number_groups(drawn)
     if len(groups) < 2:
         return
     line.parts = []
     for group in groups:
-        piece = _CharRun()
+        piece = _CharRun(run.rtl)
         piece.chars = list(" ".join(text for text, _, _ in group))
         piece.x0, piece.x1, piece.top, piece.bottom = group[0][1], group[-1][2], run.top, run.bottom
         piece.sizes, piece.bold, piece.italic, piece.font, piece.prefix_bold = run.sizes, run.bold, run.italic, run.font, run.prefix_bold
         piece.vertical_votes = run.vertical_votes
         part = _finish(piece, page)
         if part is not None:
-            part.words = group
+            part.words = [(logical(text), x0, x1) for text, x0, x1 in group] if run.rtl else group
             line.parts.append(part)
 
 
 def _finish(run: _CharRun, page: int) -> Line | None:
     text = "".join(run.chars).strip()
+    if run.rtl:
+        text = logical(text)
     if not text:
         return None
     letters = sum(run.sizes.values())
@@ -329,14 +348,39 @@ def _finish(run: _CharRun, page: int) -> Line | None:
 _LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00a0": " ", "\u2002": " ", "\u2003": " ", "\u2009": " ", "\x02": "-", "\u00ad": "-", "\ufffe": "-"})
 
 
+#: Arabic letters in their contextual forms (some producers map glyphs to them): the letters
+_PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefc]+")
+#: TeX's ``quotes'' in ASCII, where a pair of them holds words on one line
+_TEX_QUOTES = re.compile(r"``(?=\S)([^`]*?\S)''")
+_DOUBLED_QUOTES = re.compile("\u2018\u2018|\u2019\u2019")
+
+
 def normalize_text(text: str) -> str:
-    """Undo ligatures and odd spaces; keep the text otherwise as printed."""
+    """Undo ligatures and odd spaces, compose accents (NFC), make quotes set as two single
+    ones (‘‘ ’’, TeX's ``…'') one, read Arabic presentation forms as the letters; keep the text
+    otherwise as printed."""
     text = text.translate(_LIGATURES)
+    if "``" in text:
+        text = _TEX_QUOTES.sub("\u201c\\1\u201d", text)
     if not text.isascii():
         text = unicodedata.normalize("NFC", text)
+        if "\u2018\u2018" in text or "\u2019\u2019" in text:
+            text = _DOUBLED_QUOTES.sub(_one_quote, text)
+        if _PRESENTATION_FORMS.search(text):
+            text = _PRESENTATION_FORMS.sub(lambda match: unicodedata.normalize("NFKC", match.group()), text)
     if "  " in text:
         text = " ".join(text.split())
     return text
+
+
+def _one_quote(match: re.Match[str]) -> str:
+    text, start, end = match.string, match.start(), match.end()
+    if match.group() == "\u2018\u2018":
+        return "\u201c"
+    opened = text.count("\u2018\u2018", 0, start) + text.count("\u201c", 0, start) > text.count("\u2019\u2019", 0, start) + text.count("\u201d", 0, start)
+    if not opened and (text[end : end + 1] == "(" or (start and text[start - 1].isalpha() and (start == 1 or not text[start - 2].isalnum()))):
+        return match.group()  # no quotation open: a double prime after a variable (f’’(x), y’’)
+    return "\u201d"
 
 
 def user_size(page: pdfium.PdfPage) -> tuple[float, float]:

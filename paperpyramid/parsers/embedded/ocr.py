@@ -1,9 +1,12 @@
 """Characters a page shows, read by OCR: Tesseract (the ``tesseract`` program, Apache-2.0).
 
-The embedded parser reads text from the PDF's text layer; it turns to OCR only to learn what
-the glyphs of a font without a Unicode map stand for (see :mod:`.glyphs`). Tesseract is a
-system program, not a Python package: ``apt-get install tesseract-ocr`` (Debian, Ubuntu),
-``brew install tesseract`` (macOS). Without it those glyphs stay unread and the parse says so.
+The embedded parser reads text from the PDF's text layer; it turns to OCR for pages without
+one (scans), for scans whose OCR text layer fails the quality test (:mod:`.scans`), and to
+learn what the glyphs of a font without a Unicode map stand for (:mod:`.glyphs`). Tesseract is
+a system program, not a Python package: ``apt-get install tesseract-ocr`` (Debian, Ubuntu),
+``brew install tesseract`` (macOS). Without it those pages stay unread and the parse says so.
+(RapidOCR's PP-OCRv4 models were measured beside it and lost on English word accuracy and
+speed on one core: ``benchmarks/ocr_engines.py``.)
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
+from PIL import Image
 
 #: render resolution for OCR: Tesseract reads body text best at about 300 dpi
 _DPI = 300
@@ -32,6 +36,20 @@ class Glyph:
     top: float
     x1: float
     bottom: float
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """One word OCR read, with its box in PDF points (top-left origin), Tesseract's confidence
+    (0-100) and the line it set the word on (block, paragraph, line)."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    confidence: float
+    line: tuple[int, int, int]
 
 
 def tesseract() -> str | None:
@@ -61,6 +79,49 @@ def read_glyphs(page: pdfium.PdfPage, program: str) -> list[Glyph]:
     return parse_boxes(box_text, image_height=image.height, scale=scale)
 
 
+def read_words(page: pdfium.PdfPage, program: str) -> tuple[list[Word], Image.Image]:
+    """The words OCR reads on ``page`` (Tesseract's TSV output), and the greyscale image it read.
+
+    Raises ``OSError`` or ``subprocess.SubprocessError`` as :func:`read_glyphs` does.
+    """
+    scale = _DPI / 72
+    image = page.render(scale=scale).to_pil().convert("L")
+    with tempfile.TemporaryDirectory(prefix="paperpyramid-ocr-") as folder:
+        png = Path(folder) / "page.png"
+        image.save(png)
+        env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+        subprocess.run([program, str(png), str(Path(folder) / "page"), "tsv"], check=True, capture_output=True, timeout=_TIMEOUT_S, env=env)
+        tsv = (Path(folder) / "page.tsv").read_text(encoding="utf-8", errors="replace")
+    return parse_tsv(tsv, scale=scale), image
+
+
+def parse_tsv(tsv: str, *, scale: float) -> list[Word]:
+    """Tesseract's TSV rows of words (level 5: ``level page block par line word left top width
+    height conf text``, pixels from the top-left) as words in PDF points."""
+    words = []
+    for row in tsv.splitlines()[1:]:
+        parts = row.split("\t")
+        if len(parts) != 12 or parts[0] != "5" or not parts[11].strip():
+            continue
+        try:
+            block, paragraph, line, left, top, width, height = (int(value) for value in (parts[2], parts[3], parts[4], *parts[6:10]))
+            confidence = float(parts[10])
+        except ValueError:
+            continue
+        words.append(Word(parts[11].strip(), left / scale, top / scale, (left + width) / scale, (top + height) / scale, confidence, (block, paragraph, line)))
+    return words
+
+
+def version(program: str) -> str:
+    """Tesseract's version ("5.3.0"), or "" when it does not say."""
+    try:
+        done = subprocess.run([program, "--version"], capture_output=True, timeout=10, text=True)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    first = (done.stdout or done.stderr).split("\n", 1)[0].split()
+    return first[-1] if first else ""
+
+
 def parse_boxes(box_text: str, *, image_height: int, scale: float) -> list[Glyph]:
     """Tesseract's box lines (``char left bottom right top page``, pixels from the bottom-left)
     as glyphs in PDF points from the top-left."""
@@ -77,4 +138,4 @@ def parse_boxes(box_text: str, *, image_height: int, scale: float) -> list[Glyph
     return glyphs
 
 
-__all__ = ["Glyph", "parse_boxes", "read_glyphs", "tesseract"]
+__all__ = ["Glyph", "Word", "parse_boxes", "parse_tsv", "read_glyphs", "read_words", "tesseract", "version"]

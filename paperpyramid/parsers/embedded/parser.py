@@ -42,8 +42,12 @@ from paperpyramid.parsers.embedded.reading_order import (
     remove_page_furniture,
 )
 from paperpyramid.parsers.embedded.references import split_references
+from paperpyramid.parsers.embedded.scan_reading import read_scans
+from paperpyramid.parsers.embedded.scans import OcrMode, OcrPage
+from paperpyramid.parsers.embedded.scripts import unreadable_words
+from paperpyramid.parsers.embedded.table_detect import mark_uncaptioned
 from paperpyramid.parsers.embedded.table_engine import BBox, Rule, read_table_page, table_rows
-from paperpyramid.parsers.embedded.tables import collect_table, join_continued, reads_as_prose, table_cells
+from paperpyramid.parsers.embedded.tables import claim_held, collect_table, join_continued, reads_as_prose, table_cells
 from paperpyramid.parsers.embedded.xmp import read_xmp
 
 log = logging.getLogger(__name__)
@@ -56,12 +60,18 @@ _ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
 _MIN_CHARS_PER_PAGE = 40
 
 
-def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, time_limit: float | None = None) -> Document:
+def parse_pdf(
+    path: Path, *, password: str | None = None, max_pages: int = 500, time_limit: float | None = None, ocr: OcrMode = "auto"
+) -> Document:
     """Parse a PDF with the embedded (offline, service-free) parser.
 
+    ``ocr`` says which pages are read by OCR (Tesseract, when installed) instead of their text
+    layer: ``auto`` scans without a text layer and scans whose OCR layer fails the quality test,
+    ``always`` every page, ``never`` none (:mod:`.scans`); ``Document.ocr_pages`` lists them.
+
     Raises a :class:`~paperpyramid.errors.BadInput` subclass when the file cannot be used:
-    not a PDF, corrupt, encrypted without the right password, image-only, over ``max_pages``,
-    or slower than ``time_limit`` seconds.
+    not a PDF, corrupt, encrypted without the right password, image-only with OCR off or
+    missing, over ``max_pages``, or slower than ``time_limit`` seconds.
     """
     started = time.monotonic()
     pdf = open_pdf(path, password=password)
@@ -75,6 +85,7 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
         glyphs, glyph_note = _read_unmapped_fonts(pdf, pages, deadline=None if time_limit is None else started + time_limit)
         if glyphs:  # read again with the glyphs OCR taught
             pages = _extract_pages(pdf, path, started, time_limit, glyphs)
+        scanned = read_scans(pdf, path, pages, ocr, deadline=None if time_limit is None else started + time_limit)
         encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(pdf.raw) != -1
         toc = _outline(pdf)
         metadata = pdf.get_metadata_dict(skip_empty=True)
@@ -83,10 +94,13 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
         dropped, total = drop_unreadable_lines(pages)
         if total and dropped > 0.5 * total:
             raise NeedsOcr(f"{path.name}: the text layer is unreadable ({dropped} of {total} lines are mojibake: fonts without a Unicode mapping); run OCR first")
-        document = build_document(pages, toc, metadata, tables=_table_reader(pdf, path, glyphs))
+        document = build_document(pages, toc, metadata, tables=_table_reader(pdf, path, glyphs, scanned.pages))
     finally:
         pdf.close()
     document.glyph_map = glyphs
+    document.ocr_pages = sorted(scanned.pages)
+    document.ocr_text = {number: page.text for number, page in scanned.pages.items()}
+    document.warnings += scanned.warnings
     if glyph_note:
         document.warnings.append(glyph_note)
     if dropped:
@@ -97,9 +111,9 @@ def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, 
     }
     if encrypted:
         document.warnings.append("encrypted PDF opened with " + ("the password given" if password else "an empty user password (owner-password restrictions only)"))
-    scanned = sum(1 for page in pages if page.invisible_text)
-    if scanned:
-        document.warnings.append(f"scanned: text read from the OCR text layer of {scanned} of {len(pages)} pages; OCR errors are likely")
+    layer_read = sum(1 for page in pages if page.invisible_text)
+    if layer_read:
+        document.warnings.append(f"scanned: text read from the OCR text layer of {layer_read} of {len(pages)} pages; OCR errors are likely")
     return document
 
 
@@ -183,14 +197,14 @@ def open_pdf(path: Path, *, password: str | None = None) -> pdfium.PdfDocument:
 def _check_text_layer(path: Path, pages: list[Page]) -> None:
     chars = sum(page.n_chars for page in pages)
     if chars < _MIN_CHARS_PER_PAGE * len(pages) and sum(1 for page in pages if page.n_images) >= max(1, len(pages) // 2):
-        raise NeedsOcr(f"{path.name}: image-only scan with no text layer ({len(pages)} pages); run OCR first (e.g. ocrmypdf)")
+        raise NeedsOcr(f"{path.name}: image-only scan with no text layer ({len(pages)} pages); it is read by OCR with --ocr auto or always "
+                       "when Tesseract is installed (apt-get install tesseract-ocr)")
     if chars == 0:
         raise NeedsOcr(f"{path.name}: no extractable text on any of {len(pages)} pages")
-    words = re.findall(r"[^\W\d_]{2,}", " ".join(line.text for page in pages[:3] for line in page.lines))
-    if len(words) >= 50:
-        vowelless = sum(1 for word in words if not re.search(r"[aeiouyAEIOUY]", word))
-        if vowelless > 0.5 * len(words):
-            raise NeedsOcr(f"{path.name}: the text layer is unreadable (fonts without a Unicode mapping); run OCR first")
+    # odd words, not letters of a script other than Latin, mark a font without a Unicode map
+    unreadable, words = unreadable_words(" ".join(line.text for page in pages[:3] for line in page.lines))
+    if words >= 50 and unreadable > 0.5 * words:
+        raise NeedsOcr(f"{path.name}: the text layer is unreadable (fonts without a Unicode mapping); run OCR first")
 
 
 def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
@@ -206,12 +220,14 @@ def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
     return items
 
 
-def _table_reader(pdf: pdfium.PdfDocument, path: Path, glyphs: GlyphMap | None = None) -> TableReader:
+def _table_reader(pdf: pdfium.PdfDocument, path: Path, glyphs: GlyphMap | None = None, ocr_pages: dict[int, OcrPage] | None = None) -> TableReader:
     """Reads the table under a caption from the open PDF (:mod:`.table_engine`): its own
-    look at the page's lines and drawn rules. A failure there costs that table's engine
-    cells only: the parser's own cells stand in."""
+    look at the page's lines and drawn rules (a page read by OCR: its OCR lines, no rules).
+    A failure there costs that table's engine cells only: the parser's own cells stand in."""
 
     pages: dict[int, tuple[list[Line], list[Rule], BBox]] = {}  # a page with several captions is read once
+    for number, scan in (ocr_pages or {}).items():
+        pages[number] = (scan.page.lines, [], (0.0, 0.0, scan.page.width, scan.page.height))
 
     def read(page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
         try:
@@ -292,11 +308,15 @@ def _mark_tables(blocks: list[Block], body_size: float, tables: TableReader | No
         members = collect_table(blocks, index, body_size)
         if not found and reads_as_prose(table_cells([line for member in members for line in blocks[member].lines])):
             members = []
+        if found:  # the blocks over a caption printed below its table, and rows the blocks under it missed
+            members = sorted({*members, *claim_held(blocks, index, members, found)})
         for member in members:
             blocks[member].kind = "table_part"
         block.extra["members"] = members
         block.extra["found"] = found
     _drop_mentions(blocks, captions)
+    if tables is not None:
+        mark_uncaptioned(blocks, tables)
 
 
 def _drop_mentions(blocks: list[Block], captions: list[int]) -> None:
@@ -621,7 +641,7 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> list
                 cells = found or table_cells(lines)
                 table = Table(caption=caption, cells=cells, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [blocks[m] for m in members]))
                 document.tables.append(table)
-                text = caption + ("\n\n" + table.markdown if cells else "")
+                text = "\n\n".join(part for part in (caption, table.markdown if cells else "") if part)  # a table without a caption starts with its cells
                 target.blocks.append(DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox))
                 if found:  # what the caption claimed that the engine's cells do not hold stays text
                     for member in _outside_cells([blocks[m] for m in members], found):

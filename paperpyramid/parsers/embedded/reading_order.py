@@ -221,11 +221,20 @@ def _sidebar(lines: list[Line], width: float) -> float | None:
 
 _MOJIBAKE_RATIO = 0.3
 _MOJIBAKE_LETTERS = frozenset("ÂÃÄÅÆÈÉÊËÌÍÎÏ")
+#: characters of those ranges that living scripts write: guillemets (Russian, French, Persian),
+#: the middle dot (Greek's ano teleia, Catalan), Romanian's comma letters, Vietnamese horned
+#: letters, pinyin's tones, Azerbaijani's schwa, West African open vowels, the Hawaiian okina and
+#: Ukrainian apostrophe; they count only beside another odd character ("»É»·È" is mojibake,
+#: «Тест» and "Ştiinţă" are not)
+_SCRIPT_CHARS = "«»·ȘșȚțƠơƯưǍ-ǜƏəƐɛƆɔʻʼ"
 
-
-#: Latin-1 symbols, Latin Extended-B and spacing modifiers, control characters: rare in text,
-#: common in the output of fonts whose glyph codes were never mapped to Unicode (whitespace aside)
-_MOJIBAKE_CHARS = re.compile("[\x00-\x08\x0e-\x1b\xa1-\xbf\u0180-\u02ff" + "".join(sorted(_MOJIBAKE_LETTERS)) + "]")
+#: control characters, Latin-1 symbols, Latin Extended-B and spacing modifiers, and private-use
+#: code points: rare in text, common in the output of fonts whose glyph codes were never mapped
+#: to Unicode (whitespace aside). Adobe's private-use Symbol glyphs (U+F8E5-F8FF: the pieces of
+#: big brackets and braces) are printed signs, not mojibake.
+_ODD = (f"(?![{_SCRIPT_CHARS}])[\x00-\x08\x0e-\x1b\xa1-\xbf\u0180-\u02ff{''.join(sorted(_MOJIBAKE_LETTERS))}"
+        "\ue000-\uf8e4\U000f0000-\U0010fffd]")
+_MOJIBAKE_CHARS = re.compile(f"{_ODD}|[{_SCRIPT_CHARS}](?={_ODD})|(?<={_ODD})[{_SCRIPT_CHARS}]")
 _SPACE = re.compile(r"\s")
 
 
@@ -241,8 +250,8 @@ def mojibake_count(page: Page) -> tuple[int, int]:
 
 
 def drop_unreadable_lines(pages: list[Page]) -> tuple[int, int]:
-    """Drop lines whose letters are mostly odd non-ASCII code points: fonts without a usable
-    Unicode map give such mojibake. Returns (dropped, total)."""
+    """Drop lines whose letters are mostly mojibake (see :data:`_MOJIBAKE_CHARS`; a letter of any
+    script is text): fonts without a usable Unicode map give such lines. Returns (dropped, total)."""
     dropped = total = 0
     for page in pages:
         kept = []

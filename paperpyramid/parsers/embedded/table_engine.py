@@ -48,6 +48,7 @@ import pypdfium2.raw as pdfium_c
 from paperpyramid.parsers.embedded.blocks import join_lines
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, extract_page, turn_box, user_size
+from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, word_segments, word_space
 
 __all__ = ["BBox", "Rule", "extract_table", "find_region", "read_rules", "read_table_page", "side_by_side_prose", "table_rows"]
 
@@ -70,10 +71,6 @@ _OVERLAP = 0.25
 _ABOVE_GAP = 18.0
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
 _FOOTER_BAND = 0.1
-# a river is at least this share of the text size wide (and 3 pt)
-_RIVER_WIDTH = 0.6
-# a river may be touched by this share of the table's lines (rows that span the columns)
-_RIVER_TOUCH = 0.2
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,11 +160,29 @@ def _horizontal_rules(rules: Sequence[Rule]) -> list[Rule]:
     return sorted(joined, key=lambda rule: rule.y)
 
 
+class Region(tuple[float, float, float, float]):
+    """A table's box found without a caption (:mod:`.table_detect`): passed where a caption's
+    box goes, it is read as it is, with no region to find around it."""
+
+    __slots__ = ()
+
+
 def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, caption_bbox: BBox) -> list[list[str]] | None:
-    """The cells of the table under ``caption_bbox``, from one page's lines and rules, or ``None``."""
+    """The cells of the table under ``caption_bbox`` (or over it, where nothing table-like is
+    under it: a caption printed below its table), from one page's lines and rules, or ``None``;
+    a :class:`Region` is read as the table's own box."""
+    if isinstance(caption_bbox, Region):
+        return read_region(lines, rules, caption_bbox)
     region = find_region(lines, rules, page_bbox, caption_bbox)
-    if region is None:
-        return None
+    cells = read_region(lines, rules, region) if region is not None else None
+    if cells is None:
+        above = region_over_caption(lines, page_bbox, caption_bbox)
+        cells = read_region(lines, rules, above) if above is not None else None
+    return cells
+
+
+def read_region(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
+    """The cells of the table filling ``region``, or ``None`` where it holds no table."""
     x0, top, x1, bottom = region
     inside = [
         part
@@ -178,8 +193,9 @@ def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, ca
     grid = _ruled_grid(inside, rules, region)
     if grid is not None:
         return grid
-    physical = _physical_rows(inside)
-    edges = _column_edges(physical, x0, x1)
+    space = word_space(inside)
+    physical = _physical_rows(word_segments(inside, space))
+    edges = column_edges([row.lines for row in physical], x0, x1, space=space)
     if len(edges) < 3:
         return None  # one column: prose or a list, not a table
     physical[0].lines = [piece for line in physical[0].lines for piece in _split_header(line, edges)]
@@ -233,7 +249,9 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     column = _column(lines, span)
     crossing = _crossing(rules, span)
     top = _after_caption(column, caption_bbox)
-    limit = next((line.top - 0.5 for line in column if line.top > top and _CAPTION_START.match(line.text)), pbottom)
+    # the table ends at the next caption, or at running text (a caption printed below its table, or none)
+    limit = min((line.top - 0.5 for line in column if line.top > top and _CAPTION_START.match(line.text)), default=pbottom)
+    limit = min(limit, _running_text(column, top, limit))
     inside = [line for line in column if top <= line.top and line.bottom <= limit]
     if not inside:
         return None
@@ -243,6 +261,75 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
         bottom = below[-1].y + 0.5
     return (span[0], top, span[1], bottom)
+
+
+def body_margins(column: Sequence[Line]) -> tuple[float, float] | None:
+    """The left and right edges of the running text of a column (the most common edges of its
+    long lines), or ``None`` where it has too few long lines to tell."""
+    long = [line for line in column if len(line.text) >= 40 and not line.parts]
+    if len(long) < 3:
+        return None
+    left = statistics.mode(round(line.x0) for line in long)
+    right = statistics.mode(round(line.x1) for line in long)
+    return (float(left), float(right)) if right - left > 100 else None
+
+
+def prose_line(line: Line, margins: tuple[float, float] | None) -> bool:
+    """A line of running text: words from the column's left margin (or a paragraph's indent) to
+    its right one, set as one line (no gap wide enough to part cells)."""
+    if margins is None or len(line.text) < 40 or len(line.text.split()) < 7:
+        return False
+    left, right = margins
+    return -2 <= line.x0 - left <= 20 and abs(line.x1 - right) <= 3
+
+
+def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BBox) -> BBox | None:
+    """The box of an unruled table printed above its caption: the lines up from the caption,
+    each close under the next, to running text, another caption, a larger type (a heading) or
+    a wide gap; ``None`` where fewer than two rows are there."""
+    px0, ptop, px1, pbottom = page_bbox
+    cx0, ctop, cx1, cbottom = caption_bbox
+    middle = (px0 + px1) / 2
+    span = (px0, middle) if cx1 <= middle + 10 else (middle, px1) if cx0 >= middle - 10 else (px0, px1)
+    over = [line for line in lines if not line.vertical and line.bottom <= ctop + 1 and line.top > ptop + 0.06 * (pbottom - ptop)]
+    near = [line for line in over if ctop - line.bottom < 40]
+    if span != (px0, px1) and any(line.x0 < middle - 2 and line.x1 > middle + 2 for line in near):
+        span = (px0, px1)  # a table across both columns over a caption in one
+    column = _column(over, span)
+    margins = body_margins(_column(lines, span))
+    taken: list[Line] = []
+    edge = ctop  # the top of the row under the line looked at
+    for line in sorted(column, key=lambda line: -line.bottom):
+        if _CAPTION_START.match(line.text):
+            break
+        if taken and line.mid_y > edge:
+            taken.append(line)  # a cell of the row just taken
+            continue
+        size = statistics.median(line.size for line in taken) if taken else line.size
+        gap = edge - line.bottom
+        running = prose_line(line, margins) and (not taken or line.x0 <= min(line.x0 for line in taken) + 2)
+        if _CAPTION_START.match(line.text) or running or line.size > 1.15 * size or gap > (3.0 if not taken else 2.5) * line.height:
+            break
+        taken.append(line)
+        edge = line.top
+    rows = _physical_rows(taken)
+    if len(rows) < 2:
+        return None
+    return (span[0], min(line.top for line in taken) - 0.5, span[1], max(line.bottom for line in taken) + 0.5)
+
+
+def _running_text(column: Sequence[Line], top: float, limit: float) -> float:
+    """Where running text starts under ``top``: a line across the column's text from at least as
+    far left as every line above it (a table's long text cell sits right of its row labels)."""
+    margins = body_margins(column)
+    left = None
+    for line in column:
+        if not top <= line.top < limit:
+            continue
+        if prose_line(line, margins) and (left is None or line.x0 <= left + 2):
+            return line.top - 0.5
+        left = line.x0 if left is None else min(left, line.x0)
+    return limit
 
 
 def _closing_rules(rules: list[Rule], column: Sequence[Line], span: tuple[float, float]) -> list[Rule]:
@@ -354,8 +441,8 @@ def _join_wrapped(rows: Sequence[_Row], rules: Sequence[Rule], edges: Sequence[f
 
 
 def _goes_on(above: _Row, row: _Row, edges: Sequence[float]) -> bool:
-    mine = {_column_of(line, edges) for line in row.lines}
-    if not mine >= {_column_of(line, edges) for line in above.lines}:
+    mine = {column_of(line, edges) for line in row.lines}
+    if not mine >= {column_of(line, edges) for line in above.lines}:
         return True
     return all(not line.text[:1].isupper() and not line.text[:1].isdigit() for line in row.lines)
 
@@ -456,7 +543,7 @@ def _split_header(line: Line, edges: Sequence[float]) -> list[Line]:
         return [line]
     groups: list[list[tuple[str, float, float]]] = []
     for word in line.words:
-        if groups and _column_of(replace(line, x0=word[1]), edges) == _column_of(replace(line, x0=groups[-1][-1][1]), edges):
+        if groups and column_of(replace(line, x0=word[1]), edges) == column_of(replace(line, x0=groups[-1][-1][1]), edges):
             groups[-1].append(word)
         else:
             groups.append([word])
@@ -469,60 +556,10 @@ def _text_in(lines: Sequence[Line], cell: tuple[float, float, float, float]) -> 
     return join_lines([line.text for line in sorted(inside, key=lambda line: (round(line.top), line.x0))])
 
 
-def _column_edges(rows: Sequence[_Row], x0: float, x1: float) -> list[float]:
-    """Column boundaries: the region's edges and the middle of every river between text."""
-    lines = [line for row in rows for line in row.lines]
-    if not lines:
-        return []
-    left, right = int(min(line.x0 for line in lines)), int(max(line.x1 for line in lines)) + 1
-    touched = [0] * (right - left + 1)
-    for line in lines:
-        for x in range(int(line.x0) - left, int(line.x1) - left + 1):
-            touched[x] += 1
-    allowed = max(1 if len(rows) >= 4 else 0, int(_RIVER_TOUCH * len(rows)))
-    size = statistics.median(line.size for line in lines)
-    width = max(_RIVER_WIDTH * size, 3.0)
-    edges, start = [x0], None
-    for offset, count in enumerate(touched + [len(rows) + 1]):
-        if count <= allowed and start is None:
-            start = offset
-        elif count > allowed and start is not None:
-            if offset - start >= width and start > 0 and offset < len(touched):
-                edges.append(left + (start + offset) / 2)
-            elif start == 0 or offset >= len(touched):
-                # a sparse first or last column (row labels in a few rows) is under the
-                # allowance: a gap no line crosses between it and the next still parts them
-                edges += [left + middle for middle in _clear_gaps(touched, start, offset, width)]
-            start = None
-    edges.append(x1)
-    return sorted(edges)
-
-
-def _clear_gaps(touched: Sequence[int], start: int, end: int, width: float) -> list[float]:
-    """Middles of the runs in ``touched[start:end]`` that no line crosses, at least ``width``
-    wide, with text on both sides."""
-    middles, run = [], None
-    for offset in range(start, min(end + 1, len(touched))):
-        if touched[offset] == 0 and run is None:
-            run = offset
-        elif touched[offset] > 0 and run is not None:
-            if offset - run >= width and run > 0 and any(touched[:run]):
-                middles.append((run + offset) / 2)
-            run = None
-    return middles
-
-
-def _column_of(line: Line, edges: Sequence[float]) -> int:
-    for index in range(1, len(edges) - 1):
-        if line.x0 + 1 < edges[index]:
-            return index - 1
-    return len(edges) - 2
-
-
 def _cells(row: _Row, edges: Sequence[float]) -> list[str]:
     parts: list[list[str]] = [[] for _ in range(len(edges) - 1)]
     for line in sorted(row.lines, key=lambda line: (round(line.top), line.x0)):
-        parts[_column_of(line, edges)].append(line.text)
+        parts[column_of(line, edges)].append(line.text)
     return [join_lines(texts) for texts in parts]
 
 
@@ -534,7 +571,7 @@ def _drop_notes(rows: list[_Row], rules: Sequence[Rule], edges: Sequence[float])
     usual = statistics.median(gaps)
     while len(rows) > 2:
         last, above = rows[-1], rows[-2]
-        one_cell = len({_column_of(line, edges) for line in last.lines}) == 1
+        one_cell = len({column_of(line, edges) for line in last.lines}) == 1
         ruled_off = any(above.bottom <= rule.y <= last.top for rule in rules)
         if one_cell and (ruled_off or last.top - above.bottom > 3 * max(usual, 1.0)):
             rows = rows[:-1]

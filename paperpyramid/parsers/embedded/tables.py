@@ -107,3 +107,36 @@ def join_continued(document: Document) -> None:
                 if block.kind == "table" and block.page == first.page and block.bbox == first.bbox:
                     block.text = first.caption + "\n\n" + first.markdown
     document.tables = kept
+
+
+_WORD = re.compile(r"\w+")
+
+
+def held_by(cells: list[list[str]], blocks: list[Block]) -> bool:
+    """Whether most words of the blocks (four in five) are words of the cells."""
+    held = {word.lower() for row in cells for cell in row for word in _WORD.findall(cell)}
+    words = [word.lower() for block in blocks for word in _WORD.findall(block.text)]
+    return bool(words) and sum(1 for word in words if word in held) >= 0.8 * len(words)
+
+
+def claim_held(blocks: list[Block], caption_index: int, members: list[int], cells: list[list[str]]) -> list[int]:
+    """Indices of the blocks next to a table's caption and members, on its page, that hold the
+    table's cells: up from the caption (a caption printed below its table) and down from its
+    last member (rows the blocks under the caption missed), while most of a block's words
+    are words of the cells."""
+    page = blocks[caption_index].page
+
+    def holds(index: int) -> bool:
+        block = blocks[index]
+        return block.page == page and block.kind in ("paragraph", "heading") and held_by(cells, [block])
+
+    taken: list[int] = []
+    index = caption_index - 1
+    while index >= 0 and holds(index) and blocks[index].bottom <= blocks[caption_index].top + 1:
+        taken.append(index)
+        index -= 1
+    index = max([caption_index, *members]) + 1
+    while index < len(blocks) and holds(index):
+        taken.append(index)
+        index += 1
+    return sorted(taken)

@@ -1,0 +1,191 @@
+"""Tables printed without a "Table N" caption: found in a page's layout, never in its prose.
+
+A table shows in the parser's lines as rows of short pieces set side by side on one baseline
+(the layout cuts a line at gaps wider than 1.4 times its text size, and the reading order tags
+such lines as a ``row``). :func:`uncaptioned_tables` looks, column by column, for runs of three
+or more such rows close under each other whose pieces line up in two or more columns (four
+rows for two columns: an equation and its number, or a short list, make two), with short
+cells; the rows of one line just above (a header set tight) and between (a wrapped cell, a
+row filling one cell) join the run. The table engine then reads the run's box
+(:class:`~.table_engine.Region`), and it is kept only where the engine finds a table that is
+not prose. Running text never forms such rows: its lines are long and alone on their baseline
+in their column.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import statistics
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.table_columns import column_edges
+from paperpyramid.parsers.embedded.table_engine import BBox, Region
+from paperpyramid.parsers.embedded.tables import held_by, reads_as_prose
+
+__all__ = ["mark_uncaptioned", "uncaptioned_tables"]
+
+#: blocks whose lines may belong to a table without a caption
+_OPEN_KINDS = ("paragraph", "heading")
+_EQUATION_NUMBER = re.compile(r"^\(\s*[A-Z]?\d+[a-z]?\s*\)$")
+# a piece of a row is a cell when it is this short; a row's pieces are on average shorter than the second
+_CELL_CHARS = 60
+_MEAN_CELL_CHARS = 32
+# rows further apart than this many times the usual gap between the run's rows end the run
+_ROW_GAP = 2.2
+# a table without a caption fills at least this share of its grid
+_FILLED = 0.6
+
+
+def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[list[str]] | None]) -> None:
+    """Tables printed without a caption: each run of aligned rows (:func:`uncaptioned_tables`) the
+    table engine reads as a table (not prose) claims its blocks behind a caption block with no
+    text and no label, inserted where the table starts."""
+    inserts: list[tuple[int, Block]] = []
+    for page in sorted({block.page for block in blocks}):
+        indices = [index for index, block in enumerate(blocks) if block.page == page]
+        captioned = [
+            cast("list[list[str]]", blocks[index].extra["found"])
+            for index in indices
+            if blocks[index].kind == "caption" and blocks[index].extra.get("found")
+        ]
+        for members, box in uncaptioned_tables([blocks[index] for index in indices]):
+            if any(held_by(cells, [blocks[indices[member]] for member in members]) for cells in captioned):
+                for member in members:  # rows of a captioned table its caption's blocks missed
+                    blocks[indices[member]].kind = "table_part"
+                continue
+            found = tables(page, Region(box))
+            if not found or reads_as_prose(found) or not _filled(found):
+                continue
+            claimed = [indices[member] for member in members]
+            for member in claimed:
+                blocks[member].kind = "table_part"
+            first = blocks[claimed[0]].lines[0]
+            anchor = dataclasses.replace(
+                first, text="", x0=box[0], x1=box[0], top=box[1], bottom=box[1], words=None, parts=None, tags=set()
+            )
+            inserts.append(
+                (claimed[0], Block([anchor], kind="caption", extra={"caption_kind": "table", "members": claimed, "found": found}))
+            )
+    pending = [caption for _, caption in inserts]
+    for position, caption in sorted(inserts, key=lambda item: -item[0]):
+        for block in [*blocks, *pending]:  # members after the new block move down one
+            claimed_before = block.extra.get("members")
+            if block.kind == "caption" and isinstance(claimed_before, list):
+                block.extra["members"] = [member + 1 if member >= position else member for member in claimed_before]
+        pending.remove(caption)
+        blocks.insert(position, caption)
+
+
+def _filled(cells: list[list[str]]) -> bool:
+    """Three rows of two cells or more, and most cells filled: a figure's labels and axes read
+    in columns leave most of their grid empty."""
+    full = sum(1 for row in cells for cell in row if cell)
+    return sum(1 for row in cells if sum(1 for cell in row if cell) >= 2) >= 3 and full >= _FILLED * sum(len(row) for row in cells)
+
+
+def uncaptioned_tables(blocks: Sequence[Block]) -> list[tuple[list[int], tuple[float, float, float, float]]]:
+    """The tables without a caption among the blocks of one page: for each, the indices of the
+    blocks it holds (most of their lines inside it) and its box (x0, top, x1, bottom)."""
+    open_lines = [(index, line) for index, block in enumerate(blocks) if block.kind in _OPEN_KINDS for line in block.lines]
+    if not open_lines:
+        return []
+    found = []
+    for column in sorted({line.column for _, line in open_lines}):
+        lines = [line for _, line in open_lines if line.column == column]
+        for run in _runs(_bands(lines)):
+            box = (
+                min(line.x0 for line in run) - 1.0,
+                min(line.top for line in run) - 0.5,
+                max(line.x1 for line in run) + 1.0,
+                max(line.bottom for line in run) + 0.5,
+            )
+            members = [index for index, block in enumerate(blocks) if block.kind in _OPEN_KINDS and _inside(block, box)]
+            if members:
+                found.append((members, box))
+    return found
+
+
+def _inside(block: Block, box: tuple[float, float, float, float]) -> bool:
+    x0, top, x1, bottom = box
+    held = sum(1 for line in block.lines if x0 <= line.x0 and line.x1 <= x1 and top <= line.top and line.bottom <= bottom)
+    return held >= 0.5 * len(block.lines)
+
+
+def _bands(lines: Sequence[Line]) -> list[list[Line]]:
+    """The lines in printed rows, top to bottom, each row left to right."""
+    bands: list[list[Line]] = []
+    for line in sorted(lines, key=lambda line: (line.top, line.x0)):
+        band = bands[-1] if bands else None
+        if (
+            band is not None
+            and min(max(l.bottom for l in band), line.bottom) - max(min(l.top for l in band), line.top) >= 0.5 * line.height
+        ):
+            band.append(line)
+        else:
+            bands.append([line])
+    return [sorted(band, key=lambda line: line.x0) for band in bands]
+
+
+def _tabular(band: Sequence[Line]) -> bool:
+    """A row of short cells side by side (not an equation beside its number)."""
+    if len(band) < 2 or _EQUATION_NUMBER.match(band[-1].text.strip()):
+        return False
+    lengths = [len(line.text) for line in band]
+    return max(lengths) <= _CELL_CHARS and statistics.mean(lengths) <= _MEAN_CELL_CHARS
+
+
+def _short(band: Sequence[Line]) -> bool:
+    """A row that may sit inside a table: a wrapped cell, a header set tight, a row label alone."""
+    return len(band) == 1 and len(band[0].text) <= _CELL_CHARS and not _EQUATION_NUMBER.match(band[0].text.strip())
+
+
+def _runs(bands: list[list[Line]]) -> list[list[Line]]:
+    """Runs of tabular rows (with the short rows between and one or two just above them) that
+    line up in columns."""
+    runs: list[list[Line]] = []
+    index = 0
+    while index < len(bands):
+        if not _tabular(bands[index]):
+            index += 1
+            continue
+        start = end = index  # bands[start:end + 1]
+        pitch = statistics.median(line.height for line in bands[index])
+        while end + 1 < len(bands):
+            following = bands[end + 1]
+            gap = min(line.top for line in following) - max(line.bottom for line in bands[end])
+            if (
+                gap > _ROW_GAP * pitch
+                or not (_tabular(following) or _short(following))
+                or abs(following[0].size - bands[index][0].size) > 1.0
+            ):
+                break
+            end += 1
+        while end > start and not _tabular(bands[end]):
+            end -= 1  # a note or the paragraph's first short line after the table
+        for _ in range(2):  # a header of one line (or two) set tight above the rows
+            above = bands[start - 1] if start > 0 else None
+            if above is None or not _short(above) or abs(above[0].size - bands[start][0].size) > 1.0:
+                break
+            if min(line.top for line in bands[start]) - max(line.bottom for line in above) > _ROW_GAP * pitch:
+                break
+            start -= 1
+        rows = bands[start : end + 1]
+        if _lines_up(rows):
+            runs.append([line for band in rows for line in band])
+        index = end + 1
+    return runs
+
+
+def _lines_up(rows: Sequence[Sequence[Line]]) -> bool:
+    """Three tabular rows or more whose cells fall in two columns or more (four rows for two)."""
+    tabular = sum(1 for row in rows if _tabular(row))
+    if tabular < 3:
+        return False
+    lines = [line for row in rows for line in row]
+    edges = column_edges(rows, min(line.x0 for line in lines), max(line.x1 for line in lines))
+    columns = len(edges) - 1
+    return columns >= 3 or (columns == 2 and tabular >= 4)
