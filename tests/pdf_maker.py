@@ -3,6 +3,9 @@ for tests that need a PDF with specific words in it: the bytes are ours, no lice
 
 from __future__ import annotations
 
+import math
+import textwrap
+
 
 def _escape(line: str) -> str:
     return line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
@@ -38,6 +41,28 @@ def placed_pdf(pages: list[list[tuple[float, float, float, str]]]) -> bytes:
     objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{pid} 0 R' for pid in page_ids)}] /Count {len(pages)} >>".encode())
     for pid, items in zip(page_ids, pages, strict=True):
         stream = "\n".join(f"BT /F1 {size:g} Tf {x:g} {y:g} Td ({_escape(text)}) Tj ET" for x, y, size, text in items).encode("latin-1")
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
+                       f"/Contents {pid + 1} 0 R >>".encode())
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+    return pdf_of_objects(objects)
+
+
+def winansi_pdf(pages: list[list[tuple[float, float, float, str] | tuple[float, float, float, str, int]]]) -> bytes:
+    """Like :func:`placed_pdf`, in the WinAnsi (cp1252) set that en dashes, ``©`` and curly
+    quotes need; an item's optional fifth field turns it by that many degrees (90: reading
+    upwards, as arXiv stamps its identifier down a first page's left margin)."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    page_ids = [3 + 2 * index for index in range(len(pages))]
+    font_id = 3 + 2 * len(pages)
+    objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{pid} 0 R' for pid in page_ids)}] /Count {len(pages)} >>".encode())
+    for pid, items in zip(page_ids, pages, strict=True):
+        ops = []
+        for x, y, size, text, *turn in items:
+            angle = math.radians(turn[0] if turn else 0)
+            cos, sin = round(math.cos(angle), 6), round(math.sin(angle), 6)
+            ops.append(f"BT /F1 {size:g} Tf {cos:g} {sin:g} {-sin:g} {cos:g} {x:g} {y:g} Tm ({_escape(text)}) Tj ET")
+        stream = "\n".join(ops).encode("cp1252")
         objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
                        f"/Contents {pid + 1} 0 R >>".encode())
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
@@ -186,3 +211,14 @@ def tj_pdf(lines: list[tuple[float, float, list[str | float]]]) -> bytes:
                            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
                            b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
                            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"])
+
+
+def wrapped_items(text: str, x: float, y: float, width: float, size: float, leading: float = 1.25) -> tuple[list[tuple[float, float, float, str]], float]:
+    """``text`` wrapped to a column ``width`` points wide (Helvetica's mean advance taken as
+    0.55 em), its first baseline at ``y``: the (x, y, size, line) items for :func:`placed_pdf`
+    and the baseline under the last line."""
+    items = []
+    for line in textwrap.wrap(text, max(8, int(width / (size * 0.55)))):
+        items.append((x, y, size, line))
+        y -= size * leading
+    return items, y

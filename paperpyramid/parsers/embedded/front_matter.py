@@ -10,12 +10,13 @@
 - **DOI**: the first on the first two pages (running heads included), the XMP's, the Info
   subject's; of two versions of one DOI printed together (F1000: ``….4767.1`` first
   published, ``….4767.2`` latest), the latest.
-- **journal and year**: the citation line publishers print in running heads and footers
-  (``Journal of Ethnobiology and Ethnomedicine 2015, 11:3``, ``PLOS ONE | DOI:…``,
-  ``Chinese Medical Journal ¦ July 20, 2017``), the most frequent over all pages; XMP's
-  ``prism:publicationName``; an Info or XMP description written as a citation.
+- **journal and year**: the citation line publishers print in running heads, footers,
+  mastheads and "Cite this article" boxes, read from :func:`citation_lines` by
+  :func:`.journal.find_journal` (see there); XMP's ``prism:publicationName``; an Info or XMP
+  description written as a citation.
 - **date**: "Published" (the latest, for a paper with versions) before "published online",
-  before "Accepted", which is not a publication date; else the journal line's date or year,
+  before "Accepted", which is not a publication date; else the journal line's date or year
+  (without one, the first page's arXiv stamp, copyright line or date line: :mod:`.journal`),
   else the XMP's date.
 """
 
@@ -23,35 +24,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 
 from paperpyramid.document import Author
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.journal import DATE
+from paperpyramid.parsers.embedded.journal import find_journal as find_journal  # the parser reads it here
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.scripts import unspaced
 
 # a DOI may wrap after a full stop: "doi:10.1371/journal.pone.\n0115884"
 DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+?(?:\.\s(?=\d)[^\s\"<>,;]+)?)(?=[\s\"<>,;]|[.)\]](?:\s|$)|$)")
-_DATE = r"\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4}"
-_DATED = re.compile(rf"\b(?P<kind>latest published|first published|published online|published|accepted|date of publication)\s*:?\s*(?P<date>{_DATE})", re.I)
+_DATED = re.compile(rf"\b(?P<kind>latest published|first published|published online|published|accepted|date of publication)\s*:?\s*(?P<date>{DATE})", re.I)
 _DATE_RANK = {"latest published": 0, "date of publication": 1, "published": 1, "published online": 2, "first published": 3, "accepted": 4}
-_YEAR = r"(?P<year>(?:19|20)\d\d)"
-# a journal's name: capitalised words, small words between them, abbreviations with full stops
-_J = r"(?P<journal>[A-Z][\w’'&.-]*(?:\s+(?:[A-Z][\w’'&.-]*|of|and|in|for|the|on|&))*?)"
-_JOURNAL_LINES = [
-    # BMC, F1000, MDPI, Clinical Science, JNER: "… et al. Journal 2015, 11:3" / "Journal (2016) 13:22"
-    re.compile(rf"(?:^|et al\.?:?\s+){_J}\s+\(?{_YEAR}\)?[,;]?\s+\d+\s*(?:[:,(]|\d*$)"),
-    # PLOS: "PLOS ONE | DOI:…"; Chinese Medical Journal: "Chinese Medical Journal ¦ July 20, 2017 ¦"
-    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*(?:DOI|doi\b|(?P<date>{_DATE}))"),
-    # Hindawi: "Rehabilitation Research and Practice Volume 2010, Article ID 157939"
-    re.compile(rf"^{_J}\s+Volume\s+{_YEAR},\s+Article"),
-    # PeerJ: "Webb et al. (2017), PeerJ Comput. Sci., DOI 10.7717/…"
-    re.compile(rf"et al\.\s*\({_YEAR}\),\s*{_J},\s*DOI\b"),
-    # Info / XMP descriptions: "Data in Brief, 22 (2018) 451-457", "Journal of …, 2016, doi:…"
-    re.compile(rf"^{_J},\s+(?:\d+\s+)?\(?{_YEAR}\)?[,\s]"),
-]
-_NOT_JOURNALS = {"page", "volume", "vol", "open access", "research", "article", "copyright"}
 _MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•"
 _SPACING_ACCENTS = "´`¨˜ˆ¸˘ˇ˝˛"
 _AFFILIATION = re.compile(r"\b(universit|institut|departament|department|dept\b|school|college|laborator|hospital|centre|center|faculty|division|academy|corporation|clinic|ministry|group)", re.I)
@@ -226,40 +211,6 @@ def find_doi(first_pages: str, metadata: dict[str, str], last_page: str = "") ->
         versions = [c for c in candidates if re.fullmatch(re.escape(stem.group(1)) + r"\d{1,2}", c)]
         chosen = max(versions, key=lambda c: int(c[len(stem.group(1)) :]))
     return chosen.rstrip(".")
-
-
-def find_journal(lines: list[tuple[int, str]], metadata: dict[str, str]) -> tuple[str | None, int | None, str | None]:
-    """(journal, year, date) from :func:`citation_lines` (read before running heads are removed) and the metadata."""
-    pages: dict[str, set[int]] = {}
-    years: dict[str, Counter[int]] = {}
-    dates: dict[str, str] = {}
-    # a journal scores once per page that prints it: running heads win over a reference's journal
-    for page, text in lines + [(0, metadata.get(key, "")) for key in ("Subject", "xmp:description")]:
-        for pattern in _JOURNAL_LINES:
-            match = pattern.search(text)
-            if match is None:
-                continue
-            journal = " ".join(match.group("journal").split()).strip(" ,.")
-            if journal.lower() in _NOT_JOURNALS or len(journal) < 3 or len(journal.split()) > 12:
-                continue
-            pages.setdefault(journal, set()).add(page)
-            groups = match.groupdict()
-            year = groups.get("year") or (groups.get("date") or "")[-4:]
-            if year.isdigit():
-                years.setdefault(journal, Counter())[int(year)] += 1
-            if groups.get("date"):
-                dates.setdefault(journal, groups["date"])
-            break
-    stored = metadata.get("xmp:journal")
-    if not pages:
-        return (stored, None, None) if stored else (None, None, None)
-    # a journal named once, on a later page, is a reference's, not the paper's
-    pages = {name: found for name, found in pages.items() if len(found) >= 2 or found & {0, 1}}
-    if not pages:
-        return (stored, None, None) if stored else (None, None, None)
-    journal = max(pages, key=lambda name: len(pages[name]))
-    year = years[journal].most_common(1)[0][0] if journal in years else None
-    return journal, year, dates.get(journal)
 
 
 def citation_lines(pages: list[Page]) -> list[tuple[int, str]]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import collections
 import logging
 import re
-import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,20 +28,18 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
-from paperpyramid.parsers.embedded.glyphs import UNREAD_CHARS, UNREAD_SHARE, GlyphMap, learn, unmapped_fonts
+from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
 from paperpyramid.parsers.embedded.notes import set_apart_notes
-from paperpyramid.parsers.embedded.ocr import tesseract
 from paperpyramid.parsers.embedded.reading_order import (
     body_font,
     body_font_size,
     drop_unreadable_lines,
-    mojibake_count,
     order_page,
     remove_page_furniture,
 )
 from paperpyramid.parsers.embedded.references import split_references
-from paperpyramid.parsers.embedded.scan_reading import read_scans
+from paperpyramid.parsers.embedded.scan_reading import read_scans, read_unmapped_fonts
 from paperpyramid.parsers.embedded.scans import OcrMode, OcrPage
 from paperpyramid.parsers.embedded.scripts import unreadable_words
 from paperpyramid.parsers.embedded.table_detect import mark_uncaptioned
@@ -82,7 +79,7 @@ def parse_pdf(
         if count > max_pages:
             raise TooManyPages(f"{path.name}: {count} pages is over the limit of {max_pages} (raise --max-pages to parse it)")
         pages = _extract_pages(pdf, path, started, time_limit)
-        glyphs, glyph_note = _read_unmapped_fonts(pdf, pages, deadline=None if time_limit is None else started + time_limit)
+        glyphs, glyph_note = read_unmapped_fonts(pdf, pages, deadline=None if time_limit is None else started + time_limit)
         if glyphs:  # read again with the glyphs OCR taught
             pages = _extract_pages(pdf, path, started, time_limit, glyphs)
         scanned = read_scans(pdf, path, pages, ocr, deadline=None if time_limit is None else started + time_limit)
@@ -134,45 +131,6 @@ def _extract_pages(pdf: pdfium.PdfDocument, path: Path, started: float, time_lim
         finally:
             page.close()
     return pages
-
-
-def _read_unmapped_fonts(pdf: pdfium.PdfDocument, pages: list[Page], *, deadline: float | None) -> tuple[GlyphMap, str | None]:
-    """What the glyphs of fonts without a Unicode map stand for, learnt by OCR of the pages
-    they make unreadable (:mod:`.glyphs`), and a warning saying so: ({}, None) when no page
-    needs it; ({}, why) when Tesseract is missing or fails (those lines are then dropped)."""
-    unread = _unread_pages(pdf, pages)
-    if not unread:
-        return {}, None
-    where = f"{len(unread)} of {len(pages)} pages ({_page_list(unread)}) set in fonts without a Unicode map"
-    program = tesseract()
-    if program is None:
-        return {}, f"{where}: their text is unreadable; install Tesseract (apt-get install tesseract-ocr) to read them by OCR"
-    try:
-        glyphs, read = learn(pdf, unread, program, deadline=deadline)
-    except (OSError, subprocess.SubprocessError) as exc:
-        return {}, f"{where}: reading them by OCR failed ({exc})"
-    return glyphs, f"{where}: read with {len(glyphs)} glyphs learnt by OCR (Tesseract) of page{'s' if len(read) > 1 else ''} {_page_list(read)}; OCR errors are possible"
-
-
-def _unread_pages(pdf: pdfium.PdfDocument, pages: list[Page]) -> list[int]:
-    """The pages with mojibake worth OCR, in the order to read them: first a page for each
-    unmapped font not yet met, the one with most mojibake first, then the rest by mojibake."""
-    found: dict[int, tuple[int, set[str]]] = {}
-    for page in pages:
-        bad, printed = mojibake_count(page)
-        if bad >= UNREAD_CHARS or (printed and bad >= UNREAD_SHARE * printed):
-            found[page.number] = (bad, unmapped_fonts(pdf, page.number))
-    order: list[int] = []
-    met: set[str] = set()
-    while found:
-        number = max(found, key=lambda key: (bool(found[key][1] - met), found[key][0]))
-        met |= found.pop(number)[1]
-        order.append(number)
-    return order
-
-
-def _page_list(numbers: list[int]) -> str:
-    return ", ".join(str(number) for number in sorted(numbers))
 
 
 def open_pdf(path: Path, *, password: str | None = None) -> pdfium.PdfDocument:
@@ -266,6 +224,7 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
         page_blocks = split_blocks(order_page(page), body_size)
         for block in page_blocks:
             classify(block, body_size, font)
+            block.kind = "aside" if "aside" in block.lines[0].tags else block.kind  # a box beside the body
         blocks += blk.join_displays(blk.number_equations(page_blocks))
     _drop_small_print(blocks, body_size)
     _mark_tables(blocks, body_size, tables)

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import replace
+from statistics import median
 
 from paperpyramid.parsers.embedded.layout import Line, Page
+from paperpyramid.parsers.embedded.regions import ASIDE_COLUMN, grid_cut, local_gutter, side_column, single_page_furniture, two_sided
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^(page\s*)?[\divxlc]{1,4}(\s*(/|of)\s*\d{1,4})?$", re.I)
@@ -18,8 +22,13 @@ def remove_page_furniture(pages: list[Page]) -> None:
     """Drop running heads and feet, page numbers, line numbers, side stamps and rotated text.
 
     A line in the top or bottom band of the page is furniture when the same text (digits
-    ignored) appears in that band on several pages, or when it is only a page number.
+    ignored) appears in that band on several pages, or when it is only a page number. A
+    document of one page has no recurrence: its head and foot are found by position and
+    pattern (:func:`regions.single_page_furniture`).
     """
+    if len(pages) == 1:
+        dropped = single_page_furniture(pages[0])
+        pages[0].lines = [line for line in pages[0].lines if not any(line is item for item in dropped)]
     band_keys: Counter[str] = Counter()
     for page in pages:
         seen: set[str] = set()
@@ -64,12 +73,28 @@ def order_page(page: Page) -> list[Line]:
     A page is two-column when a vertical gutter near the middle is crossed by few lines, and
     three-column when one side of that gutter holds a second one (reference lists, some
     journals). Lines that cross a gutter (titles, wide figures and tables) cut the page into
-    bands; each band is read column by column, left to right.
+    bands; each band is read column by column, left to right, and so is each row of a grid of
+    panels (an empty band across the columns, text on both sides above and below it).
+
+    Without such a gutter, a box beside a one-column body (:func:`regions.side_column`) is read
+    after the body, tagged ``aside``; a two-column block under full-width text is found by
+    its own lines (:func:`regions.local_gutter`).
     """
     lines = page.lines
     if not lines:
         return []
     gutters = _find_gutters(page)
+    side = [] if gutters else side_column(page)
+    if side:
+        main = order_page(replace(page, lines=[line for line in lines if not any(line is item for item in side)]))
+        for line in side:
+            line.column = ASIDE_COLUMN
+            line.tags.add("aside")
+        return main + _rows(side)
+    local = not gutters
+    if local:
+        gutter = local_gutter(page)
+        gutters = [gutter] if gutter is not None else []
     if not gutters:
         for line in lines:
             line.column = 0
@@ -78,12 +103,28 @@ def order_page(page: Page) -> list[Line]:
     columns: dict[int, list[Line]] = {}
 
     def flush() -> list[Line]:
+        if local and not two_sided(columns, page.width):  # not column text: read as rows
+            rest = [line for column in columns.values() for line in column]
+            for line in rest:
+                line.column = 0
+            columns.clear()
+            return _rows(rest)
         out = [line for column in sorted(columns) for line in _rows(columns[column])]
         columns.clear()
         return out
 
-    for row in _bands(lines):
-        if all(line.x1 <= gutter + 1 or line.x0 >= gutter - 1 for line in row for gutter in gutters):
+    def fits(row: list[Line]) -> bool:
+        return all(line.x1 <= gutter + 1 or line.x0 >= gutter - 1 for line in row for gutter in gutters)
+
+    rows = _bands(lines)
+    gap_min = 3 * median(line.height for line in lines)  # three lines' height: more than a paragraph's or a heading's space
+    lowest = 0.0  # the bottom of the lowest line in ``columns``
+    for index, row in enumerate(rows):
+        if fits(row):
+            top = min(line.top for line in row)
+            if columns and top - lowest >= gap_min and grid_cut(columns, _run(rows[index:], fits), gutters, gap_min):
+                ordered += flush()
+            lowest = max(lowest, *(line.bottom for line in row)) if columns else max(line.bottom for line in row)
             for line in row:
                 line.column = 1 + sum(1 for gutter in gutters if line.x0 >= gutter - 1)
                 columns.setdefault(line.column, []).append(line)
@@ -96,6 +137,16 @@ def order_page(page: Page) -> list[Line]:
         ordered += _rows(row)
     ordered += flush()
     return ordered
+
+
+def _run(rows: list[list[Line]], fits: Callable[[list[Line]], bool]) -> list[list[Line]]:
+    """The leading rows that fit between the gutters, up to the first that crosses one."""
+    out: list[list[Line]] = []
+    for row in rows:
+        if not fits(row):
+            break
+        out.append(sorted(row, key=lambda line: line.x0))
+    return out
 
 
 def _bands(lines: list[Line]) -> list[list[Line]]:

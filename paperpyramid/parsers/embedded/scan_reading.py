@@ -11,8 +11,10 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from paperpyramid.errors import ParseTimeout
+from paperpyramid.parsers.embedded.glyphs import UNREAD_CHARS, UNREAD_SHARE, GlyphMap, learn, unmapped_fonts
 from paperpyramid.parsers.embedded.layout import Page
 from paperpyramid.parsers.embedded.ocr import read_words, tesseract, version
+from paperpyramid.parsers.embedded.reading_order import mojibake_count
 from paperpyramid.parsers.embedded.scans import OcrMode, OcrPage, is_image_only, layer_quality, page_from_words, pages_to_read
 
 #: what one page of OCR costs on one core (Tesseract 5 at 300 dpi, a dense two-column page;
@@ -85,3 +87,38 @@ def _page_list(numbers: list[int]) -> str:
 
 
 __all__ = ["Scans", "read_scans"]
+
+
+def read_unmapped_fonts(pdf: pdfium.PdfDocument, pages: list[Page], *, deadline: float | None) -> tuple[GlyphMap, str | None]:
+    """What the glyphs of fonts without a Unicode map stand for, learnt by OCR of the pages
+    they make unreadable (:mod:`.glyphs`), and a warning saying so: ({}, None) when no page
+    needs it; ({}, why) when Tesseract is missing or fails (those lines are then dropped)."""
+    unread = _unread_pages(pdf, pages)
+    if not unread:
+        return {}, None
+    where = f"{len(unread)} of {len(pages)} pages ({_page_list(unread)}) set in fonts without a Unicode map"
+    program = tesseract()
+    if program is None:
+        return {}, f"{where}: their text is unreadable; install Tesseract (apt-get install tesseract-ocr) to read them by OCR"
+    try:
+        glyphs, read = learn(pdf, unread, program, deadline=deadline)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {}, f"{where}: reading them by OCR failed ({exc})"
+    return glyphs, f"{where}: read with {len(glyphs)} glyphs learnt by OCR (Tesseract) of page{'s' if len(read) > 1 else ''} {_page_list(read)}; OCR errors are possible"
+
+
+def _unread_pages(pdf: pdfium.PdfDocument, pages: list[Page]) -> list[int]:
+    """The pages with mojibake worth OCR, in the order to read them: first a page for each
+    unmapped font not yet met, the one with most mojibake first, then the rest by mojibake."""
+    found: dict[int, tuple[int, set[str]]] = {}
+    for page in pages:
+        bad, printed = mojibake_count(page)
+        if bad >= UNREAD_CHARS or (printed and bad >= UNREAD_SHARE * printed):
+            found[page.number] = (bad, unmapped_fonts(pdf, page.number))
+    order: list[int] = []
+    met: set[str] = set()
+    while found:
+        number = max(found, key=lambda key: (bool(found[key][1] - met), found[key][0]))
+        met |= found.pop(number)[1]
+        order.append(number)
+    return order

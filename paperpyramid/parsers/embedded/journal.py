@@ -1,0 +1,183 @@
+"""The journal a paper appeared in and its year, from the lines publishers print around it.
+
+:func:`find_journal` reads the (page, text) lines of :func:`front_matter.citation_lines`: every
+line of the first page, the heads and feet of the others, and each line joined to the next.
+
+- **journal**: a line in one of the shapes publishers print the paper's citation in:
+  running heads and feet (``J Neurosci Methods 2019;312:45–52``, ``PLOS ONE | DOI:…``,
+  ``Nature Communications | (2021) 12:3456 |``), mastheads (``Journal of Hydrology 560 (2018)
+  1–12``, ``JOURNAL OF APPLIED STATISTICS 2019, VOL. 46``), any name followed by nothing but
+  a citation's numbers (a year among them) up to its DOI or the line's end, and the citation
+  in a box that says so (``Cite this article:``, ``To cite:``, ``Citation:``, ``Published
+  in:``), where the journal follows the authors and title. A line's shape anchors it at its
+  start (or after ``et al.``): a reference list's entries begin with their authors, so their
+  journals are not read. Names run to 16 words (``Proceedings of the National Academy of
+  Sciences of the United States of America``); in capitals they are title-cased. Of several,
+  a boxed citation's first, then the one on the most pages; one named once, on a later page
+  only, is a reference's.
+- **year**: the journal line's; else, on the first page only, the arXiv stamp's date
+  (bioRxiv's "posted" date), a copyright line's year, a date alone on a line (a preprint's),
+  the year accepted, the year received.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+DATE = r"\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4}"
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+# a journal's name: capitalised words, small words between them, abbreviations with full stops
+# (a brand may start in lower case: eLife, iScience, mBio)
+_J = r"(?P<journal>(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'&.-]*(?:\s+(?:[A-Z][\w’'&.-]*|of|and|in|for|the|on|&))*?)"
+_AFTER_AUTHORS = r"(?:^|et al\.?[,:]?\s+(?:/\s+)?)"
+_JOURNAL_LINES = [
+    # BMC, F1000, MDPI, Clinical Science, JNER: "… et al. Journal 2015, 11:3" / "Journal (2016) 13:22"
+    re.compile(rf"{_AFTER_AUTHORS}{_J}\s+\(?{_YEAR}\)?[,;]?\s+\d+\s*(?:[:,(]|\d*$)"),
+    # PLOS: "PLOS ONE | DOI:…"; Chinese Medical Journal: "Chinese Medical Journal ¦ July 20, 2017 ¦"
+    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*(?:DOI|doi\b|(?P<date>{DATE}))"),
+    # Nature: "Nature Communications | (2021) 12:3456 | https://doi.org/…"
+    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*\({_YEAR}\)\s*\d+"),
+    # APS, AIP: "PHYSICAL REVIEW LETTERS 124, 081301 (2020)"; Cell Press: "Cell Reports 34, 108765, March 2, 2021"
+    re.compile(rf"^{_J}\s+\d+,\s*\d+\s*\({_YEAR}\)"),
+    re.compile(rf"^{_J}\s+\d+,\s*\d+,\s*(?P<date>{DATE})"),
+    # Hindawi: "Rehabilitation Research and Practice Volume 2010, Article ID 157939"
+    re.compile(rf"^{_J}\s+Volume\s+{_YEAR},\s+Article"),
+    # PeerJ: "Webb et al. (2017), PeerJ Comput. Sci., DOI 10.7717/…"
+    re.compile(rf"et al\.\s*\({_YEAR}\),\s*{_J},\s*DOI\b"),
+    # Vancouver (NLM) heads, Wiley feet: "J Neurosci Methods 2019;312:45–52", "Ecology and Evolution. 2020;10:1234–1245."
+    re.compile(rf"{_AFTER_AUTHORS}{_J}\.?\s+{_YEAR}\s*;\s*\d+"),
+    # Elsevier mastheads and heads: "Journal of Hydrology 560 (2018) 1–12"
+    re.compile(rf"{_AFTER_AUTHORS}{_J}\s+\d+\s+\({_YEAR}\)\s+\d+"),
+    # Taylor & Francis, the name above the issue line: "JOURNAL OF APPLIED STATISTICS 2019, VOL. 46, NO. 3"
+    re.compile(rf"^{_J},?\s+{_YEAR},\s+(?i:vol)\.?\s*\d+"),
+    # Oxford Academic: "Bioinformatics, 36(5), 2020, 1234–1240"
+    re.compile(rf"^{_J},\s+\d+(?:\s*\(\d+\))?,\s+{_YEAR},\s+\d+"),
+    # IEEE style: "Journal Name, vol. 117, no. 4, pp. 1–9, January 2020"
+    re.compile(rf"^{_J},\s+(?i:vol)\.?\s*\d+(?P<tail>.{{0,60}})"),
+    # Info / XMP descriptions: "Data in Brief, 22 (2018) 451-457", "Journal of …, 2016, doi:…"
+    re.compile(rf"^{_J},\s+(?:\d+\s+)?\(?{_YEAR}\)?[,\s]"),
+]
+# any other: a name, then only a citation's numbers and words up to the line's end or its DOI or
+# URL (Annual Reviews "Annu. Rev. Psychol. 2020. 71:1–25", Copernicus "Hydrol. Earth Syst. Sci.,
+# 24, 1234–1250, 2020"); read where the numbers hold a year and one more
+_TOKEN = rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|pp|p|article|id|pages|suppl)\.?|{_MONTH})"
+_SEP = r"[\s.,;:()|¦/–-]"
+_BIB = rf"(?P<bib>(?:{_SEP}+{_TOKEN})+){_SEP}*"
+_JOURNAL_LINES.append(re.compile(rf"(?:^(?:\d+\s+)?|et al\.?[,:]?\s+(?:/\s+)?){_J}{_BIB}(?=$|https?://|doi\b|DOI\b|©|www\.)"))
+# a box that prints the paper's own citation: the journal follows its authors and title
+_CUE = re.compile(r"\b(?:(?:how to |to |please )?cite this article(?: in press)?(?: as)?\s*:?|to cite\s*:|citation\s*:|how to cite\s*:|published in\s*:)\s*(?P<rest>.+)", re.I)
+_START = r"(?:^|(?<=[.:?!]\s))"
+_CITED = [
+    re.compile(rf"{_START}{_J}\.?\s+{_YEAR}\s*[;,]\s*\d+"),  # Vancouver, ACS, MDPI: "BMJ Open 2018;8:e012345"
+    re.compile(rf"{_START}{_J},?\s+\d+,\s*\d+\s*\({_YEAR}\)"),  # Nature, BMC: "BMC Bioinformatics 21, 112 (2020)"
+    re.compile(rf"{_START}{_J},?\s+\({_YEAR}\)\s*\d+"),  # Springer: "Climatic Change (2019) 155:301"
+    re.compile(rf"{_START}{_J}\s*\(\s*Volume\b(?P<tail>[^)]{{0,60}})"),  # IEEE Xplore: "… Imaging ( Volume: 39, Issue: 5, May 2020)"
+    re.compile(rf"{_START}{_J},\s+(?i:vol)(?:\.|ume)?\s*\d+(?P<tail>.{{0,60}})"),  # "Journal, vol. 117, …, 2020"
+    re.compile(rf"{_START}{_J},?\s+\d+\s*:\s*[A-Za-z]?\d+"),  # Frontiers, eLife: "Front. Psychol. 11:1234"
+    re.compile(rf"{_START}{_J}{_BIB}"),  # APA: "Geophysical Research Letters, 46, 1234–1245."
+]
+_NOT_JOURNALS = {"page", "volume", "vol", "open access", "research", "article", "copyright", "published", "received", "accepted"}
+_NOT_FIRST = re.compile(
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+    r"|fig(?:ure)?|table|page|vol(?:ume)?|issue|received|accepted|published|revised|submitted|available|copyright|doi)\b",
+    re.I,
+)
+_YEAR_ALONE = re.compile(r"\(((?:19|20)\d\d)\)|(?<![\d–-])((?:19|20)\d\d)(?![\d–-])")
+_SMALL = {"of", "and", "in", "for", "the", "on", "&"}
+_DAY_DATE = rf"(?:\d{{1,2}}\s+{_MONTH}\s+|{_MONTH}\s+\d{{1,2}},?\s+){_YEAR}"
+_ANY_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
+# fallbacks for the year, best first
+_POSTED = re.compile(rf"\bthis version posted\s+{_DAY_DATE}")  # bioRxiv, medRxiv
+_ARXIV = re.compile(rf"\barXiv:\s*(?P<id>\d{{4}})\.\d{{4,5}}(?:v\d+)?\s*\[[^\]]+\]\s*(?P<date>\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d)?")
+_YEAR_SOURCES = [
+    re.compile(rf"(?:©|\(c\)|\bCopyright\b)\s*(?:©\s*)?(?:[^.;\d]{{0,60}}?\s)?{_YEAR}\b"),
+    re.compile(rf"^(?:\d{{1,2}}\s+)?{_MONTH}\s+(?:\d{{1,2}},?\s+)?{_YEAR}$"),
+    re.compile(rf"\b(?:Available online|Accepted)\s*:?\s*{_DAY_DATE}"),
+    re.compile(rf"\bReceived\s*:?\s*{_DAY_DATE}"),
+]
+
+
+def find_journal(lines: list[tuple[int, str]], metadata: dict[str, str]) -> tuple[str | None, int | None, str | None]:
+    """(journal, year, date) from :func:`citation_lines` (read before running heads are removed) and the metadata."""
+    pages: dict[str, set[int]] = {}
+    years: dict[str, Counter[int]] = {}
+    dates: dict[str, str] = {}
+    boxed: list[str] = []
+    # a journal scores once per page that prints it: running heads win over a reference's journal
+    for page, text in lines + [(0, metadata.get(key, "")) for key in ("Subject", "xmp:description")]:
+        found = _journal_line(text) if page <= 1 else _journal_line(text, cues=False)
+        if found is None:
+            continue
+        journal, year, date, cued = found
+        pages.setdefault(journal, set()).add(page)
+        if cued and journal not in boxed:
+            boxed.append(journal)
+        if year:
+            years.setdefault(journal, Counter())[year] += 1
+        if date:
+            dates.setdefault(journal, date)
+    stored = metadata.get("xmp:journal")
+    # a journal named once, on a later page, is a reference's, not the paper's
+    pages = {name: found for name, found in pages.items() if len(found) >= 2 or found & {0, 1}}
+    if not pages:
+        return stored or None, _year_elsewhere(lines), None
+    journal = boxed[0] if boxed else max(pages, key=lambda name: len(pages[name]))
+    year = years[journal].most_common(1)[0][0] if journal in years else _year_elsewhere(lines)
+    return journal, year, dates.get(journal)
+
+
+def _journal_line(text: str, *, cues: bool = True) -> tuple[str, int | None, str | None, bool] | None:
+    """(journal, year, date, from a citation box) where ``text`` prints the paper's citation."""
+    cue = _CUE.search(text) if cues else None
+    candidates = [(pattern, cue.group("rest"), True) for pattern in _CITED] if cue else []
+    for pattern, where, cued in candidates + [(pattern, text, False) for pattern in _JOURNAL_LINES]:
+        match = pattern.search(where)
+        if match is None:
+            continue
+        journal = _clean(match.group("journal"))
+        if journal.lower() in _NOT_JOURNALS or _NOT_FIRST.match(journal) or len(journal) < 3 or len(journal.split()) > 16:
+            continue
+        groups = match.groupdict()
+        if groups.get("bib") is not None:
+            numbers = re.findall(r"\d+", groups["bib"])
+            alone = _YEAR_ALONE.search(groups["bib"])
+            if len(numbers) < 2 or not (alone or cued):
+                continue
+            groups["year"] = (alone.group(1) or alone.group(2)) if alone else None
+        date = groups.get("date")
+        year = groups.get("year") or (date or "")[-4:]
+        if not year.isdigit():
+            found = _ANY_YEAR.search(groups.get("tail") or "") or (_ANY_YEAR.search(where) if cued else None)
+            year = found.group(1) if found else ""
+        return journal, int(year) if year.isdigit() else None, date, cued
+    return None
+
+
+def _clean(name: str) -> str:
+    """The journal's name as it is written: spaces single, no trailing marks, capitals title-cased."""
+    name = " ".join(name.split()).strip(" ,.")
+    if sum(ch.isupper() for ch in name) > 0.8 * sum(ch.isalpha() for ch in name) and len(name.split()) >= 2 and len(name) > 8:
+        words = [word.lower() if word.lower() in _SMALL and index else word.capitalize() for index, word in enumerate(name.split())]
+        name = " ".join(words)
+    return name
+
+
+def _year_elsewhere(lines: list[tuple[int, str]]) -> int | None:
+    """The first page's year where no journal line gives one: the arXiv stamp, a copyright line,
+    a date alone on a line, the year accepted or received; never a later page's (references)."""
+    first = [text for page, text in lines if page == 1]
+    for text in first:
+        stamp = _ARXIV.search(text)
+        if stamp:
+            return int(stamp.group("date")[-4:]) if stamp.group("date") else 2000 + int(stamp.group("id")[:2])
+        posted = _POSTED.search(text)
+        if posted:
+            return int(posted.group("year"))
+    for pattern in _YEAR_SOURCES:
+        for text in first:
+            match = pattern.search(text.strip())
+            if match:
+                return int(match.group("year"))
+    return None
