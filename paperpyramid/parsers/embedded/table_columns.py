@@ -11,13 +11,14 @@ strategy and camelot's stream flavour): x ranges that at most a fifth of the row
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import replace
 
 from paperpyramid.parsers.embedded.layout import Line
 
-__all__ = ["column_edges", "column_of", "word_segments", "word_space"]
+__all__ = ["column_edges", "column_of", "number_gap", "word_segments", "word_space"]
 
 # a river is at least this share of the text size wide (and 3 pt) where the gaps between words
 # tell nothing (no line holds two words)
@@ -26,6 +27,9 @@ _RIVER_WIDTH = 0.6
 _RIVER_TOUCH = 0.2
 # a gap this many times the table's word space parts two cells
 _CELL_GAP = 1.5
+# a river between numbers set close is at least this share of the gap between them
+_NUMBER_RIVER = 0.8
+_NUMBER = re.compile(r"^[-+−–]?\d[\d.,]*%?$")  # no "(0.88)": a mean and its spread in brackets are one cell
 # the histogram of the x ranges lines touch, in steps of a quarter point (tight columns are 3 pt apart)
 _STEPS = 4
 
@@ -70,11 +74,30 @@ def _justified(gaps: Sequence[float]) -> bool:
     return all(abs(gap - middle) <= 0.25 * middle for gap in gaps)
 
 
-def column_edges(rows: Sequence[Sequence[Line]], x0: float, x1: float, *, space: float | None = None) -> list[float]:
+def number_gap(lines: Sequence[Line]) -> float | None:
+    """The gap between numbers set side by side in these lines (cut around their numbers): the
+    lower quartile of the gaps between two numbers next to each other on a line, ``None``
+    where fewer than three such pairs are there. Dense numeric columns are set closer than a
+    word space of a wide font (Courier's is 0.6 em)."""
+    gaps = sorted(
+        b.x0 - a.x1
+        for line in lines
+        if line.parts
+        for a, b in zip(line.parts, line.parts[1:], strict=False)
+        if _NUMBER.match(a.text) and _NUMBER.match(b.text) and b.x0 > a.x1
+    )
+    return gaps[len(gaps) // 4] if len(gaps) >= 3 else None
+
+
+def column_edges(
+    rows: Sequence[Sequence[Line]], x0: float, x1: float, *, space: float | None = None, numbers: float | None = None
+) -> list[float]:
     """Column boundaries: the region's edges and the middle of every river between text.
 
     A river is at least ``_CELL_GAP`` word spaces wide where ``space`` is known (the lines are
-    then :func:`word_segments`, so no gap inside a cell is that wide), else 0.6 of the text size.
+    then :func:`word_segments`, so no gap inside a cell is that wide), else 0.6 of the text size;
+    between columns of numbers, most of the ``numbers`` gap (:func:`number_gap`) is enough where
+    they are set closer than that.
     """
     lines = [line for row in rows for line in row]
     if not lines:
@@ -88,12 +111,15 @@ def column_edges(rows: Sequence[Sequence[Line]], x0: float, x1: float, *, space:
     size = statistics.median(line.size for line in lines)
     wide = max(_RIVER_WIDTH * size, 3.0)
     width = (min(wide, max(_CELL_GAP * space, 2.0)) if space is not None else wide) * _STEPS
+    narrow = min(width, max(_NUMBER_RIVER * numbers, 2.0) * _STEPS) if numbers is not None else width
     edges, start = [x0], None
     for offset, count in enumerate(touched + [len(rows) + 1]):
         if count <= allowed and start is None:
             start = offset
         elif count > allowed and start is not None:
-            if offset - start >= width and start > 0 and offset < len(touched):
+            river = (left + start / _STEPS, left + offset / _STEPS)
+            parts = offset - start >= width or (offset - start >= narrow and _between_numbers(lines, *river))
+            if parts and start > 0 and offset < len(touched):
                 edges.append(left + (start + offset) / 2 / _STEPS)
             elif start == 0 or offset >= len(touched):
                 # a sparse first or last column (row labels in a few rows) is under the
@@ -102,6 +128,14 @@ def column_edges(rows: Sequence[Sequence[Line]], x0: float, x1: float, *, space:
             start = None
     edges.append(x1)
     return sorted(edges)
+
+
+def _between_numbers(lines: Sequence[Line], start: float, end: float) -> bool:
+    """A narrow river with numbers on both sides of it in most rows that reach it: two columns
+    of numbers set close, not a label and its number ("Run 1") a word space apart."""
+    before = [line for line in lines if start - 1.0 <= line.x1 <= start + 0.5]
+    after = [line for line in lines if end - 0.5 <= line.x0 <= end + 1.0]
+    return all(bool(side) and sum(1 for line in side if _NUMBER.match(line.text)) >= 0.5 * len(side) for side in (before, after))
 
 
 def _clear_gaps(touched: Sequence[int], start: int, end: int, width: float) -> list[float]:

@@ -26,18 +26,37 @@ from paperpyramid.parsers.embedded.table_columns import column_edges
 from paperpyramid.parsers.embedded.table_engine import BBox, Region
 from paperpyramid.parsers.embedded.tables import held_by, reads_as_prose
 
-__all__ = ["mark_uncaptioned", "uncaptioned_tables"]
+__all__ = ["mark_uncaptioned", "not_a_table", "uncaptioned_tables"]
 
 #: blocks whose lines may belong to a table without a caption
-_OPEN_KINDS = ("paragraph", "heading")
+_OPEN_KINDS = ("paragraph", "heading", "furniture", "aside")
 _EQUATION_NUMBER = re.compile(r"^\(\s*[A-Z]?\d+[a-z]?\s*\)$")
 # a piece of a row is a cell when it is this short; a row's pieces are on average shorter than the second
 _CELL_CHARS = 60
 _MEAN_CELL_CHARS = 32
+# runs in two layout columns are one table across the page when they share this share of their
+# height and lie no further apart than this (a gutter)
+_SAME_ROWS = 0.8
+_GUTTER = 60.0
 # rows further apart than this many times the usual gap between the run's rows end the run
 _ROW_GAP = 2.2
-# a table without a caption fills at least this share of its grid
+# a table without a caption fills at least this share of its grid; found in small print (a
+# figure's labels are small print too) this share
 _FILLED = 0.6
+_FILLED_SMALL = 0.8
+# a cell of code: a comment, a brace or semicolon ending it, an assignment, a keyword opening it,
+# an algorithm's numbered line ("12:"); this share of rows with one makes a listing
+_CODE = re.compile(
+    r"^\s*(?://|/\*|#\s)|[{};]\s*$|^\s*[{}]|:=|==|!=|\+\+|&&|\|\||->|^\s*\d+:$"
+    r"|^\s*(?:if|else|elif|end|for|while|do|return|break|continue|function|def|var|let|const|int|void|begin)\b(?!-)"
+)
+_CODE_ROWS = 0.4
+# an axis tick: a plain number
+_TICK = re.compile(r"^-?\d+(?:\.\d+)?$")
+# a column whose cells average this many characters, or a cell of this many words, is text
+# beside labels, not a table's cells
+_SENTENCE_CELL = 60
+_SENTENCE_WORDS = 15
 
 
 def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[list[str]] | None]) -> None:
@@ -58,7 +77,8 @@ def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[lis
                     blocks[indices[member]].kind = "table_part"
                 continue
             found = tables(page, Region(box))
-            if not found or reads_as_prose(found) or not _filled(found):
+            small_print = all(blocks[indices[member]].kind in ("furniture", "aside") for member in members)
+            if not found or reads_as_prose(found) or not _filled(found, _FILLED_SMALL if small_print else _FILLED) or not_a_table(found):
                 continue
             claimed = [indices[member] for member in members]
             for member in claimed:
@@ -80,11 +100,35 @@ def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[lis
         blocks.insert(position, caption)
 
 
-def _filled(cells: list[list[str]]) -> bool:
+def _filled(cells: list[list[str]], share: float) -> bool:
     """Three rows of two cells or more, and most cells filled: a figure's labels and axes read
     in columns leave most of their grid empty."""
     full = sum(1 for row in cells for cell in row if cell)
-    return sum(1 for row in cells if sum(1 for cell in row if cell) >= 2) >= 3 and full >= _FILLED * sum(len(row) for row in cells)
+    return sum(1 for row in cells if sum(1 for cell in row if cell) >= 2) >= 3 and full >= share * sum(len(row) for row in cells)
+
+
+def not_a_table(cells: Sequence[Sequence[str]]) -> bool:
+    """Cells found without a caption that are something else set in columns: a code listing
+    (comments, braces, semicolons, keywords, numbered lines of an algorithm), a figure's axis
+    (a column of numbers stepping down evenly: the ticks of a y axis), or a figure's text
+    beside its labels (a column of sentences, or one sentence)."""
+    rows = [row for row in cells if any(row)]
+    if not rows:
+        return True
+    if any(len(cell.split()) >= _SENTENCE_WORDS for row in rows for cell in row):
+        return True  # a sentence in a figure (a screenshot's text), not a cell
+    code = sum(1 for row in rows if any(_CODE.search(cell) for cell in row))
+    if code >= _CODE_ROWS * len(rows):
+        return True
+    for column in zip(*rows, strict=False):
+        numbers = [float(cell) for cell in column if _TICK.match(cell)]
+        steps = {round(a - b, 6) for a, b in zip(numbers, numbers[1:], strict=False)}
+        if len(numbers) >= 4 and len(steps) == 1 and steps.pop() > 0:
+            return True
+        filled = [cell for cell in column if cell]
+        if filled and statistics.mean(len(cell) for cell in filled) >= _SENTENCE_CELL:
+            return True
+    return False
 
 
 def uncaptioned_tables(blocks: Sequence[Block]) -> list[tuple[list[int], tuple[float, float, float, float]]]:
@@ -106,7 +150,25 @@ def uncaptioned_tables(blocks: Sequence[Block]) -> list[tuple[list[int], tuple[f
             members = [index for index, block in enumerate(blocks) if block.kind in _OPEN_KINDS and _inside(block, box)]
             if members:
                 found.append((members, box))
-    return found
+    return _across_columns(found)
+
+
+def _across_columns(
+    found: list[tuple[list[int], tuple[float, float, float, float]]],
+) -> list[tuple[list[int], tuple[float, float, float, float]]]:
+    """Runs side by side in two layout columns over the same rows: one table across the page
+    (the layout cut it at the gutter), read whole."""
+    merged: list[tuple[list[int], tuple[float, float, float, float]]] = []
+    for members, box in sorted(found, key=lambda item: item[1][0]):
+        for index, (other_members, other) in enumerate(merged):
+            overlap = min(box[3], other[3]) - max(box[1], other[1])
+            if overlap >= _SAME_ROWS * min(box[3] - box[1], other[3] - other[1]) and 0 <= box[0] - other[2] <= _GUTTER:
+                joined = (other[0], min(box[1], other[1]), max(box[2], other[2]), max(box[3], other[3]))
+                merged[index] = (sorted({*other_members, *members}), joined)
+                break
+        else:
+            merged.append((members, box))
+    return merged
 
 
 def _inside(block: Block, box: tuple[float, float, float, float]) -> bool:

@@ -48,7 +48,7 @@ import pypdfium2.raw as pdfium_c
 from paperpyramid.parsers.embedded.blocks import join_lines
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, extract_page, turn_box, user_size
-from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, word_segments, word_space
+from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space
 
 __all__ = ["BBox", "Rule", "extract_table", "find_region", "read_rules", "read_table_page", "side_by_side_prose", "table_rows"]
 
@@ -67,6 +67,14 @@ _HEADER_RULES = 60.0
 # printed rows that overlap by more than this share of their height are one row; less is
 # the loose boxes of tightly set rows touching (ACL tables: 10 pt pitch, 10.5 pt boxes)
 _OVERLAP = 0.25
+# lines this close to the table's smallest pitch (top to top) are set a line apart; rows padded by
+# a quarter of the text size over a leading of 1.2 sit 1.2 line pitches apart
+_TIGHT = 1.06
+# the smallest pitch is a line's (not a row's) when under this many line heights
+_LINE_PITCH = 1.3
+# a line opening with one of these after a cell that ends a sentence starts a new cell
+_OPENING = frozenset("“\"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
 # a caption this close under a rule closes a table printed above it (ACL: 12-15 pt)
 _ABOVE_GAP = 18.0
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
@@ -184,18 +192,18 @@ def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, ca
 def read_region(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
     """The cells of the table filling ``region``, or ``None`` where it holds no table."""
     x0, top, x1, bottom = region
-    inside = [
-        part
+    whole = [
+        line
         for line in lines
         if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1 and top <= line.top and line.bottom <= bottom + 1
-        for part in line.parts or (line,)
     ]
+    inside = [part for line in whole for part in line.parts or (line,)]
     grid = _ruled_grid(inside, rules, region)
     if grid is not None:
         return grid
     space = word_space(inside)
     physical = _physical_rows(word_segments(inside, space))
-    edges = column_edges([row.lines for row in physical], x0, x1, space=space)
+    edges = column_edges([row.lines for row in physical], x0, x1, space=space, numbers=number_gap(whole))
     if len(edges) < 3:
         return None  # one column: prose or a list, not a table
     physical[0].lines = [piece for line in physical[0].lines for piece in _split_header(line, edges)]
@@ -244,7 +252,7 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
         if all(any(abs(y - edge) < 1.5 for y in wide) for edge in (above[0] + 0.5, above[1] - 0.5)):  # top and bottom rules span the page
             span = (px0, px1)
         return (span[0], above[0], span[1], above[1])
-    if span != (px0, px1) and _crosses_middle(lines, rules, middle, cbottom):
+    if span != (px0, px1) and (_crosses_middle(lines, rules, middle, cbottom) or _one_column(lines, middle)):
         span = (px0, px1)
     column = _column(lines, span)
     crossing = _crossing(rules, span)
@@ -293,8 +301,8 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     span = (px0, middle) if cx1 <= middle + 10 else (middle, px1) if cx0 >= middle - 10 else (px0, px1)
     over = [line for line in lines if not line.vertical and line.bottom <= ctop + 1 and line.top > ptop + 0.06 * (pbottom - ptop)]
     near = [line for line in over if ctop - line.bottom < 40]
-    if span != (px0, px1) and any(line.x0 < middle - 2 and line.x1 > middle + 2 for line in near):
-        span = (px0, px1)  # a table across both columns over a caption in one
+    if span != (px0, px1) and (any(line.x0 < middle - 2 and line.x1 > middle + 2 for line in near) or _one_column(lines, middle)):
+        span = (px0, px1)  # a table across both columns over a caption in one, or a page of one column
     column = _column(over, span)
     margins = body_margins(_column(lines, span))
     taken: list[Line] = []
@@ -379,6 +387,13 @@ def _crosses_middle(lines: Sequence[Line], rules: Sequence[Rule], middle: float,
     )
 
 
+def _one_column(lines: Sequence[Line], middle: float) -> bool:
+    """A page set in one column: most of its lines of running text run across its middle (a
+    table's cells, cut at their gaps, need not: columns 120 pt apart leave the middle clear)."""
+    long = [line for line in lines if not line.vertical and len(line.text) >= 40 and not line.parts]
+    return len(long) >= 3 and sum(1 for line in long if line.x0 < middle - 2 and line.x1 > middle + 2) >= 0.6 * len(long)
+
+
 def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
     """Where the table starts: under the caption's continuation lines (same left edge, same
     size, close under the line above)."""
@@ -437,7 +452,70 @@ def _join_wrapped(rows: Sequence[_Row], rules: Sequence[Rule], edges: Sequence[f
             last.bottom = max(last.bottom, row.bottom)
         else:
             joined.append(_Row(row.top, row.bottom, list(row.lines)))
+    return _join_tight(joined, rules, edges)
+
+
+def _join_tight(rows: list[_Row], rules: Sequence[Rule], edges: Sequence[float]) -> list[_Row]:
+    """Printed lines set a line's pitch apart where the table's rows sit further apart: the lines
+    of a cell wrapped over lines (or a header over two), where the gaps between line boxes do not
+    fall into two groups (rows padded by a fraction of the leading, boxes touching).
+
+    Pitches are top to top, from the last line of the row above. A line joins the row above
+    when it sits at the table's smallest pitch, other lines sit clearly further apart (padded
+    rows, twice or more, not a paragraph after the table: a table whose rows all sit alike
+    joins nothing), it fills other columns than the row above, and it leaves the first cell
+    empty or fills only some of the columns above (a cell wrapped in the first column). A line
+    that fills every column above but the first, with a number in it, is a row of a group (its
+    label above), not a wrapped cell. A cell set in the middle of its row's height starts
+    under the lines of its neighbours (the row above then fills only some columns, and the
+    label's line joins it).
+    """
+    if len(rows) < 3:
+        return rows
+
+    def pitch(above: _Row, row: _Row) -> float:
+        return row.top - max(line.top for line in above.lines)
+
+    def ruled(above: _Row, row: _Row) -> bool:
+        return any(above.bottom - 1 <= rule.y <= row.top + 1 for rule in rules)
+
+    def columns(row: _Row) -> set[int]:
+        return {column_of(line, edges) for line in row.lines}
+
+    height = statistics.median(line.bottom - line.top for row in rows for line in row.lines)
+    pairs = [(above, row) for above, row in zip(rows, rows[1:], strict=False) if not ruled(above, row)]
+    pitches = [pitch(above, row) for above, row in pairs if pitch(above, row) > 0.5 * height]
+    if not pitches or min(pitches) > _LINE_PITCH * height:
+        return rows
+    tight = _TIGHT * min(pitches)
+    first = min(column for row in rows for column in columns(row))  # the region's edge may leave a column empty
+    if sum(1 for above, row in pairs if tight < pitch(above, row) <= 2 * min(pitches)) < 2:
+        return rows
+    joined = [rows[0]]
+    for row in rows[1:]:
+        above = joined[-1]
+        mine, theirs = columns(row), columns(above)
+        numbers = any(_NUMBER.match(line.text) for line in row.lines)
+        group_row = first in theirs and first not in mine and mine >= theirs - {first} and numbers
+        partial = first not in mine or mine < theirs or first not in theirs
+        wraps = mine != theirs and partial and not group_row and not _new_sentence(above, row, edges)
+        if wraps and not ruled(above, row) and 0 < pitch(above, row) <= tight:
+            above.lines += row.lines
+            above.top, above.bottom = min(above.top, row.top), max(above.bottom, row.bottom)
+        else:
+            joined.append(row)
     return joined
+
+
+def _new_sentence(above: _Row, row: _Row, edges: Sequence[float]) -> bool:
+    """A line that opens a sentence under a cell that ends one: a new cell of a table of text
+    (a quotation under the last), not the cell above wrapped."""
+    for line in row.lines:
+        column = column_of(line, edges)
+        over = [mine for mine in above.lines if column_of(mine, edges) == column]
+        if over and max(over, key=lambda mine: mine.top).text.rstrip().endswith((".", "?", "!", "”", '"')) and line.text[:1] in _OPENING:
+            return True
+    return False
 
 
 def _goes_on(above: _Row, row: _Row, edges: Sequence[float]) -> bool:
@@ -455,8 +533,8 @@ def _wrap_threshold(gaps: Sequence[float], size: float) -> float:
         return 0.0
     ratio, index = max((b / a, i) for i, (a, b) in enumerate(zip(positive, positive[1:], strict=False)))
     small, large = positive[index], positive[index + 1]
-    if ratio < _WRAP_RATIO or small > _WRAP_GAP * size:
-        return 0.0  # one group: every line is a row (overlapping lines still join)
+    if ratio < _WRAP_RATIO or small > _WRAP_GAP * size or index + 2 == len(positive):
+        return 0.0  # one group: every line is a row (overlapping lines still join); one wide gap is the table's end, not its rows' spacing
     return float((small * large) ** 0.5)
 
 

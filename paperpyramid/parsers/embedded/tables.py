@@ -90,16 +90,20 @@ _CONTINUED = re.compile(r"\(?\bcontinued\b|\bcont(?:'d|\.)", re.IGNORECASE)
 
 def join_continued(document: Document) -> None:
     """One table for a table printed over two pages or columns: a table with the label of the one
-    before it, on the same page or the next ("Table 4 … (Continued)"), adds its rows to it (a header row it repeats is
-    dropped), and its block leaves its section; the first part's block holds the whole table."""
+    before it, on the same page or the next ("Table 4 … (Continued)"), or a table without a
+    caption at the top of the next page that opens with the header of the one before it, adds
+    its rows to it (the header rows it repeats are dropped), and its block leaves its section;
+    the first part's block holds the whole table."""
     kept: list[Table] = []
     for table in document.tables:
         first = kept[-1] if kept else None
         reach = 2 if _CONTINUED.search(table.caption) else 1  # a page of rows without a caption may lie between
-        if first is None or not table.label or table.label != first.label or not first.page <= table.page <= first.page + reach or not table.cells:
+        labelled = first is not None and bool(table.label) and table.label == first.label and first.page <= table.page <= first.page + reach
+        repeated = first is not None and not table.label and table.page == first.page + 1 and _repeats_header(first.cells, table.cells) > 0
+        if first is None or not (labelled or repeated) or not table.cells:
             kept.append(table)
             continue
-        rows = table.cells[1:] if first.cells and table.cells[0] == first.cells[0] else table.cells
+        rows = table.cells[_repeats_header(first.cells, table.cells) :]
         first.cells = first.cells + rows
         for section in document.sections:
             section.blocks = [block for block in section.blocks if not (block.kind == "table" and block.page == table.page and block.bbox == table.bbox)]
@@ -107,6 +111,20 @@ def join_continued(document: Document) -> None:
                 if block.kind == "table" and block.page == first.page and block.bbox == first.bbox:
                     block.text = first.caption + "\n\n" + first.markdown
     document.tables = kept
+
+
+def _repeats_header(header: list[list[str]], cells: list[list[str]]) -> int:
+    """How many of the first rows of ``cells`` repeat the first rows of ``header`` (text alike
+    once the cell borders and white space are set aside: a repeated header cut into cells
+    differently is still the header); at most three."""
+    count = 0
+    while count < min(3, len(header), len(cells) - 1) and _row_text(cells[count]) == _row_text(header[count]) and _row_text(cells[count]):
+        count += 1
+    return count
+
+
+def _row_text(row: list[str]) -> str:
+    return " ".join(" ".join(row).split())
 
 
 _WORD = re.compile(r"\w+")
