@@ -190,8 +190,9 @@ def test_a_table_and_figures_before_the_first_heading_are_kept(shared_corpus: Pa
     # a one-page excerpt with no heading: its table and captions were front matter, and dropped
     excerpt = parse_pdf(shared_corpus / "data-in-brief-2019-single-page-figure-table.pdf")
     (table,) = excerpt.tables
-    assert table.label == "1" and len(table.cells) == 8
-    assert table.cells[0][:3] == ["Inhibitor", "bc (V/dec)", "ba (V/dec)"] and table.cells[-1][0] == "10"  # no figure read into it
+    # the header set over two lines is one row (its first cell wrapped): a header and six concentrations
+    assert table.label == "1" and len(table.cells) == 7
+    assert table.cells[0][:3] == ["Inhibitor concentration (g)", "bc (V/dec)", "ba (V/dec)"] and table.cells[-1][0] == "10"  # no figure read into it
     assert table.cells[-1][-2:] == ["246.080", "0.0919"]
     assert {figure.label for figure in excerpt.figures} == {"4", "5"}
     assert excerpt.sections[table.section].blocks  # its section holds it
