@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 import textwrap
 
+from paperpyramid.eval.synthetic.canvas import pdf_of_objects  # the writer of the generated table papers: one PDF file writer
+
 
 def _escape(line: str) -> str:
     return line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
@@ -68,20 +70,6 @@ def winansi_pdf(pages: list[list[tuple[float, float, float, str] | tuple[float, 
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
     return pdf_of_objects(objects)
-
-
-def pdf_of_objects(objects: list[bytes]) -> bytes:
-    """A PDF file of numbered ``objects`` (the first the catalog), with its cross-reference table."""
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
 
 
 #: right-to-left scripts (Hebrew, Arabic and their extensions), by code point

@@ -508,20 +508,21 @@ def _read(tmp_path: Path, name: str, layout: Layout) -> tuple[str | None, int | 
     return document.journal, year_of(document.date_published)
 
 
-@pytest.mark.parametrize("name", list(DEV))
-def test_dev_layouts(tmp_path: Path, name: str) -> None:
-    layout, journal, year = DEV[name]
+def _check(tmp_path: Path, name: str, case: tuple[Layout, str | None, int]) -> None:
+    layout, journal, year = case
     found_journal, found_year = _read(tmp_path, name, layout)
     assert _same(found_journal, journal), found_journal
     assert found_year == year
+
+
+@pytest.mark.parametrize("name", list(DEV))
+def test_dev_layouts(tmp_path: Path, name: str) -> None:
+    _check(tmp_path, name, DEV[name])
 
 
 @pytest.mark.parametrize("name", _cases(HELD_OUT))
 def test_held_out_layouts(tmp_path: Path, name: str) -> None:
-    layout, journal, year = HELD_OUT[name]
-    found_journal, found_year = _read(tmp_path, name, layout)
-    assert _same(found_journal, journal), found_journal
-    assert found_year == year
+    _check(tmp_path, name, HELD_OUT[name])
 
 
 def test_a_reference_lists_citation_shapes_are_not_the_papers_journal() -> None:
@@ -558,23 +559,14 @@ def test_the_year_where_no_journal_line_gives_one(printed: str, year: int) -> No
 
 @pytest.mark.parametrize("name", _cases(HELD_OUT_2))
 def test_held_out_second_round(tmp_path: Path, name: str) -> None:
-    layout, journal, year = HELD_OUT_2[name]
-    found_journal, found_year = _read(tmp_path, name, layout)
-    assert _same(found_journal, journal), found_journal
-    assert found_year == year
+    _check(tmp_path, name, HELD_OUT_2[name])
 
 
 @pytest.mark.parametrize("name", _cases(HELD_OUT_3))
 def test_held_out_third_round(tmp_path: Path, name: str) -> None:
-    layout, journal, year = HELD_OUT_3[name]
-    found_journal, found_year = _read(tmp_path, name, layout)
-    assert _same(found_journal, journal), found_journal
-    assert found_year == year
+    _check(tmp_path, name, HELD_OUT_3[name])
 
 
 @pytest.mark.parametrize("name", _cases(HELD_OUT_4))
 def test_held_out_fourth_round(tmp_path: Path, name: str) -> None:
-    layout, journal, year = HELD_OUT_4[name]
-    found_journal, found_year = _read(tmp_path, name, layout)
-    assert _same(found_journal, journal), found_journal
-    assert found_year == year
+    _check(tmp_path, name, HELD_OUT_4[name])

@@ -16,7 +16,7 @@ from functools import cache
 
 import pypdfium2.raw as pdfium_c
 
-__all__ = ["FONTS", "Canvas", "text_width", "write_pdf"]
+__all__ = ["FONTS", "Canvas", "pdf_of_objects", "text_width", "write_pdf"]
 
 #: the standard fonts the papers use, by family: (regular, bold, italic)
 FONTS: dict[str, tuple[str, str, str]] = {
@@ -132,10 +132,12 @@ def write_pdf(pages: list[Canvas], title: str) -> bytes:
     for font in fonts:
         objects.append(f"<< /Type /Font /Subtype /Type1 /BaseFont /{font} /Encoding /WinAnsiEncoding >>".encode("ascii"))
     objects.append(b"<< /Title (" + _escape(title) + b") /Producer (paperpyramid synthetic tables) >>")
-    return _pdf_of_objects(objects, info_id)
+    return pdf_of_objects(objects, info_id)
 
 
-def _pdf_of_objects(objects: list[bytes], info_id: int) -> bytes:
+def pdf_of_objects(objects: list[bytes], info_id: int | None = None) -> bytes:
+    """A PDF file of numbered ``objects`` (the first the catalog; ``info_id`` the Info
+    dictionary's number, if any), with its cross-reference table."""
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, 1):
@@ -144,5 +146,6 @@ def _pdf_of_objects(objects: list[bytes], info_id: int) -> bytes:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, info_id, xref)
+    info = b"" if info_id is None else b" /Info %d 0 R" % info_id
+    out += b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, info, xref)
     return bytes(out)

@@ -66,17 +66,8 @@ def read_glyphs(page: pdfium.PdfPage, program: str) -> list[Glyph]:
     Raises ``OSError`` or ``subprocess.SubprocessError`` when Tesseract fails or runs past its
     time limit; the caller decides what an unread page means.
     """
-    scale = _DPI / 72
-    image = page.render(scale=scale).to_pil().convert("L")
-    with tempfile.TemporaryDirectory(prefix="paperpyramid-ocr-") as folder:
-        png = Path(folder) / "page.png"
-        image.save(png)
-        # one thread: on a small machine Tesseract's own threads cost more than they give, and
-        # ingest already runs one worker per core
-        env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-        subprocess.run([program, str(png), str(Path(folder) / "page"), "makebox"], check=True, capture_output=True, timeout=_TIMEOUT_S, env=env)
-        box_text = (Path(folder) / "page.box").read_text(encoding="utf-8", errors="replace")
-    return parse_boxes(box_text, image_height=image.height, scale=scale)
+    box_text, image = _run(page, program, "makebox", "box")
+    return parse_boxes(box_text, image_height=image.height, scale=_DPI / 72)
 
 
 def read_words(page: pdfium.PdfPage, program: str) -> tuple[list[Word], Image.Image]:
@@ -84,15 +75,22 @@ def read_words(page: pdfium.PdfPage, program: str) -> tuple[list[Word], Image.Im
 
     Raises ``OSError`` or ``subprocess.SubprocessError`` as :func:`read_glyphs` does.
     """
-    scale = _DPI / 72
-    image = page.render(scale=scale).to_pil().convert("L")
+    tsv, image = _run(page, program, "tsv", "tsv")
+    return parse_tsv(tsv, scale=_DPI / 72), image
+
+
+def _run(page: pdfium.PdfPage, program: str, config: str, suffix: str) -> tuple[str, Image.Image]:
+    """Tesseract's ``config`` output (the file ending ``suffix``) for ``page`` rendered at 300 dpi
+    in grey, and the image it read."""
+    image = page.render(scale=_DPI / 72).to_pil().convert("L")
     with tempfile.TemporaryDirectory(prefix="paperpyramid-ocr-") as folder:
         png = Path(folder) / "page.png"
         image.save(png)
+        # one thread: on a small machine Tesseract's own threads cost more than they give, and
+        # ingest already runs one worker per core
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-        subprocess.run([program, str(png), str(Path(folder) / "page"), "tsv"], check=True, capture_output=True, timeout=_TIMEOUT_S, env=env)
-        tsv = (Path(folder) / "page.tsv").read_text(encoding="utf-8", errors="replace")
-    return parse_tsv(tsv, scale=scale), image
+        subprocess.run([program, str(png), str(Path(folder) / "page"), config], check=True, capture_output=True, timeout=_TIMEOUT_S, env=env)
+        return (Path(folder) / f"page.{suffix}").read_text(encoding="utf-8", errors="replace"), image
 
 
 def parse_tsv(tsv: str, *, scale: float) -> list[Word]:

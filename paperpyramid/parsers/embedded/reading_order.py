@@ -10,7 +10,15 @@ from dataclasses import replace
 from statistics import median
 
 from paperpyramid.parsers.embedded.layout import Line, Page
-from paperpyramid.parsers.embedded.regions import ASIDE_COLUMN, grid_cut, local_gutter, side_column, single_page_furniture, two_sided
+from paperpyramid.parsers.embedded.regions import (
+    ASIDE_COLUMN,
+    grid_cut,
+    least_crossed,
+    local_gutter,
+    side_column,
+    single_page_furniture,
+    two_sided,
+)
 
 _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^(page\s*)?[\divxlc]{1,4}(\s*(/|of)\s*\d{1,4})?$", re.I)
@@ -241,13 +249,7 @@ def _second_gutter(lines: list[Line], width: float, lo: float, hi: float) -> flo
 
 
 def _gutter_of(lines: list[Line], width: float, min_width: float = 0.15) -> float | None:
-    best_x, best_cross = 0.0, len(lines) + 1
-    x = width * 0.3
-    while x <= width * 0.7:
-        cross = sum(1 for line in lines if line.x0 < x - 1 and line.x1 > x + 1)
-        if cross < best_cross or (cross == best_cross and abs(x - width / 2) < abs(best_x - width / 2)):
-            best_x, best_cross = x, cross
-        x += 2.0
+    best_x, best_cross = least_crossed(lines, width)
     left = sum(1 for line in lines if line.x1 <= best_x + 1 and line.width > width * min_width)
     right = sum(1 for line in lines if line.x0 >= best_x - 1 and line.width > width * min_width)
     if left >= 5 and right >= 5 and best_cross <= 0.2 * len(lines):
