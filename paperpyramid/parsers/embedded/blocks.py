@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.displays import DISPLAY, display_label
+from paperpyramid.parsers.embedded.layout import Line, LineGroup
 from paperpyramid.parsers.embedded.scripts import unspaced
 
 KNOWN_HEADINGS = {
@@ -54,8 +55,7 @@ _MATH_CHARS = set("=+−×·∑∏∫∂∇≤≥≈≠∈∉⊂⊆∪∩→←�
 
 
 @dataclass(slots=True)
-class Block:
-    lines: list[Line]
+class Block(LineGroup):
     kind: str = "paragraph"  # paragraph | heading | caption | formula | table | furniture | aside
     level: int = 0
     number: str | None = None
@@ -78,22 +78,6 @@ class Block:
     @property
     def text(self) -> str:
         return join_lines([line.text for line in self.lines])
-
-    @property
-    def x0(self) -> float:
-        return min(line.x0 for line in self.lines)
-
-    @property
-    def x1(self) -> float:
-        return max(line.x1 for line in self.lines)
-
-    @property
-    def top(self) -> float:
-        return min(line.top for line in self.lines)
-
-    @property
-    def bottom(self) -> float:
-        return max(line.bottom for line in self.lines)
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,8 +168,8 @@ def split_blocks(lines: list[Line], body_size: float) -> list[Block]:
 
 
 def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float) -> bool:
-    if line.column != prev.column or line.page != prev.page:
-        return True
+    if line.column != prev.column or line.page != prev.page or DISPLAY in line.tags or DISPLAY in prev.tags:
+        return True  # a display row found from layout is a block of its own
     if abs(line.size - prev.size) > max(0.6, body_size * 0.07):
         return True
     if line.bold != prev.bold:
@@ -314,6 +298,9 @@ def classify(block: Block, body_size: float, body_font: str = "") -> None:
         block.kind = "caption"
         block.label = caption.group("label")
         block.extra["caption_kind"] = "table" if caption.group("kind").lower().startswith("tab") else "figure"
+        return
+    if DISPLAY in first.tags:
+        block.kind, block.label = "formula", display_label(first)
         return
     if looks_like_formula(block, body_size):
         block.kind = "formula"

@@ -67,6 +67,29 @@ class Line:
 
 
 @dataclass(slots=True)
+class LineGroup:
+    """Lines taken together (a block, a band of one baseline), with the box they fill."""
+
+    lines: list[Line]
+
+    @property
+    def x0(self) -> float:
+        return min(line.x0 for line in self.lines)
+
+    @property
+    def x1(self) -> float:
+        return max(line.x1 for line in self.lines)
+
+    @property
+    def top(self) -> float:
+        return min(line.top for line in self.lines)
+
+    @property
+    def bottom(self) -> float:
+        return max(line.bottom for line in self.lines)
+
+
+@dataclass(slots=True)
 class Page:
     number: int  # 1-based
     width: float
@@ -76,6 +99,9 @@ class Page:
     n_images: int
     invisible_text: bool = False  # an OCR layer: text drawn in render mode 3 over a scan
     turn: int = 0  # the quarter turn (90, 270) that set a sideways page upright; boxes are on the turned page
+    # the boxes of drawings and images at least ten points each way (plots, photographs, frames):
+    # not rules, fraction bars or glyph-sized marks
+    graphics: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
 class _CharRun:
@@ -233,9 +259,10 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
     if len(lines) < 3:
         n_images = _count_images(page)
     invisible = _invisible(raw, n)
+    graphics = _graphics(page, turn, width, height)
     if turn:
         width, height = height, width
-    return Page(number, width, height, lines, n, n_images, invisible, turn)
+    return Page(number, width, height, lines, n, n_images, invisible, turn, graphics)
 
 
 def _invisible(raw: ctypes.c_void_p, n: int) -> bool:
@@ -424,3 +451,23 @@ def _count_images(page: pdfium.PdfPage) -> int:
         if obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE:
             count += 1
     return count
+
+
+#: a drawing or image smaller than this each way (points) is a rule, a bar or a mark, not a graphic
+_GRAPHIC_SIDE = 10.0
+#: pages with more drawing objects than this are read up to it (a plot of a million points)
+_GRAPHIC_OBJECTS = 5000
+
+
+def _graphics(page: pdfium.PdfPage, turn: int, width: float, height: float) -> list[tuple[float, float, float, float]]:
+    """Boxes (x0, top, x1, bottom; top-left origin, on the page turned upright) of the page's
+    paths and images of at least :data:`_GRAPHIC_SIDE` points each way."""
+    boxes = []
+    for count, obj in enumerate(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3)):
+        if count >= _GRAPHIC_OBJECTS:
+            break
+        left, bottom, right, top = obj.get_bounds()
+        if right - left >= _GRAPHIC_SIDE and top - bottom >= _GRAPHIC_SIDE:
+            box = (left, height - top, right, height - bottom)
+            boxes.append(turn_box(turn, box, width, height) if turn else box)
+    return boxes

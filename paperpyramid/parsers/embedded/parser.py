@@ -28,6 +28,7 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
+from paperpyramid.parsers.embedded.displays import set_displays
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
 from paperpyramid.parsers.embedded.notes import set_apart_notes
@@ -221,7 +222,7 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
     font = body_font(pages)
     blocks: list[Block] = []
     for page in pages:
-        page_blocks = split_blocks(order_page(page), body_size)
+        page_blocks = split_blocks(set_displays(order_page(page), body_size, page.graphics), body_size)
         for block in page_blocks:
             classify(block, body_size, font)
             block.kind = "aside" if "aside" in block.lines[0].tags else block.kind  # a box beside the body
