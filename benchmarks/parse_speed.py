@@ -45,6 +45,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import scan_tier  # noqa: E402  (benchmarks/scan_tier.py, beside this script)
+
 HERE = Path(__file__).resolve()
 REPO = HERE.parents[1]
 CORPUS = HERE.parents[2] / "shared" / "corpus"
@@ -804,6 +807,14 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
                     file=sys.stderr,
                 )
 
+    scans: dict[str, Any] | None = None
+    ours_run = next((run for run in active if run.name == ours), None)
+    if args.scans and ours_run is not None:
+        made = scan_tier.make_scans(files[: args.scans], args.scan_pages, args.scan_dpi, log_dir / "scans")
+        if not quiet:
+            print(f"  scans: {len(made)} image-only PDFs ({sum(pages for _, pages in made)} pages) for {ours}", file=sys.stderr)
+        scans = scan_tier.time_scans(made, lambda path: call(ours_run, path), max(1, min(args.repeat, 2)))
+
     for run in active:
         if run.worker is not None:
             bye = run.worker.stop()
@@ -851,7 +862,12 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
             for path in files
         ],
     }
+    if scans is not None:
+        report["scans"] = scans
     print_report(report, runs, ours)
+    if scans is not None:
+        print()
+        print("\n".join(scan_tier.report_lines(scans, args.scan_dpi)))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n")
@@ -919,6 +935,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="the reference parser that speed-ups are relative to (default: ours = paperpyramid)",
     )
     parser.add_argument("--no-ours", action="store_true", help="measure the peers only")
+    parser.add_argument("--scans", type=int, default=4,
+                        help="also time ours on image-only scans of the first N files (OCR), reported apart (default 4; 0: none)")  # fmt: skip
+    parser.add_argument("--scan-pages", type=int, default=2, help="pages per scan (default 2)")
+    parser.add_argument("--scan-dpi", type=int, default=200, help="scan resolution (default 200)")
     parser.add_argument("--json", metavar="OUT", help="write every raw timing and the summary as JSON")
     parser.add_argument("--core", type=int, default=0, help="CPU core to pin every process to (default 0)")
     parser.add_argument(
