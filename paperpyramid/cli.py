@@ -87,7 +87,7 @@ def ingest(
     password: Annotated[str | None, typer.Option(help="Password for encrypted PDFs.")] = None,
     max_pages: Annotated[int, typer.Option(help="PDFs with more pages are recorded as failed.")] = 500,
     time_limit: Annotated[float, typer.Option(help="Seconds one PDF may take to parse; a worker still parsing a little past it is stopped.")] = 120.0,
-    max_worker_memory: Annotated[int | None, typer.Option(help="MiB of memory each parser process may use (default 4096; 0: no ceiling).")] = None,
+    max_worker_memory: Annotated[int | None, typer.Option(help="MiB of memory each parser process may use (default: half the machine's memory divided among the workers, at most 4096; 0: no ceiling).")] = None,
     ocr: Annotated[OcrChoice | None, typer.Option(help="Pages read by OCR (Tesseract): auto (scans without a text layer, and scans whose OCR layer fails the quality test), always, never (default: auto).")] = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Parse again inputs that failed before as bad input.")] = False,
     embed: Annotated[bool | None, typer.Option("--embed/--no-embed", help="Embed the contexts in the workers and store the vectors with each article (default: on; PAPERPYRAMID_INGEST__EMBED).")] = None,
@@ -120,6 +120,11 @@ def ingest(
         raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
 
     _check_corpus_file(db)  # before the progress bar: a file that is not a corpus is one line
+    if executor in (None, "", "process") and settings.ingest.workers > 0:
+        from paperpyramid.ingest.threads import describe_workers
+
+        options = settings.ingest
+        console.print(describe_workers(options.workers, options.max_worker_memory, options.worker_threads), highlight=False)
     counts = {"done": 0, "failed": 0, "skipped": 0}
     progress = Progress(
         TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
@@ -221,7 +226,9 @@ def embed(
     batch_size: Annotated[int, typer.Option(help="Contexts embedded and committed together.")] = 64,
 ) -> None:
     """Embed every context that has no vector from the model yet (incremental and resumable:
-    a stopped run keeps what it committed, and a re-run embeds only what is missing)."""
+    a stopped run keeps what it committed, and a re-run embeds only what is missing). A vector
+    that is null, of the wrong length, NaN or all zeros is refused, never stored; the run then
+    says how many failed and exits 1 (2 when the model gave no usable vector at all)."""
     from paperpyramid.db.sqlite import DatabaseError
     from paperpyramid.embeddings import get_embedder
     from paperpyramid.ingest.embed import embed_corpus
@@ -256,9 +263,16 @@ def embed(
         console.print("stopped; the vectors committed so far are kept, and a re-run embeds the rest")
         raise typer.Exit(130) from None
     console.print(
-        f"{summary.embedded} contexts embedded with {summary.embedder} in {summary.seconds:.1f} s "
-        f"({summary.passages_per_second:.1f} passages/s); {summary.total} contexts in the corpus"
+        f"{summary.embedded} contexts embedded with {summary.embedder}"
+        + (f", {summary.failed} failed (their vectors were refused)" if summary.failed else "")
+        + f" in {summary.seconds:.1f} s ({summary.passages_per_second:.1f} passages/s); {summary.total} contexts in the corpus",
+        highlight=False,
     )
+    if summary.stopped is not None:
+        raise _fail(f"stopped early: {summary.stopped}; run the same command again to go on")
+    if summary.failed:
+        console.print(f"[red]failed:[/] {escape(summary.first_error or '')}; a re-run tries them again", highlight=False, soft_wrap=True)
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -319,22 +333,29 @@ def serve(
 ) -> None:
     """Serve the corpus read-only over HTTP: search, articles, outlines, sections, parent
     passages, ask (server-sent events) and a web page at /. Set PAPERPYRAMID_API_TOKEN to require
-    a bearer token on every request (the page takes it as /?token=...)."""
+    a bearer token on every request but /healthz (open the page as /#token=...). Limits:
+    PAPERPYRAMID_SERVE__* (concurrent asks, step and token caps, allowed hosts, ...)."""
     import os
 
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the services extra)
 
-        from paperpyramid.services.query import create_app
+        from paperpyramid.services.query import create_app, run
     except ImportError as exc:
         raise _fail("the query service needs FastAPI and uvicorn: pip install 'paperpyramid[services]'") from exc
+    from paperpyramid.settings import Settings
+
     try:
-        app_ = create_app(db, token=os.environ.get("PAPERPYRAMID_API_TOKEN") or None)
-    except FileNotFoundError as exc:
+        settings = Settings().serve
+    except ValidationError as exc:
+        raise _fail("; ".join(error["msg"] for error in exc.errors())) from exc
+    try:
+        app_ = create_app(db, token=os.environ.get("PAPERPYRAMID_API_TOKEN") or None, settings=settings, served_on=host)
+    except (FileNotFoundError, PaperPyramidError) as exc:
         raise _fail(str(exc)) from exc
     if host not in ("127.0.0.1", "localhost", "::1") and not os.environ.get("PAPERPYRAMID_API_TOKEN"):
         console.print(f"[yellow]note:[/] serving on {host} without PAPERPYRAMID_API_TOKEN: anyone who can reach it can read the corpus")
-    uvicorn.run(app_, host=host, port=port, log_level="info")
+    run(app_, host=host, port=port)
 
 
 @app.command()
@@ -355,7 +376,9 @@ def distill(
     """Distil papers into the knowledge pyramid: insights from two-page windows, concepts, one
     abstract per article, recollections across articles; each level with FTS and vectors.
     Resumable and incremental: one transaction per article, and a re-run distils only what is
-    missing or failed (the response cache makes answered calls free)."""
+    missing or failed (the response cache makes answered calls free). One distill per corpus at
+    a time (a second waits for the first). Exits 1 when every article it tried failed, 2 when
+    the endpoint stopped answering."""
     from paperpyramid.settings import Settings
 
     if not db.is_file():
@@ -439,6 +462,8 @@ def _distill(db: Path, settings: Settings, embedder: Any, article: list[str] | N
     _print_pyramid(db)
     if summary.stopped is not None:
         raise _fail(f"stopped early: {summary.stopped}; run the same command again to go on")
+    if summary.failed and not summary.done:  # as ingest: non-zero when nothing this run tried was distilled
+        raise typer.Exit(1)
 
 
 def _import_pyramids(db: Path, files: list[Path], embedder: Any) -> None:

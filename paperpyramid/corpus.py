@@ -1,8 +1,10 @@
 """Reading a corpus: articles, their sections in order, contexts, neighbours and search.
 
 ``Corpus.open(path)`` opens the file read-only, so any number of readers can run beside the
-one writer (the corpus is in WAL mode). Rows come back as small frozen dataclasses. Methods
-that take an id raise ``KeyError`` naming the id when it is not in the corpus.
+one writer (the corpus is in WAL mode). Whoever wrote the file, it is read as untrusted: it must
+have the corpus schema (no view where a table should be, no trigger or virtual table a corpus
+has not), and every statement's time inside SQLite is bounded. Rows come back as small frozen
+dataclasses. Methods that take an id raise ``KeyError`` naming the id when it is not in the corpus.
 
 The navigation methods (``search``, ``next_section``, ``previous_section``,
 ``parent_contexts``) are also the tools an LLM is given to walk a paper; their docstrings
@@ -35,6 +37,7 @@ from paperpyramid.article_parts import (
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import SCHEMA_VERSION
+from paperpyramid.db.snapshot_schema import schema_problem
 from paperpyramid.db.writer import normalize_doi
 from paperpyramid.document import Author
 from paperpyramid.errors import NotACorpus
@@ -182,9 +185,13 @@ class Corpus:
         is read from beside the snapshot, or from ``manifest_url`` (needed with a presigned URL,
         whose signature covers only the snapshot). A copy that does not match its manifest is
         refused with ``SnapshotCorrupt``, and one that does not have the corpus schema (a view
-        where a table should be, a trigger or virtual table a corpus has not) with
-        ``SnapshotError``. A snapshot is read as untrusted: a statement that spends more than
-        ``query_time_limit`` seconds in SQLite is interrupted with an ``OperationalError``.
+        where a table should be, a trigger or virtual table a corpus has not) or holds a value
+        longer than ``settings.snapshot`` allows with ``SnapshotError``.
+
+        A corpus file is checked the same way when it is opened (its schema only: no rows are
+        read, so a file damaged past its schema opens, and fails when a query reaches the damage),
+        and refused with ``NotACorpus``. Every file is read as untrusted: a statement that spends
+        more than ``query_time_limit`` seconds in SQLite is interrupted with an ``OperationalError``.
 
         ``embedder`` embeds queries for vector and hybrid search; by default the model named in
         ``settings.embedding`` (``PAPERPYRAMID_EMBEDDING__MODEL``, all-MiniLM-L6-v2 unless set),
@@ -200,11 +207,13 @@ class Corpus:
 
             fetched = fetch_snapshot(source, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings)
             # a verified snapshot never changes: immutable skips locking and change detection
-            return cls._open_file(fetched.path, immutable=True, query_time_limit=query_time_limit, embedder=embedder, settings=settings,
-                                  check_same_thread=check_same_thread)
+            # (its schema was checked, virtual tables and sizes too, before it was cached)
+            return cls._open_file(fetched.path, immutable=True, query_time_limit=query_time_limit, check_schema=False, embedder=embedder,
+                                  settings=settings, check_same_thread=check_same_thread)
         if manifest_url is not None:
             raise ValueError("manifest_url is for snapshots (.sqlite.gz files and URLs), not a corpus file")
-        return cls._open_file(Path(source), embedder=embedder, settings=settings, check_same_thread=check_same_thread)
+        return cls._open_file(Path(source), query_time_limit=query_time_limit, check_schema=True, embedder=embedder, settings=settings,
+                              check_same_thread=check_same_thread)
 
     @classmethod
     def _open_file(
@@ -212,31 +221,33 @@ class Corpus:
         path: Path,
         *,
         immutable: bool = False,
-        query_time_limit: float | None = None,
+        query_time_limit: float,
+        check_schema: bool,
         embedder: Embedder | None = None,
         settings: Settings | None = None,
         check_same_thread: bool = True,
     ) -> Corpus:
-        """``query_time_limit``: the file is untrusted (a snapshot); bound its statements' time."""
+        """``check_schema``: refuse a file without the corpus schema (a snapshot's was checked when fetched)."""
         if not path.is_file():
             raise FileNotFoundError(f"no corpus at {path}")
-        if query_time_limit is None:
-            conn = db_sqlite.connect(path, read_only=True, immutable=immutable, check_same_thread=check_same_thread)
-        else:
-            conn = db_sqlite.connect(path, read_only=True, immutable=immutable, untrusted=True, query_time_limit=query_time_limit,
-                                     check_same_thread=check_same_thread)
+        conn = db_sqlite.connect(path, read_only=True, immutable=immutable, untrusted=True, query_time_limit=query_time_limit,
+                                 check_same_thread=check_same_thread)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
+            problem = schema_problem(conn, version, probe_virtual_tables=False) if check_schema and version == SCHEMA_VERSION else None
         except db_sqlite.DatabaseError as exc:
             conn.close()
             raise NotACorpus(f"{path} is not a paperpyramid corpus: {exc}") from exc
         if version != SCHEMA_VERSION:
             conn.close()
-            problem = "is not a paperpyramid corpus" if version == 0 else f"is at schema version {version}"
+            state = "is not a paperpyramid corpus" if version == 0 else f"is at schema version {version}"
             raise NotACorpus(
-                f"{path} {problem}; this paperpyramid reads version {SCHEMA_VERSION} "
+                f"{path} {state}; this paperpyramid reads version {SCHEMA_VERSION} "
                 "(opening it with CorpusWriter migrates an older corpus)"
             )
+        if problem is not None:
+            conn.close()
+            raise NotACorpus(f"{path} is not a paperpyramid corpus: {problem}")
         return cls(conn, embedder=embedder, settings=settings)
 
     def __enter__(self) -> Corpus:

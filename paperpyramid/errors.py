@@ -10,6 +10,8 @@
     │   ├── ParseTimeout          the per-document time limit ran out
     │   └── ObjectGone            a listed bucket object was deleted before it could be downloaded
     ├── ServiceUnavailable        an outage (a parser service, the bucket, an LLM endpoint); retrying may help
+    │   └── BadVectors            (paperpyramid.embeddings) an embedding endpoint answered NaN, null, zero or
+    │                             wrong-length vectors; names the endpoint and carries the usable ones
     ├── LLMOutputError            a model answered, but not in the shape asked, even after a repair retry
     ├── ConfigurationError        settings that cannot work (unknown backend, missing extra, a bucket
     │   │                         that does not exist or refuses the credentials)

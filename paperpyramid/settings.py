@@ -51,10 +51,16 @@ class IngestSettings(BaseModel):
     max_pages: int = Field(500, ge=1, description="Documents with more pages are recorded as failed (too many pages).")
     time_limit: float = Field(120.0, gt=0, description="Seconds one document may take to parse before it is stopped and recorded as failed.")
     max_attempts: int = Field(3, ge=1, description="Tries per document when a worker process dies under it.")
-    max_worker_memory: int = Field(
-        4096, ge=0,
-        description="MiB of address space each parser process may use (RLIMIT_AS); a document that needs more fails, the run goes on. 0: no ceiling.",
-    )
+    max_worker_memory: int | None = Field(
+        None, ge=0,
+        description="MiB of address space each parser process may use (RLIMIT_AS); a document that needs more fails, the run goes on. "
+                    "Default: half the machine's memory divided among the workers, at most 4096; 0: no ceiling.",
+    )  # fmt: skip
+    worker_threads: int | None = Field(
+        None, ge=0,
+        description="BLAS/OpenMP threads in each parser process (numpy in the embedder, the OCR): default its share of the cores, so that "
+                    "workers x threads never exceed them; 0 leaves each library its own default (one thread per core in every worker).",
+    )  # fmt: skip
     password: str | None = Field(None, description="Password tried on encrypted PDFs.")
     ocr: Literal["auto", "always", "never"] = Field(
         "auto",
@@ -147,10 +153,12 @@ class LLMSettings(BaseModel):
     concurrency: int = Field(4, ge=1, description="Requests in flight at once (the local backend runs one at a time).")
     retries: int = Field(5, ge=0, description="Retries of a request that failed with 429, 5xx, a timeout or a dropped connection.")
     backoff: float = Field(1.0, gt=0, description="First backoff in seconds; doubles on each retry (capped at 60 s); a Retry-After header wins.")
-    timeout: float = Field(300.0, gt=0, description="Seconds one request may take.")
+    timeout: float = Field(
+        300.0, gt=0, description="Seconds one request may take, from connect to the reply's last byte (a wall-clock deadline, however slowly the server sends)."
+    )
     context_window: int = Field(32768, ge=512, description="With backend=openai: tokens a prompt and its answer may hold together.")
     threads: int | None = Field(None, ge=1, description="With backend=local: threads for numpy (default: the library's choice).")
-    cache: bool = Field(True, description="Keep every validated reply, keyed by model, prompt and schema, so a re-run costs no tokens.")
+    cache: bool = Field(True, description="Keep every validated reply, keyed by endpoint, model, prompt and schema, so a re-run costs no tokens.")
     cache_path: str | None = Field(None, description="The response cache's SQLite file (default: $XDG_CACHE_HOME/paperpyramid/llm-cache.sqlite).")
 
     @field_validator("backend")
@@ -204,6 +212,35 @@ class S3Settings(BaseSettings):
     backoff: float = Field(0.5, gt=0, validation_alias=AliasChoices("PAPERPYRAMID_S3_BACKOFF", "backoff"), description="First backoff in seconds; doubles on each retry, capped at 30 s.")
 
 
+class SnapshotSettings(BaseModel):
+    """What a snapshot from elsewhere may hold before it is opened (checked once per fetch and reuse)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_text_bytes: int = Field(4 << 20, ge=1, description="A snapshot holding a text value (a passage, a title, ...) longer than this many bytes is refused.")
+    max_blob_bytes: int = Field(64 << 20, ge=1, description="A snapshot holding a blob longer than this many bytes is refused (sqlite-vec's vector chunks are the largest a corpus makes).")
+
+
+class ServeSettings(BaseModel):
+    """Limits of the query service (``paperpyramid serve``); the bearer token is ``PAPERPYRAMID_API_TOKEN``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_concurrent_asks: int = Field(4, ge=1, description="Asks answered at once; one more is refused with 503 and Retry-After.")
+    max_steps: int = Field(12, ge=1, description="The most model steps one ask may request (max_steps); more is refused with 422.")
+    max_llm_tokens: int = Field(60_000, ge=100, description="The most LLM tokens one ask may request (max_llm_tokens); more is refused with 422.")
+    max_budget_tokens: int = Field(16_000, ge=100, description="The most passage tokens one ask may request (budget_tokens); more is refused with 422.")
+    query_time_limit: float = Field(30.0, gt=0, description="Seconds one SQLite statement may run before it is interrupted (the request answers 503).")
+    allowed_hosts: list[str] | None = Field(
+        None,
+        description="Host header values answered (ports ignored; '*' any, '*.example.org' its subdomains); others get 400. "
+                    "Default: localhost, 127.0.0.1, ::1 and the address served on (any host when that is all interfaces).",
+    )  # fmt: skip
+    page_size: int = Field(200, ge=1, description="Rows in one page of /articles, an outline or a section's passages (the largest limit allowed).")
+    max_text_chars: int = Field(20_000, ge=100, description="A text longer than this in a response is cut there and ends with a marker; its object says truncated.")
+    shutdown_seconds: float = Field(5.0, ge=0, description="On SIGTERM or Ctrl-C, seconds open responses get to finish before they are cut off.")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="PAPERPYRAMID_", env_nested_delimiter="__", extra="forbid")
 
@@ -212,3 +249,5 @@ class Settings(BaseSettings):
     s3: S3Settings = Field(default_factory=S3Settings, description="The object store (bucket queue, snapshots).")
     llm: LLMSettings = Field(default_factory=LLMSettings, description="The language model that distils and answers.")
     distill: DistillSettings = Field(default_factory=DistillSettings, description="How papers are distilled into the knowledge pyramid.")
+    snapshot: SnapshotSettings = Field(default_factory=SnapshotSettings, description="What a snapshot from elsewhere may hold.")
+    serve: ServeSettings = Field(default_factory=ServeSettings, description="Limits of the query service (paperpyramid serve).")

@@ -2,7 +2,8 @@
 
 Every ``POST /v1/chat/completions`` body is recorded in ``requests`` and handed to ``handler``,
 which says what to answer with a :class:`FakeReply`: a message, tool calls, an error status (with
-headers, such as ``Retry-After``), or a dropped connection. The handler runs in a worker thread, so it
+headers, such as ``Retry-After``), a dropped connection, no usage, or a body sent slowly (leading
+spaces trickled one at a time, a silence half-way). The handler runs in a worker thread, so it
 may sleep, and several requests are served at once::
 
     with FakeLLMServer(lambda body: FakeReply('{"insights": ["a"]}')) as server:
@@ -11,6 +12,7 @@ may sleep, and several requests are served at once::
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import threading
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from paperpyramid.settings import LLMSettings
@@ -39,6 +41,12 @@ class FakeReply:
     # native tool calls, each {"name": ..., "arguments": {...} or a raw JSON string}; the reply's
     # finish_reason is then "tool_calls"
     tool_calls: list[dict[str, Any]] | None = None
+    usage: bool = True  # False: the body has no usage at all, as some servers answer
+    # a slow body: ``padding`` spaces (JSON allows them before the object) sent one every ``trickle``
+    # seconds, then ``stall`` seconds of silence, then the answer
+    padding: int = 0
+    trickle: float = 0.0
+    stall: float = 0.0
 
 
 Handler = Callable[[dict[str, Any]], FakeReply]
@@ -115,13 +123,20 @@ class FakeLLMServer:
             "created": int(time.time()),
             "model": body.get("model", ""),
             "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
-            "usage": {
-                "prompt_tokens": prompt_tokens,
-                "completion_tokens": completion_tokens,
-                "total_tokens": prompt_tokens + completion_tokens,
-            },
         }
+        if reply.usage:
+            answer["usage"] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "total_tokens": prompt_tokens + completion_tokens}
+        if reply.padding or reply.stall:
+            return StreamingResponse(_slowly(json.dumps(answer).encode(), reply), media_type="application/json", headers=reply.headers)
         return JSONResponse(answer, status_code=reply.status, headers=reply.headers)
+
+
+async def _slowly(body: bytes, reply: FakeReply) -> Any:
+    for _ in range(reply.padding):
+        yield b" "
+        await asyncio.sleep(reply.trickle)
+    await asyncio.sleep(reply.stall)
+    yield body
 
 
 def llm_settings(base_url: str, **overrides: Any) -> LLMSettings:

@@ -80,3 +80,40 @@ def test_question_steps_answer_and_citation_in_a_browser(tmp_path: Path) -> None
             page.wait_for_function("document.getElementById('section-title').textContent === '2 Results part 2'")
         finally:
             browser.close()
+
+
+@pytest.mark.slow
+def test_the_page_takes_the_token_from_its_fragment(tmp_path: Path) -> None:
+    """With a token set, the page is opened as /#token=...: the fragment never reaches the server
+    (nor its log); the page keeps the token in a same-site cookie, wipes it from the address, and
+    its requests carry it. A wrong token is said on the page."""
+    if CHROMIUM is None:
+        pytest.skip("no chromium on this machine (apt-get install chromium; .ci/run installs it)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package drives the browser (pip install -e '.[dev]')")
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=3)})
+    token = "s3cret-page-token"
+    with FakeLLMServer(answering) as llm_server, serve(create_app(db, llm=get_llm(llm_settings(llm_server.base_url)), token=token)) as url, \
+            sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page()
+            page.set_default_timeout(15_000)
+            page.goto(url + "/#token=" + token)
+            assert page.evaluate("location.href") == url + "/"  # wiped from the address bar and history
+            page.fill("#question", "how large did the shark colony grow")
+            page.select_option("#strategy", "bm25")
+            page.click("button[type=submit]")
+            page.wait_for_selector("#answer a.cite")
+            assert page.inner_text("#answer").startswith("The shark colony of alpha grew to 34 individuals.")
+            page.click("#answer a.cite")
+            page.wait_for_selector(".context.cited")  # the passage, read with the token from the cookie
+            other = browser.new_page()
+            other.set_default_timeout(15_000)
+            other.goto(url + "/#token=wrong")
+            other.fill("#question", "sharks")
+            other.click("button[type=submit]")
+            other.wait_for_selector("#answer .error")
+            assert "needs its token" in other.inner_text("#answer")
+        finally:
+            browser.close()

@@ -19,8 +19,9 @@ A snapshot may come from anywhere, so nothing in it is trusted before it is chec
 download stops at the compressed size its manifest states and the decompression at the
 database size (after checking that the disk has room for it); the database must then have
 the corpus schema (tables that are tables, no views, no triggers or virtual tables that
-paperpyramid does not make) before anything reads it, and it is read with every statement's
-time bounded (:func:`paperpyramid.db.sqlite.connect` with ``untrusted``).
+paperpyramid does not make) before anything reads it, no value in it may be longer than
+``settings.snapshot`` allows (a 300 MB passage would cost a reader gigabytes), and it is read
+with every statement's time bounded (:func:`paperpyramid.db.sqlite.connect` with ``untrusted``).
 """
 
 from __future__ import annotations
@@ -51,12 +52,12 @@ from minio.error import S3Error
 from paperpyramid import __version__
 from paperpyramid.db.datasette import datasette_metadata
 from paperpyramid.db.schema import SCHEMA_VERSION
-from paperpyramid.db.snapshot_schema import schema_problem
+from paperpyramid.db.snapshot_schema import schema_problem, size_problem
 from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.errors import ConfigurationError, NotACorpus, PaperPyramidError, ServiceUnavailable
 from paperpyramid.s3 import make_client, parse_s3_uri, with_retries
-from paperpyramid.settings import S3Settings, Settings
+from paperpyramid.settings import S3Settings, Settings, SnapshotSettings
 
 log = logging.getLogger(__name__)
 
@@ -425,13 +426,15 @@ def fetch_snapshot(
     name, within a subfolder per source folder (URL or ``s3://`` prefix, without a presigned
     URL's query). A cached copy is checked against its manifest and reused without any request; one
     that no longer matches is removed and refused. A snapshot whose manifest names another
-    schema version than ``schema_version`` is refused before its database is downloaded.
+    schema version than ``schema_version`` is refused before its database is downloaded, and one
+    holding a value longer than ``settings.snapshot`` allows once it is (and on every reuse).
 
     Raises :class:`SnapshotCorrupt` when a file does not match its manifest,
     :class:`SnapshotError` when it cannot be found or read, and
     :class:`~paperpyramid.errors.ServiceUnavailable` when the server cannot be reached.
     """
     text = str(source)
+    limits = (settings or Settings()).snapshot
     origin = _origin(text, manifest_url, settings, client)
     if not origin.name.endswith(SNAPSHOT_SUFFIX):
         raise SnapshotError(f"{origin.shown} is not a snapshot: expected a file named *{SNAPSHOT_SUFFIX}")
@@ -455,7 +458,7 @@ def fetch_snapshot(
                 "it has been removed, open the snapshot again to fetch it afresh"
             )
         try:
-            check_snapshot_schema(database, origin.shown, manifest["schema_version"])  # cached before this check existed
+            check_snapshot_schema(database, origin.shown, manifest["schema_version"], limits)  # cached before this check existed
         except SnapshotError:
             database.unlink(missing_ok=True)
             manifest_file.unlink(missing_ok=True)
@@ -481,7 +484,7 @@ def fetch_snapshot(
         except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
             raise SnapshotCorrupt(f"{origin.shown} is not a readable gzip file: {exc}") from exc
         _verify(digest, manifest["database"], f"{origin.shown} (decompressed)")
-        check_snapshot_schema(unpacked, origin.shown, manifest["schema_version"])
+        check_snapshot_schema(unpacked, origin.shown, manifest["schema_version"], limits)
         staged_manifest = staging / f"verified{MANIFEST_SUFFIX}"
         staged_manifest.write_bytes(manifest_bytes)
         # the database first: a cache entry counts only once its manifest is there too
@@ -672,17 +675,20 @@ def _decompress(source: Path, target: Path, limit: int, shown: str) -> _Digest:
     return _Digest(sha.hexdigest(), size)
 
 
-def check_snapshot_schema(path: Path, shown: str, schema_version: int) -> None:
+def check_snapshot_schema(path: Path, shown: str, schema_version: int, limits: SnapshotSettings | None = None) -> None:
     """Raise :class:`SnapshotError` ("not a paperpyramid snapshot: ...") unless the database at
     ``path`` has the corpus schema at ``schema_version``: every corpus table a table (not a
     view) with its columns, no views, no computed columns, no triggers or virtual tables that a
-    corpus does not have. Read untrusted, so nothing in the file runs while it is checked."""
+    corpus does not have; and no text or blob longer than ``limits`` allow (default:
+    :class:`~paperpyramid.settings.SnapshotSettings`). Read untrusted, so nothing in the file
+    runs while it is checked."""
+    limits = limits or SnapshotSettings()
     try:
         conn = connect_corpus(path, read_only=True, immutable=True, untrusted=True)
     except NotACorpus as exc:
         raise SnapshotError(f"{shown} is not a paperpyramid snapshot: {exc.__cause__ or exc}") from exc
     try:
-        problem = schema_problem(conn, schema_version)
+        problem = schema_problem(conn, schema_version) or size_problem(conn, limits.max_text_bytes, limits.max_blob_bytes)
     except sqlite3.DatabaseError as exc:
         raise SnapshotError(f"{shown} is not a paperpyramid snapshot: {exc}") from exc
     finally:

@@ -2,7 +2,10 @@
 migrations make at its version: the check a snapshot passes before anything reads it, since
 a view, trigger, computed column or virtual table in a hostile file runs inside every reader
 (an endless recursive view hangs them; ``load_extension`` or ``fts3_tokenizer`` would load
-code)."""
+code). A local corpus file gets the same check without opening its virtual tables
+(``probe_virtual_tables=False``): that reads no table's rows, so a file damaged past its schema
+still opens. :func:`size_problem` bounds every value, so that one row cannot make a reader
+hold gigabytes."""
 
 from __future__ import annotations
 
@@ -70,7 +73,7 @@ def _expected_schema(version: int) -> _Schema:
         conn.close()
 
 
-def _schema_problems(conn: sqlite3.Connection, manifest_version: int) -> Iterator[str]:
+def _schema_problems(conn: sqlite3.Connection, manifest_version: int, probe_virtual_tables: bool) -> Iterator[str]:
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
     if version != manifest_version:
         yield f"its database is at schema version {version}, its manifest says {manifest_version}"
@@ -96,6 +99,8 @@ def _schema_problems(conn: sqlite3.Connection, manifest_version: int) -> Iterato
         yield f"its column {column} is computed"
     for name in sorted(found.triggers - expected.triggers):
         yield f"it holds a trigger, {name}"
+    if not probe_virtual_tables:
+        return
     for name, module in found.virtual.items():
         # opening each one runs its module's checks (an unknown tokenizer, a malformed declaration)
         table = _quote(name)
@@ -105,11 +110,40 @@ def _schema_problems(conn: sqlite3.Connection, manifest_version: int) -> Iterato
         conn.execute(probe).fetchall()
 
 
-def schema_problem(conn: sqlite3.Connection, version: int) -> str | None:
+def schema_problem(conn: sqlite3.Connection, version: int, *, probe_virtual_tables: bool = True) -> str | None:
     """The first way the database behind ``conn`` differs from a corpus at schema ``version``
-    (its manifest's), or None. Opening each virtual table once runs its module's own checks,
-    so that may raise ``sqlite3.DatabaseError`` (an unknown tokenizer, say)."""
-    return next(_schema_problems(conn, version), None)
+    (its manifest's), or None. Opening each virtual table once (``probe_virtual_tables``) runs
+    its module's own checks, so that may raise ``sqlite3.DatabaseError`` (an unknown tokenizer,
+    say); without it only the schema is read, never a table's rows."""
+    return next(_schema_problems(conn, version, probe_virtual_tables), None)
+
+
+def size_problem(conn: sqlite3.Connection, max_text_bytes: int, max_blob_bytes: int) -> str | None:
+    """The first value longer than its limit: text over ``max_text_bytes``, a blob over
+    ``max_blob_bytes`` (sqlite-vec's vector chunks are the largest blobs a corpus makes); None
+    when there is none. Each ordinary table is scanned once: ``octet_length`` reads a value's
+    size from its record, so a huge value costs no more to measure than a small one."""
+    tables = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall()
+    for name, sql in tables:
+        if (sql or "").upper().startswith("CREATE VIRTUAL"):
+            continue  # its rows are in its shadow tables, scanned as ordinary tables
+        columns = [row[0] for row in conn.execute("SELECT name FROM pragma_table_info(?)", [name]).fetchall()]
+        if not columns:
+            continue
+        sizes = conn.execute(f"SELECT {', '.join(_measures(column) for column in columns)} FROM {_quote(name)}").fetchone()
+        for index, column in enumerate(columns):
+            text, blob = sizes[2 * index] or 0, sizes[2 * index + 1] or 0
+            if text > max_text_bytes:
+                return f"its table {name} holds a text value of {text:,} bytes in {column} (at most {max_text_bytes:,} are allowed)"
+            if blob > max_blob_bytes:
+                return f"its table {name} holds a blob of {blob:,} bytes in {column} (at most {max_blob_bytes:,} are allowed)"
+    return None
+
+
+def _measures(column: str) -> str:
+    """The longest text and the longest blob in ``column``, in bytes."""
+    quoted = _quote(column)
+    return f"max(iif(typeof({quoted}) = 'blob', 0, octet_length({quoted}))), max(iif(typeof({quoted}) = 'blob', octet_length({quoted}), 0))"
 
 
 def _quote(name: str) -> str:

@@ -7,7 +7,8 @@ prefers it when it is installed, and so does this module, so that all connection
 go through one SQLite library: two copies of SQLite in one process would not see each other's
 file locks.
 
-A file from elsewhere (a downloaded snapshot) is opened ``untrusted``: its schema gets no
+A file a reader did not write (a downloaded snapshot; any file ``Corpus.open`` reads, since
+it cannot tell who wrote it) is opened ``untrusted``: its schema gets no
 trust (``PRAGMA trusted_schema = OFF``), and a statement that spends more than
 ``query_time_limit`` seconds inside SQLite is interrupted, so neither a hostile file nor an
 expensive query can hang a reader forever (Ctrl-C interrupts it too).

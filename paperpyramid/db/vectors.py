@@ -90,11 +90,23 @@ def insert_vectors(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str],
         raise ValueError(f"{len(vectors)} vectors for {len(context_ids)} contexts")
     if len(context_ids) == 0:
         return
-    if vectors.shape[1] != embedder.dimension:
-        raise ValueError(f"{vectors.shape[1]}-d vectors for {embedder.name!r}, which stores {embedder.dimension}-d ones")
+    _check_rows(vectors, embedder, context_ids)
     table = checked_table(embedder.vec_table)
     rows = np.ascontiguousarray(vectors, dtype=np.float32)
     conn.executemany(f"INSERT INTO {table} (context_id, embedding) VALUES (?, ?)", zip(context_ids, (row.tobytes() for row in rows), strict=True))
+
+
+def _check_rows(vectors: npt.NDArray[np.float32], embedder: EmbedderRow, ids: Sequence[str]) -> None:
+    """Refuse, before anything is written, vectors that no distance can be measured to: of
+    another size than the model's, NaN or infinite, or all zeros (sqlite-vec stores them, and
+    every search then meets a NULL distance)."""
+    if vectors.ndim != 2 or vectors.shape[1] != embedder.dimension:
+        size = f"{vectors.shape[1]}-d vectors" if vectors.ndim == 2 else f"an array of shape {vectors.shape}"
+        raise ValueError(f"{size} for {embedder.name!r}, which stores {embedder.dimension}-d ones")
+    finite = np.isfinite(vectors).all(axis=1)
+    bad = np.flatnonzero(~finite | ~np.any(vectors != 0, axis=1))
+    if len(bad):
+        raise ValueError(f"refusing to store {len(bad)} vectors of {embedder.name!r} that are NaN, infinite or all zeros (first: {ids[int(bad[0])]})")
 
 
 def contexts_without_vectors(conn: Any, embedder: EmbedderRow | None, limit: int, after_rowid: int = 0) -> list[tuple[int, str, str]]:
@@ -146,7 +158,8 @@ def _nearest(conn: Any, table: str, key: str, query: npt.NDArray[np.float32], k:
         sql = f"SELECT {key}, distance FROM {table} WHERE embedding MATCH ? AND k = ? ORDER BY distance"
     else:  # past the KNN limit: a plain scan, sorted
         sql = f"SELECT {key}, vec_distance_cosine(embedding, ?) AS distance FROM {table} ORDER BY distance LIMIT ?"
-    return [(str(item_id), float(distance)) for item_id, distance in conn.execute(sql, [blob, int(k)])]
+    # a NaN or zero vector (stored before such vectors were refused) has no distance: skipped
+    return [(str(item_id), float(distance)) for item_id, distance in conn.execute(sql, [blob, int(k)]) if distance is not None]
 
 
 # The distilled levels: one vec0 table per level and model, named after the model's context
@@ -171,8 +184,7 @@ def insert_level_vectors(conn: Any, embedder: EmbedderRow, level: str, item_ids:
         raise ValueError(f"{len(vectors)} vectors for {len(item_ids)} {level}")
     if len(item_ids) == 0:
         return
-    if vectors.shape[1] != embedder.dimension:
-        raise ValueError(f"{vectors.shape[1]}-d vectors for {embedder.name!r}, which stores {embedder.dimension}-d ones")
+    _check_rows(vectors, embedder, item_ids)
     table = level_table(embedder, level)
     load_vec(conn)
     conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING vec0(item_id TEXT PRIMARY KEY, embedding float[{int(embedder.dimension)}] distance_metric=cosine)")
@@ -214,7 +226,7 @@ def distances(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], 
             [blob, *context_ids[start : start + 500]],
         )
     ]
-    return {str(context_id): float(distance) for context_id, distance in rows}
+    return {str(context_id): float(distance) for context_id, distance in rows if distance is not None}
 
 
 def checked_table(table: str) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, LevelVectors, LLMCallRecord
+from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
 from paperpyramid.distill.insights import CallLog, DraftInsight, distil_insights
 from paperpyramid.distill.links import Linker
 from paperpyramid.distill.pages import Page, article_pages
@@ -25,6 +26,8 @@ MAX_CONCEPT_CHARS = 2000
 #: marks the prompt version of an article of which only the first pages were distilled
 PARTIAL = "+first"
 MAX_ABSTRACT_CHARS = 3000
+#: a title takes at most this many tokens of a prompt
+MAX_TITLE_TOKENS = 200
 
 
 class NothingToDistil(BadInput):
@@ -99,25 +102,23 @@ def _call(llm: LLM, messages: Sequence[Message], schema: Any, step: str, log: Ca
     reply = llm.complete(messages, schema, max_tokens=max_tokens)
     log.calls.append(LLMCallRecord(step, reply.model, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.cached, reply.attempts,
                                    time.perf_counter() - started))
+    log.warnings.extend(cap_lists(reply.value, step))
     return reply.value
 
 
-def _fitting(texts: list[str], llm: LLM, max_tokens: int, log: CallLog, step: str) -> list[str]:
-    """As many of ``texts`` (from the start) as fit the model's window with room to answer."""
-    room = llm.context_window - max_tokens - 1024
-    used = 0
-    for index, text in enumerate(texts):
-        used += llm.count_tokens(text) + 4
-        if used > room:
-            log.warnings.append(f"{step}: only the first {index} of {len(texts)} insights fit the model's window")
-            return texts[:index]
-    return texts
+def _fitting(texts: list[str], room: int, llm: LLM, log: CallLog, step: str, what: str) -> list[str]:
+    """As many of ``texts`` (from the start) as fit in ``room`` tokens; a warning says when not all."""
+    count = fit_list(texts, llm, room)
+    if count < len(texts):
+        log.warnings.append(f"{step}: only the first {count} of {len(texts)} {what} fit the model's window")
+    return texts[:count]
 
 
 def _concepts(drafts: list[DraftInsight], llm: LLM, log: CallLog, max_tokens: int) -> list[ConceptRow]:
     if not drafts:
         return []
-    shown = _fitting([item.text for item in drafts], llm, max_tokens, log, "concepts")
+    room = prompt_room(llm, max_tokens, ConceptsReply, *(message["content"] for message in concepts_messages([])))
+    shown = _fitting([item.text for item in drafts], room, llm, log, "concepts", "insights")
     reply: ConceptsReply = _call(llm, concepts_messages(shown), ConceptsReply, "concepts", log, max_tokens)
     concepts = []
     for item in reply.concepts:
@@ -133,10 +134,17 @@ def _concepts(drafts: list[DraftInsight], llm: LLM, log: CallLog, max_tokens: in
 
 
 def _abstract(title: str | None, concepts: list[ConceptRow], drafts: list[DraftInsight], llm: LLM, log: CallLog, max_tokens: int) -> str | None:
+    """The abstract, from the title, the concepts (at most half the prompt's room) and the
+    insights (the rest), each fitted to the model's window."""
     if not drafts:
         return None
-    shown = _fitting([item.text for item in drafts], llm, max_tokens, log, "abstract")
-    reply: AbstractReply = _call(llm, abstract_messages(title, [row.text for row in concepts], shown), AbstractReply, "abstract", log, max_tokens)
+    room = prompt_room(llm, max_tokens, AbstractReply, *(message["content"] for message in abstract_messages(None, [], [])))
+    title = fit_text(title, min(MAX_TITLE_TOKENS, room // 8), llm) if title else title
+    room -= llm.count_tokens(title or "")
+    shown_concepts = _fitting([row.text for row in concepts], room // 2, llm, log, "abstract", "concepts")
+    room -= sum(llm.count_tokens(text) + ITEM_OVERHEAD for text in shown_concepts)
+    shown = _fitting([item.text for item in drafts], room, llm, log, "abstract", "insights")
+    reply: AbstractReply = _call(llm, abstract_messages(title, shown_concepts, shown), AbstractReply, "abstract", log, max_tokens)
     text = " ".join(reply.abstract.split())
     if not text:
         log.warnings.append("abstract: the model wrote an empty abstract")

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from paperpyramid.db.pyramid import LLMCallRecord
+from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
 from paperpyramid.distill.pages import Page
 from paperpyramid.distill.prompts import InsightsReply, insights_messages
 from paperpyramid.errors import LLMOutputError
@@ -27,6 +28,8 @@ MIN_CHARS = 12
 MAX_CHARS = 600
 #: new insights taken from one window at most (a runaway model cannot flood the list)
 MAX_NEW_PER_WINDOW = 60
+#: a page is never cut shorter than this to fit the model's window
+MIN_PAGE_TOKENS = 64
 
 
 @dataclass(slots=True)
@@ -66,13 +69,14 @@ def distil_insights(pages: list[Page], llm: LLM, log: CallLog, *, max_tokens: in
         first = window[0]
         # the insights taken so far from the window's first page (in the last window [n], page n's own)
         revisable = {number: item for number, item in insights.items() if first in item.pages}
-        texts = _fit_window([(number, markdown[number]) for number in window], revisable, len(insights), llm, max_tokens)
-        messages = insights_messages(texts, [(item.number, item.text, item.pages) for item in revisable.values()], len(insights))
         step = f"insights:p{'-'.join(map(str, window))}"
+        texts, revisable = _fit_window([(number, markdown[number]) for number in window], revisable, len(insights), llm, max_tokens, log.warnings, step)
+        messages = insights_messages(texts, [(item.number, item.text, item.pages) for item in revisable.values()], len(insights))
         started = time.perf_counter()
         reply = llm.complete(messages, InsightsReply, max_tokens=max_tokens)
         log.calls.append(LLMCallRecord(step, reply.model, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.cached, reply.attempts,
                                        time.perf_counter() - started))
+        log.warnings.extend(cap_lists(reply.value, step))
         next_number = _apply(reply.value, window, revisable, insights, next_number, log.warnings, step)
     result = sorted(insights.values(), key=lambda item: item.number)
     if not result:
@@ -90,7 +94,7 @@ def _apply(reply: InsightsReply, window: list[int], revisable: dict[int, DraftIn
         text = clean(item.text)
         if text is None:
             continue
-        pages = [page for page in item.pages if page in window]
+        pages = list(dict.fromkeys(page for page in item.pages if page in window))
         if item.pages and not pages:
             warnings.append(f"{step}: pages {item.pages} are outside the window; kept as p. {window[-1]}")
         if item.id in revisable:
@@ -136,21 +140,31 @@ def _section_of(item: DraftInsight, pages: dict[int, Page]) -> str | None:
 
 def _fit(text: str, tokens: int | None, llm: LLM) -> str:
     """``text`` cut to about ``tokens`` tokens of the model (whole lines where possible)."""
-    if tokens is None or llm.count_tokens(text) <= tokens:
-        return text
-    ratio = tokens / max(llm.count_tokens(text), 1)
-    cut = text[: max(int(len(text) * ratio), 1)]
-    return cut[: cut.rfind("\n")] if "\n" in cut[len(cut) // 2 :] else cut
+    return text if tokens is None else fit_text(text, tokens, llm)
 
 
-def _fit_window(pages: list[tuple[int, str]], revisable: dict[int, DraftInsight], total: int, llm: LLM, max_tokens: int) -> list[tuple[int, str]]:
-    """The window's pages, cut evenly if the prompt would not leave ``max_tokens`` for the answer."""
-    for _ in range(8):
-        messages = insights_messages(pages, [(item.number, item.text, item.pages) for item in revisable.values()], total)
-        used = sum(llm.count_tokens(message["content"]) for message in messages) + 64  # chat template and schema text
-        room = llm.context_window - max_tokens - 512
-        if used <= room:
-            return pages
-        share = max((room - (used - sum(llm.count_tokens(text) for _, text in pages))) // len(pages), 64)
-        pages = [(number, _fit(text, share, llm)) for number, text in pages]
-    return pages
+def _fit_window(pages: list[tuple[int, str]], revisable: dict[int, DraftInsight], total: int, llm: LLM, max_tokens: int,
+                warnings: list[str], step: str) -> tuple[list[tuple[int, str]], dict[int, DraftInsight]]:
+    """The window's pages and the insights shown for correction, fitted to the model's window
+    with ``max_tokens`` left to answer. The listing takes at most half the room (the first
+    insights of the page; the others stay as they are, not open to correction in this window);
+    the pages share the rest, a short page whole and the longer ones cut evenly."""
+    framing = insights_messages([(number, "") for number, _ in pages], [], total)
+    room = prompt_room(llm, max_tokens, InsightsReply, *(message["content"] for message in framing))
+    listing = [f"{item.number}. {item.text} (p. {', '.join(map(str, item.pages))})" for item in revisable.values()]
+    shown = fit_list(listing, llm, room // 2)
+    if shown < len(listing):
+        warnings.append(f"{step}: only {shown} of the {len(listing)} insights open to correction fit the model's window; the others stay as they are")
+        revisable = dict(list(revisable.items())[:shown])
+    page_room = room - sum(llm.count_tokens(text) + ITEM_OVERHEAD for text in listing[:shown])
+    sizes = [llm.count_tokens(text) for _, text in pages]
+    if sum(sizes) <= page_room:
+        return pages, revisable
+    share = page_room // len(pages)
+    short = [size for size in sizes if size <= share]
+    if short and len(short) < len(pages):
+        share = (page_room - sum(short)) // (len(pages) - len(short))
+    # a window too small for even this much fails at the model, which says so
+    share = max(share, MIN_PAGE_TOKENS)
+    warnings.append(f"{step}: pages cut to about {share} tokens each to fit the model's window")
+    return [(number, text if size <= share else fit_text(text, share, llm)) for (number, text), size in zip(pages, sizes, strict=True)], revisable

@@ -9,20 +9,29 @@ article in hand is recorded as failed, nothing new is started and the run ends s
 re-run goes on where it stopped, and the response cache makes the calls already answered free.
 A :class:`ConfigurationError` (a wrong key or model name, a request the server refuses) stops
 the run the same way rather than fail every article for the same reason.
+
+One run distils a corpus at a time, as one ingest writes to it at a time: a second run waits on
+a lock file beside the corpus (``corpus.sqlite.distill.lock``, the kernel's ``flock``, which a
+killed holder lets go), saying so, and then plans what is left, so no article is paid for twice.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import sqlite_utils
+
 from paperpyramid.db import pyramid as db_pyramid
-from paperpyramid.db.writer import connect
+from paperpyramid.db.writer import check_corpus_file, connect
 from paperpyramid.distill.article import PARTIAL, ArticleText, distil_article, read_article
+from paperpyramid.distill.bounds import answer_tokens
 from paperpyramid.distill.prompts import PROMPT_VERSION
 from paperpyramid.distill.recollections import recollect
 from paperpyramid.embeddings import Embedder
@@ -119,10 +128,9 @@ def distill_corpus(
     page_tokens = settings.page_tokens if settings.page_tokens is not None else (LOCAL_PAGE_TOKENS if llm.name.startswith("local:") else None)
     local = llm.name.startswith("local:")
     concurrency = settings.concurrency or (1 if local else 4)
-    max_tokens = settings.max_tokens or (LOCAL_MAX_TOKENS if local else MAX_TOKENS)
-    db = connect(db_path)
+    max_tokens = answer_tokens(llm, settings.max_tokens or (LOCAL_MAX_TOKENS if local else MAX_TOKENS))
     summary = DistillSummary()
-    try:
+    with _corpus_alone(db_path) as db:
         conn = db.conn
         todo, summary.skipped, summary.stale = plan(conn, llm.name, article_ids, redo, settings.max_pages)
         if on_start is not None:
@@ -155,10 +163,48 @@ def distill_corpus(
                 summary.recollections = recollect(conn, llm, settings, counter=counter, embedder=embedder if settings.embed else None, max_tokens=max_tokens)
             except (ServiceUnavailable, ConfigurationError) as exc:
                 summary.stopped = f"recollections: {exc}"
-    finally:
-        db.close()
     summary.seconds = time.monotonic() - started
     return summary
+
+
+@contextmanager
+def _corpus_alone(db_path: str | Path) -> Iterator[sqlite_utils.Database]:
+    """The corpus open for writing, with this run the only distill on it."""
+    check_corpus_file(db_path)  # before the lock file is made beside it
+    with one_run_at_a_time(db_path):
+        db = connect(db_path)
+        try:
+            yield db
+        finally:
+            db.close()
+
+
+@contextmanager
+def one_run_at_a_time(db_path: str | Path) -> Iterator[None]:
+    """Hold the corpus's distill lock (``<corpus>.distill.lock``) for the block; a second run
+    waits, saying so, until the first ends. Apart from the ingest lock: ingest and distill
+    may run together (SQLite serialises their transactions)."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): two runs may then pay twice for an article
+        yield
+        return
+    with open(f"{db_path}.distill.lock", "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "?"
+            log.warning("another distill (pid %s) is distilling %s; waiting for it to finish", holder, db_path)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _store(conn: object, future: Future[db_pyramid.ArticlePyramid], article: ArticleText, model: str) -> ArticleOutcome:

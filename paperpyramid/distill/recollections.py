@@ -19,6 +19,7 @@ import numpy as np
 
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.pyramid import LLMCallRecord, _record_calls, _transaction, new_id
+from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
 from paperpyramid.distill.prompts import PROMPT_VERSION, RecollectionsReply, recollections_messages
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError, ServiceUnavailable
@@ -86,13 +87,22 @@ def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counte
     shown = [(number, rid, conn.execute("SELECT text FROM recollections WHERE id = ?", [rid]).fetchone()[0]) for number, rid in enumerate(shown_ids, 1)]
     concepts = [(row[0], row[1]) for row in conn.execute("SELECT id, text FROM concepts WHERE article_id = ? ORDER BY position", [article_id])]
     labels = {"NEW": article_id, **{f"P{index}": other for index, other in enumerate(other_articles, 1)}}
-    new_paper = _paper(conn, article_id) + "\nConcepts:\n" + "\n".join(f"{number}. {text}" for number, (_, text) in enumerate(concepts, 1))
-    messages = recollections_messages(new_paper, [(label, _paper(conn, aid)) for label, aid in labels.items() if label != "NEW"],
-                                      [(number, text) for number, _, text in shown])
+    # every part fitted to the model's window: the new paper, the others and the recollections
+    # shown a quarter of the room each at most, the new paper's concepts (from the first) the rest
+    room = prompt_room(llm, max_tokens, RecollectionsReply, *(message["content"] for message in recollections_messages("", [], [])))
+    paper = fit_text(_paper(conn, article_id), room // 4, llm)
+    others = [(label, fit_text(_paper(conn, aid), room // (4 * len(other_articles)), llm)) for label, aid in labels.items() if label != "NEW"]
+    shown = shown[: fit_list([text for _, _, text in shown], llm, room // 4)]
+    room -= sum(llm.count_tokens(text) + ITEM_OVERHEAD for text in [paper, *(text for _, text in others), *(text for _, _, text in shown)])
+    concepts = concepts[: fit_list([text for _, text in concepts], llm, room)]
+    new_paper = paper + "\nConcepts:\n" + "\n".join(f"{number}. {text}" for number, (_, text) in enumerate(concepts, 1))
+    messages = recollections_messages(new_paper, others, [(number, text) for number, _, text in shown])
     started = time.perf_counter()
     reply = llm.complete(messages, RecollectionsReply, max_tokens=max_tokens)
     call = LLMCallRecord("recollections", reply.model, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.cached, reply.attempts,
                          time.perf_counter() - started)
+    for warning in cap_lists(reply.value, "recollections"):
+        log.warning("article %s: %s", article_id, warning)
     by_number = {number: rid for number, rid, _ in shown}
     now = datetime.now(UTC).isoformat(timespec="seconds")
     changed: dict[str, str] = {}

@@ -8,6 +8,10 @@ that tells the two apart). Vectors come back L2-normalised, so a dot product is 
 Choose one by name in settings (``PAPERPYRAMID_EMBEDDING__MODEL``); an unknown name fails and
 lists the known ones. The local models load on first use, never at import.
 
+A vector that cannot be compared (null, of the wrong length, NaN or infinite, or all zeros) is
+never handed on: :func:`unit_vectors` refuses it with :class:`BadVectors`, naming the model or
+endpoint that made it, before anything is stored.
+
 ========  ==========================================  =====  ======  =======================
 name      model                                       dim    window  runs on
 ========  ==========================================  =====  ======  =======================
@@ -25,7 +29,7 @@ from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from paperpyramid.errors import ConfigurationError
+from paperpyramid.errors import ConfigurationError, ServiceUnavailable
 
 if TYPE_CHECKING:
     from paperpyramid.settings import EmbeddingSettings
@@ -61,11 +65,61 @@ class Embedder(Protocol):
         ...
 
 
+#: reasons of refused vectors quoted in a message; more would drown the first ones
+MAX_REASONS_SHOWN = 3
+
+
+class BadVectors(ServiceUnavailable):
+    """An embedder answered vectors that cannot be stored: null, of the wrong length, NaN or
+    infinite, or all zeros (no direction, so no cosine). A :class:`ServiceUnavailable`, as the
+    answer of a broken endpoint is: ingest logs the document unavailable and a re-run tries again.
+
+    ``refused`` holds the row numbers (in the texts asked for) of the refused vectors;
+    ``vectors`` all rows, unit length, the refused ones zero, so that a caller may keep the others.
+    """
+
+    def __init__(self, message: str, *, refused: list[int], vectors: Vectors) -> None:
+        super().__init__(message)
+        self.refused = refused
+        self.vectors = vectors
+
+
 def normalise(vectors: npt.NDArray[np.floating]) -> Vectors:
-    """Rows scaled to unit length (a zero row stays zero)."""
+    """Rows scaled to unit length (a zero row stays zero, a non-finite one stays non-finite)."""
     array = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(array, axis=-1, keepdims=True)
-    return cast(Vectors, np.divide(array, norms, out=np.zeros_like(array), where=norms > 0))
+    # a NaN row stays NaN rather than turn into a harmless-looking zero
+    with np.errstate(invalid="ignore"):
+        return cast(Vectors, (array / np.where(norms > 0, norms, 1.0)).astype(np.float32))
+
+
+def unusable_rows(vectors: npt.NDArray[np.floating]) -> dict[int, str]:
+    """The rows of a 2-d array that cannot be stored, each with why (NaN, infinite, all zeros)."""
+    array = np.asarray(vectors, dtype=np.float32)
+    reasons: dict[int, str] = {}
+    for row in np.flatnonzero(~np.isfinite(array).all(axis=1)):
+        reasons[int(row)] = "NaN" if np.isnan(array[row]).any() else "infinite"
+    for row in np.flatnonzero(np.isfinite(array).all(axis=1) & ~np.any(array != 0, axis=1)):
+        reasons[int(row)] = "all zeros"
+    return dict(sorted(reasons.items()))
+
+
+def unit_vectors(raw: npt.NDArray[np.floating], source: str, problems: dict[int, str] | None = None) -> Vectors:
+    """``raw`` (one row per text) scaled to unit length, or :class:`BadVectors` naming ``source``
+    (the model or endpoint) when a row is NaN, infinite or zero, or is among ``problems`` (rows
+    the caller found unusable already, such as a null, each with why)."""
+    array = np.asarray(raw, dtype=np.float32)
+    reasons = dict(sorted({**unusable_rows(array), **(problems or {})}.items()))
+    if not reasons:
+        return normalise(array)
+    refused = list(reasons)
+    kept = array.copy()
+    kept[refused] = 0.0
+    shown = "; ".join(f"text {row + 1}: {why}" for row, why in list(reasons.items())[:MAX_REASONS_SHOWN])
+    more = f"; and {len(reasons) - MAX_REASONS_SHOWN} more" if len(reasons) > MAX_REASONS_SHOWN else ""
+    raise BadVectors(
+        f"{source} answered unusable vectors for {len(refused)} of {len(array)} texts ({shown}{more})", refused=refused, vectors=normalise(kept)
+    )
 
 
 def configured_name(settings: EmbeddingSettings) -> str | None:
@@ -101,4 +155,7 @@ def get_embedder(settings: EmbeddingSettings | None = None) -> Embedder:
     raise ConfigurationError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDER_NAMES)}")
 
 
-__all__ = ["DEFAULT_EMBEDDER", "configured_name", "EMBEDDER_NAMES", "Embedder", "Vectors", "get_embedder", "normalise"]
+__all__ = [
+    "BadVectors", "DEFAULT_EMBEDDER", "configured_name", "EMBEDDER_NAMES", "Embedder", "Vectors", "get_embedder", "normalise", "unit_vectors",
+    "unusable_rows",
+]  # fmt: skip

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from paperpyramid.embeddings import Vectors, normalise
+from paperpyramid.embeddings import Vectors, unit_vectors
 from paperpyramid.errors import MissingExtra
 
 
@@ -44,10 +44,11 @@ class E5Small:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         parts = [np.atleast_2d(self.model.passage(list(texts[start : start + self.batch_size]))) for start in range(0, len(texts), self.batch_size)]
-        return normalise(np.concatenate(parts))
+        return unit_vectors(np.concatenate(parts), f"the embedder {self.name}")
 
     def embed_query(self, text: str) -> Vectors:
-        return normalise(np.asarray(self.model.query(text), dtype=np.float32))
+        vector: Vectors = unit_vectors(np.atleast_2d(np.asarray(self.model.query(text), dtype=np.float32)), f"the embedder {self.name}")[0]
+        return vector
 
     def count_tokens(self, text: str) -> int:
         return int(self.model.token_count(text))

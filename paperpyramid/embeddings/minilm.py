@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from tokenizers import Tokenizer
 
-from paperpyramid.embeddings import Vectors, normalise
+from paperpyramid.embeddings import Vectors, unit_vectors
 from paperpyramid.tokens import default_model_dir
 
 _DTYPES = {"F32": np.float32, "F16": np.float16, "I64": np.int64}
@@ -122,7 +122,7 @@ class MiniLM:
         for start in range(0, len(order), self.batch_size):
             batch = order[start : start + self.batch_size]
             out[batch] = self._forward([ids[index] for index in batch])
-        return normalise(out)
+        return unit_vectors(out, f"the embedder {self.name}")
 
     def _forward(self, batch: list[list[int]]) -> Any:
         w = self.weights

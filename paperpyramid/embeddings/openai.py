@@ -30,14 +30,16 @@ client's own retries are turned off so that there is one retry policy, this one.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 import openai
 from openai.types import CreateEmbeddingResponse
 
-from paperpyramid.embeddings import Vectors, normalise
+from paperpyramid.embeddings import Vectors, unit_vectors
 from paperpyramid.errors import ConfigurationError, ServiceUnavailable
 from paperpyramid.openai_compat import retry_after_seconds, server_message
 
@@ -157,31 +159,56 @@ class OpenAIEmbedder:
         if not texts:
             return np.zeros((0, self._dimension or 0), dtype=np.float32)
         batches = [self._embed_batch(texts[start : start + self.batch_size]) for start in range(0, len(texts), self.batch_size)]
-        return normalise(np.concatenate(batches))
+        width = self._dimension or 0
+        problems: dict[int, str] = {}
+        offset = 0
+        for matrix, found in batches:
+            problems.update({offset + row: why for row, why in found.items()})
+            offset += len(matrix)
+        # a batch answered before any usable vector showed the size holds refused rows only
+        matrices = [matrix if matrix.shape[1] == width else np.zeros((len(matrix), width), dtype=np.float32) for matrix, _ in batches]
+        return unit_vectors(np.concatenate(matrices), f"embedding endpoint {self.base_url} (model {self.api_model!r})", problems)
 
-    def _embed_batch(self, batch: list[str]) -> Vectors:
+    def _embed_batch(self, batch: list[str]) -> tuple[Vectors, dict[int, str]]:
+        """The batch's vectors as answered (one row per text; an unusable one NaN) and, by row,
+        why a vector cannot be used: null, not numbers, or another length than the others'."""
         response = self._request(batch)
         # Servers may answer out of order; each item says which input it belongs to.
-        items = sorted(response.data, key=lambda item: item.index)
+        items = sorted(response.data or [], key=lambda item: item.index)
         if [item.index for item in items] != list(range(len(batch))):
             raise ServiceUnavailable(
                 f"embedding endpoint {self.base_url} answered {len(items)} vectors for {len(batch)} texts (indices {[i.index for i in items][:10]})"
             )
-        vectors = np.asarray([item.embedding for item in items], dtype=np.float32)
-        if vectors.ndim != 2:
-            raise ServiceUnavailable(f"embedding endpoint {self.base_url} answered vectors of differing lengths")
-        size = vectors.shape[1]
-        if self._dimensions is not None and size != self._dimensions:
-            # A server that ignores `dimensions` would store full-size vectors under a cut name.
-            raise ConfigurationError(
-                f"asked {self.base_url} for {self._dimensions}-dimensional vectors from {self.api_model!r} but got {size}: "
-                "the server or model does not support `dimensions`; unset PAPERPYRAMID_EMBEDDING__DIMENSIONS"
-            )
-        if self._dimension is None:
-            self._dimension = size
-        elif size != self._dimension:
-            raise ServiceUnavailable(f"embedding endpoint {self.base_url} changed its vector size from {self._dimension} to {size}")
-        return vectors
+        problems: dict[int, str] = {}
+        rows: list[npt.NDArray[np.float32] | None] = []
+        for row, item in enumerate(items):
+            numbers, problem = _numbers(item.embedding)
+            rows.append(numbers)
+            if problem is not None:
+                problems[row] = problem
+        sizes = Counter(len(numbers) for numbers in rows if numbers is not None)
+        if sizes:
+            size = sizes.most_common(1)[0][0]
+            if self._dimensions is not None and size != self._dimensions and len(sizes) == 1:
+                # A server that ignores `dimensions` would store full-size vectors under a cut name.
+                raise ConfigurationError(
+                    f"asked {self.base_url} for {self._dimensions}-dimensional vectors from {self.api_model!r} but got {size}: "
+                    "the server or model does not support `dimensions`; unset PAPERPYRAMID_EMBEDDING__DIMENSIONS"
+                )
+            if self._dimension is not None and size != self._dimension and len(sizes) == 1:
+                raise ServiceUnavailable(f"embedding endpoint {self.base_url} changed its vector size from {self._dimension} to {size}")
+            if self._dimension is None:
+                self._dimension = size
+        width = self._dimension or 0
+        matrix = np.full((len(rows), width), np.nan, dtype=np.float32)
+        for row, numbers in enumerate(rows):
+            if numbers is None:
+                continue
+            if len(numbers) != width:
+                problems[row] = f"{len(numbers)} numbers where the others have {width}"
+            else:
+                matrix[row] = numbers
+        return matrix, problems
 
     def _request(self, batch: list[str]) -> CreateEmbeddingResponse:
         """One embeddings call with our retries: 429, 5xx, timeouts and dropped connections are
@@ -220,6 +247,19 @@ class OpenAIEmbedder:
         raise ServiceUnavailable(
             f"embedding endpoint {self.base_url} failed after {attempts} attempt{'s' if attempts > 1 else ''}: {cause}"
         ) from error
+
+
+def _numbers(embedding: Any) -> tuple[npt.NDArray[np.float32] | None, str | None]:
+    """One answered embedding as float32 numbers, or None and why it is not a vector."""
+    if embedding is None:
+        return None, "null"
+    if isinstance(embedding, str | bytes) or not isinstance(embedding, Sequence):
+        return None, f"not a list of numbers ({type(embedding).__name__})"
+    if not all(isinstance(number, int | float) and not isinstance(number, bool) for number in embedding):
+        return None, "a list holding something other than numbers"
+    if not embedding:
+        return None, "an empty list"
+    return np.asarray(embedding, dtype=np.float32), None
 
 
 __all__ = ["OpenAIEmbedder"]

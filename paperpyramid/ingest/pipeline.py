@@ -45,6 +45,7 @@ from paperpyramid.embeddings import Embedder, get_embedder
 from paperpyramid.errors import BadInput, ConfigurationError, ObjectGone, ParseTimeout, ServiceUnavailable
 from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
+from paperpyramid.ingest.threads import worker_memory
 from paperpyramid.ingest.workers import WorkerPool
 from paperpyramid.parsers import SERVICES_OF, get_parser
 from paperpyramid.parsers.coverage import coverage_of, document_texts, text_layer_words, words
@@ -597,7 +598,8 @@ class _Pool:
         self.executor = given
         self.workers: WorkerPool | None = None
         if given is None and options.workers > 0:
-            self.workers = WorkerPool(options.workers, memory_mib=options.max_worker_memory or None, time_limit=options.time_limit)
+            memory = worker_memory(options.max_worker_memory, options.workers)
+            self.workers = WorkerPool(options.workers, memory_mib=memory, time_limit=options.time_limit, threads=options.worker_threads)
 
     def close(self) -> None:
         if self.workers is not None:

@@ -12,6 +12,7 @@ document overran or died, kills only that worker and starts a fresh one:
   document is charged;
 - time: the parent kills a worker still parsing ``time_limit * 1.2 + 1`` seconds after it
   began (the worker's own checks between pages usually fire first, with a gentler message);
+- threads: a worker's BLAS and OpenMP pools get its share of the cores (:mod:`.threads`);
 - orphans: a worker asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG``;
   elsewhere a thread watches the parent's pid), so ``kill -9`` of an ingest leaves nothing.
 """
@@ -35,6 +36,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from paperpyramid.errors import PaperPyramidError
+from paperpyramid.ingest.threads import limit_threads, threads_per_worker
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +75,14 @@ class _Worker:
 
 class WorkerPool:
     """``size`` worker processes (spawned, so that no parent state leaks into them), each
-    running one job at a time under a memory ceiling of ``memory_mib`` (None: none)."""
+    running one job at a time under a memory ceiling of ``memory_mib`` (None: none), its BLAS
+    and OpenMP pools limited to ``threads`` (default: its share of the cores, so that workers
+    × threads never exceed them, see :mod:`.threads`; 0: the libraries' own defaults)."""
 
-    def __init__(self, size: int, *, memory_mib: int | None, time_limit: float) -> None:
+    def __init__(self, size: int, *, memory_mib: int | None, time_limit: float, threads: int | None = None) -> None:
         self.size = max(size, 1)
         self.memory_mib = memory_mib
+        self.threads = threads_per_worker(self.size) if threads is None else threads  # 0: the libraries' own defaults
         self.deadline = hard_deadline(time_limit)
         self.time_limit = time_limit
         self._context = multiprocessing.get_context("spawn")
@@ -165,7 +170,7 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         parent_end, child_end = self._context.Pipe(duplex=True)
-        process = self._context.Process(target=_serve, args=(child_end, os.getpid(), self.memory_mib), name="paperpyramid-parser", daemon=True)
+        process = self._context.Process(target=_serve, args=(child_end, os.getpid(), self.memory_mib, self.threads), name="paperpyramid-parser", daemon=True)
         process.start()
         child_end.close()
         worker = _Worker(process, parent_end)
@@ -199,9 +204,12 @@ class WorkerPool:
         self.close()
 
 
-def _serve(conn: Connection, parent_pid: int, memory_mib: int | None) -> None:
-    """A worker's life: die with the parent, cap the address space, run jobs until told to stop."""
+def _serve(conn: Connection, parent_pid: int, memory_mib: int | None, threads: int = 1) -> None:
+    """A worker's life: die with the parent, limit its threads (before numpy loads) and its
+    address space, run jobs until told to stop."""
     _die_with_parent(parent_pid)
+    if threads:
+        limit_threads(threads)
     if memory_mib:
         limit = memory_mib * 2**20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

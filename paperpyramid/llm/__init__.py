@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -80,6 +80,15 @@ class LLM(Protocol):
     def count_tokens(self, text: str) -> int: ...
 
     def complete(self, messages: Sequence[Message], schema: type[T], *, max_tokens: int = 1024) -> LLMReply[T]: ...
+
+
+@runtime_checkable
+class Remote(Protocol):
+    """An LLM that a server answers for: ``base_url`` says which server. Two servers may serve
+    different models under one name, so the response cache keys replies by it too."""
+
+    @property
+    def base_url(self) -> str: ...
 
 
 def get_llm(settings: LLMSettings) -> LLM:

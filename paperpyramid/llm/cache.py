@@ -1,11 +1,12 @@
 """The response cache: every validated reply, kept in an SQLite file, so that a re-run of the
 same prompts on the same model costs no tokens.
 
-A reply is keyed by the sha256 of everything that decides it: the model's name, the messages,
-the schema's JSON schema, ``max_tokens``, the temperature and the seed. A change to any of them
-is a miss. A native tool call (:meth:`CachedLLM.call_tool`) is kept the same way, keyed with the
-tools offered instead of a schema. Each reply is committed as soon as it arrives, so a run that is killed keeps what it
-paid for; failures are never stored. The file is in WAL mode, so several processes (parallel
+A reply is keyed by the sha256 of everything that decides it: the endpoint that served it (for
+an OpenAI-compatible server: its base URL), the model's name, the messages, the schema's JSON
+schema, ``max_tokens``, the temperature and the seed. A change to any of them is a miss. A
+native tool call (:meth:`CachedLLM.call_tool`) is kept the same way, keyed with the tools
+offered instead of a schema. Each reply is committed as soon as it arrives, so a run that is
+killed keeps what it paid for; failures are never stored. The file is in WAL mode, so several processes (parallel
 distillation workers) can share it.
 """
 
@@ -26,7 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from paperpyramid.db import sqlite
 from paperpyramid.errors import ConfigurationError
-from paperpyramid.llm import LLM, LLMReply, Message, Usage
+from paperpyramid.llm import LLM, LLMReply, Message, Remote, Usage
 from paperpyramid.llm.tools import NativeTools, Tool, ToolCall
 
 T = TypeVar("T", bound=BaseModel)
@@ -56,20 +57,34 @@ def default_cache_path() -> Path:
     return root / "paperpyramid" / "llm-cache.sqlite"
 
 
-def cache_key(model: str, messages: Sequence[Message], schema: type[BaseModel], *, max_tokens: int, temperature: float, seed: int) -> str:
-    """The sha256 (hex) of the canonical JSON of everything that decides a reply."""
-    return _digest({"schema": schema.model_json_schema()}, model, messages, max_tokens=max_tokens, temperature=temperature, seed=seed)
+def cache_key(model: str, messages: Sequence[Message], schema: type[BaseModel], *, max_tokens: int, temperature: float, seed: int,
+              endpoint: str = "") -> str:
+    """The sha256 (hex) of the canonical JSON of everything that decides a reply; ``endpoint``
+    is the server's base URL ("" for an in-process model)."""
+    return _digest({"schema": schema.model_json_schema()}, model, messages, max_tokens=max_tokens, temperature=temperature, seed=seed,
+                   endpoint=endpoint)
 
 
-def tool_cache_key(model: str, messages: Sequence[Message], tools: Sequence[Tool], *, max_tokens: int, temperature: float, seed: int) -> str:
+def tool_cache_key(model: str, messages: Sequence[Message], tools: Sequence[Tool], *, max_tokens: int, temperature: float, seed: int,
+                   endpoint: str = "") -> str:
     """The sha256 (hex) of everything that decides a native tool call: as :func:`cache_key`,
     with the tools offered instead of a schema."""
     offered = {"tools": [tool.spec() for tool in tools], "tool_choice": "required"}
-    return _digest(offered, model, messages, max_tokens=max_tokens, temperature=temperature, seed=seed)
+    return _digest(offered, model, messages, max_tokens=max_tokens, temperature=temperature, seed=seed, endpoint=endpoint)
 
 
-def _digest(asked: dict[str, Any], model: str, messages: Sequence[Message], *, max_tokens: int, temperature: float, seed: int) -> str:
+def endpoint_of(llm: LLM) -> str:
+    """The base URL of the server that answers for ``llm`` (a trailing slash makes no other
+    server), or "" for an in-process model."""
+    return llm.base_url.rstrip("/") if isinstance(llm, Remote) else ""
+
+
+def _digest(asked: dict[str, Any], model: str, messages: Sequence[Message], *, max_tokens: int, temperature: float, seed: int,
+            endpoint: str) -> str:
+    # An in-process model has no endpoint, and its keys stay what they were before endpoints counted.
+    served_by = {"endpoint": endpoint} if endpoint else {}
     request = {
+        **served_by,
         "model": model,
         "messages": [dict(message) for message in messages],
         **asked,
@@ -85,8 +100,9 @@ class CachedLLM:
     """``llm`` behind the response cache at ``path`` (created with its folders when missing).
 
     ``temperature`` and ``seed`` are the sampling settings ``llm`` runs with; they are part of
-    the key. A hit is an :class:`~paperpyramid.llm.LLMReply` with ``cached=True`` and the usage
-    of the call that made it; a stored value that no longer validates (the schema's class
+    the key, and so is the server that answers for ``llm`` (:func:`endpoint_of`). A hit is an
+    :class:`~paperpyramid.llm.LLMReply` with ``cached=True`` and the usage of the call that made
+    it; a stored value that no longer validates (the schema's class
     changed without its JSON schema changing) is a miss, and is replaced. Safe to call from
     several threads: the inner model is called outside the lock, so requests overlap.
     """
@@ -96,6 +112,7 @@ class CachedLLM:
         self.path = Path(path)
         self.temperature = temperature
         self.seed = seed
+        self.endpoint = endpoint_of(llm)
         self._lock = threading.Lock()
         self._conn = _open(self.path)
 
@@ -115,7 +132,8 @@ class CachedLLM:
 
     def complete(self, messages: Sequence[Message], schema: type[T], *, max_tokens: int = 1024) -> LLMReply[T]:
         started = time.monotonic()
-        key = cache_key(self.inner.name, messages, schema, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed)
+        key = cache_key(self.inner.name, messages, schema, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed,
+                        endpoint=self.endpoint)
         hit = self._lookup(key, schema)
         if hit is not None:
             value, usage, model = hit
@@ -131,7 +149,8 @@ class CachedLLM:
         if not isinstance(self.inner, NativeTools):
             return None
         started = time.monotonic()
-        key = tool_cache_key(self.inner.name, messages, tools, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed)
+        key = tool_cache_key(self.inner.name, messages, tools, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed,
+                             endpoint=self.endpoint)
         hit = self._lookup_call(key, tools)
         if hit is not None:
             tool, arguments, usage = hit
@@ -215,4 +234,4 @@ def _open(path: Path) -> Any:
     return conn
 
 
-__all__ = ["CachedLLM", "cache_key", "default_cache_path", "tool_cache_key"]
+__all__ = ["CachedLLM", "cache_key", "default_cache_path", "endpoint_of", "tool_cache_key"]

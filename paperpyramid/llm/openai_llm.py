@@ -18,14 +18,22 @@ first time a server refuses it with HTTP 400 (older llama.cpp servers), switches
 see :mod:`paperpyramid.llm.tools`); the first time a server refuses ``tools`` with HTTP 400, this
 client says so (None) from then on, and callers choose their tool as JSON instead.
 
+Each request has a wall-clock deadline, ``timeout`` seconds from connect to the reply's last
+byte (the HTTP client's own timeout is per read, which a server trickling a byte at a time never
+trips), and its reply a byte bound that ``max_tokens`` sets (:mod:`paperpyramid.llm.wire`): a
+longer reply is cut off, counted as ``max_tokens`` completion tokens, and an
+:class:`~paperpyramid.errors.LLMOutputError`. Usage a server leaves out or reports as zero is
+counted here (:meth:`OpenAILLM.count_tokens`), so that token budgets hold whatever it reports.
+
 Requests that fail with 429, 5xx, a timeout or a dropped connection are retried with
-exponential backoff (a ``Retry-After`` header wins); the client's own retries are off so that
-there is one retry policy, this one. Any other 4xx is a setting that cannot work (a wrong model
-name, a bad key) and is not retried.
+exponential backoff (a ``Retry-After`` header wins), each retry logged as a warning as it
+happens; the client's own retries are off so that there is one retry policy, this one. Any other
+4xx is a setting that cannot work (a wrong model name, a bad key) and is not retried.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -35,13 +43,22 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import openai
-from openai.types.chat import ChatCompletion, ChatCompletionMessageFunctionToolCall
 from pydantic import BaseModel
 
-from paperpyramid.errors import ConfigurationError, ServiceUnavailable
+from paperpyramid.errors import ConfigurationError, LLMOutputError, ServiceUnavailable
 from paperpyramid.llm import LLMReply, Message, Usage
 from paperpyramid.llm.structured import complete_with_repair, with_schema_instructions
 from paperpyramid.llm.tools import Tool, ToolCall, ToolReply, call_with_repair
+from paperpyramid.llm.wire import (
+    Completion,
+    DeadlinePassed,
+    NotACompletion,
+    ReplyBroken,
+    ReplyTooLong,
+    read_body,
+    read_completion,
+    reply_byte_limit,
+)
 from paperpyramid.openai_compat import retry_after_seconds, server_message
 
 if TYPE_CHECKING:
@@ -146,11 +163,8 @@ class OpenAILLM:
         options = {"tools": [tool.spec() for tool in tools], "tool_choice": "required"}
 
         def chat(conversation: list[dict[str, Any]]) -> tuple[ToolReply, Usage]:
-            response = self._request(conversation, max_tokens, options, may_refuse=True)
-            message = response.choices[0].message if response.choices else None
-            calls = tuple((call.id, call.function.name, call.function.arguments or "") for call in (message.tool_calls or [])
-                          if isinstance(call, ChatCompletionMessageFunctionToolCall)) if message else ()
-            return ToolReply(calls, (message.content or "") if message else ""), _usage(response)
+            completion, usage = self._request(conversation, max_tokens, options, may_refuse=True)
+            return ToolReply(completion.tool_calls, completion.text), usage
 
         try:
             tool, arguments, usage, attempts = call_with_repair(chat, messages, tools, model=self.name)
@@ -167,15 +181,14 @@ class OpenAILLM:
                 "json_schema": {"name": _schema_name(schema), "schema": schema.model_json_schema(), "strict": False},
             }
             try:
-                response = self._request(messages, max_tokens, {"response_format": json_schema}, may_refuse=self.settings.structured_output == "auto")
+                completion, usage = self._request(messages, max_tokens, {"response_format": json_schema},
+                                                  may_refuse=self.settings.structured_output == "auto")
             except _Refused as refused:
-                response = self._request(messages, max_tokens, {"response_format": JSON_OBJECT})
+                completion, usage = self._request(messages, max_tokens, {"response_format": JSON_OBJECT})
                 self._remember_refusal("json_schema", str(refused), "using json_object")
         else:
-            response = self._request(messages, max_tokens, {"response_format": JSON_OBJECT})
-        if not response.choices:
-            return "", _usage(response)
-        return response.choices[0].message.content or "", _usage(response)
+            completion, usage = self._request(messages, max_tokens, {"response_format": JSON_OBJECT})
+        return completion.text, usage
 
     def _remember_refusal(self, feature: str, message: str, instead: str) -> None:
         """Do without ``feature`` from now on; said once, whatever threads refused it."""
@@ -187,27 +200,24 @@ class OpenAILLM:
 
     def _request(
         self, messages: Sequence[Mapping[str, Any]], max_tokens: int, options: dict[str, Any], *, may_refuse: bool = False
-    ) -> ChatCompletion:
+    ) -> tuple[Completion, Usage]:
         """One chat completion (``options``: ``response_format``, or ``tools`` and
-        ``tool_choice``) with our retries: 429, 5xx, timeouts and dropped connections are
-        retried; any other 4xx is a setting that cannot work. With ``may_refuse``, HTTP 400 is
-        :class:`_Refused` instead."""
+        ``tool_choice``) and what it cost, with our retries: 429, 5xx, a passed deadline and
+        dropped connections are retried, each retry logged as it happens; any other 4xx is a
+        setting that cannot work. With ``may_refuse``, HTTP 400 is :class:`_Refused` instead. A
+        reply longer than ``max_tokens`` allows is :class:`~paperpyramid.errors.LLMOutputError`."""
         attempts = self.settings.retries + 1
+        sent = json.dumps([list(messages), options], ensure_ascii=False)  # what usage is counted from when the server does not say
+        started = time.monotonic()
         # The last failure, reported once the retries are spent.
         cause = ""
-        error: openai.APIError | None = None
+        error: Exception | None = None
         for attempt in range(attempts):
             retry_after: float | None = None
             try:
                 with self._slots:
-                    return cast(ChatCompletion, self._client.chat.completions.create(
-                        model=self.model,
-                        messages=cast(Any, messages),
-                        temperature=self.settings.temperature,
-                        seed=self.settings.seed,
-                        max_tokens=max_tokens,
-                        **options,
-                    ))
+                    completion = self._exchange(messages, max_tokens, options)
+                return completion, self._counted(completion, sent)
             except openai.APIStatusError as exc:
                 status = exc.status_code
                 if status == 400 and may_refuse:
@@ -220,24 +230,52 @@ class OpenAILLM:
                 retry_after, error = retry_after_seconds(exc), exc
             except openai.APITimeoutError as exc:
                 cause, error = f"no answer in {self.settings.timeout:g} s", exc
+            except DeadlinePassed as exc:
+                cause, error = f"no complete answer in {self.settings.timeout:g} s", exc
             except openai.APIConnectionError as exc:
                 # The client's message is a bare "Connection error."; the cause says which.
                 cause, error = f"unreachable ({exc.__cause__ or exc.message})", exc
-            except openai.APIResponseValidationError as exc:
+            except ReplyBroken as exc:
+                cause, error = f"the connection broke mid-reply ({exc})", exc
+            except ReplyTooLong as exc:
+                # Cut off: the server was asked for max_tokens at most, and is counted as having sent them.
+                raise LLMOutputError(
+                    f"{self.name} at {self.base_url} sent a reply longer than max_tokens={max_tokens} allows ({exc}); it was cut off",
+                    usage=Usage(self.count_tokens(sent), max_tokens),
+                ) from exc
+            except (openai.APIResponseValidationError, NotACompletion) as exc:
                 raise ConfigurationError(
-                    f"LLM endpoint {self.base_url} answered something that is not an OpenAI chat completion: {exc.message}"
+                    f"LLM endpoint {self.base_url} answered something that is not an OpenAI chat completion: {exc}"
                 ) from exc
             if attempt + 1 < attempts:
                 delay = min(self.settings.backoff * 2**attempt, MAX_BACKOFF) if retry_after is None else min(retry_after, MAX_BACKOFF)
-                log.info("LLM endpoint %s: %s; retrying in %.2g s", self.base_url, cause, delay)
+                log.warning("LLM endpoint %s: %s (attempt %d of %d); retrying in %.2g s", self.base_url, cause, attempt + 1, attempts, delay)
                 time.sleep(delay)
         raise ServiceUnavailable(
-            f"LLM endpoint {self.base_url} failed after {attempts} attempt{'s' if attempts > 1 else ''}: {cause}"
+            f"LLM endpoint {self.base_url} failed after {attempts} attempt{'s' if attempts > 1 else ''}: {cause} "
+            f"({time.monotonic() - started:.0f} s in all)"
         ) from error
 
+    def _exchange(self, messages: Sequence[Mapping[str, Any]], max_tokens: int, options: dict[str, Any]) -> Completion:
+        """One request and its whole reply within ``timeout`` seconds of sending it."""
+        deadline = time.monotonic() + self.settings.timeout
+        with self._client.chat.completions.with_streaming_response.create(
+            model=self.model,
+            messages=cast(Any, messages),
+            temperature=self.settings.temperature,
+            seed=self.settings.seed,
+            max_tokens=max_tokens,
+            **options,
+        ) as response:
+            body = read_body(response.http_response, deadline=deadline, max_bytes=reply_byte_limit(max_tokens))
+        return read_completion(body)
 
-def _usage(response: ChatCompletion) -> Usage:
-    return Usage(response.usage.prompt_tokens or 0, response.usage.completion_tokens or 0) if response.usage else Usage()
+    def _counted(self, completion: Completion, sent: str) -> Usage:
+        """The usage the server reported; a count it left out or gave as zero is estimated from
+        what was sent and said (:meth:`count_tokens`)."""
+        reported = completion.reported or Usage()
+        said = completion.text + "".join(name + arguments for _, name, arguments in completion.tool_calls)
+        return Usage(reported.prompt_tokens or self.count_tokens(sent), reported.completion_tokens or self.count_tokens(said))
 
 
 def _schema_name(schema: type[BaseModel]) -> str:

@@ -110,13 +110,19 @@ def ask_with_repair(
     """The one repair policy: ask through ``call``, ``read`` the reply; when it raises
     :class:`ReplyInvalid`, ask once more with the conversation ``repair`` makes of the bad reply
     and what was wrong; a second unreadable reply raises ``fail(reply, usage, error)``.
-    Returns the value, the usage of every attempt together, and the attempts (1 or 2)."""
+    Returns the value, the usage of every attempt together, and the attempts (1 or 2). An
+    :class:`~paperpyramid.errors.LLMOutputError` from ``call`` itself (a reply cut off) passes
+    through, with the first attempt's usage added when it came from the repair turn."""
     reply, usage = call(messages)
     try:
         return read(reply), usage, 1
     except ReplyInvalid as exc:
         first_error = str(exc)
-    reply, more = call(repair(messages, reply, first_error))
+    try:
+        reply, more = call(repair(messages, reply, first_error))
+    except LLMOutputError as exc:  # the repair turn was cut off: the first attempt was paid for too
+        exc.usage = usage + exc.usage if isinstance(exc.usage, Usage) else usage
+        raise
     usage = usage + more
     try:
         return read(reply), usage, 2
@@ -133,6 +139,9 @@ def _first_json_object(text: str) -> dict[str, Any]:
             data = json.loads(candidate)
         except json.JSONDecodeError as exc:
             first_error = first_error or f"the reply's {{...}} is not valid JSON ({exc.msg} at character {exc.pos})"
+            continue
+        except RecursionError:  # the parser's recursion limit: any depth is a reply to repair, never a crash
+            first_error = first_error or "the reply's JSON is nested too deeply to read; answer with a flat object as the schema asks"
             continue
         if isinstance(data, dict):
             return data

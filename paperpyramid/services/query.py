@@ -1,44 +1,67 @@
 """The query service: a thin, read-only FastAPI layer over a corpus (``paperpyramid serve``)::
 
     GET  /                                  the web page: ask, watch the steps, follow the citations
-    GET  /healthz                           {"status": "ok", "articles": N}
+    GET  /healthz                           {"status": "ok"} while the corpus opens (no table's rows are read)
     GET  /search?q=&mode=&level=&k=&budget_tokens=&article=   cited hits, as ``paperpyramid search --json``
-    GET  /articles                          every article (id, title, date, journal, pages)
-    GET  /articles/{id}/outline             its sections in reading order
-    GET  /sections/{id}/contexts            a section's passages in order
+    GET  /articles?offset=&limit=           articles (id, title, date, journal, pages), a page at a time
+    GET  /articles/{id}/outline?offset=&limit=   its sections in reading order, a page at a time
+    GET  /sections/{id}/contexts?offset=&limit=  a section's passages in order, a page at a time
     GET  /sections/{id}/next, /previous     the neighbouring section (404 at either end)
     GET  /contexts/{id}/parent?before=&after=   a passage with the ones around it
     GET  /ask?q=&strategy=&budget_tokens=&max_steps=&max_llm_tokens=
                                             server-sent events: ``step`` as each step ends (a partial
                                             fact is a step named ``fact``), then ``answer``
+    GET  /docs, /redoc, /openapi.json       the API's documentation
 
-Every request opens the corpus read-only (the model and the embedder are loaded once, shared).
-When ``token`` (``PAPERPYRAMID_API_TOKEN``) is set, every request but ``/healthz`` must carry
-``Authorization: Bearer <token>``. OpenAPI docs at ``/docs``.
+Every request opens the corpus read-only and untrusted (its schema checked, each statement's
+time bounded by ``settings.query_time_limit``); the model and the embedder are loaded once,
+shared. A corpus that is missing or cannot be read answers 503 with one line. A page of a list
+is at most ``settings.page_size`` rows; a ``Link: <...>; rel="next"`` header (or ``next_offset``)
+says where the next begins. A text longer than ``settings.max_text_chars`` is cut, ends with
+``… [truncated: N more characters]``, and its object says ``"truncated": true``.
+
+Asks are bounded: at most ``settings.max_concurrent_asks`` at once (503 with Retry-After past
+it), and ``max_steps``, ``max_llm_tokens`` and ``budget_tokens`` at most the settings' caps
+(422). An ask whose client has gone stops at its next step (see :mod:`.query_asks`).
+
+The token, the Host header and the logs: see :mod:`.query_guard`.
 """
 
 from __future__ import annotations
 
-import json
-import queue
+import logging
+import math
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import asdict
+from itertools import islice
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar, cast
 
-from fastapi import Depends, FastAPI, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, StreamingResponse
+from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse
 
 from paperpyramid.corpus import Corpus
+from paperpyramid.db.sqlite import DatabaseError
 from paperpyramid.embeddings import Embedder
-from paperpyramid.errors import PaperPyramidError
+from paperpyramid.errors import NotACorpus, PaperPyramidError, ServiceUnavailable
 from paperpyramid.llm import LLM
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.trace import Limits, Step
+from paperpyramid.retrieval.trace import Limits
+from paperpyramid.services.query_asks import Asks
+from paperpyramid.services.query_guard import RedactTokens, RequestGuard, default_allowed_hosts, require_token
+from paperpyramid.settings import ServeSettings
+
+log = logging.getLogger(__name__)
 
 PAGE = Path(__file__).with_name("query_page.html")
+T = TypeVar("T")
+#: seconds a client refused for too many asks is told to wait
+RETRY_AFTER_SECONDS = 5
 
 
 def hit_json(rank: int, hit: SearchHit) -> dict[str, Any]:
@@ -53,29 +76,132 @@ def hit_json(rank: int, hit: SearchHit) -> dict[str, Any]:
     return record
 
 
-def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | None = None, token: str | None = None,
-               filter_llm: LLM | None = None) -> FastAPI:
-    """The app over the corpus file ``db``; ``llm`` answers (default: the configured model, loaded
-    on the first question), ``embedder`` embeds queries (default: the configured one)."""
-    path = Path(db)
-    if not path.is_file():
-        raise FileNotFoundError(f"no corpus at {path}")
-    app = FastAPI(title="paperpyramid", description="Search and ask a paperpyramid corpus (read-only).")
-    app.state.path, app.state.token, app.state.lock = path, token, threading.Lock()
-    app.state.llm, app.state.embedder = llm, embedder
-    shared = app.state
+def bounded(value: T, max_chars: int) -> T:
+    """``value`` (JSON-ready) with every string longer than ``max_chars`` cut there and ending in a
+    marker; an object that held one says ``"truncated": true``."""
+    return cast(T, _bounded(value, max_chars))
 
-    def corpus() -> Iterator[Corpus]:
-        return _open(shared)
+
+def _bounded(value: Any, max_chars: int) -> Any:
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if isinstance(item, str) and len(item) > max_chars:
+                out[key] = f"{item[:max_chars]} … [truncated: {len(item) - max_chars:,} more characters]"
+                out["truncated"] = True
+            else:
+                out[key] = _bounded(item, max_chars)
+        return out
+    if isinstance(value, list):
+        return [_bounded(item, max_chars) for item in value]
+    return value
+
+
+class _Service:
+    """What the requests share: the corpus file, the model and the embedder (loaded once), the
+    asks running and the corpora open (interrupted when the server stops)."""
+
+    def __init__(self, path: Path, settings: ServeSettings, llm: LLM | None, embedder: Embedder | None, filter_llm: LLM | None) -> None:
+        self.path, self.settings = path, settings
+        self.llm, self.embedder, self.filter_llm = llm, embedder, filter_llm
+        self.asks = Asks(settings.max_concurrent_asks, self.bounded)
+        self._open: set[Corpus] = set()
+        self._lock = threading.Lock()
+
+    def bounded(self, value: T) -> T:
+        return bounded(value, self.settings.max_text_chars)
+
+    @contextmanager
+    def reading(self, *, embedder: bool = True) -> Iterator[Corpus]:
+        """The corpus, read-only, for one request (``embedder``: with the query embedder, loaded on
+        the first request that finds vectors); ServiceUnavailable when it cannot be opened."""
+        try:
+            # a request's dependency and its route may run in different worker threads
+            corpus = Corpus.open(self.path, embedder=self.embedder, check_same_thread=False, query_time_limit=self.settings.query_time_limit)
+        except (FileNotFoundError, NotACorpus) as exc:
+            raise ServiceUnavailable(f"the corpus is unavailable: {self._shown(exc)}") from exc
+        with self._lock:
+            self._open.add(corpus)
+        try:
+            if embedder and self.embedder is None:
+                with self._lock:
+                    if self.embedder is None and corpus.has_vectors():
+                        self.embedder = corpus.embedder
+            yield corpus
+        finally:
+            with self._lock:
+                self._open.discard(corpus)
+            corpus.close()
+
+    def answering_llm(self) -> LLM:
+        with self._lock:
+            if self.llm is None:
+                from paperpyramid.llm import get_llm
+                from paperpyramid.settings import Settings
+
+                self.llm = get_llm(Settings().llm)
+            return self.llm
+
+    def stop(self) -> None:
+        """The server is stopping: asks end now, statements still running are interrupted."""
+        self.asks.stop_all("the service is stopping; ask again once it is back")
+        with self._lock:
+            for corpus in self._open:
+                corpus.conn.interrupt()
+
+    def _shown(self, exc: BaseException) -> str:
+        # the file's name, not where it lives on the server
+        return str(exc).replace(str(self.path), self.path.name)
+
+
+def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | None = None, token: str | None = None,
+               filter_llm: LLM | None = None, settings: ServeSettings | None = None, served_on: str | None = None) -> FastAPI:
+    """The app over the corpus file ``db``; ``llm`` answers (default: the configured model, loaded
+    on the first question), ``embedder`` embeds queries (default: the configured one), ``token``
+    is required on every route but ``/healthz`` and ``/`` when set, ``settings`` bound the work.
+
+    The Host header is checked against ``settings.allowed_hosts``; when that is None, against the
+    defaults for ``served_on`` (the address it will be bound to: the loopback names and it), and
+    not at all when that is None too (an app mounted behind a server that checks it).
+
+    Raises ``FileNotFoundError`` or ``NotACorpus`` when ``db`` is not a corpus it can read."""
+    path = Path(db)
+    settings = settings or ServeSettings()
+    Corpus.open(path, query_time_limit=settings.query_time_limit).close()  # refused now, in one line, rather than on every request
+    service = _Service(path, settings, llm, embedder, filter_llm)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        service.stop()
+
+    app = FastAPI(title="paperpyramid", description="Search and ask a paperpyramid corpus (read-only).", docs_url=None, redoc_url=None,
+                  openapi_url=None, lifespan=lifespan)
+    app.state.service, app.state.token = service, token
+    allowed = settings.allowed_hosts if settings.allowed_hosts is not None else default_allowed_hosts(served_on) if served_on is not None else None
+    app.add_middleware(RequestGuard, allowed_hosts=allowed)
+    _add_error_handlers(app, service)
 
     @app.get("/healthz")
-    def healthz() -> dict[str, Any]:
-        with Corpus.open(path) as opened:
-            return {"status": "ok", "articles": opened.conn.execute("SELECT count(*) FROM articles").fetchone()[0]}
+    def healthz() -> dict[str, str]:
+        with service.reading(embedder=False):
+            return {"status": "ok"}
 
     @app.get("/", response_class=HTMLResponse)
-    def page(_: Authorised) -> str:
-        return PAGE.read_text(encoding="utf-8")
+    def page() -> str:
+        return PAGE.read_text(encoding="utf-8")  # no data in it: it asks for the token itself
+
+    @app.get("/openapi.json", include_in_schema=False)
+    def openapi(_: Authorised) -> dict[str, Any]:
+        return app.openapi()
+
+    @app.get("/docs", include_in_schema=False)
+    def docs(_: Authorised) -> HTMLResponse:
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="paperpyramid")
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc(_: Authorised) -> HTMLResponse:
+        return get_redoc_html(openapi_url="/openapi.json", title="paperpyramid")
 
     @app.get("/search")
     def search(_: Authorised, c: Opened, q: str, mode: str | None = None, level: str = "contexts", k: int = Query(5, ge=1, le=100),
@@ -85,101 +211,125 @@ def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | N
             hits = c.retrieve(q, mode=mode or c.best_mode(), k=k, budget_tokens=budget_tokens, filters=filters, level=level)
         except (PaperPyramidError, ValueError) as exc:
             raise HTTPException(400, str(exc)) from exc
-        return [hit_json(rank, hit) for rank, hit in enumerate(hits, 1)]
+        return service.bounded([hit_json(rank, hit) for rank, hit in enumerate(hits, 1)])
 
     @app.get("/articles")
-    def articles(_: Authorised, c: Opened) -> list[dict[str, Any]]:
-        return [{"id": a.id, "title": a.title, "date_published": a.date_published, "journal": a.journal, "pages": a.pages} for a in c.articles()]
+    def articles(_: Authorised, c: Opened, request: Request, response: Response, offset: int = Query(0, ge=0),
+                 limit: int | None = Query(None, ge=1)) -> list[dict[str, Any]]:
+        rows, _next = _page(c.articles(), offset, limit, settings.page_size, request, response)
+        return service.bounded([{"id": a.id, "title": a.title, "date_published": a.date_published, "journal": a.journal, "pages": a.pages}
+                                for a in rows])
 
     @app.get("/articles/{article_id}/outline")
-    def outline(_: Authorised, c: Opened, article_id: str) -> list[dict[str, Any]]:
-        return [asdict(section) for section in _found(lambda: c.sections(c.article(article_id).id))]
+    def outline(_: Authorised, c: Opened, request: Request, response: Response, article_id: str, offset: int = Query(0, ge=0),
+                limit: int | None = Query(None, ge=1)) -> list[dict[str, Any]]:
+        sections, _next = _page(_found(lambda: c.sections(c.article(article_id).id)), offset, limit, settings.page_size, request, response)
+        return service.bounded([asdict(section) for section in sections])
 
     @app.get("/sections/{section_id}/contexts")
-    def contexts(_: Authorised, c: Opened, section_id: str) -> dict[str, Any]:
+    def contexts(_: Authorised, c: Opened, request: Request, response: Response, section_id: str, offset: int = Query(0, ge=0),
+                 limit: int | None = Query(None, ge=1)) -> dict[str, Any]:
         section = _found(lambda: c.section(section_id))
-        return {"section": asdict(section), "contexts": [asdict(context) for context in c.contexts(section_id)]}
+        rows, next_offset = _page(c.contexts(section_id), offset, limit, settings.page_size, request, response)
+        return service.bounded({"section": asdict(section), "contexts": [asdict(context) for context in rows], "next_offset": next_offset})
 
     @app.get("/sections/{section_id}/next")
     def next_section(_: Authorised, c: Opened, section_id: str) -> dict[str, Any]:
-        return asdict(_found(lambda: c.next_section(section_id), "the last section"))
+        return service.bounded(asdict(_found(lambda: c.next_section(section_id), "the last section")))
 
     @app.get("/sections/{section_id}/previous")
     def previous_section(_: Authorised, c: Opened, section_id: str) -> dict[str, Any]:
-        return asdict(_found(lambda: c.previous_section(section_id), "the first section"))
+        return service.bounded(asdict(_found(lambda: c.previous_section(section_id), "the first section")))
 
     @app.get("/contexts/{context_id}/parent")
     def parent_contexts(_: Authorised, c: Opened, context_id: str, before: int = Query(2, ge=0, le=20), after: int = Query(2, ge=0, le=20)) -> list[dict[str, Any]]:
-        return [asdict(context) for context in _found(lambda: c.parent_contexts(context_id, before, after))]
+        return service.bounded([asdict(context) for context in _found(lambda: c.parent_contexts(context_id, before, after))])
 
     @app.get("/ask")
-    def ask(_: Authorised, q: str, strategy: str = "parent", budget_tokens: int = Query(4000, ge=100, le=100_000),
-            max_steps: int = Query(8, ge=1, le=50), max_llm_tokens: int = Query(30_000, ge=100, le=1_000_000)) -> StreamingResponse:
-        with shared.lock:
-            if shared.llm is None:
-                from paperpyramid.llm import get_llm
-                from paperpyramid.settings import Settings
+    async def ask(_: Authorised, q: str, strategy: str = "parent", budget_tokens: int | None = Query(None, ge=100),
+                  max_steps: int | None = Query(None, ge=1), max_llm_tokens: int | None = Query(None, ge=100)) -> Response:
+        budget = _capped("budget_tokens", budget_tokens, 4000, settings.max_budget_tokens, "MAX_BUDGET_TOKENS")
+        limits = Limits(_capped("max_steps", max_steps, 8, settings.max_steps, "MAX_STEPS"),
+                        _capped("max_llm_tokens", max_llm_tokens, 30_000, settings.max_llm_tokens, "MAX_LLM_TOKENS"))
+        llm = await run_in_threadpool(service.answering_llm)
 
-                shared.llm = get_llm(Settings().llm)
-        events: queue.Queue[tuple[str, dict[str, Any]] | None] = queue.Queue()
+        def work(on_step: Any) -> dict[str, Any]:
+            with service.reading() as opened:
+                answer = opened.ask(q, strategy=strategy, budget_tokens=budget, llm=llm, filter_llm=service.filter_llm, on_step=on_step,
+                                    limits=limits)
+            return service.bounded(answer.to_json())
 
-        def run() -> None:
-            try:
-                for opened in corpus():
-                    answer = opened.ask(q, strategy=strategy, budget_tokens=budget_tokens, llm=shared.llm, filter_llm=filter_llm,
-                                        on_step=lambda step: events.put(("step", _step_json(step))), limits=Limits(max_steps, max_llm_tokens))
-                    events.put(("answer", answer.to_json()))
-            except (PaperPyramidError, ValueError) as exc:
-                events.put(("error", {"error": str(exc)}))
-            except Exception as exc:  # a bug: say so on the stream rather than leave the page waiting
-                events.put(("error", {"error": f"{type(exc).__name__}: {exc}"}))
-                raise
-            finally:
-                events.put(None)
-
-        threading.Thread(target=run, name="ask", daemon=True).start()
-
-        def stream() -> Iterator[str]:
-            while (event := events.get()) is not None:
-                name, data = event
-                yield f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
-
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+        stream = service.asks.start(work)
+        if stream is None:
+            raise HTTPException(503, f"{service.asks.limit} questions are being answered already (PAPERPYRAMID_SERVE__MAX_CONCURRENT_ASKS); "
+                                     f"ask again in a few seconds", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        return stream
 
     return app
 
 
-def _authorise(request: Request) -> None:
-    token = request.app.state.token
-    if token and request.headers.get("authorization") != f"Bearer {token}":
-        raise HTTPException(401, "a bearer token is required (Authorization: Bearer ...)", headers={"WWW-Authenticate": "Bearer"})
+def run(app: FastAPI, *, host: str, port: int) -> None:
+    """Serve ``app`` (from :func:`create_app`) with uvicorn until SIGTERM or Ctrl-C. At the signal
+    every ask ends (each stops at its next step); open responses get ``shutdown_seconds`` to
+    finish, then SQLite statements still running are interrupted. Tokens are redacted from the
+    access log."""
+    import uvicorn
 
+    service: _Service = app.state.service
 
-def _open(state: Any) -> Iterator[Corpus]:
-    """The corpus, read-only, for one request; the query embedder is loaded once and shared."""
-    with state.lock:
-        if state.embedder is None:
-            with Corpus.open(state.path) as probe:
-                state.embedder = probe.embedder if probe.has_vectors() else None
-    # FastAPI runs this dependency and the route in worker threads that need not be the same one
-    opened = Corpus.open(state.path, embedder=state.embedder, check_same_thread=False)
-    try:
-        yield opened
-    finally:
-        opened.close()
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            service.asks.stop_all("the service is stopping; ask again once it is back")
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=math.ceil(service.settings.shutdown_seconds))
+    logging.getLogger("uvicorn.access").addFilter(RedactTokens())
+    Server(config).run()
 
 
 def _corpus(request: Request) -> Iterator[Corpus]:
-    yield from _open(request.app.state)
+    """The dependency that opens a request's corpus."""
+    with request.app.state.service.reading() as opened:
+        yield opened
 
 
-Authorised = Annotated[None, Depends(_authorise)]
+Authorised = Annotated[None, Depends(require_token)]
 Opened = Annotated[Corpus, Depends(_corpus)]
 
 
-def _step_json(step: Step) -> dict[str, Any]:
-    return {"name": step.name, "detail": step.detail, "prompt_tokens": step.prompt_tokens, "completion_tokens": step.completion_tokens,
-            "seconds": round(step.seconds, 3)}
+def _add_error_handlers(app: FastAPI, service: _Service) -> None:
+    """A corpus that cannot be read answers 503 with one line (and logs one), never a traceback."""
+
+    @app.exception_handler(ServiceUnavailable)
+    async def unavailable(_: Request, exc: ServiceUnavailable) -> JSONResponse:
+        log.warning("%s", exc)
+        return JSONResponse({"detail": str(exc)}, status_code=503)
+
+    @app.exception_handler(DatabaseError)
+    async def unreadable(_: Request, exc: Exception) -> JSONResponse:
+        line = f"the corpus cannot be read: {service._shown(exc)}"
+        log.warning("%s", line)
+        return JSONResponse({"detail": line}, status_code=503)
+
+
+def _capped(name: str, value: int | None, default: int, cap: int, setting: str) -> int:
+    if value is None:
+        return min(default, cap)
+    if value > cap:
+        raise HTTPException(422, f"{name} may be at most {cap:,} on this service (PAPERPYRAMID_SERVE__{setting})")
+    return value
+
+
+def _page(rows: Any, offset: int, limit: int | None, page_size: int, request: Request, response: Response) -> tuple[list[Any], int | None]:
+    """Rows ``offset`` to ``offset + limit`` (``limit`` at most ``page_size``) and the next page's
+    offset (None at the end), which a ``Link`` header also gives."""
+    limit = min(limit or page_size, page_size)
+    taken = list(islice(iter(rows), offset, offset + limit + 1))
+    if len(taken) <= limit:
+        return taken, None
+    next_offset = offset + limit
+    response.headers["Link"] = f'<{request.url.path}?offset={next_offset}&limit={limit}>; rel="next"'
+    return taken[:limit], next_offset
 
 
 def _found(get: Any, what: str = "") -> Any:
