@@ -18,7 +18,8 @@ source that has it (Nougat, JATS, LaTeX) gives a formula its LaTeX.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache, partial
 from statistics import median
 
 from paperpyramid.parsers.embedded.layout import Line, LineGroup
@@ -76,14 +77,16 @@ def display_label(line: Line) -> str | None:
     return next((tag[len(_LABEL_TAG) :] for tag in line.tags if tag.startswith(_LABEL_TAG)), None)
 
 
-def set_displays(lines: list[Line], body_size: float, graphics: Sequence[Box] = ()) -> list[Line]:
+def set_displays(lines: list[Line], body_size: float, graphics: Callable[[], Sequence[Box]] = tuple) -> list[Line]:
     """The page's reading-ordered ``lines`` with each display row found from layout merged into
     one line tagged :data:`DISPLAY` (see the module's doc); other lines are kept as they are.
-    ``graphics`` are the page's drawings and images (:attr:`Page.graphics`): text inside one
-    that holds no running text is a figure's (a legend "SNR = 8.3 dB"), not a display."""
+    ``graphics`` gives the page's drawings and images (:func:`layout.page_graphics`), asked
+    only where a display candidate is found: text inside one that holds no running text is a
+    figure's (a legend "SNR = 8.3 dB"), not a display."""
     merged: dict[int, Line] = {}  # id of a display's first line in reading order -> its merged line
     dropped: set[int] = set()
     position = {id(line): index for index, line in enumerate(lines)}
+    drawn = cache(graphics)  # read once for the page, and only if a column asks
     by_column: dict[int, list[Line]] = {}
     for line in lines:
         if not line.vertical and "aside" not in line.tags:
@@ -93,8 +96,8 @@ def set_displays(lines: list[Line], body_size: float, graphics: Sequence[Box] = 
         if edges is None:
             continue
         clusters = _clusters(_bands(column), body_size)
-        figures = _figures(graphics, column, edges)
-        for cluster in _in_running_text(clusters, edges, body_size, figures):
+        figures_of = partial(_figures, drawn, column, edges)
+        for cluster in _in_running_text(clusters, edges, body_size, figures_of):
             members = [line for band in cluster for line in band.lines]
             first = min(members, key=lambda line: position[id(line)])
             merged[id(first)] = _merge(members, edges[1], body_size)
@@ -213,10 +216,10 @@ def _table_row(content: list[Line], body_size: float) -> bool:
 _CELL_NUMBER = re.compile(r"[-–−+]?\d[\d.,]*\s*(%|[kKMGB]|±\s*[\d.,]+)?")
 
 
-def _figures(graphics: Sequence[Box], column: list[Line], edges: tuple[float, float]) -> list[Box]:
+def _figures(graphics: Callable[[], Sequence[Box]], column: list[Line], edges: tuple[float, float]) -> list[Box]:
     """The graphics that hold none of the column's running text (a frame round a theorem does)."""
     wide = [line for line in column if line.width >= 0.6 * (edges[1] - edges[0])]
-    return [box for box in graphics if not any(_inside((line.x0, line.top, line.x1, line.bottom), box) for line in wide)]
+    return [box for box in graphics() if not any(_inside((line.x0, line.top, line.x1, line.bottom), box) for line in wide)]
 
 
 def _inside(box: Box, outer: Box) -> bool:
@@ -224,19 +227,17 @@ def _inside(box: Box, outer: Box) -> bool:
 
 
 def _in_running_text(
-    clusters: list[list[_Band]], edges: tuple[float, float], body_size: float, figures: Sequence[Box] = ()
+    clusters: list[list[_Band]], edges: tuple[float, float], body_size: float, figures_of: Callable[[], Sequence[Box]] = tuple
 ) -> list[list[_Band]]:
     """The display candidates set in running text: a run of them (the rows of a system) with
     running text within six lines above or below it, and nothing but running text, a heading
     or empty space next to it on either side. A plot's legend has tick labels beside it, a
     table row other rows."""
+    candidate = [_looks_displayed(cluster, edges, body_size) for cluster in clusters]
+    figures = figures_of() if any(candidate) else ()  # the page's drawings are read only when needed
     candidate = [
-        _looks_displayed(cluster, edges, body_size)
-        and not any(
-            _inside((min(b.x0 for b in cluster), cluster[0].top, max(b.x1 for b in cluster), max(b.bottom for b in cluster)), box)
-            for box in figures
-        )
-        for cluster in clusters
+        found and not any(_inside((min(b.x0 for b in cluster), cluster[0].top, max(b.x1 for b in cluster), max(b.bottom for b in cluster)), box) for box in figures)
+        for found, cluster in zip(candidate, clusters, strict=True)
     ]
     reach = 6 * body_size
     kept: list[list[_Band]] = []

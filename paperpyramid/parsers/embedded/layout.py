@@ -99,9 +99,6 @@ class Page:
     n_images: int
     invisible_text: bool = False  # an OCR layer: text drawn in render mode 3 over a scan
     turn: int = 0  # the quarter turn (90, 270) that set a sideways page upright; boxes are on the turned page
-    # the boxes of drawings and images at least ten points each way (plots, photographs, frames):
-    # not rules, fraction bars or glyph-sized marks
-    graphics: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
 class _CharRun:
@@ -259,10 +256,9 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
     if len(lines) < 3:
         n_images = _count_images(page)
     invisible = _invisible(raw, n)
-    graphics = _graphics(page, turn, width, height)
     if turn:
         width, height = height, width
-    return Page(number, width, height, lines, n, n_images, invisible, turn, graphics)
+    return Page(number, width, height, lines, n, n_images, invisible, turn)
 
 
 def _invisible(raw: ctypes.c_void_p, n: int) -> bool:
@@ -459,9 +455,19 @@ _GRAPHIC_SIDE = 10.0
 _GRAPHIC_OBJECTS = 5000
 
 
+def page_graphics(pdf: pdfium.PdfDocument, page: Page) -> list[tuple[float, float, float, float]]:
+    """Boxes (x0, top, x1, bottom; top-left origin, on the page turned upright as ``page`` was)
+    of the page's drawings and images of at least :data:`_GRAPHIC_SIDE` points each way (plots,
+    photographs, frames; not rules, fraction bars or glyph-sized marks)."""
+    pdf_page = pdf[page.number - 1]
+    try:
+        width, height = user_size(pdf_page)
+        return _graphics(pdf_page, page.turn, width, height)
+    finally:
+        pdf_page.close()
+
+
 def _graphics(page: pdfium.PdfPage, turn: int, width: float, height: float) -> list[tuple[float, float, float, float]]:
-    """Boxes (x0, top, x1, bottom; top-left origin, on the page turned upright) of the page's
-    paths and images of at least :data:`_GRAPHIC_SIDE` points each way."""
     boxes = []
     for count, obj in enumerate(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3)):
         if count >= _GRAPHIC_OBJECTS:

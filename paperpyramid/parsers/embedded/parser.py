@@ -30,7 +30,7 @@ from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.displays import set_displays
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
-from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
+from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, page_graphics
 from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import (
     body_font,
@@ -92,7 +92,8 @@ def parse_pdf(
         dropped, total = drop_unreadable_lines(pages)
         if total and dropped > 0.5 * total:
             raise NeedsOcr(f"{path.name}: the text layer is unreadable ({dropped} of {total} lines are mojibake: fonts without a Unicode mapping); run OCR first")
-        document = build_document(pages, toc, metadata, tables=_table_reader(pdf, path, glyphs, scanned.pages))
+        document = build_document(pages, toc, metadata, tables=_table_reader(pdf, path, glyphs, scanned.pages),
+                                  graphics=lambda page: [] if page.number in scanned.pages else page_graphics(pdf, page))
     finally:
         pdf.close()
     document.glyph_map = glyphs
@@ -201,18 +202,24 @@ def _table_reader(pdf: pdfium.PdfDocument, path: Path, glyphs: GlyphMap | None =
 
 
 def build_document(
-    pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str], *, tables: TableReader | None = None
+    pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str], *, tables: TableReader | None = None,
+    graphics: Callable[[Page], list[BBox]] | None = None,
 ) -> Document:
-    """The document of a parsed PDF's pages, outline and metadata (Info and XMP fields)."""
+    """The document of a parsed PDF's pages, outline and metadata (Info and XMP fields);
+    ``graphics`` reads a page's drawings and images from the open PDF when a display candidate
+    needs them (:func:`~.layout.page_graphics`)."""
     # words broken at a line end are joined as this paper writes them elsewhere
     token = blk.VOCABULARY.set(blk.Vocabulary.of([line.text for page in pages for line in page.lines]))
     try:
-        return _build_document(pages, toc, metadata, tables)
+        return _build_document(pages, toc, metadata, tables, graphics)
     finally:
         blk.VOCABULARY.reset(token)
 
 
-def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str], tables: TableReader | None) -> Document:
+def _build_document(
+    pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str], tables: TableReader | None,
+    graphics: Callable[[Page], list[BBox]] | None = None,
+) -> Document:
     # running heads often carry the DOI: read it before they are removed
     first_page_text = " ".join(line.text for page in pages[:2] for line in page.lines)
     citation_lines = fm.citation_lines(pages)
@@ -222,7 +229,8 @@ def _build_document(pages: list[Page], toc: list[tuple[int, str, int | None]], m
     font = body_font(pages)
     blocks: list[Block] = []
     for page in pages:
-        page_blocks = split_blocks(set_displays(order_page(page), body_size, page.graphics), body_size)
+        drawn = (lambda page=page: graphics(page)) if graphics is not None else tuple
+        page_blocks = split_blocks(set_displays(order_page(page), body_size, drawn), body_size)
         for block in page_blocks:
             classify(block, body_size, font)
             block.kind = "aside" if "aside" in block.lines[0].tags else block.kind  # a box beside the body
