@@ -98,23 +98,25 @@ def is_locked(exc: BaseException) -> bool:
 
 
 @contextmanager
-def writer_lock(path: str | Path) -> Iterator[None]:
+def writer_lock(path: str | Path, *, suffix: str = ".lock", doing: str = "ingest (pid {pid}) is writing to") -> Iterator[None]:
     """Hold the corpus's writer lock (``<corpus>.lock`` beside it) for the block: one ingest
     writes to a corpus at a time, and a second one waits, saying so, until the first ends.
     Held before the corpus is opened, so two runs never race to create the same schema either.
-    The lock is the kernel's (``flock``): a process that dies, even by ``kill -9``, lets go."""
+    The lock is the kernel's (``flock``): a process that dies, even by ``kill -9``, lets go.
+    ``suffix`` and ``doing`` name another run's lock (distill's ``.distill.lock``) and what the
+    waiting run says of its holder."""
     try:
         import fcntl
     except ImportError:  # no flock (Windows): SQLite's own locking and retries remain
         yield
         return
-    with open(f"{path}.lock", "a+") as handle:
+    with open(f"{path}{suffix}", "a+") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             handle.seek(0)
             holder = handle.read().strip() or "?"
-            log.warning("another ingest (pid %s) is writing to %s; waiting for it to finish", holder, path)
+            log.warning("another %s %s; waiting for it to finish", doing.format(pid=holder), path)
             fcntl.flock(handle, fcntl.LOCK_EX)
         handle.seek(0)
         handle.truncate()

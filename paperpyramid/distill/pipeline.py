@@ -18,7 +18,6 @@ killed holder lets go), saying so, and then plans what is left, so no article is
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -29,7 +28,7 @@ from pathlib import Path
 import sqlite_utils
 
 from paperpyramid.db import pyramid as db_pyramid
-from paperpyramid.db.writer import check_corpus_file, connect
+from paperpyramid.db.writer import check_corpus_file, connect, writer_lock
 from paperpyramid.distill.article import PARTIAL, ArticleText, distil_article, read_article
 from paperpyramid.distill.bounds import answer_tokens
 from paperpyramid.distill.prompts import PROMPT_VERSION
@@ -184,27 +183,8 @@ def one_run_at_a_time(db_path: str | Path) -> Iterator[None]:
     """Hold the corpus's distill lock (``<corpus>.distill.lock``) for the block; a second run
     waits, saying so, until the first ends. Apart from the ingest lock: ingest and distill
     may run together (SQLite serialises their transactions)."""
-    try:
-        import fcntl
-    except ImportError:  # no flock (Windows): two runs may then pay twice for an article
+    with writer_lock(db_path, suffix=".distill.lock", doing="distill (pid {pid}) is distilling"):
         yield
-        return
-    with open(f"{db_path}.distill.lock", "a+") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "?"
-            log.warning("another distill (pid %s) is distilling %s; waiting for it to finish", holder, db_path)
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        handle.seek(0)
-        handle.truncate()
-        handle.write(f"{os.getpid()}\n")
-        handle.flush()
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _store(conn: object, future: Future[db_pyramid.ArticlePyramid], article: ArticleText, model: str) -> ArticleOutcome:
