@@ -238,6 +238,11 @@ class ServeSettings(BaseModel):
     )  # fmt: skip
     page_size: int = Field(200, ge=1, description="Rows in one page of /articles, an outline or a section's passages (the largest limit allowed).")
     max_text_chars: int = Field(20_000, ge=100, description="A text longer than this in a response is cut there and ends with a marker; its object says truncated.")
+    max_value_bytes: int | None = Field(
+        4 << 20, ge=1,
+        description="A corpus file holding a text value longer than this many bytes (or a blob 16 times as long) is refused at start; "
+                    "the check reads the whole file once (about 1 s per 100 MB). None skips it, for a file this machine wrote.",
+    )  # fmt: skip
     shutdown_seconds: float = Field(5.0, ge=0, description="On SIGTERM or Ctrl-C, seconds open responses get to finish before they are cut off.")
 
 

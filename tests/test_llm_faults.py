@@ -5,8 +5,11 @@ response cache. Each test reproduces a fault of issue 20 at a small size."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +20,7 @@ from pydantic import BaseModel
 from typer.testing import CliRunner
 
 from paperpyramid.cli import app
+from paperpyramid.embeddings.openai import OpenAIEmbedder
 from paperpyramid.errors import LLMOutputError, ServiceUnavailable
 from paperpyramid.llm import Usage
 from paperpyramid.llm.cache import CachedLLM
@@ -132,6 +136,72 @@ def test_silence_half_way_ends_at_the_deadline_not_a_read_timeout_later(fake: Fa
     with pytest.raises(ServiceUnavailable, match=r"answer in 2 s"):
         client(fake, retries=0, timeout=2.0).complete(PROMPT, Insights)
     assert 1.9 < time.monotonic() - started < 2.7
+
+
+class TrickleServer:
+    """A raw HTTP server on 127.0.0.1 that answers every request with ``head`` and ``body``,
+    one byte every ``every`` seconds, for at most ``bound`` seconds: the status line and headers
+    trickled, which uvicorn (the fake's server) cannot do."""
+
+    def __init__(self, head: bytes, body: bytes = b"", every: float = 0.25, bound: float = 15.0) -> None:
+        self.response, self.every, self.bound = head + body, every, bound
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.base_url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/v1"
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def __enter__(self) -> TrickleServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join(5)
+        self.listener.close()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except TimeoutError:
+                continue
+            threading.Thread(target=self._trickle, args=(connection,), daemon=True).start()
+
+    def _trickle(self, connection: socket.socket) -> None:
+        ends = time.monotonic() + self.bound
+        with connection, contextlib.suppress(OSError):
+            connection.recv(65536)
+            for byte in self.response:
+                if self.stop.is_set() or time.monotonic() > ends:
+                    return
+                connection.sendall(bytes([byte]))
+                time.sleep(self.every)
+
+
+TRICKLED_HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Padding: " + b"p" * 200 + b"\r\n\r\n"
+TRICKLED_ERROR = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 300\r\n\r\n"
+
+
+@pytest.mark.parametrize(("head", "body"), [(TRICKLED_HEAD, b""), (TRICKLED_ERROR, b'{"error": {"message": "' + b"x" * 270 + b'"}}')],
+                         ids=["headers", "error-body"])
+def test_trickled_headers_or_error_body_end_at_the_deadline(head: bytes, body: bytes) -> None:
+    # Each byte comes well within the per-read timeout; the status line and headers (or a 503's
+    # body, which the openai client reads itself) never finish within the 2 s deadline.
+    with TrickleServer(head, body) as server:
+        started = time.monotonic()
+        with pytest.raises(ServiceUnavailable, match=r"after 2 attempts: no (complete )?answer in 2 s"):
+            OpenAILLM(llm_settings(server.base_url, retries=1, timeout=2.0)).complete(PROMPT, Insights)
+        assert 3.9 < time.monotonic() - started < 6.0  # two attempts of 2 s and a 0.01 s backoff
+
+
+def test_embeddings_trickled_headers_end_at_the_deadline() -> None:
+    with TrickleServer(TRICKLED_HEAD) as server:
+        embedder = OpenAIEmbedder(server.base_url, "fake-embedder", dimensions=4, retries=0, timeout=2.0)
+        started = time.monotonic()
+        with pytest.raises(ServiceUnavailable, match=r"no answer in 2 s"):
+            embedder.embed_passages(["a passage"])
+        assert 1.9 < time.monotonic() - started < 3.0
 
 
 def test_a_slow_but_timely_reply_is_read(fake: FakeLLMServer) -> None:

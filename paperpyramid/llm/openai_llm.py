@@ -19,8 +19,8 @@ see :mod:`paperpyramid.llm.tools`); the first time a server refuses ``tools`` wi
 client says so (None) from then on, and callers choose their tool as JSON instead.
 
 Each request has a wall-clock deadline, ``timeout`` seconds from connect to the reply's last
-byte (the HTTP client's own timeout is per read, which a server trickling a byte at a time never
-trips), and its reply a byte bound that ``max_tokens`` sets (:mod:`paperpyramid.llm.wire`): a
+byte, status line, headers and error bodies included (:mod:`paperpyramid.http_deadline`; the HTTP
+client's own timeout is per read, which a server trickling a byte at a time never trips), and its reply a byte bound that ``max_tokens`` sets (:mod:`paperpyramid.llm.wire`): a
 longer reply is cut off, counted as ``max_tokens`` completion tokens, and an
 :class:`~paperpyramid.errors.LLMOutputError`. Usage a server leaves out or reports as zero is
 counted here (:meth:`OpenAILLM.count_tokens`), so that token budgets hold whatever it reports.
@@ -46,6 +46,8 @@ import openai
 from pydantic import BaseModel
 
 from paperpyramid.errors import ConfigurationError, LLMOutputError, ServiceUnavailable
+from paperpyramid.http_deadline import deadline as whole_exchange_by
+from paperpyramid.http_deadline import http_client
 from paperpyramid.llm import LLMReply, Message, Usage
 from paperpyramid.llm.structured import complete_with_repair, with_schema_instructions
 from paperpyramid.llm.tools import Tool, ToolCall, ToolReply, call_with_repair
@@ -109,7 +111,8 @@ class OpenAILLM:
         self._refused: set[str] = set()  # optional features the server refused: "json_schema", "tools"
         # max_retries=0: the retry loop is ours (one policy, errors we can word, testable).
         self._client = openai.OpenAI(
-            base_url=settings.base_url, api_key=settings.api_key or PLACEHOLDER_API_KEY, max_retries=0, timeout=settings.timeout
+            base_url=settings.base_url, api_key=settings.api_key or PLACEHOLDER_API_KEY, max_retries=0, timeout=settings.timeout,
+            http_client=http_client(),
         )
 
     def __repr__(self) -> str:
@@ -259,7 +262,7 @@ class OpenAILLM:
     def _exchange(self, messages: Sequence[Mapping[str, Any]], max_tokens: int, options: dict[str, Any]) -> Completion:
         """One request and its whole reply within ``timeout`` seconds of sending it."""
         deadline = time.monotonic() + self.settings.timeout
-        with self._client.chat.completions.with_streaming_response.create(
+        with whole_exchange_by(deadline), self._client.chat.completions.with_streaming_response.create(
             model=self.model,
             messages=cast(Any, messages),
             temperature=self.settings.temperature,

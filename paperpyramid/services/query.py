@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import asdict
@@ -45,6 +46,7 @@ from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from paperpyramid.corpus import Corpus
+from paperpyramid.db.snapshot_schema import size_problem
 from paperpyramid.db.sqlite import DatabaseError
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import NotACorpus, PaperPyramidError, ServiceUnavailable
@@ -154,6 +156,22 @@ class _Service:
         return str(exc).replace(str(self.path), self.path.name)
 
 
+def _refuse_unreadable(path: Path, settings: ServeSettings) -> None:
+    """Refuse ``path`` now, in one line, rather than on every request: not a corpus, or (unless
+    ``max_value_bytes`` is None) a value longer than one request should ever load."""
+    with Corpus.open(path, query_time_limit=settings.query_time_limit) as corpus:
+        if settings.max_value_bytes is None:
+            return
+        started = time.monotonic()
+        try:
+            problem = size_problem(corpus.conn, settings.max_value_bytes, settings.max_value_bytes * 16)
+        except DatabaseError as exc:  # interrupted at the query time limit, or damage
+            raise NotACorpus(f"{path}: its value sizes could not be checked ({exc})") from exc
+        log.info("value sizes of %s checked in %.1f s", path, time.monotonic() - started)
+    if problem is not None:
+        raise NotACorpus(f"{path} is refused: {problem} (PAPERPYRAMID_SERVE__MAX_VALUE_BYTES sets the limit)")
+
+
 def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | None = None, token: str | None = None,
                filter_llm: LLM | None = None, settings: ServeSettings | None = None, served_on: str | None = None) -> FastAPI:
     """The app over the corpus file ``db``; ``llm`` answers (default: the configured model, loaded
@@ -167,7 +185,7 @@ def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | N
     Raises ``FileNotFoundError`` or ``NotACorpus`` when ``db`` is not a corpus it can read."""
     path = Path(db)
     settings = settings or ServeSettings()
-    Corpus.open(path, query_time_limit=settings.query_time_limit).close()  # refused now, in one line, rather than on every request
+    _refuse_unreadable(path, settings)
     service = _Service(path, settings, llm, embedder, filter_llm)
 
     @asynccontextmanager
