@@ -13,8 +13,10 @@ from typing import Any
 class Reference:
     """One entry of the article's reference list, in the order printed (``position`` from 0).
 
-    ``raw`` is the entry as printed; ``title``, ``authors``, ``year``, ``doi`` and ``venue`` are
-    what the parser could split out of it (any may be missing)."""
+    ``raw`` is the entry as printed; ``title``, ``authors``, ``year``, ``doi``, ``venue`` and
+    ``arxiv_id`` are what the parser could split out of it (any may be missing); ``key`` is what
+    in-text citations name it by; ``cited_article_id`` the article of this corpus it names, once
+    resolved (:meth:`~paperpyramid.corpus.Corpus.cites`)."""
 
     id: str
     article_id: str
@@ -25,6 +27,9 @@ class Reference:
     year: int | None
     doi: str | None
     venue: str | None
+    key: str | None = None
+    arxiv_id: str | None = None
+    cited_article_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +92,9 @@ class SectionNode:
 
 
 def read_references(conn: Any, article_id: str) -> list[Reference]:
-    rows = conn.execute("SELECT id, article_id, position, raw, title, authors, year, doi, venue FROM bib_entries WHERE article_id = ? ORDER BY position",
-                        [article_id])  # fmt: skip
-    return [Reference(row[0], row[1], row[2], row[3], row[4], tuple(json.loads(row[5] or "[]")), row[6], row[7], row[8]) for row in rows]
+    rows = conn.execute("SELECT id, article_id, position, raw, title, authors, year, doi, venue, key, arxiv_id, cited_article_id "
+                        "FROM bib_entries WHERE article_id = ? ORDER BY position", [article_id])  # fmt: skip
+    return [Reference(row[0], row[1], row[2], row[3], row[4], tuple(json.loads(row[5] or "[]")), *row[6:]) for row in rows]
 
 
 def _order(part: str) -> str:

@@ -23,6 +23,7 @@ from paperpyramid.errors import PaperPyramidError
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    from paperpyramid.citation_graph import CitationLink
     from paperpyramid.corpus import Article, Corpus
     from paperpyramid.llm import LLM
     from paperpyramid.retrieval.answer import Answer
@@ -543,6 +544,24 @@ def show(
             if text:
                 for context in corpus.contexts(section.id):
                     out.print(f"{indent}  [dim]p. {context.page_number}[/] {escape(context.text)}\n", highlight=False)
+        _print_links(corpus, article)
+
+
+def _print_links(corpus: Corpus, article: Article) -> None:
+    """What the article cites of the corpus and what in the corpus cites it, with the citing
+    sentences and their pages."""
+    cites = corpus.cites(article.id)
+    linked = [link for link in cites if link.cited_article_id]
+    cited_by = corpus.cited_by(article.id)
+    cited_in = sum(1 for link in cites if link.passages)
+    out.print(f"references {len(cites)}, {cited_in} cited in the text; {len(linked)} name articles of this corpus; cited by {len(cited_by)} "
+              "entries of this corpus", highlight=False, markup=False)  # fmt: skip
+    for arrow, link, other in [*(("cites", link, link.cited_article_id) for link in linked),
+                               *(("cited by", link, link.citing_article_id) for link in cited_by)]:  # fmt: skip
+        title = link.cited_title if arrow == "cites" else link.citing_title
+        out.print(f"  {arrow} {other}  {title or '(untitled)'}", highlight=False, markup=False)
+        for passage in link.passages[:3]:
+            out.print(f"    p. {passage.page_number}: {passage.sentence[:200]}", highlight=False, markup=False)
 
 
 def _article_json(corpus: Corpus, article: Article, text: bool) -> dict[str, Any]:
@@ -555,7 +574,14 @@ def _article_json(corpus: Corpus, article: Article, text: bool) -> dict[str, Any
         sections.append(row)
     return {"id": article.id, "title": article.title, "doi": article.doi, "date_published": article.date_published, "journal": article.journal,
             "pages": article.pages, "authors": [author.name for author in article.authors], "parser": article.parser,
-            "coverage": article.coverage, "ocr_pages": list(article.ocr_pages), "warnings": article.warnings, "source": article.source_uri, "sections": sections}
+            "coverage": article.coverage, "ocr_pages": list(article.ocr_pages), "warnings": article.warnings, "source": article.source_uri, "sections": sections,
+            "cites": [_link_json(link, link.cited_article_id) for link in corpus.cites(article.id, in_corpus=True)],
+            "cited_by": [_link_json(link, link.citing_article_id) for link in corpus.cited_by(article.id)]}
+
+
+def _link_json(link: CitationLink, other: str | None) -> dict[str, Any]:
+    return {"article": other, "entry": link.entry, "passages": [{"context": passage.context_id, "page": passage.page_number, "marker": passage.marker,
+                                                                 "sentence": passage.sentence} for passage in link.passages]}
 
 
 @app.command()
@@ -591,14 +617,22 @@ def list_articles(
     year_to: Annotated[int | None, typer.Option(help="Only articles published in or before this year.")] = None,
     journal: Annotated[str | None, typer.Option(help="Only articles of this journal.")] = None,
     title: Annotated[str | None, typer.Option(help="Only articles whose title holds this text (any case).")] = None,
+    cites: Annotated[str | None, typer.Option("--cites", help="Only articles whose references name this article (an id or DOI) of the corpus.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per line: id, title, doi, year, journal, pages, authors, source, coverage.")] = False,
 ) -> None:
     """List the articles in the corpus: id, year, DOI and title, in the order they were stored."""
+    from paperpyramid.citation_graph import citing_articles
     from paperpyramid.retrieval.filters import Filters, allowed_articles, year_of
 
     with _reading(db) as corpus:
         allowed = allowed_articles(corpus.conn, Filters(year_from=year_from, year_to=year_to, journal=journal))
         wanted = None if allowed is None else set(allowed)
+        if cites is not None:
+            try:
+                citing = set(citing_articles(corpus.conn, corpus.article(cites).id))
+            except KeyError as exc:
+                raise _fail(str(exc.args[0] if exc.args else exc)) from exc
+            wanted = citing if wanted is None else wanted & citing
         for article in corpus.articles():
             if (wanted is not None and article.id not in wanted) or (title and title.casefold() not in (article.title or "").casefold()):
                 continue

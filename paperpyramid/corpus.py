@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
+from paperpyramid import citation_graph
 from paperpyramid.article_parts import (
     Figure,
     Formula,
@@ -34,6 +35,7 @@ from paperpyramid.article_parts import (
     read_tables,
     section_tree,
 )
+from paperpyramid.citation_graph import CitationLink
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import SCHEMA_VERSION
@@ -333,6 +335,20 @@ class Corpus:
         """The article's reference list, in the order printed."""
         self._require("articles", article_id)
         return read_references(self.conn, article_id)
+
+    def cites(self, article_id: str, *, in_corpus: bool = False) -> list[CitationLink]:
+        """The article's reference entries in printed order, each with the passages that cite it
+        (their pages and sentences) and, where it names an article of this corpus, that article
+        (``cited_article_id``); with ``in_corpus`` only those. Call it to follow a claim to what
+        it rests on."""
+        self._require("articles", article_id)
+        return citation_graph.cites(self.conn, article_id, in_corpus=in_corpus)
+
+    def cited_by(self, article_id: str) -> list[CitationLink]:
+        """The entries of other articles of the corpus that name this one, each with the passages
+        citing it: which papers build on it, and what they say of it."""
+        self._require("articles", article_id)
+        return citation_graph.cited_by(self.conn, article_id)
 
     def tables(self, article_id: str) -> list[Table]:
         """The article's tables, each as rows of cells and as Markdown, with its caption and page."""

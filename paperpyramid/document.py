@@ -27,13 +27,26 @@ class Author:
 
 
 @dataclass(slots=True)
+class Cite:
+    """An in-text citation inside a block: ``block.text[start:end]`` is its marker as the text
+    reads ("[12]", "[3–5]", "(Smith et al., 2019)", a superscript "4"), ``keys`` the
+    :attr:`Reference.key` of each entry it cites, in the order cited."""
+
+    start: int
+    end: int
+    keys: list[str]
+
+
+@dataclass(slots=True)
 class Block:
-    """One body block: a paragraph, a display formula, a table rendering or a caption."""
+    """One body block: a paragraph, a display formula, a table rendering or a caption;
+    ``cites`` are its in-text citations, in text order."""
 
     text: str
     page: int
     kind: BlockKind = "paragraph"
     bbox: BBox | None = None
+    cites: list[Cite] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -96,12 +109,18 @@ class Figure:
 
 @dataclass(slots=True)
 class Reference:
+    """One entry of the reference list. ``key`` is what in-text citations name it by: a LaTeX
+    cite key, a JATS/TEI xml id, or the printed label ("12") of a numbered list; unique within
+    its document, or None when nothing cites it by a key."""
+
     raw: str
     title: str | None = None
     authors: list[str] = field(default_factory=list)
     year: int | None = None
     doi: str | None = None
     venue: str | None = None
+    key: str | None = None
+    arxiv_id: str | None = None  # "2101.00001" or "hep-th/9901001", without a version
 
 
 @dataclass(slots=True)
@@ -112,6 +131,7 @@ class Document:
     date_published: str | None = None
     journal: str | None = None
     doi: str | None = None
+    arxiv_id: str | None = None  # the paper's own arXiv id, without a version
     pages: int = 0
     sections: list[Section] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)

@@ -15,6 +15,8 @@ import dataclasses
 import re
 from typing import Any, TypeVar
 
+from paperpyramid.document import Block, Cite
+
 _TEX_LIGATURES = {
     "\x1b": "ff", "\x1c": "fi", "\x1d": "fl", "\x1e": "ffi", "\x1f": "ffl",  # T1 (Cork)
     "\x0b": "ff", "\x0c": "fi", "\x0d": "fl", "\x0e": "ffi", "\x0f": "ffl",  # OT1
@@ -64,8 +66,16 @@ def _clean(value: Any) -> Any:
             new = _clean(old)
             if new is not old:
                 changes[field.name] = new
+        if isinstance(value, Block) and "text" in changes and value.cites:
+            changes["cites"] = [_moved(cite, value.text) for cite in changes.get("cites", value.cites)]
         return dataclasses.replace(value, **changes) if changes else value
     return value
+
+
+def _moved(cite: Cite, text: str) -> Cite:
+    """``cite``, a span of ``text``, as a span of ``text`` cleaned."""
+    start = len(clean_text(text[: cite.start]))
+    return dataclasses.replace(cite, start=start, end=start + len(clean_text(text[cite.start : cite.end])))
 
 
 __all__ = ["clean_document", "clean_text"]

@@ -26,6 +26,20 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--heavy", action="store_true", help="also run the heavy tier (tests marked heavy: minutes each)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``heavy`` (the larger twin of a test the default run keeps) run only with --heavy."""
+    if config.getoption("--heavy"):
+        return
+    skip = pytest.mark.skip(reason="heavy tier (minutes): run with `pytest --heavy`; the default run has its smaller twin")
+    for item in items:
+        if "heavy" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture
 def shared_corpus() -> Path:
     if not (CORPUS / "MANIFEST.tsv").is_file():

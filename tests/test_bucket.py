@@ -155,24 +155,26 @@ def test_same_ingest_on_a_dask_local_cluster(s3_env, tmp_path):
     assert {status for uri, (status, _) in log(db).items() if "hostile" not in uri} == {"done"}
 
 
-def test_kill_9_halfway_then_rerun_ingests_every_object_exactly_once(s3_env, tmp_path, shared_or_sample_pdfs):
+@pytest.mark.parametrize("objects", [60, pytest.param(200, marks=pytest.mark.heavy)])
+def test_kill_9_halfway_then_rerun_ingests_every_object_exactly_once(s3_env, tmp_path, shared_or_sample_pdfs, objects):
     good, hostile = shared_or_sample_pdfs
+    bucket = f"queue6-{objects}"
     keys = {}
     n = 0
-    while len(keys) < 200 - len(hostile):
+    while len(keys) < objects - len(hostile):
         source = good[n % len(good)]
         key = f"dump/{n:04d}-{source.name}"
-        put(s3_env, "queue6", key, distinct_copy(source.read_bytes(), n))
+        put(s3_env, bucket, key, distinct_copy(source.read_bytes(), n))
         keys[key] = source
         n += 1
     for path in hostile:
-        put(s3_env, "queue6", f"dump/hostile/{path.name}", path.read_bytes())
+        put(s3_env, bucket, f"dump/hostile/{path.name}", path.read_bytes())
     db = tmp_path / "c.sqlite"
-    command = [sys.executable, "-m", "paperpyramid.cli", "ingest", "s3://queue6/dump/", "--db", str(db), "--workers", "2"]
+    command = [sys.executable, "-m", "paperpyramid.cli", "ingest", f"s3://{bucket}/dump/", "--db", str(db), "--workers", "2"]
     process = subprocess.Popen(command, cwd=ROOT, env={**os.environ}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and process.poll() is None:
-        if db.exists() and _done(db) >= 80:
+        if db.exists() and _done(db) >= objects * 2 // 5:
             break
         time.sleep(0.2)
     os.killpg(process.pid, signal.SIGKILL)  # the ingest process and its workers, mid-write
@@ -184,11 +186,11 @@ def test_kill_9_halfway_then_rerun_ingests_every_object_exactly_once(s3_env, tmp
     assert result.returncode == 0, result.stderr[-2000:]
     print(f"\nkill -9 after {killed_at} of {len(keys)} good objects done (+{len(hostile)} hostile); re-run took {time.monotonic() - rerun_started:.1f} s")
     outcome = log(db)
-    assert all(outcome[f"s3://queue6/{key}"][0] == "done" for key in keys)
+    assert all(outcome[f"s3://{bucket}/{key}"][0] == "done" for key in keys)
     readable = sum(1 for path in hostile if path.name in READABLE)  # scans, owner-password-only
     assert count(db, "articles") == len(keys) + readable
     for path in hostile:
-        status, error = outcome[f"s3://queue6/dump/hostile/{path.name}"]
+        status, error = outcome[f"s3://{bucket}/dump/hostile/{path.name}"]
         assert status == "failed" or path.name in READABLE, (path.name, status, error)
     with sqlite3.connect(db) as connection:
         orphans = connection.execute("SELECT count(*) FROM sections WHERE id NOT IN (SELECT section_id FROM article_sections)").fetchone()[0]

@@ -54,6 +54,7 @@ CORPUS_TABLES = {
     "abstracts",
     "recollections",
     "recollections_sources",
+    "citations",
     "recollection_history",
 }
 NAME = re.compile(r"corpus-\d{8}T\d{6}Z")
@@ -437,6 +438,8 @@ def test_metadata_describes_every_table_and_column_of_the_schema(corpus_path: Pa
         "Sections of an article in order",
         "Contexts of a section in order",
         "Search contexts",
+        "Who cites this article",
+        "What this article cites in the corpus",
         "Failed inputs",
     }
 
@@ -469,6 +472,9 @@ def test_canned_queries_answer_on_a_real_corpus(corpus_path: Path) -> None:
         for text in ('a "quoted', "AND OR NOT", "NEAR(", "col:umn", "prefix*", "", "   ", "(", "'", '""', "^start", "tab\there\nnewline"):
             run("search_contexts", q=text)  # no error
         assert len(run("search_contexts", q="fertilization NOT frogs")) >= len(run("search_contexts", q="fertilization"))  # NOT is a word
+
+        # the citation graph's queries run (the sample's papers do not cite each other: no rows)
+        assert run("cited_by", article_id=frog.id) == [] and run("cites_in_corpus", article_id=frog.id) == []
 
         # labels are stored as their numbers, as the metadata says (it promised "Table 2")
         labels = [row[0] for row in conn.execute("SELECT label FROM tables UNION ALL SELECT label FROM figures")]

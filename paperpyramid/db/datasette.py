@@ -33,6 +33,8 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "created_at": "When the article was stored (UTC, ISO 8601).",
             "coverage": "Share of the PDF text layer's words (page furniture aside) found in the article's text, tables, captions and references; NULL when not measured.",
             "ocr_pages": "JSON list of the pages read by OCR instead of the PDF's text layer (scans); NULL when none.",
+            "arxiv_id": "The paper's own arXiv id, without a version, where its source states it.",
+            "title_key": "The title folded for matching references to it: accents off, lower case, letters and digits only.",
         },
     ),
     "sections": (
@@ -89,6 +91,19 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "year": "Year of the cited work.",
             "doi": "DOI of the cited work.",
             "venue": "Journal, book or conference of the cited work.",
+            "key": "What in-text citations name it by: a LaTeX cite key, a JATS or TEI xml id, or the printed number.",
+            "arxiv_id": "arXiv id of the cited work, without a version.",
+            "title_key": "The cited title folded for matching (as articles.title_key).",
+            "cited_article_id": "The article of this corpus the entry names (by DOI, arXiv id, or title with year and first author); NULL when none.",
+        },
+    ),
+    "citations": (
+        "In-text citations: which passage cites which reference entry, and where in its text.",
+        {
+            "context_id": "The citing passage.",
+            "bib_entry_id": "The reference entry it cites.",
+            "char_start": "Where the marker starts in the passage's text (a character offset from 0).",
+            "char_end": "Where the marker ends: the marker is the text from char_start up to char_end.",
         },
     ),
     "tables": (
@@ -332,6 +347,34 @@ ORDER BY contexts_fts.rank
 LIMIT 100
 """.strip(),
     ),
+    "cited_by": (
+        "Who cites this article",
+        "The articles of the corpus whose references name one article (by id), each citing passage with its page and marker.",
+        """
+SELECT citing.id AS citing_article_id, citing.title AS citing_title, c.page_number AS page,
+       substr(c.text, ci.char_start + 1, ci.char_end - ci.char_start) AS marker, c.id AS context_id, b.raw AS entry
+FROM bib_entries AS b
+JOIN articles AS citing ON citing.id = b.article_id
+LEFT JOIN citations AS ci ON ci.bib_entry_id = b.id
+LEFT JOIN contexts AS c ON c.id = ci.context_id
+WHERE b.cited_article_id = :article_id
+ORDER BY citing.created_at, b.position, c.page_number
+""".strip(),
+    ),
+    "cites_in_corpus": (
+        "What this article cites in the corpus",
+        "The reference entries of one article (by id) that name articles of this corpus, with the passages citing them.",
+        """
+SELECT b.position, cited.id AS cited_article_id, cited.title AS cited_title, c.page_number AS page,
+       substr(c.text, ci.char_start + 1, ci.char_end - ci.char_start) AS marker, c.id AS context_id
+FROM bib_entries AS b
+JOIN articles AS cited ON cited.id = b.cited_article_id
+LEFT JOIN citations AS ci ON ci.bib_entry_id = b.id
+LEFT JOIN contexts AS c ON c.id = ci.context_id
+WHERE b.article_id = :article_id
+ORDER BY b.position, c.page_number
+""".strip(),
+    ),
     "failed_inputs": (
         "Failed inputs",
         "Inputs whose latest attempt failed, most recent first, with the reason.",
@@ -345,7 +388,7 @@ ORDER BY updated_at DESC, source_uri
 }
 
 # label columns make Datasette show a title instead of a bare id where a row points at one
-_LABEL_COLUMNS = {"articles": "title", "sections": "section_title"}
+_LABEL_COLUMNS = {"articles": "title", "sections": "section_title", "bib_entries": "raw"}
 
 
 def datasette_metadata(database: str = "corpus") -> dict[str, Any]:

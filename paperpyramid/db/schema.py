@@ -315,8 +315,37 @@ def _v6_ocr_pages(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE articles ADD COLUMN ocr_pages TEXT")
 
 
+_V7_CITATIONS = """
+ALTER TABLE articles ADD COLUMN arxiv_id TEXT;       -- the paper's own arXiv id, without a version
+CREATE INDEX articles_arxiv ON articles (arxiv_id);
+ALTER TABLE articles ADD COLUMN title_key TEXT;      -- the title folded for matching (db/references.py)
+CREATE INDEX articles_title_key ON articles (title_key);
+ALTER TABLE bib_entries ADD COLUMN key TEXT;         -- what in-text citations name it by: a cite key, an xml id, "12"
+ALTER TABLE bib_entries ADD COLUMN arxiv_id TEXT;
+ALTER TABLE bib_entries ADD COLUMN title_key TEXT;   -- the title folded for matching (db/references.py)
+ALTER TABLE bib_entries ADD COLUMN cited_article_id TEXT REFERENCES articles (id);  -- the corpus's article it names
+CREATE INDEX bib_entries_arxiv ON bib_entries (arxiv_id);
+CREATE INDEX bib_entries_title_key ON bib_entries (title_key);
+CREATE INDEX bib_entries_cited ON bib_entries (cited_article_id);
+CREATE TABLE citations (
+    context_id TEXT NOT NULL REFERENCES contexts (id),
+    bib_entry_id TEXT NOT NULL REFERENCES bib_entries (id),
+    char_start INTEGER NOT NULL,                 -- the marker is contexts.text[char_start:char_end]
+    char_end INTEGER NOT NULL,
+    PRIMARY KEY (context_id, bib_entry_id, char_start)
+);
+CREATE INDEX citations_entry ON citations (bib_entry_id);
+"""
+
+
+def _v7_citations(db: sqlite_utils.Database) -> None:
+    # the citation graph: which passage cites which reference entry, and which entries name
+    # an article of the corpus (resolved as articles arrive, in either order)
+    db.executescript(_V7_CITATIONS)
+
+
 #: Every migration, oldest first. Append only.
-MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid, _v5_coverage, _v6_ocr_pages]
+MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid, _v5_coverage, _v6_ocr_pages, _v7_citations]
 
 #: The schema version this code reads and writes: the number of migrations.
 SCHEMA_VERSION = len(MIGRATIONS)

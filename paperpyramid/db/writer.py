@@ -24,6 +24,7 @@ import fastnanoid
 import sqlite_utils
 
 from paperpyramid.contexts import ContextDraft, split_section
+from paperpyramid.db import citation_spans, references
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import migrate
@@ -221,6 +222,9 @@ class CorpusWriter:
         section_rows: list[dict[str, Any]] = []
         context_rows: list[dict[str, Any]] = []
         section_contexts: list[dict[str, Any]] = []
+        entry_ids = [new_id() for _ in doc.references]
+        entry_by_key = {ref.key: entry_id for ref, entry_id in zip(doc.references, entry_ids, strict=True) if ref.key}
+        citation_rows: list[dict[str, Any]] = []
         for index, section in enumerate(doc.sections):
             drafts = self._splitter(section, counter) if contexts is None else contexts[index]
             pages = [block.page for block in section.blocks]
@@ -251,6 +255,12 @@ class CorpusWriter:
                     }
                 )
                 section_contexts.append({"section_id": section_ids[index], "context_id": context_id, "position": position})
+            first = len(context_rows) - len(drafts)
+            for span in citation_spans.locate(section, [draft.text for draft in drafts]):
+                citation_rows += [
+                    {"context_id": context_rows[first + span.context]["id"], "bib_entry_id": entry_by_key[key], "char_start": span.start, "char_end": span.end}
+                    for key in dict.fromkeys(span.keys) if key in entry_by_key
+                ]
 
         provenance = {**doc.provenance, "contexts": f"{counter.name} window {counter.window}"}
         article = {
@@ -260,6 +270,8 @@ class CorpusWriter:
             "date_published": doc.date_published,
             "journal": doc.journal,
             "doi": None if doc.doi is None else normalize_doi(doc.doi),
+            "arxiv_id": doc.arxiv_id,
+            "title_key": references.title_key(doc.title),
             "abstract": doc.abstract,
             "num_tokens": sum(row["num_tokens"] for row in context_rows),
             "pages": doc.pages,
@@ -294,7 +306,7 @@ class CorpusWriter:
                 "bib_entries",
                 [
                     {
-                        "id": new_id(),
+                        "id": entry_ids[position],
                         "article_id": article_id,
                         "position": position,
                         "raw": ref.raw,
@@ -303,10 +315,15 @@ class CorpusWriter:
                         "year": ref.year,
                         "doi": None if ref.doi is None else normalize_doi(ref.doi),
                         "venue": ref.venue,
+                        "key": ref.key,
+                        "arxiv_id": ref.arxiv_id or references.arxiv_id(ref.raw),
+                        "title_key": references.title_key(ref.title),
                     }
                     for position, ref in enumerate(doc.references)
                 ],
             )
+            self._insert("citations", citation_rows)
+            references.resolve_article(self.db.conn, article_id)
             self._insert(
                 "tables",
                 [

@@ -4,7 +4,7 @@ The walk starts where the question's best search hit is (hybrid search, BM25 wit
 embedder): that hit's paper and section. At each step the model sees the question, the paper's
 outline (where it is, what it has read), the passages on view, numbered, and short previews of
 what it has kept; everything from the paper is inside ``<document>`` tags (text from papers is
-data, never instructions). It calls one of five read-only tools (:data:`TOOLS`: natively where
+data, never instructions). It calls one of six read-only tools (:data:`TOOLS`: natively where
 the server takes tool calls, as JSON otherwise, see :mod:`paperpyramid.llm.tools`), each with
 ``keep``, the numbers of the passages on view that help to answer: those are collected.
 
@@ -16,7 +16,10 @@ once, and the second time the walk stops.
 
 The walk stops at ``done``, after ``limits.max_steps`` moves, when the token budget is spent,
 at a second cycle, or when the model's choice is unusable even after a repair turn; its last
-step says why. It returns the kept passages in the paper's reading order, cut to
+step says why. A passage on view that cites papers of the corpus lists them (its ``cites``
+attribute); ``follow_citation`` opens one at the section of its passage most like the citing
+sentence, and the walk goes on in that paper. It returns the kept passages in reading order
+(the papers in the order reached), cut to
 ``budget_tokens``. A walk the model ended with nothing kept returns nothing (the paper does not
 answer); one ended otherwise with nothing kept returns the starting search's best hits.
 """
@@ -24,13 +27,13 @@ answer); one ended otherwise with nothing kept returns the starting search's bes
 from __future__ import annotations
 
 import dataclasses
-import functools
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from paperpyramid.citation_graph import Followable, followable
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM, Message
@@ -82,6 +85,11 @@ class Search(Keep):
     query: str = Field(description="Keywords to look for in this paper.", json_schema_extra={"maxLength": 200})
 
 
+class FollowCitation(Keep):
+    passage: int = Field(description="The number of a passage on view whose cites attribute names a paper of the corpus.")
+    paper: int = Field(1, description="Which of the papers it cites, in the order its cites attribute lists them (1 for the first).")
+
+
 class Done(Keep):
     pass
 
@@ -96,6 +104,9 @@ TOOLS: tuple[Tool, ...] = (
          "Call it when the outline names a section likely to hold the answer (Methods for how, Results for how much).", OpenSection),
     Tool("search", "Search this paper for keywords; returns its best-matching passages, wherever they are. "
          "Call it when no section title points to the answer.", Search),
+    Tool("follow_citation", "Open a paper that a passage on view cites (only papers its cites attribute lists: they are in the corpus), "
+         "at the section holding its passage most like the citing sentence; the outline becomes that paper's. "
+         "Call it when the answer rests on the cited work rather than on this paper.", FollowCitation),
     Tool("done", "End the walk. Call it when the kept passages answer the question, or when this paper does not.", Done),
 )
 
@@ -146,6 +157,8 @@ class _Walker:
         self.conn, self.question, self.llm, self.filters, self.embedder, self.mode = conn, question, llm, filters, embedder, mode
         self.title = title or "Untitled"
         self.here = start
+        self.papers = [start.article_id]  # the papers walked, in the order first reached
+        self.orders: dict[str, list[str]] = {}
         self.outline = sections.outline(conn, start.article_id, include_references=filters.include_references)
         self.view = self._section_view(start)
         self.seen = {self.view.key}
@@ -181,11 +194,20 @@ class _Walker:
         order = self._reading_order
         return sorted(self.kept.values(), key=lambda hit: order.get(hit.context_id, len(order)))
 
-    @functools.cached_property
+    @property
     def _reading_order(self) -> dict[str, int]:
-        """Each context's place in the paper (the walk never leaves it), read once per walk."""
-        return {context_id: index for index, context_id in
-                enumerate(sections.reading_order(self.conn, self.here.article_id, include_references=self.filters.include_references))}
+        """Each context's place: the papers in the order the walk reached them, each in reading order."""
+        order: dict[str, int] = {}
+        for article_id in self.papers:
+            for context_id in self._paper_order(article_id):
+                order.setdefault(context_id, len(order))
+        return order
+
+    def _paper_order(self, article_id: str) -> list[str]:
+        """A paper's contexts in reading order, read once per walk."""
+        if article_id not in self.orders:
+            self.orders[article_id] = sections.reading_order(self.conn, article_id, include_references=self.filters.include_references)
+        return self.orders[article_id]
 
     def _keep(self, arguments: BaseModel) -> int:
         """Collects the passages on view that ``keep`` names; returns how many were new."""
@@ -220,6 +242,8 @@ class _Walker:
                 self.note += f"There is no section {number!r} in the outline; name one the outline shows. "
                 return f"no section {number!r}", None
             return self._land(self._section_view(target), target)
+        if call.name == "follow_citation":
+            return self._follow(int(getattr(arguments, "passage", 0)), int(getattr(arguments, "paper", 1)))
         query = " ".join(str(getattr(arguments, "query", "")).split())
         within = dataclasses.replace(self.filters, article_ids=(self.here.article_id,))
         hits = retrieve(self.conn, query, mode=self.mode, k=SEARCH_HITS, filters=within, embedder=self.embedder)
@@ -227,6 +251,35 @@ class _Walker:
             self.note += f"The search for {query!r} found nothing in this paper. "
             return f"nothing found for {query!r}", None
         return self._land(self._cut(f"search:{query.casefold()}", f"the search for {query!r}", hits), None)
+
+    def _follow(self, number: int, which: int) -> tuple[str, str | None]:
+        """Opens the ``which``-th corpus paper that passage ``number`` on view cites, at the
+        section of its passage most like the citing sentence."""
+        if not 1 <= number <= len(self.view.passages):
+            self.note += f"Passage {number} is not on view. "
+            return f"no passage {number}", None
+        links = self._followable([self.view.passages[number - 1]]).get(self.view.passages[number - 1].context_id, [])
+        if not 1 <= which <= len(links):
+            self.note += f"Passage {number} cites {'no paper of the corpus' if not links else f'only {len(links)} paper(s) of the corpus'}. "
+            return f"passage {number} cites no paper {which} of the corpus", None
+        link = links[which - 1]
+        within = dataclasses.replace(self.filters, article_ids=(link.cited_article_id,))
+        hits = retrieve(self.conn, link.sentence, mode=self.mode, k=1, filters=within, embedder=self.embedder)
+        outline = sections.outline(self.conn, link.cited_article_id, include_references=self.filters.include_references)
+        target = sections.heading(self.conn, hits[0].citation.section_id) if hits else (outline[0] if outline else None)
+        if target is None:
+            self.note += f"The cited paper {link.cited_title or 'Untitled'} has no text to read. "
+            return "a cited paper with no text", None
+        self.title, self.outline = link.cited_title or "Untitled", outline
+        if link.cited_article_id not in self.papers:
+            self.papers.append(link.cited_article_id)
+        return self._land(self._section_view(target), target)
+
+    def _followable(self, passages: list[SearchHit]) -> dict[str, list[Followable]]:
+        """The corpus papers each passage cites, within the walk's filters."""
+        found = followable(self.conn, [hit.context_id for hit in passages])
+        allowed = self.filters.article_ids
+        return {context: [link for link in links if allowed is None or link.cited_article_id in allowed] for context, links in found.items()}
 
     def _land(self, view: _View, section: Heading | None) -> tuple[str, str | None]:
         if view.key in self.seen:
@@ -286,7 +339,11 @@ class _Walker:
         if self.note:
             parts.append(f"Note: {self.note.strip()}")
         shown = f"passages 1–{len(view.passages)}" + (f" ({view.hidden} more not shown: search to find them)" if view.hidden else "")
-        blocks = [document_block(hit.text, passage=index, page=hit.citation.page_number or "") for index, hit in enumerate(view.passages, 1)]
+        links = self._followable(view.passages)
+        blocks = [document_block(hit.text, passage=index, page=hit.citation.page_number or "",
+                                 **({"cites": "; ".join(f"{n}. {link.cited_title or 'Untitled'}" for n, link in enumerate(links[hit.context_id], 1))}
+                                    if links.get(hit.context_id) else {}))
+                  for index, hit in enumerate(view.passages, 1)]  # fmt: skip
         parts.append(f"On view: {view.title}, {shown}:\n" + "\n".join(blocks) if view.passages else f"On view: {view.title}, which has no text of its own.")
         parts.append("Call one tool.")
         return "\n\n".join(parts)
@@ -297,6 +354,8 @@ def _describe(call: ToolCall) -> str:
         return f"open_section({str(getattr(call.arguments, 'number', ''))!r})"
     if call.name == "search":
         return f"search({str(getattr(call.arguments, 'query', ''))!r})"
+    if call.name == "follow_citation":
+        return f"follow_citation(passage {getattr(call.arguments, 'passage', '?')}, paper {getattr(call.arguments, 'paper', 1)})"
     return call.name
 
 

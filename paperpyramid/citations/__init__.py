@@ -1,0 +1,2 @@
+"""The citation graph: in-text citations linked to reference entries, and references resolved to
+the articles of the corpus they name."""
