@@ -28,6 +28,7 @@ from paperpyramid.document import (
     BBox,
     Block,
     BlockKind,
+    Cite,
     Document,
     Figure,
     Formula,
@@ -36,6 +37,7 @@ from paperpyramid.document import (
     Table,
 )
 from paperpyramid.errors import BadInput
+from paperpyramid.parsers.xml_cites import MarkedText, arxiv_id_in, moved, normalise_arxiv_id
 
 __all__ = ["NO_COORDINATES_WARNING", "tei_to_document"]
 
@@ -69,6 +71,35 @@ def _text(element: ET.Element | None, skip: frozenset[str] = frozenset()) -> str
                 yield child.tail
 
     return _collapse("".join(walk(element)))
+
+
+def _cited_text(element: ET.Element | None, skip: frozenset[str] = frozenset()) -> tuple[str, list[Cite]]:
+    """:func:`_text` and its in-text citations: each ``<ref type="bibr" target="#b12">`` is a cite
+    of its own text naming key "b12"; a bibr ref without a target (GROBID did not resolve
+    it) is text only."""
+    if element is None:
+        return "", []
+    marked = MarkedText()
+
+    def walk(node: ET.Element) -> None:
+        marked.add(node.text)
+        for child in node:
+            if _local(child.tag) not in skip:
+                start = marked.position
+                walk(child)
+                keys = _cite_keys(child)
+                if keys:
+                    marked.mark(start, keys)
+            marked.add(child.tail)
+
+    walk(element)
+    return marked.finish()
+
+
+def _cite_keys(ref: ET.Element) -> list[str]:
+    if _local(ref.tag) != "ref" or ref.get("type") != "bibr":
+        return []
+    return [target[1:] for target in (ref.get("target") or "").split() if target.startswith("#") and len(target) > 1]
 
 
 def _children(element: ET.Element, name: str) -> list[ET.Element]:
@@ -157,13 +188,13 @@ class _Reader:
         self.stack.append(index)
         return index
 
-    def add_block(self, text: str, page: int, kind: BlockKind, bbox: BBox | None) -> None:
+    def add_block(self, text: str, page: int, kind: BlockKind, bbox: BBox | None, cites: list[Cite] | None = None) -> None:
         if not text:
             return
         if self.current is None:  # text before the first heading: an untitled section holds it
             self.open_section("", None, page)
         section = self.doc.sections[self.stack[-1]]
-        section.blocks.append(Block(text, page, kind, bbox))
+        section.blocks.append(Block(text, page, kind, bbox, cites or []))
         section.page_end = max(section.page_end or page, page)
 
     # ------------------------------------------------------------------ body
@@ -184,14 +215,16 @@ class _Reader:
                 self.read_div(child)
             elif name == "p":
                 page, bbox = self.locate(child)
-                self.add_block(_text(child, frozenset({"formula", "figure", "note"})), page, "paragraph", bbox)
+                text, cites = _cited_text(child, frozenset({"formula", "figure", "note"}))
+                self.add_block(text, page, "paragraph", bbox, cites)
                 for nested in child:  # GROBID 0.8 may put a formula inside a paragraph
                     if _local(nested.tag) in ("formula", "figure"):
                         self.read_content_item(nested)
             elif name == "list":
                 for item in _children(child, "item"):
                     page, bbox = self.locate(item)
-                    self.add_block(_text(item), page, "list_item", bbox)
+                    text, cites = _cited_text(item)
+                    self.add_block(text, page, "list_item", bbox, cites)
             else:
                 self.read_content_item(child)
 
@@ -214,8 +247,10 @@ class _Reader:
     def read_figure(self, element: ET.Element) -> None:
         page, bbox = self.locate(element, in_reading_order=False)
         head = _text(_child(element, "head"))
-        description = _text(_child(element, "figDesc"))
+        description, cites = _cited_text(_child(element, "figDesc"))
         caption = description if head and description.startswith(head) else _collapse(f"{head} {description}")
+        if caption != description:
+            cites = moved(cites, len(head) + 1) if head and description else []
         label = _text(_child(element, "label")) or None
         if element.get("type") == "table":
             cells = _table_cells(_child(element, "table"))
@@ -223,7 +258,7 @@ class _Reader:
                 return
             self.doc.tables.append(Table(caption=caption, cells=cells, page=page, bbox=bbox, label=label, section=self.current))
             if self.current is not None:
-                self.add_block(caption, page, "caption", bbox)
+                self.add_block(caption, page, "caption", bbox, cites)
                 if cells:
                     self.add_block(self.doc.tables[-1].markdown, page, "table", bbox)
         else:
@@ -231,7 +266,7 @@ class _Reader:
                 return
             self.doc.figures.append(Figure(caption=caption, page=page, label=label, bbox=bbox, section=self.current))
             if self.current is not None:
-                self.add_block(caption, page, "caption", bbox)
+                self.add_block(caption, page, "caption", bbox, cites)
 
     # ------------------------------------------------------------------ back
 
@@ -253,6 +288,7 @@ class _Reader:
         for bibl in bibls:
             page, bbox = self.locate(bibl)
             reference = _reference(bibl)
+            reference.key = bibl.get("{http://www.w3.org/XML/1998/namespace}id") or None
             self.doc.references.append(reference)
             section.blocks.append(Block(reference.raw, page, "list_item", bbox))
         section.page_start = section.blocks[0].page
@@ -278,6 +314,7 @@ class _Reader:
             if (idno.get("type") or "").upper() == "DOI" and _text(idno):
                 self.doc.doi = _text(idno)
                 break
+        self.doc.arxiv_id = _arxiv_id(source) if source is not None else None
         dates = [_find(file_desc, "publicationStmt/date"), _find(monogr, "imprint/date")]
         for date in dates:
             if date is not None and (date.get("when") or _text(date)):
@@ -288,6 +325,15 @@ class _Reader:
         if abstract is not None:
             paragraphs = [_text(p, frozenset({"formula", "figure", "note"})) for p in abstract.iter(f"{_TEI}p")]
             self.doc.abstract = "\n\n".join(p for p in paragraphs if p) or _text(abstract) or None
+
+    def keep_known_cites(self) -> None:
+        """Keys name entries of the reference list; a cite naming none of them is dropped."""
+        known = {reference.key for reference in self.doc.references if reference.key}
+        for section in self.doc.sections:
+            for block in section.blocks:
+                for cite in block.cites:
+                    cite.keys = [key for key in dict.fromkeys(cite.keys) if key in known]
+                block.cites = [cite for cite in block.cites if cite.keys]
 
     def version(self) -> str:
         for application in self.root.iter(f"{_TEI}application"):
@@ -305,6 +351,7 @@ class _Reader:
         back = _child(text, "back")
         if back is not None:
             self.read_back(back)
+        self.keep_known_cites()
         surfaces = list(self.root.iter(f"{_TEI}surface"))
         self.doc.pages = len(surfaces) or self.max_page
         if not self.text_has_coordinates:
@@ -377,7 +424,18 @@ def _reference(bibl: ET.Element) -> Reference:
     if not raw:
         pieces = [", ".join(authors), f"({year})" if year else "", title, venue]
         raw = ". ".join(piece for piece in pieces if piece) or _text(bibl)
-    return Reference(raw=raw, title=title or None, authors=authors, year=year, doi=doi, venue=venue or None)
+    arxiv_id = _arxiv_id(bibl) or arxiv_id_in(raw)
+    return Reference(raw=raw, title=title or None, authors=authors, year=year, doi=doi, venue=venue or None, arxiv_id=arxiv_id)
+
+
+def _arxiv_id(bibl: ET.Element) -> str | None:
+    """The id of an ``<idno type="arXiv">`` under ``bibl`` (GROBID writes "arXiv:1903.10676v2")."""
+    for idno in bibl.iter(f"{_TEI}idno"):
+        if (idno.get("type") or "").lower() == "arxiv" and _text(idno):
+            found = normalise_arxiv_id(_text(idno))
+            if found:
+                return found
+    return None
 
 
 def tei_to_document(tei: bytes | str, *, source: str = "grobid") -> Document:

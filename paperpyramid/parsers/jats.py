@@ -30,11 +30,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperpyramid.document import Author, Block, BlockKind, Document, Figure, Formula, Reference, Section, Table
+from paperpyramid.document import Author, Block, BlockKind, Cite, Document, Figure, Formula, Reference, Section, Table
 from paperpyramid.errors import BadInput, ParseTimeout, TooManyPages
+from paperpyramid.parsers import jats_cites
 from paperpyramid.parsers.jats_xml import (  # the JATS parser's own helpers, private to it
     _NO_TEXT,
-    _caption,
     _cells,
     _child,
     _children,
@@ -56,6 +56,7 @@ from paperpyramid.parsers.jats_xml import (  # the JATS parser's own helpers, pr
     _tidy,
 )
 from paperpyramid.parsers.pdf_pages import MIN_PROBE_LENGTH, PageLimits, PageLocator, normalise
+from paperpyramid.parsers.xml_cites import MarkedText, arxiv_id_in, moved, normalise_arxiv_id
 
 __all__ = ["NAME", "parse_jats"]
 
@@ -121,6 +122,7 @@ def parse_jats(
     floats = _child(article, "floats-group")
     if floats is not None:
         builder.floats(floats)
+    builder.resolve_cites()
     document.abstract = builder.abstract_text
 
     document.sections = builder.sections
@@ -179,6 +181,9 @@ class _Builder:
     linked: list[tuple[Table | Formula | Figure, Block]] = field(default_factory=list)
     # id of a table or figure -> (section, block) of the first paragraph that cites it
     first_cited: dict[str, tuple[int, Block]] = field(default_factory=dict)
+    # cites of two xrefs with a dash between, expanded once the reference list is read
+    ranges: list[Cite] = field(default_factory=list)
+    ref_ids: list[str] = field(default_factory=list)  # every <ref id>, in list order
 
     # ---- sections
 
@@ -196,13 +201,13 @@ class _Builder:
             return
         # the plain abstract, not a "toc" teaser or a graphical or lay summary
         chosen = next((a for a in abstracts if a.get("abstract-type") in (None, "", "abstract")), abstracts[0])
-        paragraphs = list(_abstract_paragraphs(chosen))
+        paragraphs = list(_abstract_paragraphs(chosen, self.ranges))
         if not paragraphs:
             return
         section = self.new_section("Abstract", 1)
-        for text in paragraphs:
-            self.add(section, Block(text, 1, "paragraph"), text)
-        self.abstract_text = "\n\n".join(paragraphs)
+        for text, cites in paragraphs:
+            self.add(section, Block(text, 1, "paragraph", cites=cites), text)
+        self.abstract_text = "\n\n".join(text for text, _ in paragraphs)
 
     def body(self, body: ET.Element) -> None:
         """The body's sections, with text outside any ``<sec>`` in untitled sections."""
@@ -272,8 +277,12 @@ class _Builder:
         index = self.new_section(title or "References", 1, "ref")
         for ref in refs:
             reference = _reference(ref)
+            if ref.get("id"):
+                self.ref_ids.append(ref.get("id") or "")
             if reference is None:
                 continue
+            reference.key = ref.get("id") or None
+            reference.arxiv_id = _citation_arxiv_id(ref, reference.raw)
             self.references.append(reference)
             self.add(index, Block(reference.raw, 1, "list_item"), reference.raw)
 
@@ -316,18 +325,18 @@ class _Builder:
     def flow(self, element: ET.Element, section: int, kind: BlockKind, skip: frozenset[str] = frozenset()) -> None:
         """Blocks from an element's mixed content: text runs become ``kind`` blocks, cut
         around the block-level elements inside, which are handled in place."""
-        parts: list[str] = []
-        cites: list[str] = []
+        marked = MarkedText()
+        cited: list[str] = []
 
         def flush() -> None:
-            text = _tidy("".join(parts))
-            parts.clear()
+            text, cites = marked.finish(jats_cites.TIDY)
+            marked.clear()
             if text:
-                block = Block(text, 1, kind)
+                block = Block(text, 1, kind, cites=cites)
                 self.add(section, block, text)
-                for rid in cites:
+                for rid in cited:
                     self.first_cited.setdefault(rid, (section, block))
-            cites.clear()
+            cited.clear()
 
         def walk(node: ET.Element, top: bool) -> None:
             for child in node:
@@ -340,20 +349,21 @@ class _Builder:
                 elif name in _NO_TEXT:
                     pass
                 elif name == "break":
-                    parts.append(" ")
+                    marked.add(" ")
                 elif name == "inline-formula":
-                    parts.append(" " + _inline_formula(child) + " ")
+                    marked.add(" " + _inline_formula(child) + " ")
                 else:
                     if name == "xref" and child.get("rid"):
-                        cites.extend((child.get("rid") or "").split())
-                    if child.text:
-                        parts.append(child.text)
+                        cited.extend((child.get("rid") or "").split())
+                    keys = jats_cites.cite_keys(child)
+                    start, opened = marked.position, len(self.order)
+                    marked.add(child.text)
                     walk(child, False)
-                if child.tail:
-                    parts.append(child.tail)
+                    if keys and len(self.order) == opened:  # not cut by a block inside the xref
+                        jats_cites.close_cite(marked, start, keys, self.ranges)
+                marked.add(child.tail)
 
-        if element.text:
-            parts.append(element.text)
+        marked.add(element.text)
         walk(element, True)
         flush()
 
@@ -387,9 +397,12 @@ class _Builder:
             for formula in _descendants(element, "disp-formula"):
                 self.formula(formula, section)
         elif name == "supplementary-material":
-            caption = _join_label(_label(element), _caption(element))
+            label = _label(element)
+            text, cites = jats_cites.caption(element, self.ranges)
+            caption = _join_label(label, text)
             if caption:
-                self.add(section, Block(caption, 1, "caption"), caption, "float")
+                block = Block(caption, 1, "caption", cites=moved(cites, jats_cites.label_offset(label, text)))
+                self.add(section, block, caption, "float")
         elif name == "ref-list":
             pass  # a reference list inside the body is not the article's bibliography
         else:  # boxed text, quotes, code: their paragraphs read like any other
@@ -405,10 +418,11 @@ class _Builder:
             first = self.order[mark]
             first.block.text = f"{label} {first.block.text}"
             first.probe = normalise(first.block.text)
+            moved(first.block.cites, len(label) + 1)
 
     def table(self, element: ET.Element, section: int) -> None:
         label = _label(element)
-        caption = _caption(element)
+        caption, cites = jats_cites.caption(element, self.ranges)
         tables = [element] if _local(element.tag) == "table" else list(_tables_in(element))
         cells = [row for table in tables for row in _cells(table)]
         if tables:
@@ -416,13 +430,17 @@ class _Builder:
             cells = [row + [""] * (width - len(row)) for row in cells]
         table = Table(caption=caption, cells=cells, page=1, label=label or None, section=section)
         heading = _join_label(label, caption)
+        cites = moved(cites, jats_cites.label_offset(label, caption))
         text = heading
         if cells:
             text = f"{heading}\n\n{table.markdown}" if heading else table.markdown
+            cites += moved(jats_cites.table_cites(tables, cells, self.ranges), len(text) - len(table.markdown))
         foot = _child(element, "table-wrap-foot")
-        if foot is not None and _inline_text(foot):
-            text = f"{text}\n\n{_inline_text(foot)}"
-        block = Block(text, 1, "table")
+        foot_text, foot_cites = jats_cites.inline_text(foot, self.ranges) if foot is not None else ("", [])
+        if foot_text:
+            text = f"{text}\n\n{foot_text}"
+            cites += moved(foot_cites, len(text) - len(foot_text))
+        block = Block(text, 1, "table", cites=cites)
         self.tables.append(table)
         self.linked.append((table, block))
         if text:
@@ -430,9 +448,9 @@ class _Builder:
 
     def figure(self, element: ET.Element, section: int) -> None:
         label = _label(element)
-        caption = _caption(element)
+        caption, cites = jats_cites.caption(element, self.ranges)
         figure = Figure(caption=caption, page=1, label=label or None, section=section)
-        block = Block(_join_label(label, caption), 1, "caption")
+        block = Block(_join_label(label, caption), 1, "caption", cites=moved(cites, jats_cites.label_offset(label, caption)))
         self.figures.append(figure)
         self.linked.append((figure, block))
         if block.text:
@@ -451,6 +469,11 @@ class _Builder:
         if block.text:
             # MathML flattens to tokens in no printed order; nothing to match in the PDF
             self.add(section, block, "", "fixed")
+
+    def resolve_cites(self) -> None:
+        """Once the reference list is read: expand the ranges, keep the keys it holds."""
+        known = {reference.key for reference in self.references if reference.key}
+        jats_cites.resolve_cites(self.sections, self.ranges, self.ref_ids, known)
 
     # ---- pages
 
@@ -499,22 +522,23 @@ class _Builder:
                 section.page_start = section.page_end = 1
 
 
-def _abstract_paragraphs(abstract: ET.Element) -> Iterator[str]:
-    """An abstract's paragraphs; in a structured abstract each part's heading leads its first paragraph."""
+def _abstract_paragraphs(abstract: ET.Element, ranges: list[Cite]) -> Iterator[tuple[str, list[Cite]]]:
+    """An abstract's paragraphs and their cites; in a structured abstract each part's heading leads its first paragraph."""
     for child in abstract:
         name = _local(child.tag)
         if name == "sec":
             heading = _plain(_child(child, "title"))
-            texts = list(_abstract_paragraphs(child))
+            texts = list(_abstract_paragraphs(child, ranges))
             if texts and heading:
-                texts[0] = f"{heading}: {texts[0]}"
+                text, cites = texts[0]
+                texts[0] = (f"{heading}: {text}", moved(cites, len(heading) + 2))
             yield from texts
         elif name == "p":
-            text = _inline_text(child)
+            text, cites = jats_cites.inline_text(child, ranges)
             if text:
-                yield text
+                yield text, cites
         elif name not in ("title", "label", "object-id"):
-            yield from _abstract_paragraphs(child)
+            yield from _abstract_paragraphs(child, ranges)
 
 
 # --------------------------------------------------------------------------- metadata
@@ -526,6 +550,7 @@ def _read_metadata(meta: ET.Element, front: ET.Element | None, document: Documen
         if article_id.get("pub-id-type") == "doi" and _plain(article_id):
             document.doi = _plain(article_id)
             break
+    document.arxiv_id = _article_arxiv_id(meta)
     journal_meta = _child(front, "journal-meta")
     if journal_meta is not None:
         document.journal = _plain(_first(journal_meta, "journal-title")) or None
@@ -731,6 +756,33 @@ def _compose(citation: ET.Element, authors: list[str], etal: bool, title: str | 
     if doi:
         parts.append(f"doi:{doi}")
     return ". ".join(part.rstrip(".") for part in parts if part) + "."
+
+
+def _article_arxiv_id(meta: ET.Element) -> str | None:
+    """The article's own arXiv id: an ``<article-id pub-id-type="arxiv">``, else a link to its arXiv page."""
+    for article_id in _children(meta, "article-id"):
+        if (article_id.get("pub-id-type") or "").lower() == "arxiv" and _plain(article_id):
+            return normalise_arxiv_id(_plain(article_id))
+    for link in (*_children(meta, "self-uri"), *_children(meta, "ext-link")):
+        for value in (v for k, v in link.attrib.items() if k.endswith("href")):
+            if "arxiv.org/" in value.lower():
+                return arxiv_id_in(value)
+    return None
+
+
+def _citation_arxiv_id(ref: ET.Element, raw: str) -> str | None:
+    """A cited work's arXiv id: a ``<pub-id pub-id-type="arxiv">``, an arXiv link, else "arXiv:…" in its text."""
+    for pub_id in _descendants(ref, "pub-id"):
+        if (pub_id.get("pub-id-type") or "").lower() == "arxiv" and _plain(pub_id):
+            found = normalise_arxiv_id(_plain(pub_id))
+            if found:
+                return found
+    for link in _descendants(ref, "ext-link"):
+        for value in [*(v for k, v in link.attrib.items() if k.endswith("href")), _plain(link)]:
+            found = arxiv_id_in(value)
+            if found:
+                return found
+    return arxiv_id_in(raw) or arxiv_id_in(_plain(ref))
 
 
 def _citation_doi(citation: ET.Element, raw: str) -> str | None:

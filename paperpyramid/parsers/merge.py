@@ -50,7 +50,7 @@ def merge(embedded: Document, delivered: Delivered) -> Document:
 
 
 def _fill_metadata(target: Document, fallback: Document) -> None:
-    for name in ("title", "abstract", "doi", "date_published", "journal"):
+    for name in ("title", "abstract", "doi", "arxiv_id", "date_published", "journal"):
         if not getattr(target, name) and getattr(fallback, name):
             setattr(target, name, getattr(fallback, name))
             target.provenance[name] = fallback.provenance.get("structure", "embedded")
