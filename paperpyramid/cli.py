@@ -713,10 +713,16 @@ def eval_parse(
         typer.Option(min=0, help="Generated papers per table style in the held-out unseen-table set, parsed here with the embedded "
                                  "parser and reported apart (nine styles: 10 is 90 papers, about 30 s); 0 skips it."),
     ] = 10,
+    citations: Annotated[
+        bool,
+        typer.Option("--citations/--no-citations", help="Also score in-text citation linking against the JATS gold: each gold PDF beside "
+                                                        "its .nxml is parsed here with the embedded parser (about 40 s on the shared corpus)."),
+    ] = True,
 ) -> None:
     """Score parsed articles against gold files: soft section-title P/R/F1, title match,
     body-text word recall and reference-count ratio, per paper and overall; then tables the
-    engine was not developed on (generated, held-out split), reported apart."""
+    engine was not developed on (generated, held-out split), reported apart; then in-text
+    citations linked to their entries, against each <xref ref-type="bibr"> of the JATS gold."""
     from paperpyramid.eval.parse import evaluate, render_report, report_to_json
 
     if not (gold_dir / "MANIFEST.tsv").is_file():
@@ -738,6 +744,12 @@ def eval_parse(
         typer.echo("")
         typer.echo("\n".join(render_results("heldout", results)))
         payload["unseen_tables"] = results_to_json("heldout", results)
+    if citations:
+        from paperpyramid.eval.citations import citations_to_json, evaluate_citations, render_citations
+
+        scored = evaluate_citations(gold_dir)
+        typer.echo("\n".join(render_citations(scored)))
+        payload["citations"] = citations_to_json(scored)
     if as_json is not None:
         as_json.write_text(json.dumps(payload, indent=2))
 

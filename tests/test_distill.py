@@ -283,6 +283,36 @@ def test_recollections_connect_articles_with_sources_and_history(tmp_path: Path)
     assert rows(db, "SELECT count(*) FROM distillations WHERE recollected = 1") == [(2,)]
 
 
+def test_recollections_see_the_citation_links(tmp_path: Path) -> None:
+    """gamma cites alpha: with one related article shown, gamma meets alpha (linked) rather than
+    beta (the nearest without vectors: the latest), told how they are linked and by which sentence."""
+    from paperpyramid.document import Cite, Reference
+
+    db = tmp_path / "corpus.sqlite"
+    alpha, beta, gamma = paper("alpha", pages=2), paper("beta", pages=2), paper("gamma", pages=2)
+    alpha.doi = "10.5555/alpha"
+    block = gamma.sections[0].blocks[0]
+    block.text += " As alpha found [1]."
+    block.cites = [Cite(len(block.text) - 4, len(block.text) - 1, ["a1"])]
+    gamma.references = [Reference("[1] Colonies of alpha. 2020.", doi="10.5555/alpha", key="a1")]
+    ids = make_corpus(db, {"alpha": alpha, "beta": beta, "gamma": gamma})
+    prompts: list[str] = []
+    model = ScriptedModel()
+
+    def recording(body: dict[str, Any]) -> FakeReply:
+        if step(body) == "recollections":
+            prompts.append(body["messages"][1]["content"])
+        return model(body)
+
+    with FakeLLMServer(recording) as server:
+        run(db, server.base_url, recollections=True, related=1, concurrency=1)  # distilled, then recollected, in the order stored
+    (last,) = [prompt for prompt in prompts if 'label="NEW">\nTitle: Colonies of gamma' in prompt]
+    assert "Colonies of alpha" in last and "Colonies of beta" not in last
+    assert 'Citation: NEW cites this paper: "As alpha found [1]."' in last
+    (rid,) = [row[0] for row in rows(db, "SELECT recollection_id FROM recollections_sources WHERE article_id = ?", (ids["gamma"],))][:1]
+    assert {row[0] for row in rows(db, "SELECT article_id FROM recollections_sources WHERE recollection_id = ?", (rid,))} == {ids["gamma"], ids["alpha"]}
+
+
 @pytest.mark.slow
 def test_kill_9_during_distill_then_rerun_distils_each_article_once(tmp_path: Path) -> None:
     db = tmp_path / "corpus.sqlite"

@@ -1,7 +1,8 @@
 """Recollections: statements that connect papers, kept up to date as articles arrive.
 
 Each newly distilled article is shown to the model with its abstract and concepts, the
-abstracts of the ``related`` nearest other articles and the recollections nearest to it; the
+abstracts of the ``related`` other articles it is linked to by a citation (either way) and then
+nearest to it, each linked one with its citing sentence, and the recollections nearest to it; the
 model writes new recollections or updates shown ones. Every recollection keeps its sources
 (``recollections_sources``: the articles, and the insights behind the concepts it rests on)
 and every change a row of ``recollection_history``. One transaction per article; an article
@@ -17,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from paperpyramid import citation_graph
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.pyramid import LLMCallRecord, _record_calls, _transaction, new_id
 from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
@@ -57,6 +59,19 @@ def _paper(conn: Any, article_id: str) -> str:
     return f"Title: {(title and title[0]) or 'unknown'}\nAbstract: {abstract[0] if abstract else '(none)'}"
 
 
+def _links(conn: Any, article_id: str) -> dict[str, str]:
+    """The articles linked to ``article_id`` by a citation, either way, each with a line saying
+    how (and the first citing sentence), those it cites first."""
+    lines: dict[str, str] = {}
+    for link in citation_graph.cites(conn, article_id, in_corpus=True):
+        said = f': "{link.passages[0].sentence}"' if link.passages else ""
+        lines.setdefault(str(link.cited_article_id), f"\nCitation: NEW cites this paper{said}")
+    for link in citation_graph.cited_by(conn, article_id):
+        said = f': "{link.passages[0].sentence}"' if link.passages else ""
+        lines.setdefault(link.citing_article_id, f"\nCitation: this paper cites NEW{said}")
+    return lines
+
+
 def _nearest(conn: Any, level: str, article_id: str, embedder: Embedder | None, k: int, sql_fallback: str) -> list[str]:
     """Ids of the ``k`` items of ``level`` nearest to the article's abstract (other articles'
     abstracts, or recollections); without vectors, the most recent ones."""
@@ -78,7 +93,8 @@ def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counte
     candidates = _nearest(conn, "abstracts", article_id, embedder, 4 * settings.related + 20,
                           "SELECT id FROM abstracts WHERE article_id != ? ORDER BY rowid DESC LIMIT ?")
     owners = [row[0] for row in (conn.execute("SELECT article_id FROM abstracts WHERE id = ?", [aid]).fetchone() for aid in candidates) if row]
-    other_articles = [owner for owner in dict.fromkeys(owners) if owner != article_id and owner in earlier][: settings.related]
+    links = _links(conn, article_id)
+    other_articles = [owner for owner in dict.fromkeys([*links, *owners]) if owner != article_id and owner in earlier][: settings.related]
     if not other_articles:
         with _transaction(conn):
             conn.execute("UPDATE distillations SET recollected = 1 WHERE article_id = ?", [article_id])
@@ -91,7 +107,8 @@ def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counte
     # shown a quarter of the room each at most, the new paper's concepts (from the first) the rest
     room = prompt_room(llm, max_tokens, RecollectionsReply, *(message["content"] for message in recollections_messages("", [], [])))
     paper = fit_text(_paper(conn, article_id), room // 4, llm)
-    others = [(label, fit_text(_paper(conn, aid), room // (4 * len(other_articles)), llm)) for label, aid in labels.items() if label != "NEW"]
+    others = [(label, fit_text(_paper(conn, aid) + links.get(aid, ""), room // (4 * len(other_articles)), llm))
+              for label, aid in labels.items() if label != "NEW"]
     shown = shown[: fit_list([text for _, _, text in shown], llm, room // 4)]
     room -= sum(llm.count_tokens(text) + ITEM_OVERHEAD for text in [paper, *(text for _, text in others), *(text for _, _, text in shown)])
     concepts = concepts[: fit_list([text for _, text in concepts], llm, room)]

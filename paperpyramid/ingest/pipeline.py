@@ -36,6 +36,7 @@ from typing import BinaryIO, Literal, cast
 
 from minio import Minio
 
+from paperpyramid.citations.markers import link_markers
 from paperpyramid.contexts import ContextDraft, split_section
 from paperpyramid.db import lexical_index
 from paperpyramid.db.vectors import ContextVectors
@@ -221,6 +222,7 @@ def _with_contexts(parsed: Parsed, embedding: EmbeddingSettings | None = None) -
     if parsed.document is None:
         return parsed
     parsed.document = clean_document(parsed.document)  # every backend's text, before it is cut and embedded
+    _link_citations(parsed.document)
     embedder = None if embedding is None else _embedder(embedding.model_dump_json())
     counter = _counter()
     if embedder is not None and embedder.window < counter.window:
@@ -237,6 +239,15 @@ def _with_contexts(parsed: Parsed, embedding: EmbeddingSettings | None = None) -
             return Parsed(None, f"embedding failed: {type(exc).__name__}: {exc}", parsed.seconds, parsed.sha256)
         parsed.vectors = ContextVectors(embedder.name, embedder.dimension, embedder.window, vectors)
     return parsed
+
+
+def _link_citations(document: Document) -> None:
+    """In-text citation markers linked to the reference list, where the parser linked none (a
+    PDF's; JATS and TEI bring their own). A failure costs the links, never the document."""
+    try:
+        link_markers(document)
+    except Exception:  # one document's links must not end the run
+        log.exception("linking the citation markers of %s failed", document.title)
 
 
 @functools.lru_cache(maxsize=4)

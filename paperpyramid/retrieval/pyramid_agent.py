@@ -20,6 +20,10 @@ score summed over every search of the run (a query on a level) that returned the
 that several queries find, high up, comes first — ties by the round and place they were
 kept in.
 
+Following citations: a candidate whose source passages cite papers of the corpus lists them
+(its ``cites`` attribute); the model may name it in ``follow``, and the cited paper's passage most
+like the citing sentence is kept (after the kept items' passages).
+
 Drill-down: answers are cited to pages, so the result is the kept items' verbatim source
 contexts (an insight's linked contexts, a concept's through its insights, a recollection's
 through the insights it rests on, an abstract's: its article's best passages for the query
@@ -38,6 +42,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from paperpyramid.citation_graph import Followable, followable
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM, Message
@@ -66,6 +71,8 @@ REPLY_TOKENS = 400
 SCHEMA_MARGIN = 400
 #: verbatim passages of the fallback
 FALLBACK_K = 10
+#: cited papers one round may open
+MAX_FOLLOWS = 3
 
 SYSTEM = f"""You search a corpus of scientific papers for what answers a researcher's question.
 The papers are distilled into levels: recollections (statements that connect papers), abstracts (one per paper),
@@ -74,6 +81,8 @@ Each round you see numbered candidates that your searches found. In "keep", give
 to answer the question. In "notes", say in a few words what is still missing. In "queries", give up to {MAX_QUERIES} short new
 search terms for what is missing (specific words: names, measures, methods, species); never repeat an earlier search.
 Set "enough" to true when the kept items answer the question.
+A candidate whose sources cite papers of the corpus lists them (its cites attribute); in "follow", give the numbers of the candidates
+whose first cited paper should be opened: its passage most like the citing sentence is kept. Follow only when the answer rests on the cited work.
 {DATA_RULE}"""
 
 
@@ -83,6 +92,8 @@ class RoundReply(BaseModel):
     queries: list[str] = Field(description="new search terms for what is missing",
                                json_schema_extra={"maxItems": MAX_QUERIES, "items": {"type": "string", "maxLength": 120}})
     enough: bool = Field(description="true when the kept items answer the question")
+    follow: list[int] = Field(default_factory=list, description="numbers of candidates whose cited paper to open (only those with a cites attribute)",
+                              json_schema_extra={"maxItems": MAX_FOLLOWS})
 
 
 @dataclass(slots=True)
@@ -105,6 +116,7 @@ def pyramid_agent(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budge
     levels = _stocked_levels(conn, filters)
     items: dict[tuple[str, str], _Item] = {}
     kept: list[_Item] = []
+    followed: dict[str, SearchHit] = {}  # passages of cited papers opened by "follow", in order
     searched: list[str] = []
     notes = ""
     queries = [" ".join(question.split())]
@@ -122,7 +134,7 @@ def pyramid_agent(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budge
             reason = "nothing new: the searches found no item not shown before"
             break
         rounds += 1
-        messages, shown = _messages(question, found, kept, notes, searched, rounds, llm)
+        messages, shown, links = _messages(conn, question, found, kept, notes, searched, rounds, llm, filters)
         for item in shown:
             item.shown = True
         heading = f"round {rounds}: {_count(len(queries), 'query', 'queries')} ({' | '.join(queries)}), {len(shown)} new candidates ({_by_level(shown)})"
@@ -137,8 +149,11 @@ def pyramid_agent(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budge
             shown[number - 1].kept_in = (rounds, number)
             kept.append(shown[number - 1])
         ignored = len(set(reply.value.keep)) - len(chosen)
-        tracker.record(Step("pyramid", f"{heading}, kept {len(chosen)}" + (f" ({ignored} numbers not shown ignored)" if ignored else ""),
-                            *reply_tokens(reply), time.perf_counter() - started))
+        opened = _follow(conn, [links[number - 1][0] for number in dict.fromkeys(reply.value.follow[:MAX_FOLLOWS])
+                                if 1 <= number <= len(shown) and links[number - 1]], mode, filters, embedder, followed)
+        tracker.record(Step("pyramid", f"{heading}, kept {len(chosen)}" + (f" ({ignored} numbers not shown ignored)" if ignored else "")
+                            + (f", followed {_count(opened, 'citation', 'citations')}" if opened else ""), *reply_tokens(reply),
+                            time.perf_counter() - started))  # fmt: skip
         notes = " ".join(reply.value.notes.split())[:300]
         if reply.value.enough:
             reason = "done"
@@ -149,7 +164,7 @@ def pyramid_agent(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budge
         if not queries:
             reason = f"cycle: every query was searched before ({' | '.join(asked)})" if asked else "nothing new: the model gave no new search terms"
             break
-    return _drill_down(conn, question, kept, reason, tracker, budget_tokens, mode, filters, embedder)
+    return _drill_down(conn, question, kept, list(followed.values()), reason, tracker, budget_tokens, mode, filters, embedder)
 
 
 def _stocked_levels(conn: Any, filters: Filters) -> list[str]:
@@ -181,10 +196,38 @@ def _search(conn: Any, queries: Sequence[str], levels: Sequence[str], mode: str,
     return list(new.values())
 
 
-def _messages(question: str, found: list[_Item], kept: list[_Item], notes: str, searched: list[str], round_number: int,
-              llm: LLM) -> tuple[list[Message], list[_Item]]:
-    """The round's prompt and the candidates it shows: as many of ``found`` as fit in the
-    model's context window beside the rest, at most :data:`MAX_CANDIDATES` (one at least)."""
+def _follow(conn: Any, links: list[Followable], mode: str, filters: Filters, embedder: Embedder | None, followed: dict[str, SearchHit]) -> int:
+    """Opens each cited paper at its passage most like the citing sentence, adding it to
+    ``followed``; how many were opened."""
+    opened = 0
+    for link in links:
+        within = replace(filters, article_ids=(link.cited_article_id,))
+        for hit in retrieve(conn, link.sentence, mode=mode, k=1, filters=within, embedder=embedder):
+            followed.setdefault(hit.context_id, hit)
+            opened += 1
+    return opened
+
+
+def _cited_papers(conn: Any, items: Sequence[_Item], filters: Filters) -> list[list[Followable]]:
+    """For each item, the corpus papers its source passages cite (within the filters)."""
+    found = followable(conn, [source.context_id for item in items for source in item.hit.sources])
+    allowed = filters.article_ids
+    papers: list[list[Followable]] = []
+    for item in items:
+        links: dict[str, Followable] = {}
+        for source in item.hit.sources:
+            for link in found.get(source.context_id, []):
+                if allowed is None or link.cited_article_id in allowed:
+                    links.setdefault(link.cited_article_id, link)
+        papers.append(list(links.values()))
+    return papers
+
+
+def _messages(conn: Any, question: str, found: list[_Item], kept: list[_Item], notes: str, searched: list[str], round_number: int,
+              llm: LLM, filters: Filters) -> tuple[list[Message], list[_Item], list[list[Followable]]]:
+    """The round's prompt, the candidates it shows (as many of ``found`` as fit in the model's
+    context window beside the rest, at most :data:`MAX_CANDIDATES`, one at least) and the
+    corpus papers each candidate's sources cite."""
     if kept:
         latest = kept[-KEPT_SHOWN:]
         earlier = f" (the latest {len(latest)} shown)" if len(kept) > len(latest) else ""
@@ -198,26 +241,32 @@ def _messages(question: str, found: list[_Item], kept: list[_Item], notes: str, 
     room = llm.context_window - REPLY_TOKENS - SCHEMA_MARGIN - llm.count_tokens(SYSTEM + head + tail)
     blocks: list[str] = []
     shown: list[_Item] = []
-    for item in found[:MAX_CANDIDATES]:
-        block = document_block(_short(item.hit.text, CANDIDATE_CHARS), candidate=len(shown) + 1, level=item.hit.level)
+    candidates = found[:MAX_CANDIDATES]
+    papers = _cited_papers(conn, candidates, filters)
+    for item, links in zip(candidates, papers, strict=True):
+        cites = {"cites": "; ".join(f"{n}. {link.cited_title or 'Untitled'}" for n, link in enumerate(links, 1))} if links else {}
+        block = document_block(_short(item.hit.text, CANDIDATE_CHARS), candidate=len(shown) + 1, level=item.hit.level, **cites)
         room -= llm.count_tokens(block) + 1
         if room < 0 and shown:
             break
         blocks.append(block)
         shown.append(item)
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": head + "\n".join(blocks) + tail}], shown
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": head + "\n".join(blocks) + tail}], shown, papers[: len(shown)]
 
 
-def _drill_down(conn: Any, question: str, kept: list[_Item], reason: str, tracker: Tracker, budget_tokens: int | None, mode: str,
-                filters: Filters, embedder: Embedder | None) -> Found:
-    """The kept items' source contexts, reranked (see the module's docstring) and cut to the
-    budget, or the fallback's verbatim passages; the last step says why it stopped."""
+def _drill_down(conn: Any, question: str, kept: list[_Item], followed: list[SearchHit], reason: str, tracker: Tracker, budget_tokens: int | None,
+                mode: str, filters: Filters, embedder: Embedder | None) -> Found:
+    """The kept items' source contexts, reranked (see the module's docstring), then the cited
+    papers' passages that "follow" opened, cut to the budget; or the fallback's verbatim
+    passages; the last step says why it stopped."""
     started = time.perf_counter()
     ranked = sorted(kept, key=lambda item: (-item.score, item.kept_in or (0, 0)))
     passages: dict[str, SearchHit] = {}
     for item in ranked:
         for source in item.hit.sources:
             passages.setdefault(source.context_id, replace(source, score=item.score))
+    for hit in followed:
+        passages.setdefault(hit.context_id, hit)
     if passages:
         every = list(passages.values())
         cut = parent.cut_to_budget(every, budget_tokens)

@@ -1,6 +1,7 @@
-"""The walk follows a citation to a paper of the corpus (issue 21, item 5): a passage that cites
-one shows it (its cites attribute), and follow_citation opens the cited paper at the section of
-its passage most like the citing sentence. Scripted model on 127.0.0.1, as in test_walk.py."""
+"""The walk and the pyramid agent follow a citation to a paper of the corpus (issue 21, item 5):
+a passage (or a pyramid item whose sources are passages) that cites one shows it (its cites
+attribute), and following it opens the cited paper at its passage most like the citing sentence.
+Scripted model on 127.0.0.1, as in test_walk.py and test_pyramid_agent.py."""
 
 from __future__ import annotations
 
@@ -95,3 +96,39 @@ def test_following_a_passage_that_cites_no_corpus_paper_is_told_to_the_model(db:
     moves = [step.detail for step in found.steps if step.name == "walk"]
     assert moves[0].endswith("→ passage 1 cites no paper 1 of the corpus, kept 0") and moves[1].endswith("→ no passage 9, kept 0"), moves
     assert "Note: Passage 1 cites no paper of the corpus." in user_turn(fake.requests[1])
+
+
+def test_the_pyramid_agent_follows_an_insight_to_the_paper_its_passage_cites(db: Path, fake: FakeLLMServer) -> None:
+    import json
+
+    from paperpyramid.db.pyramid import ArticlePyramid, InsightRow, store_pyramid
+    from paperpyramid.db.writer import connect
+    from paperpyramid.retrieval.pyramid_agent import pyramid_agent
+    from tests.fake_llm import FakeReply
+
+    writer = connect(db)
+    try:
+        citing_id, context_id = writer.conn.execute(
+            "SELECT a.id, c.id FROM contexts AS c JOIN sections_contexts AS sc ON sc.context_id = c.id JOIN article_sections AS ars "
+            "ON ars.section_id = sc.section_id JOIN articles AS a ON a.id = ars.article_id WHERE c.text LIKE '%(Okafor et al.%'"
+        ).fetchone()  # fmt: skip
+        insight = "A lagoon colony of lemon sharks grew to three hundred animals."
+        store_pyramid(writer.conn, ArticlePyramid(citing_id, "test:hand-made", "test", [InsightRow(insight, [1], None, 10, [(context_id, 1.0)])], [],
+                                                  None, 0))  # fmt: skip
+    finally:
+        writer.close()
+    prompts: list[str] = []
+
+    def agent(body: dict[str, Any]) -> FakeReply:
+        prompts.append(user_turn(body))
+        (number,) = re.findall(r'<document candidate="(\d+)" level="insights" cites="1. Decadal growth of a lemon shark nursery">', prompts[-1])
+        return FakeReply(json.dumps({"keep": [], "notes": "", "queries": [], "enough": True, "follow": [int(number)]}))
+
+    fake.requests.clear()
+    fake.handler = agent
+    with Corpus.open(db) as corpus:
+        found = pyramid_agent(corpus.conn, "lagoon colony of lemon sharks", get_llm(llm_settings(fake.base_url)), tracker=Tracker())
+    rounds = [step.detail for step in found.steps if step.name == "pyramid"]
+    assert len(rounds) == 1 and rounds[0].endswith("kept 0, followed 1 citation"), rounds
+    assert [hit.text for hit in found.passages] == ["The lemon shark colony grew from forty to three hundred animals within a decade."]
+    assert found.passages[0].citation.page_number == 3

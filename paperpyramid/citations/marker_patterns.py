@@ -1,0 +1,225 @@
+"""Where in a block's text in-text citation markers are, and what each names, before resolving.
+
+Three families, each a finder of :class:`Marker` spans in one text:
+
+- :func:`numeric_brackets`: "[12]", "[3–5]", "[1, 4, 7–9]", "[12, p. 4]", "[9, §1]";
+- :func:`superscripts`: numbers the embedded parser glues to the word they follow
+  ("melanogaster1–3", "odorants9,11", "shown.12"); the parser keeps no font size, so these are
+  told from gene names and units by the word's shape, and only used in a paper cited that way;
+- :func:`author_year`: "(Smith et al., 2019)", "(Smith and Jones 2019; Lee 2020a)",
+  "Smith et al. (2019)", "Smith (2019, 2020)", and "[Smith & Lee, 2003]".
+
+The traps (a year, "Fig. 3", "Eq. (2)", an interval "[0, 1]", a table's numbers) are refused
+here by shape and context; :mod:`paperpyramid.citations.markers` then keeps only markers that
+resolve to entries of the reference list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["CitedName", "Marker", "author_year", "numeric_brackets", "superscripts"]
+
+
+@dataclass(frozen=True)
+class CitedName:
+    """One author-year item: the family names as cited (first author first), whether "et al."
+    follows, and the year with its letter ("2019a" -> 2019, "a")."""
+
+    names: tuple[str, ...]
+    et_al: bool
+    year: int
+    letter: str
+
+
+@dataclass
+class Marker:
+    """A marker's span in the text and what it cites: printed numbers, or author-year items."""
+
+    start: int
+    end: int
+    numbers: list[int] = field(default_factory=list)
+    items: list[CitedName] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------------------- numbers
+
+_DASH = "-–—‑‐"
+_RANGE = rf"\d{{1,4}}(?:\s*[{_DASH}]\s*\d{{1,4}})?"
+_LIST = rf"{_RANGE}(?:\s*[,;]\s*{_RANGE})*"
+_LOCATOR = (
+    r"(?:\s*,\s*(?:§|(?i:pp?|pg|pag|pages?|ch|chap|chapter|sec|section|thm|theorem|lemma|lem|prop|proposition|cor|corollary|"
+    r"def|definition|eq|example|ex|rem|remark|app|appendix|vol|part|p\.\s*p)\b\.?)[^\[\]]{0,30})?"
+)
+_BRACKET = re.compile(rf"\[\s*(?P<list>{_LIST})(?P<locator>{_LOCATOR})\s*\]")
+# words after which "[3]" or "3" is not a citation: a float, an equation, a range, a step
+_NOT_BEFORE_NUMBER = {
+    "fig", "figs", "figure", "figures", "table", "tables", "tab", "eq", "eqs", "equation", "equations", "section", "sections",
+    "sec", "secs", "step", "steps", "line", "lines", "algorithm", "appendix", "chapter", "range", "ranges", "interval",
+    "intervals", "between", "within", "size", "sizes", "values", "value", "set", "grid", "dimension", "dimensions", "array",
+    "vector", "matrix", "list", "index", "indices", "window", "shape", "scale", "level", "levels", "from", "to", "row",
+    "rows", "column", "columns", "item", "items", "panel", "panels", "box", "lemma", "theorem", "proposition", "corollary",
+    "definition", "remark", "example", "part", "phase", "stage", "version", "page", "pages", "no", "nos", "vol", "volume",
+}  # fmt: skip
+_MATH_BEFORE = set("=∈∉⊂⊆⊃×+−*/^_<>≤≥|→↦∀∃±") | {"∪", "∩", "⊕"}
+_MATH_AFTER = set("^_=×∪∩⊂∈→") | {"'", "′"}
+
+
+def _numbers(listed: str) -> list[int] | None:
+    """The numbers of "1, 4, 7–9" in order, ranges spelt out; None for a list that is no
+    citation (a zero, a range running backwards or over 60 entries)."""
+    numbers: list[int] = []
+    for part in re.split(r"\s*[,;]\s*", listed.strip()):
+        ends = [int(value) for value in re.split(rf"\s*[{_DASH}]\s*", part)]
+        if len(ends) == 2:
+            low, high = ends
+            if not low < high <= low + 60:
+                return None
+            numbers.extend(range(low, high + 1))
+        else:
+            numbers.append(ends[0])
+    if not numbers or min(numbers) == 0:
+        return None
+    return list(dict.fromkeys(numbers))
+
+
+def _word_before(text: str, position: int) -> str:
+    match = re.search(r"([^\W\d_]+)\.?\s*$", text[max(0, position - 40) : position])
+    return match.group(1).lower() if match else ""
+
+
+def numeric_brackets(text: str) -> list[Marker]:
+    """Bracketed numbers that read as citations: "[12]", "[3–5]", "[1, 4, 7–9]", "[12, p. 4]"."""
+    found: list[Marker] = []
+    for match in _BRACKET.finditer(text):
+        numbers = _numbers(match.group("list"))
+        if numbers is None or max(numbers) >= 1000:
+            continue
+        before = text[: match.start()].rstrip()
+        glued = match.start() > 0 and not text[match.start() - 1].isspace()
+        if before and before[-1] in _MATH_BEFORE:
+            continue
+        token = re.split(r"\s", text[: match.start()])[-1] if glued else ""
+        word = token.rstrip(".,;:(")
+        if token[-1:] not in {".", ",", ";", ":", "("} and word and (len(word) <= 2 or re.search(r"[\d._()=:\[\]]", word)):
+            continue  # x[3], D[j], f(x)[2], a[1][2], doc.sentences[2]: indexing, not a citation
+        if _word_before(text, match.start()) in _NOT_BEFORE_NUMBER:
+            continue
+        after = text[match.end() : match.end() + 2]
+        if after[:1] in _MATH_AFTER or after.startswith(("(", "[")):
+            continue
+        found.append(Marker(match.start(), match.end(), numbers=numbers))
+    return found
+
+
+# ----------------------------------------------------------------------------- superscripts
+
+_SUPER = re.compile(
+    rf"(?<![\w\-/])(?P<word>[A-Za-z][A-Za-z\-]*[a-z]|al)(?P<punct>[.,;:)’”\"]?)(?P<list>\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?(?:,\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?)*)(?![\w\d])(?![.,]\d)"
+)
+# words a glued number belongs to: units, functions, numbered things
+_NOT_SUPER_WORDS = {
+    "fig", "figure", "figs", "table", "tab", "eq", "equation", "section", "sec", "step", "phase", "group", "day", "days", "week",
+    "weeks", "month", "months", "year", "years", "sample", "site", "patient", "lane", "line", "type", "stage", "grade",
+    "class", "level", "model", "version", "chapter", "exp", "experiment", "log", "ln", "sin", "cos", "tan", "max", "min",
+    "sqrt", "dim", "lim", "det", "arg", "mod", "mm", "cm", "km", "ml", "mol", "mmol", "kg", "mg", "ms", "nm", "kda", "kcal",
+    "top", "layer", "conv", "block", "round", "trial", "session", "run", "test", "set", "subject", "participant", "case",
+    "item", "question", "task", "area", "zone", "region", "panel", "box", "part", "appendix", "supplement", "page", "pages",
+    "vol", "no", "pp", "ref", "refs", "mean", "std", "sd", "se", "iii", "cov", "pos", "neg", "rev", "ver", "gen", "iso",
+}  # fmt: skip
+
+
+def superscripts(text: str) -> list[Marker]:
+    """Numbers glued to the end of a word, as the embedded parser renders superscript citations:
+    "melanogaster1–3", "odorants9,11", "shown.12", "et al.4". A word with a capital inside or at its
+    end ("CquiOBP1", "BL21", "pH7") or a unit or numbered thing ("cm3", "log2", "Table1") is refused."""
+    found: list[Marker] = []
+    for match in _SUPER.finditer(text):
+        word = match.group("word")
+        stem = word.rsplit("-", 1)[-1]  # "C-terminus5": the word the number follows
+        plural = re.fullmatch(r"[A-Z]{2,}s", stem) is not None  # "OBPs17–21": an acronym's plural
+        if word != "al" and not plural and (len(stem) < 3 or any(char.isupper() for char in stem[1:])):
+            continue
+        numbers = _numbers(match.group("list"))
+        if numbers is None or (stem.lower() in _NOT_SUPER_WORDS and re.fullmatch(r"\d+", match.group("list"))):
+            continue  # "Group2" names a group; "group4,6" cites two entries
+        if match.group("punct") == "." and match.end() < len(text) and not re.match(r"\s+[A-Z(\[]|\s*$", text[match.end() :]):
+            continue  # "shown.12 Next" ends a sentence; "ver.2 of" does not
+        start = match.start("list") if not match.group("punct") else match.start("punct") + 1
+        found.append(Marker(start, match.end(), numbers=numbers))
+    return found
+
+
+# ----------------------------------------------------------------------------- author-year
+
+_PARTICLE = r"(?:(?:[vV]an|[vV]on|[dD]e|[dD]er|[dD]en|[dD]el|[dD]ella|[dD]i|[dD]a|[dD]u|[dD]os|[lL]e|[lL]a|[tT]er|[tT]en)\s+)"
+_NAME = rf"{_PARTICLE}*[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:[-'’][A-ZÀ-ÖØ-Þ]?[^\W\d_]+)*"
+_NAMES = rf"{_NAME}(?:\s+et\s+al\.?|(?:\s*,\s*{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
+_YEAR = r"(?:1[6-9]\d\d|20\d\d)[a-z]?"
+_YEARS = rf"{_YEAR}(?:\s*,\s*(?:{_YEAR}|[a-z](?![\w.])))*"
+_PAGE = r"(?:\s*,?\s*(?:p|pp|pg|chap|ch)\.\s*\d+(?:\s*[-–]\s*\d+)?|\s*:\s*\d+(?:\s*[-–]\s*\d+)?)?"
+_NARRATIVE = re.compile(rf"(?<![\w.])(?P<names>{_NAMES})(?:['’]s)?\s*(?P<open>[(\[])(?P<years>{_YEARS}){_PAGE}\s*[)\]]")
+_ITEM = re.compile(rf"(?:^|(?<=[\s,;(]))(?P<names>{_NAMES}),?\s+(?P<years>{_YEARS}){_PAGE}\s*$")
+_ONLY_YEARS = re.compile(rf"^\s*(?P<years>{_YEARS}){_PAGE}\s*$")
+_GROUP = re.compile(r"\((?P<inner>[^()]{4,600})\)|\[(?P<binner>[^\[\]]{4,600})\]")
+_NOT_NAMES = {"figure", "fig", "figs", "table", "tables", "eq", "equation", "section", "appendix", "see", "in", "since", "until",
+              "from", "between", "january", "february", "march", "april", "may", "june", "july", "august", "september",
+              "october", "november", "december", "spring", "summer", "autumn", "winter", "fall", "the", "and", "or"}  # fmt: skip
+
+
+def _names(printed: str) -> tuple[tuple[str, ...], bool] | None:
+    et_al = re.search(r"\s+et\s+al\.?$", printed) is not None
+    printed = re.sub(r"\s+et\s+al\.?$", "", printed)
+    names = tuple(name.strip() for name in re.split(r"\s*,\s*|\s+and\s+|\s*&\s*", printed) if name.strip())
+    if not names or names[0].lower() in _NOT_NAMES:
+        return None
+    return names, et_al
+
+
+def _years(printed: str) -> list[tuple[int, str]]:
+    """(year, letter) of "2019, 2020a" or "2019a, b" (the bare letter takes the year before it)."""
+    years: list[tuple[int, str]] = []
+    for part in re.split(r"\s*,\s*", printed.strip()):
+        if re.fullmatch(r"[a-z]", part) and years:
+            years.append((years[-1][0], part))
+        elif part:
+            years.append((int(part[:4]), part[4:]))
+    return years
+
+
+def _items(names: tuple[str, ...], et_al: bool, years: str) -> list[CitedName]:
+    return [CitedName(names, et_al, year, letter) for year, letter in _years(years)]
+
+
+def author_year(text: str) -> list[Marker]:
+    """Author-year citations: narrative ("Smith et al. (2019)") first, then groups in
+    parentheses or brackets whose ";"-separated items end in a name and a year."""
+    found: list[Marker] = []
+    taken: list[tuple[int, int]] = []
+    for match in _NARRATIVE.finditer(text):
+        parsed = _names(match.group("names"))
+        if parsed is None:
+            continue
+        found.append(Marker(match.start(), match.end(), items=_items(*parsed, match.group("years"))))
+        taken.append((match.start(), match.end()))
+    for group in _GROUP.finditer(text):
+        if any(start < group.end() and group.start() < end for start, end in taken):
+            continue
+        inner = group.group("inner") if group.group("inner") is not None else group.group("binner")
+        items: list[CitedName] = []
+        previous: tuple[tuple[str, ...], bool] | None = None
+        for part in inner.split(";"):
+            item = _ITEM.search(part)
+            if item is not None:
+                parsed = _names(item.group("names"))
+                if parsed is not None:
+                    items += _items(*parsed, item.group("years"))
+                    previous = parsed
+                continue
+            only = _ONLY_YEARS.match(part)
+            if only is not None and previous is not None:  # "(Smith 2019; 2020)"
+                items += _items(*previous, only.group("years"))
+        if items:
+            found.append(Marker(group.start(), group.end(), items=items))
+    return sorted(found, key=lambda marker: marker.start)

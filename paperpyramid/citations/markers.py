@@ -1,0 +1,153 @@
+"""In-text citation markers of a PDF-parsed document, linked to its reference entries (issue 21).
+
+:func:`link_markers` reads the body blocks of a :class:`~paperpyramid.document.Document` whose
+blocks carry no citations yet (a JATS or TEI document has them from its XML, and is left
+alone), decides how the paper cites, gives each reference entry a key and adds a
+:class:`~paperpyramid.document.Cite` for every marker that resolves to entries.
+
+How the paper cites is decided from the whole text, once: bracketed numbers ("[12]"), numbers
+glued to words (superscripts, as the embedded parser renders them: "shown12,13"), or author and
+year ("(Smith et al., 2019)"). Each style is counted by the markers that resolve (a number
+that is a label of the list, a name and year that is an entry's first author and year), and
+the style with most wins; a document with no style clearly present gets no citations.
+
+Precision comes before recall: a marker becomes a citation only if every number or item in it
+resolves; numbers in a formula or a table block, after "Fig."/"Eq."/"range", inside maths
+("[0, 1]", "x[3]") are never read; superscripts are only read in a paper cited that way, and
+there only where they keep to the order of first citation that numbered-by-citation lists keep.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+from paperpyramid.citations.marker_keys import AuthorYearIndex, assign_keys, number_labels
+from paperpyramid.citations.marker_patterns import Marker, author_year, numeric_brackets, superscripts
+from paperpyramid.document import Block, Cite, Document, Section
+
+__all__ = ["CitationStyle", "MarkerCounts", "link_markers"]
+
+CitationStyle = Literal["numeric", "superscript", "author-year", "none"]
+
+#: a style needs this many resolved markers to be chosen
+MIN_MARKERS = 3
+#: share of superscript markers that must keep to first-citation order for the order to be enforced
+ORDERED_SHARE = 0.7
+_REFERENCES_NUMBER = "ref"
+_SKIPPED_KINDS = {"formula", "table"}
+_AFFILIATION = re.compile(r"\b(?:University|Universit[éàä]t?|Department|Institute|Faculty|Laborator|College|Hospital|School of)\b|@")
+
+
+@dataclass(frozen=True)
+class MarkerCounts:
+    """What :func:`link_markers` did: the style it chose, the markers found in that style, how
+    many became citations and how many named no entry (left out)."""
+
+    style: CitationStyle
+    found: int = 0
+    linked: int = 0
+    unresolved: int = 0
+    skipped: str | None = None  # why nothing was done: "has cites", "no references"
+
+
+@dataclass
+class _Found:
+    block: Block
+    marker: Marker
+    entries: list[int] | None  # indices into the reference list; None: it names no entry
+
+
+def link_markers(document: Document) -> MarkerCounts:
+    """Give the document's reference entries keys and add a :class:`Cite` to body blocks for each
+    in-text marker that resolves to entries. Returns what was done; a document whose blocks
+    already have citations, or that has no reference list, is not changed."""
+    if any(block.cites for section in document.sections for block in section.blocks):
+        return MarkerCounts("none", skipped="has cites")
+    references = document.references
+    if not references:
+        return MarkerCounts("none", skipped="no references")
+    blocks = list(_body_blocks(document.sections))
+    labels = number_labels(references)
+    names = AuthorYearIndex(references)
+    candidates: dict[CitationStyle, list[_Found]] = {
+        "numeric": [_Found(block, m, _by_number(m, labels)) for block in blocks for m in numeric_brackets(block.text)],
+        "author-year": [_Found(block, m, _by_name(m, names)) for block in blocks for m in author_year(block.text)],
+        "superscript": _in_citation_order(
+            [_Found(block, m, _by_number(m, labels)) for block in _superscript_blocks(document.sections) for m in superscripts(block.text)]
+        ),
+    }
+    resolved = {style: sum(1 for found in items if found.entries) for style, items in candidates.items()}
+    style: CitationStyle = max(resolved, key=lambda name: resolved[name])
+    if resolved[style] < MIN_MARKERS:
+        return MarkerCounts("none", found=sum(len(items) for items in candidates.values()))
+    assign_keys(references, numbered=style != "author-year")
+    linked = 0
+    for found in candidates[style]:
+        if not found.entries:
+            continue
+        keys = [key for key in (references[index].key for index in found.entries) if key is not None]
+        found.block.cites.append(Cite(found.marker.start, found.marker.end, list(dict.fromkeys(keys))))
+        linked += 1
+    for block in blocks:
+        block.cites.sort(key=lambda cite: cite.start)
+    found_count = len(candidates[style])
+    return MarkerCounts(style, found=found_count, linked=linked, unresolved=found_count - linked)
+
+
+def _body_blocks(sections: list[Section]) -> Iterator[Block]:
+    for section in sections:
+        if section.number == _REFERENCES_NUMBER:
+            continue
+        for block in section.blocks:
+            if block.kind not in _SKIPPED_KINDS:
+                yield block
+
+
+def _superscript_blocks(sections: list[Section]) -> Iterator[Block]:
+    """Body blocks after the front matter: the untitled sections before the first titled one
+    (and the abstract) hold author and affiliation marks ("Leal1,2"), never citations."""
+    started = False
+    for section in sections:
+        title = section.title.strip().lower()
+        if not started and (not title or title in {"abstract", "summary"}):
+            continue
+        started = True
+        if section.number == _REFERENCES_NUMBER:
+            continue
+        for block in section.blocks:
+            if block.kind not in _SKIPPED_KINDS and not _AFFILIATION.search(block.text):
+                yield block
+
+
+def _by_number(marker: Marker, labels: dict[int, int]) -> list[int] | None:
+    if not marker.numbers or any(number not in labels for number in marker.numbers):
+        return None
+    return [labels[number] for number in marker.numbers]
+
+
+def _by_name(marker: Marker, names: AuthorYearIndex) -> list[int] | None:
+    # each item resolves on its own (a family name and a year of one entry), so a group keeps
+    # the items that do: "(Carlson 2003; Poey, 1860)" cites Carlson where Poey is a species' author
+    entries = [names.find(list(item.names), item.et_al, item.year, item.letter) for item in marker.items]
+    found = list(dict.fromkeys(entry for entry in entries if entry is not None))
+    return found or None
+
+
+def _in_citation_order(found: list[_Found]) -> list[_Found]:
+    """Superscripts that keep to first-citation order, where most do: a number first cited far
+    beyond the highest cited so far ("AaegOBP131" read as 131 after 30) is a glued digit, not a
+    citation. Where most do not (a list in alphabetical order), all are kept."""
+    resolved = [item for item in found if item.entries]
+    kept: list[_Found] = []
+    highest = 0
+    for item in resolved:
+        fresh = [number for number in item.marker.numbers if number > highest]
+        if not fresh or min(fresh) <= highest + 2:
+            kept.append(item)
+            highest = max([highest, *item.marker.numbers])
+    if resolved and len(kept) >= ORDERED_SHARE * len(resolved):
+        return kept
+    return resolved

@@ -1,0 +1,258 @@
+"""In-text citation markers linked to reference entries (issue 21, items 3 and 6).
+
+Unit cases build documents as the embedded parser does (reference entries read by its own
+``parse_reference``, labels stripped) and check each marker style and each trap; the end-to-end
+cases parse real shared PDFs and score against JATS gold or hand labels, and generated
+held-out papers against their known markers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paperpyramid.citations.markers import link_markers
+from paperpyramid.document import Block, Cite, Document, Section
+from paperpyramid.eval.citations import (
+    evaluate_citations,
+    load_labels,
+    run_synthetic,
+    score_labelled,
+)
+from paperpyramid.parsers.embedded.references import parse_reference
+from tests.conftest import DATA
+
+_NUMBERED = [
+    "Smith J, Jones K. Growth of seedlings under shade. J Ecol. 2019;12:1-9.",
+    "Lee A. Soil cores and what they hold. Soil Res. 2020;4:22-30.",
+    "Okafor C, Chen L, Rossi M. Pollinator visits in meadows. Oecologia. 2015;7:100-110.",
+    "Novak P. Alder carr hydrology. Wetlands. 2011;3:5-15.",
+    "Tanaka K, Silva E. Counting beetles at night. Insect Sci. 2008;9:40-48.",
+    "Byrne D. A field guide to moss. Bryologist. 2001;2:1-200.",
+    "Iyer R, Moreau A. Leaf litter decay rates. Ecosystems. 2017;5:60-70.",
+    "Haddad H. Mapping hedgerows from the air. Remote Sens. 2012;8:11-19.",
+    "Lindqvist S. Winter survival of voles. Mammal Rev. 2005;1:3-9.",
+]
+_AUTHOR_YEAR = [
+    "Chen, L., Rossi, M. and Silva, E. (2018) Shade and seedlings. J. Ecol. 10, 1-9.",
+    "Lee, A. (2020a) Soil cores and what they hold. Soil Res. 4, 22-30.",
+    "Lee, A. (2020b) More soil cores. Soil Res. 5, 1-8.",
+    "Smith, J. and Jones, K. (2019) Growth of seedlings under shade. J. Ecol. 12, 1-9.",
+    "Smith, J., Novak, P. and Byrne, D. (2019) Another study of seedlings. Oikos 3, 5-9.",
+    "Smith, J. (2020) Seedlings revisited. Oikos 4, 1-4.",
+    "van der Berg, T. (2016) Dutch meadows. Grassl. Sci. 2, 9-19.",
+]
+
+
+def _document(paragraphs: list[str], references: list[str], *, kinds: list[str] | None = None) -> Document:
+    blocks = [Block(text, page=1, kind=(kinds or ["paragraph"] * len(paragraphs))[index]) for index, text in enumerate(paragraphs)]  # type: ignore[misc]
+    listed = [Block(raw, page=2, kind="list_item") for raw in references]
+    return Document(
+        sections=[Section("Introduction", number="1", blocks=blocks), Section("References", number="ref", blocks=listed)],
+        references=[parse_reference(raw) for raw in references],
+    )
+
+
+def _cites(document: Document) -> list[tuple[str, list[str]]]:
+    return [
+        (block.text[cite.start : cite.end], cite.keys) for section in document.sections for block in section.blocks for cite in block.cites
+    ]
+
+
+# --------------------------------------------------------------------------- numbered
+
+
+def test_numbered_brackets_single_range_list_and_locator() -> None:
+    document = _document(
+        ["Shade slows growth [1]. Soil cores were taken as before [3–5], and as in [1, 4, 7–9].",
+         "The method of [2, p. 4] was used, and see also [6]."],
+        _NUMBERED,
+    )  # fmt: skip
+    counts = link_markers(document)
+    assert counts.style == "numeric"
+    assert _cites(document) == [
+        ("[1]", ["1"]),
+        ("[3–5]", ["3", "4", "5"]),
+        ("[1, 4, 7–9]", ["1", "4", "7", "8", "9"]),
+        ("[2, p. 4]", ["2"]),
+        ("[6]", ["6"]),
+    ]
+    assert [reference.key for reference in document.references] == [str(n) for n in range(1, 10)]
+    # the span points at the marker in the block's text
+    block = document.sections[0].blocks[0]
+    assert block.text[block.cites[0].start : block.cites[0].end] == "[1]"
+
+
+def test_numbered_traps_are_not_citations() -> None:
+    document = _document(
+        [
+            "Growth was slower in shade [1] and in dry soil [2], as reported before [3].",
+            "All scores were scaled to the interval [0, 1] and the window was drawn from [2, 5].",
+            "As shown in Fig. 3 and Eq. (2), the values in Table [4] and the range [3, 8] follow; x[3] and f(x)[2] are indices.",
+            "In 2019 we sampled 4 sites; see Section 2 and Figure [5].",
+            "[1] [2] [3]",
+        ],
+        _NUMBERED,
+        kinds=["paragraph", "paragraph", "paragraph", "paragraph", "table"],
+    )
+    link_markers(document)
+    assert _cites(document) == [("[1]", ["1"]), ("[2]", ["2"]), ("[3]", ["3"])]
+
+
+def test_a_number_beyond_the_list_is_not_added() -> None:
+    document = _document(["Seen before [1], [2] and [3], but not in [40] or [2, 41]."], _NUMBERED)
+    link_markers(document)
+    assert [text for text, _ in _cites(document)] == ["[1]", "[2]", "[3]"]
+
+
+def test_split_off_reference_fragment_keeps_later_numbers() -> None:
+    # the parser split entry 2's ISBN into an entry of its own; entry 3 is still [3]
+    references = [_NUMBERED[0], _NUMBERED[1], "ISBN 906832148X.", *_NUMBERED[2:5]]
+    document = _document(["As in [1] and [2], and unlike [3], [4] or [5]."], references)
+    link_markers(document)
+    by_key = {reference.key: reference.raw for reference in document.references}
+    assert by_key["3"].startswith("Okafor")
+    assert _cites(document)[2] == ("[3]", ["3"])
+
+
+# --------------------------------------------------------------------------- author-year
+
+
+def test_author_year_parenthetical_narrative_and_letters() -> None:
+    document = _document(
+        [
+            "Shade slows growth (Smith and Jones, 2019), and cores hold much (Smith and Jones 2019; Lee 2020a).",
+            "Smith et al. (2019) disagreed, as did Chen et al. (2018) and Smith (2019, 2020).",
+            "Meadows differ (van der Berg, 2016; Lee, 2020b), and (see Chen et al., 2018, p. 4).",
+        ],
+        _AUTHOR_YEAR,
+    )
+    counts = link_markers(document)
+    assert counts.style == "author-year"
+    keys = {reference.raw[:12]: reference.key for reference in document.references}
+    assert keys["Lee, A. (202"] is not None
+    assert len({reference.key for reference in document.references}) == len(_AUTHOR_YEAR)  # unique keys
+    smith_jones, smith_et_al, smith_2020 = (document.references[i].key for i in (3, 4, 5))
+    lee_a, lee_b = document.references[1].key, document.references[2].key
+    chen, berg = document.references[0].key, document.references[6].key
+    assert _cites(document) == [
+        ("(Smith and Jones, 2019)", [smith_jones]),
+        ("(Smith and Jones 2019; Lee 2020a)", [smith_jones, lee_a]),
+        ("Smith et al. (2019)", [smith_et_al]),
+        ("Chen et al. (2018)", [chen]),
+        # "Smith (2019, 2020)": 2019 names two Smith entries, so it resolves only 2020
+        ("Smith (2019, 2020)", [smith_2020]),
+        ("(van der Berg, 2016; Lee, 2020b)", [berg, lee_b]),
+        ("(see Chen et al., 2018, p. 4)", [chen]),
+    ]
+    assert lee_a != lee_b
+
+
+def test_author_year_traps_are_not_citations() -> None:
+    document = _document(
+        [
+            "Growth was slow (Smith and Jones, 2019), cores were deep (Lee, 2020a) and meadows wet (van der Berg, 2016).",
+            "Samples were taken in (2019) and (June 2019), see Figure 3 (2019) and Table 2; (Brown, 2019) is not in the list.",
+            "The species was described (Linnaeus, 1758) long ago, and Smith (1999) is not listed either.",
+        ],
+        _AUTHOR_YEAR,
+    )
+    link_markers(document)
+    assert [text for text, _ in _cites(document)] == ["(Smith and Jones, 2019)", "(Lee, 2020a)", "(van der Berg, 2016)"]
+
+
+# --------------------------------------------------------------------------- superscripts
+
+
+def test_superscripts_glued_to_words() -> None:
+    document = _document(
+        [
+            "Shade slows seedling growth1 and soil cores hold much carbon2,3.",
+            "Pollinators visit meadows4–6, unlike alder carr7. Voles survive winters.8 Beetles at night9.",
+            "The pH7 buffer, CquiOBP1 and BL21 cells were used, with 5 mm2 wells and log2 ratios; Table1 lists them.",
+        ],
+        _NUMBERED,
+    )
+    counts = link_markers(document)
+    assert counts.style == "superscript"
+    assert _cites(document) == [
+        ("1", ["1"]),
+        ("2,3", ["2", "3"]),
+        ("4–6", ["4", "5", "6"]),
+        ("7", ["7"]),
+        ("8", ["8"]),
+        ("9", ["9"]),
+    ]
+
+
+def test_glued_digits_out_of_citation_order_are_refused() -> None:
+    document = _document(
+        ["First growth1, then cores2, meadows3, carr4 and voles5, beetles6; the Alder9 site is a name."],
+        _NUMBERED,
+    )
+    link_markers(document)
+    assert [keys for _, keys in _cites(document)] == [["1"], ["2"], ["3"], ["4"], ["5"], ["6"]]
+
+
+# --------------------------------------------------------------------------- what is left alone
+
+
+def test_documents_with_cites_or_keys_are_respected() -> None:
+    document = _document(["As in [1] and [2] and [3]."], _NUMBERED)
+    document.sections[0].blocks[0].cites.append(Cite(6, 9, ["b0"]))
+    counts = link_markers(document)
+    assert counts.skipped == "has cites"
+    assert [reference.key for reference in document.references] == [None] * len(_NUMBERED)
+
+    keyed = _document(["As in [1] and [2] and [3]."], _NUMBERED)
+    keyed.references[0].key = "smith-growth"
+    link_markers(keyed)
+    assert keyed.references[0].key == "smith-growth"
+    assert _cites(keyed)[0] == ("[1]", ["smith-growth"])
+
+
+def test_no_references_or_too_few_markers_adds_nothing() -> None:
+    assert link_markers(Document(sections=[Section("Intro", blocks=[Block("As in [1].", page=1)])])).skipped == "no references"
+    sparse = _document(["Only one bracket [1] here."], _NUMBERED)
+    assert link_markers(sparse).style == "none"
+    assert _cites(sparse) == []
+
+
+# --------------------------------------------------------------------------- measured
+
+
+def test_generated_held_out_papers() -> None:
+    scores = run_synthetic("heldout", 2)
+    assert {score.split for score in scores} == {"heldout"}
+    for style, least in (("numeric", 0.9), ("author_year", 0.9), ("superscript", 0.6)):
+        chosen = [score for score in scores if score.style == style]
+        gold, predicted, correct = (sum(getattr(score, name) for score in chosen) for name in ("gold", "predicted", "correct"))
+        assert gold > 20
+        assert correct / predicted >= least, style
+        assert correct / gold >= least, style
+
+
+@pytest.mark.slow
+def test_real_pdf_against_jats_gold(shared_corpus: Path) -> None:
+    (score,) = evaluate_citations(shared_corpus, papers=["plos-one-2014-fanged-frog-internal-fertilization.pdf"])
+    assert score.style == "numeric"
+    assert score.gold > 30
+    assert score.precision is not None and score.precision >= 0.9
+    assert score.recall is not None and score.recall >= 0.85
+
+
+@pytest.mark.slow
+def test_hand_labelled_pages(shared_corpus: Path) -> None:
+    from paperpyramid.parsers import get_parser
+
+    parse = get_parser("embedded")
+    gold = predicted = correct = 0
+    for paper in load_labels(DATA / "citations" / "labelled_markers.json"):
+        document = parse(shared_corpus / paper["pdf"])
+        link_markers(document)
+        score = score_labelled(document, paper)
+        gold, predicted, correct = gold + score.gold, predicted + score.predicted, correct + score.correct
+    assert gold == 30
+    assert correct / predicted >= 0.9
+    assert correct / gold >= 0.85
