@@ -80,7 +80,7 @@ class OcrChoice(enum.StrEnum):
 
 @app.command()
 def ingest(
-    sources: Annotated[list[str], typer.Argument(help="PDF files, folders (searched recursively for *.pdf) and s3://BUCKET/PREFIX locations.")],
+    sources: Annotated[list[str], typer.Argument(help="PDF files, folders (searched recursively for *.pdf), archives, LaTeX sources and s3://BUCKET/PREFIX locations.")],
     db: DbOption = Path("paperpyramid.sqlite"),
     workers: Annotated[int | None, typer.Option(help="Parser processes (default: one per core; 0 parses in this process).")] = None,
     parser: Annotated[str, typer.Option(help="Parser: embedded (offline), auto (the configured services that answer, merged over the embedded parse), grobid, unstructured, nougat, or package.module:function.")] = "embedded",
@@ -91,6 +91,7 @@ def ingest(
     max_worker_memory: Annotated[int | None, typer.Option(help="MiB of memory each parser process may use (default: half the machine's memory divided among the workers, at most 4096; 0: no ceiling).")] = None,
     ocr: Annotated[OcrChoice | None, typer.Option(help="Pages read by OCR (Tesseract): auto (scans without a text layer, and scans whose OCR layer fails the quality test), always, never (default: auto).")] = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Parse again inputs that failed before as bad input.")] = False,
+    latex: Annotated[bool | None, typer.Option("--latex/--no-latex", help="Read LaTeX sources in folders and archives (a .tex declaring \\documentclass, arXiv's <id>.gz), each with the PDF of its name or arXiv id for the pages (parser latex+pdf). A .tex or .gz named on its own, and arXiv_src_*.tar dumps, are read as sources anyway (default: off; PAPERPYRAMID_INGEST__LATEX).")] = None,
     embed: Annotated[bool | None, typer.Option("--embed/--no-embed", help="Embed the contexts in the workers and store the vectors with each article (default: on; PAPERPYRAMID_INGEST__EMBED).")] = None,
     watch: Annotated[bool, typer.Option("--watch", help="Keep listing the sources and ingest what arrives (Ctrl-C stops).")] = False,
     poll_interval: Annotated[float, typer.Option(help="With --watch: seconds between listings after one that found work; doubles while idle, up to --max-poll-interval.")] = 5.0,
@@ -115,6 +116,8 @@ def ingest(
             overrides["max_worker_memory"] = max_worker_memory
         if ocr is not None:
             overrides["ocr"] = ocr.value
+        if latex is not None:
+            overrides["latex"] = latex
         ingest_settings = IngestSettings.model_validate({**settings.ingest.model_dump(), **overrides})
         settings = settings.model_copy(update={"ingest": ingest_settings})
     except ValidationError as exc:

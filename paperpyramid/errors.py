@@ -1,4 +1,4 @@
-"""Exceptions, in three families that a caller treats differently::
+r"""Exceptions, in three families that a caller treats differently::
 
     PaperPyramidError
     ├── BadInput                  the document itself is unusable; retrying will not help
@@ -8,7 +8,9 @@
     │   ├── NeedsOcr              image-only pages with no text layer
     │   ├── TooManyPages          over the configured page limit
     │   ├── ParseTimeout          the per-document time limit ran out
-    │   └── ObjectGone            a listed bucket object was deleted before it could be downloaded
+    │   ├── ObjectGone            a listed bucket object was deleted before it could be downloaded
+    │   └── BadSource             (paperpyramid.parsers.latex) a LaTeX source refused: a path out of its
+    │                             bundle, an \input loop, a member or expansion over its limit, no \documentclass
     ├── ServiceUnavailable        an outage (a parser service, the bucket, an LLM endpoint); retrying may help
     │   └── BadVectors            (paperpyramid.embeddings) an embedding endpoint answered NaN, null, zero or
     │                             wrong-length vectors; names the endpoint and carries the usable ones

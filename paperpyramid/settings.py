@@ -62,6 +62,11 @@ class IngestSettings(BaseModel):
                     "workers x threads never exceed them; 0 leaves each library its own default (one thread per core in every worker).",
     )  # fmt: skip
     password: str | None = Field(None, description="Password tried on encrypted PDFs.")
+    latex: bool = Field(
+        False,
+        description="Read LaTeX sources found in folders and archives (a .tex declaring \\documentclass, arXiv's <id>.gz), each with the "
+                    "PDF of its name or arXiv id for the pages (parser latex+pdf); a source named on its own is always read.",
+    )  # fmt: skip
     ocr: Literal["auto", "always", "never"] = Field(
         "auto",
         description="Pages the embedded parser reads by OCR (Tesseract, when installed): auto, scans without a text layer and scans whose OCR "

@@ -32,6 +32,9 @@ from urllib.parse import unquote, urlsplit
 from paperpyramid.article_parts import read_tables
 from paperpyramid.db.sqlite import Connection
 from paperpyramid.db.sqlite import connect as connect_corpus
+from paperpyramid.eval.formulas import FormulaScore
+from paperpyramid.eval.formulas import render as render_formulas
+from paperpyramid.eval.formulas import score as score_formulas
 from paperpyramid.eval.gold import GoldPaper, load_gold, soft_norm
 from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, family_name, load_gold_metadata, score_metadata
 from paperpyramid.eval.tables import (
@@ -220,6 +223,8 @@ def _articles_by_pdf(connection: Connection, parser: str | None) -> dict[str, tu
         name = pdf_name(str(source_uri or ""))
         if not name:
             continue  # an article without a source can't be paired with gold
+        if name.lower().endswith((".tex", ".ltx")):
+            name = str(PurePosixPath(name).with_suffix(".pdf"))  # read from source, paired with the PDF of its name
         if name in articles:
             raise ValueError(
                 f"articles {articles[name][0]!r} and {article_id!r} both come from {name!r}; pass parser= to choose which parse to score"
@@ -314,6 +319,8 @@ class EvalReport:
     tables: list[PaperTables] = field(default_factory=list)
     #: every stored table of the corpus, gold or not
     census: TableCensus | None = None
+    #: numbered display equations of every paper with LaTeX gold (see :mod:`paperpyramid.eval.formulas`)
+    formulas: list[FormulaScore] = field(default_factory=list)
 
 
 #: the coverage an article should reach (issue: no text may vanish silently)
@@ -412,6 +419,20 @@ def _is_primary_gold(row: ManifestRow) -> bool:
     return row.kind.startswith("gold-") and not row.file.lower().endswith(".bbl")
 
 
+def _formula_scores(gold_dir: Path, db_path: Path, parser: str | None) -> list[FormulaScore]:
+    """The numbered displays of every stored paper with a LaTeX gold (.tex) file."""
+    connection = connect_corpus(db_path, read_only=True)
+    try:
+        articles = _articles_by_pdf(connection, parser)
+        return [
+            score_formulas(row.pairs_with, gold_dir / row.file, connection, articles[row.pairs_with][0])
+            for row in read_manifest(gold_dir / "MANIFEST.tsv")
+            if row.file.lower().endswith(".tex") and row.pairs_with in articles
+        ]
+    finally:
+        connection.close()
+
+
 def evaluate(gold_dir: Path, db_path: Path, *, parser: str | None = None) -> EvalReport:
     """Score every parse in ``db_path`` that has a gold file in ``gold_dir/MANIFEST.tsv``."""
     predictions = predicted_from_db(db_path, parser=parser)
@@ -437,6 +458,7 @@ def evaluate(gold_dir: Path, db_path: Path, *, parser: str | None = None) -> Eva
         if row.kind == "gold-jats" and row.pairs_with not in {paper.pdf for paper in tables}:
             tables.append(score_tables(row.pairs_with, load_gold_tables(gold_dir / row.file), stored_tables.get(row.pairs_with, [])))
     return EvalReport(
+        formulas=_formula_scores(gold_dir, db_path, parser),
         papers=results,
         overall=summarise(results),
         missing=missing,
@@ -489,6 +511,7 @@ def render_report(report: EvalReport) -> str:
     lines += ["", *_overall_lines(report.overall)]
     lines += _metadata_lines(report.metadata)
     lines += render_tables(report.tables)
+    lines += render_formulas(report.formulas)
     lines += render_census(report.census) if report.census else []
     if report.missing:
         lines += ["", f"no parse in the database for {len(report.missing)} gold paper(s):"]
@@ -559,6 +582,7 @@ def report_to_json(report: EvalReport) -> dict[str, Any]:
             for r in report.papers
         ],
         "overall": asdict(report.overall),
+        "formulas": [asdict(item) for item in report.formulas],
         "missing": list(report.missing),
         "coverage": [{"pdf": name, "coverage": value} for name, value in report.coverage],
         "metadata": {

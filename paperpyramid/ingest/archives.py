@@ -31,7 +31,7 @@ import lzma
 import re
 import tarfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -107,10 +107,12 @@ def iter_tar_pdfs(
     max_member_bytes: int = DEFAULT_MAX_MEMBER_BYTES,
     max_archive_bytes: int = DEFAULT_MAX_ARCHIVE_BYTES,
     archive_name: str = "archive",
+    wanted: Callable[[str], bool] | None = None,
 ) -> Iterator[ArchiveItem]:
     """Extract the PDFs of a tar (plain or gzipped) one at a time, as a stream.
 
-    Yields an :class:`ArchiveItem` per ``.pdf`` member, in archive order, with its file
+    Yields an :class:`ArchiveItem` per ``.pdf`` member (or per member whose name ``wanted``
+    accepts: arXiv's source tars hold a ``<id>.gz`` per paper), in archive order, with its file
     written under ``dest`` (created if missing), and one per member that was refused
     whatever its suffix (a link, an unsafe name). Other members and directories are
     skipped without a word. The caller deletes each ``item.path`` once done with it.
@@ -126,7 +128,7 @@ def iter_tar_pdfs(
             if entry.refusal is not None:
                 yield ArchiveItem(name, None, entry.refusal, size)
                 continue
-            if not name.lower().endswith(".pdf"):
+            if not (wanted(name) if wanted is not None else name.lower().endswith(".pdf")):
                 continue
             if size > max_member_bytes:
                 yield ArchiveItem(name, None, _too_big(size, max_member_bytes), size)

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import FrameType
 from typing import BinaryIO, Literal, cast
 
@@ -45,6 +45,7 @@ from paperpyramid.document import Document
 from paperpyramid.embeddings import Embedder, get_embedder
 from paperpyramid.errors import BadInput, ConfigurationError, ObjectGone, ParseTimeout, ServiceUnavailable
 from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
+from paperpyramid.ingest.latex_sources import arxiv_stem, find_sources, is_source_name
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
 from paperpyramid.ingest.threads import worker_memory
 from paperpyramid.ingest.workers import WorkerPool
@@ -119,6 +120,7 @@ class WorkItem:
     obj: S3Object | None = None
     sha256: str | None = None
     nxml: Path | None = None  # a PMC package's JATS XML: the structure source
+    latex: Path | None = None  # a LaTeX source (a file, or a main .tex's folder): the structure source; ``path`` its PDF
     temporary: bool = False  # extracted here: delete once stored
     error: str | None = None  # refused before parsing (an unsafe archive member, say)
 
@@ -172,12 +174,36 @@ def parse_item(
         parsed = _guarded(call, item.name)
         if item.path is not None:
             _measure_coverage(parsed, item.path, options.password)
+    elif item.latex is not None:
+        on_phase("parse")
+        parsed = _parse_latex(item, options)
     else:
         assert item.path is not None
         parsed = parse_one(item.path, options, name=item.name, on_phase=on_phase)
     parsed.sha256 = item.sha256
     on_phase("cut")
     return _with_contexts(parsed, embedding)
+
+
+def _parse_latex(item: WorkItem, options: IngestSettings) -> Parsed:
+    """A LaTeX source, its pages from its PDF when one came with it (``latex+pdf``)."""
+    from paperpyramid.parsers.latex import parse_source
+
+    source = item.latex
+    assert source is not None
+
+    def call() -> Document:
+        with _alarm(options.time_limit, source):
+            # the name as the dump gave it (an arXiv id, which the article keeps), not the extracted file's
+            return parse_source(source, name=PurePosixPath(item.uri.rsplit("#", 1)[-1]).name, pdf=item.path, password=options.password, max_pages=options.max_pages,
+                                time_limit=options.time_limit)  # fmt: skip
+
+    parsed = _guarded(call, item.name)
+    if parsed.document is not None and parsed.document.arxiv_id is None:
+        parsed.document.arxiv_id = arxiv_stem(PurePosixPath(item.uri.rsplit("#", 1)[-1]).name)  # "arxiv-1707.08043-….tex", "2101.00001.gz"
+    if item.path is not None:
+        _measure_coverage(parsed, item.path, options.password)
+    return parsed
 
 
 def _fetch_and_parse(item: WorkItem, obj: S3Object, options: IngestSettings, s3: S3Settings, on_phase: PhaseCallback = _no_phase) -> Parsed:
@@ -368,13 +394,35 @@ def iter_items(sources: Iterable[str | Path], s3: S3Settings, scratch: Path, opt
                 else:
                     yield WorkItem(obj.uri, obj=obj)
         else:
-            for path in discover_pdfs([source], archives=True):
+            paths = list(discover_pdfs([source], archives=True, latex=options.latex or _names_a_source(text)))
+            sources = find_sources(paths)
+            paired = {latex.pdf for latex in sources if latex.pdf is not None}
+            by_main = {latex.main: latex for latex in sources}
+            for path in paths:
                 uri = str(path.resolve())
-                if is_archive(path.name):
+                if path in by_main:
+                    latex = by_main[path]
+                    yield WorkItem(uri, path=latex.pdf, latex=latex.bundle, sha256=file_sha256(path))
+                elif path in paired or (path.name.lower().endswith((".tex", ".ltx", ".gz", ".bbl")) and not is_archive(path.name)):
+                    continue  # read with its source (or, a .gz that is no source, not an input)
+                elif is_archive(path.name):
                     with path.open("rb") as handle:
                         yield from _archive_items(handle, uri, scratch, options)
                 else:
                     yield WorkItem(uri, path=path, sha256=file_sha256(path))
+
+
+def _names_a_source(source: str) -> bool:
+    """A LaTeX source named on its own (a .tex, an arXiv .gz) is read as one whatever ``latex`` says."""
+    return Path(source).is_file() and is_source_name(Path(source).name)
+
+
+#: arXiv's bulk source tars (arXiv_src_2301_001.tar): their members are sources whatever ``latex`` says
+_ARXIV_SOURCE_TAR = re.compile(r"arxiv_src_", re.I)
+
+
+def _pdf_or_source(name: str) -> bool:
+    return name.lower().endswith(".pdf") or is_source_name(PurePosixPath(name).name)
 
 
 _PMC_PACKAGE = re.compile(r"(^|/)PMC\d+[^/]*\.(tar\.gz|tgz)$", re.I)
@@ -395,12 +443,16 @@ def _archive_items(stream: BinaryIO, uri: str, scratch: Path, options: IngestSet
             else:
                 yield WorkItem(uri, path=package.pdf, nxml=package.nxml, sha256=file_sha256(main), temporary=True)
             return
-        for member in iter_tar_pdfs(stream, folder, max_member_bytes=options.max_member_bytes, max_archive_bytes=options.max_archive_bytes, archive_name=name):
+        sources = options.latex or _ARXIV_SOURCE_TAR.search(name) is not None
+        for member in iter_tar_pdfs(stream, folder, max_member_bytes=options.max_member_bytes, max_archive_bytes=options.max_archive_bytes,
+                                    archive_name=name, wanted=_pdf_or_source if sources else None):  # fmt: skip
             member_uri = f"{uri}#{member.name}"
             if member.path is None:
                 yield WorkItem(member_uri, error=f"{name}: {member.name}: {member.error}")
-            else:
+            elif member.name.lower().endswith(".pdf"):
                 yield WorkItem(member_uri, path=member.path, sha256=file_sha256(member.path), temporary=True)
+            else:  # a paper's source, read alone: a tar streams, so the PDF of another tar cannot join it
+                yield WorkItem(member_uri, latex=member.path, sha256=file_sha256(member.path), temporary=True)
     except BadInput as exc:
         yield WorkItem(f"{uri}#(rest)", error=str(exc))
 
@@ -544,8 +596,8 @@ def _one_pass(sources: list[str | Path], writer: CorpusWriter, settings: Setting
 def _discard(item: WorkItem) -> None:
     # extracted archive members go as soon as they are stored: a dump never fills the disk
     if item.temporary:
-        for path in (item.path, item.nxml):
-            if path is not None:
+        for path in (item.path, item.nxml, item.latex):
+            if path is not None and not path.is_dir():
                 path.unlink(missing_ok=True)
 
 

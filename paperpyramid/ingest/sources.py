@@ -12,11 +12,14 @@ _CHUNK = 1 << 20
 _ARCHIVES = (".tar", ".tar.gz", ".tgz")
 
 
-def discover_pdfs(sources: Iterable[str | Path], *, archives: bool = False) -> Iterator[Path]:
+def discover_pdfs(sources: Iterable[str | Path], *, archives: bool = False, latex: bool = False) -> Iterator[Path]:
     """Yield the PDFs named by ``sources``: files as given, folders searched recursively
-    for ``*.pdf`` (any case; with ``archives``, ``.tar``/``.tar.gz``/``.tgz`` too), in a
-    stable order. Missing paths raise FileNotFoundError."""
+    for ``*.pdf`` (any case; with ``archives``, ``.tar``/``.tar.gz``/``.tgz`` too; with
+    ``latex``, LaTeX sources and their bibliographies: ``.tex``, ``.ltx``, ``.gz``, ``.bbl``), in
+    a stable order. Missing paths raise FileNotFoundError."""
     suffixes = (".pdf", *_ARCHIVES) if archives else (".pdf",)
+    if latex:
+        suffixes = (*suffixes, ".tex", ".ltx", ".gz", ".bbl")
     for source in sources:
         path = Path(source)
         if path.is_dir():
