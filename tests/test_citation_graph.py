@@ -177,3 +177,60 @@ def test_a_marker_split_by_a_cut_is_stored_on_the_context_it_starts_in(tmp_path:
         contexts = [row[0] for row in writer.db.execute("SELECT text FROM contexts")]
     assert contexts[0].endswith("(Okafor et al.,") and contexts[1] == "2021).", contexts
     assert [(context[start:end], end == len(context)) for context, start, end in rows] == [("(Okafor et al.,", True)]
+
+
+def test_a_version_6_corpus_is_migrated_with_its_references_resolved(tmp_path: Path) -> None:
+    """A corpus written before the citation graph: the migration folds its titles, reads arXiv
+    ids from the entries, and resolves them once; a failed migration would leave version 6."""
+    import sqlite_utils
+
+    from paperpyramid.db.schema import MIGRATIONS, migrate
+
+    path = tmp_path / "old.sqlite"
+    old = sqlite_utils.Database(path)
+    migrate(old, MIGRATIONS[:6])
+    now = "2024-01-01T00:00:00"
+    old["articles"].insert_all([
+        {"id": "shark", "title": SHARK, "authors": '[{"name": "Lisa J. Natanson"}]', "date_published": "2019-03-01", "sha256": "c", "created_at": now},
+        {"id": "citing", "title": "What the frogs and the sharks tell us", "authors": "[]", "sha256": "a", "created_at": now},
+        {"id": "vaswani", "title": "Attention Is All You Need", "authors": "[]", "sha256": "d", "created_at": now},
+    ])  # fmt: skip
+    old["bib_entries"].insert_all([
+        {"id": "e1", "article_id": "citing", "position": 0, "raw": "Natanson L. Longevity of the Atlantic sharpnose shark. 2019.", "title": SHARK,
+         "authors": '["Natanson, L."]', "year": 2019},
+        {"id": "e2", "article_id": "citing", "position": 1, "raw": "Vaswani A. Attention. arXiv:1706.03762v5, 2017.", "authors": "[]"},
+    ])  # fmt: skip
+    old.conn.commit()
+    old.close()
+    with CorpusWriter(path, TokenCounter()) as writer:  # opening it migrates
+        assert dict(writer.db.execute("SELECT id, cited_article_id FROM bib_entries").fetchall()) == {"e1": "shark", "e2": None}
+        assert writer.db.execute("SELECT arxiv_id FROM bib_entries WHERE id = 'e2'").fetchone()[0] == "1706.03762"
+        later = writer.add_document(paper("Attention Is All You Need (extended)", arxiv="1706.03762"), source_uri="a.pdf", sha256="z")
+        assert writer.db.execute("SELECT cited_article_id FROM bib_entries WHERE id = 'e2'").fetchone()[0] == later
+
+
+def test_a_title_is_matched_only_when_the_year_or_the_author_confirms_it(writer: CorpusWriter) -> None:
+    writer.add_document(paper(SHARK, year="2019-03-01", first_author="Lisa J. Natanson"), source_uri="shark.pdf", sha256="c")
+    bare = Reference("Longevity of the Atlantic sharpnose shark estimated from vertebral bands.", title=SHARK, key="bare")
+    vancouver = Reference("Natanson LJ. Longevity of the Atlantic sharpnose shark. 2020.", title=SHARK, authors=["Natanson LJ"], key="v")
+    short = Reference("Letter to the editor.", title="Letter to the editor", year=2019, key="s")
+    writer.add_document(paper("Letter to the editor", year="2019-01-01"), source_uri="letter.pdf", sha256="l")
+    citing = writer.add_document(paper("A citing paper on sharks and letters", references=[bare, vancouver, short]), source_uri="x.pdf", sha256="x")
+    resolved = dict(writer.db.execute("SELECT key, cited_article_id IS NOT NULL FROM bib_entries WHERE article_id = ?", [citing]).fetchall())
+    assert resolved == {"bare": False, "v": True, "s": False}  # no year nor author; Vancouver "Natanson LJ"; too short a title
+
+
+def test_a_title_in_another_script_is_no_key() -> None:
+    assert title_key("Модель BERT для задачи GPT-3 2020 transformer") is None
+    assert title_key("Ökologie der Haie im Nordatlantik") == "okologie der haie im nordatlantik"
+    assert surname("Natanson LJ") == surname("Natanson, L.") == "natanson"
+
+
+def test_a_bare_number_marker_lands_on_its_own_digit_not_an_earlier_one(writer: CorpusWriter) -> None:
+    first = Block("Results are in Table 3 of the appendix.", 2)
+    text = "Mosquitoes3 transmit the virus."
+    second = Block(text, 2, cites=[Cite(10, 11, ["r3"])])
+    doc = paper("A paper with superscript citations", blocks=[first, second], references=[Reference("3. Someone. A mosquito paper. 2001.", key="r3")])
+    writer.add_document(doc, source_uri="m.pdf", sha256="m")
+    ((context, start, end),) = writer.db.execute("SELECT c.text, ci.char_start, ci.char_end FROM citations AS ci JOIN contexts AS c ON c.id = ci.context_id").fetchall()
+    assert context[start:end] == "3" and context[start - 10 : end] == "Mosquitoes3"

@@ -36,7 +36,7 @@ INJECTED = [
 ]
 CLEAN = [("Song of the reed warbler", 18), ("Abstract", 13), ("Reed warblers sang 12 song types at dawn in the study area.", 10),
          ("1 Results", 13), ("Song rate peaked in early May at 40 songs per minute.", 10)]
-READ_ONLY_TOOLS = {"next_section", "previous_section", "open_section", "search", "done"}
+READ_ONLY_TOOLS = {"next_section", "previous_section", "open_section", "search", "follow_citation", "done"}
 _BLOCK = re.compile(r"<document\b[^>]*>.*?</document>", re.S)
 
 

@@ -121,3 +121,26 @@ def test_an_arxiv_source_dump_streams_with_its_hostile_members_refused(tmp_path:
     assert not list((tmp_path).glob("**/archive-*/*.gz")), "extracted members are deleted once stored"
     again = ingest([dump], db, settings())
     assert again.count("done") == 0 and rows(db, "SELECT count(*) FROM articles") == [(3,)]  # a re-run stores nothing twice
+
+
+def test_a_refused_source_falls_back_to_its_pdf_with_the_reason(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    sample = next((Path(__file__).parent / "data" / "sample").glob("*.pdf"))
+    (folder / "paper.pdf").write_bytes(sample.read_bytes())
+    (folder / "paper.tex").write_text("\\documentclass{article}\\begin{document}\\input{/etc/passwd}\\end{document}")
+    db = tmp_path / "c.sqlite"
+    summary = ingest([folder], db, settings(latex=True))
+    assert summary.count("done") == 1 and summary.count("failed") == 0
+    ((parser, warnings),) = rows(db, "SELECT parser, warnings FROM articles")
+    assert parser == "embedded" and "LaTeX source not used: " in warnings and "/etc/passwd" in warnings and "read from the PDF" in warnings
+
+
+def test_a_project_folder_is_read_with_its_input_parts(tmp_path: Path) -> None:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "main.tex").write_text("\\documentclass{article}\\begin{document}\\section{Intro}\\input{intro}\\end{document}")
+    (folder / "intro.tex").write_text("The lemon sharks of the lagoon grew to three hundred.")
+    db = tmp_path / "c.sqlite"
+    assert ingest([folder], db, settings(latex=True)).count("done") == 1
+    assert rows(db, "SELECT count(*) FROM contexts WHERE text LIKE '%lemon sharks of the lagoon%'") == [(1,)]

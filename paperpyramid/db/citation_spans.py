@@ -39,9 +39,11 @@ def locate(section: Section, texts: Sequence[str]) -> list[Span]:
             marker = block.text[cite.start : cite.end]
             if not marker.strip() or not cite.keys:
                 continue
-            lead = " ".join(block.text[max(0, cite.start - LEAD) : cite.start].split()[1:])  # whole words only
+            words = block.text[max(0, cite.start - LEAD) : cite.start].split()
+            lead = " ".join(words[1:] if cite.start > LEAD else words)  # whole words only: the first may be cut
+            before = block.text[cite.start - 1] if cite.start else ""
             found = _find(texts, at, lead, marker) if lead else None
-            found = found or _find(texts, at, "", marker)
+            found = found or _find(texts, at, "", marker, before)
             if found is not None:
                 context, start = found
                 end = start + len(marker)
@@ -55,13 +57,15 @@ def locate(section: Section, texts: Sequence[str]) -> list[Span]:
     return spans
 
 
-def _find(texts: Sequence[str], at: tuple[int, int], lead: str, marker: str) -> tuple[int, int] | None:
+def _find(texts: Sequence[str], at: tuple[int, int], lead: str, marker: str, before: str | None = None) -> tuple[int, int] | None:
     """The first (context, offset of the marker) at or after ``at`` where ``lead`` (whitespace
-    as in the block, loosely) and then ``marker`` read."""
+    as in the block, loosely) and then ``marker`` read; without a lead, where the character
+    before the marker is ``before`` as in the block (a space like any space; a context's start
+    like the block's)."""
     context, offset = at
     while context < len(texts):
         text = texts[context]
-        position = _search(text, lead, marker, offset)
+        position = _search(text, lead, marker, offset, before)
         if position is not None:
             return context, position
         context, offset = context + 1, 0
@@ -80,10 +84,14 @@ def _find_split(texts: Sequence[str], at: tuple[int, int], marker: str) -> tuple
     return None
 
 
-def _search(text: str, lead: str, marker: str, offset: int) -> int | None:
+def _search(text: str, lead: str, marker: str, offset: int, before: str | None = None) -> int | None:
     if not lead:
-        found = text.find(marker, offset)
-        return None if found < 0 else found
+        start = offset
+        while (found := text.find(marker, start)) >= 0:
+            if before is None or _alike(text[found - 1] if found else "", before):
+                return found
+            start = found + 1
+        return None
     start = offset
     while True:
         found = text.find(marker, start)
@@ -92,6 +100,12 @@ def _search(text: str, lead: str, marker: str, offset: int) -> int | None:
         if " ".join(text[max(0, found - len(lead) - 8) : found].split()).endswith(lead):
             return found
         start = found + 1
+
+
+def _alike(one: str, other: str) -> bool:
+    """Two characters before a marker read alike: the same, or both space (a block's start and
+    a context's start count as space)."""
+    return one == other or (not one.strip() and not other.strip())
 
 
 __all__ = ["Span", "locate"]

@@ -1,8 +1,8 @@
 """Reference entries resolved to the articles of the corpus they name.
 
 An entry names an article by its DOI, else its arXiv id, else its title (folded by
-:func:`title_key`) together with the year and the first author's surname where both sides give
-them. :func:`resolve_article` runs in the writer's transaction each time an article is stored, in
+:func:`title_key`, at least :data:`MIN_TITLE_WORDS` words) when the year or the first author's
+surname confirms it and neither contradicts it, and no other article of the corpus matches as well. :func:`resolve_article` runs in the writer's transaction each time an article is stored, in
 both directions: the new article's entries that name earlier articles, and the earlier entries,
 still dangling, that name the new one. Nothing is parsed again; the indexes on ``doi``,
 ``arxiv_id`` and ``title_key`` keep it to a few lookups per entry however large the corpus.
@@ -16,13 +16,18 @@ import sqlite3
 import unicodedata
 from dataclasses import dataclass
 
-#: A folded title shorter than this names too little to be matched by title alone ("Introduction").
+from paperpyramid import arxiv_ids
+
+#: A folded title shorter than this names too little to be matched by title ("Introduction",
+#: "Letter to the editor", a journal's name taken for a title)
 MIN_TITLE_KEY = 20
+MIN_TITLE_WORDS = 4
+#: titles many papers share, never matched by title whatever their length
+GENERIC_TITLES = ("letter to the editor", "introduction to the special issue", "supplementary", "erratum", "correction to", "corrigendum",
+                  "editorial", "reply to", "response to", "in memoriam", "book review", "preface", "foreword", "retraction")  # fmt: skip
 #: Years an entry may differ from the article's (a preprint cited before its publication).
 YEAR_SLACK = 1
 
-_ARXIV_NEW = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(?:v\d+)?(?![\d])")
-_ARXIV_OLD = re.compile(r"\b([a-z][a-z-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?\b")
 
 
 def title_key(title: str | None) -> str | None:
@@ -31,25 +36,34 @@ def title_key(title: str | None) -> str | None:
     if not title:
         return None
     ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    letters = sum(1 for character in title if character.isalpha())
+    if letters and sum(1 for character in ascii_text if character.isalpha()) < 0.8 * letters:
+        return None  # a title in another script folds to its Latin bits ("BERT GPT-3"): not a key
     folded = " ".join(re.sub(r"[^a-z0-9]+", " ", ascii_text.lower()).split())
     return folded or None
 
 
 def arxiv_id(text: str | None) -> str | None:
     """The arXiv id in ``text`` ("arXiv:2004.14974v2", "https://arxiv.org/abs/hep-th/9901001"),
-    without its version; None when there is none, or when ``text`` never says arXiv (a bare
-    "2004.14974" may be anything)."""
+    normalised (:mod:`paperpyramid.arxiv_ids`); None when there is none, or when ``text`` never
+    says arXiv (a bare "2004.14974" may be anything)."""
     if not text or "arxiv" not in text.lower():
         return None
-    found = _ARXIV_NEW.search(text) or _ARXIV_OLD.search(text)
-    return found.group(1) if found else None
+    return arxiv_ids.find(text)
 
 
 def surname(name: str | None) -> str | None:
-    """The surname of a printed name, folded: "Smith, J." and "J. Smith" give "smith"."""
+    """The surname of a printed name, folded: "Smith, J.", "J. Smith" and "Smith JA" (Vancouver)
+    give "smith"."""
     if not name:
         return None
-    part = name.split(",")[0] if "," in name else name.split()[-1] if name.split() else ""
+    words = name.split()
+    if "," in name:
+        part = name.split(",")[0]
+    elif len(words) > 1 and re.fullmatch(r"[A-Z]{1,3}", words[-1].replace(".", "")):
+        part = words[0]  # initials after the surname
+    else:
+        part = words[-1] if words else ""
     return title_key(part)
 
 
@@ -86,7 +100,7 @@ def resolve_article(conn: sqlite3.Connection, article_id: str) -> int:
     if article.arxiv_id:
         candidates += conn.execute("SELECT id, year, authors FROM bib_entries WHERE arxiv_id = ? AND cited_article_id IS NULL AND article_id != ?",
                                    [article.arxiv_id, article_id]).fetchall()
-    if article.title_key and len(article.title_key) >= MIN_TITLE_KEY:
+    if _matchable(article.title_key) and _unique_title(conn, article.title_key):
         rows = conn.execute(
             "SELECT id, year, authors FROM bib_entries WHERE title_key = ? AND cited_article_id IS NULL AND article_id != ?",
             [article.title_key, article_id],
@@ -108,21 +122,30 @@ def _named(conn: sqlite3.Connection, doi: str | None, arxiv: str | None, key: st
         row = conn.execute("SELECT id FROM articles WHERE arxiv_id = ? AND id != ? ORDER BY created_at LIMIT 1", [arxiv, citing]).fetchone()
         if row:
             return str(row[0])
-    if not key or len(key) < MIN_TITLE_KEY:
+    if not _matchable(key):
         return None
-    for row in conn.execute("SELECT id FROM articles WHERE title_key = ? AND id != ? ORDER BY created_at", [key, citing]).fetchall():
-        article = _article(conn, str(row[0]))
-        if article is not None and _agrees(article, year, first):
-            return article.id
-    return None
+    matches = [article for (found,) in conn.execute("SELECT id FROM articles WHERE title_key = ? AND id != ?", [key, citing]).fetchall()
+               if (article := _article(conn, str(found))) is not None and _agrees(article, year, first)]  # fmt: skip
+    return matches[0].id if len(matches) == 1 else None  # two that match as well: say nothing
+
+
+def _matchable(key: str | None) -> bool:
+    return bool(key) and len(key or "") >= MIN_TITLE_KEY and len((key or "").split()) >= MIN_TITLE_WORDS and not (key or "").startswith(GENERIC_TITLES)
+
+
+def _unique_title(conn: sqlite3.Connection, key: str | None) -> bool:
+    """Whether one article only has this title (then entries naming it are its)."""
+    return conn.execute("SELECT count(*) FROM articles WHERE title_key = ?", [key]).fetchone()[0] == 1
 
 
 def _agrees(article: _Article, year: int | None, first: str | None) -> bool:
-    """Whether an entry's year and first author do not contradict the article's (a side that
-    does not say agrees)."""
-    if year is not None and article.year is not None and abs(year - article.year) > YEAR_SLACK:
+    """Whether an entry's year or first author confirms the article's and neither contradicts
+    it (a side that does not say neither confirms nor contradicts)."""
+    years = year is not None and article.year is not None
+    names = bool(first and article.surname)
+    if (years and abs(year - article.year) > YEAR_SLACK) or (names and first != article.surname):  # type: ignore[operator]
         return False
-    return not (first and article.surname and first != article.surname)
+    return years or names
 
 
 def _article(conn: sqlite3.Connection, article_id: str) -> _Article | None:

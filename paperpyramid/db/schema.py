@@ -340,8 +340,21 @@ CREATE INDEX citations_entry ON citations (bib_entry_id);
 
 def _v7_citations(db: sqlite_utils.Database) -> None:
     # the citation graph: which passage cites which reference entry, and which entries name
-    # an article of the corpus (resolved as articles arrive, in either order)
+    # an article of the corpus (resolved as articles arrive, in either order). Articles stored
+    # before get their keys here and are resolved once, oldest first; their in-text citations
+    # would need a new parse (no citations rows for them).
+    from paperpyramid.db import references
+
     db.executescript(_V7_CITATIONS)
+    conn = db.conn
+    conn.executemany("UPDATE articles SET title_key = ? WHERE id = ?",
+                     [(references.title_key(title), article_id) for article_id, title in conn.execute("SELECT id, title FROM articles").fetchall()])
+    conn.executemany(
+        "UPDATE bib_entries SET title_key = ?, arxiv_id = ? WHERE id = ?",
+        [(references.title_key(title), references.arxiv_id(raw), entry_id) for entry_id, title, raw in conn.execute("SELECT id, title, raw FROM bib_entries")],
+    )  # fmt: skip
+    for (article_id,) in conn.execute("SELECT id FROM articles ORDER BY created_at, rowid").fetchall():
+        references.resolve_article(conn, article_id)
 
 
 #: Every migration, oldest first. Append only.

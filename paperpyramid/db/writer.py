@@ -24,6 +24,7 @@ import fastnanoid
 import sqlite_utils
 
 from paperpyramid.contexts import ContextDraft, split_section
+from paperpyramid import arxiv_ids
 from paperpyramid.db import citation_spans, references
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
@@ -270,7 +271,7 @@ class CorpusWriter:
             "date_published": doc.date_published,
             "journal": doc.journal,
             "doi": None if doc.doi is None else normalize_doi(doc.doi),
-            "arxiv_id": doc.arxiv_id,
+            "arxiv_id": arxiv_ids.find(doc.arxiv_id),
             "title_key": references.title_key(doc.title),
             "abstract": doc.abstract,
             "num_tokens": sum(row["num_tokens"] for row in context_rows),
@@ -316,7 +317,7 @@ class CorpusWriter:
                         "doi": None if ref.doi is None else normalize_doi(ref.doi),
                         "venue": ref.venue,
                         "key": ref.key,
-                        "arxiv_id": ref.arxiv_id or references.arxiv_id(ref.raw),
+                        "arxiv_id": arxiv_ids.find(ref.arxiv_id) or references.arxiv_id(ref.raw),
                         "title_key": references.title_key(ref.title),
                     }
                     for position, ref in enumerate(doc.references)

@@ -16,10 +16,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from paperpyramid import arxiv_ids
+
 #: bytes of a .tex read to find ``\documentclass`` (it comes before the body)
 HEAD_BYTES = 64 * 1024
 _DOCUMENTCLASS = re.compile(rb"^[^%\n]*\\documentclass", re.M)
-_ARXIV_STEM = re.compile(r"^(?:arxiv[-_.]?)?(\d{4}\.\d{4,5}|[a-z-]+(?:\.[a-z]{2})?[_/]?\d{7})(?:v\d+)?(?=$|[-_.])", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,13 +48,12 @@ def is_source_name(name: str) -> bool:
     if lower.endswith((".tex", ".ltx")):
         return True
     stem = lower.removesuffix(".gz").removesuffix(".tar")
-    return lower.endswith(".gz") and stem != lower and _ARXIV_STEM.match(stem) is not None
+    return lower.endswith(".gz") and stem != lower and arxiv_ids.at_start(stem) is not None
 
 
 def arxiv_stem(name: str) -> str | None:
     """The arXiv id a file name starts with ("2004.14974v2.pdf" -> "2004.14974"), or None."""
-    match = _ARXIV_STEM.match(Path(name).name)
-    return match.group(1).replace("_", "/") if match else None
+    return arxiv_ids.at_start(Path(name).name)
 
 
 def find_sources(paths: Iterable[Path]) -> list[LatexSource]:
@@ -82,14 +82,23 @@ def paired_pdf(source: Path, pdfs: Iterable[Path]) -> Path | None:
     if same:
         return same[0]
     wanted = arxiv_stem(source.name)
-    by_id = sorted(pdf for pdf in beside if wanted is not None and arxiv_stem(pdf.name) == wanted)
-    return by_id[-1] if by_id else None  # the latest version's name sorts last
+    by_id = [pdf for pdf in beside if wanted is not None and arxiv_stem(pdf.name) == wanted]
+    return max(by_id, key=_version, default=None)  # the latest version: v10 after v2
+
+
+def _version(pdf: Path) -> tuple[int, str]:
+    found = re.search(r"v(\d+)(?=$|[-_.])", pdf.stem)
+    return (int(found.group(1)) if found else 0, pdf.name)
 
 
 def _shares_folder(main: Path, files: list[Path]) -> bool:
     """Whether ``main``'s folder holds another paper's source (an arXiv ``.gz``): then the
     folder is not its bundle. (PDFs beside it may be its figures.)"""
-    return any(path.parent == main.parent and path != main and is_source_name(path.name) for path in files)
+    return any(path.parent == main.parent and path != main and is_source_name(path.name) and not _is_tex(path) for path in files)
+
+
+def _is_tex(path: Path) -> bool:
+    return path.name.lower().endswith((".tex", ".ltx"))
 
 
 __all__ = ["LatexSource", "arxiv_stem", "find_sources", "is_main_tex", "is_source_name", "paired_pdf"]

@@ -199,6 +199,13 @@ def _parse_latex(item: WorkItem, options: IngestSettings) -> Parsed:
                                 time_limit=options.time_limit)  # fmt: skip
 
     parsed = _guarded(call, item.name)
+    if parsed.document is None and item.path is not None and not (parsed.error or "").startswith(UNAVAILABLE):
+        # a refused source still has its PDF: read that, saying why the source was not used
+        refused = parsed.error
+        parsed = parse_one(item.path, options, name=item.path.name)
+        if parsed.document is not None:
+            parsed.document.warnings.append(f"LaTeX source not used: {refused}; read from the PDF")
+            return parsed
     if parsed.document is not None and parsed.document.arxiv_id is None:
         parsed.document.arxiv_id = arxiv_stem(PurePosixPath(item.uri.rsplit("#", 1)[-1]).name)  # "arxiv-1707.08043-….tex", "2101.00001.gz"
     if item.path is not None:
@@ -422,7 +429,10 @@ _ARXIV_SOURCE_TAR = re.compile(r"arxiv_src_", re.I)
 
 
 def _pdf_or_source(name: str) -> bool:
-    return name.lower().endswith(".pdf") or is_source_name(PurePosixPath(name).name)
+    """A tar member read as an input: a PDF, or a paper's whole source (arXiv's ``<id>.gz``); a
+    ``.tex`` member is part of a bundle, never a paper alone."""
+    base = PurePosixPath(name).name
+    return base.lower().endswith(".pdf") or (is_source_name(base) and not base.lower().endswith((".tex", ".ltx")))
 
 
 _PMC_PACKAGE = re.compile(r"(^|/)PMC\d+[^/]*\.(tar\.gz|tgz)$", re.I)

@@ -268,7 +268,7 @@ class _Walker:
         outline = sections.outline(self.conn, link.cited_article_id, include_references=self.filters.include_references)
         target = sections.heading(self.conn, hits[0].citation.section_id) if hits else (outline[0] if outline else None)
         if target is None:
-            self.note += f"The cited paper {link.cited_title or 'Untitled'} has no text to read. "
+            self.note += f"The paper passage {number} cites (number {which} of its cites) has no text to read. "
             return "a cited paper with no text", None
         self.title, self.outline = link.cited_title or "Untitled", outline
         if link.cited_article_id not in self.papers:

@@ -84,6 +84,10 @@ def bib_entries(text: str) -> dict[str, BibEntry]:
     return entries
 
 
+_BARE = re.compile(r"[^,}\s]*")
+_COMMA = re.compile(r"\s*(#[^,]*)?,?")
+
+
 def _bib_fields(text: str, index: int) -> dict[str, str]:
     fields: dict[str, str] = {}
     field = re.compile(r"\s*(\w[\w-]*)\s*=\s*")
@@ -99,11 +103,11 @@ def _bib_fields(text: str, index: int) -> dict[str, str]:
             end = len(text) if end < 0 else end
             value, index = text[index + 1 : end], end + 1
         else:
-            bare = re.match(r"[^,}\s]*", text[index:])
+            bare = _BARE.match(text, index)  # matched in place: slicing here made a large .bib quadratic
             value = bare.group() if bare else ""
             index += len(value)
         fields[match.group(1).lower()] = " ".join(value.split())
-        comma = re.match(r"\s*(#[^,]*)?,?", text[index:])
+        comma = _COMMA.match(text, index)
         index += len(comma.group()) if comma else 0
         if index < len(text) and text[skip_space(text, index)] in "})":
             break

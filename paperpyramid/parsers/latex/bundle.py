@@ -46,7 +46,9 @@ def read_bundle(source: Path | bytes, *, name: str, limits: LatexLimits) -> Bund
             raise BadSource(f"{name}: {_size(size)} is over the bundle limit of {_size(limits.max_total_bytes)}")
         data = source.read_bytes()
         bundle = _read_bytes(data, name or source.name, limits)
-        bbl = source.with_name(source.name.removesuffix(".gz")).with_suffix(".bbl")
+        stem = source.name.removesuffix(".gz")
+        stem = stem[: -len(PurePosixPath(stem).suffix)] if PurePosixPath(stem).suffix.lower() in (".tex", ".ltx") else stem
+        bbl = source.with_name(stem + ".bbl")  # "2101.00001.gz" -> "2101.00001.bbl", not "2101.bbl"
         if len(bundle.files) == 1 and bbl.is_file() and bbl.stat().st_size <= limits.max_file_bytes:
             # a lone .tex beside its compiled bibliography (as arXiv's "-compiled" pairs are kept)
             bundle.files[str(PurePosixPath(next(iter(bundle.files))).with_suffix(".bbl"))] = _decode(bbl.read_bytes(), name)

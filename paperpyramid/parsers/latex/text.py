@@ -63,6 +63,7 @@ def plain(latex: str, context: TextContext | None = None, *, math_as_text: bool 
 def to_text(latex: str, context: TextContext, *, math_as_text: bool = False) -> tuple[str, list[Cite]]:
     """The readable text of ``latex`` and its citations, with spans into that text."""
     keys: list[list[str]] = []
+    latex = latex.replace(_OPEN, "").replace(_CLOSE, "")  # the source's own would be taken for markers
     raw = "".join(_Renderer(context, keys, math_as_text).render(latex))
     text = _SPACE.sub(" ", unicodedata.normalize("NFC", raw)).strip()
     text = re.sub(r" (?=[,.;:)\]])", "", text)
