@@ -78,6 +78,12 @@ class OcrChoice(enum.StrEnum):
     never = "never"
 
 
+class CiteFormat(enum.StrEnum):
+    text = "text"
+    bibtex = "bibtex"
+    csl_json = "csl-json"
+
+
 @app.command()
 def ingest(
     sources: Annotated[list[str], typer.Argument(help="PDF files, folders (searched recursively for *.pdf), archives, LaTeX sources and s3://BUCKET/PREFIX locations.")],
@@ -293,6 +299,7 @@ def ask(
     backend: Annotated[str | None, typer.Option(help="LLM backend: local (default) or openai (OPENAI_BASE_URL).")] = None,
     model: Annotated[str | None, typer.Option(help="With --backend openai: the model name the server knows.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object: answer, claims, citations (context id, page, title), steps, usage.")] = False,
+    format_: Annotated[CiteFormat, typer.Option("--format", help="text: the answer; bibtex or csl-json: the answer, then the works its supported claims cite in that format (with --json: under \"works\").")] = CiteFormat.text,
 ) -> None:
     """Answer a question from the corpus, every claim cited [title, p. N] to a stored passage;
     the steps (and the facts a strategy finds) print as they happen, with their token usage."""
@@ -321,12 +328,41 @@ def ask(
                                 limits=Limits(max_steps, max_llm_tokens))
         except (PaperPyramidError, ValueError) as exc:
             raise _fail(str(exc)) from exc
+        works = _cited_works(corpus, answer, format_.value) if format_ is not CiteFormat.text else None
     if as_json:
-        typer.echo(json.dumps(answer.to_json(), ensure_ascii=False))
+        typer.echo(json.dumps(answer.to_json() | ({"works": works} if works is not None else {}), ensure_ascii=False))
         return
     out.print(escape(answer.text), highlight=False)
+    if works:
+        typer.echo("")
+        typer.echo(works)
     usage = answer.usage
     console.print(f"{len(answer.passages)} passages; {usage.prompt_tokens} prompt + {usage.completion_tokens} completion tokens", highlight=False)
+
+
+def _cited_works(corpus: Corpus, answer: Answer, format_: str) -> str:
+    """The works the answer's supported claims cite, in ``format_`` ("" when none)."""
+    from paperpyramid.export.cite import format_citations
+
+    passages = [source.context_id for claim in answer.claims if claim.supported for source in claim.sources]
+    return format_citations(corpus, list(dict.fromkeys(passages)), format_) if passages else ""
+
+
+@app.command()
+def cite(
+    ids: Annotated[list[str], typer.Argument(help="Article ids, DOIs or passage (context) ids; a passage stands for its article at its page.")],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    format_: Annotated[CiteFormat, typer.Option("--format", help="bibtex (stable keys), csl-json (Zotero, Mendeley, pandoc) or text ([title, p. N] and a reference).")] = CiteFormat.bibtex,
+) -> None:
+    """Print the works the ids name as citations for a reference manager, from the stored
+    metadata (authors, title, journal, year, DOI, arXiv id), each once, with the pages cited."""
+    from paperpyramid.export.cite import format_citations
+
+    with _reading(db) as corpus:
+        try:
+            typer.echo(format_citations(corpus, ids, format_.value))
+        except KeyError as exc:
+            raise _fail(str(exc.args[0] if exc.args else exc)) from exc
 
 
 @app.command()

@@ -61,7 +61,8 @@ class Article:
     printed), ``journal``, ``pages``, ``num_tokens`` of its contexts, the ``parser`` that read it,
     where it came from (``source_uri``, ``sha256``), ``provenance`` (which backend produced each
     part), the parser's ``warnings`` and ``coverage``: the share of the PDF text layer's words the
-    article holds (None where it was not measured), and ``ocr_pages``: the pages read by OCR."""
+    article holds (None where it was not measured), ``ocr_pages``: the pages read by OCR, and its
+    ``arxiv_id`` where its source or name gave one."""
 
     id: str
     title: str | None
@@ -80,6 +81,7 @@ class Article:
     warnings: tuple[str, ...]
     coverage: float | None = None
     ocr_pages: tuple[int, ...] = ()
+    arxiv_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +143,7 @@ _REMOTE_SCHEMES = ("http://", "https://", "s3://")
 
 _ARTICLE_COLUMNS = (
     "id, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser, "
-    "source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages"
+    "source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages, arxiv_id"
 )
 _SECTION_SELECT = """
 SELECT s.id, ars.article_id, ars.position, s.section_number, s.section_title, s.level,
@@ -549,7 +551,7 @@ class Corpus:
 
 def _article(row: tuple[Any, ...]) -> Article:
     (id_, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser,
-     source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages) = row  # fmt: skip
+     source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages, arxiv_id) = row  # fmt: skip
     return Article(
         id=id_,
         title=title,
@@ -568,4 +570,5 @@ def _article(row: tuple[Any, ...]) -> Article:
         warnings=tuple(json.loads(warnings)),
         coverage=coverage,
         ocr_pages=tuple(json.loads(ocr_pages)) if ocr_pages else (),
+        arxiv_id=arxiv_id,
     )

@@ -41,7 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, default=ROOT / "demo.sqlite")
     parser.add_argument("--query", default="internal fertilization of frogs")
-    parser.add_argument("--distill-pages", type=int, default=2, help="pages of each paper the embedded model distils (all: a few minutes a paper)")
+    parser.add_argument("--distill-pages", type=int, default=1, help="pages of each paper the embedded model distils (each page about half a minute on 2 cores; all: a few minutes a paper)")
     parser.add_argument("--use-running-server", action="store_true", help="use the SeaweedFS already listening on 127.0.0.1:8333 (the tests' server)")
     args = parser.parse_args()
     cli = [sys.executable, "-m", "paperpyramid.cli"]
@@ -62,7 +62,7 @@ def main() -> None:
             print("3. ingesting from the bucket (parse, cut contexts, embed)")
             subprocess.run([*cli, "ingest", "s3://papers/sample/", "--db", str(args.db), "--embed"], env=env, check=True)
             print("4. distilling into the knowledge pyramid with the embedded model (SmolLM2-135M: crude content, valid structure)")
-            # the first 2 pages of each paper: the 135M model reads ~250 tokens/s and writes ~20 on 2 cores
+            # the first page of each paper: the 135M model reads ~250 tokens/s and writes ~20 on 2 cores
             subprocess.run([*cli, "distill", "--db", str(args.db), "--max-pages", str(args.distill_pages)], env=env, check=True)
             print("5. publishing a snapshot")
             made = subprocess.run([*cli, "snapshot", "--db", str(args.db), "--to", "s3://snapshots/demo/"], env=env, check=True, capture_output=True, text=True)
