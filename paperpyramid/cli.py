@@ -366,6 +366,29 @@ def cite(
 
 
 @app.command()
+def mcp(
+    db: DbOption = Path("paperpyramid.sqlite"),
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio.")] = False,
+    host: Annotated[str, typer.Option(help="Address to bind with --http; 127.0.0.1 keeps it on this machine.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on with --http.")] = 8765,
+) -> None:
+    """Serve the corpus read-only over MCP (Model Context Protocol) for Claude Desktop, Cursor or
+    VS Code: search, outline, sections, passages, pyramid, citations, cite. stdio by default;
+    --http serves streamable HTTP, behind PAPERPYRAMID_API_TOKEN when set. See docs/mcp.md."""
+    import os
+
+    from paperpyramid.services.mcp import run_mcp
+
+    token = os.environ.get("PAPERPYRAMID_API_TOKEN") or None
+    if http and host not in ("127.0.0.1", "localhost", "::1") and not token:
+        console.print(f"[yellow]note:[/] serving on {host} without PAPERPYRAMID_API_TOKEN: anyone who can reach it can read the corpus")
+    try:
+        run_mcp(str(db), http=http, host=host, port=port, token=token)
+    except (FileNotFoundError, PaperPyramidError) as exc:
+        raise _fail(str(exc)) from exc
+
+
+@app.command()
 def serve(
     db: DbOption = Path("paperpyramid.sqlite"),
     host: Annotated[str, typer.Option(help="Address to bind; 127.0.0.1 keeps it on this machine.")] = "127.0.0.1",

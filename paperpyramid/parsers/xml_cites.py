@@ -84,6 +84,11 @@ class MarkedText:
         in that text, trimmed of spaces at their ends: the marks themselves, moved (so that who
         holds one sees it move). A mark left with no text is dropped."""
         raw = self.raw()
+        if not self.marks:  # nothing to keep track of: the same text, at C speed (most paragraphs cite nothing)
+            text = " ".join(raw.split())
+            for pattern in tidy:
+                text = pattern.sub(r"\1", text)
+            return text, []
         chars: list[str] = []
         origin: list[int] = []  # raw offset of each kept character
         gap: int | None = None
