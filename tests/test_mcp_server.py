@@ -236,3 +236,13 @@ def test_http_without_a_token_set_needs_none(sample_db: Path) -> None:
         foreign = httpx2.post(url, json={}, headers={"Host": "evil.example:80", "Accept": "application/json, text/event-stream",
                                                      "Content-Type": "application/json"}, timeout=10)  # fmt: skip
         assert foreign.status_code in (400, 403, 421)
+
+
+def test_the_cli_command_refuses_a_file_that_is_not_a_corpus_in_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.sqlite"
+    sqlite3.connect(bad).execute("CREATE TABLE notes (x)").connection.close()
+    run = subprocess.run([sys.executable, "-m", "paperpyramid.cli", "mcp", "--db", str(bad)], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "COLUMNS": "300"}, stdin=subprocess.DEVNULL)  # fmt: skip
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert run.returncode == 2 and len(lines) == 1 and "is not a paperpyramid corpus" in lines[0], run.stderr
+    assert run.stdout == ""
