@@ -34,7 +34,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Tests marked ``heavy`` (the larger twin of a test the default run keeps) run only with --heavy."""
     if config.getoption("--heavy"):
         return
-    skip = pytest.mark.skip(reason="heavy tier (minutes): run with `pytest --heavy`; the default run has its smaller twin")
+    skip = pytest.mark.skip(reason="heavy tier (minutes): run with `pytest --heavy`; the default run keeps a smaller sibling")
     for item in items:
         if "heavy" in item.keywords:
             item.add_marker(skip)

@@ -360,7 +360,11 @@ def test_serve_refuses_a_local_corpus_file_holding_an_oversized_value(corpus_pat
 
 def test_long_texts_in_responses_are_cut_with_a_marker(corpus_file: Path) -> None:
     with sqlite3.connect(corpus_file) as conn:
-        context_id, section_id = conn.execute("SELECT context_id, section_id FROM sections_contexts LIMIT 1").fetchone()
+        # alpha's first passage: its neighbours are short (without ORDER BY the row was any passage, a long paper's too)
+        context_id, section_id = conn.execute(
+            "SELECT sc.context_id, sc.section_id FROM sections_contexts AS sc JOIN article_sections AS ars ON ars.section_id = sc.section_id "
+            "JOIN articles AS a ON a.id = ars.article_id WHERE a.title = 'Colonies of alpha' ORDER BY ars.position, sc.position LIMIT 1"
+        ).fetchone()  # fmt: skip
         conn.execute("UPDATE contexts SET text = ? WHERE id = ?", ["frog " * 600_000, context_id])  # 3 MB
     conn.close()
     client = TestClient(create_app(corpus_file, settings=ServeSettings(max_text_chars=1000)))

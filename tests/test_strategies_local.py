@@ -48,9 +48,13 @@ def sample_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+#: the default run asks the real model through two strategies; the heavy tier through every one
+_HEAVY = {"multiquery", "walkingrag"}
+
+
 @pytest.mark.slow
 @pytest.mark.llm
-@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("strategy", [pytest.param(name, marks=pytest.mark.heavy) if name in _HEAVY else name for name in STRATEGIES])
 def test_strategy_answers_with_the_embedded_model(sample_corpus: Path, local_llm: LLM, strategy: str) -> None:
     with Corpus.open(sample_corpus) as corpus:
         answer = corpus.ask(QUESTION, strategy=strategy, budget_tokens=800, llm=local_llm, limits=LIMITS)
