@@ -23,8 +23,8 @@ from typing import Any, Literal
 import fastnanoid
 import sqlite_utils
 
-from paperpyramid.contexts import ContextDraft, split_section
 from paperpyramid import arxiv_ids
+from paperpyramid.contexts import ContextDraft, split_section
 from paperpyramid.db import citation_spans, references
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
