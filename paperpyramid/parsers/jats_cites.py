@@ -13,10 +13,10 @@ The readers here mirror :func:`~paperpyramid.parsers.jats_xml._inline_text` and
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from paperpyramid.document import Cite, Section
-from paperpyramid.parsers.jats_xml import _NO_TEXT, _SPACE_AFTER, _SPACE_BEFORE, _child, _inline_formula, _local
+from paperpyramid.parsers.jats_xml import _SPACE_AFTER, _SPACE_BEFORE, _child, _local, walk_inline
 from paperpyramid.parsers.xml_cites import MarkedText, moved
 
 #: what :func:`~paperpyramid.parsers.jats_xml._tidy` does after collapsing whitespace, in order
@@ -53,26 +53,14 @@ def close_cite(text: MarkedText, start: int, keys: list[str], ranges: list[Cite]
 def read_inline(element: ET.Element, text: MarkedText, ranges: list[Cite], skip: frozenset[str] = frozenset()) -> None:
     """:func:`~paperpyramid.parsers.jats_xml._inline_raw` into ``text``, marking the citations."""
 
-    def walk(node: ET.Element) -> None:
-        for child in node:
-            name = _local(child.tag)
-            if name in skip or name in _NO_TEXT:
-                pass
-            elif name == "break":
-                text.add(" ")
-            elif name == "inline-formula":
-                text.add(" " + _inline_formula(child) + " ")
-            else:
-                keys = cite_keys(child)
-                start = text.position
-                text.add(child.text)
-                walk(child)
-                if keys:
-                    close_cite(text, start, keys, ranges)
-            text.add(child.tail)
+    def around(child: ET.Element, read: Callable[[], None]) -> None:
+        keys = cite_keys(child)
+        start = text.position
+        read()
+        if keys:
+            close_cite(text, start, keys, ranges)
 
-    text.add(element.text)
-    walk(element)
+    walk_inline(element, text.add, skip, around)
 
 
 def inline_text(element: ET.Element, ranges: list[Cite], skip: frozenset[str] = frozenset()) -> tuple[str, list[Cite]]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import defusedxml.ElementTree as SafeET
@@ -137,6 +137,18 @@ def _inline_text(element: ET.Element, skip: frozenset[str] = frozenset()) -> str
 def _inline_raw(element: ET.Element, skip: frozenset[str] = frozenset()) -> str:
     """:func:`_inline_text` before whitespace is collapsed, so that pieces can be joined."""
     parts: list[str] = []
+    walk_inline(element, parts.append, skip)
+    return "".join(parts)
+
+
+def walk_inline(
+    element: ET.Element, add: Callable[[str], None], skip: frozenset[str] = frozenset(),
+    around: Callable[[ET.Element, Callable[[], None]], None] | None = None,
+) -> None:
+    """Hand ``add`` the readable pieces of ``element`` in reading order: line breaks as spaces,
+    formulas as their source, ``skip`` and non-text elements left out. ``around(child, read)``,
+    when given, is called for each other child with ``read`` adding its own text and children
+    (the citations' reader marks what ``read`` added); the child's tail follows either way."""
 
     def walk(node: ET.Element) -> None:
         for child in node:
@@ -144,20 +156,26 @@ def _inline_raw(element: ET.Element, skip: frozenset[str] = frozenset()) -> str:
             if name in skip or name in _NO_TEXT:
                 pass
             elif name == "break":
-                parts.append(" ")
+                add(" ")
             elif name == "inline-formula":
-                parts.append(" " + _inline_formula(child) + " ")
-            else:
+                add(" " + _inline_formula(child) + " ")
+            elif around is None:
                 if child.text:
-                    parts.append(child.text)
+                    add(child.text)
                 walk(child)
+            else:
+                around(child, lambda child=child: read(child))
             if child.tail:
-                parts.append(child.tail)
+                add(child.tail)
+
+    def read(child: ET.Element) -> None:
+        if child.text:
+            add(child.text)
+        walk(child)
 
     if element.text:
-        parts.append(element.text)
+        add(element.text)
     walk(element)
-    return "".join(parts)
 
 
 def _join_label(label: str, text: str) -> str:
