@@ -12,6 +12,7 @@ gives the pages and is not ingested again on its own.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,33 +58,47 @@ def arxiv_stem(name: str) -> str | None:
 
 
 def find_sources(paths: Iterable[Path]) -> list[LatexSource]:
-    """The sources among ``paths`` (the files a walk found), each with its bundle and PDF."""
+    """The sources among ``paths`` (the files a walk found), each with its bundle and PDF. Each
+    folder is listed and indexed once, however many sources it holds (an arXiv dump unpacked
+    into one folder holds thousands)."""
     files = list(paths)
-    candidates = [path for path in files if is_source_name(path.name) and (not path.name.lower().endswith((".tex", ".ltx")) or is_main_tex(path))]
-    mains_per_folder: dict[Path, int] = {}
-    for path in candidates:
-        if path.name.lower().endswith((".tex", ".ltx")):
-            mains_per_folder[path.parent] = mains_per_folder.get(path.parent, 0) + 1
+    candidates = [path for path in files if is_source_name(path.name) and (not _is_tex(path) or is_main_tex(path))]
+    mains = Counter(path.parent for path in candidates if _is_tex(path))
+    # another paper's source (an arXiv .gz) in a main .tex's folder: the folder is not its bundle
+    # (PDFs beside it may be its figures)
+    others = Counter(path.parent for path in files if is_source_name(path.name) and not _is_tex(path))
+    folders: dict[Path, _FolderPdfs] = {}
     sources = []
     for path in candidates:
-        alone = not path.name.lower().endswith((".tex", ".ltx")) or mains_per_folder[path.parent] > 1 or _shares_folder(path, files)
-        beside = [pdf for pdf in path.parent.iterdir() if pdf.is_file() and pdf.suffix.lower() == ".pdf"]
-        sources.append(LatexSource(path, path if alone else path.parent, paired_pdf(path, beside)))
+        alone = not _is_tex(path) or mains[path.parent] > 1 or others[path.parent] > 0
+        if path.parent not in folders:
+            folders[path.parent] = _FolderPdfs(path.parent)
+        sources.append(LatexSource(path, path if alone else path.parent, folders[path.parent].paired(path)))
     return sources
 
 
-def paired_pdf(source: Path, pdfs: Iterable[Path]) -> Path | None:
-    """The PDF beside ``source`` with its name, else with its arXiv id, else None."""
-    beside = [pdf for pdf in pdfs if pdf.parent == source.parent]
-    stem = source.name
-    for suffix in (".gz", ".tar", ".tgz", ".tex", ".ltx"):
-        stem = stem.removesuffix(suffix) if stem.lower().endswith(suffix) else stem
-    same = [pdf for pdf in beside if pdf.stem == stem]
-    if same:
-        return same[0]
-    wanted = arxiv_stem(source.name)
-    by_id = [pdf for pdf in beside if wanted is not None and arxiv_stem(pdf.name) == wanted]
-    return max(by_id, key=_version, default=None)  # the latest version: v10 after v2
+class _FolderPdfs:
+    """A folder's PDFs, by name stem and by arXiv id."""
+
+    def __init__(self, folder: Path) -> None:
+        pdfs = sorted(pdf for pdf in folder.iterdir() if pdf.is_file() and pdf.suffix.lower() == ".pdf")
+        self.by_stem: dict[str, Path] = {}
+        self.by_id: dict[str, list[Path]] = {}
+        for pdf in pdfs:
+            self.by_stem.setdefault(pdf.stem, pdf)
+            found = arxiv_stem(pdf.name)
+            if found is not None:
+                self.by_id.setdefault(found, []).append(pdf)
+
+    def paired(self, source: Path) -> Path | None:
+        """The PDF of ``source``'s name, else of its arXiv id (its latest version), else None."""
+        stem = source.name
+        for suffix in (".gz", ".tar", ".tgz", ".tex", ".ltx"):
+            stem = stem.removesuffix(suffix) if stem.lower().endswith(suffix) else stem
+        if stem in self.by_stem:
+            return self.by_stem[stem]
+        wanted = arxiv_stem(source.name)
+        return max(self.by_id.get(wanted, []), key=_version, default=None) if wanted else None  # v10 after v2
 
 
 def _version(pdf: Path) -> tuple[int, str]:
@@ -91,14 +106,8 @@ def _version(pdf: Path) -> tuple[int, str]:
     return (int(found.group(1)) if found else 0, pdf.name)
 
 
-def _shares_folder(main: Path, files: list[Path]) -> bool:
-    """Whether ``main``'s folder holds another paper's source (an arXiv ``.gz``): then the
-    folder is not its bundle. (PDFs beside it may be its figures.)"""
-    return any(path.parent == main.parent and path != main and is_source_name(path.name) and not _is_tex(path) for path in files)
-
-
 def _is_tex(path: Path) -> bool:
     return path.name.lower().endswith((".tex", ".ltx"))
 
 
-__all__ = ["LatexSource", "arxiv_stem", "find_sources", "is_main_tex", "is_source_name", "paired_pdf"]
+__all__ = ["LatexSource", "arxiv_stem", "find_sources", "is_main_tex", "is_source_name"]
