@@ -234,3 +234,15 @@ def test_a_bare_number_marker_lands_on_its_own_digit_not_an_earlier_one(writer: 
     writer.add_document(doc, source_uri="m.pdf", sha256="m")
     ((context, start, end),) = writer.db.execute("SELECT c.text, ci.char_start, ci.char_end FROM citations AS ci JOIN contexts AS c ON c.id = ci.context_id").fetchall()
     assert context[start:end] == "3" and context[start - 10 : end] == "Mosquitoes3"
+
+
+def test_the_datasette_queries_list_the_links_with_their_markers(tmp_path: Path) -> None:
+    from paperpyramid.db.datasette import QUERIES
+
+    with CorpusWriter(tmp_path / "c.sqlite", TokenCounter()) as writer:
+        citing = writer.add_document(citing_paper(), source_uri="citing.pdf", sha256="a")
+        shark = writer.add_document(paper(SHARK, year="2019-03-01", first_author="Lisa J. Natanson"), source_uri="shark.pdf", sha256="c")
+        cited_by = writer.db.execute(QUERIES["cited_by"][2], {"article_id": shark}).fetchall()
+        cites = writer.db.execute(QUERIES["cites_in_corpus"][2], {"article_id": citing}).fetchall()
+    assert [(row[0], row[2], row[3]) for row in cited_by] == [(citing, 2, "(Natanson et al., 2019)"), (citing, 2, "[1, 2]")]
+    assert [(row[1], row[3], row[4]) for row in cites] == [(shark, 2, "(Natanson et al., 2019)"), (shark, 2, "[1, 2]")]
