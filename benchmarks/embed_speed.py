@@ -1,13 +1,19 @@
-"""Embedding speed of the local embedders, on one core, side by side with sentence-transformers.
+"""Embedding speed of the local embedders, on one core, side by side with sentence-transformers,
+and what it does to an ingest that embeds.
 
-    .venv/bin/python benchmarks/embed_speed.py [--db CORPUS] [--passages 256] [--rounds 3]
+    .venv/bin/python benchmarks/embed_speed.py [--db CORPUS] [--passages 256] [--rounds 3] [--ingest PDF_FOLDER]
 
 Passages are real contexts: from ``--db`` (a corpus), else the bundled sample ingested into a
 temporary corpus. Each embedder runs in its own process pinned to one core with every thread
 pool at one thread; the rounds alternate between embedders so that machine noise hits all
 alike. Reported: median passages/s, the ratio against sentence-transformers' all-MiniLM-L6-v2
-(torch, the usual way to run the model; skipped when torch is not installed), model load
-seconds and peak RSS.
+(torch, the usual way to run the model; skipped when torch is not installed) and against
+``minilm-numpy`` (the numpy model, the default before ONNX Runtime), model load seconds, peak RSS,
+and each vector set's cosine to the numpy model's (the same texts; 1.0 is the same vectors).
+
+``--ingest FOLDER`` also times ``paperpyramid ingest FOLDER`` with one worker, pinned to one
+core, embedding with each MiniLM runtime (and without embedding), alternating per round:
+median PDFs/s per core, the same corpus each time but for the vectors.
 """
 
 from __future__ import annotations
@@ -24,7 +30,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EMBEDDERS = ("minilm", "e5-small", "sentence-transformers")
+EMBEDDERS = ("minilm-numpy", "minilm", "minilm-int8", "e5-small", "sentence-transformers")
+#: how each MiniLM runtime is asked for in an ingest's environment
+INGEST_RUNS = {
+    "no embedding": {"PAPERPYRAMID_INGEST__EMBED": "false"},
+    "minilm-numpy": {"PAPERPYRAMID_EMBEDDING__RUNTIME": "numpy"},
+    "minilm (onnx)": {"PAPERPYRAMID_EMBEDDING__RUNTIME": "onnx"},
+    "minilm-int8": {"PAPERPYRAMID_EMBEDDING__MODEL": "minilm-int8"},
+}
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 
@@ -44,7 +57,7 @@ def passages(db: Path | None, count: int) -> list[str]:
     return texts
 
 
-def worker(name: str, texts: list[str]) -> dict[str, float]:
+def worker(name: str, texts: list[str], vectors_out: Path) -> dict[str, float]:
     """Runs in the pinned child: load the model, warm it, time one pass over the texts."""
     os.sched_setaffinity(0, {0})
     sys.path.insert(0, str(ROOT))
@@ -64,14 +77,55 @@ def worker(name: str, texts: list[str]) -> dict[str, float]:
         from paperpyramid.embeddings import get_embedder
         from paperpyramid.settings import EmbeddingSettings
 
-        embedder = get_embedder(EmbeddingSettings(model=name, threads=1))
+        if name == "minilm-numpy":
+            settings = EmbeddingSettings(model="minilm", runtime="numpy", threads=1)
+        else:
+            settings = EmbeddingSettings(model=name, runtime="onnx", threads=1)
+        embedder = get_embedder(settings)
         embed = embedder.embed_passages  # type: ignore[assignment]
     embed(texts[:4])
     loaded = time.perf_counter() - started
     started = time.perf_counter()
-    embed(texts)
+    vectors = embed(texts)
     seconds = time.perf_counter() - started
+    import numpy as np
+
+    np.save(vectors_out, np.asarray(vectors, dtype=np.float32))
     return {"passages_per_s": len(texts) / seconds, "load_s": loaded, "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def ingest_once(folder: Path, environment: dict[str, str]) -> tuple[float, int]:
+    """Seconds and PDFs ingested of one ``paperpyramid ingest`` with one worker on core 0."""
+    db = Path(tempfile.mkdtemp()) / "corpus.sqlite"
+    env = {**os.environ, **dict.fromkeys(THREAD_VARIABLES, "1"), "HF_HUB_OFFLINE": "1", **environment}
+    command = ["taskset", "-c", "0", sys.executable, "-m", "paperpyramid.cli", "ingest", str(folder), "--db", str(db), "--workers", "1"]
+    started = time.perf_counter()
+    subprocess.run(command, env=env, check=True, capture_output=True, timeout=7200)
+    seconds = time.perf_counter() - started
+    sys.path.insert(0, str(ROOT))
+    from paperpyramid.db.sqlite import connect
+
+    conn = connect(db, read_only=True)
+    done = conn.execute("SELECT count(*) FROM articles").fetchone()[0]
+    conn.close()
+    return seconds, int(done)
+
+
+def ingest_table(folder: Path, rounds: int) -> None:
+    runs: dict[str, list[float]] = {name: [] for name in INGEST_RUNS}
+    articles = 0
+    for round_ in range(rounds):
+        names = list(INGEST_RUNS)
+        for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
+            seconds, articles = ingest_once(folder, INGEST_RUNS[name])
+            runs[name].append(seconds)
+    print(f"\ningest of {folder} ({articles} PDFs stored), one worker on one core, median of {rounds} rounds\n")
+    print("| ingest | seconds | PDFs/s per core | vs minilm-numpy |")
+    print("| --- | --- | --- | --- |")
+    base = statistics.median(runs["minilm-numpy"])
+    for name, values in runs.items():
+        median = statistics.median(values)
+        print(f"| {name} | {median:.1f} | {articles / median:.3f} | {base / median:.2f}x |")
 
 
 def main() -> None:
@@ -81,11 +135,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--embedders", default=",".join(EMBEDDERS))
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--ingest", type=Path, help="Also time an ingest of this folder of PDFs with each MiniLM runtime.")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--texts", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(worker(args.worker, json.loads(args.texts.read_text()))))
+        print(json.dumps(worker(args.worker, json.loads(args.texts.read_text()), args.texts.with_suffix(f".{args.worker}.npy"))))
         return
     texts = passages(args.db, args.passages)
     names = [name for name in args.embedders.split(",") if name]
@@ -104,20 +159,30 @@ def main() -> None:
             runs[name].append(json.loads(result.stdout.strip().splitlines()[-1]))
     tokens = sum(len(text.split()) for text in texts) / len(texts)
     print(f"{len(texts)} passages (mean {tokens:.0f} words), one core, median of {args.rounds} rounds\n")
-    print("| embedder | passages/s | vs sentence-transformers | load s | peak RSS MiB |")
-    print("| --- | --- | --- | --- | --- |")
-    base = runs.get("sentence-transformers") or []
-    base_rate = statistics.median(run["passages_per_s"] for run in base) if base else None
+    print("| embedder | passages/s | vs sentence-transformers | vs minilm-numpy | cosine to numpy (min / mean) | load s | peak RSS MiB |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    rates = {name: statistics.median(run["passages_per_s"] for run in results) for name, results in runs.items() if results}
+    numpy_vectors = Path(handle.name).with_suffix(".minilm-numpy.npy")
     summary = {}
     for name, results in runs.items():
         if not results:
             continue
-        rate = statistics.median(run["passages_per_s"] for run in results)
-        ratio = f"{rate / base_rate:.2f}x" if base_rate else "-"
+        rate = rates[name]
+        versus = {base: f"{rate / rates[base]:.2f}x" if base in rates else "-" for base in ("sentence-transformers", "minilm-numpy")}
+        cosine = "-"
+        vectors = Path(handle.name).with_suffix(f".{name}.npy")
+        if numpy_vectors.exists() and vectors.exists() and name != "e5-small":
+            import numpy as np
+
+            agreement = (np.load(vectors) * np.load(numpy_vectors)).sum(1)
+            cosine = f"{agreement.min():.5f} / {agreement.mean():.5f}"
         summary[name] = {"passages_per_s": rate, "runs": results}
-        print(f"| {name} | {rate:.1f} | {ratio} | {statistics.median(run['load_s'] for run in results):.1f} | {max(run['rss_mib'] for run in results):.0f} |")
+        print(f"| {name} | {rate:.1f} | {versus['sentence-transformers']} | {versus['minilm-numpy']} | {cosine} | "
+              f"{statistics.median(run['load_s'] for run in results):.1f} | {max(run['rss_mib'] for run in results):.0f} |")  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2))
+    if args.ingest:
+        ingest_table(args.ingest, args.rounds)
 
 
 if __name__ == "__main__":

