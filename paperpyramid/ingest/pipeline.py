@@ -7,7 +7,8 @@ keys is never held in memory. Workers only parse: a bucket object is downloaded 
 worker to a temporary file, hashed, parsed and deleted; the worker returns a
 :class:`~paperpyramid.document.Document` or a reason, never touches the database. A document
 that kills its worker is retried in a fresh pool, up to ``max_attempts`` times. Any
-:class:`concurrent.futures.Executor` can stand in for the pool (a Dask cluster's, say).
+:class:`concurrent.futures.Executor` can stand in for the pool (a Dask cluster's, say): the
+same limits hold there, each document parsed in a limited child of the executor's worker.
 
 What a re-run skips, before any download: inputs logged ``done`` or ``skipped`` with the same
 SHA-256 (files) or ETag (objects), and inputs that failed as bad input with the same bytes
@@ -43,12 +44,14 @@ from paperpyramid.db.vectors import ContextVectors
 from paperpyramid.db.writer import CorpusWriter, check_corpus_file, writer_lock
 from paperpyramid.document import Document
 from paperpyramid.embeddings import Embedder, get_embedder
-from paperpyramid.errors import BadInput, ConfigurationError, ObjectGone, ParseTimeout, ServiceUnavailable
+from paperpyramid.errors import BadInput, ObjectGone, ParseTimeout, ServiceUnavailable
 from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
+from paperpyramid.ingest.executors import ClusterExecutor
 from paperpyramid.ingest.latex_sources import arxiv_stem, find_sources, is_source_name
+from paperpyramid.ingest.limited import Limits, run_limited
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
 from paperpyramid.ingest.threads import worker_memory
-from paperpyramid.ingest.workers import WorkerPool
+from paperpyramid.ingest.workers import Outcome, WorkerPool
 from paperpyramid.parsers import SERVICES_OF, get_parser
 from paperpyramid.parsers.coverage import coverage_of, document_texts, text_layer_words, words
 from paperpyramid.parsers.jats import parse_jats
@@ -735,48 +738,68 @@ def _run_on_workers(items: Iterator[WorkItem], settings: Settings, workers: Work
         ready: list[tuple[WorkItem, Parsed]] = []
         for outcome in workers.wait(timeout=1.0):
             job = jobs.pop(outcome.key)
-            if outcome.raised is not None:
-                raise outcome.raised  # the bucket or the settings, not this document: the run stops in one line
-            if outcome.failure is None:
-                ready.append((job.item, outcome.value))
-                continue
-            seconds = time.monotonic() - job.started
-            if outcome.died:
-                job.deaths += 1
-                if job.deaths < options.max_attempts:
-                    again.append(job)
-                    continue
-                reason = f"the parser process died {job.deaths} times on this document (last: {outcome.failure})"
+            parsed = _charge(job, outcome, options.max_attempts)
+            if parsed is None:
+                again.append(job)
             else:
-                reason = outcome.failure
-            ready.append((job.item, Parsed(None, f"{job.item.name}: {reason}", seconds, job.item.sha256)))
+                ready.append((job.item, parsed))
         refill()  # the workers parse on while the writer stores what came back
         yield from ready
 
 
+def _charge(job: _Job, outcome: Outcome, max_attempts: int) -> Parsed | None:
+    """The document's result from its worker's outcome, or None when it is to be tried again
+    (its worker died under it fewer than ``max_attempts`` times). Only this document is
+    charged; an error of the run (the bucket, the settings) is raised."""
+    if outcome.raised is not None:
+        raise outcome.raised  # the bucket or the settings, not this document: the run stops in one line
+    if outcome.failure is None:
+        return cast(Parsed, outcome.value)
+    if outcome.died:
+        job.deaths += 1
+        if job.deaths < max_attempts:
+            return None
+        reason = f"the parser process died {job.deaths} time{'s' if job.deaths > 1 else ''} on this document (last: {outcome.failure})"
+    else:
+        reason = outcome.failure
+    return Parsed(None, f"{job.item.name}: {reason}", time.monotonic() - job.started, job.item.sha256)
+
+
 def _run_on_executor(items: Iterator[WorkItem], settings: Settings, executor: Executor) -> Iterator[tuple[WorkItem, Parsed]]:
-    """A window of documents in flight on someone else's executor; its limits are its own."""
+    """A window of documents in flight on someone else's executor (a Dask cluster's), each
+    parsed in a limited child of the worker that takes it (:mod:`.limited`), so the limits
+    and ``max_attempts`` hold as on our own pool. A task the executor loses (its worker was
+    killed, the scheduler went away) is logged ``unavailable:``: a re-run tries it again."""
     options = settings.ingest
     embedding = settings.embedding if options.embed else None
-    window = max(2, 2 * max(options.workers, 1))
-    in_flight: dict[Future[Parsed], _Job] = {}
+    limits = Limits.of(options)
+    in_flight: dict[Future[Outcome], _Job] = {}
+    again: deque[_Job] = deque()
     exhausted = False
     while True:
-        while not exhausted and len(in_flight) < window:
-            upcoming = next(items, None)
-            if upcoming is None:
-                exhausted = True
-            else:
-                in_flight[executor.submit(parse_item, upcoming, options, settings.s3, embedding)] = _Job(upcoming)
+        window = max(2, 2 * (executor.slots() if isinstance(executor, ClusterExecutor) else max(options.workers, 1)))
+        while (again or not exhausted) and len(in_flight) < window:
+            job = again.popleft() if again else None
+            if job is None:
+                upcoming = next(items, None)
+                if upcoming is None:
+                    exhausted = True
+                    continue
+                job = _Job(upcoming)
+            in_flight[executor.submit(run_limited, limits, parse_item, job.item, options, settings.s3, embedding)] = job
         if not in_flight:
             return
         done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
         for future in done:
             job = in_flight.pop(future)
             try:
-                yield job.item, future.result()
-            except ConfigurationError:
-                raise  # the bucket or the settings, not this document: the run stops in one line
-            except Exception as exc:  # the executor lost the task (a dead worker, say)
-                reason = f"{job.item.name}: the executor could not parse it: {type(exc).__name__}: {exc}"
+                outcome = future.result()
+            except Exception as exc:  # the executor lost the task: not this document's doing, as far as anyone knows
+                reason = f"{UNAVAILABLE}{job.item.name}: the executor lost it: {type(exc).__name__}: {exc}"
                 yield job.item, Parsed(None, reason, time.monotonic() - job.started, job.item.sha256)
+                continue
+            parsed = _charge(job, outcome, options.max_attempts)
+            if parsed is None:
+                again.append(job)
+            else:
+                yield job.item, parsed
