@@ -435,13 +435,26 @@ def distill(
         list[Path] | None, typer.Option("--import", help="Load a distillation JSON file (../shared/recorded/distill format) instead of calling a model; repeat for more.")
     ] = None,
     export: Annotated[Path | None, typer.Option("--export", help="Write every distilled article's pyramid as JSON files into this folder.")] = None,
+    batch_export: Annotated[Path | None, typer.Option(
+        "--batch-export", help="Batch distillation: write the next round's requests (OpenAI Batch API JSONL, which vLLM run_batch reads) "
+        "as DIR/round-NNN.jsonl: round 1 the first window of every article, each later round every article's next unanswered request "
+        "(next window, concepts, abstract, or the one repair turn after a reply that failed validation). Needs --model.")] = None,
+    batch_import: Annotated[list[Path] | None, typer.Option(
+        "--batch-import", help="Batch distillation: store a round's output file (OpenAI or vLLM run_batch; repeat for more), then store every "
+        "article whose calls are all answered, validated and counted as live; with --batch-export, write the next round too.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the requests, tokens and estimated cost of each article to distil, "
+                                          "and send or write nothing.")] = False,
+    price_input: Annotated[float | None, typer.Option(help="With --dry-run: price of a million prompt tokens (PAPERPYRAMID_DISTILL__PRICE_INPUT).")] = None,
+    price_output: Annotated[float | None, typer.Option(help="With --dry-run: price of a million completion tokens (PAPERPYRAMID_DISTILL__PRICE_OUTPUT).")] = None,
 ) -> None:
     """Distil papers into the knowledge pyramid: insights from two-page windows, concepts, one
     abstract per article, recollections across articles; each level with FTS and vectors.
     Resumable and incremental: one transaction per article, and a re-run distils only what is
     missing or failed (the response cache makes answered calls free). One distill per corpus at
     a time (a second waits for the first). Exits 1 when every article it tried failed, 2 when
-    the endpoint stopped answering."""
+    the endpoint stopped answering. With --batch-export / --batch-import the same distillation
+    runs in rounds of batch files instead of live calls (docs/batch-distillation.md); recollections
+    are then written by a live distill after the last round."""
     from paperpyramid.settings import Settings
 
     if not db.is_file():
@@ -459,11 +472,67 @@ def distill(
     if export is not None:
         _export_pyramids(db, export)
         return
+    if dry_run or batch_export is not None or batch_import:
+        prices = (price_input if price_input is not None else settings.distill.price_input,
+                  price_output if price_output is not None else settings.distill.price_output)
+        _distill_batch(db, settings, article, redo, batch_import or [], batch_export, dry_run, prices)
+        return
     embedder = _distill_embedder(settings)
     if import_files:
         _import_pyramids(db, import_files, embedder)
         return
     _distill(db, settings, embedder, article, redo)
+
+
+def _distill_batch(db: Path, settings: Settings, article: list[str] | None, redo: bool, import_files: list[Path], export_to: Path | None,
+                   dry_run: bool, prices: tuple[float | None, float | None]) -> None:
+    """``distill --dry-run`` / ``--batch-import`` / ``--batch-export`` (see docs/batch-distillation.md)."""
+    from paperpyramid.distill import batch
+
+    try:
+        if dry_run:
+            estimates = batch.estimate_corpus(db, settings.llm, settings.distill, article, redo)
+            for item in estimates:
+                cost = item.cost(*prices)
+                out.print(f"{item.article_id}  {item.pages:>4} pages {item.requests:>4} requests  round 1: {item.first_round_tokens:>7} prompt tokens  "
+                          f"all: {item.prompt_tokens:>9} prompt + {item.completion_tokens:>8} completion tokens (estimated)"
+                          + (f"  {cost:.4f}" if cost is not None else "") + f"  {item.title or ''}", highlight=False, soft_wrap=True)
+            total = batch.ArticleEstimate("", None, sum(e.pages for e in estimates), sum(e.requests for e in estimates), sum(e.first_round_tokens for e in estimates),
+                                          sum(e.prompt_tokens for e in estimates), sum(e.completion_tokens for e in estimates))
+            cost = total.cost(*prices)
+            out.print(f"{len(estimates)} articles, {total.requests} requests: round 1 {total.first_round_tokens} prompt tokens (counted); in all about "
+                      f"{total.prompt_tokens} prompt + {total.completion_tokens} completion tokens"
+                      + (f", estimated cost {cost:.2f}" if cost is not None else " (set --price-input/--price-output for a cost)"), highlight=False)
+            return
+        with batch.BatchStore(batch.store_path(db)) as store:
+            step = batch.batch_step(db, settings.llm, settings.distill, store, import_files=import_files, export_to=export_to,
+                                    embedder=_distill_embedder(settings), article_ids=article, redo=redo)
+    except KeyError as exc:
+        raise _fail(str(exc.args[0])) from exc
+    except PaperPyramidError as exc:
+        raise _fail(str(exc)) from exc
+    for path, count in step.imported:
+        console.print(f"imported {path}: {count.new} results stored, {count.again} stored before"
+                      + (f", {count.unknown} for requests this corpus never wrote (ignored)" if count.unknown else ""), highlight=False)
+    summary = step.summary
+    for outcome in summary.outcomes:
+        if outcome.status == "failed":
+            console.print(f"[red]failed[/] {escape(outcome.title or outcome.article_id)}: {escape(outcome.error or '')}", highlight=False)
+    console.print(f"{summary.done} articles distilled from batch results, {summary.failed} failed, {summary.skipped} already done, "
+                  f"{summary.deferred} waiting; {summary.tokens} tokens accounted", highlight=False)
+    if step.written is not None:
+        again = f" ({step.asked_before} of them written before: their results were not imported)" if step.asked_before else ""
+        console.print(f"round {step.number}: {len(step.pending)} requests written to {step.written}{again}; run them as a batch, then "
+                      f"distill --batch-import OUTPUT --batch-export {step.written.parent}", highlight=False)
+    elif step.pending:
+        console.print(f"{len(step.pending)} requests wait for the next round: write them with --batch-export DIR", highlight=False)
+    else:
+        console.print("no request left: every article is distilled or failed; a live distill writes the recollections (and retries the failed)",
+                      highlight=False)
+    if summary.stopped is not None:
+        raise _fail(f"stopped early: {summary.stopped}")
+    if summary.failed and not summary.done and not step.pending:
+        raise typer.Exit(1)
 
 
 def _llm_settings(base: LLMSettings, backend: str | None, model: str | None) -> LLMSettings:

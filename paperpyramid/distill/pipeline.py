@@ -48,11 +48,21 @@ LOCAL_MAX_TOKENS = 400
 MAX_TOKENS = 2048
 
 
+class ArticleDeferred(Exception):
+    """Raised by an LLM whose answer is not there yet (batch distillation, where answers arrive
+    in rounds): the article is neither stored nor recorded as failed, and ``waiting_for`` names
+    the request it waits on. Not a :class:`PaperPyramidError`, so nothing records it."""
+
+    def __init__(self, waiting_for: str) -> None:
+        super().__init__(f"waiting for the answer to {waiting_for}")
+        self.waiting_for = waiting_for
+
+
 @dataclass(slots=True)
 class ArticleOutcome:
     article_id: str
     title: str | None
-    status: str  # done | failed
+    status: str  # done | failed | deferred (then ``error`` is what it waits for: ArticleDeferred.waiting_for)
     error: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -76,6 +86,10 @@ class DistillSummary:
     @property
     def failed(self) -> int:
         return sum(1 for outcome in self.outcomes if outcome.status == "failed")
+
+    @property
+    def deferred(self) -> int:
+        return sum(1 for outcome in self.outcomes if outcome.status == "deferred")
 
     @property
     def tokens(self) -> int:
@@ -189,6 +203,8 @@ def one_run_at_a_time(db_path: str | Path) -> Iterator[None]:
 
 def _store(conn: object, future: Future[db_pyramid.ArticlePyramid], article: ArticleText, model: str) -> ArticleOutcome:
     error = future.exception()
+    if isinstance(error, ArticleDeferred):  # its answers come in a later round: nothing to store or record yet
+        return ArticleOutcome(article.article_id, article.title, "deferred", error.waiting_for)
     if error is None:
         pyramid = future.result()
         try:

@@ -40,7 +40,7 @@ import re
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import openai
 from pydantic import BaseModel
@@ -145,7 +145,7 @@ class OpenAILLM:
         """An *estimate*: the server offers no tokenizer (and tiktoken needs the network), so
         this counts one token per 3.5 characters, which errs high for English prose with the
         usual BPE vocabularies. Keep a margin below ``context_window`` all the same."""
-        return math.ceil(len(text) / CHARS_PER_TOKEN)
+        return estimate_tokens(text)
 
     def complete(self, messages: Sequence[Message], schema: type[T], *, max_tokens: int = 1024) -> LLMReply[T]:
         started = time.monotonic()
@@ -179,12 +179,8 @@ class OpenAILLM:
     def _chat(self, messages: list[Message], schema: type[BaseModel], max_tokens: int) -> tuple[str, Usage]:
         """One reply's text ("" when the server gave none) and usage, in the current mode."""
         if self.structured_output == "json_schema":
-            json_schema = {
-                "type": "json_schema",
-                "json_schema": {"name": _schema_name(schema), "schema": schema.model_json_schema(), "strict": False},
-            }
             try:
-                completion, usage = self._request(messages, max_tokens, {"response_format": json_schema},
+                completion, usage = self._request(messages, max_tokens, {"response_format": response_format("json_schema", schema)},
                                                   may_refuse=self.settings.structured_output == "auto")
             except _Refused as refused:
                 completion, usage = self._request(messages, max_tokens, {"response_format": JSON_OBJECT})
@@ -210,7 +206,7 @@ class OpenAILLM:
         setting that cannot work. With ``may_refuse``, HTTP 400 is :class:`_Refused` instead. A
         reply longer than ``max_tokens`` allows is :class:`~paperpyramid.errors.LLMOutputError`."""
         attempts = self.settings.retries + 1
-        sent = json.dumps([list(messages), options], ensure_ascii=False)  # what usage is counted from when the server does not say
+        sent = sent_text(messages, options)  # what usage is counted from when the server does not say
         started = time.monotonic()
         # The last failure, reported once the retries are spent.
         cause = ""
@@ -262,23 +258,51 @@ class OpenAILLM:
     def _exchange(self, messages: Sequence[Mapping[str, Any]], max_tokens: int, options: dict[str, Any]) -> Completion:
         """One request and its whole reply within ``timeout`` seconds of sending it."""
         deadline = time.monotonic() + self.settings.timeout
-        with whole_exchange_by(deadline), self._client.chat.completions.with_streaming_response.create(
-            model=self.model,
-            messages=cast(Any, messages),
-            temperature=self.settings.temperature,
-            seed=self.settings.seed,
-            max_tokens=max_tokens,
-            **options,
-        ) as response:
+        request = chat_request(self.model, messages, max_tokens=max_tokens, temperature=self.settings.temperature, seed=self.settings.seed,
+                               options=options)
+        with whole_exchange_by(deadline), self._client.chat.completions.with_streaming_response.create(**request) as response:
             body = read_body(response.http_response, deadline=deadline, max_bytes=reply_byte_limit(max_tokens))
         return read_completion(body)
 
     def _counted(self, completion: Completion, sent: str) -> Usage:
         """The usage the server reported; a count it left out or gave as zero is estimated from
         what was sent and said (:meth:`count_tokens`)."""
-        reported = completion.reported or Usage()
-        said = completion.text + "".join(name + arguments for _, name, arguments in completion.tool_calls)
-        return Usage(reported.prompt_tokens or self.count_tokens(sent), reported.completion_tokens or self.count_tokens(said))
+        return counted_usage(completion, sent)
+
+
+def chat_request(model: str, messages: Sequence[Mapping[str, Any]], *, max_tokens: int, temperature: float, seed: int,
+                 options: Mapping[str, Any]) -> dict[str, Any]:
+    """The body of one chat completion request (``options``: ``response_format``, or ``tools``
+    and ``tool_choice``): what this client sends, and what a batch file's line holds, so that the
+    two cannot drift apart."""
+    return {"model": model, "messages": [dict(message) for message in messages], "temperature": temperature, "seed": seed,
+            "max_tokens": max_tokens, **options}
+
+
+def response_format(mode: str, schema: type[BaseModel]) -> dict[str, Any]:
+    """The ``response_format`` that asks for ``schema`` in ``mode`` (``json_schema``: the server
+    enforces the schema; anything else: JSON mode, the schema being in the prompt)."""
+    if mode == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": _schema_name(schema), "schema": schema.model_json_schema(), "strict": False}}
+    return JSON_OBJECT
+
+
+def sent_text(messages: Sequence[Mapping[str, Any]], options: Mapping[str, Any]) -> str:
+    """What a request's prompt tokens are estimated from when the server does not say."""
+    return json.dumps([list(messages), dict(options)], ensure_ascii=False)
+
+
+def estimate_tokens(text: str) -> int:
+    """One token per :data:`CHARS_PER_TOKEN` characters (see :meth:`OpenAILLM.count_tokens`)."""
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def counted_usage(completion: Completion, sent: str) -> Usage:
+    """The usage the server reported; a count it left out or gave as zero is estimated from what
+    was ``sent`` (:func:`sent_text`) and what the reply said (:func:`estimate_tokens`)."""
+    reported = completion.reported or Usage()
+    said = completion.text + "".join(name + arguments for _, name, arguments in completion.tool_calls)
+    return Usage(reported.prompt_tokens or estimate_tokens(sent), reported.completion_tokens or estimate_tokens(said))
 
 
 def _schema_name(schema: type[BaseModel]) -> str:
@@ -286,4 +310,4 @@ def _schema_name(schema: type[BaseModel]) -> str:
     return re.sub(r"[^a-zA-Z0-9_-]", "_", schema.__name__)[:64] or "reply"
 
 
-__all__ = ["OpenAILLM"]
+__all__ = ["OpenAILLM", "chat_request", "counted_usage", "estimate_tokens", "response_format", "sent_text"]
