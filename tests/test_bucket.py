@@ -155,7 +155,7 @@ def test_same_ingest_on_a_dask_local_cluster(s3_env, tmp_path):
     assert {status for uri, (status, _) in log(db).items() if "hostile" not in uri} == {"done"}
 
 
-@pytest.mark.parametrize("objects", [60, pytest.param(200, marks=pytest.mark.heavy)])
+@pytest.mark.parametrize("objects", [36, pytest.param(200, marks=pytest.mark.heavy)])
 def test_kill_9_halfway_then_rerun_ingests_every_object_exactly_once(s3_env, tmp_path, shared_or_sample_pdfs, objects):
     good, hostile = shared_or_sample_pdfs
     bucket = f"queue6-{objects}"
