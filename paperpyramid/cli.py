@@ -95,6 +95,7 @@ def ingest(
     max_pages: Annotated[int, typer.Option(help="PDFs with more pages are recorded as failed.")] = 500,
     time_limit: Annotated[float, typer.Option(help="Seconds one PDF may take to parse; a worker still parsing a little past it is stopped.")] = 120.0,
     max_worker_memory: Annotated[int | None, typer.Option(help="MiB of memory each parser process may use (default: half the machine's memory divided among the workers, at most 4096; 0: no ceiling).")] = None,
+    max_attempts: Annotated[int | None, typer.Option(help="Tries per document when its parser process dies under it; then it is failed with the reason (default: 3; PAPERPYRAMID_INGEST__MAX_ATTEMPTS).")] = None,
     ocr: Annotated[OcrChoice | None, typer.Option(help="Pages read by OCR (Tesseract): auto (scans without a text layer, and scans whose OCR layer fails the quality test), always, never (default: auto).")] = None,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Parse again inputs that failed before as bad input.")] = False,
     latex: Annotated[bool | None, typer.Option("--latex/--no-latex", help="Read LaTeX sources in folders and archives (a .tex declaring \\documentclass, arXiv's <id>.gz), each with the PDF of its name or arXiv id for the pages (parser latex+pdf). A .tex or .gz named on its own, and arXiv_src_*.tar dumps, are read as sources anyway (default: off; PAPERPYRAMID_INGEST__LATEX).")] = None,
@@ -120,6 +121,8 @@ def ingest(
             overrides["embed"] = embed
         if max_worker_memory is not None:
             overrides["max_worker_memory"] = max_worker_memory
+        if max_attempts is not None:
+            overrides["max_attempts"] = max_attempts
         if ocr is not None:
             overrides["ocr"] = ocr.value
         if latex is not None:

@@ -136,3 +136,22 @@ def test_stored_contexts_fit_the_window_and_carry_pages(ingested):
         SELECT count(*) FROM sections_contexts sc JOIN contexts c ON c.id = sc.context_id
         WHERE (c.stop_reason = 'Section') != (sc.position = (SELECT max(position) FROM sections_contexts WHERE section_id = sc.section_id))""")
     assert bad[0][0] == 0
+
+
+def test_max_attempts_option_charges_a_document_that_kills_its_worker(tmp_path):
+    """``--max-attempts 2``: a document whose parser kills its process is tried twice, then failed
+    with how often it died; the paper beside it is stored."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(SAMPLE / "bmc-health-serv-res-2014-barriers.pdf", folder / "good.pdf")
+    shutil.copy(SAMPLE / "mdpi-metabolites-2014-durum-wheat-volatiles.pdf", folder / "crash.pdf")
+    db = tmp_path / "c.sqlite"
+    command = ["ingest", str(folder), "--db", str(db), "--workers", "1", "--no-embed", "--parser", "tests.crashing_parser:parse", "--max-attempts", "2"]
+    result = CliRunner().invoke(app, command)
+    assert result.exit_code == 0, result.output
+    connection = sqlite3.connect(db)
+    rows = dict(connection.execute("SELECT source_uri, status || ': ' || coalesce(error, '') FROM ingest_log").fetchall())
+    connection.close()
+    by_name = {Path(uri).name: row for uri, row in rows.items()}
+    assert by_name["good.pdf"].startswith("done")
+    assert by_name["crash.pdf"].startswith("failed") and "died 2 times" in by_name["crash.pdf"], by_name
