@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import csv
 import os
 import signal
 import socket
@@ -35,14 +34,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DASK = Path(sys.executable).with_name("dask")
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-
-def default_sources() -> list[str]:
-    corpus = ROOT.parent / "shared" / "corpus"
-    if (corpus / "MANIFEST.tsv").is_file():
-        rows = csv.DictReader((corpus / "MANIFEST.tsv").open(), delimiter="\t")
-        return [str(corpus / row["file"]) for row in rows if row["kind"] == "pdf"]
-    return [str(ROOT / "tests" / "data" / "sample")]
+from ingest_scaling import default_sources  # noqa: E402  (the same inputs as the process-pool benchmark)
 
 
 def free_port() -> int:
