@@ -27,9 +27,61 @@ sys.path.insert(0, str(ROOT))
 CLAIMS = ROOT / "tests" / "data" / "claim_support.json"
 
 _WORD = re.compile(r"[a-z0-9]+")
-_COMMON = frozenset(["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but", "is", "are", "was", "were", "be",
-                     "been", "it", "its", "this", "that", "these", "those", "as", "than", "which", "who", "what", "when", "where", "how", "has", "have",
-                     "had", "not", "no", "can", "may", "also", "such", "into", "over", "between", "their", "there", "they", "we"])
+_COMMON = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "by",
+        "with",
+        "and",
+        "or",
+        "but",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "as",
+        "than",
+        "which",
+        "who",
+        "what",
+        "when",
+        "where",
+        "how",
+        "has",
+        "have",
+        "had",
+        "not",
+        "no",
+        "can",
+        "may",
+        "also",
+        "such",
+        "into",
+        "over",
+        "between",
+        "their",
+        "there",
+        "they",
+        "we",
+    ]
+)
 
 Rule = Callable[[str, list[str]], bool]
 
@@ -60,14 +112,23 @@ def score(rule: Rule, claims: list[dict[str, object]], passages: dict[str, str])
     false_pass = sum(1 for claim, ok in zip(claims, passed, strict=True) if ok and not claim["supported"])
     true = sum(1 for claim in claims if claim["supported"])
     kinds = Counter(str(claim["kind"]) for claim, ok in zip(claims, passed, strict=True) if ok and not claim["supported"])
-    return {"precision": true_pass / max(true_pass + false_pass, 1), "recall": true_pass / max(true, 1), "true": true,
-            "fabricated": len(claims) - true, "true_passed": true_pass, "fabricated_passed": false_pass, "fabrications_passed_by_kind": dict(kinds),
-            "passed": passed}
+    return {
+        "precision": true_pass / max(true_pass + false_pass, 1),
+        "recall": true_pass / max(true, 1),
+        "true": true,
+        "fabricated": len(claims) - true,
+        "true_passed": true_pass,
+        "fabricated_passed": false_pass,
+        "fabrications_passed_by_kind": dict(kinds),
+        "passed": passed,
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", default="all", choices=["dev", "held_out", "all"], help="which claims: written before the rule was tuned, after, or both")
+    parser.add_argument(
+        "--set", default="all", choices=["dev", "held_out", "all"], help="which claims: written before the rule was tuned, after, or both"
+    )
     parser.add_argument("--sweep", action="store_true", help="also the new rule at other shares of content words")
     parser.add_argument("--verbose", action="store_true", help="list every claim the new rule gets wrong, with its reason")
     args = parser.parse_args()
@@ -75,13 +136,17 @@ def main() -> None:
     rules: list[tuple[str, Rule]] = [("before: 30% of content words", old_rule), ("after: paperpyramid.retrieval.support", new_rule())]
     if args.sweep:
         rules += [(f"after, share {share:.2f}", new_rule(share)) for share in (0.5, 0.6, 0.7, 0.8, 0.9)]
-    print(f"{len(claims)} claims ({sum(1 for claim in claims if claim['supported'])} true, "
-          f"{sum(1 for claim in claims if not claim['supported'])} fabricated), set {args.set}\n")
+    print(
+        f"{len(claims)} claims ({sum(1 for claim in claims if claim['supported'])} true, "
+        f"{sum(1 for claim in claims if not claim['supported'])} fabricated), set {args.set}\n"
+    )
     print("| rule | precision | recall | true passed | fabrications passed |\n| --- | --- | --- | --- | --- |")
     for name, rule in rules:
         figures = score(rule, claims, passages)
-        print(f"| {name} | {figures['precision']:.3f} | {figures['recall']:.3f} | {figures['true_passed']}/{figures['true']} | "
-              f"{figures['fabricated_passed']}/{figures['fabricated']} {figures['fabrications_passed_by_kind'] or ''} |")
+        print(
+            f"| {name} | {figures['precision']:.3f} | {figures['recall']:.3f} | {figures['true_passed']}/{figures['true']} | "
+            f"{figures['fabricated_passed']}/{figures['fabricated']} {figures['fabrications_passed_by_kind'] or ''} |"
+        )
     if args.verbose:
         from paperpyramid.retrieval.support import check_text
 

@@ -42,7 +42,11 @@ def cpu(model_dir: Path, texts: list[str], rounds: int) -> dict[str, Any]:
     from paperpyramid.embeddings.minilm import MiniLM
     from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
 
-    embedders = {"numpy": MiniLM(model_dir), "onnx-float32": MiniLMOnnx(model_dir, threads=1), "onnx-int8": MiniLMOnnx(model_dir, int8=True, threads=1)}
+    embedders = {
+        "numpy": MiniLM(model_dir),
+        "onnx-float32": MiniLMOnnx(model_dir, threads=1),
+        "onnx-int8": MiniLMOnnx(model_dir, int8=True, threads=1),
+    }
     vectors = {name: embedder.embed_passages(texts[:2]) for name, embedder in embedders.items()}  # load and warm
     rates: dict[str, list[float]] = {name: [] for name in embedders}
     for _ in range(rounds):
@@ -53,7 +57,12 @@ def cpu(model_dir: Path, texts: list[str], rounds: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, values in rates.items():
         cosine = (vectors[name] * vectors["numpy"]).sum(1)
-        out[name] = {"passages_per_s": statistics.median(values), "runs": values, "cosine_min": float(cosine.min()), "cosine_mean": float(np.mean(cosine))}
+        out[name] = {
+            "passages_per_s": statistics.median(values),
+            "runs": values,
+            "cosine_min": float(cosine.min()),
+            "cosine_mean": float(np.mean(cosine)),
+        }
     return out
 
 

@@ -154,7 +154,10 @@ def main() -> None:
                 [sys.executable, __file__, "--worker", name, "--texts", handle.name], env=env, capture_output=True, text=True, timeout=3600
             )
             if result.returncode != 0:
-                print(f"{name}: failed ({result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode})", file=sys.stderr)
+                print(
+                    f"{name}: failed ({result.stderr.strip().splitlines()[-1] if result.stderr.strip() else result.returncode})",
+                    file=sys.stderr,
+                )
                 continue
             runs[name].append(json.loads(result.stdout.strip().splitlines()[-1]))
     tokens = sum(len(text.split()) for text in texts) / len(texts)

@@ -43,11 +43,21 @@ def one_run(sources: list[str], workers: int) -> dict[str, float]:
 
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
-        summary = ingest(sources, Path(folder) / "bench.sqlite", Settings(ingest=IngestSettings(workers=workers, embed=False)))  # parsing alone; embed_speed.py measures embedding
+        summary = ingest(
+            sources, Path(folder) / "bench.sqlite", Settings(ingest=IngestSettings(workers=workers, embed=False))
+        )  # parsing alone; embed_speed.py measures embedding
         seconds = time.perf_counter() - started
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"workers": workers, "seconds": seconds, "done": summary.count("done"), "failed": summary.count("failed"), "pages": summary.pages, "worker_rss_mib": children, "writer_rss_mib": own}
+    return {
+        "workers": workers,
+        "seconds": seconds,
+        "done": summary.count("done"),
+        "failed": summary.count("failed"),
+        "pages": summary.pages,
+        "worker_rss_mib": children,
+        "writer_rss_mib": own,
+    }
 
 
 def main() -> None:
@@ -69,26 +79,41 @@ def main() -> None:
     for round_ in range(args.rounds):
         order = counts if round_ % 2 == 0 else list(reversed(counts))
         for workers in order:
-            for code, root in (codes.items() if round_ % 2 == 0 else reversed(codes.items())):
+            for code, root in codes.items() if round_ % 2 == 0 else reversed(codes.items()):
                 script = root / "benchmarks" / "ingest_scaling.py"
-                output = subprocess.run([sys.executable, str(script), *sources, "--run", str(workers)], capture_output=True, text=True, check=True, cwd=root)
+                output = subprocess.run(
+                    [sys.executable, str(script), *sources, "--run", str(workers)], capture_output=True, text=True, check=True, cwd=root
+                )
                 run = {**json.loads(output.stdout.strip().splitlines()[-1]), "code": code}
                 runs.append(run)
-                print(f"round {round_ + 1}: {code}, {workers} worker(s): {run['done']:.0f} PDFs in {run['seconds']:.2f} s, worker peak RSS {run['worker_rss_mib']:.0f} MiB", file=sys.stderr)
+                print(
+                    f"round {round_ + 1}: {code}, {workers} worker(s): {run['done']:.0f} PDFs in {run['seconds']:.2f} s, worker peak RSS {run['worker_rss_mib']:.0f} MiB",
+                    file=sys.stderr,
+                )
     print(f"\ningest scaling: {len(sources)} source(s), {args.rounds} rounds, alternating; fresh process and database per run")
-    print(f"{'code':>8}  {'workers':>7}  {'PDFs':>5}  {'pages':>6}  {'median s':>8}  {'PDFs/s':>7}  {'pages/s':>7}  {'ratio':>6}  {'vs baseline':>11}  {'worker peak RSS MiB':>19}  {'writer peak RSS MiB':>19}")
+    print(
+        f"{'code':>8}  {'workers':>7}  {'PDFs':>5}  {'pages':>6}  {'median s':>8}  {'PDFs/s':>7}  {'pages/s':>7}  {'ratio':>6}  {'vs baseline':>11}  {'worker peak RSS MiB':>19}  {'writer peak RSS MiB':>19}"
+    )
     rows: dict[tuple[str, int], dict[str, float]] = {}
     for code in codes:
         for workers in counts:
             mine = [run for run in runs if run["workers"] == workers and run["code"] == code]
             seconds = statistics.median(run["seconds"] for run in mine)
-            rows[code, workers] = {"seconds": seconds, "pdfs": mine[0]["done"], "pages": mine[0]["pages"], "rate": mine[0]["done"] / seconds,
-                                   "worker_rss": max(run["worker_rss_mib"] for run in mine), "writer_rss": max(run["writer_rss_mib"] for run in mine)}
+            rows[code, workers] = {
+                "seconds": seconds,
+                "pdfs": mine[0]["done"],
+                "pages": mine[0]["pages"],
+                "rate": mine[0]["done"] / seconds,
+                "worker_rss": max(run["worker_rss_mib"] for run in mine),
+                "writer_rss": max(run["writer_rss_mib"] for run in mine),
+            }
     for (code, workers), row in rows.items():
         ratio = row["rate"] / rows[code, counts[0]]["rate"]
         versus = f"{row['rate'] / rows['baseline', workers]['rate']:.2f}x" if code == "current" and "baseline" in codes else "—"
-        print(f"{code:>8}  {workers:>7}  {row['pdfs']:>5.0f}  {row['pages']:>6.0f}  {row['seconds']:>8.2f}  {row['rate']:>7.2f}  {row['pages'] / row['seconds']:>7.1f}  "
-              f"{ratio:>5.2f}x  {versus:>11}  {row['worker_rss']:>19.0f}  {row['writer_rss']:>19.0f}")
+        print(
+            f"{code:>8}  {workers:>7}  {row['pdfs']:>5.0f}  {row['pages']:>6.0f}  {row['seconds']:>8.2f}  {row['rate']:>7.2f}  {row['pages'] / row['seconds']:>7.1f}  "
+            f"{ratio:>5.2f}x  {versus:>11}  {row['worker_rss']:>19.0f}  {row['writer_rss']:>19.0f}"
+        )
     if args.json:
         args.json.write_text(json.dumps(runs, indent=2))
 

@@ -140,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, default=DEFAULT_QUESTIONS, help="the QA .jsonl (default: ../shared/qa/corpus-qa.jsonl)")
     parser.add_argument("--k", type=int, default=5, help="hits the agent's search asks for")
     parser.add_argument("--window", type=int, default=1, help="passages context_window reads on either side of a hit")
-    parser.add_argument("--budget", type=int, default=BUDGET, choices=BUDGETS, help="text tokens after which the agent stops; both are scored within it")
+    parser.add_argument(
+        "--budget", type=int, default=BUDGET, choices=BUDGETS, help="text tokens after which the agent stops; both are scored within it"
+    )
     parser.add_argument("--limit", type=int, default=None, help="only the first N questions")
     parser.add_argument("--json", type=Path, default=None, help="write every question's figures here")
     args = parser.parse_args(argv)

@@ -135,7 +135,10 @@ def main() -> int:
                     seconds = time.perf_counter() - started
                     common = sum((gold & read).values())
                     rows[name].append((common / sum(gold.values()), common / max(1, sum(read.values())), seconds))
-                    print(f"{path.name[:44]:44} p{index + 1} {name:14} recall {rows[name][-1][0]:.3f} precision {rows[name][-1][1]:.3f} {seconds:.1f} s", flush=True)
+                    print(
+                        f"{path.name[:44]:44} p{index + 1} {name:14} recall {rows[name][-1][0]:.3f} precision {rows[name][-1][1]:.3f} {seconds:.1f} s",
+                        flush=True,
+                    )
         finally:
             pdf.close()
     report = {}
@@ -146,8 +149,10 @@ def main() -> int:
         report[name] = {"pages": len(values), "word_recall": statistics.mean(v[0] for v in values),
                         "word_precision": statistics.mean(v[1] for v in values), "seconds_per_page_median": statistics.median(v[2] for v in values)}  # fmt: skip
         r = report[name]
-        print(f"{name:14} {r['pages']} pages  word recall {r['word_recall']:.3f}  precision {r['word_precision']:.3f}  "
-              f"{r['seconds_per_page_median']:.2f} s/page ({1 / r['seconds_per_page_median']:.2f} pages/s) on one core")
+        print(
+            f"{name:14} {r['pages']} pages  word recall {r['word_recall']:.3f}  precision {r['word_precision']:.3f}  "
+            f"{r['seconds_per_page_median']:.2f} s/page ({1 / r['seconds_per_page_median']:.2f} pages/s) on one core"
+        )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
     return 0

@@ -163,18 +163,23 @@ def main() -> int:
                     continue
                 results[split].append(row)
                 if split != "held_out":
-                        print(f"{split:8} {pdf.name[:50]:50} sections F1 {row['section_f1']:.2f} ({row['sections_read']}/{row['sections_gold']})  "
-                          f"words R {row['word_recall']:.3f} P {row['word_precision']:.3f}  title {'=' if row['title'] else 'x'}  "
-                          f"authors {'=' if row['authors'] else 'x'}  {row['ocr_pages_per_s']:.2f} pages/s OCR, {row['layer_pages_per_s']:.1f} text layer", flush=True)
+                    print(
+                        f"{split:8} {pdf.name[:50]:50} sections F1 {row['section_f1']:.2f} ({row['sections_read']}/{row['sections_gold']})  "
+                        f"words R {row['word_recall']:.3f} P {row['word_precision']:.3f}  title {'=' if row['title'] else 'x'}  "
+                        f"authors {'=' if row['authors'] else 'x'}  {row['ocr_pages_per_s']:.2f} pages/s OCR, {row['layer_pages_per_s']:.1f} text layer",
+                        flush=True,
+                    )
     report: dict[str, Any] = {"tesseract": version(program), "dpi": args.dpi, "pages_per_paper": args.pages,
                               "summary": {split: summary(rows) for split, rows in results.items()},
                               "papers": {split: rows for split, rows in results.items() if split != "held_out"}}  # fmt: skip
     for split, s in report["summary"].items():
         if s:
-            print(f"\n{split}: {s['papers']} papers, {s['pages']} pages: section titles F1 {s['section_f1_micro']:.3f} micro ({s['section_f1_mean']:.3f} mean), "
-                  f"word recall {s['word_recall_mean']:.3f}, precision {s['word_precision_mean']:.3f}, title {s['title_equal']:.2f}, "
-                  f"authors {s['authors_equal']:.2f}; OCR {s['ocr_pages_per_s_median']:.2f} pages/s (median, one core), "
-                  f"text layer {s['layer_pages_per_s_median']:.1f} pages/s")
+            print(
+                f"\n{split}: {s['papers']} papers, {s['pages']} pages: section titles F1 {s['section_f1_micro']:.3f} micro ({s['section_f1_mean']:.3f} mean), "
+                f"word recall {s['word_recall_mean']:.3f}, precision {s['word_precision_mean']:.3f}, title {s['title_equal']:.2f}, "
+                f"authors {s['authors_equal']:.2f}; OCR {s['ocr_pages_per_s_median']:.2f} pages/s (median, one core), "
+                f"text layer {s['layer_pages_per_s_median']:.1f} pages/s"
+            )
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
     return 0

@@ -661,11 +661,7 @@ def print_report(report: dict[str, Any], runs: list[ParserRun], ours: str) -> No
         if run.skipped is not None:
             continue
         c = common["parsers"][run.name]
-        spread = (
-            "-"
-            if c.get("speedup_of_ours_min") is None
-            else f"{c['speedup_of_ours_min']:.1f}..{c['speedup_of_ours_max']:.1f}x"
-        )
+        spread = "-" if c.get("speedup_of_ours_min") is None else f"{c['speedup_of_ours_min']:.1f}..{c['speedup_of_ours_max']:.1f}x"
         rows.append(
             [
                 run.name,
@@ -674,26 +670,17 @@ def print_report(report: dict[str, Any], runs: list[ParserRun], ours: str) -> No
                 _fmt(c["pdfs_per_s_per_core"], ".2f"),
                 _fmt(c["pages_per_s_per_core"], ".1f"),
                 f"{int(c['chars_out']):,}",
-                "(reference)"
-                if run.name == ours
-                else (_fmt(c.get("speedup_of_ours"), ".2f") + "x" if c.get("speedup_of_ours") else "-"),
+                "(reference)" if run.name == ours else (_fmt(c.get("speedup_of_ours"), ".2f") + "x" if c.get("speedup_of_ours") else "-"),
                 ""
                 if run.name == ours
-                else (
-                    _fmt(c.get("speedup_of_ours_median_of_files"), ".2f") + "x"
-                    if c.get("speedup_of_ours_median_of_files")
-                    else "-"
-                ),
+                else (_fmt(c.get("speedup_of_ours_median_of_files"), ".2f") + "x" if c.get("speedup_of_ours_median_of_files") else "-"),
                 "" if run.name == ours else spread,
             ]
         )
     print(_table(headers, rows))
     print(f"  speed-up = peer time / {ours} time on the same files (>1: {ours} is faster).")
     failures = [
-        (run.name, name, why)
-        for run in runs
-        if run.skipped is None
-        for name, why in summary["per_parser"][run.name]["failures"].items()
+        (run.name, name, why) for run in runs if run.skipped is None for name, why in summary["per_parser"][run.name]["failures"].items()
     ]
     if failures:
         print()
@@ -802,8 +789,7 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
                 line.append(f"{run.name}={result['seconds']:.2f}s" + ("" if result.get("ok") else "!"))
             if not quiet:
                 print(
-                    f"  [{round_index + 1}/{args.repeat}] {file_index + 1:>2}/{len(files)} {path.name[:48]:<48} "
-                    + " ".join(line),
+                    f"  [{round_index + 1}/{args.repeat}] {file_index + 1:>2}/{len(files)} {path.name[:48]:<48} " + " ".join(line),
                     file=sys.stderr,
                 )
 
@@ -885,9 +871,7 @@ def self_test() -> int:
     out = Path(tempfile.mkdtemp(prefix="parse_speed.selftest.")) / "report.json"
     # pdfium text is the reference here; paperpyramid runs beside it when it imports, and is
     # reported as skipped (the path a missing peer takes) when it does not.
-    args = build_parser().parse_args(
-        [*map(str, files), "--repeat", "2", "--ours", "pypdfium2-text", "--peers", "ours", "--json", str(out)]
-    )
+    args = build_parser().parse_args([*map(str, files), "--repeat", "2", "--ours", "pypdfium2-text", "--peers", "ours", "--json", str(out)])
     report = run_benchmark(args)
     loaded = json.loads(out.read_text())
     problems = []
@@ -916,9 +900,7 @@ def build_parser() -> argparse.ArgumentParser:
         "default: ../shared/corpus/MANIFEST.tsv, else tests/data/*.pdf",
     )
     parser.add_argument("--repeat", type=int, default=3, help="timed parses per file and parser (default 3)")
-    parser.add_argument(
-        "--warmup", type=int, default=1, help="untimed parses of the smallest file per worker first (default 1)"
-    )
+    parser.add_argument("--warmup", type=int, default=1, help="untimed parses of the smallest file per worker first (default 1)")
     parser.add_argument(
         "--peers",
         default=DEFAULT_PEERS,
@@ -941,9 +923,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--scan-dpi", type=int, default=200, help="scan resolution (default 200)")
     parser.add_argument("--json", metavar="OUT", help="write every raw timing and the summary as JSON")
     parser.add_argument("--core", type=int, default=0, help="CPU core to pin every process to (default 0)")
-    parser.add_argument(
-        "--timeout", type=float, default=300.0, help="seconds before one parse counts as failed (default 300)"
-    )
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds before one parse counts as failed (default 300)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N files (a quick look)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--self-test", action="store_true", help="check the harness on 2 small PDFs and exit")

@@ -297,6 +297,7 @@ def build_lexical_index(path: Path) -> dict[str, float]:
 
 # --------------------------------------------------------------------------- measuring
 
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -391,8 +392,12 @@ def measure(path: Path, cores: int, questions: list[str], args: argparse.Namespa
             # the same scores in the same order, and the same contexts but for those tied at the
             # cut (copies of one context score alike, and either may be the 100th)
             cut = by_fts5[-1][1] if len(by_fts5) == 100 else None
-            same_bm25.append(float([score for _, score in by_index] == [score for _, score in by_fts5]
-                                   and {h for h in by_index if h[1] != cut} == {h for h in by_fts5 if h[1] != cut}))
+            same_bm25.append(
+                float(
+                    [score for _, score in by_index] == [score for _, score in by_fts5]
+                    and {h for h in by_index if h[1] != cut} == {h for h in by_fts5 if h[1] != cut}
+                )
+            )
             shipped = {h.context_id for h in api.retrieve(conn, q, mode="hybrid", k=10, embedder=_Fixed(qv))}  # type: ignore[arg-type]
             same_hybrid.append(len(shipped & {h.context_id for h in hybrid_fts5(q, qv)}) / max(1, len(shipped)))
         lexical = {
@@ -470,7 +475,19 @@ def _run_worker(path: Path, cores: int, args: argparse.Namespace) -> dict[str, A
 # --------------------------------------------------------------------------- report
 
 
-MODE_ORDER = ["embed", "bm25", "bm25@100", "bm25-fts5@100", "knn-exact", "vector-index@100", "hybrid", "hybrid-fts5", "hybrid+embed", "parent", "parent@4k"]
+MODE_ORDER = [
+    "embed",
+    "bm25",
+    "bm25@100",
+    "bm25-fts5@100",
+    "knn-exact",
+    "vector-index@100",
+    "hybrid",
+    "hybrid-fts5",
+    "hybrid+embed",
+    "parent",
+    "parent@4k",
+]
 
 
 def report(results: list[dict[str, Any]]) -> str:
@@ -494,7 +511,10 @@ def report(results: list[dict[str, Any]]) -> str:
         rss = " / ".join(f"{run['peak_rss_mb']:.0f}" for run in result["runs"])
         rec = result["runs"][0]["recall"]
         recs = "; ".join(f"{p}: {v['recall@10']:.3f} ({v['recall@100']:.3f}, {v['p50_ms']:.1f})" for p, v in rec.items())
-        build = " / ".join(f"{b.get(key, float('nan')):.0f}" for key in ("corpus_total_s", "fts_rebuild_optimize_s", "index_build_s", "lexical_index_build_s"))
+        build = " / ".join(
+            f"{b.get(key, float('nan')):.0f}"
+            for key in ("corpus_total_s", "fts_rebuild_optimize_s", "index_build_s", "lexical_index_build_s")
+        )
         lines.append(f"| {result['size']:,} | {build} | {result['file_mb']:.0f} | {rss} | {result['runs'][0]['index']['lists']} | {recs} |")
     lines.append("")
     lines.append("| contexts | BM25 index: top-100 identical to FTS5's (ids and scores) | hybrid top-10 overlap with hybrid over FTS5 |")
@@ -511,7 +531,12 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--out", type=Path, default=Path("/tmp/search-scale"))
     parser.add_argument("--keep", action="store_true", help="keep the corpora, and reuse ones already built in --out")
-    parser.add_argument("--real", type=Path, default=Path("/tmp/shared-minilm.sqlite"), help="a real corpus with all-MiniLM-L6-v2 vectors: paperpyramid ingest ../shared/corpus --db X (it embeds)")
+    parser.add_argument(
+        "--real",
+        type=Path,
+        default=Path("/tmp/shared-minilm.sqlite"),
+        help="a real corpus with all-MiniLM-L6-v2 vectors: paperpyramid ingest ../shared/corpus --db X (it embeds)",
+    )
     parser.add_argument("--qa", type=Path, default=QA)
     parser.add_argument("--fts", choices=["rebuild", "triggers"], default="rebuild")
     parser.add_argument("--cores", default="1,2")

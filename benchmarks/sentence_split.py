@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
-_ABBREVIATION = re.compile(r"(?:\bet al|\be\.g|\bi\.e|\bFigs?|\bEqs?|\bRefs?|\bvs|\bcf|\bapprox|\bca|\bNo|\bDr|\bProf|\bSt|\bsp|\bspp|\bvar|\bresp|\b[A-Z])\.$")
+_ABBREVIATION = re.compile(
+    r"(?:\bet al|\be\.g|\bi\.e|\bFigs?|\bEqs?|\bRefs?|\bvs|\bcf|\bapprox|\bca|\bNo|\bDr|\bProf|\bSt|\bsp|\bspp|\bvar|\bresp|\b[A-Z])\.$"
+)
 
 
 def documents(corpus: Path) -> Iterator[Document]:

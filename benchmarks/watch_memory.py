@@ -56,8 +56,21 @@ def main() -> None:
             first = ingest(["s3://watched/incoming/"], db, Settings(ingest=IngestSettings(workers=2, embed=False)))
             print(f"ingested {first.count('done')} objects in {time.perf_counter() - started:.0f} s", flush=True)
 
-            command = [str(Path(sys.executable).with_name("paperpyramid")), "ingest", "s3://watched/incoming/", "--db", str(db),
-                       "--watch", "--poll-interval", str(args.poll), "--max-poll-interval", str(args.poll), "--workers", "1", "--no-embed"]
+            command = [
+                str(Path(sys.executable).with_name("paperpyramid")),
+                "ingest",
+                "s3://watched/incoming/",
+                "--db",
+                str(db),
+                "--watch",
+                "--poll-interval",
+                str(args.poll),
+                "--max-poll-interval",
+                str(args.poll),
+                "--workers",
+                "1",
+                "--no-embed",
+            ]
             watcher = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             process = psutil.Process(watcher.pid)
             samples: list[tuple[float, float]] = []
@@ -76,9 +89,13 @@ def main() -> None:
     after_minute = next((rss for t, rss in samples if t >= 60), samples[0][1])
     end = samples[-1][1]
     report = {
-        "objects": args.objects, "minutes": args.minutes, "poll_seconds": args.poll,
-        "rss_after_1_min_mib": round(after_minute, 1), "rss_at_end_mib": round(end, 1),
-        "growth_mib": round(end - after_minute, 1), "samples": [(t, round(rss, 1)) for t, rss in samples],
+        "objects": args.objects,
+        "minutes": args.minutes,
+        "poll_seconds": args.poll,
+        "rss_after_1_min_mib": round(after_minute, 1),
+        "rss_at_end_mib": round(end, 1),
+        "growth_mib": round(end - after_minute, 1),
+        "samples": [(t, round(rss, 1)) for t, rss in samples],
     }
     print(json.dumps(report, indent=1))
 

@@ -1,17 +1,59 @@
 """paperpyramid: academic PDFs in, a searchable, distilled SQLite corpus out.
 
-``Corpus.open(path_or_url)`` reads a corpus; the rows it returns are the types exported here.
+Writing: ``paperpyramid.ingest(sources, db=...)`` parses PDFs into a corpus file; the opened
+corpus then grows with ``Corpus.embed()``, ``Corpus.distill()``, and is published with
+``Corpus.snapshot()`` or written out with ``Corpus.export()``, each returning a typed report.
+Reading: ``Corpus.open(path_or_url)``; ``Corpus.ask`` returns an :class:`Answer` of cited claims,
+``Corpus.retrieve`` and ``Corpus.find`` the passages. The types they return are exported here.
+
+``Snapshot`` is loaded on first use (the object-store client it needs costs half a second to
+import); everything else is imported with the package.
 """
 
 __version__ = "0.1.0"
 
+from importlib import import_module  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
+# The subpackage paperpyramid.ingest first (it loads nothing yet): once it is loaded, the import
+# system never again sets the attribute ``paperpyramid.ingest`` to it, so the function imported
+# below stays ``paperpyramid.ingest``. Its modules are imported by their full names:
+# ``from paperpyramid.ingest.pipeline import ...``.
+import_module("paperpyramid.ingest")
+
+from paperpyramid.api import (  # noqa: E402
+    ArticleDistilled,
+    DistillReport,
+    DocumentResult,
+    EmbedReport,
+    ExportReport,
+    IngestReport,
+    ingest,
+)
 from paperpyramid.article_parts import Figure, Formula, Reference, SectionNode, Table  # noqa: E402
 from paperpyramid.citation_graph import CitationLink, CitingPassage  # noqa: E402
-from paperpyramid.corpus import Article, ContextRow, Corpus, IngestLogRow, SectionRow  # noqa: E402
-from paperpyramid.retrieval import SearchHit  # noqa: E402
+from paperpyramid.corpus import Article, ContextRow, Corpus, IngestLogRow, ReadOnlyCorpus, SectionRow  # noqa: E402
+from paperpyramid.retrieval import Citation, Passage, SearchHit  # noqa: E402
+from paperpyramid.retrieval.answer import Answer, CitedClaim  # noqa: E402
+from paperpyramid.retrieval.api import RetrievalOptions  # noqa: E402
 from paperpyramid.retrieval.filters import Filters  # noqa: E402
+from paperpyramid.retrieval.trace import Fact, Found, Limits, Step  # noqa: E402
+
+if TYPE_CHECKING:
+    from paperpyramid.db.snapshot import Snapshot
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Snapshot":
+        from paperpyramid.db.snapshot import Snapshot
+
+        return Snapshot
+    raise AttributeError(f"module 'paperpyramid' has no attribute {name!r}")
+
 
 __all__ = [
-    "Article", "CitationLink", "CitingPassage", "ContextRow", "Corpus", "Figure", "Filters", "Formula", "IngestLogRow", "Reference", "SearchHit", "SectionNode",
-    "SectionRow", "Table", "__version__",
+    "Answer", "Article", "ArticleDistilled", "CitationLink", "Citation", "CitedClaim", "CitingPassage", "ContextRow", "Corpus",
+    "DistillReport", "DocumentResult", "EmbedReport", "ExportReport", "Fact", "Figure", "Filters", "Formula", "Found", "IngestLogRow",
+    "IngestReport", "Limits", "Passage", "ReadOnlyCorpus", "Reference", "RetrievalOptions", "SearchHit", "SectionNode", "SectionRow",
+    "Snapshot", "Step", "Table", "__version__", "ingest",
 ]  # fmt: skip

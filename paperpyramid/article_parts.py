@@ -133,4 +133,15 @@ def section_tree(sections: list[Any]) -> list[SectionNode]:
     return [node(section) for section in children.get(None, [])]
 
 
-__all__ = ["Figure", "Formula", "Reference", "SectionNode", "Table", "read_figures", "read_formulas", "read_references", "read_tables", "section_tree"]
+__all__ = [
+    "Figure",
+    "Formula",
+    "Reference",
+    "SectionNode",
+    "Table",
+    "read_figures",
+    "read_formulas",
+    "read_references",
+    "read_tables",
+    "section_tree",
+]

@@ -121,7 +121,9 @@ def _links(conn: Any, sql: str, parameters: list[Any]) -> list[CitationLink]:
     passages: dict[str, list[CitingPassage]] = {}
     if entries:
         for entry_id, context_id, page, section, text, start, end in conn.execute(_PASSAGES, [json.dumps([row[0] for row in entries])]):
-            passages.setdefault(entry_id, []).append(CitingPassage(context_id, page, section, text[start:end], sentence_around(text, start, end)))
+            passages.setdefault(entry_id, []).append(
+                CitingPassage(context_id, page, section, text[start:end], sentence_around(text, start, end))
+            )
     return [
         CitationLink(article, citing_title, entry_id, raw, cited, cited_title or entry_title, tuple(passages.get(entry_id, ())))
         for entry_id, article, citing_title, raw, entry_title, cited, cited_title in entries

@@ -123,7 +123,9 @@ def _table_parts(text: str, counter: TokenCounter, limit: int) -> list[str] | No
     if room < 1 or not rows:
         return None
     parts = counter.split_to_fit(full, limit) if caption != full else []  # the long caption whole, first
-    for group in _pack([_Piece(row, 0, "table", tokens) for row, tokens in zip(rows, counter.count_batch(rows), strict=True)], room, _rows_tokens(counter)):
+    for group in _pack(
+        [_Piece(row, 0, "table", tokens) for row, tokens in zip(rows, counter.count_batch(rows), strict=True)], room, _rows_tokens(counter)
+    ):
         part = head + "\n" + "\n".join(piece.text for piece in group)
         # one row longer than the room (or a tokenizer that merges across lines): cut as text
         parts += [part] if counter.count(part) <= limit else counter.split_to_fit(part, limit)

@@ -1,10 +1,18 @@
-"""Reading a corpus: articles, their sections in order, contexts, neighbours and search.
+"""A corpus: articles, their sections in order, contexts, neighbours, search and answers; and
+the write side that grows it (embed, distill, snapshot, export).
 
 ``Corpus.open(path)`` opens the file read-only, so any number of readers can run beside the
 one writer (the corpus is in WAL mode). Whoever wrote the file, it is read as untrusted: it must
 have the corpus schema (no view where a table should be, no trigger or virtual table a corpus
 has not), and every statement's time inside SQLite is bounded. Rows come back as small frozen
 dataclasses. Methods that take an id raise ``KeyError`` naming the id when it is not in the corpus.
+
+The write methods (``embed``, ``distill``) never write through that read-only connection: each
+opens its own writer connection on the same file for the length of the call, as the commands do,
+and the reading connection sees what they committed as soon as they return. They need the corpus
+file itself: a corpus opened from a snapshot (a URL, or a ``.sqlite.gz``) is a verified, cached,
+read-only copy, and they raise :class:`ReadOnlyCorpus` there. New articles come in through
+:func:`paperpyramid.ingest`, which creates the file.
 
 The navigation methods (``search``, ``next_section``, ``previous_section``,
 ``parent_contexts``) are also the tools an LLM is given to walk a paper; their docstrings
@@ -13,16 +21,25 @@ are written for it.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from paperpyramid import citation_graph
+from paperpyramid.api.rows import (  # the rows a corpus returns, re-exported here
+    ARTICLE_COLUMNS,
+    CONTEXT_SELECT,
+    SECTION_SELECT,
+    Article,
+    ContextRow,
+    IngestLogRow,
+    SectionRow,
+    article_row,
+)
 from paperpyramid.article_parts import (
     Figure,
     Formula,
@@ -41,13 +58,17 @@ from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import SCHEMA_VERSION
 from paperpyramid.db.snapshot_schema import schema_problem
 from paperpyramid.db.writer import normalize_doi
-from paperpyramid.document import Author
-from paperpyramid.errors import NotACorpus
+from paperpyramid.errors import NotACorpus, PaperPyramidError
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.api import RetrievalOptions, retrieve
 from paperpyramid.retrieval.filters import Filters
+from paperpyramid.settings import DEFAULT_BUDGET_TOKENS, DEFAULT_K, LEVELS, LLM_STRATEGIES, SEARCH_MODES, STRATEGIES
 
 if TYPE_CHECKING:
+    from datetime import timedelta
+
+    from paperpyramid.api.reports import ArticleDistilled, DistillReport, EmbedReport, ExportReport
+    from paperpyramid.db.snapshot import Snapshot
     from paperpyramid.embeddings import Embedder
     from paperpyramid.llm import LLM
     from paperpyramid.retrieval.answer import Answer
@@ -55,117 +76,41 @@ if TYPE_CHECKING:
     from paperpyramid.settings import EmbeddingSettings, Settings
 
 
-@dataclass(frozen=True, slots=True)
-class Article:
-    """An article's metadata: ``title``, ``authors``, ``doi``, ``abstract``, ``date_published`` (as
-    printed), ``journal``, ``pages``, ``num_tokens`` of its contexts, the ``parser`` that read it,
-    where it came from (``source_uri``, ``sha256``), ``provenance`` (which backend produced each
-    part), the parser's ``warnings`` and ``coverage``: the share of the PDF text layer's words the
-    article holds (None where it was not measured), ``ocr_pages``: the pages read by OCR, and its
-    ``arxiv_id`` where its source or name gave one."""
-
-    id: str
-    title: str | None
-    authors: tuple[Author, ...]
-    doi: str | None
-    abstract: str | None
-    date_published: str | None
-    journal: str | None
-    pages: int | None
-    num_tokens: int
-    parser: str | None
-    source_uri: str | None
-    sha256: str
-    created_at: str
-    provenance: dict[str, str]
-    warnings: tuple[str, ...]
-    coverage: float | None = None
-    ocr_pages: tuple[int, ...] = ()
-    arxiv_id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SectionRow:
-    """A section: ``number`` as printed ("2.1"; ``"ref"`` for the references), ``title``,
-    ``level`` (1 for the top), ``parent_id`` (None at the top), ``position`` its place in the
-    article's reading order (from 0), its pages and its tokens. ``Corpus.section_tree`` nests them."""
-
-    id: str
-    article_id: str
-    position: int
-    number: str | None
-    title: str | None
-    level: int
-    parent_id: str | None
-    num_tokens: int
-    page_start: int | None
-    page_end: int | None
-
-
-@dataclass(frozen=True, slots=True)
-class ContextRow:
-    """A passage (context): ``text`` that fits the embedding model's window, ``position`` its
-    place in its section (from 0), ``page_number`` where it starts, ``num_tokens``, ``stop_reason``
-    (``Section``: it closes its section; ``Token limit``), ``kind`` (text, table, ...).
-    ``section_number`` and ``section_title`` are its section's ``number`` and ``title`` (named for
-    the section they belong to, as the stored columns are)."""
-
-    id: str
-    article_id: str
-    section_id: str
-    position: int
-    text: str
-    section_number: str | None
-    section_title: str | None
-    num_tokens: int
-    page_number: int | None
-    stop_reason: str
-    kind: str
-
-
-@dataclass(frozen=True, slots=True)
-class IngestLogRow:
-    """One input's latest outcome: ``status`` done / failed / skipped, ``error`` the reason."""
-
-    source_uri: str
-    sha256: str | None
-    status: str
-    error: str | None
-    attempts: int
-    article_id: str | None
-    pages: int | None
-    seconds: float | None
-    updated_at: str
-
-
 #: Sources that ``Corpus.open`` fetches as snapshots (besides local ``.gz`` files).
 _REMOTE_SCHEMES = ("http://", "https://", "s3://")
 
-_ARTICLE_COLUMNS = (
-    "id, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser, "
-    "source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages, arxiv_id"
-)
-_SECTION_SELECT = """
-SELECT s.id, ars.article_id, ars.position, s.section_number, s.section_title, s.level,
-       s.parent_id, s.num_tokens, s.page_start, s.page_end
-FROM sections AS s JOIN article_sections AS ars ON ars.section_id = s.id
-"""
-_CONTEXT_SELECT = """
-SELECT c.id, ars.article_id, sc.section_id, sc.position, c.text, c.section_number,
-       c.section_title, c.num_tokens, c.page_number, c.stop_reason, c.kind
-FROM contexts AS c
-JOIN sections_contexts AS sc ON sc.context_id = c.id
-JOIN article_sections AS ars ON ars.section_id = sc.section_id
-"""
+
+class ReadOnlyCorpus(PaperPyramidError):
+    """A write (``embed``, ``distill``, ``snapshot``) asked of a corpus with no corpus file to
+    write to: one opened from a snapshot (a verified, cached, read-only copy), or made from a
+    bare connection. Open the corpus file itself with :meth:`Corpus.open` to write."""
 
 
 class Corpus:
-    """A corpus file opened for reading."""
+    """A corpus opened for reading, with write methods that open their own writer connection on
+    the same file (see the module's docstring). Open one with :meth:`open`; use it in a ``with``
+    block, or call :meth:`close`.
 
-    def __init__(self, conn: db_sqlite.Connection, *, embedder: Embedder | None = None, settings: Settings | None = None) -> None:
+    ``path`` is the file read (for a snapshot, its cached copy); ``from_snapshot`` is True when
+    the corpus was opened from a snapshot, whose copy the write methods refuse to touch."""
+
+    def __init__(
+        self,
+        conn: db_sqlite.Connection,
+        *,
+        embedder: Embedder | None = None,
+        settings: Settings | None = None,
+        llm: LLM | None = None,
+        path: Path | None = None,
+        from_snapshot: bool = False,
+    ) -> None:
         self.conn = conn
+        self.path = path
+        self.from_snapshot = from_snapshot
         self._embedder = embedder
         self._settings = settings
+        self._llm = llm
+        self._filter_model: LLM | None = None
 
     @classmethod
     def open(
@@ -176,6 +121,7 @@ class Corpus:
         cache_dir: str | Path | None = None,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
+        llm: LLM | None = None,
         query_time_limit: float = db_sqlite.QUERY_TIME_LIMIT,
         check_same_thread: bool = True,
     ) -> Corpus:
@@ -184,7 +130,7 @@ class Corpus:
         A snapshot is an http(s) URL (such as the presigned URL a snapshot comes with), an
         ``s3://bucket/key`` URI (read with ``settings.s3``, by default the ``AWS_*`` variables)
         or a local ``.sqlite.gz`` file. It is downloaded once into ``cache_dir`` (else
-        ``$PAPERPYRAMID_CACHE_DIR``, else ``~/.cache/paperpyramid/snapshots``), checked against
+        ``$PAPERPYRAMID_CORPUS__CACHE_DIR``, else ``~/.cache/paperpyramid/snapshots``), checked against
         the sha256 in its manifest, and reused from there while it still matches. The manifest
         is read from beside the snapshot, or from ``manifest_url`` (needed with a presigned URL,
         whose signature covers only the snapshot). A copy that does not match its manifest is
@@ -199,9 +145,15 @@ class Corpus:
 
         ``embedder`` embeds queries for vector and hybrid search; by default the model named in
         ``settings.embedding`` (``PAPERPYRAMID_EMBEDDING__MODEL``, all-MiniLM-L6-v2 unless set),
-        loaded on the first query that needs it. ``check_same_thread=False`` lets the corpus pass
+        loaded on the first query that needs it. ``llm`` answers (:meth:`ask`, :meth:`find`) and
+        distils (:meth:`distill`); by default the model ``settings.llm`` names, built on first use
+        and kept for the corpus's life (see :attr:`llm`). ``settings`` default to the
+        ``PAPERPYRAMID_*`` variables, read once. ``check_same_thread=False`` lets the corpus pass
         from one thread to another, as a web request's does between the thread that opens it and
         the one that answers; it must still never be used by two threads at once.
+
+        The corpus file is opened read-only; the write methods open their own writer on it (see
+        the module's docstring). A snapshot's copy is never written: they raise :class:`ReadOnlyCorpus`.
         """
         if isinstance(source, str) and source.startswith("file://"):
             source = Path(url2pathname(urlparse(source).path))
@@ -212,12 +164,28 @@ class Corpus:
             fetched = fetch_snapshot(source, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings)
             # a verified snapshot never changes: immutable skips locking and change detection
             # (its schema was checked, virtual tables and sizes too, before it was cached)
-            return cls._open_file(fetched.path, immutable=True, query_time_limit=query_time_limit, check_schema=False, embedder=embedder,
-                                  settings=settings, check_same_thread=check_same_thread)
+            return cls._open_file(
+                fetched.path,
+                immutable=True,
+                query_time_limit=query_time_limit,
+                check_schema=False,
+                embedder=embedder,
+                settings=settings,
+                llm=llm,
+                check_same_thread=check_same_thread,
+                from_snapshot=True,
+            )
         if manifest_url is not None:
             raise ValueError("manifest_url is for snapshots (.sqlite.gz files and URLs), not a corpus file")
-        return cls._open_file(Path(source), query_time_limit=query_time_limit, check_schema=True, embedder=embedder, settings=settings,
-                              check_same_thread=check_same_thread)
+        return cls._open_file(
+            Path(source),
+            query_time_limit=query_time_limit,
+            check_schema=True,
+            embedder=embedder,
+            settings=settings,
+            llm=llm,
+            check_same_thread=check_same_thread,
+        )
 
     @classmethod
     def _open_file(
@@ -229,13 +197,21 @@ class Corpus:
         check_schema: bool,
         embedder: Embedder | None = None,
         settings: Settings | None = None,
+        llm: LLM | None = None,
         check_same_thread: bool = True,
+        from_snapshot: bool = False,
     ) -> Corpus:
         """``check_schema``: refuse a file without the corpus schema (a snapshot's was checked when fetched)."""
         if not path.is_file():
             raise FileNotFoundError(f"no corpus at {path}")
-        conn = db_sqlite.connect(path, read_only=True, immutable=immutable, untrusted=True, query_time_limit=query_time_limit,
-                                 check_same_thread=check_same_thread)
+        conn = db_sqlite.connect(
+            path,
+            read_only=True,
+            immutable=immutable,
+            untrusted=True,
+            query_time_limit=query_time_limit,
+            check_same_thread=check_same_thread,
+        )
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             problem = schema_problem(conn, version, probe_virtual_tables=False) if check_schema and version == SCHEMA_VERSION else None
@@ -246,13 +222,12 @@ class Corpus:
             conn.close()
             state = "is not a paperpyramid corpus" if version == 0 else f"is at schema version {version}"
             raise NotACorpus(
-                f"{path} {state}; this paperpyramid reads version {SCHEMA_VERSION} "
-                "(opening it with CorpusWriter migrates an older corpus)"
+                f"{path} {state}; this paperpyramid reads version {SCHEMA_VERSION} (opening it with CorpusWriter migrates an older corpus)"
             )
         if problem is not None:
             conn.close()
             raise NotACorpus(f"{path} is not a paperpyramid corpus: {problem}")
-        return cls(conn, embedder=embedder, settings=settings)
+        return cls(conn, embedder=embedder, settings=settings, llm=llm, path=path, from_snapshot=from_snapshot)
 
     def __enter__(self) -> Corpus:
         return self
@@ -266,39 +241,40 @@ class Corpus:
         self.close()
 
     def close(self) -> None:
+        """Close the reading connection (a ``with`` block does it on leaving)."""
         self.conn.close()
 
     # articles
 
     def articles(self) -> Iterator[Article]:
         """Every article, in the order they were stored."""
-        for row in self.conn.execute(f"SELECT {_ARTICLE_COLUMNS} FROM articles ORDER BY created_at, rowid"):
-            yield _article(row)
+        for row in self.conn.execute(f"SELECT {ARTICLE_COLUMNS} FROM articles ORDER BY created_at, rowid"):
+            yield article_row(row)
 
     def article(self, id_or_doi: str) -> Article:
         """The article with this id, or else with this DOI (any case, with or without a
         ``https://doi.org/`` or ``doi:`` prefix)."""
-        row = self.conn.execute(f"SELECT {_ARTICLE_COLUMNS} FROM articles WHERE id = ?", [id_or_doi]).fetchone()
+        row = self.conn.execute(f"SELECT {ARTICLE_COLUMNS} FROM articles WHERE id = ?", [id_or_doi]).fetchone()
         if row is None:
             row = self.conn.execute(
-                f"SELECT {_ARTICLE_COLUMNS} FROM articles WHERE doi = ? ORDER BY rowid LIMIT 1",
+                f"SELECT {ARTICLE_COLUMNS} FROM articles WHERE doi = ? ORDER BY rowid LIMIT 1",
                 [normalize_doi(id_or_doi)],
             ).fetchone()
         if row is None:
             raise KeyError(f"no article with id or DOI {id_or_doi!r}")
-        return _article(row)
+        return article_row(row)
 
     # sections
 
     def sections(self, article_id: str) -> list[SectionRow]:
         """The article's sections in reading order (subsections follow their parent)."""
         self._require("articles", article_id)
-        rows = self.conn.execute(f"{_SECTION_SELECT} WHERE ars.article_id = ? ORDER BY ars.position", [article_id])
+        rows = self.conn.execute(f"{SECTION_SELECT} WHERE ars.article_id = ? ORDER BY ars.position", [article_id])
         return [SectionRow(*row) for row in rows]
 
     def section(self, section_id: str) -> SectionRow:
         """One section by id."""
-        row = self.conn.execute(f"{_SECTION_SELECT} WHERE s.id = ?", [section_id]).fetchone()
+        row = self.conn.execute(f"{SECTION_SELECT} WHERE s.id = ?", [section_id]).fetchone()
         if row is None:
             raise KeyError(f"no section with id {section_id!r}")
         return SectionRow(*row)
@@ -321,7 +297,7 @@ class Corpus:
     def _neighbour(self, section_id: str, compare: str, order: str) -> SectionRow | None:
         here = self.section(section_id)
         row = self.conn.execute(
-            f"{_SECTION_SELECT} WHERE ars.article_id = ? AND ars.position {compare} ? ORDER BY ars.position {order} LIMIT 1",
+            f"{SECTION_SELECT} WHERE ars.article_id = ? AND ars.position {compare} ? ORDER BY ars.position {order} LIMIT 1",
             [here.article_id, here.position],
         ).fetchone()
         return None if row is None else SectionRow(*row)
@@ -372,12 +348,12 @@ class Corpus:
     def contexts(self, section_id: str) -> list[ContextRow]:
         """The section's contexts (its text, in passages) in reading order."""
         self._require("sections", section_id)
-        rows = self.conn.execute(f"{_CONTEXT_SELECT} WHERE sc.section_id = ? ORDER BY sc.position", [section_id])
+        rows = self.conn.execute(f"{CONTEXT_SELECT} WHERE sc.section_id = ? ORDER BY sc.position", [section_id])
         return [ContextRow(*row) for row in rows]
 
     def context(self, context_id: str) -> ContextRow:
         """One context by id."""
-        row = self.conn.execute(f"{_CONTEXT_SELECT} WHERE c.id = ?", [context_id]).fetchone()
+        row = self.conn.execute(f"{CONTEXT_SELECT} WHERE c.id = ?", [context_id]).fetchone()
         if row is None:
             raise KeyError(f"no context with id {context_id!r}")
         return ContextRow(*row)
@@ -403,7 +379,7 @@ class Corpus:
                 WHERE ars.article_id = :article
             ),
             target AS (SELECT n FROM ordered WHERE id = :context)
-            {_CONTEXT_SELECT}
+            {CONTEXT_SELECT}
             JOIN ordered ON ordered.id = c.id
             WHERE ordered.n BETWEEN (SELECT n FROM target) - :before AND (SELECT n FROM target) + :after
             ORDER BY ordered.n
@@ -415,13 +391,37 @@ class Corpus:
     # search
 
     @property
+    def settings(self) -> Settings:
+        """The settings given to :meth:`open`; by default the ``PAPERPYRAMID_*`` variables, read
+        when first needed and kept."""
+        if self._settings is None:
+            from paperpyramid.settings import Settings
+
+            self._settings = Settings()
+        return self._settings
+
+    @property
     def embedder(self) -> Embedder:
-        """The model that embeds queries (loaded on first use)."""
+        """The model that embeds queries (loaded on first use), and by default the one
+        :meth:`embed` and :meth:`distill` embed with."""
         if self._embedder is None:
             from paperpyramid.embeddings import get_embedder
 
             self._embedder = get_embedder(self._embedding_settings())
         return self._embedder
+
+    @property
+    def llm(self) -> LLM:
+        """The model that answers (:meth:`ask`, :meth:`find`'s LLM-driven strategies) and distils
+        (:meth:`distill`) when no ``llm`` is passed to them: the one given to :meth:`open`, else
+        the one ``settings.llm`` names (``PAPERPYRAMID_LLM__*``; the local SmolLM2 unless set).
+        Built on first use and kept for the corpus's life, so the local model loads its weights
+        once, however many questions are asked."""
+        if self._llm is None:
+            from paperpyramid.llm import get_llm
+
+            self._llm = get_llm(self.settings.llm)
+        return self._llm
 
     def has_vectors(self) -> bool:
         """Whether this corpus holds vectors from the query embedder's model (known without
@@ -435,11 +435,9 @@ class Corpus:
         return name is not None and db_vectors.find_embedder(self.conn, name) is not None
 
     def _embedding_settings(self) -> EmbeddingSettings:
-        from paperpyramid.settings import Settings
+        return self.settings.embedding
 
-        return (self._settings or Settings()).embedding
-
-    def search(self, query: str, k: int = 10, *, filters: Filters | None = None) -> list[SearchHit]:
+    def search(self, query: str, k: int = DEFAULT_K, *, filters: Filters | None = None) -> list[SearchHit]:
         """Search every paper's text and return the ``k`` best passages.
 
         Uses hybrid search (keywords and meaning) when the corpus has vectors from the query
@@ -455,73 +453,163 @@ class Corpus:
         self,
         query: str,
         *,
-        mode: str = "hybrid",
-        k: int = 10,
+        mode: str | None = None,
+        k: int = DEFAULT_K,
         budget_tokens: int | None = None,
         filters: Filters | None = None,
         options: RetrievalOptions | None = None,
         level: str = "contexts",
     ) -> list[SearchHit]:
-        """Passages for ``query``: ``mode`` is ``bm25``, ``vector``, ``hybrid``, ``parent``
-        (the 5 best hybrid hits with their neighbours, in reading order) or ``cross`` (contexts
-        fused with the distilled insights that drill down to them); at most ``k`` hits
-        (``parent``: k does not apply; ``options.parent_hits`` sets the hits), cut at ``budget_tokens``.
+        """Passages for ``query``, best first, by a retrieval ``mode``: ``bm25`` (keywords),
+        ``vector`` (meaning), ``hybrid`` (the two fused), ``parent`` (the 5 best hybrid hits,
+        each with its neighbours, in reading order; ``k`` does not apply, ``options.parent_hits``
+        sets the hits, and with ``budget_tokens`` the next best hits fill what the windows leave)
+        or ``cross`` (contexts fused with the distilled insights that drill down to them). The
+        default is :meth:`best_mode`: ``hybrid`` when the corpus has the query embedder's
+        vectors, else ``bm25``. No LLM is used.
+
+        At most ``k`` hits (10 by default), cut at ``budget_tokens`` when it is given. Unlike
+        :meth:`ask` and :meth:`find`, which hand passages to a model and so cut them at 4000
+        tokens unless told otherwise, ``retrieve`` is the search itself: its ``k`` hits come
+        back whole by default (``parent``: its windows whole).
+
         ``level`` searches a level of the knowledge pyramid instead of the contexts
-        (``insights``, ``concepts``, ``abstracts``, ``recollections``): each hit is a distilled
-        item with its source contexts in ``hit.sources``. See :func:`paperpyramid.retrieval.api.retrieve`.
+        (``insights``, ``concepts``, ``abstracts``, ``recollections``; modes bm25, vector and
+        hybrid): each hit is a distilled item with its source contexts in ``hit.sources``.
 
-        ``mode`` may also name an LLM-driven strategy (``multiquery``, ``walk``, ``walkingrag``,
-        ``pyramid``): the passages it would hand to the answering model, in order, with the
-        configured LLM and its default limits (``k`` does not apply; :meth:`find` gives its
-        steps, facts and token usage too)."""
-        from paperpyramid.retrieval.strategies import STRATEGIES
+        An unknown mode or level raises ``ValueError`` listing the known ones. The name of an
+        LLM-driven strategy (``multiquery``, ``walk``, ``walkingrag``, ``pyramid``) is refused
+        too, with a ``ValueError`` that points to :meth:`find`, which runs it. See
+        :func:`paperpyramid.retrieval.api.retrieve`."""
+        mode = self.best_mode() if mode is None else mode
+        _check_mode(mode)
+        _check_level(level)
+        return retrieve(
+            self.conn,
+            query,
+            mode=mode,
+            k=k,
+            budget_tokens=budget_tokens,
+            filters=filters,
+            embedder=self._query_embedder(mode),
+            options=options,
+            level=level,
+        )
 
-        if mode in STRATEGIES:
-            return self.find(query, strategy=mode, budget_tokens=budget_tokens, filters=filters).passages
-        return retrieve(self.conn, query, mode=mode, k=k, budget_tokens=budget_tokens, filters=filters, embedder=self._query_embedder(mode), options=options, level=level)
+    def find(
+        self,
+        question: str,
+        *,
+        strategy: str = "parent",
+        k: int = DEFAULT_K,
+        budget_tokens: int | None = DEFAULT_BUDGET_TOKENS,
+        filters: Filters | None = None,
+        llm: LLM | None = None,
+        on_step: Callable[[Step], None] | None = None,
+        filter_llm: LLM | None = None,
+        limits: Limits | None = None,
+    ) -> Found:
+        """The passages :meth:`ask` would hand to the answering model for ``question``, with the
+        same ``strategy``, ``k`` and ``budget_tokens``, without asking for the answer; with the
+        facts a strategy gathered and the steps it took (tokens per step).
 
-    def find(self, question: str, *, strategy: str = "multiquery", budget_tokens: int | None = 4000, filters: Filters | None = None,
-             llm: LLM | None = None, on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None,
-             limits: Limits | None = None) -> Found:
-        """The passages an LLM-driven ``strategy`` would hand to the answering model, with the
-        facts it gathered and the steps it took (tokens per step): ``multiquery``, ``walk``
-        (section by section through a paper), ``walkingrag`` (rounds of partial facts) or
-        ``pyramid`` (the search agent over the knowledge pyramid). ``limits`` bounds its steps
-        and LLM tokens; ``llm`` defaults to the configured one. See
-        :func:`paperpyramid.retrieval.strategies.find`."""
+        ``strategy`` is a retrieval mode or an LLM-driven strategy, the same names as
+        :meth:`ask`'s and the same default, ``parent``: the best hybrid hits widened with their
+        neighbours, cut to the budget (a retrieval mode uses no LLM; its one step is the
+        retrieval). The other modes are ``hybrid``, ``cross``, ``bm25`` and ``vector`` (at most
+        ``k`` hits; ``parent`` and the LLM-driven strategies choose how many); the LLM-driven strategies are ``multiquery`` (query variants and a
+        relevance filter), ``walk`` (the model reads a paper section by section), ``walkingrag``
+        (rounds of partial facts, each saying where to look next) and ``pyramid`` (the search
+        agent over the knowledge pyramid). ``budget_tokens`` cuts the passages (None: uncut).
+
+        ``limits`` bounds a strategy's steps and LLM tokens. ``llm`` defaults to :attr:`llm`;
+        ``filter_llm``, multiquery's relevance judge, to ``settings.llm.filter_model``'s model
+        (built once and kept), else the answering model. An unknown strategy raises
+        ``ValueError`` listing the known ones. See :func:`paperpyramid.retrieval.strategies.find`."""
         from paperpyramid.retrieval.strategies import find
+        from paperpyramid.retrieval.trace import Found, Step
 
-        return find(self.conn, strategy, question, llm or self._llm(), budget_tokens=budget_tokens, embedder=self._query_embedder(strategy),
-                    filters=filters, limits=limits, on_step=on_step, filter_llm=filter_llm or self._filter_llm(strategy))
+        _check_strategy(strategy)
+        if strategy in SEARCH_MODES:
+            started = time.perf_counter()
+            passages = self.retrieve(question, mode=strategy, k=k, budget_tokens=budget_tokens, filters=filters)
+            step = Step(
+                "retrieve",
+                f"{strategy}: {len(passages)} passages, {sum(hit.num_tokens for hit in passages)} tokens",
+                seconds=time.perf_counter() - started,
+            )
+            if on_step is not None:
+                on_step(step)
+            return Found(passages, steps=[step])
+        return find(
+            self.conn,
+            strategy,
+            question,
+            llm or self.llm,
+            budget_tokens=budget_tokens,
+            embedder=self._query_embedder(strategy),
+            filters=filters,
+            limits=limits,
+            on_step=on_step,
+            filter_llm=filter_llm or self._filter_llm(strategy),
+        )
 
-    def ask(self, question: str, *, strategy: str = "parent", budget_tokens: int = 4000, filters: Filters | None = None,
-            llm: LLM | None = None, on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None,
-            limits: Limits | None = None) -> Answer:
-        """Answer ``question`` from the corpus: the passages of ``strategy`` (a retrieval mode,
-        ``parent`` by default, or an LLM-driven strategy: ``multiquery``, ``walk``,
-        ``walkingrag``, ``pyramid``; see :meth:`find`) cut to ``budget_tokens``, and the model's
-        claims, each cited ``[title, p. N]`` to a stored context; a claim the passages do not
-        back is flagged. ``llm`` defaults to the configured one (``settings.llm``);
-        ``answer.steps`` and ``answer.usage`` say what it cost, ``answer.facts`` what a
-        strategy noted on the way. See :func:`paperpyramid.retrieval.answer.ask`."""
+    def ask(
+        self,
+        question: str,
+        *,
+        strategy: str = "parent",
+        k: int = DEFAULT_K,
+        budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+        filters: Filters | None = None,
+        llm: LLM | None = None,
+        on_step: Callable[[Step], None] | None = None,
+        filter_llm: LLM | None = None,
+        limits: Limits | None = None,
+    ) -> Answer:
+        """Answer ``question`` from the corpus: the passages of ``strategy`` cut to
+        ``budget_tokens`` (4000 by default), and the model's claims, each cited
+        ``[title, p. N]`` to a stored context; a claim the passages do not back is flagged.
+
+        ``strategy`` is a retrieval mode — ``parent`` (the default: the best hybrid hits widened
+        with their neighbours), or ``hybrid``, ``cross``, ``bm25``, ``vector`` (at most ``k``
+        passages) — or an LLM-driven strategy: ``multiquery``, ``walk``, ``walkingrag``,
+        ``pyramid`` (see :meth:`find`, which returns the same passages without the answer).
+        ``limits`` bounds an LLM-driven strategy's steps and tokens. ``llm`` defaults to
+        :attr:`llm`, built once per corpus; ``answer.steps`` and ``answer.usage`` say what it
+        cost, ``answer.facts`` what a strategy noted on the way. An unknown strategy raises
+        ``ValueError`` listing the known ones, before any model is loaded. See
+        :func:`paperpyramid.retrieval.answer.ask`."""
         from paperpyramid.retrieval.answer import ask
 
-        return ask(self.conn, question, llm or self._llm(), strategy=strategy, budget_tokens=budget_tokens, embedder=self._query_embedder(strategy),
-                   filters=filters, on_step=on_step, filter_llm=filter_llm or self._filter_llm(strategy), limits=limits)
-
-    def _llm(self) -> LLM:
-        from paperpyramid.llm import get_llm
-        from paperpyramid.settings import Settings
-
-        return get_llm((self._settings or Settings()).llm)
+        _check_strategy(strategy)
+        return ask(
+            self.conn,
+            question,
+            llm or self.llm,
+            strategy=strategy,
+            k=k,
+            budget_tokens=budget_tokens,
+            embedder=self._query_embedder(strategy),
+            filters=filters,
+            on_step=on_step,
+            filter_llm=filter_llm or self._filter_llm(strategy),
+            limits=limits,
+        )
 
     def _filter_llm(self, strategy: str) -> LLM | None:
-        """multiquery's relevance filter when ``settings.llm.filter_model`` names one (None: the answering model)."""
-        from paperpyramid.llm import get_llm
-        from paperpyramid.settings import Settings
+        """multiquery's relevance filter when ``settings.llm.filter_model`` names one (None: the
+        answering model), built on first use and kept, as :attr:`llm` is."""
+        if strategy != "multiquery":
+            return None
+        if self._filter_model is None:
+            settings = self.settings.llm.for_filter()
+            if settings is None:
+                return None
+            from paperpyramid.llm import get_llm
 
-        settings = (self._settings or Settings()).llm.for_filter() if strategy == "multiquery" else None
-        return None if settings is None else get_llm(settings)
+            self._filter_model = get_llm(settings)
+        return self._filter_model
 
     def _query_embedder(self, mode: str) -> Embedder | None:
         """The embedder a mode or strategy needs for the query: none for bm25, and none for the
@@ -533,6 +621,138 @@ class Corpus:
     def best_mode(self) -> str:
         """``hybrid`` when the corpus has vectors from the query embedder's model, else ``bm25``."""
         return "hybrid" if self.has_vectors() else "bm25"
+
+    # writing
+
+    def embed(
+        self,
+        *,
+        embedding_model: str | None = None,
+        embedder: Embedder | None = None,
+        batch_size: int = 64,
+        progress: bool = False,
+        on_batch: Callable[[int, int], None] | None = None,
+    ) -> EmbedReport:
+        """Embed every context that has no vector from the embedding model yet and store the
+        vectors in the corpus: what vector and hybrid search need (an ingest with ``embed=True``
+        stores them as it goes; this embeds what it left, or a corpus ingested without).
+        Incremental and resumable: each batch of ``batch_size`` contexts is committed on its
+        own, so a stopped run keeps what it committed and a re-run embeds only what is missing.
+
+        ``embedding_model`` names the model: ``minilm``, ``minilm-int8``, ``e5-small`` or
+        ``openai`` (default: ``settings.embedding.model``, the model that also embeds this
+        corpus's queries, :attr:`embedder`; another model's vectors are stored beside and
+        searched by a corpus opened with that model). ``embedder`` passes a model object
+        instead. A vector the model cannot give (null, wrong length, NaN, all zeros) is refused,
+        never stored: ``report.failed`` counts them and ``report.ok`` is False. Nothing is
+        printed unless ``progress``; ``on_batch(done, missing)`` is called after each batch.
+
+        Raises :class:`ReadOnlyCorpus` on a corpus opened from a snapshot, ``ValueError`` for
+        an unknown model name (listing the known ones), ``ConfigurationError`` when the model
+        cannot load (weights not installed, no endpoint)."""
+        from paperpyramid.api.writing import embed_file, embedder_for
+
+        path = self._file("embed")
+        return embed_file(path, embedder_for(self, embedding_model, embedder), batch_size=batch_size, progress=progress, on_batch=on_batch)
+
+    def distill(
+        self,
+        *,
+        max_pages: int | None = None,
+        articles: Sequence[str] | None = None,
+        redo: bool = False,
+        llm: LLM | None = None,
+        concurrency: int | None = None,
+        recollections: bool | None = None,
+        progress: bool = False,
+        on_article: Callable[[ArticleDistilled, int], None] | None = None,
+    ) -> DistillReport:
+        """Distil articles into the knowledge pyramid: insights from two-page windows, concepts,
+        one abstract per article, recollections across articles; each item embedded (with
+        ``settings.distill.embed``) and searchable. Resumable and incremental: each article is
+        stored in one transaction, and a re-run distils only what is missing or failed (the
+        response cache makes calls answered before free). One distill runs on a corpus at a
+        time; a second waits for the first.
+
+        ``articles`` (ids or DOIs; default: every article) picks what to distil; an unknown one
+        raises ``KeyError`` before anything runs. ``max_pages`` distils only each article's
+        first pages (a quick look with a slow model); ``redo`` distils again articles distilled
+        before (with this or another model or prompt). ``llm`` defaults to :attr:`llm`, built
+        once per corpus. ``concurrency`` (articles at once; default 1 for the local model, 4 for
+        an endpoint) and ``recollections`` (connect new articles to the others; default on)
+        override ``settings.distill``. Nothing is printed unless ``progress``;
+        ``on_article(article, todo)`` is called after each article with how many this run set
+        out to distil.
+
+        An article the model cannot distil is a failure in the report, with its reason; when the
+        endpoint stops answering the run ends early, saying why in ``report.stopped``. Raises
+        :class:`ReadOnlyCorpus` on a corpus opened from a snapshot."""
+        from paperpyramid.api.writing import article_ids, distill_file
+
+        path = self._file("distill")
+        ids = article_ids(self, articles)
+        overrides = {
+            name: value
+            for name, value in {"max_pages": max_pages, "concurrency": concurrency, "recollections": recollections}.items()
+            if value is not None
+        }
+        settings = self.settings.distill.model_validate({**self.settings.distill.model_dump(), **overrides})
+        embedder = self.embedder if settings.embed else None
+        return distill_file(
+            path, llm or self.llm, settings, embedder=embedder, article_ids=ids, redo=redo, progress=progress, on_article=on_article
+        )
+
+    def snapshot(self, destination: str | Path, *, expires: timedelta | None = None) -> Snapshot:
+        """Publish a consistent, compressed copy of the corpus (safe while an ingest writes to
+        it) with its manifest (schema version, row counts, sha256) and Datasette metadata, to
+        ``destination``: a folder (created if missing) or ``s3://BUCKET/PREFIX/`` (uploaded with
+        ``settings.s3``; its URLs presigned for ``expires``, at most and by default 7 days).
+        Returns the :class:`~paperpyramid.db.snapshot.Snapshot`: ``Corpus.open(snapshot.open_url)``
+        opens it anywhere.
+
+        Raises :class:`ReadOnlyCorpus` on a corpus opened from a snapshot (copy its files
+        instead), ``SnapshotError`` when the upload is refused, ``ServiceUnavailable`` when the
+        object store cannot be reached."""
+        from paperpyramid.db.snapshot import MAX_EXPIRES, take_snapshot
+
+        return take_snapshot(self._file("snapshot"), destination, self.settings, expires=expires if expires is not None else MAX_EXPIRES)
+
+    def export(
+        self,
+        destination: str | Path,
+        *,
+        format: Literal["markdown", "json"] = "markdown",
+        articles: Sequence[str] | None = None,
+        by_page: bool = False,
+        progress: bool = False,
+        on_article: Callable[[int, int], None] | None = None,
+    ) -> ExportReport:
+        """Write articles into the folder ``destination`` (created if missing): ``markdown``
+        (``<article id>.md``: title, authors, headings, text in reading order, tables, formulas
+        as ``$$ … $$ (N)``, figure captions, references; with ``by_page``, one file per PDF page
+        as ``<article id>/page-<N>.md``) or ``json`` (``<article id>.json``: the article, its
+        section tree with contexts, tables, formulas, figures, references).
+
+        ``articles`` (ids or DOIs; default: every article) picks what to write; an unknown one
+        raises ``KeyError`` before anything is written, an unknown format ``ValueError`` listing
+        the formats. Works on any corpus, a snapshot's too (it only reads). Nothing is printed
+        unless ``progress``; ``on_article(done, total)`` is called after each article."""
+        from paperpyramid.api.writing import export_corpus
+
+        return export_corpus(
+            self, Path(destination), format=format, by_page=by_page, articles=articles, progress=progress, on_article=on_article
+        )
+
+    def _file(self, doing: str) -> Path:
+        """The corpus file to ``doing`` (embed, distill, snapshot), or why there is none."""
+        if self.from_snapshot:
+            raise ReadOnlyCorpus(
+                f"cannot {doing}: this corpus was opened from a snapshot, a read-only copy; "
+                "open the corpus file itself with Corpus.open(PATH) to write"
+            )
+        if self.path is None:
+            raise ReadOnlyCorpus(f"cannot {doing}: this corpus was made from a connection, with no file; open it with Corpus.open(PATH)")
+        return self.path
 
     # ingest log
 
@@ -549,26 +769,24 @@ class Corpus:
             raise KeyError(f"no {table.rstrip('s')} with id {id_!r}")
 
 
-def _article(row: tuple[Any, ...]) -> Article:
-    (id_, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser,
-     source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages, arxiv_id) = row  # fmt: skip
-    return Article(
-        id=id_,
-        title=title,
-        authors=tuple(Author(**author) for author in json.loads(authors)),
-        doi=doi,
-        abstract=abstract,
-        date_published=date_published,
-        journal=journal,
-        pages=pages,
-        num_tokens=num_tokens,
-        parser=parser,
-        source_uri=source_uri,
-        sha256=sha256,
-        created_at=created_at,
-        provenance=json.loads(provenance),
-        warnings=tuple(json.loads(warnings)),
-        coverage=coverage,
-        ocr_pages=tuple(json.loads(ocr_pages)) if ocr_pages else (),
-        arxiv_id=arxiv_id,
-    )
+def _check_mode(mode: str) -> None:
+    if mode in LLM_STRATEGIES:
+        raise ValueError(
+            f"{mode!r} is an LLM-driven strategy, not a retrieval mode: call find(query, strategy={mode!r}) for its passages "
+            f"(or ask() for an answer); the retrieval modes are: {', '.join(SEARCH_MODES)}"
+        )
+    if mode not in SEARCH_MODES:
+        raise ValueError(f"unknown retrieval mode {mode!r}; choose one of: {', '.join(SEARCH_MODES)}")
+
+
+def _check_strategy(strategy: str) -> None:
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")
+
+
+def _check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
+
+
+__all__ = ["Article", "ContextRow", "Corpus", "IngestLogRow", "ReadOnlyCorpus", "SectionRow"]

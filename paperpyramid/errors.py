@@ -19,6 +19,8 @@ r"""Exceptions, in three families that a caller treats differently::
     │   │                         that does not exist or refuses the credentials)
     │   ├── MissingExtra          an optional extra is not installed; names the pip command
     │   └── NotACorpus            the --db file is another SQLite database, or no database at all
+    ├── ReadOnlyCorpus            (paperpyramid.corpus) a write (embed, distill, snapshot) asked of a corpus
+    │                             opened from a snapshot URL
     └── SnapshotError             (paperpyramid.db.snapshot) a snapshot not found, not a corpus
         └── SnapshotCorrupt       a downloaded file does not match its manifest's sha256
 
@@ -108,9 +110,7 @@ class ConfigurationError(PaperPyramidError):
 
 class MissingExtra(ConfigurationError):
     def __init__(self, module: str, extra: str) -> None:
-        super().__init__(
-            f"{module} is not installed; install it with: pip install 'paperpyramid[{extra}]'"
-        )
+        super().__init__(f"{module} is not installed; install it with: pip install 'paperpyramid[{extra}]'")
         self.module = module
         self.extra = extra
 

@@ -66,7 +66,7 @@ def http_client(**options: Any) -> Any:
 
 def _left(timeout: float | None, late: type[Exception]) -> float | None:
     """``timeout`` cut to the time left before this thread's deadline; ``late`` once it passed."""
-    at = getattr(_local, "at", None)
+    at: float | None = getattr(_local, "at", None)
     if at is None:
         return timeout
     left = at - time.monotonic()
@@ -82,7 +82,8 @@ class _Stream:
         self._inner = inner
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self._inner.read(max_bytes, _left(timeout, httpcore.ReadTimeout))
+        data: bytes = self._inner.read(max_bytes, _left(timeout, httpcore.ReadTimeout))
+        return data
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
         self._inner.write(buffer, _left(timeout, httpcore.WriteTimeout))
@@ -104,7 +105,11 @@ class _Backend:
         self._inner = inner or httpcore.SyncBackend()
 
     def connect_tcp(
-        self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> _Stream:
         connected = self._inner.connect_tcp(host, port, _left(timeout, httpcore.ConnectTimeout), local_address, socket_options)

@@ -30,7 +30,14 @@ T = TypeVar("T")
 
 _TRANSIENT_CODES = {"SlowDown", "RequestTimeout", "InternalError", "ServiceUnavailable", "RequestTimeTooSkewed"}
 #: refusals of the credentials themselves: no request of the run can succeed
-_BAD_CREDENTIALS = {"InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken", "TokenRefreshRequired", "AuthorizationHeaderMalformed"}
+_BAD_CREDENTIALS = {
+    "InvalidAccessKeyId",
+    "SignatureDoesNotMatch",
+    "ExpiredToken",
+    "InvalidToken",
+    "TokenRefreshRequired",
+    "AuthorizationHeaderMalformed",
+}
 #: refusals of these credentials on this bucket (or of this one object, on a download)
 _DENIED = {"AccessDenied", "AllAccessDisabled", "AccountProblem"}
 

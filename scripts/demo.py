@@ -41,8 +41,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", type=Path, default=ROOT / "demo.sqlite")
     parser.add_argument("--query", default="internal fertilization of frogs")
-    parser.add_argument("--distill-pages", type=int, default=1, help="pages of each paper the embedded model distils (each page about half a minute on 2 cores; all: a few minutes a paper)")
-    parser.add_argument("--use-running-server", action="store_true", help="use the SeaweedFS already listening on 127.0.0.1:8333 (the tests' server)")
+    parser.add_argument(
+        "--distill-pages",
+        type=int,
+        default=1,
+        help="pages of each paper the embedded model distils (each page about half a minute on 2 cores; all: a few minutes a paper)",
+    )
+    parser.add_argument(
+        "--use-running-server", action="store_true", help="use the SeaweedFS already listening on 127.0.0.1:8333 (the tests' server)"
+    )
     args = parser.parse_args()
     cli = [sys.executable, "-m", "paperpyramid.cli"]
     with tempfile.TemporaryDirectory(prefix="paperpyramid-demo-s3-") as data:
@@ -65,7 +72,13 @@ def main() -> None:
             # the first page of each paper: the 135M model reads ~250 tokens/s and writes ~20 on 2 cores
             subprocess.run([*cli, "distill", "--db", str(args.db), "--max-pages", str(args.distill_pages)], env=env, check=True)
             print("5. publishing a snapshot")
-            made = subprocess.run([*cli, "snapshot", "--db", str(args.db), "--to", "s3://snapshots/demo/"], env=env, check=True, capture_output=True, text=True)
+            made = subprocess.run(
+                [*cli, "snapshot", "--db", str(args.db), "--to", "s3://snapshots/demo/"],
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
             print(made.stderr, end="")
             url = made.stdout.strip().splitlines()[-1]  # the last line printed: all that opening it needs
             print(f"6. opening the snapshot from the URL printed last and searching: {args.query!r}")
@@ -79,20 +92,28 @@ def main() -> None:
                     window = corpus.retrieve(args.query, mode="parent", budget_tokens=1500)
                     pages = sorted({hit.citation.page_number for hit in window if hit.citation.page_number})
                     tokens = sum(hit.num_tokens for hit in window)
-                    print(f"\n   parent-document retrieval: {len(window)} passages, {tokens} tokens, pages {pages} — what an LLM would read")
+                    print(
+                        f"\n   parent-document retrieval: {len(window)} passages, {tokens} tokens, pages {pages} — what an LLM would read"
+                    )
                     print(f"\n   insights (the pyramid's first level) for {args.query!r}:")
                     for rank, hit in enumerate(corpus.retrieve(args.query, level="insights", k=3), 1):
                         where = f"from {hit.sources[0].cite()}" if hit.sources else hit.cite()
                         print(f"   {rank}. {' '.join(hit.text.split())[:200]}\n      {where}")
                     question = "What is unique about how Limnonectes larvaepartus reproduces?"
                     print(f"\n7. asking the corpus with the embedded model (crude): {question!r}")
-                    answer = corpus.ask(question, strategy="parent", budget_tokens=1500,
-                                        on_step=lambda step: print(f"   step {step.name}: {step.detail}"))
+                    answer = corpus.ask(
+                        question, strategy="parent", budget_tokens=1500, on_step=lambda step: print(f"   step {step.name}: {step.detail}")
+                    )
                     print("   answer: " + answer.text.replace("\n", "\n   "))
                     print(f"   tokens: {answer.usage.prompt_tokens} prompt + {answer.usage.completion_tokens} completion")
                     print("\n   the same question by the pyramid search agent (at most 2 rounds):")
-                    answer = corpus.ask(question, strategy="pyramid", budget_tokens=1500, limits=Limits(max_steps=2),
-                                        on_step=lambda step: print(f"   step {step.name}: {step.detail}"))
+                    answer = corpus.ask(
+                        question,
+                        strategy="pyramid",
+                        budget_tokens=1500,
+                        limits=Limits(max_steps=2),
+                        on_step=lambda step: print(f"   step {step.name}: {step.detail}"),
+                    )
                     print("   answer: " + answer.text.replace("\n", "\n   "))
                     print(f"   tokens: {answer.usage.prompt_tokens} prompt + {answer.usage.completion_tokens} completion")
         finally:

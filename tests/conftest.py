@@ -30,8 +30,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--heavy", action="store_true", help="also run the heavy tier (tests marked heavy: minutes each)")
 
 
+#: a test that uses one of these fixtures, itself or through another fixture, gets the marker, so
+#: that `-m "not s3"` and the like pick a tier with no list of tests to keep up to date; tests that
+#: drive what no fixture names (chromium, Tesseract, the local LLM in a subprocess) carry the
+#: marker themselves (markers are described in pyproject.toml)
+FIXTURE_MARKERS = {"s3_server": "s3", "local_llm": "llm"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by the markers added here
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``heavy`` (the larger twin of a test the default run keeps) run only with --heavy."""
+    """Markers implied by fixtures; tests marked ``heavy`` (the larger twin of a test the default
+    run keeps) run only with --heavy."""
+    for item in items:
+        used = getattr(item, "fixturenames", ())
+        for fixture, marker in FIXTURE_MARKERS.items():
+            if fixture in used:
+                item.add_marker(marker)
     if config.getoption("--heavy"):
         return
     skip = pytest.mark.skip(reason="heavy tier (minutes): run with `pytest --heavy`; the default run keeps a smaller sibling")

@@ -109,8 +109,14 @@ class FakeLLMServer:
         message: dict[str, Any] = {"role": "assistant", "content": reply.content}
         if reply.tool_calls is not None:
             message["tool_calls"] = [
-                {"id": f"call-{number}-{index}", "type": "function",
-                 "function": {"name": call["name"], "arguments": call["arguments"] if isinstance(call["arguments"], str) else json.dumps(call["arguments"])}}
+                {
+                    "id": f"call-{number}-{index}",
+                    "type": "function",
+                    "function": {
+                        "name": call["name"],
+                        "arguments": call["arguments"] if isinstance(call["arguments"], str) else json.dumps(call["arguments"]),
+                    },
+                }
                 for index, call in enumerate(reply.tool_calls)
             ]
         completion_tokens = reply.completion_tokens
@@ -125,7 +131,11 @@ class FakeLLMServer:
             "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
         }
         if reply.usage:
-            answer["usage"] = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "total_tokens": prompt_tokens + completion_tokens}
+            answer["usage"] = {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            }
         if reply.padding or reply.stall:
             return StreamingResponse(_slowly(json.dumps(answer).encode(), reply), media_type="application/json", headers=reply.headers)
         return JSONResponse(answer, status_code=reply.status, headers=reply.headers)

@@ -27,8 +27,10 @@ def text_pdf(pages: list[list[tuple[str, int]]]) -> bytes:
             ops.append(f"BT /F1 {size} Tf 72 {y} Td ({_escape(line)}) Tj ET")
             y -= int(size * 1.6)
         stream = "\n".join(ops).encode("latin-1")
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
-                       f"/Contents {pid + 1} 0 R >>".encode())
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
+            f"/Contents {pid + 1} 0 R >>".encode()
+        )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
     return pdf_of_objects(objects)
@@ -43,8 +45,10 @@ def placed_pdf(pages: list[list[tuple[float, float, float, str]]]) -> bytes:
     objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{pid} 0 R' for pid in page_ids)}] /Count {len(pages)} >>".encode())
     for pid, items in zip(page_ids, pages, strict=True):
         stream = "\n".join(f"BT /F1 {size:g} Tf {x:g} {y:g} Td ({_escape(text)}) Tj ET" for x, y, size, text in items).encode("latin-1")
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
-                       f"/Contents {pid + 1} 0 R >>".encode())
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
+            f"/Contents {pid + 1} 0 R >>".encode()
+        )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
     return pdf_of_objects(objects)
@@ -65,8 +69,10 @@ def winansi_pdf(pages: list[list[tuple[float, float, float, str] | tuple[float, 
             cos, sin = round(math.cos(angle), 6), round(math.sin(angle), 6)
             ops.append(f"BT /F1 {size:g} Tf {cos:g} {sin:g} {-sin:g} {cos:g} {x:g} {y:g} Tm ({_escape(text)}) Tj ET")
         stream = "\n".join(ops).encode("cp1252")
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
-                       f"/Contents {pid + 1} 0 R >>".encode())
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
+            f"/Contents {pid + 1} 0 R >>".encode()
+        )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
     return pdf_of_objects(objects)
@@ -107,7 +113,7 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
     """``text`` cut into lines no wider than ``width`` points: at spaces, or anywhere in CJK text."""
     lines: list[str] = []
     current = ""
-    for piece in (list(text) if not any(ch == " " for ch in text) else text.split(" ")):
+    for piece in list(text) if not any(ch == " " for ch in text) else text.split(" "):
         joined = piece if not current else current + ("" if " " not in text else " ") + piece
         if current and sum(_advance(ch) for ch in joined) * size / 1000 > width:
             lines.append(current)
@@ -120,10 +126,18 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
 def _to_unicode_cmap(codes: dict[str, int]) -> bytes:
     entries = sorted((code, ch) for ch, code in codes.items())
     chunks = [entries[index : index + 100] for index in range(0, len(entries), 100)]
-    body = "".join(f"{len(chunk)} beginbfchar\n" + "".join(f"<{code:04X}> <{ch.encode('utf-16-be').hex().upper()}>\n" for code, ch in chunk) + "endbfchar\n" for chunk in chunks)
-    return ("/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
-            "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n" + body +
-            "endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n").encode()
+    body = "".join(
+        f"{len(chunk)} beginbfchar\n"
+        + "".join(f"<{code:04X}> <{ch.encode('utf-16-be').hex().upper()}>\n" for code, ch in chunk)
+        + "endbfchar\n"
+        for chunk in chunks
+    )
+    return (
+        "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n"
+        "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n"
+        + body
+        + "endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n"
+    ).encode()
 
 
 def script_pdf(blocks: list[tuple[str, float]], *, rtl: bool = False, font: str = "NotoSans") -> bytes:
@@ -157,15 +171,23 @@ def script_pdf(blocks: list[tuple[str, float]], *, rtl: bool = False, font: str 
     objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{pid} 0 R' for pid in page_ids)}] /Count {len(pages)} >>".encode())
     for pid, ops in zip(page_ids, pages, strict=True):
         stream = "\n".join(ops).encode()
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
-                       f"/Contents {pid + 1} 0 R >>".encode())
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 {font_id} 0 R >> >> "
+            f"/Contents {pid + 1} 0 R >>".encode()
+        )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
     widths = " ".join(f"{code} [{_advance(ch)}]" for ch, code in sorted(codes.items(), key=lambda item: item[1]))
-    objects.append(f"<< /Type /Font /Subtype /Type0 /BaseFont /{font} /Encoding /Identity-H /DescendantFonts [{font_id + 1} 0 R] /ToUnicode {font_id + 3} 0 R >>".encode())
-    objects.append(f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /{font} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> "
-                   f"/FontDescriptor {font_id + 2} 0 R /DW 520 /W [{widths}] /CIDToGIDMap /Identity >>".encode())
-    objects.append(f"<< /Type /FontDescriptor /FontName /{font} /Flags 32 /FontBBox [-300 -300 1200 1000] /ItalicAngle 0 /Ascent 900 /Descent -250 "
-                   f"/CapHeight 700 /StemV 80 >>".encode())
+    objects.append(
+        f"<< /Type /Font /Subtype /Type0 /BaseFont /{font} /Encoding /Identity-H /DescendantFonts [{font_id + 1} 0 R] /ToUnicode {font_id + 3} 0 R >>".encode()
+    )
+    objects.append(
+        f"<< /Type /Font /Subtype /CIDFontType2 /BaseFont /{font} /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> "
+        f"/FontDescriptor {font_id + 2} 0 R /DW 520 /W [{widths}] /CIDToGIDMap /Identity >>".encode()
+    )
+    objects.append(
+        f"<< /Type /FontDescriptor /FontName /{font} /Flags 32 /FontBBox [-300 -300 1200 1000] /ItalicAngle 0 /Ascent 900 /Descent -250 "
+        f"/CapHeight 700 /StemV 80 >>".encode()
+    )
     cmap = _to_unicode_cmap(codes)
     objects.append(b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream")
     return pdf_of_objects(objects)
@@ -177,11 +199,16 @@ def glyph_pdf(items: list[tuple[float, float, float, str, str]]) -> bytes:
     content stream's order, which need not be the reading order (a TeX accent drawn after the
     letters beside its own). Latin-1 text, WinAnsi encoding (´ ¨ ¸ ¯ and 0x88 ˆ, 0x98 ˜)."""
     fonts = list(dict.fromkeys(font for *_, font in items))
-    stream = "\n".join(f"BT /F{fonts.index(font) + 1} {size:g} Tf {x:g} {y:g} Td ({_escape(text)}) Tj ET" for x, y, size, text, font in items).encode("latin-1")
+    stream = "\n".join(
+        f"BT /F{fonts.index(font) + 1} {size:g} Tf {x:g} {y:g} Td ({_escape(text)}) Tj ET" for x, y, size, text, font in items
+    ).encode("latin-1")
     resources = " ".join(f"/F{index + 1} {5 + index} 0 R" for index in range(len(fonts)))
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << {resources} >> >> /Contents 4 0 R >>".encode(),
-               b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream"]
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << {resources} >> >> /Contents 4 0 R >>".encode(),
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+    ]
     objects += [f"<< /Type /Font /Subtype /Type1 /BaseFont /{font} /Encoding /WinAnsiEncoding >>".encode() for font in fonts]
     return pdf_of_objects(objects)
 
@@ -195,13 +222,20 @@ def tj_pdf(lines: list[tuple[float, float, list[str | float]]]) -> bytes:
         body = " ".join(f"({_escape(item)})" if isinstance(item, str) else f"{item:g}" for item in array)
         ops.append(f"BT /F1 12 Tf {x:g} {y:g} Td [{body}] TJ ET")
     stream = "\n".join(ops).encode("latin-1")
-    return pdf_of_objects([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                           b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-                           b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-                           b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"])
+    return pdf_of_objects(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+            b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+        ]
+    )
 
 
-def wrapped_items(text: str, x: float, y: float, width: float, size: float, leading: float = 1.25) -> tuple[list[tuple[float, float, float, str]], float]:
+def wrapped_items(
+    text: str, x: float, y: float, width: float, size: float, leading: float = 1.25
+) -> tuple[list[tuple[float, float, float, str]], float]:
     """``text`` wrapped to a column ``width`` points wide (Helvetica's mean advance taken as
     0.55 em), its first baseline at ``y``: the (x, y, size, line) items for :func:`placed_pdf`
     and the baseline under the last line."""

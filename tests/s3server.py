@@ -52,12 +52,24 @@ class SeaweedServer:
         logs.mkdir(parents=True, exist_ok=True)
         d = str(self.data_dir)
         command = [
-            binary, f"-logdir={logs}", "mini", f"-dir={d}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
-            "-master.telemetry=false", "-webdav=false", "-admin.ui=false", "-s3.port.iceberg=0", "-s3.port.lance=0",
-            f"-filer.localSocket={d}/filer.sock", f"-s3.localSocket={d}/s3.sock",
+            binary,
+            f"-logdir={logs}",
+            "mini",
+            f"-dir={d}",
+            "-ip=127.0.0.1",
+            "-ip.bind=127.0.0.1",
+            "-master.telemetry=false",
+            "-webdav=false",
+            "-admin.ui=false",
+            "-s3.port.iceberg=0",
+            "-s3.port.lance=0",
+            f"-filer.localSocket={d}/filer.sock",
+            f"-s3.localSocket={d}/s3.sock",
         ]
         env = {**os.environ, "AWS_ACCESS_KEY_ID": ACCESS_KEY, "AWS_SECRET_ACCESS_KEY": SECRET_KEY}
-        self.process = subprocess.Popen(command, env=env, stdout=(logs / "stdout.log").open("ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            command, env=env, stdout=(logs / "stdout.log").open("ab"), stderr=subprocess.STDOUT, start_new_session=True
+        )
         deadline = time.monotonic() + timeout
         client = self.client()
         while time.monotonic() < deadline:

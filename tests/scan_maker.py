@@ -36,18 +36,22 @@ def scanned_pdf(images: list[Image.Image], dpi: int = 200, hidden_text: list[lis
         image.save(jpeg, "JPEG", quality=85)
         data = jpeg.getvalue()
         image_id = len(objects) + 1
-        objects.append(b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 "
-                       b"/Filter /DCTDecode /Length %d >>\nstream\n" % (image.width, image.height, len(data)) + data + b"\nendstream")
+        objects.append(
+            b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray /BitsPerComponent 8 "
+            b"/Filter /DCTDecode /Length %d >>\nstream\n" % (image.width, image.height, len(data)) + data + b"\nendstream"
+        )
         ops = [f"q {width:.2f} 0 0 {height:.2f} 0 0 cm /Im0 Do Q"]
-        for x, y, size, text in (hidden_text[index] if hidden_text else []):
+        for x, y, size, text in hidden_text[index] if hidden_text else []:
             escaped = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
             ops.append(f"BT 3 Tr /F1 {size:g} Tf {x:g} {y:g} Td ({escaped}) Tj ET")
         stream = "\n".join(ops).encode("cp1252")
         content_id = len(objects) + 1
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
         page_id = len(objects) + 1
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width:.2f} {height:.2f}] /Resources << /XObject << /Im0 {image_id} 0 R >> "
-                       f"/Font << /F1 {font_id} 0 R >> >> /Contents {content_id} 0 R >>".encode())
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {width:.2f} {height:.2f}] /Resources << /XObject << /Im0 {image_id} 0 R >> "
+            f"/Font << /F1 {font_id} 0 R >> >> /Contents {content_id} 0 R >>".encode()
+        )
         kids.append(page_id)
     objects[1] = f"<< /Type /Pages /Kids [{' '.join(f'{kid} 0 R' for kid in kids)}] /Count {len(kids)} >>".encode()
     return pdf_of_objects(objects)

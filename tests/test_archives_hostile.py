@@ -206,6 +206,7 @@ def test_an_endless_sparse_map_is_refused_after_a_few_mb(tmp_path: Path) -> None
     assert seconds < 10
 
 
+@pytest.mark.slow
 def test_a_dump_of_many_members_keeps_no_memory_per_member(tmp_path):
     """tarfile keeps every header it reads; over an arXiv dump that grew without end (100,000
     members: RSS 107 -> 153 MB before, 69 -> 70 MB now)."""

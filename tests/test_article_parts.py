@@ -28,6 +28,7 @@ def _walk(nodes: tuple[SectionNode, ...] | list[SectionNode]) -> list[SectionNod
     return [item for node in nodes for item in (node, *_walk(node.children))]
 
 
+@pytest.mark.slow
 def test_references_tables_figures_of_a_real_paper(sample: Path) -> None:
     with Corpus.open(sample) as corpus:
         frog = corpus.article(FROG_DOI)
@@ -69,6 +70,18 @@ def test_the_section_tree_holds_every_section_under_its_parent(sample: Path) -> 
 
 
 def test_the_row_types_are_exported_and_documented() -> None:
-    for name in ("Article", "SectionRow", "ContextRow", "IngestLogRow", "Reference", "Table", "Formula", "Figure", "SectionNode", "SearchHit", "Filters"):
+    for name in (
+        "Article",
+        "SectionRow",
+        "ContextRow",
+        "IngestLogRow",
+        "Reference",
+        "Table",
+        "Formula",
+        "Figure",
+        "SectionNode",
+        "SearchHit",
+        "Filters",
+    ):
         kind = getattr(paperpyramid, name)
         assert name in paperpyramid.__all__ and kind.__doc__ and len(kind.__doc__) > 40, name

@@ -24,8 +24,10 @@ def answering(body: dict[str, Any]) -> FakeReply:
     """Cites the passage that mentions sharks, and makes one claim with a passage it was not shown."""
     passages = _PASSAGE.findall(body["messages"][1]["content"])
     shark = next(int(number) for number, _, text in passages if "shark" in text)
-    claims = [{"text": "The shark colony of alpha grew to 34 individuals.", "passages": [shark]},
-              {"text": "Sharks outnumber frogs everywhere.", "passages": [len(passages) + 5]}]
+    claims = [
+        {"text": "The shark colony of alpha grew to 34 individuals.", "passages": [shark]},
+        {"text": "Sharks outnumber frogs everywhere.", "passages": [len(passages) + 5]},
+    ]
     return FakeReply(json.dumps({"claims": claims}), prompt_tokens=321, completion_tokens=45)
 
 
@@ -74,8 +76,22 @@ def test_cli_ask_json(tmp_path: Path, monkeypatch: Any) -> None:
     with FakeLLMServer(answering) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("PAPERPYRAMID_LLM__CACHE", "false")
-        result = CliRunner().invoke(app, ["ask", "shark colony size", "--db", str(db), "--strategy", "bm25", "--backend", "openai",
-                                          "--model", "fake-model", "--json"])
+        result = CliRunner().invoke(
+            app,
+            [
+                "ask",
+                "shark colony size",
+                "--db",
+                str(db),
+                "--strategy",
+                "bm25",
+                "--llm-backend",
+                "openai",
+                "--llm-model",
+                "fake-model",
+                "--json",
+            ],
+        )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout.strip().splitlines()[-1])
     assert data["answer"].startswith("The shark colony") and data["citations"][0]["page"] == 2
@@ -102,11 +118,15 @@ def test_multiquery_writes_variants_filters_and_widens(tmp_path: Path) -> None:
     make_corpus(db, {"alpha": paper("alpha", pages=6)})
     with FakeLLMServer(multiquery_model()) as server, Corpus.open(db) as corpus:
         steps: list[Any] = []
-        answer = corpus.ask("how big was the colony", strategy="multiquery", llm=get_llm(llm_settings(server.base_url)), on_step=steps.append)
+        answer = corpus.ask(
+            "how big was the colony", strategy="multiquery", llm=get_llm(llm_settings(server.base_url)), on_step=steps.append
+        )
         judged = [body for body in server.requests if "judge whether a passage" in body["messages"][0]["content"]]
     assert [step.name for step in steps] == ["variants", "search", "filter", "parent", "retrieve", "answer"]
     assert steps[0].detail == "shark colony individuals | shark nests station"  # duplicates dropped
-    assert judged and "dropped" in steps[2].detail and not steps[2].detail.startswith(f"{len(judged)} judged by openai:fake-model: 0 dropped")
+    assert (
+        judged and "dropped" in steps[2].detail and not steps[2].detail.startswith(f"{len(judged)} judged by openai:fake-model: 0 dropped")
+    )
     assert any("shark" in hit.text for hit in answer.passages)
     assert answer.claims[0].supported and answer.usage.prompt_tokens > 321  # the variants and filter calls count too
 
@@ -158,19 +178,25 @@ def test_multiquery_filter_model_comes_from_the_settings(tmp_path: Path) -> None
         settings = Settings(llm=llm_settings(server.base_url, filter_model="small-judge"))
         with Corpus.open(db, settings=settings) as corpus:
             corpus.ask("how big was the colony", strategy="multiquery")
-        models = {("judge" if "judge whether a passage" in body["messages"][0]["content"] else "other", body["model"]) for body in server.requests}
+        models = {
+            ("judge" if "judge whether a passage" in body["messages"][0]["content"] else "other", body["model"]) for body in server.requests
+        }
     assert models == {("judge", "small-judge"), ("other", "fake-model")}
 
 
-def test_every_strategy_is_a_mode_of_retrieve(tmp_path: Path) -> None:
+def test_a_strategy_is_run_by_find_and_refused_by_retrieve(tmp_path: Path) -> None:
+    import pytest
+
     from paperpyramid.settings import Settings
 
     db = tmp_path / "corpus.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=3)})
     with FakeLLMServer(multiquery_model()) as server, Corpus.open(db, settings=Settings(llm=llm_settings(server.base_url))) as corpus:
         found = corpus.find("how big was the colony", strategy="multiquery")
-        retrieved = corpus.retrieve("how big was the colony", mode="multiquery", budget_tokens=4000)
-    assert retrieved and [hit.context_id for hit in retrieved] == [hit.context_id for hit in found.passages]
+        asked = len(server.requests)
+        with pytest.raises(ValueError, match=r"LLM-driven strategy.*find\(query, strategy='multiquery'\)"):
+            corpus.retrieve("how big was the colony", mode="multiquery", budget_tokens=4000)
+    assert found.passages and asked == len(server.requests)  # the refusal asked the model nothing
 
 
 def test_claim_its_passage_does_not_back_is_flagged(tmp_path: Path) -> None:
@@ -178,8 +204,10 @@ def test_claim_its_passage_does_not_back_is_flagged(tmp_path: Path) -> None:
     make_corpus(db, {"alpha": paper("alpha", pages=3)})
 
     def hallucinating(body: dict[str, Any]) -> FakeReply:
-        claims = [{"text": "Penguins migrate across Antarctic glaciers every winter.", "passages": [1]},
-                  {"text": "The colony grew to 34 sharks.", "passages": [1]}]
+        claims = [
+            {"text": "Penguins migrate across Antarctic glaciers every winter.", "passages": [1]},
+            {"text": "The colony grew to 34 sharks.", "passages": [1]},
+        ]
         return FakeReply(json.dumps({"claims": claims}))
 
     with FakeLLMServer(hallucinating) as server, Corpus.open(db) as corpus:

@@ -72,8 +72,9 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([command, *args], capture_output=True, text=True, timeout=120, check=False, env={**os.environ, "COLUMNS": "400"})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["damaged corpus", "not a database", "another program's SQLite"])
-def test_reading_a_bad_corpus_prints_one_line_exits_2_and_leaves_the_file_as_it_was(
+def test_reading_a_bad_corpus_prints_one_line_exits_3_and_leaves_the_file_as_it_was(
     kind: str, corpus_path: tuple[Path, str], tmp_path: Path
 ) -> None:
     corpus, article_id = corpus_path
@@ -83,7 +84,7 @@ def test_reading_a_bad_corpus_prints_one_line_exits_2_and_leaves_the_file_as_it_
         args = [article_id if arg == "ARTICLE" else arg for arg in args]
         run = run_cli(*args, "--db", str(db))
         lines = [line for line in run.stderr.splitlines() if line.strip()]
-        assert run.returncode == 2, (args, run.stdout, run.stderr)
+        assert run.returncode == 3, (args, run.stdout, run.stderr)
         assert "Traceback" not in run.stderr and len(lines) == 1, (args, run.stderr)
         assert lines[0].startswith("error:") and str(db) in lines[0], (args, lines)
         if kind == "damaged corpus":
@@ -91,6 +92,7 @@ def test_reading_a_bad_corpus_prints_one_line_exits_2_and_leaves_the_file_as_it_
         assert db.read_bytes() == before, args
 
 
+@pytest.mark.slow
 def test_the_same_commands_read_the_undamaged_corpus(corpus_path: tuple[Path, str], tmp_path: Path) -> None:
     """The damage, not the commands, is what fails above."""
     corpus, article_id = corpus_path
@@ -112,7 +114,7 @@ def test_ingest_into_another_programs_sqlite_adds_no_tables(tmp_path: Path) -> N
     pdfs.mkdir()
     shutil.copy(SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf", pdfs)
     run = run_cli("ingest", str(pdfs), "--db", str(db), "--no-embed", "--workers", "0")
-    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 3 and "Traceback" not in run.stderr, run.stderr
     assert [line for line in run.stderr.splitlines() if line.strip()][0].startswith(
         f"error: {db} is an SQLite database but not a paperpyramid corpus"
     )

@@ -51,7 +51,11 @@ def log(db: Path) -> dict[str, tuple[str, str | None]]:
 # -- every exception pickles ----------------------------------------------------------------
 
 ERROR_CLASSES = sorted(
-    (cls for cls in vars(errors).values() if isinstance(cls, type) and issubclass(cls, BaseException) and cls.__module__ == errors.__name__),
+    (
+        cls
+        for cls in vars(errors).values()
+        if isinstance(cls, type) and issubclass(cls, BaseException) and cls.__module__ == errors.__name__
+    ),
     key=lambda cls: cls.__name__,
 )
 
@@ -127,6 +131,7 @@ def test_parse_item_on_a_deleted_object_gives_a_reason_in_process_and_across_pro
     assert str(refused.value) == "access denied to s3://faults1/ with the given AWS_ACCESS_KEY_ID (InvalidAccessKeyId)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [0, 1])
 def test_object_deleted_between_listing_and_download_is_logged_and_the_run_completes(s3_env, tmp_path, workers):
     bucket = f"faults-race-{workers}"
@@ -195,21 +200,32 @@ def _cli_ingest(source: str, db: Path, env: dict[str, str]) -> subprocess.Comple
     ("source", "credentials", "message"),
     [
         pytest.param("s3://no-such-bucket/papers/", {}, f"no bucket named no-such-bucket at {ENDPOINT}", id="missing-bucket"),
-        pytest.param("s3://faults-cli/papers/", {"AWS_ACCESS_KEY_ID": "not-a-key"},
-                     "access denied to s3://faults-cli/ with the given AWS_ACCESS_KEY_ID (InvalidAccessKeyId)", id="unknown-key"),
-        pytest.param("s3://faults-cli/papers/", {"AWS_SECRET_ACCESS_KEY": "not-the-secret"},
-                     "access denied to s3://faults-cli/ with the given AWS_ACCESS_KEY_ID (SignatureDoesNotMatch)", id="wrong-secret"),
-        pytest.param("s3://faults-cli/papers/", {"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""},
-                     "access denied to s3://faults-cli/ without credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (AccessDenied)",
-                     id="no-credentials"),
+        pytest.param(
+            "s3://faults-cli/papers/",
+            {"AWS_ACCESS_KEY_ID": "not-a-key"},
+            "access denied to s3://faults-cli/ with the given AWS_ACCESS_KEY_ID (InvalidAccessKeyId)",
+            id="unknown-key",
+        ),
+        pytest.param(
+            "s3://faults-cli/papers/",
+            {"AWS_SECRET_ACCESS_KEY": "not-the-secret"},
+            "access denied to s3://faults-cli/ with the given AWS_ACCESS_KEY_ID (SignatureDoesNotMatch)",
+            id="wrong-secret",
+        ),
+        pytest.param(
+            "s3://faults-cli/papers/",
+            {"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": ""},
+            "access denied to s3://faults-cli/ without credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (AccessDenied)",
+            id="no-credentials",
+        ),
     ],
 )
-def test_cli_ingest_names_the_real_cause_in_one_line_and_exits_2(s3_env, tmp_path, source, credentials, message):
+def test_cli_ingest_names_the_real_cause_in_one_line_and_exits_3(s3_env, tmp_path, source, credentials, message):
     put(s3_env, "faults-cli", "papers/a.pdf", paper(0))
     env = {**os.environ, **s3_env.env, **credentials, "COLUMNS": "300"}
     result = _cli_ingest(source, tmp_path / "c.sqlite", env)
     output = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
-    assert result.returncode == 2, (result.stdout, result.stderr[-3000:])
+    assert result.returncode == 3, (result.stdout, result.stderr[-3000:])
     assert output[-1] == f"error: {message}", output
     assert "Traceback" not in result.stderr and len(output) <= 2, output  # the line, and at most an empty progress bar
 
@@ -225,5 +241,7 @@ def test_listing_a_bucket_that_does_not_exist_is_a_configuration_error(s3_env):
 def test_an_endpoint_that_is_not_s3_is_named_in_one_line(s3_env):
     # SeaweedFS's filer answers HTTP on 8888, but not as S3: AWS_ENDPOINT_URL set to the wrong port
     s3 = S3Settings(endpoint_url="http://127.0.0.1:8888")
-    with pytest.raises(ConfigurationError, match=r"^http://127\.0\.0\.1:8888 did not answer as an S3 server \(HTTP \d+, .*\); check AWS_ENDPOINT_URL$"):
+    with pytest.raises(
+        ConfigurationError, match=r"^http://127\.0\.0\.1:8888 did not answer as an S3 server \(HTTP \d+, .*\); check AWS_ENDPOINT_URL$"
+    ):
         next(iter_objects(make_client(s3), parse_s3_uri("s3://faults-cli/"), s3))

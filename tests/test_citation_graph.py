@@ -24,8 +24,16 @@ def cited(text: str, marker: str, *keys: str) -> Block:
     return Block(text, 2, cites=[Cite(start, start + len(marker), list(keys))])
 
 
-def paper(title: str, *, doi: str | None = None, arxiv: str | None = None, year: str = "2020-05-01", first_author: str = "Ada Lovelace",
-          blocks: list[Block] | None = None, references: list[Reference] | None = None) -> Document:
+def paper(
+    title: str,
+    *,
+    doi: str | None = None,
+    arxiv: str | None = None,
+    year: str = "2020-05-01",
+    first_author: str = "Ada Lovelace",
+    blocks: list[Block] | None = None,
+    references: list[Reference] | None = None,
+) -> Document:
     return Document(
         title=title, authors=[Author(first_author)], date_published=year, doi=doi, arxiv_id=arxiv, pages=3,
         sections=[Section("Introduction", 1, "1", blocks=blocks or [Block("Nothing cited here.", 1)])],
@@ -169,11 +177,18 @@ def test_a_marker_split_by_a_cut_is_stored_on_the_context_it_starts_in(tmp_path:
 
     text = "The lagoon colony of lemon sharks grew to three hundred animals within a decade (Okafor et al., 2021)."
     start = text.index("(Okafor")
-    doc = paper("A citing paper about lagoons", blocks=[Block(text, 1, cites=[Cite(start, len(text) - 1, ["k"])])],
-                references=[Reference("Okafor N. Decadal growth. 2021.", key="k")])
-    with CorpusWriter(tmp_path / "c.sqlite", TokenCounter(), splitter=lambda section, counter: split_section(section, counter, max_tokens=24)) as writer:
+    doc = paper(
+        "A citing paper about lagoons",
+        blocks=[Block(text, 1, cites=[Cite(start, len(text) - 1, ["k"])])],
+        references=[Reference("Okafor N. Decadal growth. 2021.", key="k")],
+    )
+    with CorpusWriter(
+        tmp_path / "c.sqlite", TokenCounter(), splitter=lambda section, counter: split_section(section, counter, max_tokens=24)
+    ) as writer:
         writer.add_document(doc, source_uri="a.pdf", sha256="a")
-        rows = writer.db.execute("SELECT c.text, ci.char_start, ci.char_end FROM citations AS ci JOIN contexts AS c ON c.id = ci.context_id").fetchall()
+        rows = writer.db.execute(
+            "SELECT c.text, ci.char_start, ci.char_end FROM citations AS ci JOIN contexts AS c ON c.id = ci.context_id"
+        ).fetchall()
         contexts = [row[0] for row in writer.db.execute("SELECT text FROM contexts")]
     assert contexts[0].endswith("(Okafor et al.,") and contexts[1] == "2021).", contexts
     assert [(context[start:end], end == len(context)) for context, start, end in rows] == [("(Okafor et al.,", True)]
@@ -215,8 +230,12 @@ def test_a_title_is_matched_only_when_the_year_or_the_author_confirms_it(writer:
     vancouver = Reference("Natanson LJ. Longevity of the Atlantic sharpnose shark. 2020.", title=SHARK, authors=["Natanson LJ"], key="v")
     short = Reference("Letter to the editor.", title="Letter to the editor", year=2019, key="s")
     writer.add_document(paper("Letter to the editor", year="2019-01-01"), source_uri="letter.pdf", sha256="l")
-    citing = writer.add_document(paper("A citing paper on sharks and letters", references=[bare, vancouver, short]), source_uri="x.pdf", sha256="x")
-    resolved = dict(writer.db.execute("SELECT key, cited_article_id IS NOT NULL FROM bib_entries WHERE article_id = ?", [citing]).fetchall())
+    citing = writer.add_document(
+        paper("A citing paper on sharks and letters", references=[bare, vancouver, short]), source_uri="x.pdf", sha256="x"
+    )
+    resolved = dict(
+        writer.db.execute("SELECT key, cited_article_id IS NOT NULL FROM bib_entries WHERE article_id = ?", [citing]).fetchall()
+    )
     assert resolved == {"bare": False, "v": True, "s": False}  # no year nor author; Vancouver "Natanson LJ"; too short a title
 
 
@@ -230,9 +249,15 @@ def test_a_bare_number_marker_lands_on_its_own_digit_not_an_earlier_one(writer: 
     first = Block("Results are in Table 3 of the appendix.", 2)
     text = "Mosquitoes3 transmit the virus."
     second = Block(text, 2, cites=[Cite(10, 11, ["r3"])])
-    doc = paper("A paper with superscript citations", blocks=[first, second], references=[Reference("3. Someone. A mosquito paper. 2001.", key="r3")])
+    doc = paper(
+        "A paper with superscript citations",
+        blocks=[first, second],
+        references=[Reference("3. Someone. A mosquito paper. 2001.", key="r3")],
+    )
     writer.add_document(doc, source_uri="m.pdf", sha256="m")
-    ((context, start, end),) = writer.db.execute("SELECT c.text, ci.char_start, ci.char_end FROM citations AS ci JOIN contexts AS c ON c.id = ci.context_id").fetchall()
+    ((context, start, end),) = writer.db.execute(
+        "SELECT c.text, ci.char_start, ci.char_end FROM citations AS ci JOIN contexts AS c ON c.id = ci.context_id"
+    ).fetchall()
     assert context[start:end] == "3" and context[start - 10 : end] == "Mosquitoes3"
 
 

@@ -23,7 +23,12 @@ _DASHES = "–-—"
 
 def all_cites(document: Document) -> list[tuple[Block, str, list[str]]]:
     """(block, the text the cite's span reads, its keys) for every cite."""
-    return [(block, block.text[cite.start : cite.end], cite.keys) for section in document.sections for block in section.blocks for cite in block.cites]
+    return [
+        (block, block.text[cite.start : cite.end], cite.keys)
+        for section in document.sections
+        for block in section.blocks
+        for cite in block.cites
+    ]
 
 
 def assert_spans_are_markers(document: Document) -> None:
@@ -74,7 +79,9 @@ def jats_share(path: Path) -> tuple[float, list[tuple[tuple[str, ...], str]]]:
 # --------------------------------------------------------------------------- JATS, real files
 
 
-@pytest.mark.parametrize("name", ["plos-one-2014-fanged-frog-internal-fertilization.nxml", "mdpi-metabolites-2014-durum-wheat-volatiles.nxml"])
+@pytest.mark.parametrize(
+    "name", ["plos-one-2014-fanged-frog-internal-fertilization.nxml", "mdpi-metabolites-2014-durum-wheat-volatiles.nxml"]
+)
 def test_committed_gold_jats_citations_read_their_markers(name):
     share, lost = jats_share(GOLD / name)
     assert share >= 0.95, lost

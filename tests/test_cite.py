@@ -33,7 +33,9 @@ def article(title: str, year: str, *, journal: str | None = None, doi: str | Non
 def db(tmp_path: Path) -> Path:
     path = tmp_path / "c.sqlite"
     with CorpusWriter(path, TokenCounter()) as writer:
-        writer.add_document(article("Graph growth in 50% of R&D labs", "2020-05-01", journal="J. Graphs", doi="10.5555/graph.1"), source_uri="a", sha256="a")
+        writer.add_document(
+            article("Graph growth in 50% of R&D labs", "2020-05-01", journal="J. Graphs", doi="10.5555/graph.1"), source_uri="a", sha256="a"
+        )
         writer.add_document(article("Graph decay", "12 March 2020", arxiv="2003.01234"), source_uri="b", sha256="b")
         writer.add_document(article("The Graph returns", "2021"), source_uri="c", sha256="c")
     return path
@@ -68,7 +70,10 @@ def test_csl_json_and_text(db: Path) -> None:
     assert [item["id"] for item in items] == ["smith2020graphb", "smith2021graph"]
     assert items[0]["author"][0] == {"family": "Smith", "given": "Ada"} and items[0]["issued"] == {"date-parts": [[2020]]}
     assert items[0]["URL"] == "https://arxiv.org/abs/2003.01234" and items[0]["type"] == "article"
-    assert lines == "[Graph growth in 50% of R&D labs] Ada Smith and Grace O'Neil & Co (2020). Graph growth in 50% of R&D labs. J. Graphs. https://doi.org/10.5555/graph.1"
+    assert (
+        lines
+        == "[Graph growth in 50% of R&D labs] Ada Smith and Grace O'Neil & Co (2020). Graph growth in 50% of R&D labs. J. Graphs. https://doi.org/10.5555/graph.1"
+    )
 
 
 def test_cli_cite_and_its_errors(db: Path) -> None:
@@ -87,11 +92,13 @@ def test_ask_appends_the_works_its_answer_cites(tmp_path: Path, monkeypatch: Any
     with FakeLLMServer(answering) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("PAPERPYRAMID_LLM__CACHE", "false")
-        common = ["ask", "shark colony size", "--db", str(db), "--strategy", "bm25", "--backend", "openai", "--model", "fake-model"]
+        common = ["ask", "shark colony size", "--db", str(db), "--strategy", "bm25", "--llm-backend", "openai", "--llm-model", "fake-model"]
         printed = CliRunner().invoke(app, [*common, "--format", "bibtex"])
         as_json = CliRunner().invoke(app, [*common, "--format", "csl-json", "--json"])
     assert printed.exit_code == 0, printed.output
     (entry,) = bib_entries(printed.stdout).values()
-    assert entry.fields["title"].strip("{}") == "Colonies of alpha" and entry.fields["note"] == "cited pages: 2"  # the supported claim's page only
+    assert (
+        entry.fields["title"].strip("{}") == "Colonies of alpha" and entry.fields["note"] == "cited pages: 2"
+    )  # the supported claim's page only
     data = json.loads(as_json.stdout.strip().splitlines()[-1])
     assert [item["title"] for item in json.loads(data["works"])] == ["Colonies of alpha"]

@@ -36,8 +36,11 @@ def make_corpus(path: Path, papers: dict[str, list[str]]) -> None:
     with CorpusWriter(path) as writer:
         for title, texts in papers.items():
             section = Section(title="Abstract", number="1", blocks=[Block(text, 1) for text in texts], page_start=1, page_end=1)
-            writer.add_document(Document(title=title, pages=1, sections=[section], provenance={"sections": "test"}),
-                                source_uri=f"file:///papers/{title}.pdf", sha256=hashlib.sha256(title.encode()).hexdigest())
+            writer.add_document(
+                Document(title=title, pages=1, sections=[section], provenance={"sections": "test"}),
+                source_uri=f"file:///papers/{title}.pdf",
+                sha256=hashlib.sha256(title.encode()).hexdigest(),
+            )
 
 
 def passages_of(body: dict[str, Any]) -> dict[int, str]:
@@ -84,7 +87,9 @@ def test_injected_text_never_becomes_a_supported_claim(tmp_path: Path) -> None:
     claims cited to the injection PDF. Every word of them is in the passage they cite; what
     disqualifies it is that its paper addresses the model."""
     db = tmp_path / "corpus.sqlite"
-    make_corpus(db, {"A Novel Reproductive Mode in Frogs": [FROG_ABSTRACT], "Tadpole births in fanged frogs revisited": [ORDER, " ".join(PAYLOAD)]})
+    make_corpus(
+        db, {"A Novel Reproductive Mode in Frogs": [FROG_ABSTRACT], "Tadpole births in fanged frogs revisited": [ORDER, " ".join(PAYLOAD)]}
+    )
     with FakeLLMServer(obedient) as server, Corpus.open(db) as corpus:
         answer = corpus.ask("how do fanged frog tadpole births happen", strategy="multiquery", llm=get_llm(llm_settings(server.base_url)))
         frog_id = corpus.conn.execute("SELECT id FROM articles WHERE title LIKE 'A Novel%'").fetchone()[0]
@@ -111,17 +116,22 @@ def test_the_claim_set_precision_and_recall() -> None:
     recall = true_passed / sum(1 for claim in CLAIMS["claims"] if claim["supported"])
     assert precision >= 0.85 and recall >= 0.9, (precision, recall)
     # what a word check can see is caught every time: negations, numbers, comparisons, retractions
-    assert not [claim["text"] for claim in fabricated_passed if claim["kind"] in {"negation", "number", "antonym", "retraction", "invention"}]
+    assert not [
+        claim["text"] for claim in fabricated_passed if claim["kind"] in {"negation", "number", "antonym", "retraction", "invention"}
+    ]
     # and no passage of the five papers reads as an instruction to the model
     assert not [key for key, text in passages.items() if addresses_model(text)]
 
 
-@pytest.mark.parametrize(("claim", "reason"), [
-    ("The eggs have no jelly coat and reach at least 3 mm in diameter.", ""),  # "lack" is a negation too
-    ("The eggs have a jelly coat and reach at least 3 mm in diameter.", "negation"),
-    ("The eggs lack a jelly coat and reach at least 30 mm in diameter.", "'30'"),
-    ("Females produce about 100 non-pigmented eggs, though the most observed is 55, and the paper was retracted.", "'retracted'"),
-])
+@pytest.mark.parametrize(
+    ("claim", "reason"),
+    [
+        ("The eggs have no jelly coat and reach at least 3 mm in diameter.", ""),  # "lack" is a negation too
+        ("The eggs have a jelly coat and reach at least 3 mm in diameter.", "negation"),
+        ("The eggs lack a jelly coat and reach at least 30 mm in diameter.", "'30'"),
+        ("Females produce about 100 non-pigmented eggs, though the most observed is 55, and the paper was retracted.", "'retracted'"),
+    ],
+)
 def test_negations_numbers_and_reversing_words_must_be_the_passages(claim: str, reason: str) -> None:
     verdict = check_text(claim, [CLAIMS["passages"]["frog-eggs"]["text"]])
     assert verdict.supported == (not reason) and reason in verdict.reason, verdict

@@ -1,4 +1,4 @@
-"""Day-one command-line behaviour: --version, the corpus path from PAPERPYRAMID_DB, article ids
+"""Day-one command-line behaviour: --version, the corpus path from PAPERPYRAMID_CORPUS__DB, article ids
 that begin with '-' (nanoids can), and a --db that is not a corpus."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def test_version() -> None:
 def test_corpus_path_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "elsewhere.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=2)})
-    monkeypatch.setenv("PAPERPYRAMID_DB", str(db))
+    monkeypatch.setenv("PAPERPYRAMID_CORPUS__DB", str(db))
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["search", "shark colony", "--json"])
     assert result.exit_code == 0, result.output
@@ -42,7 +42,9 @@ def test_show_takes_an_id_that_begins_with_a_dash(tmp_path: Path) -> None:
     dashed = "-" + article_id[1:]
     with sqlite3.connect(db) as conn:  # give the article an id as nanoid can draw it: every reference to it follows
         conn.execute("UPDATE articles SET id = ? WHERE id = ?", [dashed, article_id])
-        for (table,) in conn.execute("SELECT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c WHERE m.type = 'table' AND c.name = 'article_id'").fetchall():
+        for (table,) in conn.execute(
+            "SELECT m.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c WHERE m.type = 'table' AND c.name = 'article_id'"
+        ).fetchall():
             conn.execute(f"UPDATE {table} SET article_id = ? WHERE article_id = ?", [dashed, article_id])
     result = CliRunner().invoke(app, ["show", dashed, "--db", str(db)])
     assert result.exit_code == 0, result.output
@@ -55,6 +57,7 @@ FOREIGN_COMMANDS = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["another SQLite database", "not a database"])
 def test_a_db_that_is_not_a_corpus_gets_one_line_and_is_left_untouched(kind: str, tmp_path: Path) -> None:
     """Every command that takes --db, run as a user runs it (the installed command): exit 2, one
@@ -80,8 +83,11 @@ def test_a_db_that_is_not_a_corpus_gets_one_line_and_is_left_untouched(kind: str
         run = subprocess.run([command, *args, "--db", str(db)], capture_output=True, text=True, timeout=120, check=False,
                              env={**os.environ, "COLUMNS": "400"})  # fmt: skip
         lines = [line for line in run.stderr.splitlines() if line.strip()]
-        assert run.returncode == 2, (args, run.stdout, run.stderr)
-        assert "Traceback" not in run.stderr and len(lines) == 1 and lines[0].startswith("error:") and str(db) in lines[0], (args, run.stderr)
+        assert run.returncode == 3, (args, run.stdout, run.stderr)
+        assert "Traceback" not in run.stderr and len(lines) == 1 and lines[0].startswith("error:") and str(db) in lines[0], (
+            args,
+            run.stderr,
+        )
         assert db.read_bytes() == before, args
     assert sorted(path.name for path in tmp_path.iterdir()) == ["pdfs", "qa.jsonl", "theirs.sqlite"]  # no -wal, -shm or snapshot left
 
@@ -92,7 +98,7 @@ def test_without_aws_endpoint_url_the_bucket_is_aws_s3(monkeypatch: pytest.Monke
     from paperpyramid.s3 import make_client
     from paperpyramid.settings import S3Settings
 
-    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "PAPERPYRAMID_S3_ENDPOINT_URL"):
+    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3", "PAPERPYRAMID_S3__ENDPOINT_URL", "PAPERPYRAMID_S3_ENDPOINT_URL"):
         monkeypatch.delenv(name, raising=False)
     client = make_client(S3Settings())
     assert client._base_url.host == "s3.amazonaws.com" and client._base_url.is_https  # noqa: SLF001
@@ -143,7 +149,9 @@ def test_list_prints_every_article_and_filters(tmp_path: Path) -> None:
     ]
     rows = [json.loads(line) for line in CliRunner().invoke(app, ["list", "--db", str(db), "--json"]).stdout.splitlines()]
     assert [(row["id"], row["doi"], row["year"], row["journal"], row["pages"]) for row in rows] == [
-        (ids["alpha"], "10.1000/alpha", 2014, "Shark Letters", 2), (ids["beta"], None, 2019, None, 2)]
+        (ids["alpha"], "10.1000/alpha", 2014, "Shark Letters", 2),
+        (ids["beta"], None, 2019, None, 2),
+    ]
     for args, wanted in ((["--year-from", "2015"], ["beta"]), (["--year-to", "2015"], ["alpha"]), (["--journal", "shark letters"], ["alpha"]),
                          (["--title", "PRIMES"], ["alpha"]), (["--title", "whales"], [])):  # fmt: skip
         out = CliRunner().invoke(app, ["list", "--db", str(db), "--json", *args]).stdout
@@ -154,7 +162,9 @@ def test_show_and_search_print_text_literally_with_the_doi(tmp_path: Path) -> No
     db, ids = _listed_corpus(tmp_path)
     shown = CliRunner().invoke(app, ["show", ids["alpha"], "--db", str(db)], terminal_width=200)
     assert shown.exit_code == 0 and "On primes[i] and [bold]sharks[/bold]" in shown.stdout, shown.output
-    found = [json.loads(line) for line in CliRunner().invoke(app, ["search", "shark colony", "--db", str(db), "--json"]).stdout.splitlines()]
+    found = [
+        json.loads(line) for line in CliRunner().invoke(app, ["search", "shark colony", "--db", str(db), "--json"]).stdout.splitlines()
+    ]
     assert found and {hit["doi"] for hit in found if hit["article_id"] == ids["alpha"]} == {"10.1000/alpha"}
     assert all(hit["doi"] is None for hit in found if hit["article_id"] == ids["beta"]) and all("page" in hit for hit in found)
 
@@ -165,8 +175,10 @@ def test_ingest_into_a_folder_that_does_not_exist_is_one_line(tmp_path: Path) ->
     db = tmp_path / "missing" / "corpus.sqlite"
     run = subprocess.run([command, "ingest", str(SAMPLE), "--db", str(db), "--no-embed", "--workers", "0"], capture_output=True, text=True,
                          timeout=120, check=False, env={**os.environ, "COLUMNS": "400"})  # fmt: skip
-    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
-    assert [line for line in run.stderr.splitlines() if line.strip()] == [f"error: no corpus can be made at {db}: the folder {db.parent} does not exist"]
+    assert run.returncode == 3 and "Traceback" not in run.stderr, run.stderr
+    assert [line for line in run.stderr.splitlines() if line.strip()] == [
+        f"error: no corpus can be made at {db}: the folder {db.parent} does not exist"
+    ]
     assert not db.parent.exists()
 
 
@@ -180,7 +192,9 @@ def test_show_and_status_print_one_json_object(tmp_path: Path) -> None:
     assert "On primes[i] and [bold]sharks[/bold]" in article["title"]  # literally, as in the plain output
     assert contexts and all(context["text"] and isinstance(context["page"], int) for context in contexts)
     with sqlite3.connect(db) as conn:  # a failure whose reason holds brackets, as a file name can
-        conn.execute("INSERT INTO ingest_log (source_uri, status, error, attempts, updated_at) VALUES ('x.pdf', 'failed', 'x[1].pdf: [bold]corrupt[/bold]', 1, '2026-11-24')")
+        conn.execute(
+            "INSERT INTO ingest_log (source_uri, status, error, attempts, updated_at) VALUES ('x.pdf', 'failed', 'x[1].pdf: [bold]corrupt[/bold]', 1, '2026-11-24')"
+        )
     status = CliRunner().invoke(app, ["status", "--db", str(db), "--json"])
     assert status.exit_code == 0 and len(status.stdout.splitlines()) == 1, status.output
     report = json.loads(status.stdout)

@@ -39,9 +39,13 @@ def test_a_section_dropped_from_a_real_paper_lowers_coverage_by_its_share() -> N
     index, dropped = max(enumerate(doc.sections), key=lambda item: sum(len(block.text) for block in item[1].blocks))
     share = sum(sum(words(block.text).values()) for block in dropped.blocks)
     less = coverage(FROG, replace(doc, sections=[section for i, section in enumerate(doc.sections) if i != index]))
-    assert less is not None and full - less > 0.5 * share / sum(words(" ".join(b.text for s in doc.sections for b in s.blocks)).values()) > 0.05
+    assert (
+        less is not None
+        and full - less > 0.5 * share / sum(words(" ".join(b.text for s in doc.sections for b in s.blocks)).values()) > 0.05
+    )
 
 
+@pytest.mark.slow
 def test_ingest_stores_coverage_and_warns_when_text_is_lost(tmp_path: Path) -> None:
     db = tmp_path / "corpus.sqlite"
     assert ingest([SAMPLE], db, SETTINGS).count("done") == 3

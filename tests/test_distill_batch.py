@@ -90,7 +90,7 @@ def cli(*args: str, env: dict[str, str] | None = None) -> Any:
 
 def batch_rounds(db: Path, folder: Path, server: FakeLLMServer, flavour: str = "openai") -> list[int]:
     """Export, answer, import until no round is left; return the requests of each round."""
-    first = cli("--db", str(db), "--model", "fake-model", "--batch-export", str(folder))
+    first = cli("--db", str(db), "--llm-model", "fake-model", "--batch-export", str(folder))
     assert first.exit_code == 0, first.output
     sizes: list[int] = []
     for number in range(1, MAX_ROUNDS + 1):
@@ -99,7 +99,7 @@ def batch_rounds(db: Path, folder: Path, server: FakeLLMServer, flavour: str = "
             return sizes
         output = folder / f"output-{number:03d}.jsonl"
         sizes.append(answer_round(server, requests, output, flavour))
-        step = cli("--db", str(db), "--model", "fake-model", "--batch-import", str(output), "--batch-export", str(folder))
+        step = cli("--db", str(db), "--llm-model", "fake-model", "--batch-import", str(output), "--batch-export", str(folder))
         assert step.exit_code in (0, 1), step.output
     raise AssertionError(f"still requests left after {MAX_ROUNDS} rounds")
 
@@ -166,6 +166,7 @@ def copies(source: Path, folder: Path, *names: str) -> Iterator[Path]:
 # ---------------------------------------------------------------- (1) the round trip
 
 
+@pytest.mark.slow
 def test_batch_round_trip_equals_live_distillation(sample_corpus: Path, tmp_path: Path) -> None:
     live, batched = copies(sample_corpus, tmp_path, "live", "batch")
     with FakeLLMServer(ScriptedModel()) as server:
@@ -180,7 +181,7 @@ def test_batch_round_trip_equals_live_distillation(sample_corpus: Path, tmp_path
     # round 1 holds the first window of every article; a re-run has nothing left to ask
     first = [json.loads(line) for line in (tmp_path / "rounds" / "round-001.jsonl").read_text().splitlines()]
     assert all('<document page="1">' in line["body"]["messages"][1]["content"] for line in first)
-    again = cli("--db", str(batched), "--model", "fake-model", "--batch-export", str(tmp_path / "rounds"))
+    again = cli("--db", str(batched), "--llm-model", "fake-model", "--batch-export", str(tmp_path / "rounds"))
     assert again.exit_code == 0 and "no request left" in again.output and "3 already done" in again.output
     assert pyramid(batched) == expected
 
@@ -340,14 +341,14 @@ def test_same_file_twice_and_a_crash_mid_import_store_each_article_once(tmp_path
     settings = LLMSettings(model="fake-model")
     with FakeLLMServer(ScriptedModel()) as server:
         distil_live(live, server)
-        assert cli("--db", str(batched), "--model", "fake-model", "--batch-export", str(folder)).exit_code == 0
+        assert cli("--db", str(batched), "--llm-model", "fake-model", "--batch-export", str(folder)).exit_code == 0
         for number in range(1, 5):  # windows [1], [1,2], [2], concepts: the abstracts are left
             answer_round(server, folder / f"round-{number:03d}.jsonl", folder / f"output-{number:03d}.jsonl")
             assert (
                 cli(
                     "--db",
                     str(batched),
-                    "--model",
+                    "--llm-model",
                     "fake-model",
                     "--batch-import",
                     str(folder / f"output-{number:03d}.jsonl"),
@@ -361,8 +362,8 @@ def test_same_file_twice_and_a_crash_mid_import_store_each_article_once(tmp_path
     # a damaged download (the last line cut short) is refused whole: nothing of it is stored
     cut = tmp_path / "cut.jsonl"
     cut.write_text(last.read_text()[:-40], encoding="utf-8")
-    refused = cli("--db", str(batched), "--model", "fake-model", "--batch-import", str(cut))
-    assert refused.exit_code == 2 and "line 3" in refused.output and "nothing of the file was imported" in refused.output
+    refused = cli("--db", str(batched), "--llm-model", "fake-model", "--batch-import", str(cut))
+    assert refused.exit_code == 1 and "line 3" in refused.output and "nothing of the file was imported" in refused.output
     assert rows(batched, "SELECT count(*) FROM distillations") == [(0,)]
     # a crash after the first article of the round is stored
     stored: list[str] = []
@@ -376,7 +377,7 @@ def test_same_file_twice_and_a_crash_mid_import_store_each_article_once(tmp_path
     assert stored == ["done"] and rows(batched, "SELECT status, count(*) FROM distillations GROUP BY status") == [("done", 1)]
     # importing the file again (twice) finishes the others and stores nothing twice
     for _ in range(2):
-        again = cli("--db", str(batched), "--model", "fake-model", "--batch-import", str(last))
+        again = cli("--db", str(batched), "--llm-model", "fake-model", "--batch-import", str(last))
         assert again.exit_code == 0 and "0 results stored, 3 stored before" in again.output and "no request left" in again.output
     assert pyramid(batched) == pyramid(live)
     assert rows(batched, "SELECT count(*), sum(attempts) FROM distillations") == [(3, 3)]
@@ -392,7 +393,7 @@ def test_dry_run_prints_tokens_per_article_and_cost(tmp_path: Path) -> None:
     result = cli(
         "--db",
         str(db),
-        "--model",
+        "--llm-model",
         "fake-model",
         "--dry-run",
         "--batch-export",
@@ -409,7 +410,7 @@ def test_dry_run_prints_tokens_per_article_and_cost(tmp_path: Path) -> None:
     }
     assert "   6 requests" in lines["alpha"] and "   8 requests" in lines["beta"]  # n + 1 windows, concepts, abstract
     # round 1 counted exactly: the first request the export writes, as the client counts tokens
-    assert cli("--db", str(db), "--model", "fake-model", "--batch-export", str(tmp_path / "rounds")).exit_code == 0
+    assert cli("--db", str(db), "--llm-model", "fake-model", "--batch-export", str(tmp_path / "rounds")).exit_code == 0
     written = {
         json.loads(line)["body"]["messages"][1]["content"].split("colony of ")[1].split()[0]: json.loads(line)["body"]["messages"]
         for line in (tmp_path / "rounds" / "round-001.jsonl").read_text().splitlines()
@@ -424,13 +425,13 @@ def test_dry_run_prints_tokens_per_article_and_cost(tmp_path: Path) -> None:
     priced = cli(
         "--db",
         str(db),
-        "--model",
+        "--llm-model",
         "fake-model",
         "--dry-run",
         env={"PAPERPYRAMID_DISTILL__PRICE_INPUT": "1", "PAPERPYRAMID_DISTILL__PRICE_OUTPUT": "2"},
     )
     assert "estimated cost" in priced.output
-    bare = cli("--db", str(db), "--model", "fake-model", "--dry-run")
+    bare = cli("--db", str(db), "--llm-model", "fake-model", "--dry-run")
     assert "set --price-input/--price-output for a cost" in bare.output and "estimated cost" not in bare.output
     no_model = cli("--db", str(db), "--dry-run", env={"PAPERPYRAMID_LLM__MODEL": ""})
-    assert no_model.exit_code == 2 and "--model" in no_model.output
+    assert no_model.exit_code == 3 and "--llm-model" in no_model.output

@@ -56,20 +56,28 @@ class Flood:
         kind = step(body)
         if kind == "insights":
             number = window_pages(body)[-1][0]
-            answer: dict[str, Any] = {"insights": [{"id": 0, "text": sentence(f"p{number}", i, 590), "pages": [number, number, number]} for i in range(100)],
-                                      "delete": list(range(1000, 1030))}
+            answer: dict[str, Any] = {
+                "insights": [{"id": 0, "text": sentence(f"p{number}", i, 590), "pages": [number, number, number]} for i in range(100)],
+                "delete": list(range(1000, 1030)),
+            }
         elif kind == "concepts":
             answer = {"concepts": [{"text": sentence("concept", i, 790), "insight_ids": list(range(1, 51))} for i in range(60)]}
         elif kind == "abstract":
             answer = {"abstract": sentence("abstract", 0, 2900)}
         else:
-            answer = {"recollections": [{"id": 0, "text": sentence("link", i, 590), "papers": ["NEW", "P1"], "concept_ids": [1]} for i in range(12)]}
+            answer = {
+                "recollections": [
+                    {"id": 0, "text": sentence("link", i, 590), "papers": ["NEW", "P1"], "concept_ids": [1]} for i in range(12)
+                ]
+            }
         return FakeReply(json.dumps(answer))
 
 
 def distil(db: Path, base_url: str, window: int = WINDOW, **settings: Any) -> DistillSummary:
     llm = get_llm(llm_settings(base_url, context_window=window))
-    return distill_corpus(db, llm, DistillSettings(**({"embed": False, "recollections": False, "max_tokens": ANSWER, "concurrency": 1} | settings)))
+    return distill_corpus(
+        db, llm, DistillSettings(**({"embed": False, "recollections": False, "max_tokens": ANSWER, "concurrency": 1} | settings))
+    )
 
 
 # ---------------------------------------------------------------- caps on what comes back
@@ -135,9 +143,16 @@ def test_walkingrag_flooded_with_facts_keeps_five_searches_five_and_fits_the_win
         shown = len(_PASSAGE.findall(body["messages"][1]["content"]))
         offset = len(flood.calls) * 1000  # type: ignore[attr-defined]
         flood.calls.append(shown)  # type: ignore[attr-defined]
-        facts = [{"fact": f"Fact {offset + i}: the colony of alpha grew during survey {i}.", "relevance": "it sizes the colony",
-                  "next_source": f"the survey table {offset + i}", "expected_info": f"colony size in survey {offset + i}", "passages": [1, 1, 1, 1, 1, 1]}
-                 for i in range(500)]
+        facts = [
+            {
+                "fact": f"Fact {offset + i}: the colony of alpha grew during survey {i}.",
+                "relevance": "it sizes the colony",
+                "next_source": f"the survey table {offset + i}",
+                "expected_info": f"colony size in survey {offset + i}",
+                "passages": [1, 1, 1, 1, 1, 1],
+            }
+            for i in range(500)
+        ]
         return FakeReply(json.dumps({"facts": facts}), prompt_tokens=100, completion_tokens=20)
 
     flood.calls = []  # type: ignore[attr-defined]
@@ -145,8 +160,12 @@ def test_walkingrag_flooded_with_facts_keeps_five_searches_five_and_fits_the_win
     with FakeLLMServer(flood) as server:
         conn = connect(db, read_only=True)
         try:
-            found = walkingrag(conn, "how large was the frog population", get_llm(llm_settings(server.base_url, context_window=WINDOW)),
-                               tracker=Tracker(Limits(max_steps=3, llm_tokens=1_000_000), on_step=steps.append))
+            found = walkingrag(
+                conn,
+                "how large was the frog population",
+                get_llm(llm_settings(server.base_url, context_window=WINDOW)),
+                tracker=Tracker(Limits(max_steps=3, llm_tokens=1_000_000), on_step=steps.append),
+            )
         finally:
             conn.close()
         requests = list(server.requests)
@@ -167,16 +186,28 @@ def test_walkingrag_facts_so_far_are_fitted_latest_first(tmp_path: Path) -> None
     counter = iter(range(10_000))
 
     def chatty(body: dict[str, Any]) -> FakeReply:
-        facts = [{"fact": f"Fact {next(counter)}: " + "the colony of alpha grew again " * 9, "relevance": "it sizes the colony " * 8,
-                  "next_source": f"place {next(counter)}", "expected_info": "colony size", "passages": [1]} for _ in range(5)]
+        facts = [
+            {
+                "fact": f"Fact {next(counter)}: " + "the colony of alpha grew again " * 9,
+                "relevance": "it sizes the colony " * 8,
+                "next_source": f"place {next(counter)}",
+                "expected_info": "colony size",
+                "passages": [1],
+            }
+            for _ in range(5)
+        ]
         return FakeReply(json.dumps({"facts": facts}))
 
     steps: list[Step] = []
     with FakeLLMServer(chatty) as server:
         conn = connect(db, read_only=True)
         try:
-            walkingrag(conn, "how large was the frog population", get_llm(llm_settings(server.base_url, context_window=WINDOW)),
-                       tracker=Tracker(Limits(max_steps=3, llm_tokens=1_000_000), on_step=steps.append))
+            walkingrag(
+                conn,
+                "how large was the frog population",
+                get_llm(llm_settings(server.base_url, context_window=WINDOW)),
+                tracker=Tracker(Limits(max_steps=3, llm_tokens=1_000_000), on_step=steps.append),
+            )
         finally:
             conn.close()
         requests = list(server.requests)
@@ -222,8 +253,14 @@ def test_two_distill_runs_at_once_pay_for_each_article_once(tmp_path: Path, capl
 
 
 def _distill_cli(db: Path, base_url: str) -> Any:
-    env = {"PAPERPYRAMID_LLM__BACKEND": "openai", "PAPERPYRAMID_LLM__MODEL": "fake-model", "OPENAI_BASE_URL": base_url,
-           "PAPERPYRAMID_LLM__CACHE": "false", "PAPERPYRAMID_LLM__RETRIES": "0", "PAPERPYRAMID_DISTILL__EMBED": "false"}
+    env = {
+        "PAPERPYRAMID_LLM__BACKEND": "openai",
+        "PAPERPYRAMID_LLM__MODEL": "fake-model",
+        "OPENAI_BASE_URL": base_url,
+        "PAPERPYRAMID_LLM__CACHE": "false",
+        "PAPERPYRAMID_LLM__RETRIES": "0",
+        "PAPERPYRAMID_DISTILL__EMBED": "false",
+    }
     return CliRunner().invoke(app, ["distill", "--db", str(db), "--no-recollections"], env=env, terminal_width=400)
 
 

@@ -33,7 +33,9 @@ def test_embedded_model_distils_a_short_paper(tmp_path: Path) -> None:
     conn = db_sqlite.connect(db, read_only=True)
     try:
         status = conn.execute("SELECT model, prompt_version, calls, prompt_tokens > 0, completion_tokens > 0 FROM distillations").fetchone()
-        insights = conn.execute("SELECT position, text, pages, num_tokens FROM insights WHERE article_id = ? ORDER BY position", [article_id]).fetchall()
+        insights = conn.execute(
+            "SELECT position, text, pages, num_tokens FROM insights WHERE article_id = ? ORDER BY position", [article_id]
+        ).fetchall()
         steps = [row[0] for row in conn.execute("SELECT step FROM llm_calls ORDER BY id")]
         abstracts = conn.execute("SELECT count(*) FROM abstracts").fetchone()[0]
         bad_links = conn.execute("SELECT count(*) FROM concepts_insights WHERE insight_id NOT IN (SELECT id FROM insights)").fetchone()[0]

@@ -36,7 +36,7 @@ def test_every_service_url_names_a_service_on_a_port_it_serves() -> None:
     environment = compose["x-s3-environment"]
     urls = {name: value for name, value in environment.items() if name.endswith("_URL") and value and "${" not in value}
     urls["NOUGAT_URL (comment)"] = re.search(r"NOUGAT_URL \((http://[^ )]+)", (DOCKER / "docker-compose.yml").read_text()).group(1)  # type: ignore[union-attr]
-    assert {"PAPERPYRAMID_GROBID_URL", "PAPERPYRAMID_TABLES_URL"} <= set(urls)
+    assert {"PAPERPYRAMID_INGEST__SERVICES__GROBID_URL", "PAPERPYRAMID_INGEST__SERVICES__TABLES_URL"} <= set(urls)
     for name, url in urls.items():
         parsed = urlparse(url)
         assert parsed.hostname in services, (name, url)
@@ -44,7 +44,11 @@ def test_every_service_url_names_a_service_on_a_port_it_serves() -> None:
         assert parsed.port in served, f"{name} = {url}, but {parsed.hostname} serves {sorted(served)}"
     # the Dockerfile's own port agrees with the compose file's (Nougat: 8503 in both)
     nougat = services["nougat"]
-    assert {int(port) for port in nougat["expose"]} == {8503} == set(map(int, re.findall(r"--port\", \"(\d+)", (DOCKER / "Dockerfile.nougat").read_text())))
+    assert (
+        {int(port) for port in nougat["expose"]}
+        == {8503}
+        == set(map(int, re.findall(r"--port\", \"(\d+)", (DOCKER / "Dockerfile.nougat").read_text())))
+    )
 
 
 def test_ingest_waits_for_the_parser_services_it_checks_once() -> None:

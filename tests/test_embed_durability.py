@@ -58,6 +58,7 @@ def kill_when(process: subprocess.Popen[bytes], condition, limit: float = 300) -
     process.wait(30)
 
 
+@pytest.mark.slow
 def test_kill_9_during_embed_then_rerun(tmp_path: Path) -> None:
     db = tmp_path / "c.sqlite"
     ingest([SAMPLE], db, Settings(ingest=IngestSettings(workers=0, embed=False)))
@@ -73,6 +74,7 @@ def test_kill_9_during_embed_then_rerun(tmp_path: Path) -> None:
     assert_one_vector_per_context(db)
 
 
+@pytest.mark.slow
 def test_kill_9_during_ingest_with_embedding_from_the_bucket_then_rerun(s3_env, tmp_path: Path) -> None:
     pdfs = sorted(SAMPLE.glob("*.pdf"))
     s3_env.make_bucket("embedq")
@@ -94,6 +96,7 @@ def test_kill_9_during_ingest_with_embedding_from_the_bucket_then_rerun(s3_env, 
     assert_one_vector_per_context(db)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", ["e5-small"])
 def test_switching_model_is_refused_by_nothing_but_kept_apart(tmp_path: Path, model: str) -> None:
     """A second model's vectors go to their own table; the first model's stay untouched."""

@@ -96,8 +96,12 @@ def count(db: Path, sql: str) -> int:
 
 
 def embed_cli(db: Path, url: str) -> Any:
-    env = {"PAPERPYRAMID_EMBEDDING__MODEL": "openai", "PAPERPYRAMID_EMBEDDING__BASE_URL": url, "PAPERPYRAMID_EMBEDDING__API_MODEL": MODEL,
-           "PAPERPYRAMID_EMBEDDING__RETRIES": "0"}
+    env = {
+        "PAPERPYRAMID_EMBEDDING__MODEL": "openai",
+        "PAPERPYRAMID_EMBEDDING__BASE_URL": url,
+        "PAPERPYRAMID_EMBEDDING__API_MODEL": MODEL,
+        "PAPERPYRAMID_EMBEDDING__RETRIES": "0",
+    }
     return CliRunner().invoke(app, ["embed", "--db", str(db), "--batch-size", "4"], env=env, terminal_width=400)
 
 
@@ -116,8 +120,10 @@ def test_nan_in_every_vector_is_refused_naming_the_endpoint(fake: tuple[str, Fau
         embedder(url).embed_query("alpha")  # a query vector too: never a silent zero
 
 
-@pytest.mark.parametrize(("fault", "why"), [("null_for", "text 2: null"), ("short_for", "text 2: 11 numbers where the others have 12"),
-                                            ("zero_for", "text 2: all zeros")])
+@pytest.mark.parametrize(
+    ("fault", "why"),
+    [("null_for", "text 2: null"), ("short_for", "text 2: 11 numbers where the others have 12"), ("zero_for", "text 2: all zeros")],
+)
 def test_one_unusable_vector_is_refused_and_the_others_kept(fake: tuple[str, Faults], fault: str, why: str) -> None:
     url, faults = fake
     setattr(faults, fault, "beta")
@@ -197,7 +203,9 @@ def test_search_skips_zero_vectors_stored_before_they_were_refused(fake: tuple[s
     db_sqlite.load_vec(conn)
     with conn:
         for context_id in ids[1:]:
-            conn.execute("UPDATE vec_contexts_1 SET embedding = ? WHERE context_id = ?", [np.zeros(SIZE, dtype=np.float32).tobytes(), context_id])
+            conn.execute(
+                "UPDATE vec_contexts_1 SET embedding = ? WHERE context_id = ?", [np.zeros(SIZE, dtype=np.float32).tobytes(), context_id]
+            )
     conn.close()
     reader = db_sqlite.connect(db, read_only=True)
     try:

@@ -42,6 +42,7 @@ def float32() -> MiniLMOnnx:
     return MiniLMOnnx(threads=1)
 
 
+@pytest.mark.slow
 def test_float32_graph_gives_the_numpy_models_vectors(float32: MiniLMOnnx, numpy_vectors: np.ndarray) -> None:
     ours = float32.embed_passages(TEXTS)
     assert ours.shape == (len(TEXTS), 384) and ours.dtype == np.float32
@@ -54,12 +55,14 @@ def test_float32_graph_gives_the_numpy_models_vectors(float32: MiniLMOnnx, numpy
     assert float32.count_tokens(TEXTS[6]) == float32.window
 
 
+@pytest.mark.slow
 def test_float32_graph_matches_sentence_transformers(float32: MiniLMOnnx) -> None:
     st = pytest.importorskip("sentence_transformers", reason="sentence-transformers (and torch) not installed: nothing to compare with")
     reference = st.SentenceTransformer(str(float32.model_dir), device="cpu").encode(TEXTS, normalize_embeddings=True)
     assert (float32.embed_passages(TEXTS) * reference).sum(1).min() > 0.9999
 
 
+@pytest.mark.slow
 def test_int8_vectors_are_close_but_stored_under_their_own_name(numpy_vectors: np.ndarray) -> None:
     int8 = get_embedder(EmbeddingSettings(model="minilm-int8", threads=1))
     assert int8.name == configured_name(EmbeddingSettings(model="minilm-int8")) == "all-MiniLM-L6-v2-int8" != MiniLM.name
@@ -67,7 +70,9 @@ def test_int8_vectors_are_close_but_stored_under_their_own_name(numpy_vectors: n
     cosines = (ours * numpy_vectors).sum(1)
     # measured on 256 held-out contexts: min 0.974, mean 0.992; retrieval MRR@10 within 0.005
     assert cosines.min() > 0.95 and cosines.mean() > 0.98, cosines
-    assert not np.allclose(ours, numpy_vectors, atol=1e-4), "int8 weights change the vectors: a test that cannot tell them apart proves nothing"
+    assert not np.allclose(ours, numpy_vectors, atol=1e-4), (
+        "int8 weights change the vectors: a test that cannot tell them apart proves nothing"
+    )
     frog, wheat, frog_again = int8.embed_passages([TEXTS[0], TEXTS[1], "A frog species whose females bear live tadpoles"])
     assert float(frog @ frog_again) > float(frog @ wheat) + 0.2
 
@@ -99,6 +104,7 @@ def probe(share: int) -> dict[str, int]:
     return answer
 
 
+@pytest.mark.slow
 def test_a_workers_thread_share_sizes_the_runtimes_pool() -> None:
     """A worker given OMP_NUM_THREADS=n (limit_threads) gets an ONNX Runtime pool of n threads
     (n - 1 beside the caller); ONNX Runtime reads neither the variable nor threadpoolctl itself,

@@ -22,7 +22,9 @@ def test_jats_gold_metadata() -> None:
 
 def test_latex_and_tei_gold_metadata(tmp_path: Path) -> None:
     amsart = tmp_path / "a.tex"
-    amsart.write_text(r"\title[Short]{Local reductions} \author[E. G.]{Edisson Gallego} \author{Juan D. V\'elez\thanks{Funded.}} \begin{document}\end{document}")
+    amsart.write_text(
+        r"\title[Short]{Local reductions} \author[E. G.]{Edisson Gallego} \author{Juan D. V\'elez\thanks{Funded.}} \begin{document}\end{document}"
+    )
     assert load_gold_metadata(amsart) == Metadata(title="Local reductions", authors=["Edisson Gallego", "Juan D. Vélez"])
     acl = tmp_path / "b.tex"
     acl.write_text(
@@ -41,8 +43,20 @@ def test_latex_and_tei_gold_metadata(tmp_path: Path) -> None:
 
 
 def test_scoring_rules() -> None:
-    gold = Metadata(title="A Title", authors=["Danny A. Gómez-Ramírez", "Ben J. Evans", "William B. Driggers III"], doi="10.1/X", journal=["PLoS ONE", "PLoS One"], year=2014)
-    right = Metadata(title="A title.", authors=["Ben Evans", "William Driggers III", "D. GOMEZ-RAMIREZ"], doi="https://doi.org/10.1/x", journal=["PLOS ONE"], year=2014)
+    gold = Metadata(
+        title="A Title",
+        authors=["Danny A. Gómez-Ramírez", "Ben J. Evans", "William B. Driggers III"],
+        doi="10.1/X",
+        journal=["PLoS ONE", "PLoS One"],
+        year=2014,
+    )
+    right = Metadata(
+        title="A title.",
+        authors=["Ben Evans", "William Driggers III", "D. GOMEZ-RAMIREZ"],
+        doi="https://doi.org/10.1/x",
+        journal=["PLOS ONE"],
+        year=2014,
+    )
     assert score_metadata(gold, right).fields == dict.fromkeys(("title", "authors", "doi", "journal", "year"), True)
     short = Metadata(title="A", authors=["Ben J. Evans"], doi=None, journal=["Lett. Appl. Microbiol."], year=2013)
     score = score_metadata(gold, short)
@@ -50,7 +64,7 @@ def test_scoring_rules() -> None:
     assert (score.authors_matched, score.authors_gold, score.authors_predicted) == (1, 3, 1)
     # what the gold file does not say is not scored
     assert score_metadata(Metadata(title="A Title"), short).fields == {"title": False}
-    assert accuracies([score_metadata(gold, right), score]) ["doi"] == (0.5, 2)
+    assert accuracies([score_metadata(gold, right), score])["doi"] == (0.5, 2)
     assert family_name("Danny Arlen de Jesús Gómez-Ramírez") == "gomezramirez"
 
 
@@ -71,8 +85,17 @@ def test_eval_parse_reports_metadata_of_the_bundled_papers(tmp_path: Path) -> No
 def test_affiliations_are_scored_by_their_words_per_author() -> None:
     from paperpyramid.eval.metadata import Metadata, score_metadata
 
-    gold = Metadata(authors=["Ann Lee", "Bo Chen"], affiliations={"lee": ["Department of Biology, University of Leeds, UK"], "chen": ["Allen Institute for AI, Seattle", "University of Washington"]})
-    predicted = Metadata(authors=["Ann Lee", "Bo Chen"], affiliations={"lee": ["University of Leeds"], "chen": ["Allen Institute for Artificial Intelligence", "MIT"]})
+    gold = Metadata(
+        authors=["Ann Lee", "Bo Chen"],
+        affiliations={
+            "lee": ["Department of Biology, University of Leeds, UK"],
+            "chen": ["Allen Institute for AI, Seattle", "University of Washington"],
+        },
+    )
+    predicted = Metadata(
+        authors=["Ann Lee", "Bo Chen"],
+        affiliations={"lee": ["University of Leeds"], "chen": ["Allen Institute for Artificial Intelligence", "MIT"]},
+    )
     score = score_metadata(gold, predicted)
     assert (score.affiliations_found, score.affiliations_gold) == (2, 3)  # Leeds, Allen Institute; not Washington
     assert (score.affiliations_right, score.affiliations_predicted) == (2, 3)  # MIT is no gold place of his

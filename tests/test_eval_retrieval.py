@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from paperpyramid.cli import app
@@ -107,19 +108,29 @@ def test_all_evidence_at_20_for_cross_questions() -> None:
     assert summarise([score_question(q, [first], 0.0, COUNTER)])["all_evidence@20"] == 0.0
 
 
+@pytest.mark.slow
 def test_cli_scores_modes_side_by_side(tmp_path: Path) -> None:
     db = tmp_path / "c.sqlite"
     ingest([SAMPLE / "plos-one-2014-fanged-frog-internal-fertilization.pdf"], db, Settings(ingest=IngestSettings(workers=0, embed=False)))
     qa = tmp_path / "qa.jsonl"
     rows = [
-        {"id": "1", "question": "digital calipers precision", "kind": "method", "evidence": ["made to the nearest 0.1 mm using digital calipers"], "pdf": "x"},
+        {
+            "id": "1",
+            "question": "digital calipers precision",
+            "kind": "method",
+            "evidence": ["made to the nearest 0.1 mm using digital calipers"],
+            "pdf": "x",
+        },
         {"id": "2", "question": "zzzz qqqq", "kind": "fact", "evidence": ["no such text anywhere in the corpus at all"], "pdf": "x"},
     ]
     qa.write_text("\n".join(json.dumps(row) for row in rows))
     out = tmp_path / "report.json"
     result = subprocess.run(
-        [sys.executable, "-m", "paperpyramid.cli", "eval", "retrieval", str(qa), "--db", str(db), "--modes", "bm25", "--json", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "paperpyramid.cli", "eval", "retrieval", str(qa), "--db", str(db), "--modes", "bm25", "--out", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stderr
     assert "overall (2 questions)" in result.stdout and "bm25" in result.stdout
@@ -128,12 +139,16 @@ def test_cli_scores_modes_side_by_side(tmp_path: Path) -> None:
     assert report["bm25"]["overall"]["r@20"] == 0.5
     refused = subprocess.run(
         [sys.executable, "-m", "paperpyramid.cli", "eval", "retrieval", str(qa), "--db", str(db), "--modes", "vector"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
-    assert refused.returncode == 2 and "paperpyramid embed" in refused.stderr and "Traceback" not in refused.stderr
+    assert refused.returncode == 3 and "paperpyramid embed" in refused.stderr and "Traceback" not in refused.stderr
 
 
 # --------------------------------------------------------------------------- strategies beside the modes
+
 
 def strategies_model(body: dict[str, Any]) -> FakeReply:
     """multiquery's two prompts, every reply costing 40 + 2 tokens; the question about garbage
@@ -142,24 +157,52 @@ def strategies_model(body: dict[str, Any]) -> FakeReply:
     if "garbage" in user:
         return FakeReply("this is not JSON at all", prompt_tokens=40, completion_tokens=2)
     if "rewrite a researcher's question" in system:
-        return FakeReply(json.dumps({"queries": ["shark colony individuals", "heron nests station"]}), prompt_tokens=40, completion_tokens=2)
+        return FakeReply(
+            json.dumps({"queries": ["shark colony individuals", "heron nests station"]}), prompt_tokens=40, completion_tokens=2
+        )
     return FakeReply(json.dumps({"relevant": True}), prompt_tokens=40, completion_tokens=2)
 
 
 def test_cli_scores_a_strategy_beside_the_modes_with_its_llm_tokens(tmp_path: Path, monkeypatch: Any) -> None:
     db = tmp_path / "corpus.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=3)})
-    questions = ["how large did the shark colony grow", "where were the heron nests counted", "garbage in the colony",
-                 "zebra migration routes"]
+    questions = [
+        "how large did the shark colony grow",
+        "where were the heron nests counted",
+        "garbage in the colony",
+        "zebra migration routes",
+    ]
     qa = tmp_path / "qa.jsonl"
-    qa.write_text("\n".join(json.dumps({"id": str(n), "question": text, "kind": "fact", "evidence": ["34 shark individuals"], "pdf": "alpha.pdf"})
-                            for n, text in enumerate(questions, 1)))
+    qa.write_text(
+        "\n".join(
+            json.dumps({"id": str(n), "question": text, "kind": "fact", "evidence": ["34 shark individuals"], "pdf": "alpha.pdf"})
+            for n, text in enumerate(questions, 1)
+        )
+    )
     out = tmp_path / "report.json"
     monkeypatch.setenv("PAPERPYRAMID_LLM__CACHE", "false")
     with FakeLLMServer(strategies_model) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        result = CliRunner().invoke(app, ["eval", "retrieval", str(qa), "--db", str(db), "--modes", "bm25,multiquery", "--limit", "3",
-                                          "--backend", "openai", "--model", "fake-model", "--json", str(out)])
+        result = CliRunner().invoke(
+            app,
+            [
+                "eval",
+                "retrieval",
+                str(qa),
+                "--db",
+                str(db),
+                "--modes",
+                "bm25,multiquery",
+                "--limit",
+                "3",
+                "--llm-backend",
+                "openai",
+                "--llm-model",
+                "fake-model",
+                "--out",
+                str(out),
+            ],
+        )
         asked = [body["messages"][1]["content"] for body in server.requests]
     assert result.exit_code == 0, result.output
     assert "the first 3 of 4 questions (--limit 3)" in result.stdout and "overall (3 questions)" in result.stdout
@@ -176,7 +219,9 @@ def test_cli_scores_a_strategy_beside_the_modes_with_its_llm_tokens(tmp_path: Pa
     assert report["bm25"]["llm_tokens"] == {"1": 0, "2": 0, "3": 0} and report["bm25"]["failures"] == {}
     assert report["multiquery"]["llm_tokens"] == {str(n): spent(text) for n, text in enumerate(questions[:3], 1)}
     assert spent(questions[0]) > 42 and spent(questions[2]) == 84  # variants and judgments; the garbage: two attempts
-    assert list(report["multiquery"]["failures"]) == ["3"] and "did not answer with a valid Variants" in report["multiquery"]["failures"]["3"]
+    assert (
+        list(report["multiquery"]["failures"]) == ["3"] and "did not answer with a valid Variants" in report["multiquery"]["failures"]["3"]
+    )
     assert report["multiquery"]["ranks"]["1"] is not None and report["multiquery"]["ranks"]["3"] is None
     overall = report["multiquery"]["overall"]
     assert overall["failures"] == 1 and overall["llm_tokens"] == sum(spent(text) for text in questions[:3]) / 3
@@ -189,7 +234,9 @@ def test_every_strategy_name_runs_through_find(tmp_path: Path) -> None:
     calls: list[tuple[str, str, int | None]] = []
     hit = passage("The shark colony of alpha grew to 34 individuals")
 
-    def finder(conn: Any, strategy: str, question: str, llm: Any, *, budget_tokens: int | None = None, on_step: Any = None, **_: Any) -> Found:
+    def finder(
+        conn: Any, strategy: str, question: str, llm: Any, *, budget_tokens: int | None = None, on_step: Any = None, **_: Any
+    ) -> Found:
         calls.append((strategy, question, budget_tokens))
         if question == "unreadable":
             on_step(Step("first", "", 7, 3))
@@ -213,12 +260,28 @@ def test_cli_stops_with_one_line_when_the_model_is_down(tmp_path: Path, monkeypa
     db = tmp_path / "corpus.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=2)})
     qa = tmp_path / "qa.jsonl"
-    qa.write_text(json.dumps({"id": "1", "question": "shark colony", "kind": "fact", "evidence": ["34 shark individuals"], "pdf": "alpha.pdf"}))
+    qa.write_text(
+        json.dumps({"id": "1", "question": "shark colony", "kind": "fact", "evidence": ["34 shark individuals"], "pdf": "alpha.pdf"})
+    )
     monkeypatch.setenv("PAPERPYRAMID_LLM__CACHE", "false")
     monkeypatch.setenv("PAPERPYRAMID_LLM__RETRIES", "0")
     with FakeLLMServer(lambda body: FakeReply(status=503, error="overloaded")) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        result = CliRunner().invoke(app, ["eval", "retrieval", str(qa), "--db", str(db), "--modes", "bm25,multiquery", "--backend", "openai",
-                                          "--model", "fake-model"])
-    assert result.exit_code == 2 and "error: stopped:" in result.output and "overall" not in result.stdout
+        result = CliRunner().invoke(
+            app,
+            [
+                "eval",
+                "retrieval",
+                str(qa),
+                "--db",
+                str(db),
+                "--modes",
+                "bm25,multiquery",
+                "--llm-backend",
+                "openai",
+                "--llm-model",
+                "fake-model",
+            ],
+        )
+    assert result.exit_code == 3 and "error: stopped:" in result.output and "overall" not in result.stdout
     assert result.exception is None or isinstance(result.exception, SystemExit)  # no traceback, one line

@@ -160,7 +160,11 @@ def test_eval_parse_reports_tables_of_the_bundled_papers(tmp_path: Path) -> None
 def test_the_census_counts_every_stored_table_and_names_the_prose() -> None:
     from paperpyramid.eval.tables import render_census, table_census
 
-    prose = TableGrid("3", "Table 3: Comparison.", (("the most co-viewed (co-read, or co-cited) papers",), ("corresponding to the query paper. We also include",)))
+    prose = TableGrid(
+        "3",
+        "Table 3: Comparison.",
+        (("the most co-viewed (co-read, or co-cited) papers",), ("corresponding to the query paper. We also include",)),
+    )
     table = TableGrid("2", "Table 2: Ablations.", (("", "CLS", "USR"), ("SPECTER", "84.2", "88.4")))
     census = table_census({"a.pdf": [prose, table], "b.pdf": [TableGrid("1", "Table 1", ())]})
     assert (census.tables, census.empty, census.prose) == (3, 1, ("a.pdf: Table 3: Comparison.",))

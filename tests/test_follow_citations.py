@@ -85,12 +85,17 @@ def test_follow_citation_opens_the_cited_paper_at_the_passage_like_the_citing_se
     assert "The paper's outline (→ the current section, ✓ sections read):\n<document>\nDecadal growth of a lemon shark nursery\n" in second
     assert "→ §3 Results (p. 3)" in second
     assert [hit.text for hit in found.passages] == ["The lemon shark colony grew from forty to three hundred animals within a decade."]
-    assert found.passages[0].citation.article_title == "Decadal growth of a lemon shark nursery" and found.passages[0].citation.page_number == 3
+    assert (
+        found.passages[0].citation.article_title == "Decadal growth of a lemon shark nursery"
+        and found.passages[0].citation.page_number == 3
+    )
 
 
 def test_following_a_passage_that_cites_no_corpus_paper_is_told_to_the_model(db: Path, fake: FakeLLMServer) -> None:
     fake.requests.clear()
-    fake.handler = Model([("follow_citation", {"passage": 1, "keep": []}), ("follow_citation", {"passage": 9, "keep": []}), ("done", {"keep": []})])
+    fake.handler = Model(
+        [("follow_citation", {"passage": 1, "keep": []}), ("follow_citation", {"passage": 9, "keep": []}), ("done", {"keep": []})]
+    )
     with Corpus.open(db) as corpus:
         found = walk(corpus.conn, "does mangrove cover help first-year survival", get_llm(llm_settings(fake.base_url)), tracker=Tracker())
     moves = [step.detail for step in found.steps if step.name == "walk"]
@@ -121,7 +126,9 @@ def test_the_pyramid_agent_follows_an_insight_to_the_paper_its_passage_cites(db:
 
     def agent(body: dict[str, Any]) -> FakeReply:
         prompts.append(user_turn(body))
-        (number,) = re.findall(r'<document candidate="(\d+)" level="insights" cites="1. Decadal growth of a lemon shark nursery">', prompts[-1])
+        (number,) = re.findall(
+            r'<document candidate="(\d+)" level="insights" cites="1. Decadal growth of a lemon shark nursery">', prompts[-1]
+        )
         return FakeReply(json.dumps({"keep": [], "notes": "", "queries": [], "enough": True, "follow": [int(number)]}))
 
     fake.requests.clear()

@@ -36,6 +36,7 @@ def test_the_bundled_papers_metadata() -> None:
     assert (bmc.journal, bmc.date_published) == ("BMC Health Services Research", "2014")
 
 
+@pytest.mark.slow
 def test_shared_corpus_title_pages(shared_corpus: Path) -> None:
     shark = parse_pdf(shared_corpus / "f1000research-2015-sharpnose-shark-longevity.pdf")
     # the title wraps over four blocks and ends in F1000's version stamp
@@ -51,7 +52,11 @@ def test_shared_corpus_title_pages(shared_corpus: Path) -> None:
 
     amsart = parse_pdf(shared_corpus / "arxiv-1707.08043-amsart-commutative-algebra-compiled.pdf")
     assert amsart.title is not None and amsart.title.startswith("ON POSITIVE-CHARACTERISTIC SEMI-PARAMETRIC LOCAL REDUCTIONS")
-    assert [a.name for a in amsart.authors] == ["Edisson Gallego", "Danny Arlen de Jesús Gómez-Ramírez", "Juan D. Vélez"]  # TeX accents composed
+    assert [a.name for a in amsart.authors] == [
+        "Edisson Gallego",
+        "Danny Arlen de Jesús Gómez-Ramírez",
+        "Juan D. Vélez",
+    ]  # TeX accents composed
 
     specter = names(shared_corpus / "acl-2020-specter.pdf")
     assert specter == ["Arman Cohan", "Sergey Feldman", "Iz Beltagy", "Doug Downey", "Daniel S. Weld"]
@@ -82,7 +87,10 @@ def test_doi_versions_and_sources() -> None:
     assert fm.find_doi(both, {}) == "10.12688/f1000research.4767.2"
     # a serial that ends in digits is not a version
     assert fm.find_doi("PLOS ONE | DOI:10.1371/journal.pone.0115884", {}) == "10.1371/journal.pone.0115884"
-    assert fm.find_doi("no doi here", {"Subject": "Data in Brief, 22 (2018) 451-457. doi:10.1016/j.dib.2018.11.134"}) == "10.1016/j.dib.2018.11.134"
+    assert (
+        fm.find_doi("no doi here", {"Subject": "Data in Brief, 22 (2018) 451-457. doi:10.1016/j.dib.2018.11.134"})
+        == "10.1016/j.dib.2018.11.134"
+    )
     assert fm.find_doi("", {}) is None
 
 
@@ -96,7 +104,11 @@ def test_journal_from_running_heads_outvotes_a_reference() -> None:
     reference = [(8, "Lett. Appl. Microbiol. 2003, 36, 263–267.")]
     assert fm.find_journal(heads + reference, {}) == ("Journal of Field Biology", 2015, None)
     assert fm.find_journal(reference, {}) == (None, None, None)  # one later page: a reference, not the paper
-    assert fm.find_journal([(1, "Chinese Medical Journal ¦ July 20, 2017 ¦ Volume 130")], {}) == ("Chinese Medical Journal", 2017, "July 20, 2017")
+    assert fm.find_journal([(1, "Chinese Medical Journal ¦ July 20, 2017 ¦ Volume 130")], {}) == (
+        "Chinese Medical Journal",
+        2017,
+        "July 20, 2017",
+    )
 
 
 def _pdf_with_packets(tmp_path: Path, *, compress: bool) -> Path:
@@ -150,7 +162,7 @@ def test_an_abstract_continued_on_the_next_page_is_whole() -> None:
 
 
 def test_a_numbered_heading_that_begins_like_a_metadata_label_is_a_section(shared_corpus: Path) -> None:
-    """"Citation: …" opens front matter, but SPECTER's "2.3 Citation-Based Pretraining Objective"
+    """ "Citation: …" opens front matter, but SPECTER's "2.3 Citation-Based Pretraining Objective"
     and "3.2 Citation Prediction" are sections (both were folded into the section before)."""
     specter = parse_pdf(shared_corpus / "acl-2020-specter.pdf")
     numbered = {(section.number, section.title) for section in specter.sections}
@@ -192,7 +204,9 @@ def test_a_table_and_figures_before_the_first_heading_are_kept(shared_corpus: Pa
     (table,) = excerpt.tables
     # the header set over two lines is one row (its first cell wrapped): a header and six concentrations
     assert table.label == "1" and len(table.cells) == 7
-    assert table.cells[0][:3] == ["Inhibitor concentration (g)", "bc (V/dec)", "ba (V/dec)"] and table.cells[-1][0] == "10"  # no figure read into it
+    assert (
+        table.cells[0][:3] == ["Inhibitor concentration (g)", "bc (V/dec)", "ba (V/dec)"] and table.cells[-1][0] == "10"
+    )  # no figure read into it
     assert table.cells[-1][-2:] == ["246.080", "0.0919"]
     assert {figure.label for figure in excerpt.figures} == {"4", "5"}
     assert excerpt.sections[table.section].blocks  # its section holds it
@@ -208,7 +222,11 @@ def test_affiliations_are_given_to_the_authors_their_marks_point_at() -> None:
     ]
     mdpi = parse_pdf(SAMPLE / "mdpi-metabolites-2014-durum-wheat-volatiles.pdf")
     places = {a.name: a.affiliation for a in mdpi.authors}
-    assert places["Laura Del Coco"] == places["Francesco P. Fanizzi"] == "Di.S.Te.B.A., University of Salento, Prov.le Lecce-Monteroni, 73100 Lecce, Italy"
+    assert (
+        places["Laura Del Coco"]
+        == places["Francesco P. Fanizzi"]
+        == "Di.S.Te.B.A., University of Salento, Prov.le Lecce-Monteroni, 73100 Lecce, Italy"
+    )
     assert places["Antonio F. Logrieco"] == "C.N.R. Institute of Sciences of Food Production (ISPA), Via Amendola 122/O, 70125 Bari, Italy"
     assert not any("@" in (a.affiliation or "") for a in mdpi.authors)  # the e-mails between them left out
     bmc = parse_pdf(SAMPLE / "bmc-health-serv-res-2014-barriers.pdf")
@@ -219,7 +237,10 @@ def test_symbol_marked_affiliations(shared_corpus: Path) -> None:
     s2orc = parse_pdf(shared_corpus / "acl-2020-s2orc.pdf")
     places = {a.name: a.affiliation for a in s2orc.authors}
     assert places["Kyle Lo"] == "Allen Institute for Artificial Intelligence"
-    assert places["Daniel S. Weld"] == "Allen Institute for Artificial Intelligence; Paul G. Allen School of Computer Science & Engineering, University of Washington"
+    assert (
+        places["Daniel S. Weld"]
+        == "Allen Institute for Artificial Intelligence; Paul G. Allen School of Computer Science & Engineering, University of Washington"
+    )
     papermage = parse_pdf(shared_corpus / "emnlp-2023-demo-papermage.pdf")  # Greek marks, an author grid read across
     assert {a.affiliation for a in papermage.authors if a.name == "Marti A. Hearst"} == {"University of California Berkeley"}
     assert all("Downey" not in (a.affiliation or "") for a in papermage.authors)
@@ -229,5 +250,12 @@ def test_names_set_across_the_page_with_marks_between_are_read_in_order(shared_c
     # LayoutParser's author line: names, marks set apart and a second line ("Lee") in one row;
     # the row was cut where a name crossed the page's middle: "Benjamin Charles GermainZejiang Shen"
     paper = parse_pdf(shared_corpus / "hostile-encrypted-owner-aes-layoutparser-2pages.pdf")
-    assert [a.name for a in paper.authors] == ["Zejiang Shen", "Ruochen Zhang", "Melissa Dell", "Benjamin Charles Germain Lee", "Jacob Carlson", "Weining Li"]
+    assert [a.name for a in paper.authors] == [
+        "Zejiang Shen",
+        "Ruochen Zhang",
+        "Melissa Dell",
+        "Benjamin Charles Germain Lee",
+        "Jacob Carlson",
+        "Weining Li",
+    ]
     assert [a.affiliation for a in paper.authors][:3] == ["Allen Institute for AI", "Brown University", "Harvard University"]

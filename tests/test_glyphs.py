@@ -77,6 +77,8 @@ def _mosquito(shared_corpus: Path) -> Path:
     return path
 
 
+@pytest.mark.slow
+@pytest.mark.ocr
 def test_quartz_fonts_are_read_by_ocr(shared_corpus: Path):
     if shutil.which("tesseract") is None:
         pytest.skip("the tesseract program is missing (apt-get install tesseract-ocr): fonts without a Unicode map stay unread")
@@ -97,6 +99,8 @@ def test_quartz_fonts_are_read_by_ocr(shared_corpus: Path):
     assert (coverage(path, document) or 0) >= 0.97
 
 
+@pytest.mark.slow
+@pytest.mark.ocr
 def test_the_table_engine_reads_a_page_with_the_learnt_glyphs_too(shared_corpus: Path):
     if shutil.which("tesseract") is None:
         pytest.skip("the tesseract program is missing (apt-get install tesseract-ocr): fonts without a Unicode map stay unread")
@@ -118,7 +122,7 @@ def test_the_table_engine_reads_a_page_with_the_learnt_glyphs_too(shared_corpus:
 
 def test_without_tesseract_the_parse_says_what_is_unread(shared_corpus: Path, monkeypatch: pytest.MonkeyPatch):
     path = _mosquito(shared_corpus)
-    monkeypatch.setenv("PAPERPYRAMID_TESSERACT", "")  # as on a machine without it
+    monkeypatch.setenv("PAPERPYRAMID_INGEST__TESSERACT", "")  # as on a machine without it
     document = parse_pdf(path)
     assert any("install Tesseract" in warning and "(1, 2, 7, 10, 11, 12, 13, 14)" in warning for warning in document.warnings)
     assert document.glyph_map == {}

@@ -417,6 +417,7 @@ def test_the_time_limit_stops_reading_the_pdfs_pages(tmp_path: Path) -> None:
     assert stopped_at is not None and int(stopped_at[1]) < 1000
 
 
+@pytest.mark.slow
 def test_the_time_limit_stops_placing_blocks_on_the_pages(tmp_path: Path) -> None:
     """20,000 paragraphs the PDF does not print, each looked for in 500 pages of text: about 30 s
     unchecked, and a 64 MB XML holds far more of them. The limit is set from how long this machine
@@ -433,7 +434,9 @@ def test_the_time_limit_stops_placing_blocks_on_the_pages(tmp_path: Path) -> Non
     xml.write_text(nested("", "".join(f"<p>{random_sentence(rng)}</p>" for _ in range(20_000)), "", 0))
     started = time.monotonic()
     seconds = re.escape(f"{limit:g}")
-    with pytest.raises(ParseTimeout, match=rf"^long\.pdf: parsing took longer than {seconds} s \(stopped placing block \d+ of 20000 on the PDF's pages\)$"):
+    with pytest.raises(
+        ParseTimeout, match=rf"^long\.pdf: parsing took longer than {seconds} s \(stopped placing block \d+ of 20000 on the PDF's pages\)$"
+    ):
         parse_jats(xml, pdf_path=pdf, time_limit=limit)
     assert time.monotonic() - started < limit + 2
 

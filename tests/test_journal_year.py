@@ -113,7 +113,9 @@ DEV: dict[str, tuple[Layout, str | None, int]] = {
         Layout(
             "Coherent transport of excitons in layered crystals",
             head=["ARTICLE"],
-            foot=["NATURE COMMUNICATIONS | (2021) 12:3456 | https://doi.org/10.1038/s41467-021-23456-7 | www.nature.com/naturecommunications"],
+            foot=[
+                "NATURE COMMUNICATIONS | (2021) 12:3456 | https://doi.org/10.1038/s41467-021-23456-7 | www.nature.com/naturecommunications"
+            ],
             later_foot="NATURE COMMUNICATIONS | (2021) 12:3456 | https://doi.org/10.1038/s41467-021-23456-7 | www.nature.com/naturecommunications",
             references=_references("Nature 521, 436–444 (2015).", "Science 351, 12–15 (2016)."),
         ),
@@ -132,7 +134,11 @@ DEV: dict[str, tuple[Layout, str | None, int]] = {
     "elsevier masthead and copyright": (
         Layout(
             "Groundwater recharge under a changing snowpack",
-            head=["Journal of Hydrology 560 (2018) 1–12", "Contents lists available at ScienceDirect", "journal homepage: www.elsevier.com/locate/jhydrol"],
+            head=[
+                "Journal of Hydrology 560 (2018) 1–12",
+                "Contents lists available at ScienceDirect",
+                "journal homepage: www.elsevier.com/locate/jhydrol",
+            ],
             foot=[
                 "https://doi.org/10.1016/j.jhydrol.2018.03.012",
                 "Received 3 November 2017; Received in revised form 2 March 2018; Accepted 5 March 2018",
@@ -148,7 +154,9 @@ DEV: dict[str, tuple[Layout, str | None, int]] = {
         Layout(
             "Sparse attention for long document summarisation",
             stamp="arXiv:2103.01234v2 [cs.CL] 4 Mar 2021",
-            references=_references("Transactions of the Association for Computational Linguistics, 8:1–14, 2020.", "Nature Communications, 11:1234, 2019."),
+            references=_references(
+                "Transactions of the Association for Computational Linguistics, 8:1–14, 2020.", "Nature Communications, 11:1234, 2019."
+            ),
         ),
         None,
         2021,
@@ -182,7 +190,9 @@ HELD_OUT: dict[str, tuple[Layout, str | None, int]] = {
     "pnas spelled out": (
         Layout(
             "Convergent evolution of venom in snakes and lizards",
-            foot=["Proceedings of the National Academy of Sciences of the United States of America, vol. 117, no. 4, pp. 1–9, January 2020"],
+            foot=[
+                "Proceedings of the National Academy of Sciences of the United States of America, vol. 117, no. 4, pp. 1–9, January 2020"
+            ],
             references=_references("Mol Biol Evol 2014;31:1–12."),
         ),
         "Proceedings of the National Academy of Sciences of the United States of America",
@@ -191,7 +201,10 @@ HELD_OUT: dict[str, tuple[Layout, str | None, int]] = {
     "bmc cite this article": (
         Layout(
             "Gene networks in budding yeast under stress",
-            front=["Cite this article: Berg A, Dahl C, Falk E. Gene networks in budding yeast under stress.", "BMC Bioinformatics 21, 112 (2020). https://doi.org/10.1186/s12859-020-3456-7"],
+            front=[
+                "Cite this article: Berg A, Dahl C, Falk E. Gene networks in budding yeast under stress.",
+                "BMC Bioinformatics 21, 112 (2020). https://doi.org/10.1186/s12859-020-3456-7",
+            ],
             references=_references("Nucleic Acids Res 2017;45:1–9.", "Genome Biol 2016;17:2–10."),
         ),
         "BMC Bioinformatics",
@@ -211,7 +224,10 @@ HELD_OUT: dict[str, tuple[Layout, str | None, int]] = {
         Layout(
             "Memory and mood in adolescents who sleep little",
             head=["ORIGINAL RESEARCH", "published: 14 July 2020", "doi: 10.3389/fpsyg.2020.01234"],
-            front=["Citation: Berg A, Dahl C and Falk E (2020) Memory and mood in adolescents who sleep little.", "Front. Psychol. 11:1234. doi: 10.3389/fpsyg.2020.01234"],
+            front=[
+                "Citation: Berg A, Dahl C and Falk E (2020) Memory and mood in adolescents who sleep little.",
+                "Front. Psychol. 11:1234. doi: 10.3389/fpsyg.2020.01234",
+            ],
             foot=["Frontiers in Psychology | www.frontiersin.org 1 July 2020 | Volume 11 | Article 1234"],
             later_foot="Frontiers in Psychology | www.frontiersin.org 2 July 2020 | Volume 11 | Article 1234",
             references=_references("Sleep 2015, 38:1–10.", "Dev Psychol 2018, 54:3–12."),
@@ -232,7 +248,10 @@ HELD_OUT: dict[str, tuple[Layout, str | None, int]] = {
     "bmj to cite": (
         Layout(
             "Cohort study of sleep duration and blood pressure in adults",
-            front=["To cite: Berg A, Dahl C, Falk E, et al. Cohort study of sleep duration and blood", "pressure in adults. BMJ Open 2018;8:e012345. doi:10.1136/bmjopen-2017-012345"],
+            front=[
+                "To cite: Berg A, Dahl C, Falk E, et al. Cohort study of sleep duration and blood",
+                "pressure in adults. BMJ Open 2018;8:e012345. doi:10.1136/bmjopen-2017-012345",
+            ],
             body=["Earlier trials disagreed (Lancet 2016;388:1–10), as did the cohorts that followed."],
             later_foot="Berg A, et al. BMJ Open 2018;8:e012345. doi:10.1136/bmjopen-2017-012345",
             references=_references("Lancet 2016;388:1–10.", "Hypertension 2017;70:2–9."),
@@ -243,7 +262,12 @@ HELD_OUT: dict[str, tuple[Layout, str | None, int]] = {
     "oxford academic head": (
         Layout(
             "Fast alignment of long reads to pangenome graphs",
-            head=["Bioinformatics, 36(5), 2020, 1234–1240", "doi: 10.1093/bioinformatics/btz123", "Advance Access Publication Date: 2 January 2020", "Original Paper"],
+            head=[
+                "Bioinformatics, 36(5), 2020, 1234–1240",
+                "doi: 10.1093/bioinformatics/btz123",
+                "Advance Access Publication Date: 2 January 2020",
+                "Original Paper",
+            ],
             references=_references("Genome Res 2018;28:1–11.", "Nat Methods 2019;16:2–8."),
         ),
         "Bioinformatics",
@@ -270,7 +294,10 @@ HELD_OUT_2: dict[str, tuple[Layout, str | None, int]] = {
     "cell press footer": (
         Layout(
             "Circadian control of hepatic lipid storage",
-            foot=["Cell Reports 34, 108765, March 2, 2021 © 2021 The Author(s).", "This is an open access article under the CC BY license."],
+            foot=[
+                "Cell Reports 34, 108765, March 2, 2021 © 2021 The Author(s).",
+                "This is an open access article under the CC BY license.",
+            ],
             later_foot="Cell Reports 34, 108765, March 2, 2021",
             references=_references("Cell Metab. 2018;27:1–12.", "Hepatology 2017;66:2–9."),
         ),
@@ -280,7 +307,12 @@ HELD_OUT_2: dict[str, tuple[Layout, str | None, int]] = {
     "sage issue head": (
         Layout(
             "Loneliness and daily routines in later life",
-            head=["Journal of Applied Gerontology", "2021, Vol. 40(3) 234–245", "© The Author(s) 2020", "Article reuse guidelines: sagepub.com/journals-permissions"],
+            head=[
+                "Journal of Applied Gerontology",
+                "2021, Vol. 40(3) 234–245",
+                "© The Author(s) 2020",
+                "Article reuse guidelines: sagepub.com/journals-permissions",
+            ],
             later_head="Berg et al. 235",
             references=_references("Gerontologist 2016;56:1–10.", "J Aging Health 2019;31:3–20."),
         ),
@@ -300,7 +332,10 @@ HELD_OUT_2: dict[str, tuple[Layout, str | None, int]] = {
     "peerj how to cite": (
         Layout(
             "Body size and diet breadth in carnivorous beetles",
-            front=["How to cite this article Berg A, Dahl C, Falk E. 2018. Body size and diet breadth in carnivorous", "beetles. PeerJ 6:e4567 http://doi.org/10.7717/peerj.4567"],
+            front=[
+                "How to cite this article Berg A, Dahl C, Falk E. 2018. Body size and diet breadth in carnivorous",
+                "beetles. PeerJ 6:e4567 http://doi.org/10.7717/peerj.4567",
+            ],
             references=_references("Oecologia 2014, 175:1–9.", "Functional Ecology 2015, 29:2–11."),
         ),
         "PeerJ",
@@ -341,7 +376,10 @@ HELD_OUT_2: dict[str, tuple[Layout, str | None, int]] = {
 # --- held out, third round: written after the second round's measurement, before the changes it
 # led to, and not looked at while they were made
 
-_IEEE_REFERENCES = [f'[{n}] A. Author{chr(65 + n % 26)} and B. Other, "On topic {n}," IEEE Trans. Inf. Theory, vol. 60, no. 3, pp. 1–9, 2014.' for n in range(1, 45)]
+_IEEE_REFERENCES = [
+    f'[{n}] A. Author{chr(65 + n % 26)} and B. Other, "On topic {n}," IEEE Trans. Inf. Theory, vol. 60, no. 3, pp. 1–9, 2014.'
+    for n in range(1, 45)
+]
 
 HELD_OUT_3: dict[str, tuple[Layout, str | None, int]] = {
     "annual reviews head": (
@@ -367,7 +405,10 @@ HELD_OUT_3: dict[str, tuple[Layout, str | None, int]] = {
     "royal society cite": (
         Layout(
             "Cooperative breeding and lifespan in birds",
-            front=["Cite this article: Berg A, Dahl C. 2020 Cooperative breeding and lifespan in birds.", "Proc. R. Soc. B 287: 20201234. http://dx.doi.org/10.1098/rspb.2020.1234"],
+            front=[
+                "Cite this article: Berg A, Dahl C. 2020 Cooperative breeding and lifespan in birds.",
+                "Proc. R. Soc. B 287: 20201234. http://dx.doi.org/10.1098/rspb.2020.1234",
+            ],
             references=_references("Am. Nat. 2014, 183:1–12.", "Evolution 2017, 71:2–14."),
         ),
         "Proc. R. Soc. B|Proceedings of the Royal Society B",
@@ -376,7 +417,11 @@ HELD_OUT_3: dict[str, tuple[Layout, str | None, int]] = {
     "copernicus head": (
         Layout(
             "Snowmelt timing and streamflow in alpine catchments",
-            head=["Hydrol. Earth Syst. Sci., 24, 1234–1250, 2020", "https://doi.org/10.5194/hess-24-1234-2020", "© Author(s) 2020. This work is distributed under the Creative Commons Attribution 4.0 License."],
+            head=[
+                "Hydrol. Earth Syst. Sci., 24, 1234–1250, 2020",
+                "https://doi.org/10.5194/hess-24-1234-2020",
+                "© Author(s) 2020. This work is distributed under the Creative Commons Attribution 4.0 License.",
+            ],
             later_head="A. Berg et al.: Snowmelt timing and streamflow",
             references=_references("J. Hydrol. 2016, 540:1–12.", "Water Resour. Res. 2018, 54:2–19."),
         ),
@@ -387,7 +432,10 @@ HELD_OUT_3: dict[str, tuple[Layout, str | None, int]] = {
         Layout(
             "Lightning and aerosol loading over the ocean",
             head=["RESEARCH LETTER", "10.1029/2019GL081234"],
-            front=["Citation: Berg, A., Dahl, C., & Falk, E. (2019). Lightning and aerosol loading over the ocean.", "Geophysical Research Letters, 46, 1234–1245. https://doi.org/10.1029/2019GL081234"],
+            front=[
+                "Citation: Berg, A., Dahl, C., & Falk, E. (2019). Lightning and aerosol loading over the ocean.",
+                "Geophysical Research Letters, 46, 1234–1245. https://doi.org/10.1029/2019GL081234",
+            ],
             references=_references("J. Geophys. Res. 2015, 120:1–20.", "Atmos. Chem. Phys. 2017, 17:3–19."),
         ),
         "Geophysical Research Letters",
@@ -433,7 +481,12 @@ HELD_OUT_4: dict[str, tuple[Layout, str | None, int]] = {
     "hindawi publisher line": (
         Layout(
             "Vitamin D status and muscle strength in older adults",
-            head=["Hindawi", "BioMed Research International", "Volume 2021, Article ID 6612345, 12 pages", "https://doi.org/10.1155/2021/6612345"],
+            head=[
+                "Hindawi",
+                "BioMed Research International",
+                "Volume 2021, Article ID 6612345, 12 pages",
+                "https://doi.org/10.1155/2021/6612345",
+            ],
             references=_references("Osteoporos Int 2016;27:1–10.", "Nutrients 2018, 10, 2–12."),
         ),
         "BioMed Research International",
@@ -443,7 +496,10 @@ HELD_OUT_4: dict[str, tuple[Layout, str | None, int]] = {
         Layout(
             "Low power sensing of soil moisture with radio tags",
             head=["sensors"],
-            front=["Citation: Berg, A.; Dahl, C. Low power sensing of soil moisture with radio tags.", "Sensors 2020, 20, 1234. https://doi.org/10.3390/s20041234"],
+            front=[
+                "Citation: Berg, A.; Dahl, C. Low power sensing of soil moisture with radio tags.",
+                "Sensors 2020, 20, 1234. https://doi.org/10.3390/s20041234",
+            ],
             references=_references("IEEE Sens. J. 2017, 17, 1–9.", "Comput. Electron. Agric. 2019, 162, 2–10."),
         ),
         "Sensors",
@@ -472,7 +528,11 @@ HELD_OUT_4: dict[str, tuple[Layout, str | None, int]] = {
     "apa journal with a colon": (
         Layout(
             "Attention capture by reward history",
-            head=["Journal of Experimental Psychology: General", "2019, Vol. 148, No. 5, 901–915", "© 2019 American Psychological Association"],
+            head=[
+                "Journal of Experimental Psychology: General",
+                "2019, Vol. 148, No. 5, 901–915",
+                "© 2019 American Psychological Association",
+            ],
             references=_references("Psychol Sci 2016;27:1–10.", "Cognition 2018;170:2–12."),
         ),
         "Journal of Experimental Psychology: General",

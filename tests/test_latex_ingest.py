@@ -11,6 +11,8 @@ import sqlite3
 import tarfile
 from pathlib import Path
 
+import pytest
+
 from paperpyramid.ingest import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.test_latex_source import ARTICLE, BBL, METHOD, _sparse_bundle, _targz
@@ -28,6 +30,7 @@ def rows(db: Path, sql: str, *params: object) -> list[tuple]:
         return conn.execute(sql, params).fetchall()
 
 
+@pytest.mark.slow
 def test_shared_papers_from_source_with_their_pdfs(shared_corpus: Path, tmp_path: Path) -> None:
     folder = tmp_path / "in"
     folder.mkdir()
@@ -40,7 +43,9 @@ def test_shared_papers_from_source_with_their_pdfs(shared_corpus: Path, tmp_path
     assert summary.count("done") == 5 and summary.count("failed") == 0
     parsers = dict(rows(db, "SELECT source_uri, parser FROM articles"))
     assert {Path(uri).name: parser for uri, parser in parsers.items()} == {
-        **{f"{stem}.tex": "latex+pdf" for stem in SHARED_SOURCES}, "acl-2020-specter.pdf": "embedded"}
+        **{f"{stem}.tex": "latex+pdf" for stem in SHARED_SOURCES},
+        "acl-2020-specter.pdf": "embedded",
+    }
     assert rows(db, "SELECT count(*) FROM contexts WHERE page_number IS NULL OR page_number < 1") == [(0,)]
     for stem in SHARED_SOURCES:
         bbl = shared_corpus / f"{stem}.bbl"
@@ -56,7 +61,8 @@ def test_shared_papers_from_source_with_their_pdfs(shared_corpus: Path, tmp_path
     assert rows(db, "SELECT count(DISTINCT a.id) FROM citations AS ci JOIN bib_entries AS b ON b.id = ci.bib_entry_id "
                     "JOIN articles AS a ON a.id = b.article_id WHERE a.parser = 'latex+pdf'") == [(4,)]  # fmt: skip
     assert dict(rows(db, "SELECT source_uri, arxiv_id FROM articles WHERE arxiv_id IS NOT NULL")) == {
-        str((folder / f"{stem}.tex").resolve()): stem.split("-")[1] for stem in SHARED_SOURCES if stem.startswith("arxiv-")}
+        str((folder / f"{stem}.tex").resolve()): stem.split("-")[1] for stem in SHARED_SOURCES if stem.startswith("arxiv-")
+    }
 
 
 def _dump(tmp_path: Path) -> Path:
@@ -68,8 +74,9 @@ def _dump(tmp_path: Path) -> Path:
         "2101.00002.gz": _targz({"main.tex": ARTICLE, "method.tex": METHOD, "main.bbl": BBL}),
         "2101.00003.gz": _targz({"main.tex": "\\documentclass{article}\\begin{document}\\input{/etc/passwd}\\end{document}"}),
         "2101.00004.gz": _targz({"main.tex": "\\documentclass{article}\\begin{document}\\input{../secret}\\end{document}"}),
-        "2101.00005.gz": _targz({"main.tex": "\\documentclass{article}\\begin{document}\\input{a}\\end{document}", "a.tex": "\\input{b}",
-                                 "b.tex": "\\input{a}"}),  # fmt: skip
+        "2101.00005.gz": _targz(
+            {"main.tex": "\\documentclass{article}\\begin{document}\\input{a}\\end{document}", "a.tex": "\\input{b}", "b.tex": "\\input{a}"}
+        ),  # fmt: skip
         "2101.00006.gz": _sparse_bundle(tmp_path),
         "2101.00007.gz": gzip.compress(b"\\documentclass{article}\\def\\a{\\a\\a}\\begin{document}\\a\\end{document}"),
     }
@@ -99,7 +106,10 @@ def test_an_arxiv_source_dump_streams_with_its_hostile_members_refused(tmp_path:
     summary = ingest([dump], db, settings())  # an arXiv_src_ tar: sources whatever --latex says
     log = {uri.rsplit("#", 1)[-1]: (status, error) for uri, status, error in rows(db, "SELECT source_uri, status, error FROM ingest_log")}
     assert {name: status for name, (status, _) in log.items() if status == "done"} == {
-        "2101/2101.00001.gz": "done", "2101/2101.00002.gz": "done", "2101/2101.00008.pdf": "done"}
+        "2101/2101.00001.gz": "done",
+        "2101/2101.00002.gz": "done",
+        "2101/2101.00008.pdf": "done",
+    }
     reasons = {
         "2101/2101.00003.gz": "absolute path '/etc/passwd'",
         "2101/2101.00004.gz": "climbs out of the bundle with '..'",

@@ -76,6 +76,7 @@ def sample_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.mark.slow
 def test_the_index_ranks_and_scores_exactly_as_fts5(sample_db: Path, tmp_path: Path) -> None:
     db = tmp_path / "corpus.sqlite"
     shutil.copy(sample_db, db)
@@ -105,10 +106,13 @@ def test_a_changed_context_sends_search_to_fts5_until_the_index_is_rebuilt(sampl
     assert [hit.context_id for hit in bm25.search(conn, "zyxwvutsrq")] == [context_id]  # FTS5 found it
     status = lexical_index.update(conn, lexical_index.WEIGHTS)  # rows rewritten: the whole index again
     assert status.current and status.segments == 1
-    assert lexical_index.search(conn, ["zyxwvutsrq"], lexical_index.WEIGHTS, 10) == [(rowid, pytest.approx(bm25.search(conn, "zyxwvutsrq")[0].score))]
+    assert lexical_index.search(conn, ["zyxwvutsrq"], lexical_index.WEIGHTS, 10) == [
+        (rowid, pytest.approx(bm25.search(conn, "zyxwvutsrq")[0].score))
+    ]
     _assert_as_fts5(conn, QUESTIONS)
 
 
+@pytest.mark.slow
 def test_ingest_keeps_the_index_current_with_a_segment_for_the_new_contexts(tmp_path: Path) -> None:
     papers = sorted(path.name for path in SAMPLE.glob("*.pdf"))
     db = tmp_path / "corpus.sqlite"

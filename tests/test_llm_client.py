@@ -291,7 +291,7 @@ def test_concurrency_is_bounded(fake: FakeLLMServer) -> None:
 def test_missing_base_url_or_model_is_configuration_error() -> None:
     with pytest.raises(ConfigurationError, match="OPENAI_BASE_URL"):
         OpenAILLM(LLMSettings(backend="openai", base_url=None, model="m"))
-    with pytest.raises(ConfigurationError, match="PAPERPYRAMID_LLM__MODEL or pass --model"):
+    with pytest.raises(ConfigurationError, match="PAPERPYRAMID_LLM__MODEL or pass --llm-model"):
         get_llm(LLMSettings(backend="openai", base_url="http://127.0.0.1:9/v1", model=None, cache=False))
 
 

@@ -78,7 +78,9 @@ def replies(*answers: FakeReply) -> Handler:
 # ---------------------------------------------------------------- 5. usage the server does not report
 
 
-@pytest.mark.parametrize("reply", [FakeReply(GOOD, usage=False), FakeReply(GOOD, prompt_tokens=0, completion_tokens=0)], ids=["left-out", "zero"])
+@pytest.mark.parametrize(
+    "reply", [FakeReply(GOOD, usage=False), FakeReply(GOOD, prompt_tokens=0, completion_tokens=0)], ids=["left-out", "zero"]
+)
 def test_usage_left_out_or_zero_is_counted_here(fake: FakeLLMServer, reply: FakeReply) -> None:
     fake.handler = lambda body: reply
     llm = client(fake)
@@ -106,9 +108,26 @@ def test_walk_token_budget_holds_when_the_server_reports_no_usage(tmp_path: Path
     with FakeLLMServer(walking_without_usage) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("PAPERPYRAMID_LLM__CACHE", "false")
-        result = CliRunner().invoke(app, ["ask", "how large did the shark colony grow", "--db", str(db), "--strategy", "walk",
-                                          "--backend", "openai", "--model", "fake-model", "--max-llm-tokens", "100", "--max-steps", "20",
-                                          "--json"])
+        result = CliRunner().invoke(
+            app,
+            [
+                "ask",
+                "how large did the shark colony grow",
+                "--db",
+                str(db),
+                "--strategy",
+                "walk",
+                "--llm-backend",
+                "openai",
+                "--llm-model",
+                "fake-model",
+                "--max-llm-tokens",
+                "100",
+                "--max-steps",
+                "20",
+                "--json",
+            ],
+        )
         moves = [body for body in server.requests if "tools" in body]
     assert result.exit_code == 0, result.output
     assert len(moves) == 1  # the first move spent the 100 tokens
@@ -183,8 +202,12 @@ TRICKLED_HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Padding
 TRICKLED_ERROR = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 300\r\n\r\n"
 
 
-@pytest.mark.parametrize(("head", "body"), [(TRICKLED_HEAD, b""), (TRICKLED_ERROR, b'{"error": {"message": "' + b"x" * 270 + b'"}}')],
-                         ids=["headers", "error-body"])
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("head", "body"),
+    [(TRICKLED_HEAD, b""), (TRICKLED_ERROR, b'{"error": {"message": "' + b"x" * 270 + b'"}}')],
+    ids=["headers", "error-body"],
+)
 def test_trickled_headers_or_error_body_end_at_the_deadline(head: bytes, body: bytes) -> None:
     # Each byte comes well within the per-read timeout; the status line and headers (or a 503's
     # body, which the openai client reads itself) never finish within the 2 s deadline.
@@ -247,7 +270,9 @@ def test_reply_longer_than_max_tokens_is_cut_off_and_counted(fake: FakeLLMServer
 
 
 def test_a_cut_off_repair_turn_counts_the_first_attempt_too(fake: FakeLLMServer) -> None:
-    fake.handler = replies(FakeReply("no JSON here", prompt_tokens=100, completion_tokens=5), FakeReply(json.dumps({"insights": ["w " * 200_000]})))
+    fake.handler = replies(
+        FakeReply("no JSON here", prompt_tokens=100, completion_tokens=5), FakeReply(json.dumps({"insights": ["w " * 200_000]}))
+    )
     with pytest.raises(LLMOutputError, match="cut off") as caught:
         client(fake).complete(PROMPT, Insights, max_tokens=64)
     usage = caught.value.usage
@@ -272,8 +297,10 @@ def test_deeply_nested_twice_is_a_clean_failure(fake: FakeLLMServer) -> None:
 
 
 def test_deeply_nested_tool_arguments_are_repaired(fake: FakeLLMServer) -> None:
-    fake.handler = replies(FakeReply(tool_calls=[{"name": "done", "arguments": '{"keep": ' + "[" * DEPTH + "]" * DEPTH + "}"}]),
-                           FakeReply(tool_calls=[{"name": "done", "arguments": {"keep": [2]}}]))
+    fake.handler = replies(
+        FakeReply(tool_calls=[{"name": "done", "arguments": '{"keep": ' + "[" * DEPTH + "]" * DEPTH + "}"}]),
+        FakeReply(tool_calls=[{"name": "done", "arguments": {"keep": [2]}}]),
+    )
     call = choose_tool(client(fake), PROMPT, [Tool("done", "End the walk, keeping passages.", Keep)])
     assert call.attempts == 2 and call.arguments == Keep(keep=[2])
     assert "nested too deeply" in fake.requests[1]["messages"][-1]["content"]
@@ -311,8 +338,10 @@ def test_cli_ask_on_a_deeply_nested_reply_is_one_line(tmp_path: Path, monkeypatc
     with FakeLLMServer(lambda body: FakeReply(NESTED)) as server:
         monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
         monkeypatch.setenv("PAPERPYRAMID_LLM__CACHE", "false")
-        result = CliRunner().invoke(app, ["ask", "shark colony", "--db", str(db), "--strategy", "bm25", "--backend", "openai", "--model", "fake-model"])
-    assert isinstance(result.exception, SystemExit) and result.exit_code == 2, result.exception
+        result = CliRunner().invoke(
+            app, ["ask", "shark colony", "--db", str(db), "--strategy", "bm25", "--llm-backend", "openai", "--llm-model", "fake-model"]
+        )
+    assert isinstance(result.exception, SystemExit) and result.exit_code == 3, result.exception
     assert "error: openai:fake-model did not answer with a valid" in result.output and "nested too deeply" in result.output
     assert "Traceback" not in result.output
 

@@ -184,6 +184,7 @@ def test_prompt_too_long_or_budget_too_small(llm: LocalLLM) -> None:
         llm.complete(MESSAGES, Insights, max_tokens=3)
 
 
+@pytest.mark.llm
 @pytest.mark.slow
 def test_forward_is_deterministic_and_greedy_text_is_english(llm: LocalLLM) -> None:
     model = llm.model
@@ -209,6 +210,7 @@ def test_forward_is_deterministic_and_greedy_text_is_english(llm: LocalLLM) -> N
     assert len(re.findall(r"[A-Za-z]{2,}", text)) >= 3, text
 
 
+@pytest.mark.llm
 @pytest.mark.slow
 def test_complete_returns_a_validated_repeatable_answer(llm: LocalLLM) -> None:
     reply = llm.complete(MESSAGES, Insights, max_tokens=120)
@@ -219,6 +221,7 @@ def test_complete_returns_a_validated_repeatable_answer(llm: LocalLLM) -> None:
     assert again.value == reply.value and again.usage == reply.usage
 
 
+@pytest.mark.llm
 @pytest.mark.slow
 def test_tight_budgets_still_give_valid_json(llm: LocalLLM) -> None:
     for budget in (7, 12, 30):
@@ -226,6 +229,7 @@ def test_tight_budgets_still_give_valid_json(llm: LocalLLM) -> None:
         assert reply.usage.completion_tokens <= budget
 
 
+@pytest.mark.llm
 @pytest.mark.slow
 def test_concurrent_calls_are_serialised(llm: LocalLLM) -> None:
     expected = llm.complete(MESSAGES, Kitchen, max_tokens=60).value
@@ -242,6 +246,7 @@ def test_concurrent_calls_are_serialised(llm: LocalLLM) -> None:
     assert results == [expected, expected]
 
 
+@pytest.mark.llm
 @pytest.mark.slow
 def test_logits_match_transformers(llm: LocalLLM) -> None:
     """The numpy forward pass against transformers' llama on the same GGUF file (dequantised

@@ -70,8 +70,10 @@ def test_native_call_sends_the_tools_and_validates_the_arguments(fake: FakeLLMSe
 
 
 def test_unknown_tool_is_repaired_with_a_tool_message(fake: FakeLLMServer) -> None:
-    fake.handler = replies(tool_call("delete_corpus", {"keep": []}, prompt_tokens=30, completion_tokens=5),
-                           tool_call("find", '{"keep": [], "query": "nests"}', prompt_tokens=50, completion_tokens=7))
+    fake.handler = replies(
+        tool_call("delete_corpus", {"keep": []}, prompt_tokens=30, completion_tokens=5),
+        tool_call("find", '{"keep": [], "query": "nests"}', prompt_tokens=50, completion_tokens=7),
+    )
     call = choose_tool(OpenAILLM(llm_settings(fake.base_url)), PROMPT, TOOLS)
     assert (call.name, call.arguments, call.attempts) == ("find", Find(keep=[], query="nests"), 2)
     assert (call.usage.prompt_tokens, call.usage.completion_tokens) == (80, 12)

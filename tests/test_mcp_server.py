@@ -34,7 +34,18 @@ from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import SAMPLE
 
 ROOT = Path(__file__).resolve().parents[1]
-TOOLS = {"search", "list_articles", "outline", "read_section", "next_section", "previous_section", "context_window", "pyramid", "citations", "cite"}
+TOOLS = {
+    "search",
+    "list_articles",
+    "outline",
+    "read_section",
+    "next_section",
+    "previous_section",
+    "context_window",
+    "pyramid",
+    "citations",
+    "cite",
+}
 #: every wait in these tests is bounded by this many seconds
 WAIT = 60
 
@@ -81,7 +92,9 @@ async def walk(client: Client, db: Path) -> None:
     assert all(tool.annotations is not None and tool.annotations.read_only_hint for tool in listed.values())
     assert "[title, p. N]" in (listed["search"].description or "")
 
-    found = (await client.call_tool("search", {"query": "internal fertilization tadpoles fanged frog", "mode": "bm25", "k": 5})).structured_content
+    found = (
+        await client.call_tool("search", {"query": "internal fertilization tadpoles fanged frog", "mode": "bm25", "k": 5})
+    ).structured_content
     assert found is not None and found["mode"] == "bm25" and 1 <= len(found["hits"]) <= 5
     for hit in found["hits"]:
         check_passage(db, hit)
@@ -118,9 +131,11 @@ async def walk(client: Client, db: Path) -> None:
     assert missing.is_error and "no-such-section" in missing.content[0].text and "Traceback" not in missing.content[0].text
 
 
+@pytest.mark.slow
 def test_stdio_walk(sample_db: Path) -> None:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "paperpyramid.services.mcp", "--db", str(sample_db)], cwd=ROOT,
-                                   env={"PYTHONPATH": str(ROOT)})
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "paperpyramid.services.mcp", "--db", str(sample_db)], cwd=ROOT, env={"PYTHONPATH": str(ROOT)}
+    )
 
     async def main() -> None:
         with anyio.fail_after(WAIT):
@@ -150,9 +165,9 @@ def http_server(db: Path, token: str | None) -> Iterator[str]:
     """The server process on a free loopback port; yields its MCP URL once it accepts connections."""
     port = _free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    env.pop("PAPERPYRAMID_API_TOKEN", None)
+    env.pop("PAPERPYRAMID_SERVE__API_TOKEN", None)
     if token:
-        env["PAPERPYRAMID_API_TOKEN"] = token
+        env["PAPERPYRAMID_SERVE__API_TOKEN"] = token
     process = subprocess.Popen([sys.executable, "-m", "paperpyramid.services.mcp", "--db", str(db), "--http", "--host", "127.0.0.1", "--port", str(port)],
                                cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     try:
@@ -180,6 +195,7 @@ def _client(url: str, token: str | None) -> Client:
     return Client(streamable_http_client(url, http_client=httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0))))
 
 
+@pytest.mark.slow
 def test_http_walk_with_the_token(sample_db: Path) -> None:
     token = "s3cret-token-for-this-test"
     with http_server(sample_db, token) as url:
@@ -226,7 +242,9 @@ def test_http_without_a_token_set_needs_none(sample_db: Path) -> None:
                 async with _client(url, None) as client:
                     names = {tool.name for tool in (await client.list_tools()).tools}
                     assert names == TOOLS
-                    found = (await client.call_tool("search", {"query": "Fusarium poae volatile", "mode": "bm25", "k": 3})).structured_content
+                    found = (
+                        await client.call_tool("search", {"query": "Fusarium poae volatile", "mode": "bm25", "k": 3})
+                    ).structured_content
                     assert found is not None and found["hits"]
                     for hit in found["hits"]:
                         check_passage(sample_db, hit)
@@ -244,5 +262,5 @@ def test_the_cli_command_refuses_a_file_that_is_not_a_corpus_in_one_line(tmp_pat
     run = subprocess.run([sys.executable, "-m", "paperpyramid.cli", "mcp", "--db", str(bad)], capture_output=True, text=True, timeout=60,
                          env={**os.environ, "COLUMNS": "300"}, stdin=subprocess.DEVNULL)  # fmt: skip
     lines = [line for line in run.stderr.splitlines() if line.strip()]
-    assert run.returncode == 2 and len(lines) == 1 and "is not a paperpyramid corpus" in lines[0], run.stderr
+    assert run.returncode == 3 and len(lines) == 1 and "is not a paperpyramid corpus" in lines[0], run.stderr
     assert run.stdout == ""

@@ -45,7 +45,9 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "JOIN article_sections AS ars ON ars.section_id = sc.section_id JOIN sections AS s ON s.id = sc.section_id "
             "WHERE ars.article_id = ? AND s.section_number IS NOT 'ref' ORDER BY ars.position, sc.position", [frog]).fetchall()  # fmt: skip
         chosen = [contexts[1], contexts[len(contexts) // 2], contexts[-1]]
-        insights = [InsightRow(text.split(". ")[0].rstrip(".") + ".", [page], None, 20, [(context_id, 0.9)]) for context_id, page, text in chosen]
+        insights = [
+            InsightRow(text.split(". ")[0].rstrip(".") + ".", [page], None, 20, [(context_id, 0.9)]) for context_id, page, text in chosen
+        ]
         store_pyramid(writer.conn, ArticlePyramid(frog, "test:hand-made", "test", insights, [ConceptRow("Reproduction and its evidence.", 6, [0, 1])],
                                                   "A fanged frog that gives birth to tadpoles.", 10))  # fmt: skip
     finally:
@@ -151,7 +153,9 @@ def test_read_section_pages_through_a_whole_section(db: Path) -> None:
         assert cut["truncated"] and cut["tokens"] == 50 and MARKER.split("{")[0] in cut["text"] and "context_window" in cut["text"]
         check_passage(db, cut)
         assert tiny["next_offset"] == 1
-        assert "past the section's last passage" in await refused(client, "read_section", {"section_id": section_id, "offset": len(stored) + 1})
+        assert "past the section's last passage" in await refused(
+            client, "read_section", {"section_id": section_id, "offset": len(stored) + 1}
+        )
         assert "greater than or equal to 50" in await refused(client, "read_section", {"section_id": section_id, "max_tokens": 10})
 
     drive(db, steps)
@@ -187,7 +191,10 @@ def test_walking_sections_and_windows_stops_at_the_ends(db: Path) -> None:
 def test_pyramid_links_insights_to_their_passages(db: Path) -> None:
     async def steps(client: Client) -> None:
         pyramid = await ok(client, "pyramid", {"article_id": FROG_DOI})
-        assert pyramid["distillation"] == "done" and pyramid["abstract"] == {"text": "A fanged frog that gives birth to tadpoles.", "distilled": True}
+        assert pyramid["distillation"] == "done" and pyramid["abstract"] == {
+            "text": "A fanged frog that gives birth to tadpoles.",
+            "distilled": True,
+        }
         assert pyramid["total_insights"] == 3 and [insight["number"] for insight in pyramid["insights"]] == [1, 2, 3]
         assert pyramid["concepts"][0]["insights"] == [1, 2]
         for insight in pyramid["insights"]:

@@ -33,7 +33,9 @@ def test_a_reference_keeps_its_entry_when_a_licence_is_glued_to_it() -> None:
 
 def test_end_matter_stored_as_a_reference_moves() -> None:
     doc = Document(pages=3)
-    abstract = Section(title="Abstract", blocks=[Block("Frogs give birth.", 1), Block("© 2014 Iskandar et al. This is an open access article.", 1)])
+    abstract = Section(
+        title="Abstract", blocks=[Block("Frogs give birth.", 1), Block("© 2014 Iskandar et al. This is an open access article.", 1)]
+    )
     references = Section(title="References", number="ref", page_start=3)
     doc.sections = [abstract, references]
     doc.abstract = "Frogs give birth.\n\n© 2014 Iskandar et al. This is an open access article."
@@ -41,7 +43,10 @@ def test_end_matter_stored_as_a_reference_moves() -> None:
     set_apart_notes(doc)
     assert doc.abstract == "Frogs give birth."
     assert [r.raw for r in doc.references] == ["Smith J. Frogs. 2001."]
-    assert [b.text for b in doc.sections[-1].blocks] == ["© 2014 Iskandar et al. This is an open access article.", "Competing interests: none declared."]
+    assert [b.text for b in doc.sections[-1].blocks] == [
+        "© 2014 Iskandar et al. This is an open access article.",
+        "Competing interests: none declared.",
+    ]
     untouched = Document(sections=[Section(title="Abstract", blocks=[Block("Nothing to move.", 1)])], abstract="Nothing to move.")
     set_apart_notes(untouched)
     assert len(untouched.sections) == 1 and untouched.abstract == "Nothing to move."

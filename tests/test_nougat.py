@@ -33,7 +33,6 @@ EQUATION_PAGES = [3, 3, 4, 5, 5]
 REPEATED_PAGE = "## 3 Method\n\nWe train the network end to end.\n\n" + "\n".join(["The density map is summed over the image."] * 30)
 
 
-
 @pytest.fixture(scope="module")
 def recording() -> tuple[Path, str]:
     if not SHARED.is_dir():

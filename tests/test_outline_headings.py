@@ -50,8 +50,11 @@ def test_letter_numbered_appendix_headings_are_sections(tmp_path: Path, outline:
 
 
 def _sections(tmp_path: Path, printed: list[str], toc: list[tuple[int, str, int | None]]):
-    lines = [line for index, heading in enumerate(printed)
-             for line in [(heading, 12), *[(f"{heading} text {index}: the colony was surveyed every spring from the station.", 10)] * 3]]
+    lines = [
+        line
+        for index, heading in enumerate(printed)
+        for line in [(heading, 12), *[(f"{heading} text {index}: the colony was surveyed every spring from the station.", 10)] * 3]
+    ]
     return _build(tmp_path, lines, toc).sections
 
 

@@ -84,7 +84,9 @@ def test_mdpi_numbered_tree(mdpi):
         index, section = by_number[child]
         assert section.parent == parent_index and section.level == parent.level + 1
     gold = load_gold(GOLD / "mdpi-metabolites-2014-durum-wheat-volatiles.nxml")
-    assert [soft_norm(t) for t in gold.section_titles] == [soft_norm(t) for t in body_titles(mdpi) if soft_norm(t) in {soft_norm(g) for g in gold.section_titles}]
+    assert [soft_norm(t) for t in gold.section_titles] == [
+        soft_norm(t) for t in body_titles(mdpi) if soft_norm(t) in {soft_norm(g) for g in gold.section_titles}
+    ]
     assert len(mdpi.references) == 44
 
 
@@ -131,6 +133,7 @@ def test_corrupt_pdf(name):
         parse_pdf(HOSTILE / name)
 
 
+@pytest.mark.ocr
 def test_image_only_scan_is_read_by_ocr_or_refused_saying_how_to_read_it():
     scan = HOSTILE / "hostile-scanned-image-only-two-column.pdf"
     with pytest.raises(NeedsOcr, match="tesseract-ocr"):
@@ -221,7 +224,10 @@ def test_a_display_over_several_blocks_is_one_formula():
 
     blocks = [
         block("We bound the count by", 90, kind="paragraph"),
-        block("D = |{x", 104), block("n", 113, kind="paragraph"), block("i=1 ri ≤ d}|", 118), block("≤ (2d choose d)", 131, label="3"),
+        block("D = |{x", 104),
+        block("n", 113, kind="paragraph"),
+        block("i=1 ri ≤ d}|", 118),
+        block("≤ (2d choose d)", 131, label="3"),
         block("z = 1", 146),  # after a labelled display: a new one
         block("y = 2", 200),  # too far below: another display
         block("w = 3", 211, column=2),  # the next column
@@ -238,6 +244,7 @@ def test_a_display_over_several_blocks_is_one_formula():
     ]
 
 
+@pytest.mark.slow
 def test_the_lecture_notes_displays_are_whole(shared_corpus):
     # 1,486 formula rows, 623 of two words or fewer, before displays were joined: 705 and 104 after
     notes = parse_pdf(shared_corpus / "geotopo-lecture-notes-de-117pages-math.pdf")
@@ -259,7 +266,7 @@ def test_a_sentence_with_inline_mathematics_is_no_display():
 def test_a_reference_list_resumed_after_the_back_matter_is_one_list(shared_corpus, monkeypatch):
     # F1000 sets the back matter (data availability ... acknowledgements) between the two halves
     # of its numbered list: entries 7 onwards were stored as acknowledgements (6 references of 43)
-    monkeypatch.setenv("PAPERPYRAMID_TESSERACT", "")  # the list's pages have readable fonts; no OCR needed
+    monkeypatch.setenv("PAPERPYRAMID_INGEST__TESSERACT", "")  # the list's pages have readable fonts; no OCR needed
     paper = parse_pdf(shared_corpus / "f1000research-2015-mosquito-odorant-binding-garbled-fonts.pdf")
     assert len(paper.references) >= 40  # 42 of the 43 the JATS lists
     assert any(reference.raw.startswith("Ishida Y, Cornel AJ, Leal WS") for reference in paper.references)

@@ -49,17 +49,31 @@ ABSTRACT = "The paper surveys the frog, shark, heron and beetle colonies of alph
 RECOLLECTION = "Both papers count colonies and nests across surveys."
 
 
-def add_pyramid(db: Path, article_id: str, insights: dict[int, str], concepts: list[tuple[str, list[int]]], abstract: str | None) -> list[str]:
+def add_pyramid(
+    db: Path, article_id: str, insights: dict[int, str], concepts: list[tuple[str, list[int]]], abstract: str | None
+) -> list[str]:
     """Store a pyramid for the article: each insight linked to its page's context (score
     falling with the page), each concept to the insights (0-based) it names; the insight ids."""
     writer = connect(db)
     try:
-        on_page = {page: context_id for context_id, page in writer.conn.execute(
-            "SELECT c.id, c.page_number FROM contexts AS c JOIN sections_contexts AS sc ON sc.context_id = c.id "
-            "JOIN article_sections AS ars ON ars.section_id = sc.section_id WHERE ars.article_id = ?", [article_id])}
+        on_page = {
+            page: context_id
+            for context_id, page in writer.conn.execute(
+                "SELECT c.id, c.page_number FROM contexts AS c JOIN sections_contexts AS sc ON sc.context_id = c.id "
+                "JOIN article_sections AS ars ON ars.section_id = sc.section_id WHERE ars.article_id = ?",
+                [article_id],
+            )
+        }
         rows = [InsightRow(text, [page], None, len(text.split()), [(on_page[page], 1.0 - page / 10)]) for page, text in insights.items()]
-        pyramid = ArticlePyramid(article_id, "test:hand-made", "test", rows, [ConceptRow(text, len(text.split()), linked) for text, linked in concepts],
-                                 abstract, len((abstract or "").split()))
+        pyramid = ArticlePyramid(
+            article_id,
+            "test:hand-made",
+            "test",
+            rows,
+            [ConceptRow(text, len(text.split()), linked) for text, linked in concepts],
+            abstract,
+            len((abstract or "").split()),
+        )
         return store_pyramid(writer.conn, pyramid)["insights"]
     finally:
         writer.close()
@@ -76,13 +90,22 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     try:
         now = datetime.now(UTC).isoformat()
         with writer.conn:
-            writer.conn.execute("INSERT INTO recollections (id, text, num_tokens, model, prompt_version, created_at, updated_at) VALUES (?,?,?,?,?,?,?)",
-                                ["r1", RECOLLECTION, 8, "test:hand-made", "test", now, now])
-            writer.conn.executemany("INSERT INTO recollections_sources (recollection_id, article_id, insight_id, added_at) VALUES (?,?,?,?)",
-                                    [("r1", ids["alpha"], insight_ids[0], now), ("r1", ids["beta"], None, now)])
-        pages = {page: context_id for context_id, page in writer.conn.execute(
-            "SELECT c.id, c.page_number FROM contexts AS c JOIN sections_contexts AS sc ON sc.context_id = c.id "
-            "JOIN article_sections AS ars ON ars.section_id = sc.section_id WHERE ars.article_id = ?", [ids["alpha"]])}
+            writer.conn.execute(
+                "INSERT INTO recollections (id, text, num_tokens, model, prompt_version, created_at, updated_at) VALUES (?,?,?,?,?,?,?)",
+                ["r1", RECOLLECTION, 8, "test:hand-made", "test", now, now],
+            )
+            writer.conn.executemany(
+                "INSERT INTO recollections_sources (recollection_id, article_id, insight_id, added_at) VALUES (?,?,?,?)",
+                [("r1", ids["alpha"], insight_ids[0], now), ("r1", ids["beta"], None, now)],
+            )
+        pages = {
+            page: context_id
+            for context_id, page in writer.conn.execute(
+                "SELECT c.id, c.page_number FROM contexts AS c JOIN sections_contexts AS sc ON sc.context_id = c.id "
+                "JOIN article_sections AS ars ON ars.section_id = sc.section_id WHERE ars.article_id = ?",
+                [ids["alpha"]],
+            )
+        }
     finally:
         writer.close()
     return {"db": db, "ids": ids, "alpha_page": pages}
@@ -119,7 +142,9 @@ class Agent:
         return FakeReply(json.dumps(answer), prompt_tokens=self.tokens[0], completion_tokens=self.tokens[1])
 
 
-def run(db: Path, handler: Callable[[dict[str, Any]], FakeReply], question: str = QUESTION, **options: Any) -> tuple[Found, list[dict[str, Any]]]:
+def run(
+    db: Path, handler: Callable[[dict[str, Any]], FakeReply], question: str = QUESTION, **options: Any
+) -> tuple[Found, list[dict[str, Any]]]:
     conn = db_sqlite.connect(db)  # writable: a write would go through and show in the file's bytes
     try:
         with FakeLLMServer(handler) as server:
@@ -135,8 +160,10 @@ def sha256(path: Path) -> str:
 
 def test_agent_keeps_an_insight_then_a_concept_and_cites_their_pages(corpus: dict[str, Any]) -> None:
     before = sha256(corpus["db"])
-    agent = Agent(lambda shown: reply(pick(shown, "insights", "shark"), ["heron nests station"], notes="where the herons nest"),
-                  lambda shown: reply(pick(shown, "concepts", "Nest counts"), enough=True))
+    agent = Agent(
+        lambda shown: reply(pick(shown, "insights", "shark"), ["heron nests station"], notes="where the herons nest"),
+        lambda shown: reply(pick(shown, "concepts", "Nest counts"), enough=True),
+    )
     found, requests = run(corpus["db"], agent)
     page = corpus["alpha_page"]
     # the shark insight's context (page 2), then the concept's through its heron and beetle insights (pages 3, 4)
@@ -161,21 +188,27 @@ def test_agent_keeps_an_insight_then_a_concept_and_cites_their_pages(corpus: dic
 
 def test_kept_items_are_reranked_by_how_many_searches_found_them(corpus: dict[str, Any]) -> None:
     # the frog insight is kept first, found once; the heron insight is kept later but found by both round-2 queries
-    agent = Agent(lambda shown: reply(pick(shown, "insights", "frog"), ["heron nests", "nests station"]),
-                  lambda shown: reply(pick(shown, "insights", "heron"), enough=True))
+    agent = Agent(
+        lambda shown: reply(pick(shown, "insights", "frog"), ["heron nests", "nests station"]),
+        lambda shown: reply(pick(shown, "insights", "heron"), enough=True),
+    )
     found, _ = run(corpus["db"], agent)
     assert [hit.citation.page_number for hit in found.passages] == [3, 1]
     assert found.passages[0].score > found.passages[1].score
 
 
 def test_budget_tokens_cuts_the_drilled_passages(corpus: dict[str, Any]) -> None:
-    agent = Agent(lambda shown: reply(pick(shown, "insights", "shark"), ["heron nests station"]),
-                  lambda shown: reply(pick(shown, "concepts", "Nest counts"), enough=True))
+    agent = Agent(
+        lambda shown: reply(pick(shown, "insights", "shark"), ["heron nests station"]),
+        lambda shown: reply(pick(shown, "concepts", "Nest counts"), enough=True),
+    )
     whole, _ = run(corpus["db"], agent)
     budget = whole.passages[0].num_tokens + whole.passages[1].num_tokens
     cut, _ = run(corpus["db"], Agent(*agent.rounds), budget_tokens=budget)
     assert [hit.context_id for hit in cut.passages] == [hit.context_id for hit in whole.passages[:2]]
-    assert cut.steps[-1].detail.endswith(f"drill down to 3 passages ({sum(hit.num_tokens for hit in whole.passages):,} tokens), 2 within {budget:,} tokens")
+    assert cut.steps[-1].detail.endswith(
+        f"drill down to 3 passages ({sum(hit.num_tokens for hit in whole.passages):,} tokens), 2 within {budget:,} tokens"
+    )
 
 
 def test_round_limit_stops_the_agent(corpus: dict[str, Any]) -> None:
@@ -195,13 +228,18 @@ def test_token_budget_stops_the_agent(corpus: dict[str, Any]) -> None:
     assert [hit.citation.page_number for hit in found.passages] == [2]
 
 
-@pytest.mark.parametrize(("queries", "requests_made", "reason"), [
-    (["heron nests"], 2, "cycle: every query was searched before (heron nests)"),  # round 2 asks again what it searched
-    (["shark colony"], 1, "nothing new: the searches found no item not shown before"),  # finds only what round 1 showed
-    (["zebra migration"], 1, "nothing new: the searches found no item not shown before"),
-    ([], 1, "nothing new: the model gave no new search terms"),
-])
-def test_an_agent_that_never_has_enough_stops_when_nothing_new_comes(corpus: dict[str, Any], queries: list[str], requests_made: int, reason: str) -> None:
+@pytest.mark.parametrize(
+    ("queries", "requests_made", "reason"),
+    [
+        (["heron nests"], 2, "cycle: every query was searched before (heron nests)"),  # round 2 asks again what it searched
+        (["shark colony"], 1, "nothing new: the searches found no item not shown before"),  # finds only what round 1 showed
+        (["zebra migration"], 1, "nothing new: the searches found no item not shown before"),
+        ([], 1, "nothing new: the model gave no new search terms"),
+    ],
+)
+def test_an_agent_that_never_has_enough_stops_when_nothing_new_comes(
+    corpus: dict[str, Any], queries: list[str], requests_made: int, reason: str
+) -> None:
     agent = Agent(lambda shown: reply([], queries))
     found, requests = run(corpus["db"], agent)
     assert len(requests) == requests_made < Limits().max_steps
@@ -231,7 +269,10 @@ def test_unreadable_reply_ends_the_agent_with_what_it_kept(corpus: dict[str, Any
 
     found, requests = run(corpus["db"], handler)
     assert len(requests) == 3  # round 1, round 2 and its repair
-    assert found.steps[1].detail.endswith("the reply was unreadable") and (found.steps[1].prompt_tokens, found.steps[1].completion_tokens) == (100, 14)
+    assert found.steps[1].detail.endswith("the reply was unreadable") and (
+        found.steps[1].prompt_tokens,
+        found.steps[1].completion_tokens,
+    ) == (100, 14)
     assert found.steps[-1].detail.startswith("unreadable reply: ") and "1 kept item drills down" in found.steps[-1].detail
     assert [hit.citation.page_number for hit in found.passages] == [2]
 
@@ -253,7 +294,9 @@ def test_without_a_pyramid_it_falls_back_to_verbatim_passages(corpus: dict[str, 
         conn.close()
     assert requests == [] and expected and [hit.context_id for hit in found.passages] == expected
     assert [step.name for step in found.steps] == ["fallback"]
-    assert found.steps[0].detail.startswith(f"the pyramid holds nothing under the filters: {len(expected)} verbatim passages by bm25 instead")
+    assert found.steps[0].detail.startswith(
+        f"the pyramid holds nothing under the filters: {len(expected)} verbatim passages by bm25 instead"
+    )
     # beta is not distilled: under a filter to beta only the recollection that names it is shown, and keeping nothing falls back to beta's passages
     beta = Filters(article_ids=(corpus["ids"]["beta"],))
     found, requests = run(corpus["db"], agent, filters=beta)
@@ -297,7 +340,9 @@ def test_on_a_reference_distillation_the_kept_insights_drill_down_to_their_linke
         expected: list[str] = []
         for text in kept:  # found by one query, the kept insights keep their search rank: the order shown
             (insight_id,) = conn.execute("SELECT id FROM insights WHERE text = ?", [text]).fetchone()
-            links = conn.execute("SELECT context_id FROM insights_contexts WHERE insight_id = ? ORDER BY score DESC", [insight_id]).fetchall()
+            links = conn.execute(
+                "SELECT context_id FROM insights_contexts WHERE insight_id = ? ORDER BY score DESC", [insight_id]
+            ).fetchall()
             expected += [context_id for (context_id,) in links[:MAX_SOURCES] if context_id not in expected]
     finally:
         conn.close()

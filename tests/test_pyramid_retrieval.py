@@ -56,42 +56,59 @@ def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
         conn.close()
 
 
+@pytest.mark.slow
 def test_import_stores_every_level_linked_and_embedded(frog_corpus: Path) -> None:
     reference = json.loads(DISTILLATION.read_text())
     assert rows(frog_corpus, "SELECT count(*) FROM insights") == [(len(reference["insights"]),)]
     assert rows(frog_corpus, "SELECT count(*) FROM concepts") == [(len(reference["concepts"]),)]
     assert rows(frog_corpus, "SELECT text FROM abstracts") == [(reference["abstract"],)]
-    (model, version, status), = rows(frog_corpus, "SELECT model, prompt_version, status FROM distillations")
+    ((model, version, status),) = rows(frog_corpus, "SELECT model, prompt_version, status FROM distillations")
     assert str(model).startswith("import:") and (version, status) == ("imported", "done")
     linked = rows(frog_corpus, "SELECT count(DISTINCT insight_id) FROM insights_contexts")[0][0]
     assert isinstance(linked, int) and linked >= 0.95 * len(reference["insights"])
     # a link points at a context on one of the insight's pages, or next to them
-    far = rows(frog_corpus, """
+    far = rows(
+        frog_corpus,
+        """
         SELECT count(*) FROM insights_contexts AS ic JOIN insights AS i ON i.id = ic.insight_id JOIN contexts AS c ON c.id = ic.context_id
-        WHERE NOT EXISTS (SELECT 1 FROM json_each(i.pages) AS p WHERE abs(p.value - c.page_number) <= 1)""")
+        WHERE NOT EXISTS (SELECT 1 FROM json_each(i.pages) AS p WHERE abs(p.value - c.page_number) <= 1)""",
+    )
     assert far == [(0,)]
     conn = db_sqlite.connect(frog_corpus, read_only=True)
     try:
         row = db_vectors.find_embedder(conn, "all-MiniLM-L6-v2")
         assert row is not None
-        counts = {level: conn.execute(f"SELECT count(*) FROM {db_vectors.level_table(row, level)}").fetchone()[0] for level in ("insights", "concepts", "abstracts")}
+        counts = {
+            level: conn.execute(f"SELECT count(*) FROM {db_vectors.level_table(row, level)}").fetchone()[0]
+            for level in ("insights", "concepts", "abstracts")
+        }
     finally:
         conn.close()
     assert counts == {"insights": len(reference["insights"]), "concepts": len(reference["concepts"]), "abstracts": 1}
 
 
+@pytest.mark.slow
 def test_importing_again_replaces_rather_than_doubles(frog_corpus: Path, tmp_path: Path, minilm: MiniLM) -> None:
     db = tmp_path / "again.sqlite"
     shutil.copy(frog_corpus, db)
-    before = rows(db, "SELECT (SELECT count(*) FROM insights), (SELECT count(*) FROM insights_contexts), (SELECT count(*) FROM concepts_insights)")
+    before = rows(
+        db, "SELECT (SELECT count(*) FROM insights), (SELECT count(*) FROM insights_contexts), (SELECT count(*) FROM concepts_insights)"
+    )
     assert import_distillations(db, [DISTILLATION], embedder=minilm)[0][2] is None
-    assert rows(db, "SELECT (SELECT count(*) FROM insights), (SELECT count(*) FROM insights_contexts), (SELECT count(*) FROM concepts_insights)") == before
+    assert (
+        rows(
+            db, "SELECT (SELECT count(*) FROM insights), (SELECT count(*) FROM insights_contexts), (SELECT count(*) FROM concepts_insights)"
+        )
+        == before
+    )
     assert rows(db, "SELECT count(*) FROM insights_fts") == [(before[0][0],)]
 
 
 def test_unmatched_or_broken_file_is_refused_with_its_reason(frog_corpus: Path, tmp_path: Path) -> None:
     other = tmp_path / "other.json"
-    other.write_text(json.dumps({"pdf": "no-such-paper.pdf", "insights": [{"id": 1, "text": "A sentence about nothing at all.", "pages": [1]}]}))
+    other.write_text(
+        json.dumps({"pdf": "no-such-paper.pdf", "insights": [{"id": 1, "text": "A sentence about nothing at all.", "pages": [1]}]})
+    )
     broken = tmp_path / "broken.json"
     broken.write_text('{"pdf": "x.pdf", "insights": [')
     results = import_distillations(frog_corpus, [other, broken])
@@ -148,6 +165,7 @@ def test_cross_mode_returns_verbatim_contexts_lifted_by_insights(frog_corpus: Pa
     assert lifted & {hit.context_id for hit in cross[:5]}
 
 
+@pytest.mark.slow
 def test_cross_mode_does_not_favour_a_paper_for_being_distilled(tmp_path: Path, minilm: MiniLM) -> None:
     """With one of two papers distilled, a question about the other keeps that paper's passage
     first: the best insight of the distilled paper scales to 1 whatever the query, so without a
@@ -186,7 +204,9 @@ def test_metric_counts_a_distilled_hit_through_its_sources_at_its_own_cost() -> 
 
 
 def test_cli_search_level_prints_sources(frog_corpus: Path) -> None:
-    result = CliRunner().invoke(app, ["search", "tadpoles", "--db", str(frog_corpus), "--level", "insights", "--mode", "bm25", "--json", "-k", "2"])
+    result = CliRunner().invoke(
+        app, ["search", "tadpoles", "--db", str(frog_corpus), "--level", "insights", "--mode", "bm25", "--json", "-k", "2"]
+    )
     assert result.exit_code == 0, result.output
     records = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(records) == 2 and all(record["level"] == "insights" for record in records)

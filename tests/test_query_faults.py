@@ -104,6 +104,7 @@ def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
 # 1. asks: a client that leaves, too many at once, caps
 
 
+@pytest.mark.slow
 def test_an_ask_stops_at_its_next_step_once_its_client_has_gone(corpus_file: Path) -> None:
     """The probe: 20 clients that left after 1 s caused 392 model calls over 4 minutes. Here the
     walk's first move is answered, the second is held while the client disconnects; once it is
@@ -123,8 +124,11 @@ def test_an_ask_stops_at_its_next_step_once_its_client_has_gone(corpus_file: Pat
 def test_concurrent_asks_are_bounded_and_the_next_is_told_when_to_retry(corpus_file: Path) -> None:
     gate = Gate()
     settings = ServeSettings(max_concurrent_asks=2)
-    with FakeLLMServer(gate) as fake, serve(create_app(corpus_file, llm=get_llm(llm_settings(fake.base_url)), settings=settings)) as url, \
-            httpx.Client(timeout=20) as client:
+    with (
+        FakeLLMServer(gate) as fake,
+        serve(create_app(corpus_file, llm=get_llm(llm_settings(fake.base_url)), settings=settings)) as url,
+        httpx.Client(timeout=20) as client,
+    ):
         params = {"q": QUESTION, "strategy": "bm25"}
         with client.stream("GET", f"{url}/ask", params=params) as first, client.stream("GET", f"{url}/ask", params=params) as second:
             assert first.status_code == second.status_code == 200
@@ -220,8 +224,13 @@ def served(corpus_file: Path) -> Iterator[Callable[..., tuple[subprocess.Popen[s
 
     def start(**env: str) -> tuple[subprocess.Popen[str], str]:
         port = free_port()
-        process = subprocess.Popen(cli("serve", "--db", str(corpus_file), "--port", str(port)), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   text=True, env={**os.environ, "PAPERPYRAMID_LLM__CACHE": "false", **env})
+        process = subprocess.Popen(
+            cli("serve", "--db", str(corpus_file), "--port", str(port)),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env={**os.environ, "PAPERPYRAMID_LLM__CACHE": "false", **env},
+        )
         started.append(process)
         url = f"http://127.0.0.1:{port}"
 
@@ -245,17 +254,25 @@ def test_serve_refuses_a_hostile_corpus_file_in_one_line(hostile_file: Path) -> 
     run = subprocess.run(cli("serve", "--db", str(hostile_file), "--port", str(free_port())), capture_output=True, text=True, timeout=30,
                          check=False, env={**os.environ, "COLUMNS": "400"})  # fmt: skip
     lines = [line for line in run.stderr.splitlines() if line.strip()]
-    assert run.returncode == 2 and len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.returncode == 3 and len(lines) == 1 and "Traceback" not in run.stderr, run.stderr
     assert lines[0] == f"error: {hostile_file} is not a paperpyramid corpus: articles is a view, not a table"
 
 
+@pytest.mark.slow
 def test_sigterm_stops_the_server_within_seconds_while_an_ask_waits_on_the_model(served: Any) -> None:
     gate = Gate()
     with FakeLLMServer(gate) as fake:
         try:
-            process, url = served(PAPERPYRAMID_LLM__BACKEND="openai", OPENAI_BASE_URL=fake.base_url, OPENAI_API_KEY="unused",
-                                  PAPERPYRAMID_LLM__MODEL="fake-model")
-            with httpx.Client(timeout=20) as client, client.stream("GET", f"{url}/ask", params={"q": QUESTION, "strategy": "bm25"}) as response:
+            process, url = served(
+                PAPERPYRAMID_LLM__BACKEND="openai",
+                OPENAI_BASE_URL=fake.base_url,
+                OPENAI_API_KEY="unused",
+                PAPERPYRAMID_LLM__MODEL="fake-model",
+            )
+            with (
+                httpx.Client(timeout=20) as client,
+                client.stream("GET", f"{url}/ask", params={"q": QUESTION, "strategy": "bm25"}) as response,
+            ):
                 assert response.status_code == 200
                 assert wait_for(lambda: len(fake.requests) == 1, 10)  # the answer's model call is held
                 process.send_signal(signal.SIGTERM)
@@ -284,7 +301,9 @@ def test_the_page_loads_and_its_requests_carry_the_token_without_a_query_string(
     assert client.get("/articles", headers={"Cookie": f"paperpyramid_token={TOKEN}"}).status_code == 200  # what the page sets from /#token=
     assert client.get("/articles", headers={"Cookie": "paperpyramid_token=s3cret"}).status_code == 401
     assert client.get("/articles", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
-    assert client.get("/articles", headers={"Authorization": "Bearer é-not-ascii".encode("latin-1")}).status_code == 401  # compared as bytes, no 500
+    assert (
+        client.get("/articles", headers={"Authorization": "Bearer é-not-ascii".encode("latin-1")}).status_code == 401
+    )  # compared as bytes, no 500
 
 
 def test_the_docs_need_the_token_when_one_is_set(corpus_file: Path) -> None:
@@ -310,7 +329,7 @@ def test_the_host_header_is_checked(corpus_file: Path) -> None:
 
 
 def test_a_token_never_reaches_the_log_and_the_default_hosts_are_checked(served: Any) -> None:
-    process, url = served(PAPERPYRAMID_API_TOKEN=TOKEN)
+    process, url = served(PAPERPYRAMID_SERVE__API_TOKEN=TOKEN)
     assert httpx.get(f"{url}/", params={"token": TOKEN}, timeout=5).status_code == 400
     assert httpx.get(f"{url}/articles", headers={"Authorization": f"Bearer {TOKEN}"}, timeout=5).status_code == 200
     assert httpx.get(f"{url}/healthz", headers={"Host": "rebind.example"}, timeout=5).status_code == 400
@@ -331,7 +350,9 @@ def test_a_snapshot_holding_an_oversized_value_is_refused(corpus_path: Path, tmp
         conn.execute("UPDATE contexts SET text = ? WHERE rowid = (SELECT min(rowid) FROM contexts)", [big])
     conn.close()
     snapshot = publish_database(tmp_path / "published", database)
-    with pytest.raises(SnapshotError, match=r"not a paperpyramid snapshot: its table contexts holds a text value of 6,000,000 bytes in text"):
+    with pytest.raises(
+        SnapshotError, match=r"not a paperpyramid snapshot: its table contexts holds a text value of 6,000,000 bytes in text"
+    ):
         Corpus.open(snapshot, cache_dir=tmp_path / "cache")
     roomy = Settings(snapshot=SnapshotSettings(max_text_bytes=8 << 20))
     with Corpus.open(snapshot, cache_dir=tmp_path / "cache", settings=roomy) as corpus:  # the limit is a setting
@@ -352,7 +373,7 @@ def test_serve_refuses_a_local_corpus_file_holding_an_oversized_value(corpus_pat
     run = subprocess.run(cli("serve", "--db", str(database), "--port", str(free_port())), capture_output=True, text=True, timeout=60,
                          check=False, env={**os.environ, "COLUMNS": "400", "PAPERPYRAMID_SERVE__MAX_VALUE_BYTES": "1000"})  # fmt: skip
     lines = [line for line in run.stderr.splitlines() if line.strip()]
-    assert run.returncode == 2 and len(lines) == 1, run.stderr
+    assert run.returncode == 3 and len(lines) == 1, run.stderr
     assert lines[0].endswith("(at most 1,000 are allowed) (PAPERPYRAMID_SERVE__MAX_VALUE_BYTES sets the limit)")
     client = TestClient(create_app(database, settings=ServeSettings(max_value_bytes=None, max_text_chars=1000)))
     assert client.get("/articles").status_code == 200

@@ -86,7 +86,7 @@ def test_ask_error_is_an_event(corpus_file: Path) -> None:
 
 def test_page_is_served(corpus_file: Path) -> None:
     page = TestClient(create_app(corpus_file)).get("/")
-    assert page.status_code == 200 and "<form id=\"ask\">" in page.text and "/ask?" in page.text
+    assert page.status_code == 200 and '<form id="ask">' in page.text and "/ask?" in page.text
 
 
 def test_a_requests_corpus_may_be_answered_from_another_thread(corpus_file: Path) -> None:

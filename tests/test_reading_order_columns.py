@@ -11,7 +11,24 @@ from paperpyramid.parsers.embedded.parser import parse_pdf
 from tests.pdf_maker import placed_pdf
 
 _NAMES = ["Smith", "Garcia", "Chen", "Okafor", "Novak", "Tanaka", "Silva", "Kumar", "Rossi", "Dubois", "Kowalski", "Haddad", "Larsen"]
-_WORDS = ["analysis", "of", "protein", "binding", "in", "insect", "olfaction", "with", "fluorescence", "assays", "and", "structural", "models", "of", "receptor", "dynamics"]
+_WORDS = [
+    "analysis",
+    "of",
+    "protein",
+    "binding",
+    "in",
+    "insect",
+    "olfaction",
+    "with",
+    "fluorescence",
+    "assays",
+    "and",
+    "structural",
+    "models",
+    "of",
+    "receptor",
+    "dynamics",
+]
 
 
 def _reference(rng: random.Random) -> str:

@@ -14,7 +14,41 @@ from tests.pdf_maker import placed_pdf, wrapped_items
 
 Items = list[tuple[float, float, float, str]]
 
-_WORDS = ["sharks", "grow", "slowly", "in", "cold", "water", "and", "their", "vertebrae", "carry", "bands", "that", "are", "counted", "like", "tree", "rings", "while", "radiocarbon", "from", "old", "bomb", "tests", "dates", "the", "bands", "of", "the", "oldest", "animals", "in", "the", "sample"]
+_WORDS = [
+    "sharks",
+    "grow",
+    "slowly",
+    "in",
+    "cold",
+    "water",
+    "and",
+    "their",
+    "vertebrae",
+    "carry",
+    "bands",
+    "that",
+    "are",
+    "counted",
+    "like",
+    "tree",
+    "rings",
+    "while",
+    "radiocarbon",
+    "from",
+    "old",
+    "bomb",
+    "tests",
+    "dates",
+    "the",
+    "bands",
+    "of",
+    "the",
+    "oldest",
+    "animals",
+    "in",
+    "the",
+    "sample",
+]
 
 
 def _prose(tag: str, words: int) -> str:
@@ -45,7 +79,9 @@ def _reads_in_order(text: str, paragraphs: list[str]) -> bool:
 # (a) a two-column block under a full-width title and abstract
 
 
-def _columns_under_wide_text(title: tuple[float, float, float], wide: str, columns: tuple[float, float, float], size: float, below: str = "") -> tuple[list[Items], list[str]]:
+def _columns_under_wide_text(
+    title: tuple[float, float, float], wide: str, columns: tuple[float, float, float], size: float, below: str = ""
+) -> tuple[list[Items], list[str]]:
     x, y, width = title
     items: Items = [(x, y, 16.0, "Longevity of sharks read from their vertebrae")]
     wide_items, y = wrapped_items(wide, x, y - 30, width, size)
@@ -86,14 +122,24 @@ def test_a_short_two_column_page_under_a_title_unseen_layout(tmp_path: Path) -> 
 # (b) a sidebar of dates and correspondence beside the body
 
 
-_SIDE_NOTES = ["Received: 3 May 2019", "Accepted: 12 June 2019", "Published: 1 July 2019", "Correspondence:", "jane.doe@example.org",
-               "Citation: Doe J, Roe R", "Sharks of the deep."]
+_SIDE_NOTES = [
+    "Received: 3 May 2019",
+    "Accepted: 12 June 2019",
+    "Published: 1 July 2019",
+    "Correspondence:",
+    "jane.doe@example.org",
+    "Citation: Doe J, Roe R",
+    "Sharks of the deep.",
+]
 
 
-def _sidebar_page(side_x: float, side_width: float, body_x: float, body_width: float, side_size: float, body_size: float,
-                  notes: list[str]) -> tuple[list[Items], list[str]]:
-    items: Items = [(min(side_x, body_x), 740, 16.0, "Longevity of sharks read from their vertebrae"),
-                    (min(side_x, body_x), 718, 11.0, "Jane Doe, Richard Roe")]
+def _sidebar_page(
+    side_x: float, side_width: float, body_x: float, body_width: float, side_size: float, body_size: float, notes: list[str]
+) -> tuple[list[Items], list[str]]:
+    items: Items = [
+        (min(side_x, body_x), 740, 16.0, "Longevity of sharks read from their vertebrae"),
+        (min(side_x, body_x), 718, 11.0, "Jane Doe, Richard Roe"),
+    ]
     first, second = _prose("Firstpara", 110), _prose("Secondpara", 90)
     body, y = wrapped_items(first, body_x, 680, body_width, body_size)
     more, _ = wrapped_items(second, body_x, y - body_size, body_width, body_size)
@@ -115,7 +161,14 @@ def test_a_left_sidebar_of_dates_is_kept_out_of_the_body(tmp_path: Path) -> None
 
 
 def test_a_right_key_points_box_is_kept_out_of_the_body_unseen_layout(tmp_path: Path) -> None:
-    notes = ["Key points", "Sharks outlive us.", "Bands are yearly.", "Bomb carbon dates them.", "Received 2 Feb 2020", "Accepted 9 Mar 2020"]
+    notes = [
+        "Key points",
+        "Sharks outlive us.",
+        "Bands are yearly.",
+        "Bomb carbon dates them.",
+        "Received 2 Feb 2020",
+        "Accepted 9 Mar 2020",
+    ]
     pages, paragraphs = _sidebar_page(452, 120, 60, 360, 8.5, 9.5, notes)
     text = _text(_parse(tmp_path, pages, "right-box"))
     assert _reads_in_order(text, paragraphs)
@@ -126,7 +179,9 @@ def test_a_right_key_points_box_is_kept_out_of_the_body_unseen_layout(tmp_path: 
 # (c) a 2x2 grid of panels, read row by row
 
 
-def _grid(xs: tuple[float, float], tops: tuple[float, float], width: float, size: float, heading_size: float, label: str) -> tuple[list[Items], list[str]]:
+def _grid(
+    xs: tuple[float, float], tops: tuple[float, float], width: float, size: float, heading_size: float, label: str
+) -> tuple[list[Items], list[str]]:
     items: Items = [(xs[0], 750, 15.0, "Field guide to the sharks of the deep")]
     panels = []
     for number, (top, x) in enumerate(((top, x) for top in tops for x in xs), 1):
@@ -152,7 +207,9 @@ def test_a_grid_of_boxes_is_read_row_by_row_unseen_layout(tmp_path: Path) -> Non
 # (d) a one-page document's running head and foot
 
 
-def _one_page(head: list[tuple[float, float, str]], foot: list[tuple[float, float, str]], head_size: float, title: str | None, body_size: float) -> tuple[list[Items], str]:
+def _one_page(
+    head: list[tuple[float, float, str]], foot: list[tuple[float, float, str]], head_size: float, title: str | None, body_size: float
+) -> tuple[list[Items], str]:
     items: Items = [(x, y, head_size, text) for x, y, text in head + foot]
     y = 716.0
     if title:

@@ -57,7 +57,13 @@ CHINESE = ("基于深度学习的中文医学文本命名实体识别方法研�
     ("2 方法", "我们的模型由三个部分组成：字符表示层、上下文编码层和标签解码层。字符表示层将每个汉字映射为向量，并融合词典中匹配到的词语信息。上下文编码层采用双向长短期记忆网络，标签解码层使用条件随机场预测每个字符的标签。"),
     ("3 实验结果", "我们在两个公开的中文医学数据集上评估了模型的性能。实验结果显示，引入词典信息后，模型的精确率和召回率均有明显提高。进一步的分析表明，该方法对于较长的实体和罕见的药物名称尤其有效。"),
 ])  # fmt: skip
-PAPERS = {"persian": (PERSIAN, True), "hebrew": (HEBREW, True), "russian": (RUSSIAN, False), "greek": (GREEK, False), "chinese": (CHINESE, False)}
+PAPERS = {
+    "persian": (PERSIAN, True),
+    "hebrew": (HEBREW, True),
+    "russian": (RUSSIAN, False),
+    "greek": (GREEK, False),
+    "chinese": (CHINESE, False),
+}
 
 
 def _blocks(paper: tuple[str, list[tuple[str, str]]]) -> list[tuple[str, float]]:
@@ -163,13 +169,27 @@ def test_compose(letter: str, accent: str, composed: str | None) -> None:
 
 
 #: Helvetica's widths (thousandths of an em) of the glyphs the accent tests draw
-_WIDTHS = {**dict.fromkeys("ijl", 222), **dict.fromkeys("ft I,", 278), **dict.fromkeys("r-", 333), **dict.fromkeys("ceksvxyz", 500),
-           **dict.fromkeys("abdghnopquL", 556), "=": 584, "F": 611, "Z": 611, **dict.fromkeys("KESA", 667), **dict.fromkeys("NUR", 722),
-           "G": 778, "O": 778, "M": 833}
+_WIDTHS = {
+    **dict.fromkeys("ijl", 222),
+    **dict.fromkeys("ft I,", 278),
+    **dict.fromkeys("r-", 333),
+    **dict.fromkeys("ceksvxyz", 500),
+    **dict.fromkeys("abdghnopquL", 556),
+    "=": 584,
+    "F": 611,
+    "Z": 611,
+    **dict.fromkeys("KESA", 667),
+    **dict.fromkeys("NUR", 722),
+    "G": 778,
+    "O": 778,
+    "M": 833,
+}
 _ACCENT_WIDTH = 333
 
 
-def _line(y: float, words: list[tuple[str, dict[int, tuple[str, str]]]], font: str = "Helvetica", x: float = 72) -> list[tuple[float, float, float, str, str]]:
+def _line(
+    y: float, words: list[tuple[str, dict[int, tuple[str, str]]]], font: str = "Helvetica", x: float = 72
+) -> list[tuple[float, float, float, str, str]]:
     """``words`` set at 12 points from ``x``, a space apart, with spacing accents drawn over some
     of their letters as pdfTeX draws the accents its fonts lack: {letter's index: (accent, when)},
     ``when`` being "before" (drawn just before its letter), "after" (just after), "late" (after
@@ -194,11 +214,21 @@ def _line(y: float, words: list[tuple[str, dict[int, tuple[str, str]]]], font: s
 
 def test_tex_accents_join_the_letters_they_are_drawn_over() -> None:
     acute, diaeresis, cedilla, circumflex, tilde = "\xb4", "\xa8", "\xb8", "\x88", "\x98"
-    items = (_line(700, [("Muller", {1: (diaeresis, "before")}), ("Lourenco", {6: (cedilla, "after")}), ("Nunez", {1: (acute, "before"), 2: (tilde, "late")})])
-             + _line(670, [("Frederic", {2: (acute, "late"), 4: (acute, "before")})])
-             + _line(640, [("GOMEZ", {1: (acute, "raised")})])
-             # mathematics: an upright hat over an oblique y stays as set
-             + _line(610, [("y", {0: (circumflex, "after")})], font="Helvetica-Oblique") + _line(610, [("=", {}), ("x", {})], x=82))
+    items = (
+        _line(
+            700,
+            [
+                ("Muller", {1: (diaeresis, "before")}),
+                ("Lourenco", {6: (cedilla, "after")}),
+                ("Nunez", {1: (acute, "before"), 2: (tilde, "late")}),
+            ],
+        )
+        + _line(670, [("Frederic", {2: (acute, "late"), 4: (acute, "before")})])
+        + _line(640, [("GOMEZ", {1: (acute, "raised")})])
+        # mathematics: an upright hat over an oblique y stays as set
+        + _line(610, [("y", {0: (circumflex, "after")})], font="Helvetica-Oblique")
+        + _line(610, [("=", {}), ("x", {})], x=82)
+    )
     pdf = pdfium.PdfDocument(glyph_pdf(items))
     try:
         lines = [line.text for line in extract_page(pdf[0], 1).lines]
@@ -219,10 +249,18 @@ def test_tex_accents_set_with_kerns_join_their_letters() -> None:
     """pdfium reads an accent set the pdfTeX way with a space it makes up on either side ("JES ´US
     G ´OMEZ"): the spaces go with the accent."""
     acute = "\xb4"
-    pdf = pdfium.PdfDocument(tj_pdf([
-        (72, 700, ["Fr", *_tex_accent(acute, "e"), "d", *_tex_accent(acute, "e"), "ric"]),
-        (72, 670, ["GALLEGO, JES", *_tex_accent(acute, "U"), "S G", *_tex_accent(acute, "O"), "MEZ-RAM", *_tex_accent(acute, "I"), "REZ"]),
-    ]))
+    pdf = pdfium.PdfDocument(
+        tj_pdf(
+            [
+                (72, 700, ["Fr", *_tex_accent(acute, "e"), "d", *_tex_accent(acute, "e"), "ric"]),
+                (
+                    72,
+                    670,
+                    ["GALLEGO, JES", *_tex_accent(acute, "U"), "S G", *_tex_accent(acute, "O"), "MEZ-RAM", *_tex_accent(acute, "I"), "REZ"],
+                ),
+            ]
+        )
+    )
     try:
         assert "G \xb4OMEZ" in pdf[0].get_textpage().get_text_range()
         assert [line.text for line in extract_page(pdf[0], 1).lines] == ["Frédéric", "GALLEGO, JESÚS GÓMEZ-RAMÍREZ"]

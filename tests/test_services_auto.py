@@ -119,7 +119,9 @@ def test_auto_stores_nougat_equations_as_latex_on_their_pages(tmp_path, recordin
     with Corpus.open(tmp_path / "c.sqlite") as corpus:
         (article,) = list(corpus.articles())
         assert article.parser == "embedded+nougat"
-        rows = corpus.conn.execute("SELECT page, latex, label, provenance FROM formulas WHERE provenance = 'nougat' ORDER BY page, label").fetchall()
+        rows = corpus.conn.execute(
+            "SELECT page, latex, label, provenance FROM formulas WHERE provenance = 'nougat' ORDER BY page, label"
+        ).fetchall()
         assert [(page, label) for page, _, label, _ in rows] == [(3, "1"), (3, "2"), (4, "3"), (5, "4"), (5, "5")]
         assert [latex for _, latex, _, _ in rows] == expected
         on_read_pages = corpus.conn.execute("SELECT count(*) FROM formulas WHERE page BETWEEN 3 AND 5").fetchone()[0]

@@ -25,7 +25,9 @@ def closed_port_url() -> str:
 
 def test_auto_with_grobid_unreachable_ingests_with_the_embedded_parser_and_says_why(tmp_path):
     url = closed_port_url()
-    settings = Settings(ingest=IngestSettings(parser="auto", workers=0, services=ServiceSettings(grobid_url=url, tables_url=None, nougat_url=None)))
+    settings = Settings(
+        ingest=IngestSettings(parser="auto", workers=0, services=ServiceSettings(grobid_url=url, tables_url=None, nougat_url=None))
+    )
     summary = ingest([PLOS], tmp_path / "c.sqlite", settings)
     assert summary.count("done") == 1
     with Corpus.open(tmp_path / "c.sqlite") as corpus:
@@ -37,17 +39,19 @@ def test_auto_with_grobid_unreachable_ingests_with_the_embedded_parser_and_says_
 
 
 def test_auto_without_services_configured_is_the_embedded_parser(tmp_path):
-    settings = Settings(ingest=IngestSettings(parser="auto", workers=0, services=ServiceSettings(grobid_url=None, tables_url=None, nougat_url=None)))
+    settings = Settings(
+        ingest=IngestSettings(parser="auto", workers=0, services=ServiceSettings(grobid_url=None, tables_url=None, nougat_url=None))
+    )
     summary = ingest([PLOS], tmp_path / "c.sqlite", settings)
     assert summary.count("done") == 1 and summary.results[0].warnings == []
 
 
 def test_named_service_that_is_down_stops_the_run_with_a_clear_error(tmp_path, monkeypatch):
     url = closed_port_url()
-    monkeypatch.setenv("PAPERPYRAMID_GROBID_URL", url)
+    monkeypatch.setenv("PAPERPYRAMID_INGEST__SERVICES__GROBID_URL", url)
     result = CliRunner().invoke(app, ["ingest", str(PLOS), "--db", str(tmp_path / "c.sqlite"), "--parser", "grobid", "--workers", "0"])
-    assert result.exit_code == 2
+    assert result.exit_code == 3  # an outage
     assert f"GROBID is not reachable at {url}" in " ".join(result.output.split())
-    monkeypatch.delenv("PAPERPYRAMID_GROBID_URL")
+    monkeypatch.delenv("PAPERPYRAMID_INGEST__SERVICES__GROBID_URL")
     result = CliRunner().invoke(app, ["ingest", str(PLOS), "--db", str(tmp_path / "c.sqlite"), "--parser", "grobid", "--workers", "0"])
-    assert result.exit_code == 2 and "PAPERPYRAMID_GROBID_URL" in result.output
+    assert result.exit_code == 3 and "PAPERPYRAMID_INGEST__SERVICES__GROBID_URL" in result.output

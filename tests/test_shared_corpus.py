@@ -42,6 +42,7 @@ def corpus_run(tmp_path_factory):
     return corpus, db, summary, manifest
 
 
+@pytest.mark.slow
 def test_every_pdf_ingested_every_hostile_file_failed_with_its_reason(corpus_run):
     corpus, db, summary, manifest = corpus_run
     outcome = {Path(r.source_uri).name: r for r in summary.results}
@@ -57,6 +58,7 @@ def test_every_pdf_ingested_every_hostile_file_failed_with_its_reason(corpus_run
     assert set(REASONS) | set(READABLE_HOSTILE) == {row["file"] for row in manifest if row["kind"] == "hostile"}
 
 
+@pytest.mark.slow
 def test_section_titles_beat_grobids_published_soft_f1(corpus_run):
     corpus, db, _, _ = corpus_run
     report = evaluate(corpus, db)

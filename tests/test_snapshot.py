@@ -384,7 +384,7 @@ def test_http_snapshot_is_cached_reused_without_requests_and_refused_when_altere
     stem = name.removesuffix(".sqlite.gz")
     url = f"{base}/{name}"
     cache = tmp_path / "env-cache"
-    monkeypatch.setenv("PAPERPYRAMID_CACHE_DIR", str(cache))
+    monkeypatch.setenv("PAPERPYRAMID_CORPUS__CACHE_DIR", str(cache))
 
     # the manifest is found beside the snapshot when the URL is not presigned
     with Corpus.open(url) as copy:

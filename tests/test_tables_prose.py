@@ -26,7 +26,13 @@ CHIN = "chin-med-j-2017-small-fiber-neuropathy.pdf"
 
 @pytest.mark.parametrize(
     "text",
-    ["Table 1: Results on the SCIDOCS suite", "Table 2. Observed maximum longevity", "Table 1 Patient-provider relationship", "Fig. 3 a Scheme", "Table 4 (continued)"],
+    [
+        "Table 1: Results on the SCIDOCS suite",
+        "Table 2. Observed maximum longevity",
+        "Table 1 Patient-provider relationship",
+        "Fig. 3 a Scheme",
+        "Table 4 (continued)",
+    ],
 )
 def test_a_caption_opens_with_its_label(text: str) -> None:
     assert caption_start(text) is not None
@@ -34,18 +40,30 @@ def test_a_caption_opens_with_its_label(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Table 1 presents the main results corresponding to", "Table 5, we show accuracy, inter-annotator", "Table 2 compares key measurements", "Figure 3 shows the"],
+    [
+        "Table 1 presents the main results corresponding to",
+        "Table 5, we show accuracy, inter-annotator",
+        "Table 2 compares key measurements",
+        "Figure 3 shows the",
+    ],
 )
 def test_a_sentence_that_names_a_table_is_not_a_caption(text: str) -> None:
     assert caption_start(text) is None
 
 
 def test_prose_cut_into_cells_is_told_from_a_table() -> None:
-    column = [["the most co-viewed (co-read, or co-cited) papers"], ["corresponding to the query paper. We also include"], ["the number of papers in each"]]
+    column = [
+        ["the most co-viewed (co-read, or co-cited) papers"],
+        ["corresponding to the query paper. We also include"],
+        ["the number of papers in each"],
+    ]
     pages = [["are shown 50 perturbed and 50 un-perturbed sum-", "and summary, reducing the need for hints over time."]] * 3
     assert reads_as_prose(column) and reads_as_prose(pages)
     rubric = [["The first complaint"], ["The last amended complaint"], ["Any opinion"]]
-    translation = [["Original text in Hungarian", "Translation of the original text into English"], ["“Micsoda szükséges jókat akarván az Emberi”", "“The sort of necessary good things wanted”"]] * 2
+    translation = [
+        ["Original text in Hungarian", "Translation of the original text into English"],
+        ["“Micsoda szükséges jókat akarván az Emberi”", "“The sort of necessary good things wanted”"],
+    ] * 2
     numbers = [["Parameters", "IGT-related PN (n = 12)"], ["Age (years)", "56.8 ± 12.7"], ["IENFD", "4.2 ± 2.1"]]
     assert not any(reads_as_prose(cells) for cells in (rubric, translation, numbers))
 
@@ -140,7 +158,9 @@ def test_a_table_continued_on_the_next_page_is_one_table() -> None:
     first = Table("Table 4 Pressures", [head, ["1. felling", "10"]], page=11, label="4", bbox=(0, 0, 1, 1))
     rest = Table("Table 4 Pressures (Continued)", [head, ["20. washing", "11"]], page=12, label="4", bbox=(0, 2, 1, 3))
     other = Table("Table 5 Habitats", [["Habitat", "Records"], ["nád", "1"]], page=12, label="5", bbox=(0, 4, 1, 5))
-    sections = [Section("Results", 1, blocks=[Block(t.caption + "\n\n" + t.markdown, t.page, "table", t.bbox) for t in (first, rest, other)])]
+    sections = [
+        Section("Results", 1, blocks=[Block(t.caption + "\n\n" + t.markdown, t.page, "table", t.bbox) for t in (first, rest, other)])
+    ]
     document = Document(pages=12, sections=sections, tables=[first, rest, other])
     join_continued(document)
     assert [table.label for table in document.tables] == ["4", "5"]
@@ -149,6 +169,7 @@ def test_a_table_continued_on_the_next_page_is_one_table() -> None:
     assert len(blocks) == 2 and "| 20. washing | 11 |" in blocks[0].text and blocks[0].page == 11
 
 
+@pytest.mark.slow
 def test_the_landscape_papers_continued_tables_are_whole() -> None:
     document = _parsed("bmc-j-ethnobiol-ethnomed-2015-landscape-ethnoecology.pdf")
     labels = [table.label for table in document.tables]

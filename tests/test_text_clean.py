@@ -34,7 +34,7 @@ def _every_text(db: Path) -> list[str]:
     conn = db_sqlite.connect(db, read_only=True)
     texts: list[str] = []
     for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%fts%' AND name NOT LIKE 'vec_%'"):
-        for (column, kind) in conn.execute(f"SELECT name, type FROM pragma_table_info('{table}')"):
+        for column, kind in conn.execute(f"SELECT name, type FROM pragma_table_info('{table}')"):
             if kind.upper() == "TEXT":
                 texts += [value for (value,) in conn.execute(f'SELECT "{column}" FROM "{table}"') if isinstance(value, str)]
     conn.close()

@@ -255,7 +255,9 @@ def test_no_cut_after_an_initial_or_an_abbreviation(counter: TokenCounter) -> No
 
 
 def _long_table(rows: int) -> Block:
-    cells = [["Species", "Site", "Length (mm)", "Mass (g)"]] + [[f"Rana {i}", f"Site {i % 7}", f"{10 + i}.5", f"{i * 3}.2"] for i in range(rows)]
+    cells = [["Species", "Site", "Length (mm)", "Mass (g)"]] + [
+        [f"Rana {i}", f"Site {i % 7}", f"{10 + i}.5", f"{i * 3}.2"] for i in range(rows)
+    ]
     from paperpyramid.document import cells_to_markdown
 
     return Block(text="Table 2. Morphometrics of the frogs measured.\n\n" + cells_to_markdown(cells), page=4, kind="table")

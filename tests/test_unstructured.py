@@ -42,7 +42,6 @@ needs_recorded = pytest.mark.skipif(
 )
 
 
-
 def load(name: str) -> list[dict[str, Any]]:
     elements: list[dict[str, Any]] = json.loads((RECORDED / name).read_text(encoding="utf-8"))
     return elements

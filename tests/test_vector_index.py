@@ -96,6 +96,7 @@ def test_incremental_build_adds_only_new_vectors(corpus: tuple[Any, db_vectors.E
     assert lists_total == 3200
 
 
+@pytest.mark.slow
 def test_rebuild_is_idempotent_and_retrains_on_growth(corpus: tuple[Any, db_vectors.EmbedderRow]) -> None:
     conn, embedder = corpus
     first = vector_index.build_index(conn, embedder)

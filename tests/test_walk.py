@@ -75,8 +75,11 @@ class Model:
         if callable(arguments):
             arguments = arguments(body)
         if "tools" in body:
-            return FakeReply(tool_calls=[{"name": name, "arguments": arguments}], prompt_tokens=self.prompt_tokens,
-                             completion_tokens=self.completion_tokens)
+            return FakeReply(
+                tool_calls=[{"name": name, "arguments": arguments}],
+                prompt_tokens=self.prompt_tokens,
+                completion_tokens=self.completion_tokens,
+            )
         choice = {"tool": name, **(json.loads(arguments) if isinstance(arguments, str) else arguments)}
         return FakeReply(json.dumps(choice), prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens)
 
@@ -103,8 +106,9 @@ def fake(server: FakeLLMServer) -> FakeLLMServer:
     return server
 
 
-def run(db: Path, fake: FakeLLMServer, model: Model, *, question: str = QUESTION, limits: Limits | None = None,
-        budget_tokens: int | None = None) -> Found:
+def run(
+    db: Path, fake: FakeLLMServer, model: Model, *, question: str = QUESTION, limits: Limits | None = None, budget_tokens: int | None = None
+) -> Found:
     fake.handler = model
     with Corpus.open(db) as corpus:
         return walk(corpus.conn, question, get_llm(llm_settings(fake.base_url)), tracker=Tracker(limits), budget_tokens=budget_tokens)
@@ -113,8 +117,9 @@ def run(db: Path, fake: FakeLLMServer, model: Model, *, question: str = QUESTION
 def stored(db: Path, text: str) -> tuple[str, int, int]:
     """The id, page and tokens of the one stored context of alpha that contains ``text``."""
     with Corpus.open(db) as corpus:
-        rows = corpus.conn.execute("SELECT c.id, c.page_number, c.num_tokens FROM contexts AS c WHERE c.text LIKE ? AND c.text LIKE '%alpha%'",
-                                   [f"%{text}%"]).fetchall()
+        rows = corpus.conn.execute(
+            "SELECT c.id, c.page_number, c.num_tokens FROM contexts AS c WHERE c.text LIKE ? AND c.text LIKE '%alpha%'", [f"%{text}%"]
+        ).fetchall()
     assert len(rows) == 1, rows
     return rows[0][0], rows[0][1], rows[0][2]
 
@@ -130,11 +135,17 @@ def test_native_walk_next_next_done_keeps_the_named_passages(db: Path, fake: Fak
         found = find(corpus.conn, "walk", QUESTION, get_llm(llm_settings(fake.base_url)), on_step=streamed.append)
     assert [on_view(body) for body in fake.requests] == ["§2 Results part 2 (p. 2)", "§3 Results part 3 (p. 3)", "§4 Results part 4 (p. 4)"]
     assert all([tool["function"]["name"] for tool in body["tools"]] == TOOL_NAMES for body in fake.requests)
-    assert [(hit.context_id, hit.citation.page_number) for hit in found.passages] == [stored(db, "shark colony")[:2], stored(db, "heron nests")[:2]]
+    assert [(hit.context_id, hit.citation.page_number) for hit in found.passages] == [
+        stored(db, "shark colony")[:2],
+        stored(db, "heron nests")[:2],
+    ]
     assert found.passages[0].cite() == "Colonies of alpha — §2 Results part 2, p. 2"
     assert [step.name for step in streamed] == ["search", "walk", "walk", "walk", "stop"] and streamed == found.steps
-    assert walked(found) == ["next_section → §3 Results part 3 (p. 3), kept 1", "next_section → §4 Results part 4 (p. 4), kept 1",
-                             "done → the walk ends, kept 0"]
+    assert walked(found) == [
+        "next_section → §3 Results part 3 (p. 3), kept 1",
+        "next_section → §4 Results part 4 (p. 4), kept 1",
+        "done → the walk ends, kept 0",
+    ]
     assert found.steps[-1].detail == "done: 2 passages kept"
     assert (found.prompt_tokens, found.completion_tokens) == (300, 30)
     second = user_turn(fake.requests[1])
@@ -142,25 +153,45 @@ def test_native_walk_next_next_done_keeps_the_named_passages(db: Path, fake: Fak
 
 
 def test_refused_tools_walk_on_as_json_and_keep_reading_order(db: Path, fake: FakeLLMServer) -> None:
-    model = Model([("open_section", lambda body: {**keep("shark colony")(body), "number": "4"}),
-                   ("previous_section", keep("beetle colony")), ("done", keep("heron colony"))], refuse_tools=True)
+    model = Model(
+        [
+            ("open_section", lambda body: {**keep("shark colony")(body), "number": "4"}),
+            ("previous_section", keep("beetle colony")),
+            ("done", keep("heron colony")),
+        ],
+        refuse_tools=True,
+    )
     shark, heron, beetle = stored(db, "shark colony"), stored(db, "heron colony"), stored(db, "beetle colony")
     found = run(db, fake, model, budget_tokens=shark[2] + heron[2])
     assert ["tools" in body for body in fake.requests] == [True, False, False, False]  # refused once, remembered
     system = fake.requests[1]["messages"][0]["content"]
     assert "JSON schema" in system and all(f"- {name}: " in system for name in TOOL_NAMES)
-    assert [on_view(body) for body in fake.requests[1:]] == ["§2 Results part 2 (p. 2)", "§4 Results part 4 (p. 4)", "§3 Results part 3 (p. 3)"]
+    assert [on_view(body) for body in fake.requests[1:]] == [
+        "§2 Results part 2 (p. 2)",
+        "§4 Results part 4 (p. 4)",
+        "§3 Results part 3 (p. 3)",
+    ]
     # kept in the order §2, §4, §3; returned in reading order, cut to the budget
     assert found.steps[-1].detail == "done: 3 passages kept" and beetle[0] not in [hit.context_id for hit in found.passages]
     assert [(hit.context_id, hit.citation.page_number) for hit in found.passages] == [shark[:2], heron[:2]]
 
 
 def test_moves_off_either_end_are_told_to_the_model(db: Path, fake: FakeLLMServer) -> None:
-    model = Model([("previous_section", {"keep": []}), ("open_section", {"keep": [], "number": "4"}), ("next_section", {"keep": []}),
-                   ("done", keep("beetle colony"))])
+    model = Model(
+        [
+            ("previous_section", {"keep": []}),
+            ("open_section", {"keep": [], "number": "4"}),
+            ("next_section", {"keep": []}),
+            ("done", keep("beetle colony")),
+        ]
+    )
     found = run(db, fake, model, question="how large did the frog colony of alpha grow")
-    assert walked(found) == ["previous_section → no section before §1 Results part 1, kept 0", "open_section('4') → §4 Results part 4 (p. 4), kept 0",
-                             "next_section → no section after §4 Results part 4, kept 0", "done → the walk ends, kept 1"]
+    assert walked(found) == [
+        "previous_section → no section before §1 Results part 1, kept 0",
+        "open_section('4') → §4 Results part 4 (p. 4), kept 0",
+        "next_section → no section after §4 Results part 4, kept 0",
+        "done → the walk ends, kept 1",
+    ]
     assert "Note: There is no section before §1 Results part 1: it is the paper's first section." in user_turn(fake.requests[1])
     assert "Note: There is no section after §4 Results part 4: it is the paper's last section." in user_turn(fake.requests[3])
     assert [on_view(body) for body in fake.requests] == ["§1 Results part 1 (p. 1)"] * 2 + ["§4 Results part 4 (p. 4)"] * 2
@@ -188,7 +219,10 @@ def test_injected_passage_is_data_and_obeying_it_changes_nothing(db: Path, fake:
 def test_unknown_tool_is_repaired_and_the_walk_goes_on(db: Path, fake: FakeLLMServer) -> None:
     found = run(db, fake, Model([("delete_corpus", {"keep": []}), ("next_section", keep("shark colony")), ("done", {"keep": []})]))
     assert len(fake.requests) == 3
-    assert fake.requests[1]["messages"][-1]["role"] == "tool" and "there is no tool 'delete_corpus'" in fake.requests[1]["messages"][-1]["content"]
+    assert (
+        fake.requests[1]["messages"][-1]["role"] == "tool"
+        and "there is no tool 'delete_corpus'" in fake.requests[1]["messages"][-1]["content"]
+    )
     assert walked(found)[0] == "next_section → §3 Results part 3 (p. 3), kept 1"
     assert (found.steps[1].prompt_tokens, found.steps[1].completion_tokens) == (200, 20)  # both attempts counted
     assert [hit.context_id for hit in found.passages] == [stored(db, "shark colony")[0]]
@@ -198,7 +232,9 @@ def test_a_call_never_repaired_ends_the_walk_with_the_search_hits(db: Path, fake
     found = run(db, fake, Model([("next_section", '{"keep": "all of them"}')]))
     assert len(fake.requests) == 2
     assert [step.name for step in found.steps] == ["search", "walk", "stop"]
-    assert found.steps[1].detail.startswith("the model's choice was unusable even after a repair turn") and found.steps[1].prompt_tokens == 200
+    assert (
+        found.steps[1].detail.startswith("the model's choice was unusable even after a repair turn") and found.steps[1].prompt_tokens == 200
+    )
     with Corpus.open(db) as corpus:
         best = retrieve(corpus.conn, QUESTION, mode="bm25", k=5)
     assert found.steps[2].detail == f"malformed tool call; nothing kept, so the {len(best)} best search hits are handed over"

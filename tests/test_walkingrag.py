@@ -28,8 +28,16 @@ def passages(body: dict[str, Any]) -> list[str]:
     return [text for _, _, text in _PASSAGE.findall(body["messages"][1]["content"])]
 
 
-def fact(text: str, passages: list[int], next_source: str = "the heron nests", expected_info: str = "how many heron nests") -> dict[str, Any]:
-    return {"fact": text, "relevance": "it counts the animals", "next_source": next_source, "expected_info": expected_info, "passages": passages}
+def fact(
+    text: str, passages: list[int], next_source: str = "the heron nests", expected_info: str = "how many heron nests"
+) -> dict[str, Any]:
+    return {
+        "fact": text,
+        "relevance": "it counts the animals",
+        "next_source": next_source,
+        "expected_info": expected_info,
+        "passages": passages,
+    }
 
 
 def first_sentence(body: dict[str, Any], **descriptor: str) -> FakeReply:
@@ -38,10 +46,18 @@ def first_sentence(body: dict[str, Any], **descriptor: str) -> FakeReply:
     return FakeReply(json.dumps({"facts": [fact(sentence, [1], **descriptor)]}), prompt_tokens=100, completion_tokens=20)
 
 
-def run(db: Path, handler: Callable[[dict[str, Any]], FakeReply], limits: Limits | None = None, **options: Any) -> tuple[Found, list[Step], list[dict[str, Any]]]:
+def run(
+    db: Path, handler: Callable[[dict[str, Any]], FakeReply], limits: Limits | None = None, **options: Any
+) -> tuple[Found, list[Step], list[dict[str, Any]]]:
     steps: list[Step] = []
     with FakeLLMServer(handler) as server, sqlite3.connect(db) as conn:
-        found = walkingrag(conn, options.pop("question", QUESTION), get_llm(llm_settings(server.base_url)), tracker=Tracker(limits, on_step=steps.append), **options)
+        found = walkingrag(
+            conn,
+            options.pop("question", QUESTION),
+            get_llm(llm_settings(server.base_url)),
+            tracker=Tracker(limits, on_step=steps.append),
+            **options,
+        )
         requests = list(server.requests)
     return found, steps, requests
 
@@ -63,8 +79,11 @@ def test_next_source_leads_to_passages_not_read_yet(tmp_path: Path) -> None:
     def model(body: dict[str, Any]) -> FakeReply:
         if "heron" not in passages(body)[0]:
             return first_sentence(body)  # round 1: the frogs; the heron nests are elsewhere
-        return FakeReply(json.dumps({"facts": [fact("Observers counted 9 heron nests near station alpha-3.", [1], "the heron colony", "its size")]}),
-                         prompt_tokens=100, completion_tokens=20)
+        return FakeReply(
+            json.dumps({"facts": [fact("Observers counted 9 heron nests near station alpha-3.", [1], "the heron colony", "its size")]}),
+            prompt_tokens=100,
+            completion_tokens=20,
+        )
 
     found, steps, requests = run(db, model)
     first, second = (passages(body) for body in requests)
@@ -164,7 +183,9 @@ def test_fact_citing_a_passage_not_shown_is_dropped(tmp_path: Path) -> None:
     make_corpus(db, {"alpha": paper("alpha", pages=1)})
 
     def inventing(body: dict[str, Any]) -> FakeReply:
-        return FakeReply(json.dumps({"facts": [fact("Frogs outnumber herons.", [7]), fact("The frog colony grew to 17 individuals.", [1, 9])]}))
+        return FakeReply(
+            json.dumps({"facts": [fact("Frogs outnumber herons.", [7]), fact("The frog colony grew to 17 individuals.", [1, 9])]})
+        )
 
     found, steps, _ = run(db, inventing)
     assert [item.text for item in found.facts] == ["The frog colony grew to 17 individuals."]

@@ -21,10 +21,20 @@ from tests.fake_llm import FakeLLMServer, FakeReply, llm_settings
 from tests.test_ask import answering
 from tests.test_distill import make_corpus, paper
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: chromium's own connections are refused by a closed network; these keep it from trying
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 FACT = "The shark colony of alpha grew to 34 individuals in survey 2."
@@ -37,7 +47,11 @@ def gathering_then_answering(body: dict[str, Any]) -> FakeReply:
         return answering(body)
     shown = re.findall(r'<document passage="(\d+)"[^>]*>\n(.*?)\n</document>', body["messages"][1]["content"], re.S)
     shark = [int(number) for number, text in shown if "shark" in text]
-    facts = [{"fact": FACT, "relevance": "the colony's size", "next_source": "later surveys", "expected_info": "growth", "passages": shark}] if shark else []
+    facts = (
+        [{"fact": FACT, "relevance": "the colony's size", "next_source": "later surveys", "expected_info": "growth", "passages": shark}]
+        if shark
+        else []
+    )
     return FakeReply(json.dumps({"facts": facts}))
 
 
@@ -48,8 +62,11 @@ def test_question_steps_answer_and_citation_in_a_browser(tmp_path: Path) -> None
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package drives the browser (pip install -e '.[dev]')")
     db = tmp_path / "corpus.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=3)})
-    with FakeLLMServer(gathering_then_answering) as llm_server, serve(create_app(db, llm=get_llm(llm_settings(llm_server.base_url)))) as url, \
-            sync_api.sync_playwright() as playwright:
+    with (
+        FakeLLMServer(gathering_then_answering) as llm_server,
+        serve(create_app(db, llm=get_llm(llm_settings(llm_server.base_url)))) as url,
+        sync_api.sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 800})
@@ -93,8 +110,11 @@ def test_the_page_takes_the_token_from_its_fragment(tmp_path: Path) -> None:
     db = tmp_path / "corpus.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=3)})
     token = "s3cret-page-token"
-    with FakeLLMServer(answering) as llm_server, serve(create_app(db, llm=get_llm(llm_settings(llm_server.base_url)), token=token)) as url, \
-            sync_api.sync_playwright() as playwright:
+    with (
+        FakeLLMServer(answering) as llm_server,
+        serve(create_app(db, llm=get_llm(llm_settings(llm_server.base_url)), token=token)) as url,
+        sync_api.sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
             page = browser.new_page()

@@ -91,9 +91,12 @@ class PeakChildMemory:
 
 def outcomes(db: Path) -> dict[str, tuple[str, str | None]]:
     with sqlite3.connect(db) as connection:
-        return {Path(uri).name: (status, error) for uri, status, error in connection.execute("SELECT source_uri, status, error FROM ingest_log")}
+        return {
+            Path(uri).name: (status, error) for uri, status, error in connection.execute("SELECT source_uri, status, error FROM ingest_log")
+        }
 
 
+@pytest.mark.slow
 def test_flate_bomb_fails_under_the_memory_ceiling_and_the_paper_beside_it_is_done(bomb_folder, tmp_path):
     db = tmp_path / "c.sqlite"
     started = time.monotonic()
@@ -110,10 +113,16 @@ def test_flate_bomb_fails_under_the_memory_ceiling_and_the_paper_beside_it_is_do
     print(f"bomb failed in {seconds:.1f} s (3 tries); peak worker RSS {memory.peak / 2**20:.0f} MiB under a 1024 MiB ceiling")
 
 
+@pytest.mark.slow
 def test_flate_bomb_is_stopped_within_twice_the_time_limit(bomb_folder, tmp_path):
     db = tmp_path / "c.sqlite"
     results = {}
-    summary = ingest([bomb_folder], db, settings(max_worker_memory=0, time_limit=5), on_result=lambda result: results.update({Path(result.source_uri).name: result}))
+    summary = ingest(
+        [bomb_folder],
+        db,
+        settings(max_worker_memory=0, time_limit=5),
+        on_result=lambda result: results.update({Path(result.source_uri).name: result}),
+    )
     bomb = results["bomb.pdf"]
     # the worker's own alarm fires when pdfium hands control back between calls; when it does not
     # in time, the parent stops the worker: either way the document fails, within twice the limit
@@ -123,6 +132,7 @@ def test_flate_bomb_is_stopped_within_twice_the_time_limit(bomb_folder, tmp_path
     print(f"bomb stopped after {bomb.seconds:.1f} s against a 5 s limit")
 
 
+@pytest.mark.slow
 def test_a_rerun_does_not_try_the_stopped_bomb_again(bomb_folder, tmp_path):
     db = tmp_path / "c.sqlite"
     ingest([bomb_folder], db, settings(max_worker_memory=512, time_limit=30, max_attempts=1))
@@ -139,14 +149,18 @@ def _children_of(pid: int) -> list[psutil.Process]:
         return []
 
 
+@pytest.mark.slow
 def test_no_worker_outlives_an_ingest_killed_with_sigkill(tmp_path):
     folder = tmp_path / "inputs"
     folder.mkdir()
     for index in range(40):  # enough distinct papers to keep both workers busy for a while
-        (folder / f"paper-{index}.pdf").write_bytes(text_pdf([[(f"Paper {index}", 18), *((f"line {n} of paper {index}", 10) for n in range(40))]] * 30))
+        (folder / f"paper-{index}.pdf").write_bytes(
+            text_pdf([[(f"Paper {index}", 18), *((f"line {n} of paper {index}", 10) for n in range(40))]] * 30)
+        )
     process = subprocess.Popen(
         [str(PAPERPYRAMID), "ingest", str(folder), "--db", str(tmp_path / "c.sqlite"), "--workers", "2", "--no-embed"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 60
     children: list[psutil.Process] = []
@@ -161,6 +175,7 @@ def test_no_worker_outlives_an_ingest_killed_with_sigkill(tmp_path):
     assert alive == [], f"{len(alive)} of {len(children)} child processes still alive 10 s after kill -9 of the ingest"
 
 
+@pytest.mark.slow
 def test_two_concurrent_ingests_of_different_files_store_everything(tmp_path):
     db = tmp_path / "shared.sqlite"  # a fresh file: both runs would create the schema
     runs = []
@@ -168,10 +183,14 @@ def test_two_concurrent_ingests_of_different_files_store_everything(tmp_path):
         folder = tmp_path / f"inputs-{index}"
         folder.mkdir()
         shutil.copy(paper, folder / paper.name)
-        runs.append(subprocess.Popen(
-            [str(PAPERPYRAMID), "ingest", str(folder), "--db", str(db), "--workers", "1", "--no-embed"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        ))
+        runs.append(
+            subprocess.Popen(
+                [str(PAPERPYRAMID), "ingest", str(folder), "--db", str(db), "--workers", "1", "--no-embed"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+        )
     outputs = [run.communicate(timeout=300)[0] for run in runs]
     assert [run.returncode for run in runs] == [0, 0], outputs
     log = outcomes(db)
@@ -180,6 +199,7 @@ def test_two_concurrent_ingests_of_different_files_store_everything(tmp_path):
         assert connection.execute("SELECT count(*) FROM articles").fetchone()[0] == 2
 
 
+@pytest.mark.slow
 def test_a_second_ingest_waits_for_the_first_and_says_so(tmp_path):
     from paperpyramid.db.writer import writer_lock
 
@@ -190,7 +210,9 @@ def test_a_second_ingest_waits_for_the_first_and_says_so(tmp_path):
     with writer_lock(db):  # as a first ingest would hold it
         run = subprocess.Popen(
             [str(PAPERPYRAMID), "ingest", str(folder), "--db", str(db), "--workers", "0", "--no-embed"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         time.sleep(3)
         assert run.poll() is None, "the second ingest did not wait"
@@ -233,7 +255,9 @@ def test_watch_over_an_ingested_bucket_keeps_no_memory_per_pass(s3_env, tmp_path
 
     tracemalloc.start()
     try:
-        summary = ingest(["s3://idle/"], db, settings(workers=0), watch=True, poll_interval=0.01, max_poll_interval=0.01, stop=stop, on_result=on_result)
+        summary = ingest(
+            ["s3://idle/"], db, settings(workers=0), watch=True, poll_interval=0.01, max_poll_interval=0.01, stop=stop, on_result=on_result
+        )
     finally:
         tracemalloc.stop()
     assert summary.count("skipped") >= 60 * 60 and summary.results == []
@@ -241,7 +265,6 @@ def test_watch_over_an_ingested_bucket_keeps_no_memory_per_pass(s3_env, tmp_path
     # the old summary kept ~300 bytes per listed object per pass: 50 passes x 60 objects ~ 0.9 MB
     assert growth < 150_000, f"memory grew by {growth} bytes over 50 idle passes"
     print(f"50 idle passes over 60 objects: traced memory grew by {growth} bytes")
-
 
 
 def _refuse_settings(*args: object, on_phase: object = None) -> None:
@@ -268,6 +291,7 @@ def _echo(value: int, on_phase: object = None) -> int:
     return value
 
 
+@pytest.mark.slow
 def test_a_worker_that_died_while_idle_is_replaced_when_the_next_job_comes():
     from paperpyramid.ingest.workers import WorkerPool
 
@@ -289,6 +313,7 @@ def test_a_worker_that_died_while_idle_is_replaced_when_the_next_job_comes():
     assert len(second) == 1 and second[0].value == 2  # a fresh worker took the job
 
 
+@pytest.mark.slow
 def test_a_document_stuck_in_native_code_is_stopped_by_the_parent(tmp_path):
     folder = tmp_path / "inputs"
     folder.mkdir()
@@ -296,8 +321,12 @@ def test_a_document_stuck_in_native_code_is_stopped_by_the_parent(tmp_path):
     shutil.copy(GOOD[1], folder / GOOD[1].name)
     results = {}
     started = time.monotonic()
-    ingest([folder], tmp_path / "c.sqlite", settings(parser="tests.stuck_parser:parse", time_limit=2, workers=1),
-           on_result=lambda result: results.update({Path(result.source_uri).name: result}))
+    ingest(
+        [folder],
+        tmp_path / "c.sqlite",
+        settings(parser="tests.stuck_parser:parse", time_limit=2, workers=1),
+        on_result=lambda result: results.update({Path(result.source_uri).name: result}),
+    )
     assert results["stuck.pdf"].error == "stuck.pdf: parsing took longer than 2 s (the worker was stopped)"
     assert results[GOOD[1].name].status == "done"  # the fresh worker parsed the next one
     assert time.monotonic() - started < 30

@@ -79,7 +79,13 @@ def _find_split(texts: Sequence[str], at: tuple[int, int], marker: str) -> tuple
         text, following = texts[context].rstrip(), texts[context + 1].lstrip()
         for cut in range(len(marker) - 1, 0, -1):
             head, rest = marker[:cut].rstrip(), marker[cut:].lstrip()
-            if head and rest and text.endswith(head) and following.startswith(rest) and len(text) - len(head) >= (at[1] if context == at[0] else 0):
+            if (
+                head
+                and rest
+                and text.endswith(head)
+                and following.startswith(rest)
+                and len(text) - len(head) >= (at[1] if context == at[0] else 0)
+            ):
                 return context, len(text) - len(head), len(text)
     return None
 

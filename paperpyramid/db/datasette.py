@@ -227,7 +227,11 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
     ),
     "insights_contexts": (
         "Which contexts each insight was distilled from: the drill-down from an insight to verbatim text.",
-        {"insight_id": "The insight.", "context_id": "A context it came from.", "score": "Share of the insight's words (idf-weighted) the context holds."},
+        {
+            "insight_id": "The insight.",
+            "context_id": "A context it came from.",
+            "score": "Share of the insight's words (idf-weighted) the context holds.",
+        },
     ),
     "concepts": (
         "The pyramid's second level: short paragraphs that connect an article's insights.",

@@ -353,7 +353,9 @@ def update(conn: Any, weights: Sequence[float], *, rebuild: bool = False, on_pro
         averages = _averages(conn)
         if not rebuild and _current_meta(conn, weights) is not None:
             pass  # current already
-        elif meta is not None and not rebuild and meta[0] == tuple(weights) and meta[3] < MAX_SEGMENTS and _only_added(conn, meta, averages):
+        elif (
+            meta is not None and not rebuild and meta[0] == tuple(weights) and meta[3] < MAX_SEGMENTS and _only_added(conn, meta, averages)
+        ):
             _add_segment(conn, meta[1], meta[3], weights, on_progress)
             _set_meta(conn, weights, last, averages, meta[3] + 1)
         else:

@@ -98,13 +98,28 @@ def store_pyramid(conn: Any, pyramid: ArticlePyramid) -> dict[str, list[str]]:
         conn.executemany(
             "INSERT INTO insights (id, article_id, position, text, pages, page_number, section, num_tokens, model, prompt_version) VALUES (?,?,?,?,?,?,?,?,?,?)",
             [
-                (iid, pyramid.article_id, position, row.text, json.dumps(row.pages), min(row.pages, default=None), row.section, row.num_tokens, pyramid.model, pyramid.prompt_version)
+                (
+                    iid,
+                    pyramid.article_id,
+                    position,
+                    row.text,
+                    json.dumps(row.pages),
+                    min(row.pages, default=None),
+                    row.section,
+                    row.num_tokens,
+                    pyramid.model,
+                    pyramid.prompt_version,
+                )
                 for position, (iid, row) in enumerate(zip(insight_ids, pyramid.insights, strict=True), 1)
             ],
         )
         conn.executemany(
             "INSERT INTO insights_contexts (insight_id, context_id, score) VALUES (?, ?, ?)",
-            [(iid, context_id, score) for iid, row in zip(insight_ids, pyramid.insights, strict=True) for context_id, score in dict(row.contexts).items()],
+            [
+                (iid, context_id, score)
+                for iid, row in zip(insight_ids, pyramid.insights, strict=True)
+                for context_id, score in dict(row.contexts).items()
+            ],
         )
         conn.executemany(
             "INSERT INTO concepts (id, article_id, position, text, num_tokens, model, prompt_version) VALUES (?,?,?,?,?,?,?)",
@@ -115,7 +130,11 @@ def store_pyramid(conn: Any, pyramid: ArticlePyramid) -> dict[str, list[str]]:
         )
         conn.executemany(
             "INSERT INTO concepts_insights (concept_id, insight_id) VALUES (?, ?)",
-            [(cid, insight_ids[index]) for cid, row in zip(concept_ids, pyramid.concepts, strict=True) for index in sorted(set(row.insights))],
+            [
+                (cid, insight_ids[index])
+                for cid, row in zip(concept_ids, pyramid.concepts, strict=True)
+                for index in sorted(set(row.insights))
+            ],
         )
         if pyramid.abstract:
             conn.execute(
@@ -128,11 +147,15 @@ def store_pyramid(conn: Any, pyramid: ArticlePyramid) -> dict[str, list[str]]:
             for level, matrix in pyramid.vectors.by_level.items():
                 db_vectors.insert_level_vectors(conn, embedder, level, ids[level], matrix)
         _record_calls(conn, pyramid.article_id, pyramid.prompt_version, pyramid.calls)
-        _record_status(conn, pyramid.article_id, "done", None, pyramid.model, pyramid.prompt_version, pyramid.calls, pyramid.warnings, pyramid.seconds)
+        _record_status(
+            conn, pyramid.article_id, "done", None, pyramid.model, pyramid.prompt_version, pyramid.calls, pyramid.warnings, pyramid.seconds
+        )
     return {"insights": insight_ids, "concepts": concept_ids, "abstracts": abstract_ids}
 
 
-def record_failure(conn: Any, article_id: str, model: str, prompt_version: str, error: str, calls: Sequence[LLMCallRecord], seconds: float = 0.0) -> None:
+def record_failure(
+    conn: Any, article_id: str, model: str, prompt_version: str, error: str, calls: Sequence[LLMCallRecord], seconds: float = 0.0
+) -> None:
     """Note why the article could not be distilled (its earlier pyramid, if any, stays), with
     the calls it cost; a re-run tries it again."""
     with _transaction(conn):
@@ -140,8 +163,10 @@ def record_failure(conn: Any, article_id: str, model: str, prompt_version: str, 
         previous = conn.execute("SELECT status FROM distillations WHERE article_id = ?", [article_id]).fetchone()
         if previous is not None and previous[0] == "done":
             # keep the pyramid it has and say the re-distillation failed
-            conn.execute("UPDATE distillations SET warnings = json_insert(warnings, '$[#]', ?), updated_at = ? WHERE article_id = ?",
-                         [f"re-distillation with {model} failed: {error}", _now(), article_id])
+            conn.execute(
+                "UPDATE distillations SET warnings = json_insert(warnings, '$[#]', ?), updated_at = ? WHERE article_id = ?",
+                [f"re-distillation with {model} failed: {error}", _now(), article_id],
+            )
             return
         _record_status(conn, article_id, "failed", error, model, prompt_version, calls, [], seconds)
 
@@ -158,9 +183,12 @@ def delete_pyramid(conn: Any, article_id: str) -> None:
             conn.execute("DELETE FROM insights_contexts WHERE insight_id IN (SELECT id FROM insights WHERE article_id = ?)", [article_id])
             conn.execute("DELETE FROM concepts_insights WHERE insight_id IN (SELECT id FROM insights WHERE article_id = ?)", [article_id])
             conn.execute(
-                "UPDATE OR IGNORE recollections_sources SET insight_id = NULL WHERE insight_id IN (SELECT id FROM insights WHERE article_id = ?)", [article_id]
+                "UPDATE OR IGNORE recollections_sources SET insight_id = NULL WHERE insight_id IN (SELECT id FROM insights WHERE article_id = ?)",
+                [article_id],
             )
-            conn.execute("DELETE FROM recollections_sources WHERE insight_id IN (SELECT id FROM insights WHERE article_id = ?)", [article_id])
+            conn.execute(
+                "DELETE FROM recollections_sources WHERE insight_id IN (SELECT id FROM insights WHERE article_id = ?)", [article_id]
+            )
         if level == "concepts":
             conn.execute("DELETE FROM concepts_insights WHERE concept_id IN (SELECT id FROM concepts WHERE article_id = ?)", [article_id])
         conn.execute(f"DELETE FROM {level} WHERE article_id = ?", [article_id])
@@ -206,12 +234,24 @@ def _record_calls(conn: Any, article_id: str | None, prompt_version: str, calls:
     now = _now()
     conn.executemany(
         "INSERT INTO llm_calls (article_id, step, model, prompt_version, prompt_tokens, completion_tokens, cached, attempts, seconds, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        [(article_id, c.step, c.model, prompt_version, c.prompt_tokens, c.completion_tokens, int(c.cached), c.attempts, c.seconds, now) for c in calls],
+        [
+            (article_id, c.step, c.model, prompt_version, c.prompt_tokens, c.completion_tokens, int(c.cached), c.attempts, c.seconds, now)
+            for c in calls
+        ],
     )
 
 
-def _record_status(conn: Any, article_id: str, status: str, error: str | None, model: str, prompt_version: str,
-                   calls: Sequence[LLMCallRecord], warnings: Sequence[str], seconds: float) -> None:
+def _record_status(
+    conn: Any,
+    article_id: str,
+    status: str,
+    error: str | None,
+    model: str,
+    prompt_version: str,
+    calls: Sequence[LLMCallRecord],
+    warnings: Sequence[str],
+    seconds: float,
+) -> None:
     spent = [call for call in calls if not call.cached]
     conn.execute(
         """
@@ -224,8 +264,20 @@ def _record_status(conn: Any, article_id: str, status: str, error: str | None, m
             completion_tokens = excluded.completion_tokens, attempts = distillations.attempts + 1, seconds = excluded.seconds,
             warnings = excluded.warnings, recollected = 0, updated_at = excluded.updated_at
         """,
-        [article_id, status, error, model, prompt_version, len(calls), len(calls) - len(spent), sum(c.prompt_tokens for c in spent),
-         sum(c.completion_tokens for c in spent), seconds, json.dumps(list(warnings), ensure_ascii=False), _now()],
+        [
+            article_id,
+            status,
+            error,
+            model,
+            prompt_version,
+            len(calls),
+            len(calls) - len(spent),
+            sum(c.prompt_tokens for c in spent),
+            sum(c.completion_tokens for c in spent),
+            seconds,
+            json.dumps(list(warnings), ensure_ascii=False),
+            _now(),
+        ],
     )
 
 

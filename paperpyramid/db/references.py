@@ -29,7 +29,6 @@ GENERIC_TITLES = ("letter to the editor", "introduction to the special issue", "
 YEAR_SLACK = 1
 
 
-
 def title_key(title: str | None) -> str | None:
     """``title`` folded for matching: accents off, lower case, letters and digits only, one space
     between words; None when nothing is left."""
@@ -86,7 +85,8 @@ def resolve_article(conn: sqlite3.Connection, article_id: str) -> int:
     linked = 0
     # Its own entries that name an earlier article.
     for entry_id, doi, arxiv, key, year, authors in conn.execute(
-        "SELECT id, doi, arxiv_id, title_key, year, authors FROM bib_entries WHERE article_id = ? AND cited_article_id IS NULL", [article_id]
+        "SELECT id, doi, arxiv_id, title_key, year, authors FROM bib_entries WHERE article_id = ? AND cited_article_id IS NULL",
+        [article_id],
     ).fetchall():
         cited = _named(conn, doi, arxiv, key, year, _first_surname(authors), article_id)
         if cited is not None:
@@ -95,11 +95,15 @@ def resolve_article(conn: sqlite3.Connection, article_id: str) -> int:
     # Earlier entries, still dangling, that name it.
     candidates: list[tuple[str, int | None, str]] = []
     if article.doi:
-        candidates += conn.execute("SELECT id, year, authors FROM bib_entries WHERE doi = ? AND cited_article_id IS NULL AND article_id != ?",
-                                   [article.doi, article_id]).fetchall()
+        candidates += conn.execute(
+            "SELECT id, year, authors FROM bib_entries WHERE doi = ? AND cited_article_id IS NULL AND article_id != ?",
+            [article.doi, article_id],
+        ).fetchall()
     if article.arxiv_id:
-        candidates += conn.execute("SELECT id, year, authors FROM bib_entries WHERE arxiv_id = ? AND cited_article_id IS NULL AND article_id != ?",
-                                   [article.arxiv_id, article_id]).fetchall()
+        candidates += conn.execute(
+            "SELECT id, year, authors FROM bib_entries WHERE arxiv_id = ? AND cited_article_id IS NULL AND article_id != ?",
+            [article.arxiv_id, article_id],
+        ).fetchall()
     if _matchable(article.title_key) and _unique_title(conn, article.title_key):
         rows = conn.execute(
             "SELECT id, year, authors FROM bib_entries WHERE title_key = ? AND cited_article_id IS NULL AND article_id != ?",
@@ -107,12 +111,15 @@ def resolve_article(conn: sqlite3.Connection, article_id: str) -> int:
         ).fetchall()
         candidates += [(entry_id, year, authors) for entry_id, year, authors in rows if _agrees(article, year, _first_surname(authors))]
     for entry_id in dict.fromkeys(entry_id for entry_id, _, _ in candidates):
-        linked += conn.execute("UPDATE bib_entries SET cited_article_id = ? WHERE id = ? AND cited_article_id IS NULL", [article_id, entry_id]).rowcount
+        linked += conn.execute(
+            "UPDATE bib_entries SET cited_article_id = ? WHERE id = ? AND cited_article_id IS NULL", [article_id, entry_id]
+        ).rowcount
     return linked
 
 
-def _named(conn: sqlite3.Connection, doi: str | None, arxiv: str | None, key: str | None, year: int | None, first: str | None,
-           citing: str) -> str | None:
+def _named(
+    conn: sqlite3.Connection, doi: str | None, arxiv: str | None, key: str | None, year: int | None, first: str | None, citing: str
+) -> str | None:
     """The article (not ``citing``) an entry with these fields names, or None."""
     if doi:
         row = conn.execute("SELECT id FROM articles WHERE doi = ? AND id != ? ORDER BY created_at LIMIT 1", [doi, citing]).fetchone()
@@ -130,12 +137,18 @@ def _named(conn: sqlite3.Connection, doi: str | None, arxiv: str | None, key: st
 
 
 def _matchable(key: str | None) -> bool:
-    return bool(key) and len(key or "") >= MIN_TITLE_KEY and len((key or "").split()) >= MIN_TITLE_WORDS and not (key or "").startswith(GENERIC_TITLES)
+    return (
+        bool(key)
+        and len(key or "") >= MIN_TITLE_KEY
+        and len((key or "").split()) >= MIN_TITLE_WORDS
+        and not (key or "").startswith(GENERIC_TITLES)
+    )
 
 
 def _unique_title(conn: sqlite3.Connection, key: str | None) -> bool:
     """Whether one article only has this title (then entries naming it are its)."""
-    return conn.execute("SELECT count(*) FROM articles WHERE title_key = ?", [key]).fetchone()[0] == 1
+    count: int = conn.execute("SELECT count(*) FROM articles WHERE title_key = ?", [key]).fetchone()[0]
+    return count == 1
 
 
 def _agrees(article: _Article, year: int | None, first: str | None) -> bool:

@@ -347,8 +347,10 @@ def _v7_citations(db: sqlite_utils.Database) -> None:
 
     db.executescript(_V7_CITATIONS)
     conn = db.conn
-    conn.executemany("UPDATE articles SET title_key = ? WHERE id = ?",
-                     [(references.title_key(title), article_id) for article_id, title in conn.execute("SELECT id, title FROM articles").fetchall()])
+    conn.executemany(
+        "UPDATE articles SET title_key = ? WHERE id = ?",
+        [(references.title_key(title), article_id) for article_id, title in conn.execute("SELECT id, title FROM articles").fetchall()],
+    )
     conn.executemany(
         "UPDATE bib_entries SET title_key = ?, arxiv_id = ? WHERE id = ?",
         [(references.title_key(title), references.arxiv_id(raw), entry_id) for entry_id, title, raw in conn.execute("SELECT id, title, raw FROM bib_entries")],

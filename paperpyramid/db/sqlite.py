@@ -89,7 +89,9 @@ def connect(
     factory = _GuardedConnection if untrusted else sqlite3.Connection
     if read_only:
         options = "mode=ro&immutable=1" if immutable else "mode=ro"
-        conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?{options}", uri=True, timeout=timeout, factory=factory, check_same_thread=check_same_thread)
+        conn = sqlite3.connect(
+            f"{Path(path).resolve().as_uri()}?{options}", uri=True, timeout=timeout, factory=factory, check_same_thread=check_same_thread
+        )
     else:
         conn = sqlite3.connect(str(path), timeout=timeout, factory=factory, check_same_thread=check_same_thread)
     try:

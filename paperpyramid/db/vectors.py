@@ -67,7 +67,9 @@ def ensure_embedder(conn: Any, name: str, dimension: int, window: int | None) ->
     found = find_embedder(conn, name)
     if found is not None:
         if found.dimension != dimension:
-            raise ValueError(f"embedder {name!r} stored {found.dimension}-d vectors here, but now gives {dimension}-d ones; give it another name")
+            raise ValueError(
+                f"embedder {name!r} stored {found.dimension}-d vectors here, but now gives {dimension}-d ones; give it another name"
+            )
         return found
     load_vec(conn)
     number = int(conn.execute("SELECT count(*) FROM embedders").fetchone()[0]) + 1
@@ -75,7 +77,9 @@ def ensure_embedder(conn: Any, name: str, dimension: int, window: int | None) ->
     while conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", [table]).fetchone():
         number += 1
         table = f"vec_contexts_{number}"
-    conn.execute(f"CREATE VIRTUAL TABLE {table} USING vec0(context_id TEXT PRIMARY KEY, embedding float[{int(dimension)}] distance_metric=cosine)")
+    conn.execute(
+        f"CREATE VIRTUAL TABLE {table} USING vec0(context_id TEXT PRIMARY KEY, embedding float[{int(dimension)}] distance_metric=cosine)"
+    )
     conn.execute(
         "INSERT INTO embedders (name, dimension, window, vec_table, created_at) VALUES (?, ?, ?, ?, ?)",
         [name, dimension, window, table, datetime.now(UTC).isoformat(timespec="seconds")],
@@ -93,7 +97,9 @@ def insert_vectors(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str],
     _check_rows(vectors, embedder, context_ids)
     table = checked_table(embedder.vec_table)
     rows = np.ascontiguousarray(vectors, dtype=np.float32)
-    conn.executemany(f"INSERT INTO {table} (context_id, embedding) VALUES (?, ?)", zip(context_ids, (row.tobytes() for row in rows), strict=True))
+    conn.executemany(
+        f"INSERT INTO {table} (context_id, embedding) VALUES (?, ?)", zip(context_ids, (row.tobytes() for row in rows), strict=True)
+    )
 
 
 def _check_rows(vectors: npt.NDArray[np.float32], embedder: EmbedderRow, ids: Sequence[str]) -> None:
@@ -106,7 +112,9 @@ def _check_rows(vectors: npt.NDArray[np.float32], embedder: EmbedderRow, ids: Se
     finite = np.isfinite(vectors).all(axis=1)
     bad = np.flatnonzero(~finite | ~np.any(vectors != 0, axis=1))
     if len(bad):
-        raise ValueError(f"refusing to store {len(bad)} vectors of {embedder.name!r} that are NaN, infinite or all zeros (first: {ids[int(bad[0])]})")
+        raise ValueError(
+            f"refusing to store {len(bad)} vectors of {embedder.name!r} that are NaN, infinite or all zeros (first: {ids[int(bad[0])]})"
+        )
 
 
 def contexts_without_vectors(conn: Any, embedder: EmbedderRow | None, limit: int, after_rowid: int = 0) -> list[tuple[int, str, str]]:
@@ -187,7 +195,9 @@ def insert_level_vectors(conn: Any, embedder: EmbedderRow, level: str, item_ids:
     _check_rows(vectors, embedder, item_ids)
     table = level_table(embedder, level)
     load_vec(conn)
-    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING vec0(item_id TEXT PRIMARY KEY, embedding float[{int(embedder.dimension)}] distance_metric=cosine)")
+    conn.execute(
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING vec0(item_id TEXT PRIMARY KEY, embedding float[{int(embedder.dimension)}] distance_metric=cosine)"
+    )
     rows = np.ascontiguousarray(vectors, dtype=np.float32)
     conn.executemany(f"INSERT INTO {table} (item_id, embedding) VALUES (?, ?)", zip(item_ids, (row.tobytes() for row in rows), strict=True))
 

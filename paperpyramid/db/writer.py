@@ -78,7 +78,10 @@ def check_corpus_file(path: str | Path) -> None:
     conn = db_sqlite.connect(path, read_only=True)  # NotACorpus when it is no database
     try:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' LIMIT 5")]
+        tables = [
+            row[0]
+            for row in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' LIMIT 5")
+        ]
     except db_sqlite.DatabaseError as exc:
         raise NotACorpus(f"{path} is not a paperpyramid corpus: {exc}") from exc
     finally:
@@ -259,8 +262,14 @@ class CorpusWriter:
             first = len(context_rows) - len(drafts)
             for span in citation_spans.locate(section, [draft.text for draft in drafts]):
                 citation_rows += [
-                    {"context_id": context_rows[first + span.context]["id"], "bib_entry_id": entry_by_key[key], "char_start": span.start, "char_end": span.end}
-                    for key in dict.fromkeys(span.keys) if key in entry_by_key
+                    {
+                        "context_id": context_rows[first + span.context]["id"],
+                        "bib_entry_id": entry_by_key[key],
+                        "char_start": span.start,
+                        "char_end": span.end,
+                    }
+                    for key in dict.fromkeys(span.keys)
+                    if key in entry_by_key
                 ]
 
         provenance = {**doc.provenance, "contexts": f"{counter.name} window {counter.window}"}

@@ -48,8 +48,16 @@ def read_article(conn: Any, article_id: str) -> ArticleText:
     return ArticleText(article_id, row[0], article_pages(conn, article_id))
 
 
-def distil_article(article: ArticleText, llm: LLM, *, counter: TokenCounter, embedder: Embedder | None = None,
-                   max_tokens: int = 2048, page_tokens: int | None = None, max_pages: int | None = None) -> ArticlePyramid:
+def distil_article(
+    article: ArticleText,
+    llm: LLM,
+    *,
+    counter: TokenCounter,
+    embedder: Embedder | None = None,
+    max_tokens: int = 2048,
+    page_tokens: int | None = None,
+    max_pages: int | None = None,
+) -> ArticlePyramid:
     """The article's pyramid; raises what the model calls raise (the caller records it)."""
     if not article.pages:
         raise NothingToDistil("the article has no text outside its references to distil")
@@ -66,7 +74,9 @@ def distil_article(article: ArticleText, llm: LLM, *, counter: TokenCounter, emb
         exc.calls = log.calls  # type: ignore[attr-defined]  # what the article cost before it failed
         raise
     linker = Linker(article.pages)
-    insights = [InsightRow(item.text, item.pages, item.section, counter.count(item.text), linker.link(item.text, item.pages)) for item in drafts]
+    insights = [
+        InsightRow(item.text, item.pages, item.section, counter.count(item.text), linker.link(item.text, item.pages)) for item in drafts
+    ]
     unlinked = sum(1 for row in insights if not row.contexts)
     if unlinked:
         log.warnings.append(f"{unlinked} of {len(insights)} insights match no context on their pages and have no drill-down")
@@ -75,8 +85,16 @@ def distil_article(article: ArticleText, llm: LLM, *, counter: TokenCounter, emb
     # a partial distillation says so in its version, so that a full run does it again
     version = PROMPT_VERSION if len(pages) == len(article.pages) else f"{PROMPT_VERSION}{PARTIAL}{len(pages)}pages"
     pyramid = ArticlePyramid(
-        article.article_id, llm.name, version, insights, concepts, abstract,
-        counter.count(abstract) if abstract else 0, log.calls, log.warnings, 0.0,
+        article.article_id,
+        llm.name,
+        version,
+        insights,
+        concepts,
+        abstract,
+        counter.count(abstract) if abstract else 0,
+        log.calls,
+        log.warnings,
+        0.0,
     )
     if embedder is not None:
         pyramid.vectors = embed_pyramid(pyramid, embedder)
@@ -92,7 +110,8 @@ def embed_pyramid(pyramid: ArticlePyramid, embedder: Embedder) -> LevelVectors:
         "abstracts": [pyramid.abstract] if pyramid.abstract else [],
     }
     by_level = {
-        level: (embedder.embed_passages(texts) if texts else np.zeros((0, embedder.dimension), dtype=np.float32)) for level, texts in levels.items()
+        level: (embedder.embed_passages(texts) if texts else np.zeros((0, embedder.dimension), dtype=np.float32))
+        for level, texts in levels.items()
     }
     return LevelVectors(embedder.name, embedder.dimension, embedder.window, by_level)
 
@@ -100,8 +119,17 @@ def embed_pyramid(pyramid: ArticlePyramid, embedder: Embedder) -> LevelVectors:
 def _call(llm: LLM, messages: Sequence[Message], schema: Any, step: str, log: CallLog, max_tokens: int) -> Any:
     started = time.perf_counter()
     reply = llm.complete(messages, schema, max_tokens=max_tokens)
-    log.calls.append(LLMCallRecord(step, reply.model, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.cached, reply.attempts,
-                                   time.perf_counter() - started))
+    log.calls.append(
+        LLMCallRecord(
+            step,
+            reply.model,
+            reply.usage.prompt_tokens,
+            reply.usage.completion_tokens,
+            reply.cached,
+            reply.attempts,
+            time.perf_counter() - started,
+        )
+    )
     log.warnings.extend(cap_lists(reply.value, step))
     return reply.value
 
@@ -133,7 +161,9 @@ def _concepts(drafts: list[DraftInsight], llm: LLM, log: CallLog, max_tokens: in
     return concepts
 
 
-def _abstract(title: str | None, concepts: list[ConceptRow], drafts: list[DraftInsight], llm: LLM, log: CallLog, max_tokens: int) -> str | None:
+def _abstract(
+    title: str | None, concepts: list[ConceptRow], drafts: list[DraftInsight], llm: LLM, log: CallLog, max_tokens: int
+) -> str | None:
     """The abstract, from the title, the concepts (at most half the prompt's room) and the
     insights (the rest), each fitted to the model's window."""
     if not drafts:

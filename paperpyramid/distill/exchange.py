@@ -70,7 +70,11 @@ def match_article(conn: Any, data: Distillation) -> str:
             return str(row[0])
     if data.pdf:
         name = PurePosixPath(data.pdf.replace("\\", "/")).name
-        found = [row[0] for row in conn.execute("SELECT id, source_uri FROM articles") if row[1] and PurePosixPath(str(row[1]).replace("\\", "/")).name == name]
+        found = [
+            row[0]
+            for row in conn.execute("SELECT id, source_uri FROM articles")
+            if row[1] and PurePosixPath(str(row[1]).replace("\\", "/")).name == name
+        ]
         if len(found) == 1:
             return str(found[0])
         if len(found) > 1:
@@ -100,7 +104,9 @@ def pyramid_from_file(conn: Any, path: Path, *, counter: TokenCounter, embedder:
             warnings.append(f"insight {item.id} is empty; skipped")
             continue
         index_of[item.id] = len(insights)
-        insights.append(db_pyramid.InsightRow(text, sorted(set(item.pages)), item.section, counter.count(text), linker.link(text, item.pages)))
+        insights.append(
+            db_pyramid.InsightRow(text, sorted(set(item.pages)), item.section, counter.count(text), linker.link(text, item.pages))
+        )
     concepts = []
     for concept in data.concepts:
         linked = sorted({index_of[number] for number in concept.insight_ids if number in index_of})
@@ -113,8 +119,17 @@ def pyramid_from_file(conn: Any, path: Path, *, counter: TokenCounter, embedder:
     if unlinked:
         warnings.append(f"{unlinked} of {len(insights)} insights match no context on their pages and have no drill-down")
     abstract = " ".join((data.abstract or "").split()) or None
-    pyramid = db_pyramid.ArticlePyramid(article_id, f"import:{data.producer or path.name}"[:200], IMPORT_PROMPT_VERSION, insights, concepts, abstract,
-                                        counter.count(abstract) if abstract else 0, [], warnings)
+    pyramid = db_pyramid.ArticlePyramid(
+        article_id,
+        f"import:{data.producer or path.name}"[:200],
+        IMPORT_PROMPT_VERSION,
+        insights,
+        concepts,
+        abstract,
+        counter.count(abstract) if abstract else 0,
+        [],
+        warnings,
+    )
     if embedder is not None:
         pyramid.vectors = embed_pyramid(pyramid, embedder)
     return pyramid
@@ -125,10 +140,14 @@ def export_distillation(conn: Any, article_id: str) -> dict[str, Any]:
     article = conn.execute("SELECT source_uri, sha256, pages FROM articles WHERE id = ?", [article_id]).fetchone()
     if article is None:
         raise KeyError(f"no article {article_id!r}")
-    state = conn.execute("SELECT model, prompt_version FROM distillations WHERE article_id = ? AND status = 'done'", [article_id]).fetchone()
+    state = conn.execute(
+        "SELECT model, prompt_version FROM distillations WHERE article_id = ? AND status = 'done'", [article_id]
+    ).fetchone()
     if state is None:
         raise KeyError(f"article {article_id!r} is not distilled")
-    insights = list(conn.execute("SELECT id, position, text, pages, section FROM insights WHERE article_id = ? ORDER BY position", [article_id]))
+    insights = list(
+        conn.execute("SELECT id, position, text, pages, section FROM insights WHERE article_id = ? ORDER BY position", [article_id])
+    )
     number = {row[0]: row[1] for row in insights}
     concepts = []
     for cid, position, text in conn.execute("SELECT id, position, text FROM concepts WHERE article_id = ? ORDER BY position", [article_id]):
@@ -140,14 +159,17 @@ def export_distillation(conn: Any, article_id: str) -> dict[str, Any]:
         "sha256": article[1],
         "pages": article[2],
         "producer": f"paperpyramid {state[0]} prompts {state[1]}",
-        "insights": [{"id": position, "text": text, "pages": json.loads(pages), "section": section} for _, position, text, pages, section in insights],
+        "insights": [
+            {"id": position, "text": text, "pages": json.loads(pages), "section": section} for _, position, text, pages, section in insights
+        ],
         "concepts": concepts,
         "abstract": abstract[0] if abstract else None,
     }
 
 
-def import_distillations(db_path: str | Path, paths: list[Path], *, counter: TokenCounter | None = None,
-                         embedder: Embedder | None = None) -> list[tuple[Path, str | None, str | None]]:
+def import_distillations(
+    db_path: str | Path, paths: list[Path], *, counter: TokenCounter | None = None, embedder: Embedder | None = None
+) -> list[tuple[Path, str | None, str | None]]:
     """Load each file into the corpus (replacing the article's earlier pyramid), each in its
     own transaction; return (file, article id or None, error or None) per file."""
     from paperpyramid.db.writer import connect

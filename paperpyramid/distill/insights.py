@@ -56,7 +56,9 @@ def windows(page_numbers: list[int]) -> list[list[int]]:
     return [[page_numbers[0]], *pairs, [page_numbers[-1]]]
 
 
-def distil_insights(pages: list[Page], llm: LLM, log: CallLog, *, max_tokens: int = 2048, page_tokens: int | None = None) -> list[DraftInsight]:
+def distil_insights(
+    pages: list[Page], llm: LLM, log: CallLog, *, max_tokens: int = 2048, page_tokens: int | None = None
+) -> list[DraftInsight]:
     """Read the pages window by window and return the paper's final insight list, in order."""
     by_number = {page.number: page for page in pages}
     markdown = {page.number: _fit(page.markdown, page_tokens, llm) for page in pages}
@@ -70,12 +72,23 @@ def distil_insights(pages: list[Page], llm: LLM, log: CallLog, *, max_tokens: in
         # the insights taken so far from the window's first page (in the last window [n], page n's own)
         revisable = {number: item for number, item in insights.items() if first in item.pages}
         step = f"insights:p{'-'.join(map(str, window))}"
-        texts, revisable = _fit_window([(number, markdown[number]) for number in window], revisable, len(insights), llm, max_tokens, log.warnings, step)
+        texts, revisable = _fit_window(
+            [(number, markdown[number]) for number in window], revisable, len(insights), llm, max_tokens, log.warnings, step
+        )
         messages = insights_messages(texts, [(item.number, item.text, item.pages) for item in revisable.values()], len(insights))
         started = time.perf_counter()
         reply = llm.complete(messages, InsightsReply, max_tokens=max_tokens)
-        log.calls.append(LLMCallRecord(step, reply.model, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.cached, reply.attempts,
-                                       time.perf_counter() - started))
+        log.calls.append(
+            LLMCallRecord(
+                step,
+                reply.model,
+                reply.usage.prompt_tokens,
+                reply.usage.completion_tokens,
+                reply.cached,
+                reply.attempts,
+                time.perf_counter() - started,
+            )
+        )
         log.warnings.extend(cap_lists(reply.value, step))
         next_number = _apply(reply.value, window, revisable, insights, next_number, log.warnings, step)
     result = sorted(insights.values(), key=lambda item: item.number)
@@ -86,8 +99,15 @@ def distil_insights(pages: list[Page], llm: LLM, log: CallLog, *, max_tokens: in
     return result
 
 
-def _apply(reply: InsightsReply, window: list[int], revisable: dict[int, DraftInsight], insights: dict[int, DraftInsight],
-           next_number: int, warnings: list[str], step: str) -> int:
+def _apply(
+    reply: InsightsReply,
+    window: list[int],
+    revisable: dict[int, DraftInsight],
+    insights: dict[int, DraftInsight],
+    next_number: int,
+    warnings: list[str],
+    step: str,
+) -> int:
     seen = {item.text.lower() for item in insights.values()}
     added = 0
     for item in reply.insights:
@@ -143,8 +163,9 @@ def _fit(text: str, tokens: int | None, llm: LLM) -> str:
     return text if tokens is None else fit_text(text, tokens, llm)
 
 
-def _fit_window(pages: list[tuple[int, str]], revisable: dict[int, DraftInsight], total: int, llm: LLM, max_tokens: int,
-                warnings: list[str], step: str) -> tuple[list[tuple[int, str]], dict[int, DraftInsight]]:
+def _fit_window(
+    pages: list[tuple[int, str]], revisable: dict[int, DraftInsight], total: int, llm: LLM, max_tokens: int, warnings: list[str], step: str
+) -> tuple[list[tuple[int, str]], dict[int, DraftInsight]]:
     """The window's pages and the insights shown for correction, fitted to the model's window
     with ``max_tokens`` left to answer. The listing takes at most half the room (the first
     insights of the page; the others stay as they are, not open to correction in this window);
@@ -154,7 +175,9 @@ def _fit_window(pages: list[tuple[int, str]], revisable: dict[int, DraftInsight]
     listing = [f"{item.number}. {item.text} (p. {', '.join(map(str, item.pages))})" for item in revisable.values()]
     shown = fit_list(listing, llm, room // 2)
     if shown < len(listing):
-        warnings.append(f"{step}: only {shown} of the {len(listing)} insights open to correction fit the model's window; the others stay as they are")
+        warnings.append(
+            f"{step}: only {shown} of the {len(listing)} insights open to correction fit the model's window; the others stay as they are"
+        )
         revisable = dict(list(revisable.items())[:shown])
     page_room = room - sum(llm.count_tokens(text) + ITEM_OVERHEAD for text in listing[:shown])
     sizes = [llm.count_tokens(text) for _, text in pages]
@@ -167,4 +190,6 @@ def _fit_window(pages: list[tuple[int, str]], revisable: dict[int, DraftInsight]
     # a window too small for even this much fails at the model, which says so
     share = max(share, MIN_PAGE_TOKENS)
     warnings.append(f"{step}: pages cut to about {share} tokens each to fit the model's window")
-    return [(number, text if size <= share else fit_text(text, share, llm)) for (number, text), size in zip(pages, sizes, strict=True)], revisable
+    return [
+        (number, text if size <= share else fit_text(text, share, llm)) for (number, text), size in zip(pages, sizes, strict=True)
+    ], revisable

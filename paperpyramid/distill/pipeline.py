@@ -96,7 +96,9 @@ class DistillSummary:
         return sum(outcome.prompt_tokens + outcome.completion_tokens for outcome in self.outcomes)
 
 
-def plan(conn: object, model: str, article_ids: Sequence[str] | None, redo: bool, max_pages: int | None = None) -> tuple[list[str], int, int]:
+def plan(
+    conn: object, model: str, article_ids: Sequence[str] | None, redo: bool, max_pages: int | None = None
+) -> tuple[list[str], int, int]:
     """(articles to distil in storage order, already done, stale). An article distilled only in
     part (``max_pages``) is done again by a run that reads more pages."""
     states = db_pyramid.distill_states(conn)
@@ -138,7 +140,9 @@ def distill_corpus(
     """Distil the corpus at ``db_path`` (see the module's docstring); never raises for one article."""
     started = time.monotonic()
     counter = counter or TokenCounter()
-    page_tokens = settings.page_tokens if settings.page_tokens is not None else (LOCAL_PAGE_TOKENS if llm.name.startswith("local:") else None)
+    page_tokens = (
+        settings.page_tokens if settings.page_tokens is not None else (LOCAL_PAGE_TOKENS if llm.name.startswith("local:") else None)
+    )
     local = llm.name.startswith("local:")
     concurrency = settings.concurrency or (1 if local else 4)
     max_tokens = answer_tokens(llm, settings.max_tokens or (LOCAL_MAX_TOKENS if local else MAX_TOKENS))
@@ -150,8 +154,15 @@ def distill_corpus(
             on_start(len(todo))
 
         def work(article: ArticleText) -> db_pyramid.ArticlePyramid:
-            return distil_article(article, llm, counter=counter, embedder=embedder if settings.embed else None,
-                                  max_tokens=max_tokens, page_tokens=page_tokens, max_pages=settings.max_pages)
+            return distil_article(
+                article,
+                llm,
+                counter=counter,
+                embedder=embedder if settings.embed else None,
+                max_tokens=max_tokens,
+                page_tokens=page_tokens,
+                max_pages=settings.max_pages,
+            )
 
         queue = list(reversed(todo))
         running: dict[Future[db_pyramid.ArticlePyramid], ArticleText] = {}
@@ -173,7 +184,9 @@ def distill_corpus(
                         on_article(outcome)
         if settings.recollections and summary.stopped is None:
             try:
-                summary.recollections = recollect(conn, llm, settings, counter=counter, embedder=embedder if settings.embed else None, max_tokens=max_tokens)
+                summary.recollections = recollect(
+                    conn, llm, settings, counter=counter, embedder=embedder if settings.embed else None, max_tokens=max_tokens
+                )
             except (ServiceUnavailable, ConfigurationError) as exc:
                 summary.stopped = f"recollections: {exc}"
     summary.seconds = time.monotonic() - started
@@ -217,14 +230,24 @@ def _store(conn: object, future: Future[db_pyramid.ArticlePyramid], article: Art
             db_pyramid.record_failure(conn, article.article_id, model, PROMPT_VERSION, reason, pyramid.calls, pyramid.seconds)
             return ArticleOutcome(article.article_id, article.title, "failed", reason)
         spent = [call for call in pyramid.calls if not call.cached]
-        return ArticleOutcome(article.article_id, article.title, "done", None, sum(c.prompt_tokens for c in spent),
-                              sum(c.completion_tokens for c in spent), len(pyramid.calls) - len(spent), pyramid.seconds)
+        return ArticleOutcome(
+            article.article_id,
+            article.title,
+            "done",
+            None,
+            sum(c.prompt_tokens for c in spent),
+            sum(c.completion_tokens for c in spent),
+            len(pyramid.calls) - len(spent),
+            pyramid.seconds,
+        )
     if not isinstance(error, PaperPyramidError):
         log.error("distilling %s failed with an unexpected error", article.article_id, exc_info=error)
     reason = str(error) if isinstance(error, PaperPyramidError) else f"{type(error).__name__}: {error}"
     calls = list(getattr(error, "calls", []))
     usage = getattr(error, "usage", None) if isinstance(error, LLMOutputError) else None
     if usage is not None:  # the failed call itself
-        calls.append(db_pyramid.LLMCallRecord("failed call", model, getattr(usage, "prompt_tokens", 0), getattr(usage, "completion_tokens", 0)))
+        calls.append(
+            db_pyramid.LLMCallRecord("failed call", model, getattr(usage, "prompt_tokens", 0), getattr(usage, "completion_tokens", 0))
+        )
     db_pyramid.record_failure(conn, article.article_id, model, PROMPT_VERSION, reason, calls)
     return ArticleOutcome(article.article_id, article.title, "failed", reason)

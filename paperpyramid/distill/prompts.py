@@ -92,7 +92,10 @@ class RecollectionsReply(BaseModel):
 def insights_messages(pages: list[tuple[int, str]], previous: list[tuple[int, str, list[int]]], total_so_far: int) -> list[Message]:
     """The prompt for one two-page window: the pages' markdown and the insights taken so far
     from the first page of the window (which may be corrected or deleted)."""
-    listing = document_block("\n".join(f"{number}. {text} (p. {', '.join(map(str, pages_))})" for number, text, pages_ in previous) or "(none yet)", kind="insights")
+    listing = document_block(
+        "\n".join(f"{number}. {text} (p. {', '.join(map(str, pages_))})" for number, text, pages_ in previous) or "(none yet)",
+        kind="insights",
+    )
     numbers = ", ".join(str(number) for number, _ in pages)
     body = "\n\n".join(document_block(markdown, page=number) for number, markdown in pages)
     user = (
@@ -105,21 +108,33 @@ def insights_messages(pages: list[tuple[int, str]], previous: list[tuple[int, st
 
 def concepts_messages(insights: list[str]) -> list[Message]:
     listing = "\n".join(f"{number}. {text}" for number, text in enumerate(insights, 1))
-    return [{"role": "system", "content": CONCEPTS_SYSTEM},
-            {"role": "user", "content": f"The paper's insights:\n{document_block(listing)}\n\nGive the concepts, each with the insight numbers it connects."}]
+    return [
+        {"role": "system", "content": CONCEPTS_SYSTEM},
+        {
+            "role": "user",
+            "content": f"The paper's insights:\n{document_block(listing)}\n\nGive the concepts, each with the insight numbers it connects.",
+        },
+    ]
 
 
 def abstract_messages(title: str | None, concepts: list[str], insights: list[str]) -> list[Message]:
     material = "Concepts:\n" + "\n".join(f"- {text}" for text in concepts) + "\n\nInsights:\n" + "\n".join(f"- {text}" for text in insights)
-    return [{"role": "system", "content": ABSTRACT_SYSTEM},
-            {"role": "user", "content": f"{document_block('Title: ' + (title or 'unknown'), kind='title')}\n{document_block(material)}\n\nWrite the abstract."}]
+    return [
+        {"role": "system", "content": ABSTRACT_SYSTEM},
+        {
+            "role": "user",
+            "content": f"{document_block('Title: ' + (title or 'unknown'), kind='title')}\n{document_block(material)}\n\nWrite the abstract.",
+        },
+    ]
 
 
 def recollections_messages(new_paper: str, others: list[tuple[str, str]], existing: list[tuple[int, str]]) -> list[Message]:
     papers = document_block(new_paper, label="NEW") + "\n" + "\n".join(document_block(text, label=label) for label, text in others)
     listing = document_block("\n".join(f"{number}. {text}" for number, text in existing) or "(none yet)", kind="recollections")
-    return [{"role": "system", "content": RECOLLECTIONS_SYSTEM},
-            {"role": "user", "content": f"Papers:\n{papers}\n\nExisting recollections:\n{listing}\n\nGive new or updated recollections."}]
+    return [
+        {"role": "system", "content": RECOLLECTIONS_SYSTEM},
+        {"role": "user", "content": f"Papers:\n{papers}\n\nExisting recollections:\n{listing}\n\nGive new or updated recollections."},
+    ]
 
 
 def _version() -> str:

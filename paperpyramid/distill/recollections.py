@@ -37,11 +37,16 @@ SHOWN = 8
 MAX_CHARS = 1000
 
 
-def recollect(conn: Any, llm: LLM, settings: DistillSettings, *, counter: TokenCounter, embedder: Embedder | None, max_tokens: int = 2048) -> int:
+def recollect(
+    conn: Any, llm: LLM, settings: DistillSettings, *, counter: TokenCounter, embedder: Embedder | None, max_tokens: int = 2048
+) -> int:
     """Run the step for every distilled article that has not had it; return the recollections
     created or updated. Raises ServiceUnavailable (the caller reports it); other failures of one
     article are logged and leave it pending."""
-    pending = [row[0] for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'done' AND recollected = 0 ORDER BY updated_at, rowid")]
+    pending = [
+        row[0]
+        for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'done' AND recollected = 0 ORDER BY updated_at, rowid")
+    ]
     changed = 0
     for article_id in pending:
         try:
@@ -87,10 +92,20 @@ def _nearest(conn: Any, level: str, article_id: str, embedder: Embedder | None, 
     return [row[0] for row in conn.execute(sql_fallback, [article_id, k + 1])]
 
 
-def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counter: TokenCounter, embedder: Embedder | None, max_tokens: int) -> int:
-    candidates = _nearest(conn, "abstracts", article_id, embedder, 4 * settings.related + 20,
-                          "SELECT id FROM abstracts WHERE article_id != ? ORDER BY rowid DESC LIMIT ?")
-    owners = [row[0] for row in (conn.execute("SELECT article_id FROM abstracts WHERE id = ?", [aid]).fetchone() for aid in candidates) if row]
+def _one(
+    conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counter: TokenCounter, embedder: Embedder | None, max_tokens: int
+) -> int:
+    candidates = _nearest(
+        conn,
+        "abstracts",
+        article_id,
+        embedder,
+        4 * settings.related + 20,
+        "SELECT id FROM abstracts WHERE article_id != ? ORDER BY rowid DESC LIMIT ?",
+    )
+    owners = [
+        row[0] for row in (conn.execute("SELECT article_id FROM abstracts WHERE id = ?", [aid]).fetchone() for aid in candidates) if row
+    ]
     links = _links(conn, article_id)
     # the new article meets the corpus as it stood: articles whose recollections step ran before
     # (asked of the candidates only: reading every such article's id cost 68 ms at 50k articles)
@@ -108,16 +123,31 @@ def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counte
         with _transaction(conn):
             conn.execute("UPDATE distillations SET recollected = 1 WHERE article_id = ?", [article_id])
         return 0
-    shown_ids = _nearest(conn, "recollections", article_id, embedder, SHOWN, "SELECT id FROM recollections WHERE ? IS NOT NULL ORDER BY updated_at DESC LIMIT ?")[:SHOWN]
-    shown = [(number, rid, conn.execute("SELECT text FROM recollections WHERE id = ?", [rid]).fetchone()[0]) for number, rid in enumerate(shown_ids, 1)]
-    concepts = [(row[0], row[1]) for row in conn.execute("SELECT id, text FROM concepts WHERE article_id = ? ORDER BY position", [article_id])]
+    shown_ids = _nearest(
+        conn,
+        "recollections",
+        article_id,
+        embedder,
+        SHOWN,
+        "SELECT id FROM recollections WHERE ? IS NOT NULL ORDER BY updated_at DESC LIMIT ?",
+    )[:SHOWN]
+    shown = [
+        (number, rid, conn.execute("SELECT text FROM recollections WHERE id = ?", [rid]).fetchone()[0])
+        for number, rid in enumerate(shown_ids, 1)
+    ]
+    concepts = [
+        (row[0], row[1]) for row in conn.execute("SELECT id, text FROM concepts WHERE article_id = ? ORDER BY position", [article_id])
+    ]
     labels = {"NEW": article_id, **{f"P{index}": other for index, other in enumerate(other_articles, 1)}}
     # every part fitted to the model's window: the new paper, the others and the recollections
     # shown a quarter of the room each at most, the new paper's concepts (from the first) the rest
     room = prompt_room(llm, max_tokens, RecollectionsReply, *(message["content"] for message in recollections_messages("", [], [])))
     paper = fit_text(_paper(conn, article_id), room // 4, llm)
-    others = [(label, fit_text(_paper(conn, aid) + links.get(aid, ""), room // (4 * len(other_articles)), llm))
-              for label, aid in labels.items() if label != "NEW"]
+    others = [
+        (label, fit_text(_paper(conn, aid) + links.get(aid, ""), room // (4 * len(other_articles)), llm))
+        for label, aid in labels.items()
+        if label != "NEW"
+    ]
     shown = shown[: fit_list([text for _, _, text in shown], llm, room // 4)]
     room -= sum(llm.count_tokens(text) + ITEM_OVERHEAD for text in [paper, *(text for _, text in others), *(text for _, _, text in shown)])
     concepts = concepts[: fit_list([text for _, text in concepts], llm, room)]
@@ -125,8 +155,15 @@ def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counte
     messages = recollections_messages(new_paper, others, [(number, text) for number, _, text in shown])
     started = time.perf_counter()
     reply = llm.complete(messages, RecollectionsReply, max_tokens=max_tokens)
-    call = LLMCallRecord("recollections", reply.model, reply.usage.prompt_tokens, reply.usage.completion_tokens, reply.cached, reply.attempts,
-                         time.perf_counter() - started)
+    call = LLMCallRecord(
+        "recollections",
+        reply.model,
+        reply.usage.prompt_tokens,
+        reply.usage.completion_tokens,
+        reply.cached,
+        reply.attempts,
+        time.perf_counter() - started,
+    )
     for warning in cap_lists(reply.value, "recollections"):
         log.warning("article %s: %s", article_id, warning)
     by_number = {number: rid for number, rid, _ in shown}
@@ -140,23 +177,35 @@ def _one(conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counte
             papers = {labels[label.strip().upper()] for label in item.papers if label.strip().upper() in labels}
             if len(text) < 12 or article_id not in papers or len(papers) < 2:
                 continue  # a recollection connects the new article with at least one other
-            insight_ids = [row[0] for number in item.concept_ids if 1 <= number <= len(concepts)
-                           for row in conn.execute("SELECT insight_id FROM concepts_insights WHERE concept_id = ?", [concepts[number - 1][0]])]
+            insight_ids = [
+                row[0]
+                for number in item.concept_ids
+                if 1 <= number <= len(concepts)
+                for row in conn.execute("SELECT insight_id FROM concepts_insights WHERE concept_id = ?", [concepts[number - 1][0]])
+            ]
             rid = by_number.get(item.id)
             if rid is None:
                 rid, version, change = new_id(), 1, "created"
-                conn.execute("INSERT INTO recollections (id, text, num_tokens, version, model, prompt_version, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
-                             [rid, text, counter.count(text), 1, reply.model, PROMPT_VERSION, now, now])
+                conn.execute(
+                    "INSERT INTO recollections (id, text, num_tokens, version, model, prompt_version, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
+                    [rid, text, counter.count(text), 1, reply.model, PROMPT_VERSION, now, now],
+                )
             else:
                 version = int(conn.execute("SELECT version FROM recollections WHERE id = ?", [rid]).fetchone()[0]) + 1
                 change = "updated"
-                conn.execute("UPDATE recollections SET text = ?, num_tokens = ?, version = ?, model = ?, prompt_version = ?, updated_at = ? WHERE id = ?",
-                             [text, counter.count(text), version, reply.model, PROMPT_VERSION, now, rid])
-            conn.execute("INSERT INTO recollection_history (recollection_id, version, text, change, article_id, model, prompt_version, changed_at) VALUES (?,?,?,?,?,?,?,?)",
-                         [rid, version, text, change, article_id, reply.model, PROMPT_VERSION, now])
+                conn.execute(
+                    "UPDATE recollections SET text = ?, num_tokens = ?, version = ?, model = ?, prompt_version = ?, updated_at = ? WHERE id = ?",
+                    [text, counter.count(text), version, reply.model, PROMPT_VERSION, now, rid],
+                )
+            conn.execute(
+                "INSERT INTO recollection_history (recollection_id, version, text, change, article_id, model, prompt_version, changed_at) VALUES (?,?,?,?,?,?,?,?)",
+                [rid, version, text, change, article_id, reply.model, PROMPT_VERSION, now],
+            )
             sources = [(aid, None) for aid in sorted(papers)] + [(article_id, iid) for iid in dict.fromkeys(insight_ids)]
-            conn.executemany("INSERT OR IGNORE INTO recollections_sources (recollection_id, article_id, insight_id, added_at) VALUES (?,?,?,?)",
-                             [(rid, aid, iid, now) for aid, iid in sources])
+            conn.executemany(
+                "INSERT OR IGNORE INTO recollections_sources (recollection_id, article_id, insight_id, added_at) VALUES (?,?,?,?)",
+                [(rid, aid, iid, now) for aid, iid in sources],
+            )
             changed[rid] = text
         if embedder is not None and changed:
             row = db_vectors.ensure_embedder(conn, embedder.name, embedder.dimension, embedder.window)

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from paperpyramid.errors import ConfigurationError, ServiceUnavailable
+from paperpyramid.settings import DEFAULT_EMBEDDER, EMBEDDER_NAMES
 
 if TYPE_CHECKING:
     from paperpyramid.settings import EmbeddingSettings
@@ -38,8 +39,7 @@ if TYPE_CHECKING:
 Vectors = npt.NDArray[np.float32]
 
 #: The embedders that can be named in settings; ``openai`` needs a base URL and a model.
-EMBEDDER_NAMES = ("minilm", "minilm-int8", "e5-small", "openai")
-DEFAULT_EMBEDDER = "minilm"
+#: (EMBEDDER_NAMES, DEFAULT_EMBEDDER: from settings, the single source of names)
 
 
 @runtime_checkable
@@ -119,7 +119,9 @@ def unit_vectors(raw: npt.NDArray[np.floating], source: str, problems: dict[int,
     shown = "; ".join(f"text {row + 1}: {why}" for row, why in list(reasons.items())[:MAX_REASONS_SHOWN])
     more = f"; and {len(reasons) - MAX_REASONS_SHOWN} more" if len(reasons) > MAX_REASONS_SHOWN else ""
     raise BadVectors(
-        f"{source} answered unusable vectors for {len(refused)} of {len(array)} texts ({shown}{more})", refused=refused, vectors=normalise(kept)
+        f"{source} answered unusable vectors for {len(refused)} of {len(array)} texts ({shown}{more})",
+        refused=refused,
+        vectors=normalise(kept),
     )
 
 

@@ -54,7 +54,10 @@ class E5Small:
             return np.zeros((0, self.dimension), dtype=np.float32)
         model = self.model
         with self._threads():
-            parts = [np.atleast_2d(model.passage(list(texts[start : start + self.batch_size]))) for start in range(0, len(texts), self.batch_size)]
+            parts = [
+                np.atleast_2d(model.passage(list(texts[start : start + self.batch_size])))
+                for start in range(0, len(texts), self.batch_size)
+            ]
         return unit_vectors(np.concatenate(parts), f"the embedder {self.name}")
 
     def embed_query(self, text: str) -> Vectors:

@@ -100,7 +100,10 @@ class MiniLM:
             tensors = read_safetensors(self.model_dir / "model.safetensors")
             # linear layers pre-transposed once, so that the forward pass is x @ W
             self._weights = {
-                name: np.ascontiguousarray(tensor.T if name.endswith("dense.weight") or name.endswith(("query.weight", "key.weight", "value.weight")) else tensor, dtype=np.float32)
+                name: np.ascontiguousarray(
+                    tensor.T if name.endswith("dense.weight") or name.endswith(("query.weight", "key.weight", "value.weight")) else tensor,
+                    dtype=np.float32,
+                )
                 for name, tensor in tensors.items()
                 if tensor.dtype != np.int64
             }
@@ -132,7 +135,11 @@ class MiniLM:
         for row, ids in enumerate(batch):
             tokens[row, : len(ids)] = ids
             mask[row, : len(ids)] = 1.0
-        x = w["embeddings.word_embeddings.weight"][tokens] + w["embeddings.position_embeddings.weight"][:length] + w["embeddings.token_type_embeddings.weight"][0]
+        x = (
+            w["embeddings.word_embeddings.weight"][tokens]
+            + w["embeddings.position_embeddings.weight"][:length]
+            + w["embeddings.token_type_embeddings.weight"][0]
+        )
         x = _layer_norm(x, w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
         size, width = x.shape[0], x.shape[2]
         head = width // self.heads
@@ -156,7 +163,12 @@ class MiniLM:
             np.exp(scores, out=scores)
             scores /= scores.sum(-1, keepdims=True)
             attended = (scores @ v).transpose(0, 2, 1, 3).reshape(size, length, width)
-            x = _layer_norm(x + project("attention.output.dense", attended), w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"], self.eps)
+            x = _layer_norm(
+                x + project("attention.output.dense", attended),
+                w[p + "attention.output.LayerNorm.weight"],
+                w[p + "attention.output.LayerNorm.bias"],
+                self.eps,
+            )
             hidden = _gelu(project("intermediate.dense", x))
             x = _layer_norm(x + project("output.dense", hidden), w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], self.eps)
         summed = (x * mask[:, :, None]).sum(1)

@@ -114,7 +114,9 @@ def check_citations(conn: Any, question: Question, answer: Answer) -> list[Citat
                 continue
             # the text a reader finds by following the citation: the stored context's
             prepared, stored = prepare(row[0]), replace(source, text=row[0])
-            checks.append(CitationCheck(source.context_id, page, True, any(item.matches(prepared) for item in evidence), backed(claim.text, [stored])))
+            checks.append(
+                CitationCheck(source.context_id, page, True, any(item.matches(prepared) for item in evidence), backed(claim.text, [stored]))
+            )
     return checks
 
 
@@ -126,9 +128,14 @@ def supported_text(answer: Answer) -> str:
 def judge_answer(judge: LLM, question: Question, candidate: str) -> tuple[Verdict, int]:
     """The judge's verdict on ``candidate`` against the question's reference answer, and the
     tokens it cost."""
-    messages = [{"role": "system", "content": JUDGE_SYSTEM},
-                {"role": "user", "content": f"Question: {question.question}\n\nReference answer:\n{document_block(question.answer, answer='reference')}\n\n"
-                                            f"Candidate answer:\n{document_block(candidate, answer='candidate')}\n\nGrade the candidate against the reference."}]
+    messages = [
+        {"role": "system", "content": JUDGE_SYSTEM},
+        {
+            "role": "user",
+            "content": f"Question: {question.question}\n\nReference answer:\n{document_block(question.answer, answer='reference')}\n\n"
+            f"Candidate answer:\n{document_block(candidate, answer='candidate')}\n\nGrade the candidate against the reference.",
+        },
+    ]
     reply = judge.complete(messages, Verdict, max_tokens=200)
     return reply.value, sum(reply_tokens(reply))
 
@@ -141,26 +148,68 @@ def grade(conn: Any, question: Question, strategy: str, ask: Asker, judge: LLM) 
     try:
         answer = ask(question.question, strategy, lambda step: spent.append(step.prompt_tokens + step.completion_tokens))
     except LLMOutputError as exc:
-        return AnswerResult(question, strategy, "", "wrong", "the answering model's reply was unreadable", 0, 0, [], sum(spent) + sum(error_tokens(exc)), 0,
-                            time.perf_counter() - started, str(exc))
+        return AnswerResult(
+            question,
+            strategy,
+            "",
+            "wrong",
+            "the answering model's reply was unreadable",
+            0,
+            0,
+            [],
+            sum(spent) + sum(error_tokens(exc)),
+            0,
+            time.perf_counter() - started,
+            str(exc),
+        )
     seconds = time.perf_counter() - started
     candidate = supported_text(answer)
     unsupported = sum(1 for claim in answer.claims if not claim.supported)
     tokens = answer.usage.prompt_tokens + answer.usage.completion_tokens
     checks = check_citations(conn, question, answer)
     if not candidate:
-        return AnswerResult(question, strategy, "", "wrong", "no supported claim", len(answer.claims), unsupported, checks, tokens, 0, seconds)
+        return AnswerResult(
+            question, strategy, "", "wrong", "no supported claim", len(answer.claims), unsupported, checks, tokens, 0, seconds
+        )
     try:
         verdict, judge_tokens = judge_answer(judge, question, candidate)
     except LLMOutputError as exc:
-        return AnswerResult(question, strategy, candidate, None, f"the judge's reply was unreadable: {exc}", len(answer.claims), unsupported,
-                            checks, tokens, sum(error_tokens(exc)), seconds)
-    return AnswerResult(question, strategy, candidate, verdict.verdict, verdict.reason, len(answer.claims), unsupported, checks, tokens,
-                        judge_tokens, seconds)
+        return AnswerResult(
+            question,
+            strategy,
+            candidate,
+            None,
+            f"the judge's reply was unreadable: {exc}",
+            len(answer.claims),
+            unsupported,
+            checks,
+            tokens,
+            sum(error_tokens(exc)),
+            seconds,
+        )
+    return AnswerResult(
+        question,
+        strategy,
+        candidate,
+        verdict.verdict,
+        verdict.reason,
+        len(answer.claims),
+        unsupported,
+        checks,
+        tokens,
+        judge_tokens,
+        seconds,
+    )
 
 
-def evaluate_answers(conn: Any, questions: Sequence[Question], strategies: Sequence[str], ask: Asker, judge: LLM,
-                     on_question: Callable[[AnswerResult], None] | None = None) -> list[StrategyReport]:
+def evaluate_answers(
+    conn: Any,
+    questions: Sequence[Question],
+    strategies: Sequence[str],
+    ask: Asker,
+    judge: LLM,
+    on_question: Callable[[AnswerResult], None] | None = None,
+) -> list[StrategyReport]:
     """Every question answered by every strategy, interleaved (so that a warm cache or a busy
     endpoint favours no strategy), and graded."""
     reports = {strategy: StrategyReport(strategy) for strategy in strategies}
@@ -213,30 +262,67 @@ def report_to_json(reports: Sequence[StrategyReport], *, answerer: str = "", jud
     return {
         "answerer": answerer,
         "judge": judge,
-        "strategies": {report.strategy: {
-            "overall": summarise(report.results),
-            "by_kind": {kind: summarise([result for result in report.results if result.question.kind == kind])
-                        for kind in sorted({result.question.kind for result in report.results})},
-        } for report in reports},
+        "strategies": {
+            report.strategy: {
+                "overall": summarise(report.results),
+                "by_kind": {
+                    kind: summarise([result for result in report.results if result.question.kind == kind])
+                    for kind in sorted({result.question.kind for result in report.results})
+                },
+            }
+            for report in reports
+        },
         "questions": [_row(result) for report in reports for result in report.results],
     }
 
 
 def _row(result: AnswerResult) -> dict[str, Any]:
     return {
-        "id": result.question.id, "kind": result.question.kind, "strategy": result.strategy, "question": result.question.question,
-        "reference": result.question.answer, "answer": result.answer, "verdict": result.verdict, "reason": result.reason,
-        "claims": result.claims, "unsupported": result.unsupported,
-        "citations": [{"context_id": check.context_id, "page": check.page, "resolves": check.resolves, "holds_evidence": check.holds_evidence,
-                       "backs_claim": check.backs_claim, "valid": check.valid} for check in result.citations],
-        "answer_tokens": result.answer_tokens, "judge_tokens": result.judge_tokens, "seconds": round(result.seconds, 3), "failure": result.failure,
+        "id": result.question.id,
+        "kind": result.question.kind,
+        "strategy": result.strategy,
+        "question": result.question.question,
+        "reference": result.question.answer,
+        "answer": result.answer,
+        "verdict": result.verdict,
+        "reason": result.reason,
+        "claims": result.claims,
+        "unsupported": result.unsupported,
+        "citations": [
+            {
+                "context_id": check.context_id,
+                "page": check.page,
+                "resolves": check.resolves,
+                "holds_evidence": check.holds_evidence,
+                "backs_claim": check.backs_claim,
+                "valid": check.valid,
+            }
+            for check in result.citations
+        ],
+        "answer_tokens": result.answer_tokens,
+        "judge_tokens": result.judge_tokens,
+        "seconds": round(result.seconds, 3),
+        "failure": result.failure,
     }
 
 
-_COLUMNS = (("correct", "correct"), ("partial", "partial"), ("wrong", "wrong"), ("score", "score"), ("claims_per_question", "claims/q"),
-            ("unsupported", "unsupp."), ("citations", "cites"), ("resolves", "resolves"), ("holds_evidence", "gold ev."),
-            ("backs_claim", "backs"), ("valid", "valid"), ("answer_tokens", "tokens/q"), ("judge_tokens", "judge/q"), ("failed", "failed"),
-            ("unjudged", "unjudged"))
+_COLUMNS = (
+    ("correct", "correct"),
+    ("partial", "partial"),
+    ("wrong", "wrong"),
+    ("score", "score"),
+    ("claims_per_question", "claims/q"),
+    ("unsupported", "unsupp."),
+    ("citations", "cites"),
+    ("resolves", "resolves"),
+    ("holds_evidence", "gold ev."),
+    ("backs_claim", "backs"),
+    ("valid", "valid"),
+    ("answer_tokens", "tokens/q"),
+    ("judge_tokens", "judge/q"),
+    ("failed", "failed"),
+    ("unjudged", "unjudged"),
+)
 #: figures printed as whole numbers
 _COUNTS = frozenset(["citations", "answer_tokens", "judge_tokens", "failed", "unjudged"])
 

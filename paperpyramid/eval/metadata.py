@@ -92,7 +92,9 @@ def _jats(root: ET.Element) -> Metadata:
         name = contrib.find("name")
         if contrib.get("contrib-type") == "author" and name is not None:
             authors.append(_collapse(f"{name.findtext('given-names') or ''} {name.findtext('surname') or ''}"))
-            refs = [affs[rid] for x in contrib.iter("xref") if x.get("ref-type") == "aff" for rid in (x.get("rid") or "").split() if rid in affs]
+            refs = [
+                affs[rid] for x in contrib.iter("xref") if x.get("ref-type") == "aff" for rid in (x.get("rid") or "").split() if rid in affs
+            ]
             refs += [_aff_text(aff) for aff in contrib.iter("aff")]
             if not refs and len(affs) == 1:
                 refs = list(affs.values())
@@ -154,7 +156,9 @@ def _tei(root: ET.Element) -> Metadata:
 _AUTHOR_COMMAND = re.compile(r"\\author(?![A-Za-z])")
 _TITLE_COMMAND = re.compile(r"\\title(?![A-Za-z])")
 # what an author block holds beside names: notes, marks, spacing, mathematics
-_AUTHOR_NOISE = re.compile(r"\\(?:thanks|Thanks|fnref|corref|ead|footnotemark|footnote|vspace|hspace)\*?(?:\[[^\]]*\])?(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})?|\$[^$]*\$")
+_AUTHOR_NOISE = re.compile(
+    r"\\(?:thanks|Thanks|fnref|corref|ead|footnotemark|footnote|vspace|hspace)\*?(?:\[[^\]]*\])?(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})?|\$[^$]*\$"
+)
 _AUTHOR_SEPARATOR = re.compile(r"\\(?:quad|qquad|And|AND|and)(?![A-Za-z])|,|\band\b")
 
 

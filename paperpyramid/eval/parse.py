@@ -232,7 +232,11 @@ def _articles_by_pdf(connection: Connection, parser: str | None) -> dict[str, tu
         articles[name] = (str(article_id), title)
     # the same bytes ingested under another name are logged as skipped with the article's id
     has_log = connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'ingest_log'").fetchone()
-    twins = connection.execute("SELECT source_uri, article_id FROM ingest_log WHERE status = 'skipped' AND article_id IS NOT NULL") if has_log else []
+    twins = (
+        connection.execute("SELECT source_uri, article_id FROM ingest_log WHERE status = 'skipped' AND article_id IS NOT NULL")
+        if has_log
+        else []
+    )
     owners = {entry[0]: entry for entry in articles.values()}
     for source_uri, article_id in twins:
         name = pdf_name(str(source_uri))
@@ -350,7 +354,12 @@ def read_metadata(db_path: Path) -> dict[str, Metadata]:
         names = [str(a.get("name", "")) for a in people]
         places = {family_name(str(a.get("name", ""))): str(a["affiliation"]).split("; ") for a in people if a.get("affiliation")}
         found[pdf_name(str(uri or ""))] = Metadata(
-            title=title, authors=names, doi=doi, journal=[journal] if journal else None, year=year_of(published), affiliations=places or None
+            title=title,
+            authors=names,
+            doi=doi,
+            journal=[journal] if journal else None,
+            year=year_of(published),
+            affiliations=places or None,
         )
     return found
 
@@ -536,7 +545,9 @@ def _metadata_lines(scored: list[tuple[str, MetadataScore]]) -> list[str]:
     gold = sum(score.authors_gold for _, score in scored)
     predicted = sum(score.authors_predicted for _, score in scored)
     summary = ", ".join(f"{name} {_number(value)} (of {count})" for name, (value, count) in figures.items())
-    lines.append(f"metadata accuracy: {summary}; author names P={_number(_ratio(matched, predicted, both_empty=False))} R={_number(_ratio(matched, gold, both_empty=False))}")
+    lines.append(
+        f"metadata accuracy: {summary}; author names P={_number(_ratio(matched, predicted, both_empty=False))} R={_number(_ratio(matched, gold, both_empty=False))}"
+    )
     pairs = sum(score.affiliations_gold for _, score in scored)
     if pairs:
         found = sum(score.affiliations_found for _, score in scored)
@@ -586,8 +597,16 @@ def report_to_json(report: EvalReport) -> dict[str, Any]:
         "missing": list(report.missing),
         "coverage": [{"pdf": name, "coverage": value} for name, value in report.coverage],
         "metadata": {
-            "papers": [{"pdf": pdf, **score.fields, "authors_matched": score.authors_matched, "authors_gold": score.authors_gold,
-                        "authors_predicted": score.authors_predicted} for pdf, score in report.metadata],  # fmt: skip
+            "papers": [
+                {
+                    "pdf": pdf,
+                    **score.fields,
+                    "authors_matched": score.authors_matched,
+                    "authors_gold": score.authors_gold,
+                    "authors_predicted": score.authors_predicted,
+                }
+                for pdf, score in report.metadata
+            ],  # fmt: skip
             "accuracy": {name: value for name, (value, _) in accuracies([score for _, score in report.metadata]).items()},
         },
         "tables": tables_to_json(report.tables),

@@ -71,8 +71,14 @@ def load_questions(path: Path) -> list[Question]:
         item = json.loads(line)
         pdfs = item.get("pdf") or []
         questions.append(
-            Question(str(item["id"]), str(item["question"]), str(item.get("kind", "")), tuple(item["evidence"]), tuple(pdfs if isinstance(pdfs, list) else [pdfs]),
-                     str(item.get("answer") or ""))
+            Question(
+                str(item["id"]),
+                str(item["question"]),
+                str(item.get("kind", "")),
+                tuple(item["evidence"]),
+                tuple(pdfs if isinstance(pdfs, list) else [pdfs]),
+                str(item.get("answer") or ""),
+            )
         )
     return questions
 
@@ -118,8 +124,16 @@ def _prepared(passage: SearchHit) -> list[PreparedPassage]:
     return [prepare(source.text) for source in passage.sources] if passage.level != "contexts" else [prepare(passage.text)]
 
 
-def score_question(question: Question, passages: Sequence[SearchHit], seconds: float, counter: TokenCounter, *, llm_tokens: int = 0,
-                   failure: str | None = None, by_budget: Mapping[int, Sequence[SearchHit]] | None = None) -> QuestionResult:
+def score_question(
+    question: Question,
+    passages: Sequence[SearchHit],
+    seconds: float,
+    counter: TokenCounter,
+    *,
+    llm_tokens: int = 0,
+    failure: str | None = None,
+    by_budget: Mapping[int, Sequence[SearchHit]] | None = None,
+) -> QuestionResult:
     evidence = [Evidence(text) for text in question.evidence]
     rank = None
     matched_at_20: set[int] = set()
@@ -197,8 +211,17 @@ Retriever = Callable[[str], Sequence[SearchHit] | Retrieved]
 Finder = Callable[..., Found]
 
 
-def retrievers(corpus: Corpus, names: Sequence[str], *, k: int = 100, filters: Filters | None = None, llm: LLM | None = None,
-               filter_llm: LLM | None = None, budget_tokens: int = 8000, finder: Finder = find) -> dict[str, Retriever]:
+def retrievers(
+    corpus: Corpus,
+    names: Sequence[str],
+    *,
+    k: int = 100,
+    filters: Filters | None = None,
+    llm: LLM | None = None,
+    filter_llm: LLM | None = None,
+    budget_tokens: int = 8000,
+    finder: Finder = find,
+) -> dict[str, Retriever]:
     """A retriever per name. A strategy name (:data:`STRATEGIES`) runs through ``finder`` with
     ``llm`` (and ``filter_llm`` for multiquery's filter), its passages cut to ``budget_tokens``,
     searching with the corpus's embedder when the corpus has its vectors, else BM25; a pyramid
@@ -236,8 +259,9 @@ def _mode(corpus: Corpus, mode: str, k: int, filters: Filters, level: str) -> Re
     return parent
 
 
-def _strategy(conn: Any, strategy: str, llm: LLM, filter_llm: LLM | None, budget_tokens: int, embedder: Any, filters: Filters,
-              finder: Finder) -> Retriever:
+def _strategy(
+    conn: Any, strategy: str, llm: LLM, filter_llm: LLM | None, budget_tokens: int, embedder: Any, filters: Filters, finder: Finder
+) -> Retriever:
     def run(question: str) -> Retrieved:
         spent: list[int] = []  # the steps' tokens as they end: still known when a later step fails
 
@@ -245,8 +269,17 @@ def _strategy(conn: Any, strategy: str, llm: LLM, filter_llm: LLM | None, budget
             spent.append(step.prompt_tokens + step.completion_tokens)
 
         try:
-            found = finder(conn, strategy, question, llm, budget_tokens=budget_tokens, embedder=embedder, filters=filters, on_step=count,
-                           filter_llm=filter_llm)
+            found = finder(
+                conn,
+                strategy,
+                question,
+                llm,
+                budget_tokens=budget_tokens,
+                embedder=embedder,
+                filters=filters,
+                on_step=count,
+                filter_llm=filter_llm,
+            )
         except LLMOutputError as exc:
             return Retrieved([], sum(spent) + sum(error_tokens(exc)), str(exc))
         return Retrieved(found.passages, found.prompt_tokens + found.completion_tokens)
@@ -254,8 +287,12 @@ def _strategy(conn: Any, strategy: str, llm: LLM, filter_llm: LLM | None, budget
     return run
 
 
-def evaluate(questions: Sequence[Question], retrievers: dict[str, Retriever], counter: TokenCounter | None = None,
-             on_question: Callable[[str, QuestionResult], None] | None = None) -> list[ModeReport]:
+def evaluate(
+    questions: Sequence[Question],
+    retrievers: dict[str, Retriever],
+    counter: TokenCounter | None = None,
+    on_question: Callable[[str, QuestionResult], None] | None = None,
+) -> list[ModeReport]:
     """Every question through every retriever, interleaved (so that a warm cache or a busy
     machine favours no mode), scored."""
     counter = counter or TokenCounter()
@@ -266,8 +303,15 @@ def evaluate(questions: Sequence[Question], retrievers: dict[str, Retriever], co
             got = retriever(question.question)
             seconds = time.perf_counter() - started
             retrieved = got if isinstance(got, Retrieved) else Retrieved(list(got))
-            result = score_question(question, list(retrieved.passages), retrieved.seconds or seconds, counter, llm_tokens=retrieved.llm_tokens,
-                                    failure=retrieved.failure, by_budget=retrieved.by_budget)
+            result = score_question(
+                question,
+                list(retrieved.passages),
+                retrieved.seconds or seconds,
+                counter,
+                llm_tokens=retrieved.llm_tokens,
+                failure=retrieved.failure,
+                by_budget=retrieved.by_budget,
+            )
             reports[mode].results.append(result)
             if on_question is not None:
                 on_question(mode, result)
@@ -314,9 +358,20 @@ def report_to_json(reports: Sequence[ModeReport]) -> dict[str, Any]:
     return out
 
 
-_COLUMNS = (("mrr@10", "MRR@10"), ("r@5", "R@5"), ("r@20", "R@20"), ("within_2k", "≤2k"), ("within_4k", "≤4k"), ("within_8k", "≤8k"),
-            ("all_evidence@20", "all@20"), ("p50_ms", "p50 ms"), ("p95_ms", "p95 ms"), ("tokens", "tokens"), ("llm_tokens", "llm tok"),
-            ("failures", "failed"))
+_COLUMNS = (
+    ("mrr@10", "MRR@10"),
+    ("r@5", "R@5"),
+    ("r@20", "R@20"),
+    ("within_2k", "≤2k"),
+    ("within_4k", "≤4k"),
+    ("within_8k", "≤8k"),
+    ("all_evidence@20", "all@20"),
+    ("p50_ms", "p50 ms"),
+    ("p95_ms", "p95 ms"),
+    ("tokens", "tokens"),
+    ("llm_tokens", "llm tok"),
+    ("failures", "failed"),
+)
 #: figures printed as whole numbers
 _COUNTS = frozenset(["p50_ms", "p95_ms", "tokens", "llm_tokens", "failures"])
 
@@ -328,7 +383,9 @@ def render_report(reports: Sequence[ModeReport]) -> str:
     return render_table(report_to_json(reports), [report.mode for report in reports], "mode", _COLUMNS, _COUNTS)
 
 
-def render_table(data: dict[str, Any], names: Sequence[str], heading: str, columns: Sequence[tuple[str, str]], counts: frozenset[str]) -> str:
+def render_table(
+    data: dict[str, Any], names: Sequence[str], heading: str, columns: Sequence[tuple[str, str]], counts: frozenset[str]
+) -> str:
     """Rows ``names`` side by side, overall and per question kind: ``data[name]`` holds
     ``overall`` and ``by_kind`` figures; ``columns`` are (key, label); keys in ``counts`` print
     as whole numbers, the rest with three decimals."""

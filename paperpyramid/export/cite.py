@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 #: what :func:`format_citations` writes
 FORMATS = ("bibtex", "csl-json", "text")
 
-_SMALL_WORDS = frozenset({"a", "an", "the", "on", "of", "in", "for", "to", "and", "with", "from", "by", "at", "is", "are", "how", "what", "why"})
+_SMALL_WORDS = frozenset(
+    {"a", "an", "the", "on", "of", "in", "for", "to", "and", "with", "from", "by", "at", "is", "are", "how", "what", "why"}
+)
 _BIBTEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                    "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}  # fmt: skip
 

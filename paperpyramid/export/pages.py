@@ -126,7 +126,7 @@ def render_article(conn: Any, article_id: str, render: Render = EXPORT) -> str:
 
 
 def section_label(number: str | None, title: str | None) -> str | None:
-    """"2.1 Methods", "Methods" or None."""
+    """ "2.1 Methods", "Methods" or None."""
     parts = [part for part in (number if number and number != "ref" else None, title) if part]
     return " ".join(parts) if parts else None
 

@@ -90,7 +90,9 @@ def embed_corpus(
             if on_batch is not None:
                 on_batch(len(batch))
         row = db_vectors.find_embedder(writer.db.conn, embedder.name)
-        summary.indexed = row is not None and (index_min is not None and summary.total >= index_min or vector_index.index_status(writer.db.conn, row).exists)
+        summary.indexed = row is not None and (
+            index_min is not None and summary.total >= index_min or vector_index.index_status(writer.db.conn, row).exists
+        )
         if summary.indexed:
             assert row is not None
             with writer.db.atomic():

@@ -54,6 +54,7 @@ from paperpyramid.ingest.threads import worker_memory
 from paperpyramid.ingest.workers import Outcome, WorkerPool
 from paperpyramid.parsers import SERVICES_OF, get_parser
 from paperpyramid.parsers.coverage import coverage_of, document_texts, text_layer_words, words
+from paperpyramid.parsers.embedded.ocr import using as ocr_program
 from paperpyramid.parsers.jats import parse_jats
 from paperpyramid.s3 import S3Location, S3Object, download, iter_objects, make_client, open_object, parse_s3_uri
 from paperpyramid.settings import EmbeddingSettings, IngestSettings, S3Settings, Settings
@@ -172,7 +173,9 @@ def parse_item(
 
         def call() -> Document:  # a package's PDF under the same limits as any PDF
             with _alarm(options.time_limit, nxml):
-                return parse_jats(nxml, pdf_path=item.path, password=options.password, max_pages=options.max_pages, time_limit=options.time_limit)
+                return parse_jats(
+                    nxml, pdf_path=item.path, password=options.password, max_pages=options.max_pages, time_limit=options.time_limit
+                )
 
         parsed = _guarded(call, item.name)
         if item.path is not None:
@@ -306,10 +309,12 @@ def parse_one(path: Path, options: IngestSettings, *, name: str | None = None, o
     parser = get_parser(options.parser)
     # the service-backed parsers take the run's settings: which services answered, their URLs;
     # the embedded parser (theirs too) reads scans by OCR as the run says
-    extra: dict[str, object] = {"options": options} if options.parser in SERVICES_OF else {"ocr": options.ocr} if options.parser == "embedded" else {}
+    extra: dict[str, object] = (
+        {"options": options} if options.parser in SERVICES_OF else {"ocr": options.ocr} if options.parser == "embedded" else {}
+    )
 
     def call() -> Document:
-        with _alarm(options.time_limit, path):
+        with _alarm(options.time_limit, path), ocr_program(options.tesseract):
             return parser(path, password=options.password, max_pages=options.max_pages, time_limit=options.time_limit, **extra)
 
     on_phase("parse")
@@ -340,8 +345,10 @@ def _measure_coverage(parsed: Parsed, pdf: Path, password: str | None) -> None:
     if document.coverage is not None and document.coverage < COVERAGE_WARNING:
         found = words(" ".join(document_texts(document)))
         missing = [word for word, _ in (layer - found).most_common(8)]
-        document.warnings.append(f"coverage {document.coverage:.2f}: {1 - document.coverage:.0%} of the PDF's words reach no text, table, "
-                                 f"caption or reference (most often missing: {', '.join(missing)})")
+        document.warnings.append(
+            f"coverage {document.coverage:.2f}: {1 - document.coverage:.0%} of the PDF's words reach no text, table, "
+            f"caption or reference (most often missing: {', '.join(missing)})"
+        )
 
 
 def _guarded(call: Callable[[], Document], name: str) -> Parsed:
@@ -405,9 +412,9 @@ def iter_items(sources: Iterable[str | Path], s3: S3Settings, scratch: Path, opt
                     yield WorkItem(obj.uri, obj=obj)
         else:
             paths = list(discover_pdfs([source], archives=True, latex=options.latex or _names_a_source(text)))
-            sources = find_sources(paths)
-            paired = {latex.pdf for latex in sources if latex.pdf is not None}
-            by_main = {latex.main: latex for latex in sources}
+            latex_sources = find_sources(paths)  # not `sources`: that is the loop's iterable
+            paired = {latex.pdf for latex in latex_sources if latex.pdf is not None}
+            by_main = {latex.main: latex for latex in latex_sources}
             for path in paths:
                 uri = str(path.resolve())
                 if path in by_main:
@@ -449,7 +456,9 @@ def _archive_items(stream: BinaryIO, uri: str, scratch: Path, options: IngestSet
     folder = Path(tempfile.mkdtemp(prefix="archive-", dir=scratch))
     try:
         if _PMC_PACKAGE.search(uri):
-            package = read_pmc_package(stream, folder, max_member_bytes=options.max_member_bytes, max_archive_bytes=options.max_archive_bytes, archive_name=name)
+            package = read_pmc_package(
+                stream, folder, max_member_bytes=options.max_member_bytes, max_archive_bytes=options.max_archive_bytes, archive_name=name
+            )
             main = package.pdf or package.nxml
             if main is None:
                 yield WorkItem(uri, error=f"{name}: no .nxml or .pdf in the package ({'; '.join(package.errors) or 'empty'})")
@@ -586,7 +595,9 @@ def _listen_for_uploads(location: S3Location, settings: S3Settings, wake: thread
     threading.Thread(target=listen, name=f"notify-{location.bucket}", daemon=True).start()
 
 
-def _one_pass(sources: list[str | Path], writer: CorpusWriter, settings: Settings, pool: _Pool, report: ProgressCallback, retry_failed: bool) -> None:
+def _one_pass(
+    sources: list[str | Path], writer: CorpusWriter, settings: Settings, pool: _Pool, report: ProgressCallback, retry_failed: bool
+) -> None:
     def todo(scratch: Path) -> Iterator[WorkItem]:
         for item in iter_items(sources, settings.s3, scratch, settings.ingest):
             if item.error is not None:
@@ -647,7 +658,15 @@ def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed) -> IngestResult
         return IngestResult(item.uri, "skipped", error=reason, article_id=existing)
     document = parsed.document
     try:
-        article_id = writer.store(document, source_uri=item.uri, sha256=parsed.sha256, etag=etag, seconds=parsed.seconds, contexts=parsed.contexts, vectors=parsed.vectors)
+        article_id = writer.store(
+            document,
+            source_uri=item.uri,
+            sha256=parsed.sha256,
+            etag=etag,
+            seconds=parsed.seconds,
+            contexts=parsed.contexts,
+            vectors=parsed.vectors,
+        )
     except Exception as exc:  # the article's transaction rolled back; log it and go on
         if isinstance(exc, ServiceUnavailable):  # the corpus stayed locked: the next run tries again
             reason = f"{UNAVAILABLE}{item.name}: could not be stored: {exc}"
@@ -656,7 +675,9 @@ def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed) -> IngestResult
             reason = f"{item.name}: could not be stored: {type(exc).__name__}: {exc}"
         writer.record(item.uri, parsed.sha256, "failed", error=reason, seconds=parsed.seconds, etag=etag)
         return IngestResult(item.uri, "failed", error=reason, seconds=parsed.seconds)
-    return IngestResult(item.uri, "done", article_id=article_id, pages=document.pages, seconds=parsed.seconds, warnings=list(document.warnings))
+    return IngestResult(
+        item.uri, "done", article_id=article_id, pages=document.pages, seconds=parsed.seconds, warnings=list(document.warnings)
+    )
 
 
 @dataclass(slots=True)

@@ -19,7 +19,14 @@ __all__ = [
 ]  # fmt: skip
 
 #: the environment variables BLAS and OpenMP libraries (and the tokenizer's Rayon pool) read for their thread count at load time
-_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS", "RAYON_NUM_THREADS")
+_THREAD_VARIABLES = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+    "RAYON_NUM_THREADS",
+)
 #: the most a worker's memory ceiling defaults to, MiB (a flate bomb peaks at 3.9 GB in its worker)
 DEFAULT_MEMORY_CAP_MIB = 4096
 #: the share of the machine's memory all workers' ceilings together default to

@@ -170,7 +170,9 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         parent_end, child_end = self._context.Pipe(duplex=True)
-        process = self._context.Process(target=_serve, args=(child_end, os.getpid(), self.memory_mib, self.threads), name="paperpyramid-parser", daemon=True)
+        process = self._context.Process(
+            target=_serve, args=(child_end, os.getpid(), self.memory_mib, self.threads), name="paperpyramid-parser", daemon=True
+        )
         process.start()
         child_end.close()
         worker = _Worker(process, parent_end)

@@ -24,6 +24,9 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
+from paperpyramid.settings import DEFAULT_LLM_BACKEND as DEFAULT_LLM_BACKEND
+from paperpyramid.settings import LLM_BACKENDS
+
 if TYPE_CHECKING:
     from paperpyramid.settings import LLMSettings
 
@@ -33,8 +36,7 @@ Message = dict[str, str]
 T = TypeVar("T", bound=BaseModel)
 
 #: backends by name, as ``LLMSettings.backend`` names them
-LLM_BACKENDS: tuple[str, ...] = ("local", "openai")
-DEFAULT_LLM_BACKEND = "local"
+#: backends by name, as ``LLMSettings.backend`` names them: LLM_BACKENDS, DEFAULT_LLM_BACKEND (from settings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,16 +57,25 @@ def default_cache_path() -> Path:
     return root / "paperpyramid" / "llm-cache.sqlite"
 
 
-def cache_key(model: str, messages: Sequence[Message], schema: type[BaseModel], *, max_tokens: int, temperature: float, seed: int,
-              endpoint: str = "") -> str:
+def cache_key(
+    model: str, messages: Sequence[Message], schema: type[BaseModel], *, max_tokens: int, temperature: float, seed: int, endpoint: str = ""
+) -> str:
     """The sha256 (hex) of the canonical JSON of everything that decides a reply; ``endpoint``
     is the server's base URL ("" for an in-process model)."""
-    return _digest({"schema": schema.model_json_schema()}, model, messages, max_tokens=max_tokens, temperature=temperature, seed=seed,
-                   endpoint=endpoint)
+    return _digest(
+        {"schema": schema.model_json_schema()},
+        model,
+        messages,
+        max_tokens=max_tokens,
+        temperature=temperature,
+        seed=seed,
+        endpoint=endpoint,
+    )
 
 
-def tool_cache_key(model: str, messages: Sequence[Message], tools: Sequence[Tool], *, max_tokens: int, temperature: float, seed: int,
-                   endpoint: str = "") -> str:
+def tool_cache_key(
+    model: str, messages: Sequence[Message], tools: Sequence[Tool], *, max_tokens: int, temperature: float, seed: int, endpoint: str = ""
+) -> str:
     """The sha256 (hex) of everything that decides a native tool call: as :func:`cache_key`,
     with the tools offered instead of a schema."""
     offered = {"tools": [tool.spec() for tool in tools], "tool_choice": "required"}
@@ -79,8 +88,9 @@ def endpoint_of(llm: LLM) -> str:
     return llm.base_url.rstrip("/") if isinstance(llm, Remote) else ""
 
 
-def _digest(asked: dict[str, Any], model: str, messages: Sequence[Message], *, max_tokens: int, temperature: float, seed: int,
-            endpoint: str) -> str:
+def _digest(
+    asked: dict[str, Any], model: str, messages: Sequence[Message], *, max_tokens: int, temperature: float, seed: int, endpoint: str
+) -> str:
     # An in-process model has no endpoint, and its keys stay what they were before endpoints counted.
     served_by = {"endpoint": endpoint} if endpoint else {}
     request = {
@@ -132,8 +142,9 @@ class CachedLLM:
 
     def complete(self, messages: Sequence[Message], schema: type[T], *, max_tokens: int = 1024) -> LLMReply[T]:
         started = time.monotonic()
-        key = cache_key(self.inner.name, messages, schema, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed,
-                        endpoint=self.endpoint)
+        key = cache_key(
+            self.inner.name, messages, schema, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed, endpoint=self.endpoint
+        )
         hit = self._lookup(key, schema)
         if hit is not None:
             value, usage, model = hit
@@ -149,8 +160,9 @@ class CachedLLM:
         if not isinstance(self.inner, NativeTools):
             return None
         started = time.monotonic()
-        key = tool_cache_key(self.inner.name, messages, tools, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed,
-                             endpoint=self.endpoint)
+        key = tool_cache_key(
+            self.inner.name, messages, tools, max_tokens=max_tokens, temperature=self.temperature, seed=self.seed, endpoint=self.endpoint
+        )
         hit = self._lookup_call(key, tools)
         if hit is not None:
             tool, arguments, usage = hit

@@ -100,7 +100,7 @@ class OpenAILLM:
             )
         if not settings.model:
             raise ConfigurationError(
-                "LLM backend 'openai' needs the model name the server knows: set PAPERPYRAMID_LLM__MODEL or pass --model "
+                "LLM backend 'openai' needs the model name the server knows: set PAPERPYRAMID_LLM__MODEL or pass --llm-model "
                 "(e.g. qwen2.5:7b-instruct)"
             )
         self.settings = settings
@@ -111,7 +111,10 @@ class OpenAILLM:
         self._refused: set[str] = set()  # optional features the server refused: "json_schema", "tools"
         # max_retries=0: the retry loop is ours (one policy, errors we can word, testable).
         self._client = openai.OpenAI(
-            base_url=settings.base_url, api_key=settings.api_key or PLACEHOLDER_API_KEY, max_retries=0, timeout=settings.timeout,
+            base_url=settings.base_url,
+            api_key=settings.api_key or PLACEHOLDER_API_KEY,
+            max_retries=0,
+            timeout=settings.timeout,
             http_client=http_client(),
         )
 
@@ -180,8 +183,12 @@ class OpenAILLM:
         """One reply's text ("" when the server gave none) and usage, in the current mode."""
         if self.structured_output == "json_schema":
             try:
-                completion, usage = self._request(messages, max_tokens, {"response_format": response_format("json_schema", schema)},
-                                                  may_refuse=self.settings.structured_output == "auto")
+                completion, usage = self._request(
+                    messages,
+                    max_tokens,
+                    {"response_format": response_format("json_schema", schema)},
+                    may_refuse=self.settings.structured_output == "auto",
+                )
             except _Refused as refused:
                 completion, usage = self._request(messages, max_tokens, {"response_format": JSON_OBJECT})
                 self._remember_refusal("json_schema", str(refused), "using json_object")
@@ -248,7 +255,9 @@ class OpenAILLM:
                 ) from exc
             if attempt + 1 < attempts:
                 delay = min(self.settings.backoff * 2**attempt, MAX_BACKOFF) if retry_after is None else min(retry_after, MAX_BACKOFF)
-                log.warning("LLM endpoint %s: %s (attempt %d of %d); retrying in %.2g s", self.base_url, cause, attempt + 1, attempts, delay)
+                log.warning(
+                    "LLM endpoint %s: %s (attempt %d of %d); retrying in %.2g s", self.base_url, cause, attempt + 1, attempts, delay
+                )
                 time.sleep(delay)
         raise ServiceUnavailable(
             f"LLM endpoint {self.base_url} failed after {attempts} attempt{'s' if attempts > 1 else ''}: {cause} "
@@ -258,8 +267,9 @@ class OpenAILLM:
     def _exchange(self, messages: Sequence[Mapping[str, Any]], max_tokens: int, options: dict[str, Any]) -> Completion:
         """One request and its whole reply within ``timeout`` seconds of sending it."""
         deadline = time.monotonic() + self.settings.timeout
-        request = chat_request(self.model, messages, max_tokens=max_tokens, temperature=self.settings.temperature, seed=self.settings.seed,
-                               options=options)
+        request = chat_request(
+            self.model, messages, max_tokens=max_tokens, temperature=self.settings.temperature, seed=self.settings.seed, options=options
+        )
         with whole_exchange_by(deadline), self._client.chat.completions.with_streaming_response.create(**request) as response:
             body = read_body(response.http_response, deadline=deadline, max_bytes=reply_byte_limit(max_tokens))
         return read_completion(body)
@@ -270,13 +280,20 @@ class OpenAILLM:
         return counted_usage(completion, sent)
 
 
-def chat_request(model: str, messages: Sequence[Mapping[str, Any]], *, max_tokens: int, temperature: float, seed: int,
-                 options: Mapping[str, Any]) -> dict[str, Any]:
+def chat_request(
+    model: str, messages: Sequence[Mapping[str, Any]], *, max_tokens: int, temperature: float, seed: int, options: Mapping[str, Any]
+) -> dict[str, Any]:
     """The body of one chat completion request (``options``: ``response_format``, or ``tools``
     and ``tool_choice``): what this client sends, and what a batch file's line holds, so that the
     two cannot drift apart."""
-    return {"model": model, "messages": [dict(message) for message in messages], "temperature": temperature, "seed": seed,
-            "max_tokens": max_tokens, **options}
+    return {
+        "model": model,
+        "messages": [dict(message) for message in messages],
+        "temperature": temperature,
+        "seed": seed,
+        "max_tokens": max_tokens,
+        **options,
+    }
 
 
 def response_format(mode: str, schema: type[BaseModel]) -> dict[str, Any]:

@@ -47,7 +47,10 @@ class Tool:
 
     def spec(self) -> dict[str, Any]:
         """The tool as the OpenAI ``tools`` list wants it."""
-        return {"type": "function", "function": {"name": self.name, "description": self.description, "parameters": self.parameters.model_json_schema()}}
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters.model_json_schema()},
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +100,9 @@ def choose_tool(llm: LLM, messages: Sequence[Message], tools: Sequence[Tool], *,
     started = time.monotonic()
     reply = llm.complete(messages, choice_model(tuple(tools)), max_tokens=max_tokens)
     tool, arguments = read_choice(reply.value, tools)
-    return ToolCall(tool.name, arguments, reply.usage, native=False, cached=reply.cached, attempts=reply.attempts,
-                    seconds=time.monotonic() - started)
+    return ToolCall(
+        tool.name, arguments, reply.usage, native=False, cached=reply.cached, attempts=reply.attempts, seconds=time.monotonic() - started
+    )
 
 
 class _Choice(BaseModel):
@@ -176,7 +180,9 @@ def tool_repair_messages(messages: Sequence[dict[str, Any]], reply: ToolReply, e
     again = f"That call cannot be used: {error}. Call exactly one of the tools again, with valid arguments."
     if not reply.calls:
         return [*conversation, {"role": "assistant", "content": reply.text}, {"role": "user", "content": again}]
-    calls = [{"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}} for call_id, name, arguments in reply.calls]
+    calls = [
+        {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}} for call_id, name, arguments in reply.calls
+    ]
     answers = [{"role": "tool", "tool_call_id": call_id, "content": again} for call_id, _, _ in reply.calls]
     return [*conversation, {"role": "assistant", "content": reply.text or None, "tool_calls": calls}, *answers]
 
@@ -202,7 +208,9 @@ def call_with_repair(
         return LLMOutputError(f"{model} did not call a tool validly after 2 attempts: {exc}", raw=raw, usage=usage)
 
     conversation: list[dict[str, Any]] = [dict(message) for message in messages]
-    (tool, arguments), usage, attempts = ask_with_repair(chat, conversation, lambda reply: read_tool_reply(reply, tools), tool_repair_messages, fail)
+    (tool, arguments), usage, attempts = ask_with_repair(
+        chat, conversation, lambda reply: read_tool_reply(reply, tools), tool_repair_messages, fail
+    )
     return tool, arguments, usage, attempts
 
 

@@ -136,7 +136,9 @@ def _reported_usage(usage: object) -> Usage | None:
     if not isinstance(usage, dict):
         return None
     prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
-    return Usage(prompt if isinstance(prompt, int) and prompt > 0 else 0, completion if isinstance(completion, int) and completion > 0 else 0)
+    return Usage(
+        prompt if isinstance(prompt, int) and prompt > 0 else 0, completion if isinstance(completion, int) and completion > 0 else 0
+    )
 
 
 def _socket_of(response: Any) -> socket.socket | None:

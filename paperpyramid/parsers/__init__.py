@@ -10,6 +10,8 @@ from typing import Protocol
 
 from paperpyramid.document import Document
 from paperpyramid.errors import ConfigurationError
+from paperpyramid.settings import PARSER_NAMES
+from paperpyramid.settings import is_parser_name as is_parser_name
 
 
 class Parser(Protocol):
@@ -30,15 +32,8 @@ _REGISTRY = {
 }
 #: what each service-backed parser name asks for
 SERVICES_OF = {"auto": ("grobid", "tables", "nougat"), "grobid": ("grobid",), "unstructured": ("tables",), "nougat": ("nougat",)}
-PARSER_NAMES = tuple(_REGISTRY)
-
-
 _IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
-
-
-def is_parser_name(name: str) -> bool:
-    """A registered name, or an import path ``package.module:function`` to a parser of one's own."""
-    return name in _REGISTRY or bool(_IMPORT_PATH.match(name))
+assert set(_REGISTRY) == set(PARSER_NAMES), "paperpyramid.settings.ParserName and the registry name the same parsers"
 
 
 def get_parser(name: str) -> Parser:

@@ -14,7 +14,6 @@ that this module decides.
 
 from __future__ import annotations
 
-import os
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from paperpyramid.document import Document
+from paperpyramid.env import read_env
 from paperpyramid.errors import MissingExtra, PdfCorrupt, ServiceUnavailable
 from paperpyramid.parsers.grobid_tei import tei_to_document
 
@@ -34,8 +34,8 @@ _SERVICE = "processFulltextDocument"
 
 
 def default_url() -> str:
-    """``PAPERPYRAMID_GROBID_URL``, else GROBID's own default ``http://localhost:8070``."""
-    return os.environ.get("PAPERPYRAMID_GROBID_URL") or DEFAULT_URL
+    """``PAPERPYRAMID_INGEST__SERVICES__GROBID_URL``, else GROBID's own default ``http://localhost:8070``."""
+    return read_env("PAPERPYRAMID_INGEST__SERVICES__GROBID_URL") or DEFAULT_URL
 
 
 def is_alive(url: str | None = None, timeout: float = 5.0) -> bool:

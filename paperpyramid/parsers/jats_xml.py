@@ -15,6 +15,7 @@ and the DTD is never fetched.
 
 from __future__ import annotations
 
+import functools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
@@ -142,7 +143,9 @@ def _inline_raw(element: ET.Element, skip: frozenset[str] = frozenset()) -> str:
 
 
 def walk_inline(
-    element: ET.Element, add: Callable[[str], None], skip: frozenset[str] = frozenset(),
+    element: ET.Element,
+    add: Callable[[str], None],
+    skip: frozenset[str] = frozenset(),
     around: Callable[[ET.Element, Callable[[], None]], None] | None = None,
 ) -> None:
     """Hand ``add`` the readable pieces of ``element`` in reading order: line breaks as spaces,
@@ -164,7 +167,7 @@ def walk_inline(
                     add(child.text)
                 walk(child)
             else:
-                around(child, lambda child=child: read(child))
+                around(child, functools.partial(read, child))
             if child.tail:
                 add(child.tail)
 

@@ -42,7 +42,9 @@ def merge(embedded: Document, delivered: Delivered) -> Document:
     if delivered.formulas is not None:
         # the formulas kept from the base (pages the math service did not read) say so
         for kept in base.formulas:
-            kept.source = kept.source or next((base.provenance[key] for key in ("formulas", "sections", "structure") if key in base.provenance), base.parser)
+            kept.source = kept.source or next(
+                (base.provenance[key] for key in ("formulas", "sections", "structure") if key in base.provenance), base.parser
+            )
         _replace_formulas(base, delivered.formulas, delivered.formula_pages, delivered.formulas_source)
         base.provenance["formulas"] = delivered.formulas_source
     base.warnings = [*delivered.warnings, *base.warnings]
@@ -94,7 +96,10 @@ def _replace_formulas(document: Document, formulas: list[Formula], pages: set[in
         placed.source = placed.source or source
         document.formulas.append(placed)
         if placed.section is not None:
-            _insert_by_page(document.sections[placed.section], Block(text=placed.latex or placed.text, page=placed.page, kind="formula", bbox=placed.bbox))
+            _insert_by_page(
+                document.sections[placed.section],
+                Block(text=placed.latex or placed.text, page=placed.page, kind="formula", bbox=placed.bbox),
+            )
     document.formulas.sort(key=lambda item: item.page)
 
 

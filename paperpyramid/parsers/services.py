@@ -65,7 +65,9 @@ def resolve_services(options: IngestSettings) -> tuple[IngestSettings, list[str]
         url = service_url(options.services, service)
         if url is None:
             if options.parser != "auto":
-                raise ServiceUnavailable(f"--parser {options.parser} needs {_NAMES[service]}: set PAPERPYRAMID_{service.upper()}_URL")
+                raise ServiceUnavailable(
+                    f"--parser {options.parser} needs {_NAMES[service]}: set PAPERPYRAMID_INGEST__SERVICES__{service.upper()}_URL"
+                )
             continue
         problem = is_reachable(url, service)
         if problem is None:
@@ -73,13 +75,17 @@ def resolve_services(options: IngestSettings) -> tuple[IngestSettings, list[str]
             continue
         if options.parser != "auto":
             raise ServiceUnavailable(f"{_NAMES[service]} is not reachable at {url} ({problem}); start it or use --parser embedded")
-        notes.append(f"{_NAMES[service]} not reachable at {url} at the start of the run ({problem}): its part came from the embedded parser")
+        notes.append(
+            f"{_NAMES[service]} not reachable at {url} at the start of the run ({problem}): its part came from the embedded parser"
+        )
         log.warning(notes[-1])
     services = options.services.model_copy(update={"enabled": enabled, "notes": notes})
     return options.model_copy(update={"services": services}), notes
 
 
-def parse_pdf(path: Path, *, password: str | None = None, max_pages: int = 500, time_limit: float | None = None, options: IngestSettings | None = None) -> Document:
+def parse_pdf(
+    path: Path, *, password: str | None = None, max_pages: int = 500, time_limit: float | None = None, options: IngestSettings | None = None
+) -> Document:
     """Parse with the services the run enabled, merged over the embedded parse."""
     options = options or IngestSettings(parser="auto")
     if options.services.enabled is None:

@@ -61,17 +61,27 @@ class AnswerReply(BaseModel):
 
 @dataclass(slots=True)
 class CitedClaim:
+    """One sentence of an answer with the passages (``sources``) it cites. ``supported`` is True
+    when every passage it names was shown to the model and those passages back it; otherwise
+    ``reason`` says why it is not to be taken as fact."""
+
     text: str
     sources: list[SearchHit]
     supported: bool
     reason: str = ""  # why an unsupported claim is not printed as fact
 
     def citations(self) -> list[str]:
+        """Its sources as ``[short title, p. N]``, each once, in the order cited."""
         return list(dict.fromkeys(cite_short(source) for source in self.sources))
 
 
 @dataclass(slots=True)
 class Answer:
+    """The answer to ``question`` by ``strategy``: its ``claims`` (:class:`CitedClaim`, each cited
+    to stored passages), the ``passages`` the model was shown, the ``steps`` taken with their
+    token usage, and the ``facts`` an LLM-driven strategy noted on the way. ``text`` is the
+    answer to print; ``to_json()`` all of it."""
+
     question: str
     strategy: str
     claims: list[CitedClaim]
@@ -81,6 +91,7 @@ class Answer:
 
     @property
     def usage(self) -> Usage:
+        """Prompt and completion tokens of every step (a reply from the response cache costs none)."""
         return Usage(sum(step.prompt_tokens for step in self.steps), sum(step.completion_tokens for step in self.steps))
 
     @property
@@ -94,20 +105,48 @@ class Answer:
         return body
 
     def to_json(self) -> dict[str, Any]:
+        """The answer as JSON-ready data: its text, claims with their citations, the passages
+        shown, facts, steps and token usage (what ``paperpyramid ask --json`` prints)."""
         return {
             "question": self.question,
             "strategy": self.strategy,
             "answer": self.text,
-            "claims": [{"text": claim.text, "supported": claim.supported, "reason": claim.reason,
-                        "citations": [_citation_json(source) for source in claim.sources]} for claim in self.claims],
+            "claims": [
+                {
+                    "text": claim.text,
+                    "supported": claim.supported,
+                    "reason": claim.reason,
+                    "citations": [_citation_json(source) for source in claim.sources],
+                }
+                for claim in self.claims
+            ],
             "citations": [_citation_json(source) for source in _unique(claim.sources for claim in self.claims if claim.supported)],
             "passages": [_citation_json(passage) | {"num_tokens": passage.num_tokens} for passage in self.passages],
-            "facts": [{"fact": fact.text, "relevance": fact.relevance, "next_source": fact.next_source, "expected_info": fact.expected_info,
-                       "context_ids": list(fact.context_ids)} for fact in self.facts],
-            "steps": [{"name": step.name, "detail": step.detail, "prompt_tokens": step.prompt_tokens, "completion_tokens": step.completion_tokens,
-                       "seconds": round(step.seconds, 3)} for step in self.steps],
-            "usage": {"prompt_tokens": self.usage.prompt_tokens, "completion_tokens": self.usage.completion_tokens,
-                      "total_tokens": self.usage.prompt_tokens + self.usage.completion_tokens},
+            "facts": [
+                {
+                    "fact": fact.text,
+                    "relevance": fact.relevance,
+                    "next_source": fact.next_source,
+                    "expected_info": fact.expected_info,
+                    "context_ids": list(fact.context_ids),
+                }
+                for fact in self.facts
+            ],
+            "steps": [
+                {
+                    "name": step.name,
+                    "detail": step.detail,
+                    "prompt_tokens": step.prompt_tokens,
+                    "completion_tokens": step.completion_tokens,
+                    "seconds": round(step.seconds, 3),
+                }
+                for step in self.steps
+            ],
+            "usage": {
+                "prompt_tokens": self.usage.prompt_tokens,
+                "completion_tokens": self.usage.completion_tokens,
+                "total_tokens": self.usage.prompt_tokens + self.usage.completion_tokens,
+            },
         }
 
 
@@ -119,9 +158,21 @@ def cite_short(hit: SearchHit) -> str:
     return f"[{title}{page}]"
 
 
-def ask(conn: Any, question: str, llm: LLM, *, strategy: str = "parent", budget_tokens: int = 4000, k: int = 10,
-        embedder: Embedder | None = None, filters: Filters | None = None, max_tokens: int = 800,
-        on_step: Callable[[Step], None] | None = None, filter_llm: LLM | None = None, limits: Limits | None = None) -> Answer:
+def ask(
+    conn: Any,
+    question: str,
+    llm: LLM,
+    *,
+    strategy: str = "parent",
+    budget_tokens: int = 4000,
+    k: int = 10,
+    embedder: Embedder | None = None,
+    filters: Filters | None = None,
+    max_tokens: int = 800,
+    on_step: Callable[[Step], None] | None = None,
+    filter_llm: LLM | None = None,
+    limits: Limits | None = None,
+) -> Answer:
     """Answer ``question`` from the corpus with cited claims (see the module's docstring)."""
     steps: list[Step] = []
 
@@ -135,34 +186,64 @@ def ask(conn: Any, question: str, llm: LLM, *, strategy: str = "parent", budget_
         raise ValueError(f"unknown strategy {strategy!r}; choose one of: {', '.join(STRATEGIES)}")
     facts: list[Fact] = []
     if strategy in LLM_STRATEGIES:
-        found = find(conn, strategy, question, llm, budget_tokens=budget_tokens, embedder=embedder, filters=filters, limits=limits,
-                     on_step=record, filter_llm=filter_llm)
+        found = find(
+            conn,
+            strategy,
+            question,
+            llm,
+            budget_tokens=budget_tokens,
+            embedder=embedder,
+            filters=filters,
+            limits=limits,
+            on_step=record,
+            filter_llm=filter_llm,
+        )
         passages, facts = found.passages, found.facts
     else:
         passages = retrieve(conn, question, mode=strategy, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder)
     pages = sorted({f"{cite_short(hit)}" for hit in passages})
-    record(Step("retrieve", f"{strategy}: {len(passages)} passages, {sum(hit.num_tokens for hit in passages)} tokens from {', '.join(pages) or 'nothing'}",
-                seconds=time.perf_counter() - started))
+    record(
+        Step(
+            "retrieve",
+            f"{strategy}: {len(passages)} passages, {sum(hit.num_tokens for hit in passages)} tokens from {', '.join(pages) or 'nothing'}",
+            seconds=time.perf_counter() - started,
+        )
+    )
     if not passages:
         return Answer(question, strategy, [], [], steps, facts)
-    numbered = "\n".join(document_block(hit.text, passage=number, source=cite_short(hit).strip("[]"))
-                         for number, hit in enumerate(passages, 1))
+    numbered = "\n".join(
+        document_block(hit.text, passage=number, source=cite_short(hit).strip("[]")) for number, hit in enumerate(passages, 1)
+    )
     noted = ""
     if facts:
         # facts are the model's notes on the passages: a guide to read them by, cited never
-        noted = "\n\nNotes taken while searching (cite the passages, not the notes):\n" + document_block("\n".join(f"- {fact.text}" for fact in facts), notes="facts")
-    messages = [{"role": "system", "content": ANSWER_SYSTEM},
-                {"role": "user", "content": f"Question: {question}\n\nPassages:\n{numbered}{noted}\n\nAnswer in claims with their passage numbers."}]
+        noted = "\n\nNotes taken while searching (cite the passages, not the notes):\n" + document_block(
+            "\n".join(f"- {fact.text}" for fact in facts), notes="facts"
+        )
+    messages = [
+        {"role": "system", "content": ANSWER_SYSTEM},
+        {
+            "role": "user",
+            "content": f"Question: {question}\n\nPassages:\n{numbered}{noted}\n\nAnswer in claims with their passage numbers.",
+        },
+    ]
     started = time.perf_counter()
     reply = llm.complete(messages, AnswerReply, max_tokens=max_tokens)
     cuts = cap_lists(reply.value, "answer")  # 500 claims where the schema allows 10: the first 10
     hostile = hostile_articles(passages)  # a paper that addresses the model backs no claim
     claims = [_cite(claim, passages, hostile) for claim in reply.value.claims if claim.text.strip()]
-    record(Step("answer", f"{len(claims)} claims, {sum(1 for claim in claims if not claim.supported)} unsupported"
-                + "".join(f"; {cut}" for cut in cuts)
-                + (f"; {len(hostile)} paper(s) whose passages address the model back no claim" if hostile else "")
-                + (" (from the cache)" if reply.cached else ""),
-                0 if reply.cached else reply.usage.prompt_tokens, 0 if reply.cached else reply.usage.completion_tokens, time.perf_counter() - started))
+    record(
+        Step(
+            "answer",
+            f"{len(claims)} claims, {sum(1 for claim in claims if not claim.supported)} unsupported"
+            + "".join(f"; {cut}" for cut in cuts)
+            + (f"; {len(hostile)} paper(s) whose passages address the model back no claim" if hostile else "")
+            + (" (from the cache)" if reply.cached else ""),
+            0 if reply.cached else reply.usage.prompt_tokens,
+            0 if reply.cached else reply.usage.completion_tokens,
+            time.perf_counter() - started,
+        )
+    )
     return Answer(question, strategy, claims, passages, steps, facts)
 
 
@@ -185,8 +266,14 @@ def backed(claim: str, sources: list[SearchHit]) -> bool:
 
 
 def _citation_json(hit: SearchHit) -> dict[str, Any]:
-    return {"context_id": hit.context_id, "article_id": hit.citation.article_id, "title": hit.citation.article_title,
-            "section": hit.citation.section_title, "page": hit.citation.page_number, "cite": cite_short(hit)}
+    return {
+        "context_id": hit.context_id,
+        "article_id": hit.citation.article_id,
+        "title": hit.citation.article_title,
+        "section": hit.citation.section_title,
+        "page": hit.citation.page_number,
+        "cite": cite_short(hit),
+    }
 
 
 def _unique(groups: Any) -> list[SearchHit]:

@@ -24,19 +24,21 @@ reading order), cut at ``budget_tokens`` when given. A query without words retur
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any
 
 from paperpyramid.embeddings import Embedder
 from paperpyramid.retrieval import SearchHit, bm25, hybrid, levels, parent, vector
 from paperpyramid.retrieval.filters import Filters
+from paperpyramid.settings import SEARCH_MODES, SearchMode
 
-Mode = Literal["bm25", "vector", "hybrid", "parent", "cross"]
-MODES: tuple[str, ...] = get_args(Mode)
+Mode = SearchMode
+MODES: tuple[str, ...] = SEARCH_MODES
 
 
 @dataclass(frozen=True, slots=True)
 class RetrievalOptions:
-    """How the modes are tuned; the defaults are the ones measured best on ``../shared/qa``."""
+    """How the modes are tuned; the defaults are the ones measured best on the development QA set
+    (the benchmarks page gives the figures)."""
 
     depth: int = 100  # candidates each retriever hands to the fusion
     fusion: hybrid.Fusion = "weighted"
@@ -75,8 +77,9 @@ def retrieve(
     if k < 1 or bm25.fts_query(query) is None:
         return []  # no words: nothing to look for, in any mode (an embedding of "" matches noise)
     if level != "contexts":
-        hits = levels.search_level(conn, query, level, mode=mode, k=k, filters=filters, embedder=embedder,
-                                   depth=options.depth, vector_weight=options.vector_weight)
+        hits = levels.search_level(
+            conn, query, level, mode=mode, k=k, filters=filters, embedder=embedder, depth=options.depth, vector_weight=options.vector_weight
+        )
     elif mode == "bm25":
         hits = bm25.search(conn, query, k, filters)
     elif mode == "vector":
@@ -84,14 +87,27 @@ def retrieve(
     elif mode == "hybrid":
         hits = _hybrid(conn, query, k, filters, embedder, options)
     elif mode == "cross":
-        contexts = _hybrid(conn, query, options.depth, filters, embedder, options) if embedder is not None else bm25.search(conn, query, options.depth, filters)
+        contexts = (
+            _hybrid(conn, query, options.depth, filters, embedder, options)
+            if embedder is not None
+            else bm25.search(conn, query, options.depth, filters)
+        )
         hits = levels.cross(conn, query, k, filters, embedder, contexts, depth=options.depth)
     else:
         # without an embedder (a corpus without vectors), the best BM25 hits are widened
         wanted = options.parent_hits + (options.fill if budget_tokens is not None else 0)
-        best = _hybrid(conn, query, wanted, filters, embedder, options) if embedder is not None else bm25.search(conn, query, wanted, filters)
-        return parent.widen(conn, best[: options.parent_hits], options.before, options.after, budget_tokens, include_references=filters.include_references,
-                            more=best[options.parent_hits :])
+        best = (
+            _hybrid(conn, query, wanted, filters, embedder, options) if embedder is not None else bm25.search(conn, query, wanted, filters)
+        )
+        return parent.widen(
+            conn,
+            best[: options.parent_hits],
+            options.before,
+            options.after,
+            budget_tokens,
+            include_references=filters.include_references,
+            more=best[options.parent_hits :],
+        )
     return parent.cut_to_budget(hits, budget_tokens)
 
 

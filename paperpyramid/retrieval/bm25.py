@@ -100,7 +100,9 @@ def search_match(conn: Any, match: str, k: int = 10, filters: Filters | None = N
     fetch = k if condition == "1" else 2 * k + 20
     while True:
         top = _top(conn, match, fetch, index)
-        rows = {row[9]: row for row in conn.execute(_HYDRATE.format(condition=condition), [json.dumps([rowid for rowid, _ in top]), *params])}
+        rows = {
+            row[9]: row for row in conn.execute(_HYDRATE.format(condition=condition), [json.dumps([rowid for rowid, _ in top]), *params])
+        }
         hits = [hit_from_row(rows[rowid][:9], -rank) for rowid, rank in top if rowid in rows]
         if len(hits) >= k or len(top) < fetch:
             return hits[:k]

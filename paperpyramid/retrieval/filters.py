@@ -29,6 +29,7 @@ class Filters:
 
     @property
     def restricts_articles(self) -> bool:
+        """Whether the filters leave out some articles (by id, year or journal)."""
         return self.article_ids is not None or self.year_from is not None or self.year_to is not None or self.journal is not None
 
 
@@ -52,7 +53,11 @@ def allowed_articles(conn: Any, filters: Filters) -> list[str] | None:
             continue
         if filters.year_from is not None or filters.year_to is not None:
             year = year_of(date_published)
-            if year is None or (filters.year_from is not None and year < filters.year_from) or (filters.year_to is not None and year > filters.year_to):
+            if (
+                year is None
+                or (filters.year_from is not None and year < filters.year_from)
+                or (filters.year_to is not None and year > filters.year_to)
+            ):
                 continue
         allowed.append(str(article_id))
     return allowed

@@ -97,8 +97,18 @@ def vector_items(conn: Any, level: str, query: str, k: int, filters: Filters, em
         fetch *= 4
 
 
-def search_level(conn: Any, query: str, level: str, *, mode: str, k: int, filters: Filters, embedder: Embedder | None,
-                 depth: int = 100, vector_weight: float = 0.7) -> list[SearchHit]:
+def search_level(
+    conn: Any,
+    query: str,
+    level: str,
+    *,
+    mode: str,
+    k: int,
+    filters: Filters,
+    embedder: Embedder | None,
+    depth: int = 100,
+    vector_weight: float = 0.7,
+) -> list[SearchHit]:
     """The ``k`` best items of a distilled level for ``query`` by ``mode`` (bm25, vector or
     hybrid, weighted fusion as for contexts), each with its source contexts."""
     if mode == "bm25":
@@ -132,13 +142,20 @@ def hydrate(conn: Any, level: str, scored: Sequence[tuple[str, float]], query: s
         return []
     ids = json.dumps([item for item, _ in scored])
     if level == "recollections":
-        rows = {r[0]: (r[1], r[2], None, None, None) for r in conn.execute(
-            "SELECT id, text, num_tokens FROM recollections WHERE id IN (SELECT value FROM json_each(?))", [ids])}
+        rows = {
+            r[0]: (r[1], r[2], None, None, None)
+            for r in conn.execute("SELECT id, text, num_tokens FROM recollections WHERE id IN (SELECT value FROM json_each(?))", [ids])
+        }
     else:
         pages = "t.page_number" if level == "insights" else "NULL"
-        rows = {r[0]: r[1:] for r in conn.execute(
-            f"SELECT t.id, t.text, t.num_tokens, a.id, a.title, {pages} FROM {level} AS t JOIN articles AS a ON a.id = t.article_id "
-            f"WHERE t.id IN (SELECT value FROM json_each(?))", [ids])}
+        rows = {
+            r[0]: r[1:]
+            for r in conn.execute(
+                f"SELECT t.id, t.text, t.num_tokens, a.id, a.title, {pages} FROM {level} AS t JOIN articles AS a ON a.id = t.article_id "
+                f"WHERE t.id IN (SELECT value FROM json_each(?))",
+                [ids],
+            )
+        }
     allowed = _allowed(conn, filters)
     hits = []
     for item, score in scored:
@@ -146,8 +163,11 @@ def hydrate(conn: Any, level: str, scored: Sequence[tuple[str, float]], query: s
             continue
         text, num_tokens, article_id, title, page = rows[item]
         # a recollection spans articles: drill down only into those the filters allow
-        sources = tuple(source for source in _sources(conn, level, item, article_id, query, filters)
-                        if allowed is None or source.citation.article_id in allowed)
+        sources = tuple(
+            source
+            for source in _sources(conn, level, item, article_id, query, filters)
+            if allowed is None or source.citation.article_id in allowed
+        )
         citation = sources[0].citation if sources else Citation(article_id or "", title, "", None, None, page)
         hits.append(SearchHit(sources[0].context_id if sources else "", text, score, citation, int(num_tokens), level, item, sources))
     return hits
@@ -156,9 +176,9 @@ def hydrate(conn: Any, level: str, scored: Sequence[tuple[str, float]], query: s
 _SOURCES = {
     "insights": "SELECT context_id, score FROM insights_contexts WHERE insight_id = ? ORDER BY score DESC",
     "concepts": "SELECT ic.context_id, max(ic.score) FROM concepts_insights AS ci JOIN insights_contexts AS ic ON ic.insight_id = ci.insight_id "
-                "WHERE ci.concept_id = ? GROUP BY ic.context_id ORDER BY max(ic.score) DESC",
+    "WHERE ci.concept_id = ? GROUP BY ic.context_id ORDER BY max(ic.score) DESC",
     "recollections": "SELECT ic.context_id, max(ic.score) FROM recollections_sources AS rs JOIN insights_contexts AS ic ON ic.insight_id = rs.insight_id "
-                     "WHERE rs.recollection_id = ? GROUP BY ic.context_id ORDER BY max(ic.score) DESC",
+    "WHERE rs.recollection_id = ? GROUP BY ic.context_id ORDER BY max(ic.score) DESC",
 }
 
 
@@ -170,8 +190,18 @@ def _sources(conn: Any, level: str, item: str, article_id: str | None, query: st
     return load_hits(conn, scored)
 
 
-def cross(conn: Any, query: str, k: int, filters: Filters, embedder: Embedder | None, contexts: list[SearchHit], *,
-          level: str = "insights", depth: int = 100, level_weight: float = 1.0) -> list[SearchHit]:
+def cross(
+    conn: Any,
+    query: str,
+    k: int,
+    filters: Filters,
+    embedder: Embedder | None,
+    contexts: list[SearchHit],
+    *,
+    level: str = "insights",
+    depth: int = 100,
+    level_weight: float = 1.0,
+) -> list[SearchHit]:
     """Verbatim passages ranked by a weighted sum of their score in ``contexts`` (the contexts'
     hybrid results) and the best score of the ``level`` items that drill down to them, each
     list's scores scaled to [0, 1]. (Measured on the reference distillations: this fusion
@@ -194,10 +224,14 @@ def cross(conn: Any, query: str, k: int, filters: Filters, embedder: Embedder | 
         scores[context_id] = scores.get(context_id, 0.0) + level_weight * value
     ranked = sorted(scores, key=lambda context_id: -scores[context_id])
     condition, params = sql_condition(conn, filters, "ars.article_id", "s.section_number")
-    allowed = {row[0] for row in conn.execute(
-        "SELECT c.id FROM contexts AS c JOIN sections_contexts AS sc ON sc.context_id = c.id JOIN sections AS s ON s.id = sc.section_id "
-        f"JOIN article_sections AS ars ON ars.section_id = s.id WHERE c.id IN (SELECT value FROM json_each(?)) AND {condition}",
-        [json.dumps(ranked), *params])}
+    allowed = {
+        row[0]
+        for row in conn.execute(
+            "SELECT c.id FROM contexts AS c JOIN sections_contexts AS sc ON sc.context_id = c.id JOIN sections AS s ON s.id = sc.section_id "
+            f"JOIN article_sections AS ars ON ars.section_id = s.id WHERE c.id IN (SELECT value FROM json_each(?)) AND {condition}",
+            [json.dumps(ranked), *params],
+        )
+    }
     return load_hits(conn, [(context_id, scores[context_id]) for context_id in ranked if context_id in allowed][:k])
 
 

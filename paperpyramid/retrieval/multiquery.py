@@ -46,17 +46,36 @@ class Judgment(BaseModel):
     relevant: bool
 
 
-def multiquery(conn: Any, question: str, llm: LLM, *, filter_llm: LLM | None = None, variants: int = 3, depth: int = 20,
-               parent_hits: int = 5, budget_tokens: int | None = None, filter_seconds: float = 60.0, concurrency: int = 4,
-               embedder: Embedder | None = None, filters: Filters | None = None,
-               on_step: Callable[[Step], None] | None = None, tracker: Tracker | None = None) -> list[SearchHit]:
+def multiquery(
+    conn: Any,
+    question: str,
+    llm: LLM,
+    *,
+    filter_llm: LLM | None = None,
+    variants: int = 3,
+    depth: int = 20,
+    parent_hits: int = 5,
+    budget_tokens: int | None = None,
+    filter_seconds: float = 60.0,
+    concurrency: int = 4,
+    embedder: Embedder | None = None,
+    filters: Filters | None = None,
+    on_step: Callable[[Step], None] | None = None,
+    tracker: Tracker | None = None,
+) -> list[SearchHit]:
     """The passages the strategy hands to the answering model (see the module's docstring);
     ``tracker`` holds the limits and records the steps (``on_step`` alone: default limits)."""
     tracker = tracker or Tracker(on_step=on_step)
     on_step = tracker.record
     started = time.perf_counter()
-    reply = llm.complete([{"role": "system", "content": VARIANTS_SYSTEM},
-                          {"role": "user", "content": f"Question: {question}\n\nGive {variants} search queries."}], Variants, max_tokens=300)
+    reply = llm.complete(
+        [
+            {"role": "system", "content": VARIANTS_SYSTEM},
+            {"role": "user", "content": f"Question: {question}\n\nGive {variants} search queries."},
+        ],
+        Variants,
+        max_tokens=300,
+    )
     queries = list(dict.fromkeys([question, *(" ".join(query.split()) for query in reply.value.queries if query.strip())]))[: variants + 1]
     on_step(Step("variants", " | ".join(queries[1:]) or "(none)", *reply_tokens(reply), time.perf_counter() - started))
 
@@ -64,11 +83,18 @@ def multiquery(conn: Any, question: str, llm: LLM, *, filter_llm: LLM | None = N
     mode = "hybrid" if embedder is not None else "bm25"
     lists = [retrieve(conn, query, mode=mode, k=depth, filters=filters, embedder=embedder) for query in queries if bm25.fts_query(query)]
     candidates = hybrid.fuse(lists, [1.0] * len(lists), depth, "rrf")
-    on_step(Step("search", f"{len(queries)} queries ({mode}), {len(candidates)} candidates after fusion", seconds=time.perf_counter() - started))
+    on_step(
+        Step("search", f"{len(queries)} queries ({mode}), {len(candidates)} candidates after fusion", seconds=time.perf_counter() - started)
+    )
 
     kept = _filter(question, candidates, filter_llm or llm, filter_seconds, concurrency, tracker)
     widened = parent.widen(conn, kept[:parent_hits], 2, 2, budget_tokens, include_references=(filters or Filters()).include_references)
-    on_step(Step("parent", f"the best {min(parent_hits, len(kept))} widened: {len(widened)} passages, {sum(hit.num_tokens for hit in widened)} tokens"))
+    on_step(
+        Step(
+            "parent",
+            f"the best {min(parent_hits, len(kept))} widened: {len(widened)} passages, {sum(hit.num_tokens for hit in widened)} tokens",
+        )
+    )
     return widened
 
 
@@ -82,8 +108,10 @@ def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float
         with lock:
             if spent[0] >= budget:
                 return None  # the token budget is spent: kept, unjudged
-        messages = [{"role": "system", "content": FILTER_SYSTEM},
-                    {"role": "user", "content": f"Question: {question}\n\n{document_block(hit.text)}\n\nIs the passage relevant?"}]
+        messages = [
+            {"role": "system", "content": FILTER_SYSTEM},
+            {"role": "user", "content": f"Question: {question}\n\n{document_block(hit.text)}\n\nIs the passage relevant?"},
+        ]
         reply = llm.complete(messages, Judgment, max_tokens=20)
         prompt, completion = reply_tokens(reply)
         with lock:
@@ -113,9 +141,10 @@ def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float
             kept.append(hit)
         else:
             dropped += 1
-    detail = f"{len(candidates)} judged by {llm.name}: {dropped} dropped, {len(kept)} kept" + (f" ({unjudged} not judged in time or unreadable, kept)" if unjudged else "")
+    detail = f"{len(candidates)} judged by {llm.name}: {dropped} dropped, {len(kept)} kept" + (
+        f" ({unjudged} not judged in time or unreadable, kept)" if unjudged else ""
+    )
     if over_budget:
         detail += f" ({over_budget} not judged: token budget of {tracker.limits.llm_tokens:,} spent, kept)"
     tracker.record(Step("filter", detail, prompt, completion, time.perf_counter() - started))
     return kept
-

@@ -67,7 +67,10 @@ def widen(
         if position is None:
             continue
         chosen = papers.setdefault(article_id, {})
-        sides = [iter(range(position + 1, min(position + after, len(order) - 1) + 1)), iter(range(position - 1, max(position - before, 0) - 1, -1))]
+        sides = [
+            iter(range(position + 1, min(position + after, len(order) - 1) + 1)),
+            iter(range(position - 1, max(position - before, 0) - 1, -1)),
+        ]
         candidates = [position]
         open_sides = [True, True]
         while any(open_sides):

@@ -87,13 +87,20 @@ whose first cited paper should be opened: its passage most like the citing sente
 
 
 class RoundReply(BaseModel):
-    keep: list[int] = Field(description="numbers of the candidates that help to answer the question", json_schema_extra={"maxItems": MAX_CANDIDATES})
+    keep: list[int] = Field(
+        description="numbers of the candidates that help to answer the question", json_schema_extra={"maxItems": MAX_CANDIDATES}
+    )
     notes: str = Field(description="what is still missing", json_schema_extra={"maxLength": 300})
-    queries: list[str] = Field(description="new search terms for what is missing",
-                               json_schema_extra={"maxItems": MAX_QUERIES, "items": {"type": "string", "maxLength": 120}})
+    queries: list[str] = Field(
+        description="new search terms for what is missing",
+        json_schema_extra={"maxItems": MAX_QUERIES, "items": {"type": "string", "maxLength": 120}},
+    )
     enough: bool = Field(description="true when the kept items answer the question")
-    follow: list[int] = Field(default_factory=list, description="numbers of candidates whose cited paper to open (only those with a cites attribute)",
-                              json_schema_extra={"maxItems": MAX_FOLLOWS})
+    follow: list[int] = Field(
+        default_factory=list,
+        description="numbers of candidates whose cited paper to open (only those with a cites attribute)",
+        json_schema_extra={"maxItems": MAX_FOLLOWS},
+    )
 
 
 @dataclass(slots=True)
@@ -107,8 +114,16 @@ class _Item:
     kept_in: tuple[int, int] | None = None  # (round, candidate number)
 
 
-def pyramid_agent(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budget_tokens: int | None = None,
-                  embedder: Embedder | None = None, filters: Filters | None = None) -> Found:
+def pyramid_agent(
+    conn: Any,
+    question: str,
+    llm: LLM,
+    *,
+    tracker: Tracker,
+    budget_tokens: int | None = None,
+    embedder: Embedder | None = None,
+    filters: Filters | None = None,
+) -> Found:
     """The verbatim passages the agent's kept pyramid items drill down to (see the module's
     docstring); every model call is a step on ``tracker``."""
     filters = filters or Filters()
@@ -149,8 +164,18 @@ def pyramid_agent(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budge
             shown[number - 1].kept_in = (rounds, number)
             kept.append(shown[number - 1])
         ignored = len(set(reply.value.keep)) - len(chosen)
-        opened = _follow(conn, [links[number - 1][0] for number in dict.fromkeys(reply.value.follow[:MAX_FOLLOWS])
-                                if 1 <= number <= len(shown) and links[number - 1]], mode, filters, embedder, followed)
+        opened = _follow(
+            conn,
+            [
+                links[number - 1][0]
+                for number in dict.fromkeys(reply.value.follow[:MAX_FOLLOWS])
+                if 1 <= number <= len(shown) and links[number - 1]
+            ],
+            mode,
+            filters,
+            embedder,
+            followed,
+        )
         tracker.record(Step("pyramid", f"{heading}, kept {len(chosen)}" + (f" ({ignored} numbers not shown ignored)" if ignored else "")
                             + (f", followed {_count(opened, 'citation', 'citations')}" if opened else ""), *reply_tokens(reply),
                             time.perf_counter() - started))  # fmt: skip
@@ -162,7 +187,11 @@ def pyramid_agent(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budge
         before = {query.casefold() for query in searched}
         queries = list({query.casefold(): query for query in asked if query.casefold() not in before}.values())[:MAX_QUERIES]
         if not queries:
-            reason = f"cycle: every query was searched before ({' | '.join(asked)})" if asked else "nothing new: the model gave no new search terms"
+            reason = (
+                f"cycle: every query was searched before ({' | '.join(asked)})"
+                if asked
+                else "nothing new: the model gave no new search terms"
+            )
             break
     return _drill_down(conn, question, kept, list(followed.values()), reason, tracker, budget_tokens, mode, filters, embedder)
 
@@ -172,11 +201,20 @@ def _stocked_levels(conn: Any, filters: Filters) -> list[str]:
     allowed = allowed_articles(conn, filters)
     scope, params = ("", []) if allowed is None else (" WHERE article_id IN (SELECT value FROM json_each(?))", [json.dumps(allowed)])
     tables = {"recollections": "recollections_sources"}  # a recollection belongs to every article it connects
-    return [level for level in LEVELS_TOP_DOWN if conn.execute(f"SELECT 1 FROM {tables.get(level, level)}{scope} LIMIT 1", params).fetchone()]
+    return [
+        level for level in LEVELS_TOP_DOWN if conn.execute(f"SELECT 1 FROM {tables.get(level, level)}{scope} LIMIT 1", params).fetchone()
+    ]
 
 
-def _search(conn: Any, queries: Sequence[str], levels: Sequence[str], mode: str, filters: Filters, embedder: Embedder | None,
-            items: dict[tuple[str, str], _Item]) -> list[_Item]:
+def _search(
+    conn: Any,
+    queries: Sequence[str],
+    levels: Sequence[str],
+    mode: str,
+    filters: Filters,
+    embedder: Embedder | None,
+    items: dict[tuple[str, str], _Item],
+) -> list[_Item]:
     """Search each query over the levels, top-down, adding each hit's reciprocal rank to its
     item's score; return the items not shown before, the queries' finds taken in turn."""
     finds: list[list[_Item]] = []
@@ -196,7 +234,9 @@ def _search(conn: Any, queries: Sequence[str], levels: Sequence[str], mode: str,
     return list(new.values())
 
 
-def _follow(conn: Any, links: list[Followable], mode: str, filters: Filters, embedder: Embedder | None, followed: dict[str, SearchHit]) -> int:
+def _follow(
+    conn: Any, links: list[Followable], mode: str, filters: Filters, embedder: Embedder | None, followed: dict[str, SearchHit]
+) -> int:
     """Opens each cited paper at its passage most like the citing sentence, adding it to
     ``followed``; how many were opened."""
     opened = 0
@@ -223,8 +263,17 @@ def _cited_papers(conn: Any, items: Sequence[_Item], filters: Filters) -> list[l
     return papers
 
 
-def _messages(conn: Any, question: str, found: list[_Item], kept: list[_Item], notes: str, searched: list[str], round_number: int,
-              llm: LLM, filters: Filters) -> tuple[list[Message], list[_Item], list[list[Followable]]]:
+def _messages(
+    conn: Any,
+    question: str,
+    found: list[_Item],
+    kept: list[_Item],
+    notes: str,
+    searched: list[str],
+    round_number: int,
+    llm: LLM,
+    filters: Filters,
+) -> tuple[list[Message], list[_Item], list[list[Followable]]]:
     """The round's prompt, the candidates it shows (as many of ``found`` as fit in the model's
     context window beside the rest, at most :data:`MAX_CANDIDATES`, one at least) and the
     corpus papers each candidate's sources cite."""
@@ -232,11 +281,14 @@ def _messages(conn: Any, question: str, found: list[_Item], kept: list[_Item], n
         latest = kept[-KEPT_SHOWN:]
         earlier = f" (the latest {len(latest)} shown)" if len(kept) > len(latest) else ""
         have = f"Kept so far, {_count(len(kept), 'item', 'items')}{earlier}:\n" + document_block(
-            "\n".join(f"- [{item.hit.level}] {_short(item.hit.text, KEPT_CHARS)}" for item in latest), kept=len(kept))
+            "\n".join(f"- [{item.hit.level}] {_short(item.hit.text, KEPT_CHARS)}" for item in latest), kept=len(kept)
+        )
     else:
         have = "Kept so far: nothing yet."
-    head = (f"Question: {question}\n\nSearched so far: {' | '.join(searched)}\nYour notes so far: {notes or '(none yet)'}\n{have}\n\n"
-            f"Round {round_number}, new candidates:\n")
+    head = (
+        f"Question: {question}\n\nSearched so far: {' | '.join(searched)}\nYour notes so far: {notes or '(none yet)'}\n{have}\n\n"
+        f"Round {round_number}, new candidates:\n"
+    )
     tail = "\n\nWhich candidates help to answer the question, what is still missing, which new searches, and is it enough?"
     room = llm.context_window - REPLY_TOKENS - SCHEMA_MARGIN - llm.count_tokens(SYSTEM + head + tail)
     blocks: list[str] = []
@@ -251,11 +303,25 @@ def _messages(conn: Any, question: str, found: list[_Item], kept: list[_Item], n
             break
         blocks.append(block)
         shown.append(item)
-    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": head + "\n".join(blocks) + tail}], shown, papers[: len(shown)]
+    return (
+        [{"role": "system", "content": SYSTEM}, {"role": "user", "content": head + "\n".join(blocks) + tail}],
+        shown,
+        papers[: len(shown)],
+    )
 
 
-def _drill_down(conn: Any, question: str, kept: list[_Item], followed: list[SearchHit], reason: str, tracker: Tracker, budget_tokens: int | None,
-                mode: str, filters: Filters, embedder: Embedder | None) -> Found:
+def _drill_down(
+    conn: Any,
+    question: str,
+    kept: list[_Item],
+    followed: list[SearchHit],
+    reason: str,
+    tracker: Tracker,
+    budget_tokens: int | None,
+    mode: str,
+    filters: Filters,
+    embedder: Embedder | None,
+) -> Found:
     """The kept items' source contexts, reranked (see the module's docstring), then the cited
     papers' passages that "follow" opened, cut to the budget; or the fallback's verbatim
     passages; the last step says why it stopped."""
@@ -271,16 +337,20 @@ def _drill_down(conn: Any, question: str, kept: list[_Item], followed: list[Sear
         every = list(passages.values())
         cut = parent.cut_to_budget(every, budget_tokens)
         within = f", {len(cut)} within {budget_tokens:,} tokens" if len(cut) < len(every) else ""
-        detail = (f"{reason}; {_count(len(kept), 'kept item drills', 'kept items drill')} down to {_count(len(every), 'passage', 'passages')} "
-                  f"({sum(hit.num_tokens for hit in every):,} tokens){within}")
+        detail = (
+            f"{reason}; {_count(len(kept), 'kept item drills', 'kept items drill')} down to {_count(len(every), 'passage', 'passages')} "
+            f"({sum(hit.num_tokens for hit in every):,} tokens){within}"
+        )
         tracker.record(Step("drill-down", detail, seconds=time.perf_counter() - started))
         return Found(cut, steps=tracker.steps)
     why = "nothing kept" if not kept else f"the {_count(len(kept), 'kept item has', 'kept items have')} no source passages"
     if reason.startswith("the pyramid holds nothing"):
         why = ""
     fallback = retrieve(conn, question, mode=mode, k=FALLBACK_K, budget_tokens=budget_tokens, filters=filters, embedder=embedder)
-    detail = (f"{reason}{'; ' + why if why else ''}: {_count(len(fallback), 'verbatim passage', 'verbatim passages')} by {mode} instead "
-              f"({sum(hit.num_tokens for hit in fallback):,} tokens)")
+    detail = (
+        f"{reason}{'; ' + why if why else ''}: {_count(len(fallback), 'verbatim passage', 'verbatim passages')} by {mode} instead "
+        f"({sum(hit.num_tokens for hit in fallback):,} tokens)"
+    )
     tracker.record(Step("fallback", detail, seconds=time.perf_counter() - started))
     return Found(fallback, steps=tracker.steps)
 

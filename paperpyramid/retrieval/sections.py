@@ -53,8 +53,10 @@ class Heading:
 
 def outline(conn: Any, article_id: str, *, include_references: bool = False) -> list[Heading]:
     """The paper's sections in reading order; empty for an unknown paper."""
-    rows = conn.execute(f"{_HEADING} WHERE ars.article_id = ? AND (? OR s.section_number IS NOT 'ref') ORDER BY ars.position",
-                        [article_id, include_references])
+    rows = conn.execute(
+        f"{_HEADING} WHERE ars.article_id = ? AND (? OR s.section_number IS NOT 'ref') ORDER BY ars.position",
+        [article_id, include_references],
+    )
     return [_heading(row) for row in rows]
 
 

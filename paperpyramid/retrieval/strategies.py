@@ -23,21 +23,35 @@ from paperpyramid.embeddings import Embedder
 from paperpyramid.llm import LLM
 from paperpyramid.retrieval.filters import Filters
 from paperpyramid.retrieval.trace import Found, Limits, Step, Tracker
+from paperpyramid.settings import LLM_STRATEGIES
 
-STRATEGIES: tuple[str, ...] = ("multiquery", "walk", "walkingrag", "pyramid")
+STRATEGIES: tuple[str, ...] = LLM_STRATEGIES
 
 
-def find(conn: Any, strategy: str, question: str, llm: LLM, *, budget_tokens: int | None = None, embedder: Embedder | None = None,
-         filters: Filters | None = None, limits: Limits | None = None, on_step: Callable[[Step], None] | None = None,
-         filter_llm: LLM | None = None) -> Found:
+def find(
+    conn: Any,
+    strategy: str,
+    question: str,
+    llm: LLM,
+    *,
+    budget_tokens: int | None = None,
+    embedder: Embedder | None = None,
+    filters: Filters | None = None,
+    limits: Limits | None = None,
+    on_step: Callable[[Step], None] | None = None,
+    filter_llm: LLM | None = None,
+) -> Found:
     """The passages (and facts) ``strategy`` finds for ``question``; see the module docstring."""
     tracker = Tracker(limits, on_step)
     filters = filters or Filters()
     if strategy == "multiquery":
         from paperpyramid.retrieval.multiquery import multiquery
 
-        found = Found(multiquery(conn, question, llm, filter_llm=filter_llm, budget_tokens=budget_tokens, embedder=embedder, filters=filters,
-                                 tracker=tracker))
+        found = Found(
+            multiquery(
+                conn, question, llm, filter_llm=filter_llm, budget_tokens=budget_tokens, embedder=embedder, filters=filters, tracker=tracker
+            )
+        )
     elif strategy == "walk":
         from paperpyramid.retrieval.walk import walk
 

@@ -62,16 +62,140 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _CLAUSE = re.compile(r"(?<!\d),|,(?!\d)|[;:()]|\s(?:but|whereas|while|although|though|because|after|and\s+then|which|as)\s")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
-_FUNCTION = frozenset([
-    "a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "but", "is", "are", "was", "were", "be", "been",
-    "being", "it", "its", "this", "that", "these", "those", "as", "than", "which", "who", "whom", "whose", "what", "when", "where", "how", "has",
-    "have", "had", "having", "do", "does", "did", "can", "could", "may", "might", "must", "shall", "should", "will", "would", "also", "such",
-    "into", "onto", "over", "under", "between", "their", "there", "they", "them", "we", "our", "us", "i", "you", "your", "he", "she", "his",
-    "her", "him", "so", "if", "then", "thus", "therefore", "however", "both", "either", "each", "other", "another", "any", "some", "same",
-    "very", "just", "about", "per", "via", "within", "upon", "e", "g", "et", "al", "ie", "eg", "th", "st", "nd", "rd", "respectively", "approx",
-])
-_NEGATION = frozenset(["not", "no", "never", "none", "neither", "nor", "nothing", "nobody", "nowhere", "without", "cannot", "lack", "lacks",
-                       "lacked", "lacking", "absence", "unable"])
+_FUNCTION = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "by",
+        "with",
+        "and",
+        "or",
+        "but",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "as",
+        "than",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "how",
+        "has",
+        "have",
+        "had",
+        "having",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "shall",
+        "should",
+        "will",
+        "would",
+        "also",
+        "such",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "between",
+        "their",
+        "there",
+        "they",
+        "them",
+        "we",
+        "our",
+        "us",
+        "i",
+        "you",
+        "your",
+        "he",
+        "she",
+        "his",
+        "her",
+        "him",
+        "so",
+        "if",
+        "then",
+        "thus",
+        "therefore",
+        "however",
+        "both",
+        "either",
+        "each",
+        "other",
+        "another",
+        "any",
+        "some",
+        "same",
+        "very",
+        "just",
+        "about",
+        "per",
+        "via",
+        "within",
+        "upon",
+        "e",
+        "g",
+        "et",
+        "al",
+        "ie",
+        "eg",
+        "th",
+        "st",
+        "nd",
+        "rd",
+        "respectively",
+        "approx",
+    ]
+)
+_NEGATION = frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "none",
+        "neither",
+        "nor",
+        "nothing",
+        "nobody",
+        "nowhere",
+        "without",
+        "cannot",
+        "lack",
+        "lacks",
+        "lacked",
+        "lacking",
+        "absence",
+        "unable",
+    ]
+)
 #: words that reverse or grade what a sentence says: a claim may use them only where its passages do
 _CRITICAL = re.compile(
     r"(?:more|fewer|less|higher|lower|greater|larger|smaller|bigger|increas\w*|decreas\w*|reduc\w*|rais\w*|rose|fell|"
@@ -79,13 +203,61 @@ _CRITICAL = re.compile(
     r"retract\w*|fabricat\w*|falsif\w*|fraud\w*|misconduct|plagiar\w*|withdr[ae]w\w*|erratum|corrigendum|hoax\w*|fake\w*|"
     r"forg(?:ed|ery)|admit\w*|confess\w*|debunk\w*|discredit\w*|stag(?:ed|ing)|mislabel\w*|manipulat\w*|invalidat\w*)"
 )
-_NUMBER_WORDS = {word: str(number) for number, word in enumerate([
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
-    "sixteen", "seventeen", "eighteen", "nineteen", "twenty"])}
+_NUMBER_WORDS = {
+    word: str(number)
+    for number, word in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+}
 # ordinals are numbers too ("first" and "second" also mean "initial" and "next": words)
-_NUMBER_WORDS |= {word: f"{number}th" for number, word in enumerate([
-    "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
-    "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"], 3)}
+_NUMBER_WORDS |= {
+    word: f"{number}th"
+    for number, word in enumerate(
+        [
+            "third",
+            "fourth",
+            "fifth",
+            "sixth",
+            "seventh",
+            "eighth",
+            "ninth",
+            "tenth",
+            "eleventh",
+            "twelfth",
+            "thirteenth",
+            "fourteenth",
+            "fifteenth",
+            "sixteenth",
+            "seventeenth",
+            "eighteenth",
+            "nineteenth",
+            "twentieth",
+        ],
+        3,
+    )
+}
 _ORDINAL = re.compile(r"\b(\d+)\s?(?:st|nd|rd|th)\b")
 
 
@@ -136,8 +308,11 @@ def check_text(claim: str, passages: Sequence[str], share: float = SUPPORT) -> V
     if missing and len(wanted - missing) < share * len(wanted):
         return Verdict(False, f"{len(wanted) - len(missing)} of its {len(wanted)} content words are in the passages")
     names = {_normal(name) for name in _names(claim)}
-    reversing = sorted(written for written, word in words.items()
-                       if word in missing and (_is_number(word) or _CRITICAL.fullmatch(written) or word in names))
+    reversing = sorted(
+        written
+        for written, word in words.items()
+        if word in missing and (_is_number(word) or _CRITICAL.fullmatch(written) or word in names)
+    )
     if reversing:
         return Verdict(False, f"the passages never say {', '.join(repr(word) for word in reversing)}")
     for part in _clauses([claim]):
@@ -171,7 +346,13 @@ def _aligned(content: set[str], sentences: list[set[str]]) -> list[set[str]]:
 
 
 def _clauses(texts: Iterable[str]) -> list[str]:
-    return [clause for text in texts for sentence in _SENTENCE.split(" ".join(text.split())) for clause in _CLAUSE.split(sentence) if clause.strip()]
+    return [
+        clause
+        for text in texts
+        for sentence in _SENTENCE.split(" ".join(text.split()))
+        for clause in _CLAUSE.split(sentence)
+        if clause.strip()
+    ]
 
 
 def _names(text: str) -> list[str]:
@@ -182,7 +363,11 @@ def _names(text: str) -> list[str]:
 
 def _content(words: dict[str, str]) -> set[str]:
     # single letters are initials (the "L." of "L. larvaepartus"), not content
-    return {word for written, word in words.items() if written not in _FUNCTION and written not in _NEGATION and (len(written) > 1 or written.isdigit())}
+    return {
+        word
+        for written, word in words.items()
+        if written not in _FUNCTION and written not in _NEGATION and (len(written) > 1 or written.isdigit())
+    }
 
 
 def _tokens(text: str) -> set[str]:

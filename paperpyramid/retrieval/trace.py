@@ -53,10 +53,12 @@ class Found:
 
     @property
     def prompt_tokens(self) -> int:
+        """Prompt tokens the steps spent."""
         return sum(step.prompt_tokens for step in self.steps)
 
     @property
     def completion_tokens(self) -> int:
+        """Completion tokens the steps spent."""
         return sum(step.completion_tokens for step in self.steps)
 
 

@@ -24,7 +24,9 @@ def embedder_row(conn: Any, name: str) -> db_vectors.EmbedderRow:
     row = db_vectors.find_embedder(conn, name)
     if row is None:
         present = ", ".join(item.name for item in db_vectors.embedders(conn)) or "none"
-        raise ConfigurationError(f"this corpus has no vectors from {name!r} (models with vectors: {present}); run: paperpyramid embed --db PATH")
+        raise ConfigurationError(
+            f"this corpus has no vectors from {name!r} (models with vectors: {present}); run: paperpyramid embed --db PATH"
+        )
     return row
 
 
@@ -32,7 +34,9 @@ def embedder_row(conn: Any, name: str) -> db_vectors.EmbedderRow:
 DIRECT_LIMIT = 2000
 
 
-def search(conn: Any, embedder: db_vectors.EmbedderRow, query: npt.NDArray[np.float32], k: int = 10, filters: Filters | None = None) -> list[SearchHit]:
+def search(
+    conn: Any, embedder: db_vectors.EmbedderRow, query: npt.NDArray[np.float32], k: int = 10, filters: Filters | None = None
+) -> list[SearchHit]:
     """The ``k`` contexts nearest to ``query`` (a unit vector) that pass ``filters``.
 
     A filter that leaves few contexts (a few articles) compares exactly those. Otherwise the

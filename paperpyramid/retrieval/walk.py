@@ -64,8 +64,9 @@ Call done as soon as the kept passages answer the question, or when the paper do
 
 
 class Keep(BaseModel):
-    keep: list[int] = Field(description="Numbers of the passages on view that help to answer the question; [] when none do.",
-                            json_schema_extra={"maxItems": 10})
+    keep: list[int] = Field(
+        description="Numbers of the passages on view that help to answer the question; [] when none do.", json_schema_extra={"maxItems": 10}
+    )
 
 
 class NextSection(Keep):
@@ -77,8 +78,10 @@ class PreviousSection(Keep):
 
 
 class OpenSection(Keep):
-    number: str = Field(description="The section's number as the outline shows it, e.g. 3.2 (its title when it has no number).",
-                        json_schema_extra={"maxLength": 120})
+    number: str = Field(
+        description="The section's number as the outline shows it, e.g. 3.2 (its title when it has no number).",
+        json_schema_extra={"maxLength": 120},
+    )
 
 
 class Search(Keep):
@@ -96,17 +99,37 @@ class Done(Keep):
 
 #: the walk's tools, all read-only: their descriptions are what the model reads
 TOOLS: tuple[Tool, ...] = (
-    Tool("next_section", "Read the next section of the paper, in reading order; returns its passages. "
-         "Call it when the section on view stops short of what the question needs and the text likely goes on.", NextSection),
-    Tool("previous_section", "Read the section before the current one; returns its passages. "
-         "Call it when a passage refers back to something defined or measured earlier.", PreviousSection),
-    Tool("open_section", "Read the section with this number in the outline; returns its passages. "
-         "Call it when the outline names a section likely to hold the answer (Methods for how, Results for how much).", OpenSection),
-    Tool("search", "Search this paper for keywords; returns its best-matching passages, wherever they are. "
-         "Call it when no section title points to the answer.", Search),
-    Tool("follow_citation", "Open a paper that a passage on view cites (only papers its cites attribute lists: they are in the corpus), "
-         "at the section holding its passage most like the citing sentence; the outline becomes that paper's. "
-         "Call it when the answer rests on the cited work rather than on this paper.", FollowCitation),
+    Tool(
+        "next_section",
+        "Read the next section of the paper, in reading order; returns its passages. "
+        "Call it when the section on view stops short of what the question needs and the text likely goes on.",
+        NextSection,
+    ),
+    Tool(
+        "previous_section",
+        "Read the section before the current one; returns its passages. "
+        "Call it when a passage refers back to something defined or measured earlier.",
+        PreviousSection,
+    ),
+    Tool(
+        "open_section",
+        "Read the section with this number in the outline; returns its passages. "
+        "Call it when the outline names a section likely to hold the answer (Methods for how, Results for how much).",
+        OpenSection,
+    ),
+    Tool(
+        "search",
+        "Search this paper for keywords; returns its best-matching passages, wherever they are. "
+        "Call it when no section title points to the answer.",
+        Search,
+    ),
+    Tool(
+        "follow_citation",
+        "Open a paper that a passage on view cites (only papers its cites attribute lists: they are in the corpus), "
+        "at the section holding its passage most like the citing sentence; the outline becomes that paper's. "
+        "Call it when the answer rests on the cited work rather than on this paper.",
+        FollowCitation,
+    ),
     Tool("done", "End the walk. Call it when the kept passages answer the question, or when this paper does not.", Done),
 )
 
@@ -121,8 +144,16 @@ class _View:
     hidden: int = 0
 
 
-def walk(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budget_tokens: int | None = None,
-         embedder: Embedder | None = None, filters: Filters | None = None) -> Found:
+def walk(
+    conn: Any,
+    question: str,
+    llm: LLM,
+    *,
+    tracker: Tracker,
+    budget_tokens: int | None = None,
+    embedder: Embedder | None = None,
+    filters: Filters | None = None,
+) -> Found:
     """The passages the model kept while walking the best-matching paper (see the module docstring)."""
     filters = filters or Filters()
     started = time.perf_counter()
@@ -134,8 +165,14 @@ def walk(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budget_tokens:
         return Found([], steps=tracker.steps)
     start = sections.heading(conn, best[0].citation.section_id)
     assert start is not None  # the hit was just read through its section
-    tracker.record(Step("search", f"{mode}: the best hit is in {start.label} ({_page(start.page)}) of {best[0].citation.article_title or 'an untitled paper'}; "
-                                  "the walk starts there", seconds=time.perf_counter() - started))
+    tracker.record(
+        Step(
+            "search",
+            f"{mode}: the best hit is in {start.label} ({_page(start.page)}) of {best[0].citation.article_title or 'an untitled paper'}; "
+            "the walk starts there",
+            seconds=time.perf_counter() - started,
+        )
+    )
     walker = _Walker(conn, question, llm, start, best[0].citation.article_title, filters, embedder, mode)
     reason, completed = walker.run(tracker)
     kept = walker.kept_in_reading_order()
@@ -152,8 +189,9 @@ def walk(conn: Any, question: str, llm: LLM, *, tracker: Tracker, budget_tokens:
 class _Walker:
     """One walk's state: where it is, what it has seen and kept."""
 
-    def __init__(self, conn: Any, question: str, llm: LLM, start: Heading, title: str | None, filters: Filters, embedder: Embedder | None,
-                 mode: str) -> None:
+    def __init__(
+        self, conn: Any, question: str, llm: LLM, start: Heading, title: str | None, filters: Filters, embedder: Embedder | None, mode: str
+    ) -> None:
         self.conn, self.question, self.llm, self.filters, self.embedder, self.mode = conn, question, llm, filters, embedder, mode
         self.title = title or "Untitled"
         self.here = start
@@ -178,8 +216,14 @@ class _Walker:
             try:
                 call = choose_tool(self.llm, self._prompt(), TOOLS, max_tokens=CHOICE_TOKENS)
             except LLMOutputError as exc:
-                tracker.record(Step("walk", f"the model's choice was unusable even after a repair turn: {exc}", *error_tokens(exc),
-                                    time.perf_counter() - started))
+                tracker.record(
+                    Step(
+                        "walk",
+                        f"the model's choice was unusable even after a repair turn: {exc}",
+                        *error_tokens(exc),
+                        time.perf_counter() - started,
+                    )
+                )
                 return "malformed tool call", False
             kept = self._keep(call.arguments)
             landing, stop = self._move(call)
@@ -232,7 +276,9 @@ class _Walker:
             target = step(self.conn, self.here.id, include_references=self.filters.include_references)
             if target is None:
                 edge = "after" if call.name == "next_section" else "before"
-                self.note += f"There is no section {edge} {self.here.label}: it is the paper's {'last' if edge == 'after' else 'first'} section. "
+                self.note += (
+                    f"There is no section {edge} {self.here.label}: it is the paper's {'last' if edge == 'after' else 'first'} section. "
+                )
                 return f"no section {edge} {self.here.label}", None
             return self._land(self._section_view(target), target)
         if call.name == "open_section":
@@ -260,7 +306,9 @@ class _Walker:
             return f"no passage {number}", None
         links = self._followable([self.view.passages[number - 1]]).get(self.view.passages[number - 1].context_id, [])
         if not 1 <= which <= len(links):
-            self.note += f"Passage {number} cites {'no paper of the corpus' if not links else f'only {len(links)} paper(s) of the corpus'}. "
+            self.note += (
+                f"Passage {number} cites {'no paper of the corpus' if not links else f'only {len(links)} paper(s) of the corpus'}. "
+            )
             return f"passage {number} cites no paper {which} of the corpus", None
         link = links[which - 1]
         within = dataclasses.replace(self.filters, article_ids=(link.cited_article_id,))
@@ -279,15 +327,19 @@ class _Walker:
         """The corpus papers each passage cites, within the walk's filters."""
         found = followable(self.conn, [hit.context_id for hit in passages])
         allowed = self.filters.article_ids
-        return {context: [link for link in links if allowed is None or link.cited_article_id in allowed] for context, links in found.items()}
+        return {
+            context: [link for link in links if allowed is None or link.cited_article_id in allowed] for context, links in found.items()
+        }
 
     def _land(self, view: _View, section: Heading | None) -> tuple[str, str | None]:
         if view.key in self.seen:
             if self.warned:
                 return f"{view.title} again", f"cycle: back at {view.title} after a warning"
             self.warned = True
-            self.note += (f"You have read {view.title} before: going back finds nothing new. Choose something else or call done; "
-                          "going back once more ends the walk. ")
+            self.note += (
+                f"You have read {view.title} before: going back finds nothing new. Choose something else or call done; "
+                "going back once more ends the walk. "
+            )
         self.seen.add(view.key)
         self.view = view
         if section is not None:
@@ -298,7 +350,9 @@ class _Walker:
     def _find_section(self, number: str) -> Heading | None:
         wanted = " ".join(number.strip().lstrip("§").split()).casefold()
         for name in ("number", "title", "label"):  # a number wins over a title that reads like one
-            found = next((heading for heading in self.outline if wanted and str(getattr(heading, name) or "").lstrip("§").casefold() == wanted), None)
+            found = next(
+                (heading for heading in self.outline if wanted and str(getattr(heading, name) or "").lstrip("§").casefold() == wanted), None
+            )
             if found is not None:
                 return found
         return None
@@ -324,13 +378,20 @@ class _Walker:
             view = dataclasses.replace(view, passages=view.passages[:-1], hidden=view.hidden + 1)
 
     def _user_turn(self, view: _View) -> str:
-        lines = [f"{'→' if heading.id == self.here.id else '✓' if heading.id in self.read else ' '} "
-                 f"{'  ' * (heading.level - 1)}{heading.label} ({_page(heading.page)})" for heading in self.outline]
-        parts = [f"Question: {self.question}",
-                 "The paper's outline (→ the current section, ✓ sections read):\n" + document_block("\n".join([self.title, *lines]))]
+        lines = [
+            f"{'→' if heading.id == self.here.id else '✓' if heading.id in self.read else ' '} "
+            f"{'  ' * (heading.level - 1)}{heading.label} ({_page(heading.page)})"
+            for heading in self.outline
+        ]
+        parts = [
+            f"Question: {self.question}",
+            "The paper's outline (→ the current section, ✓ sections read):\n" + document_block("\n".join([self.title, *lines])),
+        ]
         if self.kept:
-            previews = [document_block(_preview(hit.text), kept=index, page=hit.citation.page_number or "")
-                        for index, hit in enumerate(self.kept_in_reading_order(), 1)]
+            previews = [
+                document_block(_preview(hit.text), kept=index, page=hit.citation.page_number or "")
+                for index, hit in enumerate(self.kept_in_reading_order(), 1)
+            ]
             parts.append(f"Kept so far ({len(self.kept)} passages, previews):\n" + "\n".join(previews))
         else:
             parts.append("Kept so far: nothing.")
@@ -344,7 +405,11 @@ class _Walker:
                                  **({"cites": "; ".join(f"{n}. {link.cited_title or 'Untitled'}" for n, link in enumerate(links[hit.context_id], 1))}
                                     if links.get(hit.context_id) else {}))
                   for index, hit in enumerate(view.passages, 1)]  # fmt: skip
-        parts.append(f"On view: {view.title}, {shown}:\n" + "\n".join(blocks) if view.passages else f"On view: {view.title}, which has no text of its own.")
+        parts.append(
+            f"On view: {view.title}, {shown}:\n" + "\n".join(blocks)
+            if view.passages
+            else f"On view: {view.title}, which has no text of its own."
+        )
         parts.append("Call one tool.")
         return "\n\n".join(parts)
 

@@ -79,9 +79,19 @@ class RoundReply(BaseModel):
     facts: list[PartialFact] = Field(json_schema_extra={"maxItems": MAX_FACTS})
 
 
-def walkingrag(conn: Any, question: str, llm: LLM, *, tracker: Tracker | None = None, budget_tokens: int | None = None,
-               embedder: Embedder | None = None, filters: Filters | None = None, passages_per_round: int = 6,
-               round_tokens: int = 1500, max_tokens: int = 800) -> Found:
+def walkingrag(
+    conn: Any,
+    question: str,
+    llm: LLM,
+    *,
+    tracker: Tracker | None = None,
+    budget_tokens: int | None = None,
+    embedder: Embedder | None = None,
+    filters: Filters | None = None,
+    passages_per_round: int = 6,
+    round_tokens: int = 1500,
+    max_tokens: int = 800,
+) -> Found:
     """The passages the kept facts cite, and the facts (see the module's docstring).
 
     Each round shows the model at most ``passages_per_round`` passages and about
@@ -91,8 +101,9 @@ def walkingrag(conn: Any, question: str, llm: LLM, *, tracker: Tracker | None = 
     filters = filters or Filters()
     mode = "hybrid" if embedder is not None else "bm25"
     started = time.perf_counter()
-    passages = _round_passages(retrieve(conn, question, mode=mode, k=passages_per_round, filters=filters, embedder=embedder),
-                               passages_per_round, round_tokens)
+    passages = _round_passages(
+        retrieve(conn, question, mode=mode, k=passages_per_round, filters=filters, embedder=embedder), passages_per_round, round_tokens
+    )
     tracker.record(Step("search", f"the question ({mode}): {_describe(passages)}", seconds=time.perf_counter() - started))
     first = passages
     facts: list[Fact] = []
@@ -110,7 +121,9 @@ def walkingrag(conn: Any, question: str, llm: LLM, *, tracker: Tracker | None = 
             searched.update(fresh)
             started = time.perf_counter()
             passages = _search(conn, fresh, mode, seen, passages_per_round, round_tokens, filters, embedder)
-            tracker.record(Step("search", f"{' | '.join(fresh)} ({mode}): {_describe(passages)} not read yet", seconds=time.perf_counter() - started))
+            tracker.record(
+                Step("search", f"{' | '.join(fresh)} ({mode}): {_describe(passages)} not read yet", seconds=time.perf_counter() - started)
+            )
             if not passages:
                 reason = "nothing new: the places to look next hold no passage not read yet"
                 break
@@ -148,8 +161,9 @@ def walkingrag(conn: Any, question: str, llm: LLM, *, tracker: Tracker | None = 
     return Found(found, facts, tracker.steps)
 
 
-def _read_round(question: str, passages: list[SearchHit], facts: list[Fact], llm: LLM, tracker: Tracker, number: int,
-                max_tokens: int) -> tuple[list[Fact], list[SearchHit]]:
+def _read_round(
+    question: str, passages: list[SearchHit], facts: list[Fact], llm: LLM, tracker: Tracker, number: int, max_tokens: int
+) -> tuple[list[Fact], list[SearchHit]]:
     """One round: the model's facts from the passages that fit its window (returned too), the
     unsupported ones dropped (the round step says how many); a malformed reply is recorded with
     what it cost, then re-raised."""
@@ -159,8 +173,14 @@ def _read_round(question: str, passages: list[SearchHit], facts: list[Fact], llm
     try:
         reply = llm.complete(messages, RoundReply, max_tokens=max_tokens)
     except LLMOutputError as exc:
-        tracker.record(Step("round", f"round {number}: {len(shown)} passages read; the reply was malformed even after a repair",
-                            *error_tokens(exc), time.perf_counter() - started))
+        tracker.record(
+            Step(
+                "round",
+                f"round {number}: {len(shown)} passages read; the reply was malformed even after a repair",
+                *error_tokens(exc),
+                time.perf_counter() - started,
+            )
+        )
         raise
     answered = reply.value.facts
     if len(answered) > MAX_FACTS:
@@ -175,18 +195,29 @@ def _read_round(question: str, passages: list[SearchHit], facts: list[Fact], llm
         if not shown_numbers:
             dropped.append(f"'{text}' cites {item.passages[:MAX_CITED] or 'no passage'}")
             continue
-        kept.append(Fact(text, _clip(item.relevance, MAX_NOTE_CHARS), _clip(item.next_source, MAX_NOTE_CHARS), _clip(item.expected_info, MAX_NOTE_CHARS),
-                         tuple(shown[number - 1].context_id for number in shown_numbers)))
+        kept.append(
+            Fact(
+                text,
+                _clip(item.relevance, MAX_NOTE_CHARS),
+                _clip(item.next_source, MAX_NOTE_CHARS),
+                _clip(item.expected_info, MAX_NOTE_CHARS),
+                tuple(shown[number - 1].context_id for number in shown_numbers),
+            )
+        )
     detail = f"round {number}: {len(shown)} passages read, {len(kept)} facts"
     if dropped:
         detail += f"; {len(dropped)} dropped as unsupported (no passage shown): {'; '.join(dropped)}"
     if notes:
         detail += f" ({'; '.join(notes)})"
-    tracker.record(Step("round", detail + (" (from the cache)" if reply.cached else ""), *reply_tokens(reply), time.perf_counter() - started))
+    tracker.record(
+        Step("round", detail + (" (from the cache)" if reply.cached else ""), *reply_tokens(reply), time.perf_counter() - started)
+    )
     return kept, shown
 
 
-def _round_prompt(question: str, passages: list[SearchHit], facts: list[Fact], llm: LLM, max_tokens: int) -> tuple[str, list[SearchHit], list[str]]:
+def _round_prompt(
+    question: str, passages: list[SearchHit], facts: list[Fact], llm: LLM, max_tokens: int
+) -> tuple[str, list[SearchHit], list[str]]:
     """The round's user prompt fitted to the model's window with ``max_tokens`` left to answer,
     the passages it shows, and notes on what was left out for room."""
     notes: list[str] = []
@@ -204,7 +235,9 @@ def _round_prompt(question: str, passages: list[SearchHit], facts: list[Fact], l
             notes.append(f"{len(passages) - len(blocks)} passages left for a later round: no room in the model's window")
             break
         if not blocks and size > room // 2:  # the first passage always, cut to the room
-            block = document_block(_cut(hit.text, max(room // 2 - (size - llm.count_tokens(hit.text)), 0), llm), passage=index, source=hit.cite())
+            block = document_block(
+                _cut(hit.text, max(room // 2 - (size - llm.count_tokens(hit.text)), 0), llm), passage=index, source=hit.cite()
+            )
         blocks.append(block)
     room -= sum(llm.count_tokens(text) for text in blocks)
     listed: list[str] = []
@@ -219,8 +252,10 @@ def _round_prompt(question: str, passages: list[SearchHit], facts: list[Fact], l
 
 
 def _user_prompt(question: str, so_far: str, numbered: str) -> str:
-    return (f"Question: {question}\n\nFacts found so far:\n{so_far}\n\nPassages:\n{numbered}\n\n"
-            "Give the partial facts these passages add, each with where to look next.")
+    return (
+        f"Question: {question}\n\nFacts found so far:\n{so_far}\n\nPassages:\n{numbered}\n\n"
+        "Give the partial facts these passages add, each with where to look next."
+    )
 
 
 def _clip(text: str, chars: int) -> str:
@@ -239,12 +274,15 @@ def _cut(text: str, tokens: int, llm: LLM) -> str:
     return text
 
 
-def _search(conn: Any, descriptors: list[str], mode: str, seen: set[str], count: int, round_tokens: int, filters: Filters,
-            embedder: Embedder | None) -> list[SearchHit]:
+def _search(
+    conn: Any, descriptors: list[str], mode: str, seen: set[str], count: int, round_tokens: int, filters: Filters, embedder: Embedder | None
+) -> list[SearchHit]:
     """The best passages not read yet for the descriptors, their rankings fused (RRF)."""
     depth = count + len(seen)  # deep enough that ``count`` unread passages survive the read ones
-    lists = [[hit for hit in retrieve(conn, descriptor, mode=mode, k=depth, filters=filters, embedder=embedder) if hit.context_id not in seen]
-             for descriptor in descriptors]
+    lists = [
+        [hit for hit in retrieve(conn, descriptor, mode=mode, k=depth, filters=filters, embedder=embedder) if hit.context_id not in seen]
+        for descriptor in descriptors
+    ]
     return _round_passages(hybrid.fuse(lists, [1.0] * len(lists), count, "rrf"), count, round_tokens)
 
 

@@ -56,7 +56,7 @@ from paperpyramid.retrieval.filters import Filters
 from paperpyramid.retrieval.trace import Limits
 from paperpyramid.services.query_asks import Asks
 from paperpyramid.services.query_guard import RedactTokens, RequestGuard, default_allowed_hosts, require_token
-from paperpyramid.settings import ServeSettings
+from paperpyramid.settings import DEFAULT_BUDGET_TOKENS, DEFAULT_K, ServeSettings
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +69,18 @@ RETRY_AFTER_SECONDS = 5
 def hit_json(rank: int, hit: SearchHit) -> dict[str, Any]:
     citation = hit.citation
     record: dict[str, Any] = {
-        "rank": rank, "score": hit.score, "context_id": hit.context_id, "article_id": citation.article_id, "title": citation.article_title,
-        "section_id": citation.section_id, "section_number": citation.section_number, "section_title": citation.section_title,
-        "page": citation.page_number, "num_tokens": hit.num_tokens, "citation": hit.cite(), "text": hit.text,
+        "rank": rank,
+        "score": hit.score,
+        "context_id": hit.context_id,
+        "article_id": citation.article_id,
+        "title": citation.article_title,
+        "section_id": citation.section_id,
+        "section_number": citation.section_number,
+        "section_title": citation.section_title,
+        "page": citation.page_number,
+        "num_tokens": hit.num_tokens,
+        "citation": hit.cite(),
+        "text": hit.text,
     }
     if hit.level != "contexts":
         record |= {"level": hit.level, "item_id": hit.item_id, "sources": [hit_json(0, source) for source in hit.sources]}
@@ -119,7 +128,9 @@ class _Service:
         the first request that finds vectors); ServiceUnavailable when it cannot be opened."""
         try:
             # a request's dependency and its route may run in different worker threads
-            corpus = Corpus.open(self.path, embedder=self.embedder, check_same_thread=False, query_time_limit=self.settings.query_time_limit)
+            corpus = Corpus.open(
+                self.path, embedder=self.embedder, check_same_thread=False, query_time_limit=self.settings.query_time_limit
+            )
         except (FileNotFoundError, NotACorpus) as exc:
             raise ServiceUnavailable(f"the corpus is unavailable: {self._shown(exc)}") from exc
         with self._lock:
@@ -172,8 +183,16 @@ def _refuse_unreadable(path: Path, settings: ServeSettings) -> None:
         raise NotACorpus(f"{path} is refused: {problem} (PAPERPYRAMID_SERVE__MAX_VALUE_BYTES sets the limit)")
 
 
-def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | None = None, token: str | None = None,
-               filter_llm: LLM | None = None, settings: ServeSettings | None = None, served_on: str | None = None) -> FastAPI:
+def create_app(
+    db: str | Path,
+    *,
+    llm: LLM | None = None,
+    embedder: Embedder | None = None,
+    token: str | None = None,
+    filter_llm: LLM | None = None,
+    settings: ServeSettings | None = None,
+    served_on: str | None = None,
+) -> FastAPI:
     """The app over the corpus file ``db``; ``llm`` answers (default: the configured model, loaded
     on the first question), ``embedder`` embeds queries (default: the configured one), ``token``
     is required on every route but ``/healthz`` and ``/`` when set, ``settings`` bound the work.
@@ -193,10 +212,22 @@ def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | N
         yield
         service.stop()
 
-    app = FastAPI(title="paperpyramid", description="Search and ask a paperpyramid corpus (read-only).", docs_url=None, redoc_url=None,
-                  openapi_url=None, lifespan=lifespan)
+    app = FastAPI(
+        title="paperpyramid",
+        description="Search and ask a paperpyramid corpus (read-only).",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        lifespan=lifespan,
+    )
     app.state.service, app.state.token = service, token
-    allowed = settings.allowed_hosts if settings.allowed_hosts is not None else default_allowed_hosts(served_on) if served_on is not None else None
+    allowed = (
+        settings.allowed_hosts
+        if settings.allowed_hosts is not None
+        else default_allowed_hosts(served_on)
+        if served_on is not None
+        else None
+    )
     app.add_middleware(RequestGuard, allowed_hosts=allowed)
     _add_error_handlers(app, service)
 
@@ -222,8 +253,16 @@ def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | N
         return get_redoc_html(openapi_url="/openapi.json", title="paperpyramid")
 
     @app.get("/search")
-    def search(_: Authorised, c: Opened, q: str, mode: str | None = None, level: str = "contexts", k: int = Query(5, ge=1, le=100),
-               budget_tokens: int | None = Query(None, ge=1), article: Annotated[list[str] | None, Query()] = None) -> list[dict[str, Any]]:
+    def search(
+        _: Authorised,
+        c: Opened,
+        q: str,
+        mode: str | None = None,
+        level: str = "contexts",
+        k: int = Query(DEFAULT_K, ge=1, le=100),
+        budget_tokens: int = Query(DEFAULT_BUDGET_TOKENS, ge=1),
+        article: Annotated[list[str] | None, Query()] = None,
+    ) -> list[dict[str, Any]]:
         filters = Filters(article_ids=tuple(article) if article else None)
         try:
             hits = c.retrieve(q, mode=mode or c.best_mode(), k=k, budget_tokens=budget_tokens, filters=filters, level=level)
@@ -232,21 +271,37 @@ def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | N
         return service.bounded([hit_json(rank, hit) for rank, hit in enumerate(hits, 1)])
 
     @app.get("/articles")
-    def articles(_: Authorised, c: Opened, request: Request, response: Response, offset: int = Query(0, ge=0),
-                 limit: int | None = Query(None, ge=1)) -> list[dict[str, Any]]:
+    def articles(
+        _: Authorised, c: Opened, request: Request, response: Response, offset: int = Query(0, ge=0), limit: int | None = Query(None, ge=1)
+    ) -> list[dict[str, Any]]:
         rows, _next = _page(c.articles(), offset, limit, settings.page_size, request, response)
-        return service.bounded([{"id": a.id, "title": a.title, "date_published": a.date_published, "journal": a.journal, "pages": a.pages}
-                                for a in rows])
+        return service.bounded(
+            [{"id": a.id, "title": a.title, "date_published": a.date_published, "journal": a.journal, "pages": a.pages} for a in rows]
+        )
 
     @app.get("/articles/{article_id}/outline")
-    def outline(_: Authorised, c: Opened, request: Request, response: Response, article_id: str, offset: int = Query(0, ge=0),
-                limit: int | None = Query(None, ge=1)) -> list[dict[str, Any]]:
+    def outline(
+        _: Authorised,
+        c: Opened,
+        request: Request,
+        response: Response,
+        article_id: str,
+        offset: int = Query(0, ge=0),
+        limit: int | None = Query(None, ge=1),
+    ) -> list[dict[str, Any]]:
         sections, _next = _page(_found(lambda: c.sections(c.article(article_id).id)), offset, limit, settings.page_size, request, response)
         return service.bounded([asdict(section) for section in sections])
 
     @app.get("/sections/{section_id}/contexts")
-    def contexts(_: Authorised, c: Opened, request: Request, response: Response, section_id: str, offset: int = Query(0, ge=0),
-                 limit: int | None = Query(None, ge=1)) -> dict[str, Any]:
+    def contexts(
+        _: Authorised,
+        c: Opened,
+        request: Request,
+        response: Response,
+        section_id: str,
+        offset: int = Query(0, ge=0),
+        limit: int | None = Query(None, ge=1),
+    ) -> dict[str, Any]:
         section = _found(lambda: c.section(section_id))
         rows, next_offset = _page(c.contexts(section_id), offset, limit, settings.page_size, request, response)
         return service.bounded({"section": asdict(section), "contexts": [asdict(context) for context in rows], "next_offset": next_offset})
@@ -260,27 +315,42 @@ def create_app(db: str | Path, *, llm: LLM | None = None, embedder: Embedder | N
         return service.bounded(asdict(_found(lambda: c.previous_section(section_id), "the first section")))
 
     @app.get("/contexts/{context_id}/parent")
-    def parent_contexts(_: Authorised, c: Opened, context_id: str, before: int = Query(2, ge=0, le=20), after: int = Query(2, ge=0, le=20)) -> list[dict[str, Any]]:
+    def parent_contexts(
+        _: Authorised, c: Opened, context_id: str, before: int = Query(2, ge=0, le=20), after: int = Query(2, ge=0, le=20)
+    ) -> list[dict[str, Any]]:
         return service.bounded([asdict(context) for context in _found(lambda: c.parent_contexts(context_id, before, after))])
 
     @app.get("/ask")
-    async def ask(_: Authorised, q: str, strategy: str = "parent", budget_tokens: int | None = Query(None, ge=100),
-                  max_steps: int | None = Query(None, ge=1), max_llm_tokens: int | None = Query(None, ge=100)) -> Response:
-        budget = _capped("budget_tokens", budget_tokens, 4000, settings.max_budget_tokens, "MAX_BUDGET_TOKENS")
-        limits = Limits(_capped("max_steps", max_steps, 8, settings.max_steps, "MAX_STEPS"),
-                        _capped("max_llm_tokens", max_llm_tokens, 30_000, settings.max_llm_tokens, "MAX_LLM_TOKENS"))
+    async def ask(
+        _: Authorised,
+        q: str,
+        strategy: str = "parent",
+        budget_tokens: int | None = Query(None, ge=100),
+        max_steps: int | None = Query(None, ge=1),
+        max_llm_tokens: int | None = Query(None, ge=100),
+    ) -> Response:
+        budget = _capped("budget_tokens", budget_tokens, DEFAULT_BUDGET_TOKENS, settings.max_budget_tokens, "MAX_BUDGET_TOKENS")
+        limits = Limits(
+            _capped("max_steps", max_steps, 8, settings.max_steps, "MAX_STEPS"),
+            _capped("max_llm_tokens", max_llm_tokens, 30_000, settings.max_llm_tokens, "MAX_LLM_TOKENS"),
+        )
         llm = await run_in_threadpool(service.answering_llm)
 
         def work(on_step: Any) -> dict[str, Any]:
             with service.reading() as opened:
-                answer = opened.ask(q, strategy=strategy, budget_tokens=budget, llm=llm, filter_llm=service.filter_llm, on_step=on_step,
-                                    limits=limits)
+                answer = opened.ask(
+                    q, strategy=strategy, budget_tokens=budget, llm=llm, filter_llm=service.filter_llm, on_step=on_step, limits=limits
+                )
             return service.bounded(answer.to_json())
 
         stream = service.asks.start(work)
         if stream is None:
-            raise HTTPException(503, f"{service.asks.limit} questions are being answered already (PAPERPYRAMID_SERVE__MAX_CONCURRENT_ASKS); "
-                                     f"ask again in a few seconds", headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+            raise HTTPException(
+                503,
+                f"{service.asks.limit} questions are being answered already (PAPERPYRAMID_SERVE__MAX_CONCURRENT_ASKS); "
+                f"ask again in a few seconds",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
         return stream
 
     return app
@@ -300,7 +370,9 @@ def run(app: FastAPI, *, host: str, port: int) -> None:
             service.asks.stop_all("the service is stopping; ask again once it is back")
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(app, host=host, port=port, log_level="info", timeout_graceful_shutdown=math.ceil(service.settings.shutdown_seconds))
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="info", timeout_graceful_shutdown=math.ceil(service.settings.shutdown_seconds)
+    )
     logging.getLogger("uvicorn.access").addFilter(RedactTokens())
     Server(config).run()
 

@@ -137,5 +137,10 @@ async def _events(ask: _Ask) -> AsyncIterator[str]:
 
 
 def step_json(step: Step) -> dict[str, Any]:
-    return {"name": step.name, "detail": step.detail, "prompt_tokens": step.prompt_tokens, "completion_tokens": step.completion_tokens,
-            "seconds": round(step.seconds, 3)}
+    return {
+        "name": step.name,
+        "detail": step.detail,
+        "prompt_tokens": step.prompt_tokens,
+        "completion_tokens": step.completion_tokens,
+        "seconds": round(step.seconds, 3),
+    }

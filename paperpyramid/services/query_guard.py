@@ -1,6 +1,6 @@
 """Who may use the query service: the bearer token, the Host header, and tokens kept out of logs.
 
-With a token set (``PAPERPYRAMID_API_TOKEN``), every route but ``/healthz`` and the page itself
+With a token set (``PAPERPYRAMID_SERVE__API_TOKEN``), every route but ``/healthz`` and the page itself
 (``/``, which holds no data) needs it: as ``Authorization: Bearer <token>``, or as the
 ``paperpyramid_token`` cookie, which the page sets from its address's fragment (``/#token=...``:
 a browser never sends the fragment, so it reaches no log). A token in a query string is refused
@@ -40,8 +40,11 @@ def require_token(request: Request) -> None:
     if given is None and TOKEN_COOKIE in request.cookies:
         given = unquote(request.cookies[TOKEN_COOKIE])  # the page percent-encodes it
     if given is None or not hmac.compare_digest(given.encode("utf-8"), token.encode("utf-8")):
-        raise HTTPException(401, "a token is required: Authorization: Bearer <token>, or open the page as /#token=<token>",
-                            headers={"WWW-Authenticate": "Bearer"})
+        raise HTTPException(
+            401,
+            "a token is required: Authorization: Bearer <token>, or open the page as /#token=<token>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
 
 
 def _bearer(header: str) -> str | None:

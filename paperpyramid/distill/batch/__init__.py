@@ -7,7 +7,7 @@ vLLM's ``run_batch`` reads too), the results read back and stored as a live run 
     rounds.py     a round: import, distil what is answered, write the next requests
     estimate.py   tokens and cost per article before anything is sent (``--dry-run``)
 
-The workflow, its rounds and what stays live are in docs/batch-distillation.md.
+The workflow, its rounds and what stays live are in docs/guides/batch-distillation.md.
 """
 
 from paperpyramid.distill.batch.answering import BatchLLM, BatchRequestFailed, custom_id, request_line

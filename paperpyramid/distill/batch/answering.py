@@ -72,7 +72,7 @@ class BatchLLM:
     def __init__(self, settings: LLMSettings, store: BatchStore | None) -> None:
         if not settings.model:
             raise ConfigurationError(
-                "batch distillation needs the model name the batch endpoint knows: pass --model or set PAPERPYRAMID_LLM__MODEL"
+                "batch distillation needs the model name the batch endpoint knows: pass --llm-model or set PAPERPYRAMID_LLM__MODEL"
             )
         self.settings = settings
         self.model: str = settings.model

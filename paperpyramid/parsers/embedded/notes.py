@@ -56,7 +56,11 @@ def set_apart_notes(document: Document, asides: list[Block] | None = None) -> No
                 section.blocks = kept
                 document.abstract = "\n\n".join(block.text for block in kept if block.kind == "paragraph") or None
         elif section.number != "ref":
-            kept = [block for block in section.blocks if not (block.kind == "paragraph" and len(block.text) < 300 and _IMPRINT.search(block.text))]
+            kept = [
+                block
+                for block in section.blocks
+                if not (block.kind == "paragraph" and len(block.text) < 300 and _IMPRINT.search(block.text))
+            ]
             if len(kept) < len(section.blocks):
                 notes += [block for block in section.blocks if not any(block is k for k in kept)]
                 section.blocks = kept

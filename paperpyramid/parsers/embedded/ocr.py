@@ -15,11 +15,16 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image
+
+from paperpyramid.env import read_env
 
 #: render resolution for OCR: Tesseract reads body text best at about 300 dpi
 _DPI = 300
@@ -52,9 +57,27 @@ class Word:
     line: tuple[int, int, int]
 
 
+#: the program the ingest's settings name (``IngestSettings.tesseract``), set around a parse by :func:`using`
+_CONFIGURED: ContextVar[str | None] = ContextVar("tesseract", default=None)
+
+
+@contextmanager
+def using(program: str | None) -> Iterator[None]:
+    """Within the block, OCR runs ``program`` (a name on PATH or a path; "" for none); None leaves
+    the default: ``PAPERPYRAMID_INGEST__TESSERACT``, else ``tesseract`` on PATH."""
+    token = _CONFIGURED.set(program)
+    try:
+        yield
+    finally:
+        _CONFIGURED.reset(token)
+
+
 def tesseract() -> str | None:
-    """The path of the ``tesseract`` program (``PAPERPYRAMID_TESSERACT`` overrides; empty disables), or None."""
-    configured = os.environ.get("PAPERPYRAMID_TESSERACT")
+    """The path of the ``tesseract`` program (the setting ``ingest.tesseract``, i.e.
+    ``PAPERPYRAMID_INGEST__TESSERACT``, overrides; empty disables), or None."""
+    configured = _CONFIGURED.get()
+    if configured is None:
+        configured = read_env("PAPERPYRAMID_INGEST__TESSERACT")
     if configured is not None:
         return shutil.which(configured) if configured else None
     return shutil.which("tesseract")
@@ -89,7 +112,9 @@ def _run(page: pdfium.PdfPage, program: str, config: str, suffix: str) -> tuple[
         # one thread: on a small machine Tesseract's own threads cost more than they give, and
         # ingest already runs one worker per core
         env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-        subprocess.run([program, str(png), str(Path(folder) / "page"), config], check=True, capture_output=True, timeout=_TIMEOUT_S, env=env)
+        subprocess.run(
+            [program, str(png), str(Path(folder) / "page"), config], check=True, capture_output=True, timeout=_TIMEOUT_S, env=env
+        )
         return (Path(folder) / f"page.{suffix}").read_text(encoding="utf-8", errors="replace"), image
 
 
@@ -106,7 +131,17 @@ def parse_tsv(tsv: str, *, scale: float) -> list[Word]:
             confidence = float(parts[10])
         except ValueError:
             continue
-        words.append(Word(parts[11].strip(), left / scale, top / scale, (left + width) / scale, (top + height) / scale, confidence, (block, paragraph, line)))
+        words.append(
+            Word(
+                parts[11].strip(),
+                left / scale,
+                top / scale,
+                (left + width) / scale,
+                (top + height) / scale,
+                confidence,
+                (block, paragraph, line),
+            )
+        )
     return words
 
 

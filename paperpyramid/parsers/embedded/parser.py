@@ -91,9 +91,16 @@ def parse_pdf(
         _check_text_layer(path, pages)
         dropped, total = drop_unreadable_lines(pages)
         if total and dropped > 0.5 * total:
-            raise NeedsOcr(f"{path.name}: the text layer is unreadable ({dropped} of {total} lines are mojibake: fonts without a Unicode mapping); run OCR first")
-        document = build_document(pages, toc, metadata, tables=_table_reader(pdf, path, glyphs, scanned.pages),
-                                  graphics=lambda page: [] if page.number in scanned.pages else page_graphics(pdf, page))
+            raise NeedsOcr(
+                f"{path.name}: the text layer is unreadable ({dropped} of {total} lines are mojibake: fonts without a Unicode mapping); run OCR first"
+            )
+        document = build_document(
+            pages,
+            toc,
+            metadata,
+            tables=_table_reader(pdf, path, glyphs, scanned.pages),
+            graphics=lambda page: [] if page.number in scanned.pages else page_graphics(pdf, page),
+        )
     finally:
         pdf.close()
     document.glyph_map = glyphs
@@ -109,14 +116,19 @@ def parse_pdf(
         "structure": f"{NAME} {__version__}",
     }
     if encrypted:
-        document.warnings.append("encrypted PDF opened with " + ("the password given" if password else "an empty user password (owner-password restrictions only)"))
+        document.warnings.append(
+            "encrypted PDF opened with "
+            + ("the password given" if password else "an empty user password (owner-password restrictions only)")
+        )
     layer_read = sum(1 for page in pages if page.invisible_text)
     if layer_read:
         document.warnings.append(f"scanned: text read from the OCR text layer of {layer_read} of {len(pages)} pages; OCR errors are likely")
     return document
 
 
-def _extract_pages(pdf: pdfium.PdfDocument, path: Path, started: float, time_limit: float | None, glyphs: GlyphMap | None = None) -> list[Page]:
+def _extract_pages(
+    pdf: pdfium.PdfDocument, path: Path, started: float, time_limit: float | None, glyphs: GlyphMap | None = None
+) -> list[Page]:
     """Every page read into lines (``glyphs``: see :func:`extract_page`), stopping with
     :class:`ParseTimeout` once ``time_limit`` seconds have passed since ``started``."""
     count = len(pdf)
@@ -157,8 +169,10 @@ def open_pdf(path: Path, *, password: str | None = None) -> pdfium.PdfDocument:
 def _check_text_layer(path: Path, pages: list[Page]) -> None:
     chars = sum(page.n_chars for page in pages)
     if chars < _MIN_CHARS_PER_PAGE * len(pages) and sum(1 for page in pages if page.n_images) >= max(1, len(pages) // 2):
-        raise NeedsOcr(f"{path.name}: image-only scan with no text layer ({len(pages)} pages); it is read by OCR with --ocr auto or always "
-                       "when Tesseract is installed (apt-get install tesseract-ocr)")
+        raise NeedsOcr(
+            f"{path.name}: image-only scan with no text layer ({len(pages)} pages); it is read by OCR with --ocr auto or always "
+            "when Tesseract is installed (apt-get install tesseract-ocr)"
+        )
     if chars == 0:
         raise NeedsOcr(f"{path.name}: no extractable text on any of {len(pages)} pages")
     # odd words, not letters of a script other than Latin, mark a font without a Unicode map
@@ -180,7 +194,9 @@ def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
     return items
 
 
-def _table_reader(pdf: pdfium.PdfDocument, path: Path, glyphs: GlyphMap | None = None, ocr_pages: dict[int, OcrPage] | None = None) -> TableReader:
+def _table_reader(
+    pdf: pdfium.PdfDocument, path: Path, glyphs: GlyphMap | None = None, ocr_pages: dict[int, OcrPage] | None = None
+) -> TableReader:
     """Reads the table under a caption from the open PDF (:mod:`.table_engine`): its own
     look at the page's lines and drawn rules (a page read by OCR: its OCR lines, no rules).
     A failure there costs that table's engine cells only: the parser's own cells stand in."""
@@ -195,14 +211,24 @@ def _table_reader(pdf: pdfium.PdfDocument, path: Path, glyphs: GlyphMap | None =
                 pages[page_number] = read_table_page(pdf, page_number, glyphs=glyphs)
             return table_rows(*pages[page_number], caption_bbox)
         except Exception as exc:  # a table, not the document: the caller falls back
-            log.warning("%s: the table engine failed on page %d (%s: %s); the parser's own cells are used", path.name, page_number, type(exc).__name__, exc)
+            log.warning(
+                "%s: the table engine failed on page %d (%s: %s); the parser's own cells are used",
+                path.name,
+                page_number,
+                type(exc).__name__,
+                exc,
+            )
             return None
 
     return read
 
 
 def build_document(
-    pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str], *, tables: TableReader | None = None,
+    pages: list[Page],
+    toc: list[tuple[int, str, int | None]],
+    metadata: dict[str, str],
+    *,
+    tables: TableReader | None = None,
     graphics: Callable[[Page], list[BBox]] | None = None,
 ) -> Document:
     """The document of a parsed PDF's pages, outline and metadata (Info and XMP fields);
@@ -217,7 +243,10 @@ def build_document(
 
 
 def _build_document(
-    pages: list[Page], toc: list[tuple[int, str, int | None]], metadata: dict[str, str], tables: TableReader | None,
+    pages: list[Page],
+    toc: list[tuple[int, str, int | None]],
+    metadata: dict[str, str],
+    tables: TableReader | None,
     graphics: Callable[[Page], list[BBox]] | None = None,
 ) -> Document:
     # running heads often carry the DOI: read it before they are removed
@@ -311,7 +340,11 @@ def _require_following_text(blocks: list[Block]) -> None:
         if nxt.kind in ("table_part", "caption"):
             return nxt.kind == "caption" and nxt.extra.get("caption_kind") == "table"
         if nxt.kind == "heading":
-            return nxt.number is not None or nxt.title.lower() in blk.KNOWN_HEADINGS or (depth < 2 and introduces_text(position + 1, depth + 1))
+            return (
+                nxt.number is not None
+                or nxt.title.lower() in blk.KNOWN_HEADINGS
+                or (depth < 2 and introduces_text(position + 1, depth + 1))
+            )
         return True
 
     verdicts = {}
@@ -330,7 +363,31 @@ def _prose(text: str) -> bool:
     return len(words) >= 4 and sum(1 for word in words if len(word) >= 3 and word.isalpha() and word.islower()) >= 2
 
 
-_ABSTRACT_LABELS = {"background", "objective", "objectives", "aim", "aims", "purpose", "methods", "method", "results", "conclusion", "conclusions", "findings", "context", "design", "setting", "participants", "interpretation", "significance", "materials and methods", "main outcome measures", "trial registration", "keywords", "key words"}
+_ABSTRACT_LABELS = {
+    "background",
+    "objective",
+    "objectives",
+    "aim",
+    "aims",
+    "purpose",
+    "methods",
+    "method",
+    "results",
+    "conclusion",
+    "conclusions",
+    "findings",
+    "context",
+    "design",
+    "setting",
+    "participants",
+    "interpretation",
+    "significance",
+    "materials and methods",
+    "main outcome measures",
+    "trial registration",
+    "keywords",
+    "key words",
+}
 
 
 def _fold_abstract_labels(blocks: list[Block]) -> None:
@@ -485,7 +542,13 @@ def _filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
     for block in blocks:
         # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
-        if block.kind == "heading" and block.number and not block.extra.get("outline") and not block.extra.get("run_in") and fm.affiliation_like(block.title):
+        if (
+            block.kind == "heading"
+            and block.number
+            and not block.extra.get("outline")
+            and not block.extra.get("run_in")
+            and fm.affiliation_like(block.title)
+        ):
             block.kind = "paragraph"
     styles: dict[tuple[float, bool, bool, bool], list[int]] = {}
     for index, block in enumerate(blocks):
@@ -509,14 +572,29 @@ def _filter_headings(blocks: list[Block], body_size: float) -> None:
             block.level = level_of.get(_heading_style(block), 1)
 
 
-_TOP_LEVEL = {"introduction", "background", "methods", "materials and methods", "results", "discussion", "conclusion", "conclusions", "results and discussion", "related work"}
+_TOP_LEVEL = {
+    "introduction",
+    "background",
+    "methods",
+    "materials and methods",
+    "results",
+    "discussion",
+    "conclusion",
+    "conclusions",
+    "results and discussion",
+    "related work",
+}
 
 
 def _style_levels(headings: list[Block]) -> dict[tuple[float, bool, bool, bool], int]:
     """Rank heading styles into levels. The style of the IMRaD headings ("Introduction",
     "Methods", ...) is level 1 wherever it ranks; "Abstract" and "References" do not count,
     since journals set them apart."""
-    styles = [_heading_style(block) for block in headings if block.title.lower() not in ("abstract", "summary") and block.title.lower() not in REFERENCE_HEADINGS]
+    styles = [
+        _heading_style(block)
+        for block in headings
+        if block.title.lower() not in ("abstract", "summary") and block.title.lower() not in REFERENCE_HEADINGS
+    ]
     ranked = sorted(set(styles), key=lambda s: (-s[0], not s[1], not s[3], s[2]))
     anchor = next((_heading_style(block) for block in headings if block.title.lower() in _TOP_LEVEL), None)
     base = ranked.index(anchor) if anchor in ranked else 0
@@ -570,7 +648,14 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> list
                 level = 1
             while stack and sections[stack[-1]].level >= level:
                 stack.pop()
-            section = Section(title=title, level=level, number="ref" if is_references else block.number, parent=stack[-1] if stack else None, page_start=block.page, page_end=block.page)
+            section = Section(
+                title=title,
+                level=level,
+                number="ref" if is_references else block.number,
+                parent=stack[-1] if stack else None,
+                page_start=block.page,
+                page_end=block.page,
+            )
             sections.append(section)
             # the abstract and the reference list never hold subsections
             stack = [] if is_references or title.lower() in ("abstract", "summary") else stack + [len(sections) - 1]
@@ -607,9 +692,18 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> list
                 lines = [line for member in members for line in blocks[member].lines]
                 found = cast("list[list[str]] | None", block.extra.get("found"))
                 cells = found or table_cells(lines)
-                table = Table(caption=caption, cells=cells, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [blocks[m] for m in members]))
+                table = Table(
+                    caption=caption,
+                    cells=cells,
+                    page=block.page,
+                    label=block.label,
+                    section=section_index,
+                    bbox=_bbox(block, [blocks[m] for m in members]),
+                )
                 document.tables.append(table)
-                text = "\n\n".join(part for part in (caption, table.markdown if cells else "") if part)  # a table without a caption starts with its cells
+                text = "\n\n".join(
+                    part for part in (caption, table.markdown if cells else "") if part
+                )  # a table without a caption starts with its cells
                 target.blocks.append(DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox))
                 if found:  # what the caption claimed that the engine's cells do not hold stays text
                     for member in _outside_cells([blocks[m] for m in members], found):
@@ -617,11 +711,15 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> list
                 if not cells:
                     document.warnings.append(f"table {block.label} on page {block.page}: caption found, cells not recognised")
             else:
-                document.figures.append(Figure(caption=caption, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [])))
+                document.figures.append(
+                    Figure(caption=caption, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, []))
+                )
                 target.blocks.append(DocBlock(text=caption, page=block.page, kind="caption", bbox=_bbox(block, [])))
             continue
         if block.kind == "formula":
-            document.formulas.append(Formula(text=block.text, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, [])))
+            document.formulas.append(
+                Formula(text=block.text, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, []))
+            )
             target.blocks.append(DocBlock(text=block.text, page=block.page, kind="formula", bbox=_bbox(block, [])))
             continue
         text = str(block.extra.get("text", block.text))
@@ -632,7 +730,10 @@ def _assemble(document: Document, blocks: list[Block], body_size: float) -> list
     if ref_section is not None:
         ref_section.blocks = [DocBlock(text=ref.raw, page=ref_section.page_start or 1, kind="list_item") for ref in document.references]
     headed = any(section is not front_section for section in sections)
-    leftover = [DocBlock(text=str(b.extra.get("text", b.text)), page=b.page, kind="paragraph", bbox=_bbox(b, [])) for b in _abstract(document, front)]
+    leftover = [
+        DocBlock(text=str(b.extra.get("text", b.text)), page=b.page, kind="paragraph", bbox=_bbox(b, []))
+        for b in _abstract(document, front)
+    ]
     if not leftover:
         return asides
     if front_section is not None:
@@ -681,7 +782,12 @@ def _reference_like(block: Block) -> bool:
     title = block.title.lower().strip()
     if title in blk.KNOWN_HEADINGS or title.startswith(("appendix", "supplementary")):
         return False
-    return bool(_YEAR.search(text)) or " et al" in text or text.count(",") >= 2 or (block.number is not None and not block.bold and block.size <= 12)
+    return (
+        bool(_YEAR.search(text))
+        or " et al" in text
+        or text.count(",") >= 2
+        or (block.number is not None and not block.bold and block.size <= 12)
+    )
 
 
 def _abstract(document: Document, front: list[Block]) -> list[Block]:
@@ -738,7 +844,13 @@ def _merge_continuations(document: Document) -> None:
         merged: list[DocBlock] = []
         for block in section.blocks:
             prev = merged[-1] if merged else None
-            if prev is not None and prev.kind == "paragraph" and block.kind == "paragraph" and not blk._SENTENCE_END.search(prev.text) and block.text[:1].islower():
+            if (
+                prev is not None
+                and prev.kind == "paragraph"
+                and block.kind == "paragraph"
+                and not blk._SENTENCE_END.search(prev.text)
+                and block.text[:1].islower()
+            ):
                 prev.text = blk.join_lines([prev.text, block.text])
                 continue
             merged.append(block)

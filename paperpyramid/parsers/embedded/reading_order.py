@@ -53,7 +53,12 @@ def remove_page_furniture(pages: list[Page]) -> None:
                 continue
             if _in_band(line, page) and (band_keys[_key(text)] >= repeated or _PAGE_NUMBER.match(text)):
                 continue
-            if text.isdigit() and len(text) <= 4 and (line.x1 < page.width * 0.13 or line.x0 > page.width * 0.87) and not _marks_a_line(line, page):
+            if (
+                text.isdigit()
+                and len(text) <= 4
+                and (line.x1 < page.width * 0.13 or line.x0 > page.width * 0.87)
+                and not _marks_a_line(line, page)
+            ):
                 continue  # line numbers of review copies (not an affiliation's superscript number)
             kept.append(line)
         page.lines = kept
@@ -228,8 +233,10 @@ def _find_gutters(page: Page) -> list[float]:
         return []
     lines = [line for line in page.lines if len(line.text) > 1]
     width = page.width
-    for lo, hi, side in ((width * 0.2, gutter - width * 0.15, [line for line in lines if line.x1 <= gutter + 1]),
-                         (gutter + width * 0.15, width * 0.8, [line for line in lines if line.x0 >= gutter - 1])):
+    for lo, hi, side in (
+        (width * 0.2, gutter - width * 0.15, [line for line in lines if line.x1 <= gutter + 1]),
+        (gutter + width * 0.15, width * 0.8, [line for line in lines if line.x0 >= gutter - 1]),
+    ):
         second = _second_gutter(side, width, lo, hi)
         if second is not None:
             return sorted([gutter, second])
@@ -241,7 +248,10 @@ def _second_gutter(lines: list[Line], width: float, lo: float, hi: float) -> flo
     lines or more of column text (over a seventh of the page wide) on each side."""
     if len(lines) < 10 or hi <= lo:
         return None
-    best = min((lo + 2.0 * step for step in range(int((hi - lo) / 2.0) + 1)), key=lambda x: sum(1 for line in lines if line.x0 < x - 1 and line.x1 > x + 1))
+    best = min(
+        (lo + 2.0 * step for step in range(int((hi - lo) / 2.0) + 1)),
+        key=lambda x: sum(1 for line in lines if line.x0 < x - 1 and line.x1 > x + 1),
+    )
     cross = sum(1 for line in lines if line.x0 < best - 1 and line.x1 > best + 1)
     left = sum(1 for line in lines if line.x1 <= best + 1 and line.width > width * 0.15)
     right = sum(1 for line in lines if line.x0 >= best - 1 and line.width > width * 0.15)
@@ -285,8 +295,9 @@ _SCRIPT_CHARS = "«»·ȘșȚțƠơƯưǍ-ǜƏəƐɛƆɔʻʼ"
 #: code points: rare in text, common in the output of fonts whose glyph codes were never mapped
 #: to Unicode (whitespace aside). Adobe's private-use Symbol glyphs (U+F8E5-F8FF: the pieces of
 #: big brackets and braces) are printed signs, not mojibake.
-_ODD = (f"(?![{_SCRIPT_CHARS}])[\x00-\x08\x0e-\x1b\xa1-\xbf\u0180-\u02ff{''.join(sorted(_MOJIBAKE_LETTERS))}"
-        "\ue000-\uf8e4\U000f0000-\U0010fffd]")
+_ODD = (
+    f"(?![{_SCRIPT_CHARS}])[\x00-\x08\x0e-\x1b\xa1-\xbf\u0180-\u02ff{''.join(sorted(_MOJIBAKE_LETTERS))}\ue000-\uf8e4\U000f0000-\U0010fffd]"
+)
 _MOJIBAKE_CHARS = re.compile(f"{_ODD}|[{_SCRIPT_CHARS}](?={_ODD})|(?<={_ODD})[{_SCRIPT_CHARS}]")
 _SPACE = re.compile(r"\s")
 

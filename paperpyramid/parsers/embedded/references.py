@@ -11,7 +11,9 @@ from paperpyramid.parsers.embedded.layout import Line
 _MARKER = re.compile(r"^\s*(\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\))\s*")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)[a-z]?\b")
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.I)
-_AUTHOR_START = re.compile(r"^(van |von |de |der |di |la |le |du |d')?[A-Z][\w'’\-]+(,| [A-Z]\.|,? [A-Z][a-z]+,? [A-Z]\.|\s+[A-Z]{1,3}[,.\s])")
+_AUTHOR_START = re.compile(
+    r"^(van |von |de |der |di |la |le |du |d')?[A-Z][\w'’\-]+(,| [A-Z]\.|,? [A-Z][a-z]+,? [A-Z]\.|\s+[A-Z]{1,3}[,.\s])"
+)
 
 
 def split_references(lines: list[Line]) -> list[Reference]:
@@ -47,9 +49,17 @@ def _split(lines: list[Line]) -> list[str]:
         if hanging:
             starts = starts or line.x0 <= left + 3
         else:
-            gap = line.top - previous.bottom if previous is not None and previous.page == line.page and previous.column == line.column else 0.0
+            gap = (
+                line.top - previous.bottom
+                if previous is not None and previous.page == line.page and previous.column == line.column
+                else 0.0
+            )
             ended = previous is not None and previous.text.rstrip().endswith((".", ")"))
-            starts = starts or gap > line.height * 0.5 or (ended and bool(_AUTHOR_START.match(line.text)) and previous is not None and previous.x1 < _right(lines, previous) - 15)
+            starts = (
+                starts
+                or gap > line.height * 0.5
+                or (ended and bool(_AUTHOR_START.match(line.text)) and previous is not None and previous.x1 < _right(lines, previous) - 15)
+            )
         if starts:
             groups.append([line])
         else:
@@ -70,7 +80,9 @@ def parse_reference(raw: str) -> Reference:
     year_match = _YEAR.search(raw)
     year = int(year_match.group(1)) if year_match else None
     authors_part, title = _authors_and_title(raw, year_match)
-    authors = [name.strip(" .") for name in re.split(r",\s*(?:and\s+)?|\s+and\s+|;\s*|\s*&\s*", authors_part) if len(name.strip(" .")) > 1][:50]
+    authors = [name.strip(" .") for name in re.split(r",\s*(?:and\s+)?|\s+and\s+|;\s*|\s*&\s*", authors_part) if len(name.strip(" .")) > 1][
+        :50
+    ]
     return Reference(raw=raw, title=title, authors=authors, year=year, doi=doi)
 
 
@@ -78,7 +90,7 @@ def _authors_and_title(raw: str, year_match: re.Match[str] | None) -> tuple[str,
     # "Authors (2019). Title. Venue" or "Authors. 2019. Title. Venue"
     if year_match and year_match.start() < len(raw) * 0.6:
         before = raw[: year_match.start()].rstrip(" (")
-        after = raw[year_match.end():].lstrip(" ).,:")
+        after = raw[year_match.end() :].lstrip(" ).,:")
         if len(before) < 400 and after:
             title = re.split(r"(?<=[a-z0-9?!])\.\s", after, maxsplit=1)[0].strip(" .")
             if 10 <= len(title) <= 300:

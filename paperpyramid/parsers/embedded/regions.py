@@ -20,7 +20,9 @@ ASIDE_COLUMN = 99
 
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _PAGE_NUMBER = re.compile(r"^(page\s*)?[\divxlc]{1,4}(\s*(/|of)\s*\d{1,4})?$", re.I)
-_JOURNAL = re.compile(r"www\.|https?://|\.(org|com|net|edu)\b|\bdoi\b|\bjournal\b|\bvol(ume)?\.?\s*\d|\bissue\b|\s\|\s|\bproceedings\b", re.I)
+_JOURNAL = re.compile(
+    r"www\.|https?://|\.(org|com|net|edu)\b|\bdoi\b|\bjournal\b|\bvol(ume)?\.?\s*\d|\bissue\b|\s\|\s|\bproceedings\b", re.I
+)
 _CHAPTER = re.compile(r"\b(ch(ap(ter)?)?\.?\s*[IVXLC\d]+\b|chapter\b|section\s+[IVXLC\d]+\b)|§", re.I)
 #: a book's running head: a page number at one end of capitals ("400 BRITISH HUSBANDRY.")
 _BOOK_HEAD = re.compile(r"^\d{1,4}\s+[^a-z]{4,}$|^[^a-z]{4,}\s+\d{1,4}$")
@@ -52,12 +54,22 @@ def side_column(page: Page) -> list[Line]:
         # no other line reaches into the box's strip where the box is (a ragged right edge may
         # pass the body's median edge, not the box)
         inner = max(line.x1 for line in side) + 2 if left else min(line.x0 for line in side) - 2
-        crossing = [line for line in lines if (line.x0 < inner if left else line.x1 > inner)
-                    and line.bottom > top and line.top < bottom and not any(line is item for item in side)]
+        crossing = [
+            line
+            for line in lines
+            if (line.x0 < inner if left else line.x1 > inner)
+            and line.bottom > top
+            and line.top < bottom
+            and not any(line is item for item in side)
+        ]
         # a box's print is no bigger than the body's beside it, and that is the page's body text
         # (not a table's left column beside its cells)
-        if len(beside) >= 3 and not crossing and median(line.size for line in side) <= median(line.size for line in beside) + 0.5 \
-                and median(line.size for line in beside) >= 0.9 * _body_size(lines):
+        if (
+            len(beside) >= 3
+            and not crossing
+            and median(line.size for line in side) <= median(line.size for line in beside) + 0.5
+            and median(line.size for line in beside) >= 0.9 * _body_size(lines)
+        ):
             return side
     return []
 
@@ -157,7 +169,12 @@ def single_page_furniture(page: Page) -> list[Line]:
         if gap < max(line.height for line in row):
             continue
         text = " ".join(line.text.strip() for line in sorted(row, key=lambda line: line.x0))
-        marked = any(_PAGE_NUMBER.match(line.text.strip()) for line in row) or _JOURNAL.search(text) or _CHAPTER.search(text) or _BOOK_HEAD.match(text)
+        marked = (
+            any(_PAGE_NUMBER.match(line.text.strip()) for line in row)
+            or _JOURNAL.search(text)
+            or _CHAPTER.search(text)
+            or _BOOK_HEAD.match(text)
+        )
         if marked:
             found += row
     return found

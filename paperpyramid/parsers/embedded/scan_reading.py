@@ -46,14 +46,18 @@ def read_scans(pdf: pdfium.PdfDocument, path: Path, pages: list[Page], mode: Ocr
     if program is None:
         missing = [number for number in wanted if is_image_only(pages[number - 1])]
         if missing:
-            scans.warnings.append(f"{len(missing)} of {len(pages)} pages are scans without a text layer ({_page_list(missing)}): "
-                                  "install Tesseract (apt-get install tesseract-ocr) to read them by OCR")
+            scans.warnings.append(
+                f"{len(missing)} of {len(pages)} pages are scans without a text layer ({_page_list(missing)}): "
+                "install Tesseract (apt-get install tesseract-ocr) to read them by OCR"
+            )
         return scans
     failed: list[int] = []
     for position, number in enumerate(wanted):
         if deadline is not None and time.monotonic() > deadline:
-            raise ParseTimeout(f"{path.name}: OCR of {len(wanted)} pages did not finish in time (stopped at page {number}, {position} read; "
-                               f"OCR takes about {_SECONDS_PER_PAGE} s a page on one core: raise --time-limit)")
+            raise ParseTimeout(
+                f"{path.name}: OCR of {len(wanted)} pages did not finish in time (stopped at page {number}, {position} read; "
+                f"OCR takes about {_SECONDS_PER_PAGE} s a page on one core: raise --time-limit)"
+            )
         page = pdf[number - 1]
         try:
             words, image = read_words(page, program)
@@ -69,8 +73,10 @@ def read_scans(pdf: pdfium.PdfDocument, path: Path, pages: list[Page], mode: Ocr
         pages[number - 1] = scan.page
         scans.pages[number] = scan
     if scans.pages:
-        scans.warnings.append(f"read by OCR (Tesseract {version(program)}): {len(scans.pages)} of {len(pages)} pages "
-                              f"({_page_list(list(scans.pages))}); OCR errors are possible")
+        scans.warnings.append(
+            f"read by OCR (Tesseract {version(program)}): {len(scans.pages)} of {len(pages)} pages "
+            f"({_page_list(list(scans.pages))}); OCR errors are possible"
+        )
     if failed:
         scans.warnings.append(f"OCR failed on {len(failed)} pages ({_page_list(failed)}): their text layer was kept")
     return scans
@@ -104,7 +110,10 @@ def read_unmapped_fonts(pdf: pdfium.PdfDocument, pages: list[Page], *, deadline:
         glyphs, read = learn(pdf, unread, program, deadline=deadline)
     except (OSError, subprocess.SubprocessError) as exc:
         return {}, f"{where}: reading them by OCR failed ({exc})"
-    return glyphs, f"{where}: read with {len(glyphs)} glyphs learnt by OCR (Tesseract) of page{'s' if len(read) > 1 else ''} {_page_list(read)}; OCR errors are possible"
+    return (
+        glyphs,
+        f"{where}: read with {len(glyphs)} glyphs learnt by OCR (Tesseract) of page{'s' if len(read) > 1 else ''} {_page_list(read)}; OCR errors are possible",
+    )
 
 
 def _unread_pages(pdf: pdfium.PdfDocument, pages: list[Page]) -> list[int]:

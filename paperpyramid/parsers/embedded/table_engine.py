@@ -73,7 +73,7 @@ _TIGHT = 1.06
 # the smallest pitch is a line's (not a row's) when under this many line heights
 _LINE_PITCH = 1.3
 # a line opening with one of these after a cell that ends a sentence starts a new cell
-_OPENING = frozenset("“\"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_OPENING = frozenset('“"ABCDEFGHIJKLMNOPQRSTUVWXYZ')
 _NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
 # a caption this close under a rule closes a table printed above it (ACL: 12-15 pt)
 _ABOVE_GAP = 18.0
@@ -353,7 +353,10 @@ def _closing_rules(rules: list[Rule], column: Sequence[Line], span: tuple[float,
 
 def _column(lines: Sequence[Line], span: tuple[float, float]) -> list[Line]:
     """The horizontal lines whose middle falls in ``span``, top to bottom."""
-    return sorted((line for line in lines if not line.vertical and span[0] <= (line.x0 + line.x1) / 2 <= span[1]), key=lambda line: (line.top, line.x0))
+    return sorted(
+        (line for line in lines if not line.vertical and span[0] <= (line.x0 + line.x1) / 2 <= span[1]),
+        key=lambda line: (line.top, line.x0),
+    )
 
 
 def _crossing(rules: Sequence[Rule], span: tuple[float, float]) -> list[Rule]:
@@ -446,7 +449,9 @@ def _join_wrapped(rows: Sequence[_Row], rules: Sequence[Rule], edges: Sequence[f
         last = joined[-1] if joined else None
         gap = gaps[index - 1] if index else None
         continues = last is not None and gap is not None and not ruled[index - 1] and gap < threshold and _goes_on(last, row, edges)
-        overlaps = gap is not None and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height) and not ruled[index - 1]
+        overlaps = (
+            gap is not None and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height) and not ruled[index - 1]
+        )
         if last is not None and (continues or overlaps):
             last.lines += row.lines
             last.bottom = max(last.bottom, row.bottom)
@@ -625,7 +630,10 @@ def _split_header(line: Line, edges: Sequence[float]) -> list[Line]:
             groups[-1].append(word)
         else:
             groups.append([word])
-    return [replace(line, text=" ".join(text for text, _, _ in group), x0=group[0][1], x1=group[-1][2], words=group, parts=None) for group in groups]
+    return [
+        replace(line, text=" ".join(text for text, _, _ in group), x0=group[0][1], x1=group[-1][2], words=group, parts=None)
+        for group in groups
+    ]
 
 
 def _text_in(lines: Sequence[Line], cell: tuple[float, float, float, float]) -> str:

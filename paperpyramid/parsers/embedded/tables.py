@@ -106,7 +106,9 @@ def join_continued(document: Document) -> None:
         rows = table.cells[_repeats_header(first.cells, table.cells) :]
         first.cells = first.cells + rows
         for section in document.sections:
-            section.blocks = [block for block in section.blocks if not (block.kind == "table" and block.page == table.page and block.bbox == table.bbox)]
+            section.blocks = [
+                block for block in section.blocks if not (block.kind == "table" and block.page == table.page and block.bbox == table.bbox)
+            ]
             for block in section.blocks:
                 if block.kind == "table" and block.page == first.page and block.bbox == first.bbox:
                     block.text = first.caption + "\n\n" + first.markdown

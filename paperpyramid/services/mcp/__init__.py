@@ -1,5 +1,5 @@
 """``paperpyramid mcp``: a read-only MCP server over a corpus, for Claude Desktop, Cursor, VS Code
-and any MCP client (see docs/mcp.md).
+and any MCP client (see docs/guides/mcp.md).
 
 Tools: search, list_articles, outline, read_section, next_section, previous_section,
 context_window, pyramid, citations, cite; each article as a markdown resource; the prompt
@@ -23,6 +23,7 @@ def run_mcp(db: str, *, http: bool = False, host: str = "127.0.0.1", port: int =
 
     try:
         import mcp  # noqa: F401  (the mcp extra: the official MCP Python SDK)
+
         if http:
             import uvicorn  # noqa: F401
     except ImportError as exc:

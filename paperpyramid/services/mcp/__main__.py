@@ -1,13 +1,13 @@
 """``python -m paperpyramid.services.mcp --db PATH [--http --host H --port N]``: the server
 without the CLI (the CLI's ``paperpyramid mcp`` calls the same :func:`run_mcp`). Over HTTP the
-token is ``PAPERPYRAMID_API_TOKEN``, as for ``paperpyramid serve``."""
+token is ``PAPERPYRAMID_SERVE__API_TOKEN``, as for ``paperpyramid serve``."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
+from paperpyramid.env import read_env
 from paperpyramid.errors import PaperPyramidError
 from paperpyramid.services.mcp import run_mcp
 
@@ -20,7 +20,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8765, help="port with --http")
     args = parser.parse_args(argv)
     try:
-        run_mcp(args.db, http=args.http, host=args.host, port=args.port, token=os.environ.get("PAPERPYRAMID_API_TOKEN") or None)
+        run_mcp(args.db, http=args.http, host=args.host, port=args.port, token=read_env("PAPERPYRAMID_SERVE__API_TOKEN") or None)
     except (FileNotFoundError, PaperPyramidError) as exc:
         print(f"error: {exc}", file=sys.stderr)  # stdout is the MCP channel over stdio
         return 1

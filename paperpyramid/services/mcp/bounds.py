@@ -91,7 +91,25 @@ def page_of(items: Sized, offset: int, limit: int) -> tuple[int | None, int]:
 
 
 __all__ = [
-    "ABSTRACT_CAP", "ARTICLES_MAX", "CITATIONS_MAX", "CITE_IDS_MAX", "INSIGHTS_MAX", "K_MAX", "MARKER", "PASSAGE_CAP", "READ_TOKENS",
-    "READ_TOKENS_MAX", "RESOURCE_CAP", "SEARCH_BUDGET", "SEARCH_BUDGET_MAX", "SECTIONS_MAX", "SNIPPET_CAP", "SOURCE_CAP", "WINDOW_MAX",
-    "Budget", "Cut", "page_of", "short_citation",
+    "ABSTRACT_CAP",
+    "ARTICLES_MAX",
+    "CITATIONS_MAX",
+    "CITE_IDS_MAX",
+    "INSIGHTS_MAX",
+    "K_MAX",
+    "MARKER",
+    "PASSAGE_CAP",
+    "READ_TOKENS",
+    "READ_TOKENS_MAX",
+    "RESOURCE_CAP",
+    "SEARCH_BUDGET",
+    "SEARCH_BUDGET_MAX",
+    "SECTIONS_MAX",
+    "SNIPPET_CAP",
+    "SOURCE_CAP",
+    "WINDOW_MAX",
+    "Budget",
+    "Cut",
+    "page_of",
+    "short_citation",
 ]

@@ -146,7 +146,12 @@ def _in_passage(tools: CorpusTools, context_id: str, article_id: str, page: int 
          "cited_title": title, "sentence": cut(sentence_around(text, start, end), SNIPPET_CAP).text}
         for entry_id, raw, cited, title, text, start, end in rows
     ]  # fmt: skip
-    return {"context_id": context_id, "article_id": article_id, "citation": short_citation(tools.title(article_id), page), "citations": found}
+    return {
+        "context_id": context_id,
+        "article_id": article_id,
+        "citation": short_citation(tools.title(article_id), page),
+        "citations": found,
+    }
 
 
 __all__ = ["citations", "pyramid"]

@@ -110,10 +110,22 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
     @tool
     def search(
         query: Annotated[str, Field(description="What to look for, in plain words.", min_length=1, max_length=2000)],
-        mode: Annotated[Literal["hybrid", "bm25", "vector", "parent"], Field(description="hybrid: keywords and meaning (default); bm25: keywords; vector: meaning; parent: the 5 best hits each with its neighbours, in reading order.")] = "hybrid",
-        level: Annotated[Literal["contexts", "insights", "concepts", "abstracts", "recollections"], Field(description="contexts: verbatim passages (default); or a distilled level of the knowledge pyramid, whose hits carry their source passages.")] = "contexts",
+        mode: Annotated[
+            Literal["hybrid", "bm25", "vector", "parent"],
+            Field(
+                description="hybrid: keywords and meaning (default); bm25: keywords; vector: meaning; parent: the 5 best hits each with its neighbours, in reading order."
+            ),
+        ] = "hybrid",
+        level: Annotated[
+            Literal["contexts", "insights", "concepts", "abstracts", "recollections"],
+            Field(
+                description="contexts: verbatim passages (default); or a distilled level of the knowledge pyramid, whose hits carry their source passages."
+            ),
+        ] = "contexts",
         k: Annotated[int, Field(description=f"Most hits to return (1 to {K_MAX}); parent ignores it.", ge=1, le=K_MAX)] = 10,
-        budget_tokens: Annotated[int, Field(description=f"Most tokens of text to return (100 to {SEARCH_BUDGET_MAX}).", ge=100, le=SEARCH_BUDGET_MAX)] = SEARCH_BUDGET,
+        budget_tokens: Annotated[
+            int, Field(description=f"Most tokens of text to return (100 to {SEARCH_BUDGET_MAX}).", ge=100, le=SEARCH_BUDGET_MAX)
+        ] = SEARCH_BUDGET,
         article_ids: Ids = None,
         year_from: YearFrom = None,
         year_to: YearTo = None,
@@ -169,7 +181,9 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
     def read_section(
         section_id: Annotated[str, Field(description="A section_id from outline, search or read_section.")],
         offset: Annotated[int, Field(description="The first passage to return: 0, then the previous answer's next_offset.", ge=0)] = 0,
-        max_tokens: Annotated[int, Field(description=f"Most tokens of text to return (50 to {READ_TOKENS_MAX}).", ge=50, le=READ_TOKENS_MAX)] = READ_TOKENS,
+        max_tokens: Annotated[
+            int, Field(description=f"Most tokens of text to return (50 to {READ_TOKENS_MAX}).", ge=50, le=READ_TOKENS_MAX)
+        ] = READ_TOKENS,
     ) -> CallToolResult:
         """Read a section's text, a page of passages at a time, in reading order.
 
@@ -183,7 +197,10 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
     @tool
     def next_section(
         section_id: Annotated[str, Field(description="The section you are in.")],
-        max_tokens: Annotated[int, Field(description=f"Tokens of its text to return (0: its heading only; at most {READ_TOKENS_MAX}).", ge=0, le=READ_TOKENS_MAX)] = READ_TOKENS,
+        max_tokens: Annotated[
+            int,
+            Field(description=f"Tokens of its text to return (0: its heading only; at most {READ_TOKENS_MAX}).", ge=0, le=READ_TOKENS_MAX),
+        ] = READ_TOKENS,
     ) -> CallToolResult:
         """The section that follows this one in the same paper, with its first page of text (as
         read_section returns it); `section` is null at the paper's end.
@@ -196,7 +213,10 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
     @tool
     def previous_section(
         section_id: Annotated[str, Field(description="The section you are in.")],
-        max_tokens: Annotated[int, Field(description=f"Tokens of its text to return (0: its heading only; at most {READ_TOKENS_MAX}).", ge=0, le=READ_TOKENS_MAX)] = READ_TOKENS,
+        max_tokens: Annotated[
+            int,
+            Field(description=f"Tokens of its text to return (0: its heading only; at most {READ_TOKENS_MAX}).", ge=0, le=READ_TOKENS_MAX),
+        ] = READ_TOKENS,
     ) -> CallToolResult:
         """The section before this one in the same paper, with its first page of text (as
         read_section returns it); `section` is null at the paper's start.
@@ -240,7 +260,9 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
     @tool
     def citations(
         id: Annotated[str, Field(description="An article_id (or DOI), or a context_id (a passage).")],  # noqa: A002
-        direction: Annotated[Literal["both", "cites", "cited_by"], Field(description="For an article: what it cites, what cites it, or both.")] = "both",
+        direction: Annotated[
+            Literal["both", "cites", "cited_by"], Field(description="For an article: what it cites, what cites it, or both.")
+        ] = "both",
         offset: Offset = 0,
         limit: Annotated[int, Field(description=f"Entries per page of each list (1 to {CITATIONS_MAX}).", ge=1, le=CITATIONS_MAX)] = 10,
     ) -> CallToolResult:
@@ -256,8 +278,18 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
 
     @tool
     def cite(
-        ids: Annotated[list[str], Field(description="Article ids, DOIs or context_ids (a passage cites its article at its page).", min_length=1, max_length=CITE_IDS_MAX)],
-        format: Annotated[Literal["text", "bibtex", "csl-json"], Field(description="text: [title, p. N] and a reference line; bibtex; csl-json (Zotero, pandoc).")] = "text",  # noqa: A002
+        ids: Annotated[
+            list[str],
+            Field(
+                description="Article ids, DOIs or context_ids (a passage cites its article at its page).",
+                min_length=1,
+                max_length=CITE_IDS_MAX,
+            ),
+        ],
+        format: Annotated[
+            Literal["text", "bibtex", "csl-json"],
+            Field(description="text: [title, p. N] and a reference line; bibtex; csl-json (Zotero, pandoc)."),
+        ] = "text",  # noqa: A002
     ) -> CallToolResult:
         """Format citations for the works the ids name, each work once with the pages of the
         passages named: text gives `[title, p. N] Author (year). Title. Journal. DOI` lines.

@@ -1,6 +1,6 @@
 """The MCP server over streamable HTTP: the SDK's app at ``/mcp`` behind the bearer token.
 
-With a token (``PAPERPYRAMID_API_TOKEN``, as ``paperpyramid serve`` takes it), every request
+With a token (``PAPERPYRAMID_SERVE__API_TOKEN``, as ``paperpyramid serve`` takes it), every request
 needs ``Authorization: Bearer <token>``, compared in constant time (``hmac.compare_digest``);
 without it the answer is 401. The SDK checks the Host and Origin headers of a server bound to a
 loopback address (DNS rebinding), so a page on another site cannot reach it through the browser.
@@ -28,7 +28,7 @@ class RequireToken:
         if scope["type"] != "http" or self._allowed(scope):
             await self.app(scope, receive, send)
             return
-        body = json.dumps({"error": "a token is required: Authorization: Bearer <token> (PAPERPYRAMID_API_TOKEN)"}).encode()
+        body = json.dumps({"error": "a token is required: Authorization: Bearer <token> (PAPERPYRAMID_SERVE__API_TOKEN)"}).encode()
         await send({"type": "http.response.start", "status": 401,
                     "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer"),
                                 (b"content-length", str(len(body)).encode())]})  # fmt: skip

@@ -106,8 +106,16 @@ class CorpusTools:
 
     # the tools
 
-    def search(self, query: str, *, mode: str = "hybrid", level: str = "contexts", k: int = 10, budget_tokens: int = 4000,
-               filters: Filters | None = None) -> dict[str, Any]:
+    def search(
+        self,
+        query: str,
+        *,
+        mode: str = "hybrid",
+        level: str = "contexts",
+        k: int = 10,
+        budget_tokens: int = 4000,
+        filters: Filters | None = None,
+    ) -> dict[str, Any]:
         if mode not in SEARCH_MODES:
             raise ValueError(f"unknown mode {mode!r}; choose one of: {', '.join(SEARCH_MODES)}")
         if level not in SEARCH_LEVELS:
@@ -117,7 +125,9 @@ class CorpusTools:
         filters = self.check_filters(filters or Filters())
         used, note = self._mode_for(mode)
         try:
-            hits = self.corpus.retrieve(query, mode=used, level=level, k=k, budget_tokens=budget_tokens if used == "parent" else None, filters=filters)
+            hits = self.corpus.retrieve(
+                query, mode=used, level=level, k=k, budget_tokens=budget_tokens if used == "parent" else None, filters=filters
+            )
         except ConfigurationError as exc:  # vectors stored, but the query model's weights are not installed here
             if used == "bm25" or used == "parent":
                 raise
@@ -139,7 +149,9 @@ class CorpusTools:
         if left_out:
             answer["left_out"] = f"{left_out} more hits did not fit budget_tokens={budget_tokens}"
         if not results:
-            answer["note"] = (answer.get("note", "") + " " if note else "") + "no passage matched; try other words, mode='bm25', or fewer filters"
+            answer["note"] = (
+                answer.get("note", "") + " " if note else ""
+            ) + "no passage matched; try other words, mode='bm25', or fewer filters"
         return answer
 
     def _mode_for(self, mode: str) -> tuple[str, str | None]:

@@ -1,0 +1,23 @@
+"""The Python write side: :func:`ingest` (PDFs into a corpus file) and the typed reports it and
+:class:`paperpyramid.Corpus`'s write methods (``embed``, ``distill``, ``export``) return.
+
+- :mod:`.ingesting`: :func:`ingest`, the pipeline the ``ingest`` command runs, with options by name;
+- :mod:`.writing`: what ``Corpus.embed``, ``Corpus.distill`` and ``Corpus.export`` run;
+- :mod:`.reports`: the reports, plain dataclasses;
+- :mod:`.progress`: the progress bar shown on stderr when a call asks for one.
+
+Importing this package is cheap: the pipelines load when a call needs them.
+"""
+
+from paperpyramid.api.ingesting import ingest
+from paperpyramid.api.reports import (
+    ArticleDistilled,
+    DistillReport,
+    DocumentResult,
+    DocumentStatus,
+    EmbedReport,
+    ExportReport,
+    IngestReport,
+)
+
+__all__ = ["ArticleDistilled", "DistillReport", "DocumentResult", "DocumentStatus", "EmbedReport", "ExportReport", "IngestReport", "ingest"]
