@@ -309,6 +309,7 @@ def test_pmc_package_in_the_bucket_ingests_through_jats_with_pdf_pages(s3_env, t
         assert hit.citation.page_number == 2  # the sentence is on page 2 of the PDF
 
 
+@pytest.mark.slow
 def test_arxiv_tar_streams_members_and_refuses_unsafe_ones(tmp_path):
     dump = tmp_path / "dump"
     dump.mkdir()

@@ -625,6 +625,7 @@ def test_the_readme_shows_python():
 # the site
 
 
+@pytest.mark.slow
 def test_site_builds_with_warnings_as_errors(tmp_path):
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
         pytest.skip("mkdocs and mkdocs-material are not installed (pip install 'paperpyramid[docs]')")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from paperpyramid.eval.metadata import Metadata, accuracies, family_name, load_gold_metadata, score_metadata
 from paperpyramid.eval.parse import evaluate, render_report, report_to_json
 from paperpyramid.ingest import ingest
@@ -68,6 +70,7 @@ def test_scoring_rules() -> None:
     assert family_name("Danny Arlen de Jesús Gómez-Ramírez") == "gomezramirez"
 
 
+@pytest.mark.slow
 def test_eval_parse_reports_metadata_of_the_bundled_papers(tmp_path: Path) -> None:
     db = tmp_path / "corpus.sqlite"
     assert ingest([SAMPLE], db, Settings(ingest=IngestSettings(workers=0, embed=False))).count("done") == 3

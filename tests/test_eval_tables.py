@@ -130,6 +130,7 @@ def test_caption_similarity_forgives_a_cut_caption_not_a_short_one() -> None:
     assert caption_similarity("Mean body size of fanged frogs by sex", "Clutch size of fanged frogs by site") < 0.7
 
 
+@pytest.mark.slow
 def test_eval_parse_reports_tables_of_the_bundled_papers(tmp_path: Path) -> None:
     db = tmp_path / "corpus.sqlite"
     assert ingest([SAMPLE], db, Settings(ingest=IngestSettings(workers=0, embed=False))).count("done") == 3

@@ -233,6 +233,7 @@ def test_affiliations_are_given_to_the_authors_their_marks_point_at() -> None:
     assert not any(a.affiliation for a in bmc.authors)  # BMC prints them at the end: none rather than a wrong one
 
 
+@pytest.mark.slow
 def test_symbol_marked_affiliations(shared_corpus: Path) -> None:
     s2orc = parse_pdf(shared_corpus / "acl-2020-s2orc.pdf")
     places = {a.name: a.affiliation for a in s2orc.authors}

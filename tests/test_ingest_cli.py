@@ -105,6 +105,7 @@ def test_unknown_parser_lists_the_known_ones(tmp_path):
     assert result.exit_code == 2 and "embedded" in result.output
 
 
+@pytest.mark.slow
 def test_progress_total_counts_the_local_pdfs(tmp_path):
     totals: list[int | None] = []
     ingest([SAMPLE], tmp_path / "c.sqlite", Settings(ingest=IngestSettings(workers=0)), on_total=totals.append)

@@ -145,6 +145,7 @@ def test_stdio_walk(sample_db: Path) -> None:
     anyio.run(main)
 
 
+@pytest.mark.slow
 def test_stdio_refuses_a_file_that_is_not_a_corpus(tmp_path: Path) -> None:
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database at all" * 100)
@@ -234,6 +235,7 @@ def _leaves(error: BaseException) -> list[BaseException]:
     return [error]
 
 
+@pytest.mark.slow
 def test_http_without_a_token_set_needs_none(sample_db: Path) -> None:
     with http_server(sample_db, None) as url:
 
@@ -256,6 +258,7 @@ def test_http_without_a_token_set_needs_none(sample_db: Path) -> None:
         assert foreign.status_code in (400, 403, 421)
 
 
+@pytest.mark.slow
 def test_the_cli_command_refuses_a_file_that_is_not_a_corpus_in_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "notes.sqlite"
     sqlite3.connect(bad).execute("CREATE TABLE notes (x)").connection.close()

@@ -232,6 +232,7 @@ def test_embed_command_is_incremental(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_cli_search_prints_one_json_object_per_line(embedded: Path) -> None:
     result = subprocess.run(
         [
