@@ -246,10 +246,10 @@ def ingest(
     from paperpyramid.ingest import IngestResult
     from paperpyramid.ingest import ingest as run_ingest
     from paperpyramid.ingest.executors import open_executor
-    from paperpyramid.settings import IngestSettings, Settings, is_parser_name
+    from paperpyramid.settings import IngestSettings, Settings, is_parser_name, unknown_parser
 
     if not is_parser_name(parser):
-        raise _usage(f"unknown parser {parser!r}; choose one of: {', '.join(PARSER_NAMES)} (or package.module:function)")
+        raise _usage(unknown_parser(parser))
     try:
         settings = Settings()
         overrides: dict[str, object] = {"parser": parser, "password": password, "max_pages": max_pages, "time_limit": time_limit}

@@ -50,15 +50,17 @@ def read_env(name: str) -> str | None:
     return None
 
 
-def deprecated_values() -> dict[str, object]:
+def deprecated_values(*, group: str | None = None, skip: tuple[str, ...] = ()) -> dict[str, object]:
     """The settings the older variables set (and their successors do not), nested as
-    ``Settings`` takes them: ``{"ingest": {"services": {"grobid_url": ...}}}``."""
+    ``Settings`` takes them: ``{"ingest": {"services": {"grobid_url": ...}}}``; only ``group``'s
+    when given, never those of the groups in ``skip``. Each variable read warns once per call, so
+    a reader asks only for the groups it fills."""
     nested: dict[str, object] = {}
     for old, new in DEPRECATED_ENV.items():
-        if old not in os.environ or new in os.environ:
+        path = new[len(_PREFIX) :].lower().split("__")
+        if old not in os.environ or new in os.environ or path[0] in skip or group not in (None, path[0]):
             continue
         _warn(old, new)
-        path = new[len(_PREFIX) :].lower().split("__")
         node = nested
         for part in path[:-1]:
             child = node.setdefault(part, {})

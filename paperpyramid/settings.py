@@ -51,6 +51,11 @@ def is_parser_name(name: str) -> bool:
     return name in PARSER_NAMES or bool(_IMPORT_PATH.match(name))
 
 
+def unknown_parser(name: str) -> str:
+    """What to say of a parser name that is neither known nor an import path."""
+    return f"unknown parser {name!r}; choose one of: {', '.join(PARSER_NAMES)} (or package.module:function)"
+
+
 class _DeprecatedEnv(PydanticBaseSettingsSource):
     """The settings set by the older variable names (:data:`paperpyramid.env.DEPRECATED_ENV`),
     below the current names in priority; ``group`` picks one group's part (the S3 group reads its
@@ -65,11 +70,11 @@ class _DeprecatedEnv(PydanticBaseSettingsSource):
         return None, field_name, False
 
     def __call__(self) -> dict[str, Any]:
-        values = deprecated_values()
+        values = deprecated_values(group=self.group, skip=self.skip)
         if self.group is not None:
             part = values.get(self.group, {})
             return part if isinstance(part, dict) else {}
-        return {key: value for key, value in values.items() if key not in self.skip}
+        return values
 
 
 def _env_flag(name: str, default: bool) -> bool:
@@ -153,7 +158,7 @@ class IngestSettings(BaseModel):
     @classmethod
     def _known_parser(cls, name: str) -> str:
         if not is_parser_name(name):
-            raise ValueError(f"unknown parser {name!r}; choose one of: {', '.join(PARSER_NAMES)} (or package.module:function)")
+            raise ValueError(unknown_parser(name))
         return name
 
 

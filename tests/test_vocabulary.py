@@ -78,6 +78,8 @@ def test_the_older_names_still_work_with_a_deprecation_warning(monkeypatch: pyte
     said = " ".join(str(warning.message) for warning in caught)
     assert "PAPERPYRAMID_GROBID_URL is deprecated: set PAPERPYRAMID_INGEST__SERVICES__GROBID_URL instead" in said
     assert "PAPERPYRAMID_S3__RETRIES" in said
+    # each older name is read, and warned about, once per Settings (the S3 group reads its own)
+    assert [str(warning.message).split()[0] for warning in caught].count("PAPERPYRAMID_S3_RETRIES") == 1
     assert settings.ingest.services.grobid_url == "http://old-grobid:8070" and settings.serve.api_token == "old-secret"
     assert settings.s3.retries == 7
     # the new name wins where both are set

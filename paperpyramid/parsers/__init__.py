@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import importlib
-import re
 from pathlib import Path
 from typing import Protocol
 
 from paperpyramid.document import Document
 from paperpyramid.errors import ConfigurationError
-from paperpyramid.settings import PARSER_NAMES
+from paperpyramid.settings import PARSER_NAMES, unknown_parser
 from paperpyramid.settings import is_parser_name as is_parser_name
 
 
@@ -32,16 +31,15 @@ _REGISTRY = {
 }
 #: what each service-backed parser name asks for
 SERVICES_OF = {"auto": ("grobid", "tables", "nougat"), "grobid": ("grobid",), "unstructured": ("tables",), "nougat": ("nougat",)}
-_IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 assert set(_REGISTRY) == set(PARSER_NAMES), "paperpyramid.settings.ParserName and the registry name the same parsers"
 
 
 def get_parser(name: str) -> Parser:
     """The parser called ``name`` (or at the import path ``name``); unknown names fail with
     the list of known ones."""
-    target = _REGISTRY.get(name, name if _IMPORT_PATH.match(name) else None)
+    target = _REGISTRY.get(name, name if is_parser_name(name) else None)
     if target is None:
-        raise ConfigurationError(f"unknown parser {name!r}; choose one of: {', '.join(PARSER_NAMES)} (or package.module:function)")
+        raise ConfigurationError(unknown_parser(name))
     module_name, function = target.split(":")
     try:
         parser: Parser = getattr(importlib.import_module(module_name), function)
