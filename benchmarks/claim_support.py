@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How well the claim-support check tells true claims from fabricated ones: the rule ``ask``
-uses to print a claim as fact (:mod:`paperpyramid.retrieval.support`) beside the rule it
+uses to print a claim as fact (:mod:`paperpyramid.asking.support`) beside the rule it
 replaced (30% of the claim's content words anywhere in the cited passages).
 
     .venv/bin/python benchmarks/claim_support.py [--set dev|held_out|all] [--sweep] [--verbose]
@@ -94,7 +94,7 @@ def old_rule(claim: str, passages: list[str]) -> bool:
 
 
 def new_rule(share: float | None = None) -> Rule:
-    from paperpyramid.retrieval import support
+    from paperpyramid.asking import support
 
     return lambda claim, passages: support.check_text(claim, passages, share if share is not None else support.SUPPORT).supported
 
@@ -133,7 +133,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="list every claim the new rule gets wrong, with its reason")
     args = parser.parse_args()
     claims, passages = load(args.set)
-    rules: list[tuple[str, Rule]] = [("before: 30% of content words", old_rule), ("after: paperpyramid.retrieval.support", new_rule())]
+    rules: list[tuple[str, Rule]] = [("before: 30% of content words", old_rule), ("after: paperpyramid.asking.support", new_rule())]
     if args.sweep:
         rules += [(f"after, share {share:.2f}", new_rule(share)) for share in (0.5, 0.6, 0.7, 0.8, 0.9)]
     print(
@@ -148,7 +148,7 @@ def main() -> None:
             f"{figures['fabricated_passed']}/{figures['fabricated']} {figures['fabrications_passed_by_kind'] or ''} |"
         )
     if args.verbose:
-        from paperpyramid.retrieval.support import check_text
+        from paperpyramid.asking.support import check_text
 
         print()
         for claim in claims:

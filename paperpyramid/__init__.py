@@ -30,14 +30,15 @@ from paperpyramid.api import (  # noqa: E402
     IngestReport,
     ingest,
 )
-from paperpyramid.article_parts import Figure, Formula, Reference, SectionNode, Table  # noqa: E402
+from paperpyramid.api.rows import SectionNode  # noqa: E402
+from paperpyramid.asking.answer import Answer, CitedClaim  # noqa: E402
+from paperpyramid.asking.trace import Fact, Found, Limits, Step  # noqa: E402
 from paperpyramid.citation_graph import CitationLink, CitingPassage  # noqa: E402
 from paperpyramid.corpus import Article, ContextRow, Corpus, IngestLogRow, ReadOnlyCorpus, SectionRow  # noqa: E402
+from paperpyramid.document import Figure, Formula, Reference, Table  # noqa: E402
 from paperpyramid.retrieval import Citation, Passage, SearchHit  # noqa: E402
-from paperpyramid.retrieval.answer import Answer, CitedClaim  # noqa: E402
 from paperpyramid.retrieval.api import RetrievalOptions  # noqa: E402
 from paperpyramid.retrieval.filters import Filters  # noqa: E402
-from paperpyramid.retrieval.trace import Fact, Found, Limits, Step  # noqa: E402
 
 if TYPE_CHECKING:
     from paperpyramid.db.snapshot import Snapshot

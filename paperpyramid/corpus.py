@@ -5,7 +5,9 @@ the write side that grows it (embed, distill, snapshot, export).
 one writer (the corpus is in WAL mode). Whoever wrote the file, it is read as untrusted: it must
 have the corpus schema (no view where a table should be, no trigger or virtual table a corpus
 has not), and every statement's time inside SQLite is bounded. Rows come back as small frozen
-dataclasses. Methods that take an id raise ``KeyError`` naming the id when it is not in the corpus.
+dataclasses; an article's references, tables, formulas and figures as the document model's own
+classes (:mod:`paperpyramid.document`, the ones parsers build) with their stored ids. Methods
+that take an id raise ``KeyError`` naming the id when it is not in the corpus.
 
 The write methods (``embed``, ``distill``) never write through that read-only connection: each
 opens its own writer connection on the same file for the length of the call, as the commands do,
@@ -37,15 +39,9 @@ from paperpyramid.api.rows import (  # the rows a corpus returns, re-exported he
     Article,
     ContextRow,
     IngestLogRow,
+    SectionNode,
     SectionRow,
     article_row,
-)
-from paperpyramid.article_parts import (
-    Figure,
-    Formula,
-    Reference,
-    SectionNode,
-    Table,
     read_figures,
     read_formulas,
     read_references,
@@ -58,6 +54,7 @@ from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import SCHEMA_VERSION
 from paperpyramid.db.snapshot_schema import schema_problem
 from paperpyramid.db.writer import normalize_doi
+from paperpyramid.document import Figure, Formula, Reference, Table
 from paperpyramid.errors import NotACorpus, PaperPyramidError
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.api import RetrievalOptions, retrieve
@@ -68,11 +65,11 @@ if TYPE_CHECKING:
     from datetime import timedelta
 
     from paperpyramid.api.reports import ArticleDistilled, DistillReport, EmbedReport, ExportReport
+    from paperpyramid.asking.answer import Answer
+    from paperpyramid.asking.trace import Found, Limits, Step
     from paperpyramid.db.snapshot import Snapshot
     from paperpyramid.embeddings import Embedder
     from paperpyramid.llm import LLM
-    from paperpyramid.retrieval.answer import Answer
-    from paperpyramid.retrieval.trace import Found, Limits, Step
     from paperpyramid.settings import EmbeddingSettings, Settings
 
 
@@ -310,7 +307,8 @@ class Corpus:
     # what an article holds besides its text
 
     def references(self, article_id: str) -> list[Reference]:
-        """The article's reference list, in the order printed."""
+        """The article's reference list, in the order printed, each with its stored ``id`` and
+        ``position`` (from 0)."""
         self._require("articles", article_id)
         return read_references(self.conn, article_id)
 
@@ -329,7 +327,8 @@ class Corpus:
         return citation_graph.cited_by(self.conn, article_id)
 
     def tables(self, article_id: str) -> list[Table]:
-        """The article's tables, each as rows of cells and as Markdown, with its caption and page."""
+        """The article's tables in printed order, each as rows of cells (``cells``) and as
+        Markdown (``markdown``), with its caption and page."""
         self._require("articles", article_id)
         return read_tables(self.conn, article_id)
 
@@ -525,9 +524,9 @@ class Corpus:
         ``limits`` bounds a strategy's steps and LLM tokens. ``llm`` defaults to :attr:`llm`;
         ``filter_llm``, multiquery's relevance judge, to ``settings.llm.filter_model``'s model
         (built once and kept), else the answering model. An unknown strategy raises
-        ``ValueError`` listing the known ones. See :func:`paperpyramid.retrieval.strategies.find`."""
-        from paperpyramid.retrieval.strategies import find
-        from paperpyramid.retrieval.trace import Found, Step
+        ``ValueError`` listing the known ones. See :func:`paperpyramid.asking.strategies.find`."""
+        from paperpyramid.asking.strategies import find
+        from paperpyramid.asking.trace import Found, Step
 
         _check_strategy(strategy)
         if strategy in SEARCH_MODES:
@@ -579,8 +578,8 @@ class Corpus:
         :attr:`llm`, built once per corpus; ``answer.steps`` and ``answer.usage`` say what it
         cost, ``answer.facts`` what a strategy noted on the way. An unknown strategy raises
         ``ValueError`` listing the known ones, before any model is loaded. See
-        :func:`paperpyramid.retrieval.answer.ask`."""
-        from paperpyramid.retrieval.answer import ask
+        :func:`paperpyramid.asking.answer.ask`."""
+        from paperpyramid.asking.answer import ask
 
         _check_strategy(strategy)
         return ask(

@@ -4,13 +4,18 @@ A parser turns a PDF (or JATS, TEI, LaTeX) into a :class:`Document`. The databas
 layer stores documents; nothing downstream knows which parser produced one except
 through :attr:`Document.provenance`.
 
+The article's parts (:class:`Table`, :class:`Formula`, :class:`Figure`, :class:`Reference`) are
+also what :class:`paperpyramid.Corpus` reads back: the same classes, with their stored identity
+(``id``, ``article_id``, the ``section_id`` or list ``position``) filled in; while parsing those
+are None.
+
 Pages are 1-based. Boxes are ``(x0, top, x1, bottom)`` in PDF points with the origin
 at the top-left of the page, as pdfplumber and GROBID's coordinates use.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Literal
 
 BBox = tuple[float, float, float, float]
@@ -73,45 +78,86 @@ class Section:
 
 @dataclass(slots=True)
 class Table:
+    """A table: ``label`` is its number as printed (``"2"`` for Table 2), ``caption`` the whole
+    caption, ``cells`` its cells row by row (the first row is the header; :attr:`markdown` is the
+    same as a Markdown table), ``page`` where it is printed.
+
+    A parser fills the parse fields; the stored ones (``id``, ``article_id``, ``section_id``) are
+    None until the table is read back from a corpus (:meth:`paperpyramid.Corpus.tables`)."""
+
     caption: str
     cells: list[list[str]]
     page: int
     bbox: BBox | None = None
     label: str | None = None
-    section: int | None = None  # index into Document.sections
-    source: str | None = None  # the backend that produced it, when not the document's
+    #: the index of the section it is in, in the article's reading order (``Document.sections``)
+    section: int | None = None
+    _: KW_ONLY
+    #: the backend (and version) that produced it, as stored; while parsing, set only where it is not the document's
+    provenance: str | None = None
+    id: str | None = None
+    article_id: str | None = None
+    #: the stored id of the section it is in
+    section_id: str | None = None
 
     @property
     def markdown(self) -> str:
+        """The cells as a GitHub-flavoured Markdown table, the first row as its header."""
         return cells_to_markdown(self.cells)
 
 
 @dataclass(slots=True)
 class Formula:
+    """A display formula: ``text`` as printed, ``latex`` where a backend (Nougat, a LaTeX
+    source) produced it, ``label`` its equation number without brackets. The stored fields
+    (``id``, ``article_id``, ``section_id``) are None until it is read back from a corpus."""
+
     text: str
     page: int
     latex: str | None = None
     label: str | None = None
     bbox: BBox | None = None
+    #: the index of the section it is in, in the article's reading order (``Document.sections``)
     section: int | None = None
-    source: str | None = None  # the backend that produced it, when not the document's
+    _: KW_ONLY
+    #: the backend (and version) that produced it, as stored; while parsing, set only where it is not the document's
+    provenance: str | None = None
+    id: str | None = None
+    article_id: str | None = None
+    #: the stored id of the section it is in
+    section_id: str | None = None
 
 
 @dataclass(slots=True)
 class Figure:
+    """A figure's caption (images are not stored): ``label`` its number as printed. The stored
+    fields (``id``, ``article_id``, ``section_id``) are None until it is read back from a corpus."""
+
     caption: str
     page: int
     label: str | None = None
     bbox: BBox | None = None
+    #: the index of the section it is in, in the article's reading order (``Document.sections``)
     section: int | None = None
-    source: str | None = None  # the backend that produced it, when not the document's
+    _: KW_ONLY
+    #: the backend (and version) that produced it, as stored; while parsing, set only where it is not the document's
+    provenance: str | None = None
+    id: str | None = None
+    article_id: str | None = None
+    #: the stored id of the section it is in
+    section_id: str | None = None
 
 
 @dataclass(slots=True)
 class Reference:
-    """One entry of the reference list. ``key`` is what in-text citations name it by: a LaTeX
-    cite key, a JATS/TEI xml id, or the printed label ("12") of a numbered list; unique within
-    its document, or None when nothing cites it by a key."""
+    """One entry of the reference list, in the order printed.
+
+    ``raw`` is the entry as printed; ``title``, ``authors``, ``year``, ``doi``, ``venue`` and
+    ``arxiv_id`` are what the parser could split out of it (any may be missing). ``key`` is what
+    in-text citations name it by: a LaTeX cite key, a JATS/TEI xml id, or the printed label
+    ("12") of a numbered list; unique within its document, or None when nothing cites it by a key.
+    The stored fields (``id``, ``article_id``, ``position``, ``cited_article_id``) are None until
+    it is read back from a corpus (:meth:`paperpyramid.Corpus.references`)."""
 
     raw: str
     title: str | None = None
@@ -120,7 +166,15 @@ class Reference:
     doi: str | None = None
     venue: str | None = None
     key: str | None = None
-    arxiv_id: str | None = None  # "2101.00001" or "hep-th/9901001", without a version
+    #: "2101.00001" or "hep-th/9901001", without a version
+    arxiv_id: str | None = None
+    _: KW_ONLY
+    id: str | None = None
+    article_id: str | None = None
+    #: its place in the reference list, from 0
+    position: int | None = None
+    #: the article of the corpus it names, once resolved (``Corpus.cites``)
+    cited_article_id: str | None = None
 
 
 @dataclass(slots=True)

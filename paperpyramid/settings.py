@@ -219,6 +219,10 @@ class LLMSettings(BaseModel):
     model: str | None = Field(
         None, description="With backend=openai: the model name the server knows, e.g. gpt-4o-mini or qwen2.5:7b-instruct."
     )
+    local_model_path: Path | None = Field(
+        None,
+        description="With backend=local: the GGUF file of the model (or the folder holding it); default: the SmolLM2-135M-Instruct weights that `python -m paperpyramid.llm.local` (run by scripts/setup.sh) copies into <venv>/share/paperpyramid/models.",
+    )
     filter_model: str | None = Field(
         None,
         description="The smaller model the multiquery strategy's relevance filter uses, on the same endpoint (PAPERPYRAMID_LLM__FILTER_MODEL); default: the answering model.",

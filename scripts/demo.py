@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from paperpyramid import Corpus  # noqa: E402
-from paperpyramid.retrieval.trace import Limits  # noqa: E402
+from paperpyramid.asking.trace import Limits  # noqa: E402
 from tests.s3server import SeaweedServer  # noqa: E402
 
 

@@ -4,6 +4,7 @@ skip with a reason when it is absent, as on a user's machine."""
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -35,6 +36,45 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 #: drive what no fixture names (chromium, Tesseract, the local LLM in a subprocess) carry the
 #: marker themselves (markers are described in pyproject.toml)
 FIXTURE_MARKERS = {"s3_server": "s3", "local_llm": "llm"}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject.toml's addopts): one worker a core, at most 4; each test may start
+    processes of its own (an ingest pool, a Dask cluster, a server), so more would crowd them."""
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """With ``pytest -n N --dist loadgroup``: each file's tests on one worker, as ``--dist loadfile``
+    would (a module's fixtures are built once), except that the files whose tests start the S3
+    server all go to the same worker, one after another, since SeaweedFS listens on fixed ports.
+
+    The scheduler sees only test ids, so those files are the ones whose text names ``s3_env`` or
+    ``s3_server``; a test that reached the server another way would fail loudly ("ports … in
+    use"), never quietly. (xdist's own xdist_group marks rename test ids, which pytest 9 no
+    longer lets a plugin do.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    root = config.rootpath
+    s3_files = {
+        path.relative_to(root).as_posix()
+        for path in Path(__file__).parent.glob("test_*.py")
+        if _S3_FIXTURE.search(path.read_text(encoding="utf-8"))
+    }
+
+    class FileOrS3(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return "the S3 server's tests" if path in s3_files else path
+
+    return FileOrS3(config, log)
+
+
+_S3_FIXTURE = re.compile(r"\bs3_(?:env|server)\b")
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by the markers added here

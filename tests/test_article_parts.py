@@ -1,6 +1,7 @@
 """What an article holds besides its text, through the public API, on the real sample papers
-(parsed by the embedded parser): references in printed order, tables as rows and as Markdown,
-formulas, figure captions, and the section tree; each row type exported from the package."""
+(parsed by the embedded parser): references in printed order, tables as cells and as Markdown,
+formulas, figure captions, and the section tree; each type exported from the package, the parts
+the same classes the parsers build."""
 
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ def test_references_tables_figures_of_a_real_paper(sample: Path) -> None:
         assert tables and all(isinstance(table, Table) for table in tables)
         first = tables[0]
         assert first.label == "1" and (first.caption or "").startswith("Table 1") and first.page
-        assert len(first.rows) > 2 and all(isinstance(cell, str) for row in first.rows for cell in row)
-        assert (first.markdown or "").startswith("|") and first.rows[0][0] in (first.markdown or "")
+        assert len(first.cells) > 2 and all(isinstance(cell, str) for row in first.cells for cell in row)
+        assert first.markdown.startswith("|") and first.cells[0][0] in first.markdown
 
         figures = corpus.figures(frog.id)
         assert figures and all(isinstance(figure, Figure) and (figure.caption or "").lower().startswith("fig") for figure in figures)

@@ -132,7 +132,7 @@ def test_multiquery_writes_variants_filters_and_widens(tmp_path: Path) -> None:
 
 
 def test_multiquery_filter_keeps_what_it_could_not_judge_in_time(tmp_path: Path) -> None:
-    from paperpyramid.retrieval.multiquery import multiquery
+    from paperpyramid.asking.multiquery import multiquery
 
     db = tmp_path / "corpus.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=3)})
@@ -149,8 +149,8 @@ def test_multiquery_filter_keeps_what_it_could_not_judge_in_time(tmp_path: Path)
 def test_multiquery_stops_judging_when_its_token_budget_is_spent(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from paperpyramid.retrieval.multiquery import multiquery
-    from paperpyramid.retrieval.trace import Limits, Tracker
+    from paperpyramid.asking.multiquery import multiquery
+    from paperpyramid.asking.trace import Limits, Tracker
 
     model = multiquery_model()
 

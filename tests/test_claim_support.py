@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from paperpyramid.asking.support import addresses_model, check_text
 from paperpyramid.corpus import Corpus
 from paperpyramid.db import CorpusWriter
 from paperpyramid.document import Block, Document, Section
 from paperpyramid.llm import get_llm
-from paperpyramid.retrieval.support import addresses_model, check_text
 from tests.fake_llm import FakeLLMServer, FakeReply, llm_settings
 
 CLAIMS = json.loads((Path(__file__).parent / "data" / "claim_support.json").read_text())

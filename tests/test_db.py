@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ import pytest
 import sqlite_utils
 
 from paperpyramid.contexts import ContextDraft, split_section
+from paperpyramid.corpus import Corpus
 from paperpyramid.db import SCHEMA_VERSION, CorpusWriter, DuplicateArticle, migrate, schema_version
 from paperpyramid.db.schema import MIGRATIONS
 from paperpyramid.db.sqlite import sqlite3 as corpus_sqlite
@@ -243,6 +245,29 @@ def test_bibliography_tables_formulas_figures(writer: CorpusWriter) -> None:
     [figure] = writer.db["figures"].rows
     assert section_of[figure["section_id"]] == "2"
     assert (figure["label"], figure["page"], figure["article_id"]) == ("Figure 1", 2, article_id)
+
+
+def test_the_parts_read_back_are_the_parsed_ones_with_their_stored_ids(tmp_path: Path, writer: CorpusWriter) -> None:
+    document = make_document()
+    article_id = writer.add_document(document, source_uri="a.pdf", sha256="aa")
+    with Corpus.open(tmp_path / "corpus.db") as corpus:
+        sections = corpus.sections(article_id)
+        parts = [*corpus.tables(article_id), *corpus.formulas(article_id), *corpus.figures(article_id)]
+        assert [type(part) for part in parts] == [Table, Formula, Figure]
+        assert all(part.id and part.article_id == article_id and part.section is not None for part in parts)
+        assert [part.section_id for part in parts] == [sections[part.section].id for part in parts if part.section is not None]
+        assert [part.provenance for part in parts] == ["embedded 0.1.0 / tables", "embedded", "embedded"]  # the document's, per part
+        unstored = [dataclasses.replace(part, id=None, article_id=None, section_id=None, provenance=None) for part in parts]
+        assert unstored == [*document.tables, *document.formulas, *document.figures]
+        assert parts[0].markdown == document.tables[0].markdown
+
+        references = corpus.references(article_id)
+        assert [(reference.position, reference.article_id, type(reference)) for reference in references] == [
+            (0, article_id, Reference),
+            (1, article_id, Reference),
+        ]
+        unstored_references = [dataclasses.replace(reference, id=None, article_id=None, position=None) for reference in references]
+        assert unstored_references == document.references
 
 
 def test_search_index_follows_the_contexts(writer: CorpusWriter) -> None:

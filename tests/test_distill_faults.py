@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from paperpyramid.asking.trace import Limits, Step, Tracker
+from paperpyramid.asking.walkingrag import walkingrag
 from paperpyramid.cli import app
 from paperpyramid.db.sqlite import connect
 from paperpyramid.distill.pipeline import DistillSummary, distill_corpus
 from paperpyramid.llm import get_llm
-from paperpyramid.retrieval.trace import Limits, Step, Tracker
-from paperpyramid.retrieval.walkingrag import walkingrag
 from paperpyramid.settings import DistillSettings
 from tests.fake_llm import FakeLLMServer, FakeReply, llm_settings
 from tests.test_distill import ScriptedModel, make_corpus, paper, rows, step, window_pages

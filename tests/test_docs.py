@@ -198,7 +198,7 @@ OPTION_SETTING = {
 def _literal_names(path: tuple[str, ...]) -> tuple[str, ...] | None:
     model: Any = reference.settings_class()
     for part in path[:-1]:
-        model = reference._model_of(model.model_fields[part].annotation)
+        model = reference.configuration._model_of(model.model_fields[part].annotation)
     annotation = model.model_fields[path[-1]].annotation
     if typing.get_origin(annotation) is typing.Literal:
         return tuple(str(arg) for arg in typing.get_args(annotation))
@@ -232,10 +232,10 @@ def test_every_exported_name_and_its_public_methods_have_a_docstring():
         value = getattr(paperpyramid, name)
         if not (inspect.isclass(value) or inspect.isfunction(value)):
             continue
-        if not reference._own_doc(value):
+        if not reference.python_api._own_doc(value):
             missing.append(name)
         if inspect.isclass(value):
-            for member, attribute, _owner in reference._public_members(value):
+            for member, attribute, _owner in reference.python_api._public_members(value):
                 function = getattr(attribute, "fget", None) or getattr(attribute, "func", None) or getattr(attribute, "__func__", attribute)
                 if not inspect.getdoc(function):
                     missing.append(f"{name}.{member}")

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from paperpyramid.asking.answer import Answer, CitedClaim
 from paperpyramid.cli import app
 from paperpyramid.corpus import Corpus
 from paperpyramid.db import CorpusWriter
@@ -22,7 +23,6 @@ from paperpyramid.eval.retrieval import Question
 from paperpyramid.llm import get_llm
 from paperpyramid.llm.documents import document_block
 from paperpyramid.retrieval import Citation, SearchHit
-from paperpyramid.retrieval.answer import Answer, CitedClaim
 from tests.fake_llm import FakeLLMServer, FakeReply, llm_settings
 
 _PASSAGE = re.compile(r'<document passage="(\d+)" source="[^"]*">\n(.*?)\n</document>', re.S)

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from paperpyramid.asking.strategies import STRATEGIES
+from paperpyramid.asking.trace import Found, Step
 from paperpyramid.cli import app
 from paperpyramid.corpus import Corpus
 from paperpyramid.errors import LLMOutputError
@@ -20,8 +22,6 @@ from paperpyramid.eval.retrieval import Evidence, Question, Retrieved, prepare, 
 from paperpyramid.ingest import ingest
 from paperpyramid.llm import Usage, get_llm
 from paperpyramid.retrieval import Citation, SearchHit
-from paperpyramid.retrieval.strategies import STRATEGIES
-from paperpyramid.retrieval.trace import Found, Step
 from paperpyramid.settings import IngestSettings, Settings
 from paperpyramid.tokens import TokenCounter
 from tests.conftest import SAMPLE

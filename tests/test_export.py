@@ -153,6 +153,21 @@ def test_an_unknown_article_or_a_wrong_option_is_one_line_and_writes_nothing(kes
     assert code == 2 and "'html'" in output and "markdown" in output and "json" in output
 
 
+def test_the_checks_hold_when_no_article_is_chosen(kestrel: tuple[Path, str], tmp_path: Path) -> None:
+    """Corpus.export (which the CLI calls) with an empty choice writes nothing, yet still refuses
+    a wrong option or a file in the folder's place, as it does with articles to write."""
+    db, _ = kestrel
+    with Corpus.open(db) as corpus:
+        report = corpus.export(tmp_path / "none", articles=[])
+        assert report.articles == () and report.files == () and list((tmp_path / "none").iterdir()) == []
+        with pytest.raises(ValueError, match="markdown"):
+            corpus.export(tmp_path / "json-pages", format="json", by_page=True, articles=[])
+        (tmp_path / "a-file").write_text("")
+        with pytest.raises(NotADirectoryError, match="is a file"):
+            corpus.export(tmp_path / "a-file", articles=[])
+    assert not (tmp_path / "json-pages").exists()
+
+
 def test_sample_papers_export_every_heading_each_table_once_and_the_reference_list(sample: Path, tmp_path: Path) -> None:
     with Corpus.open(sample) as corpus:
         written = export_articles(corpus, tmp_path, article_ids=["10.1371/journal.pone.0115884"])

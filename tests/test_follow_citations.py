@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
+from paperpyramid.asking.trace import Tracker
+from paperpyramid.asking.walk import walk
 from paperpyramid.contexts import split_section
 from paperpyramid.corpus import Corpus
 from paperpyramid.db import CorpusWriter
 from paperpyramid.document import Author, Block, Cite, Document, Reference, Section
 from paperpyramid.llm import get_llm
-from paperpyramid.retrieval.trace import Tracker
-from paperpyramid.retrieval.walk import walk
 from tests.fake_llm import FakeLLMServer, llm_settings
 from tests.test_walk import Model, user_turn
 
@@ -106,9 +106,9 @@ def test_following_a_passage_that_cites_no_corpus_paper_is_told_to_the_model(db:
 def test_the_pyramid_agent_follows_an_insight_to_the_paper_its_passage_cites(db: Path, fake: FakeLLMServer) -> None:
     import json
 
+    from paperpyramid.asking.pyramid_agent import pyramid_agent
     from paperpyramid.db.pyramid import ArticlePyramid, InsightRow, store_pyramid
     from paperpyramid.db.writer import connect
-    from paperpyramid.retrieval.pyramid_agent import pyramid_agent
     from tests.fake_llm import FakeReply
 
     writer = connect(db)

@@ -55,7 +55,7 @@ def test_tables_replace_the_others_and_land_in_the_section_of_their_page(embedde
     assert "| site | n |" in blocks[2].text
     assert all(b.kind != "table" for b in merged.sections[1].blocks), "GROBID's table block is gone"
     assert merged.provenance["tables"] == "unstructured" and "unstructured" in merged.parser
-    assert merged.tables[0].source == "unstructured"
+    assert merged.tables[0].provenance == "unstructured"
 
 
 def test_math_replaces_formulas_on_the_pages_read(embedded):
@@ -64,7 +64,7 @@ def test_math_replaces_formulas_on_the_pages_read(embedded):
     assert [f.latex or f.text for f in merged.formulas] == [r"\hat{y} = \sum_i w_i x_i", "z"]  # page 8 was not read: kept
     assert [b.text for b in merged.sections[2].blocks if b.kind == "formula"] == [r"\hat{y} = \sum_i w_i x_i"]
     assert merged.provenance["formulas"] == "nougat"
-    assert [(f.page, f.source) for f in merged.formulas] == [(6, "nougat"), (8, "grobid 0.8.2")]  # the kept one says where it came from
+    assert [(f.page, f.provenance) for f in merged.formulas] == [(6, "nougat"), (8, "grobid 0.8.2")]  # the kept one says where it came from
 
 
 def test_inputs_are_not_changed(embedded):

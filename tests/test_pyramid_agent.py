@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from paperpyramid.asking.strategies import find
+from paperpyramid.asking.trace import Found, Limits
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, store_pyramid
 from paperpyramid.db.writer import connect
@@ -27,8 +29,6 @@ from paperpyramid.llm import get_llm
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
 from paperpyramid.retrieval.levels import MAX_SOURCES
-from paperpyramid.retrieval.strategies import find
-from paperpyramid.retrieval.trace import Found, Limits
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import DATA, SAMPLE
 from tests.fake_llm import FakeLLMServer, FakeReply, llm_settings

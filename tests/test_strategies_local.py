@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from paperpyramid.asking.strategies import STRATEGIES
+from paperpyramid.asking.trace import Limits
 from paperpyramid.corpus import Corpus
 from paperpyramid.distill.exchange import import_distillations
 from paperpyramid.embeddings.minilm import MiniLM
@@ -17,8 +19,6 @@ from paperpyramid.errors import ConfigurationError
 from paperpyramid.ingest.pipeline import ingest
 from paperpyramid.llm import LLM, get_llm
 from paperpyramid.llm.local import model_path
-from paperpyramid.retrieval.strategies import STRATEGIES
-from paperpyramid.retrieval.trace import Limits
 from paperpyramid.settings import IngestSettings, LLMSettings, Settings
 from tests.conftest import DATA, SAMPLE
 

@@ -15,15 +15,15 @@ from typing import Any
 
 import pytest
 
+from paperpyramid.asking.strategies import find
+from paperpyramid.asking.trace import Found, Limits, Step, Tracker
+from paperpyramid.asking.walk import walk
 from paperpyramid.contexts import split_section
 from paperpyramid.corpus import Corpus
 from paperpyramid.db import CorpusWriter
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.llm import get_llm
 from paperpyramid.retrieval.api import retrieve
-from paperpyramid.retrieval.strategies import find
-from paperpyramid.retrieval.trace import Found, Limits, Step, Tracker
-from paperpyramid.retrieval.walk import walk
 from tests.fake_llm import FakeLLMServer, FakeReply, llm_settings
 from tests.test_distill import paper
 

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from paperpyramid.asking.trace import Found, Limits, Step, Tracker
+from paperpyramid.asking.walkingrag import walkingrag
 from paperpyramid.llm import get_llm
-from paperpyramid.retrieval.trace import Found, Limits, Step, Tracker
-from paperpyramid.retrieval.walkingrag import walkingrag
 from tests.fake_llm import FakeLLMServer, FakeReply, llm_settings
 from tests.test_distill import make_corpus, paper
 

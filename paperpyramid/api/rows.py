@@ -1,13 +1,17 @@
-"""The rows a :class:`~paperpyramid.Corpus` returns, as small frozen dataclasses, and the SQL
-that reads them: an article's metadata, a section, a context (passage), an ingest-log entry."""
+"""The rows a :class:`~paperpyramid.Corpus` returns and the SQL that reads them: an article's
+metadata, a section (and the section tree), a context (passage), an ingest-log entry, as small
+frozen dataclasses; and what an article holds besides its text (its references, tables, display
+formulas and figure captions), read as the document model's own classes
+(:mod:`paperpyramid.document`) with their stored ids filled in."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
-from paperpyramid.document import Author
+from paperpyramid.document import Author, BBox, Figure, Formula, Reference, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,20 @@ class SectionRow:
     num_tokens: int
     page_start: int | None
     page_end: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SectionNode:
+    """A section in the tree of its article: ``children`` are its subsections in reading order."""
+
+    id: str
+    number: str | None
+    title: str | None
+    level: int
+    page_start: int | None
+    page_end: int | None
+    num_tokens: int
+    children: tuple[SectionNode, ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +152,73 @@ def article_row(row: tuple[Any, ...]) -> Article:
         ocr_pages=tuple(json.loads(ocr_pages)) if ocr_pages else (),
         arxiv_id=arxiv_id,
     )
+
+
+def section_tree(sections: list[SectionRow]) -> list[SectionNode]:
+    """The tree of ``sections`` (an article's sections in reading order, each with its
+    ``parent_id``): the top-level sections, each with its subsections."""
+    children: dict[str | None, list[SectionRow]] = {}
+    known = {section.id for section in sections}
+    for section in sections:
+        children.setdefault(section.parent_id if section.parent_id in known else None, []).append(section)
+
+    def node(section: SectionRow) -> SectionNode:
+        return SectionNode(section.id, section.number, section.title, section.level, section.page_start, section.page_end, section.num_tokens,
+                           tuple(node(child) for child in children.get(section.id, [])))  # fmt: skip
+
+    return [node(section) for section in children.get(None, [])]
+
+
+def read_references(conn: Any, article_id: str) -> list[Reference]:
+    """The article's reference list, in the order printed."""
+    rows = conn.execute("SELECT id, article_id, position, raw, title, authors, year, doi, venue, key, arxiv_id, cited_article_id "
+                        "FROM bib_entries WHERE article_id = ? ORDER BY position", [article_id])  # fmt: skip
+    references: list[Reference] = []
+    for id_, article, position, raw, title, authors, year, doi, venue, key, arxiv_id, cited in rows:
+        reference = Reference(raw, title, json.loads(authors or "[]"), year, doi, venue, key, arxiv_id)
+        reference.id, reference.article_id, reference.position, reference.cited_article_id = id_, article, position, cited
+        references.append(reference)
+    return references
+
+
+def read_tables(conn: Any, article_id: str) -> list[Table]:
+    """The article's tables in printed order."""
+    return [
+        Table(caption, [[str(cell) for cell in row] for row in json.loads(cells or "[]")], label=label, **stored)
+        for stored, (label, caption, cells) in _parts(conn, "tables", "label, caption, cells", article_id)
+    ]
+
+
+def read_formulas(conn: Any, article_id: str) -> list[Formula]:
+    """The article's display formulas in printed order."""
+    return [
+        Formula(text, latex=latex, label=label, **stored)
+        for stored, (label, text, latex) in _parts(conn, "formulas", "label, text, latex", article_id)
+    ]
+
+
+def read_figures(conn: Any, article_id: str) -> list[Figure]:
+    """The article's figure captions in printed order."""
+    return [Figure(caption, label=label, **stored) for stored, (label, caption) in _parts(conn, "figures", "label, caption", article_id)]
+
+
+def _parts(conn: Any, table: str, columns: str, article_id: str) -> Iterator[tuple[dict[str, Any], tuple[Any, ...]]]:
+    """Each stored part of the article in printed order (by page, then as the writer stored them:
+    in reading order): the fields every part has, by name, and the values of its own ``columns``.
+    Its ``section`` is the place of its section in the article's reading order, which is the
+    section's index in the document the parser returned."""
+    own = ", ".join(f"part.{column.strip()}" for column in columns.split(","))
+    rows = conn.execute(f"SELECT part.id, part.article_id, part.section_id, part.page, part.bbox, part.provenance, ars.position, {own} "
+                        f"FROM {table} AS part LEFT JOIN article_sections AS ars ON ars.section_id = part.section_id "
+                        "WHERE part.article_id = ? ORDER BY part.page IS NULL, part.page, part.rowid", [article_id])  # fmt: skip
+    for id_, article, section_id, page, bbox, provenance, section, *values in rows:
+        stored = {"id": id_, "article_id": article, "section_id": section_id, "page": page, "bbox": _bbox(bbox), "provenance": provenance,
+                  "section": section}  # fmt: skip
+        yield stored, tuple(values)
+
+
+def _bbox(stored: str | None) -> BBox | None:
+    if stored is None:
+        return None
+    x0, top, x1, bottom = json.loads(stored)
+    return (x0, top, x1, bottom)

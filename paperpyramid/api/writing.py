@@ -144,11 +144,7 @@ def export_corpus(
             if on_article is not None:
                 on_article(done, total)
 
-        if ids:
-            files = export_articles(corpus, destination, format=format, by_page=by_page, article_ids=ids, on_article=exported)
-        else:  # export_articles reads an empty list as "every article"
-            destination.mkdir(parents=True, exist_ok=True)
-            files = []
+        files = export_articles(corpus, destination, format=format, by_page=by_page, article_ids=ids, on_article=exported)
     return ExportReport(destination=destination, format=format, by_page=by_page, articles=tuple(ids), files=tuple(files))
 
 

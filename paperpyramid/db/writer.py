@@ -347,7 +347,7 @@ class CorpusWriter:
                         "markdown": table.markdown,
                         "page": table.page,
                         "bbox": _bbox(table.bbox),
-                        "provenance": table.source or part_provenance("tables"),
+                        "provenance": table.provenance or part_provenance("tables"),
                     }
                     for table in doc.tables
                 ],
@@ -364,7 +364,7 @@ class CorpusWriter:
                         "latex": formula.latex,
                         "page": formula.page,
                         "bbox": _bbox(formula.bbox),
-                        "provenance": formula.source or part_provenance("formulas"),
+                        "provenance": formula.provenance or part_provenance("formulas"),
                     }
                     for formula in doc.formulas
                 ],
@@ -380,7 +380,7 @@ class CorpusWriter:
                         "caption": figure.caption,
                         "page": figure.page,
                         "bbox": _bbox(figure.bbox),
-                        "provenance": figure.source or part_provenance("figures"),
+                        "provenance": figure.provenance or part_provenance("figures"),
                     }
                     for figure in doc.figures
                 ],

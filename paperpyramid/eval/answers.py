@@ -14,7 +14,7 @@ Figures per strategy, overall and per question kind:
   citation names), ``holds gold evidence`` (its stored text matches one of the question's
   evidence strings by the retrieval metric, :class:`~paperpyramid.eval.retrieval.Evidence`),
   ``backs its claim`` (its text alone holds enough of the claim's words,
-  :func:`~paperpyramid.retrieval.answer.backed`), and ``valid``: it resolves, and it holds gold
+  :func:`~paperpyramid.asking.answer.backed`), and ``valid``: it resolves, and it holds gold
   evidence or backs its claim. A supported claim is backed by its citations together, so a
   claim with one citation always has a valid one; ``holds gold evidence`` is the stricter figure.
 - tokens per question: the answer's (the strategy's calls and the answering model's) and the
@@ -34,12 +34,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from paperpyramid.asking.answer import Answer, backed
+from paperpyramid.asking.trace import Step, error_tokens, reply_tokens
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.eval.retrieval import Evidence, Question, prepare, render_table
 from paperpyramid.llm import LLM
 from paperpyramid.llm.documents import DATA_RULE, document_block
-from paperpyramid.retrieval.answer import Answer, backed
-from paperpyramid.retrieval.trace import Step, error_tokens, reply_tokens
 
 JUDGE_SYSTEM = f"""You grade a candidate answer to a question about scientific papers against the reference answer.
 correct: the candidate states what the reference states (the same numbers, units and names), in any words; extra detail is fine if it does not contradict the reference.

@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from paperpyramid.article_parts import read_tables
+from paperpyramid.api.rows import read_tables
 from paperpyramid.db.sqlite import Connection
 from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.eval.formulas import FormulaScore
@@ -255,7 +255,10 @@ def read_stored_tables(db_path: Path, *, parser: str | None = None) -> dict[str,
         if connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'").fetchone() is None:
             return {}
         return {
-            name: [TableGrid(table.label, table.caption or "", table.rows) for table in read_tables(connection, article_id)]
+            name: [
+                TableGrid(table.label, table.caption or "", tuple(tuple(row) for row in table.cells))
+                for table in read_tables(connection, article_id)
+            ]
             for name, (article_id, _) in _articles_by_pdf(connection, parser).items()
         }
     finally:

@@ -15,7 +15,7 @@ A hit on a distilled level of the knowledge pyramid (an insight, a concept, ...)
 one of its source contexts does (the drill-down), and costs in the budgets its own tokens plus
 its sources' (what the drill-down hands the model).
 
-A strategy (:data:`~paperpyramid.retrieval.strategies.STRATEGIES`: ``multiquery``, ``walk``,
+A strategy (:data:`~paperpyramid.asking.strategies.STRATEGIES`: ``multiquery``, ``walk``,
 ``walkingrag``, ``pyramid``) is scored on the passages it hands to the answering model, in that
 order, cut to its token budget; its "llm tokens" are the prompt and completion tokens of every
 model call it made for the question (a reply from the response cache costs none). A strategy
@@ -34,13 +34,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from paperpyramid.asking.strategies import STRATEGIES, find
+from paperpyramid.asking.trace import Found, Step, error_tokens
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.filters import Filters
 from paperpyramid.retrieval.levels import LEVELS
-from paperpyramid.retrieval.strategies import STRATEGIES, find
-from paperpyramid.retrieval.trace import Found, Step, error_tokens
 from paperpyramid.tokens import TokenCounter
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ class Retrieved:
 
 #: a question in, its passages out: plain (a retrieval mode) or with what finding them cost
 Retriever = Callable[[str], Sequence[SearchHit] | Retrieved]
-#: :func:`paperpyramid.retrieval.strategies.find`, or a stand-in with its signature
+#: :func:`paperpyramid.asking.strategies.find`, or a stand-in with its signature
 Finder = Callable[..., Found]
 
 

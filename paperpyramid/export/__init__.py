@@ -34,7 +34,7 @@ def export_articles(
     text in reading order, tables as markdown, formulas as ``$$ … $$ (3)``, figure captions in
     italics, the reference list) or ``json`` (``<article id>.json``: see :func:`article_json`).
     ``by_page`` writes markdown as ``<article id>/page-<N>.md``, one file per PDF page.
-    ``article_ids`` (ids or DOIs) picks articles, every article by default; an unknown one
+    ``article_ids`` (ids or DOIs) picks articles, every article when None; an unknown one
     raises ``KeyError`` before anything is written. ``on_article(done, total)`` is called after
     each article.
     """
@@ -42,7 +42,7 @@ def export_articles(
         raise ValueError(f"unknown export format {format!r}; the formats are {', '.join(FORMATS)}")
     if by_page and format != "markdown":
         raise ValueError("by-page export writes markdown pages; it does not apply to json")
-    if article_ids:
+    if article_ids is not None:
         ids = list(dict.fromkeys(corpus.article(article_id).id for article_id in article_ids))
     else:
         ids = [article.id for article in corpus.articles()]

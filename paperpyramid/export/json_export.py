@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from paperpyramid.article_parts import SectionNode
+    from paperpyramid.api.rows import SectionNode
     from paperpyramid.corpus import Corpus
+    from paperpyramid.document import Figure, Formula, Reference, Table
 
 
 def article_json(corpus: Corpus, article_id: str) -> dict[str, Any]:
@@ -29,10 +30,10 @@ def article_json(corpus: Corpus, article_id: str) -> dict[str, Any]:
     return {
         **asdict(corpus.article(article_id)),
         "sections": [section(node) for node in corpus.section_tree(article_id)],
-        "tables": [_part(table) for table in corpus.tables(article_id)],
-        "formulas": [_part(formula) for formula in corpus.formulas(article_id)],
-        "figures": [_part(figure) for figure in corpus.figures(article_id)],
-        "references": [_part(reference) for reference in corpus.references(article_id)],
+        "tables": [_table(table) for table in corpus.tables(article_id)],
+        "formulas": [_formula(formula) for formula in corpus.formulas(article_id)],
+        "figures": [_figure(figure) for figure in corpus.figures(article_id)],
+        "references": [_reference(reference) for reference in corpus.references(article_id)],
     }
 
 
@@ -43,6 +44,26 @@ def write_json(corpus: Corpus, article_id: str, out_dir: Path) -> Path:
     return path
 
 
-def _part(row: Any) -> dict[str, Any]:
-    # the article's id is the file's: no need to repeat it in every part
-    return {key: value for key, value in asdict(row).items() if key != "article_id"}
+# Each part with its stored fields, named as the JSON has always named them (a table's cells are
+# its "rows"); the article's id is the file's, so no part repeats it.
+
+
+def _table(table: Table) -> dict[str, Any]:
+    return {"id": table.id, "section_id": table.section_id, "label": table.label, "caption": table.caption, "rows": table.cells,
+            "markdown": table.markdown, "page": table.page, "provenance": table.provenance}  # fmt: skip
+
+
+def _formula(formula: Formula) -> dict[str, Any]:
+    return {"id": formula.id, "section_id": formula.section_id, "label": formula.label, "text": formula.text, "latex": formula.latex,
+            "page": formula.page, "provenance": formula.provenance}  # fmt: skip
+
+
+def _figure(figure: Figure) -> dict[str, Any]:
+    return {"id": figure.id, "section_id": figure.section_id, "label": figure.label, "caption": figure.caption, "page": figure.page,
+            "provenance": figure.provenance}  # fmt: skip
+
+
+def _reference(reference: Reference) -> dict[str, Any]:
+    return {"id": reference.id, "position": reference.position, "raw": reference.raw, "title": reference.title, "authors": reference.authors,
+            "year": reference.year, "doi": reference.doi, "venue": reference.venue, "key": reference.key, "arxiv_id": reference.arxiv_id,
+            "cited_article_id": reference.cited_article_id}  # fmt: skip

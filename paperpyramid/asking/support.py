@@ -1,5 +1,5 @@
 """Whether the passages a claim cites support it: the check that decides if a claim of an
-answer is printed as fact (:mod:`paperpyramid.retrieval.answer`) and if a citation backs its
+answer is printed as fact (:mod:`paperpyramid.asking.answer`) and if a citation backs its
 claim (``eval answers``).
 
 The model's claims are checked against the passages by their words, never trusted, and text

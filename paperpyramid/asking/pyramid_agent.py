@@ -42,6 +42,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from paperpyramid.asking.trace import Found, Step, Tracker, error_tokens, reply_tokens
 from paperpyramid.citation_graph import Followable, followable
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
@@ -51,7 +52,6 @@ from paperpyramid.retrieval import SearchHit, bm25, hybrid, parent
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters, allowed_articles
 from paperpyramid.retrieval.levels import search_level
-from paperpyramid.retrieval.trace import Found, Step, Tracker, error_tokens, reply_tokens
 
 #: the distilled levels, broadest first: the order a round searches and shows them in
 LEVELS_TOP_DOWN: tuple[str, ...] = ("recollections", "abstracts", "concepts", "insights")

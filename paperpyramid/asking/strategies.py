@@ -1,17 +1,17 @@
 """The LLM-driven strategies, by name, behind one call: :func:`find`.
 
 - ``multiquery``: query variants, fusion, a relevance filter, parent passages
-  (:mod:`paperpyramid.retrieval.multiquery`);
+  (:mod:`paperpyramid.asking.multiquery`);
 - ``walk``: the model reads a paper section by section, choosing where to go next
-  (:mod:`paperpyramid.retrieval.walk`);
+  (:mod:`paperpyramid.asking.walk`);
 - ``walkingrag``: rounds of partial facts, each saying where to look next
-  (:mod:`paperpyramid.retrieval.walkingrag`);
+  (:mod:`paperpyramid.asking.walkingrag`);
 - ``pyramid``: the search agent over the knowledge pyramid's levels
-  (:mod:`paperpyramid.retrieval.pyramid_agent`).
+  (:mod:`paperpyramid.asking.pyramid_agent`).
 
-Every strategy returns a :class:`~paperpyramid.retrieval.trace.Found`: the passages it would
+Every strategy returns a :class:`~paperpyramid.asking.trace.Found`: the passages it would
 hand to the answering model (cut to ``budget_tokens``), the facts it gathered and the steps it
-took with their token usage; each stops within its :class:`~paperpyramid.retrieval.trace.Limits`.
+took with their token usage; each stops within its :class:`~paperpyramid.asking.trace.Limits`.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from paperpyramid.asking.trace import Found, Limits, Step, Tracker
 from paperpyramid.embeddings import Embedder
 from paperpyramid.llm import LLM
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.trace import Found, Limits, Step, Tracker
 from paperpyramid.settings import LLM_STRATEGIES
 
 STRATEGIES: tuple[str, ...] = LLM_STRATEGIES
@@ -45,7 +45,7 @@ def find(
     tracker = Tracker(limits, on_step)
     filters = filters or Filters()
     if strategy == "multiquery":
-        from paperpyramid.retrieval.multiquery import multiquery
+        from paperpyramid.asking.multiquery import multiquery
 
         found = Found(
             multiquery(
@@ -53,15 +53,15 @@ def find(
             )
         )
     elif strategy == "walk":
-        from paperpyramid.retrieval.walk import walk
+        from paperpyramid.asking.walk import walk
 
         found = walk(conn, question, llm, tracker=tracker, budget_tokens=budget_tokens, embedder=embedder, filters=filters)
     elif strategy == "walkingrag":
-        from paperpyramid.retrieval.walkingrag import walkingrag
+        from paperpyramid.asking.walkingrag import walkingrag
 
         found = walkingrag(conn, question, llm, tracker=tracker, budget_tokens=budget_tokens, embedder=embedder, filters=filters)
     elif strategy == "pyramid":
-        from paperpyramid.retrieval.pyramid_agent import pyramid_agent
+        from paperpyramid.asking.pyramid_agent import pyramid_agent
 
         found = pyramid_agent(conn, question, llm, tracker=tracker, budget_tokens=budget_tokens, embedder=embedder, filters=filters)
     else:

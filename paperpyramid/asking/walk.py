@@ -33,6 +33,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from paperpyramid.asking.trace import Found, Step, Tracker, error_tokens, reply_tokens
 from paperpyramid.citation_graph import Followable, followable
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
@@ -43,7 +44,6 @@ from paperpyramid.retrieval import SearchHit, parent, sections
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
 from paperpyramid.retrieval.sections import Heading
-from paperpyramid.retrieval.trace import Found, Step, Tracker, error_tokens, reply_tokens
 
 #: tokens of passages on view at one step (fewer when the model's context window is small)
 VIEW_TOKENS = 1500

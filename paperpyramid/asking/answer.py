@@ -4,7 +4,7 @@ the passages supporting them, and cite each claim to the stored context and page
 The model sees numbered passages (inside ``<document>`` tags: text from papers is data, never
 instructions) and answers with claims, each with the numbers of its passages. A claim is
 printed as fact only when every number it gives is a passage it was shown and those passages
-support it (:mod:`paperpyramid.retrieval.support`: its content words mostly theirs, its numbers,
+support it (:mod:`paperpyramid.asking.support`: its content words mostly theirs, its numbers,
 names and reversing words theirs, its negations theirs, no instruction among them); a claim
 with no passage, a number it was not shown, or words its passages do not back, is kept apart as
 unsupported, with the reason. A paper whose passages address the model backs no claim: text
@@ -13,9 +13,9 @@ the context id they resolve to.
 
 Strategies are the retrieval modes (``parent`` by default, ``hybrid``, ``cross``, ...), whose
 passages are what ``retrieve`` returns for the question, cut to the token budget, and the
-LLM-driven strategies of :mod:`paperpyramid.retrieval.strategies` (``multiquery``, ``walk``,
+LLM-driven strategies of :mod:`paperpyramid.asking.strategies` (``multiquery``, ``walk``,
 ``walkingrag``, ``pyramid``), whose passages, facts and steps come from
-:func:`~paperpyramid.retrieval.strategies.find`. Facts are shown to the model beside the
+:func:`~paperpyramid.asking.strategies.find`. Facts are shown to the model beside the
 passages, but a claim is only ever cited to passages.
 """
 
@@ -28,6 +28,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from paperpyramid.asking.strategies import STRATEGIES as LLM_STRATEGIES
+from paperpyramid.asking.strategies import find
+from paperpyramid.asking.support import check, hostile_articles
+from paperpyramid.asking.trace import Fact, Limits, Step
 from paperpyramid.embeddings import Embedder
 from paperpyramid.llm import LLM, Usage
 from paperpyramid.llm.caps import cap_lists
@@ -35,10 +39,6 @@ from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.api import MODES, retrieve
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.strategies import STRATEGIES as LLM_STRATEGIES
-from paperpyramid.retrieval.strategies import find
-from paperpyramid.retrieval.support import check, hostile_articles
-from paperpyramid.retrieval.trace import Fact, Limits, Step
 
 ANSWER_SYSTEM = f"""You answer a researcher's question from numbered passages of scientific papers.
 Use only what the passages say. Answer in claims: each claim is one sentence, with the numbers of the passages that support it.
@@ -259,7 +259,7 @@ def _cite(claim: Claim, passages: list[SearchHit], hostile: set[str]) -> CitedCl
 
 
 def backed(claim: str, sources: list[SearchHit]) -> bool:
-    """Whether the cited passages support ``claim`` (:func:`paperpyramid.retrieval.support.check`):
+    """Whether the cited passages support ``claim`` (:func:`paperpyramid.asking.support.check`):
     a paraphrase passes; a claim the passages never make, or a negation, number or name they do
     not hold, does not."""
     return check(claim, sources).supported

@@ -38,6 +38,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from paperpyramid.asking.trace import Fact, Found, Step, Tracker, error_tokens, reply_tokens
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM
@@ -46,7 +47,6 @@ from paperpyramid.llm.structured import schema_instructions
 from paperpyramid.retrieval import SearchHit, hybrid, parent
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.retrieval.trace import Fact, Found, Step, Tracker, error_tokens, reply_tokens
 
 ROUND_SYSTEM = f"""You gather partial facts from numbered passages of scientific papers, toward a researcher's question.
 For each fact the passages state that bears on the question: write it as one simple sentence; say briefly how it bears on the question (relevance);

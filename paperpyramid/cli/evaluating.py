@@ -1,0 +1,361 @@
+"""``paperpyramid eval``: score a corpus against gold files: ``parse`` (the parsed structure),
+``retrieval`` (passages per mode and strategy) and ``answers`` (answers graded by a judge model).
+Each prints a text report and, with ``--json`` or ``--out``, the figures as JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+from pydantic import ValidationError
+from rich.progress import TextColumn
+
+from paperpyramid.cli.common import (
+    DbOption,
+    LLMBackendChoice,
+    _bar,
+    _complete_list,
+    _compression,
+    _error,
+    _fail,
+    _invalid,
+    _llm_settings,
+    _reading,
+    _usage,
+)
+from paperpyramid.errors import PaperPyramidError
+from paperpyramid.settings import DEFAULT_BUDGET_TOKENS, LEVELS, LLM_STRATEGIES, SEARCH_MODES, STRATEGIES
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paperpyramid.asking.answer import Answer
+    from paperpyramid.llm import LLM
+    from paperpyramid.settings import LLMSettings
+
+
+#: what eval retrieval --modes takes: a mode, a pyramid level (alone, LEVEL:bm25 or LEVEL:vector), an LLM strategy
+EVAL_MODES = (*SEARCH_MODES, *(level for level in LEVELS if level != "contexts"),
+              *(f"{level}:{mode}" for level in LEVELS if level != "contexts" for mode in ("bm25", "vector")), *LLM_STRATEGIES)  # fmt: skip
+
+
+def eval_parse(
+    gold_dir: Annotated[Path, typer.Argument(help="A folder with MANIFEST.tsv and gold .nxml / .tei.xml / .tex files.")],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as one JSON object on one line on stdout (the text report goes to stderr).")
+    ] = False,
+    out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE", help="Also write the full report as JSON to this file.")] = None,
+    unseen_tables: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Generated papers per table style in the held-out unseen-table set, parsed here with the embedded "
+            "parser and reported apart (nine styles: 10 is 90 papers, about 30 s); 0 skips it.",
+        ),
+    ] = 10,
+    citations: Annotated[
+        bool,
+        typer.Option(
+            "--citations/--no-citations",
+            help="Also score in-text citation linking against the JATS gold: each gold PDF beside "
+            "its .nxml is parsed here with the embedded parser (about 40 s for 20 papers).",
+        ),
+    ] = True,
+) -> None:
+    """Score parsed articles against gold files: soft section-title P/R/F1, title match,
+    body-text word recall and reference-count ratio, per paper and overall; then tables the
+    engine was not developed on (generated, held-out split), reported apart; then in-text
+    citations linked to their entries, against each <xref ref-type="bibr"> of the JATS gold."""
+    from paperpyramid.eval.parse import evaluate, render_report, report_to_json
+
+    if not (gold_dir / "MANIFEST.tsv").is_file():
+        raise _usage(f"{gold_dir} has no MANIFEST.tsv")
+    if not db.is_file():
+        raise _fail(f"no corpus at {db}")
+    report = evaluate(gold_dir, db)
+    typer.echo(render_report(report), err=as_json)
+    payload = report_to_json(report)
+    if unseen_tables:
+        from paperpyramid.eval.synthetic.scoring import papers_of, render_results, results_to_json, run_split
+
+        papers = papers_of("heldout", unseen_tables)
+        bar = _bar("unseen tables", remaining=False, transient=True, terminal_only=True)
+        task = bar.add_task("unseen tables", total=len(papers))
+        with bar:
+            results = run_split(papers, progress=lambda _result: bar.advance(task))
+        typer.echo("", err=as_json)
+        typer.echo("\n".join(render_results("heldout", results)), err=as_json)
+        payload["unseen_tables"] = results_to_json("heldout", results)
+    if citations:
+        from paperpyramid.eval.citations import citations_to_json, evaluate_citations, render_citations
+
+        scored = evaluate_citations(gold_dir)
+        typer.echo("\n".join(render_citations(scored)), err=as_json)
+        payload["citations"] = citations_to_json(scored)
+    _report(payload, as_json, out_file)
+
+
+def eval_retrieval(
+    qa: Annotated[
+        Path, typer.Argument(help="A QA .jsonl file: one question a line with id, question, kind, evidence (see the evaluation guide).")
+    ],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    modes: Annotated[
+        str,
+        typer.Option(
+            metavar="NAMES",
+            autocompletion=lambda incomplete: _complete_list(incomplete, EVAL_MODES),
+            help="Comma-separated, scored side by side: a search mode, a pyramid level (hybrid, or LEVEL:bm25 / LEVEL:vector) or an "
+            f"LLM-driven strategy (see --llm-backend); any of: {', '.join(EVAL_MODES)}.",
+        ),
+    ] = "bm25,vector,hybrid,parent",
+    depth: Annotated[
+        int,
+        typer.Option(
+            min=20,
+            help="Passages retrieved per question, deep enough for the metric (MRR@10, R@20, evidence within 8k tokens); parent: its own hits, widened.",
+        ),
+    ] = 100,
+    only_distilled: Annotated[
+        bool,
+        typer.Option(
+            "--only-distilled", help="Only the questions about distilled papers, and search only those papers (every mode alike)."
+        ),
+    ] = False,
+    limit: Annotated[
+        int | None,
+        typer.Option(min=1, help="Only the first N questions (after --only-distilled): a strategy with a slow model takes hours on all."),
+    ] = None,
+    budget_tokens: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Tokens of passages a strategy hands over (the modes return their --depth passages uncut); "
+            "8000 by default here, the largest cut the metric scores.",
+        ),
+    ] = 8000,
+    llm_backend: Annotated[
+        LLMBackendChoice | None, typer.Option(help="The strategies' LLM backend: local (default) or openai (OPENAI_BASE_URL).")
+    ] = None,
+    llm_model: Annotated[
+        str | None, typer.Option(metavar="NAME", help="With --llm-backend openai: the model name the server knows.")
+    ] = None,
+    filter_model: Annotated[
+        str | None,
+        typer.Option(
+            help="With multiquery: a smaller model on the same endpoint for the relevance filter (default: PAPERPYRAMID_LLM__FILTER_MODEL, else the answering model)."
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as one JSON object on one line on stdout (the text report goes to stderr).")
+    ] = False,
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Also write the full report (per kind, per question ranks, LLM tokens and failures) to this file as JSON.",
+        ),
+    ] = None,
+) -> None:
+    """Score retrieval on a QA set: MRR@10, R@5, R@20,
+    evidence within 2k/4k/8k tokens, all-evidence@20 for cross-* questions, latency, and the
+    passages' tokens and the LLM tokens spent per question; every mode and strategy in one run,
+    per question kind. A strategy is scored on the passages it hands to the answering model, in
+    that order; a question on which its model's reply is unreadable counts as no passages and
+    as "failed". A hit on a pyramid level counts when one of its source contexts matches (the
+    drill-down); the report gives each level's compression ratio."""
+    from paperpyramid.asking.strategies import STRATEGIES
+    from paperpyramid.eval.retrieval import QuestionResult, evaluate, load_questions, render_report, report_to_json, retrievers
+    from paperpyramid.retrieval.filters import Filters
+
+    if not qa.is_file():
+        raise _usage(f"no QA file at {qa}")
+    questions = load_questions(qa)
+    names = [name.strip() for name in modes.split(",") if name.strip()]
+    strategies = [name for name in names if name in STRATEGIES]
+    llm, llm_settings = _eval_llm(llm_backend, llm_model) if strategies else (None, None)
+    filter_settings = llm_settings.for_filter(filter_model) if llm_settings is not None else None
+    filter_llm = _eval_llm(None, None, filter_settings)[0] if strategies and filter_settings is not None else None
+    with _reading(db) as corpus:
+        filters = Filters()
+        distilled: dict[str, str] = {}
+        if only_distilled:
+            distilled = {
+                Path(uri or "").name: aid
+                for aid, uri in corpus.conn.execute(
+                    "SELECT a.id, a.source_uri FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'done'"
+                )
+            }
+            if not distilled:
+                raise _fail(f"no distilled articles in {db}: run paperpyramid distill first")
+            questions = [q for q in questions if q.pdfs and all(pdf in distilled for pdf in q.pdfs)]
+            filters = Filters(article_ids=tuple(distilled.values()))
+            typer.echo(
+                f"{len(questions)} questions about the {len(distilled)} distilled papers; every mode searches only those papers",
+                err=as_json,
+            )
+        if limit is not None and limit < len(questions):
+            typer.echo(f"the first {limit} of {len(questions)} questions (--limit {limit})", err=as_json)
+            questions = questions[:limit]
+        if llm is not None and llm_settings is not None:
+            typer.echo(
+                f"strategies {', '.join(strategies)} with {llm.name}"
+                + (f" (filter: {filter_llm.name})" if filter_llm else "")
+                + f", passages cut to {budget_tokens} tokens"
+                + ("; replies from the response cache cost no tokens" if llm_settings.cache else ""),
+                err=as_json,
+            )
+        try:
+            chosen = retrievers(corpus, names, k=depth, filters=filters, llm=llm, filter_llm=filter_llm, budget_tokens=budget_tokens)
+            for name in names:
+                if name not in STRATEGIES:
+                    chosen[name]("warm-up")  # loads the model and checks the mode before timing
+            if strategies:
+                corpus.retrieve("warm-up", mode=corpus.best_mode(), k=1)  # the query embedder, loaded before timing
+        except (PaperPyramidError, ValueError) as exc:
+            raise _error(exc) from exc
+        spent = [0, 0]  # llm tokens, failures
+        columns = [TextColumn("{task.fields[tokens]} llm tokens, {task.fields[failed]} failed")] if strategies else []
+        progress = _bar("eval", *columns, transient=True)
+        task = progress.add_task("eval", total=len(questions) * len(names), tokens=0, failed=0)
+
+        def on_question(mode: str, result: QuestionResult) -> None:
+            spent[0] += result.llm_tokens
+            spent[1] += result.failure is not None
+            progress.update(task, advance=1, tokens=spent[0], failed=spent[1])
+
+        try:
+            with progress:
+                reports = evaluate(questions, chosen, on_question=on_question)
+        except PaperPyramidError as exc:
+            raise _fail(f"stopped: {exc}") from exc
+        ratios = _compression(corpus.conn, filters.article_ids)
+    typer.echo(render_report(reports), err=as_json)
+    if ratios:
+        typer.echo(
+            "compression (tokens of the level / tokens of the same papers' contexts): "
+            + ", ".join(
+                f"{level} {items} items {tokens} tokens = {ratio:.3f} ({1 / ratio:.1f}x smaller)" if ratio else f"{level} none"
+                for level, (items, tokens, ratio) in ratios.items()
+            )
+        )
+    data = report_to_json(reports)
+    data["compression"] = {level: {"items": items, "tokens": tokens, "ratio": ratio} for level, (items, tokens, ratio) in ratios.items()}
+    _report(data, as_json, out_file)
+
+
+def eval_answers(
+    qa: Annotated[
+        Path,
+        typer.Argument(help="A QA .jsonl file with reference answers: id, question, kind, answer, evidence (see the evaluation guide)."),
+    ],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    strategy: Annotated[
+        str,
+        typer.Option(
+            metavar="NAMES",
+            autocompletion=lambda incomplete: _complete_list(incomplete, STRATEGIES),
+            help="Comma-separated strategies, graded side by side: any of ask's (parent, hybrid, cross, bm25, vector, multiquery, walk, walkingrag, pyramid).",
+        ),
+    ] = "parent",
+    budget_tokens: Annotated[
+        int, typer.Option(min=1, help="Tokens of passages handed to the answering model (as ask's --budget-tokens).")
+    ] = DEFAULT_BUDGET_TOKENS,
+    llm_backend: Annotated[
+        LLMBackendChoice | None, typer.Option(help="The answering LLM's backend: local (default) or openai (OPENAI_BASE_URL).")
+    ] = None,
+    llm_model: Annotated[str | None, typer.Option(metavar="NAME", help="With --llm-backend openai: the answering model's name.")] = None,
+    judge_backend: Annotated[
+        LLMBackendChoice | None, typer.Option(help="The judge's LLM backend (default: the answering model's).")
+    ] = None,
+    judge_model: Annotated[str | None, typer.Option(metavar="NAME", help="The judge's model name (default: the answering model).")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions (with a reference answer).")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as one JSON object on one line on stdout (the text report goes to stderr).")
+    ] = False,
+    out_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Also write the figures and a row per question and strategy (answer, verdict, reason, citations checked, tokens) to this file as JSON.",
+        ),
+    ] = None,
+) -> None:
+    """Grade answers on a QA set: each question answered by each strategy as ask answers it,
+    its supported claims graded against the reference answer by a judge model (correct /
+    partial / wrong; score = correct + 0.5 x partial), every citation of a supported claim
+    checked (it resolves to the stored context and page; it holds the question's gold
+    evidence; it backs its claim), and the tokens spent per question, the judge's apart."""
+    from paperpyramid.asking.strategies import STRATEGIES
+    from paperpyramid.asking.trace import Step
+    from paperpyramid.eval.answers import AnswerResult, evaluate_answers, render_report, report_to_json
+    from paperpyramid.eval.retrieval import load_questions
+    from paperpyramid.retrieval.api import MODES
+
+    if not qa.is_file():
+        raise _usage(f"no QA file at {qa}")
+    names = [name.strip() for name in strategy.split(",") if name.strip()]
+    unknown = [name for name in names if name not in (*MODES, *STRATEGIES)]
+    if unknown or not names:
+        raise _usage(f"unknown strategy {unknown[0] if unknown else strategy!r}; choose from: {', '.join((*MODES, *STRATEGIES))}")
+    questions = [question for question in load_questions(qa) if question.answer]
+    if limit is not None and limit < len(questions):
+        typer.echo(f"the first {limit} of {len(questions)} questions (--limit {limit})", err=as_json)
+        questions = questions[:limit]
+    llm, llm_settings = _eval_llm(llm_backend, llm_model)
+    judge = _eval_llm(judge_backend, judge_model, llm_settings)[0] if judge_backend or judge_model else llm
+    typer.echo(
+        f"answers by {llm.name} from {budget_tokens} tokens of passages, judged by {judge.name}"
+        + ("; replies from the response cache cost no tokens" if llm_settings.cache else ""),
+        err=as_json,
+    )
+    with _reading(db) as corpus:
+
+        def ask(question: str, name: str, on_step: Callable[[Step], None]) -> Answer:
+            answer: Answer = corpus.ask(question, strategy=name, budget_tokens=budget_tokens, llm=llm, on_step=on_step)
+            return answer
+
+        spent = [0, 0]  # the answers' tokens, the judge's
+        progress = _bar("eval", TextColumn("{task.fields[answer]} answer + {task.fields[judge]} judge tokens"), transient=True)
+        task = progress.add_task("eval", total=len(questions) * len(names), answer=0, judge=0)
+
+        def on_question(result: AnswerResult) -> None:
+            spent[0] += result.answer_tokens
+            spent[1] += result.judge_tokens
+            progress.update(task, advance=1, answer=spent[0], judge=spent[1])
+
+        try:
+            with progress:
+                reports = evaluate_answers(corpus.conn, questions, names, ask, judge, on_question=on_question)
+        except (PaperPyramidError, ValueError) as exc:
+            raise _fail(f"stopped: {exc}") from exc
+    typer.echo(render_report(reports), err=as_json)
+    _report(report_to_json(reports, answerer=llm.name, judge=judge.name), as_json, out_file)
+
+
+def _report(payload: dict[str, Any], as_json: bool, out_file: Path | None) -> None:
+    """An eval's report as JSON: one line on stdout with --json, a file with --out."""
+    if out_file is not None:
+        out_file.write_text(json.dumps(payload, indent=2, ensure_ascii=False), encoding="utf-8")
+    if as_json:
+        typer.echo(json.dumps(payload, ensure_ascii=False))
+
+
+def _eval_llm(backend: str | None, model: str | None, base: LLMSettings | None = None) -> tuple[LLM, LLMSettings]:
+    """The model that --llm-backend and --llm-model name over ``base`` (default: the configured LLM),
+    or one clear line why there is none."""
+    from paperpyramid.llm import get_llm
+    from paperpyramid.settings import Settings
+
+    try:
+        settings = _llm_settings(base or Settings().llm, backend, model)
+        return get_llm(settings), settings
+    except ValidationError as exc:
+        raise _invalid(exc) from exc
+    except PaperPyramidError as exc:
+        raise _error(exc) from exc

@@ -1,0 +1,202 @@
+"""``paperpyramid ingest``: the Python write side's :func:`paperpyramid.ingest` with a progress bar,
+a line per failure and a summary; exits 1 when an input failed, 2 when the sources hold none."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from pydantic import ValidationError
+from rich.markup import escape
+from rich.progress import TextColumn
+
+from paperpyramid.cli.common import (
+    EXIT_SOME_FAILED,
+    DbOption,
+    OcrChoice,
+    _bar,
+    _check_corpus_file,
+    _complete_parser,
+    _error,
+    _invalid,
+    _RateColumn,
+    _usage,
+    console,
+)
+from paperpyramid.errors import PaperPyramidError
+
+if TYPE_CHECKING:
+    from paperpyramid.settings import Settings
+
+
+def ingest(
+    sources: Annotated[
+        list[str],
+        typer.Argument(
+            help="PDF files, folders (searched recursively for *.pdf), archives, LaTeX sources and s3://BUCKET/PREFIX locations."
+        ),
+    ],
+    db: DbOption = Path("paperpyramid.sqlite"),
+    workers: Annotated[int | None, typer.Option(help="Parser processes (default: one per core; 0 parses in this process).")] = None,
+    parser: Annotated[
+        str,
+        typer.Option(
+            metavar="NAME",
+            autocompletion=_complete_parser,
+            help="Parser: embedded (offline), auto (the configured services that answer, merged over the embedded parse), grobid, unstructured, nougat, or package.module:function.",
+        ),
+    ] = "embedded",
+    executor: Annotated[
+        str | None, typer.Option(help="Where parsing runs: process (default), dask (a LocalCluster here) or dask://HOST:PORT.")
+    ] = None,
+    password: Annotated[str | None, typer.Option(help="Password for encrypted PDFs.")] = None,
+    max_pages: Annotated[int, typer.Option(help="PDFs with more pages are recorded as failed.")] = 500,
+    time_limit: Annotated[
+        float, typer.Option(help="Seconds one PDF may take to parse; a worker still parsing a little past it is stopped.")
+    ] = 120.0,
+    max_worker_memory: Annotated[
+        int | None,
+        typer.Option(
+            help="MiB of memory each parser process may use (default: half the machine's memory divided among the workers, at most 4096; 0: no ceiling)."
+        ),
+    ] = None,
+    max_attempts: Annotated[
+        int | None,
+        typer.Option(
+            help="Tries per document when its parser process dies under it; then it is failed with the reason (default: 3; PAPERPYRAMID_INGEST__MAX_ATTEMPTS)."
+        ),
+    ] = None,
+    ocr: Annotated[
+        OcrChoice | None,
+        typer.Option(
+            help="Pages read by OCR (Tesseract): auto (scans without a text layer, and scans whose OCR layer fails the quality test), always, never (default: auto)."
+        ),
+    ] = None,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="Parse again inputs that failed before as bad input.")] = False,
+    latex: Annotated[
+        bool | None,
+        typer.Option(
+            "--latex/--no-latex",
+            help="Read LaTeX sources in folders and archives (a .tex declaring \\documentclass, arXiv's <id>.gz), each with the PDF of its name or arXiv id for the pages (parser latex+pdf). A .tex or .gz named on its own, and arXiv_src_*.tar dumps, are read as sources anyway (default: off; PAPERPYRAMID_INGEST__LATEX).",
+        ),
+    ] = None,
+    embed: Annotated[
+        bool | None,
+        typer.Option(
+            "--embed/--no-embed",
+            help="Embed the contexts in the workers and store the vectors with each article (default: on; PAPERPYRAMID_INGEST__EMBED).",
+        ),
+    ] = None,
+    watch: Annotated[bool, typer.Option("--watch", help="Keep listing the sources and ingest what arrives (Ctrl-C stops).")] = False,
+    poll_interval: Annotated[
+        float,
+        typer.Option(
+            help="With --watch: seconds between listings after one that found work; doubles while idle, up to --max-poll-interval."
+        ),
+    ] = 5.0,
+    max_poll_interval: Annotated[float, typer.Option(help="With --watch: the longest wait between listings.")] = 300.0,
+) -> None:
+    """Parse PDFs into the corpus. Inputs already stored (same bytes, or same ETag in a bucket)
+    are skipped; failures are recorded with their reason and the run goes on. Exits 1 when any
+    input failed in this run (re-run to try them again), 2 when the sources hold no input."""
+    from paperpyramid.api import DocumentResult
+    from paperpyramid.api import ingest as ingest_sources
+    from paperpyramid.api.ingesting import ingest_settings
+    from paperpyramid.settings import Settings, is_parser_name, unknown_parser
+
+    if not is_parser_name(parser):
+        raise _usage(unknown_parser(parser))
+    try:
+        settings = Settings()
+        overrides: dict[str, object] = {"parser": parser, "password": password, "max_pages": max_pages, "time_limit": time_limit}
+        if workers is not None:
+            overrides["workers"] = workers
+        if embed is not None:
+            overrides["embed"] = embed
+        if max_worker_memory is not None:
+            overrides["max_worker_memory"] = max_worker_memory
+        if max_attempts is not None:
+            overrides["max_attempts"] = max_attempts
+        if ocr is not None:
+            overrides["ocr"] = ocr.value
+        if latex is not None:
+            overrides["latex"] = latex
+        settings = settings.model_copy(update={"ingest": ingest_settings(settings, overrides)})
+    except ValidationError as exc:
+        raise _invalid(exc) from exc
+
+    _check_corpus_file(db)  # before the progress bar: a file that is not a corpus is one line
+    if executor in (None, "", "process") and settings.ingest.workers > 0:
+        from paperpyramid.ingest.threads import describe_workers
+
+        options = settings.ingest
+        console.print(describe_workers(options.workers, options.max_worker_memory, options.worker_threads), highlight=False)
+    counts = {"done": 0, "failed": 0, "skipped": 0}
+    progress = _bar(
+        "ingest",
+        TextColumn("[green]{task.fields[done]} done[/] [red]{task.fields[failed]} failed[/] [dim]{task.fields[skipped]} skipped[/]"),
+        _RateColumn(),
+    )
+    task = progress.add_task("ingest", total=None, done=0, failed=0, skipped=0)
+
+    def on_result(result: DocumentResult) -> None:
+        counts[result.status] += 1
+        progress.update(task, advance=1, done=counts["done"], failed=counts["failed"], skipped=counts["skipped"])
+        if result.status == "failed" and not result.previous:
+            progress.console.print(f"[red]failed[/] {escape(result.reason or '')}", highlight=False)
+
+    try:
+        with progress:  # the bar is this command's own: the write side's would lack the rate
+            report = ingest_sources(
+                sources,
+                db,
+                settings=settings,
+                executor=executor,
+                on_result=on_result,
+                on_total=lambda n: progress.update(task, total=n),
+                retry_failed=retry_failed,
+                watch=watch,
+                poll_interval=poll_interval,
+                max_poll_interval=max_poll_interval,
+                keep_results=False,
+            )
+    except FileNotFoundError as exc:
+        raise _usage(str(exc)) from exc
+    except PaperPyramidError as exc:
+        raise _error(exc) from exc
+    except KeyboardInterrupt:
+        console.print("stopped; everything stored so far is kept, and a re-run goes on from there")
+        raise typer.Exit(130) from None
+    console.print(
+        f"{report.stored} ingested, {report.failed} failed, {report.skipped} skipped "
+        f"of {report.total} PDFs in {report.seconds:.1f} s ({report.pages} pages, {report.pages_per_second:.1f} pages/s) -> {db}"
+    )
+    _warn_missing_vectors(db, settings)
+    if report.total == 0:
+        raise _usage("no PDFs found in the sources given")
+    if report.failed:
+        raise typer.Exit(EXIT_SOME_FAILED)
+
+
+def _warn_missing_vectors(db: Path, settings: Settings) -> None:
+    """Say so when contexts lack vectors of the configured model (ingested with --no-embed, or
+    before a switch of model): hybrid search would not see them until ``embed`` runs."""
+    from paperpyramid.db import vectors as db_vectors
+    from paperpyramid.db.sqlite import connect
+    from paperpyramid.embeddings import configured_name
+
+    if not db.is_file():
+        return
+    name = configured_name(settings.embedding)
+    conn = connect(db, read_only=True)
+    try:
+        if name is None or not db_vectors.embedders(conn):
+            return  # a corpus searched by keywords alone
+        missing, total = db_vectors.missing_vectors(conn, name)
+    finally:
+        conn.close()
+    if missing:
+        console.print(
+            f"[yellow]note:[/] {missing} of {total} contexts have no {name} vector yet; run: paperpyramid embed --db {db}", highlight=False
+        )
