@@ -121,6 +121,7 @@ class Corpus:
         llm: LLM | None = None,
         query_time_limit: float = db_sqlite.QUERY_TIME_LIMIT,
         check_same_thread: bool = True,
+        migrate: bool = False,
     ) -> Corpus:
         """Open a corpus read-only: a corpus file, or a snapshot made by ``take_snapshot``.
 
@@ -137,7 +138,9 @@ class Corpus:
 
         A corpus file is checked the same way when it is opened (its schema only: no rows are
         read, so a file damaged past its schema opens, and fails when a query reaches the damage),
-        and refused with ``NotACorpus``. Every file is read as untrusted: a statement that spends
+        and refused with ``NotACorpus``; so is a corpus of an older schema unless ``migrate``, which
+        first brings it up to date (as an ingest, embed or distill on it would; the one write this
+        opening makes, and a no-op on a current corpus). Every file is read as untrusted: a statement that spends
         more than ``query_time_limit`` seconds in SQLite is interrupted with an ``OperationalError``.
 
         ``embedder`` embeds queries for vector and hybrid search; by default the model named in
@@ -174,6 +177,10 @@ class Corpus:
             )
         if manifest_url is not None:
             raise ValueError("manifest_url is for snapshots (.sqlite.gz files and URLs), not a corpus file")
+        if migrate and Path(source).is_file():
+            from paperpyramid.db.writer import connect as open_for_writing
+
+            open_for_writing(source).close()  # migrates; refuses (NotACorpus) what is not a corpus
         return cls._open_file(
             Path(source),
             query_time_limit=query_time_limit,
@@ -217,10 +224,16 @@ class Corpus:
             raise NotACorpus(f"{path} is not a paperpyramid corpus: {exc}") from exc
         if version != SCHEMA_VERSION:
             conn.close()
-            state = "is not a paperpyramid corpus" if version == 0 else f"is at schema version {version}"
-            raise NotACorpus(
-                f"{path} {state}; this paperpyramid reads version {SCHEMA_VERSION} (opening it with CorpusWriter migrates an older corpus)"
-            )
+            if version == 0:
+                problem = "is not a paperpyramid corpus (it has no schema version)"
+            elif version < SCHEMA_VERSION:
+                problem = (
+                    f"is at corpus schema version {version}, older than this paperpyramid's {SCHEMA_VERSION}: "
+                    "Corpus.open(path, migrate=True) brings it up to date, as paperpyramid embed, distill or ingest on it does"
+                )
+            else:
+                problem = f"is at corpus schema version {version}, newer than this paperpyramid's {SCHEMA_VERSION}: upgrade paperpyramid to read it"
+            raise NotACorpus(f"{path} {problem}")
         if problem is not None:
             conn.close()
             raise NotACorpus(f"{path} is not a paperpyramid corpus: {problem}")
@@ -630,6 +643,7 @@ class Corpus:
         embedder: Embedder | None = None,
         batch_size: int = 64,
         progress: bool = False,
+        on_start: Callable[[int], None] | None = None,
         on_batch: Callable[[int, int], None] | None = None,
     ) -> EmbedReport:
         """Embed every context that has no vector from the embedding model yet and store the
@@ -644,7 +658,8 @@ class Corpus:
         searched by a corpus opened with that model). ``embedder`` passes a model object
         instead. A vector the model cannot give (null, wrong length, NaN, all zeros) is refused,
         never stored: ``report.failed`` counts them and ``report.ok`` is False. Nothing is
-        printed unless ``progress``; ``on_batch(done, missing)`` is called after each batch.
+        printed unless ``progress``; ``on_start(missing)`` is called once before the first batch
+        with how many contexts lack a vector, ``on_batch(done, missing)`` after each batch.
 
         Raises :class:`ReadOnlyCorpus` on a corpus opened from a snapshot, ``ValueError`` for
         an unknown model name (listing the known ones), ``ConfigurationError`` when the model
@@ -652,7 +667,14 @@ class Corpus:
         from paperpyramid.api.writing import embed_file, embedder_for
 
         path = self._file("embed")
-        return embed_file(path, embedder_for(self, embedding_model, embedder), batch_size=batch_size, progress=progress, on_batch=on_batch)
+        return embed_file(
+            path,
+            embedder_for(self, embedding_model, embedder),
+            batch_size=batch_size,
+            progress=progress,
+            on_start=on_start,
+            on_batch=on_batch,
+        )
 
     def distill(
         self,
@@ -664,6 +686,7 @@ class Corpus:
         concurrency: int | None = None,
         recollections: bool | None = None,
         progress: bool = False,
+        on_start: Callable[[int], None] | None = None,
         on_article: Callable[[ArticleDistilled, int], None] | None = None,
     ) -> DistillReport:
         """Distil articles into the knowledge pyramid: insights from two-page windows, concepts,
@@ -679,9 +702,9 @@ class Corpus:
         before (with this or another model or prompt). ``llm`` defaults to :attr:`llm`, built
         once per corpus. ``concurrency`` (articles at once; default 1 for the local model, 4 for
         an endpoint) and ``recollections`` (connect new articles to the others; default on)
-        override ``settings.distill``. Nothing is printed unless ``progress``;
-        ``on_article(article, todo)`` is called after each article with how many this run set
-        out to distil.
+        override ``settings.distill``. Nothing is printed unless ``progress``; ``on_start(todo)``
+        is called once before the first article with how many this run sets out to distil, and
+        ``on_article(article, todo)`` after each article.
 
         An article the model cannot distil is a failure in the report, with its reason; when the
         endpoint stops answering the run ends early, saying why in ``report.stopped``. Raises
@@ -698,7 +721,15 @@ class Corpus:
         settings = self.settings.distill.model_validate({**self.settings.distill.model_dump(), **overrides})
         embedder = self.embedder if settings.embed else None
         return distill_file(
-            path, llm or self.llm, settings, embedder=embedder, article_ids=ids, redo=redo, progress=progress, on_article=on_article
+            path,
+            llm or self.llm,
+            settings,
+            embedder=embedder,
+            article_ids=ids,
+            redo=redo,
+            progress=progress,
+            on_start=on_start,
+            on_article=on_article,
         )
 
     def snapshot(self, destination: str | Path, *, expires: timedelta | None = None) -> Snapshot:

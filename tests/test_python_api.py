@@ -265,3 +265,46 @@ def test_write_side_end_to_end(ingested: tuple[Path, Path, IngestReport], tmp_pa
         assert f"# {' '.join((frog.title or '').split())}" in (tmp_path / "markdown" / f"{frog.id}.md").read_text()
         one = corpus.export(tmp_path / "json", format="json", articles=[frog.doi or frog.id])
         assert one.articles == (frog.id,) and json.loads(one.files[0].read_text())["id"] == frog.id
+
+
+def test_an_older_corpus_is_refused_unless_migrated_and_the_write_commands_migrate_it(tmp_path: Path) -> None:
+    """Reading never writes: a corpus of an older schema is refused, saying how to bring it up to
+    date; ``migrate=True`` does, and so does a command that adds to the corpus (here snapshot)."""
+    import sqlite_utils
+    from typer.testing import CliRunner
+
+    from paperpyramid.cli import app
+    from paperpyramid.db.schema import MIGRATIONS, SCHEMA_VERSION, migrate
+    from paperpyramid.errors import NotACorpus
+
+    def version(path: Path) -> int:
+        conn = connect(path, read_only=True)
+        try:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            conn.close()
+
+    old = tmp_path / "old.sqlite"
+    database = sqlite_utils.Database(old)
+    migrate(database, MIGRATIONS[:6])
+    database.close()
+    command = tmp_path / "command.sqlite"
+    shutil.copy(old, command)
+    with pytest.raises(NotACorpus, match=r"schema version 6, older than this paperpyramid's .*migrate=True"):
+        Corpus.open(old)
+    assert version(old) == 6  # the refusal wrote nothing
+    with Corpus.open(old, migrate=True) as corpus:
+        assert list(corpus.articles()) == []
+    assert version(old) == SCHEMA_VERSION
+    result = CliRunner().invoke(app, ["snapshot", "--db", str(command), "--to", str(tmp_path / "snapshots")])
+    assert result.exit_code == 0, result.output
+    assert version(command) == SCHEMA_VERSION and any((tmp_path / "snapshots").glob("*.sqlite.gz"))
+
+    newer = tmp_path / "newer.sqlite"
+    shutil.copy(old, newer)
+    conn = connect(newer)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    with pytest.raises(NotACorpus, match="newer than this paperpyramid's .*upgrade paperpyramid"):
+        Corpus.open(newer)

@@ -1,5 +1,5 @@
-"""What :class:`paperpyramid.Corpus`'s write methods run: the same functions the commands
-``embed``, ``distill`` and ``export`` run, with their summaries turned into the typed reports of
+"""What :class:`paperpyramid.Corpus`'s write methods run (and through them the commands ``embed``,
+``distill`` and ``export``): the pipeline's functions, with their summaries turned into the typed reports of
 :mod:`paperpyramid.api.reports` and an optional progress bar. Embedding and distilling open their
 own writer connection on the corpus file (the corpus's own connection only reads)."""
 
@@ -24,10 +24,17 @@ EXPORT_FORMATS: tuple[str, ...] = ("markdown", "json")
 
 
 def embed_file(
-    path: Path, embedder: Embedder, *, batch_size: int, progress: bool, on_batch: Callable[[int, int], None] | None
+    path: Path,
+    embedder: Embedder,
+    *,
+    batch_size: int,
+    progress: bool,
+    on_start: Callable[[int], None] | None = None,
+    on_batch: Callable[[int, int], None] | None,
 ) -> EmbedReport:
     """Embed the contexts of the corpus at ``path`` that lack ``embedder``'s vectors.
-    ``on_batch(done, missing)`` after each batch: contexts handled so far, and how many lacked a vector at the start."""
+    ``on_start(missing)`` before the first batch: how many lack a vector; ``on_batch(done, missing)``
+    after each batch: contexts handled so far, and how many lacked a vector at the start."""
     from paperpyramid.ingest.embed import embed_corpus
 
     missing = [0]
@@ -37,6 +44,8 @@ def embed_file(
         def start(count: int) -> None:
             missing[0] = count
             bar.total(count)
+            if on_start is not None:
+                on_start(count)
 
         def batch(size: int) -> None:
             done[0] += size
@@ -66,11 +75,12 @@ def distill_file(
     article_ids: Sequence[str] | None,
     redo: bool,
     progress: bool,
+    on_start: Callable[[int], None] | None = None,
     on_article: Callable[[ArticleDistilled, int], None] | None,
 ) -> DistillReport:
     """Distil the articles of the corpus at ``path`` that need it (see
-    :func:`paperpyramid.distill.pipeline.distill_corpus`). ``on_article(article, todo)`` after
-    each article, with how many this run set out to distil."""
+    :func:`paperpyramid.distill.pipeline.distill_corpus`). ``on_start(todo)`` before the first
+    article: how many this run sets out to distil; ``on_article(article, todo)`` after each."""
     from paperpyramid.distill.pipeline import distill_corpus
 
     todo = [0]
@@ -80,6 +90,8 @@ def distill_file(
         def start(count: int) -> None:
             todo[0] = count
             bar.total(count)
+            if on_start is not None:
+                on_start(count)
 
         def finished(outcome: ArticleOutcome) -> None:
             spent[0] += outcome.prompt_tokens + outcome.completion_tokens

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from paperpyramid.corpus import Corpus
-    from paperpyramid.settings import LLMSettings
+    from paperpyramid.settings import LLMSettings, Settings
 
 console = Console(stderr=True)
 out = Console()
@@ -206,6 +206,25 @@ def _reading(db: Path) -> Iterator[Corpus]:
             yield corpus
         except DatabaseError as exc:
             raise _fail(f"cannot read {db}: {exc}") from exc
+
+
+@contextmanager
+def _writing(db: Path, settings: Settings | None = None, **models: Any) -> Iterator[Corpus]:
+    """The corpus at ``db`` for a command that adds to it (embed, distill, snapshot), with
+    ``settings`` (default: the environment's) and ``models`` (``embedder``, ``llm``) passed to
+    :meth:`Corpus.open`; brought up to the current schema first, as the writer does. A missing
+    file, or settings that do not validate, end the command in one line."""
+    from paperpyramid.corpus import Corpus
+    from paperpyramid.settings import Settings
+
+    if not db.is_file():
+        raise _fail(f"no corpus at {db} (create one with: paperpyramid ingest PDFs --db {db})")
+    try:
+        corpus = Corpus.open(db, settings=settings or Settings(), migrate=True, **models)
+    except ValidationError as exc:
+        raise _invalid(exc) from exc
+    with corpus:
+        yield corpus
 
 
 def _invalid(exc: ValidationError) -> typer.Exit:

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from pydantic import ValidationError
 from rich.markup import escape
 
 from paperpyramid.cli.common import (
@@ -17,12 +16,11 @@ from paperpyramid.cli.common import (
     EmbedderChoice,
     ExportFormat,
     _bar,
-    _check_corpus_file,
     _error,
     _fail,
-    _invalid,
     _RateColumn,
     _reading,
+    _writing,
     console,
     out,
 )
@@ -48,34 +46,16 @@ def embed(
     that is null, of the wrong length, NaN or all zeros is refused, never stored; the run then
     says how many failed and exits 1 (3 when the model gave no usable vector at all)."""
     from paperpyramid.db.sqlite import DatabaseError
-    from paperpyramid.embeddings import get_embedder
-    from paperpyramid.ingest.embed import embed_corpus
-    from paperpyramid.settings import EmbeddingSettings, Settings
 
-    if not db.is_file():
-        raise _fail(f"no corpus at {db}")
-    _check_corpus_file(db)
-    try:
-        settings = Settings().embedding
-        if embedding_model is not None:
-            settings = EmbeddingSettings.model_validate({**settings.model_dump(), "model": embedding_model.value})
-        embedder = get_embedder(settings)
-    except ValidationError as exc:
-        raise _invalid(exc) from exc
-    except PaperPyramidError as exc:
-        raise _error(exc) from exc
     progress = _bar("embed", _RateColumn("passages"))
     task = progress.add_task("embed", total=None)
     try:
-        # embed_corpus, not Corpus.embed(): its on_start gives the bar a total before the first batch, and its
-        # writer migrates a corpus of an older schema, which Corpus.open refuses
-        with progress:
-            summary = embed_corpus(
-                db,
-                embedder,
+        with _writing(db) as corpus, progress:
+            summary = corpus.embed(
+                embedding_model=embedding_model.value if embedding_model is not None else None,
                 batch_size=batch_size,
                 on_start=lambda missing: progress.update(task, total=missing),
-                on_batch=lambda size: progress.update(task, advance=size),
+                on_batch=lambda done, missing: progress.update(task, completed=done),
             )
     except (PaperPyramidError, ValueError, DatabaseError) as exc:
         raise _error(exc) from exc
@@ -339,15 +319,9 @@ def snapshot(
     last. Open it anywhere with ``Corpus.open(URL)``: a presigned URL carries its manifest's URL."""
     from datetime import timedelta
 
-    from paperpyramid.db.snapshot import take_snapshot
-    from paperpyramid.settings import Settings
-
-    if not db.is_file():
-        raise _fail(f"no corpus at {db}")
     try:
-        # take_snapshot, not Corpus.snapshot(): Corpus.open would refuse a corpus of an older schema, and word
-        # the error for a file that is no corpus differently
-        made = take_snapshot(db, to, Settings(), expires=timedelta(hours=min(max(expires_hours, 1), 168)))
+        with _writing(db) as corpus:
+            made = corpus.snapshot(to, expires=timedelta(hours=min(max(expires_hours, 1), 168)))
     except PaperPyramidError as exc:
         raise _error(exc) from exc
     counts = made.manifest.get("row_counts", {})

@@ -23,6 +23,7 @@ from paperpyramid.cli.common import (
     _fail,
     _invalid,
     _llm_settings,
+    _writing,
     console,
     out,
 )
@@ -105,7 +106,7 @@ def distill(
     from paperpyramid.settings import Settings
 
     if not db.is_file():
-        raise _fail(f"no corpus at {db}")
+        raise _fail(f"no corpus at {db} (create one with: paperpyramid ingest PDFs --db {db})")
     _check_corpus_file(db)
     try:
         settings = Settings()
@@ -246,18 +247,18 @@ def _distill_embedder(settings: Settings):  # type: ignore[no-untyped-def]
 
 
 def _distill(db: Path, settings: Settings, embedder: Any, article: list[str] | None, redo: bool) -> None:
-    from paperpyramid.distill.pipeline import ArticleOutcome, distill_corpus
+    from paperpyramid.api.reports import ArticleDistilled
     from paperpyramid.llm import get_llm
 
     try:
-        llm = get_llm(settings.llm)
+        llm = get_llm(settings.llm)  # before the bar: a model that cannot load is one line
     except PaperPyramidError as exc:
         raise _error(exc) from exc
     progress = _bar("distil", TextColumn("{task.fields[tokens]} tokens spent, {task.fields[rate]} tokens/s"))
     task = progress.add_task("distil", total=None, tokens=0, rate="0")
     spent = [0]
 
-    def on_article(outcome: ArticleOutcome) -> None:
+    def on_article(outcome: ArticleDistilled, todo: int) -> None:
         spent[0] += outcome.prompt_tokens + outcome.completion_tokens
         elapsed = progress.tasks[0].elapsed or 0.0
         progress.update(task, advance=1, tokens=spent[0], rate=f"{spent[0] / elapsed:.0f}" if elapsed else "0")
@@ -267,18 +268,9 @@ def _distill(db: Path, settings: Settings, embedder: Any, article: list[str] | N
             )
 
     try:
-        # distill_corpus, not Corpus.distill(): its on_start gives the bar a total before the first article, and its
-        # writer migrates a corpus of an older schema, which Corpus.open refuses
-        with progress:
-            summary = distill_corpus(
-                db,
-                llm,
-                settings.distill,
-                embedder=embedder,
-                article_ids=article,
-                redo=redo,
-                on_start=lambda n: progress.update(task, total=n),
-                on_article=on_article,
+        with _writing(db, settings, embedder=embedder, llm=llm) as corpus, progress:
+            summary = corpus.distill(
+                articles=article or None, redo=redo, on_start=lambda n: progress.update(task, total=n), on_article=on_article
             )
     except (KeyError, PaperPyramidError) as exc:
         raise _error(exc) from exc
@@ -286,7 +278,7 @@ def _distill(db: Path, settings: Settings, embedder: Any, article: list[str] | N
         console.print("stopped; the articles stored so far are kept, and a re-run distils the rest")
         raise typer.Exit(130) from None
     console.print(
-        f"{summary.done} articles distilled with {llm.name}, {summary.failed} failed, {summary.skipped} already done"
+        f"{summary.distilled} articles distilled with {summary.model}, {summary.failed} failed, {summary.skipped} already done"
         + (f", {summary.stale} distilled with another model or prompt (--redo to distil again)" if summary.stale else "")
         + f"; {summary.tokens} tokens spent in {summary.seconds:.0f} s; {summary.recollections} recollections written",
         highlight=False,
@@ -294,7 +286,7 @@ def _distill(db: Path, settings: Settings, embedder: Any, article: list[str] | N
     _print_pyramid(db)
     if summary.stopped is not None:
         raise _fail(f"stopped early: {summary.stopped}; run the same command again to go on")
-    if summary.failed and not summary.done:  # as ingest: non-zero when nothing this run tried was distilled
+    if summary.failed and not summary.distilled:  # as ingest: non-zero when nothing this run tried was distilled
         raise typer.Exit(1)
 
 
