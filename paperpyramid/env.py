@@ -50,6 +50,16 @@ def read_env(name: str) -> str | None:
     return None
 
 
+def adopt_deprecated() -> list[tuple[str, str]]:
+    """For a process that reads only the new names (the command line's options do): each older
+    variable still set whose successor is not is copied to its successor in this process's
+    environment. Returns the ``(old, new)`` pairs copied, for the caller to warn about."""
+    adopted = [(old, new) for old, new in DEPRECATED_ENV.items() if old in os.environ and new not in os.environ]
+    for old, new in adopted:
+        os.environ[new] = os.environ[old]
+    return adopted
+
+
 def deprecated_values(*, group: str | None = None, skip: tuple[str, ...] = ()) -> dict[str, object]:
     """The settings the older variables set (and their successors do not), nested as
     ``Settings`` takes them: ``{"ingest": {"services": {"grobid_url": ...}}}``; only ``group``'s

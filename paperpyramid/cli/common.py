@@ -238,14 +238,10 @@ def _invalid(exc: ValidationError) -> typer.Exit:
 
 def _warn_deprecated_env() -> None:
     """One line per older variable still set; the command then reads it as its successor."""
-    import os
+    from paperpyramid.env import adopt_deprecated
 
-    from paperpyramid.env import DEPRECATED_ENV
-
-    for old, new in DEPRECATED_ENV.items():
-        if old in os.environ and new not in os.environ:
-            console.print(f"[yellow]warning:[/] {old} is deprecated: set {new} instead", highlight=False)
-            os.environ[new] = os.environ[old]
+    for old, new in adopt_deprecated():
+        console.print(f"[yellow]warning:[/] {old} is deprecated: set {new} instead", highlight=False)
 
 
 _WORDS = {int: "INTEGER", float: "NUMBER", str: "TEXT", Path: "PATH"}
