@@ -139,8 +139,9 @@ class Corpus:
         A corpus file is checked the same way when it is opened (its schema only: no rows are
         read, so a file damaged past its schema opens, and fails when a query reaches the damage),
         and refused with ``NotACorpus``; so is a corpus of an older schema unless ``migrate``, which
-        first brings it up to date (as an ingest, embed or distill on it would; the one write this
-        opening makes, and a no-op on a current corpus). Every file is read as untrusted: a statement that spends
+        first brings it up to date (as the commands that add to a corpus do: the one write this
+        opening makes, under the writer's lock, and nothing on a current corpus; for your own
+        files, since the migration writes with the writer's trust). Every file is read as untrusted: a statement that spends
         more than ``query_time_limit`` seconds in SQLite is interrupted with an ``OperationalError``.
 
         ``embedder`` embeds queries for vector and hybrid search; by default the model named in
@@ -158,6 +159,8 @@ class Corpus:
         if isinstance(source, str) and source.startswith("file://"):
             source = Path(url2pathname(urlparse(source).path))
         if str(source).startswith(_REMOTE_SCHEMES) or str(source).endswith(".gz"):
+            if migrate:
+                raise ValueError("migrate is for a corpus file; a snapshot is a read-only copy, never migrated")
             # imported here: the object-store client and settings load only when a snapshot is opened
             from paperpyramid.db.snapshot import fetch_snapshot
 
@@ -177,10 +180,8 @@ class Corpus:
             )
         if manifest_url is not None:
             raise ValueError("manifest_url is for snapshots (.sqlite.gz files and URLs), not a corpus file")
-        if migrate and Path(source).is_file():
-            from paperpyramid.db.writer import connect as open_for_writing
-
-            open_for_writing(source).close()  # migrates; refuses (NotACorpus) what is not a corpus
+        if migrate:
+            _migrate_older(Path(source))
         return cls._open_file(
             Path(source),
             query_time_limit=query_time_limit,
@@ -229,7 +230,7 @@ class Corpus:
             elif version < SCHEMA_VERSION:
                 problem = (
                     f"is at corpus schema version {version}, older than this paperpyramid's {SCHEMA_VERSION}: "
-                    "Corpus.open(path, migrate=True) brings it up to date, as paperpyramid embed, distill or ingest on it does"
+                    "Corpus.open(path, migrate=True) brings it up to date, as paperpyramid ingest, embed, distill or snapshot on it does"
                 )
             else:
                 problem = f"is at corpus schema version {version}, newer than this paperpyramid's {SCHEMA_VERSION}: upgrade paperpyramid to read it"
@@ -797,6 +798,27 @@ class Corpus:
     def _require(self, table: str, id_: str) -> None:
         if self.conn.execute(f"SELECT 1 FROM {table} WHERE id = ?", [id_]).fetchone() is None:
             raise KeyError(f"no {table.rstrip('s')} with id {id_!r}")
+
+
+def _migrate_older(path: Path) -> None:
+    """Bring the corpus file at ``path`` to the current schema when it is at an older version,
+    under the writer's lock so that two runs never apply the same migration; anything else (no
+    file, not a database, version 0, current, newer) is left for the opening to refuse or read."""
+    if not path.is_file():
+        return
+    try:
+        conn = db_sqlite.connect(path, read_only=True)
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            conn.close()
+    except db_sqlite.DatabaseError:
+        return
+    if 0 < version < SCHEMA_VERSION:
+        from paperpyramid.db.writer import connect, writer_lock
+
+        with writer_lock(path):
+            connect(path).close()  # migrates (again nothing, if another run did it while this one waited)
 
 
 def _check_mode(mode: str) -> None:

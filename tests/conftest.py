@@ -41,7 +41,10 @@ FIXTURE_MARKERS = {"s3_server": "s3", "local_llm": "llm"}
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (pyproject.toml's addopts): one worker a core, at most 4; each test may start
-    processes of its own (an ingest pool, a Dask cluster, a server), so more would crowd them."""
+    processes of its own (an ingest pool, a Dask cluster, a server), so more would crowd them.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when it is set, as xdist documents."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").isdigit():
+        return int(os.environ["PYTEST_XDIST_AUTO_NUM_WORKERS"])
     return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1))
 
 
@@ -54,15 +57,16 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     The scheduler sees only test ids, so those files are the ones whose text names ``s3_env`` or
     ``s3_server``; a test that reached the server another way would fail loudly ("ports … in
     use"), never quietly. (xdist's own xdist_group marks rename test ids, which pytest 9 no
-    longer lets a plugin do.)"""
+    longer lets a plugin do.) Another ``--dist`` (load, loadfile, worksteal) spreads those files
+    over the workers, where they collide on the ports: keep loadgroup, or ``-n 0``."""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling
 
     root = config.rootpath
     s3_files = {
-        path.relative_to(root).as_posix()
-        for path in Path(__file__).parent.glob("test_*.py")
+        os.path.relpath(path, root).replace(os.sep, "/")  # as test ids name files, whatever the rootdir
+        for path in Path(__file__).parent.rglob("test_*.py")
         if _S3_FIXTURE.search(path.read_text(encoding="utf-8"))
     }
 

@@ -306,5 +306,13 @@ def test_an_older_corpus_is_refused_unless_migrated_and_the_write_commands_migra
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.commit()
     conn.close()
-    with pytest.raises(NotACorpus, match="newer than this paperpyramid's .*upgrade paperpyramid"):
-        Corpus.open(newer)
+    for migrating in (False, True):  # never migrated down, nor written
+        with pytest.raises(NotACorpus, match="newer than this paperpyramid's .*upgrade paperpyramid"):
+            Corpus.open(newer, migrate=migrating)
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    with pytest.raises(NotACorpus, match="no schema version"):
+        Corpus.open(empty, migrate=True)
+    assert empty.stat().st_size == 0  # not made into a corpus
+    with pytest.raises(ValueError, match="snapshot is a read-only copy"):
+        Corpus.open(tmp_path / "copy.sqlite.gz", migrate=True)

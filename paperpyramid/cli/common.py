@@ -213,8 +213,10 @@ def _writing(db: Path, settings: Settings | None = None, **models: Any) -> Itera
     """The corpus at ``db`` for a command that adds to it (embed, distill, snapshot), with
     ``settings`` (default: the environment's) and ``models`` (``embedder``, ``llm``) passed to
     :meth:`Corpus.open`; brought up to the current schema first, as the writer does. A missing
-    file, or settings that do not validate, end the command in one line."""
+    file, settings that do not validate, or a database that cannot be written (locked, damaged)
+    end the command in one line."""
     from paperpyramid.corpus import Corpus
+    from paperpyramid.db.sqlite import DatabaseError
     from paperpyramid.settings import Settings
 
     if not db.is_file():
@@ -223,8 +225,13 @@ def _writing(db: Path, settings: Settings | None = None, **models: Any) -> Itera
         corpus = Corpus.open(db, settings=settings or Settings(), migrate=True, **models)
     except ValidationError as exc:
         raise _invalid(exc) from exc
+    except DatabaseError as exc:
+        raise _fail(f"cannot write {db}: {exc}") from exc
     with corpus:
-        yield corpus
+        try:
+            yield corpus
+        except DatabaseError as exc:
+            raise _fail(f"cannot write {db}: {exc}") from exc
 
 
 def _invalid(exc: ValidationError) -> typer.Exit:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.markup import escape
 
 from paperpyramid.cli.common import (
@@ -18,6 +19,7 @@ from paperpyramid.cli.common import (
     _bar,
     _error,
     _fail,
+    _invalid,
     _RateColumn,
     _reading,
     _writing,
@@ -45,19 +47,29 @@ def embed(
     a stopped run keeps what it committed, and a re-run embeds only what is missing). A vector
     that is null, of the wrong length, NaN or all zeros is refused, never stored; the run then
     says how many failed and exits 1 (3 when the model gave no usable vector at all)."""
-    from paperpyramid.db.sqlite import DatabaseError
+    from paperpyramid.settings import Settings
 
+    try:
+        settings = Settings()
+        if embedding_model is not None:
+            settings = settings.model_copy(
+                update={"embedding": settings.embedding.model_validate({**settings.embedding.model_dump(), "model": embedding_model.value})}
+            )
+    except ValidationError as exc:
+        raise _invalid(exc) from exc
     progress = _bar("embed", _RateColumn("passages"))
     task = progress.add_task("embed", total=None)
     try:
-        with _writing(db) as corpus, progress:
-            summary = corpus.embed(
-                embedding_model=embedding_model.value if embedding_model is not None else None,
-                batch_size=batch_size,
-                on_start=lambda missing: progress.update(task, total=missing),
-                on_batch=lambda done, missing: progress.update(task, completed=done),
-            )
-    except (PaperPyramidError, ValueError, DatabaseError) as exc:
+        with _writing(db, settings) as corpus:
+            embedder = corpus.embedder  # loaded before the bar: a model that cannot load is one line
+            with progress:
+                summary = corpus.embed(
+                    embedder=embedder,
+                    batch_size=batch_size,
+                    on_start=lambda missing: progress.update(task, total=missing),
+                    on_batch=lambda done, missing: progress.update(task, completed=done),
+                )
+    except (PaperPyramidError, ValueError) as exc:
         raise _error(exc) from exc
     except KeyboardInterrupt:
         console.print("stopped; the vectors committed so far are kept, and a re-run embeds the rest")

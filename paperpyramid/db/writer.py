@@ -138,10 +138,14 @@ def connect(path: str | Path) -> sqlite_utils.Database:
     that is not a corpus is refused (:func:`check_corpus_file`) before anything is written."""
     check_corpus_file(path)
     db = sqlite_utils.Database(db_sqlite.connect(path))
-    db.enable_wal()
-    db.execute("PRAGMA foreign_keys = ON")
-    db.execute("PRAGMA synchronous = NORMAL")  # safe under WAL; a power cut loses only the last commits
-    migrate(db)
+    try:
+        db.enable_wal()
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA synchronous = NORMAL")  # safe under WAL; a power cut loses only the last commits
+        migrate(db)
+    except BaseException:
+        db.close()
+        raise
     return db
 
 
