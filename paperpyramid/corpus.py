@@ -141,8 +141,9 @@ class Corpus:
         and refused with ``NotACorpus``; so is a corpus of an older schema unless ``migrate``, which
         first brings it up to date (as the commands that add to a corpus do: the one write this
         opening makes, under the writer's lock, and nothing on a current corpus; for your own
-        files, since the migration writes with the writer's trust). Every file is read as untrusted: a statement that spends
-        more than ``query_time_limit`` seconds in SQLite is interrupted with an ``OperationalError``.
+        files, since the migration writes with the writer's trust). Every file is read as
+        untrusted: a statement that spends more than ``query_time_limit`` seconds in SQLite is
+        interrupted with an ``OperationalError``.
 
         ``embedder`` embeds queries for vector and hybrid search; by default the model named in
         ``settings.embedding`` (``PAPERPYRAMID_EMBEDDING__MODEL``, all-MiniLM-L6-v2 unless set),

@@ -187,51 +187,37 @@ def _check_corpus_file(db: Path) -> None:
     check_corpus_file(db)  # NotACorpus: main() prints it in one line
 
 
-def _open(db: Path):  # type: ignore[no-untyped-def]
-    from paperpyramid.corpus import Corpus
-
-    if not db.is_file():
-        raise _fail(f"no corpus at {db} (create one with: paperpyramid ingest PDFs --db {db})")
-    return Corpus.open(db)
-
-
 @contextmanager
-def _reading(db: Path) -> Iterator[Corpus]:
-    """The corpus at ``db``, open for the block. A file damaged past its header opens, and
-    fails only when a query reaches a bad page: that too ends the command in one line."""
-    from paperpyramid.db.sqlite import DatabaseError
-
-    with _open(db) as corpus:
-        try:
-            yield corpus
-        except DatabaseError as exc:
-            raise _fail(f"cannot read {db}: {exc}") from exc
-
-
-@contextmanager
-def _writing(db: Path, settings: Settings | None = None, **models: Any) -> Iterator[Corpus]:
-    """The corpus at ``db`` for a command that adds to it (embed, distill, snapshot), with
-    ``settings`` (default: the environment's) and ``models`` (``embedder``, ``llm``) passed to
-    :meth:`Corpus.open`; brought up to the current schema first, as the writer does. A missing
-    file, settings that do not validate, or a database that cannot be written (locked, damaged)
-    end the command in one line."""
+def _reading(db: Path, *, doing: str = "read", **options: Any) -> Iterator[Corpus]:
+    """The corpus at ``db``, open for the block (``options`` go to :meth:`Corpus.open`). A
+    missing file, or a database error while opening or reading it (a file damaged past its
+    header opens, and fails only when a query reaches a bad page), ends the command in one line."""
     from paperpyramid.corpus import Corpus
     from paperpyramid.db.sqlite import DatabaseError
-    from paperpyramid.settings import Settings
 
     if not db.is_file():
         raise _fail(f"no corpus at {db} (create one with: paperpyramid ingest PDFs --db {db})")
     try:
-        corpus = Corpus.open(db, settings=settings or Settings(), migrate=True, **models)
+        with Corpus.open(db, **options) as corpus:
+            yield corpus
+    except DatabaseError as exc:
+        raise _fail(f"cannot {doing} {db}: {exc}") from exc
+
+
+@contextmanager
+def _writing(db: Path, settings: Settings | None = None, **models: Any) -> Iterator[Corpus]:
+    """:func:`_reading` for a command that adds to the corpus (embed, distill, snapshot), with
+    ``settings`` (default: the environment's, one line when they do not validate) and ``models``
+    (``embedder``, ``llm``): the corpus is brought up to the current schema first, as the writer
+    does."""
+    from paperpyramid.settings import Settings
+
+    try:
+        settings = settings or Settings()
     except ValidationError as exc:
         raise _invalid(exc) from exc
-    except DatabaseError as exc:
-        raise _fail(f"cannot write {db}: {exc}") from exc
-    with corpus:
-        try:
-            yield corpus
-        except DatabaseError as exc:
-            raise _fail(f"cannot write {db}: {exc}") from exc
+    with _reading(db, doing="write", settings=settings, migrate=True, **models) as corpus:
+        yield corpus
 
 
 def _invalid(exc: ValidationError) -> typer.Exit:
