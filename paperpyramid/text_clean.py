@@ -1,18 +1,27 @@
-"""Text as stored: ligatures spelled out, no control characters.
+"""Text as stored: valid Unicode, ligatures spelled out, plain letters, plain spaces, no control characters.
 
 PDF text layers carry control characters where a font's glyph has no Unicode mapping. Most are
 the ligatures of TeX's fonts, whose encodings put them in the C0 range: in T1 (Cork) ``0x1B``-
 ``0x1F`` are ff, fi, fl, ffi, ffl; in OT1 ``0x0B``-``0x0F`` are the same five. Between two letters
 such a character is the ligature (``de\\x1cned`` is "defined"); anything else in the C0 or C1 ranges
 (NUL, the dotless i of OT1 at ``0x10``, ...) cannot be read and is dropped. Tabs and newlines stay.
+
+PDF text layers also hand over UTF-16 halves: a math letter outside the Basic Multilingual Plane
+(𝜒, 𝑃, 𝛽) arrives as two surrogates, or one alone. A string holding a surrogate cannot be encoded,
+so a tokenizer, an embedder or SQLite refuses the whole document. Pairs are joined and lone halves
+dropped; the Mathematical Alphanumeric Symbols (U+1D400-U+1D7FF, and ℎ) become the letters and digits
+they are styled from (𝜒 -> χ, 𝐏 -> P, 𝟎 -> 0), which is what a reader searches for. Spaces of other
+widths (no-break, thin, em, ideographic) become a plain space; zero-width ones, the soft hyphen, byte
+order marks and non-characters are dropped; line and paragraph separators become newlines.
 Every document passes through :func:`clean_document` before its contexts are cut and again
-before it is stored, so no backend's text reaches the corpus with a control character.
+before it is stored, so no backend's text reaches the corpus with any of these.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from typing import Any, TypeVar
 
 from paperpyramid.document import Block, Cite
@@ -27,6 +36,17 @@ _UNICODE_LIGATURES = str.maketrans(
     {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"}
 )
 
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_MATH_LETTER = re.compile(r"[\U0001d400-\U0001d7ff\u210e]")
+_ODD_SPACE = re.compile(r"[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+_INVISIBLE = re.compile(r"[\u00ad\u200b\u2060\ufeff\ufffe\uffff]")
+_LINE_SEPARATOR = re.compile(r"[\u2028\u2029]")
+#: any character one of the rules above rewrites: text without one takes the fast path
+_UNUSUAL = re.compile(
+    r"[\ud800-\udfff\U0001d400-\U0001d7ff\u210e\u00a0\u1680\u2000-\u200b\u202f\u205f\u3000"
+    r"\u00ad\u2060\ufeff\ufffe\uffff\u2028\u2029]"
+)
+
 T = TypeVar("T")
 
 
@@ -35,11 +55,24 @@ def clean_text(text: str) -> str:
 
     >>> clean_text("de\\x1cned e\\x0bects of NUL\\x00s")
     'defined effects of NULs'
+    >>> clean_text("\\ud835\\udf12\\u00b2 test, \\ud835\\udc43\\u2009<\\u20090.05\\udc00")
+    'χ² test, P < 0.05'
     """
     cleaned = text.translate(_UNICODE_LIGATURES)
+    if _UNUSUAL.search(cleaned):
+        cleaned = _plain_unicode(cleaned)
     if _CONTROL.search(cleaned):
         cleaned = _CONTROL.sub("", _LIGATURE_IN_WORD.sub(lambda match: _TEX_LIGATURES[match.group(0)], cleaned))
     return text if cleaned == text else cleaned  # the same object when clean: documents are copied only where needed
+
+
+def _plain_unicode(text: str) -> str:
+    if _SURROGATE.search(text):  # pairs joined into the character they encode, lone halves dropped
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "ignore")
+    text = _MATH_LETTER.sub(lambda match: unicodedata.normalize("NFKC", match.group(0)), text)
+    text = _ODD_SPACE.sub(" ", text)
+    text = _LINE_SEPARATOR.sub("\n", text)
+    return _INVISIBLE.sub("", text)
 
 
 def clean_document(value: T) -> T:

@@ -25,6 +25,7 @@ HOSTILE = DATA / "hostile"
 GOLD = DATA / "gold"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus"
+PMC_PAIRS = SHARED / "pmc-pairs"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -103,6 +104,14 @@ def shared_corpus() -> Path:
     if not (CORPUS / "MANIFEST.tsv").is_file():
         pytest.skip(f"../shared/corpus not present ({CORPUS}): the full-corpus tests run only beside the project's shared material")
     return CORPUS
+
+
+@pytest.fixture
+def pmc_pairs() -> Path:
+    """32 real PMC articles, each as its PDF and its JATS XML (not distributed: not every file may be committed)."""
+    if not (PMC_PAIRS / "MANIFEST.tsv").is_file():
+        pytest.skip(f"../shared/pmc-pairs not present ({PMC_PAIRS}): the real-article tests run only beside the project's shared material")
+    return PMC_PAIRS
 
 
 @pytest.fixture(scope="session")
