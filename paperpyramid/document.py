@@ -182,6 +182,8 @@ class Document:
     title: str | None = None
     authors: list[Author] = field(default_factory=list)
     abstract: str | None = None
+    #: the publication date as the source gives it ("9 December 2014", "2014-12-09T00:00:00Z");
+    #: :func:`paperpyramid.normalise.normalise_document` rewrites it as ISO 8601 before it is stored
     date_published: str | None = None
     journal: str | None = None
     doi: str | None = None

@@ -169,6 +169,34 @@ def test_show_and_search_print_text_literally_with_the_doi(tmp_path: Path) -> No
     assert all(hit["doi"] is None for hit in found if hit["article_id"] == ids["beta"]) and all("page" in hit for hit in found)
 
 
+def test_search_filters_by_year_on_the_command_line_and_in_python(tmp_path: Path) -> None:
+    """The dates were given as "2014-11-23" and "27 Jan 2019": both stored as ISO 8601, and both
+    read by the year bounds of ``search`` and of ``Corpus.search``/``retrieve``."""
+    from paperpyramid.corpus import Corpus
+    from paperpyramid.retrieval.filters import Filters
+
+    db, ids = _listed_corpus(tmp_path)
+    bounds: list[tuple[dict[str, int], set[str]]] = [
+        ({}, {"alpha", "beta"}), ({"year_from": 2015}, {"beta"}), ({"year_to": 2015}, {"alpha"}),
+        ({"year_from": 2014, "year_to": 2014}, {"alpha"}), ({"year_from": 2019, "year_to": 2019}, {"beta"}), ({"year_from": 2020}, set()),
+    ]  # fmt: skip
+    with Corpus.open(db) as corpus:
+        assert {article.id: article.date_published for article in corpus.articles()} == {
+            ids["alpha"]: "2014-11-23",
+            ids["beta"]: "2019-01-27",
+        }
+        for given, wanted in bounds:
+            expected = {ids[name] for name in wanted}
+            assert {hit.citation.article_id for hit in corpus.search("shark colony", filters=Filters(**given))} == expected, given
+            hits = corpus.retrieve("shark colony", mode="bm25", filters=Filters(**given))
+            assert {hit.citation.article_id for hit in hits} == expected, given
+    for given, wanted in bounds:
+        args = [f"--{name.replace('_', '-')}={value}" for name, value in given.items()]
+        result = CliRunner().invoke(app, ["search", "shark colony", "--db", str(db), "--json", *args])
+        assert result.exit_code == 0, result.output
+        assert {json.loads(line)["article_id"] for line in result.stdout.splitlines()} == {ids[name] for name in wanted}, args
+
+
 def test_ingest_into_a_folder_that_does_not_exist_is_one_line(tmp_path: Path) -> None:
     command = shutil.which("paperpyramid", path=str(Path(sys.executable).parent))
     assert command is not None

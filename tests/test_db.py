@@ -123,6 +123,63 @@ def test_migrate_refuses_a_newer_corpus(tmp_path: Path) -> None:
         migrate(db)
 
 
+def test_migration_8_writes_older_dates_as_iso_and_resolves_what_their_year_confirms(tmp_path: Path, counter: TokenCounter) -> None:
+    """A corpus stored with dates as printed: each becomes ISO 8601, one that is no date becomes
+    NULL with its text in the article's warnings, and an entry that names an article by its title
+    is linked once the article's year, unreadable before, confirms it."""
+    from paperpyramid.db.references import title_key
+
+    shark = "Longevity of the Atlantic sharpnose shark estimated from vertebral bands"
+    path = tmp_path / "old.sqlite"
+    old = sqlite_utils.Database(path)
+    assert migrate(old, MIGRATIONS[:7]) == 7
+    dated = {
+        "shark": "1 March 2019",
+        "iso": "2017-06-12",
+        "pubmed": "2014 Dec 9",
+        "ambiguous": "12/09/2014",
+        "none": "in press",
+        "null": None,
+    }
+    old["articles"].insert_all(
+        [{"id": name, "title": shark if name == "shark" else f"Paper {name}", "title_key": title_key(shark) if name == "shark" else None,
+          "date_published": date, "warnings": '["table without ruling lines"]', "sha256": name, "created_at": "2024-01-01T00:00:00"}
+         for name, date in dated.items()]
+    )  # fmt: skip
+    old["bib_entries"].insert(
+        {
+            "id": "entry",
+            "article_id": "iso",
+            "position": 0,
+            "raw": f"{shark}. 2019.",
+            "title": shark,
+            "title_key": title_key(shark),
+            "year": 2019,
+        }
+    )
+    old.conn.commit()
+    old.close()
+    with CorpusWriter(path, counter) as writer:  # opening it migrates
+        assert schema_version(writer.db) == SCHEMA_VERSION
+        stored = dict(writer.db.execute("SELECT id, date_published FROM articles").fetchall())
+        assert stored == {
+            "shark": "2019-03-01",
+            "iso": "2017-06-12",
+            "pubmed": "2014-12-09",
+            "ambiguous": "2014",
+            "none": None,
+            "null": None,
+        }
+        warnings = {row[0]: json.loads(row[1]) for row in writer.db.execute("SELECT id, warnings FROM articles")}
+        assert warnings["none"] == [
+            "table without ruling lines",
+            "publication date 'in press' is not a date paperpyramid can read; not stored",
+        ]
+        assert warnings["shark"] == warnings["null"] == ["table without ruling lines"]
+        # the entry gives no author and the article's year could not be read: nothing confirmed the title until now
+        assert writer.db.execute("SELECT cited_article_id FROM bib_entries WHERE id = 'entry'").fetchone()[0] == "shark"
+
+
 def test_writer_uses_wal_and_foreign_keys(writer: CorpusWriter) -> None:
     assert writer.db.journal_mode == "wal"
     assert writer.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
@@ -156,6 +213,23 @@ def test_article_row(writer: CorpusWriter) -> None:
     assert json.loads(row["warnings"]) == ["table without ruling lines"]
     total = writer.db.execute("SELECT sum(num_tokens) FROM contexts").fetchone()[0]
     assert row["num_tokens"] == total > 0
+
+
+def test_the_publication_date_is_stored_as_iso_8601(writer: CorpusWriter) -> None:
+    """Whatever form the parser found it in; a date that is none is not stored, and the article's
+    warnings say what it was."""
+    stored = {}
+    for number, given in enumerate(["9 December 2014", "Dec 9, 2014", "2014-12-09T00:00:00Z", "December 2014", "2019", "in press", None]):
+        article_id = writer.add_document(
+            dataclasses.replace(make_document(), date_published=given), source_uri=f"{number}.pdf", sha256=str(number)
+        )
+        stored[given] = writer.db.table("articles").get(article_id)
+    assert {given: row["date_published"] for given, row in stored.items()} == {
+        "9 December 2014": "2014-12-09", "Dec 9, 2014": "2014-12-09", "2014-12-09T00:00:00Z": "2014-12-09", "December 2014": "2014-12",
+        "2019": "2019", "in press": None, None: None,
+    }  # fmt: skip
+    assert json.loads(stored["in press"]["warnings"])[-1] == "publication date 'in press' is not a date paperpyramid can read; not stored"
+    assert json.loads(stored["9 December 2014"]["warnings"]) == ["table without ruling lines"]
 
 
 def test_sections_keep_reading_order_and_parents(writer: CorpusWriter) -> None:

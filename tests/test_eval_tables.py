@@ -15,8 +15,10 @@ from paperpyramid.eval.tables import (
     load_gold_tables,
     normalise_cell,
     pair_tables,
+    render_tables,
     score_tables,
     summarise_tables,
+    tables_to_json,
 )
 from paperpyramid.ingest import ingest
 from paperpyramid.settings import IngestSettings, Settings
@@ -122,6 +124,33 @@ def test_missed_and_imaged_gold_tables() -> None:
     assert (summary.gold_tables, summary.detected, summary.detection_recall, summary.mean_exact_cell_recall) == (2, 0, 0.0, 0.0)
 
 
+def test_teds_of_found_missed_and_imaged_tables() -> None:
+    gold = [
+        grid("Table 1", "Eggs", ("Site", "Mean", "SD"), ("North", "\u22121.5", "0.2")),  # 1 + 2 + 6 = 9 nodes
+        grid("Table 2", "Frogs", ("a", "b")),
+        grid("Table 3", "An image of a table"),
+    ]
+    same = grid("1", "Eggs", ("Site", "Mean", "SD"), ("North", "-1.5", "0.2"))  # the minus is normalised away
+    (score,) = score_tables("x.pdf", gold[:1], [same]).scores
+    assert (score.teds, score.teds_structure) == (1.0, 1.0)
+    # the second row shifted right by an empty cell, its last cell lost: one insertion, one deletion
+    shifted = grid("1", "Eggs", ("Site", "Mean", "SD"), ("", "North", "-1.5"))
+    paper = score_tables("x.pdf", gold, [shifted])
+    found, missed, imaged = paper.scores
+    assert found.teds == pytest.approx(7 / 9) and found.teds_structure == 1.0
+    assert (missed.teds, missed.teds_structure) == (0.0, 0.0)
+    assert (imaged.teds, imaged.teds_structure) == (None, None)
+    summary = summarise_tables([paper])
+    assert summary.mean_teds == pytest.approx(7 / 18) and summary.mean_teds_structure == 0.5
+    lines = render_tables([paper])
+    assert lines[2].split() == ["pdf", "label", "gold", "extracted", "exact", "text", "structure", "teds", "teds-s", "paired"]
+    assert lines[3].split()[-3:] == ["0.78", "1.00", "label"]
+    assert "mean TEDS 0.39, mean TEDS-Struct 0.50," in lines[-1]
+    data = tables_to_json([paper])
+    assert data["overall"]["mean_teds_structure"] == 0.5
+    assert [row["teds"] for row in data["tables"]] == [pytest.approx(7 / 9), 0.0, None]
+
+
 def test_caption_similarity_forgives_a_cut_caption_not_a_short_one() -> None:
     full = "Summary of univariate morphological variation among mensural characters"
     assert caption_similarity(full, "Table 1. Summary of univariate morphological variation") == 1.0
@@ -151,6 +180,8 @@ def test_eval_parse_reports_tables_of_the_bundled_papers(tmp_path: Path) -> None
     assert mdpi.exact_cell_recall is not None and mdpi.exact_cell_recall >= 0.9 and mdpi.extracted_shape == (30, 3)
     text = render_report(report)
     assert "tables: detection recall 1.00 (of 2), mean exact-cell recall " in text
+    assert ", mean TEDS " in text and ", mean TEDS-Struct " in text
+    assert plos.teds is not None and plos.teds_structure is not None and plos.teds <= plos.teds_structure
     assert "extracted tables unpaired" in text
     assert f"{PLOS}  Table 1  44x4" in text
     data = json.loads(json.dumps(report_to_json(report)))

@@ -116,6 +116,11 @@ def test_filters_restrict_and_bad_filters_are_refused(db: Path) -> None:
         assert only["hits"] and {hit["article_id"] for hit in only["hits"]} == {frog_id}
         assert "no-such-paper" in await refused(client, "search", {"query": "frog", "article_ids": ["no-such-paper"]})
         assert "is after year_to" in await refused(client, "search", {"query": "frog", "year_from": 2015, "year_to": 2010})
+        years = dict(query(db, "SELECT id, CAST(substr(date_published, 1, 4) AS INTEGER) FROM articles", []))  # stored as ISO 8601
+        dated = await ok(client, "search", {"query": "species specimens", "mode": "bm25", "year_from": 2014, "year_to": 2014})
+        assert dated["hits"] and all(years[hit["article_id"]] == 2014 for hit in dated["hits"])
+        later = await ok(client, "search", {"query": "species specimens", "mode": "bm25", "year_from": max(years.values()) + 1})
+        assert later["hits"] == []
         plos = await ok(client, "list_articles", {"journal": "plos one"})
         assert [article["article_id"] for article in plos["articles"]] == [frog_id] and plos["total"] == 1
         none = await ok(client, "list_articles", {"year_from": 2020})

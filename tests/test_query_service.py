@@ -54,6 +54,35 @@ def test_browse_and_search(corpus_file: Path) -> None:
     assert client.post("/search", params={"q": "x"}).status_code == 405  # read-only: nothing to write to
 
 
+def test_search_filters_by_year(tmp_path: Path) -> None:
+    """``/search?year_from=&year_to=`` keeps the articles published within those years, as the
+    CLI's ``--year-from``/``--year-to`` do; the dates were given as printed and stored as ISO 8601."""
+    from dataclasses import replace
+
+    db = tmp_path / "corpus.sqlite"
+    ids = make_corpus(
+        db,
+        {"alpha": replace(paper("alpha"), date_published="9 December 2014"), "beta": replace(paper("beta"), date_published="2019 Mar 2")},
+    )
+    client = TestClient(create_app(db))
+    assert {article["id"]: article["date_published"] for article in client.get("/articles").json()} == {
+        ids["alpha"]: "2014-12-09",
+        ids["beta"]: "2019-03-02",
+    }
+
+    def found(**bounds: int) -> set[str]:
+        response = client.get("/search", params={"q": "shark colony", "mode": "bm25", **bounds})
+        assert response.status_code == 200, response.text
+        return {hit["article_id"] for hit in response.json()}
+
+    assert found() == {ids["alpha"], ids["beta"]}
+    assert found(year_from=2015) == {ids["beta"]} and found(year_to=2015) == {ids["alpha"]}
+    assert found(year_from=2014, year_to=2014) == {ids["alpha"]} and found(year_from=2020) == set()
+    refused = client.get("/search", params={"q": "shark", "year_from": 2019, "year_to": 2014})
+    assert refused.status_code == 400 and "year_from 2019 is after year_to 2014" in refused.text
+    assert client.get("/search", params={"q": "shark", "year_from": "recent"}).status_code == 422
+
+
 def test_token_required_when_set(corpus_file: Path) -> None:
     client = TestClient(create_app(corpus_file, token="s3cret"))
     assert client.get("/healthz").status_code == 200

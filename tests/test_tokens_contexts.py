@@ -14,7 +14,7 @@ import pytest
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
 from paperpyramid.contexts import split_section
-from paperpyramid.document import Block, Section
+from paperpyramid.document import Block, Section, cells_to_markdown
 from paperpyramid.errors import ConfigurationError
 from paperpyramid.tokens import TokenCounter, default_model_dir, sentence_spans
 
@@ -253,38 +253,176 @@ def test_no_cut_after_an_initial_or_an_abbreviation(counter: TokenCounter) -> No
 
 # Tables longer than a context
 
+FROG_CAPTION = "Table 2. Morphometrics of the frogs measured."
+FROG_HEADER = ["| Species | Site | Length (mm) | Mass (g) |", "|---|---|---|---|"]
+
 
 def _long_table(rows: int) -> Block:
     cells = [["Species", "Site", "Length (mm)", "Mass (g)"]] + [
         [f"Rana {i}", f"Site {i % 7}", f"{10 + i}.5", f"{i * 3}.2"] for i in range(rows)
     ]
-    from paperpyramid.document import cells_to_markdown
-
-    return Block(text="Table 2. Morphometrics of the frogs measured.\n\n" + cells_to_markdown(cells), page=4, kind="table")
+    return Block(text=FROG_CAPTION + "\n\n" + cells_to_markdown(cells), page=4, kind="table")
 
 
 def test_a_long_table_is_cut_between_rows_with_its_caption_and_header_in_every_part(counter: TokenCounter) -> None:
     block = _long_table(120)
     section = Section(title="Results", level=1, blocks=[block])
     drafts = split_section(section, counter)
-    assert len(drafts) >= 3 and all(draft.num_tokens <= counter.max_content_tokens for draft in drafts)
-    header = "| Species | Site | Length (mm) | Mass (g) |"
-    for draft in drafts:
+    assert len(drafts) >= 3
+    assert all(draft.num_tokens == counter.count(draft.text) <= counter.max_content_tokens for draft in drafts)
+    captions = [FROG_CAPTION] + ["Table 2 (continued). Morphometrics of the frogs measured."] * (len(drafts) - 1)
+    for draft, caption in zip(drafts, captions, strict=True):
         lines = draft.text.split("\n")
-        assert lines[0] == "Table 2. Morphometrics of the frogs measured." and lines[2] == header
+        assert lines[0] == caption and lines[1] == "" and lines[2:4] == FROG_HEADER
         assert all(line.startswith("| ") and line.count("|") == 5 for line in lines[4:])  # whole rows only
         assert draft.kind == "table" and draft.page_number == 4
     rows = [line for draft in drafts for line in draft.text.split("\n")[4:]]
     assert rows == block.text.split("\n")[4:]  # every row once, in order
 
 
-def test_a_long_caption_is_kept_whole_before_the_rows(counter: TokenCounter) -> None:
+def test_a_long_caption_opens_the_table_whole_and_is_repeated_by_its_first_words(counter: TokenCounter) -> None:
     caption = "Table 3. " + " ".join(f"Note {i}: measured in the field at dawn." for i in range(15))
     block = _long_table(60)
     block.text = caption + block.text[block.text.index("\n\n") :]
     drafts = split_section(Section(title="Results", level=1, blocks=[block]), counter, max_tokens=200)
-    text = " ".join(draft.text for draft in drafts)
-    assert "Note 14: measured in the field at dawn." in text
     assert all(draft.num_tokens <= 200 for draft in drafts)
-    row_parts = [draft for draft in drafts if "| Species |" in draft.text]
-    assert len(row_parts) >= 2 and all(draft.text.startswith("Table 3. Note 0") for draft in row_parts)
+    parts = [draft.text for draft in drafts if "| Species |" in draft.text]
+    assert len(parts) >= 2 and parts[0].startswith(caption + "\n\n" + FROG_HEADER[0])
+    for text in parts[1:]:
+        repeat, blank, *header = text.split("\n")[:4]
+        assert repeat.startswith("Table 3 (continued). Note 0: measured") and repeat.endswith(" …")
+        assert counter.count(repeat) <= 200 // 4  # the label and a bounded prefix, not the whole caption
+        assert blank == "" and header == FROG_HEADER
+    rows = [line for text in parts for line in text.split("\n") if line.startswith("| Rana")]
+    assert rows == block.text.split("\n")[4:]
+
+
+def _wide_table(caption: str) -> tuple[list[list[str]], str]:
+    """A table as wide as a real mutagenicity table: its header row and one row take more than a
+    context, so rows must be cut as well as the table."""
+    doses = [f"{dose} μg/ml" for dose in ("19.5", "39.0", "78.1", "156.2", "312.5", "625")]
+    cells = [["Strain", "S9", "Untreated control", "Vehicle control (DMSO)", *doses, "Positive control"]]
+    for strain in ("TA 98", "TA 100", "TA 1535", "TA 1537", "WP2 uvrA"):
+        counts = [f"{i}.{j}7 ± 0.{j}8 {j}.33 ± 1.{i}5" for i, j in zip(range(9), range(9, 0, -1), strict=False)]
+        cells.append([strain, "−S9 +S9", *counts])
+    return cells, f"{caption}\n\n{cells_to_markdown(cells)}"
+
+
+def test_every_part_of_a_table_too_wide_for_a_row_carries_label_caption_and_header(counter: TokenCounter) -> None:
+    """A real table's second part ranked 18th in search: a row longer than the room left under
+    the caption and header was cut as text, and the part holding its end had neither."""
+    cells, text = _wide_table("Table 3: EGMAX, mutagenicity test results.")
+    header = cells_to_markdown(cells).split("\n")[:2]
+    assert counter.count(text.split("\n")[0] + "\n".join(header) + "\n" + text.split("\n")[4]) > counter.max_content_tokens
+    drafts = split_section(Section("Results", blocks=[Block("The strains were tested twice.", 6), Block(text, 6, "table")]), counter)
+    table_parts = [draft.text for draft in drafts if "| Strain |" in draft.text]
+    assert len(table_parts) >= 5
+    assert all(draft.num_tokens == counter.count(draft.text) <= counter.max_content_tokens for draft in drafts)
+    assert drafts[0].text == "The strains were tested twice."  # the table's first part is full: the paragraph stands alone
+    assert table_parts[0].startswith("Table 3: EGMAX, mutagenicity test results.\n\n")
+    for part in table_parts[1:]:
+        assert part.startswith("Table 3 (continued). EGMAX, mutagenicity test results.\n\n")
+    for part in table_parts:
+        lines = part.split("\n")
+        start = lines.index(header[0])
+        assert lines[start + 1] == header[1]
+    # each strain's numbers sit under its name, even in the part that holds the end of its row
+    body = [line for part in table_parts for line in part.split("\n")[part.split("\n").index(header[0]) + 2 :]]
+    assert all(line.startswith(tuple(f"| {row[0]} |" for row in cells[1:])) for line in body)
+    numbers = re.findall(r"\d+\.\d+", " ".join(line for line in body))
+    assert numbers == re.findall(r"\d+\.\d+", " ".join(" | ".join(row) for row in cells[1:]))  # every value once, in order
+
+
+FROG_DOSES = "Table 4. Doses given to the frogs of every pond, by week, by site and by the season of the year"
+
+
+@pytest.mark.parametrize(
+    ("columns", "caption", "header_repeated"),
+    [
+        (
+            14,
+            FROG_DOSES + ", as the keepers wrote them in the ledgers of the field station from spring to the late autumn, week after week.",
+            True,
+        ),
+        (20, FROG_DOSES + ".", False),  # a header row of 202 tokens: even the label leaves it too little room
+    ],
+)
+def test_a_wide_header_shortens_the_caption_repeat_and_never_passes_the_limit(
+    counter: TokenCounter, columns: int, caption: str, header_repeated: bool
+) -> None:
+    cells = [[f"Dose {i} mg per kg" for i in range(columns)]] + [[f"{row}.{i}" for i in range(columns)] for row in range(40)]
+    table = cells_to_markdown(cells)
+    header, rows = table.split("\n")[:2], table.split("\n")[2:]
+    assert counter.count(caption + "\n\n" + "\n".join(header)) > 254 * 3 // 4  # caption and header leave under a quarter
+    drafts = split_section(Section("Results", blocks=[Block(caption + "\n\n" + table, 2, "table")]), counter)
+    assert all(draft.num_tokens == counter.count(draft.text) <= counter.max_content_tokens for draft in drafts)
+    assert drafts[0].text.startswith(caption + "\n\n" + "\n".join(header))  # the whole caption and the header open the table
+    assert len(drafts) >= 3
+    for draft in drafts[1:]:
+        repeat = draft.text.split("\n")[0]
+        assert repeat.startswith("Table 4 (continued). Doses given to the frogs") and counter.count(repeat) <= 254 // 4
+        assert repeat.endswith(" …") is header_repeated  # beside the header row, the caption's first words only
+        assert (draft.text.split("\n")[2:4] == header) is header_repeated
+    assert [line for draft in drafts for line in draft.text.split("\n") if line in rows] == rows  # every row once, in order
+
+
+def test_a_table_cut_under_a_caption_of_its_own_block_repeats_that_caption(counter: TokenCounter) -> None:
+    # GROBID keeps a table's caption in a caption block before the table's cells
+    table = _long_table(120)
+    caption, cells = table.text.split("\n\n", 1)
+    blocks = [Block("Figure 1. The pond.", 3, "caption"), Block(caption, 4, "caption"), Block(cells, 4, "table")]
+    drafts = split_section(Section("Results", blocks=blocks), counter)
+    parts = [draft for draft in drafts if "| Species |" in draft.text]
+    assert len(parts) >= 3 and all(draft.num_tokens <= counter.max_content_tokens for draft in drafts)
+    assert drafts[0].text == "Figure 1. The pond."
+    assert parts[0].text.startswith(FROG_CAPTION + "\n\n" + FROG_HEADER[0])
+    assert all(
+        draft.text.startswith("Table 2 (continued). Morphometrics of the frogs measured.\n\n" + FROG_HEADER[0]) for draft in parts[1:]
+    )
+    # a figure's caption just before a table without one is not the table's: its parts open with the header row
+    drafts = split_section(Section("Results", blocks=[blocks[0], blocks[2]]), counter)
+    assert drafts[0].text.startswith("Figure 1. The pond.\n\n" + FROG_HEADER[0])
+    assert all(draft.text.startswith(FROG_HEADER[0]) for draft in drafts[1:])
+
+
+def test_notes_below_a_table_stay_under_its_label(counter: TokenCounter) -> None:
+    # JATS puts a table's foot (its notes) under the markdown
+    notes = " ".join(f"Note {i}: colonies counted by hand on plate {i}." for i in range(30))
+    block = _long_table(40)
+    block.text += "\n\n" + notes
+    drafts = split_section(Section("Results", blocks=[block]), counter)
+    assert all(draft.num_tokens <= counter.max_content_tokens for draft in drafts)
+    noted = [draft.text for draft in drafts if "colonies counted" in draft.text]
+    assert noted and all(text.startswith("Table 2 (continued). Morphometrics") for text in noted)
+    assert all(not text.split("\n")[-1].startswith("| Species") for text in noted)  # no header row left without rows
+    assert " ".join(text.split("\n\n", 1)[1] for text in noted if "| Species" not in text) in notes
+
+
+# Section headings
+
+
+def test_a_section_whose_only_text_is_its_heading_has_no_contexts(counter: TokenCounter) -> None:
+    # a parser left "2. Materials and Methods" as the body of a section whose text is all in its subsections
+    assert split_section(Section("Materials and Methods", number="2", blocks=[Block("2. Materials and Methods", 3)]), counter) == []
+    assert split_section(Section("Results", blocks=[Block("RESULTS", 3), Block("  ", 3)]), counter) == []
+    assert split_section(Section("Methods", blocks=[]), counter) == []
+
+
+def test_a_heading_opens_the_context_of_the_text_after_it(counter: TokenCounter) -> None:
+    heading = "2.1. Materials and Test Conditions"
+    long = paragraph(2) + " " + " ".join(["the frogs sang at dawn"] * 100) + "."  # cut between words: parts fill the window
+    section = Section("Materials and Test Conditions", number="2.1", blocks=[Block(heading, 3), Block(long, 4), Block("Closing.", 5)])
+    drafts = split_section(section, counter)
+    assert len(drafts) >= 3
+    assert all(draft.num_tokens == counter.count(draft.text) <= counter.max_content_tokens for draft in drafts)
+    assert drafts[0].text.startswith(heading + "\n\n" + SENTENCES[0]) and drafts[0].page_number == 3
+    assert not any(re.fullmatch(r"[\d.]*\s*Materials and Test Conditions", draft.text) for draft in drafts)
+    assert " ".join(draft.text for draft in drafts).split() == f"{heading} {long} Closing.".split()  # nothing lost, nothing repeated
+    # a short text after it: one context, as before
+    [one] = split_section(Section("Results", blocks=[Block("Results", 2), Block("It worked.", 2)]), counter)
+    assert one.text == "Results\n\nIt worked."
+
+
+def test_a_paragraph_that_only_starts_like_the_heading_is_text(counter: TokenCounter) -> None:
+    [draft] = split_section(Section("Results", blocks=[Block("Results were mixed.", 2)]), counter)
+    assert draft.text == "Results were mixed."

@@ -16,8 +16,8 @@ from paperpyramid.document import Author, BBox, Figure, Formula, Reference, Tabl
 
 @dataclass(frozen=True, slots=True)
 class Article:
-    """An article's metadata: ``title``, ``authors``, ``doi``, ``abstract``, ``date_published`` (as
-    printed), ``journal``, ``pages``, ``num_tokens`` of its contexts, the ``parser`` that read it,
+    """An article's metadata: ``title``, ``authors``, ``doi``, ``abstract``, ``date_published`` (ISO
+    8601: ``2014-12-09``, ``2014-12`` or ``2014``), ``journal``, ``pages``, ``num_tokens`` of its contexts, the ``parser`` that read it,
     where it came from (``source_uri``, ``sha256``), ``provenance`` (which backend produced each
     part), the parser's ``warnings`` and ``coverage``: the share of the PDF text layer's words the
     article holds (None where it was not measured), ``ocr_pages``: the pages read by OCR, and its

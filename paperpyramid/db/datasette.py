@@ -19,7 +19,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "id": "The article's id (a 21-character nanoid).",
             "title": "Title as found in the paper.",
             "authors": 'JSON list of {"name", "affiliation", "email"}.',
-            "date_published": "Publication date as given by the source (free text, often a year).",
+            "date_published": "Publication date as ISO 8601: 2014-12-09, 2014-12, or 2014 when the source gives no more; NULL when it gives no readable date.",
             "journal": "Journal or venue.",
             "doi": "DOI without a resolver prefix (compared case-insensitively).",
             "abstract": "The abstract's text.",

@@ -13,10 +13,12 @@ kept in step by triggers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 
 import sqlite_utils
 
+from paperpyramid.dates import iso_date, unread_date_warning
 from paperpyramid.errors import ConfigurationError
 
 Migration = Callable[[sqlite_utils.Database], None]
@@ -359,8 +361,35 @@ def _v7_citations(db: sqlite_utils.Database) -> None:
         references.resolve_article(conn, article_id)
 
 
+def _v8_iso_dates(db: sqlite_utils.Database) -> None:
+    # publication dates as ISO 8601 (paperpyramid/dates.py), as the writer now stores them: a
+    # date that is not one becomes NULL and the article's warnings keep its text. Articles whose
+    # year was unreadable before are resolved again, oldest first: their year may now confirm a
+    # reference entry that names them by title
+    from paperpyramid.db import references
+
+    conn = db.conn
+    changed: list[str] = []
+    for article_id, given, warnings in conn.execute(
+        "SELECT id, date_published, warnings FROM articles WHERE date_published IS NOT NULL ORDER BY created_at, rowid"
+    ).fetchall():
+        date = iso_date(given)
+        if date == given:
+            continue
+        if date is None and given.strip():
+            kept = json.loads(warnings or "[]")
+            warnings = json.dumps([*(kept if isinstance(kept, list) else []), unread_date_warning(given)], ensure_ascii=False)
+        conn.execute("UPDATE articles SET date_published = ?, warnings = ? WHERE id = ?", [date, warnings, article_id])
+        if date is not None and not given[:4].isdigit():
+            changed.append(article_id)
+    for article_id in changed:
+        references.resolve_article(conn, article_id)
+
+
 #: Every migration, oldest first. Append only.
-MIGRATIONS: list[Migration] = [_v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid, _v5_coverage, _v6_ocr_pages, _v7_citations]
+MIGRATIONS: list[Migration] = [
+    _v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid, _v5_coverage, _v6_ocr_pages, _v7_citations, _v8_iso_dates,
+]  # fmt: skip
 
 #: The schema version this code reads and writes: the number of migrations.
 SCHEMA_VERSION = len(MIGRATIONS)

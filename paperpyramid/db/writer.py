@@ -31,6 +31,7 @@ from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import migrate
 from paperpyramid.document import Document, Section
 from paperpyramid.errors import ConfigurationError, NotACorpus, ServiceUnavailable
+from paperpyramid.normalise import normalise_document
 from paperpyramid.text_clean import clean_document
 from paperpyramid.tokens import TokenCounter
 
@@ -217,9 +218,9 @@ class CorpusWriter:
         if existing is not None:
             raise DuplicateArticle(sha256, existing)
         _check_indices(doc)
-        # no control character is ever stored, whatever produced the document (ingest cleans
-        # before cutting contexts; a caller of this method may not have)
-        doc = clean_document(doc)
+        # no control character nor a date in another form is ever stored, whatever produced the
+        # document (ingest normalises before cutting contexts; a caller of this method may not have)
+        doc = normalise_document(doc)
         contexts = None if contexts is None else clean_document([list(drafts) for drafts in contexts])
         if contexts is not None and len(contexts) != len(doc.sections):
             raise ValueError(f"{len(contexts)} lists of contexts for {len(doc.sections)} sections")

@@ -14,6 +14,12 @@ What counts as the body follows each format's own structure:
 - LaTeX (``.tex``): from the first sectioning command to ``\\end{document}``, so title,
   authors and abstract are left out; appendix sections are included.
 
+A parse carries no markup that says where its back matter begins, so both sides are held to
+the same rule when section titles are compared: a heading that names back matter
+(acknowledgements, funding, competing interests, author contributions, data availability,
+ethics and consent, abbreviations, supplementary material, a publisher's note: see
+:func:`back_matter`) is left out of the gold and of the parse alike, wherever it stands.
+
 Body text leaves out captions, tables and mathematics in every format: the score that
 uses it is word recall, and what it should measure is whether a parser kept the
 running text, not how it rendered a table or a formula.
@@ -31,7 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["GoldPaper", "latex_to_text", "load_gold", "load_jats", "load_latex", "load_tei"]
+__all__ = ["GoldPaper", "back_matter", "latex_to_text", "load_gold", "load_jats", "load_latex", "load_tei"]
 
 
 @dataclass
@@ -77,6 +83,25 @@ _NUMBERING = re.compile(
     re.VERBOSE,
 )
 _NOT_WORD = re.compile(r"[\W_]+")
+
+
+#: back-matter headings as :func:`soft_norm` writes them
+_BACK_MATTER = {
+    "acknowledgements", "acknowledgments", "acknowledgement", "acknowledgment", "funding", "fundinginformation",
+    "financialsupport", "competinginterests", "conflictofinterest", "conflictsofinterest", "conflictofinterests",
+    "conflictofintereststatement", "conflictsofintereststatement", "declarationofcompetinginterest", "declarations",
+    "authorcontributions", "authorscontributions", "authorcontribution", "authorscontribution", "contributions",
+    "availabilityofdataandmaterials", "availabilityofdataandmaterial", "dataavailability", "dataavailabilitystatement",
+    "ethicsapprovalandconsenttoparticipate", "consentforpublication", "ethicsstatement", "publishersnote", "abbreviations",
+    "authordetails", "authorsinformation", "additionalinformation", "disclosure", "disclosures", "supplementaryinformation",
+    "supplementarymaterial", "supplementarymaterials", "supportinginformation", "electronicsupplementarymaterial",
+}  # fmt: skip
+
+
+def back_matter(title: str) -> bool:
+    """Whether a section title names back matter rather than the body ("Acknowledgments",
+    "Conflict of Interests", "Authors' contributions", "Publisher's Note", ...)."""
+    return soft_norm(title) in _BACK_MATTER
 
 
 def soft_norm(title: str) -> str:

@@ -35,7 +35,7 @@ from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.eval.formulas import FormulaScore
 from paperpyramid.eval.formulas import render as render_formulas
 from paperpyramid.eval.formulas import score as score_formulas
-from paperpyramid.eval.gold import GoldPaper, load_gold, soft_norm
+from paperpyramid.eval.gold import GoldPaper, back_matter, load_gold, soft_norm
 from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, family_name, load_gold_metadata, score_metadata
 from paperpyramid.eval.tables import (
     PaperTables,
@@ -132,8 +132,8 @@ def _f1(precision: float, recall: float) -> float:
 
 def score_paper(gold: GoldPaper, predicted: GoldPaper) -> PaperScore:
     """Compare a parse with the gold of the same paper."""
-    gold_titles = Counter(soft_norm(t) for t in gold.section_titles)
-    predicted_titles = Counter(soft_norm(t) for t in predicted.section_titles)
+    gold_titles = Counter(soft_norm(t) for t in gold.section_titles if not back_matter(t))
+    predicted_titles = Counter(soft_norm(t) for t in predicted.section_titles if not back_matter(t))
     # A heading that normalises to nothing ("1.", "—") can't be told apart from any other
     # such heading, so it never counts as a match; it still counts as predicted.
     matched = gold_titles & predicted_titles
@@ -145,8 +145,8 @@ def score_paper(gold: GoldPaper, predicted: GoldPaper) -> PaperScore:
     if gold.n_references and predicted.n_references is not None:
         reference_ratio = predicted.n_references / gold.n_references
     return PaperScore(
-        gold_sections=len(gold.section_titles),
-        predicted_sections=len(predicted.section_titles),
+        gold_sections=sum(gold_titles.values()),
+        predicted_sections=sum(predicted_titles.values()),
         matched_sections=sum(matched.values()),
         title_match=title_match,
         body_recall=body_word_recall(gold.body_text, predicted.body_text),

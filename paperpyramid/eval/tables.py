@@ -33,7 +33,12 @@ Per gold table:
   a cell split over two extracted cells on one row, or merged with its neighbour, counts;
 - structure: (fewer rows / more rows) x (fewer columns / more columns) of the gold and
   extracted grids; 1.0 for the same shape. It does not see a column shifted inside a row;
-  the exact-cell recall does.
+  the exact-cell recall does;
+- TEDS and TEDS-Struct (:mod:`paperpyramid.eval.teds`): the similarity of the two grids as
+  HTML trees (``table > tr > td``) by tree edit distance, with the cells' normalised texts,
+  and of the rows and cells alone. The grids are compared as the rectangles stored, spans
+  expanded, where PubTabNet's TEDS reads the spans; a table with little of the gold's
+  shape or text can score below 0.
 
 A gold table not found scores 0 on every measure; a gold table without cells (a JATS
 table given only as an image) counts for detection only. Overall figures are means over
@@ -52,6 +57,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from paperpyramid.eval.teds import teds
 from paperpyramid.parsers.embedded.tables import reads_as_prose
 from paperpyramid.parsers.jats import parse_jats
 
@@ -73,6 +79,7 @@ __all__ = [
     "score_tables",
     "structure_score",
     "summarise_tables",
+    "table_teds",
     "tables_to_json",
 ]
 
@@ -200,7 +207,7 @@ def _joined(tables: Sequence[TableGrid]) -> TableGrid | None:
 
 @dataclass(frozen=True)
 class TableScore:
-    """How one gold table came out; recalls are ``None`` where the gold has no cells."""
+    """How one gold table came out; recalls and TEDS are ``None`` where the gold has no cells."""
 
     pdf: str
     label: str | None
@@ -213,6 +220,8 @@ class TableScore:
     exact_cell_recall: float | None
     cell_text_recall: float | None
     structure: float | None
+    teds: float | None
+    teds_structure: float | None
 
     @property
     def detected(self) -> bool:
@@ -269,6 +278,17 @@ def structure_score(gold: TableGrid, extracted: TableGrid) -> float | None:
     return min(gold_rows, rows) / max(gold_rows, rows) * min(gold_columns, columns) / max(gold_columns, columns)
 
 
+def table_teds(gold: TableGrid, extracted: TableGrid, *, structure_only: bool = False) -> float | None:
+    """TEDS (or TEDS-Struct) of the two grids, cells normalised; ``None`` where the gold has no cells."""
+    if not _gold_cells(gold):
+        return None
+    return teds(_normalised(gold), _normalised(extracted), structure_only=structure_only)
+
+
+def _normalised(grid: TableGrid) -> list[list[str]]:
+    return [[normalise_cell(cell) for cell in row] for row in grid.rows]
+
+
 def score_tables(pdf: str, gold: Sequence[TableGrid], extracted: Sequence[TableGrid]) -> PaperTables:
     """Pair one paper's gold and extracted tables and score every gold table."""
     pairing = pair_tables(gold, extracted)
@@ -290,6 +310,8 @@ def score_tables(pdf: str, gold: Sequence[TableGrid], extracted: Sequence[TableG
                 exact_cell_recall=exact_cell_recall(table, found) if found else missed,
                 cell_text_recall=cell_text_recall(table, found) if found else missed,
                 structure=structure_score(table, found) if found else (0.0 if table.rows else None),
+                teds=table_teds(table, found) if found else missed,
+                teds_structure=table_teds(table, found, structure_only=True) if found else missed,
             )
         )
     result.unpaired = [UnpairedTable(pdf, extracted[e].label, extracted[e].caption, extracted[e].shape) for e in pairing.unpaired]
@@ -307,6 +329,8 @@ class TablesSummary:
     mean_exact_cell_recall: float | None
     mean_cell_text_recall: float | None
     mean_structure: float | None
+    mean_teds: float | None
+    mean_teds_structure: float | None
     unpaired: int
 
 
@@ -326,6 +350,8 @@ def summarise_tables(papers: Sequence[PaperTables]) -> TablesSummary:
         mean_exact_cell_recall=_mean([score.exact_cell_recall for score in scores]),
         mean_cell_text_recall=_mean([score.cell_text_recall for score in scores]),
         mean_structure=_mean([score.structure for score in scores]),
+        mean_teds=_mean([score.teds for score in scores]),
+        mean_teds_structure=_mean([score.teds_structure for score in scores]),
         unpaired=sum(len(paper.unpaired) for paper in papers),
     )
 
@@ -346,7 +372,7 @@ def _short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-_COLUMNS = ("pdf", "label", "gold", "extracted", "exact", "text", "structure", "paired")
+_COLUMNS = ("pdf", "label", "gold", "extracted", "exact", "text", "structure", "teds", "teds-s", "paired")
 
 
 def render_tables(papers: Sequence[PaperTables]) -> list[str]:
@@ -358,16 +384,17 @@ def render_tables(papers: Sequence[PaperTables]) -> list[str]:
         paired = "-" if score.paired_by is None else score.paired_by + (f" ({score.pieces} pieces)" if score.pieces > 1 else "")
         rows.append(
             (score.pdf, score.label or "-", _shape(score.gold_shape), _shape(score.extracted_shape), _number(score.exact_cell_recall),
-             _number(score.cell_text_recall), _number(score.structure), paired)
+             _number(score.cell_text_recall), _number(score.structure), _number(score.teds), _number(score.teds_structure), paired)
         )  # fmt: skip
     widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
-    lines = ["", "tables (gold from JATS; exact = exact-cell recall, text = cell-text recall):"]
-    lines += ["  " + "  ".join(cell.ljust(w) if i in (0, 1, 7) else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+    lines = ["", "tables (gold from JATS; exact = exact-cell recall, text = cell-text recall, teds-s = TEDS-Struct):"]
+    lines += ["  " + "  ".join(cell.ljust(w) if i in (0, 1, 9) else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))).rstrip()
               for row in rows]  # fmt: skip
     summary = summarise_tables(papers)
     lines.append(
         f"tables: detection recall {_number(summary.detection_recall)} (of {summary.gold_tables}), "
-        f"mean exact-cell recall {_number(summary.mean_exact_cell_recall)}, mean cell-text recall {_number(summary.mean_cell_text_recall)}, "
+        f"mean exact-cell recall {_number(summary.mean_exact_cell_recall)}, mean TEDS {_number(summary.mean_teds)}, "
+        f"mean TEDS-Struct {_number(summary.mean_teds_structure)}, mean cell-text recall {_number(summary.mean_cell_text_recall)}, "
         f"mean structure {_number(summary.mean_structure)}; {summary.unpaired} extracted tables unpaired"
     )
     for table in (table for paper in papers for table in paper.unpaired):

@@ -52,13 +52,13 @@ from paperpyramid.ingest.limited import Limits, run_limited
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
 from paperpyramid.ingest.threads import worker_memory
 from paperpyramid.ingest.workers import Outcome, WorkerPool
+from paperpyramid.normalise import normalise_document
 from paperpyramid.parsers import SERVICES_OF, get_parser
 from paperpyramid.parsers.coverage import coverage_of, document_texts, text_layer_words, words
 from paperpyramid.parsers.embedded.ocr import using as ocr_program
 from paperpyramid.parsers.jats import parse_jats
 from paperpyramid.s3 import S3Location, S3Object, download, iter_objects, make_client, open_object, parse_s3_uri
 from paperpyramid.settings import EmbeddingSettings, IngestSettings, S3Settings, Settings
-from paperpyramid.text_clean import clean_document
 from paperpyramid.tokens import TokenCounter
 
 log = logging.getLogger(__name__)
@@ -260,7 +260,7 @@ def _client(settings: S3Settings) -> Minio:
 def _with_contexts(parsed: Parsed, embedding: EmbeddingSettings | None = None) -> Parsed:
     if parsed.document is None:
         return parsed
-    parsed.document = clean_document(parsed.document)  # every backend's text, before it is cut and embedded
+    parsed.document = normalise_document(parsed.document)  # every backend's text and date, before it is cut and embedded
     _link_citations(parsed.document)
     embedder = None if embedding is None else _embedder(embedding.model_dump_json())
     counter = _counter()

@@ -34,8 +34,14 @@ class Filters:
 
 
 def year_of(date_published: str | None) -> int | None:
-    """The year in a free-text publication date ("27 Jan 2015", "2014-11-23"), if any."""
-    match = _YEAR.search(date_published or "")
+    """The year of a stored publication date: the first four characters of the ISO 8601 date the
+    writer stores ("2014-11-23", "2014-11", "2014"); in the free text of a corpus read without
+    migrating ("27 Jan 2015"), the first year written in it; None when there is none."""
+    if not date_published:
+        return None
+    if date_published[:4].isdigit() and date_published[4:5] in ("", "-"):
+        return int(date_published[:4])
+    match = _YEAR.search(date_published)
     return int(match.group(1)) if match else None
 
 

@@ -2,7 +2,8 @@
 
     GET  /                                  the web page: ask, watch the steps, follow the citations
     GET  /healthz                           {"status": "ok"} while the corpus opens (no table's rows are read)
-    GET  /search?q=&mode=&level=&k=&budget_tokens=&article=   cited hits, as ``paperpyramid search --json``
+    GET  /search?q=&mode=&level=&k=&budget_tokens=&article=&year_from=&year_to=
+                                            cited hits, as ``paperpyramid search --json``
     GET  /articles?offset=&limit=           articles (id, title, date, journal, pages), a page at a time
     GET  /articles/{id}/outline?offset=&limit=   its sections in reading order, a page at a time
     GET  /sections/{id}/contexts?offset=&limit=  a section's passages in order, a page at a time
@@ -262,8 +263,12 @@ def create_app(
         k: int = Query(DEFAULT_K, ge=1, le=100),
         budget_tokens: int = Query(DEFAULT_BUDGET_TOKENS, ge=1),
         article: Annotated[list[str] | None, Query()] = None,
+        year_from: int | None = None,
+        year_to: int | None = None,
     ) -> list[dict[str, Any]]:
-        filters = Filters(article_ids=tuple(article) if article else None)
+        if year_from is not None and year_to is not None and year_from > year_to:
+            raise HTTPException(400, f"year_from {year_from} is after year_to {year_to}")
+        filters = Filters(article_ids=tuple(article) if article else None, year_from=year_from, year_to=year_to)
         try:
             hits = c.retrieve(q, mode=mode or c.best_mode(), k=k, budget_tokens=budget_tokens, filters=filters, level=level)
         except (PaperPyramidError, ValueError) as exc:

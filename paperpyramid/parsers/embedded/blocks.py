@@ -72,6 +72,16 @@ KNOWN_HEADINGS = {
     "acknowledgments and disclosures",
     "notes",
 }
+#: the back matter's headings: sections of their own, which hold no subsections
+BACK_MATTER_HEADINGS = {
+    "acknowledgments", "acknowledgements", "acknowledgment", "acknowledgement", "funding", "competing interests",
+    "conflict of interest", "conflicts of interest", "conflict of interests", "author contributions",
+    "authors' contributions", "authors’ contributions", "author contribution", "authors’ contribution",
+    "authors' contribution", "availability of data and materials", "data availability", "declarations",
+    "consent for publication", "ethics approval and consent to participate", "declaration of competing interest",
+    "publisher’s note", "publisher's note", "abbreviations", "author details", "authors’ information",
+    "additional information", "disclosure", "supporting information", "supplementary information",
+}  # fmt: skip
 REFERENCE_HEADINGS = {
     "references",
     "bibliography",
@@ -210,6 +220,25 @@ def join_lines(texts: list[str]) -> str:
     return out.replace("\u00ad", "")
 
 
+#: "2.1. Test Substances. EGMAX …": a number of two levels or more, a title, a full stop, text
+NUMBERED_RUN_IN = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){1,3})\.?\s+(?P<title>[A-Z].{1,118}?)\.\s+(?=\S)")
+
+
+def styled_lead(line: Line) -> str | None:
+    """The lead-in of a line set in bold or italics and closed by a full stop or a colon (set
+    in the same style or not), before more text in the body's style: "**Data sources.** The …",
+    "*Shake-flask cultivation system.* The …"; italics only with a full stop."""
+    for prefix, marks in ((line.bold_prefix, ".:"), (line.italic_prefix, ".")):
+        if not 3 <= prefix < len(line.text) - 3:
+            continue
+        lead = line.text[:prefix].rstrip()
+        if lead[-1:] not in marks and line.text[prefix : prefix + 1] in tuple(marks):
+            lead += line.text[prefix]
+        if lead[-1:] in marks:
+            return lead
+    return None
+
+
 def split_blocks(lines: list[Line], body_size: float) -> list[Block]:
     """Cut a reading-ordered list of lines (one page) into blocks."""
     blocks: list[Block] = []
@@ -242,8 +271,8 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
         return True
     if gap < -prev.height * 0.5:
         return True  # same row: table cells
-    if line.bold_prefix >= 2 and not line.bold and _SENTENCE_END.search(prev.text):
-        return True  # run-in heading
+    if (line.bold_prefix >= 2 and not line.bold or styled_lead(line) or NUMBERED_RUN_IN.match(line.text)) and _SENTENCE_END.search(prev.text):
+        return True  # run-in heading (see .run_in)
     left = min(item.x0 for item in current)
     indented = line.x0 > left + line.size * 0.8 and bool(_SENTENCE_END.search(prev.text))
     # a first-line indent after a finished sentence; not a centred or hanging line
@@ -383,7 +412,7 @@ _THEOREM_LIKE = re.compile(
 )
 
 
-_METADATA_LABEL = re.compile(
+METADATA_LABEL = re.compile(
     r"^(received|revised|accepted|published|first published|first indexed|address for correspondence|correspondence( to)?|corresponding authors?|for reprints contact|e-?mail|edited by|reviewed by|academic editor|citation|copyright|how to cite|see referee reports|article history|available online|open access|doi)\b",
     re.I,
 )
@@ -397,8 +426,8 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     if any("row" in line.tags for line in block.lines):
         return None  # shares its baseline with other text: a table cell or a figure label
     first = block.lines[0]
-    if 3 <= first.bold_prefix < len(first.text) - 3:
-        return None  # a bold lead-in followed by body text: a run-in heading, handled apart
+    if 3 <= first.bold_prefix < len(first.text) - 3 or NUMBERED_RUN_IN.match(text):
+        return None  # a lead-in followed by body text: a run-in heading (see .run_in)
     chars = [ch for ch in text if not ch.isspace()]
     if sum(1 for ch in chars if ch.isalpha()) < 0.6 * len(chars):
         return None
@@ -418,7 +447,7 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     if len(words) > 18 or not _capitalised(title[0]) or text.endswith((",", ";", "-")):
         return None
     # "Citation: Iskandar DT…" is front matter; "3.2 Citation Prediction" is a section
-    if _THEOREM_LIKE.match(title) or (match is None and _METADATA_LABEL.match(title)):
+    if _THEOREM_LIKE.match(title) or (match is None and METADATA_LABEL.match(title)):
         return None
     if text.endswith(".") and not match and len(words) > 6:
         return None

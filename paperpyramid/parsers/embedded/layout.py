@@ -44,6 +44,7 @@ class Line:
     italic: bool
     font: str
     bold_prefix: int = 0  # number of leading characters set in bold (run-in headings)
+    italic_prefix: int = 0  # number of leading characters set in italics (run-in headings of some journals)
     vertical: bool = False
     # filled by later passes
     column: int = 0
@@ -115,6 +116,7 @@ class _CharRun:
         "italic",
         "font",
         "prefix_bold",
+        "prefix_italic",
         "last_x1",
         "last_x0",
         "vertical_votes",
@@ -131,6 +133,7 @@ class _CharRun:
         self.italic = 0
         self.font: dict[str, int] = {}
         self.prefix_bold = -1  # -1: still in the bold prefix
+        self.prefix_italic = -1  # -1: still in the italic prefix
         self.last_x1 = float("-inf")
         self.last_x0 = float("-inf")
         self.vertical_votes = 0
@@ -268,6 +271,8 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
             run.font[font_name] = run.font.get(font_name, 0) + 1
             if run.prefix_bold == -1 and not bold:
                 run.prefix_bold = len(run.chars) - 1
+            if run.prefix_italic == -1 and not font_italic:
+                run.prefix_italic = len(run.chars) - 1
     close()
     if len(lines) < 3:
         n_images = _count_images(page)
@@ -346,7 +351,8 @@ def _split_line(run: _CharRun, line: Line, page: int) -> None:
         piece = _CharRun(run.rtl)
         piece.chars = list(" ".join(text for text, _, _ in group))
         piece.x0, piece.x1, piece.top, piece.bottom = group[0][1], group[-1][2], run.top, run.bottom
-        piece.sizes, piece.bold, piece.italic, piece.font, piece.prefix_bold = run.sizes, run.bold, run.italic, run.font, run.prefix_bold
+        piece.sizes, piece.bold, piece.italic, piece.font = run.sizes, run.bold, run.italic, run.font
+        piece.prefix_bold, piece.prefix_italic = run.prefix_bold, run.prefix_italic
         piece.vertical_votes = run.vertical_votes
         part = _finish(piece, page)
         if part is not None:
@@ -367,6 +373,7 @@ def _finish(run: _CharRun, page: int) -> Line | None:
     italic = letters > 0 and run.italic >= 0.6 * letters
     all_bold = letters > 0 and run.bold == letters
     prefix = len(text) if run.prefix_bold == -1 and all_bold else max(run.prefix_bold, 0)
+    italic_prefix = len(text) if run.prefix_italic == -1 and letters and run.italic == letters else max(run.prefix_italic, 0)
     vertical = run.vertical_votes > 0 or (run.bottom - run.top) > 3 * max(run.x1 - run.x0, 1) and len(text) > 3
     return Line(
         text=normalize_text(text),
@@ -380,6 +387,7 @@ def _finish(run: _CharRun, page: int) -> Line | None:
         italic=italic,
         font=font,
         bold_prefix=prefix,
+        italic_prefix=italic_prefix,
         vertical=vertical,
     )
 

@@ -36,10 +36,13 @@ from paperpyramid.parsers.embedded.reading_order import (
     body_font,
     body_font_size,
     drop_unreadable_lines,
+    furniture_keys,
     order_page,
+    page_furniture,
     remove_page_furniture,
 )
 from paperpyramid.parsers.embedded.references import split_references
+from paperpyramid.parsers.embedded.run_in import split_run_in_headings
 from paperpyramid.parsers.embedded.scan_reading import read_scans, read_unmapped_fonts
 from paperpyramid.parsers.embedded.scans import OcrMode, OcrPage
 from paperpyramid.parsers.embedded.scripts import unreadable_words
@@ -98,7 +101,7 @@ def parse_pdf(
             pages,
             toc,
             metadata,
-            tables=_table_reader(pdf, path, glyphs, scanned.pages),
+            tables=_table_reader(pdf, path, glyphs, scanned.pages, furniture_keys(pages)),
             graphics=lambda page: [] if page.number in scanned.pages else page_graphics(pdf, page),
         )
     finally:
@@ -195,10 +198,15 @@ def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
 
 
 def _table_reader(
-    pdf: pdfium.PdfDocument, path: Path, glyphs: GlyphMap | None = None, ocr_pages: dict[int, OcrPage] | None = None
+    pdf: pdfium.PdfDocument,
+    path: Path,
+    glyphs: GlyphMap | None = None,
+    ocr_pages: dict[int, OcrPage] | None = None,
+    furniture: set[str] | None = None,
 ) -> TableReader:
     """Reads the table under a caption from the open PDF (:mod:`.table_engine`): its own
-    look at the page's lines and drawn rules (a page read by OCR: its OCR lines, no rules).
+    look at the page's lines and drawn rules (a page read by OCR: its OCR lines, no rules),
+    without the page's running head and foot (``furniture``, :func:`.reading_order.furniture_keys`).
     A failure there costs that table's engine cells only: the parser's own cells stand in."""
 
     pages: dict[int, tuple[list[Line], list[Rule], BBox]] = {}  # a page with several captions is read once
@@ -208,7 +216,9 @@ def _table_reader(
     def read(page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
         try:
             if page_number not in pages:
-                pages[page_number] = read_table_page(pdf, page_number, glyphs=glyphs)
+                lines, rules, box = read_table_page(pdf, page_number, glyphs=glyphs)
+                heads = page_furniture(lines, box[3], furniture or set())
+                pages[page_number] = ([line for line in lines if not any(line is head for head in heads)], rules, box)
             return table_rows(*pages[page_number], caption_bbox)
         except Exception as exc:  # a table, not the document: the caller falls back
             log.warning(
@@ -277,6 +287,7 @@ def _build_document(
     _fold_abstract_labels(blocks)
     if not _apply_outline(blocks, toc):
         _require_following_text(blocks)
+        _renumber_members(blocks, split_run_in_headings(blocks))
         _filter_headings(blocks, body_size)
     document.doi = fm.find_doi(first_page_text, metadata, last_page_text)
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata)
@@ -324,6 +335,16 @@ def _drop_mentions(blocks: list[Block], captions: list[int]) -> None:
         block = blocks[index]
         if not block.extra.get("found") and not block.extra.get("members") and block.label in held:
             block.kind = "paragraph"
+
+
+def _renumber_members(blocks: list[Block], new: list[Block]) -> None:
+    """Put ``new`` in place of ``blocks``, where a table caption's ``members`` (the indices
+    of the blocks its table claimed, which are never split) now stand."""
+    position = {id(block): index for index, block in enumerate(new)}
+    for block in blocks:
+        if "members" in block.extra:
+            block.extra["members"] = [position[id(blocks[member])] for member in block.extra["members"]]  # type: ignore[attr-defined]
+    blocks[:] = new
 
 
 def _require_following_text(blocks: list[Block]) -> None:
@@ -565,11 +586,33 @@ def _filter_headings(blocks: list[Block], body_size: float) -> None:
     headings = [block for block in blocks if block.kind == "heading"]
     level_of = _style_levels(headings)
     numbered_levels = any(block.number for block in headings)
+    above = 0  # the level of the last heading set on a line of its own
     for block in headings:
         if block.number and numbered_levels:
             block.level = block.number.count(".") + 1 if block.number[0].isdigit() or "." in block.number else 1
+        elif block.extra.get("run_in"):
+            block.level = min(above + 1, 4)  # a run-in heading is the lowest there is: under the heading above it
+            continue
         else:
             block.level = level_of.get(_heading_style(block), 1)
+        if not block.extra.get("run_in"):
+            above = block.level
+    _flatten_back_matter(headings)
+
+
+def _flatten_back_matter(headings: list[Block]) -> None:
+    """The back matter holds no subsections: under "Author Contributions" or "Funding", a
+    heading that is neither numbered, another part of the back matter, an IMRaD section nor an
+    appendix ("Conceptualization", "Methodology", "Writing – review & editing") is a paragraph."""
+    in_back = False
+    for block in headings:
+        plain = block.title.lower().strip()
+        if plain in blk.BACK_MATTER_HEADINGS or plain in REFERENCE_HEADINGS:
+            in_back = True
+        elif block.number or plain in _TOP_LEVEL or plain.startswith("appendix"):
+            in_back = False
+        elif in_back:
+            block.kind = "paragraph"
 
 
 _TOP_LEVEL = {

@@ -26,32 +26,35 @@ _ARXIV_STAMP = re.compile(r"arXiv:\s*\d{4}\.\d{4,5}(v\d+)?|arXiv:[a-z\-]+/\d{7}"
 _MARGIN_BAND = 0.085
 
 
+def furniture_keys(pages: list[Page]) -> set[str]:
+    """The running heads and feet of ``pages``, as :func:`line_key` writes them: the texts
+    (digits ignored) that stand in the top or bottom band of several pages."""
+    band_keys: Counter[str] = Counter()
+    for page in pages:
+        band_keys.update({line_key(line.text) for line in page.lines if _in_band(line, page)})
+    repeated = max(2, round(len(pages) * 0.3)) if len(pages) > 2 else 2
+    return {key for key, count in band_keys.items() if count >= repeated}
+
+
 def remove_page_furniture(pages: list[Page]) -> None:
     """Drop running heads and feet, page numbers, line numbers, side stamps and rotated text.
 
     A line in the top or bottom band of the page is furniture when the same text (digits
-    ignored) appears in that band on several pages, or when it is only a page number. A
-    document of one page has no recurrence: its head and foot are found by position and
-    pattern (:func:`regions.single_page_furniture`).
+    ignored) appears in that band on several pages (:func:`furniture_keys`), or when it is only
+    a page number. A document of one page has no recurrence: its head and foot are found by
+    position and pattern (:func:`regions.single_page_furniture`).
     """
     if len(pages) == 1:
         dropped = single_page_furniture(pages[0])
         pages[0].lines = [line for line in pages[0].lines if not any(line is item for item in dropped)]
-    band_keys: Counter[str] = Counter()
-    for page in pages:
-        seen: set[str] = set()
-        for line in page.lines:
-            if _in_band(line, page):
-                seen.add(_key(line.text))
-        band_keys.update(seen)
-    repeated = max(2, round(len(pages) * 0.3)) if len(pages) > 2 else 2
+    furniture = furniture_keys(pages)
     for page in pages:
         kept = []
         for line in page.lines:
             text = line.text.strip()
             if line.vertical or _ARXIV_STAMP.search(text) and (line.x0 < page.width * 0.12 or line.width < line.height):
                 continue
-            if _in_band(line, page) and (band_keys[_key(text)] >= repeated or _PAGE_NUMBER.match(text)):
+            if _in_band(line, page) and (line_key(text) in furniture or _PAGE_NUMBER.match(text)):
                 continue
             if (
                 text.isdigit()
@@ -64,6 +67,18 @@ def remove_page_furniture(pages: list[Page]) -> None:
         page.lines = kept
 
 
+def page_furniture(lines: list[Line], height: float, furniture: set[str]) -> list[Line]:
+    """The lines of a page read apart (the table engine's own reading, cut around numbers) that
+    are its running head or foot: in the top or bottom band, and part of one of ``furniture``
+    (:func:`furniture_keys`) or a page number."""
+    return [
+        line
+        for line in lines
+        if _in_band_of(line, height)
+        and (_PAGE_NUMBER.match(line.text.strip()) or any(line_key(line.text) in key for key in furniture if line_key(line.text)))
+    ]
+
+
 def _marks_a_line(number: Line, page: Page) -> bool:
     """A small number set just left of a line's start, raised off its baseline: an
     affiliation's or a footnote's mark ("¹ School of …"), not a review copy's line number."""
@@ -73,10 +88,15 @@ def _marks_a_line(number: Line, page: Page) -> bool:
 
 
 def _in_band(line: Line, page: Page) -> bool:
-    return line.bottom < page.height * _MARGIN_BAND or line.top > page.height * (1 - _MARGIN_BAND)
+    return _in_band_of(line, page.height)
 
 
-def _key(text: str) -> str:
+def _in_band_of(line: Line, height: float) -> bool:
+    return line.bottom < height * _MARGIN_BAND or line.top > height * (1 - _MARGIN_BAND)
+
+
+def line_key(text: str) -> str:
+    """A line's text as running heads are compared: lower case, every number ``#``."""
     return _DIGITS.sub("#", text.lower()).strip()
 
 

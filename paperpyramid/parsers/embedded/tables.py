@@ -6,7 +6,7 @@ import re
 import statistics
 
 from paperpyramid.document import Document, Table
-from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, KNOWN_HEADINGS, Block
+from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, KNOWN_HEADINGS, NUMBERED_RUN_IN, Block
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_engine import side_by_side_prose
 
@@ -62,7 +62,8 @@ def collect_table(blocks: list[Block], caption_index: int, body_size: float) -> 
     """Indices of the blocks that form the table under ``blocks[caption_index]``.
 
     A table is the run of non-paragraph blocks after its caption on the same page: it stops
-    at a heading, another caption, or a block of running text (long lines ending sentences).
+    at a heading (one set on its line, or run in: "2.1. Statistical Analysis. The …"), another
+    caption, or a block of running text (long or justified lines ending a sentence).
     """
     caption = blocks[caption_index]
     taken: list[int] = []
@@ -72,17 +73,30 @@ def collect_table(blocks: list[Block], caption_index: int, body_size: float) -> 
             break
         if block.kind == "heading" and (block.number or block.title.lower() in KNOWN_HEADINGS):
             break
-        if _is_running_text(block, body_size):
+        if NUMBERED_RUN_IN.match(block.lines[0].text) or _is_running_text(block, body_size):
             break
         taken.append(index)
     return taken
 
 
 def _is_running_text(block: Block, body_size: float) -> bool:
-    if len(block.lines) < 2:
+    if len(block.lines) < 2 or not _SENTENCE_END.search(block.lines[-1].text) or block.size < body_size - 0.6:
         return False
     long_lines = sum(1 for line in block.lines if len(line.text) > 60)
-    return long_lines >= 0.6 * len(block.lines) and bool(_SENTENCE_END.search(block.lines[-1].text)) and block.size >= body_size - 0.6
+    return long_lines >= 0.6 * len(block.lines) or _justified_prose(block.lines)
+
+
+def _justified_prose(lines: list[Line]) -> bool:
+    """Three lines or more of words, all but the last as wide as the widest: a paragraph of a
+    narrow column, whose lines are shorter than a page-wide paragraph's."""
+    if len(lines) < 3:
+        return False
+    widest = max(line.x1 - line.x0 for line in lines)
+    full = sum(1 for line in lines[:-1] if line.x1 - line.x0 >= 0.9 * widest)
+    words = [word for line in lines for word in line.text.split()]
+    wordy = sum(1 for word in words if sum(ch.isalpha() for ch in word) >= 0.6 * len(word))
+    mean_length = sum(len(line.text) for line in lines) / len(lines)
+    return full >= 0.8 * (len(lines) - 1) and wordy >= 0.75 * len(words) and mean_length >= 40
 
 
 _CONTINUED = re.compile(r"\(?\bcontinued\b|\bcont(?:'d|\.)", re.IGNORECASE)

@@ -1,0 +1,407 @@
+#!/usr/bin/env python3
+"""The table model (SLANet-plus, :mod:`paperpyramid.parsers.embedded.table_model`) against the
+table engine (:mod:`paperpyramid.parsers.embedded.table_engine`), table by table, on JATS gold.
+
+    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/table_model.py [--gold /tmp/pmc-dev]
+        [--db /tmp/new-dev.sqlite] [--dpi 144] [--limit N] [--json OUT]
+
+For every PDF of the gold folder (``MANIFEST.tsv``: ``kind == pdf`` rows whose ``pairs_with``
+is a ``.nxml``), the embedded parser's table captions (``table_engines.table_captions``) give
+the tables to read. Per caption, on the page as ``read_table_page`` reads it:
+
+  engine       ``find_region`` and ``read_region`` (or the region over the caption where nothing
+               table-like is under it), as ``table_rows`` does: the engine's cells, recomputed
+  model        the model on the engine's region (the region the engine's cells came from)
+  model-tight  the model on that region shrunk to the box of its text and rules, 4 pt around
+               (the engine's region runs across the column's full width; the model sees it
+               scaled to 488 pixels, so white margins cost it resolution)
+  rule         per table, the engine or model-tight as :func:`choose` says
+  stored       the cells the corpus at ``--db`` holds (the parse as stored; no timing)
+
+Each gold table (:func:`paperpyramid.eval.tables.load_gold_tables`) is paired with the
+extracted tables by label and caption (:func:`~paperpyramid.eval.tables.pair_tables`; every
+system but ``stored`` shares the captions, so one pairing) and scored: found (paired and with
+cells), exact-cell recall, cell-text recall, shape (``structure_score``), TEDS and TEDS-Struct
+(``table-recognition-metric``: both grids written as HTML, one ``<td>`` per grid position, as
+the corpus stores them, spans expanded), seconds per table (the region, the engine's cells /
+the render, model and filling; the page's reading is shared and not counted).
+
+TEDS needs ``pip install table-recognition-metric==0.0.6`` (Apache-2.0; apted, Levenshtein).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sqlite3
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+sys.path.insert(0, str(HERE.parents[1]))
+
+import pypdfium2 as pdfium  # noqa: E402
+from table_engines import Caption, table_captions  # noqa: E402 - this folder's own script
+
+from paperpyramid.eval.tables import (  # noqa: E402
+    TableGrid,
+    cell_text_recall,
+    exact_cell_recall,
+    load_gold_tables,
+    pair_tables,
+    structure_score,
+)
+from paperpyramid.parsers.embedded.layout import Line  # noqa: E402
+from paperpyramid.parsers.embedded.table_engine import (  # noqa: E402
+    BBox,
+    Rule,
+    find_region,
+    read_region,
+    read_table_page,
+    region_over_caption,
+)
+from paperpyramid.parsers.embedded.table_model import StructureModel, recognise_table  # noqa: E402
+
+SYSTEMS = ("engine", "model", "model-tight", "rule", "stored")
+Rows = list[list[str]]
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass
+class Reading:
+    """One caption read by every system: cells (``None``: nothing found) and seconds."""
+
+    caption: Caption
+    region: BBox | None
+    ruled: bool
+    cells: dict[str, Rows | None] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    confidence: dict[str, float] = field(default_factory=dict)
+
+
+def engine_region(lines: Sequence[Line], rules: Sequence[Rule], page: BBox, caption: BBox) -> tuple[BBox | None, Rows | None]:
+    """The region the engine's cells come from and the cells, as ``table_rows`` finds them."""
+    region = find_region(lines, rules, page, caption)
+    cells = read_region(lines, rules, region) if region is not None else None
+    if cells is None:
+        above = region_over_caption(lines, page, caption)
+        if above is not None:
+            found = read_region(lines, rules, above)
+            if found is not None or region is None:
+                return above, found
+    return region, cells
+
+
+def tight_region(lines: Sequence[Line], rules: Sequence[Rule], region: BBox, margin: float = 4.0) -> BBox:
+    """``region`` shrunk to the box of the lines and horizontal rules inside it, ``margin`` around."""
+    x0, top, x1, bottom = region
+    boxes = [
+        (line.x0, line.top, line.x1, line.bottom)
+        for line in lines
+        if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1 and top <= line.top and line.bottom <= bottom + 1
+    ]
+    boxes += [
+        (max(rule.x0, x0), rule.top, min(rule.x1, x1), rule.bottom)
+        for rule in rules
+        if top - 1 <= rule.y <= bottom + 1 and rule.x1 > x0 and rule.x0 < x1 and rule.horizontal
+    ]
+    if not boxes:
+        return region
+    return (
+        max(x0, min(box[0] for box in boxes) - margin),
+        max(top, min(box[1] for box in boxes) - margin),
+        min(x1, max(box[2] for box in boxes) + margin),
+        min(bottom + 1, max(box[3] for box in boxes) + margin),
+    )
+
+
+def ruled_grid(rules: Sequence[Rule], region: BBox) -> bool:
+    """Vertical rules in the region: the engine reads it as a drawn grid (its lattice step)."""
+    x0, top, x1, bottom = region
+    near = [rule for rule in rules if rule.x1 >= x0 - 2 and rule.x0 <= x1 + 2 and rule.bottom >= top - 2 and rule.top <= bottom + 2]
+    return sum(1 for rule in near if not rule.horizontal) >= 3
+
+
+def _model_cells(grid: Rows) -> Rows | None:
+    filled = sum(1 for row in grid for cell in row if cell)
+    return grid if len(grid) >= 2 and max(len(row) for row in grid) >= 2 and filled >= 2 else None
+
+
+def read_paper(path: Path, model: StructureModel, dpi: float) -> list[Reading]:
+    readings = []
+    pdf = pdfium.PdfDocument(path)
+    pages: dict[int, tuple[list[Line], list[Rule], BBox]] = {}
+    try:
+        for caption in table_captions(path):
+            if caption.page not in pages:
+                pages[caption.page] = read_table_page(pdf, caption.page)
+            lines, rules, page = pages[caption.page]
+            started = time.perf_counter()
+            region, cells = engine_region(lines, rules, page, caption.bbox)
+            reading = Reading(caption, region, region is not None and ruled_grid(rules, region))
+            reading.cells["engine"], reading.seconds["engine"] = cells, time.perf_counter() - started
+            for name, box in (("model", region), ("model-tight", tight_region(lines, rules, region) if region else None)):
+                if box is None:
+                    reading.cells[name], reading.seconds[name] = None, 0.0
+                    continue
+                started = time.perf_counter()
+                table = recognise_table(pdf, caption.page, box, lines, model=model, dpi=dpi)
+                reading.seconds[name] = time.perf_counter() - started
+                reading.cells[name] = _model_cells(table.grid)
+                reading.confidence[name] = table.structure.confidence
+            readings.append(reading)
+    finally:
+        pdf.close()
+    return readings
+
+
+# --------------------------------------------------------------------------- the rule
+
+
+def raggedness(cells: Rows | None) -> float:
+    """Share of the engine's rows that fill fewer cells than half its columns (1.0: no cells)."""
+    if not cells:
+        return 1.0
+    width = max(len(row) for row in cells)
+    return sum(1 for row in cells if sum(1 for cell in row if cell) < width / 2) / len(cells)
+
+
+def choose(reading: Reading) -> str:
+    """Which system's cells the rule keeps for one table (see the module's report)."""
+    engine, model = reading.cells.get("engine"), reading.cells.get("model-tight")
+    if model is None:
+        return "engine"
+    if engine is None:
+        return "model-tight"
+    if reading.ruled:
+        return "engine"
+    return "model-tight" if raggedness(engine) >= RAGGED and reading.confidence.get("model-tight", 0.0) >= CONFIDENT else "engine"
+
+
+#: the rule's thresholds, set on the dev tables (see the report this script prints)
+RAGGED = 0.5
+CONFIDENT = 0.95
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+def grid_html(rows: Sequence[Sequence[str]]) -> str:
+    body = "".join("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<html><body><table>{body}</table></body></html>"
+
+
+@dataclass
+class Score:
+    pdf: str
+    label: str | None
+    gold_shape: tuple[int, int]
+    shape: tuple[int, int] | None
+    found: bool
+    exact: float | None
+    text: float | None
+    shape_score: float | None
+    teds: float | None
+    teds_struct: float | None
+    seconds: float | None
+    chosen: str | None = None
+
+
+def teds_scorers() -> tuple[Callable[[str, str], float], Callable[[str, str], float]]:
+    try:
+        from table_recognition_metric import TEDS
+    except ImportError as exc:
+        raise SystemExit("TEDS needs: .venv/bin/pip install table-recognition-metric==0.0.6") from exc
+    content, structure = TEDS(), TEDS(structure_only=True)
+    return (lambda pred, gold: float(content(pred, gold))), (lambda pred, gold: float(structure(pred, gold)))
+
+
+def score_one(
+    pdf: str, gold: TableGrid, found: TableGrid | None, seconds: float | None, teds: tuple[Callable[[str, str], float], ...]
+) -> Score:
+    has_cells = any(cell.strip() for row in gold.rows for cell in row)
+    if found is None or not found.rows:
+        zero = 0.0 if has_cells else None
+        return Score(pdf, gold.label, gold.shape, found.shape if found else None, False, zero, zero, zero, zero, zero, seconds)
+    gold_html, found_html = grid_html(gold.rows), grid_html(found.rows)
+    return Score(
+        pdf, gold.label, gold.shape, found.shape, True,
+        exact_cell_recall(gold, found), cell_text_recall(gold, found), structure_score(gold, found),
+        teds[0](found_html, gold_html) if has_cells else None, teds[1](found_html, gold_html) if has_cells else None,
+        seconds,
+    )  # fmt: skip
+
+
+def _seconds(name: str, reading: Reading) -> float:
+    """What a system costs on one caption: the rule runs the engine, and the model where the grid is not ruled."""
+    if name == "rule":
+        return reading.seconds["engine"] + (0.0 if reading.ruled else reading.seconds["model-tight"])
+    return reading.seconds[name]
+
+
+def joined(grids: Sequence[TableGrid]) -> TableGrid | None:
+    if not grids:
+        return None
+    return TableGrid(grids[0].label, grids[0].caption, tuple(row for grid in grids for row in grid.rows))
+
+
+def score_paper(
+    pdf: str, gold: list[TableGrid], readings: list[Reading], stored: list[TableGrid], teds: tuple[Callable[[str, str], float], ...]
+) -> dict[str, list[Score]]:
+    captions = [TableGrid(r.caption.label, r.caption.caption, ()) for r in readings]
+    pairing = pair_tables(gold, captions)
+    scores: dict[str, list[Score]] = {name: [] for name in SYSTEMS}
+    for table, indices in zip(gold, pairing.pieces, strict=True):
+        pieces = [readings[index] for index in indices]
+        for name in ("engine", "model", "model-tight", "rule"):
+            chosen = [choose(piece) if name == "rule" else name for piece in pieces]
+            grids = [
+                TableGrid(p.caption.label, p.caption.caption, tuple(tuple(row) for row in p.cells[c] or []))
+                for p, c in zip(pieces, chosen, strict=True)
+            ]
+            seconds = sum(_seconds(name, piece) for piece in pieces)
+            score = score_one(pdf, table, joined(grids), seconds if pieces else None, teds)
+            score.chosen = ",".join(chosen) if name == "rule" else None
+            scores[name].append(score)  # fmt: skip
+    stored_pairing = pair_tables(gold, stored)
+    for table, indices in zip(gold, stored_pairing.pieces, strict=True):
+        scores["stored"].append(score_one(pdf, table, joined([stored[index] for index in indices]), None, teds))
+    return scores
+
+
+# --------------------------------------------------------------------------- report
+
+
+def read_manifest(folder: Path) -> list[tuple[Path, Path]]:
+    with (folder / "MANIFEST.tsv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    return [
+        (folder / row["file"], folder / row["pairs_with"])
+        for row in rows
+        if row.get("kind") == "pdf" and row.get("pairs_with", "").endswith(".nxml") and (folder / row["file"]).is_file()
+    ]
+
+
+def read_stored(db: Path | None) -> dict[str, list[TableGrid]]:
+    """The stored tables of each PDF (by file name) of the corpus at ``db``, in page order."""
+    if db is None or not db.is_file():
+        return {}
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        query = "SELECT a.source_uri, t.label, t.caption, t.cells FROM tables t JOIN articles a ON a.id = t.article_id ORDER BY a.id, t.page, t.rowid"
+        stored: dict[str, list[TableGrid]] = {}
+        for uri, label, caption, cells in connection.execute(query):
+            rows = tuple(tuple(str(cell) for cell in row) for row in json.loads(cells or "[]"))
+            stored.setdefault(Path(uri or "").name, []).append(TableGrid(label, caption or "", rows))
+        return stored
+    finally:
+        connection.close()
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    present = [value for value in values if value is not None]
+    return statistics.fmean(present) if present else None
+
+
+def _number(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def summary(scores: Sequence[Score]) -> dict[str, Any]:
+    seconds = [score.seconds for score in scores if score.seconds is not None]
+    return {
+        "tables": len(scores),
+        "found": _mean([1.0 if score.found else 0.0 for score in scores]),
+        "exact": _mean([score.exact for score in scores]),
+        "text": _mean([score.text for score in scores]),
+        "shape": _mean([score.shape_score for score in scores]),
+        "teds": _mean([score.teds for score in scores]),
+        "teds_struct": _mean([score.teds_struct for score in scores]),
+        "seconds_mean": statistics.fmean(seconds) if seconds else None,
+        "seconds_max": max(seconds) if seconds else None,
+    }
+
+
+def render(scores: dict[str, list[Score]]) -> list[str]:
+    lines = ["per gold table (found exact text TEDS TEDS-S seconds; '-' = not found):"]
+    header = f"  {'pdf':42} {'label':5} {'gold':7}" + "".join(f" | {name:^33}" for name in ("engine", "model-tight", "stored"))
+    lines.append(header)
+    for index, engine in enumerate(scores["engine"]):
+        cells = []
+        for name in ("engine", "model-tight", "stored"):
+            score = scores[name][index]
+            cells.append(
+                f"{_number(score.exact)} {_number(score.text)} {_number(score.teds)} {_number(score.teds_struct)} {_number(score.seconds)}".rjust(
+                    33
+                )
+                if score.found
+                else "-".center(33)
+            )
+        shape = f"{engine.gold_shape[0]}x{engine.gold_shape[1]}"
+        rule = scores["rule"][index].chosen or "-"
+        lines.append(
+            f"  {engine.pdf[:42]:42} {str(engine.label or '-')[:5]:5} {shape:7}"
+            + "".join(f" | {cell}" for cell in cells)
+            + f"  rule: {rule}"
+        )
+    lines += [
+        "",
+        f"  {'system':12} {'tables':>6} {'found':>6} {'exact':>6} {'text':>6} {'shape':>6} {'TEDS':>6} {'TEDS-S':>6} {'s/table':>8} {'max s':>6}",
+    ]
+    for name in SYSTEMS:
+        s = summary(scores[name])
+        lines.append(
+            f"  {name:12} {s['tables']:6d} {_number(s['found']):>6} {_number(s['exact']):>6} {_number(s['text']):>6} {_number(s['shape']):>6} "
+            f"{_number(s['teds']):>6} {_number(s['teds_struct']):>6} {_number(s['seconds_mean'], 3):>8} {_number(s['seconds_max']):>6}"
+        )
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--gold", type=Path, default=Path("/tmp/pmc-dev"), help="a folder with MANIFEST.tsv, PDFs and their .nxml gold")
+    parser.add_argument(
+        "--db", type=Path, default=Path("/tmp/new-dev.sqlite"), help="a corpus of the same PDFs: its stored cells are scored too"
+    )
+    parser.add_argument("--dpi", type=float, default=144.0, help="the resolution the region is rendered at for the model")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N PDFs")
+    parser.add_argument("--json", type=Path, help="write every score and reading here")
+    args = parser.parse_args(argv)
+    teds = teds_scorers()
+    model = StructureModel()
+    stored = read_stored(args.db)
+    papers = read_manifest(args.gold)[: args.limit or None]
+    scores: dict[str, list[Score]] = {name: [] for name in SYSTEMS}
+    readings_out = []
+    for pdf, nxml in papers:
+        gold = load_gold_tables(nxml)
+        if not gold:
+            continue
+        readings = read_paper(pdf, model, args.dpi)
+        print(f"{pdf.name}: {len(gold)} gold tables, {len(readings)} captions", file=sys.stderr)
+        for name, found in score_paper(pdf.name, gold, readings, stored.get(pdf.name, []), teds).items():
+            scores[name] += found
+        readings_out += [
+            {"pdf": pdf.name, "label": r.caption.label, "page": r.caption.page, "region": r.region, "ruled": r.ruled, "cells": r.cells,
+             "seconds": r.seconds, "confidence": r.confidence}
+            for r in readings
+        ]  # fmt: skip
+    print("\n".join(render(scores)))
+    if args.json:
+        args.json.write_text(
+            json.dumps({name: [asdict(score) for score in found] for name, found in scores.items()} | {"readings": readings_out})
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
