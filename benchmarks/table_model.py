@@ -67,7 +67,7 @@ from paperpyramid.parsers.embedded.table_engine import (  # noqa: E402
     read_table_page,
     region_over_caption,
 )
-from paperpyramid.parsers.embedded.table_model import StructureModel, recognise_table  # noqa: E402
+from paperpyramid.parsers.embedded.table_model import StructureModel, fit_region, recognise_table  # noqa: E402
 
 SYSTEMS = ("engine", "model", "model-tight", "rule", "stored")
 Rows = list[list[str]]
@@ -101,29 +101,6 @@ def engine_region(lines: Sequence[Line], rules: Sequence[Rule], page: BBox, capt
     return region, cells
 
 
-def tight_region(lines: Sequence[Line], rules: Sequence[Rule], region: BBox, margin: float = 4.0) -> BBox:
-    """``region`` shrunk to the box of the lines and horizontal rules inside it, ``margin`` around."""
-    x0, top, x1, bottom = region
-    boxes = [
-        (line.x0, line.top, line.x1, line.bottom)
-        for line in lines
-        if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1 and top <= line.top and line.bottom <= bottom + 1
-    ]
-    boxes += [
-        (max(rule.x0, x0), rule.top, min(rule.x1, x1), rule.bottom)
-        for rule in rules
-        if top - 1 <= rule.y <= bottom + 1 and rule.x1 > x0 and rule.x0 < x1 and rule.horizontal
-    ]
-    if not boxes:
-        return region
-    return (
-        max(x0, min(box[0] for box in boxes) - margin),
-        max(top, min(box[1] for box in boxes) - margin),
-        min(x1, max(box[2] for box in boxes) + margin),
-        min(bottom + 1, max(box[3] for box in boxes) + margin),
-    )
-
-
 def ruled_grid(rules: Sequence[Rule], region: BBox) -> bool:
     """Vertical rules in the region: the engine reads it as a drawn grid (its lattice step)."""
     x0, top, x1, bottom = region
@@ -149,7 +126,7 @@ def read_paper(path: Path, model: StructureModel, dpi: float) -> list[Reading]:
             region, cells = engine_region(lines, rules, page, caption.bbox)
             reading = Reading(caption, region, region is not None and ruled_grid(rules, region))
             reading.cells["engine"], reading.seconds["engine"] = cells, time.perf_counter() - started
-            for name, box in (("model", region), ("model-tight", tight_region(lines, rules, region) if region else None)):
+            for name, box in (("model", region), ("model-tight", fit_region(region, lines, rules) if region else None)):
                 if box is None:
                     reading.cells[name], reading.seconds[name] = None, 0.0
                     continue
@@ -231,14 +208,26 @@ def score_one(
     has_cells = any(cell.strip() for row in gold.rows for cell in row)
     if found is None or not found.rows:
         zero = 0.0 if has_cells else None
-        return Score(pdf, gold.label, gold.shape, found.shape if found else None, False, zero, zero, zero, zero, zero, seconds)
+        teds_zero = zero if _positions(gold) <= TEDS_POSITIONS else None
+        return Score(pdf, gold.label, gold.shape, found.shape if found else None, False, zero, zero, zero, teds_zero, teds_zero, seconds)
     gold_html, found_html = grid_html(gold.rows), grid_html(found.rows)
+    # TEDS (pure-Python tree edit distance) takes minutes on a 70 x 16 grid: large tables go without it
+    sized = has_cells and _positions(gold) <= TEDS_POSITIONS and _positions(found) <= 2 * TEDS_POSITIONS
     return Score(
         pdf, gold.label, gold.shape, found.shape, True,
         exact_cell_recall(gold, found), cell_text_recall(gold, found), structure_score(gold, found),
-        teds[0](found_html, gold_html) if has_cells else None, teds[1](found_html, gold_html) if has_cells else None,
+        teds[0](found_html, gold_html) if sized else None, teds[1](found_html, gold_html) if sized else None,
         seconds,
     )  # fmt: skip
+
+
+#: gold grids with more positions than this are scored without TEDS (every system alike)
+TEDS_POSITIONS = 300
+
+
+def _positions(grid: TableGrid) -> int:
+    rows, columns = grid.shape
+    return rows * columns
 
 
 def _seconds(name: str, reading: Reading) -> float:
@@ -276,6 +265,17 @@ def score_paper(
     for table, indices in zip(gold, stored_pairing.pieces, strict=True):
         scores["stored"].append(score_one(pdf, table, joined([stored[index] for index in indices]), None, teds))
     return scores
+
+
+def load_readings(path: Path) -> dict[str, list[Reading]]:
+    """The readings of a ``--json`` run, by PDF file name."""
+    readings: dict[str, list[Reading]] = {}
+    for item in json.loads(path.read_text())["readings"]:
+        caption = Caption(**{**item["caption"], "pdf": Path(item["caption"]["pdf"]), "bbox": tuple(item["caption"]["bbox"])})
+        region = tuple(item["region"]) if item["region"] else None
+        reading = Reading(caption, region, item["ruled"], item["cells"], item["seconds"], item["confidence"])  # type: ignore[arg-type]
+        readings.setdefault(caption.pdf.name, []).append(reading)
+    return readings
 
 
 # --------------------------------------------------------------------------- report
@@ -375,26 +375,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dpi", type=float, default=144.0, help="the resolution the region is rendered at for the model")
     parser.add_argument("--limit", type=int, default=0, help="only the first N PDFs")
     parser.add_argument("--json", type=Path, help="write every score and reading here")
+    parser.add_argument("--readings", type=Path, help="score the readings a --json run wrote, without reading the PDFs again")
     args = parser.parse_args(argv)
     teds = teds_scorers()
     model = StructureModel()
     stored = read_stored(args.db)
     papers = read_manifest(args.gold)[: args.limit or None]
     scores: dict[str, list[Score]] = {name: [] for name in SYSTEMS}
+    cached = load_readings(args.readings) if args.readings else None
     readings_out = []
     for pdf, nxml in papers:
         gold = load_gold_tables(nxml)
         if not gold:
             continue
-        readings = read_paper(pdf, model, args.dpi)
+        readings = cached.get(pdf.name) if cached is not None else None
+        if readings is None:
+            readings = read_paper(pdf, model, args.dpi)
         print(f"{pdf.name}: {len(gold)} gold tables, {len(readings)} captions", file=sys.stderr)
         for name, found in score_paper(pdf.name, gold, readings, stored.get(pdf.name, []), teds).items():
             scores[name] += found
         readings_out += [
-            {"pdf": pdf.name, "label": r.caption.label, "page": r.caption.page, "region": r.region, "ruled": r.ruled, "cells": r.cells,
+            {"caption": {**asdict(r.caption), "pdf": str(r.caption.pdf)}, "region": r.region, "ruled": r.ruled, "cells": r.cells,
              "seconds": r.seconds, "confidence": r.confidence}
             for r in readings
         ]  # fmt: skip
+        if args.json:  # as it goes: a long run stopped keeps what it read
+            args.json.write_text(json.dumps({"readings": readings_out}))
     print("\n".join(render(scores)))
     if args.json:
         args.json.write_text(

@@ -60,13 +60,18 @@ def clean_text(text: str) -> str:
     """
     cleaned = text.translate(_UNICODE_LIGATURES)
     if _UNUSUAL.search(cleaned):
-        cleaned = _plain_unicode(cleaned)
+        cleaned = plain_unicode(cleaned)
     if _CONTROL.search(cleaned):
         cleaned = _CONTROL.sub("", _LIGATURE_IN_WORD.sub(lambda match: _TEX_LIGATURES[match.group(0)], cleaned))
     return text if cleaned == text else cleaned  # the same object when clean: documents are copied only where needed
 
 
-def _plain_unicode(text: str) -> str:
+def plain_unicode(text: str) -> str:
+    """``text`` with surrogate pairs joined (lone halves dropped), math alphanumerics as plain
+    letters and digits, odd spaces as a space, separators as newlines and invisible marks gone;
+    control characters and ligatures are left to :func:`clean_text`."""
+    if not _UNUSUAL.search(text):
+        return text
     if _SURROGATE.search(text):  # pairs joined into the character they encode, lone halves dropped
         text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "ignore")
     text = _MATH_LETTER.sub(lambda match: unicodedata.normalize("NFKC", match.group(0)), text)
@@ -113,4 +118,4 @@ def _moved(cite: Cite, text: str) -> Cite:
     return dataclasses.replace(cite, start=start, end=start + len(clean_text(text[cite.start : cite.end])))
 
 
-__all__ = ["clean_document", "clean_text"]
+__all__ = ["clean_document", "clean_text", "plain_unicode"]

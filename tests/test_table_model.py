@@ -11,8 +11,9 @@ import pypdfium2 as pdfium
 import pytest
 
 from paperpyramid.eval.tables import TableGrid, exact_cell_recall, load_gold_tables
-from paperpyramid.parsers.embedded.table_engine import find_region, read_table_page
-from paperpyramid.parsers.embedded.table_model import WEIGHTS_MISSING, read_table_with_model
+from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.table_engine import Rule, find_region, read_table_page
+from paperpyramid.parsers.embedded.table_model import WEIGHTS_MISSING, fit_region, read_table_with_model
 from paperpyramid.parsers.embedded.table_model.filling import Word, fill_cells
 from paperpyramid.parsers.embedded.table_model.image import SIDE, prepare
 from paperpyramid.parsers.embedded.table_model.structure import Structure, decode, expand, layout_cells
@@ -85,6 +86,16 @@ def test_words_fill_the_cell_they_overlap_and_a_line_across_two_cells_is_split()
     assert fill_cells(words, boxes) == ["Age, years", "12.8 a", "Body mass index", "24.1"]
 
 
+def test_the_region_is_fitted_to_its_text_and_rules() -> None:
+    def line(text: str, x0: float, top: float, x1: float) -> Line:
+        return Line(text, 1, x0, top, x1, top + 8, 8.0, False, False, "Times")
+
+    lines = [line("Age", 100, 110, 120), line("12.8", 200, 110, 220), line("Running text of the next column", 320, 110, 500)]
+    rules = [Rule(90, 104, 250, 104.5)]
+    # the caption's column runs from 50 to 300: the table fills 90-220 of it, from its top rule down
+    assert fit_region((50.0, 100.0, 300.0, 130.0), lines, rules) == (86.0, 100.0, 250.0 + 4, 122.0)
+
+
 def test_the_image_is_scaled_to_the_model_side_and_padded() -> None:
     image = np.full((100, 244, 3), 255, np.uint8)
     prepared = prepare(image)
@@ -116,7 +127,7 @@ def test_a_real_table_is_read_with_the_text_layers_exact_text() -> None:
         caption = next(line for line in lines if line.text.startswith("Table 1."))
         region = find_region(lines, rules, page, (caption.x0, caption.top, caption.x1, caption.bottom))
         assert region is not None
-        cells = read_table_with_model(pdf, 4, region, lines)
+        cells = read_table_with_model(pdf, 4, region, lines, rules=rules)
     finally:
         pdf.close()
     assert cells is not None

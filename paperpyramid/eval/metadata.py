@@ -216,7 +216,9 @@ def score_metadata(gold: Metadata, predicted: Metadata) -> MetadataScore:
     if gold.doi:
         score.fields["doi"] = bool(predicted.doi) and normalise_doi(predicted.doi or "") == normalise_doi(gold.doi)
     if gold.journal:
-        names = {soft_norm(re.sub(r"^the\s+", "", j, flags=re.I)) for j in gold.journal}
+        # NLM's titles add a qualifier after " : " ("World Journal of Emergency Surgery : WJES") that no page prints
+        titles = [*gold.journal, *(j.split(" : ")[0] for j in gold.journal if " : " in j)]
+        names = {soft_norm(re.sub(r"^the\s+", "", j, flags=re.I)) for j in titles}
         found = (predicted.journal or [""])[0]
         score.fields["journal"] = bool(found) and soft_norm(re.sub(r"^the\s+", "", found, flags=re.I)) in names
     if gold.year:

@@ -42,7 +42,8 @@ _DATE_RANK = {"latest published": 0, "date of publication": 1, "published": 1, "
 _MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•"
 _SPACING_ACCENTS = "´`¨˜ˆ¸˘ˇ˝˛"
 _AFFILIATION = re.compile(
-    r"\b(universit|institut|departament|department|dept\b|school|college|laborator|hospital|centre|center|faculty|division|academy|corporation|clinic|ministry|group)",
+    r"\b(universit|institut|departament|department|dept\b|school|college|laborator|hospital|centre|center|faculty|division|academy|corporation|clinic|ministry|group"
+    r"|ltd\b|pvt\b|inc\b|gmbh\b|llc\b|r&d\b|company|foundation|industrial area|road\b|street\b|avenue\b)",
     re.I,
 )
 _PARTICLES = {"van", "von", "de", "del", "della", "der", "den", "da", "dos", "du", "di", "la", "le", "y", "bin", "al", "el", "ten", "ter"}
@@ -185,10 +186,13 @@ def _split_names(text: str) -> list[str]:
     text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
     text = re.sub(rf"(?<=[a-z])[α-ω]+(?=[\s,{_MARKS}]|$)", "†", text)  # Greek letters as affiliation marks: Loα
     text = re.sub(rf"[{_SPACING_ACCENTS}]\s?(?=[a-zß-ÿ])|[{_SPACING_ACCENTS}]", "", text)
+    text = re.sub(rf"(?<=[a-zß-ÿ])ID(?=[\s,;\d{_MARKS}]|$)", "", text)  # an ORCID badge set as text after the name: ShiID1,2*
     text = re.sub(rf"(?:(?<=[^\W\d_])|\s+)[\d,{_MARKS}]*[{_MARKS}\d][\d,{_MARKS}]*(?=\s|$|,)", " ; ", text)
     names = []
     for part in re.split(r"\s*(?:;|,|&|\band\b|\bAND\b|\{et al\.\})\s*", text):
         name = re.sub(rf"[\d{_MARKS}]+", " ", part)
+        if " " not in name.strip():  # given and family name set without a space: BinwuXu
+            name = re.sub(r"^([A-Z][a-zß-ÿ]+)(?=[A-Z][a-zß-ÿ])", r"\1 ", name.strip())
         name = re.sub(r"^(?:dr|prof|professor)\.?\s+", "", " ".join(name.split()), flags=re.I).strip(" .")
         name = re.sub(
             r"(?<=[^\W\d_])\s?[^\w\s.]+$", "", name

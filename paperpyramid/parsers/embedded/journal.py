@@ -37,6 +37,12 @@ _JOURNAL_LINES = [
     re.compile(rf"{_AFTER_AUTHORS}{_J}\s+\(?{_YEAR}\)?[,;]?\s+\d+\s*(?:[:,(]|\d*$)"),
     # PLOS: "PLOS ONE | DOI:…"; Chinese Medical Journal: "Chinese Medical Journal ¦ July 20, 2017 ¦"
     re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*(?:DOI|doi\b|(?P<date>{DATE}))"),
+    # PLOS since 2017: "PLOS ONE | https://doi.org/10.1371/journal.pone.0193451 March 20, 2018"
+    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*https?://(?:dx\.)?doi\.org/\S+(?:\s+(?P<date>{DATE}))?"),
+    # Frontiers' foot: "Frontiers in Microbiology | www.frontiersin.org"
+    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*www\.\S+\s*$"),
+    # BMC's head without its numbers (set apart on the line): "Hua et al. BMC Public Health"
+    re.compile(rf"et al\.\s+{_J}\s*$"),
     # Nature: "Nature Communications | (2021) 12:3456 | https://doi.org/…"
     re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*\({_YEAR}\)\s*\d+"),
     # APS, AIP: "PHYSICAL REVIEW LETTERS 124, 081301 (2020)"; Cell Press: "Cell Reports 34, 108765, March 2, 2021"
@@ -102,8 +108,11 @@ _YEAR_SOURCES = [
 ]
 
 
-def find_journal(lines: list[tuple[int, str]], metadata: dict[str, str]) -> tuple[str | None, int | None, str | None]:
-    """(journal, year, date) from :func:`citation_lines` (read before running heads are removed) and the metadata."""
+def find_journal(
+    lines: list[tuple[int, str]], metadata: dict[str, str], surnames: frozenset[str] = frozenset()
+) -> tuple[str | None, int | None, str | None]:
+    """(journal, year, date) from :func:`citation_lines` (read before running heads are removed) and the metadata;
+    ``surnames``, the authors' family names, are taken off a head that opens with them ("Mao and Zhan Journal of …")."""
     pages: dict[str, set[int]] = {}
     years: dict[str, Counter[int]] = {}
     dates: dict[str, str] = {}
@@ -114,6 +123,7 @@ def find_journal(lines: list[tuple[int, str]], metadata: dict[str, str]) -> tupl
         if found is None:
             continue
         journal, year, date, cued = found
+        journal = _without_authors(journal, surnames)
         pages.setdefault(journal, set()).add(page)
         if cued and journal not in boxed:
             boxed.append(journal)
@@ -156,6 +166,18 @@ def _journal_line(text: str, *, cues: bool = True) -> tuple[str, int | None, str
             year = found.group(1) if found else ""
         return journal, int(year) if year.isdigit() else None, date, cued
     return None
+
+
+def _without_authors(journal: str, surnames: frozenset[str]) -> str:
+    """``journal`` without the authors' names a running head prints before it ("Mao and Zhan
+    Journal of …", "Smith Journal of …"): one or two of ``surnames``, then the name."""
+    match = re.match(r"^(?P<first>[\w’'-]+)(?:\s+(?:and|&)\s+(?P<second>[\w’'-]+))?\s+(?=[A-Z])", journal)
+    if match is None or match.group("first").lower() not in surnames:
+        return journal
+    if match.group("second") and match.group("second").lower() not in surnames:
+        return journal
+    rest = journal[match.end() :]
+    return rest if len(rest.split()) >= 1 and len(rest) >= 3 else journal
 
 
 def _clean(name: str) -> str:

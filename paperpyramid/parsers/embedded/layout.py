@@ -21,6 +21,7 @@ import pypdfium2.raw as pdfium_c
 from paperpyramid.parsers.embedded.accents import compose_accents
 from paperpyramid.parsers.embedded.bidi import logical, visual_order
 from paperpyramid.parsers.embedded.glyphs import GlyphMap, read_page
+from paperpyramid.text_clean import plain_unicode
 
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmssbx|\bbx\d|[-.,]b$|[-.,]bd$|[-.,]bi$|boldit|-sb$|mbx\d", re.I)
 _ITALIC_NAME = re.compile(r"italic|oblique|\bcmti|cmti|cmmi|-it\b|\bit\d|-ital", re.I)
@@ -418,14 +419,15 @@ _DOUBLED_QUOTES = re.compile("\u2018\u2018|\u2019\u2019")
 
 
 def normalize_text(text: str) -> str:
-    """Undo ligatures and odd spaces, compose accents (NFC), make quotes set as two single
+    """Undo ligatures and odd spaces, join UTF-16 halves, read math letters as plain ones and
+    drop invisible marks (:func:`~paperpyramid.text_clean.plain_unicode`), compose accents (NFC), make quotes set as two single
     ones (‘‘ ’’, TeX's ``…'') one, read Arabic presentation forms as the letters; keep the text
     otherwise as printed."""
     text = text.translate(_LIGATURES)
     if "``" in text:
         text = _TEX_QUOTES.sub("\u201c\\1\u201d", text)
     if not text.isascii():
-        text = unicodedata.normalize("NFC", text)
+        text = unicodedata.normalize("NFC", plain_unicode(text))
         if "\u2018\u2018" in text or "\u2019\u2019" in text:
             text = _DOUBLED_QUOTES.sub(_one_quote, text)
         if _PRESENTATION_FORMS.search(text):

@@ -30,7 +30,7 @@ from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.displays import set_displays
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
-from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, page_graphics
+from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, normalize_text, page_graphics
 from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import (
     body_font,
@@ -188,7 +188,7 @@ def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
     items = []
     try:
         for item in pdf.get_toc(max_depth=6):
-            title = (item.get_title() or "").strip()
+            title = normalize_text(item.get_title() or "").strip()  # a bookmark's UTF-16 byte order mark too
             page = item.get_dest().get_index() if item.get_dest() is not None else None
             if title:
                 items.append((item.level + 1, title, None if page is None else page + 1))
@@ -290,7 +290,8 @@ def _build_document(
         _renumber_members(blocks, split_run_in_headings(blocks))
         _filter_headings(blocks, body_size)
     document.doi = fm.find_doi(first_page_text, metadata, last_page_text)
-    document.journal, year, journal_date = fm.find_journal(citation_lines, metadata)
+    surnames = frozenset(author.name.split()[-1].lower() for author in document.authors if author.name.split())
+    document.journal, year, journal_date = fm.find_journal(citation_lines, metadata, surnames)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
     asides = _assemble(document, blocks, body_size)
     join_continued(document)

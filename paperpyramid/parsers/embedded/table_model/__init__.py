@@ -15,7 +15,7 @@ lines its box overlaps. The steps, one module each:
 The model is optional and nothing here loads at import time.
 """
 
-from paperpyramid.parsers.embedded.table_model.reader import ModelTable, read_table_with_model, recognise_table
+from paperpyramid.parsers.embedded.table_model.reader import ModelTable, fit_region, read_table_with_model, recognise_table
 from paperpyramid.parsers.embedded.table_model.session import WEIGHTS_MISSING, StructureModel, model_path
 
-__all__ = ["WEIGHTS_MISSING", "ModelTable", "StructureModel", "model_path", "read_table_with_model", "recognise_table"]
+__all__ = ["WEIGHTS_MISSING", "ModelTable", "StructureModel", "fit_region", "model_path", "read_table_with_model", "recognise_table"]
