@@ -17,15 +17,23 @@ _AUTHOR_START = re.compile(
 
 
 def split_references(lines: list[Line]) -> list[Reference]:
-    """Split the lines of a references section into parsed entries."""
+    """Split the lines of a references section into parsed entries; in a numbered list each
+    entry's printed number is its key, so that a marker "[12]" finds entry 12 even where an
+    entry before it was cut in two or lost."""
     lines = [line for line in lines if line.text.strip()]
     if not lines:
         return []
-    entries = _split(lines)
-    return [parse_reference(text) for text in entries if len(text) > 15]
+    references = []
+    for number, text in _split(lines):
+        if len(text) > 15:
+            reference = parse_reference(text)
+            reference.key = number
+            references.append(reference)
+    return references
 
 
-def _split(lines: list[Line]) -> list[str]:
+def _split(lines: list[Line]) -> list[tuple[str | None, str]]:
+    """(printed number, text) of each entry."""
     marked = sum(1 for line in lines if _MARKER.match(line.text))
     groups: list[list[Line]] = []
     if marked >= max(2, len(lines) * 0.15):
@@ -34,7 +42,7 @@ def _split(lines: list[Line]) -> list[str]:
                 groups.append([line])
             else:
                 groups[-1].append(line)
-        return [_MARKER.sub("", join_lines([line.text for line in group]), count=1) for group in groups]
+        return [_numbered(join_lines([line.text for line in group])) for group in groups]
     # hanging indent: an entry's first line sits left of its continuation lines
     by_column: dict[tuple[int, int], float] = {}
     for line in lines:
@@ -65,7 +73,16 @@ def _split(lines: list[Line]) -> list[str]:
         else:
             groups[-1].append(line)
         previous = line
-    return [join_lines([line.text for line in group]) for group in groups]
+    return [(None, join_lines([line.text for line in group])) for group in groups]
+
+
+def _numbered(text: str) -> tuple[str | None, str]:
+    """An entry's printed number ("[12]", "12.", "(12)") and its text without it."""
+    marker = _MARKER.match(text)
+    if marker is None:
+        return None, text
+    number = re.sub(r"\D", "", marker.group(1))
+    return str(int(number)), text[marker.end() :]
 
 
 def _right(lines: list[Line], line: Line) -> float:
