@@ -108,11 +108,16 @@ def _body_blocks(sections: list[Section]) -> Iterator[Block]:
 
 def _superscript_blocks(sections: list[Section]) -> Iterator[Block]:
     """Body blocks after the front matter: the untitled sections before the first titled one
-    (and the abstract) hold author and affiliation marks ("Leal1,2"), never citations."""
-    started = False
+    (and the abstract) hold author and affiliation marks ("Leal1,2"), never citations; an
+    untitled section after the abstract is the body's introduction (Nature's journals print
+    no "Introduction")."""
+    started = abstract = False
     for section in sections:
         title = section.title.strip().lower()
-        if not started and (not title or title in {"abstract", "summary"}):
+        if not started and title in {"abstract", "summary"}:
+            abstract = True
+            continue
+        if not started and not title and not abstract:
             continue
         started = True
         if section.number == _REFERENCES_NUMBER:
