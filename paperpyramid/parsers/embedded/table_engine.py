@@ -399,7 +399,7 @@ def _one_column(lines: Sequence[Line], middle: float) -> bool:
 
 def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
     """Where the table starts: under the caption's continuation lines (same left edge, same
-    size, close under the line above)."""
+    size, close under the line above, alone on their baseline: a row of cells is the header)."""
     cx0, ctop, cx1, cbottom = caption_bbox
     caption = [line for line in column if line.top >= ctop - 1 and line.bottom <= cbottom + 1]
     size = statistics.median(line.size for line in caption) if caption else None
@@ -408,7 +408,10 @@ def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
         if line.top < cbottom - 1:
             continue
         continues = (
-            abs(line.x0 - cx0) <= 2.5 and line.top - previous <= 0.6 * line.height and (size is None or abs(line.size - size) <= 0.6)
+            abs(line.x0 - cx0) <= 2.5
+            and line.top - previous <= 0.6 * line.height
+            and (size is None or abs(line.size - size) <= 0.6)
+            and not any(other is not line and abs(other.top - line.top) < 0.5 * line.height and other.x0 > line.x1 for other in column)
         )
         if not continues:
             break
