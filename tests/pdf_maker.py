@@ -78,6 +78,33 @@ def winansi_pdf(pages: list[list[tuple[float, float, float, str] | tuple[float, 
     return pdf_of_objects(objects)
 
 
+_STYLES = {"regular": "Helvetica", "bold": "Helvetica-Bold", "italic": "Helvetica-Oblique"}
+
+
+def styled_pdf(pages: list[list[tuple[float, float, float, list[tuple[str, str]]]]]) -> bytes:
+    """A PDF of ``pages``, each a list of (x, y from the bottom, font size, runs) on US Letter,
+    where each run is (style, text) set one after another on the line: ``regular``, ``bold``
+    (Helvetica-Bold) or ``italic`` (Helvetica-Oblique), as a journal sets a run-in heading."""
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    page_ids = [3 + 2 * index for index in range(len(pages))]
+    font_ids = {style: 3 + 2 * len(pages) + index for index, style in enumerate(_STYLES)}
+    fonts = " ".join(f"/{style} {font_id} 0 R" for style, font_id in font_ids.items())
+    objects.append(f"<< /Type /Pages /Kids [{' '.join(f'{pid} 0 R' for pid in page_ids)}] /Count {len(pages)} >>".encode())
+    for pid, items in zip(page_ids, pages, strict=True):
+        ops = []
+        for x, y, size, runs in items:
+            shown = " ".join(f"/{style} {size:g} Tf ({_escape(text)}) Tj" for style, text in runs)
+            ops.append(f"BT {x:g} {y:g} Td {shown} ET")
+        stream = "\n".join(ops).encode("cp1252")
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << {fonts} >> >> /Contents {pid + 1} 0 R >>".encode()
+        )
+        objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    for base in _STYLES.values():
+        objects.append(f"<< /Type /Font /Subtype /Type1 /BaseFont /{base} /Encoding /WinAnsiEncoding >>".encode())
+    return pdf_of_objects(objects)
+
+
 #: right-to-left scripts (Hebrew, Arabic and their extensions), by code point
 _RTL_RANGES = ((0x0590, 0x08FF), (0xFB1D, 0xFDFF), (0xFE70, 0xFEFF))
 #: scripts written without spaces between words, whose lines break between any two characters

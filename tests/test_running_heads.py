@@ -41,7 +41,9 @@ def _page(number: int) -> list[tuple[float, float, float, str]]:
         y -= 60
     if number == 3:  # a table right under the head: the engine reads the page apart, head included
         items += [(72, y, 9, "Table 1 Clutches counted per transect")]
-        for row, cells in enumerate([("Transect", "March", "June", "September"), ("A", "12", "31", "4"), ("B", "9", "27", "6"), ("C", "15", "40", "2")]):
+        for row, cells in enumerate(
+            [("Transect", "March", "June", "September"), ("A", "12", "31", "4"), ("B", "9", "27", "6"), ("C", "15", "40", "2")]
+        ):
             items += [(72 + 110 * column, y - 16 - 13 * row, 9, cell) for column, cell in enumerate(cells)]
         y -= 100
     heading = {1: "1 Introduction", 2: "2 Methods", 3: "3 Results", 4: "4 Discussion", 5: "5 Conclusion"}[number]

@@ -271,7 +271,9 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
         return True
     if gap < -prev.height * 0.5:
         return True  # same row: table cells
-    if (line.bold_prefix >= 2 and not line.bold or styled_lead(line) or NUMBERED_RUN_IN.match(line.text)) and _SENTENCE_END.search(prev.text):
+    if (line.bold_prefix >= 2 and not line.bold or styled_lead(line) or NUMBERED_RUN_IN.match(line.text)) and _SENTENCE_END.search(
+        prev.text
+    ):
         return True  # run-in heading (see .run_in)
     left = min(item.x0 for item in current)
     indented = line.x0 > left + line.size * 0.8 and bool(_SENTENCE_END.search(prev.text))

@@ -27,6 +27,7 @@ from paperpyramid.errors import NeedsOcr, NotAPdf, ParseTimeout, PdfCorrupt, Pdf
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.affiliations import attach_affiliations
+from paperpyramid.parsers.embedded.back_matter import split_overgrown_back_matter
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.displays import set_displays
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
@@ -297,6 +298,7 @@ def _build_document(
     join_continued(document)
     set_apart_notes(document, asides)
     _merge_continuations(document)
+    split_overgrown_back_matter(document)
     abstract = next((s for s in document.sections if s.title.lower() in ("abstract", "summary") and s.blocks), None)
     if abstract is not None:  # as merged: a paragraph cut by a column or page break is one
         document.abstract = "\n\n".join(block.text for block in abstract.blocks if block.kind == "paragraph") or document.abstract

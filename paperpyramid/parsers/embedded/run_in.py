@@ -20,7 +20,6 @@ import re
 from dataclasses import replace
 
 from paperpyramid.parsers.embedded.blocks import (
-    KNOWN_HEADINGS,
     METADATA_LABEL,
     NUMBERED_RUN_IN,
     REFERENCE_HEADINGS,
@@ -111,8 +110,4 @@ def _title_like(title: str) -> bool:
     plain = title.lower()
     if caption_start(title) or METADATA_LABEL.match(title) or plain in _FRONT_HEADINGS:
         return False
-    if _ABBREVIATION_END.search(title) or re.search(r"\b(et al|doi|http|www\.)", title, re.I):
-        return False
-    return True
-
-
+    return not (_ABBREVIATION_END.search(title) or re.search(r"\b(et al|doi|http|www\.)", title, re.I))
