@@ -11,8 +11,17 @@ import pytest
 from PIL import Image
 
 from paperpyramid.errors import ConfigurationError
-from paperpyramid.parsers.embedded.layout import Line, extract_page
-from paperpyramid.parsers.embedded.layout_model import LayoutModel, LayoutRegion, decode, hard_nms, model_furniture, model_path, prepare
+from paperpyramid.parsers.embedded.layout import Line, Page, extract_page
+from paperpyramid.parsers.embedded.layout_model import (
+    LayoutModel,
+    LayoutRegion,
+    decode,
+    hard_nms,
+    model_furniture,
+    model_path,
+    prepare,
+    uncertain_pages,
+)
 from paperpyramid.parsers.embedded.layout_model.boxes import INPUT_SIZE
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -92,6 +101,12 @@ def test_model_furniture_takes_flagged_lines_near_the_edges_and_spares_captions(
     ]
     dropped = model_furniture(lines, [head, foot, middle, LayoutRegion("text", 0.9, 60, 80, 560, 700)], 792)
     assert [line.text for line in dropped] == ["Hindawi Publishing Corporation", "Volume 2016, Article ID 6047876"]
+
+
+def test_uncertain_pages_are_the_first_and_the_odd_sized() -> None:
+    sizes = [(595, 842), (595, 842), (842, 595), (595, 842), (842, 595), (595, 842)]
+    pages = [Page(number, width, height, [], 0, 0) for number, (width, height) in enumerate(sizes, start=1)]
+    assert uncertain_pages(pages) == [1, 3, 5]
 
 
 def test_missing_weights_name_the_install() -> None:

@@ -10,7 +10,6 @@ Methods printed after the acknowledgements under a heading set like the body."""
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 import pytest
 

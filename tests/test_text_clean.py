@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from paperpyramid.contexts import split_section
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Block, Document, Figure, Reference, Section, Table
 from paperpyramid.ingest import ingest
 from paperpyramid.settings import IngestSettings, Settings
-from paperpyramid.contexts import split_section
 from paperpyramid.text_clean import clean_text
 from paperpyramid.tokens import TokenCounter
 from tests.pdf_maker import text_pdf

