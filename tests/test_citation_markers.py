@@ -195,6 +195,41 @@ def test_glued_digits_out_of_citation_order_are_refused() -> None:
     assert [keys for _, keys in _cites(document)] == [["1"], ["2"], ["3"], ["4"], ["5"], ["6"]]
 
 
+def test_superscripts_in_an_untitled_introduction_after_the_abstract() -> None:
+    """Nature's journals print no "Introduction": the untitled section after the abstract is the
+    body; the untitled one before it holds the authors' affiliation marks."""
+    document = _document(["Shade slows growth1. Cores hold carbon2,3. Meadows4 and carr5 differ."], _NUMBERED)
+    introduction = document.sections[0]
+    document.sections = [
+        Section("", blocks=[Block("Ama Okafor1,2 and Erik Lindqvist3", page=1)]),
+        Section("Abstract", blocks=[Block("We studied shade and carbon in six sites.", page=1)]),
+        Section("", blocks=introduction.blocks),
+        *document.sections[1:],
+    ]
+    assert link_markers(document).style == "superscript"
+    assert _cites(document) == [("1", ["1"]), ("2,3", ["2", "3"]), ("4", ["4"]), ("5", ["5"])]
+
+
+def test_a_printed_number_finds_its_entry_after_one_cut_in_two() -> None:
+    """The embedded parser keeps a numbered entry's printed number as its key: where an entry was
+    cut in two by the layout, "[3]" and later markers still find their own entries."""
+    from paperpyramid.parsers.embedded.layout import Line
+    from paperpyramid.parsers.embedded.references import split_references
+
+    def line(text: str, top: float) -> Line:
+        return Line(text=text, page=2, x0=72, top=top, x1=540, bottom=top + 9, size=9, bold=False, italic=False, font="Times")
+
+    texts = ["1. " + _NUMBERED[0], "2. " + _NUMBERED[1][:30], "3. " + _NUMBERED[2], "4. " + _NUMBERED[3]]
+    references = split_references([line(text, 100 + 12 * index) for index, text in enumerate(texts)])
+    references.insert(2, parse_reference(_NUMBERED[1][30:]))  # the tail of entry 2, split off as an entry of its own
+    document = _document(["Shade slows growth [1], cores hold carbon [3] and meadows differ [4]."], [])
+    document.references = references
+    link_markers(document)
+    assert [keys for _, keys in _cites(document)] == [["1"], ["3"], ["4"]]
+    cited = {keys[0]: next(reference.raw for reference in references if reference.key == keys[0]) for _, keys in _cites(document)}
+    assert cited["3"].startswith("Okafor C") and cited["4"].startswith("Novak P")
+
+
 # --------------------------------------------------------------------------- what is left alone
 
 
