@@ -230,6 +230,28 @@ def test_a_printed_number_finds_its_entry_after_one_cut_in_two() -> None:
     assert cited["3"].startswith("Okafor C") and cited["4"].startswith("Novak P")
 
 
+@pytest.mark.parametrize("style", ["{n} ", "{sup}"])
+def test_a_list_numbered_without_brackets_or_points(style: str) -> None:
+    """ "12 Smith J, …" and a superscript "¹²Smith J, …" number a list too, where the numbers count
+    up one by one; a continuation line that opens with a year or a page is no new entry."""
+    from paperpyramid.parsers.embedded.layout import Line
+    from paperpyramid.parsers.embedded.references import split_references
+
+    superscript = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+    texts: list[str] = []
+    for number, raw in enumerate(_NUMBERED[:6], 1):
+        mark = style.format(n=number, sup=str(number).translate(superscript))
+        texts += [mark + raw[:40], raw[40:]] if number == 2 else [mark + raw]
+    texts.insert(3, "2019 Jan; 12 Suppl")  # a continuation that opens with numbers
+    lines = [
+        Line(text=t, page=2, x0=72, top=100 + 12 * i, x1=540, bottom=109 + 12 * i, size=9, bold=False, italic=False, font="T")
+        for i, t in enumerate(texts)
+    ]
+    references = split_references(lines)
+    assert [reference.key for reference in references] == ["1", "2", "3", "4", "5", "6"]
+    assert references[2].raw.startswith("Okafor C") and "Soil cores and what they hold" in references[1].raw
+
+
 # --------------------------------------------------------------------------- what is left alone
 
 

@@ -9,6 +9,8 @@ from paperpyramid.parsers.embedded.blocks import join_lines
 from paperpyramid.parsers.embedded.layout import Line
 
 _MARKER = re.compile(r"^\s*(\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\))\s*")
+#: a number alone before the entry's first capital: "12 Smith J, …" or a superscript "¹²Smith J, …"
+_BARE_NUMBER = re.compile(r"^\s*([0-9]{1,3}|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})\s*(?=[A-Z])")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)[a-z]?\b")
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.I)
 _AUTHOR_START = re.compile(
@@ -34,15 +36,16 @@ def split_references(lines: list[Line]) -> list[Reference]:
 
 def _split(lines: list[Line]) -> list[tuple[str | None, str]]:
     """(printed number, text) of each entry."""
-    marked = sum(1 for line in lines if _MARKER.match(line.text))
     groups: list[list[Line]] = []
-    if marked >= max(2, len(lines) * 0.15):
-        for line in lines:
-            if _MARKER.match(line.text) or not groups:
-                groups.append([line])
-            else:
-                groups[-1].append(line)
-        return [_numbered(join_lines([line.text for line in group])) for group in groups]
+    for marker in (_MARKER, _BARE_NUMBER):
+        marked = [line for line in lines if marker.match(line.text)]
+        if len(marked) >= max(2, len(lines) * 0.15) and (marker is _MARKER or _in_sequence(marked, marker)):
+            for line in lines:
+                if (line in marked and (marker is _MARKER or _next_number(groups, line, marker))) or not groups:
+                    groups.append([line])
+                else:
+                    groups[-1].append(line)
+            return [_numbered(join_lines([line.text for line in group]), marker) for group in groups]
     # hanging indent: an entry's first line sits left of its continuation lines
     by_column: dict[tuple[int, int], float] = {}
     for line in lines:
@@ -76,13 +79,39 @@ def _split(lines: list[Line]) -> list[tuple[str | None, str]]:
     return [(None, join_lines([line.text for line in group])) for group in groups]
 
 
-def _numbered(text: str) -> tuple[str | None, str]:
-    """An entry's printed number ("[12]", "12.", "(12)") and its text without it."""
-    marker = _MARKER.match(text)
+def _numbered(text: str, pattern: re.Pattern[str] = _MARKER) -> tuple[str | None, str]:
+    """An entry's printed number ("[12]", "12.", "(12)", a bare or superscript "12") and its text without it."""
+    marker = pattern.match(text)
     if marker is None:
         return None, text
-    number = re.sub(r"\D", "", marker.group(1))
-    return str(int(number)), text[marker.end() :]
+    return str(_number_of(marker.group(1))), text[marker.end() :]
+
+
+def _number_of(marker: str) -> int:
+    return int(re.sub(r"\D", "", marker.translate(_SUPERSCRIPTS)))
+
+
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+
+def _in_sequence(starts: list[Line], marker: re.Pattern[str]) -> bool:
+    """Whether lines opening with a bare number count up one by one, mostly: a list numbered
+    without brackets or points ("12 Smith J, …", a superscript "¹²"), not a column of years or pages."""
+    numbers = [_number_of(match.group(1)) for line in starts if (match := marker.match(line.text))]
+    steps = sum(1 for before, after in zip(numbers, numbers[1:], strict=False) if after == before + 1)
+    return bool(numbers) and numbers[0] <= 2 and steps >= 0.7 * (len(numbers) - 1)
+
+
+def _next_number(groups: list[list[Line]], line: Line, marker: re.Pattern[str]) -> bool:
+    """A bare number opens an entry only as the one after the last entry's (not "2019 Jan" or a page)."""
+    match = marker.match(line.text)
+    if match is None:
+        return False
+    number = _number_of(match.group(1))
+    if not groups:
+        return number <= 2
+    last = _numbered(join_lines([item.text for item in groups[-1]]), marker)[0]
+    return last is None or number == int(last) + 1
 
 
 def _right(lines: list[Line], line: Line) -> float:
