@@ -267,7 +267,8 @@ def test_cite_formats_and_limits(db: Path) -> None:
 def test_resources_and_prompt(db: Path) -> None:
     articles = query(db, "SELECT id, title FROM articles ORDER BY created_at, rowid", [])
     section_text = query(db, "SELECT c.text FROM contexts AS c JOIN sections_contexts AS sc ON sc.context_id = c.id "
-                             "JOIN article_sections AS ars ON ars.section_id = sc.section_id WHERE ars.article_id = ? LIMIT 1 OFFSET 3",
+                             "JOIN article_sections AS ars ON ars.section_id = sc.section_id WHERE ars.article_id = ? AND c.kind = 'paragraph' "
+                             "ORDER BY ars.position, sc.position LIMIT 1 OFFSET 3",
                          [articles[0][0]])[0][0]  # fmt: skip
 
     async def steps(client: Client) -> None:
