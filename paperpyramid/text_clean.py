@@ -42,10 +42,7 @@ _ODD_SPACE = re.compile(r"[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _INVISIBLE = re.compile(r"[\u00ad\u200b\u2060\ufeff\ufffe\uffff]")
 _LINE_SEPARATOR = re.compile(r"[\u2028\u2029]")
 #: any character one of the rules above rewrites: text without one takes the fast path
-_UNUSUAL = re.compile(
-    r"[\ud800-\udfff\U0001d400-\U0001d7ff\u210e\u00a0\u1680\u2000-\u200b\u202f\u205f\u3000"
-    r"\u00ad\u2060\ufeff\ufffe\uffff\u2028\u2029]"
-)
+_UNUSUAL = re.compile("|".join(rule.pattern for rule in (_SURROGATE, _MATH_LETTER, _ODD_SPACE, _INVISIBLE, _LINE_SEPARATOR)))
 
 T = TypeVar("T")
 
@@ -59,8 +56,7 @@ def clean_text(text: str) -> str:
     'χ² test, P < 0.05'
     """
     cleaned = text.translate(_UNICODE_LIGATURES)
-    if _UNUSUAL.search(cleaned):
-        cleaned = plain_unicode(cleaned)
+    cleaned = plain_unicode(cleaned)
     if _CONTROL.search(cleaned):
         cleaned = _CONTROL.sub("", _LIGATURE_IN_WORD.sub(lambda match: _TEX_LIGATURES[match.group(0)], cleaned))
     return text if cleaned == text else cleaned  # the same object when clean: documents are copied only where needed

@@ -98,12 +98,14 @@ def parse_pdf(
             raise NeedsOcr(
                 f"{path.name}: the text layer is unreadable ({dropped} of {total} lines are mojibake: fonts without a Unicode mapping); run OCR first"
             )
+        furniture = furniture_keys(pages)  # the running heads, for the parser and the table engine alike
         document = build_document(
             pages,
             toc,
             metadata,
-            tables=_table_reader(pdf, path, glyphs, scanned.pages, furniture_keys(pages)),
+            tables=_table_reader(pdf, path, glyphs, scanned.pages, furniture),
             graphics=lambda page: [] if page.number in scanned.pages else page_graphics(pdf, page),
+            furniture=furniture,
         )
     finally:
         pdf.close()
@@ -241,14 +243,16 @@ def build_document(
     *,
     tables: TableReader | None = None,
     graphics: Callable[[Page], list[BBox]] | None = None,
+    furniture: set[str] | None = None,
 ) -> Document:
     """The document of a parsed PDF's pages, outline and metadata (Info and XMP fields);
     ``graphics`` reads a page's drawings and images from the open PDF when a display candidate
-    needs them (:func:`~.layout.page_graphics`)."""
+    needs them (:func:`~.layout.page_graphics`); ``furniture``, the pages' running heads
+    (:func:`~.reading_order.furniture_keys`), where the caller has them already."""
     # words broken at a line end are joined as this paper writes them elsewhere
     token = blk.VOCABULARY.set(blk.Vocabulary.of([line.text for page in pages for line in page.lines]))
     try:
-        return _build_document(pages, toc, metadata, tables, graphics)
+        return _build_document(pages, toc, metadata, tables, graphics, furniture)
     finally:
         blk.VOCABULARY.reset(token)
 
@@ -259,12 +263,13 @@ def _build_document(
     metadata: dict[str, str],
     tables: TableReader | None,
     graphics: Callable[[Page], list[BBox]] | None = None,
+    furniture: set[str] | None = None,
 ) -> Document:
     # running heads often carry the DOI: read it before they are removed
     first_page_text = " ".join(line.text for page in pages[:2] for line in page.lines)
     citation_lines = fm.citation_lines(pages)
     last_page_text = " ".join(line.text for line in pages[-1].lines) if len(pages) > 2 else ""
-    remove_page_furniture(pages)
+    remove_page_furniture(pages, furniture)
     body_size = body_font_size(pages)
     font = body_font(pages)
     blocks: list[Block] = []
@@ -598,7 +603,7 @@ def _filter_headings(blocks: list[Block], body_size: float) -> None:
             continue
         else:
             block.level = level_of.get(_heading_style(block), 1)
-        if not block.extra.get("run_in"):
+        if not block.extra.get("run_in"):  # a numbered run-in heading is levelled by its number, and nests nothing
             above = block.level
     _flatten_back_matter(headings)
 

@@ -38,18 +38,18 @@ def furniture_keys(pages: list[Page]) -> set[str]:
     return {key for key, count in band_keys.items() if count >= repeated}
 
 
-def remove_page_furniture(pages: list[Page]) -> None:
+def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) -> None:
     """Drop running heads and feet, page numbers, line numbers, side stamps and rotated text.
 
     A line in the top or bottom band of the page is furniture when the same text (digits
-    ignored) appears in that band on several pages (:func:`furniture_keys`), or when it is only
-    a page number. A document of one page has no recurrence: its head and foot are found by
+    ignored) appears in that band on several pages (:func:`furniture_keys`, or ``furniture`` where
+    the caller has them already), or when it is only a page number. A document of one page has no recurrence: its head and foot are found by
     position and pattern (:func:`regions.single_page_furniture`).
     """
     if len(pages) == 1:
         dropped = single_page_furniture(pages[0])
         pages[0].lines = [line for line in pages[0].lines if not any(line is item for item in dropped)]
-    furniture = furniture_keys(pages)
+    furniture = furniture_keys(pages) if furniture is None else furniture
     for page in pages:
         kept = []
         for line in page.lines:
@@ -79,7 +79,7 @@ def page_furniture(lines: list[Line], height: float, furniture: set[str]) -> lis
         line
         for line in lines
         if _in_band_of(line, height)
-        and (_PAGE_NUMBER.match(line.text.strip()) or any(line_key(line.text) in key for key in furniture if line_key(line.text)))
+        and (_PAGE_NUMBER.match(line.text.strip()) or bool(key := line_key(line.text)) and any(key in head for head in furniture))
     ]
 
 

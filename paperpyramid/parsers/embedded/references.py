@@ -38,11 +38,14 @@ def _split(lines: list[Line]) -> list[tuple[str | None, str]]:
     """(printed number, text) of each entry."""
     groups: list[list[Line]] = []
     for marker in (_MARKER, _BARE_NUMBER):
-        marked = [line for line in lines if marker.match(line.text)]
-        if len(marked) >= max(2, len(lines) * 0.15) and (marker is _MARKER or _in_sequence(marked, marker)):
+        numbers = {id(line): _number_of(match.group(1)) for line in lines if (match := marker.match(line.text))}
+        if len(numbers) >= max(2, len(lines) * 0.15) and (marker is _MARKER or _in_sequence(list(numbers.values()))):
+            last: int | None = None  # the number the last entry opened with
             for line in lines:
-                if (line in marked and (marker is _MARKER or _next_number(groups, line, marker))) or not groups:
+                number = numbers.get(id(line))
+                if number is not None and (marker is _MARKER or _next_number(number, last, started=bool(groups))) or not groups:
                     groups.append([line])
+                    last = number
                 else:
                     groups[-1].append(line)
             return [_numbered(join_lines([line.text for line in group]), marker) for group in groups]
@@ -94,24 +97,18 @@ def _number_of(marker: str) -> int:
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
-def _in_sequence(starts: list[Line], marker: re.Pattern[str]) -> bool:
-    """Whether lines opening with a bare number count up one by one, mostly: a list numbered
+def _in_sequence(numbers: list[int]) -> bool:
+    """Whether the bare numbers lines open with count up one by one, mostly: a list numbered
     without brackets or points ("12 Smith J, …", a superscript "¹²"), not a column of years or pages."""
-    numbers = [_number_of(match.group(1)) for line in starts if (match := marker.match(line.text))]
     steps = sum(1 for before, after in zip(numbers, numbers[1:], strict=False) if after == before + 1)
     return bool(numbers) and numbers[0] <= 2 and steps >= 0.7 * (len(numbers) - 1)
 
 
-def _next_number(groups: list[list[Line]], line: Line, marker: re.Pattern[str]) -> bool:
+def _next_number(number: int, last: int | None, *, started: bool) -> bool:
     """A bare number opens an entry only as the one after the last entry's (not "2019 Jan" or a page)."""
-    match = marker.match(line.text)
-    if match is None:
-        return False
-    number = _number_of(match.group(1))
-    if not groups:
+    if not started:
         return number <= 2
-    last = _numbered(join_lines([item.text for item in groups[-1]]), marker)[0]
-    return last is None or number == int(last) + 1
+    return last is None or number == last + 1
 
 
 def _right(lines: list[Line], line: Line) -> float:
