@@ -289,12 +289,31 @@ def _head(caption: str, header: str) -> str:
     return caption + _JOIN if caption else ""
 
 
+def as_printed(text: str) -> str:
+    """A table's context as the table is printed: a later piece without what it repeats for
+    search ("Table 2 (continued). Its caption" and the header row), so that a reader of the whole
+    article (``export``) sees each table once; any other text as it is."""
+    caption, _, rest = text.partition(_JOIN)
+    if not _CONTINUED_PIECE.match(caption) or not rest:
+        return text
+    lines = rest.split("\n")
+    if len(lines) > 2 and lines[0].startswith("|") and _HEADER_RULE.match(lines[1]):
+        lines = lines[2:]
+    return "\n".join(lines)
+
+
+#: how a later piece of a split table marks its repeated label
+_CONTINUED = " (continued)."
+_CONTINUED_PIECE = re.compile(rf"^\S+(?: \S+)?{re.escape(_CONTINUED)}")
+_HEADER_RULE = re.compile(r"^\|(?:-+\|)+$")
+
+
 def _continued(caption: str, counter: TokenCounter, budget: int) -> str:
     """The caption as the later parts of its table repeat it, "Table 2 (continued). Its words",
     cut after the words that fit in ``budget`` tokens (then ending "…"); the label alone
     ("Table 2 (continued).") where no word fits beside it, whatever the budget."""
     found = _TABLE_LABEL.match(caption)
-    label, words = (f"{found['label']} (continued).", caption[found.end() :]) if found else ("Table (continued).", caption)
+    label, words = (f"{found['label']}{_CONTINUED}", caption[found.end() :]) if found else (f"Table{_CONTINUED}", caption)
     marked = f"{label} {words}".strip()
     if not words.strip() or counter.count(marked) <= budget:
         return marked

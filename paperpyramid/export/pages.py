@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from paperpyramid.contexts import as_printed
+
 _SELECT = """
 SELECT s.id, s.section_number, s.section_title, s.level, s.page_start, c.id, c.text, c.kind, c.page_number
 FROM article_sections AS ars
@@ -149,26 +151,10 @@ def _entries(conn: Any, article_id: str, render: Render) -> list[_Entry]:
         if render.every_heading and heading and section_id not in headed and page_start is not None and int(page_start) < page:
             entries.append(_Entry(int(page_start), section_id, heading, (), None))  # printed at the foot of an earlier page
         headed.add(section_id)
-        text = _without_repeats(text) if kind == "table" else text
+        text = as_printed(text) if kind == "table" else text
         blocks = _blocks(text, kind, number == "ref", parts) if parts is not None else (_block(text, kind),)
         entries.append(_Entry(page, section_id, heading, blocks, PageContext(context_id, text, section)))
     return entries
-
-
-def _without_repeats(text: str) -> str:
-    """A later piece of a table cut into contexts without what it repeats for search ("Table 2
-    (continued). Its caption" and the header row): the export prints the table once."""
-    caption, _, rest = text.partition("\n\n")
-    if not _CONTINUED.match(caption) or not rest:
-        return text
-    lines = rest.split("\n")
-    if len(lines) > 2 and lines[0].startswith("|") and _SEPARATOR.match(lines[1]):
-        lines = lines[2:]
-    return "\n".join(lines)
-
-
-_CONTINUED = re.compile(r"^\S+(?: \S+)? \(continued\)\.")
-_SEPARATOR = re.compile(r"^\|(?:-+\|)+$")
 
 
 def _block(text: str, kind: str) -> str:
