@@ -35,10 +35,8 @@ every page is rendered and read by the model on one ONNX Runtime thread, and mea
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import re
-import sqlite3
 import statistics
 import sys
 import time
@@ -55,6 +53,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 import pypdfium2 as pdfium  # noqa: E402
 from table_engines import table_captions  # noqa: E402 - this folder's own script
+from table_model import read_manifest, read_stored  # noqa: E402 - this folder's own script
 
 from paperpyramid.eval.tables import TableGrid, exact_cell_recall, load_gold_tables, pair_tables  # noqa: E402
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page  # noqa: E402
@@ -86,32 +85,6 @@ class Paper:
 
 
 # --------------------------------------------------------------------------- reading
-
-
-def read_manifest(folder: Path) -> list[tuple[Path, Path]]:
-    with (folder / "MANIFEST.tsv").open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
-    return [
-        (folder / row["file"], folder / row["pairs_with"])
-        for row in rows
-        if row.get("kind") == "pdf" and row.get("pairs_with", "").endswith(".nxml") and (folder / row["file"]).is_file()
-    ]
-
-
-def read_stored(db: Path | None) -> dict[str, list[TableGrid]]:
-    """The stored tables of each PDF (by file name) of the corpus at ``db``, in page order."""
-    if db is None or not db.is_file():
-        return {}
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        query = "SELECT a.source_uri, t.label, t.caption, t.cells FROM tables t JOIN articles a ON a.id = t.article_id ORDER BY a.id, t.page, t.rowid"
-        stored: dict[str, list[TableGrid]] = {}
-        for uri, label, caption, cells in connection.execute(query):
-            rows = tuple(tuple(str(cell) for cell in row) for row in json.loads(cells or "[]"))
-            stored.setdefault(Path(uri or "").name, []).append(TableGrid(label, caption or "", rows))
-        return stored
-    finally:
-        connection.close()
 
 
 def squeeze(text: str) -> str:

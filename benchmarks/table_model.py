@@ -32,9 +32,7 @@ TEDS needs ``pip install table-recognition-metric==0.0.6`` (Apache-2.0; apted, L
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import sqlite3
 import statistics
 import sys
 import time
@@ -50,6 +48,8 @@ sys.path.insert(0, str(HERE.parents[1]))
 import pypdfium2 as pdfium  # noqa: E402
 from table_engines import Caption, table_captions  # noqa: E402 - this folder's own script
 
+from paperpyramid.eval.parse import read_manifest as parse_manifest  # noqa: E402
+from paperpyramid.eval.parse import read_stored_tables  # noqa: E402
 from paperpyramid.eval.tables import (  # noqa: E402
     TableGrid,
     cell_text_recall,
@@ -272,29 +272,18 @@ def load_readings(path: Path) -> dict[str, list[Reading]]:
 
 
 def read_manifest(folder: Path) -> list[tuple[Path, Path]]:
-    with (folder / "MANIFEST.tsv").open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+    """(PDF, JATS gold) of each pair in the folder's MANIFEST.tsv whose PDF is there."""
+    rows = parse_manifest(folder / "MANIFEST.tsv")
     return [
-        (folder / row["file"], folder / row["pairs_with"])
+        (folder / row.file, folder / row.pairs_with)
         for row in rows
-        if row.get("kind") == "pdf" and row.get("pairs_with", "").endswith(".nxml") and (folder / row["file"]).is_file()
+        if row.kind == "pdf" and row.pairs_with.endswith(".nxml") and (folder / row.file).is_file()
     ]
 
 
 def read_stored(db: Path | None) -> dict[str, list[TableGrid]]:
-    """The stored tables of each PDF (by file name) of the corpus at ``db``, in page order."""
-    if db is None or not db.is_file():
-        return {}
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    try:
-        query = "SELECT a.source_uri, t.label, t.caption, t.cells FROM tables t JOIN articles a ON a.id = t.article_id ORDER BY a.id, t.page, t.rowid"
-        stored: dict[str, list[TableGrid]] = {}
-        for uri, label, caption, cells in connection.execute(query):
-            rows = tuple(tuple(str(cell) for cell in row) for row in json.loads(cells or "[]"))
-            stored.setdefault(Path(uri or "").name, []).append(TableGrid(label, caption or "", rows))
-        return stored
-    finally:
-        connection.close()
+    """The stored tables of each PDF (by file name) of the corpus at ``db``, in printed order."""
+    return read_stored_tables(db) if db is not None and db.is_file() else {}
 
 
 def _mean(values: Sequence[float | None]) -> float | None:
