@@ -4,7 +4,8 @@ A PDF made here sets its lower headings the ways real journals do: numbered in t
 ("2.1. Study Sites. We …", Hindawi), a bold lead-in ("Data sources and searches. The …", Nature's
 journals), an italic one ("Shake-flask cultivation. The …"), a bold title begun on the line above
 its lead-in; and what must stay text: a structured abstract's "Background:", a sentence that
-opens with an italic species name, "Conceptualization:" under "Author contributions", and the
+opens with an italic species name, a proof's "Proof.", a figure's "Decision:" and "Supports: . . .",
+"Conceptualization:" under "Author contributions", and the
 Methods printed after the acknowledgements under a heading set like the body."""
 
 from __future__ import annotations
@@ -69,6 +70,9 @@ def _paper() -> bytes:
     w.line([("bold", "Screening of the water samples for nitrate and phosphate by colorimetric syn-")])
     w.paragraph("The samples were read at two wavelengths. " + FILLER, lead=[("bold", "thesis of dyes. ")])
     w.paragraph("strains were grown overnight at 37 degrees. " + FILLER, lead=[("italic", "Escherichia coli ")])
+    w.paragraph("The count rises with the rain of the week before. " + FILLER, lead=[("italic", "Proof. ")])
+    w.paragraph("the clutch was guarded by a female frog at night. " + FILLER, lead=[("bold", "Supports: . . . ")])
+    w.paragraph("Clutches are left alone when the water warms. " + FILLER, lead=[("bold", "Decision: ")])
     w.heading("3 Results")
     w.paragraph("Females guarded the clutches at night. " + FILLER * 2)
     w.heading("Acknowledgements")
@@ -119,7 +123,9 @@ def test_a_bold_title_begun_on_the_line_above(parsed: Document) -> None:
 
 def test_what_only_looks_like_a_lead_in_stays_text(parsed: Document) -> None:
     titles = [title for _, title in _titles(parsed)]
-    assert not [title for title in titles if title.startswith(("Background", "Escherichia", "Conceptualization", "Investigation"))]
+    # a statement's label, a figure's labels closed by a colon or an ellipsis
+    stays = ("Background", "Escherichia", "Conceptualization", "Investigation", "Proof", "Supports", "Decision")
+    assert not [title for title in titles if title.startswith(stays)]
     assert "Background: Stream frogs guard their clutches" in (parsed.abstract or "")
     body = " ".join(block.text for section in parsed.sections for block in section.blocks)
     assert "Escherichia coli strains were grown overnight" in body

@@ -225,16 +225,17 @@ NUMBERED_RUN_IN = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){1,3})\.?\s+(?P<titl
 
 
 def styled_lead(line: Line) -> str | None:
-    """The lead-in of a line set in bold or italics and closed by a full stop or a colon (set
+    """The lead-in of a line set in bold or italics and closed by a full stop after a word (set
     in the same style or not), before more text in the body's style: "**Data sources.** The …",
-    "*Shake-flask cultivation system.* The …"; italics only with a full stop."""
-    for prefix, marks in ((line.bold_prefix, ".:"), (line.italic_prefix, ".")):
+    "*Shake-flask cultivation system.* The …". Not a colon ("Decision:", "Supports:" label a
+    figure's parts) nor an ellipsis."""
+    for prefix in (line.bold_prefix, line.italic_prefix):
         if not 3 <= prefix < len(line.text) - 3:
             continue
         lead = line.text[:prefix].rstrip()
-        if lead[-1:] not in marks and line.text[prefix : prefix + 1] in tuple(marks):
-            lead += line.text[prefix]
-        if lead[-1:] in marks:
+        if not lead.endswith(".") and line.text[prefix : prefix + 1] == ".":
+            lead += "."
+        if lead.endswith(".") and (lead[-2:-1].isalnum() or lead[-2:-1] in ")]"):
             return lead
     return None
 
@@ -408,7 +409,7 @@ def classify(block: Block, body_size: float, body_font: str = "") -> None:
         block.number, block.title = heading
 
 
-_THEOREM_LIKE = re.compile(
+THEOREM_LIKE = re.compile(
     r"^(theorem|lemma|definition|remark|example|proposition|corollary|proof|claim|conjecture|notation|case|step|exercise|assumption|hypothesis|algorithm|satz|beispiel|bemerkung|beweis|definition|korollar|aufgabe)\b",
     re.I,
 )
@@ -449,7 +450,7 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     if len(words) > 18 or not _capitalised(title[0]) or text.endswith((",", ";", "-")):
         return None
     # "Citation: Iskandar DT…" is front matter; "3.2 Citation Prediction" is a section
-    if _THEOREM_LIKE.match(title) or (match is None and METADATA_LABEL.match(title)):
+    if THEOREM_LIKE.match(title) or (match is None and METADATA_LABEL.match(title)):
         return None
     if text.endswith(".") and not match and len(words) > 6:
         return None

@@ -23,6 +23,7 @@ from paperpyramid.parsers.embedded.blocks import (
     METADATA_LABEL,
     NUMBERED_RUN_IN,
     REFERENCE_HEADINGS,
+    THEOREM_LIKE,
     Block,
     caption_start,
     join_lines,
@@ -76,7 +77,7 @@ def _split(block: Block, before: Block | None) -> list[Block] | None:
     number = number_match.group(1) if number_match else None
     title = (heading_text[number_match.end() :] if number_match else heading_text).strip().rstrip(".:").strip()
     rest = text[len(lead) :].lstrip()
-    if not rest or not _title_like(title):
+    if not rest or not _title_like(title, number):
         return None
     heading = Block(lines=[*head_lines, replace(first, text=lead.strip())])
     heading.kind, heading.number, heading.title = "heading", number, title
@@ -100,7 +101,7 @@ def _starts_heading(before: Block, first: Line) -> bool:
     )
 
 
-def _title_like(title: str) -> bool:
+def _title_like(title: str, number: str | None) -> bool:
     words = title.split()
     if not words or len(words) > _MAX_WORDS or not (title[0].isupper() or title[0].isdigit()):
         return False
@@ -109,5 +110,7 @@ def _title_like(title: str) -> bool:
         return False
     plain = title.lower()
     if caption_start(title) or METADATA_LABEL.match(title) or plain in _FRONT_HEADINGS:
+        return False
+    if number is None and THEOREM_LIKE.match(title):  # "Definition 1.1.", "Proof.": a statement's label; "2.2.1 Step 1." is a section
         return False
     return not (_ABBREVIATION_END.search(title) or re.search(r"\b(et al|doi|http|www\.)", title, re.I))
