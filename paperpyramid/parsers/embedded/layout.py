@@ -20,14 +20,9 @@ import pypdfium2.raw as pdfium_c
 
 from paperpyramid.parsers.embedded.accents import compose_accents
 from paperpyramid.parsers.embedded.bidi import logical, visual_order
+from paperpyramid.parsers.embedded.char_runs import CharRun, read_runs, turn_box
 from paperpyramid.parsers.embedded.glyphs import GlyphMap, read_page
 from paperpyramid.text_clean import plain_unicode
-
-_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmssbx|\bbx\d|[-.,]b$|[-.,]bd$|[-.,]bi$|boldit|-sb$|mbx\d", re.I)
-_ITALIC_NAME = re.compile(r"italic|oblique|\bcmti|cmti|cmmi|-it\b|\bit\d|-ital", re.I)
-
-_LINE_BREAKS = {"\r", "\n"}
-_FONT_BUFFER_SIZE = 256
 
 
 @dataclass(slots=True)
@@ -101,54 +96,7 @@ class Page:
     n_images: int
     invisible_text: bool = False  # an OCR layer: text drawn in render mode 3 over a scan
     turn: int = 0  # the quarter turn (90, 270) that set a sideways page upright; boxes are on the turned page
-
-
-class _CharRun:
-    """Accumulates characters of the line being built."""
-
-    __slots__ = (
-        "chars",
-        "x0",
-        "x1",
-        "top",
-        "bottom",
-        "sizes",
-        "bold",
-        "italic",
-        "font",
-        "prefix_bold",
-        "prefix_italic",
-        "last_x1",
-        "last_x0",
-        "vertical_votes",
-        "boxes",
-        "rtl",
-    )
-
-    def __init__(self, rtl: bool = False) -> None:
-        self.chars: list[str] = []
-        self.x0 = self.top = float("inf")
-        self.x1 = self.bottom = float("-inf")
-        self.sizes: dict[float, int] = {}
-        self.bold = 0
-        self.italic = 0
-        self.font: dict[str, int] = {}
-        self.prefix_bold = -1  # -1: still in the bold prefix
-        self.prefix_italic = -1  # -1: still in the italic prefix
-        self.last_x1 = float("-inf")
-        self.last_x0 = float("-inf")
-        self.vertical_votes = 0
-        self.boxes: list[tuple[float, float]] | None = None  # (x0, x1) of each character, when asked
-        self.rtl = rtl  # read left to right as drawn, on a page with right-to-left text (see :mod:`.bidi`)
-
-
-def _font_flags(textpage: ctypes.c_void_p, index: int, buffer: ctypes.Array[ctypes.c_char], flags: ctypes.c_int) -> tuple[str, bool, bool]:
-    n = pdfium_c.FPDFText_GetFontInfo(textpage, index, buffer, _FONT_BUFFER_SIZE, ctypes.byref(flags))
-    name = buffer.value.decode("utf-8", "replace") if n else ""
-    name = name.split("+", 1)[-1]
-    bold = bool(_BOLD_NAME.search(name)) or bool(flags.value & (1 << 18))  # ForceBold
-    italic = bool(_ITALIC_NAME.search(name)) or bool(flags.value & (1 << 6))
-    return name, bold, italic
+    runs: list[CharRun] = field(default_factory=list, repr=False, compare=False)  # the lines as read, for :func:`table_lines`
 
 
 def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = False, glyphs: GlyphMap | None = None) -> Page:
@@ -166,121 +114,50 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
     textpage = page.get_textpage()
     raw = textpage.raw
     n = pdfium_c.FPDFText_CountChars(raw)
-    n_images = 0
-    text = textpage.get_text_range(0, n) if n > 0 else ""
-    lines: list[Line] = []
-    if n <= 0 or len(text) != n:
-        if n > 0 and len(text) != n:
-            # surrogate pairs make text and char indices disagree; fall back per character
-            text = "".join(chr(pdfium_c.FPDFText_GetUnicode(raw, i)) for i in range(n))
-        if n <= 0:
-            n_images = _count_images(page)
-            return Page(number, width, height, lines, 0, n_images)
+    if n <= 0:
+        return Page(number, width, height, [], 0, _count_images(page))
+    chars, scales = _page_chars(textpage, n, glyphs)
+    order = visual_order(raw, chars)
+    turn = text_turn(raw, n)  # a page set sideways (a landscape table): read it turned upright
+    runs = read_runs(raw, chars, order or range(n), order is not None, (width, height), turn, scales)
+    lines = _lines(runs, number, split_numbers)
+    n_images = _count_images(page) if len(lines) < 3 else 0
+    invisible = _invisible(raw, n)
+    if turn:
+        width, height = height, width
+    return Page(number, width, height, lines, n, n_images, invisible, turn, runs)
+
+
+def _page_chars(textpage: pdfium.PdfTextPage, n: int, glyphs: GlyphMap | None) -> tuple[str | list[str], dict[int, float]]:
+    """The page's characters, one per pdfium index, with each spacing accent joined to its
+    letter, and the box scale of each read through OCR (``glyphs``)."""
+    raw = textpage.raw
+    text = textpage.get_text_range(0, n)
+    if len(text) != n:  # surrogate pairs make text and char indices disagree; read it per character
+        text = "".join(chr(pdfium_c.FPDFText_GetUnicode(raw, i)) for i in range(n))
     chars: str | list[str] = text
     scales: dict[int, float] = {}
     if glyphs:
         chars, scales = read_page(textpage, glyphs)
-    chars = compose_accents(raw, chars) or chars
-    order = visual_order(raw, chars)
-    rtl = order is not None
+    return compose_accents(raw, chars) or chars, scales
 
-    # The loose box spans the font's ascent to descent, so its height tracks the effective
-    # font size; FPDFText_GetFontSize ignores the text matrix (often 1.0 in pdfTeX output).
-    turn = text_turn(raw, n)  # a page set sideways (a landscape table): read it turned upright
-    rect = pdfium_c.FS_RECTF()
-    rect_ref = ctypes.byref(rect)
-    get_box = pdfium_c.FPDFText_GetLooseCharBox
-    get_weight = pdfium_c.FPDFText_GetFontWeight
-    buffer = ctypes.create_string_buffer(_FONT_BUFFER_SIZE)
-    flags = ctypes.c_int()
 
-    run = _CharRun(rtl)
-    if split_numbers:
-        run.boxes = []
-    font_name, font_bold, font_italic = "", False, False
-    last_size = -1.0
-    last_weight = -2
+def _lines(runs: list[CharRun], number: int, split_numbers: bool) -> list[Line]:
+    lines = []
+    for run in runs:
+        line = _finish(run, number)
+        if line is not None:
+            lines.append(line)
+            if split_numbers:
+                _split_line(run, line, number)
+    return lines
 
-    def close() -> None:
-        nonlocal run
-        if run.chars:
-            line = _finish(run, number)
-            if line is not None:
-                lines.append(line)
-                if split_numbers:
-                    _split_line(run, line, number)
-        run = _CharRun(rtl)
-        if split_numbers:
-            run.boxes = []
 
-    for i in order or range(n):
-        ch = chars[i]
-        if not ch:
-            continue  # a glyph of a font without a Unicode map that OCR did not teach
-        if ch in _LINE_BREAKS:
-            close()
-            continue
-        if ch == " " or ch == "\t":
-            if run.chars and run.chars[-1] != " ":
-                run.chars.append(" ")
-            continue
-        get_box(raw, i, rect_ref)
-        x0, x1 = rect.left, rect.right
-        y_top, y_bottom = height - rect.top, height - rect.bottom
-        if i in scales:  # a font with odd ascent and descent, read through OCR
-            mid, half = (y_top + y_bottom) / 2, (y_bottom - y_top) / 2 * scales[i]
-            y_top, y_bottom = mid - half, mid + half
-        if turn:
-            x0, y_top, x1, y_bottom = turn_box(turn, (x0, y_top, x1, y_bottom), width, height)
-        if x1 - x0 <= 0 and y_bottom - y_top <= 0:
-            continue  # invisible or generated
-        size = round(y_bottom - y_top, 1)
-        weight = get_weight(raw, i)
-        if size != last_size or weight != last_weight:
-            font_name, font_bold, font_italic = _font_flags(raw, i, buffer, flags)
-            last_size, last_weight = size, weight
-        bold = font_bold or weight >= 600
-        if run.chars:
-            char_h = max(y_bottom - y_top, 1.0)
-            mid = (y_top + y_bottom) / 2
-            same_line = run.top - char_h * 0.3 <= mid <= run.bottom + char_h * 0.3
-            if not same_line:
-                # stacked characters at the same x: rotated text
-                if abs(x0 - run.last_x0) < 1.0 and len(run.chars) < 3:
-                    run.vertical_votes += 1
-                if run.vertical_votes == 0:
-                    close()
-            elif x0 < run.last_x1 - max(size, 4.0) * 2.5:
-                close()  # jumped back: a new line on the same baseline band
-            elif x0 - run.last_x1 > max(size, 4.0) * 1.4:
-                close()  # a gutter or a table cell border
-            elif x0 - run.last_x1 > max(size, 4.0) * 0.22 and run.chars[-1] != " ":
-                run.chars.append(" ")
-        run.chars.append(ch)
-        if run.boxes is not None:
-            run.boxes.append((x0, x1))
-        run.x0 = min(run.x0, x0)
-        run.x1 = max(run.x1, x1)
-        run.top = min(run.top, y_top)
-        run.bottom = max(run.bottom, y_bottom)
-        run.last_x1 = x1
-        run.last_x0 = x0
-        if ch.isalnum():
-            run.sizes[size] = run.sizes.get(size, 0) + 1
-            run.bold += bold
-            run.italic += font_italic
-            run.font[font_name] = run.font.get(font_name, 0) + 1
-            if run.prefix_bold == -1 and not bold:
-                run.prefix_bold = len(run.chars) - 1
-            if run.prefix_italic == -1 and not font_italic:
-                run.prefix_italic = len(run.chars) - 1
-    close()
-    if len(lines) < 3:
-        n_images = _count_images(page)
-    invisible = _invisible(raw, n)
-    if turn:
-        width, height = height, width
-    return Page(number, width, height, lines, n, n_images, invisible, turn)
+def table_lines(page: Page) -> list[Line]:
+    """The page's lines as :func:`extract_page` read them with ``split_numbers`` (each with its
+    words and number parts), made again from the runs kept from its reading rather than from
+    pdfium; new lines, so later passes' changes to ``page.lines`` do not show."""
+    return _lines(page.runs, page.number, True)
 
 
 def _invisible(raw: ctypes.c_void_p, n: int) -> bool:
@@ -301,11 +178,10 @@ _NUMBER = re.compile(r"[-−–+]?\d[\d.,]*%?[*†‡§]*")
 Word = tuple[str, float, float]
 
 
-def _words(run: _CharRun) -> list[Word]:
-    """The run's words with their boxes (runs read with ``split_numbers`` keep each character's)."""
-    assert run.boxes is not None
+def _words(run: CharRun) -> list[Word]:
+    """The run's words with their boxes."""
     words: list[Word] = []
-    boxes = iter(run.boxes)
+    boxes = iter(run.edges())
     current: list[str] = []
     left = right = 0.0
     for ch in run.chars:
@@ -340,7 +216,7 @@ def number_groups(words: list[Word]) -> list[list[Word]]:
     return groups
 
 
-def _split_line(run: _CharRun, line: Line, page: int) -> None:
+def _split_line(run: CharRun, line: Line, page: int) -> None:
     """Give ``line`` its words and, where numbers cut it, its parts (font statistics stay the run's)."""
     drawn = _words(run)  # left to right, as drawn
     line.words = [(logical(text), x0, x1) for text, x0, x1 in drawn] if run.rtl else drawn
@@ -349,7 +225,7 @@ def _split_line(run: _CharRun, line: Line, page: int) -> None:
         return
     line.parts = []
     for group in groups:
-        piece = _CharRun(run.rtl)
+        piece = CharRun(run.rtl)
         piece.chars = list(" ".join(text for text, _, _ in group))
         piece.x0, piece.x1, piece.top, piece.bottom = group[0][1], group[-1][2], run.top, run.bottom
         piece.sizes, piece.bold, piece.italic, piece.font = run.sizes, run.bold, run.italic, run.font
@@ -361,7 +237,7 @@ def _split_line(run: _CharRun, line: Line, page: int) -> None:
             line.parts.append(part)
 
 
-def _finish(run: _CharRun, page: int) -> Line | None:
+def _finish(run: CharRun, page: int) -> Line | None:
     text = "".join(run.chars).strip()
     if run.rtl:
         text = logical(text)
@@ -475,15 +351,6 @@ def text_turn(raw: ctypes.c_void_p, n: int) -> int:
                 votes[angle] += 1
     best = max(votes, key=lambda angle: votes[angle])
     return best if best and votes[best] > 0.6 * sum(votes.values()) else 0
-
-
-def turn_box(turn: int, box: tuple[float, float, float, float], width: float, height: float) -> tuple[float, float, float, float]:
-    """A box (x0, top, x1, bottom, top-left origin) on a ``width`` × ``height`` page, seen on
-    the page turned upright: 270 (text running up) turns it clockwise, 90 anticlockwise."""
-    x0, top, x1, bottom = box
-    if turn == 270:
-        return height - bottom, x0, height - top, x1
-    return top, width - x1, bottom, width - x0
 
 
 def _count_images(page: pdfium.PdfPage) -> int:

@@ -48,7 +48,7 @@ from paperpyramid.parsers.embedded.scan_reading import read_scans, read_unmapped
 from paperpyramid.parsers.embedded.scans import OcrMode, OcrPage
 from paperpyramid.parsers.embedded.scripts import unreadable_words
 from paperpyramid.parsers.embedded.table_detect import mark_uncaptioned
-from paperpyramid.parsers.embedded.table_engine import BBox, Rule, read_table_page, table_rows
+from paperpyramid.parsers.embedded.table_engine import BBox, Rule, table_page, table_rows
 from paperpyramid.parsers.embedded.tables import claim_held, collect_table, join_continued, reads_as_prose, table_cells
 from paperpyramid.parsers.embedded.xmp import read_xmp
 
@@ -103,7 +103,7 @@ def parse_pdf(
             pages,
             toc,
             metadata,
-            tables=_table_reader(pdf, path, glyphs, scanned.pages, furniture),
+            tables=_table_reader(pdf, path, pages, scanned.pages, furniture),
             graphics=lambda page: [] if page.number in scanned.pages else page_graphics(pdf, page),
             furniture=furniture,
         )
@@ -203,12 +203,13 @@ def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
 def _table_reader(
     pdf: pdfium.PdfDocument,
     path: Path,
-    glyphs: GlyphMap | None = None,
+    read: list[Page],
     ocr_pages: dict[int, OcrPage] | None = None,
     furniture: set[str] | None = None,
 ) -> TableReader:
     """Reads the table under a caption from the open PDF (:mod:`.table_engine`): its own
-    look at the page's lines and drawn rules (a page read by OCR: its OCR lines, no rules),
+    look at the page's lines (cut into words, from the parser's reading of the page, ``read``)
+    and drawn rules (a page read by OCR: its OCR lines, no rules),
     without the page's running head and foot (``furniture``, :func:`.reading_order.furniture_keys`).
     A failure there costs that table's engine cells only: the parser's own cells stand in."""
 
@@ -216,10 +217,12 @@ def _table_reader(
     for number, scan in (ocr_pages or {}).items():
         pages[number] = (scan.page.lines, [], (0.0, 0.0, scan.page.width, scan.page.height))
 
-    def read(page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
+    by_number = {page.number: page for page in read}
+
+    def table(page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
         try:
             if page_number not in pages:
-                lines, rules, box = read_table_page(pdf, page_number, glyphs=glyphs)
+                lines, rules, box = table_page(pdf, by_number[page_number])
                 heads = page_furniture(lines, box[3], furniture or set())
                 pages[page_number] = ([line for line in lines if not any(line is head for head in heads)], rules, box)
             return table_rows(*pages[page_number], caption_bbox)
@@ -233,7 +236,7 @@ def _table_reader(
             )
             return None
 
-    return read
+    return table
 
 
 def build_document(

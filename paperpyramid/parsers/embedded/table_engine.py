@@ -46,11 +46,22 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from paperpyramid.parsers.embedded.blocks import join_lines
+from paperpyramid.parsers.embedded.char_runs import turn_box
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
-from paperpyramid.parsers.embedded.layout import Line, extract_page, turn_box, user_size
+from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, table_lines, user_size
 from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space
 
-__all__ = ["BBox", "Rule", "extract_table", "find_region", "read_rules", "read_table_page", "side_by_side_prose", "table_rows"]
+__all__ = [
+    "BBox",
+    "Rule",
+    "extract_table",
+    "find_region",
+    "read_rules",
+    "read_table_page",
+    "side_by_side_prose",
+    "table_page",
+    "table_rows",
+]
 
 _PDFPLUMBER_HINT = "the table engine's ruled-grid step needs pdfplumber (MIT): pip install 'pdfplumber>=0.11,<0.12'"
 
@@ -134,6 +145,16 @@ def read_table_page(pdf: pdfium.PdfDocument, page_number: int, *, glyphs: GlyphM
         return read.lines, read_rules(page, turn=read.turn), (0.0, 0.0, read.width, read.height)
     finally:
         page.close()
+
+
+def table_page(pdf: pdfium.PdfDocument, page: Page) -> tuple[list[Line], list[Rule], BBox]:
+    """:func:`read_table_page` for a page the parser has read already: its lines made from the
+    runs kept from that reading (:func:`~.layout.table_lines`), only its rules read from the PDF."""
+    pdf_page = pdf[page.number - 1]
+    try:
+        return table_lines(page), read_rules(pdf_page, turn=page.turn), (0.0, 0.0, page.width, page.height)
+    finally:
+        pdf_page.close()
 
 
 def read_rules(page: pdfium.PdfPage, *, turn: int = 0) -> list[Rule]:
