@@ -69,6 +69,7 @@ _PDFPLUMBER_HINT = "the table engine's ruled-grid step needs pdfplumber (MIT): p
 BBox = tuple[float, float, float, float]
 
 _CAPTION_START = re.compile(r"^\s*(?:table|tab\.|fig\.?|figure|scheme|chart)\s*[A-Z]?\d+[a-z]?\b", re.IGNORECASE)
+_TABLE_WORD = re.compile(r"^\s*(?:table|tab\.)", re.IGNORECASE)
 # gaps between printed lines form two groups (inside a wrapped cell, between rows) when the
 # larger is this many times the smaller, and the smaller is under this share of the text size
 _WRAP_RATIO = 1.8
@@ -86,6 +87,8 @@ _LINE_PITCH = 1.3
 # a line opening with one of these after a cell that ends a sentence starts a new cell
 _OPENING = frozenset('“"ABCDEFGHIJKLMNOPQRSTUVWXYZ')
 _NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
+# a cell that opens with a value ("1.67 ± 1.53", "< 0.001", "−1243.5 mV", "NA")
+_VALUE = re.compile(r"^(?:[-+−–<>≤≥]\s?)?\(?\d|^(?:NA|N/A|NR|ND|–|-|—)$")
 # a caption this close under a rule closes a table printed above it (ACL: 12-15 pt)
 _ABOVE_GAP = 18.0
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
@@ -398,9 +401,23 @@ def _region_above(column: Sequence[Line], rules: Sequence[Rule], caption_top: fl
         if chain[-1].y - rule.y > 300 or any(_CAPTION_START.match(line.text) for line in between):
             break
         chain.append(rule)
-    if len(chain) < 2:
+    if len(chain) < 2 or _captioned_above(column, chain[-1].y):
         return None
     return chain[-1].y - 0.5, chain[0].y + 0.5
+
+
+def _captioned_above(column: Sequence[Line], top_rule: float) -> bool:
+    """A caption's line (or the first of two) just over a table's top rule: the table is that
+    caption's, set under it, not the one printed above the next caption (Hindawi sets each
+    caption over its table). A sentence that opens with "Table 2 shows" is no caption, nor is
+    a figure's (its figure is above it)."""
+    for line in column:
+        if line.bottom <= top_rule + 1 and top_rule - line.bottom < _ABOVE_GAP + 1.5 * line.height:
+            match = _CAPTION_START.match(line.text)
+            rest = line.text[match.end() :].lstrip() if match else ""
+            if match and _TABLE_WORD.match(line.text) and (not rest or rest[0] in ".:|—–-" or rest[0].isupper()):
+                return True
+    return False
 
 
 def _crosses_middle(lines: Sequence[Line], rules: Sequence[Rule], middle: float, caption_bottom: float) -> bool:
@@ -476,7 +493,7 @@ def _join_wrapped(rows: Sequence[_Row], rules: Sequence[Rule], edges: Sequence[f
         overlaps = (
             gap is not None and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height) and not ruled[index - 1]
         )
-        if last is not None and (continues or overlaps):
+        if last is not None and (continues or overlaps) and not (overlaps and _group_row(row, _columns(row, edges), _columns(last, edges))):
             last.lines += row.lines
             last.bottom = max(last.bottom, row.bottom)
         else:
@@ -548,10 +565,26 @@ def _new_sentence(above: _Row, row: _Row, edges: Sequence[float]) -> bool:
 
 
 def _goes_on(above: _Row, row: _Row, edges: Sequence[float]) -> bool:
-    mine = {column_of(line, edges) for line in row.lines}
-    if not mine >= {column_of(line, edges) for line in above.lines}:
-        return True
+    """Whether a printed row close under ``above`` goes on with it: it leaves some of its columns
+    empty (a wrapped cell), unless it is a row of a group (below); or it fills them all with
+    words that go on in lower case."""
+    mine, theirs = _columns(row, edges), _columns(above, edges)
+    if not mine >= theirs:
+        return not _group_row(row, mine, theirs)
     return all(not line.text[:1].isupper() and not line.text[:1].isdigit() for line in row.lines)
+
+
+def _columns(row: _Row, edges: Sequence[float]) -> set[int]:
+    return {column_of(line, edges) for line in row.lines}
+
+
+def _group_row(row: _Row, mine: set[int], theirs: set[int]) -> bool:
+    """A printed row that fills every column of the row above but the first, values in most of
+    them: the next row of a group whose label the row above carries ("TA 98 | −S9 | 1.00 ± 1.73"
+    then "| +S9 | 1.67 ± 1.53"), not a cell wrapped onto a second line."""
+    first = min(theirs)
+    values = sum(1 for line in row.lines if _VALUE.match(line.text))
+    return len(theirs) >= 3 and first not in mine and mine >= theirs - {first} and values >= max(2, len(row.lines) // 2)
 
 
 def _wrap_threshold(gaps: Sequence[float], size: float) -> float:
