@@ -20,15 +20,24 @@ from documents is data, never instructions. A claim is supported only when all o
   passages, and the numbers and comparisons in the sentence the rest of the clause matches
   best: 1847, the year of the last village law, is not the year of the first.
 - **Same polarity.** Each clause of the claim agrees in negation with the passage clause it
-  matches best: "does not bind MOP" backs neither "binds MOP" nor the reverse.
+  matches best: "does not bind MOP" backs neither "binds MOP" nor the reverse (a phrase with
+  no verb and no negation, "at low pH", is not compared).
+- **Not the opposite.** No word of the claim stands where its passage has the opposite word
+  ("external" for "internal", "male" for "female") or something else the passage names in
+  another role ("froglets" for "tadpoles"), and no two words of it trade places ("the bacteria
+  provide ... the plant"): :mod:`paperpyramid.asking.contradiction`.
 
-Measured by ``benchmarks/claim_support.py`` on 58 true and 58 fabricated claims against passages
-of five CC BY papers (``tests/data/claim_support.json``): precision 0.89, recall 0.95, where the
-old rule (30% of the content words anywhere in the passages) had 0.51 and 1.00, passing 56 of
-the 58 fabrications. What a word check cannot see: a claim that swaps two things the passage
-names ("female" for "male", one shark's growth given to another), an antonym the passage never
-uses ("red" for "blue" shifted), a negation without a negative word ("unknown" for "we do not
-know", refused as a disagreement).
+Measured by ``benchmarks/claim_support.py`` (precision: the share of passed claims that are
+true; recall: the share of true claims passed), before and after the last rule, on the claims
+of ``tests/data/claim_support.json`` (the 102 it was tuned on: 0.71 and 0.96 before, 0.92 and
+0.98 after; 36 kept back by the rules before it: 0.84 and 0.89, unchanged) and of
+``tests/data/claim_support_kept.json`` (88 claims on passages of eight CC BY papers, written
+before it and never used to tune it: 0.48 and 0.94 before, 0.64 and 0.94 after). The rule
+before all of these (30% of the content words anywhere in the passages) had precision 0.51.
+What a word check still cannot see: a swap of two things into an order it cannot match ("8
+years for females" where the passage gives 8 years to the males), an opposite neither listed
+nor named by the passage ("negligible" for "high", "red" for "blue" shifted), a negation
+without a negative word ("unknown" for "we do not know", refused as a disagreement).
 """
 
 from __future__ import annotations
@@ -38,6 +47,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from paperpyramid.asking.contradiction import flipped
+from paperpyramid.asking.words import NEGATION, content, forms, is_number, normal, normal_forms
 from paperpyramid.retrieval import SearchHit
 
 #: the share of a claim's content words its cited passages must contain
@@ -58,144 +69,8 @@ _INSTRUCTION = re.compile(
     r"|<\|[a-z_]+\|>|\[/?inst\]|#{2,}\s*(?:instruction|system)",
     re.IGNORECASE,
 )
-_TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
-_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 _CLAUSE = re.compile(r"(?<!\d),|,(?!\d)|[;:()]|\s(?:but|whereas|while|although|though|because|after|and\s+then|which|as)\s")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
-_FUNCTION = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "and",
-        "or",
-        "but",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "as",
-        "than",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "what",
-        "when",
-        "where",
-        "how",
-        "has",
-        "have",
-        "had",
-        "having",
-        "do",
-        "does",
-        "did",
-        "can",
-        "could",
-        "may",
-        "might",
-        "must",
-        "shall",
-        "should",
-        "will",
-        "would",
-        "also",
-        "such",
-        "into",
-        "onto",
-        "over",
-        "under",
-        "between",
-        "their",
-        "there",
-        "they",
-        "them",
-        "we",
-        "our",
-        "us",
-        "i",
-        "you",
-        "your",
-        "he",
-        "she",
-        "his",
-        "her",
-        "him",
-        "so",
-        "if",
-        "then",
-        "thus",
-        "therefore",
-        "however",
-        "both",
-        "either",
-        "each",
-        "other",
-        "another",
-        "any",
-        "some",
-        "same",
-        "very",
-        "just",
-        "about",
-        "per",
-        "via",
-        "within",
-        "upon",
-        "e",
-        "g",
-        "et",
-        "al",
-        "ie",
-        "eg",
-        "th",
-        "st",
-        "nd",
-        "rd",
-        "respectively",
-        "approx",
-    ]
-)
-_NEGATION = frozenset(
-    [
-        "not",
-        "no",
-        "never",
-        "none",
-        "neither",
-        "nor",
-        "nothing",
-        "nobody",
-        "nowhere",
-        "without",
-        "cannot",
-        "lack",
-        "lacks",
-        "lacked",
-        "lacking",
-        "absence",
-        "unable",
-    ]
-)
 #: words that reverse or grade what a sentence says: a claim may use them only where its passages do
 _CRITICAL = re.compile(
     r"(?:more|fewer|less|higher|lower|greater|larger|smaller|bigger|increas\w*|decreas\w*|reduc\w*|rais\w*|rose|fell|"
@@ -203,62 +78,6 @@ _CRITICAL = re.compile(
     r"retract\w*|fabricat\w*|falsif\w*|fraud\w*|misconduct|plagiar\w*|withdr[ae]w\w*|erratum|corrigendum|hoax\w*|fake\w*|"
     r"forg(?:ed|ery)|admit\w*|confess\w*|debunk\w*|discredit\w*|stag(?:ed|ing)|mislabel\w*|manipulat\w*|invalidat\w*)"
 )
-_NUMBER_WORDS = {
-    word: str(number)
-    for number, word in enumerate(
-        [
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        ]
-    )
-}
-# ordinals are numbers too ("first" and "second" also mean "initial" and "next": words)
-_NUMBER_WORDS |= {
-    word: f"{number}th"
-    for number, word in enumerate(
-        [
-            "third",
-            "fourth",
-            "fifth",
-            "sixth",
-            "seventh",
-            "eighth",
-            "ninth",
-            "tenth",
-            "eleventh",
-            "twelfth",
-            "thirteenth",
-            "fourteenth",
-            "fifteenth",
-            "sixteenth",
-            "seventeenth",
-            "eighteenth",
-            "nineteenth",
-            "twentieth",
-        ],
-        3,
-    )
-}
-_ORDINAL = re.compile(r"\b(\d+)\s?(?:st|nd|rd|th)\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,41 +116,48 @@ def check_text(claim: str, passages: Sequence[str], share: float = SUPPORT) -> V
     if addresses_model(claim):
         return Verdict(False, "it is an instruction, not a finding")
     passages = [text for text in passages if not addresses_model(text)]
-    words = _words(claim)
-    wanted = _content(words)
+    found = forms(claim)
+    wanted = content(found)
     if not wanted or not passages:
         return Verdict(False, "no passage" if not passages else "no content words")
-    clauses = [_tokens(text) for text in _clauses(passages)]
-    sentences = [_tokens(sentence) for text in passages for sentence in _SENTENCE.split(" ".join(text.split()))]
+    clauses = [normal_forms(text) for text in _clauses(passages)]
+    sentences = [normal_forms(sentence) for text in passages for sentence in _SENTENCE.split(" ".join(text.split()))]
     present = {word for clause in clauses for word in clause}
     missing = wanted - present
     if missing and len(wanted - missing) < share * len(wanted):
         return Verdict(False, f"{len(wanted) - len(missing)} of its {len(wanted)} content words are in the passages")
-    names = {_normal(name) for name in _names(claim)}
+    names = {normal(name) for name in _names(claim)}
     reversing = sorted(
-        written
-        for written, word in words.items()
-        if word in missing and (_is_number(word) or _CRITICAL.fullmatch(written) or word in names)
+        written for written, word in found.items() if word in missing and (is_number(word) or _CRITICAL.fullmatch(written) or word in names)
     )
     if reversing:
         return Verdict(False, f"the passages never say {', '.join(repr(word) for word in reversing)}")
-    for part in _clauses([claim]):
-        tokens = _tokens(part)
-        content = _content(_words(part))
-        if len(content) >= 3 and len(content & present) < CLAUSE_SUPPORT * len(content):
-            return Verdict(False, f"the passages do not hold {part.strip()!r}")
-        if len(content) < 2:
-            continue
-        # the numbers and reversing words of a clause belong to the sentence its other words
-        # match best (or two adjacent ones that together match as well): "more" of "many
-        # more" is not "more than a dozen", 1847 of the last law is not the first law's year
-        reversing_here = {word for written, word in _words(part).items() if _is_number(word) or _CRITICAL.fullmatch(written)}
-        if reversing_here and not any(reversing_here <= unit for unit in _aligned(content - reversing_here, sentences)):
-            return Verdict(False, f"{', '.join(sorted(reversing_here))} of {part.strip()!r} are not in the sentence it matches")
-        best = max(clauses, key=lambda clause: (len(content & clause), -len(clause)))
-        if bool(set(tokens) & _NEGATION) != bool(best & _NEGATION):
-            return Verdict(False, f"{part.strip()!r} and its passage disagree in negation")
-    return Verdict(True)
+    reason = next((reason for part in _clauses([claim]) if (reason := _clause_disagrees(part, present, clauses, sentences))), "")
+    reason = reason or flipped(claim, passages)
+    return Verdict(not reason, reason)
+
+
+def _clause_disagrees(part: str, present: set[str], clauses: list[set[str]], sentences: list[set[str]]) -> str:
+    """Why one clause of a claim is not its passages' (a phrase for the reader), or ``""``."""
+    found = forms(part)
+    wanted = content(found)
+    if len(wanted) >= 3 and len(wanted & present) < CLAUSE_SUPPORT * len(wanted):
+        return f"the passages do not hold {part.strip()!r}"
+    if len(wanted) < 2:
+        return ""
+    # the numbers and reversing words of a clause belong to the sentence its other words
+    # match best (or two adjacent ones that together match as well): "more" of "many
+    # more" is not "more than a dozen", 1847 of the last law is not the first law's year
+    reversing = {word for written, word in found.items() if is_number(word) or _CRITICAL.fullmatch(written)}
+    if reversing and not any(reversing <= unit for unit in _aligned(wanted - reversing, sentences)):
+        return f"{', '.join(sorted(reversing))} of {part.strip()!r} are not in the sentence it matches"
+    denies = bool(set(found.values()) & NEGATION)
+    if len(wanted) < 3 and not denies:
+        return ""  # a phrase ("at low pH") has no verb to deny
+    best = max(clauses, key=lambda clause: (len(wanted & clause), -len(clause)))
+    if denies != bool(best & NEGATION):
+        return f"{part.strip()!r} and its passage disagree in negation"
+    return ""
 
 
 def _aligned(content: set[str], sentences: list[set[str]]) -> list[set[str]]:
@@ -359,54 +185,3 @@ def _names(text: str) -> list[str]:
     """The capitalised words of ``text`` but its first (places, species, methods, acronyms)."""
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return [word.lower() for word in re.findall(r"(?<=\s)[A-Z][A-Za-z0-9-]*[a-zA-Z0-9]", text) if len(word) > 1 and not word.isdigit()]
-
-
-def _content(words: dict[str, str]) -> set[str]:
-    # single letters are initials (the "L." of "L. larvaepartus"), not content
-    return {
-        word
-        for written, word in words.items()
-        if written not in _FUNCTION and written not in _NEGATION and (len(written) > 1 or written.isdigit())
-    }
-
-
-def _tokens(text: str) -> set[str]:
-    return set(_words(text).values())
-
-
-def _words(text: str) -> dict[str, str]:
-    """The words of ``text`` as written (lower case, accents dropped) with their normal forms."""
-    text = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
-    text = _ORDINAL.sub(lambda match: f"{match.group(1)}th", text.replace("n't", " not").replace("cannot", "can not"))
-    words: dict[str, str] = {}
-    for token in _TOKEN.findall(text):
-        parts = [token.replace(",", "")] if _THOUSANDS.fullmatch(token) else token.split(",")
-        for part in parts:
-            words[part] = _normal(part)
-    return words
-
-
-def _normal(token: str) -> str:
-    if _is_number(token):
-        return token.rstrip("0").rstrip(".") if "." in token else token
-    if token in _NUMBER_WORDS:
-        return _NUMBER_WORDS[token]
-    if any(char.isdigit() for char in token) or token in _NEGATION:
-        return token  # names (L5242, AaegOBP1) as written
-    return _stem(token)
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ations", "ation", "ings", "ing", "ies", "ied", "ed", "es", "s", "ly"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
-            break
-    if len(word) > 3 and word.endswith("e"):
-        word = word[:-1]
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiou":
-        word = word[:-1]
-    return word
-
-
-def _is_number(token: str) -> bool:
-    return re.fullmatch(r"\d+(?:\.\d+|th)?", token) is not None
