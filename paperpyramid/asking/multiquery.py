@@ -8,7 +8,9 @@ A judgment that is not back in time, or that fails, keeps its passage (the filte
 removes what it judged irrelevant), and the step says how many were not judged. The
 strategy keeps to its :class:`~paperpyramid.asking.trace.Limits`' token budget: once the
 variants and the judgments back so far have spent it, no further judgment starts (the few in
-flight may pass it by one passage each) and the rest are kept unjudged.
+flight may pass it by one passage each) and the rest are kept unjudged. Once nobody waits for
+the result (:meth:`~paperpyramid.asking.trace.Tracker.before_call`), no variant or judgment
+starts: the strategy raises :class:`~paperpyramid.cancel.Cancelled`.
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ def multiquery(
     tracker = tracker or Tracker(on_step=on_step)
     on_step = tracker.record
     started = time.perf_counter()
+    tracker.before_call()
     reply = llm.complete(
         [
             {"role": "system", "content": VARIANTS_SYSTEM},
@@ -112,6 +115,7 @@ def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float
             {"role": "system", "content": FILTER_SYSTEM},
             {"role": "user", "content": f"Question: {question}\n\n{document_block(hit.text)}\n\nIs the passage relevant?"},
         ]
+        tracker.before_call()  # raised in the worker, re-raised below: nobody waits for the judgments
         reply = llm.complete(messages, Judgment, max_tokens=20)
         prompt, completion = reply_tokens(reply)
         with lock:
@@ -126,7 +130,7 @@ def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float
     for hit, future in zip(candidates, futures, strict=True):
         if future not in done or future.exception() is not None:
             if future in done and not isinstance(future.exception(), LLMOutputError):
-                raise future.exception()  # type: ignore[misc]  # an outage: the caller reports it
+                raise future.exception()  # type: ignore[misc]  # an outage, or nobody waits: the caller handles it
             unjudged += 1
             kept.append(hit)
             continue

@@ -16,7 +16,8 @@ once, and the second time the walk stops.
 
 The walk stops at ``done``, after ``limits.max_steps`` moves, when the token budget is spent,
 at a second cycle, or when the model's choice is unusable even after a repair turn; its last
-step says why. A passage on view that cites papers of the corpus lists them (its ``cites``
+step says why. Once nobody waits for it (:meth:`~paperpyramid.asking.trace.Tracker.before_call`),
+it raises :class:`~paperpyramid.cancel.Cancelled` before asking the model for another move. A passage on view that cites papers of the corpus lists them (its ``cites``
 attribute); ``follow_citation`` opens one at the section of its passage most like the citing
 sentence, and the walk goes on in that paper. It returns the kept passages in reading order
 (the papers in the order reached), cut to
@@ -213,8 +214,10 @@ class _Walker:
             if reason is not None:
                 return reason, False
             started = time.perf_counter()
+            messages = self._prompt()
+            tracker.before_call()  # nobody may wait any more: then no further move is asked for
             try:
-                call = choose_tool(self.llm, self._prompt(), TOOLS, max_tokens=CHOICE_TOKENS)
+                call = choose_tool(self.llm, messages, TOOLS, max_tokens=CHOICE_TOKENS)
             except LLMOutputError as exc:
                 tracker.record(
                     Step(

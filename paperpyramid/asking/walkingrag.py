@@ -25,19 +25,33 @@ as fit in half the room), and the facts found so far (the latest that fit; the s
 many earlier ones were left out).
 
 A fact is only as good as its passages: one that cites no passage it was shown is dropped as
-unsupported, and the passages handed to the answering model are those the kept facts cite:
-papers in the order their first passage was cited, each paper's passages in reading order, cut
-to ``budget_tokens`` in the order they were first cited. When no fact was kept, the first
-round's passages are handed on instead, so the answer still sees the best evidence.
+unsupported, and every other one is checked against the passages it cites as an answer's claim
+is (:func:`paperpyramid.asking.support.check`: their words, numbers, names and negations, and
+no paper among those shown that addresses the model). A fact they back is reported as a step
+named ``fact``: the sentence, then the model's relevance (only when the passages bear it out
+too: a number, name or word on a paper's standing they lack is not shown beside a finding),
+then where to look next. One they do not back is the model's unverified note: reported apart,
+as a step named ``unverified`` with the reason, kept in ``Found.unverified``, never among the
+facts. Either still says where to look next.
+
+The passages handed to the answering model are those the supported facts cite: papers in the
+order their first passage was cited, each paper's passages in reading order, cut to
+``budget_tokens`` in the order they were first cited. When no fact was supported, the first
+round's passages are handed on instead, so the answer still sees the best evidence. Once nobody
+waits for the result (:meth:`~paperpyramid.asking.trace.Tracker.before_call`), no further round
+asks the model: the strategy raises :class:`~paperpyramid.cancel.Cancelled`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, Field
 
+from paperpyramid.asking.support import check, check_text, hostile_articles
 from paperpyramid.asking.trace import Fact, Found, Step, Tracker, error_tokens, reply_tokens
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
@@ -92,11 +106,13 @@ def walkingrag(
     round_tokens: int = 1500,
     max_tokens: int = 800,
 ) -> Found:
-    """The passages the kept facts cite, and the facts (see the module's docstring).
+    """The passages the supported facts cite, those facts, and apart the model's unverified
+    notes (see the module's docstring).
 
     Each round shows the model at most ``passages_per_round`` passages and about
     ``round_tokens`` tokens of them (always at least one passage); ``max_tokens`` bounds each
-    reply. Every round, fact and search is recorded on ``tracker`` as it happens."""
+    reply. Every round, fact, unverified note and search is recorded on ``tracker`` as it
+    happens."""
     tracker = tracker or Tracker()
     filters = filters or Filters()
     mode = "hybrid" if embedder is not None else "bm25"
@@ -106,8 +122,7 @@ def walkingrag(
     )
     tracker.record(Step("search", f"the question ({mode}): {_describe(passages)}", seconds=time.perf_counter() - started))
     first = passages
-    facts: list[Fact] = []
-    cited: dict[str, SearchHit] = {}  # context id -> passage, in the order first cited
+    gathered = _Gathered()
     seen: set[str] = set()  # passages shown to the model
     searched: set[str] = set()  # descriptors already searched
     fresh: list[str] = []  # descriptors the next round searches
@@ -129,20 +144,14 @@ def walkingrag(
                 break
         rounds += 1
         try:
-            round_facts, shown = _read_round(question, passages, facts, llm, tracker, rounds, max_tokens)
+            round_facts, shown = _read_round(question, passages, gathered.noted, llm, tracker, rounds, max_tokens)
         except LLMOutputError as exc:
             reason = f"round {rounds}: the model's reply was malformed even after a repair ({exc}); stopped with what was found"
             break
         seen.update(hit.context_id for hit in shown)  # a passage left out for room may be found again
-        known = {fact.text.casefold() for fact in facts}
+        gathered.hostile |= hostile_articles(shown)
         for fact in round_facts:
-            if fact.text.casefold() in known:
-                continue  # said before: not shown again, but its descriptor still counts for cycles
-            known.add(fact.text.casefold())
-            facts.append(fact)
-            for context_id in fact.context_ids:
-                cited.setdefault(context_id, next(hit for hit in passages if hit.context_id == context_id))
-            tracker.record(Step("fact", f"{fact.text} — {fact.relevance}" + (f" (next: {_descriptor(fact)})" if _descriptor(fact) else "")))
+            gathered.add(fact, shown, tracker)
         descriptors = list(dict.fromkeys(_descriptor(fact) for fact in round_facts if _descriptor(fact)))
         fresh = [descriptor for descriptor in descriptors if descriptor not in searched][:MAX_FACTS]
         if not round_facts:
@@ -151,14 +160,75 @@ def walkingrag(
             reason = "done: no fact says where to look next"
         elif not fresh:
             reason = f"cycle: every place to look next was searched before ({' | '.join(descriptors)})"
-    if facts:
-        found = parent.widen(conn, list(cited.values()), 0, 0, budget_tokens, include_references=filters.include_references)
-        handed = f"{_describe(found)} cited by {len(facts)} facts"
+    return _hand_on(conn, gathered, first, rounds, reason, tracker, budget_tokens, filters)
+
+
+@dataclass
+class _Gathered:
+    """What the rounds noted: every fact in the order noted (``noted``, what the next rounds are
+    told), those their passages support (``facts``) and the model's ``unverified`` notes, the
+    passages the supported facts cite (``cited``, in the order first cited) and the papers
+    among those shown whose passages address the model (``hostile``)."""
+
+    noted: list[Fact] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    unverified: list[Fact] = field(default_factory=list)
+    cited: dict[str, SearchHit] = field(default_factory=dict)
+    hostile: set[str] = field(default_factory=set)
+
+    def add(self, fact: Fact, shown: list[SearchHit], tracker: Tracker) -> None:
+        """Checks a fact of the round against the passages it cites (among ``shown``) and
+        records it as a fact or as an unverified note; one said before is not shown again."""
+        if any(fact.text.casefold() == known.text.casefold() for known in self.noted):
+            return  # its descriptor still counts for cycles
+        sources = [next(hit for hit in shown if hit.context_id == context_id) for context_id in fact.context_ids]
+        verdict = check(fact.text, sources, self.hostile)
+        following = f" (next: {_descriptor(fact)})" if _descriptor(fact) else ""
+        if not verdict.supported:
+            note = dataclasses.replace(fact, supported=False, reason=verdict.reason)
+            self.noted.append(note)
+            self.unverified.append(note)
+            tracker.record(Step("unverified", f"the model's note, not to be taken as fact ({verdict.reason}): {fact.text}{following}"))
+            return
+        self.noted.append(fact)
+        self.facts.append(fact)
+        for hit in sources:
+            self.cited.setdefault(hit.context_id, hit)
+        tracker.record(Step("fact", f"{fact.text} — {_relevance(fact, sources)}{following}"))
+
+
+def _relevance(fact: Fact, sources: list[SearchHit]) -> str:
+    """A supported fact's relevance as its step shows it beside the fact: the model's words, so
+    only when its passages hold every number, name and word on a paper's standing in them
+    (:func:`~paperpyramid.asking.support.check_text` without a share of content words)."""
+    if not fact.relevance:
+        return ""
+    if check_text(fact.relevance, [hit.text for hit in sources], share=0.0).supported:
+        return fact.relevance
+    return "(the model's note on its relevance is not shown: its passages do not bear it out)"
+
+
+def _hand_on(
+    conn: Any,
+    gathered: _Gathered,
+    first: list[SearchHit],
+    rounds: int,
+    reason: str,
+    tracker: Tracker,
+    budget_tokens: int | None,
+    filters: Filters,
+) -> Found:
+    """The passages the supported facts cite (the first round's when none is), and the stop step."""
+    if gathered.facts:
+        found = parent.widen(conn, list(gathered.cited.values()), 0, 0, budget_tokens, include_references=filters.include_references)
+        handed = f"{_describe(found)} cited by {len(gathered.facts)} facts"
     else:
         found = parent.cut_to_budget(first, budget_tokens)
         handed = f"no fact was kept: the first round's {_describe(found)}" if rounds else _describe(found)
+    if gathered.unverified:
+        handed += f" ({len(gathered.unverified)} unverified notes set apart)"
     tracker.record(Step("stop", f"{reason}; handing on {handed}"))
-    return Found(found, facts, tracker.steps)
+    return Found(found, gathered.facts, tracker.steps, gathered.unverified)
 
 
 def _read_round(
@@ -170,6 +240,7 @@ def _read_round(
     prompt, shown, notes = _round_prompt(question, passages, facts, llm, max_tokens)
     messages = [{"role": "system", "content": ROUND_SYSTEM}, {"role": "user", "content": prompt}]
     started = time.perf_counter()
+    tracker.before_call()  # nobody may wait any more: then no further round is asked for
     try:
         reply = llm.complete(messages, RoundReply, max_tokens=max_tokens)
     except LLMOutputError as exc:

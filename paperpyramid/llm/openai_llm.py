@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import openai
 from pydantic import BaseModel
 
+from paperpyramid.cancel import raise_if_cancelled
 from paperpyramid.errors import ConfigurationError, LLMOutputError, ServiceUnavailable
 from paperpyramid.http_deadline import deadline as whole_exchange_by
 from paperpyramid.http_deadline import http_client
@@ -219,6 +220,7 @@ class OpenAILLM:
         cause = ""
         error: Exception | None = None
         for attempt in range(attempts):
+            raise_if_cancelled()  # a retry, a repair turn or a fallback: nobody may wait any more
             retry_after: float | None = None
             try:
                 with self._slots:

@@ -3,9 +3,13 @@
 An ask runs in a thread of its own (strategies and model calls block) and hands its events to
 its response (server-sent events) through a queue on the event loop. When the response ends
 for any reason but the answer (the client disconnected, the server is stopping), the ask is
-marked gone, and its next step raises :class:`AskCancelled` where the step is reported: the
-strategy stops there, so a client that leaves costs at most the model calls already in flight.
-A slot is held until the ask's thread ends, so the bound counts the work really running.
+marked gone. From then on its strategy starts no model call (each checks immediately before
+one, :func:`~paperpyramid.asking.trace.cancelled_when`) and its next step raises
+:class:`AskCancelled` where the step is reported, so a client that leaves costs at most the
+model calls already in flight. A client that has gone is often heard of only when the stream
+next writes to it, so a quiet stream writes a comment every :data:`HEARTBEAT_SECONDS`: it is
+noticed while a long model call runs, before the next one would start. A slot is held until
+the ask's thread ends, so the bound counts the work really running.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from paperpyramid.asking.trace import Step
+from paperpyramid.cancel import Cancelled, cancelled_when
 from paperpyramid.db.sqlite import DatabaseError
 from paperpyramid.errors import PaperPyramidError
 
@@ -31,11 +36,11 @@ Event = tuple[str, dict[str, Any]]
 #: what an ask does, given the callback its steps are reported to; returns the answer's JSON
 Work = Callable[[Callable[[Step], None]], dict[str, Any]]
 #: seconds of silence after which the stream sends a comment: proxies keep a quiet stream open,
-#: and a client that has gone is noticed even while a long step runs
-HEARTBEAT_SECONDS = 15.0
+#: and a client that has gone is noticed within about this long, even while a model call runs
+HEARTBEAT_SECONDS = 2.0
 
 
-class AskCancelled(Exception):
+class AskCancelled(Cancelled):
     """Raised in an ask's thread, at its next step, once nobody waits for its answer."""
 
 
@@ -84,7 +89,8 @@ class Asks:
         return _EventStream(ask)
 
     def stop_all(self, reason: str) -> None:
-        """End every ask's stream now with ``reason`` as an error event; each ask stops at its next step."""
+        """End every ask's stream now with ``reason`` as an error event; each ask stops before its
+        next model call or at its next step."""
         with self._lock:
             running = list(self._running)
         for ask in running:
@@ -94,9 +100,10 @@ class Asks:
 
     def _answer(self, ask: _Ask, work: Work) -> None:
         try:
-            ask.put(("answer", work(ask.on_step)))
-        except AskCancelled:
-            log.info("an ask stopped at a step: nobody waits for its answer")
+            with cancelled_when(ask.gone):
+                ask.put(("answer", work(ask.on_step)))
+        except Cancelled:
+            log.info("an ask stopped: nobody waits for its answer")
         except (PaperPyramidError, ValueError, DatabaseError) as exc:
             ask.put(("error", {"error": str(exc)}))
         except Exception as exc:  # a bug: logged with its traceback, and said on the stream rather than leave the page waiting

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from tokenizers import Tokenizer
 
+from paperpyramid.cancel import raise_if_cancelled
 from paperpyramid.errors import ConfigurationError, LLMOutputError
 from paperpyramid.llm import LLMReply, Message, Usage
 from paperpyramid.llm.local.weights import GGUF_NAME, model_path
@@ -142,6 +143,7 @@ class LocalLLM:
     def complete(self, messages: Sequence[Message], schema: type[T], *, max_tokens: int = 1024) -> LLMReply[T]:
         started = time.perf_counter()
         with self._call_lock, self._threads():
+            raise_if_cancelled()  # after waiting for the lock: nobody may wait any more
             prompt = self.encode_chat(with_schema_instructions(messages, schema))
             window = self.context_window
             if len(prompt) + max_tokens > window:
