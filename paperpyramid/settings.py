@@ -382,11 +382,17 @@ class ServeSettings(BaseModel):
     max_value_bytes: int | None = Field(
         4 << 20, ge=1,
         description="A corpus file holding a text value longer than this many bytes (or a blob 16 times as long) is refused at start; "
-                    "the check reads the whole file once (about 1 s per 100 MB). None skips it, for a file this machine wrote.",
+                    "the check reads the whole file once (about 1 s per 100 MB). null (or none) skips it, for a file this machine wrote.",
     )  # fmt: skip
     shutdown_seconds: float = Field(
         5.0, ge=0, description="On SIGTERM or Ctrl-C, seconds open responses get to finish before they are cut off."
     )
+
+    @field_validator("max_value_bytes", mode="before")
+    @classmethod
+    def _null_is_no_limit(cls, value: Any) -> Any:
+        # a variable holds a string: the docs' `null` (or `none`) is None, no check
+        return None if isinstance(value, str) and value.strip().lower() in ("null", "none") else value
 
 
 class CorpusSettings(BaseModel):

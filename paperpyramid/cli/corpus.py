@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from rich.markup import escape
 
 from paperpyramid.cli.common import (
+    EXIT_SOME_FAILED,
     DbOption,
     EmbedderChoice,
     ExportFormat,
@@ -46,7 +47,8 @@ def embed(
     """Embed every context that has no vector from the model yet (incremental and resumable:
     a stopped run keeps what it committed, and a re-run embeds only what is missing). A vector
     that is null, of the wrong length, NaN or all zeros is refused, never stored; the run then
-    says how many failed and exits 1 (3 when the model gave no usable vector at all)."""
+    says how many failed and exits 1 (stopping at the first batch with no usable vector at all,
+    rather than send the rest to a broken model). An endpoint that does not answer exits 3."""
     from paperpyramid.settings import Settings
 
     try:
@@ -80,11 +82,11 @@ def embed(
         + f" in {summary.seconds:.1f} s ({summary.passages_per_second:.1f} passages/s); {summary.total} contexts in the corpus",
         highlight=False,
     )
-    if summary.stopped is not None:
-        raise _fail(f"stopped early: {summary.stopped}; run the same command again to go on")
+    if summary.stopped is not None:  # unusable vectors, as below: the endpoint answered
+        raise _fail(f"stopped early: {summary.stopped}; a re-run embeds what is missing", EXIT_SOME_FAILED)
     if summary.failed:
         console.print(f"[red]failed:[/] {escape(summary.first_error or '')}; a re-run tries them again", highlight=False, soft_wrap=True)
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_SOME_FAILED)
 
 
 def show(

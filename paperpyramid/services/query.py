@@ -17,9 +17,10 @@
 Every request opens the corpus read-only and untrusted (its schema checked, each statement's
 time bounded by ``settings.query_time_limit``); the model and the embedder are loaded once,
 shared. A corpus that is missing or cannot be read answers 503 with one line. A page of a list
-is at most ``settings.page_size`` rows; a ``Link: <...>; rel="next"`` header (or ``next_offset``)
-says where the next begins. A text longer than ``settings.max_text_chars`` is cut, ends with
-``… [truncated: N more characters]``, and its object says ``"truncated": true``.
+is at most ``settings.page_size`` rows, from an ``offset`` of at most :data:`MAX_OFFSET` (422
+past it); a ``Link: <...>; rel="next"`` header (or ``next_offset``) says where the next begins.
+A text longer than ``settings.max_text_chars`` is cut, ends with ``… [truncated: N more
+characters]``, and its object says ``"truncated": true``.
 
 Asks are bounded: at most ``settings.max_concurrent_asks`` at once (503 with Retry-After past
 it), and ``max_steps``, ``max_llm_tokens`` and ``budget_tokens`` at most the settings' caps
@@ -65,6 +66,9 @@ PAGE = Path(__file__).with_name("query_page.html")
 T = TypeVar("T")
 #: seconds a client refused for too many asks is told to wait
 RETRY_AFTER_SECONDS = 5
+#: where a page may start at most: past any corpus's rows, and far inside the integers that
+#: Python's slicing and SQLite take (a larger offset is a 422, not a traceback)
+MAX_OFFSET = 1_000_000_000
 
 
 def hit_json(rank: int, hit: SearchHit) -> dict[str, Any]:
@@ -277,7 +281,12 @@ def create_app(
 
     @app.get("/articles")
     def articles(
-        _: Authorised, c: Opened, request: Request, response: Response, offset: int = Query(0, ge=0), limit: int | None = Query(None, ge=1)
+        _: Authorised,
+        c: Opened,
+        request: Request,
+        response: Response,
+        offset: int = Query(0, ge=0, le=MAX_OFFSET),
+        limit: int | None = Query(None, ge=1),
     ) -> list[dict[str, Any]]:
         rows, _next = _page(c.articles(), offset, limit, settings.page_size, request, response)
         return service.bounded(
@@ -291,7 +300,7 @@ def create_app(
         request: Request,
         response: Response,
         article_id: str,
-        offset: int = Query(0, ge=0),
+        offset: int = Query(0, ge=0, le=MAX_OFFSET),
         limit: int | None = Query(None, ge=1),
     ) -> list[dict[str, Any]]:
         sections, _next = _page(_found(lambda: c.sections(c.article(article_id).id)), offset, limit, settings.page_size, request, response)
@@ -304,7 +313,7 @@ def create_app(
         request: Request,
         response: Response,
         section_id: str,
-        offset: int = Query(0, ge=0),
+        offset: int = Query(0, ge=0, le=MAX_OFFSET),
         limit: int | None = Query(None, ge=1),
     ) -> dict[str, Any]:
         section = _found(lambda: c.section(section_id))

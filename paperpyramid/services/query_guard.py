@@ -3,9 +3,10 @@
 With a token set (``PAPERPYRAMID_SERVE__API_TOKEN``), every route but ``/healthz`` and the page itself
 (``/``, which holds no data) needs it: as ``Authorization: Bearer <token>``, or as the
 ``paperpyramid_token`` cookie, which the page sets from its address's fragment (``/#token=...``:
-a browser never sends the fragment, so it reaches no log). A token in a query string is refused
-with 400, since access logs and browser history keep query strings; the access log redacts one
-anyway. Tokens are compared in constant time (``hmac.compare_digest``).
+a browser never sends the fragment, so it reaches no log). A credential in a query string
+(``token``, ``access_token``, ``api_key``, ``password``, ...: see :func:`is_credential`) is
+refused with 400, since access logs and browser history keep query strings; the access log
+redacts one anyway. Tokens are compared in constant time (``hmac.compare_digest``).
 
 The Host header is checked against ``allowed_hosts``: without it, a page on another site whose
 name resolves to 127.0.0.1 (DNS rebinding) could read a service bound to this machine.
@@ -18,7 +19,7 @@ import logging
 import re
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import parse_qs, unquote
+from urllib.parse import parse_qsl, unquote, unquote_plus
 
 from fastapi import HTTPException, Request
 from fastapi.responses import JSONResponse
@@ -29,6 +30,16 @@ TOKEN_COOKIE = "paperpyramid_token"
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
 #: addresses that bind every interface: the service then answers any name it is reached by
 _ALL_INTERFACES = ("", "0.0.0.0", "::")
+#: what a query parameter that carries a credential is called, at the end of its name
+#: (``token``, ``access_token``, ``api_key``, ``x-amz-signature``; not ``budget_tokens``)
+_CREDENTIAL = re.compile(r".*(?:token|key|secret|password|passwd|pwd|auth|authorization|credentials?|bearer|jwt|signature)")
+#: a ``name=value`` pair of a query string (or of a log line quoting one)
+_PAIR = re.compile(r"(^|[?&;#])([^=&;#\s\"?]+)=([^&;#\s\"]*)")
+
+
+def is_credential(name: str) -> bool:
+    """Whether a query parameter called ``name`` (percent-encoded or not) would carry a secret."""
+    return _CREDENTIAL.fullmatch(unquote_plus(name).strip().lower().replace("-", "_")) is not None
 
 
 def require_token(request: Request) -> None:
@@ -94,16 +105,16 @@ class RequestGuard:
             host = Headers(scope=scope).get("host", "")
             if not host_allowed(host, self.allowed_hosts):
                 return f"this service does not answer to the host {host[:100]!r} (PAPERPYRAMID_SERVE__ALLOWED_HOSTS)"
-        if "token" in parse_qs(scope.get("query_string", b"").decode("latin-1")):
+        query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+        if any(is_credential(name) for name, _ in query):
             return "a token is never taken from a query string (logs keep them): open the page as /#token=<token>, or send Authorization: Bearer <token>"
         return None
 
 
 class RedactTokens(logging.Filter):
-    """Replaces the value of any ``token=`` in a log record's message and arguments (uvicorn's
-    access log writes each request's path with its query string)."""
-
-    _TOKEN = re.compile(r"((?:^|[?&;#])token=)[^&;#\s\"]*", re.IGNORECASE)
+    """Replaces the value of any credential (``token=``, ``access_token=``, ``api_key=``, ...:
+    :func:`is_credential`) in a log record's message and arguments (uvicorn's access log writes
+    each request's path with its query string)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):
@@ -113,4 +124,9 @@ class RedactTokens(logging.Filter):
         return True
 
     def _redact(self, value: Any) -> Any:
-        return self._TOKEN.sub(r"\1[redacted]", value) if isinstance(value, str) else value
+        return _PAIR.sub(_redacted, value) if isinstance(value, str) else value
+
+
+def _redacted(pair: re.Match[str]) -> str:
+    before, name, value = pair.groups()
+    return f"{before}{name}={'[redacted]' if is_credential(name) else value}"

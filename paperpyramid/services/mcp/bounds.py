@@ -3,8 +3,10 @@
 Every tool answer is bounded so that a model cannot flood its own context by asking: each
 passage's text is cut at a token cap (counted with the contexts' tokenizer, all-MiniLM-L6-v2's,
 as the corpus counts ``num_tokens``) and says so with :data:`MARKER`; lists come a page at a time
-with a cursor (``next_offset``, None on the last page); ``k`` and window sizes have maxima that the
-tools' input schemas state, so a call past them is refused before it runs.
+with a cursor (``next_offset``, None on the last page); ``k``, window sizes, offsets and the
+length of ids have maxima that the tools' input schemas state, so a call past them is refused
+before it runs, and so is an argument a tool does not take. An error quotes at most
+:data:`ERROR_CHARS_MAX` characters of what it was given.
 """
 
 from __future__ import annotations
@@ -37,6 +39,13 @@ INSIGHTS_MAX = 40
 CITATIONS_MAX = 25
 #: ids one ``cite`` call formats
 CITE_IDS_MAX = 50
+#: characters of an id (article, section, passage, DOI) or a journal name a tool takes; ids are
+#: 21 characters, DOIs rarely over 100
+ID_CHARS_MAX = 300
+#: where a page may start at most (past any corpus)
+OFFSET_MAX = 1_000_000_000
+#: characters of a tool error the model reads; a longer one is cut (it would be quoting input)
+ERROR_CHARS_MAX = 1000
 #: tokens of an article's markdown resource; the rest is read with read_section
 RESOURCE_CAP = 60_000
 #: tokens of an article's printed abstract in ``outline`` and ``pyramid``
@@ -84,6 +93,11 @@ def short_citation(title: str | None, page: int | None) -> str:
     return f"[{title or 'Untitled'}{'' if page is None else f', p. {page}'}]"
 
 
+def brief(message: str, max_chars: int = ERROR_CHARS_MAX) -> str:
+    """``message`` whole when it has at most ``max_chars`` characters, else its start and "…"."""
+    return message if len(message) <= max_chars else message[: max_chars - 1] + "…"
+
+
 def page_of(items: Sized, offset: int, limit: int) -> tuple[int | None, int]:
     """The cursor after ``items[offset:offset + limit]`` (None on the last page) and the total."""
     total = len(items)
@@ -95,9 +109,12 @@ __all__ = [
     "ARTICLES_MAX",
     "CITATIONS_MAX",
     "CITE_IDS_MAX",
+    "ERROR_CHARS_MAX",
+    "ID_CHARS_MAX",
     "INSIGHTS_MAX",
     "K_MAX",
     "MARKER",
+    "OFFSET_MAX",
     "PASSAGE_CAP",
     "READ_TOKENS",
     "READ_TOKENS_MAX",
@@ -110,6 +127,7 @@ __all__ = [
     "WINDOW_MAX",
     "Budget",
     "Cut",
+    "brief",
     "page_of",
     "short_citation",
 ]

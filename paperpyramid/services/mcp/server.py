@@ -4,7 +4,8 @@ each article as a markdown resource, and one prompt.
 Every docstring below is the description the model reads: what the tool returns, when to call
 it and what it costs in tokens (counted with the contexts' tokenizer, as ``tokens`` fields are).
 The corpus is opened read-only and keeps its query time limit; the tools run in worker threads,
-one at a time (a lock), since a SQLite connection must not be used by two threads at once.
+one at a time (a lock), since a SQLite connection must not be used by two threads at once. An
+argument a tool does not take is refused, naming it, and no error quotes a long input back.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.server.mcpserver.resources import FunctionResource
+from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import ConfigDict, Field, model_validator
 
 from paperpyramid.corpus import Article, Corpus
 from paperpyramid.db import sqlite as db_sqlite
@@ -32,8 +35,10 @@ from paperpyramid.services.mcp.bounds import (
     ARTICLES_MAX,
     CITATIONS_MAX,
     CITE_IDS_MAX,
+    ID_CHARS_MAX,
     INSIGHTS_MAX,
     K_MAX,
+    OFFSET_MAX,
     READ_TOKENS,
     READ_TOKENS_MAX,
     RESOURCE_CAP,
@@ -41,6 +46,7 @@ from paperpyramid.services.mcp.bounds import (
     SEARCH_BUDGET_MAX,
     SECTIONS_MAX,
     WINDOW_MAX,
+    brief,
 )
 from paperpyramid.services.mcp.tools import ARTICLE_URI, CorpusTools
 
@@ -68,11 +74,12 @@ Question: {question}"""
 
 T = TypeVar("T")
 
-Ids = Annotated[list[str] | None, Field(description="Only these articles (ids or DOIs); omit for all.", max_length=200)]
+Id = Annotated[str, Field(max_length=ID_CHARS_MAX)]
+Ids = Annotated[list[Id] | None, Field(description="Only these articles (ids or DOIs); omit for all.", max_length=200)]
 YearFrom = Annotated[int | None, Field(description="Only articles published in or after this year.")]
 YearTo = Annotated[int | None, Field(description="Only articles published in or before this year.")]
-Journal = Annotated[str | None, Field(description="Only articles of this journal (exact name, any case).")]
-Offset = Annotated[int, Field(description="Where the page starts: 0, then the previous answer's next_offset.", ge=0)]
+Journal = Annotated[str | None, Field(description="Only articles of this journal (exact name, any case).", max_length=ID_CHARS_MAX)]
+Offset = Annotated[int, Field(description="Where the page starts: 0, then the previous answer's next_offset.", ge=0, le=OFFSET_MAX)]
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
@@ -82,7 +89,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         corpus = Corpus.open(corpus, check_same_thread=False)
     tools = CorpusTools(corpus)
     lock = threading.Lock()
-    server = MCPServer(name, instructions=INSTRUCTIONS, log_level="WARNING")
+    registered: list[Tool] = []
 
     def call(work: Callable[[], T]) -> T:
         """Run one tool's work alone, with bad input and the time limit as tool errors."""
@@ -90,11 +97,13 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
             try:
                 return work()
             except KeyError as exc:
-                raise ToolError(str(exc.args[0]) if exc.args else "unknown id") from exc
+                raise ToolError(brief(str(exc.args[0]) if exc.args else "unknown id")) from exc
             except (ValueError, PaperPyramidError) as exc:
-                raise ToolError(str(exc)) from exc
+                raise ToolError(brief(str(exc))) from exc
             except db_sqlite.DatabaseError as exc:
-                raise ToolError(f"the corpus could not answer ({exc}); a query past the time limit is interrupted: ask for less") from exc
+                raise ToolError(
+                    f"the corpus could not answer ({brief(str(exc))}); a query past the time limit is interrupted: ask for less"
+                ) from exc
 
     def answer(work: Callable[[], dict[str, Any]]) -> CallToolResult:
         """The tool's answer, as compact JSON for the model (the tokens the docstrings count)
@@ -104,7 +113,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
                               structured_content=found)  # fmt: skip
 
     def tool(fn: Callable[..., Any]) -> Callable[..., Any]:
-        server.add_tool(fn, description=inspect.cleandoc(fn.__doc__ or ""), annotations=READ_ONLY)
+        registered.append(_closed(Tool.from_function(fn, description=inspect.cleandoc(fn.__doc__ or ""), annotations=READ_ONLY)))
         return fn
 
     @tool
@@ -164,7 +173,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
 
     @tool
     def outline(
-        article_id: Annotated[str, Field(description="The article's id (or its DOI).")],
+        article_id: Annotated[str, Field(description="The article's id (or its DOI).", max_length=ID_CHARS_MAX)],
         offset: Offset = 0,
         limit: Annotated[int, Field(description=f"Sections per page (1 to {SECTIONS_MAX}).", ge=1, le=SECTIONS_MAX)] = SECTIONS_MAX,
     ) -> CallToolResult:
@@ -179,8 +188,10 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
 
     @tool
     def read_section(
-        section_id: Annotated[str, Field(description="A section_id from outline, search or read_section.")],
-        offset: Annotated[int, Field(description="The first passage to return: 0, then the previous answer's next_offset.", ge=0)] = 0,
+        section_id: Annotated[str, Field(description="A section_id from outline, search or read_section.", max_length=ID_CHARS_MAX)],
+        offset: Annotated[
+            int, Field(description="The first passage to return: 0, then the previous answer's next_offset.", ge=0, le=OFFSET_MAX)
+        ] = 0,
         max_tokens: Annotated[
             int, Field(description=f"Most tokens of text to return (50 to {READ_TOKENS_MAX}).", ge=50, le=READ_TOKENS_MAX)
         ] = READ_TOKENS,
@@ -196,7 +207,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
 
     @tool
     def next_section(
-        section_id: Annotated[str, Field(description="The section you are in.")],
+        section_id: Annotated[str, Field(description="The section you are in.", max_length=ID_CHARS_MAX)],
         max_tokens: Annotated[
             int,
             Field(description=f"Tokens of its text to return (0: its heading only; at most {READ_TOKENS_MAX}).", ge=0, le=READ_TOKENS_MAX),
@@ -212,7 +223,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
 
     @tool
     def previous_section(
-        section_id: Annotated[str, Field(description="The section you are in.")],
+        section_id: Annotated[str, Field(description="The section you are in.", max_length=ID_CHARS_MAX)],
         max_tokens: Annotated[
             int,
             Field(description=f"Tokens of its text to return (0: its heading only; at most {READ_TOKENS_MAX}).", ge=0, le=READ_TOKENS_MAX),
@@ -228,7 +239,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
 
     @tool
     def context_window(
-        context_id: Annotated[str, Field(description="A context_id from search, read_section or citations.")],
+        context_id: Annotated[str, Field(description="A context_id from search, read_section or citations.", max_length=ID_CHARS_MAX)],
         before: Annotated[int, Field(description=f"Passages before it (0 to {WINDOW_MAX}).", ge=0, le=WINDOW_MAX)] = 2,
         after: Annotated[int, Field(description=f"Passages after it (0 to {WINDOW_MAX}).", ge=0, le=WINDOW_MAX)] = 2,
     ) -> CallToolResult:
@@ -243,7 +254,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
 
     @tool
     def pyramid(
-        article_id: Annotated[str, Field(description="The article's id (or its DOI).")],
+        article_id: Annotated[str, Field(description="The article's id (or its DOI).", max_length=ID_CHARS_MAX)],
         offset: Offset = 0,
         limit: Annotated[int, Field(description=f"Insights per page (1 to {INSIGHTS_MAX}).", ge=1, le=INSIGHTS_MAX)] = 20,
     ) -> CallToolResult:
@@ -259,7 +270,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
 
     @tool
     def citations(
-        id: Annotated[str, Field(description="An article_id (or DOI), or a context_id (a passage).")],  # noqa: A002
+        id: Annotated[str, Field(description="An article_id (or DOI), or a context_id (a passage).", max_length=ID_CHARS_MAX)],  # noqa: A002
         direction: Annotated[
             Literal["both", "cites", "cited_by"], Field(description="For an article: what it cites, what cites it, or both.")
         ] = "both",
@@ -279,7 +290,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
     @tool
     def cite(
         ids: Annotated[
-            list[str],
+            list[Id],
             Field(
                 description="Article ids, DOIs or context_ids (a passage cites its article at its page).",
                 min_length=1,
@@ -299,6 +310,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         """
         return answer(lambda: tools.cite(ids, format=format))
 
+    server = MCPServer(name, instructions=INSTRUCTIONS, log_level="WARNING", tools=registered)
     _add_resources(server, tools, call)
 
     @server.prompt(name="answer_from_corpus", description="Answer a question from the corpus, citing every claim [title, p. N].")
@@ -306,6 +318,30 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         return ANSWER_PROMPT.format(question=question)
 
     return server
+
+
+def _closed(tool: Tool) -> Tool:
+    """``tool`` refusing an argument it does not take, naming it (the SDK's argument model would
+    drop it unsaid), its input schema saying so (``additionalProperties: false``)."""
+    loose = tool.fn_metadata.arg_model
+    namespace = {
+        "__module__": loose.__module__,
+        "model_config": ConfigDict(extra="forbid"),
+        "_refuse_unknown": model_validator(mode="before")(_refuse_unknown),
+    }
+    closed = cast(type[ArgModelBase], type(loose.__name__, (loose,), namespace))
+    tool.fn_metadata.arg_model = closed
+    tool.parameters = closed.model_json_schema(by_alias=True)
+    return tool
+
+
+def _refuse_unknown(cls: type[ArgModelBase], arguments: Any) -> Any:
+    if isinstance(arguments, dict):
+        known = [field.alias or name for name, field in cls.model_fields.items()]
+        unknown = [repr(brief(str(key), 80)) for key in arguments if key not in known]
+        if unknown:
+            raise ValueError(brief(f"unknown argument {', '.join(unknown)}: this tool takes {', '.join(known)}"))
+    return arguments
 
 
 def _add_resources(server: MCPServer, tools: CorpusTools, call: Callable[[Callable[[], Any]], Any]) -> None:
