@@ -101,7 +101,7 @@ def run_part(pairs: Path, pdfs: list[str], scratch: Path, name: str, workers: in
     folder = _part_folder(pairs, pdfs, scratch / name)
     db = scratch / f"{name}.sqlite"
     started = time.perf_counter()
-    summary = ingest(sorted(folder.glob("*.pdf")), db, Settings(ingest=IngestSettings(workers=workers, embed=False)))
+    summary = ingest(sorted(folder.glob("*.pdf")), db, Settings(ingest=IngestSettings(workers=workers, embed=False, jats=False)))
     seconds = time.perf_counter() - started
     report = evaluate(folder, db)
     citations = evaluate_citations(folder)

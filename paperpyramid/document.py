@@ -189,6 +189,9 @@ class Document:
     doi: str | None = None
     arxiv_id: str | None = None  # the paper's own arXiv id, without a version
     pages: int = 0
+    #: False for a source read without its PDF (JATS XML alone): no part has a page, and the
+    #: page numbers the parser gave (all 1) are stored as NULL; citations then name the section
+    paged: bool = True
     sections: list[Section] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     formulas: list[Formula] = field(default_factory=list)
@@ -211,7 +214,8 @@ class Document:
     @property
     def parser(self) -> str:
         """The backends that produced this document, e.g. ``"embedded"`` or ``"grobid+embedded"``."""
-        names = dict.fromkeys(value.split()[0] for value in self.provenance.values())
+        # "none": no backend produced that part (the pages of an XML read without its PDF)
+        names = dict.fromkeys(value.split()[0] for value in self.provenance.values() if value != "none")
         return "+".join(names) or "unknown"
 
 

@@ -132,6 +132,12 @@ class IngestSettings(BaseModel):
         description="Read LaTeX sources found in folders and archives (a .tex declaring \\documentclass, arXiv's <id>.gz), each with the "
                     "PDF of its name or arXiv id for the pages (parser latex+pdf); a source named on its own is always read.",
     )  # fmt: skip
+    jats: bool = Field(
+        True,
+        description="Read JATS XML found in folders and archives (.nxml, and .xml whose root is a JATS <article>: PubMed Central's bulk "
+                    "packages), each with the PDF of its name or PMCID for the pages when one is beside it (parser jats); off, folders "
+                    "give their PDFs alone (to score the PDF parser against the XML). A JATS file named on its own is always read.",
+    )  # fmt: skip
     ocr: OcrMode = Field(
         "auto",
         description="Pages the embedded parser reads by OCR (Tesseract, when installed): auto, scans without a text layer and scans whose OCR "

@@ -28,8 +28,10 @@ def corpus_file(tmp_path: Path) -> Path:
 def events(body: str) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for block in body.strip().split("\n\n"):
-        lines = dict(line.split(": ", 1) for line in block.splitlines())
-        out.append((lines["event"], json.loads(lines["data"])))
+        fields = [line for line in block.splitlines() if not line.startswith(":")]  # the heartbeat's comments
+        if fields:
+            lines = dict(line.split(": ", 1) for line in fields)
+            out.append((lines["event"], json.loads(lines["data"])))
     return out
 
 

@@ -126,13 +126,22 @@ def show(
             indent = "  " * max(section.level - 1, 0)
             number = f"{section.number} " if section.number else ""
             out.print(
-                f"{indent}{escape(number + (section.title or ''))}  [dim](p. {section.page_start}–{section.page_end}, {section.num_tokens} tokens)[/]",
+                f"{indent}{escape(number + (section.title or ''))}  [dim]({_span(section.page_start, section.page_end)}{section.num_tokens} tokens)[/]",
                 highlight=False,
             )
             if text:
                 for context in corpus.contexts(section.id):
-                    out.print(f"{indent}  [dim]p. {context.page_number}[/] {escape(context.text)}\n", highlight=False)
+                    out.print(f"{indent}  [dim]{_page(context.page_number, ' ')}[/]{escape(context.text)}\n", highlight=False)
         _print_links(corpus, article)
+
+
+def _span(start: int | None, end: int | None) -> str:
+    """ "p. 3–4, " as the outline prints a section's pages; nothing for an article without pages (JATS read alone)."""
+    return "" if start is None else f"p. {start}–{end}, "
+
+
+def _page(page: int | None, after: str) -> str:
+    return "" if page is None else f"p. {page}{after}"
 
 
 def _print_links(corpus: Corpus, article: Article) -> None:
@@ -149,7 +158,7 @@ def _print_links(corpus: Corpus, article: Article) -> None:
         title = link.cited_title if arrow == "cites" else link.citing_title
         out.print(f"  {arrow} {other}  {title or '(untitled)'}", highlight=False, markup=False)
         for passage in link.passages[:3]:
-            out.print(f"    p. {passage.page_number}: {passage.sentence[:200]}", highlight=False, markup=False)
+            out.print(f"    {_page(passage.page_number, ': ')}{passage.sentence[:200]}", highlight=False, markup=False)
 
 
 def _article_json(corpus: Corpus, article: Article, text: bool) -> dict[str, Any]:

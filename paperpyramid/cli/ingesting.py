@@ -34,7 +34,7 @@ def ingest(
     sources: Annotated[
         list[str],
         typer.Argument(
-            help="PDF files, folders (searched recursively for *.pdf), archives, LaTeX sources and s3://BUCKET/PREFIX locations."
+            help="PDF files, JATS XML files (.nxml, .xml), folders (searched recursively for *.pdf and JATS XML), archives (PDF tars, PMC packages and PMC's bulk XML packages), LaTeX sources and s3://BUCKET/PREFIX locations."
         ),
     ],
     db: DbOption = Path("paperpyramid.sqlite"),
@@ -81,6 +81,13 @@ def ingest(
             help="Read LaTeX sources in folders and archives (a .tex declaring \\documentclass, arXiv's <id>.gz), each with the PDF of its name or arXiv id for the pages (parser latex+pdf). A .tex or .gz named on its own, and arXiv_src_*.tar dumps, are read as sources anyway (default: off; PAPERPYRAMID_INGEST__LATEX).",
         ),
     ] = None,
+    jats: Annotated[
+        bool | None,
+        typer.Option(
+            "--jats/--no-jats",
+            help="Read JATS XML in folders and archives (.nxml, and .xml whose root is a JATS article: PMC's bulk packages), each with the PDF of its name or PMCID for the pages when one is beside it, else without pages; --no-jats reads a folder's PDFs alone. A JATS file named on its own is read anyway (default: on; PAPERPYRAMID_INGEST__JATS).",
+        ),
+    ] = None,
     embed: Annotated[
         bool | None,
         typer.Option(
@@ -97,7 +104,7 @@ def ingest(
     ] = 5.0,
     max_poll_interval: Annotated[float, typer.Option(help="With --watch: the longest wait between listings.")] = 300.0,
 ) -> None:
-    """Parse PDFs into the corpus. Inputs already stored (same bytes, or same ETag in a bucket)
+    """Parse PDFs and JATS XML into the corpus. Inputs already stored (same bytes, or same ETag in a bucket)
     are skipped; failures are recorded with their reason and the run goes on. Exits 1 when any
     input failed in this run (re-run to try them again), 2 when the sources hold no input."""
     from paperpyramid.api import DocumentResult
@@ -122,6 +129,8 @@ def ingest(
             overrides["ocr"] = ocr.value
         if latex is not None:
             overrides["latex"] = latex
+        if jats is not None:
+            overrides["jats"] = jats
         settings = settings.model_copy(update={"ingest": ingest_settings(settings, overrides)})
     except ValidationError as exc:
         raise _invalid(exc) from exc
@@ -174,7 +183,7 @@ def ingest(
     )
     _warn_missing_vectors(db, settings)
     if report.total == 0:
-        raise _usage("no PDFs found in the sources given")
+        raise _usage("no PDFs or JATS XML found in the sources given")
     if report.failed:
         raise typer.Exit(EXIT_SOME_FAILED)
 

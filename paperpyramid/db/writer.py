@@ -234,6 +234,7 @@ class CorpusWriter:
         entry_ids = [new_id() for _ in doc.references]
         entry_by_key = {ref.key: entry_id for ref, entry_id in zip(doc.references, entry_ids, strict=True) if ref.key}
         citation_rows: list[dict[str, Any]] = []
+        page = _page_of(doc)
         for index, section in enumerate(doc.sections):
             drafts = self._splitter(section, counter) if contexts is None else contexts[index]
             pages = [block.page for block in section.blocks]
@@ -245,8 +246,8 @@ class CorpusWriter:
                     "level": section.level,
                     "parent_id": None if section.parent is None else section_ids[section.parent],
                     "num_tokens": sum(draft.num_tokens for draft in drafts),
-                    "page_start": section.page_start if section.page_start is not None else min(pages, default=None),
-                    "page_end": section.page_end if section.page_end is not None else max(pages, default=None),
+                    "page_start": page(section.page_start if section.page_start is not None else min(pages, default=None)),
+                    "page_end": page(section.page_end if section.page_end is not None else max(pages, default=None)),
                 }
             )
             for position, draft in enumerate(drafts):
@@ -258,7 +259,7 @@ class CorpusWriter:
                         "section_title": section.title,
                         "section_number": section.number,
                         "num_tokens": draft.num_tokens,
-                        "page_number": draft.page_number,
+                        "page_number": page(draft.page_number),
                         "stop_reason": draft.stop_reason,
                         "kind": draft.kind,
                     }
@@ -350,7 +351,7 @@ class CorpusWriter:
                         "caption": table.caption,
                         "cells": _json(table.cells),
                         "markdown": table.markdown,
-                        "page": table.page,
+                        "page": page(table.page),
                         "bbox": _bbox(table.bbox),
                         "provenance": table.provenance or part_provenance("tables"),
                     }
@@ -367,7 +368,7 @@ class CorpusWriter:
                         "label": formula.label,
                         "text": formula.text,
                         "latex": formula.latex,
-                        "page": formula.page,
+                        "page": page(formula.page),
                         "bbox": _bbox(formula.bbox),
                         "provenance": formula.provenance or part_provenance("formulas"),
                     }
@@ -383,7 +384,7 @@ class CorpusWriter:
                         "section_id": section_id(figure.section),
                         "label": figure.label,
                         "caption": figure.caption,
-                        "page": figure.page,
+                        "page": page(figure.page),
                         "bbox": _bbox(figure.bbox),
                         "provenance": figure.provenance or part_provenance("figures"),
                     }
@@ -510,6 +511,14 @@ def _check_indices(doc: Document) -> None:
     for kind, part_section in parts:
         if part_section is not None and not 0 <= part_section < count:
             raise ValueError(f"a {kind} points at section {part_section}, but the document has {count} sections")
+
+
+def _page_of(doc: Document) -> Callable[[int | None], int | None]:
+    """How a page number is stored: as given, or NULL for a document without pages
+    (:attr:`Document.paged` false: JATS read without its PDF, whose parser puts every part on page 1)."""
+    if doc.paged:
+        return lambda page: page
+    return lambda page: None
 
 
 def _json(value: object) -> str:

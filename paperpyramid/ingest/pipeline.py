@@ -47,6 +47,7 @@ from paperpyramid.embeddings import Embedder, get_embedder
 from paperpyramid.errors import BadInput, ObjectGone, ParseTimeout, ServiceUnavailable
 from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
 from paperpyramid.ingest.executors import ClusterExecutor
+from paperpyramid.ingest.jats_sources import find_jats, is_jats_name, looks_like_jats
 from paperpyramid.ingest.latex_sources import arxiv_stem, find_sources, is_source_name
 from paperpyramid.ingest.limited import Limits, run_limited
 from paperpyramid.ingest.sources import discover_pdfs, file_sha256
@@ -123,7 +124,7 @@ class WorkItem:
     path: Path | None = None
     obj: S3Object | None = None
     sha256: str | None = None
-    nxml: Path | None = None  # a PMC package's JATS XML: the structure source
+    nxml: Path | None = None  # JATS XML (a PMC package's, a bulk package's, a file's): the structure source; ``path`` its PDF
     latex: Path | None = None  # a LaTeX source (a file, or a main .tex's folder): the structure source; ``path`` its PDF
     temporary: bool = False  # extracted here: delete once stored
     error: str | None = None  # refused before parsing (an unsafe archive member, say)
@@ -386,7 +387,8 @@ ProgressCallback = Callable[[IngestResult], None]
 
 
 def iter_items(sources: Iterable[str | Path], s3: S3Settings, scratch: Path, options: IngestSettings | None = None) -> Iterator[WorkItem]:
-    """Inputs named by ``sources``, lazily: local PDFs (with their SHA-256), the PDFs under
+    """Inputs named by ``sources``, lazily: local PDFs and JATS XML (with their SHA-256; an XML
+    with the PDF beside it of its name or PMCID is one input), the PDFs under
     each ``s3://`` prefix (listed page by page), and the members of ``.tar``/``.tar.gz``
     archives among them, streamed into ``scratch`` one member at a time."""
     options = options or IngestSettings()
@@ -411,17 +413,27 @@ def iter_items(sources: Iterable[str | Path], s3: S3Settings, scratch: Path, opt
                 else:
                     yield WorkItem(obj.uri, obj=obj)
         else:
-            paths = list(discover_pdfs([source], archives=True, latex=options.latex or _names_a_source(text)))
+            named = Path(text).is_file()
+            jats = options.jats or (named and is_jats_name(text))
+            paths = list(discover_pdfs([source], archives=True, latex=options.latex or _names_a_source(text), jats=jats))
             latex_sources = find_sources(paths)  # not `sources`: that is the loop's iterable
-            paired = {latex.pdf for latex in latex_sources if latex.pdf is not None}
+            jats_sources = find_jats(paths, named=named) if jats else []
+            paired = {found.pdf for found in latex_sources if found.pdf is not None} | {
+                found.pdf for found in jats_sources if found.pdf is not None
+            }
             by_main = {latex.main: latex for latex in latex_sources}
+            by_xml = {found.xml: found for found in jats_sources}
             for path in paths:
                 uri = str(path.resolve())
                 if path in by_main:
                     latex = by_main[path]
                     yield WorkItem(uri, path=latex.pdf, latex=latex.bundle, sha256=file_sha256(path))
-                elif path in paired or (path.name.lower().endswith((".tex", ".ltx", ".gz", ".bbl")) and not is_archive(path.name)):
-                    continue  # read with its source (or, a .gz that is no source, not an input)
+                elif path in by_xml:
+                    yield WorkItem(uri, path=by_xml[path].pdf, nxml=path, sha256=file_sha256(path))
+                elif path in paired or (
+                    path.name.lower().endswith((".tex", ".ltx", ".gz", ".bbl", ".nxml", ".xml")) and not is_archive(path.name)
+                ):
+                    continue  # read with its source (or, a .gz that is no source or an XML that is no JATS, not an input)
                 elif is_archive(path.name):
                     with path.open("rb") as handle:
                         yield from _archive_items(handle, uri, scratch, options)
@@ -438,11 +450,21 @@ def _names_a_source(source: str) -> bool:
 _ARXIV_SOURCE_TAR = re.compile(r"arxiv_src_", re.I)
 
 
-def _pdf_or_source(name: str) -> bool:
-    """A tar member read as an input: a PDF, or a paper's whole source (arXiv's ``<id>.gz``); a
-    ``.tex`` member is part of a bundle, never a paper alone."""
-    base = PurePosixPath(name).name
-    return base.lower().endswith(".pdf") or (is_source_name(base) and not base.lower().endswith((".tex", ".ltx")))
+def _wanted(sources: bool, jats: bool) -> Callable[[str], bool]:
+    """Which tar members are inputs: PDFs; with ``sources``, a paper's whole source (arXiv's
+    ``<id>.gz``; a ``.tex`` member is part of a bundle, never a paper alone); with ``jats``,
+    ``.nxml``/``.xml`` (kept only if JATS once extracted)."""
+
+    def wanted(name: str) -> bool:
+        base = PurePosixPath(name).name
+        lower = base.lower()
+        return (
+            lower.endswith(".pdf")
+            or (sources and is_source_name(base) and not lower.endswith((".tex", ".ltx")))
+            or (jats and is_jats_name(base))
+        )
+
+    return wanted
 
 
 _PMC_PACKAGE = re.compile(r"(^|/)PMC\d+[^/]*\.(tar\.gz|tgz)$", re.I)
@@ -450,7 +472,8 @@ _PMC_PACKAGE = re.compile(r"(^|/)PMC\d+[^/]*\.(tar\.gz|tgz)$", re.I)
 
 def _archive_items(stream: BinaryIO, uri: str, scratch: Path, options: IngestSettings) -> Iterator[WorkItem]:
     """A PMC OA package (``PMC<digits>….tar.gz``) is one article, its JATS XML the structure
-    source; any other archive is a bundle of PDFs (arXiv's ``arXiv_pdf_*.tar``), one item each.
+    source; any other archive is a bundle of PDFs (arXiv's ``arXiv_pdf_*.tar``) or of JATS XML
+    (PMC's bulk ``oa_comm_xml.*.tar.gz``), one item each.
     A damaged archive yields what came before the damage and one failed item for the rest."""
     name = uri.rsplit("/", 1)[-1]
     folder = Path(tempfile.mkdtemp(prefix="archive-", dir=scratch))
@@ -467,12 +490,17 @@ def _archive_items(stream: BinaryIO, uri: str, scratch: Path, options: IngestSet
             return
         sources = options.latex or _ARXIV_SOURCE_TAR.search(name) is not None
         for member in iter_tar_pdfs(stream, folder, max_member_bytes=options.max_member_bytes, max_archive_bytes=options.max_archive_bytes,
-                                    archive_name=name, wanted=_pdf_or_source if sources else None):  # fmt: skip
+                                    archive_name=name, wanted=_wanted(sources, options.jats)):  # fmt: skip
             member_uri = f"{uri}#{member.name}"
             if member.path is None:
                 yield WorkItem(member_uri, error=f"{name}: {member.name}: {member.error}")
             elif member.name.lower().endswith(".pdf"):
                 yield WorkItem(member_uri, path=member.path, sha256=file_sha256(member.path), temporary=True)
+            elif is_jats_name(member.name):  # a bulk package's article: its XML alone, without pages
+                if looks_like_jats(member.path):
+                    yield WorkItem(member_uri, nxml=member.path, sha256=file_sha256(member.path), temporary=True)
+                else:
+                    member.path.unlink(missing_ok=True)  # some other XML (a manifest, say): not an input
             else:  # a paper's source, read alone: a tar streams, so the PDF of another tar cannot join it
                 yield WorkItem(member_uri, latex=member.path, sha256=file_sha256(member.path), temporary=True)
     except BadInput as exc:
@@ -531,8 +559,9 @@ def ingest(
         # known up front only for local PDFs: a bucket is listed lazily, an archive's members are
         # counted as they stream
         local = not watch and all(not str(source).startswith("s3://") for source in sources)
-        inputs = list(discover_pdfs(sources, archives=True)) if local else []
-        on_total(len(inputs) if local and not any(is_archive(path.name) for path in inputs) else None)
+        inputs = list(discover_pdfs(sources, archives=True, jats=True)) if local else []
+        # an archive's members, and which XML is JATS or pairs with a PDF, are known only as they are read
+        on_total(len(inputs) if local and not any(is_archive(path.name) or is_jats_name(path.name) for path in inputs) else None)
     stop = stop or threading.Event()
     wake = threading.Event()
     if watch:

@@ -1,4 +1,4 @@
-"""Where PDFs come from: files and folders on local disk (the bucket comes later)."""
+"""Where inputs come from on local disk: files and folders (the bucket is :mod:`paperpyramid.s3`)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,17 @@ _CHUNK = 1 << 20
 _ARCHIVES = (".tar", ".tar.gz", ".tgz")
 
 
-def discover_pdfs(sources: Iterable[str | Path], *, archives: bool = False, latex: bool = False) -> Iterator[Path]:
+def discover_pdfs(sources: Iterable[str | Path], *, archives: bool = False, latex: bool = False, jats: bool = False) -> Iterator[Path]:
     """Yield the PDFs named by ``sources``: files as given, folders searched recursively
     for ``*.pdf`` (any case; with ``archives``, ``.tar``/``.tar.gz``/``.tgz`` too; with
-    ``latex``, LaTeX sources and their bibliographies: ``.tex``, ``.ltx``, ``.gz``, ``.bbl``), in
-    a stable order. Missing paths raise FileNotFoundError."""
+    ``latex``, LaTeX sources and their bibliographies: ``.tex``, ``.ltx``, ``.gz``, ``.bbl``; with
+    ``jats``, XML that may be JATS: ``.nxml``, ``.xml``), in a stable order. Missing paths raise
+    FileNotFoundError."""
     suffixes = (".pdf", *_ARCHIVES) if archives else (".pdf",)
     if latex:
         suffixes = (*suffixes, ".tex", ".ltx", ".gz", ".bbl")
+    if jats:
+        suffixes = (*suffixes, ".nxml", ".xml")
     for source in sources:
         path = Path(source)
         if path.is_dir():

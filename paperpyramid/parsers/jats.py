@@ -92,7 +92,8 @@ def parse_jats(
 
     With ``pdf_path`` (the same article's PDF) every block gets the page it is printed on,
     found by matching its text against the PDF's text layer, and ``Document.pages`` is the
-    PDF's page count. Without it every page number is 1 and a warning says so; a PDF that
+    PDF's page count. Without it the document is not ``paged`` (every page number is 1, stored
+    as none) and a warning says so; a PDF that
     cannot be opened (or whose text matches few paragraphs) is also a warning, not an
     error, because the XML alone is a complete parse.
 
@@ -132,6 +133,7 @@ def parse_jats(
     document.references = builder.references
     pages_from = "none"
     if pdf_path is None:
+        document.paged = False
         document.warnings.append("no PDF: page numbers unknown")
     else:
         try:
@@ -139,6 +141,7 @@ def parse_jats(
         except (TooManyPages, ParseTimeout):
             raise  # the run's limits, not a flaw of this PDF: the article fails as a PDF would
         except BadInput as exc:
+            document.paged = False
             document.warnings.append(f"PDF not used for page numbers: {exc}")
         else:
             document.pages = locator.page_count

@@ -24,7 +24,8 @@ characters]``, and its object says ``"truncated": true``.
 
 Asks are bounded: at most ``settings.max_concurrent_asks`` at once (503 with Retry-After past
 it), and ``max_steps``, ``max_llm_tokens`` and ``budget_tokens`` at most the settings' caps
-(422). An ask whose client has gone stops at its next step (see :mod:`.query_asks`).
+(422). An ask whose client has gone starts no further model call (see :mod:`.query_asks`); a
+strategy's note its passages do not back streams as an ``unverified`` step, never as a ``fact``.
 
 The token, the Host header and the logs: see :mod:`.query_guard`.
 """
