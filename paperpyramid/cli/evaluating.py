@@ -69,12 +69,19 @@ def eval_parse(
     body-text word recall and reference-count ratio, per paper and overall; then tables the
     engine was not developed on (generated, held-out split), reported apart; then in-text
     citations linked to their entries, against each <xref ref-type="bibr"> of the JATS gold."""
-    from paperpyramid.eval.parse import evaluate, render_report, report_to_json
+    from paperpyramid.eval.parse import evaluate, read_from_xml, render_report, report_to_json
 
     if not (gold_dir / "MANIFEST.tsv").is_file():
         raise _usage(f"{gold_dir} has no MANIFEST.tsv")
     if not db.is_file():
         raise _fail(f"no corpus at {db}")
+    from_xml = read_from_xml(db)
+    if from_xml:
+        typer.echo(
+            f"warning: {from_xml} article(s) in {db} took their structure from JATS XML, and score against the same XML as gold; "
+            "ingest the PDFs with --no-jats to measure the PDF parser",
+            err=True,
+        )
     report = evaluate(gold_dir, db)
     typer.echo(render_report(report), err=as_json)
     payload = report_to_json(report)

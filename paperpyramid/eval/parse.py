@@ -367,6 +367,16 @@ def read_metadata(db_path: Path) -> dict[str, Metadata]:
     return found
 
 
+def read_from_xml(db_path: Path) -> int:
+    """How many stored articles took their structure from JATS XML (parser ``jats``, ``jats+...``):
+    scored against the same XML as gold, they measure nothing (ingest with ``--no-jats``)."""
+    connection = connect_corpus(db_path, read_only=True)
+    try:
+        return int(connection.execute("SELECT count(*) FROM articles WHERE parser = 'jats' OR parser LIKE 'jats+%'").fetchone()[0])
+    finally:
+        connection.close()
+
+
 def read_coverage(db_path: Path) -> list[tuple[str, float | None]]:
     """(PDF name, coverage) of every stored article, lowest coverage first, unmeasured last."""
     connection = connect_corpus(db_path, read_only=True)
