@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from paperpyramid.db.bounded import measures_sizes, text_sql
+
 #: Characters of a citing sentence kept on either side of its marker.
 SENTENCE_REACH = 300
 _SENTENCE_END = re.compile(r"[.!?]\s+(?=[A-Z(\[])")
@@ -52,7 +54,7 @@ LEFT JOIN articles AS cited ON cited.id = b.cited_article_id
 """
 
 _PASSAGES = """
-SELECT ci.bib_entry_id, c.id, c.page_number, c.section_title, c.text, ci.char_start, ci.char_end
+SELECT ci.bib_entry_id, c.id, c.page_number, c.section_title, {text}, ci.char_start, ci.char_end
 FROM citations AS ci
 JOIN contexts AS c ON c.id = ci.context_id
 JOIN sections_contexts AS sc ON sc.context_id = c.id
@@ -98,14 +100,14 @@ def followable(conn: Any, context_ids: list[str]) -> dict[str, list[Followable]]
     order (one per cited article)."""
     rows = conn.execute(
         """
-        SELECT ci.context_id, b.cited_article_id, a.title, c.text, ci.char_start, ci.char_end
+        SELECT ci.context_id, b.cited_article_id, a.title, {text}, ci.char_start, ci.char_end
         FROM citations AS ci
         JOIN bib_entries AS b ON b.id = ci.bib_entry_id
         JOIN articles AS a ON a.id = b.cited_article_id
         JOIN contexts AS c ON c.id = ci.context_id
         WHERE ci.context_id IN (SELECT value FROM json_each(?))
         ORDER BY ci.context_id, ci.char_start
-        """,
+        """.format(text=text_sql("c.text", measured=measures_sizes(conn))),
         [json.dumps(context_ids)],
     )
     found: dict[str, list[Followable]] = {}
@@ -120,7 +122,9 @@ def _links(conn: Any, sql: str, parameters: list[Any]) -> list[CitationLink]:
     entries = conn.execute(sql, parameters).fetchall()
     passages: dict[str, list[CitingPassage]] = {}
     if entries:
-        for entry_id, context_id, page, section, text, start, end in conn.execute(_PASSAGES, [json.dumps([row[0] for row in entries])]):
+        for entry_id, context_id, page, section, text, start, end in conn.execute(
+            _PASSAGES.format(text=text_sql("c.text", measured=measures_sizes(conn))), [json.dumps([row[0] for row in entries])]
+        ):
             passages.setdefault(entry_id, []).append(
                 CitingPassage(context_id, page, section, text[start:end], sentence_around(text, start, end))
             )

@@ -170,6 +170,65 @@ class TokenCounter:
         return lambda span: self.count(text[span[0] : span[1]])
 
 
+#: Characters one token of ordinary text spans at most, generously: all-MiniLM-L6-v2's tokenizer
+#: gives 3.6 on average over the development corpus's contexts, 6.6 at most. A text is charged at
+#: least one token for every ``CHARS_PER_TOKEN`` characters (:func:`budget_cost`), so a budget of
+#: N tokens never carries more than N * CHARS_PER_TOKEN characters, even of text the tokenizer
+#: counts as a few tokens (a word over 100 characters is one ``[UNK]`` whatever its length).
+CHARS_PER_TOKEN = 10
+#: what ends a text that was cut short
+CUT_MARK = "…"
+
+
+@functools.lru_cache(maxsize=1)
+def default_counter() -> TokenCounter:
+    """all-MiniLM-L6-v2's counter (the default contexts' tokenizer), made once per process."""
+    return TokenCounter()
+
+
+def budget_cost(text: str, counter: TokenCounter | None = None) -> int:
+    """The tokens ``text`` costs against a token budget: its count, and at least one token for
+    every :data:`CHARS_PER_TOKEN` characters."""
+    counter = counter or default_counter()
+    return max(counter.count(text), -(-len(text) // CHARS_PER_TOKEN))
+
+
+def stored_cost(text: str, stored_tokens: int | None, *, whole: bool = True, counter: TokenCounter | None = None) -> int:
+    """What a stored passage costs against a budget: the token count stored beside it, when
+    ``text`` is the text that was counted (``whole``) and the count is plausible for its length;
+    else :func:`budget_cost` of ``text`` (a row written elsewhere can hold any count)."""
+    if whole and stored_tokens and len(text) <= stored_tokens * CHARS_PER_TOKEN:
+        return int(stored_tokens)
+    return budget_cost(text, counter)
+
+
+def cut_to_cost(text: str, tokens: int, counter: TokenCounter | None = None) -> tuple[str, int] | None:
+    """``text`` and its :func:`budget_cost` when that is at most ``tokens``; else its longest start
+    that ends at a token and, followed by :data:`CUT_MARK`, costs at most ``tokens``, with that
+    cost; None when not even the mark fits.
+
+    The text is cut by characters first (``tokens * CHARS_PER_TOKEN`` at most), so a text of any
+    length costs one bounded tokenizer call, never a pass over all of it."""
+    counter = counter or default_counter()
+    room = tokens - budget_cost(CUT_MARK, counter)
+    head = text[: max(room, 0) * CHARS_PER_TOKEN + 1]  # one character more: whether the text goes on
+    if len(head) == len(text):
+        cost = budget_cost(text, counter)
+        if cost <= tokens:
+            return text, cost
+    if room < 1:
+        return None
+    offsets = counter.tokenizer.encode(head, add_special_tokens=False).offsets
+    end = min(len(head) - 1, offsets[room - 1][1] if len(offsets) >= room else len(head))
+    while end > 0:
+        cut = text[:end].rstrip() + CUT_MARK
+        cost = budget_cost(cut, counter)
+        if cost <= tokens:
+            return cut, cost
+        end = min(end - 1, end * tokens // cost)  # the count at the cut ran over: shorten in proportion
+    return None
+
+
 def sentence_spans(text: str) -> list[Span]:
     """The sentences of ``text`` as spans, ends of sentences told apart from the full stops of
     initials and abbreviations ("Actually, F. poae toxins" is one sentence) and from a full stop

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from paperpyramid.db.bounded import TITLE_CHARS, text_sql
 from paperpyramid.document import Author, BBox, Figure, Formula, Reference, Table
 
 
@@ -77,7 +78,8 @@ class SectionNode:
 
 @dataclass(frozen=True, slots=True)
 class ContextRow:
-    """A passage (context): ``text`` that fits the embedding model's window, ``position`` its
+    """A passage (context): ``text`` that fits the embedding model's window (a stored text longer
+    than :data:`~paperpyramid.db.bounded.PASSAGE_CHARS` comes back cut, ending in "…"), ``position`` its
     place in its section (from 0), ``page_number`` where it starts, ``num_tokens``, ``stop_reason``
     (``Section``: it closes its section; ``Token limit``), ``kind`` (text, table, ...).
     ``section_number`` and ``section_title`` are its section's ``number`` and ``title`` (named for
@@ -120,9 +122,10 @@ SELECT s.id, ars.article_id, ars.position, s.section_number, s.section_title, s.
        s.parent_id, s.num_tokens, s.page_start, s.page_end
 FROM sections AS s JOIN article_sections AS ars ON ars.section_id = s.id
 """
-CONTEXT_SELECT = """
-SELECT c.id, ars.article_id, sc.section_id, sc.position, c.text, c.section_number,
-       c.section_title, c.num_tokens, c.page_number, c.stop_reason, c.kind
+#: a context's text and section title come back bounded (:mod:`paperpyramid.db.bounded`), whatever a row holds
+CONTEXT_SELECT = f"""
+SELECT c.id, ars.article_id, sc.section_id, sc.position, {text_sql("c.text")}, c.section_number,
+       {text_sql("c.section_title", TITLE_CHARS)}, c.num_tokens, c.page_number, c.stop_reason, c.kind
 FROM contexts AS c
 JOIN sections_contexts AS sc ON sc.context_id = c.id
 JOIN article_sections AS ars ON ars.section_id = sc.section_id

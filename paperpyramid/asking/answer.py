@@ -15,8 +15,9 @@ Strategies are the retrieval modes (``parent`` by default, ``hybrid``, ``cross``
 passages are what ``retrieve`` returns for the question, cut to the token budget, and the
 LLM-driven strategies of :mod:`paperpyramid.asking.strategies` (``multiquery``, ``walk``,
 ``walkingrag``, ``pyramid``), whose passages, facts and steps come from
-:func:`~paperpyramid.asking.strategies.find`. Facts are shown to the model beside the
-passages, but a claim is only ever cited to passages.
+:func:`~paperpyramid.asking.strategies.find`. Whichever found them, the passages shown add up to
+at most ``budget_tokens`` (a passage larger than that is cut to what is left of it). Facts are shown to the
+model beside the passages, but a claim is only ever cited to passages.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.api import MODES, retrieve
 from paperpyramid.retrieval.filters import Filters
+from paperpyramid.retrieval.parent import cut_to_budget
 
 ANSWER_SYSTEM = f"""You answer a researcher's question from numbered passages of scientific papers.
 Use only what the passages say. Answer in claims: each claim is one sentence, with the numbers of the passages that support it.
@@ -201,6 +203,7 @@ def ask(
         passages, facts = found.passages, found.facts
     else:
         passages = retrieve(conn, question, mode=strategy, k=k, budget_tokens=budget_tokens, filters=filters, embedder=embedder)
+    passages = cut_to_budget(passages, budget_tokens)  # whatever found them, the model is shown no more than the budget
     pages = sorted({f"{cite_short(hit)}" for hit in passages})
     record(
         Step(

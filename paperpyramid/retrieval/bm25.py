@@ -22,7 +22,7 @@ from typing import Any
 from paperpyramid.db import lexical_index
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.filters import Filters, sql_condition
-from paperpyramid.retrieval.passages import hit_from_row
+from paperpyramid.retrieval.passages import hit_from_row, select_hits
 
 #: Weights of the indexed columns for bm25(): context text, then section title.
 COLUMN_WEIGHTS = lexical_index.WEIGHTS
@@ -67,15 +67,7 @@ _PHRASES = re.compile(r'"[\w ]+"(?: OR "[\w ]+")*')
 # FTS5 ranks inside its own table first; only the top rows are joined to their sections and
 # articles (joining every match before sorting cost 8-9 times more at 1M contexts)
 _TOP = f"SELECT rowid, bm25(contexts_fts, {_WEIGHTS}) AS rank FROM contexts_fts WHERE contexts_fts MATCH ? ORDER BY rank LIMIT ?"
-_HYDRATE = """
-SELECT c.id, c.text, c.num_tokens, a.id, a.title, s.id, s.section_number, s.section_title, c.page_number, c.rowid
-FROM contexts AS c
-JOIN sections_contexts AS sc ON sc.context_id = c.id
-JOIN sections AS s ON s.id = sc.section_id
-JOIN article_sections AS ars ON ars.section_id = s.id
-JOIN articles AS a ON a.id = ars.article_id
-WHERE c.rowid IN (SELECT value FROM json_each(?)) AND {condition}
-"""
+_HYDRATE = "WHERE c.rowid IN (SELECT value FROM json_each(?)) AND {condition}"
 
 
 def search(conn: Any, query: str, k: int = 10, filters: Filters | None = None, *, index: bool = True) -> list[SearchHit]:
@@ -101,9 +93,12 @@ def search_match(conn: Any, match: str, k: int = 10, filters: Filters | None = N
     while True:
         top = _top(conn, match, fetch, index)
         rows = {
-            row[9]: row for row in conn.execute(_HYDRATE.format(condition=condition), [json.dumps([rowid for rowid, _ in top]), *params])
+            row[-1]: row
+            for row in conn.execute(
+                select_hits(conn) + _HYDRATE.format(condition=condition), [json.dumps([rowid for rowid, _ in top]), *params]
+            )
         }
-        hits = [hit_from_row(rows[rowid][:9], -rank) for rowid, rank in top if rowid in rows]
+        hits = [hit_from_row(rows[rowid], -rank) for rowid, rank in top if rowid in rows]
         if len(hits) >= k or len(top) < fetch:
             return hits[:k]
         fetch *= 4

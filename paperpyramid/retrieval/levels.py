@@ -18,10 +18,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from paperpyramid.db import vectors as db_vectors
+from paperpyramid.db.bounded import TITLE_CHARS, is_whole, measures_sizes, size_sql, text_sql
 from paperpyramid.embeddings import Embedder
 from paperpyramid.retrieval import Citation, SearchHit, bm25, hybrid
 from paperpyramid.retrieval.filters import Filters, allowed_articles, sql_condition
 from paperpyramid.retrieval.passages import load_hits
+from paperpyramid.tokens import stored_cost
 
 LEVELS: tuple[str, ...] = ("contexts", *db_vectors.LEVELS)
 #: most source contexts a hit carries
@@ -141,27 +143,25 @@ def hydrate(conn: Any, level: str, scored: Sequence[tuple[str, float]], query: s
     if not scored:
         return []
     ids = json.dumps([item for item, _ in scored])
+    measured = measures_sizes(conn)
+    columns = f"{text_sql('t.text', measured=measured)}, {size_sql('t.text', measured)}, t.num_tokens"
     if level == "recollections":
-        rows = {
-            r[0]: (r[1], r[2], None, None, None)
-            for r in conn.execute("SELECT id, text, num_tokens FROM recollections WHERE id IN (SELECT value FROM json_each(?))", [ids])
-        }
+        sql = f"SELECT t.id, {columns}, NULL, NULL, NULL FROM recollections AS t WHERE t.id IN (SELECT value FROM json_each(?))"
     else:
         pages = "t.page_number" if level == "insights" else "NULL"
-        rows = {
-            r[0]: r[1:]
-            for r in conn.execute(
-                f"SELECT t.id, t.text, t.num_tokens, a.id, a.title, {pages} FROM {level} AS t JOIN articles AS a ON a.id = t.article_id "
-                f"WHERE t.id IN (SELECT value FROM json_each(?))",
-                [ids],
-            )
-        }
+        sql = (
+            f"SELECT t.id, {columns}, a.id, {text_sql('a.title', TITLE_CHARS, measured)}, {pages} FROM {level} AS t JOIN articles AS a ON a.id = t.article_id "
+            "WHERE t.id IN (SELECT value FROM json_each(?))"
+        )
+    rows = {r[0]: r[1:] for r in conn.execute(sql, [ids])}
     allowed = _allowed(conn, filters)
     hits = []
     for item, score in scored:
         if item not in rows:
             continue
-        text, num_tokens, article_id, title, page = rows[item]
+        stored, size, stored_tokens, article_id, title, page = rows[item]
+        text = stored or ""
+        num_tokens = stored_cost(text, stored_tokens, whole=is_whole(stored, size))
         # a recollection spans articles: drill down only into those the filters allow
         sources = tuple(
             source
@@ -169,7 +169,7 @@ def hydrate(conn: Any, level: str, scored: Sequence[tuple[str, float]], query: s
             if allowed is None or source.citation.article_id in allowed
         )
         citation = sources[0].citation if sources else Citation(article_id or "", title, "", None, None, page)
-        hits.append(SearchHit(sources[0].context_id if sources else "", text, score, citation, int(num_tokens), level, item, sources))
+        hits.append(SearchHit(sources[0].context_id if sources else "", text, score, citation, num_tokens, level, item, sources))
     return hits
 
 

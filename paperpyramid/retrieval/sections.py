@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from paperpyramid.retrieval import SearchHit
-from paperpyramid.retrieval.passages import SELECT_HITS, hit_from_row
+from paperpyramid.retrieval.passages import hit_from_row, select_hits
 
 _HEADING = """
 SELECT s.id, ars.article_id, ars.position, s.section_number, s.section_title, s.level, s.page_start
 FROM sections AS s JOIN article_sections AS ars ON ars.section_id = s.id
 """
 
-_PASSAGES = SELECT_HITS + "WHERE s.id = ? AND (? OR s.section_number IS NOT 'ref') ORDER BY sc.position"
+_PASSAGES = "WHERE s.id = ? AND (? OR s.section_number IS NOT 'ref') ORDER BY sc.position"
 
 _READING_ORDER = """
 SELECT sc.context_id FROM sections_contexts AS sc
@@ -70,7 +70,7 @@ def section_passages(conn: Any, section_id: str, *, include_references: bool = F
     """The section's passages in reading order, cited (score 0); none for the references
     section unless ``include_references``. A section's subsections are sections of their own:
     a heading with only subsections has no passages."""
-    return [hit_from_row(row, 0.0) for row in conn.execute(_PASSAGES, [section_id, include_references])]
+    return [hit_from_row(row, 0.0) for row in conn.execute(select_hits(conn) + _PASSAGES, [section_id, include_references])]
 
 
 def next_section(conn: Any, section_id: str, *, include_references: bool = False) -> Heading | None:
