@@ -153,6 +153,7 @@ def pyramid_agent(
         for item in shown:
             item.shown = True
         heading = f"round {rounds}: {_count(len(queries), 'query', 'queries')} ({' | '.join(queries)}), {len(shown)} new candidates ({_by_level(shown)})"
+        tracker.before_call()  # nobody may wait any more: the round's searches took time
         try:
             reply = llm.complete(messages, RoundReply, max_tokens=REPLY_TOKENS)
         except LLMOutputError as exc:
