@@ -54,6 +54,7 @@ BUDGET = 1500
 #: a passage cut where a passage may end: its characters and the mark
 LONGEST = PASSAGE_CHARS + 1
 _PASSAGE = re.compile(r'<document passage="(\d+)" source="([^"]*)">\n(.*?)\n</document>', re.S)
+_ANY_DOCUMENT = re.compile(r"<document[^>]*>\n(.*?)\n</document>", re.S)
 
 
 @pytest.fixture(scope="module")
@@ -179,6 +180,8 @@ def check_requests(requests: list[dict[str, Any]], budget: int) -> None:
     assert requests
     for body in requests:
         assert len(json.dumps(body["messages"])) < 4 * PASSAGE_CHARS
+        for message in body["messages"]:  # a judge's, a round's, a move's: no passage shown over the budget
+            assert all(budget_cost(text) <= budget for text in _ANY_DOCUMENT.findall(str(message.get("content") or "")))
     (answer,) = [body for body in requests if schema(body) == "AnswerReply"]
     user = answer["messages"][1]["content"]
     passages = [text for _, _, text in _PASSAGE.findall(user)]

@@ -31,6 +31,7 @@ from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit, bm25, hybrid, parent
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
+from paperpyramid.tokens import cut_to_cost
 
 VARIANTS_SYSTEM = """You rewrite a researcher's question into search queries for a corpus of scientific papers.
 Write short queries full of the specific terms (names, methods, measures, synonyms) that passages answering it would contain."""
@@ -90,7 +91,7 @@ def multiquery(
         Step("search", f"{len(queries)} queries ({mode}), {len(candidates)} candidates after fusion", seconds=time.perf_counter() - started)
     )
 
-    kept = _filter(question, candidates, filter_llm or llm, filter_seconds, concurrency, tracker)
+    kept = _filter(question, candidates, filter_llm or llm, filter_seconds, concurrency, tracker, budget_tokens)
     widened = parent.widen(conn, kept[:parent_hits], 2, 2, budget_tokens, include_references=(filters or Filters()).include_references)
     on_step(
         Step(
@@ -101,7 +102,9 @@ def multiquery(
     return widened
 
 
-def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float, concurrency: int, tracker: Tracker) -> list[SearchHit]:
+def _filter(
+    question: str, candidates: list[SearchHit], llm: LLM, seconds: float, concurrency: int, tracker: Tracker, budget_tokens: int | None
+) -> list[SearchHit]:
     started = time.perf_counter()
     budget = tracker.limits.llm_tokens - tracker.tokens  # what the variants left
     spent = [0]
@@ -113,7 +116,10 @@ def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float
                 return None  # the token budget is spent: kept, unjudged
         messages = [
             {"role": "system", "content": FILTER_SYSTEM},
-            {"role": "user", "content": f"Question: {question}\n\n{document_block(hit.text)}\n\nIs the passage relevant?"},
+            {
+                "role": "user",
+                "content": f"Question: {question}\n\n{document_block(_shown(hit, budget_tokens))}\n\nIs the passage relevant?",
+            },
         ]
         tracker.before_call()  # raised in the worker, re-raised below: nobody waits for the judgments
         reply = llm.complete(messages, Judgment, max_tokens=20)
@@ -152,3 +158,11 @@ def _filter(question: str, candidates: list[SearchHit], llm: LLM, seconds: float
         detail += f" ({over_budget} not judged: token budget of {tracker.limits.llm_tokens:,} spent, kept)"
     tracker.record(Step("filter", detail, prompt, completion, time.perf_counter() - started))
     return kept
+
+
+def _shown(hit: SearchHit, budget_tokens: int | None) -> str:
+    """The passage as the judge reads it: within the token budget, however long the stored row."""
+    if budget_tokens is None or hit.num_tokens <= budget_tokens:
+        return hit.text
+    shortened = cut_to_cost(hit.text, budget_tokens)
+    return shortened[0] if shortened else ""

@@ -358,8 +358,10 @@ def _search(
 
 
 def _round_passages(hits: list[SearchHit], count: int, round_tokens: int) -> list[SearchHit]:
-    """The leading ``count`` hits within ``round_tokens``; the first always, however long."""
-    return hits[:1] + parent.cut_to_budget(hits[1:count], max(round_tokens - (hits[0].num_tokens if hits else 0), 0))
+    """The leading ``count`` hits within ``round_tokens``; the first always, cut to them where it
+    is longer (a row written elsewhere)."""
+    first = parent.cut_to_budget(hits[:1], round_tokens)
+    return first + parent.cut_to_budget(hits[1:count], max(round_tokens - sum(hit.num_tokens for hit in first), 0))
 
 
 def _descriptor(fact: Fact) -> str:
