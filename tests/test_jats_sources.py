@@ -119,6 +119,26 @@ def test_xml_named_alone_and_xml_in_a_folder_are_read_once(tmp_path: Path) -> No
     assert rerun.count("done") == 0 and rerun.count("skipped") == 2 and counts(db)["articles"] == 2
 
 
+def test_an_article_without_pages_is_cited_by_its_section(tmp_path: Path) -> None:
+    # read from its XML alone, a passage has no page: answers and MCP cite its section instead
+    from paperpyramid import Corpus
+    from paperpyramid.asking.answer import cite_short
+    from paperpyramid.services.mcp.bounds import short_citation
+
+    alone = tmp_path / f"{PLOS}.nxml"
+    shutil.copy(GOLD / f"{PLOS}.nxml", alone)
+    db = tmp_path / "c.sqlite"
+    assert ingest([alone], db, settings()).count("done") == 1
+    with Corpus.open(db) as corpus:
+        hits = corpus.retrieve("internal fertilization tadpoles", mode="bm25", k=5)
+    assert hits and all(hit.citation.page_number is None for hit in hits)
+    for hit in hits:
+        cited = cite_short(hit)
+        assert cited.startswith("[A Novel Reproductive Mode in Frogs:") and ", §" in cited and "p." not in cited, cited
+        assert cited.endswith(f"{hit.citation.section_title}]")
+    assert short_citation("T", None, "§2 Methods") == "[T, §2 Methods]" and short_citation("T", 4, "§2 Methods") == "[T, p. 4]"
+
+
 def test_xml_beside_its_pdf_gives_structure_and_the_pdf_pages(tmp_path: Path) -> None:
     folder = tmp_path / "pairs"
     folder.mkdir()

@@ -8,7 +8,8 @@ support it (:mod:`paperpyramid.asking.support`: its content words mostly theirs,
 names and reversing words theirs, its negations theirs, no instruction among them); a claim
 with no passage, a number it was not shown, or words its passages do not back, is kept apart as
 unsupported, with the reason. A paper whose passages address the model backs no claim: text
-from documents is data, never instructions. Citations read ``[short title, p. N]`` and carry
+from documents is data, never instructions. Citations read ``[short title, p. N]`` (``§N Title``
+for an article read from its XML alone, which has no pages) and carry
 the context id they resolve to.
 
 Strategies are the retrieval modes (``parent`` by default, ``hybrid``, ``cross``, ...), whose
@@ -153,11 +154,11 @@ class Answer:
 
 
 def cite_short(hit: SearchHit) -> str:
-    """``[first words of the title, p. N]``."""
+    """``[first words of the title, p. N]``; ``[…, §2.1 Methods]`` for an article without pages."""
     words = (hit.citation.article_title or hit.citation.article_id[:8]).split()
     title = " ".join(words[:6]) + ("…" if len(words) > 6 else "")
-    page = f", p. {hit.citation.page_number}" if hit.citation.page_number is not None else ""
-    return f"[{title}{page}]"
+    place = hit.citation.place()
+    return f"[{title}, {place}]" if place else f"[{title}]"
 
 
 def ask(

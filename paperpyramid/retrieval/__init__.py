@@ -24,14 +24,25 @@ class Citation:
 
     def __str__(self) -> str:
         title = self.article_title or "Untitled"
-        if self.section_number == "ref":
-            section = self.section_title or "References"
-        elif self.section_number:
-            section = f"§{self.section_number} {self.section_title or ''}".rstrip()
-        else:
-            section = self.section_title or ""
-        parts = [part for part in (section, _page(self.page_number)) if part]
+        parts = [part for part in (self.section(), _page(self.page_number)) if part]
         return f"{title} — {', '.join(parts)}" if parts else title
+
+    def section(self) -> str:
+        """The section as printed, ``§2.1 Methods`` (its title alone where it has no number)."""
+        if self.section_number == "ref":
+            return self.section_title or "References"
+        if self.section_number:
+            return f"§{self.section_number} {self.section_title or ''}".rstrip()
+        return self.section_title or ""
+
+    def place(self) -> str:
+        """Where in the article an answer cites: ``p. 4``, or, for an article without pages (read
+        from its XML alone), its section, ``§2.1 Methods`` (``§ Methods`` where it has no number);
+        "" where neither is known."""
+        if self.page_number is not None:
+            return _page(self.page_number)
+        section = self.section()
+        return section if not section or section.startswith("§") else f"§ {section}"
 
 
 @dataclass(frozen=True, slots=True)

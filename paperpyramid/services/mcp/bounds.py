@@ -88,9 +88,11 @@ class Budget:
         return Cut(kept + MARKER.format(left=total - cap, where=where), cap, total - cap)
 
 
-def short_citation(title: str | None, page: int | None) -> str:
-    """``[title, p. N]``, as answers cite a passage (``[title]`` where its page is unknown)."""
-    return f"[{title or 'Untitled'}{'' if page is None else f', p. {page}'}]"
+def short_citation(title: str | None, page: int | None, section: str = "") -> str:
+    """``[title, p. N]``, as answers cite a passage; ``[title, §2.1 Methods]`` where it has no
+    page (an article read from its XML alone) and its ``section`` is given; else ``[title]``."""
+    place = f"p. {page}" if page is not None else section
+    return f"[{title or 'Untitled'}{f', {place}' if place else ''}]"
 
 
 def brief(message: str, max_chars: int = ERROR_CHARS_MAX) -> str:

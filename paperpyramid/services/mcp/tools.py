@@ -72,7 +72,7 @@ class CorpusTools:
         view.update(
             context_id=hit.context_id or None, article_id=citation.article_id or None, section_id=citation.section_id or None,
             section=_label(citation.section_number, citation.section_title), page=citation.page_number,
-            citation=short_citation(citation.article_title, citation.page_number), score=round(hit.score, 4), tokens=cut.tokens, text=cut.text,
+            citation=short_citation(citation.article_title, citation.page_number, citation.section()), score=round(hit.score, 4), tokens=cut.tokens, text=cut.text,
         )  # fmt: skip
         if cut.truncated:
             view["truncated"] = True
