@@ -238,3 +238,24 @@ def test_an_answer_of_500_claims_keeps_the_ten_its_schema_allows_and_says_so(tmp
         answer = corpus.ask("how large did the shark colony grow", strategy="bm25", llm=get_llm(llm_settings(server.base_url)))
     assert len(answer.claims) == 10
     assert "claims held 500 items where the schema allows 10" in answer.steps[-1].detail
+
+
+def test_a_claim_that_ran_into_repeated_text_is_shown_short_and_flagged(tmp_path: Path) -> None:
+    # issue 35: the main job's last answer, from the embedded 135M model, printed a "claim" of
+    # ~1,000 characters of "1.1.1.1…"; a small model's loop is cut short and never taken as fact
+    def looping(body: dict[str, Any]) -> FakeReply:
+        shark = next(int(number) for number, _, text in _PASSAGE.findall(body["messages"][1]["content"]) if "shark" in text)
+        claims = [
+            {"text": "The shark colony of alpha grew to 34 individuals.", "passages": [shark]},
+            {"text": "Colonies 1." + "1." * 500, "passages": [shark]},
+        ]
+        return FakeReply(json.dumps({"claims": claims}))
+
+    db = tmp_path / "corpus.sqlite"
+    make_corpus(db, {"alpha": paper("alpha", pages=3)})
+    with FakeLLMServer(looping) as server, Corpus.open(db) as corpus:
+        answer = corpus.ask("how large did the shark colony grow", strategy="bm25", llm=get_llm(llm_settings(server.base_url)))
+    kept, looped = answer.claims
+    assert kept.supported and not looped.supported and looped.reason == "the model's reply ran into repeated text"
+    assert len(looped.text) <= 61 and looped.text.endswith("…")
+    assert len(answer.text) < 300 and "1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1.1" not in answer.text

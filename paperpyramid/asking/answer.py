@@ -23,6 +23,7 @@ model beside the passages, but a claim is only ever cited to passages.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -256,10 +257,25 @@ def _cite(claim: Claim, passages: list[SearchHit], hostile: set[str]) -> CitedCl
     valid = [number for number in numbers if 1 <= number <= len(passages)]
     sources = [passages[number - 1] for number in valid]
     text = " ".join(claim.text.split())
+    if _degenerate(text):  # a small model's loop ("1.1.1.1…"): shown short, never as fact
+        return CitedClaim(text[:_DEGENERATE_SHOWN].rstrip() + "…", sources, False, "the model's reply ran into repeated text")
     if not valid or len(valid) != len(numbers):
         return CitedClaim(text, sources, False, "it cites no passage" if not numbers else "it cites a passage it was not shown")
     verdict = check(text, sources, hostile)
     return CitedClaim(text, sources, verdict.supported, verdict.reason)
+
+
+#: a unit of one to four characters repeated eight times more in a row: no sentence reads so
+_DEGENERATE = re.compile(r"(.{1,4}?)\1{8,}", re.S)
+#: how much of such a reply is shown
+_DEGENERATE_SHOWN = 60
+
+
+def _degenerate(text: str) -> bool:
+    """Most of ``text`` (and 20 characters at least) is short units repeated: a model's loop,
+    not a sentence (a primer's run of one base, a rule of dashes, inside a sentence is not)."""
+    looped = sum(len(match.group()) for match in _DEGENERATE.finditer(text))
+    return looped >= max(20, len(text) / 2)
 
 
 def backed(claim: str, sources: list[SearchHit]) -> bool:
