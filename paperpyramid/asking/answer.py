@@ -102,7 +102,7 @@ class Answer:
     def text(self) -> str:
         """The supported claims with their citations; the unsupported ones apart, flagged."""
         supported = [f"{claim.text} {' '.join(claim.citations())}" for claim in self.claims if claim.supported]
-        flagged = [f"- {claim.text}" for claim in self.claims if not claim.supported]
+        flagged = [f"- {claim.text}" + (f" ({LOOPED})" if claim.reason == LOOPED else "") for claim in self.claims if not claim.supported]
         body = " ".join(supported) or "The passages found do not answer the question."
         if flagged:
             body += "\n\nNot supported by the passages (not to be taken as fact):\n" + "\n".join(flagged)
@@ -258,7 +258,7 @@ def _cite(claim: Claim, passages: list[SearchHit], hostile: set[str]) -> CitedCl
     sources = [passages[number - 1] for number in valid]
     text = " ".join(claim.text.split())
     if _degenerate(text):  # a small model's loop ("1.1.1.1…"): shown short, never as fact
-        return CitedClaim(text[:_DEGENERATE_SHOWN].rstrip() + "…", sources, False, "the model's reply ran into repeated text")
+        return CitedClaim(text[:_DEGENERATE_SHOWN].rstrip() + "…", sources, False, LOOPED)
     if not valid or len(valid) != len(numbers):
         return CitedClaim(text, sources, False, "it cites no passage" if not numbers else "it cites a passage it was not shown")
     verdict = check(text, sources, hostile)
@@ -268,7 +268,9 @@ def _cite(claim: Claim, passages: list[SearchHit], hostile: set[str]) -> CitedCl
 #: a unit of one to four characters repeated eight times more in a row: no sentence reads so
 _DEGENERATE = re.compile(r"(.{1,4}?)\1{8,}", re.S)
 #: how much of such a reply is shown
-_DEGENERATE_SHOWN = 60
+_DEGENERATE_SHOWN = 24
+#: the reason such a claim is flagged, printed beside it
+LOOPED = "the model's reply ran into repeated text"
 
 
 def _degenerate(text: str) -> bool:
