@@ -286,8 +286,8 @@ def create_app(
         c: Opened,
         request: Request,
         response: Response,
-        offset: int = Query(0, ge=0, le=MAX_OFFSET),
-        limit: int | None = Query(None, ge=1),
+        offset: Offset = 0,
+        limit: Limit = None,
     ) -> list[dict[str, Any]]:
         rows, _next = _page(c.articles(), offset, limit, settings.page_size, request, response)
         return service.bounded(
@@ -301,8 +301,8 @@ def create_app(
         request: Request,
         response: Response,
         article_id: str,
-        offset: int = Query(0, ge=0, le=MAX_OFFSET),
-        limit: int | None = Query(None, ge=1),
+        offset: Offset = 0,
+        limit: Limit = None,
     ) -> list[dict[str, Any]]:
         sections, _next = _page(_found(lambda: c.sections(c.article(article_id).id)), offset, limit, settings.page_size, request, response)
         return service.bounded([asdict(section) for section in sections])
@@ -314,8 +314,8 @@ def create_app(
         request: Request,
         response: Response,
         section_id: str,
-        offset: int = Query(0, ge=0, le=MAX_OFFSET),
-        limit: int | None = Query(None, ge=1),
+        offset: Offset = 0,
+        limit: Limit = None,
     ) -> dict[str, Any]:
         section = _found(lambda: c.section(section_id))
         rows, next_offset = _page(c.contexts(section_id), offset, limit, settings.page_size, request, response)
@@ -400,6 +400,9 @@ def _corpus(request: Request) -> Iterator[Corpus]:
 
 Authorised = Annotated[None, Depends(require_token)]
 Opened = Annotated[Corpus, Depends(_corpus)]
+#: where a list's page starts (a 422 past :data:`MAX_OFFSET`) and how many rows it holds at most
+Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
+Limit = Annotated[int | None, Query(ge=1)]
 
 
 def _add_error_handlers(app: FastAPI, service: _Service) -> None:
