@@ -31,7 +31,6 @@ from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit, bm25, hybrid, parent
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
-from paperpyramid.tokens import cut_to_cost
 
 VARIANTS_SYSTEM = """You rewrite a researcher's question into search queries for a corpus of scientific papers.
 Write short queries full of the specific terms (names, methods, measures, synonyms) that passages answering it would contain."""
@@ -162,7 +161,5 @@ def _filter(
 
 def _shown(hit: SearchHit, budget_tokens: int | None) -> str:
     """The passage as the judge reads it: within the token budget, however long the stored row."""
-    if budget_tokens is None or hit.num_tokens <= budget_tokens:
-        return hit.text
-    shortened = cut_to_cost(hit.text, budget_tokens)
-    return shortened[0] if shortened else ""
+    kept = parent.cut_to_budget([hit], budget_tokens)
+    return kept[0].text if kept else ""
