@@ -178,6 +178,18 @@ class Reference:
 
 
 @dataclass(slots=True)
+class MeshTerm:
+    """A MeSH heading of a PubMed record: the descriptor's name, whether it is a major topic of
+    the article (``MajorTopicYN="Y"`` on the descriptor or any of its qualifiers), its unique
+    id (``D005260``) and the qualifiers' names."""
+
+    term: str
+    major: bool = False
+    ui: str | None = None
+    qualifiers: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
 class Document:
     title: str | None = None
     authors: list[Author] = field(default_factory=list)
@@ -188,6 +200,16 @@ class Document:
     journal: str | None = None
     doi: str | None = None
     arxiv_id: str | None = None  # the paper's own arXiv id, without a version
+    pmid: str | None = None  # PubMed's id, digits only
+    pmcid: str | None = None  # PubMed Central's id with its prefix: "PMC1234567"
+    #: the article's licence as a short key (``cc-by``, ``cc-by-nc-nd``, ``cc0``, ``pd``), or the
+    #: licence's own words or URL where no key fits; None: not known
+    licence: str | None = None
+    language: str | None = None  # as the source gives it: PubMed's ISO 639-2 ("eng"), JATS xml:lang ("en")
+    #: PubMed publication types ("Journal Article", "Review", "Randomized Controlled Trial")
+    publication_types: list[str] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    mesh: list[MeshTerm] = field(default_factory=list)
     pages: int = 0
     #: False for a source read without its PDF (JATS XML alone): no part has a page, and the
     #: page numbers the parser gave (all 1) are stored as NULL; citations then name the section
