@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -87,6 +87,7 @@ def text_layer_words(
 
     from paperpyramid.parsers.embedded import open_pdf  # the embedded parser's checks and messages
     from paperpyramid.parsers.embedded.accents import composed_text
+    from paperpyramid.parsers.embedded.clipped import clipped_chars
     from paperpyramid.parsers.embedded.glyphs import page_text
 
     pdf = open_pdf(path, password=password)
@@ -101,7 +102,11 @@ def text_layer_words(
                 textpage = page.get_textpage()
                 try:
                     # TeX's accents on their letters, as the parser reads them ("Fred´ eric" is Frédéric)
-                    pages.append(composed_text(textpage.raw, page_text(textpage, glyphs) if glyphs else textpage.get_text_range()))
+                    text: Sequence[str] = page_text(textpage, glyphs) if glyphs else textpage.get_text_range()
+                    # as the parser reads it: without the copies a clipping path hides
+                    if len(text) == textpage.count_chars() and (hidden := clipped_chars(page, textpage, len(text))):
+                        text = ["" if index in hidden else ch for index, ch in enumerate(text)]
+                    pages.append(composed_text(textpage.raw, text))
                 finally:
                     textpage.close()
             except pdfium.PdfiumError:

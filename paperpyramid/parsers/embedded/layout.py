@@ -21,6 +21,7 @@ import pypdfium2.raw as pdfium_c
 from paperpyramid.parsers.embedded.accents import compose_accents
 from paperpyramid.parsers.embedded.bidi import logical, visual_order
 from paperpyramid.parsers.embedded.char_runs import CharRun, read_runs, turn_box
+from paperpyramid.parsers.embedded.clipped import address, clipped_chars, hidden_objects
 from paperpyramid.parsers.embedded.glyphs import GlyphMap, read_page
 from paperpyramid.text_clean import plain_unicode
 
@@ -117,6 +118,8 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
     if n <= 0:
         return Page(number, width, height, [], 0, _count_images(page))
     chars, scales = _page_chars(textpage, n, glyphs)
+    if hidden := clipped_chars(page, textpage, n):  # copies a clipping path hides (MDPI's drafts)
+        chars = [("" if index in hidden else ch) for index, ch in enumerate(chars)]
     order = visual_order(raw, chars)
     turn = text_turn(raw, n)  # a page set sideways (a landscape table): read it turned upright
     runs = read_runs(raw, chars, order or range(n), order is not None, (width, height), turn, scales)
@@ -381,9 +384,12 @@ def page_graphics(pdf: pdfium.PdfDocument, page: Page) -> list[tuple[float, floa
 
 def _graphics(page: pdfium.PdfPage, turn: int, width: float, height: float) -> list[tuple[float, float, float, float]]:
     boxes = []
+    hidden = hidden_objects(page)
     for count, obj in enumerate(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3)):
         if count >= _GRAPHIC_OBJECTS:
             break
+        if hidden and address(obj.raw) in hidden:
+            continue  # a drawing a clipping path hides
         left, bottom, right, top = obj.get_bounds()
         if right - left >= _GRAPHIC_SIDE and top - bottom >= _GRAPHIC_SIDE:
             box = (left, height - top, right, height - bottom)

@@ -47,6 +47,7 @@ import pypdfium2.raw as pdfium_c
 
 from paperpyramid.parsers.embedded.blocks import join_lines
 from paperpyramid.parsers.embedded.char_runs import turn_box
+from paperpyramid.parsers.embedded.clipped import address, hidden_objects
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, table_lines, user_size
 from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space
@@ -165,7 +166,10 @@ def read_rules(page: pdfium.PdfPage, *, turn: int = 0) -> list[Rule]:
     upright by ``turn``, as :func:`extract_page` reports it)."""
     width, height = user_size(page)
     rules = []
+    hidden = hidden_objects(page)
     for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=3):
+        if hidden and address(obj.raw) in hidden:
+            continue  # a rule of a copy a clipping path hides
         left, bottom, right, top = obj.get_bounds()
         x0, y0, x1, y1 = left, height - top, right, height - bottom
         if turn:
