@@ -50,6 +50,7 @@ from paperpyramid.parsers.embedded.char_runs import turn_box
 from paperpyramid.parsers.embedded.clipped import address, hidden_objects
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, table_lines, user_size
+from paperpyramid.parsers.embedded.table_bands import banded_rows, split_at
 from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space
 
 __all__ = [
@@ -209,6 +210,10 @@ def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, ca
     a :class:`Region` is read as the table's own box."""
     if isinstance(caption_bbox, Region):
         return read_region(lines, rules, caption_bbox)
+    # a table of sentences, ruled row by row, is read by its rules; any other by its columns
+    cells = banded_rows(lines, _horizontal_rules(rules), [rule for rule in rules if not rule.horizontal], caption_bbox)
+    if cells is not None:
+        return cells
     region = find_region(lines, rules, page_bbox, caption_bbox)
     cells = read_region(lines, rules, region) if region is not None else None
     if cells is None:
@@ -623,7 +628,7 @@ def _ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> l
         return None
     table = min(tables, key=lambda found: found.bbox[1])
     borders = sorted({cell[0] for cell in table.cells} | {cell[2] for cell in table.cells})
-    pieces = [piece for line in lines for piece in _split_at(line, borders)]
+    pieces = [piece for line in lines for piece in split_at(line, borders)]
     rows = [[_text_in(pieces, cell) if cell is not None else "" for cell in row.cells] for row in table.rows]
     if len(rows) < 2 or sum(1 for row in rows if sum(1 for cell in row if cell) >= 2) < 2:
         return None  # rows shaded or boxed, columns not ruled: the text decides
@@ -655,28 +660,6 @@ def _edge(rule: Rule) -> dict[str, Any]:
         "orientation": "v",
         "object_type": "line",
     }
-
-
-def _split_at(line: Line, borders: Sequence[float]) -> list[Line]:
-    """A line cut where a vertical rule crosses it, at the space nearest the rule.
-
-    The parser cuts lines only at gaps wider than 1.4 times the text size, so two narrow
-    cells can share a line ("12.8 Female"). Characters are taken as equally wide.
-    """
-    inner = [x for x in borders if line.x0 + 2 < x < line.x1 - 2]
-    if not inner or " " not in line.text:
-        return [line]
-    per_char = (line.x1 - line.x0) / len(line.text)
-    spaces = [index for index, char in enumerate(line.text) if char == " "]
-    cuts = sorted({min(spaces, key=lambda index: abs(line.x0 + index * per_char - x)) for x in inner})
-    pieces, start = [], 0
-    for cut in [*cuts, len(line.text)]:
-        text = line.text[start:cut].strip()
-        if text:
-            x0 = line.x0 + start * per_char
-            pieces.append(replace(line, text=text, x0=x0, x1=line.x0 + cut * per_char))
-        start = cut + 1
-    return pieces
 
 
 def _split_header(line: Line, edges: Sequence[float]) -> list[Line]:

@@ -1,0 +1,219 @@
+"""A text table read by its rules: each band between two rules across the table is a row.
+
+Tables of sentences (a study's problem, goals, assumptions; a list of criteria) have no
+columns of short values for the engine's column finder to see, and read as prose. Their
+publishers rule every row across the table instead, which prose never is. A band whose
+cells are divided by a vertical rule is cut there, and a column of it divided again by rules
+across that column alone gives rows of its own beside an empty cell ("Goal" beside three
+"Objectives").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import zip_longest
+from typing import TYPE_CHECKING
+
+from paperpyramid.parsers.embedded.blocks import join_lines
+from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.table_columns import word_segments, word_space
+
+if TYPE_CHECKING:
+    from paperpyramid.parsers.embedded.table_engine import Rule
+
+# a rule across a column spans this share of its width
+_ACROSS = 0.8
+# fewer rows than this between rules is a boxed note or a caption, not a table of text
+_MIN_BANDS = 3
+# a vertical rule divides a band when it runs along this share of the band's height
+_ALONG = 0.5
+_SNAP = 3.0
+_NOTE = re.compile(r"[*†‡§#]|(?:Notes?|Abbreviations?|Values|Data (?:are|were)|Source)\b|https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
+_CAPTION = re.compile(r"(?:Table|TABLE|Fig\.?|Figure|FIGURE)\s*[A-Z]?\d")
+# the table's first rule lies this close under its caption (points)
+_FIRST_RULE = 30.0
+# a rule across a table is at least this wide (points): not a cell's underline
+_MIN_WIDTH = 150.0
+# rows of a table of sentences are a few lines tall: a rule further down closes no band
+_MAX_BAND = 120.0
+
+
+def banded_rows(
+    lines: Sequence[Line], horizontal: Sequence[Rule], vertical: Sequence[Rule], caption: tuple[float, float, float, float]
+) -> list[list[str]] | None:
+    """The rows of the text table under ``caption`` (top-left origin), cut at the ``horizontal``
+    rules (joined, top to bottom) running across it one under another, or ``None`` where fewer
+    than three bands hold text or the bands hold columns set apart by space."""
+    across = _rules_across(horizontal, caption)
+    if len(across) < _MIN_BANDS + 1:
+        return None
+    left, right = across[0].x0, across[0].x1
+    inside = [
+        line
+        for line in lines
+        if not line.vertical
+        and left - _SNAP <= (line.x0 + line.x1) / 2 <= right + _SNAP
+        and across[0].y < line.top
+        and line.bottom < across[-1].y
+    ]
+    space = word_space([part for line in inside for part in line.parts or (line,)])
+    found: list[tuple[list[list[str]], bool, bool]] = []  # each band's rows, whether spaced into columns, whether ruled into them
+    for upper, lower in zip(across, across[1:], strict=False):
+        band = sorted(
+            (line for line in inside if upper.y < (line.top + line.bottom) / 2 < lower.y), key=lambda line: (round(line.top), line.x0)
+        )
+        if not band:
+            continue
+        if len(found) >= _MIN_BANDS and _CAPTION.match(band[0].text):
+            break  # the next table's caption: this one ended at the rule above it
+        if found and _NOTE.match(band[0].text):
+            break  # the table's notes, ruled off under it
+        box = (left, upper.y, right, lower.y)
+        borders = _dividers(vertical, box)
+        if borders and _stacked(band, borders):
+            return None  # rows of a grid whose rules stop short: the lattice's table
+        found.append((_band_rows(band, horizontal, vertical, box), _has_columns(word_segments(band, space), borders), bool(borders)))
+    while len(found) > _MIN_BANDS and not found[-1][2] and sum(divided for _, _, divided in found) > len(found) / 2:
+        found.pop()  # an undivided band under a grid: a note
+    if len(found) < _MIN_BANDS or any(columned for _, columned, _ in found):
+        return None  # columns the rules do not divide: a table of values, the column finder's
+    rows = [row for band_rows, _, _ in found for row in band_rows]
+    width = max(len(row) for row in rows)
+    return [row + [""] * (width - len(row)) for row in rows]
+
+
+def _rules_across(horizontal: Sequence[Rule], caption: tuple[float, float, float, float]) -> list[Rule]:
+    """The rules of one width under the caption, from the first (just under it) down to the
+    last one a band's height under the one above."""
+    x0, _, x1, bottom = caption
+    first = next(
+        (
+            rule
+            for rule in horizontal
+            if bottom - 1 <= rule.y <= bottom + _FIRST_RULE
+            and rule.x1 - rule.x0 >= _MIN_WIDTH
+            and _overlap(rule, x0, x1) >= 0.5 * min(rule.x1 - rule.x0, x1 - x0)  # under the caption, not in the next column
+        ),
+        None,
+    )
+    if first is None:
+        return []
+    found = [first]
+    for rule in horizontal:
+        if rule.y > found[-1].y + _MAX_BAND:
+            break
+        if rule.y > found[-1].y + 1 and abs(rule.x0 - first.x0) <= _SNAP and abs(rule.x1 - first.x1) <= _SNAP:
+            found.append(rule)
+    return found
+
+
+def _band_rows(
+    band: Sequence[Line], horizontal: Sequence[Rule], vertical: Sequence[Rule], box: tuple[float, float, float, float]
+) -> list[list[str]]:
+    """One band's rows: one per rule-divided piece of its tallest column, side by side."""
+    left, top, right, bottom = box
+    borders = _dividers(vertical, box)
+    pieces = [piece for line in band for piece in split_at(line, borders)]
+    spans = list(zip([left - _SNAP, *borders], [*borders, right + _SNAP], strict=True))
+    columns = []
+    for start, end in spans:
+        column = [line for line in pieces if start <= (line.x0 + line.x1) / 2 < end]
+        cuts = [
+            rule.y
+            for rule in horizontal
+            if top + 1 < rule.y < bottom - 1 and _overlap(rule, start, end) >= _ACROSS * (end - start - 2 * _SNAP)
+        ]
+        columns.append(_cut(column, sorted(cuts)))
+    return [list(row) for row in zip_longest(*columns, fillvalue="")]
+
+
+def _stacked(band: Sequence[Line], borders: Sequence[float]) -> bool:
+    """Whether the band's first column holds several rows: a cell further right opens level
+    with one of its lines but the first (rows of a grid whose rules stop short, not a cell
+    wrapped beside a wrapped cell)."""
+
+    def column(line: Line) -> int:
+        return sum(1 for x in borders if x < (line.x0 + line.x1) / 2)
+
+    later = [line.top for line in band if column(line) == 0][1:]
+    for line in band:
+        if column(line) and any(abs(line.top - top) <= 2 for top in later):
+            height = line.bottom - line.top
+            if not any(column(above) == column(line) and 0 < line.top - above.top <= 1.6 * height for above in band):
+                return True
+    return False
+
+
+def _has_columns(band: Sequence[Line], borders: Sequence[float]) -> bool:
+    """Whether lines of the band between the same dividers stand side by side: one sharing
+    another's baseline, or one starting right of where another ends (a label set beside its
+    list). Cells set apart by space, as a table of values or of labels is."""
+    seen: set[tuple[int, int]] = set()
+    spans: dict[int, tuple[float, float]] = {}  # per column: the rightmost start, the leftmost end
+    for line in band:
+        column = sum(1 for x in borders if x < (line.x0 + line.x1) / 2)
+        key = (column, round(line.bottom / 2))
+        if key in seen:
+            return True
+        seen.add(key)
+        start, end = spans.get(column, (line.x0, line.x1))
+        spans[column] = (max(start, line.x0), min(end, line.x1))
+    return any(start > end + _SNAP for start, end in spans.values())
+
+
+def _dividers(vertical: Sequence[Rule], box: tuple[float, float, float, float]) -> list[float]:
+    """The x of each vertical rule that runs along most of the band, inside it."""
+    left, top, right, bottom = box
+    runs: dict[float, float] = {}
+    for rule in vertical:
+        x = round((rule.x0 + rule.x1) / 2)
+        if left + _SNAP < x < right - _SNAP:
+            along = min(rule.bottom, bottom) - max(rule.top, top)
+            if along > 0:
+                key = next((seen for seen in runs if abs(seen - x) <= _SNAP), x)
+                runs[key] = runs.get(key, 0.0) + along
+    return sorted(x for x, along in runs.items() if along >= _ALONG * (bottom - top))
+
+
+def _cut(column: Sequence[Line], cuts: Sequence[float]) -> list[str]:
+    """The texts of ``column``'s pieces between ``cuts`` (the y of rules across the column)."""
+    edges = [float("-inf"), *cuts, float("inf")]
+    texts = []
+    for upper, lower in zip(edges, edges[1:], strict=False):
+        piece = sorted(
+            (line for line in column if upper < (line.top + line.bottom) / 2 < lower), key=lambda line: (round(line.top), line.x0)
+        )
+        if piece:
+            texts.append(join_lines([line.text for line in piece]))
+    return texts or [""]
+
+
+def _overlap(rule: Rule, start: float, end: float) -> float:
+    return min(rule.x1, end) - max(rule.x0, start)
+
+
+def split_at(line: Line, borders: Sequence[float]) -> list[Line]:
+    """A line cut where a vertical rule crosses it, at the space nearest the rule.
+
+    The parser cuts lines only at gaps wider than 1.4 times the text size, so two narrow
+    cells can share a line ("12.8 Female"). Characters are taken as equally wide.
+    """
+    inner = [x for x in borders if line.x0 + 2 < x < line.x1 - 2]
+    if not inner or " " not in line.text:
+        return [line]
+    per_char = (line.x1 - line.x0) / len(line.text)
+    spaces = [index for index, char in enumerate(line.text) if char == " "]
+    cuts = sorted({min(spaces, key=lambda index: abs(line.x0 + index * per_char - x)) for x in inner})
+    pieces, start = [], 0
+    for cut in [*cuts, len(line.text)]:
+        text = line.text[start:cut].strip()
+        if text:
+            x0 = line.x0 + start * per_char
+            pieces.append(replace(line, text=text, x0=x0, x1=line.x0 + cut * per_char))
+        start = cut + 1
+    return pieces
+
+
+__all__ = ["banded_rows", "split_at"]
