@@ -74,7 +74,9 @@ def banded_rows(
         borders = _dividers(vertical, box)
         if borders and _stacked(band, borders):
             return None  # rows of a grid whose rules stop short: the lattice's table
-        found.append((_band_rows(band, horizontal, vertical, box), _has_columns(word_segments(band, space), borders), bool(borders)))
+        found.append(
+            (_band_rows(band, horizontal, vertical, box), not borders and _has_columns(word_segments(band, space), borders), bool(borders))
+        )
     while len(found) > _MIN_BANDS and not found[-1][2] and sum(divided for _, _, divided in found) > len(found) / 2:
         found.pop()  # an undivided band under a grid: a note
     if len(found) < _MIN_BANDS or any(columned for _, columned, _ in found):
