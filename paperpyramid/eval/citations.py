@@ -176,6 +176,10 @@ def load_jats_citations(path: Path) -> GoldCitations:
     return GoldCitations(found, references)
 
 
+#: floats JATS may nest in a paragraph; their cells and captions are scored with the tables, not as running text
+_FLOATS = frozenset({"table-wrap", "table-wrap-group", "fig", "fig-group"})
+
+
 def _outer_paragraphs(element: ET.Element) -> Iterator[ET.Element]:
     for child in element:
         if child.tag == "p":
@@ -192,6 +196,9 @@ def _paragraph_text(paragraph: ET.Element) -> tuple[str, list[tuple[int, int, li
         parts.append(element.text or "")
         for child in element:
             start = sum(map(len, parts))
+            if child.tag in _FLOATS:  # a table or figure set inside the paragraph: not its running text
+                parts.append(child.tail or "")
+                continue
             emit(child)
             if child.tag == "xref" and child.get("ref-type") == "bibr" and child.get("rid"):
                 spans.append((start, sum(map(len, parts)), child.get("rid", "").split()))
