@@ -100,6 +100,20 @@ def test_numbered_traps_are_not_citations() -> None:
     assert _cites(document) == [("[1]", ["1"]), ("[2]", ["2"]), ("[3]", ["3"])]
 
 
+def test_a_marker_right_after_a_closing_parenthesis_is_a_citation() -> None:
+    # PLOS sets "C-reactive protein (CRP)[12,13]" and "(… the placebo group)[1–3,5]" with no
+    # space; an index after a call, f(x)[2], stays an index
+    document = _document(
+        [
+            "Markers such as C-reactive protein (CRP)[1,2] fell; f(x)[3] is an index.",
+            "Seven arms were pooled (241 in the therapy group and 236 in the placebo group)[1–3,5], as before [4].",
+        ],
+        _NUMBERED,
+    )
+    link_markers(document)
+    assert _cites(document) == [("[1,2]", ["1", "2"]), ("[1–3,5]", ["1", "2", "3", "5"]), ("[4]", ["4"])]
+
+
 def test_a_number_beyond_the_list_is_not_added() -> None:
     document = _document(["Seen before [1], [2] and [3], but not in [40] or [2, 41]."], _NUMBERED)
     link_markers(document)

@@ -102,7 +102,14 @@ def numeric_brackets(text: str) -> list[Marker]:
             continue
         token = re.split(r"\s", text[: match.start()])[-1] if glued else ""
         word = token.rstrip(".,;:(")
-        if token[-1:] not in {".", ",", ";", ":", "("} and word and (len(word) <= 2 or re.search(r"[\d._()=:\[\]]", word)):
+        # a parenthesis closed before the marker, "(CRP)[12]" or "(… placebo group)[12]", is prose
+        parenthetical = token.endswith(")") and (token.startswith("(") or "(" not in token)
+        if (
+            token[-1:] not in {".", ",", ";", ":", "("}
+            and word
+            and not parenthetical
+            and (len(word) <= 2 or re.search(r"[\d._()=:\[\]]", word))
+        ):
             continue  # x[3], D[j], f(x)[2], a[1][2], doc.sentences[2]: indexing, not a citation
         if _word_before(text, match.start()) in _NOT_BEFORE_NUMBER:
             continue
