@@ -309,6 +309,14 @@ def test_entity_bombs_are_refused_quickly(tmp_path: Path) -> None:
     assert time.monotonic() - started < 2
 
 
+def test_an_entity_declared_after_a_long_prolog_is_refused(tmp_path: Path) -> None:
+    """The declarations are checked up to the root element, however far into the file it starts."""
+    path = tmp_path / "late.nxml"
+    path.write_text(f"<?xml version='1.0'?>\n<!-- {'padding ' * 5000} -->\n" + BILLION_LAUGHS.split("\n", 1)[1])
+    with pytest.raises(BadInput, match="unsafe XML refused: it declares the entity 'lol0'"):
+        parse_jats(path)
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
@@ -383,6 +391,29 @@ def test_the_deepest_tree_allowed_parses_and_one_level_more_is_refused(tmp_path:
     path.write_text(nested(opening, inner, closing, levels + 1, around))
     with pytest.raises(BadInput, match=r"nested too deeply \(over 100 levels\)"):
         parse_jats(path)
+
+
+def test_an_article_over_a_megabyte_reads_as_a_small_one(tmp_path: Path) -> None:
+    """A large file is measured for depth as it is read, not once built; its tree, namespaced
+    MathML included, reads the same as the same article in a small file."""
+    formula = '<disp-formula><mml:math xmlns:mml="http://www.w3.org/1998/Math/MathML"><mml:mi>x</mml:mi><mml:mo>+</mml:mo><mml:mn>1</mml:mn></mml:math></disp-formula>'
+    paragraph = '<p>Growth of <italic>E. coli</italic> was measured [<xref ref-type="bibr" rid="r1">1</xref>].</p>'
+    refs = '<back><ref-list><ref id="r1"><mixed-citation>Smith J. On growth. 2001.</mixed-citation></ref></ref-list></back>'
+
+    def write(name: str, paragraphs: int) -> Path:
+        path = tmp_path / name
+        path.write_text(f"<article><body><sec><title>T</title>{formula}{paragraph * paragraphs}</sec></body>{refs}</article>")
+        return path
+
+    small, large = write("small.nxml", 10), write("large.nxml", 12_000)
+    assert large.stat().st_size > 2**20 > small.stat().st_size
+    read = {path.name: parse_jats(path) for path in (small, large)}
+    for document in read.values():
+        assert document.formulas[0].text == "x + 1"
+        first = document.sections[0].blocks[1]
+        assert first.text == "Growth of E. coli was measured [1]."
+        assert [(first.text[cite.start : cite.end], cite.keys) for cite in first.cites] == [("1", ["r1"])]
+    assert len(read["large.nxml"].sections[0].blocks) == 1 + 12_000
 
 
 def test_a_pdf_over_max_pages_fails_the_article_as_the_pdf_alone_would() -> None:

@@ -7,7 +7,8 @@ paragraph is found in the PDF's text layer to give it a page number.
 
 What is read:
 
-- metadata from ``<front>/<article-meta>`` (title, authors, abstract, DOI, journal, date);
+- metadata from ``<front>/<article-meta>`` (title, authors, abstract, DOI, PubMed ids,
+  journal, date, licence, language, keywords: :mod:`paperpyramid.parsers.jats_meta`);
 - sections from the main article's ``<body>`` only; an F1000 file's referee reports are
   ``<sub-article>`` elements with bodies of their own, and they are not the paper;
 - an "Abstract" section first, then the body, then from ``<back>``: acknowledgements,
@@ -16,10 +17,17 @@ What is read:
 - tables, display formulas and figure captions both as objects and as blocks at their
   place in the section, so that they are searchable like the text around them.
 
-The XML comes from outside (a bucket, a tarball), so it is parsed with defusedxml: unsafe
+The XML comes from outside (a bucket, a tarball), so it is checked with defusedxml: unsafe
 XML (entity declarations, external references) is :class:`~paperpyramid.errors.BadInput`.
-Reading the XML and its elements is :mod:`paperpyramid.parsers.jats_xml`; finding text in
-the PDF's pages is :mod:`paperpyramid.parsers.pdf_pages`.
+Reading the XML and its elements is :mod:`paperpyramid.parsers.jats_xml`, the reference
+list's entries :mod:`paperpyramid.parsers.jats_refs`, the citations in the text
+:mod:`paperpyramid.parsers.jats_cites`; finding text in the PDF's pages is
+:mod:`paperpyramid.parsers.pdf_pages`.
+
+The parse reads a PMC article in a few times the time the C XML parser alone takes to build
+its tree (``benchmarks/jats_speed.py``): text that holds no element to treat apart is read
+with ``itertext`` and tidied in one pass, whatever its length, and tags are compared as the
+tree has them (namespaces stripped once, when it is built).
 """
 
 from __future__ import annotations
@@ -30,23 +38,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperpyramid.document import Author, Block, BlockKind, Cite, Document, Figure, Formula, Reference, Section, Table
+from paperpyramid.document import Block, BlockKind, Cite, Document, Figure, Formula, Reference, Section, Table
 from paperpyramid.errors import BadInput, ParseTimeout, TooManyPages
-from paperpyramid.parsers import jats_cites
+from paperpyramid.parsers import jats_cites, jats_refs
+from paperpyramid.parsers.jats_meta import read_metadata
 from paperpyramid.parsers.jats_xml import (  # the JATS parser's own helpers, private to it
     _NO_TEXT,
-    _cells,
+    _TAG,
     _child,
     _children,
-    _collapse,
     _descendants,
-    _first,
     _inline_formula,
-    _inline_raw,
     _inline_text,
     _join_label,
     _label,
-    _local,
     _main_article,
     _mathml_text,
     _plain,
@@ -56,7 +61,7 @@ from paperpyramid.parsers.jats_xml import (  # the JATS parser's own helpers, pr
     _tidy,
 )
 from paperpyramid.parsers.pdf_pages import MIN_PROBE_LENGTH, PageLimits, PageLocator, normalise
-from paperpyramid.parsers.xml_cites import MarkedText, arxiv_id_in, moved, normalise_arxiv_id
+from paperpyramid.parsers.xml_cites import MarkedText, moved
 
 __all__ = ["NAME", "parse_jats"]
 
@@ -71,13 +76,9 @@ _BLOCK_LEVEL = frozenset(
         "verse-group", "supplementary-material", "preformat", "code", "fn-group", "glossary", "ref-list", "app",
     }
 )  # fmt: skip
+# what the running text's reader does more with than read its text
+_FLOW_SPECIAL = _BLOCK_LEVEL | _NO_TEXT | {"break", "inline-formula", "xref"}
 _SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(?=\S)")
-_DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+")
-_PAREN_YEAR = re.compile(r"\((1[5-9]\d\d|20\d\d)[a-z]?\)")
-_EMAIL_TAIL = re.compile(r"[;,.]?\s*e-?mails?\s*:.*$", re.I | re.S)
-_MONTHS = {
-    name: number for number, name in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
-}
 
 
 def parse_jats(
@@ -112,7 +113,7 @@ def parse_jats(
     front = _child(article, "front")
     meta = _child(front, "article-meta") if front is not None else None
     if meta is not None:
-        _read_metadata(meta, front, document)
+        read_metadata(article, meta, front, document)
         builder.abstract(meta)
     body = _child(article, "body")
     if body is not None:
@@ -167,7 +168,7 @@ class _Placed:
     """A block in document order, and how to find its page in the PDF."""
 
     block: Block
-    probe: str  # normalised text to look for
+    probe: str  # the text to look for, normalised when the blocks are placed (only with a PDF)
     mode: str  # "flow": in reading order; "float": tables and figures move; "fixed": no text to match
 
 
@@ -196,7 +197,7 @@ class _Builder:
 
     def add(self, section: int, block: Block, probe_text: str, mode: str = "flow") -> None:
         self.sections[section].blocks.append(block)
-        self.order.append(_Placed(block, normalise(probe_text), mode))
+        self.order.append(_Placed(block, probe_text, mode))
 
     def abstract(self, meta: ET.Element) -> None:
         abstracts = _children(meta, "abstract")
@@ -216,7 +217,7 @@ class _Builder:
         """The body's sections, with text outside any ``<sec>`` in untitled sections."""
         loose: list[ET.Element] = []
         for child in body:
-            if _local(child.tag) == "sec":
+            if child.tag == "sec":
                 self.loose(loose)
                 loose = []
                 self.section(child, None, 1)
@@ -249,7 +250,7 @@ class _Builder:
 
     def back(self, back: ET.Element) -> None:
         for child in back:
-            name = _local(child.tag)
+            name = child.tag
             if name == "ack":
                 self.section(child, None, 1, title="Acknowledgements")
             elif name == "sec":
@@ -279,15 +280,16 @@ class _Builder:
         title = next((_plain(_child(ref_list, "title")) for ref_list in lists if _child(ref_list, "title") is not None), "")
         index = self.new_section(title or "References", 1, "ref")
         for ref in refs:
-            reference = _reference(ref)
-            if ref.get("id"):
-                self.ref_ids.append(ref.get("id") or "")
-            if reference is None:
+            entry = jats_refs.reference(ref)
+            key = ref.get("id")
+            if key:
+                self.ref_ids.append(key)
+            if entry is None:
                 continue
-            reference.key = ref.get("id") or None
-            reference.arxiv_id = _citation_arxiv_id(ref, reference.raw)
-            self.references.append(reference)
-            self.add(index, Block(reference.raw, 1, "list_item"), reference.raw)
+            entry.key = key or None
+            entry.arxiv_id = jats_refs.citation_arxiv_id(ref, entry.raw)
+            self.references.append(entry)
+            self.add(index, Block(entry.raw, 1, "list_item"), entry.raw)
 
     def floats(self, floats: ET.Element) -> None:
         """A ``<floats-group>``: tables and figures kept apart from the text, placed after their first citation."""
@@ -328,8 +330,16 @@ class _Builder:
     def flow(self, element: ET.Element, section: int, kind: BlockKind, skip: frozenset[str] = frozenset()) -> None:
         """Blocks from an element's mixed content: text runs become ``kind`` blocks, cut
         around the block-level elements inside, which are handled in place."""
+        if not skip and _text_alone(element):  # a paragraph of text alone (many are)
+            text = _tidy("".join(element.itertext()))
+            if text:
+                self.add(section, Block(text, 1, kind), text)
+            return
         marked = MarkedText()
+        add = marked.append
         cited: list[str] = []
+        order = self.order
+        ranges = self.ranges
 
         def flush() -> None:
             text, cites = marked.finish(jats_cites.TIDY)
@@ -343,44 +353,54 @@ class _Builder:
 
         def walk(node: ET.Element, top: bool) -> None:
             for child in node:
-                name = _local(child.tag)
-                if top and name in skip:
+                tag = child.tag
+                if tag not in _FLOW_SPECIAL and not (top and tag in skip):
+                    if child.text:
+                        add(child.text)
+                    if len(child):
+                        walk(child, False)
+                elif top and tag in skip:
                     pass
-                elif name in _BLOCK_LEVEL:
+                elif tag in _BLOCK_LEVEL:
                     flush()
                     self.block_element(child, section, kind)
-                elif name in _NO_TEXT:
+                elif tag in _NO_TEXT:
                     pass
-                elif name == "break":
-                    marked.add(" ")
-                elif name == "inline-formula":
-                    marked.add(" " + _inline_formula(child) + " ")
-                else:
-                    if name == "xref" and child.get("rid"):
-                        cited.extend((child.get("rid") or "").split())
+                elif tag == "break":
+                    add(" ")
+                elif tag == "inline-formula":
+                    add(" " + _inline_formula(child) + " ")
+                else:  # an xref: what it points to, and whether it is a citation
+                    rid = child.get("rid")
+                    if rid:
+                        cited.extend(rid.split())
                     keys = jats_cites.cite_keys(child)
-                    start, opened = marked.position, len(self.order)
-                    marked.add(child.text)
-                    walk(child, False)
-                    if keys and len(self.order) == opened:  # not cut by a block inside the xref
-                        jats_cites.close_cite(marked, start, keys, self.ranges)
-                marked.add(child.tail)
+                    start, opened = marked.position, len(order)
+                    if child.text:
+                        add(child.text)
+                    if len(child):
+                        walk(child, False)
+                    if keys and len(order) == opened:  # not cut by a block inside the xref
+                        jats_cites.close_cite(marked, start, keys, ranges)
+                if child.tail:
+                    add(child.tail)
 
-        marked.add(element.text)
+        if element.text:
+            add(element.text)
         walk(element, True)
         flush()
 
     def block_element(self, element: ET.Element, section: int, kind: BlockKind) -> None:
-        name = _local(element.tag)
+        name = element.tag
         if name == "sec":
             self.section(element, section, self.sections[section].level + 1)
         elif name == "app":
             self.section(element, section, self.sections[section].level + 1, title=_plain(_child(element, "title")) or "Appendix")
         elif name in ("list", "def-list"):
             for item in element:
-                if _local(item.tag) in ("list-item", "def-item"):
+                if item.tag in ("list-item", "def-item"):
                     self.labelled_flow(item, section, "list_item")
-                elif _local(item.tag) == "list":
+                elif item.tag == "list":
                     self.block_element(item, section, kind)
         elif name == "statement":
             self.labelled_flow(element, section, kind)
@@ -420,24 +440,23 @@ class _Builder:
         if label and len(self.order) > mark:
             first = self.order[mark]
             first.block.text = f"{label} {first.block.text}"
-            first.probe = normalise(first.block.text)
+            first.probe = first.block.text
             moved(first.block.cites, len(label) + 1)
 
     def table(self, element: ET.Element, section: int) -> None:
         label = _label(element)
         caption, cites = jats_cites.caption(element, self.ranges)
-        tables = [element] if _local(element.tag) == "table" else list(_tables_in(element))
-        cells = [row for table in tables for row in _cells(table)]
-        if tables:
-            width = max((len(row) for row in cells), default=0)
-            cells = [row + [""] * (width - len(row)) for row in cells]
+        tables = [element] if element.tag == "table" else list(_tables_in(element))
+        cells, read = jats_cites.table_cells(tables, self.ranges)
         table = Table(caption=caption, cells=cells, page=1, label=label or None, section=section)
         heading = _join_label(label, caption)
         cites = moved(cites, jats_cites.label_offset(label, caption))
         text = heading
         if cells:
-            text = f"{heading}\n\n{table.markdown}" if heading else table.markdown
-            cites += moved(jats_cites.table_cites(tables, cells, self.ranges), len(text) - len(table.markdown))
+            markdown = table.markdown
+            text = f"{heading}\n\n{markdown}" if heading else markdown
+            if read:  # some cell may cite
+                cites += moved(jats_cites.table_cites(tables, cells, self.ranges, read), len(text) - len(markdown))
         foot = _child(element, "table-wrap-foot")
         foot_text, foot_cites = jats_cites.inline_text(foot, self.ranges) if foot is not None else ("", [])
         if foot_text:
@@ -490,15 +509,16 @@ class _Builder:
         found = tried = 0
         for number, placed in enumerate(self.order, 1):
             limits.check_time(pdf, f"stopped placing block {number} of {len(self.order)} on the PDF's pages")
-            if placed.mode == "fixed" or len(placed.probe) < MIN_PROBE_LENGTH:
+            probe = "" if placed.mode == "fixed" else normalise(placed.probe)
+            if placed.mode == "fixed" or len(probe) < MIN_PROBE_LENGTH:
                 placed.block.page = cursor
                 continue
             if placed.mode == "float":
-                page = locator.nearest(placed.probe, cursor)
+                page = locator.nearest(probe, cursor)
                 placed.block.page = page if page is not None else cursor
                 continue
             tried += 1
-            page = locator.forward(placed.probe, cursor)
+            page = locator.forward(probe, cursor)
             if page is not None:
                 found += 1
                 cursor = page
@@ -525,10 +545,18 @@ class _Builder:
                 section.page_start = section.page_end = 1
 
 
+def _text_alone(element: ET.Element) -> bool:
+    """Whether nothing under ``element`` is more to :meth:`_Builder.flow` than text: no block,
+    no citation or other link, no formula, line break or element without text."""
+    inside = element.iter()
+    next(inside)  # the element itself
+    return _FLOW_SPECIAL.isdisjoint(map(_TAG, inside))
+
+
 def _abstract_paragraphs(abstract: ET.Element, ranges: list[Cite]) -> Iterator[tuple[str, list[Cite]]]:
     """An abstract's paragraphs and their cites; in a structured abstract each part's heading leads its first paragraph."""
     for child in abstract:
-        name = _local(child.tag)
+        name = child.tag
         if name == "sec":
             heading = _plain(_child(child, "title"))
             texts = list(_abstract_paragraphs(child, ranges))
@@ -542,260 +570,3 @@ def _abstract_paragraphs(abstract: ET.Element, ranges: list[Cite]) -> Iterator[t
                 yield text, cites
         elif name not in ("title", "label", "object-id"):
             yield from _abstract_paragraphs(child, ranges)
-
-
-# --------------------------------------------------------------------------- metadata
-
-
-def _read_metadata(meta: ET.Element, front: ET.Element | None, document: Document) -> None:
-    document.title = _plain(meta.find("title-group/article-title")) or None
-    for article_id in _children(meta, "article-id"):
-        if article_id.get("pub-id-type") == "doi" and _plain(article_id):
-            document.doi = _plain(article_id)
-            break
-    document.arxiv_id = _article_arxiv_id(meta)
-    journal_meta = _child(front, "journal-meta")
-    if journal_meta is not None:
-        document.journal = _plain(_first(journal_meta, "journal-title")) or None
-    document.date_published = _publication_date(meta)
-    document.authors = _authors(meta)
-
-
-def _publication_date(meta: ET.Element) -> str | None:
-    def rank(date: ET.Element) -> int:
-        # JATS 1.0 says pub-type="epub"; 1.1 and later say date-type="pub" publication-format="electronic"
-        kind = date.get("pub-type") or ""
-        if not kind:
-            date_type = date.get("date-type") or "pub"
-            kind = (date.get("publication-format") or "pub") if date_type == "pub" else date_type
-        order = {"epub": 0, "electronic": 0, "ppub": 1, "print": 1, "epub-ppub": 2, "pub": 3, "collection": 4}
-        return order.get(kind, 5 if kind != "pmc-release" else 6)
-
-    dates = sorted(_children(meta, "pub-date"), key=rank)
-    for date in dates:
-        year = re.search(r"\d{4}", _plain(_child(date, "year")))
-        if year is None:
-            continue
-        month = _month(_plain(_child(date, "month")))
-        day = _plain(_child(date, "day"))
-        if month and day.isdigit() and 1 <= int(day) <= 31:
-            return f"{year.group()}-{month:02d}-{int(day):02d}"
-        if month:
-            return f"{year.group()}-{month:02d}"
-        return year.group()
-    return None
-
-
-def _month(text: str) -> int | None:
-    if text.isdigit():
-        return int(text) if 1 <= int(text) <= 12 else None
-    return _MONTHS.get(text[:3].lower())
-
-
-def _authors(meta: ET.Element) -> list[Author]:
-    affiliations = {aff.get("id"): _affiliation(aff) for aff in _descendants(meta, "aff") if aff.get("id")}
-    lone = list(_descendants(meta, "aff"))
-    correspondence = {node.get("id"): node for node in _descendants(meta, "corresp") if node.get("id")}
-    authors: list[Author] = []
-    for group in _descendants(meta, "contrib-group"):
-        for contrib in _children(group, "contrib"):
-            if contrib.get("contrib-type") not in (None, "author"):
-                continue
-            name = _person_name(contrib)
-            if not name:
-                continue
-            affs: list[str] = []
-            email = _plain(_first(contrib, "email")) or None
-            for xref in _descendants(contrib, "xref"):
-                for rid in (xref.get("rid") or "").split():
-                    if xref.get("ref-type") == "aff" and affiliations.get(rid):
-                        affs.append(affiliations[rid])
-                    elif xref.get("ref-type") == "corresp" and email is None and rid in correspondence:
-                        emails = list(_descendants(correspondence[rid], "email"))
-                        if len(emails) == 1:  # with several, whose is whose is not written down
-                            email = _plain(emails[0])
-            affs += [_affiliation(aff) for aff in _children(contrib, "aff")]
-            if not affs and len(lone) == 1:
-                affs.append(_affiliation(lone[0]))
-            affiliation = "; ".join(dict.fromkeys(aff for aff in affs if aff)) or None
-            authors.append(Author(name=name, affiliation=affiliation, email=email))
-    return authors
-
-
-def _person_name(contrib: ET.Element) -> str:
-    name = _child(contrib, "name")
-    if name is None:
-        name = _child(contrib, "string-name")
-    if name is not None:
-        given = _plain(_child(name, "given-names"))
-        surname = _plain(_child(name, "surname"))
-        suffix = _plain(_child(name, "suffix"))
-        if surname:
-            return " ".join(part for part in (given, surname, suffix) if part)
-        return _plain(name)
-    return _plain(_child(contrib, "collab"))
-
-
-def _affiliation(aff: ET.Element) -> str:
-    """An affiliation without its label and e-mail addresses; parts without separators get commas."""
-    pieces: list[str] = [aff.text or ""]
-    for child in aff:
-        if _local(child.tag) not in ("label", "sup", "email", "xref", "fn"):
-            pieces.append(_plain(child))
-        tail = child.tail or ""
-        pieces.append(tail if tail.strip() else ", ")
-    text = _collapse("".join(pieces))
-    text = _EMAIL_TAIL.sub("", text)
-    text = re.sub(r"(\s*,\s*)+", ", ", text)
-    return text.strip(" ,;")
-
-
-# --------------------------------------------------------------------------- references
-
-_CITATIONS = ("mixed-citation", "element-citation", "citation", "nlm-citation")
-
-
-def _reference(ref: ET.Element) -> Reference | None:
-    found = [node for node in ref.iter() if _local(node.tag) in _CITATIONS]
-    if not found:
-        text = _inline_text(ref, skip=frozenset({"label"}))
-        return Reference(raw=text) if text else None
-    mixed = [node for node in found if _local(node.tag) == "mixed-citation"]
-    citation = mixed[0] if mixed else found[0]
-    authors, etal = _citation_authors(citation)
-    article_title = _field(citation, "article-title")
-    chapter_title = _field(citation, "chapter-title")
-    source = _field(citation, "source")
-    title = (article_title or chapter_title or source).rstrip(".") or None
-    venue = source if (article_title or chapter_title) and source else (_plain(citation.find("publisher-name")) or None)
-    raw = _citation_text(citation) if _has_own_text(citation) else _compose(citation, authors, etal, title, source)
-    year_match = re.search(r"\d{4}", _plain(citation.find("year")))
-    year = int(year_match.group()) if year_match else None
-    if year is None:
-        paren = _PAREN_YEAR.search(raw)
-        year = int(paren.group(1)) if paren else None
-    return Reference(raw=raw, title=title, authors=authors, year=year, doi=_citation_doi(citation, raw), venue=venue)
-
-
-def _field(citation: ET.Element, name: str) -> str:
-    node = _child(citation, name)
-    return _inline_text(node) if node is not None else ""
-
-
-def _has_own_text(citation: ET.Element) -> bool:
-    """Whether a citation carries its own punctuation between fields (mixed content), so its text reads as printed."""
-    if citation.text and citation.text.strip():
-        return True
-    return any(child.tail and child.tail.strip() for child in citation)
-
-
-def _citation_text(citation: ET.Element) -> str:
-    """A mixed citation as printed; a list of names without separators (F1000 leaves the
-    commas to its stylesheet) is written out as "Surname GI, Surname GI, et al"."""
-    parts = [citation.text or ""]
-    for child in citation:
-        if _local(child.tag) == "person-group" and not _has_own_text(child):
-            names, etal = _names(child)
-            parts.append(" " + ", ".join(names) + (", et al" if etal and names else "") + " ")
-        elif _local(child.tag) not in _NO_TEXT:
-            parts.append(_inline_raw(child))
-        parts.append(child.tail or "")
-    return _tidy("".join(parts))
-
-
-def _citation_authors(citation: ET.Element) -> tuple[list[str], bool]:
-    """The authors of a cited work (not its editors) as "Surname GI", and whether "et al" follows."""
-    groups = [group for group in citation.iter() if _local(group.tag) == "person-group"]
-    holders = [group for group in groups if group.get("person-group-type") in (None, "author")] if groups else [citation]
-    names: list[str] = []
-    etal = False
-    for holder in holders:
-        more, holder_etal = _names(holder)
-        names += more
-        etal = etal or holder_etal
-    return names, etal
-
-
-def _names(holder: ET.Element) -> tuple[list[str], bool]:
-    names: list[str] = []
-    etal = False
-    for node in holder:
-        name = _local(node.tag)
-        if name in ("name", "string-name"):
-            surname = _plain(_child(node, "surname"))
-            initials = _initials(_plain(_child(node, "given-names")))
-            names.append(f"{surname} {initials}".strip() if surname else _plain(node))
-        elif name == "collab":
-            names.append(_plain(node))
-        elif name == "etal":
-            etal = True
-    return [name for name in names if name], etal
-
-
-def _initials(given: str) -> str:
-    """ "Djoko T." -> "DT", "H.W." -> "HW"; given names already written as initials ("DT") stay."""
-    if re.fullmatch(r"[A-Z]{1,4}", given):
-        return given
-    return "".join(part[0].upper() for part in re.split(r"[\s.\-]+", given) if part and part[0].isalpha())
-
-
-def _compose(citation: ET.Element, authors: list[str], etal: bool, title: str | None, source: str) -> str:
-    """A reference string in Vancouver order, for element citations that hold fields without punctuation."""
-    who = ", ".join(authors) + (", et al" if etal and authors else "")
-    year = _plain(citation.find("year"))
-    volume = _plain(citation.find("volume"))
-    issue = _plain(citation.find("issue"))
-    first = _plain(citation.find("fpage"))
-    last = _plain(citation.find("lpage"))
-    where = year
-    if volume:
-        where += f";{volume}"
-    if issue:
-        where += f"({issue})"
-    if first:
-        where += f":{first}" + (f"-{last}" if last else "")
-    parts = [who, title or "", source if source and source != title else "", where.strip(";")]
-    doi = _citation_doi(citation, "")
-    if doi:
-        parts.append(f"doi:{doi}")
-    return ". ".join(part.rstrip(".") for part in parts if part) + "."
-
-
-def _article_arxiv_id(meta: ET.Element) -> str | None:
-    """The article's own arXiv id: an ``<article-id pub-id-type="arxiv">``, else a link to its arXiv page."""
-    for article_id in _children(meta, "article-id"):
-        if (article_id.get("pub-id-type") or "").lower() == "arxiv" and _plain(article_id):
-            return normalise_arxiv_id(_plain(article_id))
-    for link in (*_children(meta, "self-uri"), *_children(meta, "ext-link")):
-        for value in (v for k, v in link.attrib.items() if k.endswith("href")):
-            if "arxiv.org/" in value.lower():
-                return arxiv_id_in(value)
-    return None
-
-
-def _citation_arxiv_id(ref: ET.Element, raw: str) -> str | None:
-    """A cited work's arXiv id: a ``<pub-id pub-id-type="arxiv">``, an arXiv link, else "arXiv:…" in its text."""
-    for pub_id in _descendants(ref, "pub-id"):
-        if (pub_id.get("pub-id-type") or "").lower() == "arxiv" and _plain(pub_id):
-            found = normalise_arxiv_id(_plain(pub_id))
-            if found:
-                return found
-    for link in _descendants(ref, "ext-link"):
-        for value in [*(v for k, v in link.attrib.items() if k.endswith("href")), _plain(link)]:
-            found = arxiv_id_in(value)
-            if found:
-                return found
-    return arxiv_id_in(raw) or arxiv_id_in(_plain(ref))
-
-
-def _citation_doi(citation: ET.Element, raw: str) -> str | None:
-    for pub_id in _descendants(citation, "pub-id"):
-        if pub_id.get("pub-id-type") == "doi" and _plain(pub_id):
-            return _plain(pub_id)
-    for link in _descendants(citation, "ext-link"):
-        for value in [_plain(link), *(v for k, v in link.attrib.items() if k.endswith("href"))]:
-            match = _DOI.search(value)
-            if match:
-                return match.group().rstrip(".,;)")
-    match = _DOI.search(raw)
-    return match.group().rstrip(".,;)") if match else None

@@ -16,17 +16,31 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 
 from paperpyramid.document import Cite, Section
-from paperpyramid.parsers.jats_xml import _SPACE_AFTER, _SPACE_BEFORE, _child, _local, walk_inline
+from paperpyramid.parsers.jats_xml import (
+    _INLINE_SPECIAL,
+    _TIDY,
+    _cells,
+    _child,
+    _only_text_inside,
+    _tidy,
+    _tidy_all,
+    walk_inline,
+)
 from paperpyramid.parsers.xml_cites import MarkedText, moved
 
 #: what :func:`~paperpyramid.parsers.jats_xml._tidy` does after collapsing whitespace, in order
-TIDY = (_SPACE_BEFORE, _SPACE_AFTER)
+#: (:meth:`MarkedText.finish` collapses it first too)
+TIDY = _TIDY
 _DASHES = frozenset({"–", "-", "—", "‒", "−", "‐", "‑"})
+# what makes the citations' readers do more than read an element's text
+_CITE_SPECIAL = _INLINE_SPECIAL | {"xref"}
+# a grid cell whose text is still to come (no XML text holds a NUL)
+_PENDING = "\x00"
 
 
 def cite_keys(xref: ET.Element) -> list[str] | None:
     """The ids a citation ``<xref>`` names, or None when it is no citation (a figure, a table, an affiliation)."""
-    if _local(xref.tag) != "xref" or xref.get("ref-type") not in ("bibr", None):
+    if xref.tag != "xref" or xref.get("ref-type") not in ("bibr", None):
         return None
     keys = (xref.get("rid") or "").split()
     return keys or None
@@ -53,18 +67,20 @@ def close_cite(text: MarkedText, start: int, keys: list[str], ranges: list[Cite]
 def read_inline(element: ET.Element, text: MarkedText, ranges: list[Cite], skip: frozenset[str] = frozenset()) -> None:
     """:func:`~paperpyramid.parsers.jats_xml._inline_raw` into ``text``, marking the citations."""
 
-    def around(child: ET.Element, read: Callable[[], None]) -> None:
-        keys = cite_keys(child)
+    def around(xref: ET.Element, read: Callable[[], None]) -> None:
+        keys = cite_keys(xref)
         start = text.position
         read()
         if keys:
             close_cite(text, start, keys, ranges)
 
-    walk_inline(element, text.add, skip, around)
+    walk_inline(element, text.append, skip, around)
 
 
 def inline_text(element: ET.Element, ranges: list[Cite], skip: frozenset[str] = frozenset()) -> tuple[str, list[Cite]]:
     """:func:`~paperpyramid.parsers.jats_xml._inline_text` and the cites in it."""
+    if not len(element) or _only_text_inside(element, _CITE_SPECIAL.union(skip) if skip else _CITE_SPECIAL):
+        return _tidy("".join(element.itertext())), []
     text = MarkedText()
     read_inline(element, text, ranges, skip)
     return text.finish(TIDY)
@@ -75,7 +91,7 @@ def caption(element: ET.Element, ranges: list[Cite]) -> tuple[str, list[Cite]]:
     node = _child(element, "caption")
     if node is None:
         return "", []
-    parts = [inline_text(part, ranges) for part in node if _local(part.tag) in ("title", "p")]
+    parts = [inline_text(part, ranges) for part in node if part.tag in ("title", "p")]
     joined, cites = join([part for part in parts if part[0]], " ")
     return (joined, cites) if joined else inline_text(node, ranges)
 
@@ -114,26 +130,81 @@ def resolve_cites(sections: list[Section], ranges: list[Cite], ref_ids: list[str
             block.cites = [cite for cite in block.cites if cite.keys]
 
 
-def table_cites(tables: list[ET.Element], cells: list[list[str]], ranges: list[Cite]) -> list[Cite]:
+def table_cells(tables: list[ET.Element], ranges: list[Cite]) -> tuple[list[list[str]], dict[ET.Element, tuple[str, list[Cite]]]]:
+    """The grid of the cells of ``tables`` (:func:`~paperpyramid.parsers.jats_xml._cells`, every row
+    as wide as the widest), and what :func:`table_cites` reads the cites from: each cell's text
+    and cites by element, in reading order; empty when the grid holds every cell and none cites.
+
+    A cell that holds nothing but text (most) is tidied together with the others, in one pass.
+    """
+    order: list[ET.Element] = []
+    plain: list[str] = []  # the text-only cells' text, in reading order
+    marked: dict[ET.Element, tuple[str, list[Cite]]] = {}
+
+    def read(cell: ET.Element) -> str:
+        order.append(cell)
+        if not len(cell):
+            plain.append(cell.text or "")
+            return _PENDING
+        if _only_text_inside(cell, _CITE_SPECIAL):
+            plain.append("".join(cell.itertext()))
+            return _PENDING
+        marked[cell] = inline_text(cell, ranges)
+        return marked[cell][0]
+
+    grid = [row for table in tables for row in _cells(table, read)]
+    width = max((len(row) for row in grid), default=0)
+    grid = [row + [""] * (width - len(row)) for row in grid]
+    tidied = _tidy_all(plain) if plain else []
+    if tidied:
+        texts = iter(tidied)
+        grid = [[next(texts) if value is _PENDING else value for value in row] for row in grid]
+    if not any(cites for _, cites in marked.values()) and _cell_count(tables) == len(order):
+        return grid, {}  # nothing to find in the grid
+    texts = iter(tidied)
+    return grid, {cell: marked[cell] if cell in marked else (next(texts), []) for cell in order}
+
+
+def _cell_count(tables: list[ET.Element]) -> int:
+    return sum(len(list(table.iter(tag))) for table in tables for tag in ("td", "th"))
+
+
+def table_cites(
+    tables: list[ET.Element], cells: list[list[str]], ranges: list[Cite], read: dict[ET.Element, tuple[str, list[Cite]]] | None = None
+) -> list[Cite]:
     """The cites in the cells of ``tables``, as offsets into :func:`~paperpyramid.document.cells_to_markdown` ``(cells)``.
 
     ``cells`` is the grid the tables' ``<td>``/``<th>`` fill in order, with empty cells where a
-    span covers; each cell is read again here with its cites and found in that grid.
+    span covers; each cell is read with its cites (:func:`inline_text`, or taken from ``read``
+    where :func:`table_cells` kept it) and found in that grid by its text.
     """
-    read = [inline_text(cell, ranges) for table in tables for cell in table.iter() if _local(cell.tag) in ("td", "th")]
+    read = read or {}
+    if _cell_count(tables) == len(read):
+        texts = list(read.values())  # every cell is in the grid, read in document order
+    else:  # cells the grid does not hold (a table in a cell): read too, and matched by their text
+        texts = [
+            read[cell] if cell in read else inline_text(cell, ranges)
+            for table in tables
+            for cell in table.iter()
+            if cell.tag in ("td", "th")
+        ]
+    if not any(cites for _, cites in texts):
+        return []
     width = max((len(row) for row in cells), default=0)
     cites: list[Cite] = []
     line = 0  # where the row's line starts in the markdown
+    at = 0  # the next of texts
     for number, row in enumerate(cells):
         shown = [cell.replace("|", "\\|").replace("\n", " ").strip() for cell in row] + [""] * (width - len(row))
         position = line + 2  # past "| "
         for index, cell in enumerate(row):
-            while cell and read and not read[0][0]:
-                read.pop(0)  # an empty <td> where the grid has text: not this cell
-            if read and read[0][0] == cell:
-                for cite in read.pop(0)[1]:
-                    cite.start, cite.end = (position + at + cell[:at].count("|") for at in (cite.start, cite.end))
+            while cell and at < len(texts) and not texts[at][0]:
+                at += 1  # an empty <td> where the grid has text: not this cell
+            if at < len(texts) and texts[at][0] == cell:
+                for cite in texts[at][1]:
+                    cite.start, cite.end = (position + offset + cell[:offset].count("|") for offset in (cite.start, cite.end))
                     cites.append(cite)
+                at += 1
             position += len(shown[index]) + 3  # past " | "
         line += len("| " + " | ".join(shown) + " |") + 1
         if number == 0:

@@ -16,15 +16,19 @@ and the DTD is never fetched.
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException, EntitiesForbidden
 
 from paperpyramid.errors import BadInput
+from paperpyramid.parsers.xml_cites import group_1
 
 # PMC's largest articles are a few MB of XML; anything far bigger is not an article.
 _MAX_XML_BYTES = 64 * 2**20
@@ -32,36 +36,61 @@ _MAX_XML_BYTES = 64 * 2**20
 _MAX_SPAN = 1000
 # the readers walk the tree by recursion, up to four frames a level; real articles nest a dozen levels
 _MAX_DEPTH = 100
+# files up to this size are built whole and then measured; larger ones are measured as they are read
+_BUILT_WHOLE_BYTES = 2**20
+_STREAM_CHUNK = 2**16
+# the prolog (XML declaration, DOCTYPE) is checked a piece at a time until the root element starts
+_PROLOG_CHUNK = 2**12
+_TAG = operator.attrgetter("tag")
+_has_children: Callable[[ET.Element], int] = len
 # Inline elements that carry no readable text.
 _NO_TEXT = frozenset({"object-id", "graphic", "inline-graphic", "media", "inline-media", "alternatives", "sec-meta"})
+# the elements the inline readers do more with than read their text
+_INLINE_SPECIAL = _NO_TEXT | {"break", "inline-formula"}
 _MATHML_NO_TEXT = frozenset({"annotation", "annotation-xml"})
-_SPACE_BEFORE = re.compile(r"\s+([,.;:)\]])(?!\d)")
-_SPACE_AFTER = re.compile(r"([(\[])\s+")
+# the spaces pretty-printing leaves inside punctuation, in text whose whitespace is collapsed to
+# single spaces, each removed as ``pattern.sub(r"\1", text)``: before closing punctuation, and
+# after an opening bracket. Each starts with literal text, which the regex engine skips to; a
+# character class first ("[(\[] ") would have it test every character
+_SPACE_BEFORE = re.compile(r" ([,.;:)\]])(?!\d)")
+_SPACE_AFTER = (re.compile(r"(\() "), re.compile(r"(\[) "))
+#: the tidying of :func:`_tidy`, in order
+_TIDY = (_SPACE_BEFORE, *_SPACE_AFTER)
 
 
 # --------------------------------------------------------------------------- reading the XML
 
 
+class _RootReached(Exception):
+    """The prolog check reached the root element's start tag: no declaration can follow it."""
+
+
+class _UpToRoot:
+    """A parser target that stops the parse at the first start tag."""
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        raise _RootReached
+
+    def close(self) -> None:
+        return None
+
+
 def _read_xml(path: Path) -> ET.Element:
+    """The root of the XML file at ``path``, every element's tag without its namespace.
+
+    Entity declarations (only an internal DTD subset, before the root element, can hold them)
+    are refused by defusedxml, which reads only as far as the root's start tag; the tree is then
+    built by the C parser, without a Python call per element. A tree deeper than ``_MAX_DEPTH``
+    is refused: a file over a megabyte while it is read, so that 5 million nested levels are not
+    built (1.4 GB) to be refused; a smaller one (some tens of MB of tree at worst) once built.
+    """
     size = path.stat().st_size
     if size > _MAX_XML_BYTES:
         raise BadInput(f"{path.name}: {size} bytes of XML is over the limit of {_MAX_XML_BYTES} for one article")
-    root: ET.Element | None = None
-    depth = 0
+    data = path.read_bytes()
     try:
-        # read as a stream of events so that a tree too deep for the readers' recursion is
-        # refused at its 101st level, not after 5 million levels have been built (1.4 GB)
-        with path.open("rb") as handle:
-            events = SafeET.iterparse(handle, events=("start", "end"), forbid_dtd=False, forbid_entities=True, forbid_external=True)
-            for event, element in events:
-                if event == "end":
-                    depth -= 1
-                    continue
-                depth += 1
-                if depth > _MAX_DEPTH:
-                    raise BadInput(f"{path.name}: XML refused: elements nested too deeply (over {_MAX_DEPTH} levels)")
-                if root is None:
-                    root = element
+        _refuse_declarations(data)
+        root = _build_streaming(data, path.name) if len(data) > _BUILT_WHOLE_BYTES else _build_whole(data, path.name)
     except EntitiesForbidden as exc:
         target = f" -> {exc.sysid}" if exc.sysid else ""
         raise BadInput(
@@ -76,38 +105,95 @@ def _read_xml(path: Path) -> ET.Element:
     return root
 
 
+def _refuse_declarations(data: bytes) -> None:
+    """Raise defusedxml's exception for an entity declaration or an external entity reference
+    before the root element, which is the only place the XML grammar allows them."""
+    parser = SafeET.DefusedXMLParser(target=_UpToRoot(), forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    try:
+        for offset in range(0, len(data), _PROLOG_CHUNK):
+            parser.feed(data[offset : offset + _PROLOG_CHUNK])
+    except _RootReached:
+        return
+    # no root element: the tree's parser says what is wrong with the document
+
+
+def _build_whole(data: bytes, name: str) -> ET.Element:
+    parser = ET.XMLParser(target=ET.TreeBuilder())
+    parser.feed(data)
+    root = parser.close()
+    # how deep, level by level: the elements with children of each level, gathered at C speed
+    level = [root]
+    for _ in range(_MAX_DEPTH):
+        parents: Iterator[ET.Element] = filter(_has_children, level)
+        level = list(itertools.chain.from_iterable(parents))
+        if not level:
+            break
+    else:
+        raise BadInput(f"{name}: XML refused: elements nested too deeply (over {_MAX_DEPTH} levels)")
+    namespaced = {tag for tag in set(map(_TAG, root.iter())) if "}" in tag}
+    if namespaced:
+        for element in root.iter():
+            if element.tag in namespaced:
+                element.tag = _local(element.tag)
+    return root
+
+
+def _build_streaming(data: bytes, name: str) -> ET.Element | None:
+    """The tree of a large file, refused at its 101st level as it is read."""
+    parser: ET.XMLPullParser[ET.Element] = ET.XMLPullParser(events=("start", "end"))
+    root: ET.Element | None = None
+    depth = 0
+    for offset in range(0, len(data) + 1, _STREAM_CHUNK):
+        if offset < len(data):
+            parser.feed(data[offset : offset + _STREAM_CHUNK])
+        else:
+            parser.close()
+        for event in parser.read_events():
+            kind, element = cast(tuple[str, ET.Element], event)  # only start and end events were asked for
+            if kind == "end":
+                depth -= 1
+                continue
+            depth += 1
+            if depth > _MAX_DEPTH:
+                raise BadInput(f"{name}: XML refused: elements nested too deeply (over {_MAX_DEPTH} levels)")
+            element.tag = _local(element.tag)
+            if root is None:
+                root = element
+    return root
+
+
 def _main_article(root: ET.Element, name: str) -> ET.Element:
-    if _local(root.tag) == "article":
+    if root.tag == "article":
         return root
     # E-utilities wrap articles in <pmc-articleset>; the first one is the article asked for
-    if _local(root.tag) == "pmc-articleset":
+    if root.tag == "pmc-articleset":
         article = _child(root, "article")
         if article is not None:
             return article
-    raise BadInput(f"{name}: not a JATS article (the root element is <{_local(root.tag)}>, not <article>)")
+    raise BadInput(f"{name}: not a JATS article (the root element is <{root.tag}>, not <article>)")
 
 
 def _local(tag: object) -> str:
-    """An element's name without its namespace (MathML elements are namespaced)."""
+    """An element's name without its namespace (MathML elements are namespaced). :func:`_read_xml`
+    strips every tag so, and the readers compare tags as they are."""
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
 def _child(element: ET.Element | None, name: str) -> ET.Element | None:
-    if element is None:
-        return None
-    return next((child for child in element if _local(child.tag) == name), None)
+    return element.find(name) if element is not None else None
 
 
 def _children(element: ET.Element, name: str) -> list[ET.Element]:
-    return [child for child in element if _local(child.tag) == name]
+    return element.findall(name)
 
 
 def _descendants(element: ET.Element, name: str) -> Iterator[ET.Element]:
-    return (node for node in element.iter() if _local(node.tag) == name)
+    """``element`` and the elements under it named ``name``, in document order."""
+    return element.iter(name)
 
 
 def _first(element: ET.Element, name: str) -> ET.Element | None:
-    return next(_descendants(element, name), None)
+    return next(element.iter(name), None)
 
 
 def _collapse(text: str) -> str:
@@ -116,7 +202,11 @@ def _collapse(text: str) -> str:
 
 def _plain(element: ET.Element | None) -> str:
     """All the text under ``element``, whitespace collapsed: what the eval's gold reader sees."""
-    return _collapse("".join(element.itertext())) if element is not None else ""
+    if element is None:
+        return ""
+    if len(element):
+        return " ".join("".join(element.itertext()).split())
+    return " ".join(element.text.split()) if element.text else ""
 
 
 def _tidy(text: str) -> str:
@@ -125,9 +215,17 @@ def _tidy(text: str) -> str:
     PLOS files put inline elements on lines of their own, so "frog (<italic>L. x</italic>)"
     reads "frog ( L. x )" once collapsed.
     """
-    text = _collapse(text)
-    text = _SPACE_BEFORE.sub(r"\1", text)
-    return _SPACE_AFTER.sub(r"\1", text)
+    text = " ".join(text.split())
+    if " " in text:
+        for pattern in _TIDY:
+            text = pattern.sub(group_1, text)
+    return text
+
+
+def _tidy_all(texts: list[str]) -> list[str]:
+    """``[_tidy(text) for text in texts]``, tidied as one text: joined by NUL, which no XML text
+    holds and neither whitespace nor the punctuation the tidying looks at, and cut there again."""
+    return [part.strip() for part in _tidy("\x00".join(texts)).split("\x00")]
 
 
 def _inline_text(element: ET.Element, skip: frozenset[str] = frozenset()) -> str:
@@ -137,9 +235,19 @@ def _inline_text(element: ET.Element, skip: frozenset[str] = frozenset()) -> str
 
 def _inline_raw(element: ET.Element, skip: frozenset[str] = frozenset()) -> str:
     """:func:`_inline_text` before whitespace is collapsed, so that pieces can be joined."""
+    if not len(element):
+        return element.text or ""
+    if _only_text_inside(element, _INLINE_SPECIAL.union(skip) if skip else _INLINE_SPECIAL):
+        return "".join(element.itertext())
     parts: list[str] = []
     walk_inline(element, parts.append, skip)
     return "".join(parts)
+
+
+def _only_text_inside(element: ET.Element, special: frozenset[str]) -> bool:
+    """Whether no element under ``element`` (nor itself) is named in ``special``: then the
+    readers' text is all of its text, as ``itertext`` gives it at C speed."""
+    return special.isdisjoint(map(_TAG, element.iter()))
 
 
 def walk_inline(
@@ -148,25 +256,30 @@ def walk_inline(
     skip: frozenset[str] = frozenset(),
     around: Callable[[ET.Element, Callable[[], None]], None] | None = None,
 ) -> None:
-    """Hand ``add`` the readable pieces of ``element`` in reading order: line breaks as spaces,
-    formulas as their source, ``skip`` and non-text elements left out. ``around(child, read)``,
-    when given, is called for each other child with ``read`` adding its own text and children
-    (the citations' reader marks what ``read`` added); the child's tail follows either way."""
+    """Hand ``add`` the readable pieces of ``element`` in reading order (never an empty one):
+    line breaks as spaces, formulas as their source, ``skip`` and non-text elements left out.
+    ``around(xref, read)``, when given, is called for each ``<xref>`` with ``read`` adding its own
+    text and children (the citations' reader marks what ``read`` added); the tail follows either way."""
+    left_out = _NO_TEXT.union(skip) if skip else _NO_TEXT
+    special = _INLINE_SPECIAL.union(skip) if skip else _INLINE_SPECIAL
+    if around is not None:
+        special = special | {"xref"}
 
     def walk(node: ET.Element) -> None:
         for child in node:
-            name = _local(child.tag)
-            if name in skip or name in _NO_TEXT:
-                pass
-            elif name == "break":
-                add(" ")
-            elif name == "inline-formula":
-                add(" " + _inline_formula(child) + " ")
-            elif around is None:
+            tag = child.tag
+            if tag not in special:
                 if child.text:
                     add(child.text)
-                walk(child)
-            else:
+                if len(child):
+                    walk(child)
+            elif tag in left_out:
+                pass
+            elif tag == "break":
+                add(" ")
+            elif tag == "inline-formula":
+                add(" " + _inline_formula(child) + " ")
+            elif around is not None:  # an xref
                 around(child, functools.partial(read, child))
             if child.tail:
                 add(child.tail)
@@ -221,7 +334,7 @@ def _mathml_text(element: ET.Element) -> str | None:
     tokens: list[str] = []
 
     def walk(node: ET.Element) -> None:
-        if _local(node.tag) in _MATHML_NO_TEXT:
+        if node.tag in _MATHML_NO_TEXT:
             return
         if node.text and node.text.strip():
             tokens.append(node.text.strip())
@@ -243,40 +356,47 @@ def _inline_formula(element: ET.Element) -> str:
 
 def _table_rows(table: ET.Element) -> Iterator[ET.Element]:
     for part in table:
-        name = _local(part.tag)
+        name = part.tag
         if name == "tr":
             yield part
         elif name in ("thead", "tbody", "tfoot"):
             yield from _children(part, "tr")
 
 
-def _cells(table: ET.Element) -> list[list[str]]:
-    """Rows of cell text; a spanned cell is padded with empty cells so rows line up."""
+def _cells(table: ET.Element, read: Callable[[ET.Element], str] = _inline_text) -> list[list[str]]:
+    """Rows of cell text (each ``<td>``/``<th>`` read by ``read``); a spanned cell is padded with
+    empty cells so rows line up."""
     grid: list[list[str]] = []
     carried: dict[int, int] = {}  # column -> rows still covered by a rowspan from above
     for tr in _table_rows(table):
         row: list[str] = []
         covered = set(carried)
         for cell in tr:
-            if _local(cell.tag) not in ("td", "th"):
+            tag = cell.tag
+            if tag != "td" and tag != "th":
                 continue
-            _pad_covered(row, covered)
-            colspan = _span(cell.get("colspan"))
-            rowspan = _span(cell.get("rowspan"))
+            if covered:
+                _pad_covered(row, covered)
+            colspan_value, rowspan_value = cell.get("colspan"), cell.get("rowspan")
+            colspan = 1 if colspan_value is None or colspan_value == "1" else _span(colspan_value)
+            rowspan = 1 if rowspan_value is None or rowspan_value == "1" else _span(rowspan_value)
             if rowspan > 1:
                 carried.update(dict.fromkeys(range(len(row), len(row) + colspan), rowspan))
-            row.append(_inline_text(cell))
-            row.extend([""] * (colspan - 1))
-        # covered columns past the row's last cell; one left behind (a malformed table) is dropped
-        covered = {column for column in covered if column >= len(row)}
-        while covered:
-            _pad_covered(row, covered)
-            if covered:  # a short row: a gap before the next covered column
-                row.append("")
-        for column in list(carried):
-            carried[column] -= 1
-            if carried[column] <= 0:
-                del carried[column]
+            row.append(read(cell))
+            if colspan > 1:
+                row.extend([""] * (colspan - 1))
+        if covered:
+            # covered columns past the row's last cell; one left behind (a malformed table) is dropped
+            covered = {column for column in covered if column >= len(row)}
+            while covered:
+                _pad_covered(row, covered)
+                if covered:  # a short row: a gap before the next covered column
+                    row.append("")
+        if carried:
+            for column in list(carried):
+                carried[column] -= 1
+                if carried[column] <= 0:
+                    del carried[column]
         grid.append(row)
     width = max((len(row) for row in grid), default=0)
     return [row + [""] * (width - len(row)) for row in grid]
@@ -290,6 +410,8 @@ def _pad_covered(row: list[str], covered: set[int]) -> None:
 
 
 def _span(value: str | None) -> int:
+    if value is None:
+        return 1
     try:
         return min(max(int(value or "1"), 1), _MAX_SPAN)
     except ValueError:
@@ -299,7 +421,7 @@ def _span(value: str | None) -> int:
 def _tables_in(element: ET.Element) -> Iterator[ET.Element]:
     """``<table>`` elements under ``element``, not those nested in another table's cells."""
     for child in element:
-        if _local(child.tag) == "table":
+        if child.tag == "table":
             yield child
         else:
             yield from _tables_in(child)
@@ -309,7 +431,7 @@ def _caption(element: ET.Element) -> str:
     caption = _child(element, "caption")
     if caption is None:
         return ""
-    parts = [_inline_text(part) for part in caption if _local(part.tag) in ("title", "p")]
+    parts = [_inline_text(part) for part in caption if part.tag in ("title", "p")]
     text = " ".join(part for part in parts if part)
     return text or _inline_text(caption)
 

@@ -15,16 +15,19 @@ from collections.abc import Sequence
 
 from paperpyramid.document import Cite
 
-__all__ = ["MarkedText", "arxiv_id_in", "moved", "normalise_arxiv_id"]
+__all__ = ["MarkedText", "arxiv_id_in", "group_1", "moved", "normalise_arxiv_id"]
 
 # an id after "arXiv:" or in an arxiv.org address: new style "2101.00001v2", old style "hep-th/9901001"
 _ARXIV_ID = r"(?P<id>\d{4}\.\d{4,5}|[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
 _ARXIV_IN_TEXT = re.compile(rf"(?:\barXiv\s*:?\s*(?:preprint\s+)?(?:arXiv\s*:\s*)?|\barxiv\.org/(?:abs|pdf)/){_ARXIV_ID}", re.I)
 _ARXIV_BARE = re.compile(rf"^(?:arXiv\s*:\s*)?{_ARXIV_ID}$", re.I)
+_NON_SPACE = re.compile(r"\S")
 
 
 def arxiv_id_in(text: str) -> str | None:
     """The first arXiv id written out in ``text`` ("arXiv:2101.00001v2", "arxiv.org/abs/hep-th/9901001"), without its version."""
+    if "arx" not in text.lower():  # both forms start so; most texts are not worth the pattern's search
+        return None
     match = _ARXIV_IN_TEXT.search(text)
     return match.group("id") if match else None
 
@@ -34,6 +37,12 @@ def normalise_arxiv_id(value: str) -> str | None:
     value = value.strip()
     match = _ARXIV_BARE.match(value)
     return match.group("id") if match else arxiv_id_in(value)
+
+
+def group_1(match: re.Match[str]) -> str:
+    """What ``pattern.sub(r"\\1", text)`` puts in place of a match. Given as a function, ``sub``
+    does not look the template up again on every call, which costs more than most subs."""
+    return match.group(1) or ""
 
 
 def moved(cites: list[Cite], by: int) -> list[Cite]:
@@ -51,31 +60,42 @@ class MarkedText:
 
     def __init__(self) -> None:
         self._parts: list[str] = []
-        self._length = 0
+        #: add a piece known to be a non-empty string (the readers' fast path; :meth:`add` checks)
+        self.append = self._parts.append
+        self._length = 0  # of the first _counted parts
+        self._counted = 0
         self.marks: list[Cite] = []  # in raw offsets until finish()
 
     @property
     def position(self) -> int:
         """The raw offset the next piece starts at."""
+        parts = self._parts
+        if self._counted != len(parts):
+            self._length += sum(map(len, parts[self._counted :]))
+            self._counted = len(parts)
         return self._length
 
     def add(self, text: str | None) -> None:
         if text:
             self._parts.append(text)
-            self._length += len(text)
 
     def raw(self, start: int = 0, end: int | None = None) -> str:
-        return "".join(self._parts)[start:end]
+        parts = self._parts
+        if len(parts) > 1:  # joined once, so that asking again is cheap
+            parts[:] = ["".join(parts)]
+            self._counted = 1
+            self._length = len(parts[0])
+        return parts[0][start:end] if parts else ""
 
     def mark(self, start: int, keys: list[str]) -> Cite:
         """Mark what was added since raw offset ``start`` as a marker citing ``keys``."""
-        cite = Cite(start, self._length, keys)
+        cite = Cite(start, self.position, keys)
         self.marks.append(cite)
         return cite
 
     def clear(self) -> None:
-        self._parts.clear()
-        self._length = 0
+        self._parts.clear()  # the same list: ``append`` stays bound to it
+        self._length = self._counted = 0
         self.marks = []  # the cites finish() returned live on in their block
 
     def finish(self, tidy: Sequence[re.Pattern[str]] = ()) -> tuple[str, list[Cite]]:
@@ -84,38 +104,30 @@ class MarkedText:
         in that text, trimmed of spaces at their ends: the marks themselves, moved (so that who
         holds one sees it move). A mark left with no text is dropped."""
         raw = self.raw()
-        if not self.marks:  # nothing to keep track of: the same text, at C speed (most paragraphs cite nothing)
-            text = " ".join(raw.split())
+        text = " ".join(raw.split())
+        if not self.marks:  # nothing to keep track of (most paragraphs cite nothing)
             for pattern in tidy:
-                text = pattern.sub(r"\1", text)
+                text = pattern.sub(group_1, text)
             return text, []
-        chars: list[str] = []
-        origin: list[int] = []  # raw offset of each kept character
-        gap: int | None = None
-        for index, char in enumerate(raw):
-            if char.isspace():
-                if chars and gap is None:
-                    gap = index
-                continue
-            if gap is not None:
-                chars.append(" ")
-                origin.append(gap)
-                gap = None
-            chars.append(char)
-            origin.append(index)
+        # where each mark's ends land: counted in the collapsed text, then past what each pattern removes
+        collapsed = _collapsed_offsets(raw, [offset for mark in self.marks for offset in (mark.start, mark.end)])
+        ends = [collapsed[offset] for mark in self.marks for offset in (mark.start, mark.end)]
         for pattern in tidy:
-            text = "".join(chars)
-            keep = [True] * len(chars)
+            removed: list[int] = []  # offsets the pattern removes, in order
+            kept: list[str] = []  # the text, each match replaced by its group 1
+            last = 0
             for match in pattern.finditer(text):
                 start, end = match.span(1)
-                for position in (*range(match.start(), start), *range(end, match.end())):
-                    keep[position] = False
-            chars = [char for char, kept in zip(chars, keep, strict=True) if kept]
-            origin = [offset for offset, kept in zip(origin, keep, strict=True) if kept]
-        text = "".join(chars)
+                removed += range(match.start(), start)
+                removed += range(end, match.end())
+                kept += (text[last : match.start()], text[start:end])
+                last = match.end()
+            if removed:
+                text = "".join(kept) + text[last:]
+                ends = [offset - bisect_left(removed, offset) for offset in ends]
         cites: list[Cite] = []
-        for mark in self.marks:
-            start, end = bisect_left(origin, mark.start), bisect_left(origin, mark.end)
+        for number, mark in enumerate(self.marks):
+            start, end = ends[2 * number], ends[2 * number + 1]
             while start < end and text[start].isspace():
                 start += 1
             while end > start and text[end - 1].isspace():
@@ -124,3 +136,28 @@ class MarkedText:
                 mark.start, mark.end = start, end
                 cites.append(mark)
         return text, cites
+
+
+def _collapsed_offsets(raw: str, offsets: list[int]) -> dict[int, int]:
+    """For each raw offset, how many characters of ``" ".join(raw.split())`` come from the text
+    before it: its words, the spaces between them, and the space after them when the whitespace
+    there is followed by a word. One pass over ``raw``, whatever the number of offsets."""
+    found: dict[int, int] = {}
+    letters = words = 0  # in raw[:at]
+    at = 0
+    space_before = True  # whether raw[at - 1] is whitespace (a word at 0 starts a word)
+    for offset in sorted(set(offsets)):
+        piece = raw[at:offset]
+        if piece:
+            piece_words = piece.split()
+            letters += sum(map(len, piece_words))
+            words += len(piece_words)
+            if piece_words and not space_before and not piece[0].isspace():
+                words -= 1  # the word the last piece ended in goes on
+            space_before = piece[-1].isspace()
+            at = offset
+        if not words:
+            found[offset] = 0
+            continue
+        found[offset] = letters + words - 1 + (1 if space_before and _NON_SPACE.search(raw, offset) else 0)
+    return found
