@@ -734,20 +734,32 @@ class Corpus:
             on_article=on_article,
         )
 
-    def snapshot(self, destination: str | Path, *, expires: timedelta | None = None) -> Snapshot:
+    def snapshot(self, destination: str | Path, *, expires: timedelta | None = None, licences: Sequence[str] | None = None) -> Snapshot:
         """Publish a consistent, compressed copy of the corpus (safe while an ingest writes to
-        it) with its manifest (schema version, row counts, sha256) and Datasette metadata, to
-        ``destination``: a folder (created if missing) or ``s3://BUCKET/PREFIX/`` (uploaded with
-        ``settings.s3``; its URLs presigned for ``expires``, at most and by default 7 days).
-        Returns the :class:`~paperpyramid.db.snapshot.Snapshot`: ``Corpus.open(snapshot.open_url)``
-        opens it anywhere.
+        it) with its manifest (schema version, row counts, articles per licence, sha256) and
+        Datasette metadata, to ``destination``: a folder (created if missing) or
+        ``s3://BUCKET/PREFIX/`` (uploaded with ``settings.s3``; its URLs presigned for
+        ``expires``, at most and by default 7 days). Returns the
+        :class:`~paperpyramid.db.snapshot.Snapshot`: ``Corpus.open(snapshot.open_url)`` opens it
+        anywhere.
 
-        Raises :class:`ReadOnlyCorpus` on a corpus opened from a snapshot (copy its files
-        instead), ``SnapshotError`` when the upload is refused, ``ServiceUnavailable`` when the
-        object store cannot be reached."""
+        ``licences`` (``["cc-by", "cc0"]``: keys of :data:`paperpyramid.licences.KEYS`) publishes
+        only the articles under those licences; the copy holds nothing of the others (rows,
+        vectors, pyramid). ``snapshot.licence_warning`` is one line when the published articles
+        include some whose licence is unknown or non-commercial.
+
+        Raises ``ValueError`` for a licence that is not a key, :class:`ReadOnlyCorpus` on a corpus
+        opened from a snapshot (copy its files instead), ``SnapshotError`` when the upload is
+        refused, ``ServiceUnavailable`` when the object store cannot be reached."""
         from paperpyramid.db.snapshot import MAX_EXPIRES, take_snapshot
 
-        return take_snapshot(self._file("snapshot"), destination, self.settings, expires=expires if expires is not None else MAX_EXPIRES)
+        return take_snapshot(
+            self._file("snapshot"),
+            destination,
+            self.settings,
+            expires=expires if expires is not None else MAX_EXPIRES,
+            licences=licences,
+        )
 
     def export(
         self,

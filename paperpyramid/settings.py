@@ -99,6 +99,30 @@ class ServiceSettings(BaseModel):
     )
 
 
+class SourceKindSettings(BaseModel):
+    """A kind of source of one's own: its parser and the file suffixes ingest finds it by."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(
+        description="The kind's name, e.g. txt; not a built-in kind's (pdf, jats, jats+pdf, latex, latex+pdf, pubmed-record)."
+    )
+    parser: str = Field(
+        description="The parser, package.module:function, called as parse(source, options) -> Document (paperpyramid.parsers.contract)."
+    )
+    suffixes: list[str] = Field(
+        default_factory=list, description='File suffixes read as this kind in folders, archives and buckets, e.g. [".txt"].'
+    )
+    label: str | None = Field(None, description="What messages call this kind (default: its name).")
+
+    @field_validator("parser")
+    @classmethod
+    def _import_path(cls, path: str) -> str:
+        if not _IMPORT_PATH.match(path):
+            raise ValueError(f"a kind's parser is package.module:function, not {path!r}")
+        return path
+
+
 class IngestSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -152,6 +176,24 @@ class IngestSettings(BaseModel):
         None,
         description="The tesseract program the OCR runs (a name on PATH or a path); default: `tesseract` on PATH; empty: no OCR.",
     )
+    kinds: list[SourceKindSettings] = Field(
+        default_factory=list,
+        description='Kinds of source of one\'s own, each {"name": ..., "parser": "package.module:function", "suffixes": [".txt"]} '
+                    "(paperpyramid.parsers.register_kind adds to them in code); a run hands them to its worker processes.",
+    )  # fmt: skip
+
+    @field_validator("kinds", mode="before")
+    @classmethod
+    def _kinds_are_objects(cls, kinds: Any) -> Any:
+        if isinstance(kinds, list) and not all(isinstance(kind, dict | SourceKindSettings) for kind in kinds):
+            raise ValueError('each kind is an object: {"name": "txt", "parser": "package.module:function", "suffixes": [".txt"]}')
+        return kinds
+
+    licences: Path | None = Field(
+        None,
+        description="PubMed Central's oa_file_list.csv: each article whose PMCID it lists and whose source names no licence gets the "
+                    "licence it gives (as a short key, cc-by, cc0, ..., or PMC's words where none fits), before it is stored.",
+    )  # fmt: skip
     max_member_bytes: int = Field(256 * 2**20, ge=1, description="Archive members larger than this (declared or actual) are refused.")
     max_archive_bytes: int = Field(
         64 * 2**30, ge=1, description="An archive stops at the member that would take the bytes read from it (uncompressed) past this."

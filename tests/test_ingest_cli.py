@@ -62,7 +62,7 @@ def test_good_files_ingested_bad_files_failed_with_reasons(ingested):
     assert "corrupt" in log["hostile-fuzzed-no-trailer.pdf"]
     assert "OCR" in log["hostile-scanned-image-only-two-column.pdf"]
     assert "no %PDF header" in log["landing-page.pdf"]
-    assert "3 ingested, 5 failed, 1 skipped of 9 PDFs" in " ".join(result.output.split())
+    assert "3 ingested, 5 failed, 1 skipped of 9 inputs" in " ".join(result.output.split())
 
 
 @pytest.mark.slow
@@ -100,6 +100,16 @@ def test_exit_status_1_when_inputs_failed_2_when_the_sources_are_wrong(tmp_path)
     assert result.exit_code == 2 and "no such file" in result.output
 
 
+def test_sources_without_inputs_say_so_whatever_the_kind(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "notes.docx").write_bytes(b"PK")
+    (tmp_path / "empty" / "other.tei.xml").write_text('<TEI xmlns="http://www.tei-c.org/ns/1.0"/>')
+    result = runner.invoke(app, ["ingest", str(tmp_path / "empty"), "--db", str(tmp_path / "c.sqlite"), "--workers", "0"])
+    assert result.exit_code == 2, result.output
+    output = " ".join(result.output.split())
+    assert "0 ingested, 0 failed, 0 skipped of 0 inputs" in output and "no inputs found in the sources given (PDFs, JATS XML" in output
+
+
 def test_unknown_parser_lists_the_known_ones(tmp_path):
     result = runner.invoke(app, ["ingest", str(SAMPLE), "--db", str(tmp_path / "c.sqlite"), "--parser", "grobidd"])
     assert result.exit_code == 2 and "embedded" in result.output
@@ -110,6 +120,9 @@ def test_progress_total_counts_the_local_pdfs(tmp_path):
     totals: list[int | None] = []
     ingest([SAMPLE], tmp_path / "c.sqlite", Settings(ingest=IngestSettings(workers=0)), on_total=totals.append)
     assert totals == [3]
+    # which XML is JATS, or pairs with a PDF, is known only as it is read
+    ingest([GOLD], tmp_path / "d.sqlite", Settings(ingest=IngestSettings(workers=0, embed=False)), on_total=totals.append)
+    assert totals == [3, None]
 
 
 def test_page_limit_and_time_limit_are_recorded(tmp_path):

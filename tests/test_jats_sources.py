@@ -1,6 +1,7 @@
 """JATS XML as an input of its own: PMC's bulk XML packages, XML files named alone or found in a
-folder (read without pages), and XML beside its PDF (structure from the XML, pages from the PDF).
-Hostile XML in any of them is refused with its reason and the run goes on."""
+folder (read without pages), and XML beside its PDF, in a folder or in one tar (structure from the
+XML, pages from the PDF). Hostile XML in any of them is refused with its reason and the run goes on;
+beside its PDF, the PDF is read instead, the reason kept in the article's warnings."""
 
 from __future__ import annotations
 
@@ -319,3 +320,33 @@ def test_pmc_pairs_xml_with_pdf(pmc_pairs: Path, tmp_path: Path) -> None:
     assert one(db, "SELECT count(DISTINCT page_number) FROM contexts") >= 5
     before = counts(db)
     assert ingest([folder], db, settings()).count("done") == 0 and counts(db) == before
+
+
+def test_pmc_pairs_xml_with_pdf_in_one_tar(pmc_pairs: Path, tmp_path: Path) -> None:
+    members: dict[str, Path | bytes] = {}
+    for stem in PAIRS:
+        members[f"pairs/{stem}.nxml"] = pmc_pairs / f"{stem}.nxml"
+        members[f"pairs/{stem}.pdf"] = pmc_pairs / f"{stem}.pdf"
+    package = pack(tmp_path, tmp_path / "pairs.tar.gz", members)
+    db = tmp_path / "c.sqlite"
+    summary = ingest([package], db, settings())
+    assert (summary.count("done"), summary.total) == (len(PAIRS), len(PAIRS)), summary.results  # one article per pair
+    assert_structured(db, len(PAIRS))
+    assert one(db, "SELECT group_concat(DISTINCT parser) FROM articles") == "jats+embedded"
+    assert one(db, "SELECT count(*) FROM contexts WHERE page_number IS NULL") == 0
+    assert one(db, "SELECT count(DISTINCT page_number) FROM contexts") >= 5
+    before = counts(db)
+    assert ingest([package], db, settings()).count("done") == 0 and counts(db) == before
+
+
+def test_a_refused_xml_beside_its_pdf_is_read_from_the_pdf(tmp_path: Path) -> None:
+    folder = tmp_path / "pair"
+    folder.mkdir()
+    (folder / f"{PLOS}.nxml").write_text(BILLION_LAUGHS)
+    shutil.copy(SAMPLE / f"{PLOS}.pdf", folder / f"{PLOS}.pdf")
+    db = tmp_path / "c.sqlite"
+    (result,) = ingest([folder], db, settings()).results
+    assert result.status == "done" and result.source_uri.endswith(f"{PLOS}.nxml")
+    (warning,) = [text for text in result.warnings if "source not used" in text]
+    assert warning.startswith("JATS source not used: ") and "unsafe XML refused" in warning and warning.endswith("read from the PDF")
+    assert one(db, "SELECT parser FROM articles") == "embedded" and one(db, "SELECT pages FROM articles") == 14

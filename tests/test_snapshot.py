@@ -56,6 +56,8 @@ CORPUS_TABLES = {
     "recollections_sources",
     "citations",
     "recollection_history",
+    "mesh_terms",
+    "merged_sources",
 }
 NAME = re.compile(r"corpus-\d{8}T\d{6}Z")
 

@@ -1,4 +1,4 @@
-"""``paperpyramid.ingest``: PDFs into a corpus file, from Python, as ``paperpyramid ingest`` does.
+"""``paperpyramid.ingest``: papers into a corpus file, from Python, as ``paperpyramid ingest`` does.
 
 It runs the same pipeline as the command (:func:`paperpyramid.ingest.pipeline.ingest`): parse in
 worker processes, store each article through the single writer, log every input's outcome, skip
@@ -43,10 +43,13 @@ def ingest(
     on_total: Callable[[int | None], None] | None = None,
     **options: Any,
 ) -> IngestReport:
-    """Parse PDFs into the corpus file ``db`` (created if missing) and report what became of each.
+    """Parse papers into the corpus file ``db`` (created if missing) and report what became of each.
 
-    ``sources`` is one source or a list of them: PDF files, folders (searched recursively),
-    archives (``.tar``, ``.tar.gz``: arXiv bulk tars, PMC packages), LaTeX sources, and
+    ``sources`` is one source or a list of them: PDF files, JATS XML files, PubMed baseline and
+    update files (``pubmed*.xml.gz``, one input per record; the PMIDs an update file deletes are
+    removed, counted in ``report.deleted``), folders (searched recursively), archives (``.tar``,
+    ``.tar.gz``: arXiv bulk tars, PMC packages, PMC's bulk XML packages), LaTeX sources, files of a
+    kind registered with :func:`paperpyramid.parsers.register_kind`, and
     ``s3://BUCKET/PREFIX`` locations (read with ``settings.s3``: ``PAPERPYRAMID_S3__*`` or the
     ``AWS_*`` variables). ``db`` defaults to ``settings.corpus.db`` (``PAPERPYRAMID_CORPUS__DB``),
     else ``paperpyramid.sqlite`` in the current folder.
@@ -55,8 +58,10 @@ def ingest(
     ``parser`` (``embedded``, ``auto``, ``grobid``, ``unstructured``, ``nougat`` or
     ``package.module:function``), ``workers`` (parser processes; 0 parses in this process),
     ``max_pages``, ``time_limit``, ``max_attempts``, ``max_worker_memory``, ``worker_threads``,
-    ``password``, ``latex``, ``ocr``, ``embed`` (store each article's vectors as it is stored),
-    ``tesseract``, ``max_member_bytes``, ``max_archive_bytes``, ``services``. An unknown name
+    ``password``, ``latex``, ``jats``, ``ocr``, ``embed`` (store each article's vectors as it is stored),
+    ``tesseract``, ``kinds`` (kinds of source of one's own), ``licences`` (PMC's ``oa_file_list.csv``:
+    the licence of each article it lists whose source names none), ``max_member_bytes``,
+    ``max_archive_bytes``, ``services``. An unknown name
     raises ``TypeError`` listing the known ones; a bad value raises pydantic's
     ``ValidationError`` (a ``ValueError``) naming the field. Nothing has run when either is raised.
 
@@ -183,6 +188,7 @@ def _run(
         documents=tuple(documents),
         pages=pages[0],
         seconds=summary.seconds,
+        deleted=summary.deleted,
     )
 
 

@@ -47,7 +47,7 @@ class IngestReport:
     with its reason (always kept), ``documents`` every input's :class:`DocumentResult` in the
     order they finished (empty when the run was told not to keep them: a watch, or a dump of
     millions of files). ``pages`` counts the stored articles' pages; ``seconds`` the run's wall
-    time."""
+    time; ``deleted`` the articles removed because a PubMed update file deletes their PMIDs."""
 
     db: Path
     stored: int
@@ -57,6 +57,7 @@ class IngestReport:
     documents: tuple[DocumentResult, ...]
     pages: int
     seconds: float
+    deleted: int = 0
 
     @property
     def total(self) -> int:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from paperpyramid.db.bounded import TITLE_CHARS, text_sql
-from paperpyramid.document import Author, BBox, Figure, Formula, Reference, Table
+from paperpyramid.db.merging import json_strings
+from paperpyramid.document import Author, BBox, Figure, Formula, MeshTerm, Reference, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +23,13 @@ class Article:
     where it came from (``source_uri``, ``sha256``), ``provenance`` (which backend produced each
     part), the parser's ``warnings`` and ``coverage``: the share of the PDF text layer's words the
     article holds (None where it was not measured), ``ocr_pages``: the pages read by OCR, and its
-    ``arxiv_id`` where its source or name gave one."""
+    ``arxiv_id`` where its source or name gave one.
+
+    From PubMed and PMC (and any source that states them): ``pmid`` (digits), ``pmcid``
+    ("PMC1234567"), ``licence`` (a short key such as ``cc-by`` or ``cc0``, see
+    :mod:`paperpyramid.licences`, the licence's own words where no key fits, None when unknown),
+    ``language`` as the source gives it ("eng", "en"), ``publication_types`` ("Journal Article",
+    "Review"), ``keywords`` and ``mesh``, its MeSH headings in the record's order."""
 
     id: str
     title: str | None
@@ -42,6 +49,13 @@ class Article:
     coverage: float | None = None
     ocr_pages: tuple[int, ...] = ()
     arxiv_id: str | None = None
+    pmid: str | None = None
+    pmcid: str | None = None
+    licence: str | None = None
+    language: str | None = None
+    publication_types: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    mesh: tuple[MeshTerm, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,9 +127,16 @@ class IngestLogRow:
     updated_at: str
 
 
+#: an article's MeSH headings, in order, as one JSON list of [term, major, ui, qualifiers] (a
+#: correlated subquery: the columns are read ``FROM articles``)
+_MESH = (
+    "(SELECT json_group_array(json_array(m.term, m.major, m.ui, m.qualifiers)) "
+    "FROM (SELECT * FROM mesh_terms WHERE article_id = articles.id ORDER BY position) AS m)"
+)
 ARTICLE_COLUMNS = (
     "id, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser, "
-    "source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages, arxiv_id"
+    "source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages, arxiv_id, "
+    f"pmid, pmcid, licence, language, publication_types, keywords, {_MESH}"
 )
 SECTION_SELECT = """
 SELECT s.id, ars.article_id, ars.position, s.section_number, s.section_title, s.level,
@@ -134,7 +155,8 @@ JOIN article_sections AS ars ON ars.section_id = sc.section_id
 
 def article_row(row: tuple[Any, ...]) -> Article:
     (id_, title, authors, doi, abstract, date_published, journal, pages, num_tokens, parser,
-     source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages, arxiv_id) = row  # fmt: skip
+     source_uri, sha256, created_at, provenance, warnings, coverage, ocr_pages, arxiv_id,
+     pmid, pmcid, licence, language, publication_types, keywords, mesh) = row  # fmt: skip
     return Article(
         id=id_,
         title=title,
@@ -154,7 +176,22 @@ def article_row(row: tuple[Any, ...]) -> Article:
         coverage=coverage,
         ocr_pages=tuple(json.loads(ocr_pages)) if ocr_pages else (),
         arxiv_id=arxiv_id,
+        pmid=pmid,
+        pmcid=pmcid,
+        licence=licence,
+        language=language,
+        publication_types=tuple(json_strings(publication_types)),
+        keywords=tuple(json_strings(keywords)),
+        mesh=_mesh(mesh),
     )
+
+
+def _mesh(stored: str | None) -> tuple[MeshTerm, ...]:
+    """The headings :data:`_MESH` gathers, as the document model's :class:`MeshTerm`."""
+    terms: list[MeshTerm] = []
+    for term, major, ui, qualifiers in json.loads(stored or "[]"):
+        terms.append(MeshTerm(str(term), bool(major), ui, json_strings(qualifiers)))
+    return tuple(terms)
 
 
 def section_tree(sections: list[SectionRow]) -> list[SectionNode]:

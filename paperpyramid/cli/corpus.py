@@ -28,6 +28,7 @@ from paperpyramid.cli.common import (
     out,
 )
 from paperpyramid.errors import PaperPyramidError
+from paperpyramid.licences import KEYS as LICENCE_KEYS
 
 if TYPE_CHECKING:
     from paperpyramid.citation_graph import CitationLink
@@ -336,18 +337,31 @@ def snapshot(
     db: DbOption = Path("paperpyramid.sqlite"),
     to: Annotated[str, typer.Option("--to", help="A local folder or s3://BUCKET/PREFIX/ to publish the snapshot to.")] = "snapshots",
     expires_hours: Annotated[int, typer.Option(help="How long the presigned download URL works (S3 allows at most 168).")] = 168,
+    licence: Annotated[
+        str | None,
+        typer.Option(
+            metavar="KEYS",
+            help=f"Publish only the articles under these licences, comma-separated: cc-by,cc0 (the keys: {', '.join(LICENCE_KEYS)}); "
+            "the copy holds nothing of the others.",
+        ),
+    ] = None,
 ) -> None:
     """Publish a consistent, compressed copy of the corpus (safe while ingestion writes) with a
-    manifest (schema version, row counts, sha256) and Datasette metadata; print its download URL
-    last. Open it anywhere with ``Corpus.open(URL)``: a presigned URL carries its manifest's URL."""
+    manifest (schema version, row counts, articles per licence, sha256) and Datasette metadata;
+    print its download URL last. Open it anywhere with ``Corpus.open(URL)``: a presigned URL
+    carries its manifest's URL. Warns when it publishes articles whose licence is unknown or
+    non-commercial."""
     from datetime import timedelta
 
+    licences = None if licence is None else licence.split(",")
     try:
         with _writing(db) as corpus:
-            made = corpus.snapshot(to, expires=timedelta(hours=min(max(expires_hours, 1), 168)))
-    except PaperPyramidError as exc:
+            made = corpus.snapshot(to, expires=timedelta(hours=min(max(expires_hours, 1), 168)), licences=licences)
+    except (PaperPyramidError, ValueError) as exc:
         raise _error(exc) from exc
     counts = made.manifest.get("row_counts", {})
     console.print(f"snapshot {made.uri}: {counts.get('articles', 0)} articles, {counts.get('contexts', 0)} contexts")
+    if made.licence_warning:
+        console.print(made.licence_warning, style="yellow", soft_wrap=True, highlight=False)
     console.print(f"manifest {made.manifest_url}", soft_wrap=True, highlight=False)
     typer.echo(made.open_url)  # the last line, all Corpus.open(URL) needs

@@ -34,7 +34,7 @@ def ingest(
     sources: Annotated[
         list[str],
         typer.Argument(
-            help="PDF files, JATS XML files (.nxml, .xml), folders (searched recursively for *.pdf and JATS XML), archives (PDF tars, PMC packages and PMC's bulk XML packages), LaTeX sources and s3://BUCKET/PREFIX locations."
+            help="PDF files, JATS XML files (.nxml, .xml), PubMed baseline and update files (pubmed*.xml.gz), folders (searched recursively for all of these), archives (PDF tars, PMC packages and PMC's bulk XML packages), LaTeX sources and s3://BUCKET/PREFIX locations."
         ),
     ],
     db: DbOption = Path("paperpyramid.sqlite"),
@@ -88,6 +88,13 @@ def ingest(
             help="Read JATS XML in folders and archives (.nxml, and .xml whose root is a JATS article: PMC's bulk packages), each with the PDF of its name or PMCID for the pages when one is beside it, else without pages; --no-jats reads a folder's PDFs alone. A JATS file named on its own is read anyway (default: on; PAPERPYRAMID_INGEST__JATS).",
         ),
     ] = None,
+    licences: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="PubMed Central's oa_file_list.csv: every article whose PMCID it lists and whose source names no licence gets the licence it gives (cc-by, cc-by-nc, cc0, ... or PMC's words, e.g. NO-CC CODE) (PAPERPYRAMID_INGEST__LICENCES).",
+        ),
+    ] = None,
     embed: Annotated[
         bool | None,
         typer.Option(
@@ -104,9 +111,10 @@ def ingest(
     ] = 5.0,
     max_poll_interval: Annotated[float, typer.Option(help="With --watch: the longest wait between listings.")] = 300.0,
 ) -> None:
-    """Parse PDFs and JATS XML into the corpus. Inputs already stored (same bytes, or same ETag in a bucket)
-    are skipped; failures are recorded with their reason and the run goes on. Exits 1 when any
-    input failed in this run (re-run to try them again), 2 when the sources hold no input."""
+    """Parse PDFs, JATS XML, LaTeX sources and PubMed records into the corpus. Inputs already stored (same
+    bytes, or same ETag in a bucket) are skipped; failures are recorded with their reason and the run goes
+    on; the PMIDs a PubMed update file deletes are removed. Exits 1 when any input failed in this run
+    (re-run to try them again), 2 when the sources hold no input."""
     from paperpyramid.api import DocumentResult
     from paperpyramid.api import ingest as ingest_sources
     from paperpyramid.api.ingesting import ingest_settings
@@ -131,6 +139,8 @@ def ingest(
             overrides["latex"] = latex
         if jats is not None:
             overrides["jats"] = jats
+        if licences is not None:
+            overrides["licences"] = licences
         settings = settings.model_copy(update={"ingest": ingest_settings(settings, overrides)})
     except ValidationError as exc:
         raise _invalid(exc) from exc
@@ -177,13 +187,14 @@ def ingest(
     except KeyboardInterrupt:
         console.print("stopped; everything stored so far is kept, and a re-run goes on from there")
         raise typer.Exit(130) from None
+    deleted = f", {report.deleted} deleted" if report.deleted else ""
     console.print(
-        f"{report.stored} ingested, {report.failed} failed, {report.skipped} skipped "
-        f"of {report.total} PDFs in {report.seconds:.1f} s ({report.pages} pages, {report.pages_per_second:.1f} pages/s) -> {db}"
+        f"{report.stored} ingested, {report.failed} failed, {report.skipped} skipped{deleted} "
+        f"of {report.total} inputs in {report.seconds:.1f} s ({report.pages} pages, {report.pages_per_second:.1f} pages/s) -> {db}"
     )
     _warn_missing_vectors(db, settings)
-    if report.total == 0:
-        raise _usage("no PDFs or JATS XML found in the sources given")
+    if report.total == 0 and not report.deleted:
+        raise _usage("no inputs found in the sources given (PDFs, JATS XML, LaTeX sources, PubMed files, archives of them)")
     if report.failed:
         raise typer.Exit(EXIT_SOME_FAILED)
 

@@ -33,6 +33,33 @@ from paperpyramid.settings import DEFAULT_BUDGET_TOKENS, DEFAULT_K
 if TYPE_CHECKING:
     from paperpyramid.asking.answer import Answer
     from paperpyramid.corpus import Corpus
+    from paperpyramid.retrieval.filters import Filters
+
+YearFrom = Annotated[int | None, typer.Option(help="Only articles published in or after this year.")]
+YearTo = Annotated[int | None, typer.Option(help="Only articles published in or before this year.")]
+Journal = Annotated[str | None, typer.Option(help="Only articles of this journal.")]
+Mesh = Annotated[
+    str | None, typer.Option(metavar="HEADING", help='Only articles indexed with this MeSH heading, e.g. "Neoplasms" (any case).')
+]
+PublicationType = Annotated[
+    str | None,
+    typer.Option(metavar="TYPE", help='Only articles of this PubMed publication type, e.g. "Review" or "Randomized Controlled Trial".'),
+]
+
+
+def _filters(
+    article: list[str] | None,
+    year_from: int | None,
+    year_to: int | None,
+    journal: str | None,
+    mesh: str | None,
+    publication_type: str | None,
+    references: bool = False,
+) -> Filters:
+    from paperpyramid.retrieval.filters import Filters
+
+    return Filters(article_ids=tuple(article) if article else None, year_from=year_from, year_to=year_to, journal=journal,
+                   include_references=references, mesh=mesh, publication_type=publication_type)  # fmt: skip
 
 
 def search(
@@ -47,22 +74,16 @@ def search(
     ] = DEFAULT_K,
     budget_tokens: Annotated[int, typer.Option(min=1, help="Cut the results at this many tokens.")] = DEFAULT_BUDGET_TOKENS,
     article: Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")] = None,
-    year_from: Annotated[int | None, typer.Option(help="Only articles published in or after this year.")] = None,
-    year_to: Annotated[int | None, typer.Option(help="Only articles published in or before this year.")] = None,
-    journal: Annotated[str | None, typer.Option(help="Only articles of this journal.")] = None,
+    year_from: YearFrom = None,
+    year_to: YearTo = None,
+    journal: Journal = None,
+    mesh: Mesh = None,
+    publication_type: PublicationType = None,
     references: Annotated[bool, typer.Option("--references", help="Search the references sections too.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per line instead of text.")] = False,
 ) -> None:
     """Search the corpus and print cited passages."""
-    from paperpyramid.retrieval.filters import Filters
-
-    filters = Filters(
-        article_ids=tuple(article) if article else None,
-        year_from=year_from,
-        year_to=year_to,
-        journal=journal,
-        include_references=references,
-    )
+    filters = _filters(article, year_from, year_to, journal, mesh, publication_type, references)
     with _reading(db) as corpus:
         try:
             hits = corpus.retrieve(
@@ -154,6 +175,12 @@ def ask(
             help='text: the answer; bibtex or csl-json: the answer, then the works its supported claims cite in that format (with --json: under "works").',
         ),
     ] = CiteFormat.text,
+    article: Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")] = None,
+    year_from: YearFrom = None,
+    year_to: YearTo = None,
+    journal: Journal = None,
+    mesh: Mesh = None,
+    publication_type: PublicationType = None,
 ) -> None:
     """Answer a question from the corpus, every claim cited [title, p. N] to a stored passage;
     the steps (and the facts a strategy finds) print as they happen, with their token usage."""
@@ -186,6 +213,7 @@ def ask(
                 on_step=on_step,
                 filter_llm=filter_llm,
                 limits=Limits(max_steps, max_llm_tokens),
+                filters=_filters(article, year_from, year_to, journal, mesh, publication_type),
             )
         except (PaperPyramidError, ValueError) as exc:
             raise _error(exc) from exc

@@ -35,6 +35,12 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "ocr_pages": "JSON list of the pages read by OCR instead of the PDF's text layer (scans); NULL when none.",
             "arxiv_id": "The paper's own arXiv id, without a version, where its source states it.",
             "title_key": "The title folded for matching references to it: accents off, lower case, letters and digits only.",
+            "pmid": "Its PubMed id (digits), where PubMed or the full text gives it.",
+            "pmcid": "Its PubMed Central id: PMC and digits.",
+            "licence": "Its licence as a short key (cc-by, cc-by-nc-nd, cc0, pd), the licence's own words where no key fits; NULL when unknown.",
+            "language": "Its language as the source gives it: eng (PubMed), en (JATS).",
+            "publication_types": "JSON list of its PubMed publication types: Journal Article, Review, Randomized Controlled Trial.",
+            "keywords": "JSON list of its keywords.",
         },
     ),
     "sections": (
@@ -95,6 +101,27 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "arxiv_id": "arXiv id of the cited work, without a version.",
             "title_key": "The cited title folded for matching (as articles.title_key).",
             "cited_article_id": "The article of this corpus the entry names (by DOI, arXiv id, or title with year and first author); NULL when none.",
+        },
+    ),
+    "mesh_terms": (
+        "The MeSH headings PubMed indexed each article with, in the record's order.",
+        {
+            "article_id": "The article.",
+            "position": "The heading's place in the record's list, from 0.",
+            "term": "The descriptor's name: Humans, Neoplasms (compared in any case).",
+            "major": "1 when it is a major topic of the article.",
+            "ui": "The descriptor's unique id: D006801.",
+            "qualifiers": "JSON list of the qualifiers' names: therapy, genetics.",
+        },
+    ),
+    "merged_sources": (
+        "Inputs an article took in besides the one it holds: an older version of its PubMed record, a record joined to its full text. "
+        "A re-run skips them.",
+        {
+            "sha256": "sha256 of that input.",
+            "article_id": "The article it went into.",
+            "source_uri": "Where it was read from.",
+            "merged_at": "When (UTC, ISO 8601).",
         },
     ),
     "citations": (

@@ -274,6 +274,15 @@ def maintain(conn: Any, min_rows: int = INDEX_MIN, on_progress: Progress | None 
     return update(conn, WEIGHTS, on_progress=on_progress)
 
 
+def invalidate(conn: Any) -> None:
+    """Mark the index stale (in the caller's transaction) after contexts were removed or
+    rewritten: a context added later may take a removed one's rowid, which the index would
+    otherwise take for the row it indexed. Retrieval then uses FTS5 until :func:`update`
+    rebuilds it."""
+    if _meta(conn) is not None:
+        conn.execute(f"UPDATE {META} SET synced_rowid = -1 WHERE id = 1")
+
+
 def drop_index(conn: Any) -> None:
     """Remove the index (retrieval goes back to FTS5)."""
     for table in (POSTINGS, SEGMENTS, META):
@@ -408,4 +417,15 @@ def _set_meta(conn: Any, weights: Sequence[float], synced_rowid: int, averages: 
                  [json.dumps(list(weights)), synced_rowid, averages, segments, secrets.token_hex(8)])  # fmt: skip
 
 
-__all__ = ["INDEX_MIN", "WEIGHTS", "LexicalIndexStatus", "drop_index", "index_status", "is_current", "maintain", "search", "update"]
+__all__ = [
+    "INDEX_MIN",
+    "WEIGHTS",
+    "LexicalIndexStatus",
+    "drop_index",
+    "index_status",
+    "invalidate",
+    "is_current",
+    "maintain",
+    "search",
+    "update",
+]

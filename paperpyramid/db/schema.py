@@ -386,9 +386,46 @@ def _v8_iso_dates(db: sqlite_utils.Database) -> None:
         references.resolve_article(conn, article_id)
 
 
+_V9_PUBMED = """
+ALTER TABLE articles ADD COLUMN pmid TEXT;                                 -- PubMed's id, digits only
+CREATE INDEX articles_pmid ON articles (pmid);
+ALTER TABLE articles ADD COLUMN pmcid TEXT COLLATE NOCASE;                 -- PubMed Central's id: PMC1234567
+CREATE INDEX articles_pmcid ON articles (pmcid);
+ALTER TABLE articles ADD COLUMN licence TEXT;                              -- cc-by, cc0, ... (licences.py), the licence's words, or NULL
+ALTER TABLE articles ADD COLUMN language TEXT;                             -- as the source gives it: eng, en
+ALTER TABLE articles ADD COLUMN publication_types TEXT NOT NULL DEFAULT '[]';  -- JSON list: Journal Article, Review, ...
+ALTER TABLE articles ADD COLUMN keywords TEXT NOT NULL DEFAULT '[]';       -- JSON list of strings
+CREATE TABLE mesh_terms (
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    position INTEGER NOT NULL,                   -- order in the record's MeSH list, from 0
+    term TEXT NOT NULL COLLATE NOCASE,           -- the descriptor's name: Humans, Neoplasms
+    major INTEGER NOT NULL DEFAULT 0,            -- 1: a major topic of the article
+    ui TEXT,                                     -- the descriptor's unique id: D006801
+    qualifiers TEXT NOT NULL DEFAULT '[]',       -- JSON list of the qualifiers' names
+    PRIMARY KEY (article_id, position)
+);
+CREATE INDEX mesh_terms_term ON mesh_terms (term);
+CREATE TABLE merged_sources (
+    sha256 TEXT PRIMARY KEY,                     -- an input the article took in or replaced
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    source_uri TEXT,
+    merged_at TEXT NOT NULL
+);
+CREATE INDEX merged_sources_article ON merged_sources (article_id);
+"""
+
+
+def _v9_pubmed(db: sqlite_utils.Database) -> None:
+    # PubMed's identifiers and indexing (MeSH headings, publication types, keywords), the licence
+    # and language; and the inputs an article took in besides the one it holds (an older version
+    # of its PubMed record, a record joined to its full text), so that a re-run skips them
+    db.executescript(_V9_PUBMED)
+
+
 #: Every migration, oldest first. Append only.
 MIGRATIONS: list[Migration] = [
     _v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid, _v5_coverage, _v6_ocr_pages, _v7_citations, _v8_iso_dates,
+    _v9_pubmed,
 ]  # fmt: skip
 
 #: The schema version this code reads and writes: the number of migrations.

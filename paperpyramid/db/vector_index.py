@@ -44,8 +44,9 @@ their nearest existing centroids (each touched list's row is rewritten: ~50 KB a
 ``paperpyramid embed`` should call it after its last batch, and an ingest that wrote vectors
 at its end. Between a write of new vectors and the next build the index is stale:
 :func:`is_current` (two B-tree lookups) says so, and retrieval must then search exactly, so a
-new context is never missed. Vectors are never deleted in this project; an index is rebuilt
-from scratch by ``build_index(..., retrain=True)`` or dropped by :func:`drop_index`.
+new context is never missed. A context removed (an article replaced or deleted) leaves the index
+through :func:`forget`; an index is rebuilt from scratch by ``build_index(..., retrain=True)`` or
+dropped by :func:`drop_index`.
 
 Measured (``benchmarks/search_scale.py``: perturbed copies of 1,660 real MiniLM vectors, the
 QA questions as queries, default nprobe 16; see benchmarks/README.md): recall@10 against
@@ -333,10 +334,23 @@ def search(
     return [(str(found[i][0]), float(distances[i])) for i in best]
 
 
+def forget(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str]) -> None:
+    """Remove these contexts from the index (in the caller's transaction), before the contexts
+    themselves are deleted: their float vectors go, so a search never returns them; their codes
+    stay in the lists, where a rowid without a vector is skipped, until the next retraining."""
+    vectors = _names(embedder)[2]
+    if not context_ids or _meta(conn, embedder) is None:
+        return
+    conn.execute(
+        f"DELETE FROM {vectors} WHERE rowid IN (SELECT rowid FROM contexts WHERE id IN (SELECT value FROM json_each(?)))",
+        [json.dumps(list(context_ids))],
+    )
+
+
 def drop_index(conn: Any, embedder: EmbedderRow) -> None:
     """Remove the index's tables (in the caller's transaction)."""
     for name in _names(embedder)[1:]:
         conn.execute(f"DROP TABLE IF EXISTS {name}")
 
 
-__all__: Sequence[str] = ["IndexStatus", "build_index", "default_nprobe", "drop_index", "index_status", "is_current", "search"]
+__all__: Sequence[str] = ["IndexStatus", "build_index", "default_nprobe", "drop_index", "forget", "index_status", "is_current", "search"]

@@ -102,6 +102,31 @@ def insert_vectors(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str],
     )
 
 
+def with_vectors(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str]) -> set[str]:
+    """Which of these contexts already have a vector from ``embedder``."""
+    table = checked_table(embedder.vec_table)
+    found: set[str] = set()
+    for start in range(0, len(context_ids), 500):
+        chunk = list(context_ids[start : start + 500])
+        found |= {
+            str(row[0]) for row in conn.execute(f"SELECT context_id FROM {table} WHERE context_id IN ({','.join('?' * len(chunk))})", chunk)
+        }
+    return found
+
+
+def delete_vectors(conn: Any, context_ids: Sequence[str]) -> None:
+    """Remove these contexts' vectors from every model's table (in the caller's transaction;
+    sqlite-vec zeroes a deleted vector's bytes)."""
+    if not context_ids:
+        return
+    load_vec(conn)
+    for embedder in embedders(conn):
+        table = checked_table(embedder.vec_table)
+        for start in range(0, len(context_ids), 500):
+            chunk = list(context_ids[start : start + 500])
+            conn.execute(f"DELETE FROM {table} WHERE context_id IN ({','.join('?' * len(chunk))})", chunk)
+
+
 def _check_rows(vectors: npt.NDArray[np.float32], embedder: EmbedderRow, ids: Sequence[str]) -> None:
     """Refuse, before anything is written, vectors that no distance can be measured to: of
     another size than the model's, NaN or infinite, or all zeros (sqlite-vec stores them, and

@@ -2,8 +2,11 @@
 
 Workers parse; only the main process writes, through one :class:`CorpusWriter` and one
 connection. ``add_document`` either stores everything about an article (its row, sections,
-contexts, reading order, bibliography, tables, formulas, figures) or, on any failure,
-nothing. ``record`` keeps the ingest log, so a rerun knows what is done and what failed.
+contexts, reading order, bibliography, tables, formulas, figures, MeSH headings) or, on any
+failure, nothing; a document that is another version or source of a stored article (by PMID,
+PMCID or DOI: :mod:`paperpyramid.db.merging`) updates that article under its id.
+``delete_pmids`` removes articles; ``record`` keeps the ingest log, so a rerun knows what is
+done and what failed.
 """
 
 from __future__ import annotations
@@ -14,22 +17,21 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict
-from datetime import UTC, datetime
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-import fastnanoid
 import sqlite_utils
 
-from paperpyramid import arxiv_ids
 from paperpyramid.contexts import ContextDraft, split_section
-from paperpyramid.db import citation_spans, references
+from paperpyramid.db import lexical_index, merging, references, removal
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
+from paperpyramid.db.article_rows import ArticleRows, Splitter, article_rows, new_id, normalize_doi, now
+from paperpyramid.db.pyramid import delete_pyramid
 from paperpyramid.db.schema import migrate
-from paperpyramid.document import Document, Section
+from paperpyramid.document import Document
 from paperpyramid.errors import ConfigurationError, NotACorpus, ServiceUnavailable
 from paperpyramid.normalise import normalise_document
 from paperpyramid.text_clean import clean_document
@@ -40,8 +42,7 @@ log = logging.getLogger(__name__)
 IngestStatus = Literal["done", "failed", "skipped"]
 INGEST_STATUSES: tuple[IngestStatus, ...] = ("done", "failed", "skipped")
 
-#: Cuts one section into contexts; :func:`~paperpyramid.contexts.split_section` by default.
-Splitter = Callable[[Section, TokenCounter], list[ContextDraft]]
+T = TypeVar("T")
 
 
 class DuplicateArticle(ValueError):
@@ -51,20 +52,6 @@ class DuplicateArticle(ValueError):
         super().__init__(f"a document with sha256 {sha256} is already stored as article {article_id}")
         self.sha256 = sha256
         self.article_id = article_id
-
-
-def new_id() -> str:
-    """A fresh 21-character nanoid, the key of every corpus row."""
-    return str(fastnanoid.generate())
-
-
-def normalize_doi(doi: str) -> str:
-    """A DOI without its resolver prefix: ``https://doi.org/10.1/x`` and ``doi:10.1/x`` -> ``10.1/x``."""
-    doi = doi.strip()
-    for prefix in ("https://doi.org/", "http://doi.org/", "https://dx.doi.org/", "http://dx.doi.org/", "doi:"):
-        if doi.lower().startswith(prefix):
-            return doi[len(prefix) :].strip()
-    return doi
 
 
 def check_corpus_file(path: str | Path) -> None:
@@ -190,8 +177,11 @@ class CorpusWriter:
         self.db.close()
 
     def has_sha256(self, sha256: str) -> str | None:
-        """The id of the article stored from a file with this sha256, or ``None``."""
+        """The id of the article stored from a file with this sha256, or that took those bytes in
+        (an older version it replaced, a PubMed record joined to it); else ``None``."""
         row = self.db.execute("SELECT id FROM articles WHERE sha256 = ?", [sha256]).fetchone()
+        if row is None:
+            row = self.db.execute("SELECT article_id FROM merged_sources WHERE sha256 = ?", [sha256]).fetchone()
         return None if row is None else str(row[0])
 
     def add_document(
@@ -203,7 +193,18 @@ class CorpusWriter:
         contexts: Sequence[Sequence[ContextDraft]] | None = None,
         vectors: db_vectors.ContextVectors | None = None,
     ) -> str:
-        """Store ``doc`` as a new article and return its id.
+        """Store ``doc`` and return its article's id: a new article, or one already stored that
+        ``doc`` is another version or source of (:mod:`paperpyramid.db.merging`), under the same id.
+
+        - A newer version (a PubMed record with the PMID of a stored record, a full text with the
+          PMID or PMCID of a stored full text) and a full text whose PubMed record is stored
+          replace the stored article's content: sections, contexts and their vectors, references,
+          tables, formulas, figures, MeSH headings. Its pyramid stays when the contexts' text is
+          the same, and is dropped (to be distilled again) when it changed. A full text keeps what
+          only the record knew (:func:`~paperpyramid.db.merging.fill_from`). The stored sha256
+          goes to ``merged_sources``, so those bytes are known (:meth:`has_sha256`) and skipped.
+        - A PubMed record whose full text is stored only adds its indexing to it (MeSH,
+          publication types, keywords, identifiers, language).
 
         Everything is written in one transaction: if any part fails the database is left as
         it was. Raises :class:`DuplicateArticle` when the sha256 is already stored and
@@ -220,182 +221,115 @@ class CorpusWriter:
         _check_indices(doc)
         # no control character nor a date in another form is ever stored, whatever produced the
         # document (ingest normalises before cutting contexts; a caller of this method may not have)
-        doc = normalise_document(doc)
+        doc = _identified(normalise_document(doc))
         contexts = None if contexts is None else clean_document([list(drafts) for drafts in contexts])
         if contexts is not None and len(contexts) != len(doc.sections):
             raise ValueError(f"{len(contexts)} lists of contexts for {len(doc.sections)} sections")
-        counter = self.counter
-        article_id = new_id()
-        section_ids = [new_id() for _ in doc.sections]
-
-        section_rows: list[dict[str, Any]] = []
-        context_rows: list[dict[str, Any]] = []
-        section_contexts: list[dict[str, Any]] = []
-        entry_ids = [new_id() for _ in doc.references]
-        entry_by_key = {ref.key: entry_id for ref, entry_id in zip(doc.references, entry_ids, strict=True) if ref.key}
-        citation_rows: list[dict[str, Any]] = []
-        page = _page_of(doc)
-        for index, section in enumerate(doc.sections):
-            drafts = self._splitter(section, counter) if contexts is None else contexts[index]
-            pages = [block.page for block in section.blocks]
-            section_rows.append(
-                {
-                    "id": section_ids[index],
-                    "section_number": section.number,
-                    "section_title": section.title,
-                    "level": section.level,
-                    "parent_id": None if section.parent is None else section_ids[section.parent],
-                    "num_tokens": sum(draft.num_tokens for draft in drafts),
-                    "page_start": page(section.page_start if section.page_start is not None else min(pages, default=None)),
-                    "page_end": page(section.page_end if section.page_end is not None else max(pages, default=None)),
-                }
-            )
-            for position, draft in enumerate(drafts):
-                context_id = new_id()
-                context_rows.append(
-                    {
-                        "id": context_id,
-                        "text": draft.text,
-                        "section_title": section.title,
-                        "section_number": section.number,
-                        "num_tokens": draft.num_tokens,
-                        "page_number": page(draft.page_number),
-                        "stop_reason": draft.stop_reason,
-                        "kind": draft.kind,
-                    }
-                )
-                section_contexts.append({"section_id": section_ids[index], "context_id": context_id, "position": position})
-            first = len(context_rows) - len(drafts)
-            for span in citation_spans.locate(section, [draft.text for draft in drafts]):
-                citation_rows += [
-                    {
-                        "context_id": context_rows[first + span.context]["id"],
-                        "bib_entry_id": entry_by_key[key],
-                        "char_start": span.start,
-                        "char_end": span.end,
-                    }
-                    for key in dict.fromkeys(span.keys)
-                    if key in entry_by_key
-                ]
-
-        provenance = {**doc.provenance, "contexts": f"{counter.name} window {counter.window}"}
-        article = {
-            "id": article_id,
-            "title": doc.title,
-            "authors": _json([asdict(author) for author in doc.authors]),
-            "date_published": doc.date_published,
-            "journal": doc.journal,
-            "doi": None if doc.doi is None else normalize_doi(doc.doi),
-            "arxiv_id": arxiv_ids.find(doc.arxiv_id),
-            "title_key": references.title_key(doc.title),
-            "abstract": doc.abstract,
-            "num_tokens": sum(row["num_tokens"] for row in context_rows),
-            "pages": doc.pages,
-            "source_uri": source_uri,
-            "sha256": sha256,
-            "parser": doc.parser,
-            "provenance": _json(provenance),
-            "warnings": _json(doc.warnings),
-            "coverage": doc.coverage,
-            "ocr_pages": _json(doc.ocr_pages) if doc.ocr_pages else None,
-            "created_at": _now(),
-        }
-
-        def section_id(index: int | None) -> str | None:
-            return None if index is None else section_ids[index]
-
-        def part_provenance(part: str) -> str:
-            return doc.provenance.get(part, doc.parser)
-
+        stored = merging.find_stored(self.db.conn, doc)
+        if stored is not None and merging.is_record(doc.provenance) and not stored.record:
+            with self.db.atomic():
+                self._add_record_terms(stored, doc, source_uri=source_uri, sha256=sha256)
+            return stored.id
+        if stored is not None and not merging.is_record(doc.provenance):
+            doc = merging.fill_from(doc, stored)
+        rows = article_rows(doc, article_id=stored.id if stored else new_id(), source_uri=source_uri, sha256=sha256, counter=self.counter,
+                            splitter=self._splitter, contexts=contexts)  # fmt: skip
         with self.db.atomic():
-            self._insert("articles", [article])
-            self._insert("sections", section_rows)
-            self._insert(
-                "article_sections",
-                [{"article_id": article_id, "section_id": sid, "position": position} for position, sid in enumerate(section_ids)],
-            )
-            self._insert("contexts", context_rows)
-            self._insert("sections_contexts", section_contexts)
+            kept = False
+            if stored is None:
+                self._insert("articles", [rows.article])
+            else:
+                kept = self._clear(stored, rows)
+            self._insert("sections", rows.sections)
+            self._insert("article_sections", rows.article_sections)
+            if kept:
+                self._rewrite_contexts(rows.contexts)
+            else:
+                self._insert("contexts", rows.contexts)
+            self._insert("sections_contexts", rows.sections_contexts)
             if vectors is not None:
-                self._insert_vectors(vectors, [row["id"] for row in context_rows])
-            self._insert(
-                "bib_entries",
-                [
-                    {
-                        "id": entry_ids[position],
-                        "article_id": article_id,
-                        "position": position,
-                        "raw": ref.raw,
-                        "title": ref.title,
-                        "authors": _json(ref.authors),
-                        "year": ref.year,
-                        "doi": None if ref.doi is None else normalize_doi(ref.doi),
-                        "venue": ref.venue,
-                        "key": ref.key,
-                        "arxiv_id": arxiv_ids.find(ref.arxiv_id) or references.arxiv_id(ref.raw),
-                        "title_key": references.title_key(ref.title),
-                    }
-                    for position, ref in enumerate(doc.references)
-                ],
-            )
-            self._insert("citations", citation_rows)
-            references.resolve_article(self.db.conn, article_id)
-            self._insert(
-                "tables",
-                [
-                    {
-                        "id": new_id(),
-                        "article_id": article_id,
-                        "section_id": section_id(table.section),
-                        "label": table.label,
-                        "caption": table.caption,
-                        "cells": _json(table.cells),
-                        "markdown": table.markdown,
-                        "page": page(table.page),
-                        "bbox": _bbox(table.bbox),
-                        "provenance": table.provenance or part_provenance("tables"),
-                    }
-                    for table in doc.tables
-                ],
-            )
-            self._insert(
-                "formulas",
-                [
-                    {
-                        "id": new_id(),
-                        "article_id": article_id,
-                        "section_id": section_id(formula.section),
-                        "label": formula.label,
-                        "text": formula.text,
-                        "latex": formula.latex,
-                        "page": page(formula.page),
-                        "bbox": _bbox(formula.bbox),
-                        "provenance": formula.provenance or part_provenance("formulas"),
-                    }
-                    for formula in doc.formulas
-                ],
-            )
-            self._insert(
-                "figures",
-                [
-                    {
-                        "id": new_id(),
-                        "article_id": article_id,
-                        "section_id": section_id(figure.section),
-                        "label": figure.label,
-                        "caption": figure.caption,
-                        "page": page(figure.page),
-                        "bbox": _bbox(figure.bbox),
-                        "provenance": figure.provenance or part_provenance("figures"),
-                    }
-                    for figure in doc.figures
-                ],
-            )
-        return article_id
+                self._insert_vectors(vectors, [row["id"] for row in rows.contexts], only_missing=kept)
+            self._insert("bib_entries", rows.bib_entries)
+            self._insert("citations", rows.citations)
+            references.resolve_article(self.db.conn, rows.id)
+            for table in ("tables", "formulas", "figures", "mesh_terms"):
+                self._insert(table, getattr(rows, table))
+        return rows.id
 
-    def _insert_vectors(self, vectors: db_vectors.ContextVectors, context_ids: list[str]) -> None:
+    def _clear(self, stored: merging.StoredArticle, rows: ArticleRows) -> bool:
+        """Make way for ``rows``, the new version of ``stored`` (in the caller's transaction): the
+        stored content goes, the article's row takes the new values, the stored sha256 is kept
+        in ``merged_sources``. True when the contexts' text is unchanged: they, their vectors and
+        the pyramid stay, under their ids (``rows`` takes them)."""
+        conn = self.db.conn
+        same = removal.article_context_texts(conn, stored.id) == [row["text"] for row in rows.contexts]
+        if not same:
+            delete_pyramid(conn, stored.id)
+            conn.execute("DELETE FROM distillations WHERE article_id = ?", [stored.id])
+        kept_ids = removal.delete_content(conn, stored.id, keep_contexts=same)
+        if same:
+            rows.take_context_ids(kept_ids)
+        values = {name: value for name, value in rows.article.items() if name not in ("id", "created_at")}
+        conn.execute(f"UPDATE articles SET {', '.join(f'{name} = ?' for name in values)} WHERE id = ?", [*values.values(), stored.id])
+        self._merged(stored.sha256, stored.id, stored.source_uri)
+        return same
+
+    def _rewrite_contexts(self, contexts: list[dict[str, Any]]) -> None:
+        """Give kept contexts (same ids, same text) their new sections' titles, pages and kinds."""
+        columns = ("section_title", "section_number", "num_tokens", "page_number", "stop_reason", "kind")
+        titles = dict(self.db.execute("SELECT id, section_title FROM contexts WHERE id IN (SELECT value FROM json_each(?))",
+                                      [json.dumps([row["id"] for row in contexts])]).fetchall())  # fmt: skip
+        if any(titles.get(row["id"]) != row["section_title"] for row in contexts):
+            lexical_index.invalidate(self.db.conn)  # the titles are indexed beside the text
+        self.db.conn.executemany(
+            f"UPDATE contexts SET {', '.join(f'{name} = ?' for name in columns)} WHERE id = ?",
+            [[*(row[name] for name in columns), row["id"]] for row in contexts],
+        )
+
+    def _add_record_terms(self, stored: merging.StoredArticle, doc: Document, *, source_uri: str, sha256: str) -> None:
+        """Add what the PubMed record ``doc`` knows to the full-text article ``stored``."""
+        changes = merging.record_terms(doc, stored)
+        mesh = changes.pop("mesh", None)
+        if changes:
+            self.db.conn.execute(f"UPDATE articles SET {', '.join(f'{name} = ?' for name in changes)} WHERE id = ?",
+                                 [*changes.values(), stored.id])  # fmt: skip
+        if mesh is not None:
+            self.db.conn.execute("DELETE FROM mesh_terms WHERE article_id = ?", [stored.id])
+            self._insert("mesh_terms", merging.mesh_rows(stored.id, mesh))
+        if changes.get("doi"):
+            references.resolve_article(self.db.conn, stored.id)
+        self._merged(sha256, stored.id, source_uri)
+
+    def _merged(self, sha256: str, article_id: str, source_uri: str | None) -> None:
+        self.db.conn.execute("INSERT OR IGNORE INTO merged_sources (sha256, article_id, source_uri, merged_at) VALUES (?, ?, ?, ?)",
+                             [sha256, article_id, source_uri, now()])  # fmt: skip
+
+    def delete_pmids(self, pmids: Iterable[str]) -> int:
+        """Remove the articles with these PMIDs (a ``<DeleteCitation>`` of a PubMed update file),
+        with every row that is theirs: sections, contexts and their vectors and index entries,
+        references, tables, MeSH headings, their pyramid (:func:`~paperpyramid.db.removal.delete_articles`),
+        in one transaction; how many were removed. Unknown PMIDs are ignored. A locked corpus is
+        waited for as :meth:`store` waits."""
+        wanted = sorted({pmid for pmid in (merging.normalize_pmid(given) for given in pmids) if pmid})
+
+        def delete() -> int:
+            with self.db.atomic():
+                ids = [str(row[0]) for row in self.db.execute("SELECT id FROM articles WHERE pmid IN (SELECT value FROM json_each(?))",
+                                                              [json.dumps(wanted)])]  # fmt: skip
+                return removal.delete_articles(self.db.conn, ids)
+
+        return self._retrying(delete) if wanted else 0
+
+    def _insert_vectors(self, vectors: db_vectors.ContextVectors, context_ids: list[str], *, only_missing: bool = False) -> None:
+        """Store one vector per context; ``only_missing``: only for the contexts without one from
+        this model (kept contexts, whose text did not change, keep theirs)."""
         embedder = db_vectors.ensure_embedder(self.db.conn, vectors.embedder, vectors.dimension, vectors.window)
-        db_vectors.insert_vectors(self.db.conn, embedder, context_ids, vectors.vectors)
+        matrix = vectors.vectors
+        if only_missing:
+            present = db_vectors.with_vectors(self.db.conn, embedder, context_ids)
+            wanted = [index for index, context_id in enumerate(context_ids) if context_id not in present]
+            context_ids, matrix = [context_ids[index] for index in wanted], matrix[wanted]
+        db_vectors.insert_vectors(self.db.conn, embedder, context_ids, matrix)
 
     def add_vectors(self, vectors: db_vectors.ContextVectors, context_ids: Sequence[str]) -> None:
         """Store vectors for contexts already in the corpus, in one transaction."""
@@ -442,7 +376,7 @@ class CorpusWriter:
                     etag = excluded.etag
                 WHERE NOT (ingest_log.status = 'done' AND excluded.status = 'skipped' AND ingest_log.sha256 IS excluded.sha256)
                 """,
-                [source_uri, sha256, status, error, article_id, pages, seconds, _now(), etag],
+                [source_uri, sha256, status, error, article_id, pages, seconds, now(), etag],
             )
 
     def store(
@@ -462,13 +396,22 @@ class CorpusWriter:
         Another process writing to the corpus (``embed``, ``distill``) is waited for: a locked
         database is tried again with backoff, and raises :class:`ServiceUnavailable` (which a
         re-run retries) only when it stays locked for about a minute."""
+
+        def store_one() -> str:
+            with self.db.atomic():
+                article_id = self.add_document(doc, source_uri=source_uri, sha256=sha256, contexts=contexts, vectors=vectors)
+                self.record(source_uri, sha256, "done", article_id=article_id, pages=doc.pages, seconds=seconds, etag=etag)
+            return article_id
+
+        return self._retrying(store_one)
+
+    def _retrying(self, work: Callable[[], T]) -> T:
+        """``work()``, tried again with backoff while another writer holds the database's lock;
+        :class:`ServiceUnavailable` when it stays locked for about a minute."""
         delay = 0.5
         for attempt in range(LOCK_RETRIES + 1):
             try:
-                with self.db.atomic():
-                    article_id = self.add_document(doc, source_uri=source_uri, sha256=sha256, contexts=contexts, vectors=vectors)
-                    self.record(source_uri, sha256, "done", article_id=article_id, pages=doc.pages, seconds=seconds, etag=etag)
-                return article_id
+                return work()
             except db_sqlite.OperationalError as exc:
                 if not is_locked(exc):
                     raise
@@ -513,24 +456,14 @@ def _check_indices(doc: Document) -> None:
             raise ValueError(f"a {kind} points at section {part_section}, but the document has {count} sections")
 
 
-def _page_of(doc: Document) -> Callable[[int | None], int | None]:
-    """How a page number is stored: as given, or NULL for a document without pages
-    (:attr:`Document.paged` false: JATS read without its PDF, whose parser puts every part on page 1)."""
-    if doc.paged:
-        return lambda page: page
-    return lambda page: None
-
-
-def _json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _bbox(bbox: tuple[float, float, float, float] | None) -> str | None:
-    return None if bbox is None else _json(list(bbox))
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+def _identified(doc: Document) -> Document:
+    """``doc`` with its identifiers as they are stored and matched: a DOI without its resolver,
+    a PMID as digits, a PMCID as ``PMC`` and digits."""
+    doi = None if doc.doi is None else normalize_doi(doc.doi) or None
+    pmid, pmcid = merging.normalize_pmid(doc.pmid), merging.normalize_pmcid(doc.pmcid)
+    if (doi, pmid, pmcid) == (doc.doi, doc.pmid, doc.pmcid):
+        return doc
+    return replace(doc, doi=doi, pmid=pmid, pmcid=pmcid)
 
 
 __all__ = [

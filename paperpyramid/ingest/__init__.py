@@ -1,4 +1,4 @@
-"""Where PDFs come from and how work is fanned out; :mod:`.pipeline` is the conductor.
+"""Where inputs come from and how work is fanned out; :mod:`.pipeline` is the conductor.
 
 Its names load on first use, so that ``import paperpyramid`` stays light (the pipeline imports
 the parsers and the object-store client). ``paperpyramid.ingest`` itself is the function

@@ -19,9 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-#: bytes of an .xml read to find its root element and PMCID (the front matter comes first)
-HEAD_BYTES = 64 * 1024
-_JATS_ROOT = re.compile(rb"<(?:[\w.-]+:)?(?:article|pmc-articleset)[\s>/]")
+from paperpyramid.parsers.backends import HEAD_BYTES, looks_like_jats
+
 _PMCID = re.compile(rb"<article-id\s[^>]*pub-id-type=[\"'](?:pmc|pmcid)[\"'][^>]*>\s*(?:PMC)?(\d+)\s*<", re.I)
 _SUFFIXES = (".nxml", ".xml")
 
@@ -37,14 +36,6 @@ class JatsSource:
 def is_jats_name(name: str) -> bool:
     """Whether a file name may be a JATS article's: ``.nxml`` or ``.xml`` (any case)."""
     return name.lower().endswith(_SUFFIXES)
-
-
-def looks_like_jats(path: Path) -> bool:
-    """Whether ``path`` is taken as JATS: an ``.nxml``, or an ``.xml`` whose opening holds a
-    JATS root element. Reads at most :data:`HEAD_BYTES`; an unreadable file is not JATS."""
-    if path.name.lower().endswith(".nxml"):
-        return True
-    return _JATS_ROOT.search(_head(path)) is not None
 
 
 def pmcid_of(path: Path) -> str | None:

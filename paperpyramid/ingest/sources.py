@@ -9,24 +9,15 @@ from pathlib import Path
 _CHUNK = 1 << 20
 
 
-_ARCHIVES = (".tar", ".tar.gz", ".tgz")
-
-
-def discover_pdfs(sources: Iterable[str | Path], *, archives: bool = False, latex: bool = False, jats: bool = False) -> Iterator[Path]:
-    """Yield the PDFs named by ``sources``: files as given, folders searched recursively
-    for ``*.pdf`` (any case; with ``archives``, ``.tar``/``.tar.gz``/``.tgz`` too; with
-    ``latex``, LaTeX sources and their bibliographies: ``.tex``, ``.ltx``, ``.gz``, ``.bbl``; with
-    ``jats``, XML that may be JATS: ``.nxml``, ``.xml``), in a stable order. Missing paths raise
-    FileNotFoundError."""
-    suffixes = (".pdf", *_ARCHIVES) if archives else (".pdf",)
-    if latex:
-        suffixes = (*suffixes, ".tex", ".ltx", ".gz", ".bbl")
-    if jats:
-        suffixes = (*suffixes, ".nxml", ".xml")
+def discover_files(sources: Iterable[str | Path], *, suffixes: tuple[str, ...] = (".pdf",)) -> Iterator[Path]:
+    """Yield the files named by ``sources``: files as given (whatever their suffix), folders
+    searched recursively for names ending with ``suffixes`` (any case), in a stable order.
+    Missing paths raise FileNotFoundError."""
+    lowered = tuple(suffix.lower() for suffix in suffixes)
     for source in sources:
         path = Path(source)
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(suffixes))
+            yield from sorted(p for p in path.rglob("*") if p.is_file() and p.name.lower().endswith(lowered))
         elif path.is_file():
             yield path
         else:

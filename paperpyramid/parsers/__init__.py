@@ -1,48 +1,40 @@
-"""Parser backends. Each is a function ``(path, *, password, max_pages, time_limit) -> Document``
-(the :class:`Parser` protocol), chosen by name in the settings."""
+"""Parsers: one contract, ``parse(source, options) -> Document`` (:mod:`.contract`), and one
+registry of them by source kind (:mod:`.registry`): PDF (by the backend the settings name), JATS,
+JATS with its PDF, LaTeX, LaTeX with its PDF, a PubMed record, and any kind registered with
+:func:`register_kind`."""
 
 from __future__ import annotations
 
-import importlib
-from pathlib import Path
-from typing import Protocol
-
-from paperpyramid.document import Document
-from paperpyramid.errors import ConfigurationError
-from paperpyramid.settings import PARSER_NAMES, unknown_parser
+from paperpyramid.parsers.contract import PDF, Parser, PdfParser, Source
+from paperpyramid.parsers.registry import (
+    PARSERS,
+    PDF_BACKENDS,
+    SERVICES_OF,
+    choose,
+    get_parser,
+    kind_of,
+    register_kind,
+    unregister_kind,
+)
+from paperpyramid.settings import PARSER_NAMES
 from paperpyramid.settings import is_parser_name as is_parser_name
 
+# the PDF backends by name, under the name tests/test_vocabulary.py reads
+_REGISTRY = PDF_BACKENDS
 
-class Parser(Protocol):
-    def __call__(self, path: Path, *, password: str | None = None, max_pages: int = 500, time_limit: float | None = None) -> Document: ...
-
-
-# The service-backed parsers also take ``options=IngestSettings`` (which services to use).
-
-
-#: name -> "module:function", imported only when chosen (heavy backends are optional extras)
-_REGISTRY = {
-    "embedded": "paperpyramid.parsers.embedded:parse_pdf",
-    # the service-backed parsers: the embedded parse merged with what the services deliver
-    "auto": "paperpyramid.parsers.services:parse_pdf",
-    "grobid": "paperpyramid.parsers.services:parse_pdf",
-    "unstructured": "paperpyramid.parsers.services:parse_pdf",
-    "nougat": "paperpyramid.parsers.services:parse_pdf",
-}
-#: what each service-backed parser name asks for
-SERVICES_OF = {"auto": ("grobid", "tables", "nougat"), "grobid": ("grobid",), "unstructured": ("tables",), "nougat": ("nougat",)}
-assert set(_REGISTRY) == set(PARSER_NAMES), "paperpyramid.settings.ParserName and the registry name the same parsers"
-
-
-def get_parser(name: str) -> Parser:
-    """The parser called ``name`` (or at the import path ``name``); unknown names fail with
-    the list of known ones."""
-    target = _REGISTRY.get(name, name if is_parser_name(name) else None)
-    if target is None:
-        raise ConfigurationError(unknown_parser(name))
-    module_name, function = target.split(":")
-    try:
-        parser: Parser = getattr(importlib.import_module(module_name), function)
-    except (ImportError, AttributeError) as exc:
-        raise ConfigurationError(f"parser {name!r} cannot be imported: {exc}") from exc
-    return parser
+__all__ = [
+    "PARSERS",
+    "PARSER_NAMES",
+    "PDF",
+    "PDF_BACKENDS",
+    "SERVICES_OF",
+    "Parser",
+    "PdfParser",
+    "Source",
+    "choose",
+    "get_parser",
+    "is_parser_name",
+    "kind_of",
+    "register_kind",
+    "unregister_kind",
+]

@@ -1,5 +1,6 @@
-"""Which contexts a search may return: by article, year, journal, and whether the references
-section counts. Questions rarely want a reference list, so it is left out unless asked for."""
+"""Which contexts a search may return: by article, year, journal, MeSH heading, publication type,
+and whether the references section counts. Questions rarely want a reference list, so it is left
+out unless asked for."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import json
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from paperpyramid.db.merging import articles_with_mesh, json_strings
 
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 
@@ -18,7 +21,9 @@ class Filters:
     ``article_ids``: only these articles. ``year_from`` / ``year_to``: publication year within
     these bounds (inclusive; articles with no known year are left out when either is set).
     ``journal``: the journal's name, any case. ``include_references``: search the references
-    section too.
+    section too. ``mesh``: articles indexed with this MeSH heading (the descriptor's name, such
+    as "Neoplasms", any case; PubMed records give them). ``publication_type``: articles of this
+    PubMed publication type ("Review", "Randomized Controlled Trial"; any case).
     """
 
     article_ids: tuple[str, ...] | None = None
@@ -26,11 +31,16 @@ class Filters:
     year_to: int | None = None
     journal: str | None = None
     include_references: bool = False
+    mesh: str | None = None
+    publication_type: str | None = None
 
     @property
     def restricts_articles(self) -> bool:
-        """Whether the filters leave out some articles (by id, year or journal)."""
-        return self.article_ids is not None or self.year_from is not None or self.year_to is not None or self.journal is not None
+        """Whether the filters leave out some articles (by id, year, journal, MeSH heading or
+        publication type)."""
+        return any(
+            value is not None for value in (self.article_ids, self.year_from, self.year_to, self.journal, self.mesh, self.publication_type)
+        )
 
 
 def year_of(date_published: str | None) -> int | None:
@@ -50,12 +60,20 @@ def allowed_articles(conn: Any, filters: Filters) -> list[str] | None:
     if not filters.restricts_articles:
         return None
     wanted = None if filters.article_ids is None else set(filters.article_ids)
+    if filters.mesh is not None:
+        indexed = articles_with_mesh(conn, filters.mesh)
+        wanted = indexed if wanted is None else wanted & indexed
     journal = None if filters.journal is None else filters.journal.strip().casefold()
+    kind = None if filters.publication_type is None else filters.publication_type.strip().casefold()
     allowed: list[str] = []
-    for article_id, date_published, article_journal in conn.execute("SELECT id, date_published, journal FROM articles"):
+    for article_id, date_published, article_journal, types in conn.execute(
+        "SELECT id, date_published, journal, publication_types FROM articles"
+    ):
         if wanted is not None and article_id not in wanted:
             continue
         if journal is not None and (article_journal or "").strip().casefold() != journal:
+            continue
+        if kind is not None and kind not in {given.strip().casefold() for given in json_strings(types)}:
             continue
         if filters.year_from is not None or filters.year_to is not None:
             year = year_of(date_published)

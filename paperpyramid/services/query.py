@@ -2,7 +2,7 @@
 
     GET  /                                  the web page: ask, watch the steps, follow the citations
     GET  /healthz                           {"status": "ok"} while the corpus opens (no table's rows are read)
-    GET  /search?q=&mode=&level=&k=&budget_tokens=&article=&year_from=&year_to=
+    GET  /search?q=&mode=&level=&k=&budget_tokens=&article=&year_from=&year_to=&journal=&mesh=&publication_type=
                                             cited hits, as ``paperpyramid search --json``
     GET  /articles?offset=&limit=           articles (id, title, date, journal, pages), a page at a time
     GET  /articles/{id}/outline?offset=&limit=   its sections in reading order, a page at a time
@@ -270,10 +270,16 @@ def create_app(
         article: Annotated[list[str] | None, Query()] = None,
         year_from: int | None = None,
         year_to: int | None = None,
+        journal: Annotated[str | None, Query(max_length=300, description="Only articles of this journal (any case).")] = None,
+        mesh: Annotated[str | None, Query(max_length=300, description="Only articles indexed with this MeSH heading (any case).")] = None,
+        publication_type: Annotated[
+            str | None, Query(max_length=300, description="Only articles of this PubMed publication type, e.g. Review (any case).")
+        ] = None,
     ) -> list[dict[str, Any]]:
         if year_from is not None and year_to is not None and year_from > year_to:
             raise HTTPException(400, f"year_from {year_from} is after year_to {year_to}")
-        filters = Filters(article_ids=tuple(article) if article else None, year_from=year_from, year_to=year_to)
+        filters = Filters(article_ids=tuple(article) if article else None, year_from=year_from, year_to=year_to, journal=journal, mesh=mesh,
+                          publication_type=publication_type)  # fmt: skip
         try:
             hits = c.retrieve(q, mode=mode or c.best_mode(), k=k, budget_tokens=budget_tokens, filters=filters, level=level)
         except (PaperPyramidError, ValueError) as exc:

@@ -23,14 +23,18 @@ paperpyramid does not make) before anything reads it, no value in it may be long
 ``settings.snapshot`` allows (a 300 MB passage would cost a reader gigabytes), and it is read
 with every statement's time bounded (:func:`paperpyramid.db.sqlite.connect` with ``untrusted``).
 
+``take_snapshot(..., licences=["cc-by", "cc0"])`` publishes only the articles under those
+licences (:mod:`.licences`); the manifest counts the published articles per licence either way.
+
 The package holds the two ends apart: :mod:`.publish` takes snapshots, :mod:`.fetch` fetches and
-checks them, and :mod:`.manifest` holds what both agree on (file names, the manifest's format,
+checks them, :mod:`.licences` decides what a licence lets through, and :mod:`.manifest` holds what both agree on (file names, the manifest's format,
 :class:`Snapshot` and the errors). Import from here; the modules are the layout, not the API.
 """
 
 from __future__ import annotations
 
 from paperpyramid.db.snapshot.fetch import CachedSnapshot, check_snapshot_schema, default_cache_dir, fetch_snapshot
+from paperpyramid.db.snapshot.licences import check_licences, licence_counts, licence_warning
 from paperpyramid.db.snapshot.manifest import (
     MANIFEST_FORMAT,
     MANIFEST_SUFFIX,
@@ -52,10 +56,13 @@ __all__ = [
     "Snapshot",
     "SnapshotCorrupt",
     "SnapshotError",
+    "check_licences",
     "check_snapshot_schema",
     "copy_database",
     "default_cache_dir",
     "fetch_snapshot",
+    "licence_counts",
+    "licence_warning",
     "row_counts",
     "take_snapshot",
     "user_tables",

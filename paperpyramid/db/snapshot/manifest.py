@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import quote, urlparse
 from urllib.request import url2pathname
 
+from paperpyramid.db.snapshot.licences import licence_warning
 from paperpyramid.errors import PaperPyramidError
 
 SNAPSHOT_SUFFIX = ".sqlite.gz"
@@ -53,6 +54,12 @@ class Snapshot:
     path: Path | None = None
     manifest_path: Path | None = None
     metadata_path: Path | None = None
+
+    @property
+    def licence_warning(self) -> str | None:
+        """One line when the snapshot publishes articles whose licence is unknown or
+        non-commercial (from the manifest's ``licences``); None when all are open."""
+        return licence_warning(self.manifest.get("licences") or {})
 
     @property
     def open_url(self) -> str:

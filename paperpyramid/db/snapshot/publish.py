@@ -1,8 +1,9 @@
 """Taking a snapshot: a consistent copy of a corpus, compressed and published with its manifest.
 
 :func:`take_snapshot` copies the corpus while the ingest may still be writing to it
-(:func:`copy_database`), describes the copy (schema version, :func:`row_counts`, parsers,
-provenance), gzips it, and publishes the three files to a folder (renamed into place) or under
+(:func:`copy_database`), cuts the copy down to some licences when asked
+(:func:`~paperpyramid.db.snapshot.licences.keep_licences`), describes it (schema version,
+:func:`row_counts`, articles per licence, parsers, provenance), gzips it, and publishes the three files to a folder (renamed into place) or under
 an ``s3://`` prefix (uploaded, with presigned URLs), the manifest last so that once it is there
 the files it describes are complete.
 """
@@ -17,6 +18,7 @@ import logging
 import os
 import tempfile
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -26,6 +28,7 @@ from minio.error import S3Error
 
 from paperpyramid import __version__
 from paperpyramid.db.datasette import datasette_metadata
+from paperpyramid.db.snapshot.licences import check_licences, keep_licences, licence_counts
 from paperpyramid.db.snapshot.manifest import (
     _CHUNK,
     MANIFEST_FORMAT,
@@ -58,16 +61,25 @@ def take_snapshot(
     *,
     client: Minio | None = None,
     expires: timedelta = MAX_EXPIRES,
+    licences: Iterable[str] | None = None,
 ) -> Snapshot:
     """Copy the corpus at ``db_path`` consistently (ingestion may go on writing), compress it
     and publish it with its manifest and Datasette metadata to ``destination``: a folder
     (created if need be) or ``s3://BUCKET/PREFIX/`` (uploaded with ``client``, by default one
     made from ``settings.s3``; the URLs returned are presigned for ``expires``, at most 7 days).
 
-    Raises :class:`SnapshotError` when ``db_path`` is not a corpus or the upload is refused,
+    ``licences`` (keys such as ``cc-by``, ``cc0``: :data:`paperpyramid.licences.KEYS`) publishes
+    only the articles under those licences: the copy loses every other article with all its rows,
+    vectors and pyramid, and its indexes are rebuilt from what is left. The manifest counts the
+    published articles per licence (``licences``; ``unknown`` where none is known) and names the
+    licences asked for (``licence_filter``); :attr:`Snapshot.licence_warning` says when some
+    published articles have no known licence or a non-commercial one.
+
+    Raises ``ValueError`` for a licence that is not a key (before anything is copied), :class:`SnapshotError` when ``db_path`` is not a corpus or the upload is refused,
     :class:`~paperpyramid.errors.ServiceUnavailable` when the object store cannot be reached.
     """
     db_path = Path(db_path)
+    kept = None if licences is None else check_licences(licences)
     if not db_path.is_file():
         raise FileNotFoundError(f"no corpus at {db_path}")
     conn = connect_corpus(db_path, read_only=True, timeout=30)
@@ -94,7 +106,11 @@ def take_snapshot(
         staging = Path(tmp)
         copy = staging / f"{stem}.sqlite"
         copy_database(db_path, copy)
+        if kept is not None:
+            removed = keep_licences(copy, kept)
+            log.info("snapshot of %s: %d articles left out (licence not %s)", db_path, removed, ", ".join(kept))
         manifest = _describe(copy, names, created)
+        manifest["licence_filter"] = None if kept is None else list(kept)
         database, compressed = _compress(copy, staging / names["snapshot"], mtime=int(created.timestamp()))
         copy.unlink()
         manifest["database"] = {"name": copy.name, "sha256": database.sha256, "size": database.size}
@@ -245,6 +261,7 @@ def _describe(copy: Path, names: dict[str, str], created: datetime) -> dict[str,
     try:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         counts = row_counts(conn)
+        licences = licence_counts(conn)
         parsers = [row[0] for row in conn.execute("SELECT DISTINCT parser FROM articles WHERE parser IS NOT NULL ORDER BY parser")]
         provenance: dict[str, list[str]] = {}
         for key, value in conn.execute(
@@ -262,6 +279,7 @@ def _describe(copy: Path, names: dict[str, str], created: datetime) -> dict[str,
         "schema_version": version,
         "files": dict(names),
         "row_counts": counts,
+        "licences": licences,
         "parsers": parsers,
         "provenance": provenance,
     }

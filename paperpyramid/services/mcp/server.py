@@ -79,6 +79,18 @@ Ids = Annotated[list[Id] | None, Field(description="Only these articles (ids or 
 YearFrom = Annotated[int | None, Field(description="Only articles published in or after this year.")]
 YearTo = Annotated[int | None, Field(description="Only articles published in or before this year.")]
 Journal = Annotated[str | None, Field(description="Only articles of this journal (exact name, any case).", max_length=ID_CHARS_MAX)]
+Mesh = Annotated[
+    str | None,
+    Field(
+        description='Only articles indexed with this MeSH heading (the descriptor\'s name, e.g. "Neoplasms"; any case).',
+        max_length=ID_CHARS_MAX,
+    ),
+]
+PublicationType = Annotated[
+    str | None,
+    Field(description='Only articles of this PubMed publication type (e.g. "Review", "Randomized Controlled Trial"; any case).',
+          max_length=ID_CHARS_MAX),
+]  # fmt: skip
 Offset = Annotated[int, Field(description="Where the page starts: 0, then the previous answer's next_offset.", ge=0, le=OFFSET_MAX)]
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
@@ -139,6 +151,8 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         year_from: YearFrom = None,
         year_to: YearTo = None,
         journal: Journal = None,
+        mesh: Mesh = None,
+        publication_type: PublicationType = None,
         include_references: Annotated[bool, Field(description="Also search reference lists (left out by default).")] = False,
     ) -> CallToolResult:
         """Search the papers' text and return the best passages, best first.
@@ -150,7 +164,8 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         the corpus has no vectors, hybrid and vector fall back to bm25 and `note` says so.
         Cost: about 150-250 tokens a passage, at most `budget_tokens` (default 4000) in all.
         """
-        filters = Filters(tuple(article_ids) if article_ids is not None else None, year_from, year_to, journal, include_references)
+        filters = Filters(article_ids=tuple(article_ids) if article_ids is not None else None, year_from=year_from, year_to=year_to,
+                          journal=journal, include_references=include_references, mesh=mesh, publication_type=publication_type)  # fmt: skip
         return answer(lambda: tools.search(query, mode=mode, level=level, k=k, budget_tokens=budget_tokens, filters=filters))
 
     @tool
@@ -159,6 +174,8 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         year_from: YearFrom = None,
         year_to: YearTo = None,
         journal: Journal = None,
+        mesh: Mesh = None,
+        publication_type: PublicationType = None,
         offset: Offset = 0,
         limit: Annotated[int, Field(description=f"Articles per page (1 to {ARTICLES_MAX}).", ge=1, le=ARTICLES_MAX)] = 20,
     ) -> CallToolResult:
@@ -168,7 +185,8 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         citations or a search filter. Pages with `offset` / `next_offset` (null on the last page).
         Cost: about 60 tokens an article.
         """
-        filters = Filters(tuple(article_ids) if article_ids is not None else None, year_from, year_to, journal)
+        filters = Filters(article_ids=tuple(article_ids) if article_ids is not None else None, year_from=year_from, year_to=year_to,
+                          journal=journal, mesh=mesh, publication_type=publication_type)  # fmt: skip
         return answer(lambda: tools.list_articles(filters=filters, offset=offset, limit=limit))
 
     @tool
@@ -179,7 +197,8 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
     ) -> CallToolResult:
         """An article's metadata and printed abstract, and its sections in reading order.
 
-        Each section has `section_id` (for read_section), `number`, `title`, `level` (1 = top),
+        Where PubMed indexed it, the metadata has `pmid`, `mesh` (its MeSH headings, a major topic
+        marked with *) and `publication_types`: filters for search. Each section has `section_id` (for read_section), `number`, `title`, `level` (1 = top),
         `parent_id`, `page_start`/`page_end` and `tokens` (what reading it whole costs). Call it
         to find where in a paper something is before reading. Cost: about 40 tokens a section
         plus up to 400 for the abstract.

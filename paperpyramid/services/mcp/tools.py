@@ -102,6 +102,9 @@ class CorpusTools:
             view["resource"] = ARTICLE_URI.format(article_id=article.id)
             if article.abstract:
                 view["abstract"] = self.budget.cut(article.abstract, ABSTRACT_CAP).text
+            indexing = {"pmid": article.pmid, "mesh": [term.term + ("*" if term.major else "") for term in article.mesh],
+                        "publication_types": list(article.publication_types)}  # fmt: skip
+            view |= {name: value for name, value in indexing.items() if value}
         return view
 
     # the tools
