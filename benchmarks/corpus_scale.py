@@ -41,15 +41,22 @@ vector index (``vector_index.build_index``), and measure:
   timed apart (the set of earlier articles, the nearest abstracts, the nearest recollections);
 - file size, disk per 1,000 articles.
 
-At the last size (``--snapshot``): ``take_snapshot`` into a folder (its one-stream gzip), then
+At the last size (``--snapshot``): ``take_snapshot`` into a folder with gzip, then with zstd (the
+default; the publish-time ratio of the same run), then
 ``Corpus.open`` of the snapshot's URL served by ``python -m http.server`` on 127.0.0.1 in a
 fresh process (time to open, to the first BM25 query, peak RSS, cache disk), then the file
 compressed by pigz and zstd on 2 threads for comparison. ``--deadline`` stops the growth at a
 chunk boundary after that Unix time (the stage is then measured at the size reached).
 
+``--compare-writers N`` times the writer alone, today's path against the bulk path
+(:func:`compare_writers`): N full-size copies each way into two fresh files, in the same run,
+alternating chunks, with the ratio of articles/s (``store`` alone, and with the pyramid) and the
+index builds that follow a load.
+
 Everything goes to ``DIR/corpus_scale.json``, stage by stage; markdown tables are printed.
 
     .venv/bin/python benchmarks/corpus_scale.py --out /tmp/corpus_scale --sizes 1000,10000,100000 --snapshot
+    .venv/bin/python benchmarks/corpus_scale.py --out /tmp/corpus_scale/writers --compare-writers 1024 --write-batch 64
 """
 
 from __future__ import annotations
@@ -136,7 +143,7 @@ def load_sources(path: Path) -> list[SourceArticle]:
     conn.row_factory = db_sqlite.sqlite3.Row
     row = db_vectors.find_embedder(conn, EMBEDDER)
     assert row is not None, f"{path} has no {EMBEDDER} vectors"
-    vecs = {r[0]: np.frombuffer(r[1], dtype=np.float32) for r in conn.execute(f"SELECT context_id, embedding FROM {row.vec_table}")}
+    vecs = {r[0]: db_vectors.decode([r[1]], DIM)[0] for r in conn.execute(f"SELECT context_id, embedding FROM {row.vec_table}")}
     sources: list[SourceArticle] = []
     for article in conn.execute("SELECT * FROM articles ORDER BY rowid").fetchall():
         aid = article["id"]
@@ -241,7 +248,7 @@ def _load_pyramid(
         if db_vectors.has_level_table(conn, row, level):
             table = db_vectors.level_table(row, level)
             for item, blob in conn.execute(f"SELECT item_id, embedding FROM {table} WHERE item_id IN ({','.join('?' * len(ids))})", ids):
-                found[item] = np.frombuffer(blob, dtype=np.float32)
+                found[item] = db_vectors.decode([blob], DIM)[0]
         return np.stack([found.get(item, fallback(i)) for i, item in enumerate(ids)]).astype(np.float32)
 
     mean = _unit(source.vectors.mean(axis=0))
@@ -401,9 +408,15 @@ def write_copy(writer: Any, copy: Copy) -> tuple[str, float, float]:
     )  # fmt: skip
     t1 = time.perf_counter()
     conn = writer.db.conn
+    pyramid = _pyramid_of(conn, article_id, copy.pyramid)
+    db_pyramid.store_pyramid(conn, pyramid)
+    t2 = time.perf_counter()
+    return article_id, t1 - t0, t2 - t1
+
+
+def _pyramid_of(conn: Any, article_id: str, p: SourcePyramid) -> db_pyramid.ArticlePyramid:
     ids = article_contexts(conn, article_id)
-    p = copy.pyramid
-    pyramid = db_pyramid.ArticlePyramid(
+    return db_pyramid.ArticlePyramid(
         article_id=article_id,
         model="corpus-scale:reference" if not p.derived else "corpus-scale:derived",
         prompt_version="corpus-scale",
@@ -414,9 +427,92 @@ def write_copy(writer: Any, copy: Copy) -> tuple[str, float, float]:
         abstract_tokens=p.abstract_tokens,
         vectors=db_pyramid.LevelVectors(EMBEDDER, DIM, WINDOW, dict(p.vectors)),
     )  # fmt: skip
-    db_pyramid.store_pyramid(conn, pyramid)
-    t2 = time.perf_counter()
-    return article_id, t1 - t0, t2 - t1
+
+
+def write_batch(writer: Any, copies: Sequence[Copy]) -> tuple[list[str], float, float]:
+    """The bulk path: the copies through ``CorpusWriter.store_many`` (one transaction for the
+    batch, the text not cleaned again: ingest's workers normalise it), then their pyramids in
+    one transaction; returns (article ids, seconds storing, seconds in the pyramids)."""
+    from paperpyramid.db.writer import ArticleInput
+
+    t0 = time.perf_counter()
+    outcomes = writer.store_many([
+        ArticleInput(copy.doc, copy.source_uri, copy.sha256, seconds=0.0, contexts=copy.drafts,
+                     vectors=db_vectors.ContextVectors(EMBEDDER, DIM, WINDOW, copy.vectors), normalised=True)
+        for copy in copies
+    ])  # fmt: skip
+    t1 = time.perf_counter()
+    failed = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    if failed:
+        raise failed[0]
+    ids = [str(outcome) for outcome in outcomes]
+    with writer.db.atomic():
+        for article_id, copy in zip(ids, copies, strict=True):
+            db_pyramid.store_pyramid(writer.db.conn, _pyramid_of(writer.db.conn, article_id, copy.pyramid))
+    return ids, t1 - t0, time.perf_counter() - t1
+
+
+def compare_writers(
+    out: Path, sources: list[SourceArticle], articles: int, batch: int, *, log: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """Today's path (``store`` per article, each in its own transaction, its text cleaned again,
+    rows through sqlite-utils' ``insert_all``, SQLite's default page cache; then its pyramid) against the bulk path
+    (:func:`write_batch`, ``batch`` articles a transaction) on the same full-size copies, into two
+    fresh files, in the same run: chunks of ``2 * batch`` copies alternate between the two,
+    which goes first alternating too, so that the machine's load falls on both alike. Then the
+    indexes an ingest builds after a load (the BM25 index, the vector index), for both files."""
+    import sqlite_utils
+
+    from paperpyramid.db.writer import CorpusWriter
+    from paperpyramid.tokens import TokenCounter
+
+    class TodaysWriter(CorpusWriter):
+        def __init__(self, path: Path, counter: TokenCounter) -> None:
+            super().__init__(path, counter)
+            self.db.execute("PRAGMA cache_size = -2000")  # SQLite's default, as today's writer had it
+
+        def _insert(self, table: str, rows: Sequence[dict[str, Any]]) -> None:  # the rows as sqlite-utils inserts them
+            sqlite_utils.Database(self.db.conn).table(table).insert_all(rows)
+
+    counter = TokenCounter()
+    paths = {"today": out / "writers-today.sqlite", "bulk": out / "writers-bulk.sqlite"}
+    for path in paths.values():
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    writers = {"today": TodaysWriter(paths["today"], counter), "bulk": CorpusWriter(paths["bulk"], counter)}
+    seconds = {name: {"store": 0.0, "pyramid": 0.0} for name in writers}
+    loads = [os.getloadavg()[0]]
+    written = 0
+    while written < articles:
+        copies = [make_copy(sources[n % len(sources)], n) for n in range(written + 1, min(written + 2 * batch, articles) + 1)]
+        order = ("today", "bulk") if (written // (2 * batch)) % 2 == 0 else ("bulk", "today")
+        for name in order:
+            if name == "today":
+                for copy in copies:
+                    _, s_store, s_pyr = write_copy(writers[name], copy)
+                    seconds[name]["store"] += s_store
+                    seconds[name]["pyramid"] += s_pyr
+            else:
+                for start in range(0, len(copies), batch):
+                    _, s_store, s_pyr = write_batch(writers[name], copies[start : start + batch])
+                    seconds[name]["store"] += s_store
+                    seconds[name]["pyramid"] += s_pyr
+        written += len(copies)
+        loads.append(os.getloadavg()[0])
+        log(
+            f"  {written:,} articles each: today {written / seconds['today']['store']:.1f}/s, bulk {written / seconds['bulk']['store']:.1f}/s (store)"
+        )
+    result: dict[str, Any] = {"articles": written, "batch": batch, "contexts_per_article": sum(len(s.vectors) for s in sources) / len(sources),
+                              "load_average": {"min": min(loads), "max": max(loads), "mean": statistics.mean(loads)}}  # fmt: skip
+    for name, writer in writers.items():
+        writer.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        writer.close()
+        result[name] = {**seconds[name], "store_per_s": written / seconds[name]["store"],
+                        "with_pyramid_per_s": written / (seconds[name]["store"] + seconds[name]["pyramid"]),
+                        "indexes": maintain_indexes(paths[name]), "file_bytes": paths[name].stat().st_size}  # fmt: skip
+    for figure in ("store_per_s", "with_pyramid_per_s"):
+        result[f"ratio_{figure}"] = result["bulk"][figure] / result["today"][figure]
+    return result
 
 
 def _mark_recollected(conn: Any, new_articles: Sequence[str], rng: np.random.Generator) -> None:
@@ -452,7 +548,7 @@ def _mark_recollected(conn: Any, new_articles: Sequence[str], rng: np.random.Gen
             )
             ids.append(rid)
             texts.append(text)
-            vecs.append(np.frombuffer(blob[0], dtype=np.float32))
+            vecs.append(db_vectors.decode([blob[0]], DIM)[0])
         if ids:
             db_vectors.insert_level_vectors(conn, embedder, "recollections", ids, _noisy(np.stack(vecs), rng))
 
@@ -607,7 +703,7 @@ def measure_recollections(path: Path, sources: list[SourceArticle], probes: int,
         blob = conn.execute(
             f"SELECT embedding FROM {db_vectors.level_table(embedder_row, 'abstracts')} WHERE item_id = ?", [aid]
         ).fetchone()[0]
-        query = np.frombuffer(blob, dtype=np.float32)
+        query = db_vectors.decode([blob], DIM)[0]
         near = db_vectors.nearest_items(conn, embedder_row, "abstracts", query, 4 * settings.related + 20 + 1)
         t2 = time.perf_counter()
         db_vectors.nearest_items(conn, embedder_row, "recollections", query, recollections.SHOWN + 1)
@@ -707,15 +803,22 @@ def measure_snapshot(
 
     folder = out / "snapshots"
     shutil.rmtree(folder, ignore_errors=True)
+    # gzip (the snapshot before zstd) then zstd (the default), one after the other: the ratio of the same run
+    t0 = time.perf_counter()
+    gzipped = take_snapshot(path, out / "snapshots-gzip", compression="gzip")
+    gzip_seconds = time.perf_counter() - t0
+    shutil.rmtree(out / "snapshots-gzip", ignore_errors=True)
     t0 = time.perf_counter()
     snapshot = take_snapshot(path, folder)
     seconds = time.perf_counter() - t0
     result: dict[str, Any] = {
         "file_bytes": path.stat().st_size, "snapshot_s": seconds, "database_bytes": snapshot.manifest["database"]["size"],
-        "gzip_bytes": snapshot.manifest["compressed"]["size"], "compressors": {},
+        "zstd_bytes": snapshot.manifest["compressed"]["size"], "snapshot_gzip_s": gzip_seconds,
+        "gzip_bytes": gzipped.manifest["compressed"]["size"], "compressors": {},
     }  # fmt: skip
     save(result)
-    print(f"  snapshot {seconds:.0f} s, {result['gzip_bytes'] / 2**30:.2f} GiB", file=sys.stderr, flush=True)
+    print(f"  snapshot gzip {gzip_seconds:.0f} s, {result['gzip_bytes'] / 2**30:.2f} GiB; zstd {seconds:.0f} s, "
+          f"{result['zstd_bytes'] / 2**30:.2f} GiB ({gzip_seconds / seconds:.1f}x faster)", file=sys.stderr, flush=True)  # fmt: skip
     # Corpus.open of the snapshot's URL, served on 127.0.0.1, in a fresh process
     port = 18000 + os.getpid() % 1000
     server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
@@ -802,7 +905,11 @@ def report(data: dict[str, Any]) -> str:
     snap = data.get("snapshot")
     if snap:
         lines += ["", "| what | seconds | GiB |", "|---|---:|---:|", f"| corpus file | | {snap['file_bytes'] / 2**30:.2f} |",
-                  f"| take_snapshot (VACUUM INTO + one-stream gzip -6 + sha256) | {snap['snapshot_s']:.0f} | {snap['gzip_bytes'] / 2**30:.2f} |"]  # fmt: skip
+                  f"| take_snapshot (VACUUM INTO + one-stream gzip -6 + sha256) | {snap.get('snapshot_gzip_s', snap['snapshot_s']):.0f} | {snap['gzip_bytes'] / 2**30:.2f} |"]  # fmt: skip
+        if "zstd_bytes" in snap:
+            lines.append(
+                f"| take_snapshot (VACUUM INTO + zstd on every core + sha256) | {snap['snapshot_s']:.0f} | {snap['zstd_bytes'] / 2**30:.2f} |"
+            )
         for name, c in snap["compressors"].items():
             lines.append(f"| {name} of the corpus file | {c['s']:.0f} | {c['bytes'] / 2**30:.2f} |")
         o = snap.get("open")
@@ -813,6 +920,19 @@ def report(data: dict[str, Any]) -> str:
             lines.append(
                 f"| first BM25 query after open (then a second) | {o['first_query_s']:.2f} ({o['second_query_s']:.2f}) | peak RSS {o['peak_rss_mb']:.0f} MB |"
             )
+    return "\n".join(lines)
+
+
+def writers_report(r: dict[str, Any]) -> str:
+    """Today's path against the bulk path, as a markdown table."""
+    lines = [f"{r['articles']:,} full-size articles (~{r['contexts_per_article']:.0f} contexts) each way, bulk batches of {r['batch']}; "
+             f"load average {r['load_average']['min']:.1f}-{r['load_average']['max']:.1f} (mean {r['load_average']['mean']:.1f})", "",
+             "| path | store, articles/s | store + pyramid, articles/s | BM25 index s | vector index s | file MB |", "|---|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for name in ("today", "bulk"):
+        w = r[name]
+        lines.append(f"| {name} | {w['store_per_s']:.1f} | {w['with_pyramid_per_s']:.1f} | {w['indexes']['bm25_index_s']:.1f} | "
+                     f"{w['indexes']['vector_index_s']:.1f} | {w['file_bytes'] / 2**20:.0f} |")  # fmt: skip
+    lines.append(f"| bulk / today | {r['ratio_store_per_s']:.2f}x | {r['ratio_with_pyramid_per_s']:.2f}x | | | |")
     return "\n".join(lines)
 
 
@@ -838,6 +958,14 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=0, help="only the first N QA questions (0: all)")
     parser.add_argument("--snapshot", action="store_true", help="snapshot and open the last size")
     parser.add_argument("--deadline", type=float, default=0.0, help="stop growing after this Unix time (0: none)")
+    parser.add_argument(
+        "--compare-writers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only time the writer: N full-size copies through today's path and through the bulk path, same run",
+    )
+    parser.add_argument("--write-batch", type=int, default=64, help="articles a transaction on the bulk path (--compare-writers)")
     parser.add_argument("--open-worker", help=argparse.SUPPRESS)
     parser.add_argument("--question", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -853,6 +981,14 @@ def main() -> None:
     sources = load_sources(args.real)
     print(f"{len(sources)} source articles, {sum(len(s.vectors) for s in sources):,} contexts, "
           f"{sum(not s.pyramid.derived for s in sources)} with a reference distillation", file=sys.stderr, flush=True)  # fmt: skip
+    if args.compare_writers:
+        compared = compare_writers(
+            args.out, sources, args.compare_writers, args.write_batch, log=lambda text: print(text, file=sys.stderr, flush=True)
+        )
+        data["writers"] = compared
+        json_path.write_text(json.dumps(data, indent=1))
+        print(writers_report(compared))
+        return
     questions = [json.loads(line)["question"] for line in args.qa.read_text().splitlines() if line.strip()]
     if args.queries:
         questions = questions[: args.queries]

@@ -103,7 +103,9 @@ def _load_real(path: Path) -> dict[str, Any]:
         sec_ctx.setdefault(section_id, []).append((context_id, position))
     row = db_vectors.find_embedder(conn, EMBEDDER)
     assert row is not None, f"{path} has no {EMBEDDER} vectors"
-    vecs = {cid: np.frombuffer(blob, dtype=np.float32) for cid, blob in conn.execute(f"SELECT context_id, embedding FROM {row.vec_table}")}
+    vecs = {
+        cid: db_vectors.decode([blob], row.dimension)[0] for cid, blob in conn.execute(f"SELECT context_id, embedding FROM {row.vec_table}")
+    }
     conn.close()
     missing = [cid for cid in contexts if cid not in vecs]
     assert not missing, f"{len(missing)} contexts of {path} have no vector"

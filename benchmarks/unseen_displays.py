@@ -4,9 +4,9 @@
     .venv/bin/python benchmarks/unseen_displays.py --split dev --n 30
     .venv/bin/python benchmarks/unseen_displays.py --split heldout --n 30
 
-Each paper (:func:`paperpyramid.eval.synthetic.display_papers.generate_displays`) is two pages
+Each paper (:func:`benchmarks.synthetic.display_papers.generate_displays`) is two pages
 of running text with display equations drawn in the text fonts (no math font), parsed with
-the embedded parser and scored by :mod:`paperpyramid.eval.synthetic.display_scoring`.
+the embedded parser and scored by :mod:`benchmarks.synthetic.display_scoring`.
 ``--baseline REV`` also scores the parser of a git revision on the same papers, side by side
 (checked out into a temporary worktree, run in a subprocess per paper). The held-out split is for reporting only: ``--failures`` is
 refused for it.
@@ -25,8 +25,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from paperpyramid.document import Document, Formula
-from paperpyramid.eval.synthetic.display_scoring import render_displays, run_displays
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: benchmarks.synthetic
+
+from benchmarks.synthetic.display_scoring import render_displays, run_displays  # noqa: E402
+from paperpyramid.document import Document, Formula  # noqa: E402
 
 _DUMP = """
 import json, sys

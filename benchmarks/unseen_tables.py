@@ -4,15 +4,15 @@
     .venv/bin/python benchmarks/unseen_tables.py --split dev --n 10
     .venv/bin/python benchmarks/unseen_tables.py --split heldout --n 10 --json /tmp/heldout.json
 
-Each paper is written by :func:`paperpyramid.eval.synthetic.generate` (one or two pages of
+Each paper is written by :func:`benchmarks.synthetic.generate` (one or two pages of
 prose in one or two columns, one table in the given style or none) and parsed with the
 embedded parser (``parse_pdf``); its tables are paired with the gold and scored with the
-measures of ``paperpyramid eval parse`` (see :mod:`paperpyramid.eval.synthetic.scoring`).
+measures of ``paperpyramid eval parse`` (see :mod:`benchmarks.synthetic.scoring`).
 ``--n`` is the number of papers per style (nine styles, one of them without a table), so
 ``--n 10`` is 90 papers, 80 tables; on one core that takes about a minute.
 
 The held-out split is for reporting only: never tune the engine on it, and never read its
-failures to choose a rule (the rule in :mod:`paperpyramid.eval.synthetic`). ``--failures``
+failures to choose a rule (the rule in :mod:`benchmarks.synthetic`). ``--failures``
 prints the worst tables with their gold and extracted grids, and is refused for the
 held-out split; reproduce a problem on a dev seed instead.
 """
@@ -26,8 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-from paperpyramid.eval.synthetic import STYLES, SplitName
-from paperpyramid.eval.synthetic.scoring import PaperResult, papers_of, render_results, results_to_json, run_split
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: benchmarks.synthetic
+
+from benchmarks.synthetic import STYLES, SplitName  # noqa: E402
+from benchmarks.synthetic.scoring import PaperResult, papers_of, render_results, results_to_json, run_split  # noqa: E402
 
 
 def _grid(rows: list[list[str]] | tuple[tuple[str, ...], ...], limit: int = 8) -> list[str]:

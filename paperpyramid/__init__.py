@@ -10,10 +10,10 @@ Reading: ``Corpus.open(path_or_url)``; ``Corpus.ask`` returns an :class:`Answer`
 import); everything else is imported with the package.
 """
 
-__version__ = "0.1.0"
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from importlib import import_module  # noqa: E402
-from typing import TYPE_CHECKING, Any  # noqa: E402
+from paperpyramid._version import __version__
 
 # The subpackage paperpyramid.ingest first (it loads nothing yet): once it is loaded, the import
 # system never again sets the attribute ``paperpyramid.ingest`` to it, so the function imported
@@ -30,11 +30,11 @@ from paperpyramid.api import (  # noqa: E402
     IngestReport,
     ingest,
 )
-from paperpyramid.api.rows import SectionNode  # noqa: E402
 from paperpyramid.asking.answer import Answer, CitedClaim  # noqa: E402
 from paperpyramid.asking.trace import Fact, Found, Limits, Step  # noqa: E402
 from paperpyramid.citation_graph import CitationLink, CitingPassage  # noqa: E402
 from paperpyramid.corpus import Article, ContextRow, Corpus, IngestLogRow, ReadOnlyCorpus, SectionRow  # noqa: E402
+from paperpyramid.db.corpus_rows import SectionNode  # noqa: E402
 from paperpyramid.document import Figure, Formula, Reference, Table  # noqa: E402
 from paperpyramid.retrieval import Citation, Passage, SearchHit  # noqa: E402
 from paperpyramid.retrieval.api import RetrievalOptions  # noqa: E402

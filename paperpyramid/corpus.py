@@ -1,5 +1,6 @@
-"""A corpus: articles, their sections in order, contexts, neighbours, search and answers; and
-the write side that grows it (embed, distill, snapshot, export).
+"""A corpus: a :class:`~paperpyramid.db.reader.CorpusReader` (articles, their sections in order,
+contexts, neighbours) with citations, search and answers on top; and the write side that grows
+it (embed, distill, snapshot, export). It sits above the stages: nothing under it imports it.
 
 ``Corpus.open(path)`` opens the file read-only, so any number of readers can run beside the
 one writer (the corpus is in WAL mode). Whoever wrote the file, it is read as untrusted: it must
@@ -24,7 +25,7 @@ are written for it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Literal
@@ -32,29 +33,23 @@ from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from paperpyramid import citation_graph
-from paperpyramid.api.rows import (  # the rows a corpus returns, re-exported here
-    ARTICLE_COLUMNS,
-    CONTEXT_SELECT,
-    SECTION_SELECT,
-    Article,
-    ContextRow,
-    IngestLogRow,
-    SectionNode,
-    SectionRow,
-    article_row,
-    read_figures,
-    read_formulas,
-    read_references,
-    read_tables,
-    section_tree,
+from paperpyramid.api.progress import progress_bar
+from paperpyramid.api.reports import (
+    ArticleDistilled,
+    DistillReport,
+    EmbedReport,
+    ExportReport,
+    article_distilled,
+    distill_report,
+    embed_report,
 )
 from paperpyramid.citation_graph import CitationLink
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
+from paperpyramid.db.corpus_rows import Article, ContextRow, IngestLogRow, SectionNode, SectionRow  # re-exported here
+from paperpyramid.db.reader import CorpusReader
 from paperpyramid.db.schema import SCHEMA_VERSION
 from paperpyramid.db.snapshot_schema import schema_problem
-from paperpyramid.db.writer import normalize_doi
-from paperpyramid.document import Figure, Formula, Reference, Table
 from paperpyramid.errors import NotACorpus, PaperPyramidError
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.api import RetrievalOptions, retrieve
@@ -64,17 +59,19 @@ from paperpyramid.settings import DEFAULT_BUDGET_TOKENS, DEFAULT_K, LEVELS, LLM_
 if TYPE_CHECKING:
     from datetime import timedelta
 
-    from paperpyramid.api.reports import ArticleDistilled, DistillReport, EmbedReport, ExportReport
     from paperpyramid.asking.answer import Answer
     from paperpyramid.asking.trace import Found, Limits, Step
     from paperpyramid.db.snapshot import Snapshot
+    from paperpyramid.distill.pipeline import ArticleOutcome
     from paperpyramid.embeddings import Embedder
     from paperpyramid.llm import LLM
-    from paperpyramid.settings import EmbeddingSettings, Settings
+    from paperpyramid.settings import DistillSettings, EmbeddingSettings, Settings
 
 
 #: Sources that ``Corpus.open`` fetches as snapshots (besides local ``.gz`` files).
 _REMOTE_SCHEMES = ("http://", "https://", "s3://")
+#: what :meth:`Corpus.export` writes
+EXPORT_FORMATS: tuple[str, ...] = ("markdown", "json")
 
 
 class ReadOnlyCorpus(PaperPyramidError):
@@ -83,8 +80,9 @@ class ReadOnlyCorpus(PaperPyramidError):
     bare connection. Open the corpus file itself with :meth:`Corpus.open` to write."""
 
 
-class Corpus:
-    """A corpus opened for reading, with write methods that open their own writer connection on
+class Corpus(CorpusReader):
+    """A corpus opened for reading (the queries of :class:`~paperpyramid.db.reader.CorpusReader`
+    and the search, answers and citations here), with write methods that open their own writer connection on
     the same file (see the module's docstring). Open one with :meth:`open`; use it in a ``with``
     block, or call :meth:`close`.
 
@@ -101,7 +99,7 @@ class Corpus:
         path: Path | None = None,
         from_snapshot: bool = False,
     ) -> None:
-        self.conn = conn
+        super().__init__(conn)
         self.path = path
         self.from_snapshot = from_snapshot
         self._embedder = embedder
@@ -115,6 +113,7 @@ class Corpus:
         source: str | Path,
         *,
         manifest_url: str | None = None,
+        shards: Sequence[str | int | None] | None = None,
         cache_dir: str | Path | None = None,
         settings: Settings | None = None,
         embedder: Embedder | None = None,
@@ -127,7 +126,10 @@ class Corpus:
 
         A snapshot is an http(s) URL (such as the presigned URL a snapshot comes with), an
         ``s3://bucket/key`` URI (read with ``settings.s3``, by default the ``AWS_*`` variables)
-        or a local ``.sqlite.gz`` file. It is downloaded once into ``cache_dir`` (else
+        or a local ``.sqlite.zst`` or ``.sqlite.gz`` file (zstd or gzip, told by its first bytes).
+        A sharded snapshot is its catalog's URL (``*.catalog.json``): ``shards`` picks the values
+        to fetch (``[2019, 2020]`` of one sharded by year; all when None), and several shards are
+        merged into one corpus in the cache, ids unchanged. It is downloaded once into ``cache_dir`` (else
         ``$PAPERPYRAMID_CORPUS__CACHE_DIR``, else ``~/.cache/paperpyramid/snapshots``), checked against
         the sha256 in its manifest, and reused from there while it still matches. The manifest
         is read from beside the snapshot, or from ``manifest_url`` (needed with a presigned URL,
@@ -159,13 +161,13 @@ class Corpus:
         """
         if isinstance(source, str) and source.startswith("file://"):
             source = Path(url2pathname(urlparse(source).path))
-        if str(source).startswith(_REMOTE_SCHEMES) or str(source).endswith(".gz"):
+        if str(source).startswith(_REMOTE_SCHEMES) or str(source).endswith((".gz", ".zst", ".catalog.json")) or shards is not None:
             if migrate:
                 raise ValueError("migrate is for a corpus file; a snapshot is a read-only copy, never migrated")
             # imported here: the object-store client and settings load only when a snapshot is opened
-            from paperpyramid.db.snapshot import fetch_snapshot
+            from paperpyramid.db.snapshot import fetch_published
 
-            fetched = fetch_snapshot(source, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings)
+            fetched = fetch_published(source, shards=shards, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings)
             # a verified snapshot never changes: immutable skips locking and change detection
             # (its schema was checked, virtual tables and sizes too, before it was cached)
             return cls._open_file(
@@ -256,76 +258,7 @@ class Corpus:
         """Close the reading connection (a ``with`` block does it on leaving)."""
         self.conn.close()
 
-    # articles
-
-    def articles(self) -> Iterator[Article]:
-        """Every article, in the order they were stored."""
-        for row in self.conn.execute(f"SELECT {ARTICLE_COLUMNS} FROM articles ORDER BY created_at, rowid"):
-            yield article_row(row)
-
-    def article(self, id_or_doi: str) -> Article:
-        """The article with this id, or else with this DOI (any case, with or without a
-        ``https://doi.org/`` or ``doi:`` prefix)."""
-        row = self.conn.execute(f"SELECT {ARTICLE_COLUMNS} FROM articles WHERE id = ?", [id_or_doi]).fetchone()
-        if row is None:
-            row = self.conn.execute(
-                f"SELECT {ARTICLE_COLUMNS} FROM articles WHERE doi = ? ORDER BY rowid LIMIT 1",
-                [normalize_doi(id_or_doi)],
-            ).fetchone()
-        if row is None:
-            raise KeyError(f"no article with id or DOI {id_or_doi!r}")
-        return article_row(row)
-
-    # sections
-
-    def sections(self, article_id: str) -> list[SectionRow]:
-        """The article's sections in reading order (subsections follow their parent)."""
-        self._require("articles", article_id)
-        rows = self.conn.execute(f"{SECTION_SELECT} WHERE ars.article_id = ? ORDER BY ars.position", [article_id])
-        return [SectionRow(*row) for row in rows]
-
-    def section(self, section_id: str) -> SectionRow:
-        """One section by id."""
-        row = self.conn.execute(f"{SECTION_SELECT} WHERE s.id = ?", [section_id]).fetchone()
-        if row is None:
-            raise KeyError(f"no section with id {section_id!r}")
-        return SectionRow(*row)
-
-    def next_section(self, section_id: str) -> SectionRow | None:
-        """The section that follows this one in the same paper, or None at the paper's end.
-
-        Call it to keep reading when a section's text stops short of what you need; read
-        its text with ``contexts(section.id)``.
-        """
-        return self._neighbour(section_id, ">", "ASC")
-
-    def previous_section(self, section_id: str) -> SectionRow | None:
-        """The section before this one in the same paper, or None at the paper's start.
-
-        Call it when a passage refers back to something defined earlier.
-        """
-        return self._neighbour(section_id, "<", "DESC")
-
-    def _neighbour(self, section_id: str, compare: str, order: str) -> SectionRow | None:
-        here = self.section(section_id)
-        row = self.conn.execute(
-            f"{SECTION_SELECT} WHERE ars.article_id = ? AND ars.position {compare} ? ORDER BY ars.position {order} LIMIT 1",
-            [here.article_id, here.position],
-        ).fetchone()
-        return None if row is None else SectionRow(*row)
-
-    def section_tree(self, article_id: str) -> list[SectionNode]:
-        """The article's sections as a tree: the top-level sections in reading order, each with
-        its subsections (``children``)."""
-        return section_tree(self.sections(article_id))
-
-    # what an article holds besides its text
-
-    def references(self, article_id: str) -> list[Reference]:
-        """The article's reference list, in the order printed, each with its stored ``id`` and
-        ``position`` (from 0)."""
-        self._require("articles", article_id)
-        return read_references(self.conn, article_id)
+    # citations
 
     def cites(self, article_id: str, *, in_corpus: bool = False) -> list[CitationLink]:
         """The article's reference entries in printed order, each with the passages that cite it
@@ -340,67 +273,6 @@ class Corpus:
         citing it: which papers build on it, and what they say of it."""
         self._require("articles", article_id)
         return citation_graph.cited_by(self.conn, article_id)
-
-    def tables(self, article_id: str) -> list[Table]:
-        """The article's tables in printed order, each as rows of cells (``cells``) and as
-        Markdown (``markdown``), with its caption and page."""
-        self._require("articles", article_id)
-        return read_tables(self.conn, article_id)
-
-    def formulas(self, article_id: str) -> list[Formula]:
-        """The article's display formulas, as text (and LaTeX where a backend produced it)."""
-        self._require("articles", article_id)
-        return read_formulas(self.conn, article_id)
-
-    def figures(self, article_id: str) -> list[Figure]:
-        """The article's figure captions (images are not stored)."""
-        self._require("articles", article_id)
-        return read_figures(self.conn, article_id)
-
-    # contexts
-
-    def contexts(self, section_id: str) -> list[ContextRow]:
-        """The section's contexts (its text, in passages) in reading order."""
-        self._require("sections", section_id)
-        rows = self.conn.execute(f"{CONTEXT_SELECT} WHERE sc.section_id = ? ORDER BY sc.position", [section_id])
-        return [ContextRow(*row) for row in rows]
-
-    def context(self, context_id: str) -> ContextRow:
-        """One context by id."""
-        row = self.conn.execute(f"{CONTEXT_SELECT} WHERE c.id = ?", [context_id]).fetchone()
-        if row is None:
-            raise KeyError(f"no context with id {context_id!r}")
-        return ContextRow(*row)
-
-    def parent_contexts(self, context_id: str, before: int = 2, after: int = 2) -> list[ContextRow]:
-        """A passage with its neighbours: the ``before`` passages preceding it and the ``after``
-        following it, the passage itself among them (the "parent document" a hit stands in).
-
-        Neighbours are taken in the paper's reading order and may come from the previous or
-        next section; fewer come back at the paper's start or end. Call it when a search hit
-        is too short to answer from, to read around it.
-        """
-        if before < 0 or after < 0:
-            raise ValueError("before and after must not be negative")
-        here = self.context(context_id)
-        rows = self.conn.execute(
-            f"""
-            WITH ordered AS (
-                SELECT c.id AS id, ROW_NUMBER() OVER (ORDER BY ars.position, sc.position) AS n
-                FROM contexts AS c
-                JOIN sections_contexts AS sc ON sc.context_id = c.id
-                JOIN article_sections AS ars ON ars.section_id = sc.section_id
-                WHERE ars.article_id = :article
-            ),
-            target AS (SELECT n FROM ordered WHERE id = :context)
-            {CONTEXT_SELECT}
-            JOIN ordered ON ordered.id = c.id
-            WHERE ordered.n BETWEEN (SELECT n FROM target) - :before AND (SELECT n FROM target) + :after
-            ORDER BY ordered.n
-            """,
-            {"article": here.article_id, "context": context_id, "before": before, "after": after},
-        )
-        return [ContextRow(*row) for row in rows]
 
     # search
 
@@ -666,17 +538,30 @@ class Corpus:
         Raises :class:`ReadOnlyCorpus` on a corpus opened from a snapshot, ``ValueError`` for
         an unknown model name (listing the known ones), ``ConfigurationError`` when the model
         cannot load (weights not installed, no endpoint)."""
-        from paperpyramid.api.writing import embed_file, embedder_for
+        from paperpyramid.ingest.embed import embed_corpus
 
         path = self._file("embed")
-        return embed_file(
-            path,
-            embedder_for(self, embedding_model, embedder),
-            batch_size=batch_size,
-            progress=progress,
-            on_start=on_start,
-            on_batch=on_batch,
-        )
+        chosen = self._embedder_named(embedding_model, embedder)
+        missing = [0]
+        done = [0]
+        with progress_bar(progress, "embed") as bar:
+
+            def start(count: int) -> None:
+                missing[0] = count
+                bar.total(count)
+                if on_start is not None:
+                    on_start(count)
+
+            def batch(size: int) -> None:
+                done[0] += size
+                bar.advance(size)
+                if on_batch is not None:
+                    on_batch(done[0], missing[0])
+
+            summary = embed_corpus(
+                path, chosen, batch_size=batch_size, storage=self.settings.embedding.vector_storage, on_start=start, on_batch=batch
+            )
+        return embed_report(summary)
 
     def distill(
         self,
@@ -711,10 +596,8 @@ class Corpus:
         An article the model cannot distil is a failure in the report, with its reason; when the
         endpoint stops answering the run ends early, saying why in ``report.stopped``. Raises
         :class:`ReadOnlyCorpus` on a corpus opened from a snapshot."""
-        from paperpyramid.api.writing import article_ids, distill_file
-
         path = self._file("distill")
-        ids = article_ids(self, articles)
+        ids = self._article_ids(articles)
         overrides = {
             name: value
             for name, value in {"max_pages": max_pages, "concurrency": concurrency, "recollections": recollections}.items()
@@ -722,19 +605,17 @@ class Corpus:
         }
         settings = self.settings.distill.model_validate({**self.settings.distill.model_dump(), **overrides})
         embedder = self.embedder if settings.embed else None
-        return distill_file(
-            path,
-            llm or self.llm,
-            settings,
-            embedder=embedder,
-            article_ids=ids,
-            redo=redo,
-            progress=progress,
-            on_start=on_start,
-            on_article=on_article,
-        )
+        return _distill_file(path, llm or self.llm, settings, embedder, ids, redo, progress, on_start, on_article)
 
-    def snapshot(self, destination: str | Path, *, expires: timedelta | None = None, licences: Sequence[str] | None = None) -> Snapshot:
+    def snapshot(
+        self,
+        destination: str | Path,
+        *,
+        expires: timedelta | None = None,
+        licences: Sequence[str] | None = None,
+        compression: str | None = None,
+        shard_by: str | None = None,
+    ) -> Snapshot:
         """Publish a consistent, compressed copy of the corpus (safe while an ingest writes to
         it) with its manifest (schema version, row counts, articles per licence, sha256) and
         Datasette metadata, to ``destination``: a folder (created if missing) or
@@ -748,10 +629,14 @@ class Corpus:
         vectors, pyramid). ``snapshot.licence_warning`` is one line when the published articles
         include some whose licence is unknown or non-commercial.
 
+        ``compression`` is ``zstd`` (multi-threaded; the default) or ``gzip``. ``shard_by``
+        (``year``, ``source`` or an article column) publishes one snapshot per value and a
+        catalog listing them; the returned snapshot names the catalog (see ``take_snapshot``).
+
         Raises ``ValueError`` for a licence that is not a key, :class:`ReadOnlyCorpus` on a corpus
         opened from a snapshot (copy its files instead), ``SnapshotError`` when the upload is
         refused, ``ServiceUnavailable`` when the object store cannot be reached."""
-        from paperpyramid.db.snapshot import MAX_EXPIRES, take_snapshot
+        from paperpyramid.db.snapshot import DEFAULT_COMPRESSION, MAX_EXPIRES, take_snapshot
 
         return take_snapshot(
             self._file("snapshot"),
@@ -759,6 +644,8 @@ class Corpus:
             self.settings,
             expires=expires if expires is not None else MAX_EXPIRES,
             licences=licences,
+            compression=compression or DEFAULT_COMPRESSION,
+            shard_by=shard_by,
         )
 
     def export(
@@ -781,11 +668,23 @@ class Corpus:
         raises ``KeyError`` before anything is written, an unknown format ``ValueError`` listing
         the formats. Works on any corpus, a snapshot's too (it only reads). Nothing is printed
         unless ``progress``; ``on_article(done, total)`` is called after each article."""
-        from paperpyramid.api.writing import export_corpus
+        from paperpyramid.export import export_articles
 
-        return export_corpus(
-            self, Path(destination), format=format, by_page=by_page, articles=articles, progress=progress, on_article=on_article
-        )
+        if format not in EXPORT_FORMATS:
+            raise ValueError(f"unknown export format {format!r}; choose one of: {', '.join(EXPORT_FORMATS)}")
+        ids = self._article_ids(articles)
+        if ids is None:
+            ids = [article.id for article in self.articles()]
+        with progress_bar(progress, "export") as bar:
+            bar.total(len(ids))
+
+            def exported(done: int, total: int) -> None:
+                bar.advance(1)
+                if on_article is not None:
+                    on_article(done, total)
+
+            files = export_articles(self, destination, format=format, by_page=by_page, article_ids=ids, on_article=exported)
+        return ExportReport(destination=Path(destination), format=format, by_page=by_page, articles=tuple(ids), files=tuple(files))
 
     def _file(self, doing: str) -> Path:
         """The corpus file to ``doing`` (embed, distill, snapshot), or why there is none."""
@@ -798,19 +697,31 @@ class Corpus:
             raise ReadOnlyCorpus(f"cannot {doing}: this corpus was made from a connection, with no file; open it with Corpus.open(PATH)")
         return self.path
 
-    # ingest log
+    def _article_ids(self, articles: Sequence[str] | None) -> list[str] | None:
+        """The ids of ``articles`` (ids or DOIs), each once, in the order given (None: every
+        article); an unknown one raises ``KeyError`` naming it."""
+        if articles is None:
+            return None
+        if isinstance(articles, str):
+            raise TypeError("articles is a list of ids or DOIs, not one string: write articles=[...]")
+        return list(dict.fromkeys(self.article(name).id for name in articles))
 
-    def ingest_log(self) -> list[IngestLogRow]:
-        """Every source the ingest has seen, with its latest status, oldest update first."""
-        rows = self.conn.execute(
-            "SELECT source_uri, sha256, status, error, attempts, article_id, pages, seconds, updated_at "
-            "FROM ingest_log ORDER BY updated_at, rowid"
-        )
-        return [IngestLogRow(*row) for row in rows]
+    def _embedder_named(self, name: str | None, given: Embedder | None) -> Embedder:
+        """The embedder :meth:`embed` uses: ``given``, else the query embedder when ``name`` is
+        None or the configured model, else the model ``name`` names."""
+        from paperpyramid.settings import EMBEDDER_NAMES
 
-    def _require(self, table: str, id_: str) -> None:
-        if self.conn.execute(f"SELECT 1 FROM {table} WHERE id = ?", [id_]).fetchone() is None:
-            raise KeyError(f"no {table.rstrip('s')} with id {id_!r}")
+        if given is not None:
+            if name is not None:
+                raise ValueError("give embedding_model or embedder, not both")
+            return given
+        if name is None or name == self.settings.embedding.model:
+            return self.embedder
+        if name not in EMBEDDER_NAMES:
+            raise ValueError(f"unknown embedding model {name!r}; choose one of: {', '.join(EMBEDDER_NAMES)}")
+        from paperpyramid.embeddings import get_embedder
+
+        return get_embedder(self.settings.embedding.model_copy(update={"model": name}))
 
 
 def _migrate_older(path: Path) -> None:
@@ -854,4 +765,41 @@ def _check_level(level: str) -> None:
         raise ValueError(f"unknown level {level!r}; choose one of: {', '.join(LEVELS)}")
 
 
-__all__ = ["Article", "ContextRow", "Corpus", "IngestLogRow", "ReadOnlyCorpus", "SectionRow"]
+def _distill_file(
+    path: Path,
+    llm: LLM,
+    settings: DistillSettings,
+    embedder: Embedder | None,
+    article_ids: Sequence[str] | None,
+    redo: bool,
+    progress: bool,
+    on_start: Callable[[int], None] | None,
+    on_article: Callable[[ArticleDistilled, int], None] | None,
+) -> DistillReport:
+    """Distil the articles of the corpus at ``path`` that need it (see
+    :func:`paperpyramid.distill.pipeline.distill_corpus`), with :meth:`Corpus.distill`'s progress."""
+    from paperpyramid.distill.pipeline import distill_corpus
+
+    todo = [0]
+    with progress_bar(progress, "distil", "{task.fields[tokens]} tokens", tokens=0) as bar:
+        spent = [0]
+
+        def start(count: int) -> None:
+            todo[0] = count
+            bar.total(count)
+            if on_start is not None:
+                on_start(count)
+
+        def finished(outcome: ArticleOutcome) -> None:
+            spent[0] += outcome.prompt_tokens + outcome.completion_tokens
+            bar.advance(1, tokens=spent[0])
+            if on_article is not None:
+                on_article(article_distilled(outcome), todo[0])
+
+        summary = distill_corpus(
+            path, llm, settings, embedder=embedder, article_ids=article_ids, redo=redo, on_start=start, on_article=finished
+        )
+    return distill_report(llm.name, summary)
+
+
+__all__ = ["Article", "ContextRow", "Corpus", "IngestLogRow", "ReadOnlyCorpus", "SectionNode", "SectionRow"]

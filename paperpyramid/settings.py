@@ -140,6 +140,14 @@ class IngestSettings(BaseModel):
         120.0, gt=0, description="Seconds one document may take to parse before it is stopped and recorded as failed."
     )
     max_attempts: int = Field(3, ge=1, description="Tries per document when a worker process dies under it.")
+    write_batch: int = Field(
+        64, ge=1,
+        description="Parsed documents the writer stores in one transaction (with their ingest log rows: a crash keeps the whole batch or "
+                    "none of it); 1 stores each in its own.",
+    )  # fmt: skip
+    write_batch_seconds: float = Field(
+        2.0, gt=0, description="The longest a parsed document waits for its batch to fill before the writer stores what it has."
+    )
     max_worker_memory: int | None = Field(
         None, ge=0,
         description="MiB of address space each parser process may use (RLIMIT_AS); a document that needs more fails, the run goes on. "
@@ -231,6 +239,10 @@ class EmbeddingSettings(BaseModel):
     runtime: Literal["auto", "onnx", "numpy"] = Field(
         "auto",
         description="Where minilm runs: onnx (ONNX Runtime), numpy, or auto (ONNX Runtime when installed); the vectors are the same.",
+    )
+    vector_storage: Literal["int8", "float32"] = Field(
+        "int8",
+        description="How a model's vectors are stored when it first embeds into a corpus: int8 (a quarter of the bytes) or float32.",
     )
     base_url: str | None = Field(
         default_factory=lambda: os.environ.get("OPENAI_BASE_URL"),

@@ -11,8 +11,19 @@ ROOT=$PWD
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 export PIP_DISABLE_PIP_VERSION_CHECK=1
+# setuptools packs whatever build/lib holds: a module since moved out of the package would ship from a stale build
+rm -rf "$ROOT/build"
 .venv/bin/python -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir "$WORK/dist" "$ROOT"
 WHEEL=$(ls "$WORK"/dist/paperpyramid-*.whl)
+# the package alone, as the tree holds it: no test fixtures or benchmark generators (benchmarks/synthetic)
+.venv/bin/python - "$WHEEL" "$ROOT" <<'PY'
+import sys, zipfile
+from pathlib import Path
+root = Path(sys.argv[2])
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+foreign = [name for name in names if not name.split("/")[0].endswith(".dist-info") and not (name.startswith("paperpyramid/") and (root / name).is_file())]
+sys.exit(f"the wheel holds files that are not the tree's package: {foreign[:5]}" if foreign else 0)
+PY
 "${PYTHON:-python3}" -m venv "$WORK/venv"
 PY="$WORK/venv/bin/python"
 PP="$WORK/venv/bin/paperpyramid"

@@ -33,8 +33,28 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from paperpyramid import Corpus  # noqa: E402
-from paperpyramid.asking.trace import Limits  # noqa: E402
+from paperpyramid.asking.answer import Answer  # noqa: E402
+from paperpyramid.asking.trace import Limits, Step  # noqa: E402
 from tests.s3server import SeaweedServer  # noqa: E402
+
+#: the most characters of model output (or of a passage) the demo prints on one line
+SHOWN = 300
+
+
+def _clip(text: str, limit: int = SHOWN) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def _print_step(step: Step) -> None:
+    print(f"   step {step.name}: {_clip(step.detail)}")
+
+
+def _print_answer(answer: Answer) -> None:
+    """The answer, each of its lines clipped: a small model's claims can run long."""
+    print("   answer: " + "\n   ".join(_clip(line) for line in answer.text.splitlines()))
+    print(f"   tokens: {answer.usage.prompt_tokens} prompt + {answer.usage.completion_tokens} completion")
 
 
 def main() -> None:
@@ -87,8 +107,7 @@ def main() -> None:
                 with Corpus.open(url, cache_dir=cache) as corpus:
                     print(f"   mode: {corpus.best_mode()} (the snapshot carries the vectors; only the query is embedded)")
                     for rank, hit in enumerate(corpus.search(args.query, k=3), 1):
-                        text = " ".join(hit.text.split())
-                        print(f"\n{rank}. {hit.cite()}  (score {hit.score:.3f})\n   {text[:300]}{'…' if len(text) > 300 else ''}")
+                        print(f"\n{rank}. {hit.cite()}  (score {hit.score:.3f})\n   {_clip(hit.text)}")
                     window = corpus.retrieve(args.query, mode="parent", budget_tokens=1500)
                     pages = sorted({hit.citation.page_number for hit in window if hit.citation.page_number})
                     tokens = sum(hit.num_tokens for hit in window)
@@ -98,24 +117,14 @@ def main() -> None:
                     print(f"\n   insights (the pyramid's first level) for {args.query!r}:")
                     for rank, hit in enumerate(corpus.retrieve(args.query, level="insights", k=3), 1):
                         where = f"from {hit.sources[0].cite()}" if hit.sources else hit.cite()
-                        print(f"   {rank}. {' '.join(hit.text.split())[:200]}\n      {where}")
+                        print(f"   {rank}. {_clip(hit.text, 200)}\n      {where}")
                     question = "What is unique about how Limnonectes larvaepartus reproduces?"
                     print(f"\n7. asking the corpus with the embedded model (crude): {question!r}")
-                    answer = corpus.ask(
-                        question, strategy="parent", budget_tokens=1500, on_step=lambda step: print(f"   step {step.name}: {step.detail}")
-                    )
-                    print("   answer: " + answer.text.replace("\n", "\n   "))
-                    print(f"   tokens: {answer.usage.prompt_tokens} prompt + {answer.usage.completion_tokens} completion")
+                    _print_answer(corpus.ask(question, strategy="parent", budget_tokens=1500, on_step=_print_step))
                     print("\n   the same question by the pyramid search agent (at most 2 rounds):")
-                    answer = corpus.ask(
-                        question,
-                        strategy="pyramid",
-                        budget_tokens=1500,
-                        limits=Limits(max_steps=2),
-                        on_step=lambda step: print(f"   step {step.name}: {step.detail}"),
+                    _print_answer(
+                        corpus.ask(question, strategy="pyramid", budget_tokens=1500, limits=Limits(max_steps=2), on_step=_print_step)
                     )
-                    print("   answer: " + answer.text.replace("\n", "\n   "))
-                    print(f"   tokens: {answer.usage.prompt_tokens} prompt + {answer.usage.completion_tokens} completion")
         finally:
             print("\n8. stopping the S3 server")
             server.stop()

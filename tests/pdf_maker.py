@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import textwrap
 
-from paperpyramid.eval.synthetic.canvas import pdf_of_objects  # the writer of the generated table papers: one PDF file writer
+from benchmarks.synthetic.canvas import pdf_of_objects  # the writer of the generated table papers: one PDF file writer
 
 
 def _escape(line: str) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
+from paperpyramid.asking.answer import _degenerate
 from paperpyramid.cli import app
 from paperpyramid.corpus import Corpus
 from paperpyramid.llm import get_llm
@@ -240,9 +241,9 @@ def test_an_answer_of_500_claims_keeps_the_ten_its_schema_allows_and_says_so(tmp
     assert "claims held 500 items where the schema allows 10" in answer.steps[-1].detail
 
 
-def test_a_claim_that_ran_into_repeated_text_is_shown_short_and_flagged(tmp_path: Path) -> None:
-    # issue 35: the main job's last answer, from the embedded 135M model, printed a "claim" of
-    # ~1,000 characters of "1.1.1.1…"; a small model's loop is cut short and never taken as fact
+def test_a_claim_that_ran_into_repeated_text_is_dropped_and_counted(tmp_path: Path) -> None:
+    # the main job's last answer, from the embedded 135M model, printed a "claim" of ~1,000
+    # characters of "1.1.1.1…": a small model's loop is no claim, and the answer step says so
     def looping(body: dict[str, Any]) -> FakeReply:
         shark = next(int(number) for number, _, text in _PASSAGE.findall(body["messages"][1]["content"]) if "shark" in text)
         claims = [
@@ -255,8 +256,17 @@ def test_a_claim_that_ran_into_repeated_text_is_shown_short_and_flagged(tmp_path
     make_corpus(db, {"alpha": paper("alpha", pages=3)})
     with FakeLLMServer(looping) as server, Corpus.open(db) as corpus:
         answer = corpus.ask("how large did the shark colony grow", strategy="bm25", llm=get_llm(llm_settings(server.base_url)))
-    kept, looped = answer.claims
-    assert kept.supported and not looped.supported and looped.reason == "the model's reply ran into repeated text"
-    assert len(looped.text) <= 25 and looped.text.endswith("…")
-    assert len(answer.text) < 300 and "1.1.1.1.1.1.1.1.1.1.1.1.1.1.1" not in answer.text
-    assert answer.text.endswith("… (the model's reply ran into repeated text)")
+    (kept,) = answer.claims
+    assert kept.supported and kept.text.startswith("The shark colony")
+    assert "1 claims, 0 unsupported; 1 dropped: the model's reply ran into repeated text" in answer.steps[-1].detail
+    assert len(answer.text) < 300 and "1.1.1" not in answer.text and "1.1.1" not in json.dumps(answer.to_json())
+
+
+def test_only_a_claim_that_is_mostly_repetition_is_a_loop() -> None:
+    """A run inside a sentence (a primer, a rule of dashes) is no loop; a sentence lost in one is."""
+    sentences = [
+        "The tadpoles were genotyped with the primer AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA on the 16S gene of every clutch sampled.",
+        "Table 2 ---------------------- lists the clutch sizes of the twelve females measured.",
+    ]
+    loops = ["1." * 40, "Colonies grew 1." + "1." * 30, "the the the the the the the the the the the"]
+    assert [_degenerate(text) for text in sentences + loops] == [False, False, True, True, True]

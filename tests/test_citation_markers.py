@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.synthetic.citation_scoring import run_synthetic
 from paperpyramid.citations.markers import link_markers
 from paperpyramid.document import Block, Cite, Document, Section
 from paperpyramid.eval.citations import (
     evaluate_citations,
     load_labels,
-    run_synthetic,
     score_labelled,
 )
 from paperpyramid.parsers.embedded.references import parse_reference

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from paperpyramid.eval.synthetic.canvas import pdf_of_objects
+from benchmarks.synthetic.canvas import pdf_of_objects
 from paperpyramid.eval.tables import TableGrid, exact_cell_recall, load_gold_tables
 from paperpyramid.parsers.coverage import text_layer_words
 from paperpyramid.parsers.embedded.layout import extract_page

@@ -79,3 +79,22 @@ def test_fifty_copies_are_new_articles_that_search_finds(tmp_path: Path) -> None
     recollected = corpus_scale.measure_recollections(path, sources, 1, args)
     assert recollected["articles"] == 51 and recollected["nearest_abstracts_found"] == recollected["nearest_abstracts_asked"]
     assert recollected["recollections_written"] == 1
+
+
+def test_the_two_write_paths_store_the_same_copies(tmp_path: Path) -> None:
+    sources = [_source(i) for i in range(3)]
+    result = corpus_scale.compare_writers(tmp_path, sources, 20, 4, log=lambda _: None)
+    assert result["articles"] == 20 and result["ratio_store_per_s"] > 0
+    texts = {}
+    for name in ("today", "bulk"):
+        conn = db_sqlite.connect(tmp_path / f"writers-{name}.sqlite")
+        assert conn.execute("SELECT count(*), count(DISTINCT sha256) FROM articles").fetchone() == (20, 20)
+        assert conn.execute("SELECT count(*) FROM ingest_log WHERE status = 'done'").fetchone()[0] == 20
+        assert conn.execute("SELECT count(*) FROM abstracts").fetchone()[0] == 20
+        conn.execute("INSERT INTO contexts_fts (contexts_fts, rank) VALUES ('integrity-check', 1)")  # raises when the index is wrong
+        texts[name] = sorted(
+            conn.execute("SELECT c.text FROM contexts_fts f JOIN contexts c ON c.rowid = f.rowid WHERE contexts_fts MATCH 'frogs'")
+        )
+        conn.close()
+    assert texts["today"] == texts["bulk"] and len(texts["bulk"]) > 20
+    assert "bulk / today" in corpus_scale.writers_report(result)

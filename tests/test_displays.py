@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.synthetic.canvas import Canvas, text_width, write_pdf
+from benchmarks.synthetic.display_papers import generate_displays
+from benchmarks.synthetic.display_scoring import score_displays
+from benchmarks.synthetic.math_drawing import Atom, Fraction, MathFonts, Run, Script, draw, measure
 from paperpyramid.document import Formula
-from paperpyramid.eval.synthetic.canvas import Canvas, text_width, write_pdf
-from paperpyramid.eval.synthetic.display_papers import generate_displays
-from paperpyramid.eval.synthetic.display_scoring import score_displays
-from paperpyramid.eval.synthetic.math_drawing import Atom, Fraction, MathFonts, Run, Script, draw, measure
 from paperpyramid.parsers.embedded.parser import parse_pdf
 
 _FONTS = MathFonts("Times-Roman", "Times-Italic")

@@ -196,6 +196,10 @@ def test_search_skips_zero_vectors_stored_before_they_were_refused(fake: tuple[s
     url, _ = fake
     db = tmp_path / "corpus.sqlite"
     make_corpus(db, {"alpha": paper("alpha", pages=3)})
+    conn = db_sqlite.connect(db)
+    with conn:  # the float32 table the old embed made
+        db_vectors.ensure_embedder(conn, embedder(url).name, SIZE, embedder(url).window, "float32")
+    conn.close()
     assert embed_cli(db, url).exit_code == 0
     # what the old embed left: every vector but one turned into zeros
     conn = db_sqlite.connect(db)

@@ -15,10 +15,10 @@ from typer.testing import CliRunner
 from paperpyramid.cli import app
 from paperpyramid.corpus import Corpus
 from paperpyramid.db import CorpusWriter
+from paperpyramid.db.markdown_pages import render_article, render_pages
 from paperpyramid.distill.pages import article_pages
 from paperpyramid.document import Block, Document, Figure, Formula, Section
 from paperpyramid.export import export_articles
-from paperpyramid.export.pages import render_article, render_pages
 from paperpyramid.ingest.pipeline import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import SAMPLE

@@ -162,7 +162,7 @@ def test_xml_beside_its_pdf_gives_structure_and_the_pdf_pages(tmp_path: Path) ->
     assert ingest([folder], db, settings()).count("done") == 0 and counts(db) == before
     # scored against their own XML, such articles measure nothing: eval parse says so
     (folder / "MANIFEST.tsv").write_text(f"file\tkind\tpairs_with\n{PLOS}.nxml\tgold-jats\t{PLOS}.pdf\n", encoding="utf-8")
-    result = runner.invoke(app, ["eval", "parse", str(folder), "--db", str(db), "--unseen-tables", "0", "--no-citations"])
+    result = runner.invoke(app, ["eval", "parse", str(folder), "--db", str(db), "--no-citations"])
     assert result.exit_code == 0, result.output
     assert "2 article(s)" in result.output and "--no-jats" in result.output
 

@@ -147,7 +147,7 @@ def test_a_snapshot_carries_the_index_current(sample_db: Path, tmp_path: Path) -
     lexical_index.update(conn, lexical_index.WEIGHTS)
     conn.close()
     take_snapshot(db, str(tmp_path / "published"), SETTINGS)
-    snapshot = next((tmp_path / "published").glob("*.sqlite.gz"))
+    snapshot = next((tmp_path / "published").glob("*.sqlite.zst"))
     with Corpus.open(snapshot, cache_dir=tmp_path / "cache") as opened:
         assert lexical_index.is_current(opened.conn, lexical_index.WEIGHTS)
         _assert_as_fts5(opened.conn, QUESTIONS)

@@ -298,7 +298,7 @@ def test_an_older_corpus_is_refused_unless_migrated_and_the_write_commands_migra
     assert version(old) == SCHEMA_VERSION
     result = CliRunner().invoke(app, ["snapshot", "--db", str(command), "--to", str(tmp_path / "snapshots")])
     assert result.exit_code == 0, result.output
-    assert version(command) == SCHEMA_VERSION and any((tmp_path / "snapshots").glob("*.sqlite.gz"))
+    assert version(command) == SCHEMA_VERSION and any((tmp_path / "snapshots").glob("*.sqlite.zst"))
 
     newer = tmp_path / "newer.sqlite"
     shutil.copy(old, newer)

@@ -52,3 +52,7 @@ def test_readme_main_job_runs_end_to_end(s3_env, tmp_path):
     # the pyramid agent: one or two rounds over the demo's own pyramid, the drill-down, an answer
     assert 1 <= len(re.findall(r"^   step pyramid: round \d", agent, re.M)) <= 2, agent
     assert "step retrieve: pyramid:" in agent and "step answer:" in agent and re.search(r"tokens: [1-9]\d* prompt", agent)
+    # what the models wrote is shown a line at a time, each cut to ~300 characters: no run of "1.1.1.1…"
+    shown = result.stdout.split("6. opening the snapshot")[1].splitlines()
+    assert max(len(line) for line in shown) <= 320, max(shown, key=len)
+    assert not re.search(r"(\S.{0,3}?)\1{20,}", result.stdout), "a model's loop printed"

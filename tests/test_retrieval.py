@@ -68,7 +68,7 @@ def test_stored_vectors_are_the_models_vectors_of_the_context_text(embedded: Pat
         "SELECT v.context_id, v.embedding, c.text FROM vec_contexts_1 AS v JOIN contexts AS c ON c.id = v.context_id LIMIT 3"
     ).fetchall()
     conn.close()
-    stored = np.stack([np.frombuffer(blob, dtype=np.float32) for _, blob, _ in rows])
+    stored = db_vectors.decode([blob for _, blob, _ in rows], 384)
     fresh = minilm.embed_passages([text for _, _, text in rows])
     assert np.allclose((stored * fresh).sum(1), 1.0, atol=1e-4)
 
@@ -296,7 +296,7 @@ def test_snapshot_carries_the_vectors_and_searches_without_reembedding(embedded:
             return super().embed_passages(texts)
 
     query = "frogs that give birth to tadpoles"
-    snapshot = next((tmp_path / "published").glob("*.sqlite.gz"))
+    snapshot = next((tmp_path / "published").glob("*.sqlite.zst"))
     with Corpus.open(snapshot, cache_dir=tmp_path / "cache", embedder=QueryOnly()) as opened, Corpus.open(embedded) as original:
         got = opened.retrieve(query, mode="vector", k=5)
         want = original.retrieve(query, mode="vector", k=5)

@@ -99,7 +99,7 @@ def sha256_of(data: bytes) -> str:
 
 
 def test_folder_snapshot_publishes_database_manifest_and_metadata_that_agree(corpus_path: Path, tmp_path: Path) -> None:
-    snap = take_snapshot(corpus_path, tmp_path / "out" / "nested")
+    snap = take_snapshot(corpus_path, tmp_path / "out" / "nested", compression="gzip")
 
     folder = tmp_path / "out" / "nested"
     stem = snap.manifest["database"]["name"].removesuffix(".sqlite")
@@ -150,8 +150,8 @@ def test_folder_snapshot_opens_read_only_with_the_same_rows_and_search(corpus_pa
 
 
 def test_snapshots_in_the_same_second_never_replace_one_another(corpus_path: Path, tmp_path: Path) -> None:
-    first = take_snapshot(corpus_path, tmp_path / "out")
-    second = take_snapshot(corpus_path, tmp_path / "out")
+    first = take_snapshot(corpus_path, tmp_path / "out", compression="gzip")
+    second = take_snapshot(corpus_path, tmp_path / "out", compression="gzip")
     assert first.path is not None and second.path is not None
     assert first.path != second.path
     assert len(list((tmp_path / "out").glob("*.sqlite.gz"))) == 2
@@ -202,7 +202,7 @@ def test_snapshot_taken_while_a_writer_commits_is_consistent(tmp_path: Path, cou
             threading.Event().wait(0.01)
         for attempt in range(3):
             before = committed[0]
-            snap = take_snapshot(path, tmp_path / f"out{attempt}")
+            snap = take_snapshot(path, tmp_path / f"out{attempt}", compression="gzip")
             after = committed[0]
             with Corpus.open(snap.uri, cache_dir=tmp_path / "cache") as copy:
                 counts = corpus_counts(copy)
@@ -237,7 +237,7 @@ def test_s3_snapshot_opens_from_its_presigned_url_and_its_s3_uri(
     corpus_path: Path, s3_env: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     s3_env.make_bucket("snapshots")
-    snap = take_snapshot(corpus_path, "s3://snapshots/corpus/")
+    snap = take_snapshot(corpus_path, "s3://snapshots/corpus/", compression="gzip")
 
     stem = snap.manifest["database"]["name"].removesuffix(".sqlite")
     keys = sorted(obj.object_name for obj in s3_env.client().list_objects("snapshots", prefix="corpus/", recursive=True))
@@ -299,7 +299,7 @@ def test_presigned_url_without_its_manifest_url_says_what_to_pass(corpus_path: P
 
 def test_a_snapshot_whose_manifest_has_another_sha_is_refused(corpus_path: Path, s3_env: Any, tmp_path: Path) -> None:
     s3_env.make_bucket("snapshots")
-    snap = take_snapshot(corpus_path, "s3://snapshots/genuine/")
+    snap = take_snapshot(corpus_path, "s3://snapshots/genuine/", compression="gzip")
     client = s3_env.client()
     stem = snap.manifest["database"]["name"].removesuffix(".sqlite")
     packed = tmp_path / f"{stem}.sqlite.gz"
@@ -380,7 +380,7 @@ def test_http_snapshot_is_cached_reused_without_requests_and_refused_when_altere
     corpus_path: Path, http_folder: tuple[Path, str, list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder, base, requests = http_folder
-    snap = take_snapshot(corpus_path, folder)
+    snap = take_snapshot(corpus_path, folder, compression="gzip")
     assert snap.path is not None
     name = snap.path.name
     stem = name.removesuffix(".sqlite.gz")

@@ -92,7 +92,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory, minilm: MiniLM) -> tuple[Pa
 def test_a_licence_filtered_snapshot_holds_only_those_articles(corpus: tuple[Path, dict[str, str]], tmp_path: Path, minilm: MiniLM) -> None:
     path, ids = corpus
     with Corpus.open(path) as original:
-        snap = original.snapshot(tmp_path / "out", licences=["cc-by", " CC0 "])
+        snap = original.snapshot(tmp_path / "out", licences=["cc-by", " CC0 "], compression="gzip")
         wanted = {hit.context_id for hit in original.retrieve("marsupial colony burrow", mode="bm25", k=50) if hit.citation.article_id in
                   {ids[word] for word in OPEN}}  # fmt: skip
     assert snap.manifest["licences"] == {"cc0": 1, "cc-by": 1} and snap.manifest["licence_filter"] == ["cc-by", "cc0"]

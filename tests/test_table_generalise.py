@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.synthetic import Style, generate
+from benchmarks.synthetic.scoring import TableResult, extracted_tables, score_paper
 from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Document
-from paperpyramid.eval.synthetic import Style, generate
-from paperpyramid.eval.synthetic.scoring import TableResult, extracted_tables, score_paper
 from paperpyramid.parsers.embedded.parser import parse_pdf
 from paperpyramid.parsers.embedded.table_detect import not_a_table
 from paperpyramid.tokens import TokenCounter

@@ -4,14 +4,17 @@ disjoint splits, and a scorer that pairs and scores tables as ``eval parse`` doe
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
 
-from paperpyramid.eval.synthetic import DEV, HELDOUT, STYLES, TABLE_STYLES, generate, split_of
-from paperpyramid.eval.synthetic.papers import GoldTable, PaperGold
-from paperpyramid.eval.synthetic.scoring import ExtractedTable, papers_of, render_results, run_split, score_paper
+from benchmarks.synthetic import DEV, HELDOUT, STYLES, TABLE_STYLES, generate, split_of
+from benchmarks.synthetic.papers import GoldTable, PaperGold
+from benchmarks.synthetic.scoring import ExtractedTable, papers_of, render_results, run_split, score_paper
 from paperpyramid.eval.tables import TableGrid, normalise_cell
 
 
@@ -160,3 +163,15 @@ def test_the_parser_on_generated_papers_reports_per_style() -> None:
     assert any(line.split()[:3] == ["ruled", "1", "1"] for line in lines)
     assert any(line.split()[:3] == ["no_table", "1", "0"] for line in lines)
     assert lines[-1].startswith("dev: exact-cell recall")
+
+
+@pytest.mark.slow
+def test_the_benchmark_runs_from_outside_the_repository(tmp_path: Path) -> None:
+    """The generators live beside the benchmarks, not in the package: the script finds them from anywhere."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "unseen_tables.py"
+    result = subprocess.run(
+        [sys.executable, str(script), "--split", "dev", "--n", "1"], capture_output=True, text=True, cwd=tmp_path, timeout=120
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    # one paper per style, eight of the nine styles with a table
+    assert "unseen tables (dev, generated)" in result.stdout and "over 8 tables" in result.stdout

@@ -214,10 +214,26 @@ def test_a_second_ingest_waits_for_the_first_and_says_so(tmp_path):
             stderr=subprocess.STDOUT,
             text=True,
         )
-        time.sleep(3)
+        # wait for its word that it waits, however slowly it starts under load, not for a fixed time
+        assert run.stdout is not None
+        lines: list[str] = []
+        waiting = threading.Event()
+
+        def read() -> None:
+            for line in run.stdout:
+                lines.append(line)
+                if "waiting for it to finish" in line:
+                    waiting.set()
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        assert waiting.wait(timeout=120), "".join(lines)
+        time.sleep(0.5)  # holding the lock a moment longer: nothing may be written meanwhile
         assert run.poll() is None, "the second ingest did not wait"
         assert not db.exists() or outcomes(db) == {}, "it wrote while the first held the lock"
-    output = run.communicate(timeout=120)[0]
+    run.wait(timeout=120)
+    reader.join(timeout=30)
+    output = "".join(lines)
     assert run.returncode == 0 and "another ingest" in output and "waiting for it to finish" in output, output
     assert outcomes(db)[GOOD[0].name][0] == "done"
 

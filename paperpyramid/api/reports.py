@@ -3,14 +3,19 @@ document (a PDF that cannot be parsed, an article the model cannot distil is a l
 report, with its reason). The ingest, embed and distill reports' ``ok`` says whether everything
 asked for was done, so a script can write ``if not report.ok: ...``; the counts say what happened.
 
-These are plain frozen dataclasses, cheap to import: :mod:`paperpyramid` exports them.
+These are plain frozen dataclasses, cheap to import: :mod:`paperpyramid` exports them. The
+functions at the end make them from what the stages return.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from paperpyramid.distill.pipeline import ArticleOutcome, DistillSummary
+    from paperpyramid.ingest.embed import EmbedSummary
 
 #: what became of one input of an ingest, as the corpus's ingest log records it
 DocumentStatus = Literal["done", "skipped", "failed"]
@@ -186,4 +191,59 @@ class ExportReport:
     files: tuple[Path, ...]
 
 
-__all__ = ["ArticleDistilled", "DistillReport", "DocumentResult", "DocumentStatus", "EmbedReport", "ExportReport", "IngestReport"]
+def embed_report(summary: EmbedSummary) -> EmbedReport:
+    """The report of an embedding run, from the stage's summary."""
+    return EmbedReport(
+        embedder=summary.embedder,
+        embedded=summary.embedded,
+        failed=summary.failed,
+        total=summary.total,
+        seconds=summary.seconds,
+        indexed=summary.indexed,
+        first_error=summary.first_error,
+        stopped=summary.stopped,
+    )
+
+
+def distill_report(model: str, summary: DistillSummary) -> DistillReport:
+    """The report of a distillation run by ``model``, from the stage's summary."""
+    # a live run defers nothing (only batch distillation's rounds do): every outcome is done or failed
+    articles = tuple(article_distilled(outcome) for outcome in summary.outcomes if outcome.status != "deferred")
+    return DistillReport(
+        model=model,
+        articles=articles,
+        skipped=summary.skipped,
+        stale=summary.stale,
+        recollections=summary.recollections,
+        seconds=summary.seconds,
+        stopped=summary.stopped,
+    )
+
+
+def article_distilled(outcome: ArticleOutcome) -> ArticleDistilled:
+    """What became of one article of a distillation run."""
+    status: Literal["done", "failed"] = "done" if outcome.status == "done" else "failed"
+    return ArticleDistilled(
+        article_id=outcome.article_id,
+        title=outcome.title,
+        status=status,
+        error=outcome.error,
+        prompt_tokens=outcome.prompt_tokens,
+        completion_tokens=outcome.completion_tokens,
+        cached_calls=outcome.cached_calls,
+        seconds=outcome.seconds,
+    )
+
+
+__all__ = [
+    "ArticleDistilled",
+    "DistillReport",
+    "DocumentResult",
+    "DocumentStatus",
+    "EmbedReport",
+    "ExportReport",
+    "IngestReport",
+    "article_distilled",
+    "distill_report",
+    "embed_report",
+]

@@ -7,7 +7,9 @@ printed as fact only when every number it gives is a passage it was shown and th
 support it (:mod:`paperpyramid.asking.support`: its content words mostly theirs, its numbers,
 names and reversing words theirs, its negations theirs, no instruction among them); a claim
 with no passage, a number it was not shown, or words its passages do not back, is kept apart as
-unsupported, with the reason. A paper whose passages address the model backs no claim: text
+unsupported, with the reason. A "claim" that is mostly a few characters repeated (a small model's
+loop, "1.1.1.1…") is no sentence: it is dropped before the support check, and the answer step
+says how many were. A paper whose passages address the model backs no claim: text
 from documents is data, never instructions. Citations read ``[short title, p. N]`` (``§N Title``
 for an article read from its XML alone, which has no pages) and carry
 the context id they resolve to.
@@ -102,7 +104,7 @@ class Answer:
     def text(self) -> str:
         """The supported claims with their citations; the unsupported ones apart, flagged."""
         supported = [f"{claim.text} {' '.join(claim.citations())}" for claim in self.claims if claim.supported]
-        flagged = [f"- {claim.text}" + (f" ({LOOPED})" if claim.reason == LOOPED else "") for claim in self.claims if not claim.supported]
+        flagged = [f"- {claim.text}" for claim in self.claims if not claim.supported]
         body = " ".join(supported) or "The passages found do not answer the question."
         if flagged:
             body += "\n\nNot supported by the passages (not to be taken as fact):\n" + "\n".join(flagged)
@@ -236,12 +238,15 @@ def ask(
     reply = llm.complete(messages, AnswerReply, max_tokens=max_tokens)
     cuts = cap_lists(reply.value, "answer")  # 500 claims where the schema allows 10: the first 10
     hostile = hostile_articles(passages)  # a paper that addresses the model backs no claim
-    claims = [_cite(claim, passages, hostile) for claim in reply.value.claims if claim.text.strip()]
+    written = [claim for claim in reply.value.claims if claim.text.strip()]
+    claims = [_cite(claim, passages, hostile) for claim in written if not _degenerate(" ".join(claim.text.split()))]
+    looped = len(written) - len(claims)  # a small model's loop ("1.1.1.1…") is no claim: dropped unchecked, counted
     record(
         Step(
             "answer",
             f"{len(claims)} claims, {sum(1 for claim in claims if not claim.supported)} unsupported"
             + "".join(f"; {cut}" for cut in cuts)
+            + (f"; {looped} dropped: {LOOPED}" if looped else "")
             + (f"; {len(hostile)} paper(s) whose passages address the model back no claim" if hostile else "")
             + (" (from the cache)" if reply.cached else ""),
             0 if reply.cached else reply.usage.prompt_tokens,
@@ -257,8 +262,6 @@ def _cite(claim: Claim, passages: list[SearchHit], hostile: set[str]) -> CitedCl
     valid = [number for number in numbers if 1 <= number <= len(passages)]
     sources = [passages[number - 1] for number in valid]
     text = " ".join(claim.text.split())
-    if _degenerate(text):  # a small model's loop ("1.1.1.1…"): shown short, never as fact
-        return CitedClaim(text[:_DEGENERATE_SHOWN].rstrip() + "…", sources, False, LOOPED)
     if not valid or len(valid) != len(numbers):
         return CitedClaim(text, sources, False, "it cites no passage" if not numbers else "it cites a passage it was not shown")
     verdict = check(text, sources, hostile)
@@ -267,9 +270,7 @@ def _cite(claim: Claim, passages: list[SearchHit], hostile: set[str]) -> CitedCl
 
 #: a unit of one to four characters repeated eight times more in a row: no sentence reads so
 _DEGENERATE = re.compile(r"(.{1,4}?)\1{8,}", re.S)
-#: how much of such a reply is shown
-_DEGENERATE_SHOWN = 24
-#: the reason such a claim is flagged, printed beside it
+#: why such a claim is dropped, said in the answer step's detail
 LOOPED = "the model's reply ran into repeated text"
 
 

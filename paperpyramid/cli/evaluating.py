@@ -48,14 +48,6 @@ def eval_parse(
         bool, typer.Option("--json", help="Print the report as one JSON object on one line on stdout (the text report goes to stderr).")
     ] = False,
     out_file: Annotated[Path | None, typer.Option("--out", metavar="FILE", help="Also write the full report as JSON to this file.")] = None,
-    unseen_tables: Annotated[
-        int,
-        typer.Option(
-            min=0,
-            help="Generated papers per table style in the held-out unseen-table set, parsed here with the embedded "
-            "parser and reported apart (nine styles: 10 is 90 papers, about 30 s); 0 skips it.",
-        ),
-    ] = 10,
     citations: Annotated[
         bool,
         typer.Option(
@@ -66,8 +58,7 @@ def eval_parse(
     ] = True,
 ) -> None:
     """Score parsed articles against gold files: soft section-title P/R/F1, title match,
-    body-text word recall and reference-count ratio, per paper and overall; then tables the
-    engine was not developed on (generated, held-out split), reported apart; then in-text
+    body-text word recall and reference-count ratio, per paper and overall; then in-text
     citations linked to their entries, against each <xref ref-type="bibr"> of the JATS gold."""
     from paperpyramid.eval.parse import evaluate, read_from_xml, render_report, report_to_json
 
@@ -85,17 +76,6 @@ def eval_parse(
     report = evaluate(gold_dir, db)
     typer.echo(render_report(report), err=as_json)
     payload = report_to_json(report)
-    if unseen_tables:
-        from paperpyramid.eval.synthetic.scoring import papers_of, render_results, results_to_json, run_split
-
-        papers = papers_of("heldout", unseen_tables)
-        bar = _bar("unseen tables", remaining=False, transient=True, terminal_only=True)
-        task = bar.add_task("unseen tables", total=len(papers))
-        with bar:
-            results = run_split(papers, progress=lambda _result: bar.advance(task))
-        typer.echo("", err=as_json)
-        typer.echo("\n".join(render_results("heldout", results)), err=as_json)
-        payload["unseen_tables"] = results_to_json("heldout", results)
     if citations:
         from paperpyramid.eval.citations import citations_to_json, evaluate_citations, render_citations
 

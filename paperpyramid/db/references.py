@@ -34,10 +34,11 @@ def title_key(title: str | None) -> str | None:
     between words; None when nothing is left."""
     if not title:
         return None
-    ascii_text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
-    letters = sum(1 for character in title if character.isalpha())
-    if letters and sum(1 for character in ascii_text if character.isalpha()) < 0.8 * letters:
-        return None  # a title in another script folds to its Latin bits ("BERT GPT-3"): not a key
+    ascii_text = title if title.isascii() else unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
+    if ascii_text is not title:
+        letters = sum(map(str.isalpha, title))
+        if letters and sum(map(str.isalpha, ascii_text)) < 0.8 * letters:
+            return None  # a title in another script folds to its Latin bits ("BERT GPT-3"): not a key
     folded = " ".join(re.sub(r"[^a-z0-9]+", " ", ascii_text.lower()).split())
     return folded or None
 

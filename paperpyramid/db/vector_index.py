@@ -15,10 +15,12 @@ re-rank, all in plain SQLite tables (numpy does the arithmetic):
    query keeps its floats and is dotted with each code read as +-1 (one 256-entry table per
    code byte), which ranks far better than Hamming distance (recall@10 0.98 against 0.94 at
    100k with the same shortlist of 200).
-3. **Float re-rank.** The ``shortlist`` best codes (default ``max(8k, 800)``) are re-scored
-   with their float vectors, read from a plain table keyed by the context's rowid (800 rows:
-   ~3 ms; the ``vec0`` table's own lookups take ~0.3 ms each), and the best ``k`` returned with
-   their exact cosine distances: the output of ``vectors.nearest`` for every context found.
+3. **Re-rank.** The ``shortlist`` best codes (default ``max(8k, 800)``) are re-scored with
+   their stored vectors (int8 or float32, as the model's table holds them; decoded by
+   ``vectors.decode``), read from a plain table keyed by the context's rowid (800 rows: ~3 ms;
+   the ``vec0`` table's own lookups take ~0.3 ms each), and the best ``k`` returned with their
+   cosine distances to the query as sqlite-vec compares it (coded like them for an int8 table):
+   the output of ``vectors.nearest`` for every context found.
 
 Designs measured and dropped: sqlite-vec ``vec0`` tables with a ``list`` partition key (float
 or ``bit[384]``) scan every chunk row of the table whatever the partitions asked (no index on
@@ -30,7 +32,8 @@ Tables, for the model whose vectors are in ``vec_contexts_N``:
 
 - ``vec_contexts_N_ivf_lists(list INTEGER PRIMARY KEY, rowids BLOB, codes BLOB)``;
 - ``vec_contexts_N_ivf_vectors(rowid INTEGER PRIMARY KEY, context_id TEXT, embedding BLOB)``:
-  the float32 vectors again (the file grows by ~1.6 KB per 384-d context, ~1.6 GB at 1M), and
+  the stored vectors again, in the model's format (the file grows by 384 bytes per 384-d context
+  with int8, ~0.4 GB at 1M; 1.6 KB with float32), and
   the record of what is indexed (rowid = the context's rowid in ``contexts``);
 - ``vec_contexts_N_ivf_meta``: one row: centroids, mean, how many vectors the lists were
   trained on, a generation token, and ``synced_rowid``: the newest rowid of sqlite-vec's
@@ -70,6 +73,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.sqlite import OperationalError, load_vec
 from paperpyramid.db.vectors import EmbedderRow, checked_table, count_vectors
 
@@ -158,8 +162,9 @@ def _assign(data: F32, centroids: F32) -> npt.NDArray[np.int64]:
     return out
 
 
-def _unindexed(conn: Any, embedder: EmbedderRow, vectors_table: str | None) -> tuple[npt.NDArray[np.int64], list[str], F32]:
-    """(context rowids, ids, vectors) of the model's vectors not in the index yet (all with None)."""
+def _unindexed(conn: Any, embedder: EmbedderRow, vectors_table: str | None) -> tuple[npt.NDArray[np.int64], list[str], list[bytes], F32]:
+    """(context rowids, ids, stored BLOBs, their vectors decoded) of the model's vectors not in
+    the index yet (all with None)."""
     sql = f"SELECT c.rowid, c.id, v.embedding FROM {embedder.vec_table} AS v JOIN contexts AS c ON c.id = v.context_id"
     if vectors_table is not None:
         sql += f" WHERE NOT EXISTS (SELECT 1 FROM {vectors_table} AS i WHERE i.rowid = c.rowid)"
@@ -170,8 +175,7 @@ def _unindexed(conn: Any, embedder: EmbedderRow, vectors_table: str | None) -> t
         rowids.append(int(rowid))
         ids.append(str(context_id))
         blobs.append(blob)
-    data = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), embedder.dimension)
-    return np.array(rowids, dtype=np.int64), ids, data
+    return np.array(rowids, dtype=np.int64), ids, blobs, db_vectors.decode(blobs, embedder.dimension)
 
 
 def _codes(data: F32, mean: F32) -> npt.NDArray[np.uint8]:
@@ -194,10 +198,10 @@ def build_index(
         meta = _meta(conn, embedder)
         total = count_vectors(conn, embedder)
         if meta is not None and not retrain and total < _RETRAIN_GROWTH * max(meta[1], 1):
-            rowids, ids, data = _unindexed(conn, embedder, vectors)
+            rowids, ids, blobs, data = _unindexed(conn, embedder, vectors)
             centroids, mean = _centroids(conn, embedder, meta[3])
         else:
-            rowids, ids, data = _unindexed(conn, embedder, None)
+            rowids, ids, blobs, data = _unindexed(conn, embedder, None)
             drop_index(conn, embedder)
             if len(rowids) == 0:
                 conn.execute("RELEASE vector_index_build")
@@ -229,7 +233,7 @@ def build_index(
         for start in range(0, len(data), _BATCH):
             conn.executemany(
                 f"INSERT INTO {vectors} (rowid, context_id, embedding) VALUES (?, ?, ?)",
-                [(int(rowids[i]), ids[i], data[i].tobytes()) for i in range(start, min(start + _BATCH, len(data)))],
+                [(int(rowids[i]), ids[i], blobs[i]) for i in range(start, min(start + _BATCH, len(data)))],
             )
             if on_progress is not None:
                 on_progress(min(start + _BATCH, len(data)), len(data))
@@ -327,7 +331,8 @@ def search(
     ).fetchall()
     if not found:
         return []
-    matrix = np.frombuffer(b"".join(blob for _, blob in found), dtype=np.float32).reshape(len(found), embedder.dimension)
+    matrix = db_vectors.decode([blob for _, blob in found], embedder.dimension)
+    q = db_vectors.as_compared(q, embedder.storage)  # distances as vectors.nearest gives them
     norms = np.linalg.norm(matrix, axis=1) * float(np.linalg.norm(q))
     distances = 1.0 - (matrix @ q) / np.where(norms > 0, norms, 1.0)
     best = np.argsort(distances, kind="stable")[:k]
@@ -347,10 +352,39 @@ def forget(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str]) -> None
     )
 
 
+def convert_storage(conn: Any, embedder: EmbedderRow, storage: db_vectors.VectorStorage) -> EmbedderRow:
+    """Store the model's vectors as ``storage`` (``vectors.convert_storage``) and rebuild its
+    index, when it has one, over the rewritten tables; all in one savepoint. The model's row,
+    as it now is."""
+    conn.execute("SAVEPOINT convert_vector_storage")
+    try:
+        had_index = _meta(conn, embedder) is not None
+        drop_index(conn, embedder)
+        converted = db_vectors.convert_storage(conn, embedder, storage)
+        if had_index:
+            build_index(conn, converted, retrain=True)
+        conn.execute("RELEASE convert_vector_storage")
+    except BaseException:
+        conn.execute("ROLLBACK TO convert_vector_storage")
+        conn.execute("RELEASE convert_vector_storage")
+        raise
+    return converted
+
+
 def drop_index(conn: Any, embedder: EmbedderRow) -> None:
     """Remove the index's tables (in the caller's transaction)."""
     for name in _names(embedder)[1:]:
         conn.execute(f"DROP TABLE IF EXISTS {name}")
 
 
-__all__: Sequence[str] = ["IndexStatus", "build_index", "default_nprobe", "drop_index", "forget", "index_status", "is_current", "search"]
+__all__: Sequence[str] = [
+    "IndexStatus",
+    "build_index",
+    "convert_storage",
+    "default_nprobe",
+    "drop_index",
+    "forget",
+    "index_status",
+    "is_current",
+    "search",
+]

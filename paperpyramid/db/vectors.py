@@ -5,6 +5,20 @@
 mix and switching model leaves the other model's vectors where they are. Vectors are unit length
 and compared by cosine distance (0 = same direction, 2 = opposite).
 
+How a model's vectors are stored is chosen when its table is made (:data:`STORAGES`):
+
+- ``int8`` (default): sqlite-vec ``int8[D]``, one byte per dimension, a quarter of float32. Each
+  vector is scaled so that its largest coordinate is ±127 and rounded. Cosine distance ignores a
+  vector's length, so sqlite-vec compares the codes as they are (the query is coded the same way)
+  and the scale needs no column: a decoded vector is the codes brought back to unit length.
+  Scales per dimension were not used: they would change the codes' lengths and so the cosine
+  sqlite-vec measures.
+- ``float32``: sqlite-vec ``float[D]``, as corpora made before ``int8`` hold them.
+
+Every reader takes the format from the table's declaration (:func:`table_storage`), so a corpus
+holding either opens and searches alike; :func:`convert_storage` rewrites a model's tables in the
+other format.
+
 Writes go through the single writer's connection (``CorpusWriter``), in the transaction of the
 article they belong to, or of one batch of the ``embed`` command.
 """
@@ -15,7 +29,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -23,9 +37,79 @@ import numpy.typing as npt
 from paperpyramid.db.sqlite import OperationalError, load_vec
 
 _TABLE = re.compile(r"^vec_(contexts|insights|concepts|abstracts|recollections)_\d+$")
+_INT8_COLUMN = re.compile(r"\bembedding\s+int8\[", re.IGNORECASE)  # in a vec0 table's declaration
 
 #: the distilled levels that get vectors beside the contexts' (db/schema.PYRAMID_LEVELS)
 LEVELS: tuple[str, ...] = ("insights", "concepts", "abstracts", "recollections")
+
+#: how stored vectors are encoded (see the module's docstring)
+VectorStorage = Literal["int8", "float32"]
+STORAGES: tuple[VectorStorage, ...] = get_args(VectorStorage)
+#: the format of a model's first table unless the caller asks for another
+DEFAULT_STORAGE: VectorStorage = "int8"
+_COLUMN = {"int8": "int8", "float32": "float"}
+F32 = npt.NDArray[np.float32]
+
+
+def encode(vectors: npt.NDArray[np.floating[Any]], storage: VectorStorage) -> list[bytes]:
+    """One BLOB per row of ``vectors`` in ``storage``'s format (int8: each row scaled so that
+    its largest coordinate is ±127, then rounded)."""
+    rows = np.ascontiguousarray(np.atleast_2d(vectors), dtype=np.float32)
+    if storage == "float32":
+        return [row.tobytes() for row in rows]
+    peak = np.abs(rows).max(axis=1, keepdims=True)
+    codes = np.clip(np.rint(rows * (127.0 / np.where(peak > 0, peak, 1.0))), -127, 127).astype(np.int8)
+    return [row.tobytes() for row in codes]
+
+
+def decode(blobs: Sequence[bytes], dimension: int) -> F32:
+    """The vectors these BLOBs hold, one row each, as float32: int8 codes brought back to unit
+    length, float32 as stored (unit length as written). The format is read from each BLOB's size."""
+    sizes = {len(blob) for blob in blobs}
+    if sizes == {dimension}:  # one format throughout (the usual case): one frombuffer
+        codes = np.frombuffer(b"".join(blobs), dtype=np.int8).reshape(len(blobs), dimension).astype(np.float32)
+        norms = np.linalg.norm(codes, axis=1, keepdims=True)
+        return (codes / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
+    if sizes == {4 * dimension}:
+        return np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), dimension)  # read-only, as stored
+    out = np.empty((len(blobs), dimension), dtype=np.float32)
+    for index, blob in enumerate(blobs):
+        if len(blob) == dimension:
+            out[index] = np.frombuffer(blob, dtype=np.int8)
+        elif len(blob) == 4 * dimension:
+            out[index] = np.frombuffer(blob, dtype=np.float32)
+        else:
+            raise ValueError(f"a stored vector of {len(blob)} bytes is neither {dimension} int8 nor float32 values")
+    int8_rows = np.fromiter((len(blob) == dimension for blob in blobs), dtype=bool, count=len(blobs))
+    if int8_rows.any():
+        norms = np.linalg.norm(out[int8_rows], axis=1, keepdims=True)
+        out[int8_rows] /= np.where(norms > 0, norms, 1.0)
+    return out
+
+
+def as_compared(query: npt.NDArray[np.floating[Any]], storage: VectorStorage) -> F32:
+    """The query as sqlite-vec compares it with vectors stored as ``storage`` (int8: coded like
+    them, then decoded), so that distances computed in numpy are the ones sqlite-vec gives."""
+    compared: F32 = decode(encode(np.reshape(query, (1, -1)), storage), int(np.size(query)))[0]
+    return compared
+
+
+def table_storage(conn: Any, table: str) -> VectorStorage:
+    """The format of a vec0 table's vectors, from its declaration (float32 when it is not there)."""
+    row = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", [checked_table(table)]).fetchone()
+    return "int8" if row is not None and _INT8_COLUMN.search(str(row[0])) else "float32"
+
+
+def _vec_table_sql(table: str, key: str, dimension: int, storage: VectorStorage) -> str:
+    return (
+        f"CREATE VIRTUAL TABLE {checked_table(table)} USING vec0({key} TEXT PRIMARY KEY, "
+        f"embedding {_COLUMN[storage]}[{int(dimension)}] distance_metric=cosine)"
+    )
+
+
+def _value(storage: VectorStorage) -> str:
+    """The SQL that reads a bound BLOB as a vector of ``storage``'s type."""
+    return "vec_int8(?)" if storage == "int8" else "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +120,7 @@ class EmbedderRow:
     dimension: int
     window: int | None
     vec_table: str
+    storage: VectorStorage = "float32"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,23 +132,33 @@ class ContextVectors:
     dimension: int
     window: int | None
     vectors: npt.NDArray[np.float32]
+    storage: VectorStorage = DEFAULT_STORAGE
+
+
+_EMBEDDER_SQL = (
+    "SELECT e.name, e.dimension, e.window, e.vec_table, m.sql FROM embedders AS e LEFT JOIN sqlite_master AS m ON m.name = e.vec_table"
+)
+
+
+def _row(name: str, dimension: int, window: int | None, vec_table: str, sql: str | None) -> EmbedderRow:
+    return EmbedderRow(name, dimension, window, vec_table, "int8" if sql is not None and _INT8_COLUMN.search(sql) else "float32")
 
 
 def embedders(conn: Any) -> list[EmbedderRow]:
     """The models with vectors in this corpus, oldest first."""
-    rows = conn.execute("SELECT name, dimension, window, vec_table FROM embedders ORDER BY created_at, rowid")
-    return [EmbedderRow(*row) for row in rows]
+    return [_row(*row) for row in conn.execute(f"{_EMBEDDER_SQL} ORDER BY e.created_at, e.rowid")]
 
 
 def find_embedder(conn: Any, name: str) -> EmbedderRow | None:
-    row = conn.execute("SELECT name, dimension, window, vec_table FROM embedders WHERE name = ?", [name]).fetchone()
-    return None if row is None else EmbedderRow(*row)
+    row = conn.execute(f"{_EMBEDDER_SQL} WHERE e.name = ?", [name]).fetchone()
+    return None if row is None else _row(*row)
 
 
-def ensure_embedder(conn: Any, name: str, dimension: int, window: int | None) -> EmbedderRow:
+def ensure_embedder(conn: Any, name: str, dimension: int, window: int | None, storage: VectorStorage = DEFAULT_STORAGE) -> EmbedderRow:
     """The model's row, creating it and its vec0 table on first use (in the caller's
-    transaction). A model already registered with another dimension is an error: its stored
-    vectors could not be compared with the new ones."""
+    transaction), its vectors stored as ``storage``; a model already here keeps the format it
+    has. A model already registered with another dimension is an error: its stored vectors
+    could not be compared with the new ones."""
     found = find_embedder(conn, name)
     if found is not None:
         if found.dimension != dimension:
@@ -77,14 +172,14 @@ def ensure_embedder(conn: Any, name: str, dimension: int, window: int | None) ->
     while conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", [table]).fetchone():
         number += 1
         table = f"vec_contexts_{number}"
-    conn.execute(
-        f"CREATE VIRTUAL TABLE {table} USING vec0(context_id TEXT PRIMARY KEY, embedding float[{int(dimension)}] distance_metric=cosine)"
-    )
+    if storage not in STORAGES:
+        raise ValueError(f"unknown vector storage {storage!r}; choose one of: {', '.join(STORAGES)}")
+    conn.execute(_vec_table_sql(table, "context_id", dimension, storage))
     conn.execute(
         "INSERT INTO embedders (name, dimension, window, vec_table, created_at) VALUES (?, ?, ?, ?, ?)",
         [name, dimension, window, table, datetime.now(UTC).isoformat(timespec="seconds")],
     )
-    return EmbedderRow(name, dimension, window, table)
+    return EmbedderRow(name, dimension, window, table, storage)
 
 
 def insert_vectors(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str], vectors: npt.NDArray[np.float32]) -> None:
@@ -96,9 +191,9 @@ def insert_vectors(conn: Any, embedder: EmbedderRow, context_ids: Sequence[str],
         return
     _check_rows(vectors, embedder, context_ids)
     table = checked_table(embedder.vec_table)
-    rows = np.ascontiguousarray(vectors, dtype=np.float32)
     conn.executemany(
-        f"INSERT INTO {table} (context_id, embedding) VALUES (?, ?)", zip(context_ids, (row.tobytes() for row in rows), strict=True)
+        f"INSERT INTO {table} (context_id, embedding) VALUES (?, {_value(embedder.storage)})",
+        zip(context_ids, encode(vectors, embedder.storage), strict=True),
     )
 
 
@@ -182,15 +277,15 @@ KNN_LIMIT = 4096
 def nearest(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
     """The ``k`` contexts nearest to ``query`` by cosine distance, exact (every vector is
     compared), nearest first, as (context id, distance)."""
-    return _nearest(conn, checked_table(embedder.vec_table), "context_id", query, k)
+    return _nearest(conn, checked_table(embedder.vec_table), "context_id", embedder.storage, query, k)
 
 
-def _nearest(conn: Any, table: str, key: str, query: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
-    blob = np.ascontiguousarray(query, dtype=np.float32).tobytes()
+def _nearest(conn: Any, table: str, key: str, storage: VectorStorage, query: npt.NDArray[np.float32], k: int) -> list[tuple[str, float]]:
+    blob = encode(query.reshape(1, -1), storage)[0]
     if k <= KNN_LIMIT:
-        sql = f"SELECT {key}, distance FROM {table} WHERE embedding MATCH ? AND k = ? ORDER BY distance"
+        sql = f"SELECT {key}, distance FROM {table} WHERE embedding MATCH {_value(storage)} AND k = ? ORDER BY distance"
     else:  # past the KNN limit: a plain scan, sorted
-        sql = f"SELECT {key}, vec_distance_cosine(embedding, ?) AS distance FROM {table} ORDER BY distance LIMIT ?"
+        sql = f"SELECT {key}, vec_distance_cosine(embedding, {_value(storage)}) AS distance FROM {table} ORDER BY distance LIMIT ?"
     # a NaN or zero vector (stored before such vectors were refused) has no distance: skipped
     return [(str(item_id), float(distance)) for item_id, distance in conn.execute(sql, [blob, int(k)]) if distance is not None]
 
@@ -220,11 +315,12 @@ def insert_level_vectors(conn: Any, embedder: EmbedderRow, level: str, item_ids:
     _check_rows(vectors, embedder, item_ids)
     table = level_table(embedder, level)
     load_vec(conn)
-    conn.execute(
-        f"CREATE VIRTUAL TABLE IF NOT EXISTS {table} USING vec0(item_id TEXT PRIMARY KEY, embedding float[{int(embedder.dimension)}] distance_metric=cosine)"
+    if not has_level_table(conn, embedder, level):  # a level's table takes its model's format
+        conn.execute(_vec_table_sql(table, "item_id", embedder.dimension, embedder.storage))
+    storage = table_storage(conn, table)
+    conn.executemany(
+        f"INSERT INTO {table} (item_id, embedding) VALUES (?, {_value(storage)})", zip(item_ids, encode(vectors, storage), strict=True)
     )
-    rows = np.ascontiguousarray(vectors, dtype=np.float32)
-    conn.executemany(f"INSERT INTO {table} (item_id, embedding) VALUES (?, ?)", zip(item_ids, (row.tobytes() for row in rows), strict=True))
 
 
 def delete_level_vectors(conn: Any, level: str, item_ids: Sequence[str]) -> None:
@@ -244,7 +340,16 @@ def nearest_items(conn: Any, embedder: EmbedderRow, level: str, query: npt.NDArr
     none when the level has no vectors of this model."""
     if not has_level_table(conn, embedder, level):
         return []
-    return _nearest(conn, level_table(embedder, level), "item_id", query, k)
+    table = level_table(embedder, level)
+    return _nearest(conn, table, "item_id", table_storage(conn, table), query, k)
+
+
+def item_vector(conn: Any, embedder: EmbedderRow, level: str, item_id: str) -> F32 | None:
+    """The stored vector (unit length, float32) of one item of a distilled level, or None."""
+    if not has_level_table(conn, embedder, level):
+        return None
+    row = conn.execute(f"SELECT embedding FROM {level_table(embedder, level)} WHERE item_id = ?", [item_id]).fetchone()
+    return None if row is None else decode([row[0]], embedder.dimension)[0]
 
 
 def distances(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], context_ids: Sequence[str]) -> dict[str, float]:
@@ -252,12 +357,13 @@ def distances(conn: Any, embedder: EmbedderRow, query: npt.NDArray[np.float32], 
     if not context_ids:
         return {}
     table = checked_table(embedder.vec_table)
-    blob = np.ascontiguousarray(query, dtype=np.float32).tobytes()
+    blob = encode(query.reshape(1, -1), embedder.storage)[0]
     rows = [
         row
         for start in range(0, len(context_ids), 500)  # bound the statement's variables
         for row in conn.execute(
-            f"SELECT context_id, vec_distance_cosine(embedding, ?) FROM {table} WHERE context_id IN ({','.join('?' * len(context_ids[start : start + 500]))})",
+            f"SELECT context_id, vec_distance_cosine(embedding, {_value(embedder.storage)}) FROM {table} "
+            f"WHERE context_id IN ({','.join('?' * len(context_ids[start : start + 500]))})",
             [blob, *context_ids[start : start + 500]],
         )
     ]
@@ -269,3 +375,36 @@ def checked_table(table: str) -> str:
     if not _TABLE.fullmatch(table):
         raise ValueError(f"not a vector table: {table!r}")
     return table
+
+
+def convert_storage(conn: Any, embedder: EmbedderRow, storage: VectorStorage) -> EmbedderRow:
+    """Rewrite the model's context and level tables in ``storage``'s format (in one savepoint,
+    so inside the caller's transaction or as its own); the model's row, as it now is. The
+    tables are made again, so an approximate index over them (db/vector_index) must be rebuilt:
+    ``vector_index.convert_storage`` does both."""
+    if storage not in STORAGES:
+        raise ValueError(f"unknown vector storage {storage!r}; choose one of: {', '.join(STORAGES)}")
+    load_vec(conn)
+    tables = [(checked_table(embedder.vec_table), "context_id")]
+    tables += [(level_table(embedder, level), "item_id") for level in LEVELS if has_level_table(conn, embedder, level)]
+    conn.execute("SAVEPOINT convert_vectors")
+    try:
+        for table, key in tables:
+            if table_storage(conn, table) == storage:
+                continue
+            rows = conn.execute(f"SELECT {key}, embedding FROM {table}").fetchall()  # a full scan: in insertion order
+            matrix = decode([blob for _, blob in rows], embedder.dimension)
+            conn.execute(f"DROP TABLE {table}")
+            conn.execute(_vec_table_sql(table, key, embedder.dimension, storage))
+            for start in range(0, len(rows), 5000):
+                part = rows[start : start + 5000]
+                conn.executemany(
+                    f"INSERT INTO {table} ({key}, embedding) VALUES (?, {_value(storage)})",
+                    zip([item for item, _ in part], encode(matrix[start : start + 5000], storage), strict=True),
+                )
+        conn.execute("RELEASE convert_vectors")
+    except BaseException:
+        conn.execute("ROLLBACK TO convert_vectors")
+        conn.execute("RELEASE convert_vectors")
+        raise
+    return EmbedderRow(embedder.name, embedder.dimension, embedder.window, embedder.vec_table, storage)

@@ -1,6 +1,6 @@
 """An article's pages as distillation reads them: numbered headings, paragraphs, list items,
 tables and formulas, in reading order, one text per page, rendered by the export's renderer
-(:mod:`paperpyramid.export.pages`, one code path) without the title block and the reference
+(:mod:`paperpyramid.db.markdown_pages`, one code path) without the title block and the reference
 list: they hold no findings. Each page keeps the contexts it was built from, so an insight
 about a page can be linked back to verbatim text."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from paperpyramid.export.pages import DISTILL, Page, PageContext, render_pages
+from paperpyramid.db.markdown_pages import DISTILL, Page, PageContext, render_pages
 
 __all__ = ["Page", "PageContext", "article_pages"]
 

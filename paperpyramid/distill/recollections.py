@@ -16,8 +16,6 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-import numpy as np
-
 from paperpyramid import citation_graph
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.pyramid import LLMCallRecord, _record_calls, _transaction, new_id
@@ -83,12 +81,9 @@ def _nearest(conn: Any, level: str, article_id: str, embedder: Embedder | None, 
     if embedder is not None:
         row = db_vectors.find_embedder(conn, embedder.name)
         abstract = conn.execute("SELECT id FROM abstracts WHERE article_id = ?", [article_id]).fetchone()
-        if row is not None and abstract is not None and db_vectors.has_level_table(conn, row, "abstracts"):
-            table = db_vectors.level_table(row, "abstracts")
-            blob = conn.execute(f"SELECT embedding FROM {table} WHERE item_id = ?", [abstract[0]]).fetchone()
-            if blob is not None:
-                query = np.frombuffer(blob[0], dtype=np.float32)
-                return [item for item, _ in db_vectors.nearest_items(conn, row, level, query, k + 1)]
+        query = None if row is None or abstract is None else db_vectors.item_vector(conn, row, "abstracts", abstract[0])
+        if row is not None and query is not None:
+            return [item for item, _ in db_vectors.nearest_items(conn, row, level, query, k + 1)]
     return [row[0] for row in conn.execute(sql_fallback, [article_id, k + 1])]
 
 

@@ -6,7 +6,9 @@ and embeds passages and queries apart (some models, e5 and nomic among them, wan
 that tells the two apart). Vectors come back L2-normalised, so a dot product is the cosine.
 
 Choose one by name in settings (``PAPERPYRAMID_EMBEDDING__MODEL``); an unknown name fails and
-lists the known ones. The local models load on first use, never at import.
+lists the known ones. Each name is an :class:`EmbedderBackend` in the registry :data:`EMBEDDERS`
+(:class:`paperpyramid.registry.Registry`, the one the parsers use); the local models load on
+first use, never at import.
 
 A vector that cannot be compared (null, of the wrong length, NaN or infinite, or all zeros) is
 never handed on: :func:`unit_vectors` refuses it with :class:`BadVectors`, naming the model or
@@ -24,13 +26,15 @@ openai       any OpenAI-compatible /v1/embeddings         any    any     a serve
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
-from paperpyramid.errors import ConfigurationError, ServiceUnavailable
+from paperpyramid.errors import ServiceUnavailable
+from paperpyramid.registry import Registry
 from paperpyramid.settings import DEFAULT_EMBEDDER, EMBEDDER_NAMES
 
 if TYPE_CHECKING:
@@ -125,18 +129,20 @@ def unit_vectors(raw: npt.NDArray[np.floating], source: str, problems: dict[int,
     )
 
 
+@dataclass(frozen=True, slots=True)
+class EmbedderBackend:
+    """An embedder as the registry holds it: ``build`` makes it from the settings (loading its
+    model), ``stored_name`` says, without loading anything, the ``name`` its vectors are stored
+    under (None when the settings do not say enough: an ``openai`` embedder without a model)."""
+
+    build: Callable[[EmbeddingSettings], Embedder]
+    stored_name: Callable[[EmbeddingSettings], str | None]
+
+
 def configured_name(settings: EmbeddingSettings) -> str | None:
     """The ``name`` the configured embedder stores its vectors under, without loading it
     (None when an ``openai`` embedder has no model set)."""
-    if settings.model == "minilm":
-        return "all-MiniLM-L6-v2"
-    if settings.model == "minilm-int8":
-        return "all-MiniLM-L6-v2-int8"
-    if settings.model == "e5-small":
-        return "multilingual-e5-small-q4"
-    if settings.api_model is None:
-        return None
-    return settings.api_model if settings.dimensions is None else f"{settings.api_model}@{settings.dimensions}"
+    return EMBEDDERS.get(settings.model).stored_name(settings)
 
 
 def onnxruntime_available() -> bool:
@@ -148,35 +154,62 @@ def onnxruntime_available() -> bool:
 
 
 def get_embedder(settings: EmbeddingSettings | None = None) -> Embedder:
-    """The embedder named in ``settings`` (``minilm`` by default), ready to use."""
+    """The embedder named in ``settings`` (``minilm`` by default), ready to use. An unknown name
+    raises :class:`~paperpyramid.errors.ConfigurationError` listing the known ones."""
     from paperpyramid.settings import EmbeddingSettings
 
     settings = settings or EmbeddingSettings()
-    name = settings.model
-    if name == "minilm":
-        if settings.runtime == "onnx" or (settings.runtime == "auto" and onnxruntime_available()):
-            from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
+    return EMBEDDERS.get(settings.model).build(settings)
 
-            return MiniLMOnnx(threads=settings.threads)
-        from paperpyramid.embeddings.minilm import MiniLM
 
-        return MiniLM()
-    if name == "minilm-int8":
+def _minilm(settings: EmbeddingSettings) -> Embedder:
+    if settings.runtime == "onnx" or (settings.runtime == "auto" and onnxruntime_available()):
         from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
 
-        return MiniLMOnnx(int8=True, threads=settings.threads)
-    if name == "e5-small":
-        from paperpyramid.embeddings.e5 import E5Small
+        return MiniLMOnnx(threads=settings.threads)
+    from paperpyramid.embeddings.minilm import MiniLM
 
-        return E5Small(threads=settings.threads)
-    if name == "openai":
-        from paperpyramid.embeddings.openai import OpenAIEmbedder
+    return MiniLM()
 
-        return OpenAIEmbedder.from_settings(settings)
-    raise ConfigurationError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDER_NAMES)}")
+
+def _minilm_int8(settings: EmbeddingSettings) -> Embedder:
+    from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
+
+    return MiniLMOnnx(int8=True, threads=settings.threads)
+
+
+def _e5_small(settings: EmbeddingSettings) -> Embedder:
+    from paperpyramid.embeddings.e5 import E5Small
+
+    return E5Small(threads=settings.threads)
+
+
+def _openai(settings: EmbeddingSettings) -> Embedder:
+    from paperpyramid.embeddings.openai import OpenAIEmbedder
+
+    return OpenAIEmbedder.from_settings(settings)
+
+
+def _openai_name(settings: EmbeddingSettings) -> str | None:
+    if settings.api_model is None:
+        return None
+    return settings.api_model if settings.dimensions is None else f"{settings.api_model}@{settings.dimensions}"
+
+
+#: The embedders by the name settings give them (:data:`EMBEDDER_NAMES`, in that order). Each
+#: builder imports its model's module when called, so choosing one loads only that one.
+EMBEDDERS: Registry[EmbedderBackend] = Registry(
+    "embedder",
+    {
+        "minilm": EmbedderBackend(_minilm, lambda settings: "all-MiniLM-L6-v2"),
+        "minilm-int8": EmbedderBackend(_minilm_int8, lambda settings: "all-MiniLM-L6-v2-int8"),
+        "e5-small": EmbedderBackend(_e5_small, lambda settings: "multilingual-e5-small-q4"),
+        "openai": EmbedderBackend(_openai, _openai_name),
+    },
+)
 
 
 __all__ = [
-    "BadVectors", "DEFAULT_EMBEDDER", "configured_name", "EMBEDDER_NAMES", "Embedder", "Vectors", "get_embedder", "normalise", "unit_vectors",
-    "unusable_rows",
+    "BadVectors", "DEFAULT_EMBEDDER", "configured_name", "EMBEDDER_NAMES", "EMBEDDERS", "Embedder", "EmbedderBackend", "Vectors", "get_embedder",
+    "normalise", "unit_vectors", "unusable_rows",
 ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""In-text citations of PDF parses scored against JATS gold (issue 21, items 3 and 6).
+"""In-text citations of PDF parses scored against JATS gold.
 
 Each PDF with a ``.nxml`` beside it (``MANIFEST.tsv`` ``pairs_with``) is parsed with the embedded
 parser and its markers linked (:func:`paperpyramid.citations.markers.link_markers`); the gold's
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import re
-import tempfile
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -35,27 +34,21 @@ from paperpyramid.citations.marker_keys import fold
 from paperpyramid.citations.markers import link_markers
 from paperpyramid.document import Document
 from paperpyramid.eval.parse import read_manifest
-from paperpyramid.eval.synthetic.citing_papers import CITING_STYLES, CitingPaper, generate_citing
 
 __all__ = [
     "DEV_PAPERS",
     "HELDOUT_PAPERS",
     "CitationScore",
     "LabelledScore",
-    "SyntheticScore",
     "GoldCitations",
     "citations_to_json",
     "evaluate_citations",
     "load_jats_citations",
     "load_labels",
     "render_citations",
-    "render_synthetic",
-    "run_synthetic",
     "score_citations",
     "score_labelled",
-    "score_synthetic",
     "sentences",
-    "synthetic_seeds",
 ]
 
 #: JATS-gold papers looked at while the linker was tuned; the others were scored once, at the end
@@ -374,88 +367,6 @@ def citations_to_json(scores: list[CitationScore]) -> list[dict[str, Any]]:
         }
         for s in scores
     ]
-
-
-# --------------------------------------------------------------------------- generated papers
-
-
-@dataclass(frozen=True)
-class SyntheticScore:
-    """One generated paper: gold markers, predicted citations, and those right (same page, same
-    printed text, same entries)."""
-
-    seed: int
-    split: str
-    style: str
-    gold: int
-    predicted: int
-    correct: int
-
-
-def _squeeze(text: str) -> str:
-    return re.sub(r"\s+", "", text)
-
-
-def score_synthetic(document: Document, paper: CitingPaper) -> SyntheticScore:
-    """Compare a linked parse of a generated paper with its gold markers."""
-    titles = [" ".join(_words(entry)) for entry in paper.references]
-    entry_of: dict[str, int] = {}
-    for reference in document.references:
-        raw = " ".join(_words(reference.raw))
-        hits = sorted((len(title), index) for index, title in enumerate(titles) if title and title in raw)
-        # one title may hold another ("... with X-ray diffraction" and "... with X-ray"): the longest is the entry's
-        if reference.key is not None and hits and (len(hits) == 1 or hits[-1][0] > hits[-2][0]):
-            entry_of[reference.key] = hits[-1][1]
-    predicted = [
-        (block.page, _squeeze(block.text[cite.start : cite.end]), tuple(entry_of.get(key, -1) for key in cite.keys))
-        for section in document.sections
-        for block in section.blocks
-        for cite in block.cites
-    ]
-    unused = list(predicted)
-    correct = 0
-    for marker in paper.markers:
-        for candidate in unused:
-            if candidate[0] == marker.page and candidate[1] == _squeeze(marker.text):
-                unused.remove(candidate)
-                correct += candidate[2] == marker.entries
-                break
-    return SyntheticScore(paper.seed, paper.split, paper.style, len(paper.markers), len(predicted), correct)
-
-
-def synthetic_seeds(split: str, per_style: int) -> list[int]:
-    """The first ``per_style`` seeds of a split (the same seeds for every style)."""
-    start = 0 if split == "dev" else 100_000
-    return list(range(start, start + per_style))
-
-
-def run_synthetic(split: str, per_style: int, *, parse: Callable[[Path], Document] | None = None) -> list[SyntheticScore]:
-    """Generate ``per_style`` papers of each citing style in ``split``, parse them with the
-    embedded parser (or ``parse``), link their markers and score them."""
-    parse = parse or _parse_embedded
-    scores: list[SyntheticScore] = []
-    with tempfile.TemporaryDirectory(prefix="paperpyramid-citing-") as folder:
-        for style in CITING_STYLES:
-            for seed in synthetic_seeds(split, per_style):
-                pdf, paper = generate_citing(seed, style)
-                path = Path(folder) / f"citing-{style}-{seed}.pdf"
-                path.write_bytes(pdf)
-                document = parse(path)
-                link_markers(document)
-                scores.append(score_synthetic(document, paper))
-    return scores
-
-
-def render_synthetic(scores: list[SyntheticScore]) -> list[str]:
-    """Micro precision and recall of generated papers' markers, by split and style."""
-    lines = ["", "in-text citations on generated papers (markers: same page, text and entries):"]
-    for split in dict.fromkeys(s.split for s in scores):
-        for style in [*dict.fromkeys(s.style for s in scores), "all"]:
-            chosen = [s for s in scores if s.split == split and (style == "all" or s.style == style)]
-            gold, predicted, correct = (sum(getattr(s, name) for s in chosen) for name in ("gold", "predicted", "correct"))
-            lines.append(f"  {split:8} {style:12} papers={len(chosen):3d} markers={gold:5d} cites={predicted:5d} "
-                         f"P={_ratio(correct, predicted)} R={_ratio(correct, gold)}")  # fmt: skip
-    return lines
 
 
 # --------------------------------------------------------------------------- hand-labelled pages

@@ -29,7 +29,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from paperpyramid.api.rows import read_tables
+from paperpyramid.db.corpus_rows import read_tables
 from paperpyramid.db.sqlite import Connection
 from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.eval.formulas import FormulaScore

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from paperpyramid.asking.strategies import STRATEGIES, find
 from paperpyramid.asking.trace import Found, Step, error_tokens
@@ -44,7 +44,35 @@ from paperpyramid.retrieval.levels import LEVELS
 from paperpyramid.tokens import TokenCounter
 
 if TYPE_CHECKING:
-    from paperpyramid.corpus import Corpus
+    from paperpyramid.db.sqlite import Connection
+    from paperpyramid.embeddings import Embedder
+
+
+class Corpus(Protocol):
+    """What the evaluation asks of a corpus (:class:`paperpyramid.Corpus` is one): the
+    evaluation sits below the corpus and takes it as an argument."""
+
+    @property
+    def conn(self) -> Connection: ...
+
+    @property
+    def embedder(self) -> Embedder: ...
+
+    def has_vectors(self) -> bool: ...
+
+    def best_mode(self) -> str: ...
+
+    def retrieve(
+        self,
+        query: str,
+        *,
+        mode: str | None = ...,
+        k: int = ...,
+        budget_tokens: int | None = ...,
+        filters: Filters | None = ...,
+        level: str = ...,
+    ) -> list[SearchHit]: ...
+
 
 BUDGETS = (2000, 4000, 8000)
 CROSS_KINDS = ("cross-section", "cross-paper")

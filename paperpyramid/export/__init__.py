@@ -1,26 +1,24 @@
 """Articles written out of the corpus: markdown (the whole article, or one file per PDF page)
 or JSON (the article with its section tree, contexts, tables, formulas, figures and
-references). The markdown comes from :mod:`paperpyramid.export.pages`, the renderer that also
+references), from a :class:`~paperpyramid.db.reader.CorpusReader` (a :class:`~paperpyramid.Corpus`
+is one). The markdown comes from :mod:`paperpyramid.db.markdown_pages`, the renderer that also
 gives distillation its pages."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from paperpyramid.db.reader import CorpusReader
 from paperpyramid.export.json_export import article_json, write_json
 from paperpyramid.export.markdown import write_markdown, write_markdown_pages
-
-if TYPE_CHECKING:
-    from paperpyramid.corpus import Corpus
 
 #: what ``export_articles`` writes
 FORMATS = ("markdown", "json")
 
 
 def export_articles(
-    corpus: Corpus,
+    reader: CorpusReader,
     out_dir: str | Path,
     *,
     format: str = "markdown",
@@ -43,9 +41,9 @@ def export_articles(
     if by_page and format != "markdown":
         raise ValueError("by-page export writes markdown pages; it does not apply to json")
     if article_ids is not None:
-        ids = list(dict.fromkeys(corpus.article(article_id).id for article_id in article_ids))
+        ids = list(dict.fromkeys(reader.article(article_id).id for article_id in article_ids))
     else:
-        ids = [article.id for article in corpus.articles()]
+        ids = [article.id for article in reader.articles()]
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise NotADirectoryError(f"{out} is a file, not a folder to export into")
@@ -53,11 +51,11 @@ def export_articles(
     paths: list[Path] = []
     for done, article_id in enumerate(ids, start=1):
         if format == "json":
-            paths.append(write_json(corpus, article_id, out))
+            paths.append(write_json(reader, article_id, out))
         elif by_page:
-            paths += write_markdown_pages(corpus, article_id, out)
+            paths += write_markdown_pages(reader, article_id, out)
         else:
-            paths.append(write_markdown(corpus, article_id, out))
+            paths.append(write_markdown(reader, article_id, out))
         if on_article is not None:
             on_article(done, len(ids))
     return paths

@@ -1,7 +1,8 @@
 """Citations out: the works a passage, an answer or a list of articles rests on, as BibTeX,
 CSL-JSON (what Zotero, Mendeley and pandoc read) or text, from the stored metadata.
 
-Ids are article ids, DOIs or context ids; a context stands for its article at its page. Each
+The works are read through a :class:`~paperpyramid.db.reader.CorpusReader` (a
+:class:`~paperpyramid.Corpus` is one). Ids are article ids, DOIs or context ids; a context stands for its article at its page. Each
 work is cited once, with the pages its passages were on. Keys are stable: the first author's
 surname, the year and the title's first word ("natanson2019longevity"); where two articles of
 the corpus would share one, the later stored gets "b", "c", ... (the earlier keeps its key as the
@@ -15,10 +16,10 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from paperpyramid.corpus import Article, Corpus
+from paperpyramid.db.corpus_rows import Article
+from paperpyramid.db.reader import CorpusReader, articles_dated
 
 #: what :func:`format_citations` writes
 FORMATS = ("bibtex", "csl-json", "text")
@@ -48,28 +49,28 @@ class Work:
         return f"[{self.article.title or 'Untitled'}{pages}]"
 
 
-def works(corpus: Corpus, ids: Sequence[str]) -> list[Work]:
+def works(reader: CorpusReader, ids: Sequence[str]) -> list[Work]:
     """The works ``ids`` name (article ids, DOIs or context ids), each once, in the order first
     named. Raises ``KeyError`` naming an id that is none of these."""
     order: list[str] = []
     pages: dict[str, list[int]] = {}
     articles: dict[str, Article] = {}
     for given in ids:
-        article, page = _resolve(corpus, given)
+        article, page = _resolve(reader, given)
         if article.id not in articles:
             articles[article.id] = article
             order.append(article.id)
             pages[article.id] = []
         if page is not None and page not in pages[article.id]:
             pages[article.id].append(page)
-    return [Work(articles[article_id], cite_key(corpus, articles[article_id]), tuple(sorted(pages[article_id]))) for article_id in order]
+    return [Work(articles[article_id], cite_key(reader, articles[article_id]), tuple(sorted(pages[article_id]))) for article_id in order]
 
 
-def format_citations(corpus: Corpus, ids: Sequence[str], format: str = "bibtex") -> str:
+def format_citations(reader: CorpusReader, ids: Sequence[str], format: str = "bibtex") -> str:
     """The works ``ids`` name, in ``format`` (one of :data:`FORMATS`)."""
     if format not in FORMATS:
         raise ValueError(f"unknown citation format {format!r}; choose one of {', '.join(FORMATS)}")
-    cited = works(corpus, ids)
+    cited = works(reader, ids)
     if format == "bibtex":
         return "\n\n".join(bibtex(work) for work in cited)
     if format == "csl-json":
@@ -77,15 +78,11 @@ def format_citations(corpus: Corpus, ids: Sequence[str], format: str = "bibtex")
     return "\n".join(text(work) for work in cited)
 
 
-def cite_key(corpus: Corpus, article: Article) -> str:
+def cite_key(reader: CorpusReader, article: Article) -> str:
     """The article's stable key (see the module docstring)."""
     base = _base_key(article)
     year = _year(article.date_published)
-    pattern = f"%{year}%" if year else None
-    rows = corpus.conn.execute(
-        "SELECT id, title, authors, date_published FROM articles WHERE " + ("date_published LIKE ?" if pattern else "date_published IS NULL")
-        + " ORDER BY created_at, rowid", [pattern] if pattern else [],
-    ).fetchall()  # fmt: skip
+    rows = articles_dated(reader.conn, year)
     twins = [row[0] for row in rows if _base_key_of(row[1], row[2], row[3]) == base]
     place = twins.index(article.id) if article.id in twins else 0
     return base + ("" if place == 0 else _suffix(place))
@@ -143,16 +140,16 @@ def text(work: Work) -> str:
     return f"{work.short()} {' '.join(parts)}"
 
 
-def _resolve(corpus: Corpus, given: str) -> tuple[Article, int | None]:
+def _resolve(reader: CorpusReader, given: str) -> tuple[Article, int | None]:
     try:
-        return corpus.article(given), None
+        return reader.article(given), None
     except KeyError:
         pass
     try:
-        context = corpus.context(given)
+        context = reader.context(given)
     except KeyError:
         raise KeyError(f"no article, DOI or passage with id {given!r}") from None
-    return corpus.article(context.article_id), context.page_number
+    return reader.article(context.article_id), context.page_number
 
 
 def _base_key(article: Article) -> str:

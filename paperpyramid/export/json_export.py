@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from paperpyramid.api.rows import SectionNode
-    from paperpyramid.corpus import Corpus
+    from paperpyramid.db.corpus_rows import SectionNode
+    from paperpyramid.db.reader import CorpusReader
     from paperpyramid.document import Figure, Formula, Reference, Table
 
 
-def article_json(corpus: Corpus, article_id: str) -> dict[str, Any]:
+def article_json(reader: CorpusReader, article_id: str) -> dict[str, Any]:
     """The article as one JSON-ready object: the ``Article`` fields, ``sections`` (the top-level
     sections, each with its ``contexts`` in reading order and its subsections in ``children``),
     ``tables`` (``rows`` of cells, header first, and ``markdown``), ``formulas``, ``figures`` and
@@ -22,25 +22,25 @@ def article_json(corpus: Corpus, article_id: str) -> dict[str, Any]:
 
     def section(node: SectionNode) -> dict[str, Any]:
         contexts = [{"id": context.id, "text": context.text, "kind": context.kind, "page": context.page_number,
-                     "num_tokens": context.num_tokens, "stop_reason": context.stop_reason} for context in corpus.contexts(node.id)]  # fmt: skip
+                     "num_tokens": context.num_tokens, "stop_reason": context.stop_reason} for context in reader.contexts(node.id)]  # fmt: skip
         return {"id": node.id, "number": node.number, "title": node.title, "level": node.level, "page_start": node.page_start,
                 "page_end": node.page_end, "num_tokens": node.num_tokens, "contexts": contexts,
                 "children": [section(child) for child in node.children]}  # fmt: skip
 
     return {
-        **asdict(corpus.article(article_id)),
-        "sections": [section(node) for node in corpus.section_tree(article_id)],
-        "tables": [_table(table) for table in corpus.tables(article_id)],
-        "formulas": [_formula(formula) for formula in corpus.formulas(article_id)],
-        "figures": [_figure(figure) for figure in corpus.figures(article_id)],
-        "references": [_reference(reference) for reference in corpus.references(article_id)],
+        **asdict(reader.article(article_id)),
+        "sections": [section(node) for node in reader.section_tree(article_id)],
+        "tables": [_table(table) for table in reader.tables(article_id)],
+        "formulas": [_formula(formula) for formula in reader.formulas(article_id)],
+        "figures": [_figure(figure) for figure in reader.figures(article_id)],
+        "references": [_reference(reference) for reference in reader.references(article_id)],
     }
 
 
-def write_json(corpus: Corpus, article_id: str, out_dir: Path) -> Path:
+def write_json(reader: CorpusReader, article_id: str, out_dir: Path) -> Path:
     """``OUT/<article id>.json``."""
     path = out_dir / f"{article_id}.json"
-    path.write_text(json.dumps(article_json(corpus, article_id), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(article_json(reader, article_id), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
 
 

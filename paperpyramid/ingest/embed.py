@@ -51,6 +51,7 @@ def embed_corpus(
     *,
     batch_size: int = 64,
     index_min: int | None = INDEX_MIN,
+    storage: db_vectors.VectorStorage = db_vectors.DEFAULT_STORAGE,
     on_start: Callable[[int], None] | None = None,
     on_batch: Callable[[int], None] | None = None,
 ) -> EmbedSummary:
@@ -58,7 +59,8 @@ def embed_corpus(
 
     ``on_start`` gets the number of contexts to embed, ``on_batch`` the contexts of each batch
     done (refused ones included). Then the model's approximate index is brought up to date, when the corpus holds
-    at least ``index_min`` contexts or the index exists already (None: only then).
+    at least ``index_min`` contexts or the index exists already (None: only then). A model new
+    to the corpus has its vectors stored as ``storage`` (``settings.embedding.vector_storage``).
     """
     started = time.monotonic()
     summary = EmbedSummary(embedder.name, 0, 0, 0.0)
@@ -85,7 +87,7 @@ def embed_corpus(
                 refused = set(exc.refused)
                 keep = [index for index in range(len(batch)) if index not in refused]
                 vectors, ids = exc.vectors[keep], [ids[index] for index in keep]
-            writer.add_vectors(db_vectors.ContextVectors(embedder.name, embedder.dimension, embedder.window, vectors), ids)
+            writer.add_vectors(db_vectors.ContextVectors(embedder.name, embedder.dimension, embedder.window, vectors, storage), ids)
             summary.embedded += len(ids)
             if on_batch is not None:
                 on_batch(len(batch))

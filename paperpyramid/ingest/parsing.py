@@ -148,7 +148,7 @@ def _with_contexts(parsed: Parsed, embedding: EmbeddingSettings | None = None) -
     if embedder is not None and embedder.window < counter.window:
         counter = _counter(embedder.window)  # contexts must fit the model that embeds them
     parsed.contexts = [split_section(section, counter) for section in parsed.document.sections]
-    if embedder is not None:
+    if embedder is not None and embedding is not None:
         texts = [draft.text for drafts in parsed.contexts for draft in drafts]
         try:
             vectors = embedder.embed_passages(texts)
@@ -157,7 +157,7 @@ def _with_contexts(parsed: Parsed, embedding: EmbeddingSettings | None = None) -
         except Exception as exc:  # one document's embedding must not end the run
             log.exception("embedding failed")
             return Parsed(None, f"embedding failed: {type(exc).__name__}: {exc}", parsed.seconds, parsed.sha256)
-        parsed.vectors = ContextVectors(embedder.name, embedder.dimension, embedder.window, vectors)
+        parsed.vectors = ContextVectors(embedder.name, embedder.dimension, embedder.window, vectors, embedding.vector_storage)
     return parsed
 
 

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Literal
 
 from paperpyramid.db import lexical_index
-from paperpyramid.db.writer import CorpusWriter, check_corpus_file, writer_lock
+from paperpyramid.db.writer import ArticleInput, CorpusWriter, DuplicateArticle, check_corpus_file, writer_lock
 from paperpyramid.embeddings import get_embedder
 from paperpyramid.errors import ServiceUnavailable
 from paperpyramid.ingest.items import iter_items, known_total
@@ -240,17 +240,66 @@ def _one_pass(sources: list[str | Path], this: _Pass) -> None:
                 _discard(item)
                 this.report(skip)
 
+    batch = _Batch(writer, this.report, this.settings.ingest.write_batch, this.settings.ingest.write_batch_seconds)
     with tempfile.TemporaryDirectory(prefix="paperpyramid-scratch-") as scratch:
-        for item, parsed in run(todo(Path(scratch)), this.settings, this.pool):
-            if item.deletes:
-                deleted = writer.delete_pmids(item.deletes)
-                this.summary.deleted += deleted
-                log.info("%s: %d of %d PMIDs deleted were in the corpus", item.uri, deleted, len(item.deletes))
-                continue
-            if parsed.document is not None and this.licences is not None:
-                this.licences.apply(parsed.document)
-            this.report(_store(writer, item, parsed))
+        try:
+            for item, parsed in run(todo(Path(scratch)), this.settings, this.pool):
+                if item.deletes:
+                    batch.store()  # what came before the update file is stored before its deletions
+                    deleted = writer.delete_pmids(item.deletes)
+                    this.summary.deleted += deleted
+                    log.info("%s: %d of %d PMIDs deleted were in the corpus", item.uri, deleted, len(item.deletes))
+                    continue
+                if parsed.document is not None and this.licences is not None:
+                    this.licences.apply(parsed.document)
+                batch.add(item, parsed)
+        finally:
+            batch.store()
+
+
+class _Batch:
+    """Parsed documents on their way to the writer: stored ``size`` at a time in one transaction
+    (:meth:`~paperpyramid.db.writer.CorpusWriter.store_many`), or when the oldest has waited
+    ``seconds``; what is not a document to store (a failure, a skip) is logged at once."""
+
+    def __init__(self, writer: CorpusWriter, report: ProgressCallback, size: int, seconds: float) -> None:
+        self.writer, self.report, self.size, self.seconds = writer, report, size, seconds
+        self.waiting: list[tuple[WorkItem, Parsed]] = []
+        self.since = 0.0
+
+    def add(self, item: WorkItem, parsed: Parsed) -> None:
+        if parsed.document is None or parsed.sha256 is None or self.size == 1:  # nothing to batch: logged at once
+            self.report(_store(self.writer, item, parsed))
             _discard(item)
+            return
+        if not self.waiting:
+            self.since = time.monotonic()
+        self.waiting.append((item, parsed))
+        if len(self.waiting) >= self.size or time.monotonic() - self.since >= self.seconds:
+            self.store()
+
+    def store(self) -> None:
+        """Store what is waiting, in one transaction, and report each outcome."""
+        waiting, self.waiting = self.waiting, []
+        if not waiting:
+            return
+        try:
+            outcomes: list[str | Exception] = self.writer.store_many([_article_input(item, parsed) for item, parsed in waiting])
+        except Exception:  # the batch as a whole (a corpus locked too long, an I/O error): each document on its own
+            log.exception("storing a batch of %d documents failed; storing them one at a time", len(waiting))
+            for item, parsed in waiting:
+                self.report(_store(self.writer, item, parsed))
+                _discard(item)
+            return
+        for (item, parsed), outcome in zip(waiting, outcomes, strict=True):
+            self.report(_stored(self.writer, item, parsed, outcome))
+            _discard(item)
+
+
+def _article_input(item: WorkItem, parsed: Parsed) -> ArticleInput:
+    assert parsed.document is not None and parsed.sha256 is not None
+    return ArticleInput(parsed.document, item.uri, parsed.sha256, etag=item.obj.etag if item.obj is not None else None, seconds=parsed.seconds,
+                        contexts=parsed.contexts, vectors=parsed.vectors, normalised=True)  # fmt: skip
 
 
 def _discard(item: WorkItem) -> None:
@@ -295,27 +344,42 @@ def _store(writer: CorpusWriter, item: WorkItem, parsed: Parsed) -> IngestResult
         reason = f"same bytes as {writer.source_of(existing) or 'an article already stored'}"
         writer.record(item.uri, parsed.sha256, "skipped", error=reason, article_id=existing, etag=etag)
         return IngestResult(item.uri, "skipped", error=reason, article_id=existing)
-    document = parsed.document
     try:
-        article_id = writer.store(
-            document,
+        outcome: str | Exception = writer.store(
+            parsed.document,
             source_uri=item.uri,
             sha256=parsed.sha256,
             etag=etag,
             seconds=parsed.seconds,
             contexts=parsed.contexts,
             vectors=parsed.vectors,
+            normalised=True,
         )
     except Exception as exc:  # the article's transaction rolled back; log it and go on
-        if isinstance(exc, ServiceUnavailable):  # the corpus stayed locked: the next run tries again
-            reason = f"{UNAVAILABLE}{item.name}: could not be stored: {exc}"
+        outcome = exc
+    return _stored(writer, item, parsed, outcome)
+
+
+def _stored(writer: CorpusWriter, item: WorkItem, parsed: Parsed, outcome: str | Exception) -> IngestResult:
+    """The result of storing a parsed document, given the writer's outcome (its article's id,
+    or what kept it out, which is logged here)."""
+    etag = item.obj.etag if item.obj is not None else None
+    document = parsed.document
+    assert document is not None and parsed.sha256 is not None
+    if isinstance(outcome, DuplicateArticle):  # the same bytes came earlier in its batch
+        reason = f"same bytes as {writer.source_of(outcome.article_id) or 'an article already stored'}"
+        writer.record(item.uri, parsed.sha256, "skipped", error=reason, article_id=outcome.article_id, etag=etag)
+        return IngestResult(item.uri, "skipped", error=reason, article_id=outcome.article_id)
+    if isinstance(outcome, Exception):
+        if isinstance(outcome, ServiceUnavailable):  # the corpus stayed locked: the next run tries again
+            reason = f"{UNAVAILABLE}{item.name}: could not be stored: {outcome}"
         else:
-            log.exception("storing %s failed", item.uri)
-            reason = f"{item.name}: could not be stored: {type(exc).__name__}: {exc}"
+            log.error("storing %s failed", item.uri, exc_info=outcome)
+            reason = f"{item.name}: could not be stored: {type(outcome).__name__}: {outcome}"
         writer.record(item.uri, parsed.sha256, "failed", error=reason, seconds=parsed.seconds, etag=etag)
         return IngestResult(item.uri, "failed", error=reason, seconds=parsed.seconds)
     return IngestResult(
-        item.uri, "done", article_id=article_id, pages=document.pages, seconds=parsed.seconds, warnings=list(document.warnings)
+        item.uri, "done", article_id=outcome, pages=document.pages, seconds=parsed.seconds, warnings=list(document.warnings)
     )
 
 

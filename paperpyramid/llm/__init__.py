@@ -8,7 +8,8 @@
 
 Every call asks for one pydantic model and returns it validated (:class:`LLMReply`), with the
 tokens it cost. :func:`get_llm` picks the backend from :class:`~paperpyramid.settings.LLMSettings`
-and puts the response cache (:mod:`paperpyramid.llm.cache`) in front of it, so a re-run of the
+by name in the registry :data:`LLMS` (:class:`paperpyramid.registry.Registry`, the one the parsers
+use; each backend is imported when chosen) and puts the response cache (:mod:`paperpyramid.llm.cache`) in front of it, so a re-run of the
 same prompts on the same model costs no tokens.
 
 Failures: :class:`~paperpyramid.errors.LLMOutputError` when the reply does not validate even
@@ -19,14 +20,15 @@ no endpoint or model is configured, or the server refuses the request as malform
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
+from paperpyramid.registry import Registry
 from paperpyramid.settings import DEFAULT_LLM_BACKEND as DEFAULT_LLM_BACKEND
-from paperpyramid.settings import LLM_BACKENDS
+from paperpyramid.settings import LLM_BACKENDS as LLM_BACKENDS
 
 if TYPE_CHECKING:
     from paperpyramid.settings import LLMSettings
@@ -35,9 +37,6 @@ if TYPE_CHECKING:
 Message = dict[str, str]
 
 T = TypeVar("T", bound=BaseModel)
-
-#: backends by name, as ``LLMSettings.backend`` names them
-#: backends by name, as ``LLMSettings.backend`` names them: LLM_BACKENDS, DEFAULT_LLM_BACKEND (from settings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,21 +93,18 @@ class Remote(Protocol):
     def base_url(self) -> str: ...
 
 
+#: The LLM backends by the name ``LLMSettings.backend`` gives them (:data:`LLM_BACKENDS`, in that
+#: order): each a class made with the settings, imported when chosen.
+LLMS: Registry[Callable[[LLMSettings], LLM]] = Registry(
+    "LLM backend",
+    {"local": "paperpyramid.llm.local:LocalLLM", "openai": "paperpyramid.llm.openai_llm:OpenAILLM"},
+)
+
+
 def get_llm(settings: LLMSettings) -> LLM:
-    """The configured model, behind the response cache unless ``settings.cache`` is off."""
-    from paperpyramid.errors import ConfigurationError
-
-    llm: LLM
-    if settings.backend == "openai":
-        from paperpyramid.llm.openai_llm import OpenAILLM
-
-        llm = OpenAILLM(settings)
-    elif settings.backend == "local":
-        from paperpyramid.llm.local import LocalLLM
-
-        llm = LocalLLM(settings)
-    else:
-        raise ConfigurationError(f"unknown LLM backend {settings.backend!r}; choose one of: {', '.join(LLM_BACKENDS)}")
+    """The configured model, behind the response cache unless ``settings.cache`` is off. An
+    unknown backend raises :class:`~paperpyramid.errors.ConfigurationError` listing the known ones."""
+    llm = LLMS.get(settings.backend)(settings)
     if not settings.cache:
         return llm
     from paperpyramid.llm.cache import CachedLLM, default_cache_path

@@ -1,4 +1,5 @@
-"""``retrieve``: the one entry point every retriever plugs into.
+"""``retrieve``: the one entry point every retriever plugs into, by name in the registry
+:data:`RETRIEVERS` (:class:`paperpyramid.registry.Registry`, the one the parsers use).
 
 Modes:
 
@@ -23,10 +24,12 @@ reading order), cut at ``budget_tokens`` when given. A query without words retur
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from paperpyramid.embeddings import Embedder
+from paperpyramid.registry import Registry
 from paperpyramid.retrieval import SearchHit, bm25, hybrid, levels, parent, vector
 from paperpyramid.retrieval.filters import Filters
 from paperpyramid.settings import SEARCH_MODES, SearchMode
@@ -80,35 +83,67 @@ def retrieve(
         hits = levels.search_level(
             conn, query, level, mode=mode, k=k, filters=filters, embedder=embedder, depth=options.depth, vector_weight=options.vector_weight
         )
-    elif mode == "bm25":
-        hits = bm25.search(conn, query, k, filters)
-    elif mode == "vector":
-        hits = _vector(conn, query, k, filters, embedder)
-    elif mode == "hybrid":
-        hits = _hybrid(conn, query, k, filters, embedder, options)
-    elif mode == "cross":
-        contexts = (
-            _hybrid(conn, query, options.depth, filters, embedder, options)
-            if embedder is not None
-            else bm25.search(conn, query, options.depth, filters)
-        )
-        hits = levels.cross(conn, query, k, filters, embedder, contexts, depth=options.depth)
-    else:
-        # without an embedder (a corpus without vectors), the best BM25 hits are widened
-        wanted = options.parent_hits + (options.fill if budget_tokens is not None else 0)
-        best = (
-            _hybrid(conn, query, wanted, filters, embedder, options) if embedder is not None else bm25.search(conn, query, wanted, filters)
-        )
-        return parent.widen(
-            conn,
-            best[: options.parent_hits],
-            options.before,
-            options.after,
-            budget_tokens,
-            include_references=filters.include_references,
-            more=best[options.parent_hits :],
-        )
-    return parent.cut_to_budget(hits, budget_tokens)
+        return parent.cut_to_budget(hits, budget_tokens)
+    return RETRIEVERS.get(mode)(Search(conn, query, k, filters, embedder, options, budget_tokens))
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """One search of the contexts as a mode receives it, checked: a query with words, ``k`` at
+    least 1, the filters and options filled in."""
+
+    conn: Any
+    query: str
+    k: int
+    filters: Filters
+    embedder: Embedder | None
+    options: RetrievalOptions
+    budget_tokens: int | None
+
+
+#: a retrieval mode: the passages for a search, best first, within its budget
+Retriever = Callable[[Search], list[SearchHit]]
+
+
+def _bm25_mode(search: Search) -> list[SearchHit]:
+    return parent.cut_to_budget(bm25.search(search.conn, search.query, search.k, search.filters), search.budget_tokens)
+
+
+def _vector_mode(search: Search) -> list[SearchHit]:
+    hits = _vector(search.conn, search.query, search.k, search.filters, search.embedder)
+    return parent.cut_to_budget(hits, search.budget_tokens)
+
+
+def _hybrid_mode(search: Search) -> list[SearchHit]:
+    hits = _hybrid(search.conn, search.query, search.k, search.filters, search.embedder, search.options)
+    return parent.cut_to_budget(hits, search.budget_tokens)
+
+
+def _parent_mode(search: Search) -> list[SearchHit]:
+    """Without an embedder (a corpus without vectors), the best BM25 hits are widened."""
+    conn, query, filters, embedder, options = search.conn, search.query, search.filters, search.embedder, search.options
+    wanted = options.parent_hits + (options.fill if search.budget_tokens is not None else 0)
+    best = _hybrid(conn, query, wanted, filters, embedder, options) if embedder is not None else bm25.search(conn, query, wanted, filters)
+    return parent.widen(
+        conn,
+        best[: options.parent_hits],
+        options.before,
+        options.after,
+        search.budget_tokens,
+        include_references=filters.include_references,
+        more=best[options.parent_hits :],
+    )
+
+
+def _cross_mode(search: Search) -> list[SearchHit]:
+    conn, query, filters, embedder, options = search.conn, search.query, search.filters, search.embedder, search.options
+    contexts = (
+        _hybrid(conn, query, options.depth, filters, embedder, options)
+        if embedder is not None
+        else bm25.search(conn, query, options.depth, filters)
+    )
+    hits = levels.cross(conn, query, search.k, filters, embedder, contexts, depth=options.depth)
+    return parent.cut_to_budget(hits, search.budget_tokens)
 
 
 def _vector(conn: Any, query: str, k: int, filters: Filters, embedder: Embedder | None) -> list[SearchHit]:
@@ -123,3 +158,9 @@ def _hybrid(conn: Any, query: str, k: int, filters: Filters, embedder: Embedder 
     lexical = bm25.search(conn, query, depth, filters)
     semantic = _vector(conn, query, depth, filters, embedder)
     return hybrid.fuse([lexical, semantic], [options.bm25_weight, options.vector_weight], k, options.fusion)
+
+
+#: The retrieval modes by the name settings give them (:data:`MODES`, in that order).
+RETRIEVERS: Registry[Retriever] = Registry(
+    "retrieval mode", {"bm25": _bm25_mode, "vector": _vector_mode, "hybrid": _hybrid_mode, "parent": _parent_mode, "cross": _cross_mode}
+)

@@ -1,10 +1,11 @@
 """Fetching a snapshot back: download it, check it against its manifest, keep it in a cache.
 
 :func:`fetch_snapshot`, used by :meth:`paperpyramid.Corpus.open`, takes an http(s) URL, an
-``s3://`` URI or a local ``.sqlite.gz``; nothing in what it fetches is trusted before it is
-checked (download and decompression bounded by the manifest's sizes, digests verified, then
-:func:`check_snapshot_schema` before anything reads the database). :func:`default_cache_dir`
-says where verified copies are kept.
+``s3://`` URI or a local ``.sqlite.zst`` or ``.sqlite.gz``; nothing in what it fetches is trusted
+before it is checked (download and decompression bounded by the manifest's sizes, digests
+verified, then :func:`check_snapshot_schema` before anything reads the database). The compression
+(zstd or gzip) is read from the file's first bytes, not its name. :func:`default_cache_dir` says
+where verified copies are kept.
 """
 
 from __future__ import annotations
@@ -26,22 +27,25 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import parse_qs, quote, unquote, urlparse, urlunparse
 
+import zstandard
 from minio import Minio
 from minio.error import S3Error
 
-from paperpyramid import __version__
+from paperpyramid._version import __version__
 from paperpyramid.db.schema import SCHEMA_VERSION
 from paperpyramid.db.snapshot.manifest import (
     _CHUNK,
     MANIFEST_FORMAT,
     MANIFEST_FRAGMENT,
     MANIFEST_SUFFIX,
-    SNAPSHOT_SUFFIX,
+    SNAPSHOT_SUFFIXES,
     SnapshotCorrupt,
     SnapshotError,
     _Digest,
     _local_path,
     _manifest_name,
+    compression_of,
+    snapshot_stem,
 )
 from paperpyramid.db.snapshot_schema import schema_problem, size_problem
 from paperpyramid.db.sqlite import connect as connect_corpus
@@ -83,13 +87,14 @@ def fetch_snapshot(
     settings: Settings | None = None,
     client: Minio | None = None,
     schema_version: int | None = SCHEMA_VERSION,
+    manifest_sha256: str | None = None,
 ) -> CachedSnapshot:
     """The snapshot at ``source``, decompressed into the cache and verified against its manifest.
 
     ``source`` is an http(s) URL (a presigned one too), an ``s3://bucket/key`` URI (read with
-    ``client``, by default one made from ``settings.s3``) or a local ``.sqlite.gz`` path or
-    ``file://`` URL. The manifest is read from ``manifest_url`` if given, else from beside the
-    snapshot (same name, ``.manifest.json`` for ``.sqlite.gz``; a presigned URL's query is not
+    ``client``, by default one made from ``settings.s3``) or a local ``.sqlite.zst`` or ``.sqlite.gz``
+    path or ``file://`` URL. The manifest is read from ``manifest_url`` if given, else from beside the
+    snapshot (same name, ``.manifest.json`` for ``.sqlite.zst``; a presigned URL's query is not
     carried over, so a presigned snapshot needs its ``manifest_url``).
 
     The cache (``cache_dir``, else :func:`default_cache_dir`) is keyed by the snapshot's file
@@ -98,6 +103,8 @@ def fetch_snapshot(
     that no longer matches is removed and refused. A snapshot whose manifest names another
     schema version than ``schema_version`` is refused before its database is downloaded, and one
     holding a value longer than ``settings.snapshot`` allows once it is (and on every reuse).
+    ``manifest_sha256`` (a catalog's, for a shard) must then be the manifest's own digest, checked
+    before the database is downloaded and on every reuse.
 
     Raises :class:`SnapshotCorrupt` when a file does not match its manifest,
     :class:`SnapshotError` when it cannot be found or read, and
@@ -106,9 +113,11 @@ def fetch_snapshot(
     text = str(source)
     limits = (settings or Settings()).snapshot
     origin = _origin(text, manifest_url, settings, client)
-    if not origin.name.endswith(SNAPSHOT_SUFFIX):
-        raise SnapshotError(f"{origin.shown} is not a snapshot: expected a file named *{SNAPSHOT_SUFFIX}")
-    stem = origin.name[: -len(SNAPSHOT_SUFFIX)]
+    stem = snapshot_stem(origin.name)
+    if stem is None:
+        raise SnapshotError(
+            f"{origin.shown} is not a snapshot: expected a file named {' or '.join(f'*{s}' for s in SNAPSHOT_SUFFIXES.values())}"
+        )
     # one folder per place snapshots come from: names are unique only within one destination
     # (two corpora snapshotted in the same second share a name)
     cache = (Path(cache_dir) if cache_dir is not None else default_cache_dir()) / hashlib.sha256(origin.folder.encode()).hexdigest()[:16]
@@ -117,7 +126,12 @@ def fetch_snapshot(
     manifest_file = cache / f"{stem}{MANIFEST_SUFFIX}"
 
     if database.is_file() and manifest_file.is_file():
-        manifest = _parse_manifest(manifest_file.read_bytes(), str(manifest_file))
+        cached_bytes = manifest_file.read_bytes()
+        if manifest_sha256 is not None and hashlib.sha256(cached_bytes).hexdigest() != manifest_sha256:
+            database.unlink(missing_ok=True)
+            manifest_file.unlink(missing_ok=True)
+            raise SnapshotCorrupt(f"the cached manifest {manifest_file} is not the one its catalog names; it has been removed")
+        manifest = _parse_manifest(cached_bytes, str(manifest_file))
         actual = _digest(database)
         expected = manifest["database"]
         if (actual.sha256, actual.size) != (expected["sha256"], expected["size"]):
@@ -139,6 +153,10 @@ def fetch_snapshot(
     with tempfile.TemporaryDirectory(prefix=".fetch-", dir=cache) as tmp:
         staging = Path(tmp)
         manifest_bytes = origin.fetch_manifest(staging / manifest_file.name).read_bytes()
+        if manifest_sha256 is not None and (found := hashlib.sha256(manifest_bytes).hexdigest()) != manifest_sha256:
+            raise SnapshotCorrupt(
+                f"{origin.manifest_shown} does not match its catalog: sha256 {found}, expected {manifest_sha256}; refusing the shard"
+            )
         manifest = _parse_manifest(manifest_bytes, origin.manifest_shown)
         if schema_version is not None and manifest["schema_version"] != schema_version:
             raise SnapshotError(
@@ -149,10 +167,7 @@ def fetch_snapshot(
         compressed = origin.fetch_snapshot(staging / origin.name, packed_size)
         _verify(_digest(compressed), manifest["compressed"], f"{origin.shown} (compressed)")
         unpacked = staging / database.name
-        try:
-            digest = _decompress(compressed, unpacked, size, origin.shown)
-        except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-            raise SnapshotCorrupt(f"{origin.shown} is not a readable gzip file: {exc}") from exc
+        digest = _decompress(compressed, unpacked, size, origin.shown)
         _verify(digest, manifest["database"], f"{origin.shown} (decompressed)")
         check_snapshot_schema(unpacked, origin.shown, manifest["schema_version"], limits)
         staged_manifest = staging / f"verified{MANIFEST_SUFFIX}"
@@ -327,22 +342,42 @@ def _digest(path: Path) -> _Digest:
     return _Digest(sha.hexdigest(), size)
 
 
+#: the most memory a zstd frame may ask of a reader (its window): 128 MiB, zstd's own default limit
+_ZSTD_MAX_WINDOW = 1 << 27
+
+
 def _decompress(source: Path, target: Path, limit: int, shown: str) -> _Digest:
-    """Inflate ``source`` into ``target``, writing at most ``limit`` bytes: a gzip bomb is
-    refused once its output passes the size its manifest states, not when the disk is full."""
+    """Inflate ``source`` (zstd or gzip, told by its first bytes) into ``target``, writing at
+    most ``limit`` bytes: a compression bomb is refused once its output passes the size its
+    manifest states, not when the disk is full."""
+    with source.open("rb") as packed:
+        compression = compression_of(packed.read(4))
+    if compression is None:
+        raise SnapshotCorrupt(f"{shown} is neither a zstd nor a gzip file (its first bytes say neither)")
     sha = hashlib.sha256()
     size = 0
-    with gzip.open(source, "rb") as inp, target.open("wb") as out:
-        while chunk := inp.read(min(_CHUNK, limit - size + 1)):
-            size += len(chunk)
-            if size > limit:
-                raise SnapshotCorrupt(
-                    f"{shown} inflates to more than the {limit} bytes its manifest states for the database; "
-                    "refusing it (stopped there, and nothing of it is kept)"
-                )
-            sha.update(chunk)
-            out.write(chunk)
+    try:
+        with _reader(source, compression) as inp, target.open("wb") as out:
+            while chunk := inp.read(min(_CHUNK, limit - size + 1)):
+                size += len(chunk)
+                if size > limit:
+                    raise SnapshotCorrupt(
+                        f"{shown} inflates to more than the {limit} bytes its manifest states for the database; "
+                        "refusing it (stopped there, and nothing of it is kept)"
+                    )
+                sha.update(chunk)
+                out.write(chunk)
+    except (gzip.BadGzipFile, EOFError, zlib.error, zstandard.ZstdError) as exc:
+        raise SnapshotCorrupt(f"{shown} is not a readable {compression} file: {exc}") from exc
     return _Digest(sha.hexdigest(), size)
+
+
+def _reader(source: Path, compression: str) -> Any:
+    """A binary file object reading ``source`` decompressed."""
+    if compression == "gzip":
+        return gzip.open(source, "rb")
+    decompressor = zstandard.ZstdDecompressor(max_window_size=_ZSTD_MAX_WINDOW)
+    return decompressor.stream_reader(source.open("rb"), read_across_frames=True, closefd=True)
 
 
 def check_snapshot_schema(path: Path, shown: str, schema_version: int, limits: SnapshotSettings | None = None) -> None:

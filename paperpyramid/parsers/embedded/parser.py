@@ -20,7 +20,7 @@ from typing import cast
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from paperpyramid import __version__
+from paperpyramid._version import __version__
 from paperpyramid.document import Block as DocBlock
 from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.errors import NeedsOcr, NotAPdf, ParseTimeout, PdfCorrupt, PdfEncrypted, TooManyPages

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path, PurePosixPath
 
-from paperpyramid import __version__
+from paperpyramid._version import __version__
 from paperpyramid.document import Block, Document, Figure, Formula, Section, Table
 from paperpyramid.parsers.latex.bibliography import BibEntry, bbl_entries, bib_entries, to_reference
 from paperpyramid.parsers.latex.body import Walker

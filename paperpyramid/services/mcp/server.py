@@ -27,8 +27,8 @@ from pydantic import ConfigDict, Field, model_validator
 
 from paperpyramid.corpus import Article, Corpus
 from paperpyramid.db import sqlite as db_sqlite
+from paperpyramid.db.markdown_pages import render_article
 from paperpyramid.errors import PaperPyramidError
-from paperpyramid.export.pages import render_article
 from paperpyramid.retrieval.filters import Filters
 from paperpyramid.services.mcp import graph
 from paperpyramid.services.mcp.bounds import (

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from paperpyramid.eval.synthetic.canvas import FONTS, Canvas, text_width
-from paperpyramid.eval.synthetic.table_content import TableContent
+from benchmarks.synthetic.canvas import FONTS, Canvas, text_width
+from benchmarks.synthetic.table_content import TableContent
 
 __all__ = ["Band", "TableDrawing", "TableLook", "draw_table", "wrap_text"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from paperpyramid.eval.synthetic.canvas import Canvas, text_width
+from benchmarks.synthetic.canvas import Canvas, text_width
 
 __all__ = ["Atom", "Fraction", "MathFonts", "Run", "Script", "draw", "expression", "glyphs", "measure"]
 

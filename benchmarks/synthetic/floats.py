@@ -6,7 +6,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from paperpyramid.eval.synthetic.canvas import Canvas, text_width
+from benchmarks.synthetic.canvas import Canvas, text_width
 
 __all__ = ["Caption", "FloatBlock", "caption_block", "figure_block", "stack"]
 

@@ -35,9 +35,9 @@ topics (clinical trials, economics, astronomy; dev: ecology, machine learning, m
 
 from __future__ import annotations
 
-from paperpyramid.eval.synthetic.papers import CaptionPosition, GoldTable, PaperGold, generate
-from paperpyramid.eval.synthetic.splits import DEV, HELDOUT, SPLITS, SplitName, split_of
-from paperpyramid.eval.synthetic.table_content import STYLES, TABLE_STYLES, Style
+from benchmarks.synthetic.papers import CaptionPosition, GoldTable, PaperGold, generate
+from benchmarks.synthetic.splits import DEV, HELDOUT, SPLITS, SplitName, split_of
+from benchmarks.synthetic.table_content import STYLES, TABLE_STYLES, Style
 
 __all__ = [
     "DEV",

@@ -12,8 +12,8 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from paperpyramid.eval.synthetic.splits import SplitParams
-from paperpyramid.eval.synthetic.vocabulary import Measure, Topic
+from benchmarks.synthetic.splits import SplitParams
+from benchmarks.synthetic.vocabulary import Measure, Topic
 
 __all__ = ["STYLES", "TABLE_STYLES", "HeaderCell", "Style", "TableContent", "table_content"]
 

@@ -1,8 +1,8 @@
-"""The rows a :class:`~paperpyramid.Corpus` returns and the SQL that reads them: an article's
-metadata, a section (and the section tree), a context (passage), an ingest-log entry, as small
-frozen dataclasses; and what an article holds besides its text (its references, tables, display
-formulas and figure captions), read as the document model's own classes
-(:mod:`paperpyramid.document`) with their stored ids filled in."""
+"""The rows the read side returns and the SQL that reads them: an article's metadata, a section
+(and the section tree), a context (passage), an ingest-log entry, as small frozen dataclasses;
+and what an article holds besides its text (its references, tables, display formulas and figure
+captions), read as the document model's own classes (:mod:`paperpyramid.document`) with their
+stored ids filled in. :class:`~paperpyramid.db.reader.CorpusReader` serves them by id."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from paperpyramid.eval.synthetic.canvas import Canvas, text_width
-from paperpyramid.eval.synthetic.floats import FloatBlock
+from benchmarks.synthetic.canvas import Canvas, text_width
+from benchmarks.synthetic.floats import FloatBlock
 
 __all__ = ["Frame", "Geometry", "TextStyle", "Flow"]
 

@@ -1,5 +1,5 @@
 """Generated pages with display equations and known gold: a formula test set the embedded
-parser was not developed on (issue 19, item 5).
+parser was not developed on.
 
 :func:`generate_displays` writes a paper of two pages of running text in one or two columns
 with display equations set between its paragraphs (a single line, a fraction over a rule,
@@ -9,7 +9,7 @@ headings, a centred quotation, prose with inline mathematics, a plot with number
 The mathematics is drawn in the text fonts (Times, Helvetica): no font is named like a math
 font, so a display is found by where and how it is set, not by its font.
 
-Splits follow the rule of :mod:`paperpyramid.eval.synthetic`: seeds 0-999 are for
+Splits follow the rule of :mod:`benchmarks.synthetic`: seeds 0-999 are for
 development; seeds 100000-199999 are held out, for reporting only, and draw what the dev
 split never does: A4 pages, sans-serif text, 9-9.5 pt type, numbers "(2.3)" and "(A4)",
 displays set flush left with an indent, other variable letters and other topics.
@@ -21,11 +21,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from paperpyramid.eval.synthetic.canvas import Canvas, text_width, write_pdf
-from paperpyramid.eval.synthetic.floats import figure_block
-from paperpyramid.eval.synthetic.math_drawing import Atom, MathFonts, Run, draw, expression, glyphs, measure
-from paperpyramid.eval.synthetic.splits import SplitName, split_of
-from paperpyramid.eval.synthetic.vocabulary import TOPICS, paragraph, sentence
+from benchmarks.synthetic.canvas import Canvas, text_width, write_pdf
+from benchmarks.synthetic.floats import figure_block
+from benchmarks.synthetic.math_drawing import Atom, MathFonts, Run, draw, expression, glyphs, measure
+from benchmarks.synthetic.splits import SplitName, split_of
+from benchmarks.synthetic.vocabulary import TOPICS, paragraph, sentence
 
 __all__ = ["DisplayGold", "DisplayPaper", "generate_displays"]
 

@@ -1,7 +1,7 @@
 """The two splits of the generated tables, and the style parameters each may draw.
 
 The held-out split differs from the development split in its seeds and in parameters the
-development split never draws (see :mod:`paperpyramid.eval.synthetic` for the rule).
+development split never draws (see :mod:`benchmarks.synthetic` for the rule).
 """
 
 from __future__ import annotations

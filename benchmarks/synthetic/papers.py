@@ -7,13 +7,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from paperpyramid.eval.synthetic.canvas import FONTS, Canvas, text_width, write_pdf
-from paperpyramid.eval.synthetic.floats import Caption, FloatBlock, caption_block, figure_block, stack
-from paperpyramid.eval.synthetic.pages import Flow, Geometry, TextStyle
-from paperpyramid.eval.synthetic.splits import SplitName, SplitParams, roman, split_of
-from paperpyramid.eval.synthetic.table_content import STYLES, Style, TableContent, table_content
-from paperpyramid.eval.synthetic.table_drawing import Band, TableDrawing, TableLook, draw_table, wrap_text
-from paperpyramid.eval.synthetic.vocabulary import TOPICS, Topic, paragraph, title
+from benchmarks.synthetic.canvas import FONTS, Canvas, text_width, write_pdf
+from benchmarks.synthetic.floats import Caption, FloatBlock, caption_block, figure_block, stack
+from benchmarks.synthetic.pages import Flow, Geometry, TextStyle
+from benchmarks.synthetic.splits import SplitName, SplitParams, roman, split_of
+from benchmarks.synthetic.table_content import STYLES, Style, TableContent, table_content
+from benchmarks.synthetic.table_drawing import Band, TableDrawing, TableLook, draw_table, wrap_text
+from benchmarks.synthetic.vocabulary import TOPICS, Topic, paragraph, title
 from paperpyramid.eval.tables import TableGrid
 
 __all__ = ["CaptionPosition", "GoldTable", "PaperGold", "generate"]
@@ -69,7 +69,7 @@ class _TablePlan:
 def generate(seed: int, style: Style) -> tuple[bytes, PaperGold]:
     """The PDF of the paper of ``seed`` with a table in ``style`` (none for ``"no_table"``), and its gold.
 
-    The split is the seed's (:func:`~paperpyramid.eval.synthetic.splits.split_of`); the same
+    The split is the seed's (:func:`~benchmarks.synthetic.splits.split_of`); the same
     seed and style give the same bytes and gold.
     """
     split = split_of(seed)

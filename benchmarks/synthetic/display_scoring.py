@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.synthetic.display_papers import DisplayGold, generate_displays
+from benchmarks.synthetic.splits import SPLITS, SplitName
 from paperpyramid.document import Document, Formula
-from paperpyramid.eval.synthetic.display_papers import DisplayGold, generate_displays
-from paperpyramid.eval.synthetic.splits import SPLITS, SplitName
 
 __all__ = ["DisplayResult", "render_displays", "run_displays", "score_displays"]
 

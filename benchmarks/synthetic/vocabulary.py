@@ -1,6 +1,6 @@
 """The words of the generated papers: a topic's row labels, measures and groups, and prose.
 
-Topics are split like the seeds (see :mod:`paperpyramid.eval.synthetic`): the development
+Topics are split like the seeds (see :mod:`benchmarks.synthetic`): the development
 papers write about ecology, machine learning and materials, the held-out papers about
 clinical trials, economics and astronomy, so a held-out table has words the engine's
 developers never saw in a development table. Prose is made from sentence patterns filled

@@ -27,10 +27,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.synthetic.papers import GoldTable, PaperGold, generate
+from benchmarks.synthetic.splits import SPLITS, SplitName
+from benchmarks.synthetic.table_content import STYLES, Style
 from paperpyramid.document import Document
-from paperpyramid.eval.synthetic.papers import GoldTable, PaperGold, generate
-from paperpyramid.eval.synthetic.splits import SPLITS, SplitName
-from paperpyramid.eval.synthetic.table_content import STYLES, Style
 from paperpyramid.eval.tables import TableGrid, cell_text_recall, exact_cell_recall, label_key, normalise_cell, pair_tables, structure_score
 
 __all__ = [

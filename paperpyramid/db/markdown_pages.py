@@ -1,6 +1,6 @@
 """An article as markdown, rebuilt from the stored structure in reading order: the one renderer
-behind distillation's pages (:func:`paperpyramid.distill.pages.article_pages`) and
-``paperpyramid export``.
+behind distillation's pages (:func:`paperpyramid.distill.pages.article_pages`), the export
+(:mod:`paperpyramid.export`) and the MCP server's whole-paper read.
 
 It renders numbered headings (``##`` for a top-level section, one more ``#`` a level down),
 paragraphs, list items, tables as stored (the caption, then the markdown rows), display

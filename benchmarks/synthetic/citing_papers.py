@@ -1,4 +1,4 @@
-"""Generated papers that cite, with known gold: an in-text citation test set (issue 21, item 6).
+"""Generated papers that cite, with known gold: an in-text citation test set.
 
 :func:`generate_citing` writes a paper of running text whose sentences cite a reference list in
 one style, with the traps a linker must not take for citations (years, "Fig. 3", "Eq. (2)",
@@ -9,7 +9,7 @@ Styles (:data:`CITING_STYLES`): ``numeric`` ("[3]", "[3–5]", "[1, 4]"), ``auth
 ("(Moreau et al., 2019)", "Okafor and Chen (2015)"), ``superscript`` (numbers set small and
 raised after the word: "growth³").
 
-Splits follow :mod:`paperpyramid.eval.synthetic`: seeds 0-999 are for development, seeds
+Splits follow :mod:`benchmarks.synthetic`: seeds 0-999 are for development, seeds
 100000-199999 held out, for reporting only. The held-out papers also draw what dev papers
 never do: A4 pages and Helvetica; numeric lists with ";" and page locators ("[4; 7]",
 "[3, p. 12]"); author-year markers with "&", "a"/"b" letters for an author's two papers of a
@@ -23,9 +23,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Literal
 
-from paperpyramid.eval.synthetic.canvas import FONTS, Canvas, text_width, write_pdf
-from paperpyramid.eval.synthetic.splits import A4, LETTER, SplitName, split_of
-from paperpyramid.eval.synthetic.vocabulary import TOPICS, Topic, sentence, title
+from benchmarks.synthetic.canvas import FONTS, Canvas, text_width, write_pdf
+from benchmarks.synthetic.splits import A4, LETTER, SplitName, split_of
+from benchmarks.synthetic.vocabulary import TOPICS, Topic, sentence, title
 
 __all__ = ["CITING_STYLES", "CitingPaper", "CitingStyle", "GoldMarker", "generate_citing"]
 
