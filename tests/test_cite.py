@@ -102,3 +102,13 @@ def test_ask_appends_the_works_its_answer_cites(tmp_path: Path, monkeypatch: Any
     )  # the supported claim's page only
     data = json.loads(as_json.stdout.strip().splitlines()[-1])
     assert [item["title"] for item in json.loads(data["works"])] == ["Colonies of alpha"]
+
+
+def test_no_id_begins_like_an_option() -> None:
+    """One id in 64 began with "-", and `paperpyramid cite <id>` read it as an unknown option."""
+    from paperpyramid.db.article_rows import new_id
+
+    made = [new_id() for _ in range(5000)]
+    assert not any(value.startswith("-") for value in made)
+    assert all(len(value) == 21 for value in made) and len(set(made)) == len(made)
+    assert any(value.startswith("_") for value in made) and any("-" in value for value in made)

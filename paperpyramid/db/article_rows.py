@@ -28,8 +28,10 @@ Row = dict[str, Any]
 
 
 def new_id() -> str:
-    """A fresh 21-character nanoid, the key of every corpus row."""
-    return str(fastnanoid.generate())
+    """A fresh 21-character nanoid, the key of every corpus row. It never begins with "-", so
+    that an id given on the command line (``paperpyramid cite <id>``) is never read as an option."""
+    value = str(fastnanoid.generate())
+    return "_" + value[1:] if value.startswith("-") else value
 
 
 @dataclass(slots=True)
