@@ -30,70 +30,75 @@ from paperpyramid.cli.common import (
 from paperpyramid.errors import PaperPyramidError
 
 if TYPE_CHECKING:
+    from paperpyramid.distill.batch import ArticleEstimate, BatchRound
     from paperpyramid.settings import Settings
+
+
+Articles = Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")]
+Concurrency = Annotated[int | None, typer.Option(help="Articles distilled at once (default: 4 for an endpoint, 1 for the local model).")]
+Backend = Annotated[
+    LLMBackendChoice | None, typer.Option(help="LLM backend: local (default, SmolLM2-135M in-process) or openai (OPENAI_BASE_URL).")
+]
+Model = Annotated[str | None, typer.Option(metavar="NAME", help="With --llm-backend openai: the model name the server knows.")]
+Redo = Annotated[bool, typer.Option("--redo", help="Distil again articles already distilled (with this or another model or prompt).")]
+MaxPages = Annotated[int | None, typer.Option(help="Distil only the first N pages of each article (a quick look with a slow model).")]
+Recollections = Annotated[
+    bool, typer.Option("--recollections/--no-recollections", help="Connect new articles to the others in recollections.")
+]
+ImportFiles = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--import",
+        metavar="FILE",
+        help="Load a distillation JSON file (the format --export writes) instead of calling a model; repeat for more.",
+    ),
+]
+Export = Annotated[Path | None, typer.Option("--export", help="Write every distilled article's pyramid as JSON files into this folder.")]
+BatchExport = Annotated[
+    Path | None,
+    typer.Option(
+        "--batch-export",
+        help="Batch distillation: write the next round's requests (OpenAI Batch API JSONL, which vLLM run_batch reads) "
+        "as DIR/round-NNN.jsonl: round 1 the first window of every article, each later round every article's next unanswered request "
+        "(next window, concepts, abstract, or the one repair turn after a reply that failed validation). Needs --llm-model.",
+    ),
+]
+BatchImport = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--batch-import",
+        help="Batch distillation: store a round's output file (OpenAI or vLLM run_batch; repeat for more), then store every "
+        "article whose calls are all answered, validated and counted as live; with --batch-export, write the next round too.",
+    ),
+]
+DryRun = Annotated[
+    bool,
+    typer.Option("--dry-run", help="Print the requests, tokens and estimated cost of each article to distil, and send or write nothing."),
+]
+PriceInput = Annotated[
+    float | None, typer.Option(help="With --dry-run: price of a million prompt tokens (PAPERPYRAMID_DISTILL__PRICE_INPUT).")
+]
+PriceOutput = Annotated[
+    float | None, typer.Option(help="With --dry-run: price of a million completion tokens (PAPERPYRAMID_DISTILL__PRICE_OUTPUT).")
+]
 
 
 def distill(
     db: DbOption = Path("paperpyramid.sqlite"),
-    article: Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")] = None,
-    concurrency: Annotated[
-        int | None, typer.Option(help="Articles distilled at once (default: 4 for an endpoint, 1 for the local model).")
-    ] = None,
-    llm_backend: Annotated[
-        LLMBackendChoice | None, typer.Option(help="LLM backend: local (default, SmolLM2-135M in-process) or openai (OPENAI_BASE_URL).")
-    ] = None,
-    llm_model: Annotated[
-        str | None, typer.Option(metavar="NAME", help="With --llm-backend openai: the model name the server knows.")
-    ] = None,
-    redo: Annotated[
-        bool, typer.Option("--redo", help="Distil again articles already distilled (with this or another model or prompt).")
-    ] = False,
-    max_pages: Annotated[
-        int | None, typer.Option(help="Distil only the first N pages of each article (a quick look with a slow model).")
-    ] = None,
-    recollections: Annotated[
-        bool, typer.Option("--recollections/--no-recollections", help="Connect new articles to the others in recollections.")
-    ] = True,
-    import_files: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--import",
-            metavar="FILE",
-            help="Load a distillation JSON file (the format --export writes) instead of calling a model; repeat for more.",
-        ),
-    ] = None,
-    export: Annotated[
-        Path | None, typer.Option("--export", help="Write every distilled article's pyramid as JSON files into this folder.")
-    ] = None,
-    batch_export: Annotated[
-        Path | None,
-        typer.Option(
-            "--batch-export",
-            help="Batch distillation: write the next round's requests (OpenAI Batch API JSONL, which vLLM run_batch reads) "
-            "as DIR/round-NNN.jsonl: round 1 the first window of every article, each later round every article's next unanswered request "
-            "(next window, concepts, abstract, or the one repair turn after a reply that failed validation). Needs --llm-model.",
-        ),
-    ] = None,
-    batch_import: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--batch-import",
-            help="Batch distillation: store a round's output file (OpenAI or vLLM run_batch; repeat for more), then store every "
-            "article whose calls are all answered, validated and counted as live; with --batch-export, write the next round too.",
-        ),
-    ] = None,
-    dry_run: Annotated[
-        bool,
-        typer.Option(
-            "--dry-run", help="Print the requests, tokens and estimated cost of each article to distil, and send or write nothing."
-        ),
-    ] = False,
-    price_input: Annotated[
-        float | None, typer.Option(help="With --dry-run: price of a million prompt tokens (PAPERPYRAMID_DISTILL__PRICE_INPUT).")
-    ] = None,
-    price_output: Annotated[
-        float | None, typer.Option(help="With --dry-run: price of a million completion tokens (PAPERPYRAMID_DISTILL__PRICE_OUTPUT).")
-    ] = None,
+    article: Articles = None,
+    concurrency: Concurrency = None,
+    llm_backend: Backend = None,
+    llm_model: Model = None,
+    redo: Redo = False,
+    max_pages: MaxPages = None,
+    recollections: Recollections = True,
+    import_files: ImportFiles = None,
+    export: Export = None,
+    batch_export: BatchExport = None,
+    batch_import: BatchImport = None,
+    dry_run: DryRun = False,
+    price_input: PriceInput = None,
+    price_output: PriceOutput = None,
 ) -> None:
     """Distil papers into the knowledge pyramid: insights from two-page windows, concepts, one
     abstract per article, recollections across articles; each level with FTS and vectors.
@@ -103,11 +108,34 @@ def distill(
     the endpoint stopped answering. With --batch-export / --batch-import the same distillation
     runs in rounds of batch files instead of live calls (see the batch distillation guide); recollections
     are then written by a live distill after the last round."""
-    from paperpyramid.settings import Settings
-
     if not db.is_file():
         raise _fail(f"no corpus at {db} (create one with: paperpyramid ingest PDFs --db {db})")
     _check_corpus_file(db)
+    settings = _distill_settings(llm_backend, llm_model, concurrency, recollections, max_pages)
+    if export is not None:
+        _export_pyramids(db, export)
+        return
+    if dry_run or batch_export is not None or batch_import:
+        prices = (
+            price_input if price_input is not None else settings.distill.price_input,
+            price_output if price_output is not None else settings.distill.price_output,
+        )
+        _distill_batch(db, settings, article, redo, batch_import or [], batch_export, dry_run, prices)
+        return
+    embedder = _distill_embedder(settings)
+    if import_files:
+        _import_pyramids(db, import_files, embedder)
+        return
+    _distill(db, settings, embedder, article, redo)
+
+
+def _distill_settings(
+    llm_backend: LLMBackendChoice | None, llm_model: str | None, concurrency: int | None, recollections: bool, max_pages: int | None
+) -> Settings:
+    """The configured settings with the command's model and distillation options over them; one
+    line when a value is invalid."""
+    from paperpyramid.settings import Settings
+
     try:
         settings = Settings()
         settings = settings.model_copy(update={"llm": _llm_settings(settings.llm, llm_backend, llm_model)})
@@ -126,21 +154,7 @@ def distill(
             )
     except ValidationError as exc:
         raise _invalid(exc) from exc
-    if export is not None:
-        _export_pyramids(db, export)
-        return
-    if dry_run or batch_export is not None or batch_import:
-        prices = (
-            price_input if price_input is not None else settings.distill.price_input,
-            price_output if price_output is not None else settings.distill.price_output,
-        )
-        _distill_batch(db, settings, article, redo, batch_import or [], batch_export, dry_run, prices)
-        return
-    embedder = _distill_embedder(settings)
-    if import_files:
-        _import_pyramids(db, import_files, embedder)
-        return
-    _distill(db, settings, embedder, article, redo)
+    return settings
 
 
 def _distill_batch(
@@ -158,33 +172,7 @@ def _distill_batch(
 
     try:
         if dry_run:
-            estimates = batch.estimate_corpus(db, settings.llm, settings.distill, article, redo)
-            for item in estimates:
-                cost = item.cost(*prices)
-                out.print(
-                    f"{item.article_id}  {item.pages:>4} pages {item.requests:>4} requests  round 1: {item.first_round_tokens:>7} prompt tokens  "
-                    f"all: {item.prompt_tokens:>9} prompt + {item.completion_tokens:>8} completion tokens (estimated)"
-                    + (f"  {cost:.4f}" if cost is not None else "")
-                    + f"  {item.title or ''}",
-                    highlight=False,
-                    soft_wrap=True,
-                )
-            total = batch.ArticleEstimate(
-                "",
-                None,
-                sum(e.pages for e in estimates),
-                sum(e.requests for e in estimates),
-                sum(e.first_round_tokens for e in estimates),
-                sum(e.prompt_tokens for e in estimates),
-                sum(e.completion_tokens for e in estimates),
-            )
-            cost = total.cost(*prices)
-            out.print(
-                f"{len(estimates)} articles, {total.requests} requests: round 1 {total.first_round_tokens} prompt tokens (counted); in all about "
-                f"{total.prompt_tokens} prompt + {total.completion_tokens} completion tokens"
-                + (f", estimated cost {cost:.2f}" if cost is not None else " (set --price-input/--price-output for a cost)"),
-                highlight=False,
-            )
+            _print_estimates(batch.estimate_corpus(db, settings.llm, settings.distill, article, redo), prices)
             return
         with batch.BatchStore(batch.store_path(db)) as store:
             step = batch.batch_step(
@@ -200,6 +188,48 @@ def _distill_batch(
             )
     except (KeyError, PaperPyramidError) as exc:
         raise _error(exc) from exc
+    _print_batch_step(step)
+    if step.summary.stopped is not None:
+        raise _fail(f"stopped early: {step.summary.stopped}")
+    if step.summary.failed and not step.summary.done and not step.pending:
+        raise typer.Exit(1)
+
+
+def _print_estimates(estimates: list[ArticleEstimate], prices: tuple[float | None, float | None]) -> None:
+    """``--dry-run``: a line per article to distil, then the totals (with a cost where ``prices`` are known)."""
+    from paperpyramid.distill import batch
+
+    for item in estimates:
+        cost = item.cost(*prices)
+        out.print(
+            f"{item.article_id}  {item.pages:>4} pages {item.requests:>4} requests  round 1: {item.first_round_tokens:>7} prompt tokens  "
+            f"all: {item.prompt_tokens:>9} prompt + {item.completion_tokens:>8} completion tokens (estimated)"
+            + (f"  {cost:.4f}" if cost is not None else "")
+            + f"  {item.title or ''}",
+            highlight=False,
+            soft_wrap=True,
+        )
+    total = batch.ArticleEstimate(
+        "",
+        None,
+        sum(e.pages for e in estimates),
+        sum(e.requests for e in estimates),
+        sum(e.first_round_tokens for e in estimates),
+        sum(e.prompt_tokens for e in estimates),
+        sum(e.completion_tokens for e in estimates),
+    )
+    cost = total.cost(*prices)
+    out.print(
+        f"{len(estimates)} articles, {total.requests} requests: round 1 {total.first_round_tokens} prompt tokens (counted); in all about "
+        f"{total.prompt_tokens} prompt + {total.completion_tokens} completion tokens"
+        + (f", estimated cost {cost:.2f}" if cost is not None else " (set --price-input/--price-output for a cost)"),
+        highlight=False,
+    )
+
+
+def _print_batch_step(step: BatchRound) -> None:
+    """What a batch step did: the files imported, the articles stored or failed, and the round
+    written or what waits for one."""
     for path, count in step.imported:
         console.print(
             f"imported {path}: {count.new} results stored, {count.again} stored before"
@@ -229,10 +259,6 @@ def _distill_batch(
             "no request left: every article is distilled or failed; a live distill writes the recollections (and retries the failed)",
             highlight=False,
         )
-    if summary.stopped is not None:
-        raise _fail(f"stopped early: {summary.stopped}")
-    if summary.failed and not summary.done and not step.pending:
-        raise typer.Exit(1)
 
 
 def _distill_embedder(settings: Settings):  # type: ignore[no-untyped-def]

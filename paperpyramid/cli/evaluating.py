@@ -5,6 +5,8 @@ Each prints a text report and, with ``--json`` or ``--out``, the figures as JSON
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -29,10 +31,12 @@ from paperpyramid.errors import PaperPyramidError
 from paperpyramid.settings import DEFAULT_BUDGET_TOKENS, LEVELS, LLM_STRATEGIES, SEARCH_MODES, STRATEGIES
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from paperpyramid.asking.answer import Answer
+    from paperpyramid.corpus import Corpus
+    from paperpyramid.eval.answers import AnswerResult
+    from paperpyramid.eval.retrieval import Question, QuestionResult, Retriever
     from paperpyramid.llm import LLM
+    from paperpyramid.retrieval.filters import Filters
     from paperpyramid.settings import LLMSettings
 
 
@@ -85,68 +89,77 @@ def eval_parse(
     _report(payload, as_json, out_file)
 
 
+AsJson = Annotated[
+    bool, typer.Option("--json", help="Print the report as one JSON object on one line on stdout (the text report goes to stderr).")
+]
+RetrievalQA = Annotated[
+    Path, typer.Argument(help="A QA .jsonl file: one question a line with id, question, kind, evidence (see the evaluation guide).")
+]
+Modes = Annotated[
+    str,
+    typer.Option(
+        metavar="NAMES",
+        autocompletion=lambda incomplete: _complete_list(incomplete, EVAL_MODES),
+        help="Comma-separated, scored side by side: a search mode, a pyramid level (hybrid, or LEVEL:bm25 / LEVEL:vector) or an "
+        f"LLM-driven strategy (see --llm-backend); any of: {', '.join(EVAL_MODES)}.",
+    ),
+]
+Depth = Annotated[
+    int,
+    typer.Option(
+        min=20,
+        help="Passages retrieved per question, deep enough for the metric (MRR@10, R@20, evidence within 8k tokens); parent: its own hits, widened.",
+    ),
+]
+OnlyDistilled = Annotated[
+    bool,
+    typer.Option("--only-distilled", help="Only the questions about distilled papers, and search only those papers (every mode alike)."),
+]
+RetrievalLimit = Annotated[
+    int | None,
+    typer.Option(min=1, help="Only the first N questions (after --only-distilled): a strategy with a slow model takes hours on all."),
+]
+StrategyBudget = Annotated[
+    int,
+    typer.Option(
+        min=1,
+        help="Tokens of passages a strategy hands over (the modes return their --depth passages uncut); "
+        "8000 by default here, the largest cut the metric scores.",
+    ),
+]
+StrategyBackend = Annotated[
+    LLMBackendChoice | None, typer.Option(help="The strategies' LLM backend: local (default) or openai (OPENAI_BASE_URL).")
+]
+LLMModel = Annotated[str | None, typer.Option(metavar="NAME", help="With --llm-backend openai: the model name the server knows.")]
+FilterModel = Annotated[
+    str | None,
+    typer.Option(
+        help="With multiquery: a smaller model on the same endpoint for the relevance filter (default: PAPERPYRAMID_LLM__FILTER_MODEL, else the answering model)."
+    ),
+]
+RetrievalOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="FILE",
+        help="Also write the full report (per kind, per question ranks, LLM tokens and failures) to this file as JSON.",
+    ),
+]
+
+
 def eval_retrieval(
-    qa: Annotated[
-        Path, typer.Argument(help="A QA .jsonl file: one question a line with id, question, kind, evidence (see the evaluation guide).")
-    ],
+    qa: RetrievalQA,
     db: DbOption = Path("paperpyramid.sqlite"),
-    modes: Annotated[
-        str,
-        typer.Option(
-            metavar="NAMES",
-            autocompletion=lambda incomplete: _complete_list(incomplete, EVAL_MODES),
-            help="Comma-separated, scored side by side: a search mode, a pyramid level (hybrid, or LEVEL:bm25 / LEVEL:vector) or an "
-            f"LLM-driven strategy (see --llm-backend); any of: {', '.join(EVAL_MODES)}.",
-        ),
-    ] = "bm25,vector,hybrid,parent",
-    depth: Annotated[
-        int,
-        typer.Option(
-            min=20,
-            help="Passages retrieved per question, deep enough for the metric (MRR@10, R@20, evidence within 8k tokens); parent: its own hits, widened.",
-        ),
-    ] = 100,
-    only_distilled: Annotated[
-        bool,
-        typer.Option(
-            "--only-distilled", help="Only the questions about distilled papers, and search only those papers (every mode alike)."
-        ),
-    ] = False,
-    limit: Annotated[
-        int | None,
-        typer.Option(min=1, help="Only the first N questions (after --only-distilled): a strategy with a slow model takes hours on all."),
-    ] = None,
-    budget_tokens: Annotated[
-        int,
-        typer.Option(
-            min=1,
-            help="Tokens of passages a strategy hands over (the modes return their --depth passages uncut); "
-            "8000 by default here, the largest cut the metric scores.",
-        ),
-    ] = 8000,
-    llm_backend: Annotated[
-        LLMBackendChoice | None, typer.Option(help="The strategies' LLM backend: local (default) or openai (OPENAI_BASE_URL).")
-    ] = None,
-    llm_model: Annotated[
-        str | None, typer.Option(metavar="NAME", help="With --llm-backend openai: the model name the server knows.")
-    ] = None,
-    filter_model: Annotated[
-        str | None,
-        typer.Option(
-            help="With multiquery: a smaller model on the same endpoint for the relevance filter (default: PAPERPYRAMID_LLM__FILTER_MODEL, else the answering model)."
-        ),
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the report as one JSON object on one line on stdout (the text report goes to stderr).")
-    ] = False,
-    out_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="FILE",
-            help="Also write the full report (per kind, per question ranks, LLM tokens and failures) to this file as JSON.",
-        ),
-    ] = None,
+    modes: Modes = "bm25,vector,hybrid,parent",
+    depth: Depth = 100,
+    only_distilled: OnlyDistilled = False,
+    limit: RetrievalLimit = None,
+    budget_tokens: StrategyBudget = 8000,
+    llm_backend: StrategyBackend = None,
+    llm_model: LLMModel = None,
+    filter_model: FilterModel = None,
+    as_json: AsJson = False,
+    out_file: RetrievalOut = None,
 ) -> None:
     """Score retrieval on a QA set: MRR@10, R@5, R@20,
     evidence within 2k/4k/8k tokens, all-evidence@20 for cross-* questions, latency, and the
@@ -156,8 +169,7 @@ def eval_retrieval(
     as "failed". A hit on a pyramid level counts when one of its source contexts matches (the
     drill-down); the report gives each level's compression ratio."""
     from paperpyramid.asking.strategies import STRATEGIES
-    from paperpyramid.eval.retrieval import QuestionResult, evaluate, load_questions, render_report, report_to_json, retrievers
-    from paperpyramid.retrieval.filters import Filters
+    from paperpyramid.eval.retrieval import evaluate, load_questions, render_report, report_to_json, retrievers
 
     if not qa.is_file():
         raise _usage(f"no QA file at {qa}")
@@ -168,26 +180,7 @@ def eval_retrieval(
     filter_settings = llm_settings.for_filter(filter_model) if llm_settings is not None else None
     filter_llm = _eval_llm(None, None, filter_settings)[0] if strategies and filter_settings is not None else None
     with _reading(db) as corpus:
-        filters = Filters()
-        distilled: dict[str, str] = {}
-        if only_distilled:
-            distilled = {
-                Path(uri or "").name: aid
-                for aid, uri in corpus.conn.execute(
-                    "SELECT a.id, a.source_uri FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'done'"
-                )
-            }
-            if not distilled:
-                raise _fail(f"no distilled articles in {db}: run paperpyramid distill first")
-            questions = [q for q in questions if q.pdfs and all(pdf in distilled for pdf in q.pdfs)]
-            filters = Filters(article_ids=tuple(distilled.values()))
-            typer.echo(
-                f"{len(questions)} questions about the {len(distilled)} distilled papers; every mode searches only those papers",
-                err=as_json,
-            )
-        if limit is not None and limit < len(questions):
-            typer.echo(f"the first {limit} of {len(questions)} questions (--limit {limit})", err=as_json)
-            questions = questions[:limit]
+        questions, filters = _chosen_questions(corpus, questions, db, only_distilled, limit, as_json)
         if llm is not None and llm_settings is not None:
             typer.echo(
                 f"strategies {', '.join(strategies)} with {llm.name}"
@@ -198,30 +191,79 @@ def eval_retrieval(
             )
         try:
             chosen = retrievers(corpus, names, k=depth, filters=filters, llm=llm, filter_llm=filter_llm, budget_tokens=budget_tokens)
-            for name in names:
-                if name not in STRATEGIES:
-                    chosen[name]("warm-up")  # loads the model and checks the mode before timing
-            if strategies:
-                corpus.retrieve("warm-up", mode=corpus.best_mode(), k=1)  # the query embedder, loaded before timing
+            _warm_up(corpus, chosen, names, strategies)
         except (PaperPyramidError, ValueError) as exc:
             raise _error(exc) from exc
-        spent = [0, 0]  # llm tokens, failures
-        columns = [TextColumn("{task.fields[tokens]} llm tokens, {task.fields[failed]} failed")] if strategies else []
-        progress = _bar("eval", *columns, transient=True)
-        task = progress.add_task("eval", total=len(questions) * len(names), tokens=0, failed=0)
-
-        def on_question(mode: str, result: QuestionResult) -> None:
-            spent[0] += result.llm_tokens
-            spent[1] += result.failure is not None
-            progress.update(task, advance=1, tokens=spent[0], failed=spent[1])
-
-        try:
-            with progress:
+        with _scoring_bar(len(questions) * len(names), strategies) as on_question:
+            try:
                 reports = evaluate(questions, chosen, on_question=on_question)
-        except PaperPyramidError as exc:
-            raise _fail(f"stopped: {exc}") from exc
+            except PaperPyramidError as exc:
+                raise _fail(f"stopped: {exc}") from exc
         ratios = _compression(corpus.conn, filters.article_ids)
     typer.echo(render_report(reports), err=as_json)
+    _print_compression(ratios)
+    data = report_to_json(reports)
+    data["compression"] = {level: {"items": items, "tokens": tokens, "ratio": ratio} for level, (items, tokens, ratio) in ratios.items()}
+    _report(data, as_json, out_file)
+
+
+def _chosen_questions(
+    corpus: Corpus, questions: list[Question], db: Path, only_distilled: bool, limit: int | None, as_json: bool
+) -> tuple[list[Question], Filters]:
+    """The questions to score and the filters every mode searches with: with ``only_distilled``,
+    the questions about the distilled papers and only those papers; then the first ``limit``."""
+    from paperpyramid.retrieval.filters import Filters
+
+    filters = Filters()
+    if only_distilled:
+        distilled = {
+            Path(uri or "").name: aid
+            for aid, uri in corpus.conn.execute(
+                "SELECT a.id, a.source_uri FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'done'"
+            )
+        }
+        if not distilled:
+            raise _fail(f"no distilled articles in {db}: run paperpyramid distill first")
+        questions = [q for q in questions if q.pdfs and all(pdf in distilled for pdf in q.pdfs)]
+        filters = Filters(article_ids=tuple(distilled.values()))
+        typer.echo(
+            f"{len(questions)} questions about the {len(distilled)} distilled papers; every mode searches only those papers",
+            err=as_json,
+        )
+    if limit is not None and limit < len(questions):
+        typer.echo(f"the first {limit} of {len(questions)} questions (--limit {limit})", err=as_json)
+        questions = questions[:limit]
+    return questions, filters
+
+
+def _warm_up(corpus: Corpus, chosen: dict[str, Retriever], names: list[str], strategies: list[str]) -> None:
+    """Load the models and check the modes before any question is timed."""
+    for name in names:
+        if name not in strategies:
+            chosen[name]("warm-up")  # loads the model and checks the mode
+    if strategies:
+        corpus.retrieve("warm-up", mode=corpus.best_mode(), k=1)  # the query embedder
+
+
+@contextmanager
+def _scoring_bar(total: int, strategies: list[str]) -> Iterator[Callable[[str, QuestionResult], None]]:
+    """A progress bar over ``total`` scored questions (with the strategies' LLM tokens and
+    failures when there are any); yields the callback that advances it."""
+    spent = [0, 0]  # llm tokens, failures
+    columns = [TextColumn("{task.fields[tokens]} llm tokens, {task.fields[failed]} failed")] if strategies else []
+    progress = _bar("eval", *columns, transient=True)
+    task = progress.add_task("eval", total=total, tokens=0, failed=0)
+
+    def on_question(mode: str, result: QuestionResult) -> None:
+        spent[0] += result.llm_tokens
+        spent[1] += result.failure is not None
+        progress.update(task, advance=1, tokens=spent[0], failed=spent[1])
+
+    with progress:
+        yield on_question
+
+
+def _print_compression(ratios: dict[str, tuple[int, int, float]]) -> None:
     if ratios:
         typer.echo(
             "compression (tokens of the level / tokens of the same papers' contexts): "
@@ -230,66 +272,63 @@ def eval_retrieval(
                 for level, (items, tokens, ratio) in ratios.items()
             )
         )
-    data = report_to_json(reports)
-    data["compression"] = {level: {"items": items, "tokens": tokens, "ratio": ratio} for level, (items, tokens, ratio) in ratios.items()}
-    _report(data, as_json, out_file)
+
+
+AnswersQA = Annotated[
+    Path,
+    typer.Argument(help="A QA .jsonl file with reference answers: id, question, kind, answer, evidence (see the evaluation guide)."),
+]
+Strategies = Annotated[
+    str,
+    typer.Option(
+        metavar="NAMES",
+        autocompletion=lambda incomplete: _complete_list(incomplete, STRATEGIES),
+        help="Comma-separated strategies, graded side by side: any of ask's (parent, hybrid, cross, bm25, vector, multiquery, walk, walkingrag, pyramid).",
+    ),
+]
+AnswerBudget = Annotated[int, typer.Option(min=1, help="Tokens of passages handed to the answering model (as ask's --budget-tokens).")]
+AnswerBackend = Annotated[
+    LLMBackendChoice | None, typer.Option(help="The answering LLM's backend: local (default) or openai (OPENAI_BASE_URL).")
+]
+AnswerModel = Annotated[str | None, typer.Option(metavar="NAME", help="With --llm-backend openai: the answering model's name.")]
+JudgeBackend = Annotated[LLMBackendChoice | None, typer.Option(help="The judge's LLM backend (default: the answering model's).")]
+JudgeModel = Annotated[str | None, typer.Option(metavar="NAME", help="The judge's model name (default: the answering model).")]
+AnswersLimit = Annotated[int | None, typer.Option(min=1, help="Only the first N questions (with a reference answer).")]
+AnswersOut = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="FILE",
+        help="Also write the figures and a row per question and strategy (answer, verdict, reason, citations checked, tokens) to this file as JSON.",
+    ),
+]
 
 
 def eval_answers(
-    qa: Annotated[
-        Path,
-        typer.Argument(help="A QA .jsonl file with reference answers: id, question, kind, answer, evidence (see the evaluation guide)."),
-    ],
+    qa: AnswersQA,
     db: DbOption = Path("paperpyramid.sqlite"),
-    strategy: Annotated[
-        str,
-        typer.Option(
-            metavar="NAMES",
-            autocompletion=lambda incomplete: _complete_list(incomplete, STRATEGIES),
-            help="Comma-separated strategies, graded side by side: any of ask's (parent, hybrid, cross, bm25, vector, multiquery, walk, walkingrag, pyramid).",
-        ),
-    ] = "parent",
-    budget_tokens: Annotated[
-        int, typer.Option(min=1, help="Tokens of passages handed to the answering model (as ask's --budget-tokens).")
-    ] = DEFAULT_BUDGET_TOKENS,
-    llm_backend: Annotated[
-        LLMBackendChoice | None, typer.Option(help="The answering LLM's backend: local (default) or openai (OPENAI_BASE_URL).")
-    ] = None,
-    llm_model: Annotated[str | None, typer.Option(metavar="NAME", help="With --llm-backend openai: the answering model's name.")] = None,
-    judge_backend: Annotated[
-        LLMBackendChoice | None, typer.Option(help="The judge's LLM backend (default: the answering model's).")
-    ] = None,
-    judge_model: Annotated[str | None, typer.Option(metavar="NAME", help="The judge's model name (default: the answering model).")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions (with a reference answer).")] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the report as one JSON object on one line on stdout (the text report goes to stderr).")
-    ] = False,
-    out_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="FILE",
-            help="Also write the figures and a row per question and strategy (answer, verdict, reason, citations checked, tokens) to this file as JSON.",
-        ),
-    ] = None,
+    strategy: Strategies = "parent",
+    budget_tokens: AnswerBudget = DEFAULT_BUDGET_TOKENS,
+    llm_backend: AnswerBackend = None,
+    llm_model: AnswerModel = None,
+    judge_backend: JudgeBackend = None,
+    judge_model: JudgeModel = None,
+    limit: AnswersLimit = None,
+    as_json: AsJson = False,
+    out_file: AnswersOut = None,
 ) -> None:
     """Grade answers on a QA set: each question answered by each strategy as ask answers it,
     its supported claims graded against the reference answer by a judge model (correct /
     partial / wrong; score = correct + 0.5 x partial), every citation of a supported claim
     checked (it resolves to the stored context and page; it holds the question's gold
     evidence; it backs its claim), and the tokens spent per question, the judge's apart."""
-    from paperpyramid.asking.strategies import STRATEGIES
     from paperpyramid.asking.trace import Step
-    from paperpyramid.eval.answers import AnswerResult, evaluate_answers, render_report, report_to_json
+    from paperpyramid.eval.answers import evaluate_answers, render_report, report_to_json
     from paperpyramid.eval.retrieval import load_questions
-    from paperpyramid.retrieval.api import MODES
 
     if not qa.is_file():
         raise _usage(f"no QA file at {qa}")
-    names = [name.strip() for name in strategy.split(",") if name.strip()]
-    unknown = [name for name in names if name not in (*MODES, *STRATEGIES)]
-    if unknown or not names:
-        raise _usage(f"unknown strategy {unknown[0] if unknown else strategy!r}; choose from: {', '.join((*MODES, *STRATEGIES))}")
+    names = _strategy_names(strategy)
     questions = [question for question in load_questions(qa) if question.answer]
     if limit is not None and limit < len(questions):
         typer.echo(f"the first {limit} of {len(questions)} questions (--limit {limit})", err=as_json)
@@ -307,22 +346,43 @@ def eval_answers(
             answer: Answer = corpus.ask(question, strategy=name, budget_tokens=budget_tokens, llm=llm, on_step=on_step)
             return answer
 
-        spent = [0, 0]  # the answers' tokens, the judge's
-        progress = _bar("eval", TextColumn("{task.fields[answer]} answer + {task.fields[judge]} judge tokens"), transient=True)
-        task = progress.add_task("eval", total=len(questions) * len(names), answer=0, judge=0)
-
-        def on_question(result: AnswerResult) -> None:
-            spent[0] += result.answer_tokens
-            spent[1] += result.judge_tokens
-            progress.update(task, advance=1, answer=spent[0], judge=spent[1])
-
-        try:
-            with progress:
+        with _grading_bar(len(questions) * len(names)) as on_question:
+            try:
                 reports = evaluate_answers(corpus.conn, questions, names, ask, judge, on_question=on_question)
-        except (PaperPyramidError, ValueError) as exc:
-            raise _fail(f"stopped: {exc}") from exc
+            except (PaperPyramidError, ValueError) as exc:
+                raise _fail(f"stopped: {exc}") from exc
     typer.echo(render_report(reports), err=as_json)
     _report(report_to_json(reports, answerer=llm.name, judge=judge.name), as_json, out_file)
+
+
+def _strategy_names(strategy: str) -> list[str]:
+    """The comma-separated names in ``strategy``, each a retrieval mode or a strategy; a usage
+    error names the first that is neither."""
+    from paperpyramid.asking.strategies import STRATEGIES
+    from paperpyramid.retrieval.api import MODES
+
+    names = [name.strip() for name in strategy.split(",") if name.strip()]
+    unknown = [name for name in names if name not in (*MODES, *STRATEGIES)]
+    if unknown or not names:
+        raise _usage(f"unknown strategy {unknown[0] if unknown else strategy!r}; choose from: {', '.join((*MODES, *STRATEGIES))}")
+    return names
+
+
+@contextmanager
+def _grading_bar(total: int) -> Iterator[Callable[[AnswerResult], None]]:
+    """A progress bar over ``total`` graded answers with the tokens spent, the judge's apart;
+    yields the callback that advances it."""
+    spent = [0, 0]  # the answers' tokens, the judge's
+    progress = _bar("eval", TextColumn("{task.fields[answer]} answer + {task.fields[judge]} judge tokens"), transient=True)
+    task = progress.add_task("eval", total=total, answer=0, judge=0)
+
+    def on_question(result: AnswerResult) -> None:
+        spent[0] += result.answer_tokens
+        spent[1] += result.judge_tokens
+        progress.update(task, advance=1, answer=spent[0], judge=spent[1])
+
+    with progress:
+        yield on_question
 
 
 def _report(payload: dict[str, Any], as_json: bool, out_file: Path | None) -> None:

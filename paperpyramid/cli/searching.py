@@ -32,7 +32,9 @@ from paperpyramid.settings import DEFAULT_BUDGET_TOKENS, DEFAULT_K
 
 if TYPE_CHECKING:
     from paperpyramid.asking.answer import Answer
+    from paperpyramid.asking.trace import Step
     from paperpyramid.corpus import Corpus
+    from paperpyramid.llm import LLM
     from paperpyramid.retrieval.filters import Filters
 
 YearFrom = Annotated[int | None, typer.Option(help="Only articles published in or after this year.")]
@@ -136,46 +138,54 @@ def search(
                 out.print("")
 
 
+Strategy = Annotated[
+    StrategyChoice,
+    typer.Option(
+        help="How passages are found: a retrieval mode (parent, the default; hybrid, cross, bm25, vector) or an LLM-driven "
+        "strategy: multiquery (query variants, a relevance filter), walk (the model reads a paper section by section), "
+        "walkingrag (rounds of partial facts, each saying where to look next), pyramid (the search agent over the knowledge pyramid)."
+    ),
+]
+FilterModel = Annotated[
+    str | None,
+    typer.Option(
+        help="With --strategy multiquery: a smaller model on the same endpoint for the relevance filter (default: PAPERPYRAMID_LLM__FILTER_MODEL, else the answering model)."
+    ),
+]
+AskBudget = Annotated[int, typer.Option(min=1, help="Tokens of passages handed to the model.")]
+MaxSteps = Annotated[int, typer.Option(min=1, help="LLM-driven strategies: at most this many moves or rounds.")]
+MaxLLMTokens = Annotated[
+    int, typer.Option(min=100, help="LLM-driven strategies: stop finding once this many LLM tokens are spent (the answer comes after).")
+]
+Backend = Annotated[LLMBackendChoice | None, typer.Option(help="LLM backend: local (default) or openai (OPENAI_BASE_URL).")]
+Model = Annotated[str | None, typer.Option(metavar="NAME", help="With --llm-backend openai: the model name the server knows.")]
+AnswerJson = Annotated[
+    bool,
+    typer.Option("--json", help="Print one JSON object on one line: answer, claims, citations (context id, page, title), steps, usage."),
+]
+WorksFormat = Annotated[
+    CiteFormat,
+    typer.Option(
+        "--format",
+        help='text: the answer; bibtex or csl-json: the answer, then the works its supported claims cite in that format (with --json: under "works").',
+    ),
+]
+Articles = Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")]
+
+
 def ask(
     question: Annotated[str, typer.Argument(help="The question, in words.")],
     db: DbOption = Path("paperpyramid.sqlite"),
-    strategy: Annotated[
-        StrategyChoice,
-        typer.Option(
-            help="How passages are found: a retrieval mode (parent, the default; hybrid, cross, bm25, vector) or an LLM-driven "
-            "strategy: multiquery (query variants, a relevance filter), walk (the model reads a paper section by section), "
-            "walkingrag (rounds of partial facts, each saying where to look next), pyramid (the search agent over the knowledge pyramid)."
-        ),
-    ] = _PARENT,
-    filter_model: Annotated[
-        str | None,
-        typer.Option(
-            help="With --strategy multiquery: a smaller model on the same endpoint for the relevance filter (default: PAPERPYRAMID_LLM__FILTER_MODEL, else the answering model)."
-        ),
-    ] = None,
-    budget_tokens: Annotated[int, typer.Option(min=1, help="Tokens of passages handed to the model.")] = DEFAULT_BUDGET_TOKENS,
-    max_steps: Annotated[int, typer.Option(min=1, help="LLM-driven strategies: at most this many moves or rounds.")] = 8,
-    max_llm_tokens: Annotated[
-        int, typer.Option(min=100, help="LLM-driven strategies: stop finding once this many LLM tokens are spent (the answer comes after).")
-    ] = 30_000,
-    llm_backend: Annotated[LLMBackendChoice | None, typer.Option(help="LLM backend: local (default) or openai (OPENAI_BASE_URL).")] = None,
-    llm_model: Annotated[
-        str | None, typer.Option(metavar="NAME", help="With --llm-backend openai: the model name the server knows.")
-    ] = None,
-    as_json: Annotated[
-        bool,
-        typer.Option(
-            "--json", help="Print one JSON object on one line: answer, claims, citations (context id, page, title), steps, usage."
-        ),
-    ] = False,
-    format_: Annotated[
-        CiteFormat,
-        typer.Option(
-            "--format",
-            help='text: the answer; bibtex or csl-json: the answer, then the works its supported claims cite in that format (with --json: under "works").',
-        ),
-    ] = CiteFormat.text,
-    article: Annotated[list[str] | None, typer.Option("--article", help="Only this article (id); repeat for more.")] = None,
+    strategy: Strategy = _PARENT,
+    filter_model: FilterModel = None,
+    budget_tokens: AskBudget = DEFAULT_BUDGET_TOKENS,
+    max_steps: MaxSteps = 8,
+    max_llm_tokens: MaxLLMTokens = 30_000,
+    llm_backend: Backend = None,
+    llm_model: Model = None,
+    as_json: AnswerJson = False,
+    format_: WorksFormat = CiteFormat.text,
+    article: Articles = None,
     year_from: YearFrom = None,
     year_to: YearTo = None,
     journal: Journal = None,
@@ -184,7 +194,30 @@ def ask(
 ) -> None:
     """Answer a question from the corpus, every claim cited [title, p. N] to a stored passage;
     the steps (and the facts a strategy finds) print as they happen, with their token usage."""
-    from paperpyramid.asking.trace import Limits, Step
+    from paperpyramid.asking.trace import Limits
+
+    llm, filter_llm = _ask_llms(llm_backend, llm_model, filter_model)
+    with _reading(db) as corpus:
+        try:
+            answer = corpus.ask(
+                question,
+                strategy=strategy.value,
+                budget_tokens=budget_tokens,
+                llm=llm,
+                on_step=_print_step,
+                filter_llm=filter_llm,
+                limits=Limits(max_steps, max_llm_tokens),
+                filters=_filters(article, year_from, year_to, journal, mesh, publication_type),
+            )
+        except (PaperPyramidError, ValueError) as exc:
+            raise _error(exc) from exc
+        works = _cited_works(corpus, answer, format_.value) if format_ is not CiteFormat.text else None
+    _print_answer(answer, works, as_json)
+
+
+def _ask_llms(llm_backend: LLMBackendChoice | None, llm_model: str | None, filter_model: str | None) -> tuple[LLM, LLM | None]:
+    """The answering model and the relevance filter's (None: the answering model filters), or one
+    line why they cannot be had."""
     from paperpyramid.llm import get_llm
     from paperpyramid.settings import Settings
 
@@ -198,26 +231,17 @@ def ask(
         raise _invalid(exc) from exc
     except PaperPyramidError as exc:
         raise _error(exc) from exc
+    return llm, filter_llm
 
-    def on_step(step: Step) -> None:
-        tokens = f" ({step.prompt_tokens} + {step.completion_tokens} tokens)" if step.prompt_tokens or step.completion_tokens else ""
-        console.print(f"[dim]{step.name}:[/] {escape(step.detail)}{tokens}", highlight=False)
 
-    with _reading(db) as corpus:
-        try:
-            answer = corpus.ask(
-                question,
-                strategy=strategy.value,
-                budget_tokens=budget_tokens,
-                llm=llm,
-                on_step=on_step,
-                filter_llm=filter_llm,
-                limits=Limits(max_steps, max_llm_tokens),
-                filters=_filters(article, year_from, year_to, journal, mesh, publication_type),
-            )
-        except (PaperPyramidError, ValueError) as exc:
-            raise _error(exc) from exc
-        works = _cited_works(corpus, answer, format_.value) if format_ is not CiteFormat.text else None
+def _print_step(step: Step) -> None:
+    """A step of the answer as it ends, with the tokens it spent (on stderr)."""
+    tokens = f" ({step.prompt_tokens} + {step.completion_tokens} tokens)" if step.prompt_tokens or step.completion_tokens else ""
+    console.print(f"[dim]{step.name}:[/] {escape(step.detail)}{tokens}", highlight=False)
+
+
+def _print_answer(answer: Answer, works: str | None, as_json: bool) -> None:
+    """The answer as one JSON line, or as text, then the works it cites and the tokens spent."""
     if as_json:
         typer.echo(json.dumps(answer.to_json() | ({"works": works} if works is not None else {}), ensure_ascii=False))
         return

@@ -36,8 +36,8 @@ import logging
 import math
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import asdict
 from itertools import islice
 from pathlib import Path
@@ -212,30 +212,44 @@ def create_app(
     settings = settings or ServeSettings()
     _refuse_unreadable(path, settings)
     service = _Service(path, settings, llm, embedder, filter_llm)
-
-    @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
-        service.stop()
-
     app = FastAPI(
         title="paperpyramid",
         description="Search and ask a paperpyramid corpus (read-only).",
         docs_url=None,
         redoc_url=None,
         openapi_url=None,
-        lifespan=lifespan,
+        lifespan=_stopping(service),
     )
     app.state.service, app.state.token = service, token
-    allowed = (
-        settings.allowed_hosts
-        if settings.allowed_hosts is not None
-        else default_allowed_hosts(served_on)
-        if served_on is not None
-        else None
-    )
-    app.add_middleware(RequestGuard, allowed_hosts=allowed)
+    app.add_middleware(RequestGuard, allowed_hosts=_allowed_hosts(settings, served_on))
     _add_error_handlers(app, service)
+    _add_page_routes(app, service)
+    _add_search_route(app, service)
+    _add_browse_routes(app, service)
+    _add_ask_route(app, service)
+    return app
+
+
+def _stopping(service: _Service) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's lifespan: when the server stops, so do the asks and the statements running."""
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        service.stop()
+
+    return lifespan
+
+
+def _allowed_hosts(settings: ServeSettings, served_on: str | None) -> list[str] | None:
+    """The Host headers accepted: the settings', else the defaults for ``served_on``, else any (None)."""
+    if settings.allowed_hosts is not None:
+        return settings.allowed_hosts
+    return default_allowed_hosts(served_on) if served_on is not None else None
+
+
+def _add_page_routes(app: FastAPI, service: _Service) -> None:
+    """``/healthz``, the web page, and the API's documentation (behind the token)."""
 
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
@@ -257,6 +271,10 @@ def create_app(
     @app.get("/redoc", include_in_schema=False)
     def redoc(_: Authorised) -> HTMLResponse:
         return get_redoc_html(openapi_url="/openapi.json", title="paperpyramid")
+
+
+def _add_search_route(app: FastAPI, service: _Service) -> None:
+    """``/search``: cited hits, as ``paperpyramid search --json``."""
 
     @app.get("/search")
     def search(
@@ -286,6 +304,11 @@ def create_app(
             raise HTTPException(400, str(exc)) from exc
         return service.bounded([hit_json(rank, hit) for rank, hit in enumerate(hits, 1)])
 
+
+def _add_browse_routes(app: FastAPI, service: _Service) -> None:
+    """The routes that page through the corpus: articles, an article's outline, a section's
+    passages, the neighbouring sections, and a passage with the ones around it."""
+
     @app.get("/articles")
     def articles(
         _: Authorised,
@@ -295,7 +318,7 @@ def create_app(
         offset: Offset = 0,
         limit: Limit = None,
     ) -> list[dict[str, Any]]:
-        rows, _next = _page(c.articles(), offset, limit, settings.page_size, request, response)
+        rows, _next = _page(c.articles(), offset, limit, service.settings.page_size, request, response)
         return service.bounded(
             [{"id": a.id, "title": a.title, "date_published": a.date_published, "journal": a.journal, "pages": a.pages} for a in rows]
         )
@@ -310,7 +333,9 @@ def create_app(
         offset: Offset = 0,
         limit: Limit = None,
     ) -> list[dict[str, Any]]:
-        sections, _next = _page(_found(lambda: c.sections(c.article(article_id).id)), offset, limit, settings.page_size, request, response)
+        sections, _next = _page(
+            _found(lambda: c.sections(c.article(article_id).id)), offset, limit, service.settings.page_size, request, response
+        )
         return service.bounded([asdict(section) for section in sections])
 
     @app.get("/sections/{section_id}/contexts")
@@ -324,7 +349,7 @@ def create_app(
         limit: Limit = None,
     ) -> dict[str, Any]:
         section = _found(lambda: c.section(section_id))
-        rows, next_offset = _page(c.contexts(section_id), offset, limit, settings.page_size, request, response)
+        rows, next_offset = _page(c.contexts(section_id), offset, limit, service.settings.page_size, request, response)
         return service.bounded({"section": asdict(section), "contexts": [asdict(context) for context in rows], "next_offset": next_offset})
 
     @app.get("/sections/{section_id}/next")
@@ -341,6 +366,10 @@ def create_app(
     ) -> list[dict[str, Any]]:
         return service.bounded([asdict(context) for context in _found(lambda: c.parent_contexts(context_id, before, after))])
 
+
+def _add_ask_route(app: FastAPI, service: _Service) -> None:
+    """``/ask``: an answer's steps as server-sent events, within the service's caps."""
+
     @app.get("/ask")
     async def ask(
         _: Authorised,
@@ -350,10 +379,10 @@ def create_app(
         max_steps: int | None = Query(None, ge=1),
         max_llm_tokens: int | None = Query(None, ge=100),
     ) -> Response:
-        budget = _capped("budget_tokens", budget_tokens, DEFAULT_BUDGET_TOKENS, settings.max_budget_tokens, "MAX_BUDGET_TOKENS")
+        budget = _capped("budget_tokens", budget_tokens, DEFAULT_BUDGET_TOKENS, service.settings.max_budget_tokens, "MAX_BUDGET_TOKENS")
         limits = Limits(
-            _capped("max_steps", max_steps, 8, settings.max_steps, "MAX_STEPS"),
-            _capped("max_llm_tokens", max_llm_tokens, 30_000, settings.max_llm_tokens, "MAX_LLM_TOKENS"),
+            _capped("max_steps", max_steps, 8, service.settings.max_steps, "MAX_STEPS"),
+            _capped("max_llm_tokens", max_llm_tokens, 30_000, service.settings.max_llm_tokens, "MAX_LLM_TOKENS"),
         )
         llm = await run_in_threadpool(service.answering_llm)
 
@@ -373,8 +402,6 @@ def create_app(
                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
             )
         return stream
-
-    return app
 
 
 def run(app: FastAPI, *, host: str, port: int) -> None:

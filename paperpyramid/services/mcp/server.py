@@ -99,13 +99,28 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
     """The MCP server over ``corpus`` (an open corpus, or a path that is opened read-only here)."""
     if not isinstance(corpus, Corpus):
         corpus = Corpus.open(corpus, check_same_thread=False)
-    tools = CorpusTools(corpus)
-    lock = threading.Lock()
-    registered: list[Tool] = []
+    toolbox = _Toolbox(CorpusTools(corpus))
+    _add_finding_tools(toolbox)
+    _add_reading_tools(toolbox)
+    _add_graph_tools(toolbox)
+    server = MCPServer(name, instructions=INSTRUCTIONS, log_level="WARNING", tools=toolbox.registered)
+    _add_resources(server, toolbox.tools, toolbox.call)
+    _add_prompt(server)
+    return server
 
-    def call(work: Callable[[], T]) -> T:
+
+class _Toolbox:
+    """What the tools share: the corpus's tools, the lock that runs one at a time, and the tools
+    registered so far (in the order the server lists them)."""
+
+    def __init__(self, tools: CorpusTools) -> None:
+        self.tools = tools
+        self.lock = threading.Lock()
+        self.registered: list[Tool] = []
+
+    def call(self, work: Callable[[], T]) -> T:
         """Run one tool's work alone, with bad input and the time limit as tool errors."""
-        with lock:
+        with self.lock:
             try:
                 return work()
             except KeyError as exc:
@@ -117,16 +132,35 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
                     f"the corpus could not answer ({brief(str(exc))}); a query past the time limit is interrupted: ask for less"
                 ) from exc
 
-    def answer(work: Callable[[], dict[str, Any]]) -> CallToolResult:
+    def answer(self, work: Callable[[], dict[str, Any]]) -> CallToolResult:
         """The tool's answer, as compact JSON for the model (the tokens the docstrings count)
         and as structured content for programs."""
-        found = call(work)
+        found = self.call(work)
         return CallToolResult(content=[TextContent(type="text", text=json.dumps(found, ensure_ascii=False, separators=(",", ":")))],
                               structured_content=found)  # fmt: skip
 
-    def tool(fn: Callable[..., Any]) -> Callable[..., Any]:
-        registered.append(_closed(Tool.from_function(fn, description=inspect.cleandoc(fn.__doc__ or ""), annotations=READ_ONLY)))
+    def tool(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """Register ``fn`` as a read-only tool described by its docstring."""
+        self.registered.append(_closed(Tool.from_function(fn, description=inspect.cleandoc(fn.__doc__ or ""), annotations=READ_ONLY)))
         return fn
+
+
+def _filters(
+    article_ids: list[str] | None,
+    year_from: int | None,
+    year_to: int | None,
+    journal: str | None,
+    mesh: str | None,
+    publication_type: str | None,
+    include_references: bool = False,
+) -> Filters:
+    return Filters(article_ids=tuple(article_ids) if article_ids is not None else None, year_from=year_from, year_to=year_to,
+                   journal=journal, include_references=include_references, mesh=mesh, publication_type=publication_type)  # fmt: skip
+
+
+def _add_finding_tools(toolbox: _Toolbox) -> None:
+    """The tools that find where to read: ``search``, ``list_articles`` and ``outline``."""
+    tools, answer, tool = toolbox.tools, toolbox.answer, toolbox.tool
 
     @tool
     def search(
@@ -164,8 +198,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         the corpus has no vectors, hybrid and vector fall back to bm25 and `note` says so.
         Cost: about 150-250 tokens a passage, at most `budget_tokens` (default 4000) in all.
         """
-        filters = Filters(article_ids=tuple(article_ids) if article_ids is not None else None, year_from=year_from, year_to=year_to,
-                          journal=journal, include_references=include_references, mesh=mesh, publication_type=publication_type)  # fmt: skip
+        filters = _filters(article_ids, year_from, year_to, journal, mesh, publication_type, include_references)
         return answer(lambda: tools.search(query, mode=mode, level=level, k=k, budget_tokens=budget_tokens, filters=filters))
 
     @tool
@@ -185,8 +218,7 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         citations or a search filter. Pages with `offset` / `next_offset` (null on the last page).
         Cost: about 60 tokens an article.
         """
-        filters = Filters(article_ids=tuple(article_ids) if article_ids is not None else None, year_from=year_from, year_to=year_to,
-                          journal=journal, mesh=mesh, publication_type=publication_type)  # fmt: skip
+        filters = _filters(article_ids, year_from, year_to, journal, mesh, publication_type)
         return answer(lambda: tools.list_articles(filters=filters, offset=offset, limit=limit))
 
     @tool
@@ -204,6 +236,12 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         plus up to 400 for the abstract.
         """
         return answer(lambda: tools.outline(article_id, offset=offset, limit=limit))
+
+
+def _add_reading_tools(toolbox: _Toolbox) -> None:
+    """The tools that read a paper's text: ``read_section``, ``next_section``, ``previous_section``
+    and ``context_window``."""
+    tools, answer, tool = toolbox.tools, toolbox.answer, toolbox.tool
 
     @tool
     def read_section(
@@ -271,6 +309,12 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         """
         return answer(lambda: tools.context_window(context_id, before=before, after=after))
 
+
+def _add_graph_tools(toolbox: _Toolbox) -> None:
+    """The tools over what a paper connects to: ``pyramid`` (its distilled findings), ``citations``
+    and ``cite``."""
+    tools, answer, tool = toolbox.tools, toolbox.answer, toolbox.tool
+
     @tool
     def pyramid(
         article_id: Annotated[str, Field(description="The article's id (or its DOI).", max_length=ID_CHARS_MAX)],
@@ -329,14 +373,11 @@ def build_server(corpus: Corpus | str | Path, *, name: str = "paperpyramid") -> 
         """
         return answer(lambda: tools.cite(ids, format=format))
 
-    server = MCPServer(name, instructions=INSTRUCTIONS, log_level="WARNING", tools=registered)
-    _add_resources(server, tools, call)
 
+def _add_prompt(server: MCPServer) -> None:
     @server.prompt(name="answer_from_corpus", description="Answer a question from the corpus, citing every claim [title, p. N].")
     def answer_from_corpus(question: str) -> str:
         return ANSWER_PROMPT.format(question=question)
-
-    return server
 
 
 def _closed(tool: Tool) -> Tool:
