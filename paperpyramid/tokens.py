@@ -191,8 +191,9 @@ class TokenCounter:
 
 #: Characters a BERT normaliser deletes as control characters that ``str.split`` would split at;
 #: deleted first, the words ``str.split`` finds are the ones the tokenizer sees.
-_CONTROL_SPACES = str.maketrans("", "", "\x0b\x0c\x1c\x1d\x1e\x1f\x85")
-_CONTROL_SPACE = re.compile("[\x0b\x0c\x1c-\x1f\x85]")
+_CONTROL_SPACE_CHARACTERS = "\x0b\x0c\x1c\x1d\x1e\x1f\x85"
+_CONTROL_SPACES = str.maketrans("", "", _CONTROL_SPACE_CHARACTERS)
+_CONTROL_SPACE = re.compile(f"[{_CONTROL_SPACE_CHARACTERS}]")
 
 
 class WordCounts:

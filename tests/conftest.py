@@ -3,10 +3,15 @@ skip with a reason when it is absent, as on a user's machine."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tempfile
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -135,3 +140,31 @@ def s3_env(s3_server, monkeypatch):
     for name, value in s3_server.env.items():
         monkeypatch.setenv(name, value)
     return s3_server
+
+
+class CountingHandler(SimpleHTTPRequestHandler):
+    requests: list[str]
+
+    def do_GET(self) -> None:
+        self.requests.append(self.path)
+        super().do_GET()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def http_folder(tmp_path: Path) -> Iterator[tuple[Path, str, list[str]]]:
+    """A folder served over http on 127.0.0.1, and the paths requested from it."""
+    folder = tmp_path / "served"
+    folder.mkdir()
+    requests: list[str] = []
+    handler = type("Handler", (CountingHandler,), {"requests": requests})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield folder, f"http://127.0.0.1:{server.server_address[1]}", requests
+    finally:
+        server.shutdown()
+        server.server_close()

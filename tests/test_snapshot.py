@@ -3,16 +3,13 @@ metadata, published to a folder or S3, and opened back, verified and cached, by 
 
 from __future__ import annotations
 
-import functools
 import gzip
 import hashlib
 import json
 import re
 import shutil
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -346,34 +343,6 @@ def test_a_damaged_or_foreign_local_snapshot_is_refused(corpus_path: Path, tmp_p
 
 
 # http(s) and the cache
-
-
-class CountingHandler(SimpleHTTPRequestHandler):
-    requests: list[str]
-
-    def do_GET(self) -> None:
-        self.requests.append(self.path)
-        super().do_GET()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture
-def http_folder(tmp_path: Path) -> Iterator[tuple[Path, str, list[str]]]:
-    """A folder served over http on 127.0.0.1, and the paths requested from it."""
-    folder = tmp_path / "served"
-    folder.mkdir()
-    requests: list[str] = []
-    handler = type("Handler", (CountingHandler,), {"requests": requests})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield folder, f"http://127.0.0.1:{server.server_address[1]}", requests
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def test_http_snapshot_is_cached_reused_without_requests_and_refused_when_altered(

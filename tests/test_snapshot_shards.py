@@ -5,14 +5,10 @@ and ``Corpus.open(catalog_url, shards=[...])`` fetching only the shards asked fo
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import shutil
 import sqlite3
-import threading
-from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -104,34 +100,6 @@ def article_ids(path: Path) -> dict[str, str]:
         return {str(title): str(article_id) for article_id, title in conn.execute("SELECT id, title FROM articles")}
     finally:
         conn.close()
-
-
-class CountingHandler(SimpleHTTPRequestHandler):
-    requests: list[str]
-
-    def do_GET(self) -> None:
-        self.requests.append(self.path)
-        super().do_GET()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture
-def http_folder(tmp_path: Path) -> Iterator[tuple[Path, str, list[str]]]:
-    """A folder served over http on 127.0.0.1, and the paths requested from it."""
-    folder = tmp_path / "served"
-    folder.mkdir()
-    requests: list[str] = []
-    handler = type("Handler", (CountingHandler,), {"requests": requests})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield folder, f"http://127.0.0.1:{server.server_address[1]}", requests
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 # zstd and gzip
