@@ -26,7 +26,9 @@ cells), exact-cell recall, cell-text recall, shape (``structure_score``), TEDS a
 the corpus stores them, spans expanded), seconds per table (the region, the engine's cells /
 the render, model and filling; the page's reading is shared and not counted).
 
-TEDS needs ``pip install table-recognition-metric==0.0.6`` (Apache-2.0; apted, Levenshtein).
+TEDS is ``table-recognition-metric``'s where ``pip install table-recognition-metric==0.0.6``
+(Apache-2.0; apted, Levenshtein, lxml) is done, else the corpus's own
+(:mod:`paperpyramid.eval.teds`, as ``eval parse`` reports it).
 """
 
 from __future__ import annotations
@@ -57,6 +59,7 @@ from paperpyramid.eval.tables import (  # noqa: E402
     load_gold_tables,
     pair_tables,
     structure_score,
+    table_teds,
 )
 from paperpyramid.parsers.embedded.layout import Line  # noqa: E402
 from paperpyramid.parsers.embedded.table_engine import (  # noqa: E402
@@ -183,30 +186,39 @@ class Score:
     chosen: str | None = None
 
 
-def teds_scorers() -> tuple[Callable[[str, str], float], Callable[[str, str], float]]:
+Scorer = Callable[[TableGrid, TableGrid], float]
+
+
+def teds_scorers() -> tuple[Scorer, Scorer]:
+    """TEDS and TEDS-Struct of (extracted, gold): ``table-recognition-metric``'s where it is
+    installed, else the corpus's own (:func:`paperpyramid.eval.tables.table_teds`, which
+    ``eval parse`` and ``parse_real.py`` report and which is tested against that package)."""
     try:
         from table_recognition_metric import TEDS
-    except ImportError as exc:
-        raise SystemExit("TEDS needs: .venv/bin/pip install table-recognition-metric==0.0.6") from exc
+    except ImportError:
+        print("table-recognition-metric is not installed: TEDS by paperpyramid.eval.teds", file=sys.stderr)
+        return (lambda found, gold: table_teds(gold, found) or 0.0), (
+            lambda found, gold: table_teds(gold, found, structure_only=True) or 0.0
+        )
     content, structure = TEDS(), TEDS(structure_only=True)
-    return (lambda pred, gold: float(content(pred, gold))), (lambda pred, gold: float(structure(pred, gold)))
+    return (
+        (lambda found, gold: float(content(grid_html(found.rows), grid_html(gold.rows)))),
+        (lambda found, gold: float(structure(grid_html(found.rows), grid_html(gold.rows)))),
+    )
 
 
-def score_one(
-    pdf: str, gold: TableGrid, found: TableGrid | None, seconds: float | None, teds: tuple[Callable[[str, str], float], ...]
-) -> Score:
+def score_one(pdf: str, gold: TableGrid, found: TableGrid | None, seconds: float | None, teds: tuple[Scorer, Scorer]) -> Score:
     has_cells = any(cell.strip() for row in gold.rows for cell in row)
     if found is None or not found.rows:
         zero = 0.0 if has_cells else None
         teds_zero = zero if _positions(gold) <= TEDS_POSITIONS else None
         return Score(pdf, gold.label, gold.shape, found.shape if found else None, False, zero, zero, zero, teds_zero, teds_zero, seconds)
-    gold_html, found_html = grid_html(gold.rows), grid_html(found.rows)
     # TEDS (pure-Python tree edit distance) takes minutes on a 70 x 16 grid: large tables go without it
     sized = has_cells and _positions(gold) <= TEDS_POSITIONS and _positions(found) <= 2 * TEDS_POSITIONS
     return Score(
         pdf, gold.label, gold.shape, found.shape, True,
         exact_cell_recall(gold, found), cell_text_recall(gold, found), structure_score(gold, found),
-        teds[0](found_html, gold_html) if sized else None, teds[1](found_html, gold_html) if sized else None,
+        teds[0](found, gold) if sized else None, teds[1](found, gold) if sized else None,
         seconds,
     )  # fmt: skip
 
@@ -234,7 +246,7 @@ def joined(grids: Sequence[TableGrid]) -> TableGrid | None:
 
 
 def score_paper(
-    pdf: str, gold: list[TableGrid], readings: list[Reading], stored: list[TableGrid], teds: tuple[Callable[[str, str], float], ...]
+    pdf: str, gold: list[TableGrid], readings: list[Reading], stored: list[TableGrid], teds: tuple[Scorer, Scorer]
 ) -> dict[str, list[Score]]:
     captions = [TableGrid(r.caption.label, r.caption.caption, ()) for r in readings]
     pairing = pair_tables(gold, captions)

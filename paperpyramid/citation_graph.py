@@ -2,18 +2,17 @@
 
 Rows come from ``citations`` (a passage's marker and the reference entry it names) and
 ``bib_entries.cited_article_id`` (the entry resolved to an article of the corpus, see
-db/references.py). Every passage carries its page, so a citation can be followed to
+db/references.py), read by :mod:`paperpyramid.db.queries.graph`. Every passage carries its page, so a citation can be followed to
 ``[title, p. N]`` on both sides.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from typing import Any
 
-from paperpyramid.db.bounded import measures_sizes, text_sql
+from paperpyramid.db.queries import graph
+from paperpyramid.db.sqlite import Connection
 
 #: Characters of a citing sentence kept on either side of its marker.
 SENTENCE_REACH = 300
@@ -46,43 +45,20 @@ class CitationLink:
     passages: tuple[CitingPassage, ...]
 
 
-_LINKS = """
-SELECT b.id, b.article_id, citing.title, b.raw, b.title, b.cited_article_id, cited.title
-FROM bib_entries AS b
-JOIN articles AS citing ON citing.id = b.article_id
-LEFT JOIN articles AS cited ON cited.id = b.cited_article_id
-"""
-
-_PASSAGES = """
-SELECT ci.bib_entry_id, c.id, c.page_number, c.section_title, {text}, ci.char_start, ci.char_end
-FROM citations AS ci
-JOIN contexts AS c ON c.id = ci.context_id
-JOIN sections_contexts AS sc ON sc.context_id = c.id
-JOIN article_sections AS ars ON ars.section_id = sc.section_id
-WHERE ci.bib_entry_id IN (SELECT value FROM json_each(?))
-ORDER BY ars.position, sc.position, ci.char_start
-"""
-
-
-def cites(conn: Any, article_id: str, *, in_corpus: bool = False) -> list[CitationLink]:
+def cites(conn: Connection, article_id: str, *, in_corpus: bool = False) -> list[CitationLink]:
     """The entries of ``article_id``'s reference list in printed order, each with the passages
     citing it; only those naming an article of the corpus with ``in_corpus``."""
-    where = "WHERE b.article_id = ?" + (" AND b.cited_article_id IS NOT NULL" if in_corpus else "")
-    return _links(conn, f"{_LINKS} {where} ORDER BY b.position", [article_id])
+    return _links(conn, graph.entries_of(conn, article_id, in_corpus=in_corpus))
 
 
-def cited_by(conn: Any, article_id: str) -> list[CitationLink]:
+def cited_by(conn: Connection, article_id: str) -> list[CitationLink]:
     """The entries, in other articles, that name ``article_id``, each with its citing passages."""
-    return _links(conn, f"{_LINKS} WHERE b.cited_article_id = ? ORDER BY citing.created_at, b.position", [article_id])
+    return _links(conn, graph.entries_naming(conn, article_id))
 
 
-def citing_articles(conn: Any, article_id: str) -> list[str]:
+def citing_articles(conn: Connection, article_id: str) -> list[str]:
     """The ids of the articles that cite ``article_id``, oldest first."""
-    rows = conn.execute(
-        "SELECT DISTINCT b.article_id FROM bib_entries AS b JOIN articles AS a ON a.id = b.article_id "
-        "WHERE b.cited_article_id = ? ORDER BY a.created_at", [article_id]
-    )  # fmt: skip
-    return [str(row[0]) for row in rows]
+    return graph.citing_articles(conn, article_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,36 +71,21 @@ class Followable:
     sentence: str
 
 
-def followable(conn: Any, context_ids: list[str]) -> dict[str, list[Followable]]:
+def followable(conn: Connection, context_ids: list[str]) -> dict[str, list[Followable]]:
     """For each of ``context_ids`` that cites articles of the corpus, those citations in text
     order (one per cited article)."""
-    rows = conn.execute(
-        """
-        SELECT ci.context_id, b.cited_article_id, a.title, {text}, ci.char_start, ci.char_end
-        FROM citations AS ci
-        JOIN bib_entries AS b ON b.id = ci.bib_entry_id
-        JOIN articles AS a ON a.id = b.cited_article_id
-        JOIN contexts AS c ON c.id = ci.context_id
-        WHERE ci.context_id IN (SELECT value FROM json_each(?))
-        ORDER BY ci.context_id, ci.char_start
-        """.format(text=text_sql("c.text", measured=measures_sizes(conn))),
-        [json.dumps(context_ids)],
-    )
     found: dict[str, list[Followable]] = {}
-    for context_id, cited, title, text, start, end in rows:
+    for context_id, cited, title, text, start, end in graph.followable(conn, context_ids):
         links = found.setdefault(context_id, [])
         if all(link.cited_article_id != cited for link in links):
             links.append(Followable(cited, title, sentence_around(text, start, end)))
     return found
 
 
-def _links(conn: Any, sql: str, parameters: list[Any]) -> list[CitationLink]:
-    entries = conn.execute(sql, parameters).fetchall()
+def _links(conn: Connection, entries: list[graph.EntryRow]) -> list[CitationLink]:
     passages: dict[str, list[CitingPassage]] = {}
     if entries:
-        for entry_id, context_id, page, section, text, start, end in conn.execute(
-            _PASSAGES.format(text=text_sql("c.text", measured=measures_sizes(conn))), [json.dumps([row[0] for row in entries])]
-        ):
+        for entry_id, context_id, page, section, text, start, end in graph.citing_passages(conn, [row[0] for row in entries]):
             passages.setdefault(entry_id, []).append(
                 CitingPassage(context_id, page, section, text[start:end], sentence_around(text, start, end))
             )

@@ -47,6 +47,7 @@ from paperpyramid.citation_graph import CitationLink
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.corpus_rows import Article, ContextRow, IngestLogRow, SectionNode, SectionRow  # re-exported here
+from paperpyramid.db.queries.corpus_file import schema_version
 from paperpyramid.db.reader import CorpusReader
 from paperpyramid.db.schema import SCHEMA_VERSION
 from paperpyramid.db.snapshot_schema import schema_problem
@@ -164,36 +165,17 @@ class Corpus(CorpusReader):
         if str(source).startswith(_REMOTE_SCHEMES) or str(source).endswith((".gz", ".zst", ".catalog.json")) or shards is not None:
             if migrate:
                 raise ValueError("migrate is for a corpus file; a snapshot is a read-only copy, never migrated")
-            # imported here: the object-store client and settings load only when a snapshot is opened
-            from paperpyramid.db.snapshot import fetch_published
-
-            fetched = fetch_published(source, shards=shards, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings)
+            fetched = _fetch_snapshot(source, shards=shards, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings)
             # a verified snapshot never changes: immutable skips locking and change detection
             # (its schema was checked, virtual tables and sizes too, before it was cached)
-            return cls._open_file(
-                fetched.path,
-                immutable=True,
-                query_time_limit=query_time_limit,
-                check_schema=False,
-                embedder=embedder,
-                settings=settings,
-                llm=llm,
-                check_same_thread=check_same_thread,
-                from_snapshot=True,
-            )
+            return cls._open_file(fetched, immutable=True, query_time_limit=query_time_limit, check_schema=False, embedder=embedder,
+                                  settings=settings, llm=llm, check_same_thread=check_same_thread, from_snapshot=True)  # fmt: skip
         if manifest_url is not None:
             raise ValueError("manifest_url is for snapshots (.sqlite.gz files and URLs), not a corpus file")
         if migrate:
             _migrate_older(Path(source))
-        return cls._open_file(
-            Path(source),
-            query_time_limit=query_time_limit,
-            check_schema=True,
-            embedder=embedder,
-            settings=settings,
-            llm=llm,
-            check_same_thread=check_same_thread,
-        )
+        return cls._open_file(Path(source), query_time_limit=query_time_limit, check_schema=True, embedder=embedder, settings=settings,
+                              llm=llm, check_same_thread=check_same_thread)  # fmt: skip
 
     @classmethod
     def _open_file(
@@ -221,7 +203,7 @@ class Corpus(CorpusReader):
             check_same_thread=check_same_thread,
         )
         try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            version = schema_version(conn)
             problem = schema_problem(conn, version, probe_virtual_tables=False) if check_schema and version == SCHEMA_VERSION else None
         except db_sqlite.DatabaseError as exc:
             conn.close()
@@ -724,6 +706,22 @@ class Corpus(CorpusReader):
         return get_embedder(self.settings.embedding.model_copy(update={"model": name}))
 
 
+def _fetch_snapshot(
+    source: str | Path,
+    *,
+    shards: Sequence[str | int | None] | None,
+    manifest_url: str | None,
+    cache_dir: str | Path | None,
+    settings: Settings | None,
+) -> Path:
+    """The local copy of the snapshot (or the chosen shards of a catalog) at ``source``, fetched
+    and verified (:func:`paperpyramid.db.snapshot.fetch_published`)."""
+    # imported here: the object-store client and settings load only when a snapshot is opened
+    from paperpyramid.db.snapshot import fetch_published
+
+    return fetch_published(source, shards=shards, manifest_url=manifest_url, cache_dir=cache_dir, settings=settings).path
+
+
 def _migrate_older(path: Path) -> None:
     """Bring the corpus file at ``path`` to the current schema when it is at an older version,
     under the writer's lock so that two runs never apply the same migration; anything else (no
@@ -733,7 +731,7 @@ def _migrate_older(path: Path) -> None:
     try:
         conn = db_sqlite.connect(path, read_only=True)
         try:
-            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            version = schema_version(conn)
         finally:
             conn.close()
     except db_sqlite.DatabaseError:

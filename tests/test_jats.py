@@ -505,3 +505,32 @@ def test_bmc_tables() -> None:
     assert len(document.tables) == 10
     assert all(table.cells and len({len(row) for row in table.cells}) == 1 for table in document.tables)
     assert len(document.references) == 68
+
+
+TABLE_GROUP = """<?xml version="1.0"?>
+<article><front><article-meta><title-group><article-title>Grouped</article-title></title-group></article-meta></front>
+<body><sec><title>Results</title><p>See Table 2.</p>
+<table-wrap-group id="tab2"><label>Table 2</label><caption><p>Prior cases [<xref ref-type="bibr" rid="r1">1</xref>].</p></caption>
+<table-wrap id="tab2a"><label>(a)</label><table><tr><td>Author</td><td>Age</td></tr><tr><td>Ortiz</td><td>15</td></tr></table></table-wrap>
+<table-wrap id="tab2b"><label>(b)</label><caption><p>Outcomes.</p></caption>
+<table><tr><td>Imaging</td><td>Outcome</td></tr><tr><td>MRI</td><td>None</td></tr></table></table-wrap>
+</table-wrap-group></sec></body>
+<back><ref-list><ref id="r1"><mixed-citation>Smith J. A case. 2001.</mixed-citation></ref></ref-list></back></article>
+"""
+
+
+def test_the_parts_of_a_table_group_carry_its_label_and_caption(tmp_path: Path) -> None:
+    """A ``<table-wrap-group>`` ("Table 2" over parts "(a)" and "(b)", as Hindawi writes a table
+    printed in two pieces): each part is labelled and captioned with the group's words before its
+    own, and the group caption's citation is linked in each part's block."""
+    path = tmp_path / "group.nxml"
+    path.write_text(TABLE_GROUP, encoding="utf-8")
+    document = parse_jats(path)
+    assert [(table.label, table.caption, table.cells[1]) for table in document.tables] == [
+        ("Table 2 (a)", "Prior cases [1].", ["Ortiz", "15"]),
+        ("Table 2 (b)", "Prior cases [1]. Outcomes.", ["MRI", "None"]),
+    ]
+    blocks = [block for section in document.sections for block in section.blocks if block.kind == "table"]
+    assert [block.text.split("\n")[0] for block in blocks] == ["Table 2 (a). Prior cases [1].", "Table 2 (b). Prior cases [1]. Outcomes."]
+    for block in blocks:
+        assert [(block.text[cite.start : cite.end], cite.keys) for cite in block.cites] == [("1", ["r1"])]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,9 +17,9 @@ import pytest
 import sqlite_utils
 
 from paperpyramid.corpus import Corpus
-from paperpyramid.db import lexical_index, vector_index
+from paperpyramid.db import lexical_index, removal, vector_index
 from paperpyramid.db import vectors as db_vectors
-from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, store_pyramid
+from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, save_recollection, store_pyramid
 from paperpyramid.db.schema import MIGRATIONS, SCHEMA_VERSION, migrate, schema_version
 from paperpyramid.db.writer import CorpusWriter, DuplicateArticle
 from paperpyramid.document import Author, Block, Document, MeshTerm, Reference, Section, Table
@@ -350,3 +351,64 @@ def test_an_older_corpus_is_migrated_and_reads_with_empty_fields(tmp_path: Path,
         # the old article was stored without its PubMed ids; its record joins it by the DOI
         assert writer.add_document(record(), source_uri="pubmed:1", sha256="r") == "old"
         assert read(path, "old").mesh == tuple(MESH)
+
+
+def _doomed_trio(writer: CorpusWriter, minilm: MiniLM) -> tuple[list[str], str]:
+    """Three articles to delete (distilled, one cited by a fourth, two the sources of a
+    recollection, one the article another recollection was made for) and the fourth, which stays."""
+    doomed = [
+        writer.add_document(
+            full_text(pmid=str(100 + n), pmcid=None, doi=f"10.1/doomed.{n}", title=f"Fanged frog paper {n}"),
+            source_uri=f"file:///d{n}.xml",
+            sha256=f"d{n}",
+        )  # fmt: skip
+        for n in range(3)
+    ]
+    kept = writer.add_document(
+        full_text(pmid="222", pmcid=None, doi="10.1/kept", references=[Reference("Paper 1.", doi="10.1/doomed.1")]),
+        source_uri="file:///kept.xml",
+        sha256="k",
+    )
+    embed(writer, minilm)
+    for article_id in [*doomed, kept]:
+        distil(writer, article_id)
+    insight = rows(writer, "SELECT id FROM insights WHERE article_id = ? ORDER BY position LIMIT 1", kept)[0][0]
+    with writer.db.atomic():
+        save_recollection(
+            writer.db.conn, None, "Frogs of two papers.", 4, doomed[0], [(doomed[0], None), (doomed[2], None)], "m", "v1", "t"
+        )
+        save_recollection(writer.db.conn, None, "Frogs of the kept one.", 5, doomed[1], [(kept, insight)], "m", "v1", "t")
+    return doomed, kept
+
+
+def test_deleting_many_articles_at_once_leaves_what_deleting_them_one_by_one_leaves(
+    tmp_path: Path, counter: TokenCounter, minilm: MiniLM
+) -> None:
+    """Deletion goes by one statement a kind of row for all the articles; on two copies of one
+    corpus, the rows left are exactly those one article at a time leaves, and nothing of the
+    deleted ones stays."""
+    with CorpusWriter(tmp_path / "corpus.sqlite", counter) as writer:
+        doomed, kept = _doomed_trio(writer, minilm)
+    tables = ("recollections", "recollections_sources", "recollection_history", "concepts", "concepts_insights", "abstracts", "llm_calls")
+    left = []
+    for name, batches in (("together", [[0, 1, 2]]), ("apart", [[2], [0], [1]])):
+        shutil.copyfile(tmp_path / "corpus.sqlite", tmp_path / f"{name}.sqlite")
+        with CorpusWriter(tmp_path / f"{name}.sqlite", counter) as writer:
+            for batch in batches:
+                with writer.db.atomic():
+                    assert removal.delete_articles(writer.db.conn, [doomed[n] for n in batch] + ["unknown"]) == len(batch)
+            state = everything(writer) | {
+                table: sorted(map(tuple, writer.db.execute(f"SELECT * FROM {table}")), key=repr) for table in tables
+            }
+            state["vectors"] = [(context_id,) for context_id in sorted(vector_ids(writer))]
+            assert not {row[0] for row in rows(writer, "SELECT article_id FROM insights")} & set(doomed)
+            assert rows(writer, "SELECT id FROM articles") == [(kept,)]
+            assert rows(writer, "SELECT cited_article_id FROM bib_entries WHERE article_id = ?", kept) == [(None,)]
+            # the recollection with deleted papers among its sources is gone; the other stays, its
+            # history no longer naming the deleted paper it was made for
+            assert rows(writer, "SELECT article_id, insight_id IS NOT NULL FROM recollections_sources") == [(kept, 1)]
+            assert rows(writer, "SELECT text FROM recollections") == [("Frogs of the kept one.",)]
+            assert rows(writer, "SELECT article_id FROM recollection_history") == [(None,)]
+            assert set(state["vectors"]) == {(context_id,) for context_id in context_ids(writer, kept)}
+            left.append(state)
+    assert left[0] == left[1]

@@ -146,3 +146,29 @@ def test_a_requests_corpus_may_be_answered_from_another_thread(corpus_file: Path
     dependency.close()
     assert not errors, errors
     assert titles
+
+
+def test_ask_takes_the_search_filters(tmp_path: Path) -> None:
+    """``/ask`` filters the passages it reads as ``/search`` does (``year_from``, ``journal``, ...)."""
+    from dataclasses import replace
+
+    db = tmp_path / "corpus.sqlite"
+    ids = make_corpus(
+        db,
+        {"alpha": replace(paper("alpha"), date_published="2014"), "beta": replace(paper("beta"), date_published="2019", journal="Sharks")},
+    )
+    with FakeLLMServer(answering) as server:
+        client = TestClient(create_app(db, llm=get_llm(llm_settings(server.base_url))))
+
+        def cited(**filters: Any) -> set[str]:
+            response = client.get("/ask", params={"q": "how large did the shark colony grow", "strategy": "bm25", **filters})
+            assert response.status_code == 200, response.text
+            stream = events(response.text)
+            assert stream[-1][0] == "answer", stream[-1]
+            return {passage["article_id"] for passage in stream[-1][1]["passages"]}
+
+        assert cited() == {ids["alpha"], ids["beta"]}
+        assert cited(year_from=2015) == {ids["beta"]} and cited(year_to=2015) == {ids["alpha"]}
+        assert cited(journal="sharks") == {ids["beta"]} and cited(article=ids["alpha"]) == {ids["alpha"]}
+        refused = client.get("/ask", params={"q": "shark", "year_from": 2019, "year_to": 2014})
+    assert refused.status_code == 400 and "year_from 2019 is after year_to 2014" in refused.text

@@ -1,9 +1,10 @@
 """One registry (:class:`paperpyramid.registry.Registry`) serves the four kinds of plug-in: parsers,
-embedders, LLM backends and retrieval modes. The names the settings accept (their ``Literal``
-types, checked when settings load) are the names each registry holds, in the same order (the
-order an unknown name's error lists them); each registered backend loads; an unknown name is
-refused listing the known ones; and a backend of one's own, registered by
-``package.module:attribute``, is what ``get_embedder`` then builds."""
+embedders, LLM backends and retrieval modes. The built-in names the settings accept (their
+``Literal`` types, checked when settings load) are the names each registry holds, in the same
+order (the order an unknown name's error lists them); each registered backend loads; an unknown
+name is refused listing the known ones; and a backend of one's own, registered by
+``package.module:attribute`` or named so in the settings, is what ``get_embedder`` or
+``get_llm`` then builds."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from paperpyramid.llm.openai_llm import OpenAILLM
 from paperpyramid.parsers import PDF_BACKENDS
 from paperpyramid.registry import Registry
 from paperpyramid.retrieval.api import RETRIEVERS
-from paperpyramid.settings import EmbedderName, EmbeddingSettings, LLMBackendName, LLMSettings, ParserName, SearchMode
+from paperpyramid.settings import EmbedderName, EmbeddingSettings, LLMBackendName, LLMSettings, ParserName, SearchMode, Settings
 from tests.hashing_embedder import BUILT, HashingEmbedder
 
 #: (the settings' Literal, the names its registry holds)
@@ -93,3 +94,35 @@ def test_an_embedder_of_ones_own_by_import_path() -> None:
     finally:
         EMBEDDERS.unregister("hashing")
     assert "hashing" not in EMBEDDERS
+
+
+def test_the_settings_take_a_backend_of_ones_own_by_import_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user's embedder or LLM backend named by ``package.module:attribute`` in the settings (or
+    their variables): checked when settings load, imported when first chosen; an import path that
+    does not lead to an embedder backend is refused saying so."""
+    monkeypatch.setenv("PAPERPYRAMID_EMBEDDING__MODEL", "tests.hashing_embedder:HASHING")
+    settings = Settings().embedding
+    assert settings.model == "tests.hashing_embedder:HASHING"
+    BUILT.clear()
+    assert configured_name(settings) == "hashing-64" and BUILT == []
+    assert isinstance(get_embedder(settings), HashingEmbedder) and [settings] == BUILT
+    with pytest.raises(ConfigurationError, match="must be an EmbedderBackend, not HashingEmbedder"):
+        get_embedder(EmbeddingSettings(model="tests.hashing_embedder:HashingEmbedder"))
+    with pytest.raises(ConfigurationError, match="cannot be imported"):
+        get_embedder(EmbeddingSettings(model="tests.no_such_module:THING"))
+    with pytest.raises(ValidationError, match=re.escape("or package.module:attribute")):
+        EmbeddingSettings(model="hashing")
+    llm = get_llm(LLMSettings(backend="tests.test_registries:EchoLLM", cache=False))
+    # imported by its path: the class of that module, which pytest may have imported under another name
+    assert type(llm).__qualname__ == "EchoLLM" and llm.settings.backend == "tests.test_registries:EchoLLM"  # type: ignore[attr-defined]
+    with pytest.raises(ValidationError, match=re.escape("unknown LLM backend 'gpt-j'")):
+        LLMSettings(backend="gpt-j")
+
+
+class EchoLLM:
+    """An LLM backend of one's own: a class made with the settings."""
+
+    name = "echo"
+
+    def __init__(self, settings: LLMSettings) -> None:
+        self.settings = settings

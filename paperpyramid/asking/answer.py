@@ -37,8 +37,9 @@ from paperpyramid.asking.strategies import STRATEGIES as LLM_STRATEGIES
 from paperpyramid.asking.strategies import find
 from paperpyramid.asking.support import check, hostile_articles
 from paperpyramid.asking.trace import Fact, Limits, Step
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.embeddings import Embedder
-from paperpyramid.llm import LLM, Usage
+from paperpyramid.llm import LLM, Message, Usage
 from paperpyramid.llm.caps import cap_lists
 from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.retrieval import SearchHit
@@ -165,7 +166,7 @@ def cite_short(hit: SearchHit) -> str:
 
 
 def ask(
-    conn: Any,
+    conn: Connection,
     question: str,
     llm: LLM,
     *,
@@ -218,6 +219,37 @@ def ask(
     )
     if not passages:
         return Answer(question, strategy, [], [], steps, facts)
+    claims, step = _answer(question, passages, facts, llm, max_tokens)
+    record(step)
+    return Answer(question, strategy, claims, passages, steps, facts)
+
+
+def _answer(question: str, passages: list[SearchHit], facts: list[Fact], llm: LLM, max_tokens: int) -> tuple[list[CitedClaim], Step]:
+    """The model's claims from the passages, each cited and checked against them, and the
+    step that says what it cost and what was dropped."""
+    started = time.perf_counter()
+    reply = llm.complete(_answer_messages(question, passages, facts), AnswerReply, max_tokens=max_tokens)
+    cuts = cap_lists(reply.value, "answer")  # 500 claims where the schema allows 10: the first 10
+    hostile = hostile_articles(passages)  # a paper that addresses the model backs no claim
+    written = [claim for claim in reply.value.claims if claim.text.strip()]
+    claims = [_cite(claim, passages, hostile) for claim in written if not _degenerate(" ".join(claim.text.split()))]
+    looped = len(written) - len(claims)  # a small model's loop ("1.1.1.1…") is no claim: dropped unchecked, counted
+    step = Step(
+        "answer",
+        f"{len(claims)} claims, {sum(1 for claim in claims if not claim.supported)} unsupported"
+        + "".join(f"; {cut}" for cut in cuts)
+        + (f"; {looped} dropped: {LOOPED}" if looped else "")
+        + (f"; {len(hostile)} paper(s) whose passages address the model back no claim" if hostile else "")
+        + (" (from the cache)" if reply.cached else ""),
+        0 if reply.cached else reply.usage.prompt_tokens,
+        0 if reply.cached else reply.usage.completion_tokens,
+        time.perf_counter() - started,
+    )
+    return claims, step
+
+
+def _answer_messages(question: str, passages: list[SearchHit], facts: list[Fact]) -> list[Message]:
+    """The answer's prompt: the question, the numbered passages and the notes taken while searching."""
     numbered = "\n".join(
         document_block(hit.text, passage=number, source=cite_short(hit).strip("[]")) for number, hit in enumerate(passages, 1)
     )
@@ -227,34 +259,13 @@ def ask(
         noted = "\n\nNotes taken while searching (cite the passages, not the notes):\n" + document_block(
             "\n".join(f"- {fact.text}" for fact in facts), notes="facts"
         )
-    messages = [
+    return [
         {"role": "system", "content": ANSWER_SYSTEM},
         {
             "role": "user",
             "content": f"Question: {question}\n\nPassages:\n{numbered}{noted}\n\nAnswer in claims with their passage numbers.",
         },
     ]
-    started = time.perf_counter()
-    reply = llm.complete(messages, AnswerReply, max_tokens=max_tokens)
-    cuts = cap_lists(reply.value, "answer")  # 500 claims where the schema allows 10: the first 10
-    hostile = hostile_articles(passages)  # a paper that addresses the model backs no claim
-    written = [claim for claim in reply.value.claims if claim.text.strip()]
-    claims = [_cite(claim, passages, hostile) for claim in written if not _degenerate(" ".join(claim.text.split()))]
-    looped = len(written) - len(claims)  # a small model's loop ("1.1.1.1…") is no claim: dropped unchecked, counted
-    record(
-        Step(
-            "answer",
-            f"{len(claims)} claims, {sum(1 for claim in claims if not claim.supported)} unsupported"
-            + "".join(f"; {cut}" for cut in cuts)
-            + (f"; {looped} dropped: {LOOPED}" if looped else "")
-            + (f"; {len(hostile)} paper(s) whose passages address the model back no claim" if hostile else "")
-            + (" (from the cache)" if reply.cached else ""),
-            0 if reply.cached else reply.usage.prompt_tokens,
-            0 if reply.cached else reply.usage.completion_tokens,
-            time.perf_counter() - started,
-        )
-    )
-    return Answer(question, strategy, claims, passages, steps, facts)
 
 
 def _cite(claim: Claim, passages: list[SearchHit], hostile: set[str]) -> CitedClaim:

@@ -19,11 +19,11 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from paperpyramid.asking.trace import Step, Tracker, reply_tokens
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM
@@ -49,7 +49,7 @@ class Judgment(BaseModel):
 
 
 def multiquery(
-    conn: Any,
+    conn: Connection,
     question: str,
     llm: LLM,
     *,

@@ -34,16 +34,16 @@ verbatim passages ``retrieve`` finds for the question stand in, and the last ste
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from paperpyramid.asking.trace import Found, Step, Tracker, error_tokens, reply_tokens
 from paperpyramid.citation_graph import Followable, followable
+from paperpyramid.db.queries import pyramid_levels
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM, Message
@@ -115,7 +115,7 @@ class _Item:
 
 
 def pyramid_agent(
-    conn: Any,
+    conn: Connection,
     question: str,
     llm: LLM,
     *,
@@ -160,55 +160,59 @@ def pyramid_agent(
             tracker.record(Step("pyramid", f"{heading}; the reply was unreadable", *error_tokens(exc), time.perf_counter() - started))
             reason = f"unreadable reply: {str(exc)[:200]}"
             break
-        chosen = list(dict.fromkeys(number for number in reply.value.keep if 1 <= number <= len(shown)))
-        for number in chosen:
-            shown[number - 1].kept_in = (rounds, number)
-            kept.append(shown[number - 1])
-        ignored = len(set(reply.value.keep)) - len(chosen)
-        opened = _follow(
-            conn,
-            [
-                links[number - 1][0]
-                for number in dict.fromkeys(reply.value.follow[:MAX_FOLLOWS])
-                if 1 <= number <= len(shown) and links[number - 1]
-            ],
-            mode,
-            filters,
-            embedder,
-            followed,
-        )
-        tracker.record(Step("pyramid", f"{heading}, kept {len(chosen)}" + (f" ({ignored} numbers not shown ignored)" if ignored else "")
+        chosen, ignored = _keep(reply.value, shown, kept, rounds)
+        opened = _follow(conn, _links_to_follow(reply.value, shown, links), mode, filters, embedder, followed)
+        tracker.record(Step("pyramid", f"{heading}, kept {chosen}" + (f" ({ignored} numbers not shown ignored)" if ignored else "")
                             + (f", followed {_count(opened, 'citation', 'citations')}" if opened else ""), *reply_tokens(reply),
                             time.perf_counter() - started))  # fmt: skip
         notes = " ".join(reply.value.notes.split())[:300]
         if reply.value.enough:
             reason = "done"
             break
-        asked = [" ".join(query.split()) for query in reply.value.queries if bm25.fts_query(query) is not None]
-        before = {query.casefold() for query in searched}
-        queries = list({query.casefold(): query for query in asked if query.casefold() not in before}.values())[:MAX_QUERIES]
-        if not queries:
-            reason = (
-                f"cycle: every query was searched before ({' | '.join(asked)})"
-                if asked
-                else "nothing new: the model gave no new search terms"
-            )
+        queries, cycle = _next_queries(reply.value, searched)
+        if cycle is not None:
+            reason = cycle
             break
     return _drill_down(conn, question, kept, list(followed.values()), reason, tracker, budget_tokens, mode, filters, embedder)
 
 
-def _stocked_levels(conn: Any, filters: Filters) -> list[str]:
+def _keep(reply: RoundReply, shown: list[_Item], kept: list[_Item], round_number: int) -> tuple[int, int]:
+    """Add the candidates the reply keeps to ``kept``, each once, noting when; return how many
+    were kept and how many numbers it gave that name no candidate shown."""
+    chosen = list(dict.fromkeys(number for number in reply.keep if 1 <= number <= len(shown)))
+    for number in chosen:
+        shown[number - 1].kept_in = (round_number, number)
+        kept.append(shown[number - 1])
+    return len(chosen), len(set(reply.keep)) - len(chosen)
+
+
+def _links_to_follow(reply: RoundReply, shown: list[_Item], links: list[list[Followable]]) -> list[Followable]:
+    """The first cited paper of each candidate the reply asks to follow (at most
+    :data:`MAX_FOLLOWS`, each once; a candidate that cites nothing is passed over)."""
+    return [links[number - 1][0] for number in dict.fromkeys(reply.follow[:MAX_FOLLOWS]) if 1 <= number <= len(shown) and links[number - 1]]
+
+
+def _next_queries(reply: RoundReply, searched: list[str]) -> tuple[list[str], str | None]:
+    """The reply's search terms not searched before (at most :data:`MAX_QUERIES`), or none and
+    why the run stops: every term was searched before, or it gave none."""
+    asked = [" ".join(query.split()) for query in reply.queries if bm25.fts_query(query) is not None]
+    before = {query.casefold() for query in searched}
+    queries = list({query.casefold(): query for query in asked if query.casefold() not in before}.values())[:MAX_QUERIES]
+    if queries:
+        return queries, None
+    if asked:
+        return [], f"cycle: every query was searched before ({' | '.join(asked)})"
+    return [], "nothing new: the model gave no new search terms"
+
+
+def _stocked_levels(conn: Connection, filters: Filters) -> list[str]:
     """The levels, top-down, that hold an item of an article the filters allow."""
     allowed = allowed_articles(conn, filters)
-    scope, params = ("", []) if allowed is None else (" WHERE article_id IN (SELECT value FROM json_each(?))", [json.dumps(allowed)])
-    tables = {"recollections": "recollections_sources"}  # a recollection belongs to every article it connects
-    return [
-        level for level in LEVELS_TOP_DOWN if conn.execute(f"SELECT 1 FROM {tables.get(level, level)}{scope} LIMIT 1", params).fetchone()
-    ]
+    return pyramid_levels.levels_holding(conn, LEVELS_TOP_DOWN, allowed)
 
 
 def _search(
-    conn: Any,
+    conn: Connection,
     queries: Sequence[str],
     levels: Sequence[str],
     mode: str,
@@ -236,7 +240,7 @@ def _search(
 
 
 def _follow(
-    conn: Any, links: list[Followable], mode: str, filters: Filters, embedder: Embedder | None, followed: dict[str, SearchHit]
+    conn: Connection, links: list[Followable], mode: str, filters: Filters, embedder: Embedder | None, followed: dict[str, SearchHit]
 ) -> int:
     """Opens each cited paper at its passage most like the citing sentence, adding it to
     ``followed``; how many were opened."""
@@ -249,7 +253,7 @@ def _follow(
     return opened
 
 
-def _cited_papers(conn: Any, items: Sequence[_Item], filters: Filters) -> list[list[Followable]]:
+def _cited_papers(conn: Connection, items: Sequence[_Item], filters: Filters) -> list[list[Followable]]:
     """For each item, the corpus papers its source passages cite (within the filters)."""
     found = followable(conn, [source.context_id for item in items for source in item.hit.sources])
     allowed = filters.article_ids
@@ -265,7 +269,7 @@ def _cited_papers(conn: Any, items: Sequence[_Item], filters: Filters) -> list[l
 
 
 def _messages(
-    conn: Any,
+    conn: Connection,
     question: str,
     found: list[_Item],
     kept: list[_Item],
@@ -312,7 +316,7 @@ def _messages(
 
 
 def _drill_down(
-    conn: Any,
+    conn: Connection,
     question: str,
     kept: list[_Item],
     followed: list[SearchHit],

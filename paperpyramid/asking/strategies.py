@@ -17,9 +17,9 @@ took with their token usage; each stops within its :class:`~paperpyramid.asking.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from paperpyramid.asking.trace import Found, Limits, Step, Tracker
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.embeddings import Embedder
 from paperpyramid.llm import LLM
 from paperpyramid.retrieval.filters import Filters
@@ -29,7 +29,7 @@ STRATEGIES: tuple[str, ...] = LLM_STRATEGIES
 
 
 def find(
-    conn: Any,
+    conn: Connection,
     strategy: str,
     question: str,
     llm: LLM,

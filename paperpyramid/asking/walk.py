@@ -30,12 +30,12 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from paperpyramid.asking.trace import Found, Step, Tracker, error_tokens, reply_tokens
 from paperpyramid.citation_graph import Followable, followable
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM, Message
@@ -146,7 +146,7 @@ class _View:
 
 
 def walk(
-    conn: Any,
+    conn: Connection,
     question: str,
     llm: LLM,
     *,
@@ -191,7 +191,15 @@ class _Walker:
     """One walk's state: where it is, what it has seen and kept."""
 
     def __init__(
-        self, conn: Any, question: str, llm: LLM, start: Heading, title: str | None, filters: Filters, embedder: Embedder | None, mode: str
+        self,
+        conn: Connection,
+        question: str,
+        llm: LLM,
+        start: Heading,
+        title: str | None,
+        filters: Filters,
+        embedder: Embedder | None,
+        mode: str,
     ) -> None:
         self.conn, self.question, self.llm, self.filters, self.embedder, self.mode = conn, question, llm, filters, embedder, mode
         self.title = title or "Untitled"

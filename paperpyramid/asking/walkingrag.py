@@ -47,12 +47,12 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from pydantic import BaseModel, Field
 
 from paperpyramid.asking.support import check, check_text, hostile_articles
 from paperpyramid.asking.trace import Fact, Found, Step, Tracker, error_tokens, reply_tokens
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM
@@ -94,7 +94,7 @@ class RoundReply(BaseModel):
 
 
 def walkingrag(
-    conn: Any,
+    conn: Connection,
     question: str,
     llm: LLM,
     *,
@@ -209,7 +209,7 @@ def _relevance(fact: Fact, sources: list[SearchHit]) -> str:
 
 
 def _hand_on(
-    conn: Any,
+    conn: Connection,
     gathered: _Gathered,
     first: list[SearchHit],
     rounds: int,
@@ -346,7 +346,14 @@ def _cut(text: str, tokens: int, llm: LLM) -> str:
 
 
 def _search(
-    conn: Any, descriptors: list[str], mode: str, seen: set[str], count: int, round_tokens: int, filters: Filters, embedder: Embedder | None
+    conn: Connection,
+    descriptors: list[str],
+    mode: str,
+    seen: set[str],
+    count: int,
+    round_tokens: int,
+    filters: Filters,
+    embedder: Embedder | None,
 ) -> list[SearchHit]:
     """The best passages not read yet for the descriptors, their rankings fused (RRF)."""
     depth = count + len(seen)  # deep enough that ``count`` unread passages survive the read ones

@@ -146,9 +146,12 @@ def superscripts(text: str) -> list[Marker]:
         word = match.group("word")
         stem = word.rsplit("-", 1)[-1]  # "C-terminus5": the word the number follows
         plural = re.fullmatch(r"[A-Z]{2,}s", stem) is not None  # "OBPs17–21": an acronym's plural
-        if word != "al" and not plural and (len(stem) < 3 or any(char.isupper() for char in stem[1:])):
-            continue
         numbers = _numbers(match.group("list"))
+        # a list of two or more numbers is no name's part: "MgO20,21", "Sn11–17", "so on23–25"
+        # cite; an acronym in capitals keeps its numbers ("TLR2,4", "CD4,8": TLR2 and TLR4)
+        listed = numbers is not None and len(numbers) >= 2 and len(stem) >= 2 and not stem.isupper()
+        if word != "al" and not plural and not listed and (len(stem) < 3 or any(char.isupper() for char in stem[1:])):
+            continue
         if numbers is None or (stem.lower() in _NOT_SUPER_WORDS and re.fullmatch(r"\d+", match.group("list"))):
             continue  # "Group2" names a group; "group4,6" cites two entries
         if match.group("punct") == "." and match.end() < len(text) and not re.match(r"\s+[A-Z(\[]|\s*$", text[match.end() :]):

@@ -31,6 +31,7 @@ from paperpyramid.cli.corpus import embed, export, list_articles, show, snapshot
 from paperpyramid.cli.distilling import distill
 from paperpyramid.cli.evaluating import eval_answers, eval_parse, eval_retrieval
 from paperpyramid.cli.ingesting import ingest
+from paperpyramid.cli.merging import merge
 from paperpyramid.cli.searching import ask, cite, search
 from paperpyramid.cli.serving import mcp, serve
 from paperpyramid.errors import PaperPyramidError
@@ -70,6 +71,7 @@ app.command()(export)
 app.command("list")(list_articles)
 app.command()(status)
 app.command()(snapshot)
+app.command()(merge)
 eval_app.command("parse")(eval_parse)
 eval_app.command("retrieval")(eval_retrieval)
 eval_app.command("answers")(eval_answers)
@@ -94,6 +96,6 @@ def main() -> None:
 
 __all__ = [
     "EXIT_CODES", "EXIT_CONFIGURATION", "EXIT_OK", "EXIT_SOME_FAILED", "EXIT_USAGE", "app", "ask", "cite", "distill", "embed",
-    "eval_answers", "eval_app", "eval_parse", "eval_retrieval", "export", "get_command", "ingest", "list_articles", "main", "mcp",
+    "eval_answers", "eval_app", "eval_parse", "eval_retrieval", "export", "get_command", "ingest", "list_articles", "main", "mcp", "merge",
     "search", "serve", "show", "snapshot", "status",
 ]  # fmt: skip

@@ -5,7 +5,6 @@ of ``--help``. The command modules import from here; this module imports none of
 from __future__ import annotations
 
 import enum
-import json
 import typing
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from paperpyramid.corpus import Corpus
+    from paperpyramid.db.sqlite import Connection
     from paperpyramid.settings import LLMSettings, Settings
 
 console = Console(stderr=True)
@@ -156,29 +156,16 @@ def _llm_settings(base: LLMSettings, backend: str | None, model: str | None) -> 
     return base.model_validate({**base.model_dump(), **overrides})
 
 
-def _compression(conn: Any, article_ids: tuple[str, ...] | None) -> dict[str, tuple[int, int, float]]:
+def _compression(conn: Connection, article_ids: tuple[str, ...] | None) -> dict[str, tuple[int, int, float]]:
     """(items, tokens, tokens / contexts' tokens) per distilled level, over the distilled papers
     (or ``article_ids``)."""
-    from paperpyramid.db.schema import PYRAMID_LEVELS
+    from paperpyramid.db.queries import distilled
 
-    ids = (
-        list(article_ids)
-        if article_ids is not None
-        else [row[0] for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'done'")]
-    )
+    ids = list(article_ids) if article_ids is not None else distilled.distilled_article_ids(conn)
     if not ids:
         return {}
-    where = "(SELECT value FROM json_each(?))"
-    contexts = conn.execute(f"SELECT coalesce(sum(num_tokens), 0) FROM articles WHERE id IN {where}", [json.dumps(ids)]).fetchone()[0] or 1
-    out = {}
-    for level in PYRAMID_LEVELS:
-        if level == "recollections":
-            continue
-        items, tokens = conn.execute(
-            f"SELECT count(*), coalesce(sum(num_tokens), 0) FROM {level} WHERE article_id IN {where}", [json.dumps(ids)]
-        ).fetchone()
-        out[level] = (int(items), int(tokens), tokens / contexts)
-    return out
+    contexts, sizes = distilled.level_sizes(conn, ids)
+    return {level: (items, tokens, tokens / (contexts or 1)) for level, (items, tokens) in sizes.items()}
 
 
 def _check_corpus_file(db: Path) -> None:

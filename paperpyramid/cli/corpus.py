@@ -299,18 +299,16 @@ def status(
     ] = False,
 ) -> None:
     """Print the ingest log's counts and the most recent failures, and the same for distillation."""
+    from paperpyramid.db.queries import distilled as distillations
+
     with _reading(db) as corpus:
         rows = corpus.ingest_log()
         counts: dict[str, int] = {}
         for row in rows:
             counts[row.status] = counts.get(row.status, 0) + 1
         failed = sorted((row for row in rows if row.status == "failed"), key=lambda row: row.updated_at or "", reverse=True)[:errors]
-        distilled = dict(corpus.conn.execute("SELECT status, count(*) FROM distillations GROUP BY status").fetchall())
-        not_distilled = corpus.conn.execute(
-            "SELECT a.id, a.title, d.error FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'failed' "
-            "ORDER BY d.updated_at DESC LIMIT ?",
-            [errors],
-        ).fetchall()
+        distilled = distillations.status_counts(corpus.conn)
+        not_distilled = distillations.recent_failures(corpus.conn, errors)
     if as_json:
         typer.echo(
             json.dumps(

@@ -331,13 +331,14 @@ def _import_pyramids(db: Path, files: list[Path], embedder: Any) -> None:
 
 
 def _export_pyramids(db: Path, folder: Path) -> None:
+    from paperpyramid.db.queries.distilled import distilled_article_ids
     from paperpyramid.db.sqlite import connect
     from paperpyramid.distill.exchange import export_distillation
 
     folder.mkdir(parents=True, exist_ok=True)
     conn = connect(db, read_only=True)
     try:
-        ids = [row[0] for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'done' ORDER BY rowid")]
+        ids = distilled_article_ids(conn)
         for article_id in ids:
             data = export_distillation(conn, article_id)
             (folder / f"{Path(data['pdf'] or article_id).stem}.json").write_text(

@@ -212,16 +212,12 @@ def _chosen_questions(
 ) -> tuple[list[Question], Filters]:
     """The questions to score and the filters every mode searches with: with ``only_distilled``,
     the questions about the distilled papers and only those papers; then the first ``limit``."""
+    from paperpyramid.db.queries.distilled import distilled_sources
     from paperpyramid.retrieval.filters import Filters
 
     filters = Filters()
     if only_distilled:
-        distilled = {
-            Path(uri or "").name: aid
-            for aid, uri in corpus.conn.execute(
-                "SELECT a.id, a.source_uri FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'done'"
-            )
-        }
+        distilled = {Path(uri or "").name: aid for aid, uri in distilled_sources(corpus.conn)}
         if not distilled:
             raise _fail(f"no distilled articles in {db}: run paperpyramid distill first")
         questions = [q for q in questions if q.pdfs and all(pdf in distilled for pdf in q.pdfs)]

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.schema import PYRAMID_LEVELS
+from paperpyramid.db.sqlite import Connection
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,27 +172,82 @@ def record_failure(
         _record_status(conn, article_id, "failed", error, model, prompt_version, calls, [], seconds)
 
 
+def roll_back(conn: Connection) -> None:
+    """Undo the connection's open transaction, if one is open (what a failed store left)."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+
+
 def delete_pyramid(conn: Any, article_id: str) -> None:
     """Remove an article's insights, concepts and abstract with their links and vectors (in
     the caller's transaction). Recollections keep the article as a source, without its insights."""
+    delete_pyramids(conn, [article_id])
+
+
+def delete_pyramids(conn: Any, article_ids: Sequence[str]) -> None:
+    """:func:`delete_pyramid` for many articles at once: each kind of row goes by one statement
+    over all of them, not one an article (``recollections_sources`` has no index on its insight,
+    so an article at a time would read it whole once an article)."""
+    articles = json.dumps(list(article_ids))
     for level in ("insights", "concepts", "abstracts"):
-        ids = [row[0] for row in conn.execute(f"SELECT id FROM {level} WHERE article_id = ?", [article_id])]
+        ids = [row[0] for row in conn.execute(f"SELECT id FROM {level} WHERE article_id IN (SELECT value FROM json_each(?))", [articles])]
         if not ids:
             continue
         db_vectors.delete_level_vectors(conn, level, ids)
+        items = json.dumps(ids)
         if level == "insights":
-            conn.execute("DELETE FROM insights_contexts WHERE insight_id IN (SELECT id FROM insights WHERE article_id = ?)", [article_id])
-            conn.execute("DELETE FROM concepts_insights WHERE insight_id IN (SELECT id FROM insights WHERE article_id = ?)", [article_id])
+            conn.execute("DELETE FROM insights_contexts WHERE insight_id IN (SELECT value FROM json_each(?))", [items])
+            conn.execute("DELETE FROM concepts_insights WHERE insight_id IN (SELECT value FROM json_each(?))", [items])
             conn.execute(
-                "UPDATE OR IGNORE recollections_sources SET insight_id = NULL WHERE insight_id IN (SELECT id FROM insights WHERE article_id = ?)",
-                [article_id],
+                "UPDATE OR IGNORE recollections_sources SET insight_id = NULL WHERE insight_id IN (SELECT value FROM json_each(?))", [items]
             )
-            conn.execute(
-                "DELETE FROM recollections_sources WHERE insight_id IN (SELECT id FROM insights WHERE article_id = ?)", [article_id]
-            )
+            conn.execute("DELETE FROM recollections_sources WHERE insight_id IN (SELECT value FROM json_each(?))", [items])
         if level == "concepts":
-            conn.execute("DELETE FROM concepts_insights WHERE concept_id IN (SELECT id FROM concepts WHERE article_id = ?)", [article_id])
-        conn.execute(f"DELETE FROM {level} WHERE article_id = ?", [article_id])
+            conn.execute("DELETE FROM concepts_insights WHERE concept_id IN (SELECT value FROM json_each(?))", [items])
+        conn.execute(f"DELETE FROM {level} WHERE id IN (SELECT value FROM json_each(?))", [items])
+
+
+def save_recollection(
+    conn: Connection,
+    recollection_id: str | None,
+    text: str,
+    num_tokens: int,
+    article_id: str,
+    sources: Sequence[tuple[str, str | None]],
+    model: str,
+    prompt_version: str,
+    now: str,
+) -> str:
+    """Create a recollection (``recollection_id`` None) or update one to a new version, note
+    the change in its history as made for ``article_id``, and add its ``sources`` ((article id,
+    insight id or None) pairs, each once); return its id. In the caller's transaction."""
+    if recollection_id is None:
+        rid, version, change = new_id(), 1, "created"
+        conn.execute(
+            "INSERT INTO recollections (id, text, num_tokens, version, model, prompt_version, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
+            [rid, text, num_tokens, 1, model, prompt_version, now, now],
+        )
+    else:
+        rid, change = recollection_id, "updated"
+        version = int(conn.execute("SELECT version FROM recollections WHERE id = ?", [rid]).fetchone()[0]) + 1
+        conn.execute(
+            "UPDATE recollections SET text = ?, num_tokens = ?, version = ?, model = ?, prompt_version = ?, updated_at = ? WHERE id = ?",
+            [text, num_tokens, version, model, prompt_version, now, rid],
+        )
+    conn.execute(
+        "INSERT INTO recollection_history (recollection_id, version, text, change, article_id, model, prompt_version, changed_at) VALUES (?,?,?,?,?,?,?,?)",
+        [rid, version, text, change, article_id, model, prompt_version, now],
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO recollections_sources (recollection_id, article_id, insight_id, added_at) VALUES (?,?,?,?)",
+        [(rid, aid, iid, now) for aid, iid in sources],
+    )
+    return rid
+
+
+def mark_recollected(conn: Connection, article_id: str) -> None:
+    """Note that the recollections step has run for the article (in the caller's transaction)."""
+    conn.execute("UPDATE distillations SET recollected = 1 WHERE article_id = ?", [article_id])
 
 
 @dataclass(frozen=True, slots=True)

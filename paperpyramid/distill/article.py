@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, LevelVectors, LLMCallRecord
+from paperpyramid.db.queries import distill_articles
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
 from paperpyramid.distill.insights import CallLog, DraftInsight, distil_insights
 from paperpyramid.distill.links import Linker
@@ -41,11 +43,10 @@ class ArticleText:
     pages: list[Page]
 
 
-def read_article(conn: Any, article_id: str) -> ArticleText:
-    row = conn.execute("SELECT title FROM articles WHERE id = ?", [article_id]).fetchone()
-    if row is None:
-        raise KeyError(f"no article {article_id!r}")
-    return ArticleText(article_id, row[0], article_pages(conn, article_id))
+def read_article(conn: Connection, article_id: str) -> ArticleText:
+    """The article's title and pages; KeyError when there is no such article."""
+    title = distill_articles.article_title(conn, article_id)
+    return ArticleText(article_id, title, article_pages(conn, article_id))
 
 
 def distil_article(

@@ -13,13 +13,14 @@ words as distilled ones are, embedded, and stored through the same writer in one
 
 from __future__ import annotations
 
-import json
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from paperpyramid.db import pyramid as db_pyramid
+from paperpyramid.db.queries import distill_exchange
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.distill.article import embed_pyramid
 from paperpyramid.distill.insights import clean
 from paperpyramid.distill.links import Linker
@@ -63,17 +64,18 @@ class UnmatchedDistillation(BadInput):
     """No article (or more than one) matches the file's sha256 or PDF name."""
 
 
-def match_article(conn: Any, data: Distillation) -> str:
+def match_article(conn: Connection, data: Distillation) -> str:
+    """The id of the one article the file names, by sha256 first, then by PDF file name."""
     if data.sha256:
-        row = conn.execute("SELECT id FROM articles WHERE sha256 = ?", [data.sha256.lower()]).fetchone()
-        if row is not None:
-            return str(row[0])
+        found_by_sha = distill_exchange.article_with_sha256(conn, data.sha256.lower())
+        if found_by_sha is not None:
+            return found_by_sha
     if data.pdf:
         name = PurePosixPath(data.pdf.replace("\\", "/")).name
         found = [
-            row[0]
-            for row in conn.execute("SELECT id, source_uri FROM articles")
-            if row[1] and PurePosixPath(str(row[1]).replace("\\", "/")).name == name
+            article_id
+            for article_id, source_uri in distill_exchange.article_sources(conn)
+            if source_uri and PurePosixPath(str(source_uri).replace("\\", "/")).name == name
         ]
         if len(found) == 1:
             return str(found[0])
@@ -89,7 +91,9 @@ def load_distillation(path: Path) -> Distillation:
         raise BadInput(f"{path}: not a distillation file ({str(exc).splitlines()[0]})") from exc
 
 
-def pyramid_from_file(conn: Any, path: Path, *, counter: TokenCounter, embedder: Embedder | None = None) -> db_pyramid.ArticlePyramid:
+def pyramid_from_file(
+    conn: Connection, path: Path, *, counter: TokenCounter, embedder: Embedder | None = None
+) -> db_pyramid.ArticlePyramid:
     """The pyramid a file describes, matched and linked to its article, ready to store."""
     data = load_distillation(path)
     article_id = match_article(conn, data)
@@ -135,35 +139,22 @@ def pyramid_from_file(conn: Any, path: Path, *, counter: TokenCounter, embedder:
     return pyramid
 
 
-def export_distillation(conn: Any, article_id: str) -> dict[str, Any]:
+def export_distillation(conn: Connection, article_id: str) -> dict[str, Any]:
     """The article's stored pyramid in the exchange format."""
-    article = conn.execute("SELECT source_uri, sha256, pages FROM articles WHERE id = ?", [article_id]).fetchone()
+    article = distill_exchange.article_file(conn, article_id)
     if article is None:
         raise KeyError(f"no article {article_id!r}")
-    state = conn.execute(
-        "SELECT model, prompt_version FROM distillations WHERE article_id = ? AND status = 'done'", [article_id]
-    ).fetchone()
-    if state is None:
+    pyramid = distill_exchange.stored_pyramid(conn, article_id)
+    if pyramid is None:
         raise KeyError(f"article {article_id!r} is not distilled")
-    insights = list(
-        conn.execute("SELECT id, position, text, pages, section FROM insights WHERE article_id = ? ORDER BY position", [article_id])
-    )
-    number = {row[0]: row[1] for row in insights}
-    concepts = []
-    for cid, position, text in conn.execute("SELECT id, position, text FROM concepts WHERE article_id = ? ORDER BY position", [article_id]):
-        linked = sorted(number[row[0]] for row in conn.execute("SELECT insight_id FROM concepts_insights WHERE concept_id = ?", [cid]))
-        concepts.append({"id": position, "text": text, "insight_ids": linked})
-    abstract = conn.execute("SELECT text FROM abstracts WHERE article_id = ?", [article_id]).fetchone()
     return {
-        "pdf": PurePosixPath(str(article[0] or "")).name or None,
-        "sha256": article[1],
-        "pages": article[2],
-        "producer": f"paperpyramid {state[0]} prompts {state[1]}",
-        "insights": [
-            {"id": position, "text": text, "pages": json.loads(pages), "section": section} for _, position, text, pages, section in insights
-        ],
-        "concepts": concepts,
-        "abstract": abstract[0] if abstract else None,
+        "pdf": PurePosixPath(str(article.source_uri or "")).name or None,
+        "sha256": article.sha256,
+        "pages": article.pages,
+        "producer": f"paperpyramid {pyramid.model} prompts {pyramid.prompt_version}",
+        "insights": [{"id": item.position, "text": item.text, "pages": item.pages, "section": item.section} for item in pyramid.insights],
+        "concepts": [{"id": item.position, "text": item.text, "insight_ids": item.insight_positions} for item in pyramid.concepts],
+        "abstract": pyramid.abstract,
     }
 
 

@@ -6,13 +6,12 @@ about a page can be linked back to verbatim text."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from paperpyramid.db.markdown_pages import DISTILL, Page, PageContext, render_pages
+from paperpyramid.db.sqlite import Connection
 
 __all__ = ["Page", "PageContext", "article_pages"]
 
 
-def article_pages(conn: Any, article_id: str) -> list[Page]:
+def article_pages(conn: Connection, article_id: str) -> list[Page]:
     """The article's pages in order; a context without a page number joins the page before it."""
     return render_pages(conn, article_id, DISTILL)

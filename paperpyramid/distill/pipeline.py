@@ -28,6 +28,8 @@ from pathlib import Path
 import sqlite_utils
 
 from paperpyramid.db import pyramid as db_pyramid
+from paperpyramid.db.queries import distill_articles
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.db.writer import check_corpus_file, connect, writer_lock
 from paperpyramid.distill.article import PARTIAL, ArticleText, distil_article, read_article
 from paperpyramid.distill.bounds import answer_tokens
@@ -97,13 +99,12 @@ class DistillSummary:
 
 
 def plan(
-    conn: object, model: str, article_ids: Sequence[str] | None, redo: bool, max_pages: int | None = None
+    conn: Connection, model: str, article_ids: Sequence[str] | None, redo: bool, max_pages: int | None = None
 ) -> tuple[list[str], int, int]:
     """(articles to distil in storage order, already done, stale). An article distilled only in
     part (``max_pages``) is done again by a run that reads more pages."""
     states = db_pyramid.distill_states(conn)
-    rows = conn.execute("SELECT id FROM articles ORDER BY rowid")  # type: ignore[attr-defined]
-    wanted = [row[0] for row in rows]
+    wanted = distill_articles.article_ids(conn)
     if article_ids is not None:
         known = set(wanted)
         missing = [article_id for article_id in article_ids if article_id not in known]
@@ -214,7 +215,7 @@ def one_run_at_a_time(db_path: str | Path) -> Iterator[None]:
         yield
 
 
-def _store(conn: object, future: Future[db_pyramid.ArticlePyramid], article: ArticleText, model: str) -> ArticleOutcome:
+def _store(conn: Connection, future: Future[db_pyramid.ArticlePyramid], article: ArticleText, model: str) -> ArticleOutcome:
     error = future.exception()
     if isinstance(error, ArticleDeferred):  # its answers come in a later round: nothing to store or record yet
         return ArticleOutcome(article.article_id, article.title, "deferred", error.waiting_for)
@@ -224,8 +225,7 @@ def _store(conn: object, future: Future[db_pyramid.ArticlePyramid], article: Art
             db_pyramid.store_pyramid(conn, pyramid)
         except Exception as exc:  # a locked file, a clash of vector sizes: this article fails, the run goes on
             log.error("storing the pyramid of %s failed", article.article_id, exc_info=exc)
-            if conn.in_transaction:  # type: ignore[attr-defined]
-                conn.execute("ROLLBACK")  # type: ignore[attr-defined]
+            db_pyramid.roll_back(conn)
             reason = f"could not store the pyramid: {type(exc).__name__}: {exc}"
             db_pyramid.record_failure(conn, article.article_id, model, PROMPT_VERSION, reason, pyramid.calls, pyramid.seconds)
             return ArticleOutcome(article.article_id, article.title, "failed", reason)

@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
 from paperpyramid import citation_graph
+from paperpyramid.db import pyramid as db_pyramid
 from paperpyramid.db import vectors as db_vectors
-from paperpyramid.db.pyramid import LLMCallRecord, _record_calls, _transaction, new_id
+from paperpyramid.db.pyramid import LLMCallRecord, _record_calls, _transaction
+from paperpyramid.db.queries import recollections as stored
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
-from paperpyramid.distill.prompts import PROMPT_VERSION, RecollectionsReply, recollections_messages
+from paperpyramid.distill.prompts import PROMPT_VERSION, RecollectionItem, RecollectionsReply, recollections_messages
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError, ServiceUnavailable
-from paperpyramid.llm import LLM
+from paperpyramid.llm import LLM, LLMReply, Message
 from paperpyramid.settings import DistillSettings
 from paperpyramid.tokens import TokenCounter
 
@@ -36,19 +39,21 @@ MAX_CHARS = 1000
 
 
 def recollect(
-    conn: Any, llm: LLM, settings: DistillSettings, *, counter: TokenCounter, embedder: Embedder | None, max_tokens: int = 2048
+    conn: Connection,
+    llm: LLM,
+    settings: DistillSettings,
+    *,
+    counter: TokenCounter,
+    embedder: Embedder | None,
+    max_tokens: int = 2048,
 ) -> int:
     """Run the step for every distilled article that has not had it; return the recollections
     created or updated. Raises ServiceUnavailable (the caller reports it); other failures of one
     article are logged and leave it pending."""
-    pending = [
-        row[0]
-        for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'done' AND recollected = 0 ORDER BY updated_at, rowid")
-    ]
     changed = 0
-    for article_id in pending:
+    for article_id in stored.pending_articles(conn):
         try:
-            changed += _one(conn, article_id, llm, settings, counter, embedder, max_tokens)
+            changed += _recollect_article(conn, article_id, llm, settings, counter, embedder, max_tokens)
         except ServiceUnavailable:
             raise
         except LLMOutputError as exc:
@@ -56,13 +61,13 @@ def recollect(
     return changed
 
 
-def _paper(conn: Any, article_id: str) -> str:
-    title = conn.execute("SELECT title FROM articles WHERE id = ?", [article_id]).fetchone()
-    abstract = conn.execute("SELECT text FROM abstracts WHERE article_id = ?", [article_id]).fetchone()
-    return f"Title: {(title and title[0]) or 'unknown'}\nAbstract: {abstract[0] if abstract else '(none)'}"
+def _paper(conn: Connection, article_id: str) -> str:
+    title = stored.title(conn, article_id)
+    abstract = stored.abstract_text(conn, article_id)
+    return f"Title: {title or 'unknown'}\nAbstract: {abstract if abstract is not None else '(none)'}"
 
 
-def _links(conn: Any, article_id: str) -> dict[str, str]:
+def _links(conn: Connection, article_id: str) -> dict[str, str]:
     """The articles linked to ``article_id`` by a citation, either way, each with a line saying
     how (and the first citing sentence), those it cites first."""
     lines: dict[str, str] = {}
@@ -75,79 +80,44 @@ def _links(conn: Any, article_id: str) -> dict[str, str]:
     return lines
 
 
-def _nearest(conn: Any, level: str, article_id: str, embedder: Embedder | None, k: int, sql_fallback: str) -> list[str]:
+def _nearest(
+    conn: Connection, level: str, article_id: str, embedder: Embedder | None, k: int, latest: Callable[[int], list[str]]
+) -> list[str]:
     """Ids of the ``k`` items of ``level`` nearest to the article's abstract (other articles'
-    abstracts, or recollections); without vectors, the most recent ones."""
+    abstracts, or recollections); without vectors, the ``latest`` ones."""
     if embedder is not None:
         row = db_vectors.find_embedder(conn, embedder.name)
-        abstract = conn.execute("SELECT id FROM abstracts WHERE article_id = ?", [article_id]).fetchone()
-        query = None if row is None or abstract is None else db_vectors.item_vector(conn, row, "abstracts", abstract[0])
+        abstract = stored.abstract_id(conn, article_id)
+        query = None if row is None or abstract is None else db_vectors.item_vector(conn, row, "abstracts", abstract)
         if row is not None and query is not None:
             return [item for item, _ in db_vectors.nearest_items(conn, row, level, query, k + 1)]
-    return [row[0] for row in conn.execute(sql_fallback, [article_id, k + 1])]
+    return latest(k + 1)
 
 
-def _one(
-    conn: Any, article_id: str, llm: LLM, settings: DistillSettings, counter: TokenCounter, embedder: Embedder | None, max_tokens: int
+def _recollect_article(
+    conn: Connection,
+    article_id: str,
+    llm: LLM,
+    settings: DistillSettings,
+    counter: TokenCounter,
+    embedder: Embedder | None,
+    max_tokens: int,
 ) -> int:
-    candidates = _nearest(
-        conn,
-        "abstracts",
-        article_id,
-        embedder,
-        4 * settings.related + 20,
-        "SELECT id FROM abstracts WHERE article_id != ? ORDER BY rowid DESC LIMIT ?",
-    )
-    owners = [
-        row[0] for row in (conn.execute("SELECT article_id FROM abstracts WHERE id = ?", [aid]).fetchone() for aid in candidates) if row
-    ]
+    """The step for one article: show the model the article beside the others it connects
+    with and the recollections nearest to it, and store what it writes, in one transaction;
+    return the recollections created or updated. An article with no other to connect with is
+    marked done without a call."""
     links = _links(conn, article_id)
-    # the new article meets the corpus as it stood: articles whose recollections step ran before
-    # (asked of the candidates only: reading every such article's id cost 68 ms at 50k articles)
-    asked = list(dict.fromkeys([*links, *owners]))
-    earlier = {
-        row[0]
-        for start in range(0, len(asked), 500)
-        for row in conn.execute(
-            f"SELECT article_id FROM distillations WHERE status = 'done' AND recollected = 1 AND article_id IN ({','.join('?' * len(asked[start : start + 500]))})",
-            asked[start : start + 500],
-        )
-    }
-    other_articles = [owner for owner in dict.fromkeys([*links, *owners]) if owner != article_id and owner in earlier][: settings.related]
-    if not other_articles:
+    others = _others_to_connect(conn, article_id, settings, embedder, links)
+    if not others:
         with _transaction(conn):
-            conn.execute("UPDATE distillations SET recollected = 1 WHERE article_id = ?", [article_id])
+            db_pyramid.mark_recollected(conn, article_id)
         return 0
-    shown_ids = _nearest(
-        conn,
-        "recollections",
-        article_id,
-        embedder,
-        SHOWN,
-        "SELECT id FROM recollections WHERE ? IS NOT NULL ORDER BY updated_at DESC LIMIT ?",
-    )[:SHOWN]
-    shown = [
-        (number, rid, conn.execute("SELECT text FROM recollections WHERE id = ?", [rid]).fetchone()[0])
-        for number, rid in enumerate(shown_ids, 1)
-    ]
-    concepts = [
-        (row[0], row[1]) for row in conn.execute("SELECT id, text FROM concepts WHERE article_id = ? ORDER BY position", [article_id])
-    ]
-    labels = {"NEW": article_id, **{f"P{index}": other for index, other in enumerate(other_articles, 1)}}
-    # every part fitted to the model's window: the new paper, the others and the recollections
-    # shown a quarter of the room each at most, the new paper's concepts (from the first) the rest
-    room = prompt_room(llm, max_tokens, RecollectionsReply, *(message["content"] for message in recollections_messages("", [], [])))
-    paper = fit_text(_paper(conn, article_id), room // 4, llm)
-    others = [
-        (label, fit_text(_paper(conn, aid) + links.get(aid, ""), room // (4 * len(other_articles)), llm))
-        for label, aid in labels.items()
-        if label != "NEW"
-    ]
-    shown = shown[: fit_list([text for _, _, text in shown], llm, room // 4)]
-    room -= sum(llm.count_tokens(text) + ITEM_OVERHEAD for text in [paper, *(text for _, text in others), *(text for _, _, text in shown)])
-    concepts = concepts[: fit_list([text for _, text in concepts], llm, room)]
-    new_paper = paper + "\nConcepts:\n" + "\n".join(f"{number}. {text}" for number, (_, text) in enumerate(concepts, 1))
-    messages = recollections_messages(new_paper, others, [(number, text) for number, _, text in shown])
+    shown_ids = _nearest(conn, "recollections", article_id, embedder, SHOWN, lambda limit: stored.latest_recollections(conn, limit))
+    shown = [(number, rid, stored.recollection_text(conn, rid)) for number, rid in enumerate(shown_ids[:SHOWN], 1)]
+    concepts = stored.concepts(conn, article_id)
+    labels = {"NEW": article_id, **{f"P{index}": other for index, other in enumerate(others, 1)}}
+    messages, shown, concepts = _prompt(conn, labels, links, shown, concepts, llm, max_tokens)
     started = time.perf_counter()
     reply = llm.complete(messages, RecollectionsReply, max_tokens=max_tokens)
     call = LLMCallRecord(
@@ -161,45 +131,83 @@ def _one(
     )
     for warning in cap_lists(reply.value, "recollections"):
         log.warning("article %s: %s", article_id, warning)
-    by_number = {number: rid for number, rid, _ in shown}
+    return _store_reply(conn, article_id, reply, call, labels, {number: rid for number, rid, _ in shown}, concepts, counter, embedder)
+
+
+def _others_to_connect(
+    conn: Connection, article_id: str, settings: DistillSettings, embedder: Embedder | None, links: dict[str, str]
+) -> list[str]:
+    """At most ``settings.related`` other articles to connect the new one with: those it is
+    linked to by a citation, then those whose abstracts are nearest to its own. The new article
+    meets the corpus as it stood: only articles whose recollections step ran before count."""
+    candidates = _nearest(
+        conn, "abstracts", article_id, embedder, 4 * settings.related + 20, lambda limit: stored.latest_abstracts(conn, article_id, limit)
+    )
+    owners = stored.abstract_owners(conn, candidates)
+    # asked of the candidates only: reading every such article's id cost 68 ms at 50k articles
+    earlier = stored.recollected_among(conn, list(dict.fromkeys([*links, *owners])))
+    return [owner for owner in dict.fromkeys([*links, *owners]) if owner != article_id and owner in earlier][: settings.related]
+
+
+def _prompt(
+    conn: Connection,
+    labels: dict[str, str],
+    links: dict[str, str],
+    shown: list[tuple[int, str, str]],
+    concepts: list[tuple[str, str]],
+    llm: LLM,
+    max_tokens: int,
+) -> tuple[list[Message], list[tuple[int, str, str]], list[tuple[str, str]]]:
+    """The prompt, and the recollections and concepts it shows, every part fitted to the
+    model's window: the new paper, the others and the recollections shown a quarter of the
+    room each at most, the new paper's concepts (from the first) the rest."""
+    room = prompt_room(llm, max_tokens, RecollectionsReply, *(message["content"] for message in recollections_messages("", [], [])))
+    paper = fit_text(_paper(conn, labels["NEW"]), room // 4, llm)
+    others = [
+        (label, fit_text(_paper(conn, aid) + links.get(aid, ""), room // (4 * (len(labels) - 1)), llm))
+        for label, aid in labels.items()
+        if label != "NEW"
+    ]
+    shown = shown[: fit_list([text for _, _, text in shown], llm, room // 4)]
+    room -= sum(llm.count_tokens(text) + ITEM_OVERHEAD for text in [paper, *(text for _, text in others), *(text for _, _, text in shown)])
+    concepts = concepts[: fit_list([text for _, text in concepts], llm, room)]
+    new_paper = paper + "\nConcepts:\n" + "\n".join(f"{number}. {text}" for number, (_, text) in enumerate(concepts, 1))
+    return recollections_messages(new_paper, others, [(number, text) for number, _, text in shown]), shown, concepts
+
+
+def _store_reply(
+    conn: Connection,
+    article_id: str,
+    reply: LLMReply[RecollectionsReply],
+    call: LLMCallRecord,
+    labels: dict[str, str],
+    shown: dict[int, str],
+    concepts: list[tuple[str, str]],
+    counter: TokenCounter,
+    embedder: Embedder | None,
+) -> int:
+    """Store the recollections the reply writes (``shown``: the id of each recollection shown,
+    by its number), their vectors and the call, and mark the article done, in one transaction;
+    return how many were created or updated (none when another run did the article meanwhile)."""
     now = datetime.now(UTC).isoformat(timespec="seconds")
     changed: dict[str, str] = {}
     with _transaction(conn):
-        if conn.execute("SELECT recollected FROM distillations WHERE article_id = ?", [article_id]).fetchone()[0]:
+        if stored.is_recollected(conn, article_id):
             return 0  # another run did it while the model was answering
         for item in reply.value.recollections:
-            text = " ".join(item.text.split())[:MAX_CHARS]
-            papers = {labels[label.strip().upper()] for label in item.papers if label.strip().upper() in labels}
-            if len(text) < 12 or article_id not in papers or len(papers) < 2:
-                continue  # a recollection connects the new article with at least one other
+            accepted = _connecting(item, labels, article_id)
+            if accepted is None:
+                continue
+            text, papers = accepted
             insight_ids = [
-                row[0]
+                insight_id
                 for number in item.concept_ids
                 if 1 <= number <= len(concepts)
-                for row in conn.execute("SELECT insight_id FROM concepts_insights WHERE concept_id = ?", [concepts[number - 1][0]])
+                for insight_id in stored.concept_insights(conn, concepts[number - 1][0])
             ]
-            rid = by_number.get(item.id)
-            if rid is None:
-                rid, version, change = new_id(), 1, "created"
-                conn.execute(
-                    "INSERT INTO recollections (id, text, num_tokens, version, model, prompt_version, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?)",
-                    [rid, text, counter.count(text), 1, reply.model, PROMPT_VERSION, now, now],
-                )
-            else:
-                version = int(conn.execute("SELECT version FROM recollections WHERE id = ?", [rid]).fetchone()[0]) + 1
-                change = "updated"
-                conn.execute(
-                    "UPDATE recollections SET text = ?, num_tokens = ?, version = ?, model = ?, prompt_version = ?, updated_at = ? WHERE id = ?",
-                    [text, counter.count(text), version, reply.model, PROMPT_VERSION, now, rid],
-                )
-            conn.execute(
-                "INSERT INTO recollection_history (recollection_id, version, text, change, article_id, model, prompt_version, changed_at) VALUES (?,?,?,?,?,?,?,?)",
-                [rid, version, text, change, article_id, reply.model, PROMPT_VERSION, now],
-            )
             sources = [(aid, None) for aid in sorted(papers)] + [(article_id, iid) for iid in dict.fromkeys(insight_ids)]
-            conn.executemany(
-                "INSERT OR IGNORE INTO recollections_sources (recollection_id, article_id, insight_id, added_at) VALUES (?,?,?,?)",
-                [(rid, aid, iid, now) for aid, iid in sources],
+            rid = db_pyramid.save_recollection(
+                conn, shown.get(item.id), text, counter.count(text), article_id, sources, reply.model, PROMPT_VERSION, now
             )
             changed[rid] = text
         if embedder is not None and changed:
@@ -207,5 +215,15 @@ def _one(
             db_vectors.delete_level_vectors(conn, "recollections", list(changed))
             db_vectors.insert_level_vectors(conn, row, "recollections", list(changed), embedder.embed_passages(list(changed.values())))
         _record_calls(conn, article_id, PROMPT_VERSION, [call])
-        conn.execute("UPDATE distillations SET recollected = 1 WHERE article_id = ?", [article_id])
+        db_pyramid.mark_recollected(conn, article_id)
     return len(changed)
+
+
+def _connecting(item: RecollectionItem, labels: dict[str, str], article_id: str) -> tuple[str, set[str]] | None:
+    """The recollection's statement (one line, at most :data:`MAX_CHARS`) and the articles it
+    connects; None unless it connects the new article with at least one other."""
+    text = " ".join(item.text.split())[:MAX_CHARS]
+    papers = {labels[label.strip().upper()] for label in item.papers if label.strip().upper() in labels}
+    if len(text) < 12 or article_id not in papers or len(papers) < 2:
+        return None
+    return text, papers

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from paperpyramid.errors import ServiceUnavailable
+from paperpyramid.errors import ConfigurationError, ServiceUnavailable
 from paperpyramid.registry import Registry
 from paperpyramid.settings import DEFAULT_EMBEDDER, EMBEDDER_NAMES
 
@@ -166,7 +166,7 @@ def _minilm(settings: EmbeddingSettings) -> Embedder:
     if settings.runtime == "onnx" or (settings.runtime == "auto" and onnxruntime_available()):
         from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
 
-        return MiniLMOnnx(threads=settings.threads)
+        return MiniLMOnnx(threads=settings.threads, cache_dir=settings.graph_cache)
     from paperpyramid.embeddings.minilm import MiniLM
 
     return MiniLM()
@@ -175,7 +175,7 @@ def _minilm(settings: EmbeddingSettings) -> Embedder:
 def _minilm_int8(settings: EmbeddingSettings) -> Embedder:
     from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
 
-    return MiniLMOnnx(int8=True, threads=settings.threads)
+    return MiniLMOnnx(int8=True, threads=settings.threads, cache_dir=settings.graph_cache)
 
 
 def _e5_small(settings: EmbeddingSettings) -> Embedder:
@@ -206,7 +206,17 @@ EMBEDDERS: Registry[EmbedderBackend] = Registry(
         "e5-small": EmbedderBackend(_e5_small, lambda settings: "multilingual-e5-small-q4"),
         "openai": EmbedderBackend(_openai, _openai_name),
     },
+    import_paths=lambda found: _own_embedder(found),
 )
+
+
+def _own_embedder(found: object) -> EmbedderBackend:
+    """An embedder of one's own named by its import path (``package.module:attribute``): an
+    :class:`EmbedderBackend`."""
+    if not isinstance(found, EmbedderBackend):
+        what = getattr(found, "__qualname__", None) or type(found).__name__
+        raise ConfigurationError(f"an embedder named by import path must be an EmbedderBackend, not {what}")
+    return found
 
 
 __all__ = [

@@ -36,6 +36,8 @@ from pydantic import BaseModel, Field
 
 from paperpyramid.asking.answer import Answer, backed
 from paperpyramid.asking.trace import Step, error_tokens, reply_tokens
+from paperpyramid.db.queries import passages
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.eval.retrieval import Evidence, Question, prepare, render_table
 from paperpyramid.llm import LLM
@@ -97,7 +99,7 @@ class StrategyReport:
     results: list[AnswerResult] = field(default_factory=list)
 
 
-def check_citations(conn: Any, question: Question, answer: Answer) -> list[CitationCheck]:
+def check_citations(conn: Connection, question: Question, answer: Answer) -> list[CitationCheck]:
     """Every citation of the answer's supported claims: whether it resolves to a stored context
     on the cited page, and whether that context's text holds the question's gold evidence or
     backs the claim by itself (see the module docstring)."""
@@ -108,7 +110,7 @@ def check_citations(conn: Any, question: Question, answer: Answer) -> list[Citat
             continue
         for source in claim.sources:
             page = source.citation.page_number
-            row = conn.execute("SELECT text, page_number FROM contexts WHERE id = ?", [source.context_id]).fetchone()
+            row = passages.context_text_page(conn, source.context_id)
             if row is None or row[1] != page:
                 checks.append(CitationCheck(source.context_id, page, False, False, False))
                 continue

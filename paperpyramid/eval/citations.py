@@ -7,8 +7,9 @@ parser and its markers linked (:func:`paperpyramid.citations.markers.link_marker
 What is compared is the set of (citing sentence, cited entry) pairs. Both sides are cut into
 sentences the same way, with the citation markers' own text left out; a PDF sentence is the
 gold sentence it shares most word trigrams with (at least half of the shorter one's), and a
-PDF reference entry is the gold ``<ref>`` whose words it shares most (a Dice overlap of at least
-0.5, one to one). A gold range "1–3" written as two xrefs cites 2 as well.
+PDF reference entry is the gold ``<ref>`` of the same work, one to one: same DOI, else same first
+author, year and title, else a word overlap; the same number where both lists are numbered alike
+(:mod:`paperpyramid.eval.reference_pairs`). A gold range "1–3" written as two xrefs cites 2 as well.
 
 Two figures per paper:
 
@@ -26,7 +27,7 @@ import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from paperpyramid.citations.marker_keys import fold
 from paperpyramid.citations.markers import link_markers
 from paperpyramid.document import Document
 from paperpyramid.eval.parse import read_manifest
+from paperpyramid.eval.reference_pairs import GoldEntry, gold_entries, pair_references
 
 __all__ = [
     "DEV_PAPERS",
@@ -74,6 +76,8 @@ class GoldCitations:
 
     sentences: list[tuple[str, list[str]]]
     references: dict[str, str]
+    #: each entry's fields for pairing it with a parsed one; read from ``references`` when empty
+    entries: dict[str, GoldEntry] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -156,17 +160,15 @@ def _cited_sentences(text: str, spans: list[tuple[int, int, list[str]]]) -> list
 def load_jats_citations(path: Path) -> GoldCitations:
     """The citing sentences and reference entries of a JATS file's main article."""
     root = ET.parse(path).getroot()
-    references: dict[str, str] = {}
-    for ref in root.iter("ref"):
-        if ref.get("id"):
-            references[ref.get("id", "")] = " ".join("".join(ref.itertext()).split())
+    entries = gold_entries(root)
+    references = {ref_id: entry.text for ref_id, entry in entries.items()}
     order = {ref_id: index for index, ref_id in enumerate(references)}
     body = root.find("body")
     found: list[tuple[str, list[str]]] = []
     for paragraph in _outer_paragraphs(body) if body is not None else []:
         text, spans = _paragraph_text(paragraph)
         found += _cited_sentences(text, _expand_ranges(text, spans, order, list(references)))
-    return GoldCitations(found, references)
+    return GoldCitations(found, references, entries)
 
 
 #: floats JATS may nest in a paragraph; their cells and captions are scored with the tables, not as running text
@@ -250,33 +252,12 @@ def _align_sentences(pdf: list[tuple[str, list[str]]], gold: list[tuple[str, lis
     return aligned
 
 
-def _align_references(document: Document, gold: dict[str, str]) -> dict[str, str]:
-    """PDF reference key -> gold ref id, one to one, by word overlap."""
-    gold_words = {ref_id: set(_words(text)) for ref_id, text in gold.items()}
-    scored = []
-    for reference in document.references:
-        if reference.key is None:
-            continue
-        words = set(_words(reference.raw))
-        for ref_id, other in gold_words.items():
-            if words and other:
-                overlap = 2 * len(words & other) / (len(words) + len(other))  # Dice: a book inside a chapter's entry is not it
-                if overlap >= 0.5:
-                    scored.append((overlap, reference.key, ref_id))
-    pairs: dict[str, str] = {}
-    used: set[str] = set()
-    for _, key, ref_id in sorted(scored, reverse=True):
-        if key not in pairs and ref_id not in used:
-            pairs[key] = ref_id
-            used.add(ref_id)
-    return pairs
-
-
 def score_citations(document: Document, gold: GoldCitations, *, pdf: str = "", split: str = "", style: str = "") -> CitationScore:
     """Compare a linked document's citations with the gold's, as (sentence, entry) pairs."""
     pdf_sentences = _pdf_sentences(document)
     aligned = _align_sentences(pdf_sentences, gold.sentences)
-    references = _align_references(document, gold.references)
+    entries = gold.entries or {ref_id: GoldEntry(text) for ref_id, text in gold.references.items()}
+    references = pair_references(document.references, entries)
     gold_pairs = {(number, ref_id) for number, (_, ids) in enumerate(gold.sentences) for ref_id in ids}
     predicted: set[tuple[Any, Any]] = set()
     for number, ((_, keys), sentence) in enumerate(zip(pdf_sentences, aligned, strict=True)):

@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+from paperpyramid.db.queries import parse_eval
+from paperpyramid.db.sqlite import Connection
 
 _ROWS = ("align", "eqnarray", "gather", "alignat", "flalign")
 _SINGLE = ("equation", "multline")
@@ -46,13 +48,12 @@ def gold_numbered_displays(tex: str) -> int:
     return count
 
 
-def stored_labels(conn: Any, article_id: str) -> tuple[str, ...]:
+def stored_labels(conn: Connection, article_id: str) -> tuple[str, ...]:
     """The printed numbers of an article's stored formulas, in stored order."""
-    rows = conn.execute("SELECT label FROM formulas WHERE article_id = ? AND label IS NOT NULL ORDER BY rowid", [article_id])
-    return tuple(str(row[0]) for row in rows)
+    return parse_eval.formula_labels(conn, article_id)
 
 
-def score(pdf: str, tex_path: Path, conn: Any, article_id: str) -> FormulaScore:
+def score(pdf: str, tex_path: Path, conn: Connection, article_id: str) -> FormulaScore:
     labels = stored_labels(conn, article_id)
     raw = tex_path.read_bytes().decode("utf-8", errors="replace")
     return FormulaScore(pdf, gold_numbered_displays(raw), len(labels), labels)

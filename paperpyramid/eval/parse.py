@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from paperpyramid.db.corpus_rows import read_tables
+from paperpyramid.db.queries import parse_eval
 from paperpyramid.db.sqlite import Connection
 from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.eval.formulas import FormulaScore
@@ -158,20 +159,6 @@ def score_paper(gold: GoldPaper, predicted: GoldPaper) -> PaperScore:
 
 # --------------------------------------------------------------------------- database
 
-_ARTICLES_SQL = "SELECT id, title, source_uri, parser FROM articles"
-_SECTIONS_SQL = """
-    SELECT s.id, s.section_number, s.section_title
-    FROM article_sections AS a JOIN sections AS s ON s.id = a.section_id
-    WHERE a.article_id = ?
-    ORDER BY a.position
-"""
-_CONTEXTS_SQL = """
-    SELECT c.text
-    FROM sections_contexts AS sc JOIN contexts AS c ON c.id = sc.context_id
-    WHERE sc.section_id = ?
-    ORDER BY sc.position
-"""
-_REFERENCES_SQL = "SELECT COUNT(*) FROM bib_entries WHERE article_id = ?"
 _REFERENCES_NUMBER = "ref"
 
 
@@ -217,7 +204,7 @@ def _articles_by_pdf(connection: Connection, parser: str | None) -> dict[str, tu
     article's id) maps to that article too.
     """
     articles: dict[str, tuple[str, Any]] = {}
-    for article_id, title, source_uri, article_parser in connection.execute(_ARTICLES_SQL):
+    for article_id, title, source_uri, article_parser in parse_eval.stored_articles(connection):
         if parser is not None and article_parser != parser:
             continue
         name = pdf_name(str(source_uri or ""))
@@ -231,12 +218,7 @@ def _articles_by_pdf(connection: Connection, parser: str | None) -> dict[str, tu
             )
         articles[name] = (str(article_id), title)
     # the same bytes ingested under another name are logged as skipped with the article's id
-    has_log = connection.execute("SELECT 1 FROM sqlite_master WHERE name = 'ingest_log'").fetchone()
-    twins = (
-        connection.execute("SELECT source_uri, article_id FROM ingest_log WHERE status = 'skipped' AND article_id IS NOT NULL")
-        if has_log
-        else []
-    )
+    twins = parse_eval.skipped_twins(connection)
     owners = {entry[0]: entry for entry in articles.values()}
     for source_uri, article_id in twins:
         name = pdf_name(str(source_uri))
@@ -252,7 +234,7 @@ def read_stored_tables(db_path: Path, *, parser: str | None = None) -> dict[str,
     """
     connection = connect_corpus(db_path, read_only=True)
     try:
-        if connection.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tables'").fetchone() is None:
+        if not parse_eval.has_tables(connection):
             return {}
         return {
             name: [
@@ -268,14 +250,14 @@ def read_stored_tables(db_path: Path, *, parser: str | None = None) -> dict[str,
 def _read_article(connection: Connection, article_id: str, title: Any) -> GoldPaper:
     section_titles: list[str] = []
     texts: list[str] = []
-    for section_id, number, section_title in connection.execute(_SECTIONS_SQL, (article_id,)):
+    for section_id, number, section_title in parse_eval.sections(connection, article_id):
         if number == _REFERENCES_NUMBER:
             continue
         heading = (section_title or "").strip()
         if heading and heading.lower() != "abstract":
             section_titles.append(heading)
-        texts.extend(str(text) for (text,) in connection.execute(_CONTEXTS_SQL, (section_id,)) if text)
-    (n_references,) = connection.execute(_REFERENCES_SQL, (article_id,)).fetchone()
+        texts.extend(str(text) for text in parse_eval.section_texts(connection, section_id) if text)
+    n_references = parse_eval.reference_count(connection, article_id)
     return GoldPaper(
         title=str(title) if title else None,
         section_titles=section_titles,
@@ -337,18 +319,11 @@ COVERAGE_AIM = 0.98
 _METADATA_COLUMNS = ("source_uri", "title", "authors", "doi", "journal", "date_published")
 
 
-def _select(connection: Connection, columns: tuple[str, ...]) -> list[tuple[Any, ...]]:
-    """``SELECT columns FROM articles``, NULL for a column an older corpus lacks (opened read-only, not migrated)."""
-    present = {row[1] for row in connection.execute("PRAGMA table_info(articles)")}
-    listed = ", ".join(name if name in present else "NULL" for name in columns)
-    return connection.execute(f"SELECT {listed} FROM articles").fetchall()
-
-
 def read_metadata(db_path: Path) -> dict[str, Metadata]:
     """Every stored article's bibliographic fields, keyed by its PDF's file name."""
     connection = connect_corpus(db_path, read_only=True)
     try:
-        rows = _select(connection, _METADATA_COLUMNS)
+        rows = parse_eval.article_columns(connection, _METADATA_COLUMNS)
     finally:
         connection.close()
     found: dict[str, Metadata] = {}
@@ -372,7 +347,7 @@ def read_from_xml(db_path: Path) -> int:
     scored against the same XML as gold, they measure nothing (ingest with ``--no-jats``)."""
     connection = connect_corpus(db_path, read_only=True)
     try:
-        return int(connection.execute("SELECT count(*) FROM articles WHERE parser = 'jats' OR parser LIKE 'jats+%'").fetchone()[0])
+        return parse_eval.from_xml_count(connection)
     finally:
         connection.close()
 
@@ -381,7 +356,7 @@ def read_coverage(db_path: Path) -> list[tuple[str, float | None]]:
     """(PDF name, coverage) of every stored article, lowest coverage first, unmeasured last."""
     connection = connect_corpus(db_path, read_only=True)
     try:
-        rows = [(pdf_name(str(uri or "")), value) for uri, value in _select(connection, ("source_uri", "coverage"))]
+        rows = [(pdf_name(str(uri or "")), value) for uri, value in parse_eval.article_columns(connection, ("source_uri", "coverage"))]
     finally:
         connection.close()
     return sorted(rows, key=lambda row: (row[1] is None, row[1] or 0.0, row[0]))

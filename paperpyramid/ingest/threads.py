@@ -3,7 +3,7 @@ together never ask for more than the machine has.
 
 numpy's BLAS (OpenBLAS, MKL) and OpenMP start one thread per core in every process that loads
 them: two parser workers that embed on a 2-core machine ran four busy threads, and under load
-ingest with embedding was 11 times slower than with one thread each (issue 20). A worker
+ingest with embedding was 11 times slower than with one thread each (`benchmarks/ingest_threads.py`). A worker
 limits its own libraries to its share of the cores (:func:`limit_threads`, before numpy is
 imported, and through threadpoolctl for anything already loaded), and its memory ceiling is
 its share of the machine's memory (:func:`memory_share`).

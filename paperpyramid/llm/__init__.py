@@ -98,6 +98,7 @@ class Remote(Protocol):
 LLMS: Registry[Callable[[LLMSettings], LLM]] = Registry(
     "LLM backend",
     {"local": "paperpyramid.llm.local:LocalLLM", "openai": "paperpyramid.llm.openai_llm:OpenAILLM"},
+    import_paths=lambda found: found,  # a class (or function) of one's own, made with the settings
 )
 
 

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from paperpyramid.db import llm_cache as db_cache
 from paperpyramid.db import sqlite
 from paperpyramid.errors import ConfigurationError
 from paperpyramid.llm import LLM, LLMReply, Message, Remote, Usage
@@ -33,20 +34,6 @@ from paperpyramid.llm.tools import NativeTools, Tool, ToolCall
 T = TypeVar("T", bound=BaseModel)
 
 log = logging.getLogger(__name__)
-
-#: milliseconds a write waits for another process's write to finish
-BUSY_TIMEOUT_MS = 30_000
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS replies (
-    key TEXT PRIMARY KEY,
-    model TEXT NOT NULL,
-    value_json TEXT NOT NULL,
-    prompt_tokens INTEGER NOT NULL,
-    completion_tokens INTEGER NOT NULL,
-    created_at TEXT NOT NULL
-)
-"""
 
 
 def default_cache_path() -> Path:
@@ -91,7 +78,7 @@ def endpoint_of(llm: LLM) -> str:
 def _digest(
     asked: dict[str, Any], model: str, messages: Sequence[Message], *, max_tokens: int, temperature: float, seed: int, endpoint: str
 ) -> str:
-    # An in-process model has no endpoint, and its keys stay what they were before endpoints counted.
+    # An in-process model has no endpoint: its key leaves the field out, so it matches keys made without one.
     served_by = {"endpoint": endpoint} if endpoint else {}
     request = {
         **served_by,
@@ -185,26 +172,22 @@ class CachedLLM:
 
     def _lookup(self, key: str, schema: type[T]) -> tuple[T, Usage, str] | None:
         with self._lock:
-            row = self._conn.execute(
-                "SELECT model, value_json, prompt_tokens, completion_tokens FROM replies WHERE key = ?", (key,)
-            ).fetchone()
+            row = db_cache.stored_reply(self._conn, key)
         if row is None:
             return None
-        model, value_json, prompt_tokens, completion_tokens = row
         try:
-            value = schema.model_validate_json(value_json)
+            value = schema.model_validate_json(row.value_json)
         except ValidationError as exc:
             log.info("cached reply %s no longer validates as %s (%s); asking again", key[:12], schema.__name__, exc.error_count())
             return None
-        return value, Usage(prompt_tokens, completion_tokens), model
+        return value, Usage(row.prompt_tokens, row.completion_tokens), row.model
 
     def _lookup_call(self, key: str, tools: Sequence[Tool]) -> tuple[Tool, BaseModel, Usage] | None:
         with self._lock:
-            row = self._conn.execute("SELECT value_json, prompt_tokens, completion_tokens FROM replies WHERE key = ?", (key,)).fetchone()
+            row = db_cache.stored_reply(self._conn, key)
         if row is None:
             return None
-        value_json, prompt_tokens, completion_tokens = row
-        stored = json.loads(value_json)
+        stored = json.loads(row.value_json)
         tool = next((tool for tool in tools if tool.name == stored.get("tool")), None)
         try:
             if tool is None:
@@ -213,37 +196,28 @@ class CachedLLM:
         except ValueError as exc:  # pydantic's ValidationError is one
             log.info("cached tool call %s no longer validates (%s); asking again", key[:12], exc)
             return None
-        return tool, arguments, Usage(prompt_tokens, completion_tokens)
+        return tool, arguments, Usage(row.prompt_tokens, row.completion_tokens)
 
     def _store(self, key: str, reply: LLMReply[Any]) -> None:
         self._store_row(key, reply.model, reply.value.model_dump_json(by_alias=True), reply.usage)
 
     def _store_row(self, key: str, model: str, value_json: str, usage: Usage) -> None:
-        row = (key, model, value_json, usage.prompt_tokens, usage.completion_tokens, datetime.now(UTC).isoformat(timespec="seconds"))
+        row = db_cache.StoredReply(model, value_json, usage.prompt_tokens, usage.completion_tokens)
         try:
             with self._lock:
-                self._conn.execute("INSERT OR REPLACE INTO replies VALUES (?, ?, ?, ?, ?, ?)", row)
+                db_cache.store_reply(self._conn, key, row, datetime.now(UTC).isoformat(timespec="seconds"))
         except sqlite.DatabaseError as exc:
             # The reply is good and paid for: hand it over, and say loudly that it was not kept.
             log.warning("could not store a reply in the LLM cache %s (%s); the next run will ask again", self.path, exc)
 
 
-def _open(path: Path) -> Any:
-    conn = None
+def _open(path: Path) -> sqlite.Connection:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        # Autocommit (isolation_level=None): every reply is committed as it is stored.
-        conn = sqlite.sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute(SCHEMA)
+        return db_cache.open_cache(path)
     except (OSError, sqlite.DatabaseError) as exc:
-        if conn is not None:
-            conn.close()
         raise ConfigurationError(
             f"cannot open the LLM response cache {path}: {exc}; set PAPERPYRAMID_LLM__CACHE_PATH elsewhere or PAPERPYRAMID_LLM__CACHE=false"
         ) from exc
-    return conn
 
 
 __all__ = ["CachedLLM", "cache_key", "default_cache_path", "endpoint_of", "tool_cache_key"]

@@ -27,11 +27,15 @@ list's entries :mod:`paperpyramid.parsers.jats_refs`, the citations in the text
 The parse reads a PMC article in a few times the time the C XML parser alone takes to build
 its tree (``benchmarks/jats_speed.py``): text that holds no element to treat apart is read
 with ``itertext`` and tidied in one pass, whatever its length, and tags are compared as the
-tree has them (namespaces stripped once, when it is built).
+tree has them (namespaces stripped once, when it is built), and the cyclic garbage collector
+is paused while the tree is alive (:func:`_collector_paused`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import gc
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -105,7 +109,12 @@ def parse_jats(
     ``time_limit`` seconds (checked between the PDF's pages and between the blocks placed
     on them), as the embedded parser does for a PDF alone.
     """
-    limits = PageLimits(max_pages, time_limit)
+    with _collector_paused():
+        return _parse_jats(xml_path, pdf_path, PageLimits(max_pages, time_limit), password)
+
+
+def _parse_jats(xml_path: Path, pdf_path: Path | None, limits: PageLimits, password: str | None) -> Document:
+    """:func:`parse_jats`; every object it makes but the document is freed when it returns."""
     root = _read_xml(xml_path)
     article = _main_article(root, xml_path.name)
     builder = _Builder()
@@ -158,6 +167,24 @@ def parse_jats(
         document.warnings.append(f"{imaged} of {len(document.tables)} tables have no cells in the XML (only an image of the table)")
     document.provenance = {"sections": NAME, "text": NAME, "references": NAME, "tables": NAME, "pages": pages_from}
     return document
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while an article is parsed, and left as it was
+    found. The article's tree (thousands of elements) is alive all along, and each of the
+    collector's passes, triggered by the many small objects the readers make, walks it again: a
+    fifth of the parse's time on pmc-pairs. With the pause, one pass after the parse sees the
+    document and the few cycles the parse leaves (its nested readers), once the tree is freed.
+    The switch is the process's: another thread runs without the collector for those
+    milliseconds too (ingest parses in worker processes, one article at a time)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 # --------------------------------------------------------------------------- the document
@@ -406,9 +433,10 @@ class _Builder:
             self.labelled_flow(element, section, kind)
         elif name in ("table-wrap", "table"):
             self.table(element, section)
-        elif name == "table-wrap-group":
+        elif name == "table-wrap-group":  # "Table 2" and its caption over parts labelled "(a)", "(b)"
+            group = (_label(element), jats_cites.caption(element, self.ranges))
             for wrap in _descendants(element, "table-wrap"):
-                self.table(wrap, section)
+                self.table(wrap, section, group)
         elif name == "fig":
             self.figure(element, section)
         elif name == "fig-group":
@@ -443,9 +471,18 @@ class _Builder:
             first.probe = first.block.text
             moved(first.block.cites, len(label) + 1)
 
-    def table(self, element: ET.Element, section: int) -> None:
+    def table(self, element: ET.Element, section: int, group: tuple[str, tuple[str, list[Cite]]] | None = None) -> None:
+        """A table, or one part of a ``<table-wrap-group>`` (``group``: the group's label and
+        caption with its citations, which lead the part's own)."""
         label = _label(element)
         caption, cites = jats_cites.caption(element, self.ranges)
+        if group is not None:
+            (group_label, (group_caption, group_cites)) = group
+            label = f"{group_label} {label}".strip() if group_label and label else (group_label or label)
+            if group_caption:  # each part's own copies of the group's citations: the lines below move them
+                shared = [dataclasses.replace(cite) for cite in group_cites]
+                cites = shared + moved(cites, len(group_caption) + 1) if caption else shared
+                caption = f"{group_caption} {caption}".strip()
         tables = [element] if element.tag == "table" else list(_tables_in(element))
         cells, read = jats_cites.table_cells(tables, self.ranges)
         table = Table(caption=caption, cells=cells, page=1, label=label or None, section=section)

@@ -125,6 +125,8 @@ def resolve_cites(sections: list[Section], ranges: list[Cite], ref_ids: list[str
             cite.keys = ref_ids[order[first] : order[last] + 1]
     for section in sections:
         for block in section.blocks:
+            if not block.cites:  # most blocks: no list to build again
+                continue
             for cite in block.cites:
                 cite.keys = [key for key in dict.fromkeys(cite.keys) if key in known]
             block.cites = [cite for cite in block.cites if cite.keys]

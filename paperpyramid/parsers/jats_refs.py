@@ -42,8 +42,9 @@ def reference(ref: ET.Element) -> Reference | None:
     title = (article_title or chapter_title or source).rstrip(".") or None
     venue = source if (article_title or chapter_title) and source else (_plain(citation.find("publisher-name")) or None)
     field_doi = _field_doi(citation)
-    raw = _citation_text(citation) if _has_own_text(citation) else _compose(citation, authors, etal, title, source, field_doi)
-    year_match = _YEAR.search(_plain(citation.find("year")))
+    year_text = _plain(citation.find("year"))  # read once: the composed text prints it too
+    raw = _citation_text(citation) if _has_own_text(citation) else _compose(citation, authors, etal, title, source, field_doi, year_text)
+    year_match = _YEAR.search(year_text)
     year = int(year_match.group()) if year_match else None
     if year is None:
         paren = _PAREN_YEAR.search(raw)
@@ -120,10 +121,9 @@ def _initials(given: str) -> str:
     return "".join(part[0].upper() for part in _GIVEN_NAME_PARTS.split(given) if part and part[0].isalpha())
 
 
-def _compose(citation: ET.Element, authors: list[str], etal: bool, title: str | None, source: str, doi: str | None) -> str:
+def _compose(citation: ET.Element, authors: list[str], etal: bool, title: str | None, source: str, doi: str | None, year: str) -> str:
     """A reference string in Vancouver order, for element citations that hold fields without punctuation."""
     who = ", ".join(authors) + (", et al" if etal and authors else "")
-    year = _plain(citation.find("year"))
     volume = _plain(citation.find("volume"))
     issue = _plain(citation.find("issue"))
     first = _plain(citation.find("fpage"))

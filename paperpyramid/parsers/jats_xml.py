@@ -121,16 +121,19 @@ def _build_whole(data: bytes, name: str) -> ET.Element:
     parser = ET.XMLParser(target=ET.TreeBuilder())
     parser.feed(data)
     root = parser.close()
-    # how deep, level by level: the elements with children of each level, gathered at C speed
+    # how deep, level by level: the elements with children of each level, gathered at C speed;
+    # the tags are gathered on the way, which spares a second walk over the tree for them
     level = [root]
+    tags: set[str] = set()
     for _ in range(_MAX_DEPTH):
+        tags.update(map(_TAG, level))
         parents: Iterator[ET.Element] = filter(_has_children, level)
         level = list(itertools.chain.from_iterable(parents))
         if not level:
             break
     else:
         raise BadInput(f"{name}: XML refused: elements nested too deeply (over {_MAX_DEPTH} levels)")
-    namespaced = {tag for tag in set(map(_TAG, root.iter())) if "}" in tag}
+    namespaced = {tag for tag in tags if "}" in tag}
     if namespaced:
         for element in root.iter():
             if element.tag in namespaced:

@@ -105,6 +105,8 @@ class MarkedText:
         holds one sees it move). A mark left with no text is dropped."""
         raw = self.raw()
         text = " ".join(raw.split())
+        if not text:  # whitespace between blocks (most calls): no pattern to run, no mark left
+            return text, []
         if not self.marks:  # nothing to keep track of (most paragraphs cite nothing)
             for pattern in tidy:
                 text = pattern.sub(group_1, text)

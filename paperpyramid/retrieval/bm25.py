@@ -15,14 +15,15 @@ every matching row), while it is current; otherwise from FTS5 itself.
 
 from __future__ import annotations
 
-import json
 import re
-from typing import Any
 
 from paperpyramid.db import lexical_index
+from paperpyramid.db.queries import passages
+from paperpyramid.db.queries import search as queries
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.filters import Filters, sql_condition
-from paperpyramid.retrieval.passages import hit_from_row, select_hits
+from paperpyramid.retrieval.passages import hit_from_row
 
 #: Weights of the indexed columns for bm25(): context text, then section title.
 COLUMN_WEIGHTS = lexical_index.WEIGHTS
@@ -60,17 +61,11 @@ def fts_query(text: str) -> str | None:
     return " OR ".join(f'"{phrase}"' for phrase in content)
 
 
-_WEIGHTS = ", ".join(str(weight) for weight in COLUMN_WEIGHTS)
 #: an expression as :func:`fts_query` writes them: quoted phrases of word characters, OR-ed
 _PHRASES = re.compile(r'"[\w ]+"(?: OR "[\w ]+")*')
 
-# FTS5 ranks inside its own table first; only the top rows are joined to their sections and
-# articles (joining every match before sorting cost 8-9 times more at 1M contexts)
-_TOP = f"SELECT rowid, bm25(contexts_fts, {_WEIGHTS}) AS rank FROM contexts_fts WHERE contexts_fts MATCH ? ORDER BY rank LIMIT ?"
-_HYDRATE = "WHERE c.rowid IN (SELECT value FROM json_each(?)) AND {condition}"
 
-
-def search(conn: Any, query: str, k: int = 10, filters: Filters | None = None, *, index: bool = True) -> list[SearchHit]:
+def search(conn: Connection, query: str, k: int = 10, filters: Filters | None = None, *, index: bool = True) -> list[SearchHit]:
     """The ``k`` contexts that best match ``query`` by BM25, best first.
 
     Any text is a valid query; one without words returns no hits. ``filters`` defaults to
@@ -82,33 +77,28 @@ def search(conn: Any, query: str, k: int = 10, filters: Filters | None = None, *
     return [] if match is None else search_match(conn, match, k, filters, index=index)
 
 
-def search_match(conn: Any, match: str, k: int = 10, filters: Filters | None = None, *, index: bool = True) -> list[SearchHit]:
+def search_match(conn: Connection, match: str, k: int = 10, filters: Filters | None = None, *, index: bool = True) -> list[SearchHit]:
     """The ``k`` best contexts for an FTS5 ``match`` expression already made safe (by
     :func:`fts_query`, or a variant of it), best first."""
     if k < 1:
         return []
-    condition, params = sql_condition(conn, filters or Filters(include_references=True))
+    condition = sql_condition(conn, filters or Filters(include_references=True))
     # with a filter, fetch more than k and widen until k pass (or every match has been seen)
-    fetch = k if condition == "1" else 2 * k + 20
+    fetch = k if condition[0] == "1" else 2 * k + 20
     while True:
         top = _top(conn, match, fetch, index)
-        rows = {
-            row[-1]: row
-            for row in conn.execute(
-                select_hits(conn) + _HYDRATE.format(condition=condition), [json.dumps([rowid for rowid, _ in top]), *params]
-            )
-        }
+        rows = {row[-1]: row for row in passages.hit_rows_by_rowid(conn, [rowid for rowid, _ in top], condition)}
         hits = [hit_from_row(rows[rowid], -rank) for rowid, rank in top if rowid in rows]
         if len(hits) >= k or len(top) < fetch:
             return hits[:k]
         fetch *= 4
 
 
-def _top(conn: Any, match: str, fetch: int, index: bool) -> list[tuple[int, float]]:
+def _top(conn: Connection, match: str, fetch: int, index: bool) -> list[tuple[int, float]]:
     """(rowid, rank) of the ``fetch`` best matches, best first, rank being FTS5's ``bm25()``:
     from the BM25 index while it is current, else from FTS5."""
     if index and _PHRASES.fullmatch(match):
         found = lexical_index.search(conn, [part[1:-1] for part in match.split(" OR ")], COLUMN_WEIGHTS, fetch)
         if found is not None:
             return [(rowid, -score) for rowid, score in found]
-    return [(int(rowid), float(rank)) for rowid, rank in conn.execute(_TOP, [match, fetch])]
+    return queries.fts_top(conn, match, fetch)

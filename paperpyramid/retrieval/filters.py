@@ -4,12 +4,13 @@ out unless asked for."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from paperpyramid.db.merging import articles_with_mesh, json_strings
+from paperpyramid.db.queries import search as queries
+from paperpyramid.db.queries.passages import Condition
+from paperpyramid.db.sqlite import Connection
 
 _YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
 
@@ -55,7 +56,7 @@ def year_of(date_published: str | None) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def allowed_articles(conn: Any, filters: Filters) -> list[str] | None:
+def allowed_articles(conn: Connection, filters: Filters) -> list[str] | None:
     """The ids of the articles the filters allow, or None when they allow every article."""
     if not filters.restricts_articles:
         return None
@@ -66,9 +67,7 @@ def allowed_articles(conn: Any, filters: Filters) -> list[str] | None:
     journal = None if filters.journal is None else filters.journal.strip().casefold()
     kind = None if filters.publication_type is None else filters.publication_type.strip().casefold()
     allowed: list[str] = []
-    for article_id, date_published, article_journal, types in conn.execute(
-        "SELECT id, date_published, journal, publication_types FROM articles"
-    ):
+    for article_id, date_published, article_journal, types in queries.article_facets(conn):
         if wanted is not None and article_id not in wanted:
             continue
         if journal is not None and (article_journal or "").strip().casefold() != journal:
@@ -87,17 +86,10 @@ def allowed_articles(conn: Any, filters: Filters) -> list[str] | None:
     return allowed
 
 
-def sql_condition(conn: Any, filters: Filters, article: str = "a.id", section_number: str = "s.section_number") -> tuple[str, list[Any]]:
-    """A SQL condition (and its parameters) over a row joined to its article and section."""
-    parts: list[str] = []
-    params: list[Any] = []
-    if not filters.include_references:
-        parts.append(f"{section_number} IS NOT 'ref'")
-    allowed = allowed_articles(conn, filters)
-    if allowed is not None:
-        parts.append(f"{article} IN (SELECT value FROM json_each(?))")
-        params.append(json.dumps(allowed))
-    return (" AND ".join(parts) or "1"), params
+def sql_condition(conn: Connection, filters: Filters, article: str = "a.id", section_number: str = "s.section_number") -> Condition:
+    """A SQL condition (and its parameters) over a row joined to its article and section, written
+    by :func:`paperpyramid.db.queries.search.filter_condition`."""
+    return queries.filter_condition(filters.include_references, allowed_articles(conn, filters), article, section_number)
 
 
 __all__ = ["Filters", "allowed_articles", "sql_condition", "year_of"]

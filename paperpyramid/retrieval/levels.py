@@ -13,12 +13,13 @@ it (both scaled to [0, 1]); it returns verbatim passages.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from typing import Any
 
 from paperpyramid.db import vectors as db_vectors
-from paperpyramid.db.bounded import TITLE_CHARS, is_whole, measures_sizes, size_sql, text_sql
+from paperpyramid.db.bounded import is_whole
+from paperpyramid.db.queries import level_search
+from paperpyramid.db.queries.distilled import distilled_article_ids
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.embeddings import Embedder
 from paperpyramid.retrieval import Citation, SearchHit, bm25, hybrid
 from paperpyramid.retrieval.filters import Filters, allowed_articles, sql_condition
@@ -38,32 +39,27 @@ def _check(level: str) -> str:
     return level
 
 
-def _allowed(conn: Any, filters: Filters) -> set[str] | None:
+def _allowed(conn: Connection, filters: Filters) -> set[str] | None:
     allowed = allowed_articles(conn, filters)
     return None if allowed is None else set(allowed)
 
 
-def _article_of(conn: Any, level: str, item_ids: Sequence[str]) -> dict[str, set[str]]:
+def _article_of(conn: Connection, level: str, item_ids: Sequence[str]) -> dict[str, set[str]]:
     """The articles each item belongs to (a recollection: every source article)."""
-    ids = json.dumps(list(item_ids))
-    if level == "recollections":
-        sql = "SELECT recollection_id, article_id FROM recollections_sources WHERE recollection_id IN (SELECT value FROM json_each(?))"
-    else:
-        sql = f"SELECT id, article_id FROM {level} WHERE id IN (SELECT value FROM json_each(?))"
     owners: dict[str, set[str]] = {}
-    for item_id, article_id in conn.execute(sql, [ids]):
+    for item_id, article_id in level_search.item_owners(conn, level, item_ids):
         owners.setdefault(item_id, set()).add(article_id)
     return owners
 
 
-def _filtered(conn: Any, level: str, scored: list[tuple[str, float]], allowed: set[str] | None) -> list[tuple[str, float]]:
+def _filtered(conn: Connection, level: str, scored: list[tuple[str, float]], allowed: set[str] | None) -> list[tuple[str, float]]:
     if allowed is None or not scored:
         return scored
     owners = _article_of(conn, level, [item for item, _ in scored])
     return [(item, score) for item, score in scored if owners.get(item, set()) & allowed]
 
 
-def bm25_items(conn: Any, level: str, query: str, k: int, filters: Filters) -> list[tuple[str, float]]:
+def bm25_items(conn: Connection, level: str, query: str, k: int, filters: Filters) -> list[tuple[str, float]]:
     """(item id, BM25 score) of a level's best ``k`` items, best first."""
     match = bm25.fts_query(query)
     if match is None or k < 1:
@@ -72,18 +68,14 @@ def bm25_items(conn: Any, level: str, query: str, k: int, filters: Filters) -> l
     allowed = _allowed(conn, filters)
     fetch = k if allowed is None else 4 * k + 20
     while True:
-        rows = conn.execute(
-            f"SELECT t.id, -bm25({level}_fts) FROM {level}_fts JOIN {level} AS t ON t.rowid = {level}_fts.rowid "
-            f"WHERE {level}_fts MATCH ? ORDER BY bm25({level}_fts) LIMIT ?",
-            [match, fetch],
-        ).fetchall()
-        kept = _filtered(conn, level, [(str(item), float(score)) for item, score in rows], allowed)
+        rows = level_search.fts_top(conn, level, match, fetch)
+        kept = _filtered(conn, level, rows, allowed)
         if len(kept) >= k or len(rows) < fetch:
             return kept[:k]
         fetch *= 4
 
 
-def vector_items(conn: Any, level: str, query: str, k: int, filters: Filters, embedder: Embedder) -> list[tuple[str, float]]:
+def vector_items(conn: Connection, level: str, query: str, k: int, filters: Filters, embedder: Embedder) -> list[tuple[str, float]]:
     """(item id, cosine similarity) of a level's ``k`` nearest items, exact, best first."""
     row = db_vectors.find_embedder(conn, embedder.name)
     if row is None or k < 1:
@@ -100,7 +92,7 @@ def vector_items(conn: Any, level: str, query: str, k: int, filters: Filters, em
 
 
 def search_level(
-    conn: Any,
+    conn: Connection,
     query: str,
     level: str,
     *,
@@ -138,22 +130,11 @@ def _stubs(scored: list[tuple[str, float]]) -> list[SearchHit]:
 _NO_CITATION = Citation("", None, "", None, None, None)
 
 
-def hydrate(conn: Any, level: str, scored: Sequence[tuple[str, float]], query: str, filters: Filters) -> list[SearchHit]:
+def hydrate(conn: Connection, level: str, scored: Sequence[tuple[str, float]], query: str, filters: Filters) -> list[SearchHit]:
     """Hits with text, tokens, citation and sources for (item id, score) pairs, in that order."""
     if not scored:
         return []
-    ids = json.dumps([item for item, _ in scored])
-    measured = measures_sizes(conn)
-    columns = f"{text_sql('t.text', measured=measured)}, {size_sql('t.text', measured)}, t.num_tokens"
-    if level == "recollections":
-        sql = f"SELECT t.id, {columns}, NULL, NULL, NULL FROM recollections AS t WHERE t.id IN (SELECT value FROM json_each(?))"
-    else:
-        pages = "t.page_number" if level == "insights" else "NULL"
-        sql = (
-            f"SELECT t.id, {columns}, a.id, {text_sql('a.title', TITLE_CHARS, measured)}, {pages} FROM {level} AS t JOIN articles AS a ON a.id = t.article_id "
-            "WHERE t.id IN (SELECT value FROM json_each(?))"
-        )
-    rows = {r[0]: r[1:] for r in conn.execute(sql, [ids])}
+    rows = {r[0]: r[1:] for r in level_search.item_rows(conn, level, [item for item, _ in scored])}
     allowed = _allowed(conn, filters)
     hits = []
     for item, score in scored:
@@ -173,25 +154,16 @@ def hydrate(conn: Any, level: str, scored: Sequence[tuple[str, float]], query: s
     return hits
 
 
-_SOURCES = {
-    "insights": "SELECT context_id, score FROM insights_contexts WHERE insight_id = ? ORDER BY score DESC",
-    "concepts": "SELECT ic.context_id, max(ic.score) FROM concepts_insights AS ci JOIN insights_contexts AS ic ON ic.insight_id = ci.insight_id "
-    "WHERE ci.concept_id = ? GROUP BY ic.context_id ORDER BY max(ic.score) DESC",
-    "recollections": "SELECT ic.context_id, max(ic.score) FROM recollections_sources AS rs JOIN insights_contexts AS ic ON ic.insight_id = rs.insight_id "
-    "WHERE rs.recollection_id = ? GROUP BY ic.context_id ORDER BY max(ic.score) DESC",
-}
-
-
-def _sources(conn: Any, level: str, item: str, article_id: str | None, query: str, filters: Filters) -> list[SearchHit]:
+def _sources(conn: Connection, level: str, item: str, article_id: str | None, query: str, filters: Filters) -> list[SearchHit]:
     if level == "abstracts":
         inside = Filters(article_ids=(article_id,), include_references=filters.include_references) if article_id else filters
         return bm25.search(conn, query, ABSTRACT_SOURCES, inside)
-    scored = [(str(context_id), float(score or 0.0)) for context_id, score in conn.execute(_SOURCES[level], [item])][:MAX_SOURCES]
+    scored = [(str(context_id), float(score or 0.0)) for context_id, score in level_search.item_sources(conn, level, item)][:MAX_SOURCES]
     return load_hits(conn, scored)
 
 
 def cross(
-    conn: Any,
+    conn: Connection,
     query: str,
     k: int,
     filters: Filters,
@@ -216,22 +188,14 @@ def cross(
     for item, value in zip(items, (value for _, value in _scaled([(hit.key, hit.score) for hit in items])), strict=True):
         for source in item.sources:
             drilled[source.context_id] = max(drilled.get(source.context_id, 0.0), value)
-    distilled = {row[0] for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'done'")}
+    distilled = set(distilled_article_ids(conn))
     for hit in contexts:
         if hit.citation.article_id not in distilled:
             drilled.setdefault(hit.context_id, scores[hit.context_id])
     for context_id, value in drilled.items():
         scores[context_id] = scores.get(context_id, 0.0) + level_weight * value
     ranked = sorted(scores, key=lambda context_id: -scores[context_id])
-    condition, params = sql_condition(conn, filters, "ars.article_id", "s.section_number")
-    allowed = {
-        row[0]
-        for row in conn.execute(
-            "SELECT c.id FROM contexts AS c JOIN sections_contexts AS sc ON sc.context_id = c.id JOIN sections AS s ON s.id = sc.section_id "
-            f"JOIN article_sections AS ars ON ars.section_id = s.id WHERE c.id IN (SELECT value FROM json_each(?)) AND {condition}",
-            [json.dumps(ranked), *params],
-        )
-    }
+    allowed = level_search.passages_passing(conn, ranked, sql_condition(conn, filters, "ars.article_id", "s.section_number"))
     return load_hits(conn, [(context_id, scores[context_id]) for context_id in ranked if context_id in allowed][:k])
 
 

@@ -14,21 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from itertools import zip_longest
-from typing import Any
 
-from paperpyramid.db.bounded import PASSAGE_CHARS, measures_sizes, size_sql
+from paperpyramid.db.bounded import PASSAGE_CHARS
+from paperpyramid.db.queries import passages
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.passages import load_hits
 from paperpyramid.tokens import CHARS_PER_TOKEN, cut_to_cost
-
-_READING_ORDER = """
-SELECT c.id, c.num_tokens, {size} FROM contexts AS c
-JOIN sections_contexts AS sc ON sc.context_id = c.id
-JOIN article_sections AS ars ON ars.section_id = sc.section_id
-JOIN sections AS s ON s.id = sc.section_id
-WHERE ars.article_id = ? AND (? OR s.section_number IS NOT 'ref')
-ORDER BY ars.position, sc.position
-"""
 
 
 class _Paper:
@@ -37,10 +29,9 @@ class _Paper:
     :func:`~paperpyramid.retrieval.passages.hit_from_row` would find; else what the text a reader
     is handed costs, loaded once."""
 
-    def __init__(self, conn: Any, article_id: str, include_references: bool) -> None:
+    def __init__(self, conn: Connection, article_id: str, include_references: bool) -> None:
         self.conn = conn
-        sql = _READING_ORDER.format(size=size_sql("c.text", measures_sizes(conn)))
-        rows = conn.execute(sql, [article_id, include_references]).fetchall()
+        rows = passages.reading_order_sizes(conn, article_id, include_references)
         self.ids = [str(row[0]) for row in rows]
         self.costs: list[int | None] = [
             int(tokens) if tokens and (size or 0) <= min(tokens * CHARS_PER_TOKEN, PASSAGE_CHARS) else None for _, tokens, size in rows
@@ -55,7 +46,7 @@ class _Paper:
 
 
 def widen(
-    conn: Any,
+    conn: Connection,
     hits: Sequence[SearchHit],
     before: int = 2,
     after: int = 2,

@@ -1,7 +1,7 @@
 """A paper's sections as a reader walks them: its outline in reading order, a section's
 passages, the section before or after, and the paper's passages in reading order.
 
-Only SELECTs. The references section is left out unless ``include_references`` is set, as it
+Read through :mod:`paperpyramid.db.queries.passages`. The references section is left out unless ``include_references`` is set, as it
 is in search: the outline, the neighbours and the reading order skip it, and its passages are
 not handed out.
 """
@@ -9,25 +9,11 @@ not handed out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from paperpyramid.db.queries import passages
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.retrieval import SearchHit
-from paperpyramid.retrieval.passages import hit_from_row, select_hits
-
-_HEADING = """
-SELECT s.id, ars.article_id, ars.position, s.section_number, s.section_title, s.level, s.page_start
-FROM sections AS s JOIN article_sections AS ars ON ars.section_id = s.id
-"""
-
-_PASSAGES = "WHERE s.id = ? AND (? OR s.section_number IS NOT 'ref') ORDER BY sc.position"
-
-_READING_ORDER = """
-SELECT sc.context_id FROM sections_contexts AS sc
-JOIN article_sections AS ars ON ars.section_id = sc.section_id
-JOIN sections AS s ON s.id = sc.section_id
-WHERE ars.article_id = ? AND (? OR s.section_number IS NOT 'ref')
-ORDER BY ars.position, sc.position
-"""
+from paperpyramid.retrieval.passages import hit_from_row
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,56 +37,48 @@ class Heading:
         return f"§{self.number} {title}" if self.number and self.number != "ref" else title
 
 
-def outline(conn: Any, article_id: str, *, include_references: bool = False) -> list[Heading]:
+def outline(conn: Connection, article_id: str, *, include_references: bool = False) -> list[Heading]:
     """The paper's sections in reading order; empty for an unknown paper."""
-    rows = conn.execute(
-        f"{_HEADING} WHERE ars.article_id = ? AND (? OR s.section_number IS NOT 'ref') ORDER BY ars.position",
-        [article_id, include_references],
-    )
-    return [_heading(row) for row in rows]
+    return [_heading(row) for row in passages.outline(conn, article_id, include_references)]
 
 
-def heading(conn: Any, section_id: str) -> Heading | None:
+def heading(conn: Connection, section_id: str) -> Heading | None:
     """One section by id, or None."""
-    row = conn.execute(f"{_HEADING} WHERE s.id = ?", [section_id]).fetchone()
+    row = passages.heading(conn, section_id)
     return None if row is None else _heading(row)
 
 
-def section_passages(conn: Any, section_id: str, *, include_references: bool = False) -> list[SearchHit]:
+def section_passages(conn: Connection, section_id: str, *, include_references: bool = False) -> list[SearchHit]:
     """The section's passages in reading order, cited (score 0); none for the references
     section unless ``include_references``. A section's subsections are sections of their own:
     a heading with only subsections has no passages."""
-    return [hit_from_row(row, 0.0) for row in conn.execute(select_hits(conn) + _PASSAGES, [section_id, include_references])]
+    return [hit_from_row(row, 0.0) for row in passages.section_hit_rows(conn, section_id, include_references)]
 
 
-def next_section(conn: Any, section_id: str, *, include_references: bool = False) -> Heading | None:
+def next_section(conn: Connection, section_id: str, *, include_references: bool = False) -> Heading | None:
     """The section after this one in its paper, or None at the paper's end."""
-    return _neighbour(conn, section_id, ">", "ASC", include_references)
+    return _neighbour(conn, section_id, True, include_references)
 
 
-def previous_section(conn: Any, section_id: str, *, include_references: bool = False) -> Heading | None:
+def previous_section(conn: Connection, section_id: str, *, include_references: bool = False) -> Heading | None:
     """The section before this one in its paper, or None at the paper's start."""
-    return _neighbour(conn, section_id, "<", "DESC", include_references)
+    return _neighbour(conn, section_id, False, include_references)
 
 
-def reading_order(conn: Any, article_id: str, *, include_references: bool = False) -> list[str]:
+def reading_order(conn: Connection, article_id: str, *, include_references: bool = False) -> list[str]:
     """The ids of the paper's passages (contexts) in reading order."""
-    return [str(row[0]) for row in conn.execute(_READING_ORDER, [article_id, include_references])]
+    return passages.reading_order(conn, article_id, include_references)
 
 
-def _neighbour(conn: Any, section_id: str, compare: str, order: str, include_references: bool) -> Heading | None:
+def _neighbour(conn: Connection, section_id: str, after: bool, include_references: bool) -> Heading | None:
     here = heading(conn, section_id)
     if here is None:
         return None
-    row = conn.execute(
-        f"{_HEADING} WHERE ars.article_id = ? AND ars.position {compare} ? AND (? OR s.section_number IS NOT 'ref') "
-        f"ORDER BY ars.position {order} LIMIT 1",
-        [here.article_id, here.position, include_references],
-    ).fetchone()
+    row = passages.neighbour(conn, here.article_id, here.position, after=after, include_references=include_references)
     return None if row is None else _heading(row)
 
 
-def _heading(row: Any) -> Heading:
+def _heading(row: passages.HeadingRow) -> Heading:
     section_id, article_id, position, number, title, level, page = row
     return Heading(str(section_id), str(article_id), int(position), number, title, int(level or 1), page)
 

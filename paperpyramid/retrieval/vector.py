@@ -5,21 +5,21 @@ once the model's approximate index (:mod:`paperpyramid.db.vector_index`, built b
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
 from paperpyramid.db import vector_index
 from paperpyramid.db import vectors as db_vectors
+from paperpyramid.db.queries import search as queries
+from paperpyramid.db.queries.passages import Condition
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.errors import ConfigurationError
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.filters import Filters, sql_condition
 from paperpyramid.retrieval.passages import load_hits
 
 
-def embedder_row(conn: Any, name: str) -> db_vectors.EmbedderRow:
+def embedder_row(conn: Connection, name: str) -> db_vectors.EmbedderRow:
     """The stored vectors of model ``name``, or a clear error saying how to make them."""
     row = db_vectors.find_embedder(conn, name)
     if row is None:
@@ -35,7 +35,7 @@ DIRECT_LIMIT = 2000
 
 
 def search(
-    conn: Any, embedder: db_vectors.EmbedderRow, query: npt.NDArray[np.float32], k: int = 10, filters: Filters | None = None
+    conn: Connection, embedder: db_vectors.EmbedderRow, query: npt.NDArray[np.float32], k: int = 10, filters: Filters | None = None
 ) -> list[SearchHit]:
     """The ``k`` contexts nearest to ``query`` (a unit vector) that pass ``filters``.
 
@@ -47,9 +47,9 @@ def search(
     if k < 1:
         return []
     filters = filters or Filters()
-    condition, params = sql_condition(conn, filters)
+    condition = sql_condition(conn, filters)
     if filters.restricts_articles:
-        allowed = _allowed_contexts(conn, condition, params, DIRECT_LIMIT + 1)
+        allowed = queries.contexts_passing(conn, condition, DIRECT_LIMIT + 1)
         if len(allowed) <= DIRECT_LIMIT:
             near = db_vectors.distances(conn, embedder, query, allowed)
             ranked = sorted(near.items(), key=lambda item: item[1])[:k]
@@ -66,30 +66,14 @@ def search(
                 continue
         else:
             nearest = db_vectors.nearest(conn, embedder, query, fetch)
-        passing = _passing(conn, [context_id for context_id, _ in nearest], condition, params)
+        passing = _passing(conn, [context_id for context_id, _ in nearest], condition)
         kept = [(context_id, 1.0 - distance) for context_id, distance in nearest if context_id in passing]
         if len(kept) >= k or (not approximate and len(nearest) < fetch):  # enough, or every vector seen
             return load_hits(conn, kept[:k])
         fetch *= 4
 
 
-_CONTEXTS_WHERE = """
-SELECT c.id FROM contexts AS c
-JOIN sections_contexts AS sc ON sc.context_id = c.id
-JOIN sections AS s ON s.id = sc.section_id
-JOIN article_sections AS ars ON ars.section_id = s.id
-JOIN articles AS a ON a.id = ars.article_id
-WHERE {condition}
-"""
-
-
-def _allowed_contexts(conn: Any, condition: str, params: list[Any], limit: int) -> list[str]:
-    rows = conn.execute(_CONTEXTS_WHERE.format(condition=condition) + " LIMIT ?", [*params, limit])
-    return [str(row[0]) for row in rows]
-
-
-def _passing(conn: Any, context_ids: list[str], condition: str, params: list[Any]) -> set[str]:
-    if condition == "1" or not context_ids:
+def _passing(conn: Connection, context_ids: list[str], condition: Condition) -> set[str]:
+    if condition[0] == "1" or not context_ids:
         return set(context_ids)
-    sql = _CONTEXTS_WHERE.format(condition=f"c.id IN (SELECT value FROM json_each(?)) AND {condition}")
-    return {str(row[0]) for row in conn.execute(sql, [json.dumps(context_ids), *params])}
+    return queries.which_pass(conn, context_ids, condition)

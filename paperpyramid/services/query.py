@@ -9,7 +9,7 @@
     GET  /sections/{id}/contexts?offset=&limit=  a section's passages in order, a page at a time
     GET  /sections/{id}/next, /previous     the neighbouring section (404 at either end)
     GET  /contexts/{id}/parent?before=&after=   a passage with the ones around it
-    GET  /ask?q=&strategy=&budget_tokens=&max_steps=&max_llm_tokens=
+    GET  /ask?q=&strategy=&budget_tokens=&max_steps=&max_llm_tokens=&article=&year_from=&year_to=&journal=&mesh=&publication_type=
                                             server-sent events: ``step`` as each step ends (a partial
                                             fact is a step named ``fact``), then ``answer``
     GET  /docs, /redoc, /openapi.json       the API's documentation
@@ -280,24 +280,13 @@ def _add_search_route(app: FastAPI, service: _Service) -> None:
     def search(
         _: Authorised,
         c: Opened,
+        filters: Filtered,
         q: str,
         mode: str | None = None,
         level: str = "contexts",
         k: int = Query(DEFAULT_K, ge=1, le=100),
         budget_tokens: int = Query(DEFAULT_BUDGET_TOKENS, ge=1),
-        article: Annotated[list[str] | None, Query()] = None,
-        year_from: int | None = None,
-        year_to: int | None = None,
-        journal: Annotated[str | None, Query(max_length=300, description="Only articles of this journal (any case).")] = None,
-        mesh: Annotated[str | None, Query(max_length=300, description="Only articles indexed with this MeSH heading (any case).")] = None,
-        publication_type: Annotated[
-            str | None, Query(max_length=300, description="Only articles of this PubMed publication type, e.g. Review (any case).")
-        ] = None,
     ) -> list[dict[str, Any]]:
-        if year_from is not None and year_to is not None and year_from > year_to:
-            raise HTTPException(400, f"year_from {year_from} is after year_to {year_to}")
-        filters = Filters(article_ids=tuple(article) if article else None, year_from=year_from, year_to=year_to, journal=journal, mesh=mesh,
-                          publication_type=publication_type)  # fmt: skip
         try:
             hits = c.retrieve(q, mode=mode or c.best_mode(), k=k, budget_tokens=budget_tokens, filters=filters, level=level)
         except (PaperPyramidError, ValueError) as exc:
@@ -373,6 +362,7 @@ def _add_ask_route(app: FastAPI, service: _Service) -> None:
     @app.get("/ask")
     async def ask(
         _: Authorised,
+        filters: Filtered,
         q: str,
         strategy: str = "parent",
         budget_tokens: int | None = Query(None, ge=100),
@@ -388,9 +378,8 @@ def _add_ask_route(app: FastAPI, service: _Service) -> None:
 
         def work(on_step: Any) -> dict[str, Any]:
             with service.reading() as opened:
-                answer = opened.ask(
-                    q, strategy=strategy, budget_tokens=budget, llm=llm, filter_llm=service.filter_llm, on_step=on_step, limits=limits
-                )
+                answer = opened.ask(q, strategy=strategy, budget_tokens=budget, llm=llm, filter_llm=service.filter_llm, on_step=on_step,
+                                    limits=limits, filters=filters)  # fmt: skip
             return service.bounded(answer.to_json())
 
         stream = service.asks.start(work)
@@ -431,8 +420,26 @@ def _corpus(request: Request) -> Iterator[Corpus]:
         yield opened
 
 
+def _filters(
+    article: Annotated[list[str] | None, Query(description="Only these articles (ids); repeat the parameter for several.")] = None,
+    year_from: int | None = None,
+    year_to: int | None = None,
+    journal: Annotated[str | None, Query(max_length=300, description="Only articles of this journal (any case).")] = None,
+    mesh: Annotated[str | None, Query(max_length=300, description="Only articles indexed with this MeSH heading (any case).")] = None,
+    publication_type: Annotated[
+        str | None, Query(max_length=300, description="Only articles of this PubMed publication type, e.g. Review (any case).")
+    ] = None,
+) -> Filters:
+    """The dependency that reads the search filters ``/search`` and ``/ask`` share."""
+    if year_from is not None and year_to is not None and year_from > year_to:
+        raise HTTPException(400, f"year_from {year_from} is after year_to {year_to}")
+    return Filters(article_ids=tuple(article) if article else None, year_from=year_from, year_to=year_to, journal=journal, mesh=mesh,
+                   publication_type=publication_type)  # fmt: skip
+
+
 Authorised = Annotated[None, Depends(require_token)]
 Opened = Annotated[Corpus, Depends(_corpus)]
+Filtered = Annotated[Filters, Depends(_filters)]
 #: where a list's page starts (a 422 past :data:`MAX_OFFSET`) and how many rows it holds at most
 Offset = Annotated[int, Query(ge=0, le=MAX_OFFSET)]
 Limit = Annotated[int | None, Query(ge=1)]

@@ -110,9 +110,8 @@ def fetch_snapshot(
     :class:`SnapshotError` when it cannot be found or read, and
     :class:`~paperpyramid.errors.ServiceUnavailable` when the server cannot be reached.
     """
-    text = str(source)
     limits = (settings or Settings()).snapshot
-    origin = _origin(text, manifest_url, settings, client)
+    origin = _origin(str(source), manifest_url, settings, client)
     stem = snapshot_stem(origin.name)
     if stem is None:
         raise SnapshotError(
@@ -122,37 +121,59 @@ def fetch_snapshot(
     # (two corpora snapshotted in the same second share a name)
     cache = (Path(cache_dir) if cache_dir is not None else default_cache_dir()) / hashlib.sha256(origin.folder.encode()).hexdigest()[:16]
     cache.mkdir(parents=True, exist_ok=True)
-    database = cache / f"{stem}.sqlite"
-    manifest_file = cache / f"{stem}{MANIFEST_SUFFIX}"
+    entry = _CacheEntry(cache / f"{stem}.sqlite", cache / f"{stem}{MANIFEST_SUFFIX}")
+    if entry.database.is_file() and entry.manifest.is_file():
+        return _reuse(entry, origin, limits, manifest_sha256)
+    return _download(entry, origin, limits, schema_version, manifest_sha256)
 
-    if database.is_file() and manifest_file.is_file():
-        cached_bytes = manifest_file.read_bytes()
-        if manifest_sha256 is not None and hashlib.sha256(cached_bytes).hexdigest() != manifest_sha256:
-            database.unlink(missing_ok=True)
-            manifest_file.unlink(missing_ok=True)
-            raise SnapshotCorrupt(f"the cached manifest {manifest_file} is not the one its catalog names; it has been removed")
-        manifest = _parse_manifest(cached_bytes, str(manifest_file))
-        actual = _digest(database)
-        expected = manifest["database"]
-        if (actual.sha256, actual.size) != (expected["sha256"], expected["size"]):
-            database.unlink(missing_ok=True)
-            manifest_file.unlink(missing_ok=True)
-            raise SnapshotCorrupt(
-                f"the cached copy {database} does not match its manifest (sha256 {actual.sha256}, expected {expected['sha256']}); "
-                "it has been removed, open the snapshot again to fetch it afresh"
-            )
-        try:
-            check_snapshot_schema(database, origin.shown, manifest["schema_version"], limits)  # cached before this check existed
-        except SnapshotError:
-            database.unlink(missing_ok=True)
-            manifest_file.unlink(missing_ok=True)
-            raise
-        log.info("using the cached snapshot %s", database)
-        return CachedSnapshot(database, manifest, reused=True)
 
-    with tempfile.TemporaryDirectory(prefix=".fetch-", dir=cache) as tmp:
+@dataclass(frozen=True, slots=True)
+class _CacheEntry:
+    """Where one snapshot lives in the cache: its database and, beside it, its manifest."""
+
+    database: Path
+    manifest: Path
+
+    def remove(self) -> None:
+        self.database.unlink(missing_ok=True)
+        self.manifest.unlink(missing_ok=True)
+
+
+def _reuse(entry: _CacheEntry, origin: _Origin, limits: SnapshotSettings, manifest_sha256: str | None) -> CachedSnapshot:
+    """The cached copy, checked against its manifest (and the manifest against its catalog's
+    digest) without a request; one that does not match is removed and refused."""
+    cached_bytes = entry.manifest.read_bytes()
+    if manifest_sha256 is not None and hashlib.sha256(cached_bytes).hexdigest() != manifest_sha256:
+        entry.remove()
+        raise SnapshotCorrupt(f"the cached manifest {entry.manifest} is not the one its catalog names; it has been removed")
+    manifest = _parse_manifest(cached_bytes, str(entry.manifest))
+    actual = _digest(entry.database)
+    expected = manifest["database"]
+    if (actual.sha256, actual.size) != (expected["sha256"], expected["size"]):
+        entry.remove()
+        raise SnapshotCorrupt(
+            f"the cached copy {entry.database} does not match its manifest (sha256 {actual.sha256}, expected {expected['sha256']}); "
+            "it has been removed, open the snapshot again to fetch it afresh"
+        )
+    try:
+        # checked on every reuse too: the limits may be lower than when the copy was fetched
+        check_snapshot_schema(entry.database, origin.shown, manifest["schema_version"], limits)
+    except SnapshotError:
+        entry.remove()
+        raise
+    log.info("using the cached snapshot %s", entry.database)
+    return CachedSnapshot(entry.database, manifest, reused=True)
+
+
+def _download(
+    entry: _CacheEntry, origin: _Origin, limits: SnapshotSettings, schema_version: int | None, manifest_sha256: str | None
+) -> CachedSnapshot:
+    """Fetch the manifest, check it (its digest against the catalog's, its schema version),
+    then the compressed database; verify both digests and the schema in a staging folder
+    before the entry is put in the cache."""
+    with tempfile.TemporaryDirectory(prefix=".fetch-", dir=entry.database.parent) as tmp:
         staging = Path(tmp)
-        manifest_bytes = origin.fetch_manifest(staging / manifest_file.name).read_bytes()
+        manifest_bytes = origin.fetch_manifest(staging / entry.manifest.name).read_bytes()
         if manifest_sha256 is not None and (found := hashlib.sha256(manifest_bytes).hexdigest()) != manifest_sha256:
             raise SnapshotCorrupt(
                 f"{origin.manifest_shown} does not match its catalog: sha256 {found}, expected {manifest_sha256}; refusing the shard"
@@ -163,20 +184,20 @@ def fetch_snapshot(
                 f"{origin.shown} holds a corpus at schema version {manifest['schema_version']}; this paperpyramid reads version {schema_version}"
             )
         size, packed_size = manifest["database"]["size"], manifest["compressed"]["size"]
-        _require_space(cache, size + (packed_size if origin.downloads else 0), origin.shown)
+        _require_space(entry.database.parent, size + (packed_size if origin.downloads else 0), origin.shown)
         compressed = origin.fetch_snapshot(staging / origin.name, packed_size)
         _verify(_digest(compressed), manifest["compressed"], f"{origin.shown} (compressed)")
-        unpacked = staging / database.name
+        unpacked = staging / entry.database.name
         digest = _decompress(compressed, unpacked, size, origin.shown)
         _verify(digest, manifest["database"], f"{origin.shown} (decompressed)")
         check_snapshot_schema(unpacked, origin.shown, manifest["schema_version"], limits)
         staged_manifest = staging / f"verified{MANIFEST_SUFFIX}"
         staged_manifest.write_bytes(manifest_bytes)
         # the database first: a cache entry counts only once its manifest is there too
-        os.replace(unpacked, database)
-        os.replace(staged_manifest, manifest_file)
-    log.info("fetched snapshot %s into %s", origin.shown, database)
-    return CachedSnapshot(database, manifest, reused=False)
+        os.replace(unpacked, entry.database)
+        os.replace(staged_manifest, entry.manifest)
+    log.info("fetched snapshot %s into %s", origin.shown, entry.database)
+    return CachedSnapshot(entry.database, manifest, reused=False)
 
 
 @dataclass(frozen=True, slots=True)

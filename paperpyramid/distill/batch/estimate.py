@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.distill.article import NothingToDistil, distil_article, read_article
 from paperpyramid.distill.batch.answering import BatchLLM
 from paperpyramid.distill.bounds import answer_tokens, fit_text
@@ -76,7 +76,7 @@ def estimate_corpus(
 
     llm = BatchLLM(llm_settings, None)
     max_tokens = answer_tokens(llm, settings.max_tokens or MAX_TOKENS)
-    conn: Any = sqlite.connect(db_path, read_only=True)
+    conn: Connection = sqlite.connect(db_path, read_only=True)
     try:
         todo, _, _ = plan(conn, llm.name, article_ids, redo, settings.max_pages)
         return [_estimate(conn, article_id, llm, settings, max_tokens) for article_id in todo]
@@ -88,7 +88,7 @@ def _tokens(llm: BatchLLM, messages: Sequence[Message]) -> int:
     return sum(llm.count_tokens(message["content"]) for message in messages)
 
 
-def _estimate(conn: Any, article_id: str, llm: BatchLLM, settings: DistillSettings, max_tokens: int) -> ArticleEstimate:
+def _estimate(conn: Connection, article_id: str, llm: BatchLLM, settings: DistillSettings, max_tokens: int) -> ArticleEstimate:
     article = read_article(conn, article_id)
     pages = article.pages[: settings.max_pages] if settings.max_pages else article.pages
     first = 0

@@ -26,9 +26,10 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from paperpyramid.db import sqlite
+from paperpyramid.db.queries import distill_articles
+from paperpyramid.db.sqlite import Connection
 from paperpyramid.distill.batch.answering import BatchLLM, request_line
 from paperpyramid.distill.batch.results import read_output_file
 from paperpyramid.distill.batch.store import BatchStore, ImportCount, PendingRequest
@@ -133,12 +134,10 @@ def batch_step(
 def _candidates(db_path: str | Path, article_ids: Sequence[str] | None, since: str) -> list[str]:
     """The articles a batch run may take: all (or those named), less those whose distillation
     failed since the batch began (their results would fail them again)."""
-    conn: Any = sqlite.connect(db_path, read_only=True)
+    conn: Connection = sqlite.connect(db_path, read_only=True)
     try:
-        ids = [row[0] for row in conn.execute("SELECT id FROM articles ORDER BY rowid")]
-        failed = {
-            row[0] for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'failed' AND updated_at >= ?", [since])
-        }
+        ids = distill_articles.article_ids(conn)
+        failed = distill_articles.failed_since(conn, since)
     finally:
         conn.close()
     if article_ids is not None:

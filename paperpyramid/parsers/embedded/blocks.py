@@ -265,6 +265,8 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
         return True
     if len(current) == 1 and _bare_heading(prev.text):
         return True  # "References" alone on its line, whatever its style
+    if _capitals_then_title(prev, line, body_size):
+        return True  # a heading in capitals over one in title case: two levels of heading
     if line.font != prev.font and len(current) == 1 and len(prev.text) < 80 and not _SENTENCE_END.search(prev.text):
         return True  # a heading set in its own face, same size and weight as the body
     gap = line.top - prev.bottom
@@ -282,6 +284,20 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
     if indented and line.x1 >= max(item.x1 for item in current) - line.size * 2:
         return True
     return bool(caption_start(line.text) and _SENTENCE_END.search(prev.text))
+
+
+def _capitals_then_title(prev: Line, line: Line, body_size: float) -> bool:
+    """A short line in capitals over a short line in mixed case, both in heading type (larger than
+    the body, or bold): "BACTERIAL ACC-DEAMINASE" over "Discovery and Occurrence"."""
+    if not (prev.bold or prev.size > body_size * 1.1) or not (line.bold or line.size > body_size * 1.1):
+        return False
+    if len(prev.text) > 100 or len(line.text) > 100 or _SENTENCE_END.search(prev.text) or prev.text.rstrip().endswith((",", "-")):
+        return False
+    above = [ch for ch in prev.text if ch.isalpha()]
+    below = [ch for ch in line.text if ch.isalpha()]
+    if len(above) < 4 or len(below) < 4:
+        return False
+    return sum(ch.isupper() for ch in above) >= 0.9 * len(above) and sum(ch.islower() for ch in below) >= 0.5 * len(below)
 
 
 def _bare_heading(text: str) -> bool:
@@ -409,8 +425,11 @@ def classify(block: Block, body_size: float, body_font: str = "") -> None:
         block.number, block.title = heading
 
 
+# a statement's label: the word alone or with its number or letter ("Lemma 2.1", "Case A", "Proof of
+# Theorem 3", "Proof."); not a heading that opens with the word ("Case Report", "Definition of outcomes")
 THEOREM_LIKE = re.compile(
-    r"^(theorem|lemma|definition|remark|example|proposition|corollary|proof|claim|conjecture|notation|case|step|exercise|assumption|hypothesis|algorithm|satz|beispiel|bemerkung|beweis|definition|korollar|aufgabe)\b",
+    r"^(theorem|lemma|definition|remark|example|proposition|corollary|proof|claim|conjecture|notation|case|step|exercise|assumption|hypothesis|algorithm|satz|beispiel|bemerkung|beweis|definition|korollar|aufgabe)\b"
+    r"(?=\s*$|\s*[\d(.:,;]|\s+(?:[A-Z]|[IVXivx]{1,4})\b|\s+(?:of|von)\s+(?:the\s+)?(?:theorem|lemma|proposition|corollary|claim|satz)\b)",
     re.I,
 )
 
@@ -478,7 +497,11 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     if styled and len(block.lines) <= 2:
         if block.lines[0].italic and not (larger or block.bold or caps) and len(block.lines) > 1:
             return None
-        return None if _looks_like_sentence(title) else (number, title)
+        # a heading in sentence case ("Data extraction and assessment of study quality") is set
+        # larger and bold on lines of its own, without a full stop (it may end in "(OLE-NLCs)");
+        # a bold sentence is not
+        heading_type = larger and block.bold and not re.search(r"[.!?;:]$", text)
+        return None if _looks_like_sentence(title) and not heading_type else (number, title)
     return None
 
 

@@ -4,29 +4,27 @@ Passes, in order: open and vet the file; characters to lines (``layout``); runni
 page numbers and side stamps out, columns into reading order (``reading_order``); lines to
 classified blocks (``blocks``); the outline, when the PDF has one, names the headings;
 front matter to title, authors and abstract; blocks to the section tree, with tables,
-formulas, figure captions and the reference list pulled out on the way.
+formulas, figure captions and the reference list pulled out on the way (``assembly``).
 """
 
 from __future__ import annotations
 
-import collections
 import logging
 import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import cast
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from paperpyramid._version import __version__
-from paperpyramid.document import Block as DocBlock
-from paperpyramid.document import Document, Figure, Formula, Section, Table
+from paperpyramid.document import Document
 from paperpyramid.errors import NeedsOcr, NotAPdf, ParseTimeout, PdfCorrupt, PdfEncrypted, TooManyPages
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.affiliations import attach_affiliations
+from paperpyramid.parsers.embedded.assembly import assemble, block_bbox, merge_continuations
 from paperpyramid.parsers.embedded.back_matter import split_overgrown_back_matter
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.displays import set_displays
@@ -42,7 +40,6 @@ from paperpyramid.parsers.embedded.reading_order import (
     page_furniture,
     remove_page_furniture,
 )
-from paperpyramid.parsers.embedded.references import split_references
 from paperpyramid.parsers.embedded.run_in import split_run_in_headings
 from paperpyramid.parsers.embedded.scan_reading import read_scans, read_unmapped_fonts
 from paperpyramid.parsers.embedded.scans import OcrMode, OcrPage
@@ -58,7 +55,6 @@ log = logging.getLogger(__name__)
 TableReader = Callable[[int, BBox], list[list[str]] | None]
 
 NAME = "embedded"
-_ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
 _MIN_CHARS_PER_PAGE = 40
 
 
@@ -302,10 +298,10 @@ def _build_document(
     surnames = frozenset(author.name.split()[-1].lower() for author in document.authors if author.name.split())
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata, surnames)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
-    asides = _assemble(document, blocks, body_size)
+    asides = assemble(document, blocks, body_size)
     join_continued(document)
     set_apart_notes(document, asides)
-    _merge_continuations(document)
+    merge_continuations(document)
     split_overgrown_back_matter(document)
     abstract = next((s for s in document.sections if s.title.lower() in ("abstract", "summary") and s.blocks), None)
     if abstract is not None:  # as merged: a paragraph cut by a column or page break is one
@@ -323,8 +319,8 @@ def _mark_tables(blocks: list[Block], body_size: float, tables: TableReader | No
         block = blocks[index]
         if "members" in block.extra:
             continue
-        found = tables(block.page, _bbox(block, [])) if tables is not None else None
-        members = collect_table(blocks, index, body_size)
+        found = tables(block.page, block_bbox(block, [])) if tables is not None else None
+        members = _before_heading(blocks, index, collect_table(blocks, index, body_size), body_size)
         if not found and reads_as_prose(table_cells([line for member in members for line in blocks[member].lines])):
             members = []
         if found:  # the blocks over a caption printed below its table, and rows the blocks under it missed
@@ -336,6 +332,18 @@ def _mark_tables(blocks: list[Block], body_size: float, tables: TableReader | No
     _drop_mentions(blocks, captions)
     if tables is not None:
         mark_uncaptioned(blocks, tables)
+
+
+def _before_heading(blocks: list[Block], caption: int, members: list[int], body_size: float) -> list[int]:
+    """The blocks a table under ``caption`` claimed, up to a section heading set larger than the
+    body: a table ends where the next section begins (PLOS closes a table with its DOI line,
+    which looks like a cell, and the heading after it must not be read as one)."""
+    larger = body_size + max(0.8, body_size * 0.1)
+    for position, member in enumerate(members):
+        block = blocks[member]
+        if member > caption and block.kind == "heading" and block.size >= larger and len(block.lines) <= 2:
+            return members[:position]
+    return members
 
 
 def _drop_mentions(blocks: list[Block], captions: list[int]) -> None:
@@ -670,273 +678,3 @@ def _heading_style(block: Block) -> tuple[float, bool, bool, bool]:
     letters = [ch for ch in block.title if ch.isalpha()]
     caps = bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
     return (round(block.size), block.bold, block.lines[0].italic, caps)
-
-
-def _assemble(document: Document, blocks: list[Block], body_size: float) -> list[DocBlock]:
-    """Walk the classified blocks, building the section tree and pulling out the rest; return
-    the small print set aside (see :func:`_drop_small_print`)."""
-    sections = document.sections
-    current: Section | None = None
-    front_section: Section | None = None
-    front: list[Block] = []
-    references_lines: list[Line] = []
-    in_references = False
-    last_entry = 0  # the highest entry number of a numbered reference list read so far
-    resumed = False  # the reference list resumed after other sections (see _resumes_references)
-    skip: set[int] = set()
-    asides: list[DocBlock] = []
-    stack: list[int] = []  # indices of open sections by level
-    for index, block in enumerate(blocks):
-        if block.kind == "aside":
-            asides.append(DocBlock(text=block.text, page=block.page, kind="paragraph", bbox=_bbox(block, [])))
-            continue
-        if index in skip or block.kind in ("furniture", "title", "table_part"):
-            continue
-        if block.kind == "heading" and in_references and _reference_like(block):
-            block.kind = "paragraph"
-        if block.kind == "heading":
-            title = re.sub(r"\s+", " ", block.title).strip()
-            is_references = title.lower() in REFERENCE_HEADINGS
-            level = max(block.level, 1)
-            if is_references:
-                level = 1
-            while stack and sections[stack[-1]].level >= level:
-                stack.pop()
-            section = Section(
-                title=title,
-                level=level,
-                number="ref" if is_references else block.number,
-                parent=stack[-1] if stack else None,
-                page_start=block.page,
-                page_end=block.page,
-            )
-            sections.append(section)
-            # the abstract and the reference list never hold subsections
-            stack = [] if is_references or title.lower() in ("abstract", "summary") else stack + [len(sections) - 1]
-            current = section
-            in_references = is_references
-            resumed = False
-            continue
-        target = current
-        if target is None:
-            if block.kind not in ("caption", "formula"):
-                front.append(block)
-                continue
-            if front_section is None:  # a figure or table before the first heading: an untitled first section holds it
-                front_section = Section(title="", level=1, page_start=block.page, page_end=block.page)
-                sections.append(front_section)
-            target = front_section
-        target.page_end = max(target.page_end or block.page, block.page)
-        section_index = sections.index(target)
-        if in_references and block.kind in ("paragraph", "formula"):
-            references_lines += block.lines
-            last_entry = max([last_entry, *_entry_numbers(block.lines)])
-            continue
-        if last_entry and block.kind == "paragraph" and _resumes_references(block, last_entry, resumed, references_lines[-1].page):
-            references_lines += block.lines
-            last_entry = max([last_entry, *_entry_numbers(block.lines)])
-            resumed = True
-            continue
-        resumed = False
-        if block.kind == "caption":
-            caption = block.text
-            if block.extra.get("caption_kind") == "table":
-                members = list(block.extra.get("members", ()))  # type: ignore[call-overload]
-                skip.update(members)
-                lines = [line for member in members for line in blocks[member].lines]
-                found = cast("list[list[str]] | None", block.extra.get("found"))
-                cells = found or table_cells(lines)
-                table = Table(
-                    caption=caption,
-                    cells=cells,
-                    page=block.page,
-                    label=block.label,
-                    section=section_index,
-                    bbox=_bbox(block, [blocks[m] for m in members]),
-                )
-                document.tables.append(table)
-                text = "\n\n".join(
-                    part for part in (caption, table.markdown if cells else "") if part
-                )  # a table without a caption starts with its cells
-                target.blocks.append(DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox))
-                if found:  # what the caption claimed that the engine's cells do not hold stays text
-                    for member in _outside_cells([blocks[m] for m in members], found):
-                        target.blocks.append(DocBlock(text=member.text, page=member.page, kind="paragraph", bbox=_bbox(member, [])))
-                if not cells:
-                    document.warnings.append(f"table {block.label} on page {block.page}: caption found, cells not recognised")
-            else:
-                document.figures.append(
-                    Figure(caption=caption, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, []))
-                )
-                target.blocks.append(DocBlock(text=caption, page=block.page, kind="caption", bbox=_bbox(block, [])))
-            continue
-        if block.kind == "formula":
-            document.formulas.append(
-                Formula(text=block.text, page=block.page, label=block.label, section=section_index, bbox=_bbox(block, []))
-            )
-            target.blocks.append(DocBlock(text=block.text, page=block.page, kind="formula", bbox=_bbox(block, [])))
-            continue
-        text = str(block.extra.get("text", block.text))
-        if text:
-            target.blocks.append(DocBlock(text=text, page=block.page, kind="paragraph", bbox=_bbox(block, [])))
-    document.references = split_references(references_lines)
-    ref_section = next((s for s in sections if s.number == "ref"), None)
-    if ref_section is not None:
-        ref_section.blocks = [DocBlock(text=ref.raw, page=ref_section.page_start or 1, kind="list_item") for ref in document.references]
-    headed = any(section is not front_section for section in sections)
-    leftover = [
-        DocBlock(text=str(b.extra.get("text", b.text)), page=b.page, kind="paragraph", bbox=_bbox(b, []))
-        for b in _abstract(document, front)
-    ]
-    if not leftover:
-        return asides
-    if front_section is not None:
-        front_section.blocks = leftover + front_section.blocks
-        front_section.page_start = min(front_section.page_start or leftover[0].page, leftover[0].page)
-    elif not headed:
-        # no headings at all: one section holds the text (the abstract found in it aside)
-        body = Section(title=document.title or "Body", level=1, page_start=leftover[0].page, page_end=leftover[-1].page)
-        body.blocks = leftover
-        sections.append(body)
-    else:
-        # the front matter that is neither title, authors nor abstract (affiliations, dates; on
-        # a paper whose first heading comes late, its opening pages): an untitled section where
-        # it was printed, after the abstract
-        front_matter = Section(title="", level=1, page_start=leftover[0].page, page_end=leftover[-1].page)
-        front_matter.blocks = leftover
-        _insert_section(document, front_matter, 1 if sections and sections[0].title.lower() in ("abstract", "summary") else 0)
-    return asides
-
-
-_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)[a-z]?\b")
-_ENTRY_NUMBER = re.compile(r"^\s*\[?(\d{1,3})[.\]]\s+\S")
-_LINK_LINE = re.compile(r"\b(PubMed|Full Text|CrossRef|Google Scholar|Publisher Site|doi)\b", re.I)
-
-
-def _entry_numbers(lines: list[Line]) -> list[int]:
-    return [int(match.group(1)) for line in lines if (match := _ENTRY_NUMBER.match(line.text))]
-
-
-def _resumes_references(block: Block, last_entry: int, resumed: bool, last_page: int) -> bool:
-    """Whether a block after the reference list's section ended carries the list on: the entry
-    numbered next ("7. Ishida Y, …" where the list stopped at 6: F1000 sets its back matter
-    between the two halves of its list), or, once resumed, the entries' other lines: anything on
-    the page the list reached, reference-like text on a later page (a heading ends it)."""
-    numbers = _entry_numbers(block.lines)
-    if numbers and not resumed:
-        return numbers[0] == last_entry + 1 and _reference_like(block)
-    if not resumed:
-        return False
-    return block.page == last_page or _reference_like(block) or bool(_LINK_LINE.search(block.text))
-
-
-def _reference_like(block: Block) -> bool:
-    """Inside a reference list, a styled line is usually an entry, not a new section."""
-    text = block.text
-    title = block.title.lower().strip()
-    if title in blk.KNOWN_HEADINGS or title.startswith(("appendix", "supplementary")):
-        return False
-    return (
-        bool(_YEAR.search(text))
-        or " et al" in text
-        or text.count(",") >= 2
-        or (block.number is not None and not block.bold and block.size <= 12)
-    )
-
-
-def _abstract(document: Document, front: list[Block]) -> list[Block]:
-    """Set the abstract (from its section, or from the front matter); return the front matter's
-    paragraphs it did not take (affiliations, dates, an editor's name), which are kept as notes."""
-    candidates = [block for block in front if block.kind == "paragraph"]
-    for section in document.sections:
-        if section.title.lower() in ("abstract", "summary") and section.blocks:
-            document.abstract = "\n\n".join(block.text for block in section.blocks if block.kind == "paragraph")
-            return candidates
-    chosen = next((i for i, block in enumerate(candidates) if _ABSTRACT_LEAD.match(block.text) and len(block.text) > 200), None)
-    if chosen is None:
-        chosen = next((i for i, block in enumerate(candidates) if len(block.text) > 400), None)
-    if chosen is None:
-        return candidates
-    block = candidates[chosen]
-    parts = [_ABSTRACT_LEAD.sub("", block.text, count=1)]
-    taken = 1
-    # the abstract's continuation on the next page or column (it starts mid-sentence) and its keywords
-    for following in candidates[chosen + 1 : chosen + 4]:
-        if following.text[:1].islower() and not blk._SENTENCE_END.search(parts[-1]):
-            parts[-1] = blk.join_lines([parts[-1], following.text])
-        elif re.match(r"(key ?words|index terms)\b", following.text, re.IGNORECASE):
-            parts.append(following.text)
-        else:
-            break
-        taken += 1
-    document.abstract = "\n\n".join(parts)
-    _add_abstract_section(document, block)
-    return candidates[:chosen] + candidates[chosen + taken :]
-
-
-def _add_abstract_section(document: Document, block: Block) -> None:
-    section = Section(title="Abstract", level=1, page_start=block.page, page_end=block.page)
-    section.blocks = [DocBlock(text=part, page=block.page) for part in (document.abstract or "").split("\n\n")]
-    _insert_section(document, section, 0)
-
-
-def _insert_section(document: Document, section: Section, at: int) -> None:
-    """Insert a top-level section at ``at``, moving every index that points past it."""
-    document.sections.insert(at, section)
-    for item in document.sections[at + 1 :]:
-        if item.parent is not None and item.parent >= at:
-            item.parent += 1
-    for collection in (document.tables, document.formulas, document.figures):
-        for thing in collection:
-            if thing.section is not None and thing.section >= at:
-                thing.section += 1
-
-
-def _merge_continuations(document: Document) -> None:
-    """Rejoin paragraphs cut by a column or page break: no sentence end, lowercase start."""
-    for section in document.sections:
-        merged: list[DocBlock] = []
-        for block in section.blocks:
-            prev = merged[-1] if merged else None
-            if (
-                prev is not None
-                and prev.kind == "paragraph"
-                and block.kind == "paragraph"
-                and not blk._SENTENCE_END.search(prev.text)
-                and block.text[:1].islower()
-            ):
-                prev.text = blk.join_lines([prev.text, block.text])
-                continue
-            merged.append(block)
-        section.blocks = merged
-
-
-def _outside_cells(members: list[Block], cells: list[list[str]]) -> list[Block]:
-    """The lines under a caption that the table read there does not hold (most of their
-    words in no cell): the next column's prose, a caption's second line, a note; grouped into
-    blocks of consecutive lines and kept as text, so that nothing the caption claimed is lost."""
-    held = collections.Counter(word.lower() for row in cells for cell in row for word in _WORDS.findall(cell))
-    outside: list[Block] = []
-    run: list[Line] = []
-    for line in (line for member in members for line in member.lines):
-        words = [word.lower() for word in _WORDS.findall(line.text)]
-        found = sum(1 for word in words if held[word] > 0)
-        if words and found < 0.8 * len(words):
-            run.append(line)
-            continue
-        for word in words:
-            held[word] -= 1
-        if run:
-            outside.append(Block(run))
-            run = []
-    if run:
-        outside.append(Block(run))
-    return outside
-
-
-_WORDS = re.compile(r"[^\W\d_]{3,}")
-
-
-def _bbox(block: Block, members: list[Block]) -> tuple[float, float, float, float]:
-    lines = block.lines + [line for member in members for line in member.lines]
-    return (min(l.x0 for l in lines), min(l.top for l in lines), max(l.x1 for l in lines), max(l.bottom for l in lines))

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from statistics import median
 
+from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.regions import (
     ASIDE_COLUMN,
@@ -209,11 +210,22 @@ def _rows(lines: list[Line]) -> list[Line]:
         row.sort(key=lambda item: item.x0)
         if len(row) == 2 and _SECTION_NUMBER.match(row[0].text) and row[1].x0 - row[0].x1 < row[1].size * 6:
             row = [_merge(row[0], row[1])]  # "1" and "Introduction" set apart by a wide gap
-        if len(row) > 1:
+        if len(row) > 1 and not _beside_side_column(row):
             for line in row:
                 line.tags.add("row")
         out += row
     return out
+
+
+def _beside_side_column(row: list[Line]) -> bool:
+    """Two lines on one baseline that are no table's cells: a line of a side column's small print
+    (a first page's notes, PLOS's left margin) far from a line in larger type (a heading of the body
+    beside it). Cells of one row share their type, or sit closer."""
+    if len(row) != 2:
+        return False
+    small, large = sorted(row, key=lambda line: line.size)
+    gap = row[1].x0 - row[0].x1
+    return small.size < 0.8 * large.size and gap > large.size
 
 
 _SECTION_NUMBER = re.compile(r"^([1-9]\d?(\.\d{1,2}){0,3}\.?|[IVX]{1,5}\.?|[A-H](\.\d{1,2}){0,3}\.?)$")
@@ -364,11 +376,18 @@ def body_font(pages: list[Page]) -> str:
 
 
 def body_font_size(pages: list[Page]) -> float:
-    """The size that most characters are set in: the body text size."""
+    """The size that most characters before the reference list are set in: the body text size.
+    A long reference list in small type outweighs a short paper's body; the lines before its
+    heading decide, where they hold a third of the text at least."""
     weights: defaultdict[float, int] = defaultdict(int)
+    before: dict[float, int] | None = None
     for page in pages:
         for line in page.lines:
+            if before is None and line.text.strip(" .:").lower() in REFERENCE_HEADINGS:
+                before = dict(weights)
             weights[round(line.size * 2) / 2] += len(line.text)
     if not weights:
         return 10.0
+    if before and sum(before.values()) >= sum(weights.values()) / 3:
+        weights = defaultdict(int, before)
     return max(weights.items(), key=lambda item: item[1])[0]

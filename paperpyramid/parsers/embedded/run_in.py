@@ -34,6 +34,7 @@ from paperpyramid.parsers.embedded.layout import Line
 _ABBREVIATION_END = re.compile(r"\b(?:fig|figs|tab|eq|eqs|ref|refs|al|e\.g|i\.e|vs|cf|no|vol|approx|ca|resp|sp|spp|st|dr|mr|ms)$", re.I)
 _FRONT_HEADINGS = {"abstract", "summary", "keywords", "key words"}
 _MAX_WORDS = 20
+_FILLED = 0.2  # a line that stops within this share of the column's width of its edge fills it
 
 
 def split_run_in_headings(blocks: list[Block]) -> list[Block]:
@@ -50,7 +51,7 @@ def split_run_in_headings(blocks: list[Block]) -> list[Block]:
         if parts is None:
             result.append(block)
             continue
-        if len(parts[0].lines) > 1:  # the heading began on the bold line above
+        if result and parts[0].lines[0] is result[-1].lines[0]:  # the heading began on the line above
             result.pop()
         result += parts
     return result
@@ -60,7 +61,11 @@ def _split(block: Block, before: Block | None) -> list[Block] | None:
     """``block`` cut into its run-in heading and its text; ``before`` is the block above it, a
     bold line that may hold the heading's start ("Screening of the selected … for biogenic syn-"
     over "thesis of nano-MgO. The …")."""
-    first = block.lines[0]
+    head_lines: list[Line] = []
+    lines = block.lines
+    if _wrapped_lead(block):  # the heading fills the first line and ends on the second
+        head_lines, lines = [lines[0]], lines[1:]
+    first = lines[0]
     text = first.text
     lead = styled_lead(first)
     match = NUMBERED_RUN_IN.match(text)
@@ -69,8 +74,7 @@ def _split(block: Block, before: Block | None) -> list[Block] | None:
     if lead is None:
         assert match is not None
         lead = text[: match.end()]
-    head_lines: list[Line] = []
-    if before is not None and _starts_heading(before, first) and not match:
+    if not head_lines and before is not None and _starts_heading(before, first) and not match:
         head_lines = list(before.lines)
     heading_text = join_lines([line.text for line in head_lines] + [lead.strip()])
     number_match = re.match(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(?=\S)", heading_text)
@@ -82,23 +86,47 @@ def _split(block: Block, before: Block | None) -> list[Block] | None:
     heading = Block(lines=[*head_lines, replace(first, text=lead.strip())])
     heading.kind, heading.number, heading.title = "heading", number, title
     heading.extra["run_in"] = True
-    paragraph = Block(lines=[replace(first, text=rest, bold_prefix=0, italic_prefix=0), *block.lines[1:]])
+    paragraph = Block(lines=[replace(first, text=rest, bold_prefix=0, italic_prefix=0), *lines[1:]])
     paragraph.kind, paragraph.extra = block.kind, dict(block.extra)
     return [heading, paragraph]
 
 
 def _starts_heading(before: Block, first: Line) -> bool:
-    """A block of one or two bold lines, not ending a sentence, just above a line with a bold lead-in."""
+    """A block of one or two bold lines, not ending a sentence, just above a line with a bold
+    lead-in; or a heading in the lead-in's style (bold or italic) that fills its line, the lead-in
+    its last words ("3.2.1. Survival Comparison between Gastric MC and WMDC" over "Patients. The …")."""
+    last = before.lines[-1]
+    if before.kind == "heading" and not before.extra.get("run_in"):
+        same_style = (before.bold and first.bold_prefix > 0) or (all(line.italic for line in before.lines) and first.italic_prefix > 0)
+        fills = last.x1 >= first.x1 - _FILLED * (first.x1 - first.x0)
+        if not (same_style and fills):
+            return False
+    elif not (before.kind == "paragraph" and before.bold and first.bold_prefix > 0):
+        return False
     return (
-        before.kind == "paragraph"
-        and len(before.lines) <= 2
-        and before.bold
-        and first.bold_prefix > 0
+        len(before.lines) <= 2
         and before.lines[-1].column == first.column
         and before.page == first.page
         and not before.lines[-1].text.rstrip().endswith((".", ":"))
         and -first.height / 2 <= first.top - before.lines[-1].bottom < first.height
     )
+
+
+def _wrapped_lead(block: Block) -> bool:
+    """Whether the paragraph opens with a heading over two lines: a first line all in bold or all
+    in italics, no sentence ended, that fills the column, over a line whose lead-in is in the
+    same style ("3.1. Clinicopathological Parameters Comparison between MC" over "and WGMDC and
+    PDC Patients. The …")."""
+    if len(block.lines) < 3:
+        return False
+    first, second = block.lines[:2]
+    text = first.text.rstrip()
+    if not text or text.endswith((".", ":", ";")) or second.column != first.column:
+        return False
+    bold = first.bold_prefix >= len(text) - 1 and second.bold_prefix > 0
+    italic = first.italic_prefix >= len(text) - 1 and second.italic_prefix > 0
+    width = max(line.x1 for line in block.lines) - min(line.x0 for line in block.lines)
+    return (bold or italic) and first.x1 >= second.x1 - _FILLED * width and styled_lead(second) is not None
 
 
 def _title_like(title: str, number: str | None) -> bool:

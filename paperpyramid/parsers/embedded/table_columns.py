@@ -27,6 +27,9 @@ _RIVER_WIDTH = 0.6
 _RIVER_TOUCH = 0.2
 # a gap this many times the table's word space parts two cells
 _CELL_GAP = 1.5
+# justified text stretches its spaces to at most this many word spaces; marks set evenly
+# further apart ("X X X X" under columns 1 to 4) are cells
+_JUSTIFIED = 3.0
 # a river between numbers set close is at least this share of the gap between them
 _NUMBER_RIVER = 0.8
 _NUMBER = re.compile(r"^[-+−–]?\d[\d.,]*%?$")  # no "(0.88)": a mean and its spread in brackets are one cell
@@ -37,8 +40,12 @@ _STEPS = 4
 def word_space(lines: Sequence[Line]) -> float | None:
     """The width of a space between two words of one cell in these lines: the lower quartile
     of the gaps between words set on one line (most gaps are spaces; the wider ones are gaps
-    between cells the layout kept on one line); ``None`` where no line holds two words."""
-    gaps = sorted(b[1] - a[2] for line in lines if line.words for a, b in zip(line.words, line.words[1:], strict=False) if b[1] - a[2] > 0)
+    between cells the layout kept on one line); ``None`` where no line holds two words. Gaps
+    between one mark and the same mark again are left out where three others tell: marks in a
+    row of cells ("X X X") are set a cell apart, and in a table of them they are most gaps."""
+    pairs = [(a, b) for line in lines if line.words for a, b in zip(line.words, line.words[1:], strict=False) if b[1] - a[2] > 0]
+    words = [(a, b) for a, b in pairs if not (len(a[0]) == 1 and a[0] == b[0])]
+    gaps = sorted(b[1] - a[2] for a, b in (words if len(words) >= 3 else pairs))
     if len(gaps) < 3:
         return None
     return gaps[len(gaps) // 4]
@@ -55,7 +62,7 @@ def word_segments(lines: Sequence[Line], space: float | None) -> list[Line]:
         words = line.words or []
         gaps = [words[index][1] - words[index - 1][2] for index in range(1, len(words))]
         cuts = [index for index in range(1, len(words)) if gaps[index - 1] > limit]
-        if not cuts or _justified(gaps):
+        if not cuts or (_justified(gaps) and statistics.median(gaps) <= _JUSTIFIED * space):
             segments.append(line)
             continue
         for start, end in zip([0, *cuts], [*cuts, len(words)], strict=True):

@@ -18,8 +18,8 @@ of tables; this module reads the page with pdfium, as the parser does (one page:
    drawn: pdfplumber's lattice steps (``merge_edges``, ``edges_to_intersections``,
    ``intersections_to_cells``, ``cells_to_tables``; MIT) run on the rules pdfium reads, and
    a cell spanning rows or columns keeps its text in its first row and column.
-3. Otherwise, rows are the printed lines, and a line set closer to the one above than the
-   table's usual row spacing continues that row (a cell wrapped over lines): when the gaps
+3. Otherwise, rows are the printed lines (:mod:`.table_row_joins`), and a line set closer to
+   the one above than the table's usual row spacing continues that row (a cell wrapped over lines): when the gaps
    between lines fall into two groups (leading inside a cell, and the space between rows),
    the small ones join. A table whose rows all sit alike (one group) joins nothing.
 4. Columns: the white "rivers" that run down the region (Nurminen's text-alignment idea,
@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,7 @@ from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, table_lines, user_size
 from paperpyramid.parsers.embedded.table_bands import banded_rows, split_at
 from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space
+from paperpyramid.parsers.embedded.table_row_joins import join_rows, printed_rows, row_cells, spans_table
 
 __all__ = [
     "BBox",
@@ -72,25 +74,10 @@ BBox = tuple[float, float, float, float]
 
 _CAPTION_START = re.compile(r"^\s*(?:table|tab\.|fig\.?|figure|scheme|chart)\s*[A-Z]?\d+[a-z]?\b", re.IGNORECASE)
 _TABLE_WORD = re.compile(r"^\s*(?:table|tab\.)", re.IGNORECASE)
-# gaps between printed lines form two groups (inside a wrapped cell, between rows) when the
-# larger is this many times the smaller, and the smaller is under this share of the text size
-_WRAP_RATIO = 1.8
-_WRAP_GAP = 0.35
 # two rules no further apart than this are only the table's top and header rules (three close it)
 _HEADER_RULES = 60.0
-# printed rows that overlap by more than this share of their height are one row; less is
-# the loose boxes of tightly set rows touching (ACL tables: 10 pt pitch, 10.5 pt boxes)
-_OVERLAP = 0.25
-# lines this close to the table's smallest pitch (top to top) are set a line apart; rows padded by
-# a quarter of the text size over a leading of 1.2 sit 1.2 line pitches apart
-_TIGHT = 1.06
-# the smallest pitch is a line's (not a row's) when under this many line heights
-_LINE_PITCH = 1.3
-# a line opening with one of these after a cell that ends a sentence starts a new cell
-_OPENING = frozenset('“"ABCDEFGHIJKLMNOPQRSTUVWXYZ')
-_NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
-# a cell that opens with a value ("1.67 ± 1.53", "< 0.001", "−1243.5 mV", "NA")
-_VALUE = re.compile(r"^(?:[-+−–<>≤≥]\s?)?\(?\d|^(?:NA|N/A|NR|ND|–|-|—)$")
+# a column of running text spans at least this share of the width the long lines of a span cover
+_TEXT_COLUMN = 0.45
 # a caption this close under a rule closes a table printed above it (ACL: 12-15 pt)
 _ABOVE_GAP = 18.0
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
@@ -117,17 +104,6 @@ class Rule:
     @property
     def y(self) -> float:
         return (self.top + self.bottom) / 2
-
-
-@dataclass(slots=True)
-class _Row:
-    top: float
-    bottom: float
-    lines: list[Line] = field(default_factory=list)
-
-    @property
-    def height(self) -> float:
-        return self.bottom - self.top
 
 
 def extract_table(pdf_path: Path, page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
@@ -235,14 +211,18 @@ def read_region(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> l
     if grid is not None:
         return grid
     space = word_space(inside)
-    physical = _physical_rows(word_segments(inside, space))
-    edges = column_edges([row.lines for row in physical], x0, x1, space=space, numbers=number_gap(whole))
+    segments = word_segments(inside, space)
+    physical = printed_rows(segments)
+    # rivers are counted against the bands lines chain into (a label set between two rows joins both)
+    chained = printed_rows(segments, chain=True)
+    edges = column_edges([row.lines for row in chained], x0, x1, space=space, numbers=number_gap(whole))
     if len(edges) < 3:
         return None  # one column: prose or a list, not a table
     physical[0].lines = [piece for line in physical[0].lines for piece in _split_header(line, edges)]
     horizontal = [rule for rule in _horizontal_rules(rules) if top < rule.y < bottom + 1]
-    rows = _drop_notes(_join_wrapped(physical, horizontal, edges), horizontal, edges)
-    cells = [_cells(row, edges) for row in rows]
+    rows = join_rows(physical, horizontal, edges)
+    first = min(column_of(line, edges) for line in segments)
+    cells = [row_cells(row, edges, heading=spans_table(row, rows, edges), first=first) for row in rows]
     return cells if len(cells) >= 2 and not _looks_like_prose(cells) else None
 
 
@@ -304,24 +284,32 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     return (span[0], top, span[1], bottom)
 
 
-def body_margins(column: Sequence[Line]) -> tuple[float, float] | None:
-    """The left and right edges of the running text of a column (the most common edges of its
-    long lines), or ``None`` where it has too few long lines to tell."""
+def body_margins(column: Sequence[Line]) -> list[tuple[float, float]]:
+    """The left and right edges of the running text of a column: the most common edges of its
+    long lines, and any pair of edges three long lines share that spans most of a column of a
+    two-column page (a span across such a page has one pair per column; a table's cells share
+    a left edge, seldom a right one, and are narrower); empty where too few long lines tell."""
     long = [line for line in column if len(line.text) >= 40 and not line.parts]
     if len(long) < 3:
-        return None
+        return []
     left = statistics.mode(round(line.x0) for line in long)
     right = statistics.mode(round(line.x1) for line in long)
-    return (float(left), float(right)) if right - left > 100 else None
+    margins = [(float(left), float(right))] if right - left > 100 else []
+    least = _TEXT_COLUMN * (max(line.x1 for line in long) - min(line.x0 for line in long))
+    for (left, right), count in Counter((round(line.x0), round(line.x1)) for line in long).most_common():
+        if count < 3:
+            break
+        if right - left > max(100, least) and not any(abs(left - x0) <= 2 and abs(right - x1) <= 3 for x0, x1 in margins):
+            margins.append((float(left), float(right)))
+    return margins
 
 
-def prose_line(line: Line, margins: tuple[float, float] | None) -> bool:
-    """A line of running text: words from the column's left margin (or a paragraph's indent) to
+def prose_line(line: Line, margins: Sequence[tuple[float, float]]) -> bool:
+    """A line of running text: words from a column's left margin (or a paragraph's indent) to
     its right one, set as one line (no gap wide enough to part cells)."""
-    if margins is None or len(line.text) < 40 or len(line.text.split()) < 7:
+    if not margins or len(line.text) < 40 or len(line.text.split()) < 7:
         return False
-    left, right = margins
-    return -2 <= line.x0 - left <= 20 and abs(line.x1 - right) <= 3
+    return any(-2 <= line.x0 - left <= 20 and abs(line.x1 - right) <= 3 for left, right in margins)
 
 
 def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BBox) -> BBox | None:
@@ -353,7 +341,7 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
             break
         taken.append(line)
         edge = line.top
-    rows = _physical_rows(taken)
+    rows = printed_rows(taken)
     if len(rows) < 2:
         return None
     return (span[0], min(line.top for line in taken) - 0.5, span[1], max(line.bottom for line in taken) + 0.5)
@@ -368,7 +356,7 @@ def _running_text(column: Sequence[Line], top: float, limit: float) -> float:
         if not top <= line.top < limit:
             continue
         if prose_line(line, margins) and (left is None or line.x0 <= left + 2):
-            return line.top - 0.5
+            return line.top  # not under it: the last row's box may reach into the text's by a fraction of a point
         left = line.x0 if left is None else min(left, line.x0)
     return limit
 
@@ -446,10 +434,12 @@ def _one_column(lines: Sequence[Line], middle: float) -> bool:
 
 def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
     """Where the table starts: under the caption's continuation lines (same left edge, same
-    size, close under the line above, alone on their baseline: a row of cells is the header)."""
+    size, or the same line height where a font reports another size, close under the line
+    above, alone on their baseline: a row of cells is the header)."""
     cx0, ctop, cx1, cbottom = caption_bbox
     caption = [line for line in column if line.top >= ctop - 1 and line.bottom <= cbottom + 1]
     size = statistics.median(line.size for line in caption) if caption else None
+    height = statistics.median(line.height for line in caption) if caption else None
     top, previous = cbottom + 0.5, cbottom
     for line in column:
         if line.top < cbottom - 1:
@@ -457,7 +447,7 @@ def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
         continues = (
             abs(line.x0 - cx0) <= 2.5
             and line.top - previous <= 0.6 * line.height
-            and (size is None or abs(line.size - size) <= 0.6)
+            and (size is None or abs(line.size - size) <= 0.6 or (height is not None and abs(line.height - height) <= 0.3))
             and not any(other is not line and abs(other.top - line.top) < 0.5 * line.height and other.x0 > line.x1 for other in column)
         )
         if not continues:
@@ -467,146 +457,6 @@ def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
 
 
 # --------------------------------------------------------------------------- rows and columns
-
-
-def _physical_rows(lines: Sequence[Line]) -> list[_Row]:
-    """Lines into printed rows: a line belongs to the row whose band it overlaps by half."""
-    rows: list[_Row] = []
-    for line in sorted(lines, key=lambda line: (line.top, line.x0)):
-        row = rows[-1] if rows else None
-        overlap = 0.0 if row is None else min(row.bottom, line.bottom) - max(row.top, line.top)
-        if row is not None and overlap >= 0.5 * min(row.height, line.height):
-            row.lines.append(line)
-            row.bottom = max(row.bottom, line.bottom)
-        else:
-            rows.append(_Row(line.top, line.bottom, [line]))
-    return rows
-
-
-def _join_wrapped(rows: Sequence[_Row], rules: Sequence[Rule], edges: Sequence[float]) -> list[_Row]:
-    """One row per table row: printed rows closer together than the table's row spacing join.
-
-    Gaps with a rule in them are row breaks, and do not count in the spacing. A printed row
-    that fills every column the row above fills starts a new row, unless all its cells go on
-    in lower case (two paragraphs side by side).
-    """
-    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False)]
-    ruled = [any(a.bottom - 1 <= rule.y <= b.top + 1 for rule in rules) for a, b in zip(rows, rows[1:], strict=False)]
-    size = statistics.median(line.size for row in rows for line in row.lines) if rows else 0.0
-    threshold = _wrap_threshold([gap for gap, rule in zip(gaps, ruled, strict=True) if not rule], size)
-    joined: list[_Row] = []
-    for index, row in enumerate(rows):
-        last = joined[-1] if joined else None
-        gap = gaps[index - 1] if index else None
-        continues = last is not None and gap is not None and not ruled[index - 1] and gap < threshold and _goes_on(last, row, edges)
-        overlaps = (
-            gap is not None and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height) and not ruled[index - 1]
-        )
-        if last is not None and (continues or overlaps) and not (overlaps and _group_row(row, _columns(row, edges), _columns(last, edges))):
-            last.lines += row.lines
-            last.bottom = max(last.bottom, row.bottom)
-        else:
-            joined.append(_Row(row.top, row.bottom, list(row.lines)))
-    return _join_tight(joined, rules, edges)
-
-
-def _join_tight(rows: list[_Row], rules: Sequence[Rule], edges: Sequence[float]) -> list[_Row]:
-    """Printed lines set a line's pitch apart where the table's rows sit further apart: the lines
-    of a cell wrapped over lines (or a header over two), where the gaps between line boxes do not
-    fall into two groups (rows padded by a fraction of the leading, boxes touching).
-
-    Pitches are top to top, from the last line of the row above. A line joins the row above
-    when it sits at the table's smallest pitch, other lines sit clearly further apart (padded
-    rows, twice or more, not a paragraph after the table: a table whose rows all sit alike
-    joins nothing), it fills other columns than the row above, and it leaves the first cell
-    empty or fills only some of the columns above (a cell wrapped in the first column). A line
-    that fills every column above but the first, with a number in it, is a row of a group (its
-    label above), not a wrapped cell. A cell set in the middle of its row's height starts
-    under the lines of its neighbours (the row above then fills only some columns, and the
-    label's line joins it).
-    """
-    if len(rows) < 3:
-        return rows
-
-    def pitch(above: _Row, row: _Row) -> float:
-        return row.top - max(line.top for line in above.lines)
-
-    def ruled(above: _Row, row: _Row) -> bool:
-        return any(above.bottom - 1 <= rule.y <= row.top + 1 for rule in rules)
-
-    def columns(row: _Row) -> set[int]:
-        return {column_of(line, edges) for line in row.lines}
-
-    height = statistics.median(line.bottom - line.top for row in rows for line in row.lines)
-    pairs = [(above, row) for above, row in zip(rows, rows[1:], strict=False) if not ruled(above, row)]
-    pitches = [pitch(above, row) for above, row in pairs if pitch(above, row) > 0.5 * height]
-    if not pitches or min(pitches) > _LINE_PITCH * height:
-        return rows
-    tight = _TIGHT * min(pitches)
-    first = min(column for row in rows for column in columns(row))  # the region's edge may leave a column empty
-    if sum(1 for above, row in pairs if tight < pitch(above, row) <= 2 * min(pitches)) < 2:
-        return rows
-    joined = [rows[0]]
-    for row in rows[1:]:
-        above = joined[-1]
-        mine, theirs = columns(row), columns(above)
-        numbers = any(_NUMBER.match(line.text) for line in row.lines)
-        group_row = first in theirs and first not in mine and mine >= theirs - {first} and numbers
-        partial = first not in mine or mine < theirs or first not in theirs
-        wraps = mine != theirs and partial and not group_row and not _new_sentence(above, row, edges)
-        if wraps and not ruled(above, row) and 0 < pitch(above, row) <= tight:
-            above.lines += row.lines
-            above.top, above.bottom = min(above.top, row.top), max(above.bottom, row.bottom)
-        else:
-            joined.append(row)
-    return joined
-
-
-def _new_sentence(above: _Row, row: _Row, edges: Sequence[float]) -> bool:
-    """A line that opens a sentence under a cell that ends one: a new cell of a table of text
-    (a quotation under the last), not the cell above wrapped."""
-    for line in row.lines:
-        column = column_of(line, edges)
-        over = [mine for mine in above.lines if column_of(mine, edges) == column]
-        if over and max(over, key=lambda mine: mine.top).text.rstrip().endswith((".", "?", "!", "”", '"')) and line.text[:1] in _OPENING:
-            return True
-    return False
-
-
-def _goes_on(above: _Row, row: _Row, edges: Sequence[float]) -> bool:
-    """Whether a printed row close under ``above`` goes on with it: it leaves some of its columns
-    empty (a wrapped cell), unless it is a row of a group (below); or it fills them all with
-    words that go on in lower case."""
-    mine, theirs = _columns(row, edges), _columns(above, edges)
-    if not mine >= theirs:
-        return not _group_row(row, mine, theirs)
-    return all(not line.text[:1].isupper() and not line.text[:1].isdigit() for line in row.lines)
-
-
-def _columns(row: _Row, edges: Sequence[float]) -> set[int]:
-    return {column_of(line, edges) for line in row.lines}
-
-
-def _group_row(row: _Row, mine: set[int], theirs: set[int]) -> bool:
-    """A printed row that fills every column of the row above but the first, values in most of
-    them: the next row of a group whose label the row above carries ("TA 98 | −S9 | 1.00 ± 1.73"
-    then "| +S9 | 1.67 ± 1.53"), not a cell wrapped onto a second line."""
-    first = min(theirs)
-    values = sum(1 for line in row.lines if _VALUE.match(line.text))
-    return len(theirs) >= 3 and first not in mine and mine >= theirs - {first} and values >= max(2, len(row.lines) // 2)
-
-
-def _wrap_threshold(gaps: Sequence[float], size: float) -> float:
-    """The gap under which a printed line continues the row above; 0 where no gap is small."""
-    # gaps under a fifth of the text size are all "touching": their ratios mean nothing
-    positive = sorted(max(gap, 0.2 * size) for gap in gaps if gap > 0)
-    if len(positive) < 2:
-        return 0.0
-    ratio, index = max((b / a, i) for i, (a, b) in enumerate(zip(positive, positive[1:], strict=False)))
-    small, large = positive[index], positive[index + 1]
-    if ratio < _WRAP_RATIO or small > _WRAP_GAP * size or index + 2 == len(positive):
-        return 0.0  # one group: every line is a row (overlapping lines still join); one wide gap is the table's end, not its rows' spacing
-    return float((small * large) ** 0.5)
 
 
 def _ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
@@ -684,27 +534,3 @@ def _text_in(lines: Sequence[Line], cell: tuple[float, float, float, float]) -> 
     x0, top, x1, bottom = cell
     inside = [line for line in lines if x0 <= (line.x0 + line.x1) / 2 < x1 and top <= (line.top + line.bottom) / 2 < bottom]
     return join_lines([line.text for line in sorted(inside, key=lambda line: (round(line.top), line.x0))])
-
-
-def _cells(row: _Row, edges: Sequence[float]) -> list[str]:
-    parts: list[list[str]] = [[] for _ in range(len(edges) - 1)]
-    for line in sorted(row.lines, key=lambda line: (round(line.top), line.x0)):
-        parts[column_of(line, edges)].append(line.text)
-    return [join_lines(texts) for texts in parts]
-
-
-def _drop_notes(rows: list[_Row], rules: Sequence[Rule], edges: Sequence[float]) -> list[_Row]:
-    """Trailing one-cell rows under the last rule or after a wide gap: notes, not cells."""
-    if len(rows) < 3:
-        return rows
-    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False)]
-    usual = statistics.median(gaps)
-    while len(rows) > 2:
-        last, above = rows[-1], rows[-2]
-        one_cell = len({column_of(line, edges) for line in last.lines}) == 1
-        ruled_off = any(above.bottom <= rule.y <= last.top for rule in rules)
-        if one_cell and (ruled_off or last.top - above.bottom > 3 * max(usual, 1.0)):
-            rows = rows[:-1]
-        else:
-            break
-    return rows

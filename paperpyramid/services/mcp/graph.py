@@ -2,9 +2,9 @@
 insights, each insight with the passages it was distilled from) and ``citations`` (what an
 article or a passage cites, and what cites the article).
 
-The pyramid is read from its tables as :mod:`paperpyramid.retrieval.levels` reads them
-(``insights_contexts`` links an insight to its verbatim contexts, ``concepts_insights`` a
-concept to its insights); the citation graph through :mod:`paperpyramid.citation_graph`.
+The pyramid is read through :mod:`paperpyramid.db.queries.article_pyramid` (an insight links to
+its verbatim contexts, a concept to its insights); the citation graph through
+:mod:`paperpyramid.citation_graph`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from paperpyramid.citation_graph import CitationLink, sentence_around
+from paperpyramid.db.queries import article_pyramid, graph
 from paperpyramid.services.mcp.bounds import ABSTRACT_CAP, PASSAGE_CAP, SNIPPET_CAP, page_of, short_citation
 
 if TYPE_CHECKING:
@@ -29,22 +30,22 @@ def pyramid(tools: CorpusTools, article_id: str, *, offset: int = 0, limit: int 
     of its insights with their source passages, and the recollections it takes part in."""
     conn, budget = tools.corpus.conn, tools.budget
     article = tools.corpus.article(article_id)
-    status = conn.execute("SELECT status FROM distillations WHERE article_id = ?", [article.id]).fetchone()
-    distilled = conn.execute("SELECT text FROM abstracts WHERE article_id = ?", [article.id]).fetchone()
-    abstract = distilled[0] if distilled else article.abstract
-    insights = conn.execute("SELECT id, text, pages, section FROM insights WHERE article_id = ? ORDER BY position", [article.id]).fetchall()
+    status = article_pyramid.distillation_status(conn, article.id)
+    distilled = article_pyramid.distilled_abstract(conn, article.id)
+    abstract = distilled if distilled is not None else article.abstract
+    insights = article_pyramid.insights(conn, article.id)
     positions = {row[0]: number for number, row in enumerate(insights, 1)}
     next_offset, total = page_of(insights, offset, limit)
     answer: dict[str, Any] = {
         "article": tools.article_view(article),
-        "distillation": status[0] if status else "not distilled",
-        "abstract": None if abstract is None else {"text": budget.cut(abstract, ABSTRACT_CAP).text, "distilled": bool(distilled)},
+        "distillation": status if status is not None else "not distilled",
+        "abstract": None if abstract is None else {"text": budget.cut(abstract, ABSTRACT_CAP).text, "distilled": distilled is not None},
         "concepts": _concepts(tools, article.id, positions),
         "insights": [_insight(tools, row, positions[row[0]]) for row in insights[offset : offset + limit]],
         "total_insights": total, "offset": offset, "next_offset": next_offset,
         "recollections": _recollections(tools, article.id),
     }  # fmt: skip
-    if not status:
+    if status is None:
         answer["note"] = "this article has no distilled pyramid (run `paperpyramid distill`); the abstract is the printed one"
     return answer
 
@@ -52,19 +53,18 @@ def pyramid(tools: CorpusTools, article_id: str, *, offset: int = 0, limit: int 
 def _concepts(tools: CorpusTools, article_id: str, positions: dict[str, int]) -> list[dict[str, Any]]:
     conn = tools.corpus.conn
     concepts = []
-    for concept_id, text in conn.execute("SELECT id, text FROM concepts WHERE article_id = ? ORDER BY position", [article_id]):
-        linked = [row[0] for row in conn.execute("SELECT insight_id FROM concepts_insights WHERE concept_id = ?", [concept_id])]
+    for concept_id, text in article_pyramid.concepts(conn, article_id):
+        linked = article_pyramid.concept_insights(conn, concept_id)
         concepts.append({"concept_id": concept_id, "text": tools.budget.cut(text, PASSAGE_CAP).text,
                          "insights": sorted(positions[item] for item in linked if item in positions)})  # fmt: skip
     return concepts
 
 
-def _insight(tools: CorpusTools, row: tuple[Any, ...], number: int) -> dict[str, Any]:
+def _insight(tools: CorpusTools, row: article_pyramid.InsightRow, number: int) -> dict[str, Any]:
     insight_id, text, pages, section = row
-    linked = tools.corpus.conn.execute(
-        "SELECT context_id FROM insights_contexts WHERE insight_id = ? ORDER BY score DESC", [insight_id]).fetchall()  # fmt: skip
+    linked = article_pyramid.insight_contexts(tools.corpus.conn, insight_id)
     sources: list[dict[str, Any]] = []
-    for (context_id,) in linked[:SOURCES_SHOWN]:
+    for context_id in linked[:SOURCES_SHOWN]:
         try:
             context = tools.corpus.context(context_id)
         except KeyError:
@@ -81,10 +81,7 @@ def _insight(tools: CorpusTools, row: tuple[Any, ...], number: int) -> dict[str,
 
 
 def _recollections(tools: CorpusTools, article_id: str) -> list[dict[str, Any]]:
-    rows = tools.corpus.conn.execute(
-        "SELECT DISTINCT r.id, r.text FROM recollections AS r JOIN recollections_sources AS rs ON rs.recollection_id = r.id "
-        "WHERE rs.article_id = ? ORDER BY r.created_at LIMIT ?", [article_id, RECOLLECTIONS_SHOWN],
-    ).fetchall()  # fmt: skip
+    rows = article_pyramid.recollections_of(tools.corpus.conn, article_id, RECOLLECTIONS_SHOWN)
     return [{"recollection_id": item, "text": tools.budget.cut(text, PASSAGE_CAP).text} for item, text in rows]
 
 
@@ -131,15 +128,7 @@ def _link(tools: CorpusTools, link: CitationLink, direction: str) -> dict[str, A
 
 
 def _in_passage(tools: CorpusTools, context_id: str, article_id: str, page: int | None) -> dict[str, Any]:
-    rows = tools.corpus.conn.execute(
-        """
-        SELECT ci.bib_entry_id, b.raw, b.cited_article_id, coalesce(a.title, b.title), c.text, ci.char_start, ci.char_end
-        FROM citations AS ci JOIN bib_entries AS b ON b.id = ci.bib_entry_id JOIN contexts AS c ON c.id = ci.context_id
-        LEFT JOIN articles AS a ON a.id = b.cited_article_id
-        WHERE ci.context_id = ? ORDER BY ci.char_start
-        """,
-        [context_id],
-    ).fetchall()
+    rows = graph.citations_in(tools.corpus.conn, context_id)
     cut = tools.budget.cut
     found = [
         {"marker": text[start:end], "entry_id": entry_id, "entry": cut(raw or "", SNIPPET_CAP).text, "cited_article_id": cited,

@@ -1,0 +1,339 @@
+"""The section tree from the classified blocks: the embedded parser's last pass.
+
+:func:`assemble` walks the blocks in reading order. A heading opens a section under the nearest
+open one of a lower level; a table caption takes the blocks its table claimed; figure captions
+and display formulas are kept apart as well as in the text; the reference list's lines are
+gathered (also where the list resumes after other sections) and split into entries; the front
+matter before the first heading gives the abstract, and the rest of it a section of its own.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+from dataclasses import dataclass, field
+from typing import cast
+
+from paperpyramid.document import Block as DocBlock
+from paperpyramid.document import Document, Figure, Formula, Section, Table
+from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
+from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.references import split_references
+from paperpyramid.parsers.embedded.tables import table_cells
+
+_ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
+
+
+@dataclass
+class _Assembly:
+    """What :func:`_assemble` carries from one block to the next."""
+
+    document: Document
+    blocks: list[Block]
+    current: Section | None = None
+    front_section: Section | None = None  # an untitled first section for a figure or table before the first heading
+    front: list[Block] = field(default_factory=list)
+    references_lines: list[Line] = field(default_factory=list)
+    in_references: bool = False
+    last_entry: int = 0  # the highest entry number of a numbered reference list read so far
+    resumed: bool = False  # the reference list resumed after other sections (see _resumes_references)
+    skip: set[int] = field(default_factory=set)
+    asides: list[DocBlock] = field(default_factory=list)
+    stack: list[int] = field(default_factory=list)  # indices of open sections by level
+
+
+def assemble(document: Document, blocks: list[Block], body_size: float) -> list[DocBlock]:
+    """Walk the classified blocks, building the section tree and pulling out the rest; return
+    the small print set aside (see :func:`_drop_small_print`)."""
+    state = _Assembly(document, blocks)
+    for index, block in enumerate(blocks):
+        if block.kind == "aside":
+            state.asides.append(DocBlock(text=block.text, page=block.page, kind="paragraph", bbox=block_bbox(block, [])))
+            continue
+        if index in state.skip or block.kind in ("furniture", "title", "table_part"):
+            continue
+        if block.kind == "heading" and state.in_references and _reference_like(block):
+            block.kind = "paragraph"
+        if block.kind == "heading":
+            _open_section(state, block)
+            continue
+        target = _target_section(state, block)
+        if target is None:
+            continue
+        target.page_end = max(target.page_end or block.page, block.page)
+        if _take_reference_lines(state, block):
+            continue
+        state.resumed = False
+        section_index = document.sections.index(target)
+        if block.kind == "caption" and block.extra.get("caption_kind") == "table":
+            _add_table(state, block, target, section_index)
+        elif block.kind == "caption":
+            document.figures.append(
+                Figure(caption=block.text, page=block.page, label=block.label, section=section_index, bbox=block_bbox(block, []))
+            )
+            target.blocks.append(DocBlock(text=block.text, page=block.page, kind="caption", bbox=block_bbox(block, [])))
+        elif block.kind == "formula":
+            document.formulas.append(
+                Formula(text=block.text, page=block.page, label=block.label, section=section_index, bbox=block_bbox(block, []))
+            )
+            target.blocks.append(DocBlock(text=block.text, page=block.page, kind="formula", bbox=block_bbox(block, [])))
+        elif text := str(block.extra.get("text", block.text)):
+            target.blocks.append(DocBlock(text=text, page=block.page, kind="paragraph", bbox=block_bbox(block, [])))
+    _set_references(state)
+    _place_front_matter(state)
+    return state.asides
+
+
+def _open_section(state: _Assembly, block: Block) -> None:
+    """A heading opens a section under the nearest open one of a lower level."""
+    sections = state.document.sections
+    title = re.sub(r"\s+", " ", block.title).strip()
+    is_references = title.lower() in REFERENCE_HEADINGS
+    level = 1 if is_references else max(block.level, 1)
+    while state.stack and sections[state.stack[-1]].level >= level:
+        state.stack.pop()
+    section = Section(
+        title=title,
+        level=level,
+        number="ref" if is_references else block.number,
+        parent=state.stack[-1] if state.stack else None,
+        page_start=block.page,
+        page_end=block.page,
+    )
+    sections.append(section)
+    # the abstract and the reference list never hold subsections
+    state.stack = [] if is_references or title.lower() in ("abstract", "summary") else state.stack + [len(sections) - 1]
+    state.current = section
+    state.in_references = is_references
+    state.resumed = False
+
+
+def _target_section(state: _Assembly, block: Block) -> Section | None:
+    """The section a block belongs to; None for the front matter's text, kept for later."""
+    if state.current is not None:
+        return state.current
+    if block.kind not in ("caption", "formula"):
+        state.front.append(block)
+        return None
+    if state.front_section is None:  # a figure or table before the first heading: an untitled first section holds it
+        state.front_section = Section(title="", level=1, page_start=block.page, page_end=block.page)
+        state.document.sections.append(state.front_section)
+    return state.front_section
+
+
+def _take_reference_lines(state: _Assembly, block: Block) -> bool:
+    """Whether the block is the reference list's (its lines are kept for splitting)."""
+    if state.in_references and block.kind in ("paragraph", "formula"):
+        resumed = state.resumed
+    elif (
+        state.last_entry
+        and block.kind == "paragraph"
+        and _resumes_references(block, state.last_entry, state.resumed, state.references_lines[-1].page)
+    ):
+        resumed = True
+    else:
+        return False
+    state.references_lines += block.lines
+    state.last_entry = max([state.last_entry, *_entry_numbers(block.lines)])
+    state.resumed = resumed
+    return True
+
+
+def _add_table(state: _Assembly, block: Block, target: Section, section_index: int) -> None:
+    """A table caption with the blocks it claimed: a :class:`Table` and its rendering as a block."""
+    document, blocks = state.document, state.blocks
+    caption = block.text
+    # a block the PDF's outline names as a heading stays one, whatever the table claimed
+    members = [m for m in block.extra.get("members", ()) if blocks[m].kind != "heading"]  # type: ignore[attr-defined]
+    state.skip.update(members)
+    lines = [line for member in members for line in blocks[member].lines]
+    found = cast("list[list[str]] | None", block.extra.get("found"))
+    cells = found or table_cells(lines)
+    table = Table(
+        caption=caption,
+        cells=cells,
+        page=block.page,
+        label=block.label,
+        section=section_index,
+        bbox=block_bbox(block, [blocks[m] for m in members]),
+    )
+    document.tables.append(table)
+    # a table without a caption starts with its cells
+    text = "\n\n".join(part for part in (caption, table.markdown if cells else "") if part)
+    target.blocks.append(DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox))
+    if found:  # what the caption claimed that the engine's cells do not hold stays text
+        for member in _outside_cells([blocks[m] for m in members], found):
+            target.blocks.append(DocBlock(text=member.text, page=member.page, kind="paragraph", bbox=block_bbox(member, [])))
+    if not cells:
+        document.warnings.append(f"table {block.label} on page {block.page}: caption found, cells not recognised")
+
+
+def _set_references(state: _Assembly) -> None:
+    """The reference list's lines split into entries, which are also its section's blocks."""
+    document = state.document
+    document.references = split_references(state.references_lines)
+    ref_section = next((s for s in document.sections if s.number == "ref"), None)
+    if ref_section is not None:
+        ref_section.blocks = [DocBlock(text=ref.raw, page=ref_section.page_start or 1, kind="list_item") for ref in document.references]
+
+
+def _place_front_matter(state: _Assembly) -> None:
+    """The abstract from the front matter, and the front matter's other paragraphs where they belong."""
+    document, sections, front_section = state.document, state.document.sections, state.front_section
+    headed = any(section is not front_section for section in sections)
+    leftover = [
+        DocBlock(text=str(b.extra.get("text", b.text)), page=b.page, kind="paragraph", bbox=block_bbox(b, []))
+        for b in _abstract(document, state.front)
+    ]
+    if not leftover:
+        return
+    if front_section is not None:
+        front_section.blocks = leftover + front_section.blocks
+        front_section.page_start = min(front_section.page_start or leftover[0].page, leftover[0].page)
+    elif not headed:
+        # no headings at all: one section holds the text (the abstract found in it aside)
+        body = Section(title=document.title or "Body", level=1, page_start=leftover[0].page, page_end=leftover[-1].page)
+        body.blocks = leftover
+        sections.append(body)
+    else:
+        # the front matter that is neither title, authors nor abstract (affiliations, dates; on
+        # a paper whose first heading comes late, its opening pages): an untitled section where
+        # it was printed, after the abstract
+        front_matter = Section(title="", level=1, page_start=leftover[0].page, page_end=leftover[-1].page)
+        front_matter.blocks = leftover
+        _insert_section(document, front_matter, 1 if sections and sections[0].title.lower() in ("abstract", "summary") else 0)
+
+
+_YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)[a-z]?\b")
+_ENTRY_NUMBER = re.compile(r"^\s*\[?(\d{1,3})[.\]]\s+\S")
+_LINK_LINE = re.compile(r"\b(PubMed|Full Text|CrossRef|Google Scholar|Publisher Site|doi)\b", re.I)
+
+
+def _entry_numbers(lines: list[Line]) -> list[int]:
+    return [int(match.group(1)) for line in lines if (match := _ENTRY_NUMBER.match(line.text))]
+
+
+def _resumes_references(block: Block, last_entry: int, resumed: bool, last_page: int) -> bool:
+    """Whether a block after the reference list's section ended carries the list on: the entry
+    numbered next ("7. Ishida Y, …" where the list stopped at 6: F1000 sets its back matter
+    between the two halves of its list), or, once resumed, the entries' other lines: anything on
+    the page the list reached, reference-like text on a later page (a heading ends it)."""
+    numbers = _entry_numbers(block.lines)
+    if numbers and not resumed:
+        return numbers[0] == last_entry + 1 and _reference_like(block)
+    if not resumed:
+        return False
+    return block.page == last_page or _reference_like(block) or bool(_LINK_LINE.search(block.text))
+
+
+def _reference_like(block: Block) -> bool:
+    """Inside a reference list, a styled line is usually an entry, not a new section."""
+    text = block.text
+    title = block.title.lower().strip()
+    if title in blk.KNOWN_HEADINGS or title.startswith(("appendix", "supplementary")):
+        return False
+    return (
+        bool(_YEAR.search(text))
+        or " et al" in text
+        or text.count(",") >= 2
+        or (block.number is not None and not block.bold and block.size <= 12)
+    )
+
+
+def _abstract(document: Document, front: list[Block]) -> list[Block]:
+    """Set the abstract (from its section, or from the front matter); return the front matter's
+    paragraphs it did not take (affiliations, dates, an editor's name), which are kept as notes."""
+    candidates = [block for block in front if block.kind == "paragraph"]
+    for section in document.sections:
+        if section.title.lower() in ("abstract", "summary") and section.blocks:
+            document.abstract = "\n\n".join(block.text for block in section.blocks if block.kind == "paragraph")
+            return candidates
+    chosen = next((i for i, block in enumerate(candidates) if _ABSTRACT_LEAD.match(block.text) and len(block.text) > 200), None)
+    if chosen is None:
+        chosen = next((i for i, block in enumerate(candidates) if len(block.text) > 400), None)
+    if chosen is None:
+        return candidates
+    block = candidates[chosen]
+    parts = [_ABSTRACT_LEAD.sub("", block.text, count=1)]
+    taken = 1
+    # the abstract's continuation on the next page or column (it starts mid-sentence) and its keywords
+    for following in candidates[chosen + 1 : chosen + 4]:
+        if following.text[:1].islower() and not blk._SENTENCE_END.search(parts[-1]):
+            parts[-1] = blk.join_lines([parts[-1], following.text])
+        elif re.match(r"(key ?words|index terms)\b", following.text, re.IGNORECASE):
+            parts.append(following.text)
+        else:
+            break
+        taken += 1
+    document.abstract = "\n\n".join(parts)
+    _add_abstract_section(document, block)
+    return candidates[:chosen] + candidates[chosen + taken :]
+
+
+def _add_abstract_section(document: Document, block: Block) -> None:
+    section = Section(title="Abstract", level=1, page_start=block.page, page_end=block.page)
+    section.blocks = [DocBlock(text=part, page=block.page) for part in (document.abstract or "").split("\n\n")]
+    _insert_section(document, section, 0)
+
+
+def _insert_section(document: Document, section: Section, at: int) -> None:
+    """Insert a top-level section at ``at``, moving every index that points past it."""
+    document.sections.insert(at, section)
+    for item in document.sections[at + 1 :]:
+        if item.parent is not None and item.parent >= at:
+            item.parent += 1
+    for collection in (document.tables, document.formulas, document.figures):
+        for thing in collection:
+            if thing.section is not None and thing.section >= at:
+                thing.section += 1
+
+
+def merge_continuations(document: Document) -> None:
+    """Rejoin paragraphs cut by a column or page break: no sentence end, lowercase start."""
+    for section in document.sections:
+        merged: list[DocBlock] = []
+        for block in section.blocks:
+            prev = merged[-1] if merged else None
+            if (
+                prev is not None
+                and prev.kind == "paragraph"
+                and block.kind == "paragraph"
+                and not blk._SENTENCE_END.search(prev.text)
+                and block.text[:1].islower()
+            ):
+                prev.text = blk.join_lines([prev.text, block.text])
+                continue
+            merged.append(block)
+        section.blocks = merged
+
+
+def _outside_cells(members: list[Block], cells: list[list[str]]) -> list[Block]:
+    """The lines under a caption that the table read there does not hold (most of their
+    words in no cell): the next column's prose, a caption's second line, a note; grouped into
+    blocks of consecutive lines and kept as text, so that nothing the caption claimed is lost."""
+    held = collections.Counter(word.lower() for row in cells for cell in row for word in _WORDS.findall(cell))
+    outside: list[Block] = []
+    run: list[Line] = []
+    for line in (line for member in members for line in member.lines):
+        words = [word.lower() for word in _WORDS.findall(line.text)]
+        found = sum(1 for word in words if held[word] > 0)
+        if words and found < 0.8 * len(words):
+            run.append(line)
+            continue
+        for word in words:
+            held[word] -= 1
+        if run:
+            outside.append(Block(run))
+            run = []
+    if run:
+        outside.append(Block(run))
+    return outside
+
+
+_WORDS = re.compile(r"[^\W\d_]{3,}")
+
+
+def block_bbox(block: Block, members: list[Block]) -> tuple[float, float, float, float]:
+    lines = block.lines + [line for member in members for line in member.lines]
+    return (min(l.x0 for l in lines), min(l.top for l in lines), max(l.x1 for l in lines), max(l.bottom for l in lines))

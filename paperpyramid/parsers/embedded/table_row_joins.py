@@ -1,0 +1,358 @@
+"""A table's printed lines into its rows: the printed rows (lines side by side), then the rows
+of the table (a cell wrapped over lines, a row label set across two rows, rows ruled apart).
+
+The table engine (:mod:`.table_engine`) finds the region and its columns; this module joins
+its printed rows:
+
+1. :func:`printed_rows`: lines that share a band are one printed row.
+2. :func:`join_rows`: a label set midway beside the two rows of its group goes with the first
+   (``_labels_across``); printed rows closer together than the table's row spacing join
+   (``_join_wrapped``, and ``_join_tight`` where the gaps do not fall into two groups); a band
+   between two rules of a table ruled between its rows is one row where its lines are the
+   lines of wrapped cells (``_join_ruled_bands``); notes under the table are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from paperpyramid.parsers.embedded.blocks import join_lines
+from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.table_columns import column_of
+
+if TYPE_CHECKING:
+    from paperpyramid.parsers.embedded.table_engine import Rule
+
+__all__ = ["PrintedRow", "join_rows", "printed_rows", "row_cells", "spans_table"]
+
+# gaps between printed lines form two groups (inside a wrapped cell, between rows) when the
+# larger is this many times the smaller, and the smaller is under this share of the text size
+_WRAP_RATIO = 1.8
+_WRAP_GAP = 0.35
+# printed rows that overlap by more than this share of their height are one row; less is
+# the loose boxes of tightly set rows touching (ACL tables: 10 pt pitch, 10.5 pt boxes)
+_OVERLAP = 0.25
+# lines this close to the table's smallest pitch (top to top) are set a line apart; rows padded by
+# a quarter of the text size over a leading of 1.2 sit 1.2 line pitches apart
+_TIGHT = 1.06
+# the smallest pitch is a line's (not a row's) when under this many line heights
+_LINE_PITCH = 1.3
+# a line that goes on with a word in lower case: the lines of a cell wrapped over lines, not a new entry
+_GOES_ON = re.compile(r"^[a-z][a-z-]*[,;:.)]?(?:\s|$)")
+# a line overlapping a printed row by this share of its height widens the row's band
+_WIDENS = 0.75
+# a line opening with one of these after a cell that ends a sentence starts a new cell
+_OPENING = frozenset('“"ABCDEFGHIJKLMNOPQRSTUVWXYZ')
+_NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
+# a group's heading is centred on the table within this share of its width, and narrower than this share
+_CENTRED = 0.03
+_NARROWER = 0.8
+_HEADING = re.compile(r"[^\W\d_]{3,}")
+# a cell that opens with a value ("1.67 ± 1.53", "< 0.001", "−1243.5 mV", "(−20–100)", "NA")
+_VALUE = re.compile(r"^\(?(?:[-+−–<>≤≥]\s?)?\(?\d|^(?:NA|N/A|NR|ND|–|-|—)$")
+
+
+@dataclass(slots=True)
+class PrintedRow:
+    """Lines set side by side, between ``top`` and ``bottom``: a printed row, then a table row."""
+
+    top: float
+    bottom: float
+    lines: list[Line] = field(default_factory=list)
+    #: a row of a group whose label, set across it and the row above, went to the row above:
+    #: a row of its own, never the row above wrapped
+    alone: bool = False
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+def join_rows(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
+    """The table's rows from its printed ``rows`` (top to bottom), its horizontal ``rules`` and
+    its column ``edges``."""
+    joined = _join_wrapped(_labels_across(rows, edges), rules, edges)
+    return _drop_notes(_join_ruled_bands(joined, rules, edges), rules, edges)
+
+
+def row_cells(row: PrintedRow, edges: Sequence[float], *, heading: bool = False, first: int = 0) -> list[str]:
+    """A row's text per column, each cell's lines joined in reading order; a ``heading`` row
+    (:func:`spans_table`) has its text in the ``first`` column, as a cell spanning columns keeps
+    its text in its first."""
+    parts: list[list[str]] = [[] for _ in range(len(edges) - 1)]
+    ordered = sorted(row.lines, key=lambda line: (round(line.top), line.x0))
+    for line in ordered:
+        parts[column_of(line, edges)].append(line.text)
+    if heading:
+        parts = [[] for _ in parts]
+        parts[first] = [line.text for line in ordered]
+    return [join_lines(texts) for texts in parts]
+
+
+def spans_table(row: PrintedRow, rows: Sequence[PrintedRow], edges: Sequence[float]) -> bool:
+    """Whether ``row`` is the heading of a group of rows set centred across the table: words on
+    one line (pieces of it no further apart than a quarter of its width), centred on the text
+    of the table's ``rows`` and narrower than it, starting where no other line of its column
+    starts (a cell's line wrapped there starts at the column's edge)."""
+    lines = sorted(row.lines, key=lambda line: line.x0)
+    if not lines or max(line.top for line in lines) - min(line.top for line in lines) > 1:
+        return False
+    left = min(line.x0 for other in rows for line in other.lines)
+    right = max(line.x1 for other in rows for line in other.lines)
+    x0, x1 = lines[0].x0, max(line.x1 for line in lines)
+    centred = abs((x0 + x1) / 2 - (left + right) / 2) <= _CENTRED * (right - left) and x1 - x0 <= _NARROWER * (right - left)
+    apart = any(b.x0 - a.x1 > 0.25 * (x1 - x0) for a, b in zip(lines, lines[1:], strict=False))
+    column = column_of(lines[0], edges)
+    aligned = any(abs(line.x0 - x0) <= 3 for other in rows if other is not row for line in other.lines if column_of(line, edges) == column)
+    words = " ".join(line.text for line in lines)
+    return centred and not apart and not aligned and _HEADING.search(words) is not None and _VALUE.match(words) is None
+
+
+def printed_rows(lines: Sequence[Line], *, chain: bool = False) -> list[PrintedRow]:
+    """Lines into printed rows: a line belongs to the row whose band it overlaps by half. Only a
+    line that lies mostly in the band widens the band lines are matched against: a row label
+    set midway between two rows (one label for a "−S9" and a "+S9" row) joins the first and
+    does not pull the second in (the row still reaches down to the label's bottom). With
+    ``chain`` every line widens its row's band (the bands overlapping lines chain into)."""
+    rows: list[PrintedRow] = []
+    band = 0.0  # the bottom of the last row's band
+    for line in sorted(lines, key=lambda line: (line.top, line.x0)):
+        row = rows[-1] if rows else None
+        overlap = 0.0 if row is None else min(band, line.bottom) - max(row.top, line.top)
+        if row is not None and overlap >= 0.5 * min(band - row.top, line.height):
+            row.lines.append(line)
+            row.bottom = max(row.bottom, line.bottom)
+            if chain or overlap >= _WIDENS * (line.bottom - line.top):
+                band = max(band, line.bottom)
+        else:
+            rows.append(PrintedRow(line.top, line.bottom, [line]))
+            band = line.bottom
+    return rows
+
+
+def _labels_across(rows: list[PrintedRow], edges: Sequence[float]) -> list[PrintedRow]:
+    """A row label set midway across the two rows of its group ("Knee Society Score" beside
+    "KSS1" and "KSS2"): a line alone in the first column that overlaps the rows above and
+    below it, both of which leave the first column empty and fill the same columns, values in
+    half of them. It joins the row above, as its label; the row below stays a row of its own."""
+    if len(rows) < 3:
+        return rows
+    first = min(column for row in rows for column in _columns(row, edges))
+    kept: list[PrintedRow] = []
+    index = 0
+    while index < len(rows):
+        row = rows[index]
+        if kept and index + 1 < len(rows):
+            above, below = kept[-1], rows[index + 1]
+            mine, up, down = _columns(row, edges), _columns(above, edges), _columns(below, edges)
+            across = row.top < above.bottom and row.bottom > below.top
+            stacked = _values(above) and _values(below)  # two rows of values, not a cell wrapped ("0.25" over "Max.")
+            if mine == {first} and first not in up and up == down and len(up) >= 2 and across and stacked:
+                above.lines += row.lines
+                below.alone = True
+                kept.append(below)
+                index += 2
+                continue
+        kept.append(row)
+        index += 1
+    return kept
+
+
+def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
+    """One row per table row: printed rows closer together than the table's row spacing join.
+
+    Gaps with a rule in them are row breaks, and do not count in the spacing. A printed row
+    that fills every column the row above fills starts a new row, unless all its cells go on
+    in lower case (two paragraphs side by side).
+    """
+    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False)]
+    ruled = [any(a.bottom - 1 <= rule.y <= b.top + 1 for rule in rules) for a, b in zip(rows, rows[1:], strict=False)]
+    size = statistics.median(line.size for row in rows for line in row.lines) if rows else 0.0
+    threshold = _wrap_threshold([gap for gap, rule in zip(gaps, ruled, strict=True) if not rule], size)
+    joined: list[PrintedRow] = []
+    for index, row in enumerate(rows):
+        last = joined[-1] if joined else None
+        gap = gaps[index - 1] if index else None
+        continues = last is not None and gap is not None and not ruled[index - 1] and gap < threshold and _goes_on(last, row, edges)
+        overlaps = (
+            gap is not None and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height) and not ruled[index - 1]
+        )
+        grouped = row.alone or (overlaps and last is not None and _group_row(row, _columns(row, edges), _columns(last, edges)))
+        if last is not None and (continues or overlaps) and not grouped:
+            last.lines += row.lines
+            last.bottom = max(last.bottom, row.bottom)
+        else:
+            joined.append(PrintedRow(row.top, row.bottom, list(row.lines), row.alone))
+    return _join_tight(joined, rules, edges)
+
+
+def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
+    """Printed lines set a line's pitch apart where the table's rows sit further apart: the lines
+    of a cell wrapped over lines (or a header over two), where the gaps between line boxes do not
+    fall into two groups (rows padded by a fraction of the leading, boxes touching).
+
+    Pitches are top to top, from the last line of the row above. A line joins the row above
+    when it sits at the table's smallest pitch, other lines sit clearly further apart (padded
+    rows, twice or more, not a paragraph after the table: a table whose rows all sit alike
+    joins nothing), it fills other columns than the row above, and it leaves the first cell
+    empty or fills only some of the columns above (a cell wrapped in the first column). A line
+    that fills every column above but the first, with a number in it, is a row of a group (its
+    label above), not a wrapped cell. A cell set in the middle of its row's height starts
+    under the lines of its neighbours (the row above then fills only some columns, and the
+    label's line joins it).
+    """
+    if len(rows) < 3:
+        return rows
+
+    def pitch(above: PrintedRow, row: PrintedRow) -> float:
+        return row.top - max(line.top for line in above.lines)
+
+    def ruled(above: PrintedRow, row: PrintedRow) -> bool:
+        return any(above.bottom - 1 <= rule.y <= row.top + 1 for rule in rules)
+
+    def columns(row: PrintedRow) -> set[int]:
+        return {column_of(line, edges) for line in row.lines}
+
+    height = statistics.median(line.bottom - line.top for row in rows for line in row.lines)
+    pairs = [(above, row) for above, row in zip(rows, rows[1:], strict=False) if not ruled(above, row)]
+    pitches = [pitch(above, row) for above, row in pairs if pitch(above, row) > 0.5 * height]
+    if not pitches or min(pitches) > _LINE_PITCH * height:
+        return rows
+    tight = _TIGHT * min(pitches)
+    first = min(column for row in rows for column in columns(row))  # the region's edge may leave a column empty
+    if sum(1 for above, row in pairs if tight < pitch(above, row) <= 2 * min(pitches)) < 2:
+        return rows
+    joined = [rows[0]]
+    for row in rows[1:]:
+        above = joined[-1]
+        mine, theirs = columns(row), columns(above)
+        numbers = any(_NUMBER.match(line.text) for line in row.lines)
+        group_row = _beside_labels(mine, theirs, first) and numbers
+        partial = first not in mine or mine < theirs or first not in theirs
+        stacked = theirs - {first} <= mine and _values(row) and _values(above)  # two rows of values, not a cell wrapped
+        wraps = mine != theirs and partial and not group_row and not stacked and not _new_sentence(above, row, edges)
+        if wraps and not row.alone and not ruled(above, row) and 0 < pitch(above, row) <= tight:
+            above.lines += row.lines
+            above.top, above.bottom = min(above.top, row.top), max(above.bottom, row.bottom)
+        else:
+            joined.append(row)
+    return joined
+
+
+def _join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
+    """One row per band between two rules, in a table ruled between its body rows, where the
+    band's lines are the lines of cells wrapped over many lines set at the leading of text (so
+    the gaps do not tell rows apart): most of the band's lines leave the first column empty,
+    and those that fill it are its top lines (one first cell, wrapped: a band of rows opens
+    each row with a first cell of its own); a quarter of its lines under the first go on with
+    a word in lower case (where rows of a group under one label open each with a name or a
+    code); and none fills every column of the band's first line but the first with values
+    (the next row of a group under its label). Where the only rule between rows is the
+    header's, only the header band can be one row."""
+
+    def ruled(above: PrintedRow, row: PrintedRow) -> bool:
+        return any(above.bottom - 1 <= rule.y <= row.top + 1 for rule in rules)
+
+    breaks = [index for index in range(1, len(rows)) if ruled(rows[index - 1], rows[index])]
+    if not breaks:
+        return rows
+    first = min(column for row in rows for column in _columns(row, edges))
+    over = any(rule.y <= rows[0].top + 1 for rule in rules)
+    under = any(rule.y >= rows[-1].bottom - 1 for rule in rules)
+    joined: list[PrintedRow] = []
+    for start, end in zip([0, *breaks], [*breaks, len(rows)], strict=True):
+        band = rows[start:end]
+        closed = (start > 0 or over) and (end < len(rows) or under) and (len(breaks) >= 2 or start == 0)
+        leads = sum(1 for row in band if first in _columns(row, edges))
+        one_first_cell = all(first in _columns(row, edges) for row in band[:leads])
+        heads = _columns(band[0], edges) - {first}
+        grouped = any(heads and _columns(row, edges) >= heads and _values(row) for row in band[1:])
+        later = [line for row in band[1:] for line in row.lines]
+        goes_on = 4 * sum(1 for line in later if _GOES_ON.match(line.text)) >= len(later)
+        if closed and len(band) >= 3 and 2 * leads <= len(band) and one_first_cell and not grouped and goes_on:
+            lines = [line for row in band for line in row.lines]
+            joined.append(PrintedRow(band[0].top, max(row.bottom for row in band), lines))
+        else:
+            joined += band
+    return joined
+
+
+def _new_sentence(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
+    """A line that opens a sentence under a cell that ends one: a new cell of a table of text
+    (a quotation under the last), not the cell above wrapped."""
+    for line in row.lines:
+        column = column_of(line, edges)
+        over = [mine for mine in above.lines if column_of(mine, edges) == column]
+        if over and max(over, key=lambda mine: mine.top).text.rstrip().endswith((".", "?", "!", "”", '"')) and line.text[:1] in _OPENING:
+            return True
+    return False
+
+
+def _goes_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
+    """Whether a printed row close under ``above`` goes on with it: it leaves some of its columns
+    empty (a wrapped cell), unless it is a row of a group (below); or it fills them all with
+    words that go on in lower case."""
+    mine, theirs = _columns(row, edges), _columns(above, edges)
+    if not mine >= theirs:
+        return not _group_row(row, mine, theirs)
+    return all(not line.text[:1].isupper() and not line.text[:1].isdigit() for line in row.lines)
+
+
+def _columns(row: PrintedRow, edges: Sequence[float]) -> set[int]:
+    return {column_of(line, edges) for line in row.lines}
+
+
+def _group_row(row: PrintedRow, mine: set[int], theirs: set[int]) -> bool:
+    """A printed row that fills every column of the row above but the first, values in most of
+    them: the next row of a group whose label the row above carries ("TA 98 | −S9 | 1.00 ± 1.73"
+    then "| +S9 | 1.67 ± 1.53"), not a cell wrapped onto a second line. Several tables set side
+    by side under one header leave several label columns empty (a third of the columns at most)."""
+    values = sum(1 for line in row.lines if _VALUE.match(line.text))
+    return len(theirs) >= 3 and _beside_labels(mine, theirs, min(theirs)) and values >= max(2, len(row.lines) // 2)
+
+
+def _beside_labels(mine: set[int], theirs: set[int], first: int) -> bool:
+    """Whether a printed row fills every column of the row above but the first (its label), or,
+    where tables are set side by side under one header, but their label columns, the first
+    among them (a third of the columns at most)."""
+    labels = theirs - mine
+    return first in labels and (labels == {first} or 3 * len(labels) <= len(theirs))
+
+
+def _values(row: PrintedRow) -> bool:
+    """Whether most of a printed row's cells are values (numbers, "NA")."""
+    return 2 * sum(1 for line in row.lines if _VALUE.match(line.text)) >= len(row.lines)
+
+
+def _wrap_threshold(gaps: Sequence[float], size: float) -> float:
+    """The gap under which a printed line continues the row above; 0 where no gap is small."""
+    # gaps under a fifth of the text size are all "touching": their ratios mean nothing
+    positive = sorted(max(gap, 0.2 * size) for gap in gaps if gap > 0)
+    if len(positive) < 2:
+        return 0.0
+    ratio, index = max((b / a, i) for i, (a, b) in enumerate(zip(positive, positive[1:], strict=False)))
+    small, large = positive[index], positive[index + 1]
+    if ratio < _WRAP_RATIO or small > _WRAP_GAP * size or index + 2 == len(positive):
+        return 0.0  # one group: every line is a row (overlapping lines still join); one wide gap is the table's end, not its rows' spacing
+    return float((small * large) ** 0.5)
+
+
+def _drop_notes(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
+    """Trailing one-cell rows under the last rule or after a wide gap: notes, not cells."""
+    if len(rows) < 3:
+        return rows
+    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False)]
+    usual = statistics.median(gaps)
+    while len(rows) > 2:
+        last, above = rows[-1], rows[-2]
+        one_cell = len({column_of(line, edges) for line in last.lines}) == 1
+        ruled_off = any(above.bottom <= rule.y <= last.top for rule in rules)
+        if one_cell and (ruled_off or last.top - above.bottom > 3 * max(usual, 1.0)):
+            rows = rows[:-1]
+        else:
+            break
+    return rows
