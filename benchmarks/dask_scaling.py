@@ -86,7 +86,7 @@ def dask_cluster(workers: int, logs: Path) -> Iterator[str]:
 
 
 def one_run(sources: list[str], workers: int, executor: Executor | None) -> dict[str, float]:
-    from paperpyramid.ingest import ingest
+    from paperpyramid.ingestion import ingest
     from paperpyramid.settings import IngestSettings, Settings
 
     settings = Settings(ingest=IngestSettings(workers=workers, embed=False))  # parsing alone; embed_speed.py measures embedding
@@ -105,7 +105,7 @@ def main() -> None:
     parser.add_argument("--no-process", action="store_true", help="skip the process pool rows")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from paperpyramid.ingest.executors import open_executor
+    from paperpyramid.ingestion.executors import open_executor
 
     sources = args.sources or default_sources()
     counts = [int(value) for value in args.workers.split(",")]

@@ -50,7 +50,7 @@ def passages(db: Path | None, count: int) -> list[str]:
     from paperpyramid.db.sqlite import connect
 
     if db is None:
-        from paperpyramid.ingest import ingest
+        from paperpyramid.ingestion import ingest
         from paperpyramid.settings import IngestSettings, Settings
 
         db = Path(tempfile.mkdtemp()) / "sample.sqlite"

@@ -38,7 +38,7 @@ def default_sources() -> list[str]:
 
 def one_run(sources: list[str], workers: int) -> dict[str, float]:
     sys.path.insert(0, str(ROOT))
-    from paperpyramid.ingest import ingest
+    from paperpyramid.ingestion import ingest
     from paperpyramid.settings import IngestSettings, Settings
 
     with tempfile.TemporaryDirectory() as folder:

@@ -25,7 +25,7 @@ every page is rendered and read by the model on one ONNX Runtime thread, and mea
              the caption (under it first; ``--pad`` points around), the engine falling back to
              the model's box where it finds nothing, and the cells the corpus at ``--db``
              stores; paired with the gold by label and scored by exact-cell recall
-             (:mod:`paperpyramid.eval.tables`; an unpaired gold table scores 0). Also the
+             (:mod:`paperpyramid.eval.table_scores`; an unpaired gold table scores 0). Also the
              number of tables per paper: gold, captions, stored, model table boxes.
   figures    JATS ``<fig>`` count against model figure boxes per paper.
   cost       seconds per page to render (pdfium, about 72 dpi) and to run the model
@@ -55,7 +55,7 @@ import pypdfium2 as pdfium  # noqa: E402
 from table_engines import table_captions  # noqa: E402 - this folder's own script
 from table_model import read_manifest, read_stored  # noqa: E402 - this folder's own script
 
-from paperpyramid.eval.tables import TableGrid, exact_cell_recall, load_gold_tables, pair_tables  # noqa: E402
+from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables, pair_tables  # noqa: E402
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page  # noqa: E402
 from paperpyramid.parsers.embedded.layout_model import LayoutModel, LayoutRegion, model_furniture  # noqa: E402
 from paperpyramid.parsers.embedded.reading_order import furniture_keys, page_furniture, remove_page_furniture  # noqa: E402

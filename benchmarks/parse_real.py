@@ -33,7 +33,7 @@ from typing import Any
 from paperpyramid.eval.citations import evaluate_citations
 from paperpyramid.eval.metadata import accuracies
 from paperpyramid.eval.parse import EvalReport, evaluate, read_manifest
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 
 DEFAULT_PAIRS = Path(__file__).resolve().parents[2] / "shared" / "pmc-pairs"

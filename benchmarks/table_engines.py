@@ -24,7 +24,7 @@ cost in the parser is its time plus the region's. The prototype finds its region
 its time includes it; both include opening the PDF and reading the page with pdfium.
 
 Accuracy: on the papers with JATS gold, each engine's cells per caption are scored with
-:mod:`paperpyramid.eval.tables` (pairing, exact-cell and cell-text recall, structure), the
+:mod:`paperpyramid.eval.table_scores` (pairing, exact-cell and cell-text recall, structure), the
 functions ``paperpyramid eval parse`` uses. "+ fallback" is what the parser would store if the
 engine's cells replaced the embedded cells of each table it finds something for.
 
@@ -476,7 +476,7 @@ def _call(run: Run, request: dict[str, Any], timeout: float) -> dict[str, Any]:
 
 def score(measured: dict[str, Any]) -> dict[str, Any]:
     """Per engine: the scores of its cells alone and with the embedded cells as fallback."""
-    from paperpyramid.eval.tables import TableGrid, load_gold_tables, score_tables, summarise_tables
+    from paperpyramid.eval.table_scores import TableGrid, load_gold_tables, score_tables, summarise_tables
 
     runs: list[Run] = measured["runs"]
     gold: dict[str, Path] = measured["gold"]
@@ -651,7 +651,7 @@ def report(measured: dict[str, Any], scores: dict[str, Any], speed: dict[str, An
 
 
 def to_json(measured: dict[str, Any], scores: dict[str, Any], speed: dict[str, Any]) -> dict[str, Any]:
-    from paperpyramid.eval.tables import tables_to_json
+    from paperpyramid.eval.table_scores import tables_to_json
 
     return {
         "meta": {

@@ -18,8 +18,8 @@ the tables to read. Per caption, on the page as ``read_table_page`` reads it:
   rule         per table, the engine or model-tight as :func:`choose` says
   stored       the cells the corpus at ``--db`` holds (the parse as stored; no timing)
 
-Each gold table (:func:`paperpyramid.eval.tables.load_gold_tables`) is paired with the
-extracted tables by label and caption (:func:`~paperpyramid.eval.tables.pair_tables`; every
+Each gold table (:func:`paperpyramid.eval.table_scores.load_gold_tables`) is paired with the
+extracted tables by label and caption (:func:`~paperpyramid.eval.table_scores.pair_tables`; every
 system but ``stored`` shares the captions, so one pairing) and scored: found (paired and with
 cells), exact-cell recall, cell-text recall, shape (``structure_score``), TEDS and TEDS-Struct
 (``table-recognition-metric``: both grids written as HTML, one ``<td>`` per grid position, as
@@ -52,7 +52,7 @@ from table_engines import Caption, table_captions  # noqa: E402 - this folder's 
 
 from paperpyramid.eval.parse import read_manifest as parse_manifest  # noqa: E402
 from paperpyramid.eval.parse import read_stored_tables  # noqa: E402
-from paperpyramid.eval.tables import (  # noqa: E402
+from paperpyramid.eval.table_scores import (  # noqa: E402
     TableGrid,
     cell_text_recall,
     exact_cell_recall,
@@ -191,7 +191,7 @@ Scorer = Callable[[TableGrid, TableGrid], float]
 
 def teds_scorers() -> tuple[Scorer, Scorer]:
     """TEDS and TEDS-Struct of (extracted, gold): ``table-recognition-metric``'s where it is
-    installed, else the corpus's own (:func:`paperpyramid.eval.tables.table_teds`, which
+    installed, else the corpus's own (:func:`paperpyramid.eval.table_scores.table_teds`, which
     ``eval parse`` and ``parse_real.py`` report and which is tested against that package)."""
     try:
         from table_recognition_metric import TEDS

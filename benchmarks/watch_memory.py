@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=1.0, help="seconds between listings")
     args = parser.parse_args()
 
-    from paperpyramid.ingest import ingest
+    from paperpyramid.ingestion import ingest
     from paperpyramid.settings import IngestSettings, Settings
     from tests.pdf_maker import text_pdf
     from tests.s3server import SeaweedServer

@@ -10,17 +10,9 @@ Reading: ``Corpus.open(path_or_url)``; ``Corpus.ask`` returns an :class:`Answer`
 import); everything else is imported with the package.
 """
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from paperpyramid._version import __version__
-
-# The subpackage paperpyramid.ingest first (it loads nothing yet): once it is loaded, the import
-# system never again sets the attribute ``paperpyramid.ingest`` to it, so the function imported
-# below stays ``paperpyramid.ingest``. Its modules are imported by their full names:
-# ``from paperpyramid.ingest.pipeline import ...``.
-import_module("paperpyramid.ingest")
-
 from paperpyramid.api import (  # noqa: E402
     ArticleDistilled,
     DistillReport,

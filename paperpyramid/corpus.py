@@ -520,7 +520,7 @@ class Corpus(CorpusReader):
         Raises :class:`ReadOnlyCorpus` on a corpus opened from a snapshot, ``ValueError`` for
         an unknown model name (listing the known ones), ``ConfigurationError`` when the model
         cannot load (weights not installed, no endpoint)."""
-        from paperpyramid.ingest.embed import embed_corpus
+        from paperpyramid.ingestion.embed import embed_corpus
 
         path = self._file("embed")
         chosen = self._embedder_named(embedding_model, embedder)

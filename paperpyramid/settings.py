@@ -89,7 +89,9 @@ class ServiceSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     grobid_url: str | None = Field(None, description="GROBID, e.g. http://localhost:8070: sections, paragraphs, references.")
-    tables_url: str | None = Field(None, description="The table service (services/tables) or the Unstructured API: tables.")
+    tables_url: str | None = Field(
+        None, description="The table service (paperpyramid.services.table_service) or the Unstructured API: tables."
+    )
     nougat_url: str | None = Field(None, description="The Nougat service, on a GPU machine: display math as LaTeX.")
     timeout: float = Field(300.0, gt=0, description="Seconds one service call may take before the document falls back to the next source.")
     #: filled at the start of a run: the services that answered (None: not checked yet)

@@ -15,7 +15,7 @@ import pytest
 
 from paperpyramid.errors import BadInput
 from paperpyramid.eval.gold import load_gold
-from paperpyramid.ingest.archives import ArchiveItem, is_archive, iter_tar_pdfs, read_pmc_package
+from paperpyramid.ingestion.archives import ArchiveItem, is_archive, iter_tar_pdfs, read_pmc_package
 from paperpyramid.parsers.jats import parse_jats
 
 DATA = Path(__file__).parent / "data"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.errors import BadInput
-from paperpyramid.ingest import ingest
-from paperpyramid.ingest.archives import DEFAULT_MAX_MEMBER_BYTES, ArchiveItem, iter_tar_pdfs, read_pmc_package
+from paperpyramid.ingestion import ingest
+from paperpyramid.ingestion.archives import DEFAULT_MAX_MEMBER_BYTES, ArchiveItem, iter_tar_pdfs, read_pmc_package
 from paperpyramid.settings import IngestSettings, Settings
 
 SAMPLE = Path(__file__).parent / "data" / "sample"

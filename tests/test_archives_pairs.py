@@ -11,8 +11,8 @@ import tarfile
 from pathlib import Path
 
 from paperpyramid.db.sqlite import sqlite3
-from paperpyramid.ingest import ingest
-from paperpyramid.ingest.pairing import WINDOW, TarPairs
+from paperpyramid.ingestion import ingest
+from paperpyramid.ingestion.pairing import WINDOW, TarPairs
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import GOLD, SAMPLE
 

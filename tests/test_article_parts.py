@@ -11,7 +11,7 @@ import pytest
 
 import paperpyramid
 from paperpyramid import Corpus, Figure, Reference, SectionNode, Table
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import SAMPLE
 

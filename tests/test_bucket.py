@@ -17,8 +17,8 @@ import pytest
 from paperpyramid.db.sqlite import (
     sqlite3,  # the library the writer uses: two SQLite libraries in one process would drop each other's file locks
 )
-from paperpyramid.ingest import ingest
-from paperpyramid.ingest.executors import open_executor
+from paperpyramid.ingestion import ingest
+from paperpyramid.ingestion.executors import open_executor
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import HOSTILE, SAMPLE
 

@@ -21,9 +21,9 @@ import pytest
 from paperpyramid import errors
 from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.errors import ConfigurationError
-from paperpyramid.ingest import IngestResult, ingest
-from paperpyramid.ingest.executors import open_executor
-from paperpyramid.ingest.pipeline import WorkItem, parse_item
+from paperpyramid.ingestion import IngestResult, ingest
+from paperpyramid.ingestion.executors import open_executor
+from paperpyramid.ingestion.pipeline import WorkItem, parse_item
 from paperpyramid.s3 import iter_objects, make_client, parse_s3_uri
 from paperpyramid.settings import IngestSettings, S3Settings, Settings
 from tests.conftest import SAMPLE

@@ -11,7 +11,7 @@ import tarfile
 from pathlib import Path
 
 from paperpyramid.db.sqlite import sqlite3
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import GOLD, SAMPLE
 

@@ -32,7 +32,7 @@ from paperpyramid.db.bounded import PASSAGE_CHARS
 from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, store_pyramid
 from paperpyramid.db.writer import connect
 from paperpyramid.embeddings.minilm import MiniLM
-from paperpyramid.ingest.embed import embed_corpus
+from paperpyramid.ingestion.embed import embed_corpus
 from paperpyramid.llm import get_llm
 from paperpyramid.retrieval import bm25
 from paperpyramid.retrieval.api import MODES

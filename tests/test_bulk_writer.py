@@ -18,7 +18,7 @@ from paperpyramid.contexts import ContextDraft, split_section
 from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.db.writer import ArticleInput, CorpusWriter, DuplicateArticle
 from paperpyramid.document import Document
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.normalise import normalise_document
 from paperpyramid.parsers.jats import parse_jats
 from paperpyramid.settings import IngestSettings, Settings

@@ -8,7 +8,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from benchmarks.synthetic.canvas import pdf_of_objects
-from paperpyramid.eval.tables import TableGrid, exact_cell_recall, load_gold_tables
+from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables
 from paperpyramid.parsers.coverage import text_layer_words
 from paperpyramid.parsers.embedded.layout import extract_page
 from paperpyramid.parsers.embedded.table_engine import extract_table

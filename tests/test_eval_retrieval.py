@@ -19,7 +19,7 @@ from paperpyramid.cli import app
 from paperpyramid.corpus import Corpus
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.eval.retrieval import Evidence, Question, Retrieved, prepare, retrievers, score_question, summarise
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.llm import Usage, get_llm
 from paperpyramid.retrieval import Citation, SearchHit
 from paperpyramid.settings import IngestSettings, Settings

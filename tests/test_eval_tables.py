@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.eval.parse import evaluate, render_report, report_to_json
-from paperpyramid.eval.tables import (
+from paperpyramid.eval.table_scores import (
     TableGrid,
     caption_similarity,
     label_key,
@@ -20,7 +20,7 @@ from paperpyramid.eval.tables import (
     summarise_tables,
     tables_to_json,
 )
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import GOLD, SAMPLE
 
@@ -190,7 +190,7 @@ def test_eval_parse_reports_tables_of_the_bundled_papers(tmp_path: Path) -> None
 
 
 def test_the_census_counts_every_stored_table_and_names_the_prose() -> None:
-    from paperpyramid.eval.tables import render_census, table_census
+    from paperpyramid.eval.table_scores import render_census, table_census
 
     prose = TableGrid(
         "3",

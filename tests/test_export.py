@@ -16,10 +16,10 @@ from paperpyramid.cli import app
 from paperpyramid.corpus import Corpus
 from paperpyramid.db import CorpusWriter
 from paperpyramid.db.markdown_pages import render_article, render_pages
-from paperpyramid.distill.pages import article_pages
+from paperpyramid.distill.page_texts import article_pages
 from paperpyramid.document import Block, Document, Figure, Formula, Section
 from paperpyramid.export import export_articles
-from paperpyramid.ingest.pipeline import ingest
+from paperpyramid.ingestion.pipeline import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import SAMPLE
 from tests.pdf_maker import placed_pdf

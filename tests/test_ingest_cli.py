@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from paperpyramid import Corpus
 from paperpyramid.cli import app
 from paperpyramid.db.sqlite import sqlite3
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import GOLD, HOSTILE, SAMPLE
 

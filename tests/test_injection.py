@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from paperpyramid.asking.strategies import STRATEGIES
 from paperpyramid.cli import app
 from paperpyramid.corpus import Corpus
-from paperpyramid.ingest.pipeline import ingest
+from paperpyramid.ingestion.pipeline import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.fake_llm import FakeLLMServer, FakeReply
 from tests.pdf_maker import text_pdf

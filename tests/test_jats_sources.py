@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from paperpyramid.cli import app
 from paperpyramid.db.sqlite import sqlite3
-from paperpyramid.ingest import ingest
-from paperpyramid.ingest.jats_sources import find_jats, looks_like_jats, pmcid_of
+from paperpyramid.ingestion import ingest
+from paperpyramid.ingestion.jats_sources import find_jats, looks_like_jats, pmcid_of
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import GOLD, SAMPLE
 from tests.test_jats import BILLION_LAUGHS, XXE

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.test_latex_source import ARTICLE, BBL, METHOD, _sparse_bundle, _targz
 

@@ -26,7 +26,7 @@ LAYERS = [
     ),
     ("parsers and the database", "parsers db"),
     ("the model clients, the citation graph", "embeddings llm citation_graph"),
-    ("the stages", "ingest distill retrieval export"),
+    ("the stages", "ingestion distill retrieval export"),
     ("the LLM over search", "asking"),
     ("evaluation (it takes a corpus as an argument)", "eval"),
     ("the write side's entry and reports", "api"),

@@ -14,7 +14,7 @@ import pytest
 
 from paperpyramid.db import lexical_index
 from paperpyramid.db import sqlite as db_sqlite
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.retrieval import bm25
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import SAMPLE

@@ -20,7 +20,7 @@ from mcp import Client
 from paperpyramid.corpus import Corpus
 from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, store_pyramid
 from paperpyramid.db.writer import connect
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.services.mcp.bounds import K_MAX, MARKER
 from paperpyramid.services.mcp.server import build_server
 from paperpyramid.settings import IngestSettings, Settings

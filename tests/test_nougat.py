@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from paperpyramid.errors import ConfigurationError, ServiceUnavailable
 from paperpyramid.parsers import nougat
-from paperpyramid.services.nougat import create_app
+from paperpyramid.services.nougat_service import create_app
 from tests.asgi_server import serve
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"

@@ -25,13 +25,13 @@ from paperpyramid.cli import app
 from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.document import Document
 from paperpyramid.errors import ConfigurationError
-from paperpyramid.ingest import ingest
-from paperpyramid.ingest.items import iter_items
-from paperpyramid.ingest.licences import read_licences
-from paperpyramid.ingest.parsing import Parsed
-from paperpyramid.ingest.running import open_pool, run
-from paperpyramid.ingest.work import WorkItem
-from paperpyramid.ingest.workers import Outcome
+from paperpyramid.ingestion import ingest
+from paperpyramid.ingestion.items import iter_items
+from paperpyramid.ingestion.licences import read_licences
+from paperpyramid.ingestion.parsing import Parsed
+from paperpyramid.ingestion.running import open_pool, run
+from paperpyramid.ingestion.work import WorkItem
+from paperpyramid.ingestion.workers import Outcome
 from paperpyramid.parsers.contract import PUBMED_RECORD
 from paperpyramid.settings import IngestSettings, S3Settings, Settings
 from tests.conftest import GOLD

@@ -24,7 +24,7 @@ from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, stor
 from paperpyramid.db.writer import connect
 from paperpyramid.distill.exchange import import_distillations
 from paperpyramid.errors import ServiceUnavailable
-from paperpyramid.ingest.pipeline import ingest
+from paperpyramid.ingestion.pipeline import ingest
 from paperpyramid.llm import get_llm
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters

@@ -18,7 +18,7 @@ from paperpyramid.db import vectors as db_vectors
 from paperpyramid.distill.exchange import UnmatchedDistillation, export_distillation, import_distillations, pyramid_from_file
 from paperpyramid.embeddings.minilm import MiniLM
 from paperpyramid.eval.retrieval import Question, score_question
-from paperpyramid.ingest.pipeline import ingest
+from paperpyramid.ingestion.pipeline import ingest
 from paperpyramid.retrieval import SearchHit
 from paperpyramid.retrieval.filters import Filters
 from paperpyramid.settings import IngestSettings, Settings

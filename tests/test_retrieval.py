@@ -16,8 +16,8 @@ from paperpyramid import Corpus
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.embeddings.minilm import MiniLM
-from paperpyramid.ingest import ingest
-from paperpyramid.ingest.embed import embed_corpus
+from paperpyramid.ingestion import ingest
+from paperpyramid.ingestion.embed import embed_corpus
 from paperpyramid.retrieval.api import RetrievalOptions
 from paperpyramid.retrieval.filters import Filters, year_of
 from paperpyramid.settings import IngestSettings, Settings

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.corpus import Corpus
-from paperpyramid.ingest.pipeline import ingest
+from paperpyramid.ingestion.pipeline import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.pdf_maker import placed_pdf
 

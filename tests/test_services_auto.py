@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid import Corpus
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.parsers.grobid_tei import tei_to_document
 from paperpyramid.settings import IngestSettings, ServiceSettings, Settings
 from tests.grobid_server import Scenario, grobid_server

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from paperpyramid import Corpus
 from paperpyramid.cli import app
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, ServiceSettings, Settings
 from tests.conftest import SAMPLE
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.eval.parse import evaluate
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 
 READABLE_HOSTILE = {

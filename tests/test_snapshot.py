@@ -23,7 +23,7 @@ from paperpyramid.db.snapshot import SnapshotCorrupt, SnapshotError, take_snapsh
 from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.db.sqlite import sqlite3 as corpus_sqlite
 from paperpyramid.document import Block, Document, Section
-from paperpyramid.ingest.sources import file_sha256
+from paperpyramid.ingestion.sources import file_sha256
 from paperpyramid.parsers.embedded import parse_pdf
 from paperpyramid.tokens import TokenCounter
 from tests.conftest import SAMPLE

@@ -13,7 +13,7 @@ import pytest
 
 from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.document import Block, Document, Section
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.parsers import register_kind, unregister_kind
 from paperpyramid.parsers.contract import Source
 from paperpyramid.settings import IngestSettings, Settings

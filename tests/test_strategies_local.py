@@ -16,7 +16,7 @@ from paperpyramid.corpus import Corpus
 from paperpyramid.distill.exchange import import_distillations
 from paperpyramid.embeddings.minilm import MiniLM
 from paperpyramid.errors import ConfigurationError
-from paperpyramid.ingest.pipeline import ingest
+from paperpyramid.ingestion.pipeline import ingest
 from paperpyramid.llm import LLM, get_llm
 from paperpyramid.llm.local import model_path
 from paperpyramid.settings import IngestSettings, LLMSettings, Settings

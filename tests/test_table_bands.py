@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks.synthetic.canvas import pdf_of_objects
-from paperpyramid.eval.tables import TableGrid, exact_cell_recall, load_gold_tables
+from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables
 from paperpyramid.parsers.embedded.table_engine import extract_table
 from tests.test_table_groups import _caption  # a real paper's caption box, found as that test finds it
 

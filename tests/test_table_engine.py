@@ -7,7 +7,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from paperpyramid.eval.tables import TableGrid, exact_cell_recall, load_gold_tables, structure_score
+from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables, structure_score
 from paperpyramid.parsers.embedded.layout import Line, extract_page
 from paperpyramid.parsers.embedded.table_engine import BBox, extract_table
 from tests.conftest import GOLD, SAMPLE

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from paperpyramid.eval.tables import TableGrid, exact_cell_recall, load_gold_tables
+from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables
 from paperpyramid.parsers.embedded.layout import extract_page
 from paperpyramid.parsers.embedded.table_engine import BBox, extract_table
 

@@ -10,7 +10,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from paperpyramid.eval.tables import TableGrid, exact_cell_recall, load_gold_tables
+from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_engine import Rule, find_region, read_table_page
 from paperpyramid.parsers.embedded.table_model import WEIGHTS_MISSING, fit_region, read_table_with_model

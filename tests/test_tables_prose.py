@@ -12,7 +12,7 @@ from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.blocks import caption_start
 from paperpyramid.parsers.embedded.layout import number_groups
 from paperpyramid.parsers.embedded.parser import parse_pdf
-from paperpyramid.parsers.embedded.tables import reads_as_prose
+from paperpyramid.parsers.embedded.table_reader import reads_as_prose
 from tests.conftest import CORPUS, SAMPLE
 
 pytest.importorskip("pdfplumber", reason="the table engine's ruled-grid step needs pdfplumber")
@@ -152,7 +152,7 @@ def test_numeric_columns_set_a_space_apart_are_columns() -> None:
 
 def test_a_table_continued_on_the_next_page_is_one_table() -> None:
     from paperpyramid.document import Block, Section, Table
-    from paperpyramid.parsers.embedded.tables import join_continued
+    from paperpyramid.parsers.embedded.table_reader import join_continued
 
     head = ["Regulated pressure", "Total"]
     first = Table("Table 4 Pressures", [head, ["1. felling", "10"]], page=11, label="4", bbox=(0, 0, 1, 1))

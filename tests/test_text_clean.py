@@ -16,7 +16,7 @@ from paperpyramid.contexts import split_section
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Block, Document, Figure, Reference, Section, Table
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from paperpyramid.text_clean import clean_text
 from paperpyramid.tokens import TokenCounter

@@ -15,7 +15,7 @@ import pytest
 from benchmarks.synthetic import DEV, HELDOUT, STYLES, TABLE_STYLES, generate, split_of
 from benchmarks.synthetic.papers import GoldTable, PaperGold
 from benchmarks.synthetic.scoring import ExtractedTable, papers_of, render_results, run_split, score_paper
-from paperpyramid.eval.tables import TableGrid, normalise_cell
+from paperpyramid.eval.table_scores import TableGrid, normalise_cell
 
 
 def _page_texts(pdf: bytes) -> list[str]:

@@ -28,7 +28,7 @@ from paperpyramid.parsers.unstructured import (
     partition_tables_local,
     table_pages,
 )
-from paperpyramid.services.tables import create_app
+from paperpyramid.services.table_service import create_app
 from tests.asgi_server import serve
 
 SAMPLE = Path(__file__).parent / "data" / "sample"

@@ -20,7 +20,7 @@ from paperpyramid.asking.trace import Step, Tracker
 from paperpyramid.asking.walkingrag import walkingrag
 from paperpyramid.cli import app
 from paperpyramid.db import sqlite as db_sqlite
-from paperpyramid.ingest.pipeline import ingest
+from paperpyramid.ingestion.pipeline import ingest
 from paperpyramid.llm import get_llm
 from paperpyramid.services.query import create_app
 from paperpyramid.settings import IngestSettings, Settings

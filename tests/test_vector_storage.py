@@ -17,7 +17,7 @@ from paperpyramid.db import vector_index
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.writer import connect
 from paperpyramid.embeddings.minilm import MiniLM
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import EmbeddingSettings, IngestSettings, Settings
 from tests.conftest import SAMPLE
 

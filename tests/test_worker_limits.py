@@ -25,7 +25,7 @@ import pytest
 
 from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.db.writer import CorpusWriter
-from paperpyramid.ingest import ingest
+from paperpyramid.ingestion import ingest
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import SAMPLE
 from tests.pdf_maker import pdf_of_objects, text_pdf
@@ -292,7 +292,7 @@ def _refuse_settings(*args: object, on_phase: object = None) -> None:
 
 def test_an_error_of_the_run_not_the_document_reaches_the_caller_from_a_worker():
     from paperpyramid.errors import ConfigurationError
-    from paperpyramid.ingest.workers import WorkerPool
+    from paperpyramid.ingestion.workers import WorkerPool
 
     with WorkerPool(1, memory_mib=None, time_limit=30) as pool:
         pool.submit(7, _refuse_settings)
@@ -310,7 +310,7 @@ def _echo(value: int, on_phase: object = None) -> int:
 
 @pytest.mark.slow
 def test_a_worker_that_died_while_idle_is_replaced_when_the_next_job_comes():
-    from paperpyramid.ingest.workers import WorkerPool
+    from paperpyramid.ingestion.workers import WorkerPool
 
     with WorkerPool(1, memory_mib=None, time_limit=30) as pool:
         pool.submit(1, _echo, 1)

@@ -10,8 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from paperpyramid.ingest.threads import DEFAULT_MEMORY_CAP_MIB, cores, machine_memory_mib, memory_share, threads_per_worker, worker_memory
-from paperpyramid.ingest.workers import WorkerPool
+from paperpyramid.ingestion.threads import (
+    DEFAULT_MEMORY_CAP_MIB,
+    cores,
+    machine_memory_mib,
+    memory_share,
+    threads_per_worker,
+    worker_memory,
+)
+from paperpyramid.ingestion.workers import WorkerPool
 from tests.thread_probe import probe
 
 PAPERPYRAMID = Path(sys.executable).with_name("paperpyramid")

@@ -3,7 +3,7 @@
 :func:`generate` writes a paper of one or two pages, in one or two columns of running text,
 with one table in a given style (or none) and its gold, from a seed; the same seed and style
 always give the same PDF bytes and gold. :mod:`.scoring` parses such papers with the embedded
-parser and scores its tables with the measures of :mod:`paperpyramid.eval.tables`.
+parser and scores its tables with the measures of :mod:`paperpyramid.eval.table_scores`.
 
 Styles (:data:`STYLES`): ``ruled`` (a full grid), ``booktabs`` (top, middle and bottom rules
 only), ``unruled`` (no rules), ``spanning`` (a two-row header with group cells over two or

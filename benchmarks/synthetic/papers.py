@@ -14,7 +14,7 @@ from benchmarks.synthetic.splits import SplitName, SplitParams, roman, split_of
 from benchmarks.synthetic.table_content import STYLES, Style, TableContent, table_content
 from benchmarks.synthetic.table_drawing import Band, TableDrawing, TableLook, draw_table, wrap_text
 from benchmarks.synthetic.vocabulary import TOPICS, Topic, paragraph, title
-from paperpyramid.eval.tables import TableGrid
+from paperpyramid.eval.table_scores import TableGrid
 
 __all__ = ["CaptionPosition", "GoldTable", "PaperGold", "generate"]
 

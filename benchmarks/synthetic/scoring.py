@@ -1,6 +1,6 @@
 """The embedded parser's tables on generated papers, against their gold, by style.
 
-Pairing starts as ``paperpyramid eval parse`` pairs JATS gold (:func:`~paperpyramid.eval.tables.pair_tables`:
+Pairing starts as ``paperpyramid eval parse`` pairs JATS gold (:func:`~paperpyramid.eval.table_scores.pair_tables`:
 label, then caption), then uses what the generated gold knows and JATS gold does not:
 
 - a gold table's pages: an extracted table with the gold's label on one of its pages is a
@@ -10,7 +10,7 @@ label, then caption), then uses what the generated gold knows and JATS gold does
   is how a table without a caption is found, whatever label the parser gave it.
 
 Pieces are joined rows after rows, a header a later piece repeats dropped. The measures are
-:mod:`paperpyramid.eval.tables`' own: detection, exact-cell recall, cell-text recall,
+:mod:`paperpyramid.eval.table_scores`' own: detection, exact-cell recall, cell-text recall,
 structure ((fewer / more rows) x (fewer / more columns)); and "same shape" (rows and columns
 both equal). Extracted tables no gold table took are false tables: prose, a figure's numbers,
 or a piece of a table stored apart.
@@ -31,7 +31,15 @@ from benchmarks.synthetic.papers import GoldTable, PaperGold, generate
 from benchmarks.synthetic.splits import SPLITS, SplitName
 from benchmarks.synthetic.table_content import STYLES, Style
 from paperpyramid.document import Document
-from paperpyramid.eval.tables import TableGrid, cell_text_recall, exact_cell_recall, label_key, normalise_cell, pair_tables, structure_score
+from paperpyramid.eval.table_scores import (
+    TableGrid,
+    cell_text_recall,
+    exact_cell_recall,
+    label_key,
+    normalise_cell,
+    pair_tables,
+    structure_score,
+)
 
 __all__ = [
     "ExtractedTable",

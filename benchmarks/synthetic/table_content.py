@@ -1,6 +1,6 @@
 """What a generated table says: its header rows (with spanning cells), its body, and its gold grid.
 
-The gold grid follows the JATS gold of :mod:`paperpyramid.eval.tables`: one row per printed
+The gold grid follows the JATS gold of :mod:`paperpyramid.eval.table_scores`: one row per printed
 row (every header row included), a spanning cell's text in its first column and the columns
 it covers empty, a missing value as printed ("–", "n.a.") or empty where nothing is printed,
 and a cell wrapped over several lines as its lines joined by single spaces.

@@ -1,6 +1,6 @@
 """``paperpyramid.ingest``: papers into a corpus file, from Python, as ``paperpyramid ingest`` does.
 
-It runs the same pipeline as the command (:func:`paperpyramid.ingest.pipeline.ingest`): parse in
+It runs the same pipeline as the command (:func:`paperpyramid.ingestion.pipeline.ingest`): parse in
 worker processes, store each article through the single writer, log every input's outcome, skip
 what is already stored. The options are the fields of
 :class:`~paperpyramid.settings.IngestSettings`, given by name over the settings (which default
@@ -19,7 +19,7 @@ from paperpyramid.api.progress import progress_bar
 from paperpyramid.api.reports import DocumentResult, IngestReport
 
 if TYPE_CHECKING:
-    from paperpyramid.ingest.pipeline import IngestResult
+    from paperpyramid.ingestion.pipeline import IngestResult
     from paperpyramid.settings import IngestSettings, Settings
 
 #: the corpus file used when neither ``db`` nor ``PAPERPYRAMID_CORPUS__DB`` names one (as the CLI)
@@ -136,8 +136,8 @@ def _run(
     on_result: Callable[[DocumentResult], None] | None,
     on_total: Callable[[int | None], None] | None,
 ) -> IngestReport:
-    from paperpyramid.ingest.executors import open_executor
-    from paperpyramid.ingest.pipeline import ingest as run_pipeline
+    from paperpyramid.ingestion.executors import open_executor
+    from paperpyramid.ingestion.pipeline import ingest as run_pipeline
 
     documents: list[DocumentResult] = []
     failures: list[DocumentResult] = []

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from paperpyramid.distill.pipeline import ArticleOutcome, DistillSummary
-    from paperpyramid.ingest.embed import EmbedSummary
+    from paperpyramid.ingestion.embed import EmbedSummary
 
 #: what became of one input of an ingest, as the corpus's ingest log records it
 DocumentStatus = Literal["done", "skipped", "failed"]

@@ -139,7 +139,7 @@ def ingest(
     )  # fmt: skip
     _check_corpus_file(db)  # before the progress bar: a file that is not a corpus is one line
     if executor in (None, "", "process") and settings.ingest.workers > 0:
-        from paperpyramid.ingest.threads import describe_workers
+        from paperpyramid.ingestion.threads import describe_workers
 
         options = settings.ingest
         console.print(describe_workers(options.workers, options.max_worker_memory, options.worker_threads), highlight=False)

@@ -1,5 +1,5 @@
 """An article as markdown, rebuilt from the stored structure in reading order: the one renderer
-behind distillation's pages (:func:`paperpyramid.distill.pages.article_pages`), the export
+behind distillation's pages (:func:`paperpyramid.distill.page_texts.article_pages`), the export
 (:mod:`paperpyramid.export`) and the MCP server's whole-paper read.
 
 It renders numbered headings (``##`` for a top-level section, one more ``#`` a level down),

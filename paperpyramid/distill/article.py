@@ -17,7 +17,7 @@ from paperpyramid.db.sqlite import Connection
 from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
 from paperpyramid.distill.insights import CallLog, DraftInsight, distil_insights
 from paperpyramid.distill.links import Linker
-from paperpyramid.distill.pages import Page, article_pages
+from paperpyramid.distill.page_texts import Page, article_pages
 from paperpyramid.distill.prompts import PROMPT_VERSION, AbstractReply, ConceptsReply, abstract_messages, concepts_messages
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import BadInput, PaperPyramidError

@@ -24,7 +24,7 @@ from paperpyramid.db.sqlite import Connection
 from paperpyramid.distill.article import embed_pyramid
 from paperpyramid.distill.insights import clean
 from paperpyramid.distill.links import Linker
-from paperpyramid.distill.pages import article_pages
+from paperpyramid.distill.page_texts import article_pages
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import BadInput
 from paperpyramid.tokens import TokenCounter

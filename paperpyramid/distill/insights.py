@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from paperpyramid.db.pyramid import LLMCallRecord
 from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
-from paperpyramid.distill.pages import Page
+from paperpyramid.distill.page_texts import Page
 from paperpyramid.distill.prompts import InsightsReply, insights_messages
 from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from paperpyramid.distill.pages import Page
+from paperpyramid.distill.page_texts import Page
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*[a-z0-9]|[a-z0-9]")
 _STOP = frozenset(

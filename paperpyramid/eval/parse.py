@@ -10,7 +10,7 @@ The measures follow GROBID's end-to-end benchmark where it has one:
   kept; extra words in the parse (captions, running heads) are not penalised here;
 - references: the number of bibliography entries found over the number in the gold;
 - tables (JATS gold only): detection, exact-cell and cell-text recall and a structure
-  score per gold table, see :mod:`paperpyramid.eval.tables`.
+  score per gold table, see :mod:`paperpyramid.eval.table_scores`.
 
 Overall figures are reported both micro (counts summed over papers, so long papers
 weigh more) and macro (the mean of per-paper F1, so every paper weighs the same).
@@ -38,7 +38,7 @@ from paperpyramid.eval.formulas import render as render_formulas
 from paperpyramid.eval.formulas import score as score_formulas
 from paperpyramid.eval.gold import GoldPaper, back_matter, load_gold, soft_norm
 from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, family_name, load_gold_metadata, score_metadata
-from paperpyramid.eval.tables import (
+from paperpyramid.eval.table_scores import (
     PaperTables,
     TableCensus,
     TableGrid,
@@ -304,7 +304,7 @@ class EvalReport:
     coverage: list[tuple[str, float | None]] = field(default_factory=list)
     #: (pdf, score) of every gold paper's title, authors, DOI, journal and year
     metadata: list[tuple[str, MetadataScore]] = field(default_factory=list)
-    #: the tables of every paper with JATS gold (see :mod:`paperpyramid.eval.tables`)
+    #: the tables of every paper with JATS gold (see :mod:`paperpyramid.eval.table_scores`)
     tables: list[PaperTables] = field(default_factory=list)
     #: every stored table of the corpus, gold or not
     census: TableCensus | None = None

@@ -6,7 +6,7 @@ tables. It is slow (a GPU second or more per page) and it sometimes loops, writi
 n-gram until its token limit (nougat issue 67), so this client:
 
 1. flags math-heavy pages cheaply from the embedded text (:func:`math_pages`);
-2. sends a PDF holding only those pages to the Nougat service (:mod:`paperpyramid.services.nougat`),
+2. sends a PDF holding only those pages to the Nougat service (:mod:`paperpyramid.services.nougat_service`),
    which answers one ``.mmd`` per page (:func:`fetch_pages`);
 3. drops pages whose output is a repetition failure or a ``[MISSING_PAGE_...]`` marker
    (:func:`is_repetition_failure`); those pages keep the embedded parser's text;

@@ -13,7 +13,7 @@ Two backends return the same thing, Unstructured's element dicts:
   own setting ``UNSTRUCTURED_DEFAULT_MODEL_INITIALIZE_PARAMS_JSON_PATH`` (a JSON file with
   ``model_path`` and ``label_map``), which lets an offline machine use a copied model file.
 - :func:`partition_tables_http` posts the page subset to our table service
-  (:mod:`paperpyramid.services.tables`, ``POST /tables``) or to any Unstructured API
+  (:mod:`paperpyramid.services.table_service`, ``POST /tables``) or to any Unstructured API
   (``POST /general/v0/general``).
 
 :func:`elements_to_tables` turns elements into :class:`~paperpyramid.document.Table` rows;

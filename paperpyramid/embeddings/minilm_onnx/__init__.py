@@ -12,7 +12,7 @@ to float32's, stored under ``all-MiniLM-L6-v2-int8`` so the two never mix in one
 
 Threads: ONNX Runtime keeps its own pool, which neither threadpoolctl nor ``OMP_NUM_THREADS``
 reaches; it is sized from ``threads``, else the ``OMP_NUM_THREADS`` an ingest worker was given
-(:func:`paperpyramid.ingest.threads.limit_threads`), else this process's cores, and never spins
+(:func:`paperpyramid.ingestion.threads.limit_threads`), else this process's cores, and never spins
 while idle, so a worker embedding never takes more than its share of the machine.
 """
 

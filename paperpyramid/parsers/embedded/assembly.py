@@ -20,7 +20,7 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.references import split_references
-from paperpyramid.parsers.embedded.tables import table_cells
+from paperpyramid.parsers.embedded.table_reader import table_cells
 
 _ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
 

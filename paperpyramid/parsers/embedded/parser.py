@@ -46,7 +46,7 @@ from paperpyramid.parsers.embedded.scans import OcrMode, OcrPage
 from paperpyramid.parsers.embedded.scripts import unreadable_words
 from paperpyramid.parsers.embedded.table_detect import mark_uncaptioned
 from paperpyramid.parsers.embedded.table_engine import BBox, Rule, table_page, table_rows
-from paperpyramid.parsers.embedded.tables import claim_held, collect_table, join_continued, reads_as_prose, table_cells
+from paperpyramid.parsers.embedded.table_reader import claim_held, collect_table, join_continued, reads_as_prose, table_cells
 from paperpyramid.parsers.embedded.xmp import read_xmp
 
 log = logging.getLogger(__name__)

@@ -6,7 +6,7 @@
 """
 
 from paperpyramid.parsers.latex.limits import BadSource, LatexLimits
-from paperpyramid.parsers.latex.pages import PagePlacement, assign_pages
+from paperpyramid.parsers.latex.page_finder import PagePlacement, assign_pages
 from paperpyramid.parsers.latex.parser import NAME, parse_source
 
 __all__ = ["NAME", "BadSource", "LatexLimits", "PagePlacement", "assign_pages", "parse_source"]

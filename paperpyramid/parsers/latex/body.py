@@ -22,7 +22,7 @@ from paperpyramid.parsers.latex.body_parts import rest_label
 from paperpyramid.parsers.latex.body_parts import split_items as _split_items
 from paperpyramid.parsers.latex.equations import DISPLAY_ENVIRONMENTS, EquationCounter, displays
 from paperpyramid.parsers.latex.scan import find_end, read_group, read_optional, skip_space
-from paperpyramid.parsers.latex.tables import find_tabulars, tabular_cells
+from paperpyramid.parsers.latex.tabular import find_tabulars, tabular_cells
 from paperpyramid.parsers.latex.text import TextContext, plain, to_text
 
 __all__ = ["Walker"]

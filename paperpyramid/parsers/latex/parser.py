@@ -4,7 +4,7 @@ The steps, each its own module: read the bundle (:mod:`.bundle`), find the main 
 its inputs (:mod:`.inputs`), expand the author's macros (:mod:`.macros`), read the front matter
 (:mod:`.front`), walk the body (:mod:`.body`), read the bibliography (:mod:`.bibliography`) and
 print citations as its style would (:mod:`.citations`); with the paper's PDF, give every block
-its page (:mod:`.pages`).
+its page (:mod:`.page_finder`).
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def parse_source(
     if pdf is None:
         document.warnings.append("no PDF: page numbers unknown")
     else:
-        from paperpyramid.parsers.latex.pages import assign_pages
+        from paperpyramid.parsers.latex.page_finder import assign_pages
 
         assign_pages(document, pdf, password=password, max_pages=max_pages, time_limit=time_limit)
     return document

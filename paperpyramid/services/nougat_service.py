@@ -9,7 +9,7 @@ A thin FastAPI layer over one ``predict(pdf_bytes, pages) -> list[str]`` callabl
 Tests inject ``predict``; the default, :func:`load_nougat_predict`, imports nougat-ocr
 lazily and loads the model once, when the app starts (never at import). The default has
 not been run in this repository (no GPU, no weights here); it follows nougat-ocr 0.1.17's
-own ``predict.py``. Run it with ``uvicorn --factory paperpyramid.services.nougat:create_app``;
+own ``predict.py``. Run it with ``uvicorn --factory paperpyramid.services.nougat_service:create_app``;
 ``docker/Dockerfile.nougat`` builds an image with the weights baked in.
 """
 

@@ -20,13 +20,13 @@ from typing import BinaryIO, cast
 from minio import Minio
 
 from paperpyramid.errors import BadInput
-from paperpyramid.ingest.archives import is_archive, iter_tar_pdfs, read_pmc_package
-from paperpyramid.ingest.jats_sources import find_jats, is_jats_name
-from paperpyramid.ingest.latex_sources import find_sources, is_source_name
-from paperpyramid.ingest.pairing import TarPairs
-from paperpyramid.ingest.pubmed_files import is_pubmed_file, is_pubmed_name, pubmed_items
-from paperpyramid.ingest.sources import discover_files, file_sha256
-from paperpyramid.ingest.work import WorkItem, refusal, s3_client
+from paperpyramid.ingestion.archives import is_archive, iter_tar_pdfs, read_pmc_package
+from paperpyramid.ingestion.jats_sources import find_jats, is_jats_name
+from paperpyramid.ingestion.latex_sources import find_sources, is_source_name
+from paperpyramid.ingestion.pairing import TarPairs
+from paperpyramid.ingestion.pubmed_files import is_pubmed_file, is_pubmed_name, pubmed_items
+from paperpyramid.ingestion.sources import discover_files, file_sha256
+from paperpyramid.ingestion.work import WorkItem, refusal, s3_client
 from paperpyramid.parsers.contract import JATS, JATS_PDF, LATEX, LATEX_PDF, PDF
 from paperpyramid.parsers.registry import kind_of, kinds
 from paperpyramid.s3 import S3Location, S3Object, iter_objects, open_object, parse_s3_uri

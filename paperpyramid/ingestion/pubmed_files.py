@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from paperpyramid.ingest.work import WorkItem
+from paperpyramid.ingestion.work import WorkItem
 from paperpyramid.parsers.contract import PUBMED_RECORD
 
 _SUFFIXES = (".xml", ".xml.gz")

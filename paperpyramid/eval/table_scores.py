@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from paperpyramid.eval.teds import teds
-from paperpyramid.parsers.embedded.tables import reads_as_prose
+from paperpyramid.parsers.embedded.table_reader import reads_as_prose
 from paperpyramid.parsers.jats import parse_jats
 
 __all__ = [

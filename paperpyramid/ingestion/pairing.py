@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from paperpyramid.ingest.jats_sources import looks_like_jats, pmcid_of
-from paperpyramid.ingest.sources import file_sha256
-from paperpyramid.ingest.work import WorkItem
+from paperpyramid.ingestion.jats_sources import looks_like_jats, pmcid_of
+from paperpyramid.ingestion.sources import file_sha256
+from paperpyramid.ingestion.work import WorkItem
 from paperpyramid.parsers.contract import JATS, JATS_PDF, PDF
 
 #: members (XML or PDF) that wait for a partner

@@ -2,7 +2,7 @@
 LocalCluster on this machine; ``dask://HOST:PORT`` joins a running scheduler). Whatever
 runs the parsing, the SQLite writer stays single, in the calling process, and the workers'
 limits hold: on a cluster each document is parsed in a limited child of the Dask worker
-(:mod:`.limited`)."""
+(:mod:`.child_limits`)."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from paperpyramid.errors import PaperPyramidError
-from paperpyramid.ingest.threads import limit_threads, threads_per_worker
+from paperpyramid.ingestion.threads import limit_threads, threads_per_worker
 
 log = logging.getLogger(__name__)
 

@@ -29,8 +29,8 @@ from paperpyramid.db.vectors import ContextVectors
 from paperpyramid.document import Document
 from paperpyramid.embeddings import Embedder, get_embedder
 from paperpyramid.errors import BadInput, ConfigurationError, ParseTimeout, ServiceUnavailable
-from paperpyramid.ingest.sources import file_sha256
-from paperpyramid.ingest.work import UNAVAILABLE, WorkItem, refusal, s3_client
+from paperpyramid.ingestion.sources import file_sha256
+from paperpyramid.ingestion.work import UNAVAILABLE, WorkItem, refusal, s3_client
 from paperpyramid.normalise import normalise_document
 from paperpyramid.parsers.contract import PDF, Source
 from paperpyramid.parsers.registry import accepts, choose, label_of, suffixes_of

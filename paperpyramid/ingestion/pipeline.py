@@ -38,11 +38,11 @@ from paperpyramid.db import lexical_index
 from paperpyramid.db.writer import ArticleInput, CorpusWriter, DuplicateArticle, check_corpus_file, writer_lock
 from paperpyramid.embeddings import get_embedder
 from paperpyramid.errors import ServiceUnavailable
-from paperpyramid.ingest.items import iter_items, known_total
-from paperpyramid.ingest.licences import LicenceList, read_licences
-from paperpyramid.ingest.parsing import Parsed, parse_item, parse_source
-from paperpyramid.ingest.running import Pool, open_pool, run
-from paperpyramid.ingest.work import UNAVAILABLE, WorkItem
+from paperpyramid.ingestion.items import iter_items, known_total
+from paperpyramid.ingestion.licences import LicenceList, read_licences
+from paperpyramid.ingestion.parsing import Parsed, parse_item, parse_source
+from paperpyramid.ingestion.running import Pool, open_pool, run
+from paperpyramid.ingestion.work import UNAVAILABLE, WorkItem
 from paperpyramid.parsers.registry import prepare
 from paperpyramid.s3 import S3Location, make_client, parse_s3_uri
 from paperpyramid.settings import EmbeddingSettings, S3Settings, Settings

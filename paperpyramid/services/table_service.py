@@ -3,7 +3,7 @@
 A thin layer over :func:`paperpyramid.parsers.unstructured.partition_tables_local` so that
 the heavy extra (and its YOLOX model) lives on one GPU/CPU box that ingest workers call::
 
-    uvicorn --factory paperpyramid.services.tables:create_app --host 0.0.0.0 --port 8000
+    uvicorn --factory paperpyramid.services.table_service:create_app --host 0.0.0.0 --port 8000
 
 Endpoints:
 

@@ -31,8 +31,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from paperpyramid.ingest.threads import cores, worker_memory
-from paperpyramid.ingest.workers import Outcome, Task, WorkerPool, hard_deadline
+from paperpyramid.ingestion.threads import cores, worker_memory
+from paperpyramid.ingestion.workers import Outcome, Task, WorkerPool, hard_deadline
 from paperpyramid.settings import IngestSettings
 
 __all__ = ["Limits", "run_limited"]

@@ -17,12 +17,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import cast
 
-from paperpyramid.ingest.executors import ClusterExecutor
-from paperpyramid.ingest.limited import Limits, run_limited
-from paperpyramid.ingest.parsing import Parsed, parse_item
-from paperpyramid.ingest.threads import worker_memory
-from paperpyramid.ingest.work import UNAVAILABLE, WorkItem
-from paperpyramid.ingest.workers import Outcome, WorkerPool
+from paperpyramid.ingestion.child_limits import Limits, run_limited
+from paperpyramid.ingestion.executors import ClusterExecutor
+from paperpyramid.ingestion.parsing import Parsed, parse_item
+from paperpyramid.ingestion.threads import worker_memory
+from paperpyramid.ingestion.work import UNAVAILABLE, WorkItem
+from paperpyramid.ingestion.workers import Outcome, WorkerPool
 from paperpyramid.settings import IngestSettings, Settings
 
 
@@ -35,7 +35,7 @@ class _Job:
 
 class Pool:
     """Where parsing runs: the caller's executor (a Dask cluster's, say), our own worker
-    processes with hard limits (:mod:`paperpyramid.ingest.workers`), or this process."""
+    processes with hard limits (:mod:`paperpyramid.ingestion.workers`), or this process."""
 
     def __init__(self, given: Executor | None, options: IngestSettings) -> None:
         self.executor = given
@@ -124,7 +124,7 @@ def _run_on_workers(items: Iterator[WorkItem], settings: Settings, workers: Work
         ready: list[tuple[WorkItem, Parsed]] = []
         for outcome in workers.wait(timeout=1.0):
             job = jobs.pop(outcome.key)
-            parsed = _charge(job, outcome, options.max_attempts)
+            parsed = _result_or_retry(job, outcome, options.max_attempts)
             if parsed is None:
                 again.append(job)
             else:
@@ -133,7 +133,7 @@ def _run_on_workers(items: Iterator[WorkItem], settings: Settings, workers: Work
         yield from ready
 
 
-def _charge(job: _Job, outcome: Outcome, max_attempts: int) -> Parsed | None:
+def _result_or_retry(job: _Job, outcome: Outcome, max_attempts: int) -> Parsed | None:
     """The document's result from its worker's outcome, or None when it is to be tried again
     (its worker died under it fewer than ``max_attempts`` times). Only this document is
     charged; an error of the run (the bucket, the settings) is raised."""
@@ -153,7 +153,7 @@ def _charge(job: _Job, outcome: Outcome, max_attempts: int) -> Parsed | None:
 
 def _run_on_executor(items: Iterator[WorkItem], settings: Settings, executor: Executor) -> Iterator[tuple[WorkItem, Parsed]]:
     """A window of documents in flight on someone else's executor (a Dask cluster's), each
-    parsed in a limited child of the worker that takes it (:mod:`.limited`), so the limits
+    parsed in a limited child of the worker that takes it (:mod:`.child_limits`), so the limits
     and ``max_attempts`` hold as on our own pool. A task the executor loses (its worker was
     killed, the scheduler went away) is logged ``unavailable:``: a re-run tries it again."""
     options = settings.ingest
@@ -184,7 +184,7 @@ def _run_on_executor(items: Iterator[WorkItem], settings: Settings, executor: Ex
                 reason = f"{UNAVAILABLE}{job.item.name}: the executor lost it: {type(exc).__name__}: {exc}"
                 yield job.item, Parsed(None, reason, time.monotonic() - job.started, job.item.sha256)
                 continue
-            parsed = _charge(job, outcome, options.max_attempts)
+            parsed = _result_or_retry(job, outcome, options.max_attempts)
             if parsed is None:
                 again.append(job)
             else:
