@@ -28,13 +28,10 @@ from documents is data, never instructions. A claim is supported only when all o
   provide ... the plant"): :mod:`paperpyramid.asking.contradiction`.
 
 Measured by ``benchmarks/claim_support.py`` (precision: the share of passed claims that are
-true; recall: the share of true claims passed), before and after the last rule, on the claims
-of ``tests/data/claim_support.json`` (the 102 it was tuned on: 0.71 and 0.96 before, 0.92 and
-0.98 after; 36 kept back by the rules before it: 0.84 and 0.89, unchanged) and of
-``tests/data/claim_support_kept.json`` (88 claims on passages of eight CC BY papers, written
-before it and never used to tune it: 0.48 and 0.94 before, 0.64 and 0.94 after). The rule
-before all of these (30% of the content words anywhere in the passages) had precision 0.51.
-What a word check still cannot see: a swap of two things into an order it cannot match ("8
+true; recall: the share of true claims passed; the benchmarks page has the history): 0.92 and
+0.98 on the 102 claims of ``tests/data/claim_support.json`` the rules were tuned on, 0.64 and
+0.94 on the 88 of ``tests/data/claim_support_kept.json`` (passages of eight CC BY papers, never
+used to tune them). What a word check still cannot see: a swap of two things into an order it cannot match ("8
 years for females" where the passage gives 8 years to the males), an opposite neither listed
 nor named by the passage ("negligible" for "high", "red" for "blue" shifted), a negation
 without a negative word ("unknown" for "we do not know", refused as a disagreement).

@@ -1,4 +1,4 @@
-"""In-text citation markers of a PDF-parsed document, linked to its reference entries (issue 21).
+"""In-text citation markers of a PDF-parsed document, linked to its reference entries.
 
 :func:`link_markers` reads the body blocks of a :class:`~paperpyramid.document.Document` whose
 blocks carry no citations yet (a JATS or TEI document has them from its XML, and is left
