@@ -12,7 +12,7 @@ the median round, and the fastest and slowest. CPU time, not wall time, because 
 machine the wall clock measures the neighbours too.
 
 The ingest path does more with each parsed article before embedding it
-(``paperpyramid.ingest.pipeline._with_contexts``): ``normalise_document``, ``link_markers``,
+(``paperpyramid.ingestion.parsing._with_contexts``): ``normalise_document``, ``link_markers``,
 then ``split_section`` of every section with the default token counter. That is timed as
 its own rows, on the same documents, with the share of it spent inside the tokenizer
 (``encode``/``encode_batch`` calls into the Rust tokenizer), so the report says what bounds

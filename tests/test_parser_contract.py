@@ -106,7 +106,7 @@ def test_the_parse_path_names_no_parser_and_no_kind() -> None:
     names = {*PARSER_NAMES, JATS, JATS_PDF, LATEX, LATEX_PDF, PUBMED_RECORD}
     names |= {"SERVICES_OF", "JATS", "JATS_PDF", "LATEX", "LATEX_PDF", "PUBMED_RECORD", "parse_jats", "parse_record", "read_jats"}
     for module in ("parsing.py", "running.py", "pipeline.py"):
-        tree = ast.parse((ROOT / "paperpyramid" / "ingest" / module).read_text(encoding="utf-8"))
+        tree = ast.parse((ROOT / "paperpyramid" / "ingestion" / module).read_text(encoding="utf-8"))
         found = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
         found |= {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
         assert not found & names, (module, found & names)
