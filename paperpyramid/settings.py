@@ -11,7 +11,6 @@ This module is also where the names of backends, modes, strategies and levels ar
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -20,6 +19,7 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from paperpyramid.env import deprecated_values
+from paperpyramid.registry import is_import_path
 
 ParserName = Literal["embedded", "auto", "grobid", "unstructured", "nougat"]
 EmbedderName = Literal["minilm", "minilm-int8", "e5-small", "openai"]
@@ -43,17 +43,27 @@ DEFAULT_LLM_BACKEND: LLMBackendName = "local"
 DEFAULT_K = 10
 DEFAULT_BUDGET_TOKENS = 4000
 
-_IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
-
 
 def is_parser_name(name: str) -> bool:
     """A parser's name, or an import path ``package.module:function`` to a parser of one's own."""
-    return name in PARSER_NAMES or bool(_IMPORT_PATH.match(name))
+    return name in PARSER_NAMES or is_import_path(name)
 
 
 def unknown_parser(name: str) -> str:
     """What to say of a parser name that is neither known nor an import path."""
-    return f"unknown parser {name!r}; choose one of: {', '.join(PARSER_NAMES)} (or package.module:function)"
+    return _unknown("parser", name, PARSER_NAMES, "function")
+
+
+def _unknown(what: str, name: str, names: tuple[str, ...], target: str) -> str:
+    return f"unknown {what} {name!r}; choose one of: {', '.join(names)} (or package.module:{target})"
+
+
+def _named_or_imported(what: str, name: str, names: tuple[str, ...], target: str = "attribute") -> str:
+    """``name`` when it is one of ``names`` or the import path ``package.module:target`` of a
+    backend of one's own; else the error that lists the names."""
+    if name in names or is_import_path(name):
+        return name
+    raise ValueError(_unknown(what, name, names, target))
 
 
 class _DeprecatedEnv(PydanticBaseSettingsSource):
@@ -120,7 +130,7 @@ class SourceKindSettings(BaseModel):
     @field_validator("parser")
     @classmethod
     def _import_path(cls, path: str) -> str:
-        if not _IMPORT_PATH.match(path):
+        if not is_import_path(path):
             raise ValueError(f"a kind's parser is package.module:function, not {path!r}")
         return path
 
@@ -215,9 +225,7 @@ class IngestSettings(BaseModel):
     @field_validator("parser")
     @classmethod
     def _known_parser(cls, name: str) -> str:
-        if not is_parser_name(name):
-            raise ValueError(unknown_parser(name))
-        return name
+        return _named_or_imported("parser", name, PARSER_NAMES, "function")
 
 
 class EmbeddingSettings(BaseModel):
@@ -279,9 +287,7 @@ class EmbeddingSettings(BaseModel):
     @field_validator("model")
     @classmethod
     def _known_embedder(cls, name: str) -> str:
-        if name not in EMBEDDER_NAMES and not _IMPORT_PATH.match(name):
-            raise ValueError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDER_NAMES)} (or package.module:attribute)")
-        return name
+        return _named_or_imported("embedder", name, EMBEDDER_NAMES)
 
 
 class LLMSettings(BaseModel):
@@ -349,9 +355,7 @@ class LLMSettings(BaseModel):
     @field_validator("backend")
     @classmethod
     def _known_backend(cls, name: str) -> str:
-        if name not in LLM_BACKENDS and not _IMPORT_PATH.match(name):
-            raise ValueError(f"unknown LLM backend {name!r}; choose one of: {', '.join(LLM_BACKENDS)} (or package.module:attribute)")
-        return name
+        return _named_or_imported("LLM backend", name, LLM_BACKENDS)
 
 
 class DistillSettings(BaseModel):

@@ -30,32 +30,15 @@ from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.parser import _extract_pages, parse_pdf
 from paperpyramid.parsers.embedded.reading_order import body_font_size
 from tests.pdf_maker import styled_pdf
+from tests.test_run_in_headings import FILLER
+from tests.test_run_in_headings import _Writer as _LinesWriter
 
 PAIRS = Path(__file__).resolve().parents[2] / "shared" / "pmc-pairs"
 needs_pairs = pytest.mark.skipif(not PAIRS.is_dir(), reason="../shared/pmc-pairs is not here (real PMC articles, not distributed)")
 
-FILLER = (
-    "The clutches were counted along four transects every week, and the water level was read at "
-    "each visit from a staff gauge fixed to the bank of the stream before the survey began. "
-)
-Runs = list[tuple[str, str]]
 
-
-class _Writer:
-    def __init__(self) -> None:
-        self.pages: list[list[tuple[float, float, float, Runs]]] = [[]]
-        self.y = 740.0
-
-    def line(self, runs: Runs, size: float = 10, gap: float = 13) -> None:
-        if self.y < 60:
-            self.pages.append([])
-            self.y = 740.0
-        self.pages[-1].append((72, self.y, size, runs))
-        self.y -= gap
-
-    def heading(self, text: str, size: float = 12) -> None:
-        self.y -= 8
-        self.line([("bold", text)], size=size, gap=18)
+class _Writer(_LinesWriter):
+    """The run-in tests' page writer, with body text of filler lines."""
 
     def body(self, lines: int = 4) -> None:
         words = (FILLER * 6).split()

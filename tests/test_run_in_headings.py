@@ -39,9 +39,9 @@ class _Writer:
         self.pages[-1].append((72, self.y, size, runs))
         self.y -= gap
 
-    def heading(self, text: str) -> None:
+    def heading(self, text: str, size: float = 12) -> None:
         self.y -= 8
-        self.line([("bold", text)], size=12, gap=18)
+        self.line([("bold", text)], size=size, gap=18)
 
     def paragraph(self, text: str, lead: Runs | None = None) -> None:
         """A paragraph whose first line starts with ``lead`` (styled runs), wrapped at 88 characters."""

@@ -6,23 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pypdfium2 as pdfium
-
 from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables
-from paperpyramid.parsers.embedded.layout import extract_page
-from paperpyramid.parsers.embedded.table_engine import BBox, extract_table
-
-
-def _caption(pdf_path: Path, opening: str) -> tuple[int, BBox]:
-    pdf = pdfium.PdfDocument(pdf_path)
-    try:
-        for index in range(len(pdf)):
-            for line in extract_page(pdf[index], index + 1).lines:
-                if line.text.startswith(opening):
-                    return index + 1, (line.x0, line.top, line.x1, line.bottom)
-    finally:
-        pdf.close()
-    raise AssertionError(f"no caption opening {opening!r} in {pdf_path.name}")
+from paperpyramid.parsers.embedded.table_engine import extract_table
+from tests.test_table_groups import _caption
 
 
 def _read(pmc_pairs: Path, stem: str, opening: str) -> list[list[str]]:

@@ -97,7 +97,7 @@ def merge_parts(parts: Sequence[str | Path], target: str | Path, *, on_part: Cal
             added: list[str] = []
             duplicates = 0
             for path in paths[1:] if fresh else paths:
-                ids, skipped = _merge_one(conn, path)
+                ids, skipped = _merge_one(conn, path, target.parent)
                 added += ids
                 duplicates += skipped
                 if on_part is not None:
@@ -143,13 +143,14 @@ def _check_part(path: Path) -> None:
         )
 
 
-def _merge_one(conn: Connection, part: Path) -> tuple[list[str], int]:
-    """Add one part's rows in one transaction: (the ids of the articles added, duplicates skipped)."""
+def _merge_one(conn: Connection, part: Path, scratch: Path) -> tuple[list[str], int]:
+    """Add one part's rows in one transaction: (the ids of the articles added, duplicates skipped).
+    A part holding papers already in the corpus is copied without them into ``scratch``."""
     with attached(conn, part, "part"):
         _check_models(conn, part)
         same = _same_papers(conn)
         log_rows = _log_rows_of(conn, list(same))
-    with tempfile.TemporaryDirectory(prefix=".merge-", dir=_folder(conn)) as tmp:
+    with tempfile.TemporaryDirectory(prefix=".merge-", dir=scratch) as tmp:
         source = part
         if same:  # a copy without them: their rows must not come along
             source = Path(tmp) / part.name
@@ -169,11 +170,6 @@ def _merge_one(conn: Connection, part: Path) -> tuple[list[str], int]:
                 [(*row[:5], same[str(row[5])], *row[6:]) for row in log_rows],
             )
     return ids, len(same)
-
-
-def _folder(conn: Connection) -> Path:
-    """The folder of the connection's main database file."""
-    return Path(str(conn.execute("PRAGMA database_list").fetchone()[2])).parent
 
 
 def _check_models(conn: Connection, part: Path) -> None:

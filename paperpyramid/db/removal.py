@@ -90,18 +90,15 @@ def delete_contexts(conn: Any, context_ids: Sequence[str]) -> None:
 
 def article_context_ids(conn: Any, article_id: str) -> list[str]:
     """The ids of an article's contexts in reading order."""
-    rows = conn.execute(
-        "SELECT sc.context_id FROM article_sections AS ars JOIN sections_contexts AS sc ON sc.section_id = ars.section_id "
-        "WHERE ars.article_id = ? ORDER BY ars.position, sc.position",
-        [article_id],
-    )
-    return [str(row[0]) for row in rows]
+    return article_contexts(conn, json.dumps([article_id]))
 
 
 def article_contexts(conn: Any, articles: str) -> list[str]:
-    """The ids of the contexts of the articles of the JSON list ``articles``, in no set order."""
+    """The ids of the contexts of the articles of the JSON list ``articles``, article by article,
+    each in reading order."""
     rows = conn.execute(
-        f"SELECT sc.context_id FROM article_sections AS ars JOIN sections_contexts AS sc ON sc.section_id = ars.section_id WHERE ars.article_id {_IN}",
+        "SELECT sc.context_id FROM article_sections AS ars JOIN sections_contexts AS sc ON sc.section_id = ars.section_id "
+        f"WHERE ars.article_id {_IN} ORDER BY ars.article_id, ars.position, sc.position",
         [articles],
     )
     return [str(row[0]) for row in rows]

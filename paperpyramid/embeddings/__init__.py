@@ -196,6 +196,15 @@ def _openai_name(settings: EmbeddingSettings) -> str | None:
     return settings.api_model if settings.dimensions is None else f"{settings.api_model}@{settings.dimensions}"
 
 
+def _own_embedder(found: object) -> EmbedderBackend:
+    """An embedder of one's own named by its import path (``package.module:attribute``): an
+    :class:`EmbedderBackend`."""
+    if not isinstance(found, EmbedderBackend):
+        what = getattr(found, "__qualname__", None) or type(found).__name__
+        raise ConfigurationError(f"an embedder named by import path must be an EmbedderBackend, not {what}")
+    return found
+
+
 #: The embedders by the name settings give them (:data:`EMBEDDER_NAMES`, in that order). Each
 #: builder imports its model's module when called, so choosing one loads only that one.
 EMBEDDERS: Registry[EmbedderBackend] = Registry(
@@ -206,17 +215,8 @@ EMBEDDERS: Registry[EmbedderBackend] = Registry(
         "e5-small": EmbedderBackend(_e5_small, lambda settings: "multilingual-e5-small-q4"),
         "openai": EmbedderBackend(_openai, _openai_name),
     },
-    import_paths=lambda found: _own_embedder(found),
+    import_paths=_own_embedder,
 )
-
-
-def _own_embedder(found: object) -> EmbedderBackend:
-    """An embedder of one's own named by its import path (``package.module:attribute``): an
-    :class:`EmbedderBackend`."""
-    if not isinstance(found, EmbedderBackend):
-        what = getattr(found, "__qualname__", None) or type(found).__name__
-        raise ConfigurationError(f"an embedder named by import path must be an EmbedderBackend, not {what}")
-    return found
 
 
 __all__ = [
