@@ -11,6 +11,7 @@ This module is also where the names of backends, modes, strategies and levels ar
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -19,7 +20,6 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from paperpyramid.env import deprecated_values
-from paperpyramid.registry import is_import_path
 
 ParserName = Literal["embedded", "auto", "grobid", "unstructured", "nougat"]
 EmbedderName = Literal["minilm", "minilm-int8", "e5-small", "openai"]
@@ -42,6 +42,15 @@ DEFAULT_LLM_BACKEND: LLMBackendName = "local"
 #: results a search returns, and passage tokens an answer reads, unless told otherwise (CLI, API, HTTP, eval)
 DEFAULT_K = 10
 DEFAULT_BUDGET_TOKENS = 4000
+
+
+#: ``package.module:attribute``, as :data:`paperpyramid.registry.IMPORT_PATH` reads it (settings import
+#: no registry: the registries take their names from here)
+_IMPORT_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+def is_import_path(name: str) -> bool:
+    return bool(_IMPORT_PATH.match(name))
 
 
 def is_parser_name(name: str) -> bool:
