@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import json
 import os
 import platform
@@ -327,8 +328,50 @@ def measure(path: Path) -> dict[str, Any]:
     }
 
 
-def run_worker(path: Path) -> dict[str, Any]:
-    out = subprocess.run([sys.executable, str(HERE), "--measure", str(path)], capture_output=True, text=True, check=True, cwd=str(REPO))
+def measure_stages(path: Path, limit: int, batch: int = 64) -> dict[str, Any]:
+    """The first ``limit`` records of ``path`` through each stage of an ingest without embedding,
+    one stage after another in this process, CPU seconds each: the parse (``read_pubmed`` +
+    ``parse_record``), the worker's cut (normalising the text, linking citations, cutting
+    contexts) and the writer (``CorpusWriter.store_many``, ``batch`` documents a transaction, into a
+    fresh file). The workers do the first two and the one writer the third, so the writer keeps up
+    with as many workers as its rate divided by theirs."""
+    sys.path.insert(0, str(REPO))
+    from paperpyramid.db.writer import ArticleInput, CorpusWriter
+    from paperpyramid.ingestion.parsing import Parsed, _with_contexts
+    from paperpyramid.parsers.pubmed import PubmedRecord, parse_record, read_pubmed
+
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
+    cpu = time.process_time()
+    with path.open("rb") as stream:
+        found = (item for item in read_pubmed(stream, name=path.name) if isinstance(item, PubmedRecord))
+        records = list(itertools.islice(found, limit))
+        documents = [parse_record(record) for record in records]
+    parse_s, cpu = time.process_time() - cpu, time.process_time()
+    cut = [
+        _with_contexts(Parsed(document, None, 0.0, f"{record.pmid}.{record.version}"))
+        for record, document in zip(records, documents, strict=True)
+    ]
+    cut_s, cpu = time.process_time() - cpu, time.process_time()
+    with tempfile.TemporaryDirectory(prefix="pubmed_stages.") as folder, CorpusWriter(Path(folder) / "corpus.sqlite") as writer:
+        inputs = [
+            ArticleInput(p.document, f"{path.name}#{p.sha256}", str(p.sha256), contexts=p.contexts, normalised=True)
+            for p in cut
+            if p.document
+        ]
+        cpu = time.process_time()
+        for start in range(0, len(inputs), batch):
+            writer.store_many(inputs[start : start + batch])
+        store_s = time.process_time() - cpu
+        contexts = writer.db.conn.execute("SELECT count(*) FROM contexts").fetchone()[0]
+    count = len(records)
+    return {"records": count, "contexts": contexts, "parse_s": parse_s, "cut_s": cut_s, "store_s": store_s,
+            "worker_records_per_cpu_s": count / (parse_s + cut_s), "writer_records_per_cpu_s": count / store_s}  # fmt: skip
+
+
+def run_worker(path: Path, stages: int = 0) -> dict[str, Any]:
+    command = [sys.executable, str(HERE), "--measure", str(path)] + (["--stages", str(stages)] if stages else [])
+    out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=str(REPO))
     result: dict[str, Any] = json.loads(out.stdout)
     return result
 
@@ -365,6 +408,8 @@ def _measure_files(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
         "update": {**update_file, "runs": [run_worker(Path(update_file["file"]))]},
     }
     _log(f"baseline read {args.repeat} times, update once")
+    if args.stages:
+        results["stages"] = [run_worker(Path(baseline_file["file"]), args.stages) for _ in range(args.repeat)]
     if args.size_gb:
         # gzip level 1: the reader's cost hardly depends on the level, writing 1 GB at level 6 would take minutes
         large = _write(folder / "pubmed26n9999.xml.gz", sized(args.size_gb), 1)
@@ -384,6 +429,8 @@ def print_report(report: dict[str, Any]) -> None:
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, entry in report["files"].items():
+        if name == "stages":
+            continue
         runs = entry["runs"]
         rate = statistics.median(run["records_per_cpu_s"] for run in runs)
         cpu = statistics.median(run["cpu_s"] for run in runs)
@@ -391,6 +438,21 @@ def print_report(report: dict[str, Any]) -> None:
         print(f"| {name} | {first['records']:,} | {entry['xml_bytes'] / 1e6:,.0f} | {entry['gz_bytes'] / 1e6:,.0f} | {len(runs)} | {rate:,.0f} | "
               f"{entry['xml_bytes'] / 1e6 / cpu:,.1f} | {first['deleted']:,} | {first['refusals']} | {first['failed']} | "
               f"{max(run['peak_rss_kib'] for run in runs) / 1024:.0f} |")  # fmt: skip
+
+    stages = report["files"].get("stages")
+    if stages:
+        print("\nAn ingest's stages without embedding (the baseline file's first records, CPU s on one core, median of the runs):\n")
+        print(
+            "| records | contexts | parse s | cut s | store s | a worker, records/s | the writer, records/s | workers the writer keeps up with |"
+        )
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        med = {
+            key: statistics.median(run[key] for run in stages)
+            for key in ("parse_s", "cut_s", "store_s", "worker_records_per_cpu_s", "writer_records_per_cpu_s")
+        }
+        print(f"| {stages[0]['records']:,} | {stages[0]['contexts']:,} | {med['parse_s']:.1f} | {med['cut_s']:.1f} | {med['store_s']:.1f} | "
+              f"{med['worker_records_per_cpu_s']:,.0f} | {med['writer_records_per_cpu_s']:,.0f} | "
+              f"{med['writer_records_per_cpu_s'] / med['worker_records_per_cpu_s']:.1f} |")  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -400,6 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--size-gb", type=float, default=0.0, help="also a file of about this many GB of XML (gzipped on disk), read once")
     parser.add_argument("--keep", metavar="DIR", help="write the files here and keep them (default: a temporary folder)")
     parser.add_argument("--json", metavar="OUT", help="write every run's figures as JSON")
+    parser.add_argument("--stages", type=int, default=0, metavar="N",
+                        help="also time an ingest's stages (parse, cut, store) on the baseline file's first N records")  # fmt: skip
     parser.add_argument("--measure", metavar="FILE", help=argparse.SUPPRESS)
     return parser
 
@@ -407,7 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.measure:
-        print(json.dumps(measure(Path(args.measure))))
+        print(json.dumps(measure_stages(Path(args.measure), args.stages) if args.stages else measure(Path(args.measure))))
         return 0
     report = run(args)
     print_report(report)

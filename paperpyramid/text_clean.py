@@ -43,6 +43,8 @@ _INVISIBLE = re.compile(r"[\u00ad\u200b\u2060\ufeff\ufffe\uffff]")
 _LINE_SEPARATOR = re.compile(r"[\u2028\u2029]")
 #: any character one of the rules above rewrites: text without one takes the fast path
 _UNUSUAL = re.compile("|".join(rule.pattern for rule in (_SURROGATE, _MATH_LETTER, _ODD_SPACE, _INVISIBLE, _LINE_SEPARATOR)))
+#: any character any rule of :func:`clean_text` rewrites
+_ANY_RULE = re.compile(f"{_CONTROL.pattern}|[\ufb00-\ufb06]|{_UNUSUAL.pattern}")
 
 T = TypeVar("T")
 
@@ -55,6 +57,8 @@ def clean_text(text: str) -> str:
     >>> clean_text("\\ud835\\udf12\\u00b2 test, \\ud835\\udc43\\u2009<\\u20090.05\\udc00")
     'χ² test, P < 0.05'
     """
+    if text.isascii() and text.isprintable() or not _ANY_RULE.search(text):
+        return text  # most text: no rule below rewrites it (the first test is the cheaper)
     cleaned = text.translate(_UNICODE_LIGATURES)
     cleaned = plain_unicode(cleaned)
     if _CONTROL.search(cleaned):
@@ -84,6 +88,11 @@ def clean_document(value: T) -> T:
 
 
 def _clean(value: Any) -> Any:
+    kind = type(value)
+    if kind is str:
+        return clean_text(value)
+    if kind in _ATOMS:
+        return value
     if isinstance(value, str):
         return clean_text(value)
     if isinstance(value, list):
@@ -96,16 +105,30 @@ def _clean(value: Any) -> Any:
         cleaned_dict = {key: _clean(item) for key, item in value.items()}
         return value if all(cleaned_dict[key] is item for key, item in value.items()) else cleaned_dict
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {}
-        for field in dataclasses.fields(value):
-            old = getattr(value, field.name)
-            new = _clean(old)
-            if new is not old:
-                changes[field.name] = new
-        if isinstance(value, Block) and "text" in changes and value.cites:
-            changes["cites"] = [_moved(cite, value.text) for cite in changes.get("cites", value.cites)]
-        return dataclasses.replace(value, **changes) if changes else value
+        return _clean_dataclass(value)
     return value
+
+
+#: values with no text in them, returned as they are without further checks
+_ATOMS = frozenset({int, float, bool, type(None), bytes})
+#: each dataclass's field names: ``dataclasses.fields`` builds a tuple on every call
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _clean_dataclass(value: Any) -> Any:
+    kind = type(value)
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(field.name for field in dataclasses.fields(value))
+    changes = {}
+    for name in names:
+        old = getattr(value, name)
+        new = _clean(old)
+        if new is not old:
+            changes[name] = new
+    if isinstance(value, Block) and "text" in changes and value.cites:
+        changes["cites"] = [_moved(cite, value.text) for cite in changes.get("cites", value.cites)]
+    return dataclasses.replace(value, **changes) if changes else value
 
 
 def _moved(cite: Cite, text: str) -> Cite:
