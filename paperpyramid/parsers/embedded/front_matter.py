@@ -5,15 +5,17 @@
   the Info or XMP title where the page gives none, or where the page's is a cut-off start of it.
 - **authors**: the blocks between the title and the affiliations, abstract or first heading,
   fragments on one line joined (publishers set each name and its marks apart), split at the
-  marks after each name (``Cohan†∗ Sergey``), commas, ``and``; names in capitals are
-  title-cased. The Info or XMP author list wins where it names more people.
+  marks after each name (``Cohan†∗ Sergey``), commas, ``and`` and a line break between two
+  whole names; names in capitals are title-cased. Authors set over their affiliations in
+  boxes side by side are read box by box (:func:`_author_zone`). The Info or XMP author list
+  wins where it names more people.
 - **DOI**: the first on the first two pages (running heads included), the XMP's, the Info
   subject's; of two versions of one DOI printed together (F1000: ``….4767.1`` first
   published, ``….4767.2`` latest), the latest.
 - **journal and year**: the citation line publishers print in running heads, footers,
   mastheads and "Cite this article" boxes, read from :func:`citation_lines` by
   :func:`.journal.find_journal` (see there); XMP's ``prism:publicationName``; an Info or XMP
-  description written as a citation.
+  description (or a word processor's title field) written as a citation.
 - **date**: "Published" (the latest, for a paper with versions) before "published online",
   before "Accepted", which is not a publication date; else the journal line's date or year
   (without one, the first page's arXiv stamp, copyright line or date line: :mod:`.journal`),
@@ -28,7 +30,7 @@ import unicodedata
 from paperpyramid.document import Author
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.journal import DATE
+from paperpyramid.parsers.embedded.journal import CUE, DATE
 from paperpyramid.parsers.embedded.journal import find_journal as find_journal  # the parser reads it here
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.scripts import unspaced
@@ -158,20 +160,45 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
 
 
 def _author_zone(blocks: list[Block], title_end: int) -> str:
+    """The names under the title as one text, read block by block up to the abstract, the first
+    heading or the affiliations after the names.
+
+    Running heads and the publisher's boxes beside the title (page furniture) are not read. An author set over an affiliation in
+    one block (conference styles: ``Diptodip Deb`` / ``Georgia Institute of Technology``) gives
+    the lines above it, and such boxes set side by side across the page are all read, though
+    the reading order reaches the right-hand one after the abstract. A block on the row of an
+    affiliation (``Facebook AI`` beside ``†University of Washington``) is one too. A block that
+    opens with a mark (``1 Department …``) is an affiliation, unless it is the first under the
+    title and holds names only (``1Taofik Mohammed IBRAHIM``).
+    """
     title = blocks[title_end]
+    window = [
+        index
+        for index in range(title_end + 1, min(title_end + 16, len(blocks)))
+        if blocks[index].page == title.page and blocks[index].kind != "furniture"
+    ]
+    rows = [blocks[i].top for i in window if _affiliation_line(blocks[i].lines[0].text.strip())]
     text = ""
     previous: Block | None = None
-    for block in blocks[title_end + 1 : title_end + 16]:
-        content = block.text.strip()
-        if block.page != title.page or block.top - title.bottom > 250:
+    stop: Block | None = None
+    read: set[int] = set()
+    for index in window:
+        block = blocks[index]
+        read.add(index)
+        if block.top - title.bottom > 250:
             break
-        plain = content.lower().strip(" .:")
+        plain = block.text.strip().lower().strip(" .:")
         if plain in blk.KNOWN_HEADINGS or plain.startswith(("abstract", "summary", "keywords", "background")):
+            stop = block
             break
-        if "@" in content or _AFFILIATION.search(content) or re.match(rf"^[\d{_MARKS}]\s*[A-Z][a-z]", content) or len(content) > 400:
-            if text:
-                break
-            continue
+        content = _names_over_affiliation(block)
+        if not content:
+            content = _names_text(block)
+            beside = any(abs(block.top - row) < 3 for row in rows) and not _affiliation_line(block.lines[0].text.strip())
+            if beside or _affiliation_block(content, first=previous is None) or len(content) > 400:
+                if text:
+                    break
+                continue
         if not content.strip(_MARKS + _SPACING_ACCENTS + "0123456789, "):
             continue  # a block of marks or accents alone
         same_line = previous is not None and abs(block.top - previous.top) < 3 and block.x0 - previous.x1 < 0.3 * block.size
@@ -179,7 +206,57 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
         text += "" if split_word else (" " if same_line else ", ")
         text += content
         previous = block
+    if stop is not None:  # the boxes beside, reached after the abstract in reading order
+        for index in range(title_end + 1, len(blocks)):
+            block = blocks[index]
+            if index in read or block.page != title.page or block.kind == "furniture":
+                continue
+            names = _names_over_affiliation(block) if title.bottom < block.top < stop.top else ""
+            text += f", {names}" if names else ""
     return text
+
+
+def _affiliation_line(text: str) -> bool:
+    return "@" in text or bool(_AFFILIATION.search(text)) or bool(re.match(rf"^[\d{_MARKS}]\s*[A-Z][a-z]", text))
+
+
+def _affiliation_block(content: str, *, first: bool) -> bool:
+    if "@" in content or _AFFILIATION.search(content):
+        return True
+    if not re.match(rf"^[\d{_MARKS}]\s*[A-Z][a-z]", content):
+        return False
+    names = _split_names(content)  # a mark before the only name, directly under the title
+    return not (first and names and len("".join(names).replace(" ", "")) >= 0.8 * sum(ch.isalpha() for ch in content))
+
+
+def _names_over_affiliation(block: Block) -> str:
+    """The names of a block that sets them over their affiliation (and e-mail): the lines above
+    the first affiliation line; empty unless the block is names, then affiliation."""
+    texts = [line.text.strip() for line in block.lines]
+    cut = next((i for i, text in enumerate(texts) if _affiliation_line(text)), 0)
+    if cut == 0 or not all(_split_names(text) for text in texts[:cut]):
+        return ""
+    return ", ".join(texts[:cut])
+
+
+_NAME_BREAK = re.compile(rf"[\d,;{_MARKS}]|\band\b|&")
+
+
+def _names_text(block: Block) -> str:
+    """A block of names as one line; a line break is a comma where it falls between two whole
+    names, each of two words or more and set without a mark (``Nathan Dahlberg`` /
+    ``Margo Schlanger♦``), not inside one name (``Hannah`` / ``M. McGee``)."""
+    groups = [[block.lines[0].text.strip()]]
+    for line in block.lines[1:]:
+        text = line.text.strip()
+        ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
+        opening = _NAME_BREAK.split(text)[0].split()
+        whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2
+        if whole and all(word[:1].isupper() or word in _PARTICLES for word in ending + opening):
+            groups.append([text])
+        else:
+            groups[-1].append(text)
+    return ", ".join(blk.join_lines(group) for group in groups)
 
 
 def _split_names(text: str) -> list[str]:
@@ -258,7 +335,28 @@ def citation_lines(pages: list[Page]) -> list[tuple[int, str]]:
         single = [line.text.strip() for line in lines]
         wrapped = [f"{a.text.strip()} {b.text.strip()}" for a, b in zip(lines, lines[1:], strict=False) if abs(a.x0 - b.x0) < 5]
         texts += [(page.number, text) for text in single + wrapped]
+        if page.number == 1:
+            texts += [(1, box) for box in _citation_boxes(lines)]
     return texts
+
+
+def _citation_boxes(lines: list[Line]) -> list[str]:
+    """A line that says how to cite the paper, with the next two lines set close under it in
+    its column (a footnote's first line is indented, so they need not share its left edge)."""
+    boxes = []
+    for index, line in enumerate(lines):
+        if not CUE.search(line.text):
+            continue
+        run = [line]
+        for following in lines[index + 1 :]:
+            if following.x0 >= line.x1 or following.x1 <= line.x0:
+                continue  # the other column
+            if following.top - run[-1].bottom > run[-1].height or len(run) == 3:
+                break
+            run.append(following)
+        if len(run) == 3:
+            boxes.append(" ".join(member.text.strip() for member in run))
+    return boxes
 
 
 def find_date(first_pages: str) -> str | None:

@@ -1,7 +1,8 @@
 """The journal a paper appeared in and its year, from the lines publishers print around it.
 
 :func:`find_journal` reads the (page, text) lines of :func:`front_matter.citation_lines`: every
-line of the first page, the heads and feet of the others, and each line joined to the next.
+line of the first page, the heads and feet of the others, each line joined to the next, and a
+citation box's first three lines; then the Info and XMP fields (subject, description, title).
 
 - **journal**: a line in one of the shapes publishers print the paper's citation in:
   running heads and feet (``J Neurosci Methods 2019;312:45–52``, ``PLOS ONE | DOI:…``,
@@ -9,15 +10,18 @@ line of the first page, the heads and feet of the others, and each line joined t
   1–12``, ``JOURNAL OF APPLIED STATISTICS 2019, VOL. 46``), any name followed by nothing but
   a citation's numbers (a year among them) up to its DOI or the line's end, and the citation
   in a box that says so (``Cite this article:``, ``To cite:``, ``Citation:``, ``Published
-  in:``), where the journal follows the authors and title. A line's shape anchors it at its
-  start (or after ``et al.``): a reference list's entries begin with their authors, so their
-  journals are not read. Names run to 16 words (``Proceedings of the National Academy of
+  in:``, ``This paper should be cited as``), where the journal follows the authors and title.
+  On the first page only, a proceedings' own line (``Proceedings of the 58th Annual Meeting
+  of …, pages 4969–4983``) and an ACM permission block's conference (``PLDI'09, June 15–20,
+  2009, …``). A line's shape anchors it at its start (or after ``et al.``, or after the
+  authors' `` / `` in an Elsevier head): a reference list's entries begin with their
+  authors, so their journals are not read. Names run to 16 words (``Proceedings of the National Academy of
   Sciences of the United States of America``); in capitals they are title-cased. Of several,
   a boxed citation's first, then the one on the most pages; one named once, on a later page
   only, is a reference's.
-- **year**: the journal line's; else, on the first page only, the arXiv stamp's date
-  (bioRxiv's "posted" date), a copyright line's year, a date alone on a line (a preprint's),
-  the year accepted, the year received.
+- **year**: the journal line's, a page's over the Info or XMP's; else, on the first page only,
+  the arXiv stamp's date (bioRxiv's "posted" date), a copyright line's year (its © read as
+  ``c`` too), a date alone on a line (a preprint's), the year accepted, the year received.
 """
 
 from __future__ import annotations
@@ -31,7 +35,9 @@ _YEAR = r"(?P<year>(?:19|20)\d\d)"
 # a journal's name: capitalised words, small words between them, abbreviations with full stops
 # (a brand may start in lower case: eLife, iScience, mBio)
 _J = r"(?P<journal>(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'&.-]*(?:\s+(?:[A-Z][\w’'&.-]*|of|and|in|for|the|on|&))*?)"
-_AFTER_AUTHORS = r"(?:^|et al\.?[,:]?\s+(?:/\s+)?)"
+# the start of a line, or after the authors a head prints first: "Smith et al. Journal …",
+# Elsevier's "O. Sanni, A.P.I. Popoola / Data in Brief 22 (2019) 451–457"
+_AFTER_AUTHORS = r"(?:^|et al\.?[,:]?\s+(?:/\s+)?|\s/\s+)"
 _JOURNAL_LINES = [
     # BMC, F1000, MDPI, Clinical Science, JNER: "… et al. Journal 2015, 11:3" / "Journal (2016) 13:22"
     re.compile(rf"{_AFTER_AUTHORS}{_J}\s+\(?{_YEAR}\)?[,;]?\s+\d+\s*(?:[:,(]|\d*$)"),
@@ -62,19 +68,37 @@ _JOURNAL_LINES = [
     re.compile(rf"^{_J},\s+\d+(?:\s*\(\d+\))?,\s+{_YEAR},\s+\d+"),
     # IEEE style: "Journal Name, vol. 117, no. 4, pp. 1–9, January 2020"
     re.compile(rf"^{_J},\s+(?i:vol)\.?\s*\d+(?P<tail>.{{0,60}})"),
-    # Info / XMP descriptions: "Data in Brief, 22 (2018) 451-457", "Journal of …, 2016, doi:…"
-    re.compile(rf"^{_J},\s+(?:\d+\s+)?\(?{_YEAR}\)?[,\s]"),
 ]
+# the Info and XMP fields only (on a page, "Zaragoza, 2009), which …" is a citation in the text):
+# "Data in Brief, 22 (2018) 451-457", "Journal of …, 2016, doi:…"
+_METADATA_LINES = [re.compile(rf"^{_J},\s+(?:\d+\s+)?\(?{_YEAR}\)?[,\s]")]
 # any other: a name, then only a citation's numbers and words up to the line's end or its DOI or
 # URL (Annual Reviews "Annu. Rev. Psychol. 2020. 71:1–25", Copernicus "Hydrol. Earth Syst. Sci.,
 # 24, 1234–1250, 2020"); read where the numbers hold a year and one more
-_TOKEN = rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|pp|p|article|id|pages|suppl)\.?|{_MONTH})"
+_TOKEN = rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|pp|p|article|id|pages|suppl)\.?(?![^\W\d_])|{_MONTH})"  # "p." is a token, "Positive" none
 _SEP = r"[\s.,;:()|¦/–-]"
 _BIB = rf"(?P<bib>(?:{_SEP}+{_TOKEN})+){_SEP}*"
-_JOURNAL_LINES.append(re.compile(rf"(?:^(?:\d+\s+)?|et al\.?[,:]?\s+(?:/\s+)?){_J}{_BIB}(?=$|https?://|doi\b|DOI\b|©|www\.)"))
+# (a copyright line may follow, its © lost or unmapped: "Am. Nat. 2003. Vol. 162, pp. 624–637. \x01 2003 by The …")
+_JOURNAL_LINES.append(
+    re.compile(rf"(?:^(?:\d+\s+)?|et al\.?[,:]?\s+(?:/\s+)?){_J}{_BIB}(?=$|https?://|doi\b|DOI\b|©|www\.|[^\w\s]?\s*(?:19|20)\d\d\s+by\s)")
+)
+# read on the first page only: the proceedings' own line (ACL, COLING, many workshops:
+# "Proceedings of the 58th Annual Meeting of the …, pages 4969–4983 July 5 - 10, 2020.") and an
+# ACM permission block's conference ("PLDI'09, June 15–20, 2009, Dublin, Ireland.", "KDD '20,
+# August 23–27, 2020, Virtual Event"); later pages' heads and feet hold references' proceedings
+_DAYS = rf"{_MONTH}\s+\d{{1,2}}(?:\s*[–-]\s*(?:{_MONTH}\s+)?\d{{1,2}})?,?\s+{_YEAR}"
+_FIRST_PAGE_LINES = [
+    re.compile(
+        r"^(?:In\s+)?(?P<journal>Proceedings\s+of\s+[^,]{5,300}?)(?:,\s*Volume\b[^,]*)?[,.]?\s+(?:pages|pp\.)\s*\d+\s*[–-]\s*\d+(?P<tail>.{0,80})"
+    ),
+    re.compile(rf"^(?P<journal>[A-Z][A-Za-z-]{{1,15}}\s?['’]\d\d),\s+{_DAYS}"),  # the meeting's days: no publication date
+]
+_LONG_NAME = re.compile(r"^Proceedings\b")  # a proceedings' title runs to 30 words
+_VOLUME_PART = re.compile(r":\s*Volume\b.*$")  # "…: Volume 1 (Long Papers)"
 # a box that prints the paper's own citation: the journal follows its authors and title
-_CUE = re.compile(
-    r"\b(?:(?:how to |to |please )?cite this article(?: in press)?(?: as)?\s*:?|to cite\s*:|citation\s*:|how to cite\s*:|published in\s*:)\s*(?P<rest>.+)",
+CUE = re.compile(
+    r"\b(?:(?:how to |to |please )?cite this article(?: in press)?(?: as)?\s*:?|to cite\s*:|citation\s*:|how to cite\s*:|published in\s*:"
+    r"|(?:this (?:paper|article|work) )?(?:should|may|can|must) be cited as(?: follows)?\s*:?)\s*(?P<rest>.+)",
     re.I,
 )
 _START = r"(?:^|(?<=[.:?!]\s))"
@@ -102,6 +126,8 @@ _POSTED = re.compile(rf"\bthis version posted\s+{_DAY_DATE}")  # bioRxiv, medRxi
 _ARXIV = re.compile(rf"\barXiv:\s*(?P<id>\d{{4}})\.\d{{4,5}}(?:v\d+)?\s*\[[^\]]+\]\s*(?P<date>\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d)?")
 _YEAR_SOURCES = [
     re.compile(rf"(?:©|\(c\)|\bCopyright\b)\s*(?:©\s*)?(?:[^.;\d]{{0,60}}?\s)?{_YEAR}\b"),
+    # a TeX font's © read as its letter: "c 2020 Association for Computational Linguistics", "c 2009 ACM"
+    re.compile(rf"^c\s+{_YEAR}\s+[A-Z]"),
     re.compile(rf"^(?:\d{{1,2}}\s+)?{_MONTH}\s+(?:\d{{1,2}},?\s+)?{_YEAR}$"),
     re.compile(rf"\b(?:Available online|Accepted)\s*:?\s*{_DAY_DATE}"),
     re.compile(rf"\bReceived\s*:?\s*{_DAY_DATE}"),
@@ -118,8 +144,9 @@ def find_journal(
     dates: dict[str, str] = {}
     boxed: list[str] = []
     # a journal scores once per page that prints it: running heads win over a reference's journal
-    for page, text in lines + [(0, metadata.get(key, "")) for key in ("Subject", "xmp:description")]:
-        found = _journal_line(text) if page <= 1 else _journal_line(text, cues=False)
+    # the Info and XMP fields as page 0; a word processor's title field may hold the issue's line
+    for page, text in lines + [(0, metadata.get(key, "")) for key in ("Subject", "xmp:description", "Title", "xmp:title")]:
+        found = _journal_line(text, first_page=page <= 1, metadata=page == 0)
         if found is None:
             continue
         journal, year, date, cued = found
@@ -128,7 +155,8 @@ def find_journal(
         if cued and journal not in boxed:
             boxed.append(journal)
         if year:
-            years.setdefault(journal, Counter())[year] += 1
+            # a year the pages print outvotes the Info and XMP fields' (the online year, often)
+            years.setdefault(journal, Counter())[year] += 1 if page == 0 else 100
         if date:
             dates.setdefault(journal, date)
     stored = metadata.get("xmp:journal")
@@ -141,16 +169,21 @@ def find_journal(
     return journal, year, dates.get(journal)
 
 
-def _journal_line(text: str, *, cues: bool = True) -> tuple[str, int | None, str | None, bool] | None:
-    """(journal, year, date, from a citation box) where ``text`` prints the paper's citation."""
-    cue = _CUE.search(text) if cues else None
+def _journal_line(text: str, *, first_page: bool = True, metadata: bool = False) -> tuple[str, int | None, str | None, bool] | None:
+    """(journal, year, date, from a citation box) where ``text`` prints the paper's citation;
+    citation boxes and the proceedings' lines count on the ``first_page`` only, the shapes of
+    :data:`_METADATA_LINES` in an Info or XMP field only."""
+    cue = CUE.search(text) if first_page else None
     candidates = [(pattern, cue.group("rest"), True) for pattern in _CITED] if cue else []
-    for pattern, where, cued in candidates + [(pattern, text, False) for pattern in _JOURNAL_LINES]:
+    candidates += [(pattern, text, False) for pattern in _FIRST_PAGE_LINES] if first_page else []
+    shapes = _JOURNAL_LINES + _METADATA_LINES if metadata else _JOURNAL_LINES
+    for pattern, where, cued in candidates + [(pattern, text, False) for pattern in shapes]:
         match = pattern.search(where)
         if match is None:
             continue
-        journal = _clean(match.group("journal"))
-        if journal.lower() in _NOT_JOURNALS or _NOT_FIRST.match(journal) or len(journal) < 3 or len(journal.split()) > 16:
+        journal = _clean(_VOLUME_PART.sub("", match.group("journal")))
+        words = 30 if _LONG_NAME.match(journal) else 16
+        if journal.lower() in _NOT_JOURNALS or _NOT_FIRST.match(journal) or len(journal) < 3 or len(journal.split()) > words:
             continue
         groups = match.groupdict()
         if groups.get("bib") is not None:

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""The embedded parser's bibliographic fields on real PDFs: title, journal, year, DOI, authors.
+
+    python benchmarks/metadata_real.py [--set corpus|dev|both] [--shared DIR] [--json OUT]
+
+Two sets, scored with ``paperpyramid eval``'s own metadata rules (:func:`score_metadata`):
+
+- **corpus**: the readable articles of ``../shared/corpus`` and the scholarly PDFs of
+  ``../shared/recorded`` (28 papers, 23 publishers and preprint styles), against a truth read by
+  hand from their first pages, ``benchmarks/data/metadata_truth.json`` (a field the PDF does not
+  print is null there and not scored);
+- **dev**: the development part of ``../shared/pmc-pairs`` (:func:`parse_real.split`: every
+  fourth PDF in MANIFEST order is kept back and never parsed here), against the JATS beside
+  each PDF.
+
+Each PDF is parsed with :func:`parse_pdf` (no ingestion); the fields are read as ``eval parse``
+reads them from a corpus (the year from the publication date). The script prints each field's
+accuracy per set, every miss (truth, then found), and the seconds per PDF: the whole parse and
+the front matter's share (the title, author, affiliation, DOI, journal and date finders).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from parse_real import split  # noqa: E402  (the one rule for the kept-back part)
+
+from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, load_gold_metadata, score_metadata  # noqa: E402
+from paperpyramid.eval.parse import read_manifest  # noqa: E402
+from paperpyramid.parsers.embedded import front_matter, parser  # noqa: E402
+from paperpyramid.parsers.embedded.parser import parse_pdf  # noqa: E402
+from paperpyramid.retrieval.filters import year_of  # noqa: E402
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+TRUTH = Path(__file__).resolve().parent / "data" / "metadata_truth.json"
+# the front matter's steps, as the parser calls them (module attributes, so they can be timed)
+_TIMED = {
+    front_matter: ("citation_lines", "find_title", "title_text", "find_authors", "find_doi", "find_journal", "find_date"),
+    parser: ("attach_affiliations",),
+}
+
+
+class FrontMatterClock:
+    """Seconds spent in the front matter's steps while it is entered."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._saved: list[tuple[Any, str, Callable[..., Any]]] = []
+
+    def __enter__(self) -> FrontMatterClock:
+        for module, names in _TIMED.items():
+            for name in names:
+                original = getattr(module, name)
+                self._saved.append((module, name, original))
+                setattr(module, name, self._timed(original))
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        for module, name, original in self._saved:
+            setattr(module, name, original)
+
+    def _timed(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - started
+
+        return timed
+
+
+def predicted(pdf: Path) -> tuple[Metadata, float, float]:
+    """The fields the parser finds in ``pdf``, the parse's seconds and the front matter's."""
+    started = time.perf_counter()
+    with FrontMatterClock() as clock:
+        document = parse_pdf(pdf)
+    seconds = time.perf_counter() - started
+    found = Metadata(
+        title=document.title,
+        authors=[author.name for author in document.authors],
+        doi=document.doi,
+        journal=[document.journal] if document.journal else None,
+        year=year_of(document.date_published),
+    )
+    return found, seconds, clock.seconds
+
+
+def corpus_set(shared: Path) -> list[tuple[Path, Metadata]]:
+    papers = json.loads(TRUTH.read_text(encoding="utf-8"))["papers"]
+    return [
+        (
+            shared / paper["file"],
+            Metadata(title=paper["title"], authors=paper["authors"], doi=paper["doi"], journal=paper["journal"], year=paper["year"]),
+        )
+        for paper in papers
+    ]
+
+
+def dev_set(pairs: Path) -> list[tuple[Path, Metadata]]:
+    gold = {row.pairs_with: row.file for row in read_manifest(pairs / "MANIFEST.tsv") if row.kind.startswith("gold-")}
+    return [(pairs / pdf, load_gold_metadata(pairs / gold[pdf])) for pdf in split(pairs)["dev"] if pdf in gold]
+
+
+def run(papers: list[tuple[Path, Metadata]]) -> dict[str, Any]:
+    scores: list[MetadataScore] = []
+    misses: list[str] = []
+    parse_seconds = front_seconds = 0.0
+    for pdf, truth in papers:
+        found, seconds, front = predicted(pdf)
+        parse_seconds += seconds
+        front_seconds += front
+        score = score_metadata(truth, found)
+        scores.append(score)
+        for name in FIELDS:
+            if score.fields.get(name) is False:
+                misses.append(f"{pdf.name} {name}: {getattr(truth, name)!r} -> {getattr(found, name)!r}")
+    count = max(len(papers), 1)
+    return {
+        "papers": len(papers),
+        "accuracy": {name: value for name, (value, _) in accuracies(scores).items()},
+        "scored": {name: n for name, (_, n) in accuracies(scores).items()},
+        "seconds_per_pdf": parse_seconds / count,
+        "front_matter_seconds_per_pdf": front_seconds / count,
+        "misses": misses,
+    }
+
+
+def render(name: str, result: dict[str, Any]) -> str:
+    figures = "  ".join(
+        f"{field} {'-' if value is None else f'{value:.3f}'} ({result['scored'][field]})" for field, value in result["accuracy"].items()
+    )
+    lines = [
+        f"{name}: {result['papers']} papers; {figures}",
+        f"  seconds per PDF {result['seconds_per_pdf']:.2f}, of which front matter {result['front_matter_seconds_per_pdf']:.3f}",
+    ]
+    return "\n".join(lines + [f"  miss {miss}" for miss in result["misses"]])
+
+
+def main() -> int:
+    arguments = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    arguments.add_argument("--set", choices=("corpus", "dev", "both"), default="both")
+    arguments.add_argument("--shared", type=Path, default=SHARED, help="the shared folder: corpus/, recorded/ and pmc-pairs/")
+    arguments.add_argument("--json", type=Path, help="write the figures and misses as JSON here too")
+    args = arguments.parse_args()
+    sets = {"corpus": lambda: corpus_set(args.shared), "dev": lambda: dev_set(args.shared / "pmc-pairs")}
+    results: dict[str, Any] = {}
+    for name, papers in sets.items():
+        if args.set in (name, "both"):
+            folder = args.shared / ("corpus" if name == "corpus" else "pmc-pairs")
+            if not folder.is_dir():
+                print(f"{name}: {folder} is absent, skipped", file=sys.stderr)
+                continue
+            results[name] = run(papers())
+            print(render(name, results[name]), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
