@@ -6,7 +6,9 @@ columns apart by a few points still share a line. :func:`word_segments` cuts eve
 where the gap between two of its words is clearly wider than a word space in the table (a table
 of 7 pt type: spaces 1.8 pt, columns 3.3 pt or more apart), and :func:`column_edges` finds the
 rivers between these segments (Nurminen's text-alignment idea, behind pdfplumber's "text"
-strategy and camelot's stream flavour): x ranges that at most a fifth of the rows touch.
+strategy and camelot's stream flavour): x ranges that at most a fifth of the rows touch. A
+label centred over the columns it heads, repeated every few rows, may close rivers between
+columns of numbers; the rows of most cells decide those (:func:`_dense_rows`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ _JUSTIFIED = 3.0
 # a river between numbers set close is at least this share of the gap between them
 _NUMBER_RIVER = 0.8
 _NUMBER = re.compile(r"^[-+−–]?\d[\d.,]*%?$")  # no "(0.88)": a mean and its spread in brackets are one cell
+# a row of fewer pieces than this share of most rows' is a label across columns, not cells
+_DENSE = 0.6
+# a label across columns spans less than this share of the table's width
+_LABEL = 0.8
+_LETTER = re.compile(r"[^\W\d_]")
 # the histogram of the x ranges lines touch, in steps of a quarter point (tight columns are 3 pt apart)
 _STEPS = 4
 
@@ -104,8 +111,29 @@ def column_edges(
     A river is at least ``_CELL_GAP`` word spaces wide where ``space`` is known (the lines are
     then :func:`word_segments`, so no gap inside a cell is that wide), else 0.6 of the text size;
     between columns of numbers, most of the ``numbers`` gap (:func:`number_gap`) is enough where
-    they are set closer than that.
+    they are set closer than that. A river the rows of most cells leave open is one where only
+    words of the other rows cross it (labels across columns: :func:`_dense_rows`).
     """
+    edges = _edges(rows, x0, x1, space, numbers)
+    dense = _dense_rows(rows)
+    if len(dense) == len(rows) or len(edges) < 2:
+        return edges
+    sparse = [line for row in rows if not any(row is kept for kept in dense) for line in row]
+    extent = max(line.x1 for row in dense for line in row) - min(line.x0 for row in dense for line in row)
+    for edge in _edges(dense, x0, x1, space, numbers)[1:-1]:
+        crossing = [line for line in sparse if line.x0 < edge < line.x1]
+        # labels: words, over some of the columns (a line across them all is prose over the table)
+        words = bool(crossing) and all(_LETTER.search(line.text) and line.x1 - line.x0 < _LABEL * extent for line in crossing)
+        nearest = min(edges, key=lambda old: abs(edge - old))
+        # text between it and the nearest edge: not the gap a river of every row parts already
+        apart = any(min(edge, nearest) < line.x0 and line.x1 < max(edge, nearest) for row in rows for line in row)
+        if words and apart and _numbers_either_side(dense, edge):
+            edges.append(edge)
+    return sorted(edges)
+
+
+def _edges(rows: Sequence[Sequence[Line]], x0: float, x1: float, space: float | None, numbers: float | None) -> list[float]:
+    """:func:`column_edges` from these rows alone."""
     lines = [line for row in rows for line in row]
     if not lines:
         return []
@@ -135,6 +163,32 @@ def column_edges(
             start = None
     edges.append(x1)
     return sorted(edges)
+
+
+def _dense_rows(rows: Sequence[Sequence[Line]]) -> Sequence[Sequence[Line]]:
+    """The rows that hold most of the table's cells, where three or more do. A row of far
+    fewer pieces than most (a group label centred over the columns it heads, "L → S
+    Fine-tuning"; a spanning header cell) may lie across rivers the other rows leave open:
+    :func:`column_edges` adds a river of these rows between columns of numbers that only
+    words of the others cross (a value there, "80" or "238/5536", is a column's, set between
+    the lines of its row: the river is none; a text column's wrapped lines cross rivers of its
+    own)."""
+    middle = statistics.median(len(row) for row in rows) if rows else 0
+    dense = [row for row in rows if len(row) >= _DENSE * middle]
+    return dense if middle >= 3 and len(dense) >= 3 else rows
+
+
+def _numbers_either_side(rows: Sequence[Sequence[Line]], edge: float) -> bool:
+    """Numbers next to ``edge`` on both sides of it in most rows that hold a line on each side:
+    a river between columns of values (text columns wrap, and their lines cross rivers)."""
+    pairs = []
+    for row in rows:
+        before = [line for line in row if line.x1 <= edge]
+        after = [line for line in row if line.x0 >= edge]
+        if before and after:
+            pairs.append((max(before, key=lambda line: line.x1), min(after, key=lambda line: line.x0)))
+    numeric = sum(1 for left, right in pairs if _NUMBER.match(left.text) and _NUMBER.match(right.text))
+    return len(pairs) >= 3 and numeric >= 0.6 * len(pairs)
 
 
 def _between_numbers(lines: Sequence[Line], start: float, end: float) -> bool:

@@ -14,6 +14,9 @@ of tables; this module reads the page with pdfium, as the parser does (one page:
    only its first line) to the next "Table N" / "Figure N" caption or the page's end. When
    the table's rules run further than a header, its last rule closes it; a table whose rules
    stop after the header (continued on the next page or column) runs to the column's end.
+   Where the region ends at the next table's caption, set much closer under it than the
+   region is under this caption (each caption printed under its own table), the table is
+   the one over this caption.
 2. A ruled grid in the region (vertical and horizontal rules meeting) gives the cells as
    drawn: pdfplumber's lattice steps (``merge_edges``, ``edges_to_intersections``,
    ``intersections_to_cells``, ``cells_to_tables``; MIT) run on the rules pdfium reads, and
@@ -72,7 +75,8 @@ _PDFPLUMBER_HINT = "the table engine's ruled-grid step needs pdfplumber (MIT): p
 #: x0, top, x1, bottom in points from the page's top-left corner, as :class:`Line` has them
 BBox = tuple[float, float, float, float]
 
-_CAPTION_START = re.compile(r"^\s*(?:table|tab\.|fig\.?|figure|scheme|chart)\s*[A-Z]?\d+[a-z]?\b", re.IGNORECASE)
+# "Table 2", "Fig. 3a", "TABLE IV" (Roman numerals in capitals: "Table In" is no caption)
+_CAPTION_START = re.compile(r"^\s*(?i:table|tab\.|fig\.?|figure|scheme|chart)\s*(?:[A-Za-z]?\d+[A-Za-z]?|[IVX]+)\b")
 _TABLE_WORD = re.compile(r"^\s*(?:table|tab\.)", re.IGNORECASE)
 # two rules no further apart than this are only the table's top and header rules (three close it)
 _HEADER_RULES = 60.0
@@ -80,6 +84,8 @@ _HEADER_RULES = 60.0
 _TEXT_COLUMN = 0.45
 # a caption this close under a rule closes a table printed above it (ACL: 12-15 pt)
 _ABOVE_GAP = 18.0
+# a caption under its table sits closer under it than this share of the gap over a table under a caption
+_HUGS = 0.6
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
 _FOOTER_BAND = 0.1
 
@@ -191,6 +197,11 @@ def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, ca
     if cells is not None:
         return cells
     region = find_region(lines, rules, page_bbox, caption_bbox)
+    if region is not None and _next_captions_table(lines, region, caption_bbox):
+        above = region_over_caption(lines, page_bbox, caption_bbox)
+        cells = read_region(lines, rules, above) if above is not None else None
+        if cells is not None:
+            return cells
     cells = read_region(lines, rules, region) if region is not None else None
     if cells is None:
         above = region_over_caption(lines, page_bbox, caption_bbox)
@@ -282,6 +293,30 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
         bottom = below[-1].y + 0.5
     return (span[0], top, span[1], bottom)
+
+
+def _next_captions_table(lines: Sequence[Line], region: BBox, caption_bbox: BBox) -> bool:
+    """Whether the table under a caption is the next caption's, printed above it: under the
+    region's last line (and at most two lines more: its subcaption) comes a table caption,
+    set much closer under them than the region's first line is under this caption (a page of
+    captions set below their tables, each one hugging its own: the region under one caption
+    is the next table's)."""
+    x0, top, x1, bottom = region
+    inside = [
+        line
+        for line in lines
+        if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1 and top <= line.top and line.bottom <= bottom + 1
+    ]
+    if not inside:
+        return False
+    first = min(line.top for line in inside) - caption_bbox[3]
+    last = max(line.bottom for line in inside)
+    under = sorted((line for line in _column(lines, (x0, x1)) if line.top >= last - 0.5), key=lambda line: line.top)
+    captions = [index for index, line in enumerate(under) if _TABLE_WORD.match(line.text) and _CAPTION_START.match(line.text)]
+    if not captions or captions[0] > 2:
+        return False  # no caption under the region, or text between (a table's subcaption is a line or two)
+    above = under[captions[0] - 1].bottom if captions[0] else last
+    return under[captions[0]].top - above < _HUGS * first
 
 
 def body_margins(column: Sequence[Line]) -> list[tuple[float, float]]:
