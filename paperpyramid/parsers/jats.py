@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import operator
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -83,6 +84,7 @@ _BLOCK_LEVEL = frozenset(
 # what the running text's reader does more with than read its text
 _FLOW_SPECIAL = _BLOCK_LEVEL | _NO_TEXT | {"break", "inline-formula", "xref"}
 _SECTION_NUMBER = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(?=\S)")
+_TAIL = operator.attrgetter("tail")
 
 
 def parse_jats(
@@ -362,6 +364,11 @@ class _Builder:
             if text:
                 self.add(section, Block(text, 1, kind), text)
             return
+        if _blocks_alone(element, skip):  # a section of paragraphs and subsections: no running text to read
+            for child in element:
+                if child.tag not in skip:
+                    self.block_element(child, section, kind)
+            return
         marked = MarkedText()
         add = marked.append
         cited: list[str] = []
@@ -382,8 +389,9 @@ class _Builder:
             for child in node:
                 tag = child.tag
                 if tag not in _FLOW_SPECIAL and not (top and tag in skip):
-                    if child.text:
-                        add(child.text)
+                    text = child.text  # read once: each read of an element's text or tail is a getter call
+                    if text:
+                        add(text)
                     if len(child):
                         walk(child, False)
                 elif top and tag in skip:
@@ -403,14 +411,16 @@ class _Builder:
                         cited.extend(rid.split())
                     keys = jats_cites.cite_keys(child)
                     start, opened = marked.position, len(order)
-                    if child.text:
-                        add(child.text)
+                    text = child.text
+                    if text:
+                        add(text)
                     if len(child):
                         walk(child, False)
                     if keys and len(order) == opened:  # not cut by a block inside the xref
                         jats_cites.close_cite(marked, start, keys, ranges)
-                if child.tail:
-                    add(child.tail)
+                tail = child.tail
+                if tail:
+                    add(tail)
 
         if element.text:
             add(element.text)
@@ -419,7 +429,9 @@ class _Builder:
 
     def block_element(self, element: ET.Element, section: int, kind: BlockKind) -> None:
         name = element.tag
-        if name == "sec":
+        if name == "p":  # most blocks, read as the last branch reads them
+            self.flow(element, section, kind)
+        elif name == "sec":
             self.section(element, section, self.sections[section].level + 1)
         elif name == "app":
             self.section(element, section, self.sections[section].level + 1, title=_plain(_child(element, "title")) or "Appendix")
@@ -588,6 +600,15 @@ def _text_alone(element: ET.Element) -> bool:
     inside = element.iter()
     next(inside)  # the element itself
     return _FLOW_SPECIAL.isdisjoint(map(_TAG, inside))
+
+
+def _blocks_alone(element: ET.Element, skip: frozenset[str]) -> bool:
+    """Whether ``element`` holds block-level elements (and ``skip``'s) only, with nothing but
+    whitespace between them: then :meth:`_Builder.flow` has no text of its own to gather."""
+    if not (_BLOCK_LEVEL.union(skip) if skip else _BLOCK_LEVEL).issuperset(map(_TAG, element)):
+        return False
+    between = "".join(filter(None, map(_TAIL, element)))
+    return not (element.text and not element.text.isspace()) and (not between or between.isspace())
 
 
 def _abstract_paragraphs(abstract: ET.Element, ranges: list[Cite]) -> Iterator[tuple[str, list[Cite]]]:

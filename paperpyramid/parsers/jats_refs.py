@@ -10,6 +10,8 @@ GI"), year, DOI, venue and arXiv id are read from the fields, then from the text
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 import xml.etree.ElementTree as ET
 
@@ -25,6 +27,7 @@ _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+")
 _YEAR = re.compile(r"\d{4}")
 _PAREN_YEAR = re.compile(r"\((1[5-9]\d\d|20\d\d)[a-z]?\)")
 _GIVEN_NAME_PARTS = re.compile(r"[\s.\-]+")
+_TAIL = operator.attrgetter("tail")
 
 
 def reference(ref: ET.Element) -> Reference | None:
@@ -61,7 +64,8 @@ def _has_own_text(citation: ET.Element) -> bool:
     """Whether a citation carries its own punctuation between fields (mixed content), so its text reads as printed."""
     if citation.text and citation.text.strip():
         return True
-    return any(child.tail and child.tail.strip() for child in citation)
+    # the children's tails joined at C speed: some tail is more than whitespace when the whole is
+    return bool("".join(filter(None, map(_TAIL, citation))).strip())
 
 
 def _citation_text(citation: ET.Element) -> str:
@@ -114,6 +118,7 @@ def _names(holder: ET.Element) -> tuple[list[str], bool]:
     return names, etal
 
 
+@functools.lru_cache(maxsize=4096)  # the same given names come back article after article
 def _initials(given: str) -> str:
     """ "Djoko T." -> "DT", "H.W." -> "HW"; given names already written as initials ("DT") stay."""
     if 0 < len(given) <= 4 and given.isascii() and given.isalpha() and given.isupper():
@@ -138,7 +143,7 @@ def _compose(citation: ET.Element, authors: list[str], etal: bool, title: str | 
     parts = [who, title or "", source if source and source != title else "", where.strip(";")]
     if doi:
         parts.append(f"doi:{doi}")
-    return ". ".join(part.rstrip(".") for part in parts if part) + "."
+    return ". ".join([part.rstrip(".") for part in parts if part]) + "."  # a list: join makes one of a generator first
 
 
 def citation_arxiv_id(ref: ET.Element, raw: str) -> str | None:
