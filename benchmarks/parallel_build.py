@@ -8,12 +8,16 @@ as there). Both builds end where an ingest ends, with the BM25 index and the vec
 
 - **one writer**: one process stores every copy through ``CorpusWriter.store_many`` (``--batch``
   a transaction, the bulk path ingest uses) and their pyramids, then builds the indexes;
-- **parts**: ``--parts`` processes each store their share into a corpus file of their own, at
-  the same time, then :func:`paperpyramid.db.parts.merge_parts` adds the parts to one corpus
-  (duplicates, references across parts, full-text and BM25 indexes) and the vector index is built.
+- **parts**: ``--parts`` processes each store their share into a corpus file of their own and
+  build its BM25 index, at the same time, then :func:`paperpyramid.db.parts.merge_parts` adds
+  the parts to one corpus (duplicates, references across parts, the full-text indexes, the parts'
+  BM25 segments carried over) and the vector index is built.
 
 Each process makes its copies before the clock starts (making them is not writing). The figure
-is wall time from the start of writing to a corpus with its indexes. Then both corpora are
+is wall time from the start of writing to a corpus with its indexes; beside it, the CPU seconds
+of each build's critical path (the slowest writer, then the merge and the index builds), which is
+what the wall time would be on cores of its own, so that a machine shared with other jobs still
+gives a ratio. Then both corpora are
 compared: row counts and, for ``--queries`` QA questions, the top 10 of bm25, vector and hybrid
 search by text (ids differ between the builds).
 """
@@ -37,10 +41,12 @@ import corpus_scale  # noqa: E402  (benchmarks/corpus_scale.py, beside this scri
 MODES = ("bm25", "vector", "hybrid")
 
 
-def _write(path: str, real: str, numbers: list[int], batch: int, start: Any, done: Any) -> None:
-    """A writer process: make its copies, wait for the start, store them, say when done."""
+def _write(path: str, real: str, numbers: list[int], batch: int, start: Any, done: Any, index: bool) -> None:
+    """A writer process: make its copies, wait for the start, store them (``index``: then build
+    the BM25 index of its part), say when done and how many CPU seconds that took."""
     from threadpoolctl import threadpool_limits
 
+    from paperpyramid.db import lexical_index
     from paperpyramid.db.writer import CorpusWriter
     from paperpyramid.tokens import TokenCounter
 
@@ -49,14 +55,20 @@ def _write(path: str, real: str, numbers: list[int], batch: int, start: Any, don
     copies = [corpus_scale.make_copy(sources[n % len(sources)], n) for n in numbers]
     with CorpusWriter(Path(path), TokenCounter()) as writer:
         start.wait()
+        cpu = time.process_time()
         for first in range(0, len(copies), batch):
             corpus_scale.write_batch(writer, copies[first : first + batch])
+        if index:
+            with writer.db.atomic():
+                lexical_index.update(writer.db.conn, lexical_index.WEIGHTS)
         writer.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    done.put(path)
+    done.put((path, time.process_time() - cpu))
 
 
 def build(out: Path, name: str, real: Path, articles: int, parts: int, batch: int) -> dict[str, Any]:
-    """One build: ``parts`` writer processes (1: one writer, no merge); wall seconds by step."""
+    """One build: ``parts`` writer processes (1: one writer, no merge); wall seconds by step, and
+    the CPU seconds of its critical path (the slowest writer's, then the merge's and the index
+    builds'), what the build would take on cores of its own."""
     files = [out / (f"{name}.sqlite" if parts == 1 else f"{name}-part-{k + 1}.sqlite") for k in range(parts)]
     target = out / f"{name}.sqlite"
     for path in [*files, target]:
@@ -66,7 +78,7 @@ def build(out: Path, name: str, real: Path, articles: int, parts: int, batch: in
     start, done = context.Event(), context.Queue()
     shares = [[n for n in range(1, articles + 1) if n % parts == k] for k in range(parts)]
     processes = [
-        context.Process(target=_write, args=(str(path), str(real), share, batch, start, done))
+        context.Process(target=_write, args=(str(path), str(real), share, batch, start, done, parts > 1))
         for path, share in zip(files, shares, strict=True)
     ]
     for process in processes:
@@ -76,11 +88,11 @@ def build(out: Path, name: str, real: Path, articles: int, parts: int, batch: in
         time.sleep(0.5)
     t0 = time.perf_counter()
     start.set()
-    for _ in processes:
-        done.get(timeout=24 * 3600)
+    writers_cpu = [float(done.get(timeout=24 * 3600)[1]) for _ in processes]
     for process in processes:
         process.join()
     t1 = time.perf_counter()
+    cpu = time.process_time()
     merge = 0.0
     if parts > 1:
         from paperpyramid.db.parts import merge_parts
@@ -90,7 +102,9 @@ def build(out: Path, name: str, real: Path, articles: int, parts: int, batch: in
         merge = time.perf_counter() - t1
     indexes = corpus_scale.maintain_indexes(target)
     total = time.perf_counter() - t0
-    return {"write_s": t1 - t0, "merge_s": merge, "indexes_s": indexes, "total_s": total, "articles_per_s": articles / total}
+    cpu_path = max(writers_cpu) + time.process_time() - cpu
+    return {"write_s": t1 - t0, "merge_s": merge, "indexes_s": indexes, "total_s": total, "articles_per_s": articles / total,
+            "writers_cpu_s": writers_cpu, "critical_cpu_s": cpu_path}  # fmt: skip
 
 
 def _all_waiting(files: list[Path]) -> bool:
@@ -164,6 +178,9 @@ def main() -> None:
         print(f"| {label} | {result['write_s']:.1f} | {result['merge_s']:.1f} | {indexes['bm25_index_s']:.1f} / {indexes['vector_index_s']:.1f} | "
               f"{result['total_s']:.1f} | {result['articles_per_s']:.1f} |")  # fmt: skip
     print(f"| parts / one writer | | | | | **{parts['articles_per_s'] / one['articles_per_s']:.2f}x** |\n")
+    print("CPU seconds on the critical path (slowest writer + merge + indexes; the wall time on cores of its own): "
+          f"one writer {one['critical_cpu_s']:.1f}, parts {parts['critical_cpu_s']:.1f} (writers "
+          f"{', '.join(f'{cpu:.1f}' for cpu in parts['writers_cpu_s'])}): **{one['critical_cpu_s'] / parts['critical_cpu_s']:.2f}x**\n")  # fmt: skip
     for label, counts in compared["counts"].items():
         print(f"{label}: " + ", ".join(f"{table} {count:,}" for table, count in counts.items()))
     print("top-10 agreement by text: " + ", ".join(f"{mode} {share:.3f}" for mode, share in compared["top10_overlap"].items()))

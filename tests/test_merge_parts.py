@@ -15,9 +15,13 @@ from typing import Any
 import pytest
 
 from paperpyramid.corpus import Corpus
+from paperpyramid.db import lexical_index
+from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
+from paperpyramid.db import writer as db_writer
 from paperpyramid.db.parts import PartsError, merge_parts
 from paperpyramid.db.pyramid import ArticlePyramid, InsightRow, store_pyramid
+from paperpyramid.db.sqlite import load_vec
 from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.document import Author, Block, Document, Reference, Section
 from paperpyramid.embeddings.minilm import MiniLM
@@ -57,8 +61,11 @@ def minilm() -> MiniLM:
     return MiniLM()
 
 
-def write(path: Path, topics: list[tuple[str, tuple[str, ...]]], minilm: MiniLM, counter: TokenCounter) -> None:
-    """One writer storing these papers (each its own input), embedded, each with a small pyramid."""
+def write(
+    path: Path, topics: list[tuple[str, tuple[str, ...]]], minilm: MiniLM, counter: TokenCounter, storage: db_vectors.VectorStorage = "int8"
+) -> None:
+    """One writer storing these papers (each its own input), embedded (``storage``: how the vectors
+    are stored), each with a small pyramid."""
     with CorpusWriter(path, counter) as writer:
         for topic, cites in topics:
             article_id = writer.add_document(paper(topic, cites), source_uri=f"file:///{topic}.pdf", sha256=f"sha-{topic}")
@@ -68,7 +75,8 @@ def write(path: Path, topics: list[tuple[str, tuple[str, ...]]], minilm: MiniLM,
             store_pyramid(writer.db.conn, ArticlePyramid(article_id, "test:hand", "v1", [InsightRow(f"About {topic}.", [1], None, 3, [(contexts[0], 0.9)])], [], f"{topic}.", 1))  # fmt: skip
         missing = db_vectors.contexts_without_vectors(writer.db.conn, None, 10_000)
         vectors = minilm.embed_passages([text for _, _, text in missing])
-        writer.add_vectors(db_vectors.ContextVectors(minilm.name, minilm.dimension, minilm.window, vectors), [cid for _, cid, _ in missing])
+        writer.add_vectors(db_vectors.ContextVectors(minilm.name, minilm.dimension, minilm.window, vectors, storage),
+                           [cid for _, cid, _ in missing])  # fmt: skip
 
 
 def summary(path: Path) -> dict[str, Any]:
@@ -118,6 +126,76 @@ def test_parts_merged_hold_what_one_writer_stores(tmp_path: Path, minilm: MiniLM
     again = merge_parts([tmp_path / "part-1.sqlite", tmp_path / "part-2.sqlite"], tmp_path / "merged.sqlite")
     assert (again.articles, again.duplicates, again.references) == (0, 1, 0)
     assert summary(tmp_path / "merged.sqlite") == one
+
+
+def bm25_index(path: Path) -> None:
+    """Build the corpus's BM25 index (as an ingest's pass does from lexical_index.INDEX_MIN contexts on)."""
+    db = db_writer.connect(path)
+    try:
+        with db.atomic():
+            lexical_index.update(db.conn, lexical_index.WEIGHTS)
+    finally:
+        db.close()
+
+
+def indexed_and_stored(path: Path) -> dict[str, Any]:
+    """The BM25 index's scores and FTS5's for a few words, each context's stored vector (as bytes)
+    and its format, by context text; whether the BM25 index is current, its segments."""
+    words = ["tadpoles", "oviducts", "sharks", "wheat", "barriers", "paper"]
+    conn = db_sqlite.connect(path)
+    load_vec(conn)
+    try:
+        text = dict(conn.execute("SELECT rowid, text FROM contexts"))
+        for table in ("contexts", "insights", "concepts", "abstracts"):  # the FTS5 index holds exactly the table's rows
+            conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('integrity-check')")
+        fts5 = conn.execute(
+            "SELECT rowid, -bm25(contexts_fts, 1.0, 0.5) FROM contexts_fts WHERE contexts_fts MATCH ?", [" OR ".join(words)]
+        )
+        vectors = dict(conn.execute("SELECT c.text, v.embedding FROM vec_contexts_1 AS v JOIN contexts AS c ON c.id = v.context_id"))
+        storage = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'vec_contexts_1'").fetchone()[0]
+        fts5_scores = sorted((text[rowid], round(score, 9)) for rowid, score in fts5)
+    finally:
+        conn.close()
+    conn = db_writer.connect(path).conn
+    try:
+        index = sorted(
+            (text[rowid], round(score, 9)) for rowid, score in lexical_index.search(conn, words, lexical_index.WEIGHTS, 100) or []
+        )
+        status = lexical_index.index_status(conn, lexical_index.WEIGHTS)
+    finally:
+        conn.close()
+    return {
+        "index": index,
+        "fts5": fts5_scores,
+        "vectors": vectors,
+        "storage": storage,
+        "current": status.current,
+        "segments": status.segments,
+    }
+
+
+@pytest.mark.parametrize("storage", ["int8", "float32"])
+def test_merged_indexes_and_vectors_are_the_parts(tmp_path: Path, minilm: MiniLM, storage: db_vectors.VectorStorage) -> None:
+    """Parts with their BM25 indexes merge into a corpus whose index is current and scores as
+    FTS5 and as one writer's index do; the vectors come over byte for byte, in either format."""
+    counter = TokenCounter()
+    papers = [("frog", ("shark",)), ("clinic", ()), ("shark", ()), ("wheat", ("frog", "clinic"))]
+    write(tmp_path / "one.sqlite", papers, minilm, counter, storage)
+    write(tmp_path / "part-1.sqlite", papers[:2], minilm, counter, storage)
+    write(tmp_path / "part-2.sqlite", papers[2:], minilm, counter, storage)
+    for name in ("one", "part-1", "part-2"):
+        bm25_index(tmp_path / f"{name}.sqlite")
+    parts = [indexed_and_stored(tmp_path / f"part-{n}.sqlite") for n in (1, 2)]
+
+    merge_parts([tmp_path / "part-1.sqlite", tmp_path / "part-2.sqlite"], tmp_path / "merged.sqlite")
+
+    merged, one = indexed_and_stored(tmp_path / "merged.sqlite"), indexed_and_stored(tmp_path / "one.sqlite")
+    assert (merged["current"], merged["segments"]) == (True, 2)  # each part's segment, carried over
+    assert merged["index"] == merged["fts5"] == one["index"] == one["fts5"]
+    assert len(merged["index"]) >= 4
+    assert merged["vectors"] == parts[0]["vectors"] | parts[1]["vectors"]
+    assert len(merged["vectors"]) == len(one["vectors"])
+    assert merged["storage"] == one["storage"] and f" {'int8' if storage == 'int8' else 'float'}[" in merged["storage"]
 
 
 def test_parts_that_cannot_be_merged_are_refused(tmp_path: Path, minilm: MiniLM) -> None:

@@ -12,9 +12,15 @@ once the rows are together:
   the inputs of one paper to the same part to have them joined;
 - **references between parts**: every reference of an added article is resolved against the whole
   corpus, and the references still dangling anywhere are resolved against the added articles
-  (:func:`~paperpyramid.db.references.resolve_article`, as the writer does article by article);
-- **the indexes**: the full-text indexes take the added rows in as they are inserted, the BM25
-  index and the approximate vector indexes as an ingest's pass leaves them.
+  (:func:`~paperpyramid.db.references.resolve_article`, as the writer does article by article,
+  for the added articles one query finds a DOI, arXiv id or title in common for);
+- **the indexes**: the full-text indexes take each table's added rows in one statement (the rows
+  keep their order and spacing, past the corpus's own); a part whose BM25 index is current (as an
+  ingest's pass leaves it from :data:`~paperpyramid.db.lexical_index.INDEX_MIN` contexts on, or
+  ``lexical_index.update``) brings its segments along, its rowids shifted, when the corpus's index
+  is current too; otherwise the BM25 index takes the added contexts in as an ingest's pass does
+  (a segment for them, or the whole index made once the corpus is large enough), and the
+  approximate vector indexes take the new vectors in.
 
 Every part must be a corpus at this schema version with the same embedding models (a model's
 vectors are only comparable with its own). A part is only read. The corpus is written under the
@@ -50,6 +56,14 @@ _CALL_COLUMNS = "article_id, step, model, prompt_version, prompt_tokens, complet
 #: a part's article that is already in the corpus, under one of these
 _SAME_PAPER = ("sha256", "doi", "pmid", "pmcid")
 _LOG_COLUMNS = "source_uri, sha256, status, error, attempts, article_id, pages, seconds, updated_at"
+#: the added articles (``:ids``, a JSON list) that references may link to or from (:func:`_may_link`)
+_MAY_LINK = " UNION ".join(  # CROSS JOIN: from the added articles, whatever the size of the corpus
+    "SELECT e.article_id FROM json_each(:ids) AS j CROSS JOIN bib_entries AS e ON e.article_id = j.value "
+    f"CROSS JOIN articles AS m ON m.{column} = e.{column} WHERE +e.cited_article_id IS NULL AND m.id != e.article_id "
+    f"UNION SELECT t.id FROM json_each(:ids) AS j CROSS JOIN articles AS t ON t.id = j.value CROSS JOIN bib_entries AS e "
+    f"ON e.{column} = t.{column} WHERE +e.cited_article_id IS NULL AND e.article_id != t.id"
+    for column in ("doi", "arxiv_id", "title_key")
+)
 
 
 class PartsError(PaperPyramidError):
@@ -103,7 +117,7 @@ def merge_parts(parts: Sequence[str | Path], target: str | Path, *, on_part: Cal
                 if on_part is not None:
                     on_part(path, len(ids), skipped)
             with transaction(conn):
-                resolved = sum(references.resolve_article(conn, article_id) for article_id in added)
+                resolved = sum(references.resolve_article(conn, article_id) for article_id in _may_link(conn, added))
                 _update_indexes(conn)
             conn.execute("PRAGMA journal_mode = WAL")
         finally:
@@ -111,11 +125,24 @@ def merge_parts(parts: Sequence[str | Path], target: str | Path, *, on_part: Cal
     return MergeReport(target, len(paths), first + len(added), duplicates, resolved, time.monotonic() - started)
 
 
+def _may_link(conn: Connection, article_ids: list[str]) -> list[str]:
+    """Those of ``article_ids`` (in their order) with a dangling reference whose DOI, arXiv id or
+    title key some other article has, or whose own is a dangling reference's of another article:
+    the others have nothing :func:`~paperpyramid.db.references.resolve_article` could link,
+    found in one query rather than a few lookups per reference of every added article."""
+    if not article_ids:
+        return []
+    rows = conn.execute(_MAY_LINK, {"ids": json.dumps(article_ids)})
+    found = {str(row[0]) for row in rows}
+    return [article_id for article_id in article_ids if article_id in found]
+
+
 def _update_indexes(conn: Connection) -> None:
-    """The search indexes over the added rows too, as an ingest leaves them after a pass: the
-    full-text indexes are kept by their triggers as rows are added; the BM25 index gets a segment
-    for the new contexts (or is made once the corpus is large enough) and the approximate vector
-    indexes take the new vectors in (trained again when the vectors have grown fourfold)."""
+    """The search indexes over the added rows too, as an ingest leaves them after a pass (the
+    full-text indexes took the rows in as they were added): the BM25 index, unless the parts'
+    segments made it current already, gets a segment for the new contexts (or is made once the
+    corpus is large enough) and the approximate vector indexes take the new vectors in (trained
+    again when the vectors have grown fourfold)."""
     lexical_index.maintain(conn)
     for embedder in db_vectors.embedders(conn):
         if vector_index.index_status(conn, embedder).exists:
@@ -156,9 +183,13 @@ def _merge_one(conn: Connection, part: Path, scratch: Path) -> tuple[list[str], 
             source = Path(tmp) / part.name
             copy_database(part, source)
             drop_articles(source, list(same), finish=False)
+        indexed = _index_current(source)
         with attached(conn, source, "part"), transaction(conn):
+            indexed = indexed and lexical_index.is_current(conn, lexical_index.WEIGHTS)
             ids = [str(row[0]) for row in conn.execute("SELECT id FROM part.articles WHERE id NOT IN (SELECT id FROM main.articles)")]
-            add_rows(conn, "part", [name for name in user_tables(conn) if name not in _INDEX_TABLES | {_CALLS}])
+            offsets = add_rows(conn, "part", [name for name in user_tables(conn) if name not in _INDEX_TABLES | {_CALLS}])
+            if indexed and "contexts" in offsets:
+                lexical_index.add_segments_of(conn, "part", offsets["contexts"])
             conn.execute(
                 f"INSERT INTO main.{_CALLS} ({_CALL_COLUMNS}) SELECT {_CALL_COLUMNS} FROM part.{_CALLS} AS p WHERE NOT EXISTS "
                 f"(SELECT 1 FROM main.{_CALLS} AS m WHERE m.created_at = p.created_at AND m.step = p.step AND m.model = p.model "
@@ -170,6 +201,16 @@ def _merge_one(conn: Connection, part: Path, scratch: Path) -> tuple[list[str], 
                 [(*row[:5], same[str(row[5])], *row[6:]) for row in log_rows],
             )
     return ids, len(same)
+
+
+def _index_current(path: Path) -> bool:
+    """Whether the BM25 index of the corpus at ``path`` is current: the merge then carries its
+    segments over rather than index the part's contexts again."""
+    conn = connect(path, read_only=True)
+    try:
+        return lexical_index.is_current(conn, lexical_index.WEIGHTS)
+    finally:
+        conn.close()
 
 
 def _check_models(conn: Connection, part: Path) -> None:

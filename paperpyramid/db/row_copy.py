@@ -7,6 +7,7 @@ import contextlib
 import re
 from collections.abc import Iterator, Sequence
 
+from paperpyramid.db import lexical_index
 from paperpyramid.db.sqlite import sqlite3
 
 
@@ -33,38 +34,80 @@ def attached(conn: sqlite3.Connection, path: object, name: str) -> Iterator[None
         conn.execute(f"DETACH DATABASE {name}")
 
 
-def add_rows(conn: sqlite3.Connection, source: str, tables: Sequence[str]) -> None:
-    """Every row of the attached database ``source`` not yet in the main file: ordinary tables by
-    their keys (``INSERT OR IGNORE``), vectors by the id they belong to."""
+def add_rows(conn: sqlite3.Connection, source: str, tables: Sequence[str]) -> dict[str, int]:
+    """Every row of the attached database ``source`` not yet in the main file, each table in one
+    ``INSERT ... SELECT``: ordinary tables by their keys (``INSERT OR IGNORE``); a table with an
+    FTS5 index in rowid order, each row at its rowid plus the table's largest rowid before (the
+    rows keep their order and spacing), and their FTS5 rows added in one statement after; vectors
+    by the id they belong to, each given its type in SQL. Returns that offset of each table with
+    an FTS5 index."""
     source_tables = {str(row[0]) for row in conn.execute(f"SELECT name FROM {source}.sqlite_master WHERE type = 'table'")}
+    offsets: dict[str, int] = {}
     for table in tables:
         if table not in source_tables:
             continue
         columns = ", ".join(quote(str(row[1])) for row in conn.execute(f"PRAGMA main.table_info({quote(table)})"))
-        conn.execute(f"INSERT OR IGNORE INTO main.{quote(table)} ({columns}) SELECT {columns} FROM {source}.{quote(table)}")
+        with lexical_index.insert_trigger_dropped(conn, table) as indexed:
+            if not indexed:
+                conn.execute(f"INSERT OR IGNORE INTO main.{quote(table)} ({columns}) SELECT {columns} FROM {source}.{quote(table)}")
+                continue
+            offsets[table] = lexical_index.newest_rowid(conn, table)
+            conn.execute(f"INSERT OR IGNORE INTO main.{quote(table)} (rowid, {columns}) SELECT rowid + ?, {columns} "
+                         f"FROM {source}.{quote(table)} ORDER BY rowid", [offsets[table]])  # fmt: skip
+            lexical_index.index_added_rows(conn, table, offsets[table])
     for table, (vec_columns, values) in vec_tables(conn).items():
-        if table not in source_tables:
-            continue
-        key, listed = quote(vec_columns[0]), ", ".join(quote(column) for column in vec_columns)
-        # row by row through Python: INSERT ... SELECT loses the type vec_int8() gives a blob
-        rows = conn.execute(
-            f"SELECT {listed} FROM {source}.{quote(table)} WHERE {key} NOT IN (SELECT {key} FROM main.{quote(table)})"
-        ).fetchall()
-        conn.executemany(f"INSERT INTO main.{quote(table)} ({listed}) VALUES ({values})", rows)
+        if table in source_tables:
+            _add_vectors(conn, source, table, vec_columns, values)
+    return offsets
 
 
-def vec_tables(conn: sqlite3.Connection) -> dict[str, tuple[list[str], str]]:
-    """The sqlite-vec tables of the main file: their columns (the key first) and the placeholders
-    that insert a row of them (an int8 vector reads back as a blob that must say what it is)."""
+def _add_vectors(conn: sqlite3.Connection, source: str, table: str, columns: list[str], values: list[str]) -> None:
+    """The vectors of ``source``'s vec0 ``table`` whose key is not in the main file's yet, looked
+    up one by one (the part's size, not the corpus's): in the key index sqlite-vec keeps beside a
+    table with a text key (``<table>_rowids``, a tenth of the time of a lookup through the vec0
+    table), else through the table. The keys wanted are found first: a statement reading the
+    table it inserts into goes through a temporary copy of its rows, which loses the type
+    ``vec_int8()`` gives a blob."""
+    key, listed = quote(columns[0]), ", ".join(quote(column) for column in columns)
+    keys = f"{table}_rowids"
+    if all(
+        conn.execute(f"SELECT 1 FROM pragma_table_info(?, '{db}') WHERE name = 'id' AND type = 'TEXT'", [keys]).fetchone()
+        for db in ("main", source)
+    ):
+        wanted = f"SELECT s.id FROM {source}.{quote(keys)} AS s WHERE NOT EXISTS (SELECT 1 FROM main.{quote(keys)} AS m WHERE m.id = s.id)"
+    else:
+        wanted = (f"SELECT s.{key} FROM {source}.{quote(table)} AS s "
+                  f"WHERE NOT EXISTS (SELECT 1 FROM main.{quote(table)} AS m WHERE m.{key} = s.{key})")  # fmt: skip
+    conn.execute("DROP TABLE IF EXISTS temp.pp_vector_keys")
+    conn.execute(f"CREATE TEMP TABLE pp_vector_keys AS {wanted}")
+    try:
+        conn.execute(f"INSERT INTO main.{quote(table)} ({listed}) SELECT {', '.join(values)} FROM {source}.{quote(table)} "
+                     f"WHERE {key} IN (SELECT * FROM temp.pp_vector_keys)")  # fmt: skip
+    finally:
+        conn.execute("DROP TABLE temp.pp_vector_keys")
+
+
+def vec_tables(conn: sqlite3.Connection) -> dict[str, tuple[list[str], list[str]]]:
+    """The sqlite-vec tables of the main file: their columns (the key first) and the SQL that
+    reads each column of a stored row as what it is (an int8 or bit vector reads back as a blob
+    that must say what it is: ``vec_int8(embedding)``)."""
     rows = conn.execute("SELECT name, sql FROM main.sqlite_master WHERE type = 'table' AND name LIKE 'vec\\_%' ESCAPE '\\'").fetchall()
-    found: dict[str, tuple[list[str], str]] = {}
+    found: dict[str, tuple[list[str], list[str]]] = {}
     for name, sql in rows:
         if "USING VEC0" not in (sql or "").upper():
             continue
         columns = [str(row[1]) for row in conn.execute(f"PRAGMA main.table_info({quote(str(name))})")]
-        int8 = {column for column in columns if re.search(rf"\b{re.escape(column)}\s+int8\[", sql, re.IGNORECASE)}
-        found[str(name)] = (columns, ", ".join("vec_int8(?)" if column in int8 else "?" for column in columns))
+        found[str(name)] = (columns, [_typed(column, sql) for column in columns])
     return found
+
+
+def _typed(column: str, sql: str) -> str:
+    """``column`` as a vec0 table declared by ``sql`` takes it: an int8 or bit vector wrapped in
+    the function that gives the blob its type; anything else (float32 vectors, keys) as it is."""
+    declared = re.search(rf"\b{re.escape(column)}\s+(int8|bit)\[", sql, re.IGNORECASE)
+    if declared is None:
+        return quote(column)
+    return f"vec_{declared.group(1).lower()}({quote(column)})"
 
 
 def quote(name: str) -> str:

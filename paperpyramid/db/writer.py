@@ -101,9 +101,6 @@ def check_corpus_file(path: str | Path) -> None:
 #: full-size articles storing one takes ~60% less time with it than with the default.
 WRITER_CACHE_KIB = 131_072
 
-#: the trigger that indexes each new context in FTS5 (db/schema.py)
-_CONTEXTS_INSERT_TRIGGER = "contexts_ai"
-
 #: tries again of an article's transaction when another process holds the database's write
 #: lock (each try itself waits up to the connection's 5 s busy timeout)
 LOCK_RETRIES = 5
@@ -472,35 +469,31 @@ class CorpusWriter:
     def _contexts_indexed_per_batch(self) -> Iterator[None]:
         """Inside the caller's transaction: the contexts inserted in the block reach the FTS5
         index in one ``INSERT ... SELECT`` at its end (or before a stored context is removed or
-        rewritten: :meth:`_index_new_contexts`), not one trigger call per row, which costs about
-        2.5 times as much; the insert trigger is dropped for the block and created again, from
-        its own SQL, before the block ends, so no other connection ever sees it missing."""
-        trigger = self.db.execute(
-            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", [_CONTEXTS_INSERT_TRIGGER]
-        ).fetchone()
-        if trigger is None or self._fts_pending is not None:
+        rewritten: :meth:`_index_new_contexts`), not one trigger call per row
+        (:func:`~paperpyramid.db.lexical_index.insert_trigger_dropped`)."""
+        if self._fts_pending is not None:
             yield
             return
-        self._fts_pending = self._newest_context()
-        self.db.execute(f"DROP TRIGGER {_CONTEXTS_INSERT_TRIGGER}")
-        try:
-            yield
-            self._index_new_contexts()
-        finally:
-            self._fts_pending = None
-        self.db.execute(trigger[0])
+        with lexical_index.insert_trigger_dropped(self.db.conn, "contexts") as dropped:
+            if not dropped:
+                yield
+                return
+            self._fts_pending = self._newest_context()
+            try:
+                yield
+                self._index_new_contexts()
+            finally:
+                self._fts_pending = None
 
     def _index_new_contexts(self) -> None:
         """Index in FTS5 the contexts inserted since the last call (the insert trigger's work,
         deferred by :meth:`_contexts_indexed_per_batch`); nothing outside such a block."""
         if self._fts_pending is None:
             return
-        self.db.execute(f"INSERT INTO {lexical_index.FTS} (rowid, text, section_title) "
-                        "SELECT rowid, text, section_title FROM contexts WHERE rowid > ? ORDER BY rowid", [self._fts_pending])  # fmt: skip
-        self._fts_pending = self._newest_context()
+        self._fts_pending = lexical_index.index_added_rows(self.db.conn, "contexts", self._fts_pending)
 
     def _newest_context(self) -> int:
-        return int(self.db.execute("SELECT coalesce(max(rowid), 0) FROM contexts").fetchone()[0])
+        return lexical_index.newest_rowid(self.db.conn, "contexts")
 
     def _store_in_batch(self, article: ArticleInput) -> str | Exception:
         indexed = self._fts_pending  # a failure rolls the FTS5 index back to this too
