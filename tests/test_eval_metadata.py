@@ -70,6 +70,21 @@ def test_scoring_rules() -> None:
     assert family_name("Danny Arlen de Jesús Gómez-Ramírez") == "gomezramirez"
 
 
+def test_the_year_of_any_publication_date_counts(tmp_path: Path) -> None:
+    """Online in one year and in an issue of the next: the pages print the issue's year, and
+    either is right; a year of no publication date is not."""
+    jats = tmp_path / "a.nxml"
+    jats.write_text(
+        "<article><front><article-meta><title-group><article-title>T</article-title></title-group>"
+        '<pub-date pub-type="epub"><day>30</day><month>12</month><year>2015</year></pub-date>'
+        '<pub-date pub-type="ppub"><year>2016</year></pub-date><history><date date-type="received"><year>2014</year></date></history>'
+        "</article-meta></front></article>"
+    )
+    gold = load_gold_metadata(jats)
+    assert (gold.year, gold.other_years) == (2015, (2016,))
+    assert [score_metadata(gold, Metadata(year=year)).fields["year"] for year in (2015, 2016, 2014)] == [True, True, False]
+
+
 @pytest.mark.slow
 def test_eval_parse_reports_metadata_of_the_bundled_papers(tmp_path: Path) -> None:
     db = tmp_path / "corpus.sqlite"

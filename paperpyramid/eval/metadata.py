@@ -4,7 +4,9 @@ What citations and filters rest on, read from the same gold files as the section
 
 - JATS (``.nxml``): ``article-title``, the ``contrib`` authors, the ``doi`` article id, the
   journal's title (its abbreviations count too), the year of the electronic publication
-  (else the print, else the first ``pub-date``).
+  (else the print, else the first ``pub-date``); the year of any other ``pub-date`` counts as
+  right too (a paper online in December 2015 and printed in a 2016 issue prints 2016 on
+  every page, and is cited as 2016).
 - TEI (``.tei.xml``): the header's title, the ``analytic`` authors, its DOI ``idno``, the
   ``monogr`` title as journal and the publication date's year; GROBID leaves the last three
   empty for proceedings, and an empty field is not scored.
@@ -41,6 +43,8 @@ class Metadata:
     #: the journal's name and any abbreviations of it a gold file lists
     journal: list[str] | None = None
     year: int | None = None
+    #: gold only: the years of the paper's other publication dates (print, collection), also right
+    other_years: tuple[int, ...] = ()
     #: each author's affiliations by family name (see :func:`family_name`)
     affiliations: dict[str, list[str]] | None = None
 
@@ -110,6 +114,9 @@ def _jats(root: ET.Element) -> Metadata:
         doi=doi or None,
         journal=[j for j in journals if j] or None,
         year=int(year) if year and year.strip().isdigit() else None,
+        other_years=tuple(
+            sorted({int(y) for y in (d.findtext("year") for d in meta.findall("pub-date")) if y and y.strip().isdigit() and y != year})
+        ),
         affiliations=affiliations or None,
     )
 
@@ -222,7 +229,7 @@ def score_metadata(gold: Metadata, predicted: Metadata) -> MetadataScore:
         found = (predicted.journal or [""])[0]
         score.fields["journal"] = bool(found) and soft_norm(re.sub(r"^the\s+", "", found, flags=re.I)) in names
     if gold.year:
-        score.fields["year"] = predicted.year == gold.year
+        score.fields["year"] = predicted.year == gold.year or predicted.year in gold.other_years
     if gold.affiliations:
         _score_affiliations(score, gold.affiliations, predicted.affiliations or {})
     return score
