@@ -3,14 +3,19 @@ and what it does to an ingest that embeds.
 
     .venv/bin/python benchmarks/embed_speed.py [--db CORPUS] [--passages 256] [--rounds 3] [--core 0] [--ingest PDF_FOLDER]
 
+The MiniLM runtimes are named apart: ``minilm-numpy``, ``minilm-onnx`` (ONNX Runtime, float32;
+``minilm`` is the same), ``minilm-bf16`` (torch, bfloat16 weights: the default on a CPU with AMX)
+and ``minilm-int8`` (ONNX Runtime, int8 weights, its own vectors).
+
 Passages are real contexts: from ``--db`` (a corpus), else the bundled sample ingested into a
 temporary corpus. Each embedder runs in its own process pinned to one core (``--core``) with
 every thread pool at one thread; the rounds alternate between embedders so that machine noise
 hits all alike. Rates are passages per second of the process's CPU time, so that other jobs on
 a shared machine slow the wall clock more than the figures. Reported: median passages per
 CPU-second, the ratio against sentence-transformers' all-MiniLM-L6-v2
-(torch, the usual way to run the model; skipped when torch is not installed) and against
-``minilm-numpy`` (the numpy model, the default before ONNX Runtime), model load seconds (the
+(torch, the usual way to run the model; skipped when torch is not installed), against
+``minilm-numpy`` (the numpy model) and against ``minilm-onnx`` (float32 in ONNX Runtime, the
+default where there is no AMX), model load seconds (the
 first round writes ONNX Runtime's optimised graph, later rounds load it: the median is a warm
 start), peak RSS, and each vector set's cosine to the numpy model's (the same texts; 1.0 is the
 same vectors).
@@ -34,12 +39,15 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EMBEDDERS = ("minilm-numpy", "minilm", "minilm-int8", "e5-small", "sentence-transformers")
+EMBEDDERS = ("minilm-numpy", "minilm-onnx", "minilm-bf16", "minilm-int8", "e5-small", "sentence-transformers")
+#: the runtime each MiniLM name runs in
+RUNTIMES = {"minilm-numpy": "numpy", "minilm": "onnx", "minilm-onnx": "onnx", "minilm-bf16": "torch-bf16"}
 #: how each MiniLM runtime is asked for in an ingest's environment
 INGEST_RUNS = {
     "no embedding": {"PAPERPYRAMID_INGEST__EMBED": "false"},
     "minilm-numpy": {"PAPERPYRAMID_EMBEDDING__RUNTIME": "numpy"},
     "minilm (onnx)": {"PAPERPYRAMID_EMBEDDING__RUNTIME": "onnx"},
+    "minilm (bf16)": {"PAPERPYRAMID_EMBEDDING__RUNTIME": "torch-bf16"},
     "minilm-int8": {"PAPERPYRAMID_EMBEDDING__MODEL": "minilm-int8"},
 }
 THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
@@ -81,8 +89,8 @@ def worker(name: str, texts: list[str], vectors_out: Path, core: int) -> dict[st
         from paperpyramid.embeddings import get_embedder
         from paperpyramid.settings import EmbeddingSettings
 
-        if name == "minilm-numpy":
-            settings = EmbeddingSettings(model="minilm", runtime="numpy", threads=1)
+        if name in RUNTIMES:
+            settings = EmbeddingSettings(model="minilm", runtime=RUNTIMES[name], threads=1)  # type: ignore[arg-type]
         else:
             settings = EmbeddingSettings(model=name, runtime="onnx", threads=1)
         embedder = get_embedder(settings)
@@ -192,9 +200,10 @@ def main() -> None:
         f"{len(texts)} passages (mean {tokens:.0f} words), core {args.core}, median of {args.rounds} rounds, load {os.getloadavg()[0]:.1f}\n"
     )
     print(
-        "| embedder | passages per CPU-s | vs sentence-transformers | vs minilm-numpy | cosine to numpy (min / mean) | load s | peak RSS MiB |"
+        "| embedder | passages per CPU-s | vs sentence-transformers | vs minilm-numpy | vs minilm-onnx | cosine to numpy (min / mean) "
+        "| load s | peak RSS MiB |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     rates = {name: statistics.median(run["passages_per_cpu_s"] for run in results) for name, results in runs.items() if results}
     numpy_vectors = Path(handle.name).with_suffix(".minilm-numpy.npy")
     summary = {}
@@ -202,7 +211,10 @@ def main() -> None:
         if not results:
             continue
         rate = rates[name]
-        versus = {base: f"{rate / rates[base]:.2f}x" if base in rates else "-" for base in ("sentence-transformers", "minilm-numpy")}
+        versus = {
+            base: f"{rate / rates[base]:.2f}x" if base in rates else "-"
+            for base in ("sentence-transformers", "minilm-numpy", "minilm-onnx")
+        }
         cosine = "-"
         vectors = Path(handle.name).with_suffix(f".{name}.npy")
         if numpy_vectors.exists() and vectors.exists() and name != "e5-small":
@@ -211,7 +223,7 @@ def main() -> None:
             agreement = (np.load(vectors) * np.load(numpy_vectors)).sum(1)
             cosine = f"{agreement.min():.5f} / {agreement.mean():.5f}"
         summary[name] = {"passages_per_cpu_s": rate, "runs": results}
-        print(f"| {name} | {rate:.1f} | {versus['sentence-transformers']} | {versus['minilm-numpy']} | {cosine} | "
+        print(f"| {name} | {rate:.1f} | {versus['sentence-transformers']} | {versus['minilm-numpy']} | {versus['minilm-onnx']} | {cosine} | "
               f"{statistics.median(run['load_s'] for run in results):.1f} | {max(run['rss_mib'] for run in results):.0f} |")  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2))

@@ -78,7 +78,11 @@ def test_int8_vectors_are_close_but_stored_under_their_own_name(numpy_vectors: n
 
 
 def test_settings_choose_the_runtime() -> None:
-    assert isinstance(get_embedder(EmbeddingSettings()), MiniLMOnnx), "ONNX Runtime is installed: the default runs there"
+    from paperpyramid.embeddings.minilm_torch import bf16_unavailable
+
+    assert isinstance(get_embedder(EmbeddingSettings()), MiniLMOnnx) == (bf16_unavailable() is not None), (
+        "ONNX Runtime is installed: the default runs there unless torch and AMX run it in bfloat16"
+    )
     assert type(get_embedder(EmbeddingSettings(runtime="numpy"))) is MiniLM
     chosen = get_embedder(EmbeddingSettings(runtime="onnx", threads=3))
     assert isinstance(chosen, MiniLMOnnx) and chosen.threads == 3 and not chosen.int8

