@@ -339,7 +339,8 @@ def test_a_dask_worker_killed_with_sigkill_mid_run_loses_nothing_and_duplicates_
     def run() -> None:
         try:
             with open_executor(f"dask://{cluster.address}", 2) as executor:
-                ingest(["s3://dask5/"], db, settings(), executor=executor, on_result=results.append)
+                # each document reported as it is stored, not 64 at a time: the kill lands while the run is under way
+                ingest(["s3://dask5/"], db, settings(write_batch=1), executor=executor, on_result=results.append)
         except BaseException as exc:  # re-raised by the test below
             errors.append(exc)
 

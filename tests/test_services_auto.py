@@ -92,7 +92,10 @@ def test_auto_merges_service_tables_in_place_of_grobids(tmp_path, tables_service
     assert len(grobid_doc.tables) == 6
     with Corpus.open(tmp_path / "c.sqlite") as corpus:
         (article,) = list(corpus.articles())
-        assert article.parser == "grobid+unstructured"
+        # GROBID's header has no journal or date for this paper: the embedded parse's (from the
+        # citation line in the PDF's title field) fill them, so it is named too
+        assert article.parser == "grobid+unstructured+embedded"
+        assert not grobid_doc.journal and article.journal
         rows = corpus.conn.execute("SELECT page, cells, markdown, provenance FROM tables ORDER BY page").fetchall()
         assert [row[0] for row in rows] == [9, 10]
         shapes = [(len(json.loads(cells)), max(len(r) for r in json.loads(cells))) for _, cells, _, _ in rows]
