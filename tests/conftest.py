@@ -31,6 +31,18 @@ GOLD = DATA / "gold"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 CORPUS = SHARED / "corpus"
 PMC_PAIRS = SHARED / "pmc-pairs"
+#: real-looking passages for the embedders' tests: short and long, tables, German, mathematics,
+#: one past the window, one empty
+EMBEDDING_TEXTS = [
+    "We describe a new species of fanged frog that gives birth to tadpoles.",
+    "Volatile compounds of durum wheat kernels infected by Fusarium were profiled by SPME-GC/MS.",
+    "Barriers to accessing health services",
+    "Table 2. Retention times (min) and relative peak areas (%) of 45 volatiles; n = 3, p < 0.05.",
+    "Die Verweilzeit des Wassers wurde mit einem Tracer gemessen (Abb. 3).",
+    "∫₀^∞ e^{-x²} dx = √π / 2, as shown in Eq. (4) of the appendix.",
+    " ".join(["A long paragraph about measurements made to the nearest 0.1 mm using digital calipers."] * 30),  # past the window
+    "",
+]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -14,16 +14,10 @@ from paperpyramid.embeddings import configured_name, get_embedder, minilm_runtim
 from paperpyramid.embeddings.minilm import MiniLM
 from paperpyramid.embeddings.minilm_torch import AMX_FLAGS, bf16_unavailable, cpu_flags
 from paperpyramid.settings import EmbeddingSettings
+from tests.conftest import EMBEDDING_TEXTS
 
 TEXTS = [
-    "We describe a new species of fanged frog that gives birth to tadpoles.",
-    "Volatile compounds of durum wheat kernels infected by Fusarium were profiled by SPME-GC/MS.",
-    "Barriers to accessing health services",
-    "Table 2. Retention times (min) and relative peak areas (%) of 45 volatiles; n = 3, p < 0.05.",
-    "Die Verweilzeit des Wassers wurde mit einem Tracer gemessen (Abb. 3).",
-    "∫₀^∞ e^{-x²} dx = √π / 2, as shown in Eq. (4) of the appendix.",
-    " ".join(["A long paragraph about measurements made to the nearest 0.1 mm using digital calipers."] * 30),  # past the window
-    "",
+    *EMBEDDING_TEXTS,
     "The residence time of water in the lake was estimated from tritium and helium-3 profiles measured in 2019.",
     "Mice lacking the receptor gained less weight on a high-fat diet (Fig. 2B), although food intake was unchanged.",
 ]

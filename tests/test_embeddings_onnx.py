@@ -14,22 +14,12 @@ import pytest
 from paperpyramid.embeddings import configured_name, get_embedder
 from paperpyramid.embeddings.minilm import MiniLM
 from paperpyramid.settings import EmbeddingSettings
+from tests.conftest import EMBEDDING_TEXTS as TEXTS
 
 pytest.importorskip("onnxruntime", reason="onnxruntime not installed (pip install -e '.[onnx]')")
 pytest.importorskip("onnx", reason="onnx not installed (pip install -e '.[onnx]')")
 
 from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx  # noqa: E402
-
-TEXTS = [
-    "We describe a new species of fanged frog that gives birth to tadpoles.",
-    "Volatile compounds of durum wheat kernels infected by Fusarium were profiled by SPME-GC/MS.",
-    "Barriers to accessing health services",
-    "Table 2. Retention times (min) and relative peak areas (%) of 45 volatiles; n = 3, p < 0.05.",
-    "Die Verweilzeit des Wassers wurde mit einem Tracer gemessen (Abb. 3).",
-    "∫₀^∞ e^{-x²} dx = √π / 2, as shown in Eq. (4) of the appendix.",
-    " ".join(["A long paragraph about measurements made to the nearest 0.1 mm using digital calipers."] * 30),  # past the window
-    "",
-]
 
 
 @pytest.fixture(scope="module")

@@ -93,10 +93,7 @@ class MiniLM:
     @property
     def weights(self) -> dict[str, Array]:
         if self._weights is None:
-            config = json.loads((self.model_dir / "config.json").read_text())
-            self.heads = int(config["num_attention_heads"])
-            self.layers = int(config["num_hidden_layers"])
-            self.eps = float(config["layer_norm_eps"])
+            self._read_config()
             tensors = read_safetensors(self.model_dir / "model.safetensors")
             # linear layers pre-transposed once, so that the forward pass is x @ W
             self._weights = {
@@ -108,6 +105,13 @@ class MiniLM:
                 if tensor.dtype != np.int64
             }
         return self._weights
+
+    def _read_config(self) -> None:
+        """The model's shape from its ``config.json``: heads, layers and the layer norms' epsilon."""
+        config = json.loads((self.model_dir / "config.json").read_text())
+        self.heads = int(config["num_attention_heads"])
+        self.layers = int(config["num_hidden_layers"])
+        self.eps = float(config["layer_norm_eps"])
 
     def count_tokens(self, text: str) -> int:
         return len(self.tokenizer.encode(text).ids)

@@ -22,14 +22,13 @@ one per process: the worker's share (``OMP_NUM_THREADS``) by default, as ONNX Ru
 from __future__ import annotations
 
 import importlib.util
-import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from paperpyramid.embeddings import Vectors, unit_vectors
+from paperpyramid.embeddings import Vectors
 from paperpyramid.embeddings.minilm import MiniLM, read_safetensors
 from paperpyramid.errors import MissingExtra
 
@@ -93,12 +92,7 @@ class MiniLMBf16(MiniLM):
             except ImportError as exc:
                 raise MissingExtra("torch", "embeddings") from exc
             torch.set_num_threads(self.threads)
-            config = json.loads((self.model_dir / "config.json").read_text())
-            self.heads, self.layers, self.eps = (
-                int(config["num_attention_heads"]),
-                int(config["num_hidden_layers"]),
-                float(config["layer_norm_eps"]),
-            )
+            self._read_config()
             raw = read_safetensors(self.model_dir / "model.safetensors")
             tensors = {name: torch.from_numpy(np.array(value, dtype=np.float32)) for name, value in raw.items() if value.dtype != np.int64}
             for layer in range(self.layers):
@@ -112,19 +106,17 @@ class MiniLMBf16(MiniLM):
         return self._tensors
 
     def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        """The numpy model's batching (sorted by length, :attr:`batch_size` a pass), each pass
+        in torch without autograd."""
         if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
+            return super().embed_passages(texts)
         import torch
 
-        tensors = self.tensors
-        ids = [encoding.ids for encoding in self.tokenizer.encode_batch(list(texts))]
-        order = sorted(range(len(ids)), key=lambda index: len(ids[index]))
-        out = np.zeros((len(ids), self.dimension), dtype=np.float32)
         with torch.inference_mode():
-            for start in range(0, len(order), self.batch_size):
-                batch = order[start : start + self.batch_size]
-                out[batch] = self._forward_bf16(tensors, [ids[index] for index in batch]).numpy()
-        return unit_vectors(out, f"the embedder {self.name}")
+            return super().embed_passages(texts)
+
+    def _forward(self, batch: list[list[int]]) -> Any:
+        return self._forward_bf16(self.tensors, batch).numpy()
 
     def _forward_bf16(self, w: dict[str, torch.Tensor], batch: list[list[int]]) -> torch.Tensor:
         """The mean-pooled last layer (float32, not normalised) of texts' token ids."""

@@ -106,7 +106,8 @@ def _jats(root: ET.Element) -> Metadata:
                 affiliations[family_name(authors[-1])] = refs
     doi = next((_text(e) for e in meta.findall("article-id") if e.get("pub-id-type") == "doi"), None)
     journals = [] if journal_meta is None else [_text(e) for e in journal_meta.iter() if e.tag in ("journal-title", "abbrev-journal-title")]
-    dates = {d.get("pub-type") or d.get("date-type"): d.findtext("year") for d in meta.findall("pub-date")}
+    pub_dates = meta.findall("pub-date")
+    dates = {d.get("pub-type") or d.get("date-type"): d.findtext("year") for d in pub_dates}
     year = dates.get("epub") or dates.get("ppub") or dates.get("pub") or next(iter(dates.values()), None)
     return Metadata(
         title=_text(meta.find("./title-group/article-title")) or None,
@@ -114,9 +115,7 @@ def _jats(root: ET.Element) -> Metadata:
         doi=doi or None,
         journal=[j for j in journals if j] or None,
         year=int(year) if year and year.strip().isdigit() else None,
-        other_years=tuple(
-            sorted({int(y) for y in (d.findtext("year") for d in meta.findall("pub-date")) if y and y.strip().isdigit() and y != year})
-        ),
+        other_years=tuple(sorted({int(y) for y in (d.findtext("year") for d in pub_dates) if y and y.strip().isdigit() and y != year})),
         affiliations=affiliations or None,
     )
 
