@@ -2,6 +2,7 @@
 """PubMed file reading speed and memory: ``read_pubmed`` + ``parse_record`` on one core.
 
     python benchmarks/pubmed_speed.py [--records 30000] [--repeat 3] [--size-gb 1] [--keep DIR] [--json OUT]
+        [--stages N [--baseline-src DIR]]
 
 It writes, from the structure of the real record in ``tests/data/pubmed/pubmed-29768149.xml``:
 
@@ -23,6 +24,11 @@ every record through ``read_pubmed`` and ``parse_record``. The worker reports CP
 (``time.process_time``: other processes on the machine do not count) and its peak RSS
 (``ru_maxrss``, the interpreter and imports included). Records/s is the median of ``--repeat``
 runs of the baseline file; the update file and the large file run once.
+
+``--stages N`` also times an ingest's stages on the baseline file's first N records (parse, the
+worker's cut, the writer's ``store_many``), each in a fresh process; ``--baseline-src DIR`` runs
+them with the ``paperpyramid`` package in DIR as well (a copy of the code before a change),
+alternating with this one, and prints the writer's ratio of the same run.
 """
 
 from __future__ import annotations
@@ -328,14 +334,16 @@ def measure(path: Path) -> dict[str, Any]:
     }
 
 
-def measure_stages(path: Path, limit: int, batch: int = 64) -> dict[str, Any]:
+def measure_stages(path: Path, limit: int, batch: int = 64, src: Path = REPO) -> dict[str, Any]:
     """The first ``limit`` records of ``path`` through each stage of an ingest without embedding,
     one stage after another in this process, CPU seconds each: the parse (``read_pubmed`` +
     ``parse_record``), the worker's cut (normalising the text, linking citations, cutting
     contexts) and the writer (``CorpusWriter.store_many``, ``batch`` documents a transaction, into a
     fresh file). The workers do the first two and the one writer the third, so the writer keeps up
-    with as many workers as its rate divided by theirs."""
-    sys.path.insert(0, str(REPO))
+    with as many workers as its rate divided by theirs. ``src``: the folder whose ``paperpyramid``
+    package is timed (``--baseline-src``: another copy of it)."""
+    sys.path.insert(0, str(src))
+    import paperpyramid
     from paperpyramid.db.writer import ArticleInput, CorpusWriter
     from paperpyramid.ingestion.parsing import Parsed, _with_contexts
     from paperpyramid.parsers.pubmed import PubmedRecord, parse_record, read_pubmed
@@ -366,11 +374,13 @@ def measure_stages(path: Path, limit: int, batch: int = 64) -> dict[str, Any]:
         contexts = writer.db.conn.execute("SELECT count(*) FROM contexts").fetchone()[0]
     count = len(records)
     return {"records": count, "contexts": contexts, "parse_s": parse_s, "cut_s": cut_s, "store_s": store_s,
-            "worker_records_per_cpu_s": count / (parse_s + cut_s), "writer_records_per_cpu_s": count / store_s}  # fmt: skip
+            "worker_records_per_cpu_s": count / (parse_s + cut_s), "writer_records_per_cpu_s": count / store_s,
+            "package": str(Path(paperpyramid.__file__).parent)}  # fmt: skip
 
 
-def run_worker(path: Path, stages: int = 0) -> dict[str, Any]:
+def run_worker(path: Path, stages: int = 0, src: str | None = None) -> dict[str, Any]:
     command = [sys.executable, str(HERE), "--measure", str(path)] + (["--stages", str(stages)] if stages else [])
+    command += ["--src", src] if src else []
     out = subprocess.run(command, capture_output=True, text=True, check=True, cwd=str(REPO))
     result: dict[str, Any] = json.loads(out.stdout)
     return result
@@ -409,7 +419,14 @@ def _measure_files(folder: Path, args: argparse.Namespace) -> dict[str, Any]:
     }
     _log(f"baseline read {args.repeat} times, update once")
     if args.stages:
-        results["stages"] = [run_worker(Path(baseline_file["file"]), args.stages) for _ in range(args.repeat)]
+        results["stages"], baseline_runs = [], []
+        for turn in range(args.repeat):  # with --baseline-src the two alternate, which goes first alternating too
+            order = ("today", "baseline") if turn % 2 == 0 else ("baseline", "today")
+            for name in order if args.baseline_src else ("today",):
+                runs = results["stages"] if name == "today" else baseline_runs
+                runs.append(run_worker(Path(baseline_file["file"]), args.stages, args.baseline_src if name == "baseline" else None))
+        if baseline_runs:
+            results["stages_baseline"] = baseline_runs
     if args.size_gb:
         # gzip level 1: the reader's cost hardly depends on the level, writing 1 GB at level 6 would take minutes
         large = _write(folder / "pubmed26n9999.xml.gz", sized(args.size_gb), 1)
@@ -429,7 +446,7 @@ def print_report(report: dict[str, Any]) -> None:
     )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, entry in report["files"].items():
-        if name == "stages":
+        if name.startswith("stages"):
             continue
         runs = entry["runs"]
         rate = statistics.median(run["records_per_cpu_s"] for run in runs)
@@ -439,20 +456,33 @@ def print_report(report: dict[str, Any]) -> None:
               f"{entry['xml_bytes'] / 1e6 / cpu:,.1f} | {first['deleted']:,} | {first['refusals']} | {first['failed']} | "
               f"{max(run['peak_rss_kib'] for run in runs) / 1024:.0f} |")  # fmt: skip
 
-    stages = report["files"].get("stages")
-    if stages:
-        print("\nAn ingest's stages without embedding (the baseline file's first records, CPU s on one core, median of the runs):\n")
-        print(
-            "| records | contexts | parse s | cut s | store s | a worker, records/s | the writer, records/s | workers the writer keeps up with |"
-        )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-        med = {
-            key: statistics.median(run[key] for run in stages)
-            for key in ("parse_s", "cut_s", "store_s", "worker_records_per_cpu_s", "writer_records_per_cpu_s")
-        }
-        print(f"| {stages[0]['records']:,} | {stages[0]['contexts']:,} | {med['parse_s']:.1f} | {med['cut_s']:.1f} | {med['store_s']:.1f} | "
-              f"{med['worker_records_per_cpu_s']:,.0f} | {med['writer_records_per_cpu_s']:,.0f} | "
+    if report["files"].get("stages"):
+        print_stages(report["files"])
+
+
+def print_stages(files: dict[str, Any]) -> None:
+    """The stages' table: this package, and the ``--baseline-src`` copy's runs of the same run with the ratio."""
+    print("\nAn ingest's stages without embedding (the baseline file's first records, CPU s on one core, median of the runs):\n")
+    print("| package | records | contexts | parse s | cut s | store s | a worker, records/s | the writer, records/s | "
+          "workers the writer keeps up with |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    keys = ("parse_s", "cut_s", "store_s", "worker_records_per_cpu_s", "writer_records_per_cpu_s")
+    medians = {}
+    for name in ("stages", "stages_baseline"):
+        stages = files.get(name)
+        if not stages:
+            continue
+        med = medians[name] = {key: statistics.median(run[key] for run in stages) for key in keys}
+        print(f"| {stages[0]['package']} | {stages[0]['records']:,} | {stages[0]['contexts']:,} | {med['parse_s']:.1f} | {med['cut_s']:.1f} | "
+              f"{med['store_s']:.1f} | {med['worker_records_per_cpu_s']:,.0f} | {med['writer_records_per_cpu_s']:,.0f} | "
               f"{med['writer_records_per_cpu_s'] / med['worker_records_per_cpu_s']:.1f} |")  # fmt: skip
+    if len(medians) == 2:
+        ratios = [today["writer_records_per_cpu_s"] / base["writer_records_per_cpu_s"]
+                  for today, base in zip(files["stages"], files["stages_baseline"], strict=True)]  # fmt: skip
+        ratio = medians["stages"]["writer_records_per_cpu_s"] / medians["stages_baseline"]["writer_records_per_cpu_s"]
+        print(
+            f"\nthe writer, this package / the baseline: {ratio:.2f}x (median of the runs; run by run {', '.join(f'{r:.2f}' for r in ratios)})"
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -464,14 +494,18 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="OUT", help="write every run's figures as JSON")
     parser.add_argument("--stages", type=int, default=0, metavar="N",
                         help="also time an ingest's stages (parse, cut, store) on the baseline file's first N records")  # fmt: skip
+    parser.add_argument("--baseline-src", metavar="DIR",
+                        help="with --stages: also time the stages with the paperpyramid package in DIR (another copy of it), alternating")  # fmt: skip
     parser.add_argument("--measure", metavar="FILE", help=argparse.SUPPRESS)
+    parser.add_argument("--src", help=argparse.SUPPRESS)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.measure:
-        print(json.dumps(measure_stages(Path(args.measure), args.stages) if args.stages else measure(Path(args.measure))))
+        src = Path(args.src).resolve() if args.src else REPO
+        print(json.dumps(measure_stages(Path(args.measure), args.stages, src=src) if args.stages else measure(Path(args.measure))))
         return 0
     report = run(args)
     print_report(report)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,7 +18,7 @@ import fastnanoid
 from paperpyramid import arxiv_ids
 from paperpyramid.contexts import ContextDraft
 from paperpyramid.db import citation_spans, merging, references
-from paperpyramid.document import Document, Section
+from paperpyramid.document import Author, Document, Section
 from paperpyramid.tokens import TokenCounter
 
 #: Cuts one section into contexts; :func:`~paperpyramid.contexts.split_section` by default.
@@ -136,7 +136,7 @@ def _article_row(doc: Document, article_id: str, source_uri: str, sha256: str, c
     return {
         "id": article_id,
         "title": doc.title,
-        "authors": to_json([asdict(author) for author in doc.authors]),
+        "authors": to_json([{name: getattr(author, name) for name in _AUTHOR_FIELDS} for author in doc.authors]),
         "date_published": doc.date_published,
         "journal": doc.journal,
         "doi": doc.doi,
@@ -216,8 +216,14 @@ def page_of(doc: Document) -> Callable[[int | None], int | None]:
     return lambda page: None
 
 
+#: ``json.dumps(value, ensure_ascii=False)`` without making an encoder each call
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+#: an author's fields, as ``dataclasses.asdict`` gives them (all plain values: no deep copy needed)
+_AUTHOR_FIELDS = tuple(item.name for item in fields(Author))
+
+
 def to_json(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 def bbox_json(bbox: tuple[float, float, float, float] | None) -> str | None:

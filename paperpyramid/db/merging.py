@@ -31,6 +31,8 @@ _PMCID = re.compile(r"^(?:pmc)?\s*(\d+)$", re.IGNORECASE)
 
 #: the fields a full text takes from the article it replaces where it has none itself
 _FILLED = ("pmid", "pmcid", "doi", "licence", "language", "title", "abstract", "date_published", "journal")
+#: ``json.dumps(value, ensure_ascii=False)`` without making an encoder each call
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
 _COLUMNS = ("id, sha256, source_uri, provenance, pmid, pmcid, doi, licence, language, title, abstract, date_published, journal, "
             "authors, publication_types, keywords")  # fmt: skip
 
@@ -148,7 +150,7 @@ def mesh_rows(article_id: str, mesh: Sequence[MeshTerm]) -> list[dict[str, Any]]
     """The ``mesh_terms`` rows of an article's headings, in their order."""
     return [
         {"article_id": article_id, "position": position, "term": term.term, "major": int(term.major), "ui": term.ui,
-         "qualifiers": json.dumps(list(term.qualifiers), ensure_ascii=False)}
+         "qualifiers": _ENCODER.encode(list(term.qualifiers))}
         for position, term in enumerate(mesh)
     ]  # fmt: skip
 

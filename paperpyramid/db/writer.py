@@ -26,7 +26,7 @@ from typing import Any, Literal, TypeVar
 import sqlite_utils
 
 from paperpyramid.contexts import ContextDraft, split_section
-from paperpyramid.db import lexical_index, merging, references, removal
+from paperpyramid.db import batch_store, lexical_index, merging, references, removal
 from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.article_rows import ArticleRows, Splitter, article_rows, new_id, normalize_doi, now
@@ -248,13 +248,7 @@ class CorpusWriter:
         existing = self.has_sha256(sha256)
         if existing is not None:
             raise DuplicateArticle(sha256, existing)
-        _check_indices(doc)
-        if not normalised:
-            doc = normalise_document(doc)
-            contexts = None if contexts is None else clean_document([list(drafts) for drafts in contexts])
-        doc = _identified(doc)
-        if contexts is not None and len(contexts) != len(doc.sections):
-            raise ValueError(f"{len(contexts)} lists of contexts for {len(doc.sections)} sections")
+        doc, contexts = _ready(doc, contexts, normalised=normalised)
         stored = merging.find_stored(self.db.conn, doc)
         if stored is not None and merging.is_record(doc.provenance) and not stored.record:
             with self.db.atomic():
@@ -372,11 +366,7 @@ class CorpusWriter:
     def _insert(self, table: str, rows: Sequence[dict[str, Any]]) -> None:
         """Insert rows built by :mod:`~paperpyramid.db.article_rows` (JSON already encoded) in
         one ``executemany``; a column a row lacks is NULL."""
-        if not rows:
-            return
-        columns = list(dict.fromkeys(name for row in rows for name in row))
-        sql = f"INSERT INTO [{table}] ({', '.join(f'[{name}]' for name in columns)}) VALUES ({', '.join('?' * len(columns))})"
-        self.db.conn.executemany(sql, [[row.get(name) for name in columns] for row in rows])
+        batch_store.insert_rows(self.db.conn, table, rows)
 
     def record(
         self,
@@ -398,25 +388,7 @@ class CorpusWriter:
         if status not in INGEST_STATUSES:
             raise ValueError(f"unknown ingest status {status!r}; expected one of {INGEST_STATUSES}")
         with self.db.atomic():
-            self.db.execute(
-                """
-                INSERT INTO ingest_log
-                    (source_uri, sha256, status, error, attempts, article_id, pages, seconds, updated_at, etag)
-                VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
-                ON CONFLICT (source_uri) DO UPDATE SET
-                    sha256 = excluded.sha256,
-                    status = excluded.status,
-                    error = excluded.error,
-                    attempts = ingest_log.attempts + 1,
-                    article_id = excluded.article_id,
-                    pages = excluded.pages,
-                    seconds = excluded.seconds,
-                    updated_at = excluded.updated_at,
-                    etag = excluded.etag
-                WHERE NOT (ingest_log.status = 'done' AND excluded.status = 'skipped' AND ingest_log.sha256 IS excluded.sha256)
-                """,
-                [source_uri, sha256, status, error, article_id, pages, seconds, now(), etag],
-            )
+            self.db.execute(batch_store.LOG_OUTCOME, [source_uri, sha256, status, error, article_id, pages, seconds, now(), etag])
 
     def store(
         self,
@@ -453,15 +425,16 @@ class CorpusWriter:
         (:class:`DuplicateArticle` for bytes already stored, a bad document's ``ValueError``, ...),
         which left nothing of it behind and which the caller logs.
 
-        Each document is stored as :meth:`store` stores it, in order, inside its own savepoint, so
-        a document sees the ones before it in the batch (a twin, a newer version) and one that
-        fails takes nothing else with it. A crash at any moment leaves the whole batch stored
-        and logged, or none of it: a re-run neither loses nor repeats an article. A corpus
-        locked by another writer is waited for as :meth:`store` waits, for the batch."""
+        Each document is stored as :meth:`store` would store it, in order, so a document sees
+        the ones before it in the batch (a twin, a newer version) and one that fails takes
+        nothing else with it; the new articles among them go in table by table
+        (:meth:`_store_batch`). A crash at any moment leaves the whole batch stored and logged,
+        or none of it: a re-run neither loses nor repeats an article. A corpus locked by another
+        writer is waited for as :meth:`store` waits, for the batch."""
 
         def store_all() -> list[str | Exception]:
             with self.db.atomic(), self._contexts_indexed_per_batch():
-                return [self._store_in_batch(article) for article in articles]
+                return self._store_batch(articles)
 
         return self._retrying(store_all) if articles else []
 
@@ -494,6 +467,76 @@ class CorpusWriter:
 
     def _newest_context(self) -> int:
         return lexical_index.newest_rowid(self.db.conn, "contexts")
+
+    def _store_batch(self, articles: Sequence[ArticleInput]) -> list[str | Exception]:
+        """The batch's outcomes, in order (in the caller's transaction). A document whose bytes or
+        identifiers the file or an earlier document of the batch has may be a twin or a version
+        of a stored article: the new articles before it are stored (:meth:`_store_new`), then it,
+        alone, in its savepoint (:meth:`_store_in_batch`). The others are new articles, checked
+        and made into rows here, and stored together."""
+        ready: list[tuple[Document, Sequence[Sequence[ContextDraft]] | None] | Exception] = []
+        for article in articles:
+            try:
+                ready.append(_ready(article.doc, article.contexts, normalised=article.normalised))
+            except Exception as exc:  # a bad document: what storing it alone raises, before it sees the file
+                ready.append(exc)
+        docs = [given[0] for given in ready if not isinstance(given, Exception)]
+        known, stored_ids = batch_store.stored_keys(self.db.conn, [article.sha256 for article in articles], docs)
+        outcomes: list[str | Exception] = []
+        waiting: list[tuple[int, ArticleInput, batch_store.NewArticle]] = []
+        for article, given in zip(articles, ready, strict=True):
+            ids = [] if isinstance(given, Exception) else batch_store.identifiers(given[0])
+            alone = article.sha256 in known or any(key in stored_ids for key in ids)
+            known.add(article.sha256)
+            stored_ids.update(ids)  # a later document with these may be a twin or a version of this one
+            outcome = None if alone else given if isinstance(given, Exception) else self._new_article(article, *given)
+            if isinstance(outcome, batch_store.NewArticle):
+                waiting.append((len(outcomes), article, outcome))
+                outcomes.append(outcome.rows.id)
+            elif isinstance(outcome, Exception):
+                outcomes.append(outcome)
+            else:
+                self._store_new(waiting, outcomes)
+                outcomes.append(self._store_in_batch(article))
+        self._store_new(waiting, outcomes)
+        return outcomes
+
+    def _new_article(
+        self, article: ArticleInput, doc: Document, contexts: Sequence[Sequence[ContextDraft]] | None
+    ) -> batch_store.NewArticle | Exception | None:
+        """``doc``'s rows as a new article, or what kept them from being made; None when its
+        vectors do not fit its contexts (storing it alone says why)."""
+        try:
+            rows = article_rows(doc, article_id=new_id(), source_uri=article.source_uri, sha256=article.sha256, counter=self.counter,
+                                splitter=self._splitter, contexts=contexts)  # fmt: skip
+        except Exception as exc:  # a bad document, as for ``_ready``
+            return exc
+        if article.vectors is not None and len(article.vectors.vectors) != len(rows.contexts):
+            return None
+        return batch_store.NewArticle(rows, article.vectors, article.source_uri, article.sha256, doc.pages, article.seconds, article.etag)
+
+    def _store_new(self, waiting: list[tuple[int, ArticleInput, batch_store.NewArticle]], outcomes: list[str | Exception]) -> None:
+        """Store the new articles waiting, table by table, with their references resolved and their
+        log rows, in one savepoint, and set their outcomes. Should that fail (a cause no check
+        before saw, which no one document is known to have), they are stored one at a time."""
+        batch, waiting[:] = list(waiting), []
+        if not batch:
+            return
+        new = [article for _, _, article in batch]
+        try:
+            with self.db.atomic():
+                batch_store.insert_articles(self.db.conn, new)
+                references.resolve_batch(self.db.conn, [article.rows.id for article in new])
+                batch_store.log_done(self.db.conn, new)
+        except Exception as exc:
+            if not self.db.conn.in_transaction or (isinstance(exc, db_sqlite.OperationalError) and is_locked(exc)):
+                raise  # as in _store_in_batch
+            log.warning("storing %d new articles together failed (%s); storing them one at a time", len(batch), exc)
+            for index, article, _ in batch:
+                outcomes[index] = self._store_in_batch(article)
+            return
+        for index, _, stored in batch:
+            outcomes[index] = stored.rows.id
 
     def _store_in_batch(self, article: ArticleInput) -> str | Exception:
         indexed = self._fts_pending  # a failure rolls the FTS5 index back to this too
@@ -543,6 +586,21 @@ class CorpusWriter:
         for status, count in self.db.execute("SELECT status, count(*) FROM ingest_log GROUP BY status"):
             counts[status] = count
         return counts
+
+
+def _ready(
+    doc: Document, contexts: Sequence[Sequence[ContextDraft]] | None, *, normalised: bool
+) -> tuple[Document, Sequence[Sequence[ContextDraft]] | None]:
+    """``doc`` and its ``contexts`` as they are stored: its indices checked, its text cleaned
+    unless ``normalised``, its identifiers normalised; ``ValueError`` for a bad document."""
+    _check_indices(doc)
+    if not normalised:
+        doc = normalise_document(doc)
+        contexts = None if contexts is None else clean_document([list(drafts) for drafts in contexts])
+    doc = _identified(doc)
+    if contexts is not None and len(contexts) != len(doc.sections):
+        raise ValueError(f"{len(contexts)} lists of contexts for {len(doc.sections)} sections")
+    return doc, contexts
 
 
 def _check_indices(doc: Document) -> None:
