@@ -42,7 +42,8 @@ vector index (``vector_index.build_index``), and measure:
 - file size, disk per 1,000 articles.
 
 At the last size (``--snapshot``): ``take_snapshot`` into a folder with gzip, then with zstd (the
-default; the publish-time ratio of the same run), then
+default; the publish-time ratio of the same run), then sharded by ``--shard-by`` (``year``; zstd;
+its time against the one zstd snapshot's), then
 ``Corpus.open`` of the snapshot's URL served by ``python -m http.server`` on 127.0.0.1 in a
 fresh process (time to open, to the first BM25 query, peak RSS, cache disk), then the file
 compressed by pigz and zstd on 2 threads for comparison. ``--deadline`` stops the growth at a
@@ -56,6 +57,7 @@ index builds that follow a load.
 Everything goes to ``DIR/corpus_scale.json``, stage by stage; markdown tables are printed.
 
     .venv/bin/python benchmarks/corpus_scale.py --out /tmp/corpus_scale --sizes 1000,10000,100000 --snapshot
+    .venv/bin/python benchmarks/corpus_scale.py --out DIR --sizes '' --snapshot   # the snapshot figures alone, of DIR/corpus.sqlite
     .venv/bin/python benchmarks/corpus_scale.py --out /tmp/corpus_scale/writers --compare-writers 1024 --write-batch 64
 """
 
@@ -795,10 +797,11 @@ def _run_timed(cmd: str) -> tuple[float, int]:
 
 
 def measure_snapshot(
-    path: Path, out: Path, questions: list[str], save: Callable[[dict[str, Any]], None] = lambda _: None
+    path: Path, out: Path, questions: list[str], save: Callable[[dict[str, Any]], None] = lambda _: None, shard_by: str | None = None
 ) -> dict[str, Any]:
-    """``take_snapshot`` into a folder, ``Corpus.open`` of its URL, then other compressors of the
-    file for comparison; ``save`` is called with the figures so far after each step."""
+    """``take_snapshot`` into a folder (gzip, zstd, then zstd in shards by ``shard_by``), ``Corpus.open``
+    of its URL, then other compressors of the file for comparison; ``save`` is called with the
+    figures so far after each step."""
     from paperpyramid.db.snapshot import take_snapshot
 
     folder = out / "snapshots"
@@ -819,6 +822,15 @@ def measure_snapshot(
     save(result)
     print(f"  snapshot gzip {gzip_seconds:.0f} s, {result['gzip_bytes'] / 2**30:.2f} GiB; zstd {seconds:.0f} s, "
           f"{result['zstd_bytes'] / 2**30:.2f} GiB ({gzip_seconds / seconds:.1f}x faster)", file=sys.stderr, flush=True)  # fmt: skip
+    if shard_by:  # the same corpus in shards (zstd), against the one zstd snapshot above
+        t0 = time.perf_counter()
+        sharded = take_snapshot(path, out / "snapshots-shards", shard_by=shard_by)
+        result["sharded"] = {"by": shard_by, "shards": len(sharded.shards), "s": time.perf_counter() - t0,
+                             "zstd_bytes": sum(shard.manifest["compressed"]["size"] for shard in sharded.shards)}  # fmt: skip
+        shutil.rmtree(out / "snapshots-shards", ignore_errors=True)
+        save(result)
+        print(f"  sharded by {shard_by}: {result['sharded']['shards']} shards, {result['sharded']['s']:.0f} s "
+              f"({result['sharded']['s'] / seconds:.2f}x one zstd snapshot)", file=sys.stderr, flush=True)  # fmt: skip
     # Corpus.open of the snapshot's URL, served on 127.0.0.1, in a fresh process
     port = 18000 + os.getpid() % 1000
     server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(folder)],
@@ -841,7 +853,8 @@ def measure_snapshot(
         server.wait()
     save(result)
     print(f"  open {json.dumps(result['open'])}", file=sys.stderr, flush=True)
-    for name, cmd in (("pigz -6 -p 2", f"pigz -6 -p 2 -c {path}"), ("zstd -3 -T2", f"zstd -3 -T2 -c -q {path}")):
+    real = path.resolve()  # the zstd command refuses a symbolic link
+    for name, cmd in (("pigz -6 -p 2", f"pigz -6 -p 2 -c {real}"), ("zstd -3 -T2", f"zstd -3 -T2 -c -q {real}")):
         if shutil.which(cmd.split()[0]) is None:
             continue
         secs, size = _run_timed(cmd)
@@ -957,6 +970,7 @@ def main() -> None:
     parser.add_argument("--probes", type=int, default=5, help="new articles whose recollections step is timed per stage")
     parser.add_argument("--queries", type=int, default=0, help="only the first N QA questions (0: all)")
     parser.add_argument("--snapshot", action="store_true", help="snapshot and open the last size")
+    parser.add_argument("--shard-by", default="year", help="--snapshot also times a snapshot sharded by this column ('': not)")
     parser.add_argument("--deadline", type=float, default=0.0, help="stop growing after this Unix time (0: none)")
     parser.add_argument(
         "--compare-writers",
@@ -1024,7 +1038,7 @@ def main() -> None:
             data["snapshot"] = result
             json_path.write_text(json.dumps(data, indent=1))
 
-        save(measure_snapshot(path, args.out, questions, save))
+        save(measure_snapshot(path, args.out, questions, save, args.shard_by or None))
     print(report(data))
 
 

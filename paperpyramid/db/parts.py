@@ -40,10 +40,10 @@ from pathlib import Path
 
 from paperpyramid.db import lexical_index, references, vector_index
 from paperpyramid.db import vectors as db_vectors
-from paperpyramid.db.row_copy import add_rows, attached, transaction
+from paperpyramid.db.row_copy import add_rows, attached, transaction, user_tables
 from paperpyramid.db.schema import SCHEMA_VERSION
 from paperpyramid.db.snapshot.licences import drop_articles
-from paperpyramid.db.snapshot.publish import copy_database, user_tables
+from paperpyramid.db.snapshot.publish import copy_database
 from paperpyramid.db.sqlite import Connection, connect, load_vec, sqlite3
 from paperpyramid.db.writer import writer_lock
 from paperpyramid.errors import NotACorpus, PaperPyramidError

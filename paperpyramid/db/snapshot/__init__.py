@@ -41,6 +41,7 @@ joins its shards), :mod:`.licences` decides what a licence lets through, and :mo
 
 from __future__ import annotations
 
+from paperpyramid.db.row_copy import user_tables
 from paperpyramid.db.snapshot.catalog import fetch_published, fetch_shards
 from paperpyramid.db.snapshot.fetch import CachedSnapshot, check_snapshot_schema, default_cache_dir, fetch_snapshot
 from paperpyramid.db.snapshot.licences import check_licences, licence_counts, licence_warning
@@ -59,7 +60,7 @@ from paperpyramid.db.snapshot.manifest import (
     SnapshotError,
 )
 from paperpyramid.db.snapshot.merge import merge_shards
-from paperpyramid.db.snapshot.publish import MAX_EXPIRES, copy_database, row_counts, take_snapshot, user_tables
+from paperpyramid.db.snapshot.publish import MAX_EXPIRES, copy_database, row_counts, take_snapshot
 from paperpyramid.db.snapshot.shards import NAMED_KEYS as SHARD_KEYS
 
 __all__ = [

@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from paperpyramid.db import lexical_index
-from paperpyramid.db.row_copy import add_rows, attached, transaction
+from paperpyramid.db.row_copy import add_rows, attached, transaction, user_tables
 from paperpyramid.db.snapshot.licences import rebuild_indexes
 from paperpyramid.db.snapshot.manifest import SnapshotError
-from paperpyramid.db.snapshot.publish import user_tables
 from paperpyramid.db.sqlite import connect, sqlite3
 
 #: tables the merge rebuilds rather than copies

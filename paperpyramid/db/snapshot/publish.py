@@ -31,6 +31,7 @@ from minio.error import S3Error
 
 from paperpyramid._version import __version__
 from paperpyramid.db.datasette import datasette_metadata
+from paperpyramid.db.row_copy import user_tables
 from paperpyramid.db.snapshot.licences import check_licences, keep_licences, licence_counts
 from paperpyramid.db.snapshot.manifest import (
     _CHUNK,
@@ -57,8 +58,6 @@ log = logging.getLogger(__name__)
 
 #: S3 caps a presigned URL's life at seven days.
 MAX_EXPIRES = timedelta(days=7)
-
-_FTS_SHADOW_SUFFIXES = ("data", "idx", "content", "docsize", "config")
 
 
 def take_snapshot(
@@ -174,7 +173,7 @@ def _publish_shards(
         published = _publish_one(shard.path, shard.stem, created, kept, compression, staging, where)
         shards.append(published)
         entries.append(catalog_entry(shard, published.manifest, _json_bytes(published.manifest)))
-    copy.unlink(missing_ok=True)  # split_copy cuts the copy itself into the shards
+    copy.unlink(missing_ok=True)  # split_copy consumes the copy: it is gone, or it is the one shard
     catalog = make_catalog(whole, shard_by, compression, entries)
     catalog["licence_filter"] = None if kept is None else list(kept)
     name = f"{stem}{CATALOG_SUFFIX}"
@@ -324,16 +323,6 @@ def _require_corpus(conn: sqlite3.Connection, db_path: Path) -> None:
         raise SnapshotError(f"{db_path} is not a paperpyramid corpus: {exc}") from exc
     if version == 0:
         raise SnapshotError(f"{db_path} is not a paperpyramid corpus (schema version 0)")
-
-
-def user_tables(conn: sqlite3.Connection) -> list[str]:
-    """The ordinary tables, sorted: no ``sqlite_*`` tables, virtual (FTS) tables or their shadow tables."""
-    rows = conn.execute(r"SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\'").fetchall()
-    virtual = {name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL TABLE")}
-    shadow = {f"{name}_{suffix}" for name in virtual for suffix in _FTS_SHADOW_SUFFIXES}
-    # sqlite-vec's shadow tables: vec_contexts_1_chunks, _rowids, _info, _vector_chunks00, ...
-    vec_shadow = {name for name, _ in rows for table in virtual if table.startswith("vec_") and name.startswith(f"{table}_")}
-    return sorted(name for name, _ in rows if name not in virtual and name not in shadow and name not in vec_shadow)
 
 
 def row_counts(conn: sqlite3.Connection) -> dict[str, int]:

@@ -1,13 +1,13 @@
 """A snapshot in parts: the corpus cut by the value of one article column, each part a corpus.
 
 :func:`split_copy` makes one corpus file per value of ``shard_by`` (``year``, ``source`` or any
-column of ``articles``) from a consistent copy of the whole corpus: each keeps the articles of its
-value with all their rows and drops every other article (:func:`.licences.drop_articles`), its
-indexes rebuilt; the copy is halved and halved again, so that the work grows with log2 of the
-number of shards, not with it. A reference that names an article of another shard keeps naming it, so once the
-shards are merged again (:mod:`.merge`) the citation links across them are whole. The publisher
-(:mod:`.publish`) publishes each shard as a snapshot and then the catalog (:func:`make_catalog`):
-the shards, the value each holds and the sha256 of each one's manifest and files.
+column of ``articles``) from a consistent copy of the whole corpus: each is a fresh corpus holding
+the articles of its value with all their rows, copied from the whole (:mod:`.shard_copy`), its
+indexes built once. A reference that names an article of another shard keeps naming it, so once
+the shards are merged again (:mod:`.merge`) the citation links across them are whole. The
+publisher (:mod:`.publish`) publishes each shard as a snapshot and then the catalog
+(:func:`make_catalog`): the shards, the value each holds and the sha256 of each one's manifest
+and files.
 
 Recollections (the pyramid's top level) that drew on articles of more than one shard are in
 none: a shard holds only what its own articles support.
@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from paperpyramid._version import __version__
-from paperpyramid.db.snapshot.licences import drop_articles, finish_copy
-from paperpyramid.db.snapshot.manifest import CATALOG_FORMAT, CATALOG_VERSION, SnapshotError
+from paperpyramid.db.snapshot.manifest import CATALOG_FORMAT, CATALOG_VERSION
+from paperpyramid.db.snapshot.shard_copy import copy_shards
 from paperpyramid.db.sqlite import connect, sqlite3
 
 #: shard keys that are not a column's name: what they read of an article
@@ -69,10 +68,10 @@ def shard_values(conn: sqlite3.Connection, shard_by: str) -> dict[str | None, li
 
 def split_copy(copy: Path, shard_by: str, stem: str, staging: Path) -> Iterator[Shard]:
     """One corpus file per value of ``shard_by`` in the corpus ``copy``, made in ``staging`` (each
-    is the publisher's to move or remove once yielded). ``copy`` is consumed: it is cut in two
-    halves of about as many articles each, and each half again, so that every article is dropped
-    about log2(shards) times in all rather than once per shard. A corpus without articles gives
-    no shard."""
+    is the publisher's to move or remove once yielded): each a fresh corpus that the rows of its
+    articles are copied into (:func:`~.shard_copy.copy_shards`), so that the work is the size of
+    the corpus once, not once per shard. All are made before the first is yielded; ``copy`` is
+    consumed (with one value, it is the shard). A corpus without articles gives no shard."""
     conn = connect(copy, read_only=True)
     try:
         groups = list(shard_values(conn, shard_by).items())
@@ -82,45 +81,14 @@ def split_copy(copy: Path, shard_by: str, stem: str, staging: Path) -> Iterator[
         return
     used: set[str] = set()
     stems = [f"{stem}.{_slug(shard_by)}-{_unique(_slug(value or NO_VALUE), used)}" for value, _ in groups]
-    references = staging / f"{stem}.references.sqlite"
-    _save_references(copy, references)
-    try:
-        for index, path in _halves(copy, [ids for _, ids in groups], staging, stem):
-            final = staging / f"{stems[index]}.sqlite"
-            os.replace(path, final)
-            if len(groups) > 1:  # cut: its indexes are rebuilt and its free pages go once, here
-                finish_copy(final)
-            _restore_cross_references(final, references)
-            yield Shard(groups[index][0], stems[index], final)
-    finally:
-        references.unlink(missing_ok=True)
-
-
-def _halves(path: Path, groups: list[list[str]], staging: Path, stem: str, first: int = 0) -> Iterator[tuple[int, Path]]:
-    """(index, file) for each of ``groups`` (article ids), ``first`` the index of ``groups[0]``:
-    the corpus file at ``path`` holds them all, and is cut until each file holds one group."""
+    finals = [staging / f"{shard_stem}.sqlite" for shard_stem in stems]
     if len(groups) == 1:
-        yield first, path
-        return
-    cut = _balanced_cut([len(group) for group in groups])
-    other = staging / f"{stem}.part-{first + cut}.sqlite"
-    shutil.copyfile(path, other)
-    drop_articles(path, [article_id for group in groups[cut:] for article_id in group], finish=False)
-    drop_articles(other, [article_id for group in groups[:cut] for article_id in group], finish=False)
-    yield from _halves(path, groups[:cut], staging, stem, first)
-    yield from _halves(other, groups[cut:], staging, stem, first + cut)
-
-
-def _balanced_cut(sizes: list[int]) -> int:
-    """Where to cut ``sizes`` (at least two) so that both sides hold about as many articles."""
-    total, before = sum(sizes), 0
-    best, best_gap = 1, total
-    for cut in range(1, len(sizes)):
-        before += sizes[cut - 1]
-        gap = abs(total - 2 * before)
-        if gap < best_gap:
-            best, best_gap = cut, gap
-    return best
+        os.replace(copy, finals[0])
+    else:
+        copy_shards(copy, [(ids, final) for (_, ids), final in zip(groups, finals, strict=True)])
+        copy.unlink()
+    for (value, _), shard_stem, final in zip(groups, stems, finals, strict=True):
+        yield Shard(value, shard_stem, final)
 
 
 def catalog_entry(shard: Shard, manifest: Mapping[str, Any], manifest_bytes: bytes) -> dict[str, Any]:
@@ -152,40 +120,6 @@ def make_catalog(whole: Mapping[str, Any], shard_by: str, compression: str, shar
         "licences": whole["licences"],
         "shards": shards,
     }
-
-
-def _save_references(whole: Path, target: Path) -> None:
-    """Which article each resolved reference of the corpus ``whole`` names, kept in the new file
-    ``target`` (dropping an article clears every reference to it)."""
-    conn = connect(target)
-    try:
-        conn.execute("ATTACH DATABASE ? AS whole", [str(whole)])
-        with conn:
-            conn.execute("CREATE TABLE refs (id TEXT PRIMARY KEY, cited_article_id TEXT NOT NULL)")
-            conn.execute("INSERT INTO refs SELECT id, cited_article_id FROM whole.bib_entries WHERE cited_article_id IS NOT NULL")
-        conn.execute("DETACH DATABASE whole")
-    except sqlite3.DatabaseError as exc:
-        raise SnapshotError(f"cannot read the references of {whole.name}: {exc}") from exc
-    finally:
-        conn.close()
-
-
-def _restore_cross_references(shard: Path, references: Path) -> None:
-    """References of the shard's articles name the articles they cite again, when those are in
-    other shards (from :func:`_save_references`)."""
-    conn = connect(shard)
-    try:
-        conn.execute("ATTACH DATABASE ? AS saved", [str(references)])
-        with conn:
-            conn.execute(
-                "UPDATE bib_entries SET cited_article_id = (SELECT r.cited_article_id FROM saved.refs AS r WHERE r.id = bib_entries.id) "
-                "WHERE cited_article_id IS NULL AND id IN (SELECT id FROM saved.refs)"
-            )
-        conn.execute("DETACH DATABASE saved")
-    except sqlite3.DatabaseError as exc:
-        raise SnapshotError(f"cannot make the shard {shard.name}: {exc}") from exc
-    finally:
-        conn.close()
 
 
 def _slug(value: str) -> str:
