@@ -262,8 +262,8 @@ class EmbeddingSettings(BaseModel):
     runtime: Literal["auto", "torch-bf16", "onnx", "numpy"] = Field(
         "auto",
         description="Where minilm runs: torch-bf16 (torch, bfloat16 weights, fast on a CPU with AMX), onnx (ONNX Runtime, float32), "
-        "numpy, or auto (torch-bf16 when torch is installed and the CPU has AMX, else ONNX Runtime when installed, else numpy); "
-        "the vectors are the same within rounding (cosine 0.9999).",
+        "numpy, or auto (passages in torch-bf16 when torch is installed and the CPU has AMX, else ONNX Runtime when installed, else numpy; "
+        "queries in ONNX Runtime, else numpy, so that a search never imports torch); the vectors are the same within rounding (cosine 0.9999).",
     )
     graph_cache: Path | None = Field(
         None,

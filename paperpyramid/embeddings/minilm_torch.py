@@ -14,6 +14,11 @@ is computed; padded positions are masked out of attention and of the mean. On a 
 bfloat16 is emulated and slower than float32: :func:`bf16_unavailable` says why the default
 falls back to ONNX Runtime there.
 
+Queries go to ``queries`` when it is set (``runtime=auto`` sets MiniLM in float32: ONNX Runtime,
+else numpy): a query is one short text a search waits for, where bfloat16 saves ~1 ms of CPU and
+torch costs a second or more of import and load, twice the memory, and a thread pool that is slow
+to wake on a busy machine. A search-only process then never imports torch.
+
 torch is not a core dependency (``pip install 'paperpyramid[embeddings]'`` brings it); it is
 imported when the model first loads, never at import. ``threads`` sizes torch's pool, which is
 one per process: the worker's share (``OMP_NUM_THREADS``) by default, as ONNX Runtime's.
@@ -28,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from paperpyramid.embeddings import Vectors
+from paperpyramid.embeddings import Embedder, Vectors
 from paperpyramid.embeddings.minilm import MiniLM, read_safetensors
 from paperpyramid.errors import MissingExtra
 
@@ -70,17 +75,22 @@ def bf16_unavailable(flags: frozenset[str] | None = None) -> str | None:
 
 class MiniLMBf16(MiniLM):
     """all-MiniLM-L6-v2 in torch, bfloat16 weights: float32's vectors within rounding, under
-    the same name."""
+    the same name. ``queries``: another embedder of the same model that embeds the queries
+    (None: this one, in bfloat16)."""
 
-    def __init__(self, model_dir: Path | None = None, *, threads: int | None = None, batch_size: int = BATCH_SIZE) -> None:
+    def __init__(
+        self, model_dir: Path | None = None, *, threads: int | None = None, batch_size: int = BATCH_SIZE, queries: Embedder | None = None
+    ) -> None:
         from paperpyramid.embeddings.minilm_onnx import default_threads
 
         super().__init__(model_dir, batch_size=batch_size)
         self.threads = threads or default_threads()
+        self.queries = queries
         self._tensors: dict[str, torch.Tensor] | None = None
 
     def __repr__(self) -> str:
-        return f"MiniLMBf16({self.model_dir}, threads={self.threads})"
+        queries = "" if self.queries is None else f", queries={self.queries!r}"
+        return f"MiniLMBf16({self.model_dir}, threads={self.threads}{queries})"
 
     @property
     def tensors(self) -> dict[str, torch.Tensor]:
@@ -105,6 +115,13 @@ class MiniLMBf16(MiniLM):
             }
         return self._tensors
 
+    def embed_query(self, text: str) -> Vectors:
+        """The query's vector from :attr:`queries` when one is set (torch is then never
+        imported for a query), else from this model in bfloat16."""
+        if self.queries is not None:
+            return self.queries.embed_query(text)
+        return super().embed_query(text)
+
     def embed_passages(self, texts: Sequence[str]) -> Vectors:
         """The numpy model's batching (sorted by length, :attr:`batch_size` a pass), each pass
         in torch without autograd."""
@@ -118,12 +135,17 @@ class MiniLMBf16(MiniLM):
     def _forward(self, batch: list[list[int]]) -> Any:
         return self._forward_bf16(self.tensors, batch).numpy()
 
+    def padded_length(self, longest: int) -> int:
+        """The tokens a batch whose longest text has ``longest`` is padded to: the next multiple
+        of :data:`LENGTH_STEP`."""
+        return -(-longest // LENGTH_STEP) * LENGTH_STEP
+
     def _forward_bf16(self, w: dict[str, torch.Tensor], batch: list[list[int]]) -> torch.Tensor:
         """The mean-pooled last layer (float32, not normalised) of texts' token ids."""
         import torch
         import torch.nn.functional as F
 
-        size, length = len(batch), -(-max(len(ids) for ids in batch) // LENGTH_STEP) * LENGTH_STEP
+        size, length = len(batch), self.padded_length(max(len(ids) for ids in batch))
         tokens = torch.zeros((size, length), dtype=torch.long)
         mask = torch.zeros((size, length), dtype=torch.bool)
         for row, row_ids in enumerate(batch):

@@ -190,7 +190,7 @@ def _index_new_contexts(writer: CorpusWriter) -> None:
 def check_embedder(settings: EmbeddingSettings) -> None:
     """Fail the run at its start, with one clear line, when the configured embedder cannot
     work (an unknown model, a missing package, an endpoint that does not answer)."""
-    get_embedder(settings).embed_query("paperpyramid start-up check")  # loads the model, or asks the endpoint
+    get_embedder(settings).embed_passages(["paperpyramid start-up check"])  # loads the passages' model, or asks the endpoint
 
 
 def _listen_for_uploads(location: S3Location, settings: S3Settings, wake: threading.Event, stop: threading.Event) -> None:
