@@ -10,9 +10,10 @@ Every readable PDF of ``../shared/corpus`` (the ``hostile-*`` ones skipped), the
 
 - ``ragged``: body rows whose filled cells leave the header's columns (a cell where the
   header has none, in a column most rows leave empty);
-- ``empty_column``: a column filled in at most one row in five;
+- ``empty_column``: a column filled in at most one row in five (of a body of three rows or more);
 - ``spilled``: a column of numbers with words in some of its cells;
-- ``merged``: cells that hold two plain numbers side by side (two columns read as one);
+- ``merged``: cells that hold two plain numbers side by side (two columns read as one; a
+  list such as "1, 2, 5" is one cell);
 - ``split_header``: the first two rows both words, filling columns the other leaves empty;
 - ``caption_inside``: a cell that opens with "Table N", or a long note in the last rows;
 - ``one_column``: rows of one filled cell (a list, or prose read as a table);
@@ -44,7 +45,10 @@ from paperpyramid.parsers.embedded.parser import parse_pdf
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 _NUMBER = re.compile(r"^(?:[—–\-]|n\.?a\.?|NA|NR|ns|[<>≤≥~−\-+±]?\s*\(?[−\-+]?\d[\d,]*(?:\.\d+)?\)?%?[*†‡§a-d]*)$")
-_TWO_NUMBERS = re.compile(r"^[−\-+]?\d[\d,]*(?:\.\d+)?%?\s+[−\-+]?\d[\d,]*(?:\.\d+)?%?(?:\s+[−\-+]?\d[\d,]*(?:\.\d+)?%?)*$")
+# two plain numbers side by side; a list ("1, 2, 5": each number but the last ends with a comma) is one cell
+_TWO_NUMBERS = re.compile(
+    r"^[−\-+]?\d(?:[\d,]*\d)?(?:\.\d+)?%?\s+[−\-+]?\d(?:[\d,]*\d)?(?:\.\d+)?%?(?:\s+[−\-+]?\d(?:[\d,]*\d)?(?:\.\d+)?%?)*$"
+)
 _CAPTION = re.compile(r"^\s*(?:table|figure|fig\.)\s*\d", re.IGNORECASE)
 _WORDY = re.compile(r"[A-Za-z]{3,}")
 
@@ -101,7 +105,8 @@ def signs(cells: Sequence[Sequence[str]]) -> dict[str, int]:
     body = rows[heads:]
     if body and width >= 2:
         used = [sum(1 for row in body if row[column].strip()) for column in range(width)]
-        found["empty_column"] = sum(1 for count in used if count <= max(1, 0.2 * len(body)))
+        # a body of one or two rows fills every column it has in one row: no column tells it is empty
+        found["empty_column"] = sum(1 for count in used if count <= max(1, 0.2 * len(body))) if len(body) >= 3 else 0
         header = set().union(*(_filled(row) for row in rows[:heads]))
         sparse = {column for column, count in enumerate(used) if count < 0.5 * len(body)}
         found["ragged"] = min(3, sum(1 for row in body if (_filled(row) - header) & sparse))

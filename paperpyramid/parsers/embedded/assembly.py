@@ -38,6 +38,8 @@ class _Assembly:
     in_references: bool = False
     last_entry: int = 0  # the highest entry number of a numbered reference list read so far
     resumed: bool = False  # the reference list resumed after other sections (see _resumes_references)
+    # where an unnumbered list resumed in references_lines: each part is split into entries on its own
+    resumed_at: list[int] = field(default_factory=list)
     skip: set[int] = field(default_factory=set)
     asides: list[DocBlock] = field(default_factory=list)
     stack: list[int] = field(default_factory=list)  # indices of open sections by level
@@ -132,6 +134,15 @@ def _take_reference_lines(state: _Assembly, block: Block) -> bool:
         and _resumes_references(block, state.last_entry, state.resumed, state.references_lines[-1].page)
     ):
         resumed = True
+    elif (
+        not state.last_entry
+        and state.references_lines
+        and block.kind == "paragraph"
+        and _resumes_author_year(block, state.references_lines, state.resumed)
+    ):
+        if not state.resumed:
+            state.resumed_at.append(len(state.references_lines))
+        resumed = True
     else:
         return False
     state.references_lines += block.lines
@@ -172,7 +183,8 @@ def _add_table(state: _Assembly, block: Block, target: Section, section_index: i
 def _set_references(state: _Assembly) -> None:
     """The reference list's lines split into entries, which are also its section's blocks."""
     document = state.document
-    document.references = split_references(state.references_lines)
+    lines, bounds = state.references_lines, [0, *state.resumed_at, len(state.references_lines)]
+    document.references = [entry for start, end in zip(bounds, bounds[1:], strict=False) for entry in split_references(lines[start:end])]
     ref_section = next((s for s in document.sections if s.number == "ref"), None)
     if ref_section is not None:
         ref_section.blocks = [DocBlock(text=ref.raw, page=ref_section.page_start or 1, kind="list_item") for ref in document.references]
@@ -225,6 +237,35 @@ def _resumes_references(block: Block, last_entry: int, resumed: bool, last_page:
     if not resumed:
         return False
     return block.page == last_page or _reference_like(block) or bool(_LINK_LINE.search(block.text))
+
+
+#: an author-year entry's first words: a surname and initials ("Francis MP, …", "Driggers WB
+#: III, …", "Smith, J. A., …", "van der Berg AB: …")
+_ENTRY_START = re.compile(
+    r"^(?:(?:van|von|de|der|den|di|da|la|le|du|del|dos)\s+)*[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,?\s(?:[A-Z]\.?\s?-?){1,3}(?:\s?(?:Jr|Sr|II|III|IV)\.?)?[,.:;]"
+)
+
+
+def _resumes_author_year(block: Block, references: list[Line], resumed: bool) -> bool:
+    """Whether a block after an unnumbered reference list's section ended carries the list on: an
+    entry set after back matter that was placed between the list's two halves (acknowledgements
+    at the top of the next column). An entry opens with a surname and initials and holds a year
+    or runs on to the next line, on the page the list reached or the next, where a fifth or more
+    of the list's lines open the same way; once resumed, the next entries and the lines of an
+    entry that ran on, below the list's last line or in another column (a heading ends it)."""
+    last_page = references[-1].page
+    first = block.lines[0].text.rstrip()
+    if block.page not in (last_page, last_page + 1):
+        return False
+    if resumed:
+        last, top = references[-1], block.lines[0]
+        below = top.page != last.page or top.column != last.column or top.top > last.top
+        running_on = not last.text.rstrip().endswith(".") or bool(_LINK_LINE.match(first))
+        return below and (bool(_ENTRY_START.match(first)) or running_on)
+    if not (_ENTRY_START.match(first) and (_YEAR.search(block.text) or not first.endswith("."))):
+        return False
+    starts = sum(1 for line in references if _ENTRY_START.match(line.text))
+    return starts >= 3 and starts >= 0.2 * len(references)
 
 
 def _reference_like(block: Block) -> bool:

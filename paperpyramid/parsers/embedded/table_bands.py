@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from itertools import zip_longest
 from typing import TYPE_CHECKING
 
 from paperpyramid.parsers.embedded.blocks import join_lines
@@ -83,7 +82,10 @@ def banded_rows(
         return None  # columns the rules do not divide: a table of values, the column finder's
     rows = [row for band_rows, _, _ in found for row in band_rows]
     width = max(len(row) for row in rows)
-    return [row + [""] * (width - len(row)) for row in rows]
+    rows = [row + [""] * (width - len(row)) for row in rows]
+    # two dividers a gutter apart (the sides of two shaded columns) part no cells: an empty column
+    kept = [column for column in range(width) if any(row[column] for row in rows)]
+    return [[row[column] for column in kept] for row in rows]
 
 
 def _rules_across(horizontal: Sequence[Rule], caption: tuple[float, float, float, float]) -> list[Rule]:
@@ -117,9 +119,15 @@ def _band_rows(
     """One band's rows: one per rule-divided piece of its tallest column, side by side."""
     left, top, right, bottom = box
     borders = _dividers(vertical, box)
-    pieces = [piece for line in band for piece in split_at(line, borders)]
+    crossed = {x for line in band for x in borders if line.x0 + 2 < x < line.x1 - 2}
+    beside = {x: [(rule.top, rule.bottom) for rule in vertical if abs((rule.x0 + rule.x1) / 2 - x) <= _SNAP] for x in crossed}
+    pieces = [
+        piece
+        for line in band
+        for piece in split_at(line, [x for x in borders if line.x0 + 2 < x < line.x1 - 2 and _alongside(beside[x], line)])
+    ]
     spans = list(zip([left - _SNAP, *borders], [*borders, right + _SNAP], strict=True))
-    columns = []
+    columns: list[list[tuple[float, str]]] = []
     for start, end in spans:
         column = [line for line in pieces if start <= (line.x0 + line.x1) / 2 < end]
         cuts = [
@@ -127,8 +135,15 @@ def _band_rows(
             for rule in horizontal
             if top + 1 < rule.y < bottom - 1 and _overlap(rule, start, end) >= _ACROSS * (end - start - 2 * _SNAP)
         ]
-        columns.append(_cut(column, sorted(cuts)))
-    return [list(row) for row in zip_longest(*columns, fillvalue="")]
+        columns.append(_cut(column, sorted(cuts), top))
+    # each piece in the row of the rules its top lies between: a column with no text over a
+    # rule that cuts it (a label spanning it and the next, centred over the next) starts under it
+    levels = sorted({round(upper) for texts in columns for upper, _ in texts})
+    rows = [["" for _ in columns] for _ in levels]
+    for index, texts in enumerate(columns):
+        for upper, text in texts:
+            rows[levels.index(round(upper))][index] = text
+    return rows or [[""]]
 
 
 def _stacked(band: Sequence[Line], borders: Sequence[float]) -> bool:
@@ -179,17 +194,26 @@ def _dividers(vertical: Sequence[Rule], box: tuple[float, float, float, float]) 
     return sorted(x for x, along in runs.items() if along >= _ALONG * (bottom - top))
 
 
-def _cut(column: Sequence[Line], cuts: Sequence[float]) -> list[str]:
-    """The texts of ``column``'s pieces between ``cuts`` (the y of rules across the column)."""
-    edges = [float("-inf"), *cuts, float("inf")]
+def _alongside(runs: Sequence[tuple[float, float]], line: Line) -> bool:
+    """Whether a divider (the ``runs``, top to bottom, of its vertical rules) runs beside
+    ``line`` (a shaded column may start under a label that spans it and its neighbour: the
+    label is not cut there)."""
+    middle = (line.top + line.bottom) / 2
+    return any(top <= middle <= bottom for top, bottom in runs)
+
+
+def _cut(column: Sequence[Line], cuts: Sequence[float], top: float) -> list[tuple[float, str]]:
+    """The texts of ``column``'s pieces between ``cuts`` (the y of rules across the column), each
+    with the rule over it (``top``, the band's, over the first)."""
+    edges = [top, *cuts, float("inf")]
     texts = []
     for upper, lower in zip(edges, edges[1:], strict=False):
         piece = sorted(
             (line for line in column if upper < (line.top + line.bottom) / 2 < lower), key=lambda line: (round(line.top), line.x0)
         )
         if piece:
-            texts.append(join_lines([line.text for line in piece]))
-    return texts or [""]
+            texts.append((upper, join_lines([line.text for line in piece])))
+    return texts
 
 
 def _overlap(rule: Rule, start: float, end: float) -> float:
@@ -205,6 +229,8 @@ def split_at(line: Line, borders: Sequence[float]) -> list[Line]:
     inner = [x for x in borders if line.x0 + 2 < x < line.x1 - 2]
     if not inner or " " not in line.text:
         return [line]
+    if line.words and len(line.words) == len(line.text.split()):
+        return _split_words(line, inner)
     per_char = (line.x1 - line.x0) / len(line.text)
     spaces = [index for index, char in enumerate(line.text) if char == " "]
     cuts = sorted({min(spaces, key=lambda index: abs(line.x0 + index * per_char - x)) for x in inner})
@@ -216,6 +242,18 @@ def split_at(line: Line, borders: Sequence[float]) -> list[Line]:
             pieces.append(replace(line, text=text, x0=x0, x1=line.x0 + cut * per_char))
         start = cut + 1
     return pieces
+
+
+def _split_words(line: Line, borders: Sequence[float]) -> list[Line]:
+    """:func:`split_at` by the words' own edges: each word goes to the side of the rules its
+    middle lies on."""
+    groups: dict[int, list[tuple[str, float, float]]] = {}
+    for word in line.words or []:
+        groups.setdefault(sum(1 for x in borders if x < (word[1] + word[2]) / 2), []).append(word)
+    return [
+        replace(line, text=" ".join(text for text, _, _ in group), x0=group[0][1], x1=group[-1][2], words=group, parts=None)
+        for _, group in sorted(groups.items())
+    ]
 
 
 __all__ = ["banded_rows", "split_at"]

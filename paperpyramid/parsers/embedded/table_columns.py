@@ -34,7 +34,8 @@ _CELL_GAP = 1.5
 _JUSTIFIED = 3.0
 # a river between numbers set close is at least this share of the gap between them
 _NUMBER_RIVER = 0.8
-_NUMBER = re.compile(r"^[-+−–]?\d[\d.,]*%?$")  # no "(0.88)": a mean and its spread in brackets are one cell
+# no "(0.88)": a mean and its spread in brackets are one cell; no "1,": an item of a list ("1, 2, 5") in one cell
+_NUMBER = re.compile(r"^[-+−–]?\d(?:[\d.,]*\d)?%?$")
 # a row of fewer pieces than this share of most rows' is a label across columns, not cells
 _DENSE = 0.6
 # a label across columns spans less than this share of the table's width

@@ -20,7 +20,10 @@ of tables; this module reads the page with pdfium, as the parser does (one page:
 2. A ruled grid in the region (vertical and horizontal rules meeting) gives the cells as
    drawn: pdfplumber's lattice steps (``merge_edges``, ``edges_to_intersections``,
    ``intersections_to_cells``, ``cells_to_tables``; MIT) run on the rules pdfium reads, and
-   a cell spanning rows or columns keeps its text in its first row and column.
+   a cell spanning rows or columns keeps its text in its first row and column. Sides left
+   open by a grid of boxed cells are closed where the rules across its rows end; a grid whose
+   body is one box holding rows of short lines (columns ruled, rows not) is read as text.
+   Rules off the page (a banner bleeding off its edge) rule off no table.
 3. Otherwise, rows are the printed lines (:mod:`.table_row_joins`), and a line set closer to
    the one above than the table's usual row spacing continues that row (a cell wrapped over lines): when the gaps
    between lines fall into two groups (leading inside a cell, and the space between rows),
@@ -56,7 +59,7 @@ from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, table_lines, user_size
 from paperpyramid.parsers.embedded.table_bands import banded_rows, split_at
 from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space
-from paperpyramid.parsers.embedded.table_row_joins import join_rows, printed_rows, row_cells, spans_table
+from paperpyramid.parsers.embedded.table_row_joins import PrintedRow, join_rows, printed_rows, row_cells, spans_table
 
 __all__ = [
     "BBox",
@@ -88,6 +91,12 @@ _ABOVE_GAP = 18.0
 _HUGS = 0.6
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
 _FOOTER_BAND = 0.1
+# a rule reaching this far past the page's edge is a box bleeding off it
+_BLEED = 1.0
+# a word broken over two lines ("CONSE-" over "QUENCES")
+_BROKEN = re.compile(r"[^\W\d_]-$")
+# a header cell that is a value (a year, a count): the body's, not a label's
+_VALUE = re.compile(r"^\(?(?:[-+−–<>≤≥]\s?)?\(?\d|^(?:NA|N/A|NR|ND|–|-|—)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,8 +238,11 @@ def read_region(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> l
     edges = column_edges([row.lines for row in chained], x0, x1, space=space, numbers=number_gap(whole))
     if len(edges) < 3:
         return None  # one column: prose or a list, not a table
-    physical[0].lines = [piece for line in physical[0].lines for piece in _split_header(line, edges)]
     horizontal = [rule for rule in _horizontal_rules(rules) if top < rule.y < bottom + 1]
+    extent = max(line.x1 for line in segments) - min(line.x0 for line in segments)
+    heads = [line for row in _header_rows(physical, horizontal, extent)[1:] for line in row.lines]
+    pieces = [rule for rule in rules if rule.horizontal and top < rule.y < bottom + 1]  # a group's rule, not joined to the next group's
+    physical[0].lines = [piece for line in physical[0].lines for piece in _header_cells(line, physical[0].lines, heads, edges, pieces)]
     rows = join_rows(physical, horizontal, edges)
     first = min(column_of(line, edges) for line in segments)
     cells = [row_cells(row, edges, heading=spans_table(row, rows, edges), first=first) for row in rows]
@@ -262,6 +274,7 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     """The part of the page the table under the caption occupies, or ``None`` for none."""
     px0, ptop, px1, pbottom = page_bbox
     cx0, ctop, cx1, cbottom = caption_bbox
+    rules = [rule for rule in rules if _on_page(rule, page_bbox)]
     middle = (px0 + px1) / 2
     if cx1 <= middle + 10:
         span = (px0, middle)
@@ -293,6 +306,13 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
         bottom = below[-1].y + 0.5
     return (span[0], top, span[1], bottom)
+
+
+def _on_page(rule: Rule, page_bbox: BBox) -> bool:
+    """Whether a rule lies on the page: a box that runs off its edge is a banner or a
+    background (a running head's shaded bar), not the rule of a table."""
+    px0, ptop, px1, pbottom = page_bbox
+    return rule.x0 >= px0 - _BLEED and rule.x1 <= px1 + _BLEED and rule.top >= ptop - _BLEED and rule.bottom <= pbottom + _BLEED
 
 
 def _next_captions_table(lines: Sequence[Line], region: BBox, caption_bbox: BBox) -> bool:
@@ -504,7 +524,7 @@ def _ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> l
         from pdfplumber import table as lattice
     except ImportError as exc:
         raise ImportError(_PDFPLUMBER_HINT) from exc
-    edges = [_edge(rule) for rule in near]
+    edges = [_edge(rule) for rule in [*near, *_open_sides(near)]]
     merged = lattice.merge_edges(edges, snap_x_tolerance=3, snap_y_tolerance=3, join_x_tolerance=3, join_y_tolerance=3)
     cells = lattice.intersections_to_cells(lattice.edges_to_intersections(merged, 3, 3))
     tables = [lattice.Table(None, group) for group in lattice.cells_to_tables(cells)]  # type: ignore[arg-type]
@@ -514,10 +534,107 @@ def _ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> l
     table = min(tables, key=lambda found: found.bbox[1])
     borders = sorted({cell[0] for cell in table.cells} | {cell[2] for cell in table.cells})
     pieces = [piece for line in lines for piece in split_at(line, borders)]
-    rows = [[_text_in(pieces, cell) if cell is not None else "" for cell in row.cells] for row in table.rows]
+    if any(_rows_unruled([piece for piece in pieces if row.bbox[1] <= piece.mid_y < row.bbox[3]], row.cells) for row in table.rows):
+        return None  # columns ruled, rows not: the text's rows decide
+    starts = sorted({cell[0] for cell in table.cells})
+    rows = [_row_texts(lines, pieces, row.cells, starts) for row in table.rows]
+    while rows and not any(rows[0]):
+        rows = rows[1:]  # a band between two rules over the table (its top rule doubled), no row
+    while rows and not any(rows[-1]):
+        rows = rows[:-1]
     if len(rows) < 2 or sum(1 for row in rows if sum(1 for cell in row if cell) >= 2) < 2:
         return None  # rows shaded or boxed, columns not ruled: the text decides
     return rows
+
+
+def _open_sides(rules: Sequence[Rule]) -> list[Rule]:
+    """The sides of a grid of boxed cells left open: where three or more rules across the rows
+    end together (a column of row labels ruled only between its rows, a last column without a
+    right side in some rows), a side from the first of them to the last, so that those cells
+    are read too. Only a grid whose vertical rules run from one rule across the table to
+    another is one (a link's box inside a row is no cell)."""
+    horizontal = sorted((rule for rule in rules if rule.horizontal and rule.x1 - rule.x0 >= 5), key=lambda rule: rule.y)
+    joined = _horizontal_rules(rules)
+    if not horizontal or not joined:
+        return []
+    extent = max(rule.x1 for rule in joined) - min(rule.x0 for rule in joined)
+    across = [rule.y for rule in joined if rule.x1 - rule.x0 >= 0.5 * extent]
+    boxed = [
+        rule
+        for rule in rules
+        if not rule.horizontal
+        and rule.bottom - rule.top > 3
+        and any(abs(rule.top - y) <= 2 for y in across)
+        and any(abs(rule.bottom - y) <= 2 for y in across)
+    ]
+    if len(boxed) < 3:
+        return []
+    sides: list[Rule] = []
+    left, right = min(rule.x0 for rule in horizontal), max(rule.x1 for rule in horizontal)
+    ending = [rule for rule in horizontal if rule.x0 - left <= 3]
+    sides += [Rule(left, ending[0].y, left, ending[-1].y)] if len(ending) >= 3 else []
+    ending = [rule for rule in horizontal if right - rule.x1 <= 3]
+    sides += [Rule(right, ending[0].y, right, ending[-1].y)] if len(ending) >= 3 else []
+    return sides
+
+
+def _rows_unruled(pieces: Sequence[Line], cells: Sequence[BBox | None]) -> bool:
+    """Whether a grid row holds several rows of text: two cells or more each holding short
+    lines (not a paragraph wrapped to the cell's width, nor words broken over lines) on three
+    baselines or more, the same baselines in each (a table whose rules part its columns only,
+    its body one box)."""
+    baselines: list[set[int]] = []
+    if len(pieces) < 6:
+        return False
+    for cell in cells:
+        if cell is not None:
+            inside = [line for line in pieces if cell[0] <= (line.x0 + line.x1) / 2 < cell[2] and cell[1] <= line.mid_y < cell[3]]
+            found = {round(line.bottom) for line in inside}
+            extents = [
+                max(line.x1 for line in inside if round(line.bottom) == y) - min(line.x0 for line in inside if round(line.bottom) == y)
+                for y in found
+            ]
+            short = sum(1 for extent in extents if extent < 0.6 * (cell[2] - cell[0]))
+            texts = [
+                " ".join(line.text for line in sorted(inside, key=lambda line: line.x0) if round(line.bottom) == y) for y in sorted(found)
+            ]
+            goes_on = sum(1 for a, b in zip(texts, texts[1:], strict=False) if _BROKEN.search(a) or b[:1].islower())
+            if len(found) >= 3 and 2 * short > len(found) and 2 * goes_on < len(found) - 1:
+                baselines.append(found)
+    shared = [found for found in baselines if sum(1 for other in baselines if len(found & other) >= 3) >= 2]
+    return len(shared) >= 2
+
+
+def _row_texts(lines: Sequence[Line], pieces: Sequence[Line], cells: Sequence[BBox | None], starts: Sequence[float]) -> list[str]:
+    """A grid row's texts, one per column (``starts``: the columns' left edges). A cell drawn
+    across columns whose text lies in more than one of them, parted by gaps wider than its
+    words' (a header row whose dividers the body's rules leave out: "Language model" and
+    "Training data" in one box), gives each its own; a label centred across them stays whole."""
+    texts = [_text_in(pieces, cell) if cell is not None else "" for cell in cells]
+    for index, cell in enumerate(cells):
+        if cell is None or index >= len(starts):
+            continue
+        slots = [column for column, x in enumerate(starts) if cell[0] - 1 <= x < cell[2] - 1]
+        if len(slots) < 2 or any(cells[column] is not None for column in slots[1:] if column < len(cells)):
+            continue
+        edges = [starts[column] for column in slots] + [cell[2]]
+        inside = [line for line in lines if cell[0] <= (line.x0 + line.x1) / 2 < cell[2] and cell[1] <= line.mid_y < cell[3]]
+        if not all(_parted_at(line, edge) for line in inside for edge in edges[1:-1] if line.x0 < edge < line.x1):
+            continue
+        parts = [_text_in(pieces, (edges[k], cell[1], edges[k + 1], cell[3])) for k in range(len(slots))]
+        if sum(1 for part in parts if part) >= 2:
+            for column, part in zip(slots, parts, strict=True):
+                texts[column] = part
+    return texts
+
+
+def _parted_at(line: Line, x: float) -> bool:
+    """Whether a line has a gap at ``x`` clearly wider than the spaces between its other words."""
+    words = line.words or []
+    gaps = [(a[2], b[1]) for a, b in zip(words, words[1:], strict=False)]
+    at = [right - left for left, right in gaps if left - 1 <= x <= right + 1]
+    others = [right - left for left, right in gaps if not left - 1 <= x <= right + 1]
+    return bool(at) and (not others or min(at) >= 2 * max(others))
 
 
 def _edge(rule: Rule) -> dict[str, Any]:
@@ -545,6 +662,40 @@ def _edge(rule: Rule) -> dict[str, Any]:
         "orientation": "v",
         "object_type": "line",
     }
+
+
+def _header_rows(rows: Sequence[PrintedRow], rules: Sequence[Rule], width: float) -> Sequence[PrintedRow]:
+    """The printed rows of the header, as far as they tell: over the first row holding a value
+    and over the first rule across the table under the first row, three at most."""
+    end = next((index for index, row in enumerate(rows) if any(_VALUE.match(line.text) for line in row.lines)), len(rows))
+    ruled = [rule.y for rule in rules if rule.x1 - rule.x0 >= 0.8 * width and rule.y > rows[0].bottom - 1] if rows else []
+    if ruled:
+        end = min(end, sum(1 for row in rows if row.top < min(ruled)))
+    return rows[: min(end, 3)]
+
+
+def _header_cells(line: Line, row: Sequence[Line], heads: Sequence[Line], edges: Sequence[float], rules: Sequence[Rule]) -> list[Line]:
+    """A line of the header's first row as its cells: a label set over two or more columns whose
+    own labels sit under it in the header ("Mean age" over "PRF" and "Control") is one cell,
+    in the first of them (as a spanning cell is stored); other lines are cut where their words
+    fall into other columns (:func:`_split_header`). A rule just under the label, wider than
+    it, shows the columns it spans; the label moves left only over columns no other label of
+    its ``row`` holds."""
+    x0, x1 = line.x0, line.x1
+    middle, width = (x0 + x1) / 2, edges[-1] - edges[0]
+    spans = [rule for rule in rules if line.bottom - 1 <= rule.y <= line.bottom + line.height and rule.x0 <= middle <= rule.x1]
+    spans = [rule for rule in spans if rule.x1 - rule.x0 < 0.8 * width]  # not the rule under the whole header
+    if spans:
+        widest = max(spans, key=lambda rule: rule.x1 - rule.x0)
+        x0, x1 = min(x0, widest.x0), max(x1, widest.x1)
+    under = [other for other in heads if other.x0 < x1 and other.x1 > x0 and not _VALUE.match(other.text)]
+    if len({column_of(other, edges) for other in under}) < 2:
+        return _split_header(line, edges)
+    first, mine = min(column_of(other, edges) for other in under), column_of(line, edges)
+    # not past another label of the row (two groups' labels would share a cell)
+    if mine <= first or any(other is not line and first <= column_of(other, edges) < mine for other in row):
+        return [line]
+    return [replace(line, x0=edges[first] + 1.5, parts=None)]
 
 
 def _split_header(line: Line, edges: Sequence[float]) -> list[Line]:

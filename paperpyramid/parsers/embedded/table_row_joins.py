@@ -43,6 +43,9 @@ _TIGHT = 1.06
 _LINE_PITCH = 1.3
 # a line that goes on with a word in lower case: the lines of a cell wrapped over lines, not a new entry
 _GOES_ON = re.compile(r"^[a-z][a-z-]*[,;:.)]?(?:\s|$)")
+# a line of a paragraph in a cell holds this many characters at least; a word space is this share of the text size
+_PARAGRAPH_LINE = 25
+_SPACE = 0.25
 # a line overlapping a printed row by this share of its height widens the row's band
 _WIDENS = 0.75
 # a line opening with one of these after a cell that ends a sentence starts a new cell
@@ -173,11 +176,18 @@ def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequ
     ruled = [any(a.bottom - 1 <= rule.y <= b.top + 1 for rule in rules) for a, b in zip(rows, rows[1:], strict=False)]
     size = statistics.median(line.size for row in rows for line in row.lines) if rows else 0.0
     threshold = _wrap_threshold([gap for gap, rule in zip(gaps, ruled, strict=True) if not rule], size)
+    right: dict[int, float] = {}
+    for line in (line for row in rows for line in row.lines):
+        right[column_of(line, edges)] = max(right.get(column_of(line, edges), line.x1), line.x1)
     joined: list[PrintedRow] = []
     for index, row in enumerate(rows):
         last = joined[-1] if joined else None
         gap = gaps[index - 1] if index else None
         continues = last is not None and gap is not None and not ruled[index - 1] and gap < threshold and _goes_on(last, row, edges)
+        alike = threshold == 0.0  # the gaps do not tell rows from wrapped lines
+        continues = continues or (
+            alike and last is not None and index > 0 and not ruled[index - 1] and _paragraphs_go_on(last, row, edges, right)
+        )
         overlaps = (
             gap is not None and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height) and not ruled[index - 1]
         )
@@ -188,6 +198,29 @@ def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequ
         else:
             joined.append(PrintedRow(row.top, row.bottom, list(row.lines), row.alone))
     return _join_tight(joined, rules, edges)
+
+
+def _paragraphs_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float], right: dict[int, float]) -> bool:
+    """Paragraphs set side by side a line at a time (rows alike, no gaps to tell): both rows
+    fill the same two columns or more, and in each of them the line above is long and
+    was wrapped (the first word of the line under it would not have fit after it in its column)
+    in the middle of a sentence."""
+    if sum(1 for line in row.lines if len(line.text) >= 2) < 2 or not any(len(line.text) >= _PARAGRAPH_LINE for line in above.lines):
+        return False  # cells of values, not lines of paragraphs
+    mine, theirs = _columns(row, edges), _columns(above, edges)
+    if len(theirs) < 2 or mine != theirs:
+        return False
+    for column in mine:
+        over = max((line for line in above.lines if column_of(line, edges) == column), key=lambda line: line.top)
+        under = min((line for line in row.lines if column_of(line, edges) == column), key=lambda line: line.x0)
+        if len(over.text) < _PARAGRAPH_LINE or not under.words or len(under.text) < 2:
+            return False
+        text, x0, x1 = under.words[0]
+        if over.x1 + _SPACE * over.size + (x1 - x0) <= right[column]:
+            return False  # the word would have fit: the line above ended a cell
+        if over.text.rstrip().endswith((".", "!", "?", ":", ";")) and not text[:1].islower():
+            return False
+    return True
 
 
 def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
