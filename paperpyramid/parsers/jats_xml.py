@@ -28,7 +28,7 @@ import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException, EntitiesForbidden
 
 from paperpyramid.errors import BadInput
-from paperpyramid.parsers.xml_cites import group_1
+from paperpyramid.parsers.xml_cites import collapse, group_1
 
 # PMC's largest articles are a few MB of XML; anything far bigger is not an article.
 _MAX_XML_BYTES = 64 * 2**20
@@ -218,7 +218,7 @@ def _tidy(text: str) -> str:
     PLOS files put inline elements on lines of their own, so "frog (<italic>L. x</italic>)"
     reads "frog ( L. x )" once collapsed.
     """
-    text = " ".join(text.split())
+    text = collapse(text)
     if " " in text:
         text = _SPACE_BEFORE.sub(group_1, text)
         # a space after a bracket is rare: looking for one costs less than a pattern's search

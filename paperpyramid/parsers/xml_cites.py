@@ -9,19 +9,19 @@ reads the marker. It knows nothing of either format: the parsers say where a mar
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
 from paperpyramid.document import Cite
 
-__all__ = ["MarkedText", "arxiv_id_in", "group_1", "moved", "normalise_arxiv_id"]
+__all__ = ["MarkedText", "arxiv_id_in", "collapse", "group_1", "moved", "normalise_arxiv_id"]
 
 # an id after "arXiv:" or in an arxiv.org address: new style "2101.00001v2", old style "hep-th/9901001"
 _ARXIV_ID = r"(?P<id>\d{4}\.\d{4,5}|[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
 _ARXIV_IN_TEXT = re.compile(rf"(?:\barXiv\s*:?\s*(?:preprint\s+)?(?:arXiv\s*:\s*)?|\barxiv\.org/(?:abs|pdf)/){_ARXIV_ID}", re.I)
 _ARXIV_BARE = re.compile(rf"^(?:arXiv\s*:\s*)?{_ARXIV_ID}$", re.I)
-_NON_SPACE = re.compile(r"\S")
 
 
 def arxiv_id_in(text: str) -> str | None:
@@ -37,6 +37,14 @@ def normalise_arxiv_id(value: str) -> str | None:
     value = value.strip()
     match = _ARXIV_BARE.match(value)
     return match.group("id") if match else arxiv_id_in(value)
+
+
+def collapse(text: str) -> str:
+    """``" ".join(text.split())``. Most texts read from XML are so already, and a test of that
+    costs less than splitting them: every character ``split`` cuts at but the space is unprintable."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
 
 
 def group_1(match: re.Match[str]) -> str:
@@ -104,16 +112,18 @@ class MarkedText:
         in that text, trimmed of spaces at their ends: the marks themselves, moved (so that who
         holds one sees it move). A mark left with no text is dropped."""
         raw = self.raw()
-        text = " ".join(raw.split())
-        if not text:  # whitespace between blocks (most calls): no pattern to run, no mark left
-            return text, []
         if not self.marks:  # nothing to keep track of (most paragraphs cite nothing)
-            for pattern in tidy:
-                text = pattern.sub(group_1, text)
+            text = collapse(raw)
+            if text:  # not whitespace between blocks (most calls): no pattern to run
+                for pattern in tidy:
+                    text = pattern.sub(group_1, text)
             return text, []
         # where each mark's ends land: counted in the collapsed text, then past what each pattern removes
-        collapsed = _collapsed_offsets(raw, [offset for mark in self.marks for offset in (mark.start, mark.end)])
-        ends = [collapsed[offset] for mark in self.marks for offset in (mark.start, mark.end)]
+        offsets = [offset for mark in self.marks for offset in (mark.start, mark.end)]
+        text, collapsed = _collapsed_at(raw, offsets)
+        if not text:  # no mark is left in whitespace alone
+            return text, []
+        ends = [collapsed[offset] for offset in offsets]
         for pattern in tidy:
             removed: list[int] = []  # offsets the pattern removes, in order
             kept: list[str] = []  # the text, each match replaced by its group 1
@@ -140,26 +150,30 @@ class MarkedText:
         return text, cites
 
 
-def _collapsed_offsets(raw: str, offsets: list[int]) -> dict[int, int]:
-    """For each raw offset, how many characters of ``" ".join(raw.split())`` come from the text
-    before it: its words, the spaces between them, and the space after them when the whitespace
-    there is followed by a word. One pass over ``raw``, whatever the number of offsets."""
+def _collapsed_at(raw: str, offsets: list[int]) -> tuple[str, dict[int, int]]:
+    """``" ".join(raw.split())``, and for each raw offset how many of its characters come from
+    the text before the offset: its words, the spaces between them, and the space after them
+    when a word follows. A character that is no whitespace, put at every offset, is collapsed
+    with the text and taken out again (with the one space too many it leaves where it stood
+    alone between spaces): one split of the text, whatever the number of offsets."""
+    point = next(character for character in map(chr, itertools.count()) if character not in raw and not character.isspace())
+    points = sorted(set(offsets))
+    cuts = [raw[start:end] for start, end in zip([0, *points], [*points, len(raw)], strict=True)]
+    pieces = collapse(point.join(cuts)).split(point)
+    kept = [pieces[0]]
+    length = len(pieces[0])
+    space_last = pieces[0][-1:] == " "
     found: dict[int, int] = {}
-    letters = words = 0  # in raw[:at]
-    at = 0
-    space_before = True  # whether raw[at - 1] is whitespace (a word at 0 starts a word)
-    for offset in sorted(set(offsets)):
-        piece = raw[at:offset]
+    for offset, piece in zip(points, pieces[1:], strict=True):
+        found[offset] = length
+        if piece[:1] == " " and (space_last or not length):
+            piece = piece[1:]
         if piece:
-            piece_words = piece.split()
-            letters += sum(map(len, piece_words))
-            words += len(piece_words)
-            if piece_words and not space_before and not piece[0].isspace():
-                words -= 1  # the word the last piece ended in goes on
-            space_before = piece[-1].isspace()
-            at = offset
-        if not words:
-            found[offset] = 0
-            continue
-        found[offset] = letters + words - 1 + (1 if space_before and _NON_SPACE.search(raw, offset) else 0)
-    return found
+            kept.append(piece)
+            length += len(piece)
+            space_last = piece[-1] == " "
+    text = "".join(kept)
+    if space_last:  # the text ended in points after a space: that space goes, and the points land at the end
+        text = text[:-1]
+        found = {offset: min(at, len(text)) for offset, at in found.items()}
+    return text, found
