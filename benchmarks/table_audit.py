@@ -23,7 +23,9 @@ Every readable PDF of ``../shared/corpus`` (the ``hostile-*`` ones skipped), the
 Each sign adds to a table's suspicion; the worst are listed first, with their page, so they
 can be rendered (``pdftoppm -r 100 -f P -l P``) and looked at. ``--gold`` also scores the
 tables of the PDFs that have JATS gold (``eval parse``'s own measures), to see how far the
-signs go with the scores.
+signs go with the scores. ``--unseen DIR`` audits the PDFs of another folder instead (one with a
+MANIFEST.tsv, such as a set of publishers' PDFs beside their LaTeX sources): where a PDF's
+LaTeX source is there, its table environments are counted, and the tables found set beside them.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from paperpyramid.document import Document
 from paperpyramid.eval.parse import read_manifest
 from paperpyramid.eval.table_scores import TableGrid, TableScore, label_key, load_gold_tables, score_tables
 from paperpyramid.parsers.embedded.parser import parse_pdf
@@ -82,6 +85,58 @@ def sources() -> list[tuple[Path, Path | None]]:
     pdfs = [row for row in rows if row.kind == "pdf"]
     found += [(pairs / row.file, pairs / row.pairs_with) for n, row in enumerate(pdfs, 1) if n % 4]  # every fourth is kept back
     return found
+
+
+_LATEX_TABLE = re.compile(r"\\begin\{(?:table|deluxetable|longtable|sidewaystable)\*?\}")
+
+
+def unseen_sources(folder: Path) -> list[tuple[Path, int | None]]:
+    """The PDFs of ``folder``'s MANIFEST.tsv, each with the number of table environments in its
+    LaTeX source (``None`` where there is none beside it)."""
+    rows = read_manifest(folder / "MANIFEST.tsv")
+    latex = {row.pairs_with: folder / row.file for row in rows if row.kind == "gold-latex"}
+    found: list[tuple[Path, int | None]] = []
+    for row in rows:
+        if row.kind == "pdf":
+            source = latex.get(row.file)
+            text = source.read_text(encoding="utf-8", errors="replace") if source is not None and source.is_file() else None
+            found.append((folder / row.file, len(_LATEX_TABLE.findall(text)) if text is not None else None))
+    return found
+
+
+def audit_unseen(folder: Path, top: int, json_path: Path | None) -> int:
+    """The audit over another folder's PDFs: the signs of each table, and per PDF the tables
+    found beside the table environments its LaTeX source holds."""
+    audits: list[Audit] = []
+    counts: list[tuple[str, int | None, int]] = []
+    tables: dict[str, list[list[list[str]]]] = {}
+    for pdf, expected in unseen_sources(folder):
+        try:
+            document = parse_pdf(pdf)
+            found, _ = audit_pdf(pdf, None, document)
+            cells = [table.cells for table in document.tables]
+        except Exception as exc:  # a PDF the parser refuses is listed, not the audit's end
+            print(f"failed: {pdf.name}: {type(exc).__name__}: {exc}")
+            continue
+        audits += found
+        counts.append((pdf.name, expected, len(found)))
+        tables[pdf.name] = cells
+    flagged = [audit for audit in audits if audit.suspicion]
+    kinds = Counter(name for audit in flagged for name in audit.signs)
+    print(f"{len(audits)} tables, {len(flagged)} flagged; signs: {dict(kinds.most_common())}")
+    known = [(name, expected, found) for name, expected, found in counts if expected is not None]
+    print(
+        f"{sum(e for _, e, _ in known)} table environments in {len(known)} LaTeX sources; "
+        f"found {sum(min(e, f) for _, e, f in known)} of them (tables found, capped at the count, per PDF)"
+    )
+    for name, expected, found_count in counts:
+        if expected != found_count:
+            print(f"  {name}: LaTeX {expected}, found {found_count}")
+    for audit in sorted(flagged, key=lambda audit: -audit.suspicion)[:top]:
+        print(f"{audit.suspicion:3d}  {audit.pdf} p{audit.page} table {audit.label} {audit.shape}: {audit.signs}")
+    if json_path:
+        json_path.write_text(json.dumps({"audits": [audit.__dict__ for audit in audits], "cells": tables}, indent=1, default=list))
+    return 0
 
 
 def _filled(row: Sequence[str]) -> set[int]:
@@ -135,9 +190,10 @@ def _overlap(first: Sequence[Sequence[str]], second: Sequence[Sequence[str]]) ->
     return bool(one) and bool(two) and shared >= 0.8 * min(sum(one.values()), sum(two.values()))
 
 
-def audit_pdf(pdf: Path, gold: Path | None) -> tuple[list[Audit], list[TableScore]]:
-    """The signs in each table of one PDF, and each gold table's scores where ``gold`` is JATS."""
-    document = parse_pdf(pdf)
+def audit_pdf(pdf: Path, gold: Path | None, document: Document | None = None) -> tuple[list[Audit], list[TableScore]]:
+    """The signs in each table of one PDF (``document``: its parse, where done already), and each
+    gold table's scores where ``gold`` is JATS."""
+    document = document or parse_pdf(pdf)
     audits = [
         Audit(
             pdf.name,
@@ -177,8 +233,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--gold", action="store_true", help="audit only the PDFs with JATS gold (to compare scores before and after a change)"
     )
+    parser.add_argument("--unseen", type=Path, help="audit the PDFs of this folder (its MANIFEST.tsv) instead")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
+    if args.unseen:
+        return audit_unseen(args.unseen, args.top, args.json)
     if not (SHARED / "corpus").is_dir():
         print(f"no shared corpus at {SHARED}", file=sys.stderr)
         return 2

@@ -23,6 +23,7 @@ from paperpyramid.parsers.embedded.bidi import logical, visual_order
 from paperpyramid.parsers.embedded.char_runs import CharRun, read_runs, turn_box
 from paperpyramid.parsers.embedded.clipped import address, clipped_chars, hidden_objects
 from paperpyramid.parsers.embedded.glyphs import GlyphMap, read_page
+from paperpyramid.parsers.embedded.table_spaces import THIN_SPACE, thin_spaced
 from paperpyramid.text_clean import plain_unicode
 
 
@@ -148,6 +149,8 @@ def _page_chars(textpage: pdfium.PdfTextPage, n: int, glyphs: GlyphMap | None) -
 def _lines(runs: list[CharRun], number: int, split_numbers: bool) -> list[Line]:
     lines = []
     for run in runs:
+        if split_numbers:
+            run = thin_spaced(run)  # the table engine's reading: "63.4±8.4" set with thin spaces
         line = _finish(run, number)
         if line is not None:
             lines.append(line)
@@ -185,6 +188,7 @@ def _words(run: CharRun) -> list[Word]:
     """The run's words with their boxes."""
     words: list[Word] = []
     boxes = iter(run.edges())
+    inserted = THIN_SPACE in run.chars and len(run.boxes) // 2 < sum(1 for ch in run.chars if ch != " ")
     current: list[str] = []
     left = right = 0.0
     for ch in run.chars:
@@ -192,6 +196,9 @@ def _words(run: CharRun) -> list[Word]:
             if current:
                 words.append(("".join(current), left, right))
                 current = []
+            continue
+        if ch == THIN_SPACE and inserted:
+            current.append(ch)  # put in by :func:`thin_spaced`: inside a word, with no box of its own
             continue
         x0, x1 = next(boxes)
         if not current:

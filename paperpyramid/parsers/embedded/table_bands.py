@@ -229,7 +229,7 @@ def split_at(line: Line, borders: Sequence[float]) -> list[Line]:
     inner = [x for x in borders if line.x0 + 2 < x < line.x1 - 2]
     if not inner or " " not in line.text:
         return [line]
-    if line.words and len(line.words) == len(line.text.split()):
+    if line.words and sum(len(word[0].split()) for word in line.words) == len(line.text.split()):  # a word may hold thin spaces
         return _split_words(line, inner)
     per_char = (line.x1 - line.x0) / len(line.text)
     spaces = [index for index, char in enumerate(line.text) if char == " "]

@@ -51,6 +51,14 @@ _CODE = re.compile(
     r"|^\s*(?:if|else|elif|end|for|while|do|return|break|continue|function|def|var|let|const|int|void|begin)\b(?!-)"
 )
 _CODE_ROWS = 0.4
+# typewriter (fixed-pitch) fonts by name: Computer and Latin Modern's, Courier, and the usual
+# monospaced families; a run set this much in one is a listing or a program's output
+_TYPEWRITER = re.compile(r"mono|courier|typewriter|consol|menlo|inconsolata|nimbusmon|^[a-z]{0,5}tt\d*(?:-|$)", re.IGNORECASE)
+_TYPEWRITER_SHARE = 0.8
+# a console's prompt opening a command (R, a shell, Python, IPython), an R assignment, or a
+# label of its output ("Coefficients:", "$theta"); looked for this many lines' heights over a run too
+_COMMAND = re.compile(r"^\s*(?:R>|>{1,3}|\+|\$|In \[\d*\]:)(?:\s|$)|:\s*$|^\$[A-Za-z]|\s<-\s")
+_CONSOLE_REACH = 3.0
 # an axis tick: a plain number
 _TICK = re.compile(r"^-?\d+(?:\.\d+)?$")
 # a column whose cells average this many characters, or a cell of this many words, is text
@@ -76,6 +84,12 @@ def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[lis
                 for member in members:  # rows of a captioned table its caption's blocks missed
                     blocks[indices[member]].kind = "table_part"
                 continue
+            if _console(
+                [line for member in members for line in blocks[indices[member]].lines],
+                [line for index in indices for line in blocks[index].lines],
+                box,
+            ):
+                continue  # a program's listing or its printed output, aligned in a typewriter font
             found = tables(page, Region(box))
             small_print = all(blocks[indices[member]].kind in ("furniture", "aside") for member in members)
             if not found or reads_as_prose(found) or not _filled(found, _FILLED_SMALL if small_print else _FILLED) or not_a_table(found):
@@ -98,6 +112,27 @@ def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[lis
                 block.extra["members"] = [member + 1 if member >= position else member for member in claimed_before]
         pending.remove(caption)
         blocks.insert(position, caption)
+
+
+def _console(run: Sequence[Line], page: Sequence[Line], box: tuple[float, float, float, float]) -> bool:
+    """A run of rows that is a console's session: set mostly in a typewriter font (by
+    characters, of the lines whose font is named), with a command or a label of the output
+    among its lines or the typewriter lines just over it ("R> summary(fm)", "> fit <- lm(…)",
+    "Coefficients:"). A table set in a typewriter font alone, between paragraphs, stays one."""
+    named = [line for line in run if line.font]
+    fixed = sum(len(line.text) for line in named if _TYPEWRITER.search(line.font))
+    if not named or fixed < _TYPEWRITER_SHARE * sum(len(line.text) for line in named):
+        return False
+    height = max(line.height for line in run)
+    over = [
+        line
+        for line in page
+        if _TYPEWRITER.search(line.font)
+        and box[1] - _CONSOLE_REACH * height <= line.bottom <= box[1] + 1
+        and line.x0 < box[2]
+        and line.x1 > box[0]
+    ]
+    return any(_COMMAND.search(line.text) or _CODE.search(line.text) for line in [*run, *over])
 
 
 def _filled(cells: list[list[str]], share: float) -> bool:

@@ -60,6 +60,7 @@ from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, table
 from paperpyramid.parsers.embedded.table_bands import banded_rows, split_at
 from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space
 from paperpyramid.parsers.embedded.table_row_joins import PrintedRow, join_rows, printed_rows, row_cells, spans_table
+from paperpyramid.parsers.embedded.table_spaces import THIN_SPACE
 
 __all__ = [
     "BBox",
@@ -91,8 +92,9 @@ _ABOVE_GAP = 18.0
 _HUGS = 0.6
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
 _FOOTER_BAND = 0.1
-# a rule reaching this far past the page's edge is a box bleeding off it
-_BLEED = 1.0
+# a rule reaching further past the page's edge than this is a box bleeding off it (REVTeX frames its
+# page's foot a point past the edges; a table's rules lie inside the margins)
+_BLEED = 0.5
 # a word broken over two lines ("CONSE-" over "QUENCES")
 _BROKEN = re.compile(r"[^\W\d_]-$")
 # a header cell that is a value (a year, a count): the body's, not a label's
@@ -199,6 +201,11 @@ def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, ca
     """The cells of the table under ``caption_bbox`` (or over it, where nothing table-like is
     under it: a caption printed below its table), from one page's lines and rules, or ``None``;
     a :class:`Region` is read as the table's own box."""
+    cells = _table_cells(lines, rules, page_bbox, caption_bbox)
+    return [[cell.replace(THIN_SPACE, " ") for cell in row] for row in cells] if cells is not None else None
+
+
+def _table_cells(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, caption_bbox: BBox) -> list[list[str]] | None:
     if isinstance(caption_bbox, Region):
         return read_region(lines, rules, caption_bbox)
     # a table of sentences, ruled row by row, is read by its rules; any other by its columns
@@ -455,6 +462,9 @@ def _region_above(column: Sequence[Line], rules: Sequence[Rule], caption_top: fl
         chain.append(rule)
     if len(chain) < 2 or _captioned_above(column, chain[-1].y):
         return None
+    held = sum(1 for line in column if chain[-1].y < line.top and line.bottom < chain[0].y)
+    if held < 2:
+        return None  # rules with no rows between them: a running head's double rule, not a table
     return chain[-1].y - 0.5, chain[0].y + 0.5
 
 

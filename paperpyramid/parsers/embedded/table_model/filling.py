@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from paperpyramid.parsers.embedded.blocks import join_lines
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.table_spaces import THIN_SPACE
 
 __all__ = ["Word", "fill_cells", "region_words"]
 
@@ -47,7 +48,7 @@ def region_words(lines: Sequence[Line], region: Box) -> list[Word]:
             continue
         for text, left, right in line.words or [(line.text, line.x0, line.x1)]:
             if text.strip():
-                words.append(Word(text, left, line.top, right, line.bottom, index))
+                words.append(Word(text.replace(THIN_SPACE, " "), left, line.top, right, line.bottom, index))
     return words
 
 
