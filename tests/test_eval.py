@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.db.sqlite import sqlite3
-from paperpyramid.eval.gold import GoldPaper, latex_to_text, load_gold
+from paperpyramid.eval.gold import GoldPaper, back_matter, latex_to_text, load_gold
 from paperpyramid.eval.parse import (
     evaluate,
     pdf_name,
@@ -98,6 +98,23 @@ def test_back_matter_headings_count_on_neither_side() -> None:
     score = score_paper(gold, predicted)
     assert (score.matched_sections, score.predicted_sections, score.gold_sections) == (2, 2, 2)
     assert score.f1 == 1.0
+
+
+def test_longer_back_matter_headings_are_back_matter_too() -> None:
+    # publishers spell back matter many ways; a heading that begins like one is one, on both sides
+    for title in (
+        "Financial support and sponsorship",
+        "Funding statement",
+        "Acknowledgements and funding",
+        "Conflict of interest disclosures",
+        "Data availability statement and materials",
+    ):
+        assert back_matter(title), title
+    for title in ("Methods", "Ethical considerations in sampling", "Supplementary analyses of the cohort", "Discussion"):
+        assert not back_matter(title), title
+    gold = paper(["Introduction", "Results", "Financial support and sponsorship"])
+    score = score_paper(gold, paper(["Introduction", "Results"]))
+    assert (score.matched_sections, score.gold_sections) == (2, 2)
 
 
 def test_score_paper_matches_titles_as_a_multiset() -> None:

@@ -173,6 +173,9 @@ _NARRATIVE = re.compile(rf"(?<![\w.])(?P<names>{_NAMES})(?:['’]s)?\s*(?P<open>
 _ITEM = re.compile(rf"(?:^|(?<=[\s,;(]))(?P<names>{_NAMES}),?\s+(?P<years>{_YEARS}){_PAGE}\s*$")
 _ONLY_YEARS = re.compile(rf"^\s*(?P<years>{_YEARS}){_PAGE}\s*$")
 _GROUP = re.compile(r"\((?P<inner>[^()]{4,600})\)|\[(?P<binner>[^\[\]]{4,600})\]")
+#: a parenthetical citation printed without its parentheses, or inside words of the sentence's
+#: own: "parameters from Loefer & Sedberry, 2003 (R. terraenovae)", "(see Ulrich et al., 2007 for …)"
+_BARE = re.compile(rf"(?<![\w.])(?=[^\W\d_]{{2}})(?P<names>{_NAMES}),\s+(?P<years>{_YEARS}){_PAGE}(?![\w.]\w)")
 _NOT_NAMES = {"figure", "fig", "figs", "table", "tables", "eq", "equation", "section", "appendix", "see", "in", "since", "until",
               "from", "between", "january", "february", "march", "april", "may", "june", "july", "august", "september",
               "october", "november", "december", "spring", "summer", "autumn", "winter", "fall", "the", "and", "or"}  # fmt: skip
@@ -217,19 +220,39 @@ def author_year(text: str) -> list[Marker]:
         if any(start < group.end() and group.start() < end for start, end in taken):
             continue
         inner = group.group("inner") if group.group("inner") is not None else group.group("binner")
-        items: list[CitedName] = []
-        previous: tuple[tuple[str, ...], bool] | None = None
-        for part in inner.split(";"):
-            item = _ITEM.search(part)
-            if item is not None:
-                parsed = _names(item.group("names"))
-                if parsed is not None:
-                    items += _items(*parsed, item.group("years"))
-                    previous = parsed
-                continue
-            only = _ONLY_YEARS.match(part)
-            if only is not None and previous is not None:  # "(Smith 2019; 2020)"
-                items += _items(*previous, only.group("years"))
+        items = _group_items(inner)
         if items:
             found.append(Marker(group.start(), group.end(), items=items))
+            taken.append((group.start(), group.end()))
+            continue
+        # a group inside the group: "(previously 9+ years [Loefer & Sedberry, 2003])"
+        offset = group.start() + 1
+        for nested in _GROUP.finditer(inner):
+            items = _group_items(nested.group("inner") if nested.group("inner") is not None else nested.group("binner"))
+            if items:
+                found.append(Marker(offset + nested.start(), offset + nested.end(), items=items))
+                taken.append((offset + nested.start(), offset + nested.end()))
+    for match in _BARE.finditer(text):
+        parsed = _names(match.group("names"))
+        if parsed is not None and not any(start < match.end() and match.start() < end for start, end in taken):
+            found.append(Marker(match.start(), match.end(), items=_items(*parsed, match.group("years"))))
     return sorted(found, key=lambda marker: marker.start)
+
+
+def _group_items(inner: str) -> list[CitedName]:
+    """The works a group in parentheses or brackets cites: its ";"-separated items that end in a
+    name and a year, or in a year after such an item ("(Smith 2019; 2020)")."""
+    items: list[CitedName] = []
+    previous: tuple[tuple[str, ...], bool] | None = None
+    for part in inner.split(";"):
+        item = _ITEM.search(part)
+        if item is not None:
+            parsed = _names(item.group("names"))
+            if parsed is not None:
+                items += _items(*parsed, item.group("years"))
+                previous = parsed
+            continue
+        only = _ONLY_YEARS.match(part)
+        if only is not None and previous is not None:
+            items += _items(*previous, only.group("years"))
+    return items

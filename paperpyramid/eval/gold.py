@@ -98,10 +98,22 @@ _BACK_MATTER = {
 }  # fmt: skip
 
 
+#: how longer back-matter headings begin ("Financial support and sponsorship", "Funding
+#: statement", "Acknowledgements and funding", "Conflict of interest disclosures", ...)
+_BACK_MATTER_OPENINGS = (
+    "acknowledg", "funding", "financialsupport", "financialdisclosure", "competinginterest", "conflictofinterest",
+    "conflictsofinterest", "declarationofcompetinginterest", "declarationofinterest", "authorcontribution",
+    "authorscontribution", "dataavailability", "availabilityofdata", "ethicsapproval", "consentforpublication",
+    "publishersnote", "supplementarymaterial", "supplementaryinformation", "supportinginformation",
+)  # fmt: skip
+
+
 def back_matter(title: str) -> bool:
     """Whether a section title names back matter rather than the body ("Acknowledgments",
-    "Conflict of Interests", "Authors' contributions", "Publisher's Note", ...)."""
-    return soft_norm(title) in _BACK_MATTER
+    "Conflict of Interests", "Authors' contributions", "Publisher's Note", "Financial support
+    and sponsorship", ...): one of the names above, or a heading that begins like one."""
+    plain = soft_norm(title)
+    return plain in _BACK_MATTER or plain.startswith(_BACK_MATTER_OPENINGS)
 
 
 def soft_norm(title: str) -> str:

@@ -19,7 +19,7 @@ from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.references import split_references
+from paperpyramid.parsers.embedded.references import LINKS_ONLY, split_references
 from paperpyramid.parsers.embedded.table_reader import table_cells
 
 _ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
@@ -43,12 +43,13 @@ class _Assembly:
     skip: set[int] = field(default_factory=set)
     asides: list[DocBlock] = field(default_factory=list)
     stack: list[int] = field(default_factory=list)  # indices of open sections by level
+    body_size: float = 10.0
 
 
 def assemble(document: Document, blocks: list[Block], body_size: float) -> list[DocBlock]:
     """Walk the classified blocks, building the section tree and pulling out the rest; return
     the small print set aside (see :func:`_drop_small_print`)."""
-    state = _Assembly(document, blocks)
+    state = _Assembly(document, blocks, body_size=body_size)
     for index, block in enumerate(blocks):
         if block.kind == "aside":
             state.asides.append(DocBlock(text=block.text, page=block.page, kind="paragraph", bbox=block_bbox(block, [])))
@@ -91,7 +92,8 @@ def _open_section(state: _Assembly, block: Block) -> None:
     """A heading opens a section under the nearest open one of a lower level."""
     sections = state.document.sections
     title = re.sub(r"\s+", " ", block.title).strip()
-    is_references = title.lower() in REFERENCE_HEADINGS
+    # "2.8 References", a subsection on how to cite, is no reference list
+    is_references = title.lower() in REFERENCE_HEADINGS and "." not in (block.number or "")
     level = 1 if is_references else max(block.level, 1)
     while state.stack and sections[state.stack[-1]].level >= level:
         state.stack.pop()
@@ -175,6 +177,11 @@ def _add_table(state: _Assembly, block: Block, target: Section, section_index: i
     target.blocks.append(DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox))
     if found:  # what the caption claimed that the engine's cells do not hold stays text
         for member in _outside_cells([blocks[m] for m in members], found):
+            if _claimed_heading(member, state.body_size):
+                member.level = target.level  # a heading of the section's own rank: its style was never ranked
+                _open_section(state, member)
+                target = state.current or target
+                continue
             target.blocks.append(DocBlock(text=member.text, page=member.page, kind="paragraph", bbox=block_bbox(member, [])))
     if not cells:
         document.warnings.append(f"table {block.label} on page {block.page}: caption found, cells not recognised")
@@ -219,6 +226,9 @@ def _place_front_matter(state: _Assembly) -> None:
 
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)[a-z]?\b")
 _ENTRY_NUMBER = re.compile(r"^\s*\[?(\d{1,3})[.\]]\s+\S")
+_LINKS_LEAD = re.compile(
+    r"^(?:PubMed(?: Abstract| Central)?|Publisher (?:Full Text|Site)|(?:Free )?Full Text|Reference Source|CrossRef|Google Scholar|View Article)[\s|·•]+(?=[A-Z])"
+)
 _LINK_LINE = re.compile(r"\b(PubMed|Full Text|CrossRef|Google Scholar|Publisher Site|doi)\b", re.I)
 
 
@@ -254,11 +264,13 @@ def _resumes_author_year(block: Block, references: list[Line], resumed: bool) ->
     of the list's lines open the same way; once resumed, the next entries and the lines of an
     entry that ran on, below the list's last line or in another column (a heading ends it)."""
     last_page = references[-1].page
-    first = block.lines[0].text.rstrip()
+    # a line of links under the entry above ("Publisher Full Text"), alone or on the block's first line
+    top = next((line for line in block.lines if not LINKS_ONLY.match(line.text.strip())), block.lines[0])
+    first = _LINKS_LEAD.sub("", top.text.rstrip())
     if block.page not in (last_page, last_page + 1):
         return False
     if resumed:
-        last, top = references[-1], block.lines[0]
+        last = references[-1]
         below = top.page != last.page or top.column != last.column or top.top > last.top
         running_on = not last.text.rstrip().endswith(".") or bool(_LINK_LINE.match(first))
         return below and (bool(_ENTRY_START.match(first)) or running_on)
@@ -272,7 +284,7 @@ def _reference_like(block: Block) -> bool:
     """Inside a reference list, a styled line is usually an entry, not a new section."""
     text = block.text
     title = block.title.lower().strip()
-    if title in blk.KNOWN_HEADINGS or title.startswith(("appendix", "supplementary")):
+    if title in blk.KNOWN_HEADINGS or title.startswith(("appendix", "supplementary")) or block.extra.get("appendix"):
         return False
     return (
         bool(_YEAR.search(text))
@@ -349,6 +361,15 @@ def merge_continuations(document: Document) -> None:
         section.blocks = merged
 
 
+def _claimed_heading(member: Block, body_size: float) -> bool:
+    """Whether lines a table claimed and its cells do not hold are a section heading set just
+    under the table's notes or beside it (bold, at the body's size or larger, no full stop)."""
+    if not member.bold or member.size < body_size - 0.3:
+        return False
+    blk.classify(member, body_size)
+    return member.kind == "heading"
+
+
 def _outside_cells(members: list[Block], cells: list[list[str]]) -> list[Block]:
     """The lines under a caption that the table read there does not hold (most of their
     words in no cell): the next column's prose, a caption's second line, a note; grouped into
@@ -360,6 +381,9 @@ def _outside_cells(members: list[Block], cells: list[list[str]]) -> list[Block]:
         words = [word.lower() for word in _WORDS.findall(line.text)]
         found = sum(1 for word in words if held[word] > 0)
         if words and found < 0.8 * len(words):
+            if run and (line.bold != run[-1].bold or abs(line.size - run[-1].size) > 0.6):
+                outside.append(Block(run))  # a change of type: a heading under a table's notes
+                run = []
             run.append(line)
             continue
         for word in words:

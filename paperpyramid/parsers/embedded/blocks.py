@@ -92,7 +92,10 @@ REFERENCE_HEADINGS = {
     "cited literature",
 }
 
-_NUMBERING = re.compile(r"^(?P<num>(\d{1,2}(\.\d{1,2}){0,3}\.?)|([IVX]{1,5}\.)|([A-H](\.\d{1,2}){0,3}\.?))\s+(?P<title>\S.*)$")
+# "2.1", "IV.", "B.2", "I.A." and "II.A.1." (REVTeX's levels), "§1." (a section sign before the number)
+_NUMBERING = re.compile(
+    r"^(?:§\s*)?(?P<num>(\d{1,2}(\.\d{1,2}){0,3}\.?)|([IVX]{1,5}\.(?:[A-H]\.(?:\d{1,2}\.){0,2})?)|([A-H](\.\d{1,2}){0,3}\.?))\s+(?P<title>\S.*)$"
+)
 _CAPTION = re.compile(
     r"^(?P<kind>fig(ure)?s?\.?|table|tab\.|scheme|chart|plate)\s*(?P<label>[A-Z]?\d+[a-z]?|[IVX]+|S\d+)\b\s*[.:|\-—–]?", re.I
 )
@@ -118,6 +121,16 @@ _MATH_FONT = re.compile(
     r"^(cmmi|cmsy|cmex|msbm|msam|cmr\d*$|eufm|rsfs|mt(mi|sy|ex)|symbol|stix.*math|cambria.*math|txmi|txsy|pxmi|pxsy|esint|lmmath|lmmi|lmsy|euex)",
     re.I,
 )
+#: a typewriter face by its name: "CMTT10", "LMMono10-Regular", "Courier", "Inconsolata", "DejaVuSansMono"
+_MONOSPACE_FONT = re.compile(
+    r"(?:^|[-+_])(?:cmtt|lmtt|sftt|txtt|pcr)|mono(?!type)|nimbusmon|courier|consol|typewriter|tt\d{1,2}(?:$|[-_])", re.I
+)
+#: "Appendix A: Appendixes", "APPENDIX B. A LITTLE MORE": an appendix's label and its title
+APPENDIX_LABEL = re.compile(r"^(?:appendix|annex)\s+(?P<num>[A-Z]|\d{1,2})\s*[.:—–-]?\s+(?P<title>\S.{2,})$", re.I)
+#: an appendix's label on a line of its own, its title on the next: "Appendix A" over "How to Make an Appendix"
+_APPENDIX_ALONE = re.compile(r"^(?:appendix|annex)\s+(?P<num>[A-Z]|\d{1,2})\s*[.:]?$", re.I)
+#: a small-capitals face by its name: "CMCSC10", "LMRomanCaps10", "MinionPro-SC", "…SmallCaps"
+_SMALL_CAPS_FONT = re.compile(r"csc\d|small-?caps|caps\d*$|[-_+]sc(?:$|[-_\d])|smcp", re.I)
 _MATH_CHARS = set("=+−×·∑∏∫∂∇≤≥≈≠∈∉⊂⊆∪∩→←↔∞±√αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ^_{}|")
 
 
@@ -278,6 +291,8 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
         prev.text
     ):
         return True  # run-in heading (see .run_in)
+    if NUMBERED_RUN_IN.match(line.text) and line.x0 > prev.x0 + line.size * 0.8:
+        return True  # the same after a display or a list, indented as a paragraph opens ("9.3. Dots. Normally …")
     left = min(item.x0 for item in current)
     indented = line.x0 > left + line.size * 0.8 and bool(_SENTENCE_END.search(prev.text))
     # a first-line indent after a finished sentence; not a centred or hanging line
@@ -448,17 +463,24 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     if any("row" in line.tags for line in block.lines):
         return None  # shares its baseline with other text: a table cell or a figure label
     first = block.lines[0]
-    if 3 <= first.bold_prefix < len(first.text) - 3 or NUMBERED_RUN_IN.match(text):
+    if (3 <= first.bold_prefix < len(first.text) - 3 and not _numbered_line(block, text)) or NUMBERED_RUN_IN.match(text):
         return None  # a lead-in followed by body text: a run-in heading (see .run_in)
     chars = [ch for ch in text if not ch.isspace()]
     if sum(1 for ch in chars if ch.isalpha()) < 0.6 * len(chars):
         return None
     match = _NUMBERING.match(text)
+    if match is None and _MONOSPACE_FONT.search(first.font):
+        return None  # a line of code ("R> plot(z)"), whatever its style
     number = None
     title = text
+    if match and re.fullmatch(r"[A-H]", match.group("num")) and match.group("title")[:1].islower():
+        match = None  # "A subsection": the article, not a letter that numbers it
     if match:
         number = match.group("num").rstrip(".")
         title = match.group("title").strip()
+    elif appendix := APPENDIX_LABEL.match(text):  # "Appendix A: Appendixes": the letter numbers the title
+        number, title = appendix.group("num"), appendix.group("title").strip()
+        block.extra["appendix"] = True
     title = title.rstrip(" .:")
     plain = re.sub(r"\s+", " ", title.lower()).strip()
     if not title or not any(ch.isalpha() for ch in title):
@@ -478,13 +500,16 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     letters = [ch for ch in title if ch.isalpha()]
     caps = len(letters) >= 4 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
     larger = block.size >= body_size + max(0.8, body_size * 0.1)
-    smaller = block.size < body_size - max(0.8, body_size * 0.12)
+    # a small-capitals face may give its letters' reduced size; its line is as tall as the body's
+    small_caps = bool(_SMALL_CAPS_FONT.search(first.font)) and first.height >= 0.85 * body_size
+    smaller = block.size < body_size - max(0.8, body_size * 0.12) and not small_caps
     if smaller and not (block.bold and match):
         return None
     distinct_font = (
         bool(body_font)
         and first.font != body_font
         and not _MATH_FONT.match(first.font)
+        and not _MONOSPACE_FONT.search(first.font)  # a line of code ("R> summary(z)"), not a heading
         and len(block.lines) == 1
         and len(words) <= 10
         and not text.endswith(".")
@@ -498,11 +523,36 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
         if block.lines[0].italic and not (larger or block.bold or caps) and len(block.lines) > 1:
             return None
         # a heading in sentence case ("Data extraction and assessment of study quality") is set
-        # larger and bold on lines of its own, without a full stop (it may end in "(OLE-NLCs)");
-        # a bold sentence is not
-        heading_type = larger and block.bold and not re.search(r"[.!?;:]$", text)
+        # bold, at the body's size or larger, on lines of its own, without a full stop (it may end
+        # in "(OLE-NLCs)"); a bold sentence in small print is not
+        heading_type = (
+            (larger or block.size >= body_size - 0.3)
+            and block.bold
+            and not re.search(r"[.!?;:]$", text)
+            and (larger or not re.search(r"[.!?]\s+[A-Z]", text))  # "… of nano-MgO. The": a run-in heading's line
+        )
         return None if _looks_like_sentence(title) and not heading_type else (number, title)
     return None
+
+
+def join_appendix_labels(blocks: list[Block]) -> None:
+    """A heading that is only an appendix's label ("Appendix A") over a heading on the same page
+    (its title): one heading, numbered by the label; the title's block is left out."""
+    for label, title in zip(blocks, blocks[1:], strict=False):
+        alone = _APPENDIX_ALONE.match(label.text.strip()) if label.kind == "heading" else None
+        if alone and title.kind == "heading" and title.page == label.page and not title.number:
+            label.lines = label.lines + title.lines
+            label.number, label.title = alone.group("num"), title.title
+            label.extra["appendix"] = True
+            title.kind = "furniture"
+
+
+def _numbered_line(block: Block, text: str) -> bool:
+    """A numbered heading on one line whose bold stops before its end, with no sentence after
+    the bold part: a word set in another face ('2.1. Creation of "zoo" objects', the code in
+    typewriter), not a run-in heading's lead-in."""
+    rest = text[block.lines[0].bold_prefix :]
+    return len(block.lines) == 1 and bool(_NUMBERING.match(text)) and not re.search(r"[.:;]\s", rest)
 
 
 def _capitalised(ch: str) -> bool:

@@ -22,6 +22,10 @@ from collections.abc import Iterable, Sequence
 import pypdfium2.raw as pdfium_c
 
 _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmssbx|\bbx\d|[-.,]b$|[-.,]bd$|[-.,]bi$|boldit|-sb$|mbx\d", re.I)
+#: a face whose name says it is of normal weight: pdfium's weight, estimated from the font's
+#: stems, reads 744 for Latin Modern's "LMRoman10-Regular" and some TeX fonts' "CMR10", and the
+#: name is to be believed (TeX names its bold faces: CMBX10, CMB10, SFBX1000)
+_REGULAR_NAME = re.compile(r"regular|roman|book|light|thin|-regu\b|^(?:cm|sf|ec|tc)(?:r|ss|sl|ti|mi|sy|csc|tt|rm|cc|ssi|itt)\d", re.I)
 _ITALIC_NAME = re.compile(r"italic|oblique|\bcmti|cmti|cmmi|-it\b|\bit\d|-ital", re.I)
 
 _LINE_BREAKS = frozenset({"\r", "\n"})
@@ -132,6 +136,7 @@ def read_runs(
     runs: list[CharRun] = []
     run = CharRun(rtl)
     font_name, font_bold, font_italic = "", False, False
+    weighty = False
     last_size = -1.0
     last_weight = -2
     for i in order:
@@ -165,6 +170,7 @@ def read_runs(
         if points != last_size or weight != last_weight:
             font_name, font_bold, font_italic = fonts.of(raw, i)
             last_size, last_weight = points, weight
+            weighty = weight >= 600 and not _REGULAR_NAME.search(font_name)
         if run.chars:
             step = _step(run, x0, y_top, y_bottom, char_h, points)
             if step == _NEW_RUN:
@@ -172,7 +178,7 @@ def read_runs(
                 run = CharRun(rtl)
             elif step == _SPACE:
                 run.chars.append(" ")
-        _add(run, ch, x0, x1, y_top, y_bottom, points, font_bold or weight >= 600, font_italic, font_name)
+        _add(run, ch, x0, x1, y_top, y_bottom, points, font_bold or weighty, font_italic, font_name)
     if run.chars:
         runs.append(run)
     return runs

@@ -13,6 +13,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from difflib import SequenceMatcher
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -290,9 +291,14 @@ def _build_document(
     attach_affiliations(document.authors, blocks, title_blocks[-1] if title_blocks else -1)
     _demote_front_matter(blocks)
     _fold_abstract_labels(blocks)
+    blk.join_appendix_labels(blocks)
+    outlined = len(toc) >= _OUTLINE_ENTRIES
+    if outlined:  # an outline names run-in headings too ("9.3. Dots. Normally …"): cut them out to be found
+        _renumber_members(blocks, split_run_in_headings(blocks))
     if not _apply_outline(blocks, toc):
         _require_following_text(blocks)
-        _renumber_members(blocks, split_run_in_headings(blocks))
+        if not outlined:
+            _renumber_members(blocks, split_run_in_headings(blocks))
         _filter_headings(blocks, body_size)
     document.doi = fm.find_doi(first_page_text, metadata, last_page_text)
     surnames = frozenset(author.name.split()[-1].lower() for author in document.authors if author.name.split())
@@ -466,7 +472,13 @@ def _demote_front_matter(blocks: list[Block]) -> None:
             break
     if anchor is None:
         return
-    for block in blocks[:anchor]:
+    # a section before the anchor, after the first long paragraph, set as the headings from the
+    # anchor on are: "First section" where the first heading the parser knows is "References"
+    body_styles = {_heading_style(block) for block in blocks[anchor:] if block.kind == "heading"}
+    text_at = next((index for index, block in enumerate(blocks) if block.kind == "paragraph" and len(block.text) > 200), anchor)
+    for index, block in enumerate(blocks[:anchor]):
+        if index > text_at and block.kind == "heading" and _heading_style(block) in body_styles:
+            continue
         if block.kind == "heading" and not block.extra.get("outline"):
             block.kind = "paragraph"
             block.extra.pop("text", None) if not block.extra.get("run_in") else None
@@ -475,9 +487,13 @@ def _demote_front_matter(blocks: list[Block]) -> None:
 def _drop_small_print(blocks: list[Block], body_size: float) -> None:
     """Small, short-lined blocks that are not captions: a figure's labels and numbers are dropped,
     small print with words (a first page's side box with the citation and editor, a figure's
-    legend, a footnote) is set aside, to be kept with the notes out of the reading flow."""
+    legend, a footnote) is set aside, to be kept with the notes out of the reading flow. After
+    the reference list's heading, a piece of an entry (its last line, "Fish. 1997; 50(3): 331–341.",
+    set apart from the rest by a change of weight) is no small print."""
+    listed = False
     for block in blocks:
-        if block.kind != "paragraph":
+        listed = listed or (block.kind == "heading" and block.title.lower().strip() in REFERENCE_HEADINGS)
+        if block.kind != "paragraph" or (listed and _ENTRY_PIECE.search(block.text)):
             continue
         if block.size < body_size * 0.8:
             mean = sum(len(line.text) for line in block.lines) / len(block.lines)
@@ -485,6 +501,8 @@ def _drop_small_print(blocks: list[Block], body_size: float) -> None:
                 block.kind = "aside" if len(_PROSE_WORD.findall(block.text)) >= _SMALL_PRINT_WORDS else "furniture"
 
 
+#: what a reference entry's piece holds and a figure's labels do not: a year ("1997;"), pages ("; 50(3): 331–341", "684–691.")
+_ENTRY_PIECE = re.compile(r"\b(?:1[89]\d\d|20\d\d)[a-z]?[;:.,)]|[:,]\s?\d{1,5}\s?[–-]\s?\d{1,5}\b|^\s*\d{1,5}\s?[–-]\s?\d{1,5}\.?\s*$")
 # small print with this many words of three letters or more is text, not a figure's labels
 _SMALL_PRINT_WORDS = 4
 _PROSE_WORD = re.compile(r"[^\W\d_]{3,}")
@@ -494,9 +512,13 @@ def _norm(text: str) -> str:
     return re.sub(r"[\W\d_]+", "", text.lower())
 
 
+#: an outline of fewer entries names no sections
+_OUTLINE_ENTRIES = 3
+
+
 def _apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -> bool:
     """Let the PDF outline name the headings, when it looks like a section outline."""
-    if len(toc) < 3:
+    if len(toc) < _OUTLINE_ENTRIES:
         return False
     # the title block is never a section: outlines often hang every heading under the title
     candidates = [index for index, block in enumerate(blocks) if len(block.lines) <= 4 and block.kind != "title"]
@@ -541,14 +563,17 @@ def _apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) 
             if parts:
                 block.number, block.title = parts.group("num").rstrip("."), parts.group("title").strip()
             else:
-                block.number = block.number if block.title and _norm(block.title) == _norm(title) else None
-                block.title = title.strip()
+                # the outline's plain stand-in for a printed title ("lambda" for "λ"): the printed one is kept
+                printed = bool(block.title) and _similar(_norm(block.title), _norm(title))
+                block.number = block.number if printed else None
+                block.title = block.title if printed else title.strip()
             block.extra["outline"] = True
         elif block.kind == "heading" and not block.extra.get("run_in"):
             plain = block.title.lower()
-            if index < first and plain in blk.KNOWN_HEADINGS and plain not in _FRONT_LABELS:
-                # a printed "Introduction" the outline leaves out: demoted, its text would go
-                # with the front matter before the outline's first heading
+            if plain in blk.KNOWN_HEADINGS and plain not in _FRONT_LABELS and (index < first or plain in blk.BACK_MATTER_HEADINGS):
+                # a printed "Introduction", or "Acknowledgments" after the body (a starred section),
+                # that the outline leaves out: demoted, its text would go with the front matter
+                # before the outline's first heading, or with the section before it
                 block.level = 1
             elif plain not in REFERENCE_HEADINGS and plain != "abstract":
                 block.kind = "paragraph"
@@ -562,10 +587,22 @@ def _find_heading(blocks: list[Block], candidates: list[int], start: int, keys: 
             if block.page > page + slack:
                 return None
             continue
-        for text_key in {_norm(block.title), _norm(block.text)} - {""}:
+        for text_key in {_norm(block.title), _norm(block.text), _norm(_APPENDIX_LEAD.sub("", block.title))} - {""}:
             if any(text_key == key or (len(key) > 12 and text_key.startswith(key[:40])) for key in keys):
                 return position
+            if block.kind == "heading" and block.page == page and any(_similar(text_key, key) for key in keys):
+                return position
     return None
+
+
+#: "Appendix A." before an appendix's title, which its outline entry leaves out
+_APPENDIX_LEAD = re.compile(r"^\s*appendix\s+[A-Z0-9]{1,2}[.:]?\s+", re.I)
+
+
+def _similar(printed: str, outlined: str) -> bool:
+    """Whether a printed heading and an outline entry are one title written two ways: the
+    outline spells out what the page prints as a symbol ("lambda" for "λ")."""
+    return printed == outlined or (len(outlined) > 12 and SequenceMatcher(None, printed, outlined).ratio() >= 0.85)
 
 
 #: known headings that label front matter rather than open a section of the body

@@ -70,6 +70,95 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
                 continue  # line numbers of review copies (not an affiliation's superscript number)
             kept.append(line)
         page.lines = kept
+    for page, heads in zip(pages, placed_heads(pages), strict=True):
+        numbers = _line_numbers(page)
+        page.lines = [line for line in page.lines if not any(line is head for head in heads) and id(line) not in numbers]
+
+
+#: a review copy numbers at least this many lines of a page
+_NUMBERED_LINES = 5
+
+
+def _line_numbers(page: Page) -> set[int]:
+    """The ids of a review copy's line numbers set in the margin beside the text, wherever the
+    margin is: numbers alone on their lines, left of every other line's start (or right of every
+    end), counting up from the top of the page."""
+    numbers = [line for line in page.lines if line.text.strip().isdigit() and len(line.text.strip()) <= 4]
+    text = [line for line in page.lines if not line.text.strip().isdigit()]
+    if len(numbers) < _NUMBERED_LINES or not text:
+        return set()
+    left, right = min(line.x0 for line in text), max(line.x1 for line in text)
+    found: set[int] = set()
+    for side in ([line for line in numbers if line.x1 <= left + 1], [line for line in numbers if line.x0 >= right - 1]):
+        if len(side) >= _NUMBERED_LINES and _counts_lines(sorted(side, key=lambda line: line.top)):
+            found.update(id(line) for line in side)
+    return found
+
+
+def _counts_lines(numbers: list[Line]) -> bool:
+    """Whether numbers down a margin count its lines: rising at one pitch, a line's height or so
+    apart for each step, where a list's numbers ("1", "2" set apart before entries of one to
+    three lines) rise at varying pitches."""
+    pitches = [
+        (below.top - above.top) / (int(below.text) - int(above.text))
+        for above, below in zip(numbers, numbers[1:], strict=False)
+        if int(below.text) > int(above.text)
+    ]
+    if len(pitches) < 0.8 * (len(numbers) - 1):
+        return False
+    pitch = median(pitches)
+    steady = sum(1 for value in pitches if abs(value - pitch) <= 0.15 * pitch)
+    return steady >= 0.8 * len(pitches) and 0 < pitch <= 3 * median(line.height for line in numbers)
+
+
+#: a page's top or bottom row is set off from the text by this many of its lines' heights
+_EDGE_GAP = 1.2
+#: the share of pages (three at least) a running head's place recurs on
+_HEAD_SHARE = 0.3
+
+
+def placed_heads(pages: list[Page]) -> list[list[Line]]:
+    """Running heads and feet whose text changes from page to page (the section's title, odd and
+    even pages' authors and title, "2 MODEL" over one page and "REFERENCES" over another): each
+    page's top and bottom rows set off from the text by a gap, that recur in the same place
+    (font, size and baseline) on a share of the pages. Where the text repeats,
+    :func:`furniture_keys` finds them by it; these sit anywhere in the margin, often below its
+    band. Returns the lines of each page."""
+    if len(pages) < 3:
+        return [[] for _ in pages]
+    rows = [[*_edge_row(page, top=True), *_edge_row(page, top=False)] for page in pages]
+    needed = max(3, round(len(pages) * _HEAD_SHARE))
+    return [[line for line in row if len(_pages_in_place(line, pages, rows)) >= needed] for row in rows]
+
+
+def _pages_in_place(line: Line, pages: list[Page], rows: list[list[Line]]) -> set[int]:
+    return {
+        page.number
+        for page, row in zip(pages, rows, strict=True)
+        for other in row
+        if other.font == line.font and abs(other.size - line.size) < 0.3 and abs(other.bottom - line.bottom) < 2
+    }
+
+
+def _edge_row(page: Page, *, top: bool) -> list[Line]:
+    """The lines on the page's first (``top``) or last baseline, when a gap of more than
+    :data:`_EDGE_GAP` of their height parts them from the rest of the text."""
+    lines = [line for line in page.lines if not line.vertical and line.text.strip()]
+    if len(lines) < 3:
+        return []
+    if top:
+        edge = min(line.top for line in lines)
+        row = [line for line in lines if line.top - edge < 2]
+        inner = max(line.bottom for line in row)
+        gaps = [line.top - inner for line in lines if line.top >= inner - 0.5]
+    else:
+        edge = max(line.bottom for line in lines)
+        row = [line for line in lines if edge - line.bottom < 2]
+        inner = min(line.top for line in row)
+        gaps = [inner - line.bottom for line in lines if line.bottom <= inner + 0.5]
+    if not gaps:
+        return []
+    return row if min(gaps) >= _EDGE_GAP * max(line.height for line in row) else []
 
 
 def page_furniture(lines: list[Line], height: float, furniture: set[str]) -> list[Line]:

@@ -18,15 +18,25 @@ _AUTHOR_START = re.compile(
 )
 
 
+#: a line of links a publisher sets under an entry ("Publisher Full Text", "PubMed Abstract |
+#: Free Full Text", "View Article Google Scholar"): no part of the entry
+LINKS_ONLY = re.compile(
+    r"^(?:(?:PubMed(?:\s+(?:Abstract|Central))?|Publisher\s+(?:Full\s+Text|Site)|(?:Free\s+)?Full\s+Text|Reference\s+Source|"
+    r"CrossRef|Google\s+Scholar|View\s+Article|Scopus|Web\s+of\s+Science)\s*[|·•,/]?\s*)+$",
+    re.I,
+)
+
+
 def split_references(lines: list[Line]) -> list[Reference]:
     """Split the lines of a references section into parsed entries; in a numbered list each
     entry's printed number is its key, so that a marker "[12]" finds entry 12 even where an
-    entry before it was cut in two or lost."""
+    entry before it was cut in two or lost. A line of links stays with the entry above it, and ends it."""
     lines = [line for line in lines if line.text.strip()]
+    links = {id(line) for line in lines if LINKS_ONLY.match(line.text.strip())}
     if not lines:
         return []
     references = []
-    for number, text in _split(lines):
+    for number, text in _split(lines, links):
         if len(text) > 15:
             reference = parse_reference(text)
             reference.key = number
@@ -34,8 +44,9 @@ def split_references(lines: list[Line]) -> list[Reference]:
     return references
 
 
-def _split(lines: list[Line]) -> list[tuple[str | None, str]]:
-    """(printed number, text) of each entry."""
+def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str]]:
+    """(printed number, text) of each entry; ``links`` holds the ids of the lines of links, which
+    end the entry they follow and open none."""
     groups: list[list[Line]] = []
     for marker in (_MARKER, _BARE_NUMBER):
         numbers = {id(line): _number_of(match.group(1)) for line in lines if (match := marker.match(line.text))}
@@ -60,7 +71,9 @@ def _split(lines: list[Line]) -> list[tuple[str | None, str]]:
     for line in lines:
         left = by_column[(line.page, line.column)]
         starts = not groups
-        if hanging:
+        if id(line) in links:
+            pass  # a line of links opens no entry
+        elif hanging:
             starts = starts or line.x0 <= left + 3
         else:
             gap = (
@@ -71,6 +84,7 @@ def _split(lines: list[Line]) -> list[tuple[str | None, str]]:
             ended = previous is not None and previous.text.rstrip().endswith((".", ")"))
             starts = (
                 starts
+                or (previous is not None and id(previous) in links)
                 or gap > line.height * 0.5
                 or (ended and bool(_AUTHOR_START.match(line.text)) and previous is not None and previous.x1 < _right(lines, previous) - 15)
             )

@@ -20,6 +20,7 @@ import re
 from dataclasses import replace
 
 from paperpyramid.parsers.embedded.blocks import (
+    KNOWN_HEADINGS,
     METADATA_LABEL,
     NUMBERED_RUN_IN,
     REFERENCE_HEADINGS,
@@ -33,6 +34,8 @@ from paperpyramid.parsers.embedded.layout import Line
 
 _ABBREVIATION_END = re.compile(r"\b(?:fig|figs|tab|eq|eqs|ref|refs|al|e\.g|i\.e|vs|cf|no|vol|approx|ca|resp|sp|spp|st|dr|mr|ms)$", re.I)
 _FRONT_HEADINGS = {"abstract", "summary", "keywords", "key words"}
+#: the lead-ins of a table's or a figure's notes ("Note. Values are means …"), no sections
+_NOTE_LABELS = {"note", "notes", "source", "sources"}
 _MAX_WORDS = 20
 _FILLED = 0.2  # a line that stops within this share of the column's width of its edge fills it
 
@@ -45,7 +48,9 @@ def split_run_in_headings(blocks: list[Block]) -> list[Block]:
     for block in blocks:
         if block.kind == "heading":
             title = block.title.lower().strip()
-            in_references = title in REFERENCE_HEADINGS
+            # an entry of the list set in another face ("In Proceedings of …" in italics) ends nothing
+            ends_list = bool(block.number) or block.bold or title in KNOWN_HEADINGS
+            in_references = title in REFERENCE_HEADINGS or (in_references and not ends_list)
             in_body = in_body or title not in _FRONT_HEADINGS
         parts = _split(block, result[-1] if result else None) if block.kind == "paragraph" and in_body and not in_references else None
         if parts is None:
@@ -137,7 +142,7 @@ def _title_like(title: str, number: str | None) -> bool:
     if len(letters) < 3 or len(letters) < 0.5 * len(title.replace(" ", "")):
         return False
     plain = title.lower()
-    if caption_start(title) or METADATA_LABEL.match(title) or plain in _FRONT_HEADINGS:
+    if caption_start(title) or METADATA_LABEL.match(title) or plain in _FRONT_HEADINGS or plain in _NOTE_LABELS:
         return False
     if number is None and THEOREM_LIKE.match(title):  # "Definition 1.1.", "Proof.": a statement's label; "2.2.1 Step 1." is a section
         return False
