@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The embedded parser's bibliographic fields on real PDFs: title, journal, year, DOI, authors.
 
-    python benchmarks/metadata_real.py [--set corpus|dev|both] [--shared DIR] [--json OUT]
+    python benchmarks/metadata_real.py [--set corpus|dev|both|unseen] [--shared DIR] [--unseen DIR] [--json OUT]
 
-Two sets, scored with ``paperpyramid eval``'s own metadata rules (:func:`score_metadata`):
+Three sets, scored with ``paperpyramid eval``'s own metadata rules (:func:`score_metadata`):
 
 - **corpus**: the readable articles of ``../shared/corpus`` and the scholarly PDFs of
   ``../shared/recorded`` (28 papers, 23 publishers and preprint styles), against a truth read by
@@ -11,7 +11,11 @@ Two sets, scored with ``paperpyramid eval``'s own metadata rules (:func:`score_m
   print is null there and not scored);
 - **dev**: the development part of ``../shared/pmc-pairs`` (:func:`parse_real.split`: every
   fourth PDF in MANIFEST order is kept back and never parsed here), against the JATS beside
-  each PDF.
+  each PDF;
+- **unseen** (only when asked, ``--set unseen``): the 41 PDFs of publishers' sample articles and
+  journal papers that ``benchmarks/unseen_set.py`` builds from Debian packages into ``--unseen``
+  (never committed), against the truth read by hand from their first pages (the ``unseen``
+  part of ``metadata_truth.json``).
 
 Each PDF is parsed with :func:`parse_pdf` (no ingestion); the fields are read as ``eval parse``
 reads them from a corpus (the year from the publication date). The script prints each field's
@@ -105,6 +109,17 @@ def corpus_set(shared: Path) -> list[tuple[Path, Metadata]]:
     ]
 
 
+def unseen_set(folder: Path) -> list[tuple[Path, Metadata]]:
+    papers = json.loads(TRUTH.read_text(encoding="utf-8"))["unseen"]["papers"]
+    return [
+        (
+            folder / paper["file"],
+            Metadata(title=paper["title"], authors=paper["authors"], doi=paper["doi"], journal=paper["journal"], year=paper["year"]),
+        )
+        for paper in papers
+    ]
+
+
 def dev_set(pairs: Path) -> list[tuple[Path, Metadata]]:
     gold = {row.pairs_with: row.file for row in read_manifest(pairs / "MANIFEST.tsv") if row.kind.startswith("gold-")}
     return [(pairs / pdf, load_gold_metadata(pairs / gold[pdf])) for pdf in split(pairs)["dev"] if pdf in gold]
@@ -147,15 +162,21 @@ def render(name: str, result: dict[str, Any]) -> str:
 
 def main() -> int:
     arguments = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    arguments.add_argument("--set", choices=("corpus", "dev", "both"), default="both")
+    arguments.add_argument("--set", choices=("corpus", "dev", "both", "unseen"), default="both", help="both: corpus and dev")
     arguments.add_argument("--shared", type=Path, default=SHARED, help="the shared folder: corpus/, recorded/ and pmc-pairs/")
+    arguments.add_argument("--unseen", type=Path, default=Path("/tmp/s44/unseen"), help="the folder benchmarks/unseen_set.py built")
     arguments.add_argument("--json", type=Path, help="write the figures and misses as JSON here too")
     args = arguments.parse_args()
-    sets = {"corpus": lambda: corpus_set(args.shared), "dev": lambda: dev_set(args.shared / "pmc-pairs")}
+    sets = {
+        "corpus": lambda: corpus_set(args.shared),
+        "dev": lambda: dev_set(args.shared / "pmc-pairs"),
+        "unseen": lambda: unseen_set(args.unseen),
+    }
+    folders = {"corpus": args.shared / "corpus", "dev": args.shared / "pmc-pairs", "unseen": args.unseen}
     results: dict[str, Any] = {}
     for name, papers in sets.items():
-        if args.set in (name, "both"):
-            folder = args.shared / ("corpus" if name == "corpus" else "pmc-pairs")
+        if args.set == name or (args.set == "both" and name != "unseen"):
+            folder = folders[name]
             if not folder.is_dir():
                 print(f"{name}: {folder} is absent, skipped", file=sys.stderr)
                 continue

@@ -12,8 +12,12 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   in a box that says so (``Cite this article:``, ``To cite:``, ``Citation:``, ``Published
   in:``, ``This paper should be cited as``), where the journal follows the authors and title.
   On the first page only, a proceedings' own line (``Proceedings of the 58th Annual Meeting
-  of …, pages 4969–4983``) and an ACM permission block's conference (``PLDI'09, June 15–20,
-  2009, …``). A line's shape anchors it at its start (or after ``et al.``, or after the
+  of …, pages 4969–4983``), an ACM permission block's conference (``PLDI'09, June 15–20,
+  2009, …``), a conference's head over the page (the proceedings' title, then the meeting's
+  days: ``Proceedings of the ASME 2023 … Exposition IMECE2023 October 29–November 2, 2023``)
+  and an overlay journal's stamp (``Accepted in Quantum 2017-05-09``). Not a journal: a line
+  that opens with a version, draft or preprint word, a name followed by years alone (an
+  author-year citation), an author's own name. A line's shape anchors it at its start (or after ``et al.``, or after the
   authors' `` / `` in an Elsevier head): a reference list's entries begin with their
   authors, so their journals are not read. Names run to 16 words (``Proceedings of the National Academy of
   Sciences of the United States of America``); in capitals they are title-cased. Of several,
@@ -67,7 +71,7 @@ _JOURNAL_LINES = [
     # Oxford Academic: "Bioinformatics, 36(5), 2020, 1234–1240"
     re.compile(rf"^{_J},\s+\d+(?:\s*\(\d+\))?,\s+{_YEAR},\s+\d+"),
     # IEEE style: "Journal Name, vol. 117, no. 4, pp. 1–9, January 2020"
-    re.compile(rf"^{_J},\s+(?i:vol)\.?\s*\d+(?P<tail>.{{0,60}})"),
+    re.compile(rf"^{_J},\s+(?i:vol(?:ume)?)\.?\s*\d+(?P<tail>.{{0,60}})"),
 ]
 # the Info and XMP fields only (on a page, "Zaragoza, 2009), which …" is a citation in the text):
 # "Data in Brief, 22 (2018) 451-457", "Journal of …, 2016, doi:…"
@@ -92,6 +96,11 @@ _FIRST_PAGE_LINES = [
         r"^(?:In\s+)?(?P<journal>Proceedings\s+of\s+[^,]{5,300}?)(?:,\s*Volume\b[^,]*)?[,.]?\s+(?:pages|pp\.)\s*\d+\s*[–-]\s*\d+(?P<tail>.{0,80})"
     ),
     re.compile(rf"^(?P<journal>[A-Z][A-Za-z-]{{1,15}}\s?['’]\d\d),\s+{_DAYS}"),  # the meeting's days: no publication date
+    # a conference paper's head: the proceedings' title, perhaps the paper's number, the meeting's days
+    # ("Proceedings of the ASME 2023 International … Exposition IMECE2023 October 29–November 2, 2023, …")
+    re.compile(rf"^(?P<journal>(?:Proceedings|(?:Extended\s+)?Abstracts)\s+of\s+.{{5,250}}?)\s+(?:[A-Z]{{2,}}[-\s]?\d{{4}}\s+)?{_DAYS}"),
+    # an overlay journal's stamp: "Accepted in Quantum 2017-05-09, click title to verify"
+    re.compile(rf"^(?:Accepted|Published) in {_J},?\s+{_YEAR}-\d\d-\d\d\b"),
 ]
 _LONG_NAME = re.compile(r"^Proceedings\b")  # a proceedings' title runs to 30 words
 _VOLUME_PART = re.compile(r":\s*Volume\b.*$")  # "…: Volume 1 (Long Papers)"
@@ -114,7 +123,8 @@ _CITED = [
 _NOT_JOURNALS = {"page", "volume", "vol", "open access", "research", "article", "copyright", "published", "received", "accepted"}
 _NOT_FIRST = re.compile(
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
-    r"|fig(?:ure)?|table|page|vol(?:ume)?|issue|received|accepted|published|revised|submitted|available|copyright|doi)\b",
+    r"|fig(?:ure)?|table|page|vol(?:ume)?|issue|received|accepted|published|revised|submitted|available|copyright|doi"
+    r"|version|draft|preprint|typeset)\b",
     re.I,
 )
 _YEAR_ALONE = re.compile(r"\(((?:19|20)\d\d)\)|(?<![\d–-])((?:19|20)\d\d)(?![\d–-])")
@@ -151,6 +161,8 @@ def find_journal(
             continue
         journal, year, date, cued = found
         journal = _without_authors(journal, surnames)
+        if journal.lower() in surnames:
+            continue  # an author's name over a date in a foot ("Kuhn, Feb. 14, 2013")
         pages.setdefault(journal, set()).add(page)
         if cued and journal not in boxed:
             boxed.append(journal)
@@ -189,8 +201,8 @@ def _journal_line(text: str, *, first_page: bool = True, metadata: bool = False)
         if groups.get("bib") is not None:
             numbers = re.findall(r"\d+", groups["bib"])
             alone = _YEAR_ALONE.search(groups["bib"])
-            if len(numbers) < 2 or not (alone or cued):
-                continue
+            if len(numbers) < 2 or not (alone or cued) or all(_ANY_YEAR.fullmatch(number) for number in numbers):
+                continue  # years alone are an author-year citation: "Cameron and Trivedi (1998, 2005)"
             groups["year"] = (alone.group(1) or alone.group(2)) if alone else None
         date = groups.get("date")
         year = groups.get("year") or (date or "")[-4:]

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Build an unseen set of real typeset PDFs from Debian packages: publishers' journal classes and R papers.
+
+    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs]
+
+Nobody tuned the parser on these layouts. Each PDF comes from a Debian package (fetched with
+``apt-get download`` and unpacked with ``dpkg-deb -x``, never installed):
+
+- ``texlive-publishers-doc``: the sample articles that publishers' LaTeX classes ship (ACM,
+  Elsevier, APS, AIP, AAPM, AAS, Quantum, OUP, AIAA, ASME, JACoW, SPIE, Annals of Mathematics,
+  Israel J. Math., ASCE, JPSJ, PTP, APA, IMS/EJP, ...). Most are templates: real front matter in the
+  publisher's layout, body text about the class or filler ("template" in the note);
+- ``r-cran-*``: package vignettes that are, or were, journal papers (Journal of Statistical
+  Software, R News), typeset from Sweave sources ("real" in the note).
+
+The set's folder gets each PDF, its LaTeX source beside it as a ``gold-latex`` row where the
+package ships it (a ``.tex``/``.ltx``, gunzipped, or a Sweave ``.Rnw`` whose code chunks are kept
+as ``verbatim``), and a ``MANIFEST.tsv`` in the shared corpus's format, so
+``paperpyramid eval parse DIR`` scores it. The files are GPL/LPPL or unknown licences: they stay
+out of the repository. Deterministic: the same package versions give the same folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+TEXLIVE = "usr/share/doc/texlive-doc/latex"
+R_LIBRARY = "usr/lib/R/site-library"
+
+
+@dataclass(frozen=True)
+class Paper:
+    package: str
+    path: str  # inside the unpacked package, without ".pdf"
+    name: str  # the file name in the set, without ".pdf"
+    note: str
+
+
+def _tl(path: str, name: str, note: str) -> Paper:
+    return Paper("texlive-publishers-doc", f"{TEXLIVE}/{path}", name, note)
+
+
+def _r(package: str, path: str, name: str, note: str) -> Paper:
+    return Paper(f"r-cran-{package}", f"{R_LIBRARY}/{path}", name, note)
+
+
+PAPERS: tuple[Paper, ...] = (
+    _tl("acmart/samples/sample-sigconf", "acm-sigconf-sample", "ACM sigconf (acmart); template, real ACM front matter, sample text"),
+    _tl("acmart/samples/sample-acmsmall", "acm-acmsmall-sample", "ACM journal, acmsmall (acmart); template"),
+    _tl("elsarticle/elstest-1p", "elsevier-1p-sample", "Elsevier elsarticle 1p preprint; template (specimen text)"),
+    _tl("elsarticle/elstest-5p", "elsevier-5p-sample", "Elsevier elsarticle 5p, two columns; template (specimen text)"),
+    _tl("revtex/sample/aps/apssamp", "aps-revtex-sample", "APS (REVTeX 4.2, Physical Review); template"),
+    _tl("revtex/sample/aip/aipsamp", "aip-revtex-sample", "AIP (REVTeX 4.2); template"),
+    _tl("revtex/sample/aapm/aapmsamp", "aapm-revtex-sample", "AAPM, Medical Physics (REVTeX 4.2), line numbers; template"),
+    _tl("aastex/sample631", "aas-aastex631-sample", "AAS journals (AASTeX 6.31), line numbers; template with real examples"),
+    _tl("quantumarticle/quantum-template", "quantum-template", "Quantum journal (quantumarticle); template"),
+    _tl("oup-authoring-template/oup-authoring-template", "oup-template", "Oxford University Press journals; template"),
+    _tl("aiaa/template_basic", "aiaa-conference-template", "AIAA technical conference paper; template"),
+    _tl("asmejour/asmejour-template", "asme-journal-template", "ASME journal (asmejour), authors in the margin; template"),
+    _tl("asmeconf/asmeconf-template", "asme-conference-template", "ASME conference (IMECE); template"),
+    _tl("jacow/JACoW_LaTeX_A4", "jacow-template", "JACoW accelerator conferences, A4; template (real instructions)"),
+    _tl("spie/article", "spie-proceedings-template", "Proceedings of SPIE; template (real instructions)"),
+    _tl("sageep/sample", "sageep-sample", "SAGEEP (EEGS) proceedings; template, Lorem ipsum body"),
+    _tl("ejpecp/sample", "ejp-ecp-sample", "Electronic Communications in Probability (IMS/Bernoulli); class documentation as an article"),
+    _tl("aomart/aomsample", "annals-math-sample", "Annals of Mathematics (aomart), line numbers; template (testmath)"),
+    _tl("resphilosophica/rpsample", "res-philosophica-sample", "Res Philosophica; template (generated philosophy text)"),
+    _tl("ijmart/ijmsample", "israel-j-math-sample", "Israel Journal of Mathematics (ijmart); template (testmath)"),
+    _tl("afparticle/afpsample", "forensic-psychology-sample", "Archives of Forensic Psychology (afparticle); template, Lorem ipsum"),
+    _tl("ascelike/ascexmpl", "asce-like-sample", "ASCE-like manuscript; template (real instructions)"),
+    _tl("jpsj/injpsj2", "jpsj-instructions", "Journal of the Physical Society of Japan (jpsj2); real instructions as a full paper"),
+    _tl("ptptex/manptp", "ptp-manual", "Progress of Theoretical Physics (ptptex); real manual as a paper"),
+    _tl("cmpj/template", "cmp-journal-template", "Condensed Matter Physics (Lviv); template (real instructions)"),
+    _tl("apa7/samples/shortsample", "apa7-short-sample", "APA 7th edition manuscript (apa7); template"),
+    _tl("prtec/PRTEC19-template", "prtec-template", "Pacific Rim Thermal Engineering Conference; template"),
+    _tl("prociagssymp/TestprocIAGssymp", "iag-symposia-sample", "IAG symposia proceedings (Springer); real description of the package"),
+    _tl("elbioimp/elbioimp", "elbioimp-class", "Journal of Electrical Bioimpedance; real description of the class"),
+    _tl("pracjourn/pjsample", "practex-journal-sample", "The PracTeX Journal; template"),
+    _tl("tugboat/ltubguid", "tugboat-guide", "TUGboat (ltugboat), two columns; real article"),
+    _r("rcpp", "Rcpp/doc/Rcpp-jss-2011", "jss-rcpp-2011", "Journal of Statistical Software 40(8), 2011 (jss.cls, vignette); real"),
+    _r("lme4", "lme4/doc/lmer", "jss-lme4-lmer", "Journal of Statistical Software 67(1), 2015 (jss.cls, vignette); real"),
+    _r("zoo", "zoo/doc/zoo", "jss-zoo", "Journal of Statistical Software 14(6), 2005, revised (jss.cls, vignette); real"),
+    _r("pscl", "pscl/doc/countreg", "jss-countreg", "Journal of Statistical Software 27(8), 2008 (jss.cls, vignette); real"),
+    _r(
+        "strucchange", "strucchange/doc/strucchange-intro", "jss-strucchange", "Journal of Statistical Software 7(2), 2002 (vignette); real"
+    ),
+    _r("party", "party/doc/MOB", "jss-party-mob", "party/mob vignette in jss.cls; real"),
+    _r("mvtnorm", "mvtnorm/doc/MVT_Rnews", "rnews-mvtnorm", "R News 2(2), 2002; real, small caps title and authors"),
+    _r("lmtest", "lmtest/doc/lmtest-intro", "rnews-lmtest", "R News 2(3), 2002; real"),
+    _r(
+        "rcpp",
+        "Rcpp/doc/Rcpp-introduction",
+        "pinp-rcpp-introduction",
+        "PeerJ Preprints / The American Statistician paper in pinp style (vignette); real",
+    ),
+    _r("quantreg", "quantreg/doc/rq", "amsart-quantreg-vignette", "amsart-like vignette, small caps title; real"),
+)
+
+_CHUNK = re.compile(r"^<<[^\n]*>>=\n(.*?)^@[ \t]*$", re.MULTILINE | re.DOTALL)
+
+
+def sweave_to_latex(source: str) -> str:
+    """A Sweave ``.Rnw`` as plain LaTeX: each code chunk becomes a ``verbatim`` block."""
+    return _CHUNK.sub(lambda match: "\\begin{verbatim}\n" + match.group(1) + "\\end{verbatim}", source)
+
+
+def fetch_packages(packages: set[str], work: Path) -> Path:
+    """Download each package's .deb into ``work`` and unpack them all under ``work/x``."""
+    unpacked = work / "x"
+    unpacked.mkdir(parents=True, exist_ok=True)
+    for package in sorted(packages):
+        if not list(work.glob(f"{package}_*.deb")):
+            subprocess.run(["apt-get", "download", package], cwd=work, check=True)
+        deb = sorted(work.glob(f"{package}_*.deb"))[-1]
+        subprocess.run(["dpkg-deb", "-x", str(deb), str(unpacked)], check=True)
+    return unpacked
+
+
+def _source_of(pdf: Path) -> tuple[Path, str] | None:
+    for suffix in (".tex", ".tex.gz", ".ltx", ".ltx.gz", ".Rnw"):
+        candidate = pdf.with_name(pdf.stem + suffix)
+        if candidate.is_file():
+            return candidate, suffix
+    return None
+
+
+def _read_source(path: Path, suffix: str) -> str:
+    raw = gzip.decompress(path.read_bytes()) if suffix.endswith(".gz") else path.read_bytes()
+    text = raw.decode("utf-8", errors="replace")
+    return sweave_to_latex(text) if suffix == ".Rnw" else text
+
+
+def _page_count(pdf: Path) -> int:
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(str(pdf))
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def build_set(out: Path, work: Path) -> list[list[str]]:
+    """Copy every paper and its source into ``out``; return the manifest's rows."""
+    unpacked = fetch_packages({paper.package for paper in PAPERS}, work)
+    out.mkdir(parents=True, exist_ok=True)
+    rows: list[list[str]] = []
+    for paper in PAPERS:
+        pdf = unpacked / f"{paper.path}.pdf"
+        target = out / f"{paper.name}.pdf"
+        shutil.copyfile(pdf, target)
+        licence = (
+            "GPL-2+ (Debian package)" if paper.package.startswith("r-cran") else "LPPL or as in the package (Debian texlive-publishers-doc)"
+        )
+        rows.append([target.name, "pdf", "", f"debian:{paper.package}:/{paper.path}.pdf", licence, str(_page_count(target)), paper.note])
+        source = _source_of(pdf)
+        gold = out / f"{paper.name}.tex"
+        text = _read_source(*source) if source is not None else ""
+        if "\\includepdf" in text:  # a vignette stub that includes a PDF made elsewhere: not its source
+            source = None
+        gold.unlink(missing_ok=True)
+        if source is not None:
+            path, _ = source
+            gold.write_text(text, encoding="utf-8")
+            rows.append(
+                [
+                    gold.name,
+                    "gold-latex",
+                    target.name,
+                    f"debian:{paper.package}:/{path.relative_to(unpacked)}",
+                    licence,
+                    "-",
+                    "the package's own source of the PDF",
+                ]
+            )
+    return rows
+
+
+def write_manifest(out: Path, rows: list[list[str]]) -> None:
+    header = ["file", "kind", "pairs_with", "source", "licence", "pages", "note"]
+    lines = ["\t".join(header)] + ["\t".join(cell.replace("\t", " ") for cell in row) for row in rows]
+    (out / "MANIFEST.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main() -> int:
+    arguments = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    arguments.add_argument("--out", type=Path, default=Path("/tmp/s44/unseen"), help="the set's folder")
+    arguments.add_argument("--work", type=Path, default=Path("/tmp/s44/debs"), help="where the .deb files are kept and unpacked")
+    args = arguments.parse_args()
+    args.work.mkdir(parents=True, exist_ok=True)
+    rows = build_set(args.out, args.work)
+    write_manifest(args.out, rows)
+    papers = sum(row[1] == "pdf" for row in rows)
+    sources = sum(row[1] == "gold-latex" for row in rows)
+    print(f"{papers} PDFs, {sources} with their LaTeX source, in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
