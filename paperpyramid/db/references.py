@@ -151,10 +151,12 @@ def resolve_batch(conn: sqlite3.Connection, article_ids: Sequence[str]) -> int:
     return linked
 
 
-#: the batch's dangling entries that some other article's DOI, arXiv id or title matches
+#: the batch's dangling entries that some other article's DOI, arXiv id or title matches; found
+#: through the batch's articles (the unary ``+`` keeps SQLite from reading them through the index
+#: on ``cited_article_id``, which holds every dangling entry of the file)
 _NAMING_ENTRIES = """
 SELECT e.article_id, e.id FROM bib_entries e
-WHERE e.article_id IN (SELECT value FROM json_each(?)) AND e.cited_article_id IS NULL AND (
+WHERE e.article_id IN (SELECT value FROM json_each(?)) AND +e.cited_article_id IS NULL AND (
     (e.doi IS NOT NULL AND EXISTS (SELECT 1 FROM articles a WHERE a.doi = e.doi AND a.id != e.article_id))
     OR (e.arxiv_id IS NOT NULL AND EXISTS (SELECT 1 FROM articles a WHERE a.arxiv_id = e.arxiv_id AND a.id != e.article_id))
     OR (e.title_key IS NOT NULL AND EXISTS (SELECT 1 FROM articles a WHERE a.title_key = e.title_key AND a.id != e.article_id)))
