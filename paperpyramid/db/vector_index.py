@@ -146,13 +146,23 @@ def _kmeans(data: F32, lists: int, rng: np.random.Generator, iterations: int = 1
     """Spherical k-means: unit centroids maximising the summed cosine to their members."""
     centroids = data[rng.choice(len(data), lists, replace=False)].copy()
     for _ in range(iterations):
-        assign = _assign(data, centroids)
-        sums = np.zeros_like(centroids)
-        np.add.at(sums, assign, data)
+        sums = _member_sums(data, _assign(data, centroids), lists)
         empty = np.linalg.norm(sums, axis=1) == 0
         sums[empty] = data[rng.choice(len(data), int(empty.sum()), replace=False)]
         centroids = (sums / np.linalg.norm(sums, axis=1, keepdims=True)).astype(np.float32)
     return centroids
+
+
+def _member_sums(data: F32, assign: npt.NDArray[np.int64], lists: int) -> F32:
+    """Each list's members summed (zeros for a list without any): the members gathered list by
+    list and added row after row, the additions ``np.add.at(sums, assign, data)`` makes, in its
+    order, without its unbuffered scatter (4-10x slower on the k-means's sizes)."""
+    order = np.argsort(assign, kind="stable")
+    bounds = np.searchsorted(assign[order], np.arange(lists + 1))
+    sums = np.zeros((lists, data.shape[1]), dtype=np.float32)
+    for number in np.flatnonzero(np.diff(bounds)):
+        sums[number] = data[order[bounds[number] : bounds[number + 1]]].sum(axis=0)
+    return sums
 
 
 def _assign(data: F32, centroids: F32) -> npt.NDArray[np.int64]:
