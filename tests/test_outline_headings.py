@@ -71,3 +71,19 @@ def test_an_introduction_the_outline_leaves_out_keeps_its_text(tmp_path: Path) -
     sections = _sections(tmp_path, printed, toc)
     texts = {section.title: " ".join(block.text for block in section.blocks) for section in sections}
     assert "Introduction" in texts and "Introduction text 1" in texts["Introduction"], texts
+
+
+def test_an_outline_finds_a_numbered_run_in_heading(tmp_path: Path) -> None:
+    """Under an outline that names it, "1.1. Sampling. The colony …" is a section of its own."""
+    lines = [("1 Methods", 12), *BODY, ("1.1. Sampling. The colony was counted from a boat at dawn on four days.", 10), *BODY]
+    lines += [line for heading in ("2 Results", "3 Discussion", "4 Conclusion") for line in [(heading, 12), *BODY]]
+    toc: list[tuple[int, str, int | None]] = [
+        (1, "Methods", 1),
+        (2, "Sampling", 1),
+        (1, "Results", 1),
+        (1, "Discussion", 1),
+        (1, "Conclusion", 1),
+    ]
+    document = _build(tmp_path, lines, toc)
+    titles = [(section.number, section.title) for section in document.sections if section.title]
+    assert titles == [("1", "Methods"), ("1.1", "Sampling"), ("2", "Results"), ("3", "Discussion"), ("4", "Conclusion")]

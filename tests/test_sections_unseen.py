@@ -16,14 +16,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pypdfium2 as pdfium
 import pytest
 
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.blocks import Block, heading_parts, join_appendix_labels
-from paperpyramid.parsers.embedded.layout import Line, extract_page
-from paperpyramid.parsers.embedded.parser import build_document, parse_pdf
-from tests.pdf_maker import placed_pdf, text_pdf
+from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.parser import parse_pdf
+from tests.pdf_maker import placed_pdf
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not here (real arXiv articles, not distributed)")
@@ -284,21 +283,3 @@ def test_line_numbers_in_a_wide_margin_are_no_text(tmp_path: Path) -> None:
     path.write_bytes(placed_pdf([items, items]))
     texts = _texts(parse_pdf(path))
     assert texts and not [text for text in texts if re.search(r"\b(3[1-9]|4\d|50)\b", text)]
-
-
-def test_an_outline_finds_a_numbered_run_in_heading(tmp_path: Path) -> None:
-    """Under an outline that names it, "1.1. Sampling. The colony …" is a section of its own."""
-    body = [("The colony was surveyed every spring from the station on the northern shore of the island.", 10)] * 4
-    lines = [("1 Methods", 12), *body, ("1.1. Sampling. The colony was counted from a boat at dawn on four days.", 10), *body]
-    lines += [line for heading in ("2 Results", "3 Discussion", "4 Conclusion") for line in [(heading, 12), *body]]
-    path = tmp_path / "outlined.pdf"
-    path.write_bytes(text_pdf([[("A Study of Shark Colonies", 20), *lines]]))
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        pages = [extract_page(pdf[0], 1)]
-    finally:
-        pdf.close()
-    toc = [(1, "Methods", 1), (2, "Sampling", 1), (1, "Results", 1), (1, "Discussion", 1), (1, "Conclusion", 1)]
-    document = build_document(pages, toc, {})
-    titles = [(section.number, section.title) for section in document.sections if section.title]
-    assert titles == [("1", "Methods"), ("1.1", "Sampling"), ("2", "Results"), ("3", "Discussion"), ("4", "Conclusion")]
