@@ -36,11 +36,12 @@ import json
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from measuring import Measuring, WorkerDied, pin_to_core  # beside this script, first on sys.path
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parents[1]
@@ -204,16 +205,6 @@ def worker_main(args: argparse.Namespace) -> int:
     return 0
 
 
-def pin_to_core(core: int) -> int | None:
-    if not hasattr(os, "sched_setaffinity"):
-        return None
-    try:
-        os.sched_setaffinity(0, {core})
-    except OSError:
-        return None
-    return core
-
-
 # --------------------------------------------------------------------------- the driver
 
 
@@ -223,28 +214,22 @@ class Worker:
     def __init__(self, name: str, source: Path, files: list[Path], args: argparse.Namespace, contexts: bool, floor: bool) -> None:
         self.name = name
         env = {**os.environ, **ONE_THREAD_ENV, "PYTHONPATH": str(source)}
-        command = [sys.executable, str(HERE), "--worker", "--core", str(args.core)]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=source)
+        self.process = Measuring(
+            f"measuring process for {name}", [sys.executable, str(HERE), "--worker", "--core", str(args.core)], env=env, cwd=source
+        )
         self.rounds: list[dict[str, float]] = []
         self.result: dict[str, Any] = {}
         hello = self.ask(json.dumps({"files": [str(path) for path in files], "contexts": contexts, "floor": floor}))
         self.package = hello["package"]
 
     def ask(self, line: str) -> dict[str, Any]:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-        answer = self.process.stdout.readline()
-        if not answer:
-            raise SystemExit(f"jats_speed: the measuring process for {self.name} ended (exit status {self.process.wait()})")
-        result: dict[str, Any] = json.loads(answer)
-        return result
+        try:
+            return self.process.request(line)
+        except WorkerDied as exc:
+            raise SystemExit(f"jats_speed: {exc}") from exc
 
     def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write("bye\n")
-        self.process.stdin.close()
-        self.process.wait()
+        self.process.stop("bye")
 
 
 def summarise(rounds: list[float], articles: int) -> dict[str, float]:

@@ -34,9 +34,7 @@ import importlib.util
 import json
 import os
 import platform
-import select
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import scan_tier  # noqa: E402  (benchmarks/scan_tier.py, beside this script)
+from measuring import Measuring, WorkerDied, pin_to_core, protocol_channel  # noqa: E402  (beside it too)
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parents[1]
@@ -258,17 +257,6 @@ SETUPS: dict[str, Callable[[], tuple[Parse, Callable[[], None], str]]] = {
 # --------------------------------------------------------------------------- worker
 
 
-def pin_to_core(core: int) -> int | None:
-    """Pin this process to ``core`` (or the first core it may use); the core, or None where
-    the system cannot pin. Shared with ``table_engines.py``."""
-    if not hasattr(os, "sched_setaffinity"):
-        return None
-    allowed = sorted(os.sched_getaffinity(0))
-    target = core if core in allowed else allowed[0]
-    os.sched_setaffinity(0, {target})
-    return target
-
-
 def _maxrss_kib() -> int:
     import resource
 
@@ -281,14 +269,7 @@ def worker_main(name: str, core: int) -> int:
     for key, value in OFFLINE_ENV.items():
         os.environ.setdefault(key, value)
     pinned = pin_to_core(core)
-    # Parsers print (notices, warnings): keep fd 1 for the protocol only.
-    proto = os.fdopen(os.dup(1), "w", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-
-    def send(message: dict[str, Any]) -> None:
-        proto.write(json.dumps(message) + "\n")
-        proto.flush()
+    send = protocol_channel()  # parsers print (notices, warnings): fd 1 is for the protocol only
 
     started = time.perf_counter()
     try:
@@ -339,82 +320,11 @@ def worker_main(name: str, core: int) -> int:
 # --------------------------------------------------------------------------- driver
 
 
-class WorkerDied(Exception):
-    pass
-
-
-class Worker:
+def start_process(name: str, python: str, core: int, log_dir: Path) -> Measuring:
     """One parser in one process: the driver's side of the pipe."""
-
-    def __init__(self, name: str, python: str, core: int, log_dir: Path) -> None:
-        self.name = name
-        self.python = python
-        self.log_path = log_dir / f"{name}.{len(list(log_dir.iterdir()))}.stderr.log"
-        env = dict(os.environ)
-        env.update({k: v for k, v in OFFLINE_ENV.items() if k not in os.environ})
-        env["PYTHONUNBUFFERED"] = "1"
-        self._log = open(self.log_path, "w")  # noqa: SIM115 - closed in close()
-        self.proc = subprocess.Popen(
-            [python, str(HERE), "--worker", name, "--core", str(core)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self._log,
-            text=True,
-            bufsize=1,
-            cwd=str(REPO),
-            env=env,
-        )
-        self.ready: dict[str, Any] = {}
-
-    def read(self, timeout: float | None) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        if timeout is not None:
-            ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-            if not ready:
-                raise TimeoutError
-        line = self.proc.stdout.readline()
-        if not line:
-            raise WorkerDied(self.stderr_tail())
-        message: dict[str, Any] = json.loads(line)
-        return message
-
-    def request(self, message: dict[str, Any], timeout: float | None) -> dict[str, Any]:
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(json.dumps(message) + "\n")
-            self.proc.stdin.flush()
-        except BrokenPipeError as exc:
-            raise WorkerDied(self.stderr_tail()) from exc
-        return self.read(timeout)
-
-    def stderr_tail(self, lines: int = 5) -> str:
-        try:
-            self._log.flush()
-            text = self.log_path.read_text(errors="replace").strip().splitlines()
-        except OSError:
-            return ""
-        return " | ".join(text[-lines:])
-
-    def stop(self) -> dict[str, Any]:
-        try:
-            bye = self.request({"cmd": "stop"}, timeout=30)
-        except (WorkerDied, TimeoutError, json.JSONDecodeError):
-            bye = {}
-        self.close()
-        return bye
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.close()
-
-    def close(self) -> None:
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self._log.close()
+    env = {**os.environ, **{k: v for k, v in OFFLINE_ENV.items() if k not in os.environ}, "PYTHONUNBUFFERED": "1"}
+    log = log_dir / f"{name}.{len(list(log_dir.iterdir()))}.stderr.log"
+    return Measuring(name, [python, str(HERE), "--worker", name, "--core", str(core)], env=env, cwd=REPO, log=log)
 
 
 @dataclass
@@ -430,7 +340,7 @@ class ParserRun:
     restarts: int = 0
     #: file -> list of per-repeat results (dicts from the worker, plus "round")
     results: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    worker: Worker | None = None
+    worker: Measuring | None = None
 
 
 def read_manifest(corpus: Path) -> list[Path]:
@@ -491,7 +401,7 @@ def start_worker(run: ParserRun, pythons: list[str], core: int, log_dir: Path, q
     """Start ``run``'s worker with the first interpreter that can load the parser."""
     reasons = []
     for python in pythons:
-        worker = Worker(run.name, python, core, log_dir)
+        worker = start_process(run.name, python, core, log_dir)
         try:
             ready = worker.read(timeout=600)
         except (WorkerDied, TimeoutError, json.JSONDecodeError) as exc:
@@ -499,7 +409,7 @@ def start_worker(run: ParserRun, pythons: list[str], core: int, log_dir: Path, q
             reasons.append(f"{python}: worker did not start ({type(exc).__name__}: {exc})")
             continue
         if not ready.get("ok"):
-            worker.stop()
+            worker.stop({"cmd": "stop"}, answered=True)
             reasons.append(f"{python}: {ready.get('error')}")
             continue
         run.worker = worker
@@ -803,7 +713,7 @@ def run_benchmark(args: argparse.Namespace) -> dict[str, Any]:
 
     for run in active:
         if run.worker is not None:
-            bye = run.worker.stop()
+            bye = run.worker.stop({"cmd": "stop"}, answered=True)
             run.maxrss_kib = max(run.maxrss_kib, int(bye.get("maxrss_kib") or 0))
             run.worker = None
 

@@ -50,9 +50,7 @@ import gc
 import json
 import os
 import platform
-import select
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -62,7 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from parse_speed import pin_to_core  # this folder: the script's own, first on sys.path
+from measuring import Measuring, pin_to_core, protocol_channel  # this folder: the script's own, first on sys.path
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parents[1]
@@ -215,12 +213,7 @@ def worker_main(name: str, core: int) -> int:
     for key, value in OFFLINE_ENV.items():
         os.environ.setdefault(key, value)
     pinned = pin_to_core(core)
-    proto = os.fdopen(os.dup(1), "w", buffering=1)  # engines print: fd 1 is for the protocol only
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-
-    def send(message: dict[str, Any]) -> None:
-        proto.write(json.dumps(message) + "\n")
+    send = protocol_channel()  # engines print: fd 1 is for the protocol only
 
     try:
         extract, version = SETUPS[name]()
@@ -247,61 +240,27 @@ def worker_main(name: str, core: int) -> int:
 # --------------------------------------------------------------------------- driver
 
 
-class Worker:
+def start_process(name: str, python: str, core: int, log_dir: Path) -> Measuring:
     """One engine in one process, pinned to one core: the driver's end of the pipe."""
-
-    def __init__(self, name: str, python: str, core: int, log_dir: Path) -> None:
-        self.name = name
-        self._log = open(log_dir / f"{name}.stderr.log", "a")  # noqa: SIM115 - closed in stop()
-        env = {**os.environ, **{k: v for k, v in OFFLINE_ENV.items() if k not in os.environ}, "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen(
-            [python, str(HERE), "--worker", name, "--core", str(core)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True, bufsize=1, cwd=str(REPO), env=env,
-        )  # fmt: skip
-
-    def read(self, timeout: float) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        if not ready:
-            raise TimeoutError(f"{self.name}: no answer in {timeout:g} s")
-        line = self.proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"{self.name}: worker died (see its stderr log)")
-        message: dict[str, Any] = json.loads(line)
-        return message
-
-    def request(self, message: dict[str, Any], timeout: float) -> dict[str, Any]:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(message) + "\n")
-        self.proc.stdin.flush()
-        return self.read(timeout)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None and self.proc.stdin is not None:
-            try:
-                self.proc.stdin.write(json.dumps({"cmd": "stop"}) + "\n")
-                self.proc.stdin.flush()
-                self.proc.wait(timeout=30)
-            except (BrokenPipeError, subprocess.TimeoutExpired):
-                self.proc.kill()
-                self.proc.wait()
-        self._log.close()
+    env = {**os.environ, **{k: v for k, v in OFFLINE_ENV.items() if k not in os.environ}, "PYTHONUNBUFFERED": "1"}
+    command = [python, str(HERE), "--worker", name, "--core", str(core)]
+    return Measuring(name, command, env=env, cwd=REPO, log=log_dir / f"{name}.stderr.log")
 
 
-def start_worker(name: str, pythons: list[str], core: int, log_dir: Path) -> tuple[Worker | None, str]:
+def start_worker(name: str, pythons: list[str], core: int, log_dir: Path) -> tuple[Measuring | None, str]:
     """The worker of the first interpreter that loads the engine, or None and why not."""
     reasons = []
     for python in dict.fromkeys(pythons):
-        worker = Worker(name, python, core, log_dir)
+        worker = start_process(name, python, core, log_dir)
         try:
             ready = worker.read(timeout=300)
         except (TimeoutError, RuntimeError, json.JSONDecodeError) as exc:
-            worker.stop()
+            worker.stop({"cmd": "stop"})
             reasons.append(f"{python}: {exc}")
             continue
         if ready.get("ok"):
             return worker, f"{ready['version']} [{python}]"
-        worker.stop()
+        worker.stop({"cmd": "stop"})
         reasons.append(f"{python}: {ready.get('error')}")
     return None, "; ".join(reasons) + f"  -> to get it: {PIP_HINTS.get(name, '?')}"
 
@@ -383,7 +342,7 @@ class Run:
     name: str
     version: str = ""
     skipped: str | None = None
-    worker: Worker | None = None
+    worker: Measuring | None = None
     #: request key -> per-round answers
     answers: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: defaultdict(list))
 
@@ -459,7 +418,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             say(f"  [{round_index + 1}/{args.repeat}] {index + 1:>2}/{len(pdfs)} {path.name}")
     for run in runs:
         if run.worker is not None:
-            run.worker.stop()
+            run.worker.stop({"cmd": "stop"})
     return {"runs": runs, "captions": captions, "embedded": embedded, "gold": gold, "pdfs": pdfs, "core": core}
 
 

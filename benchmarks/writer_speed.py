@@ -39,11 +39,12 @@ import pstats
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from measuring import Measuring, WorkerDied  # beside this script, first on sys.path
 
 HERE = Path(__file__).resolve()
 REPO = HERE.parent.parent
@@ -144,32 +145,24 @@ class Worker:
             shutil.copyfile(seed, db)
         env = {**os.environ, "PYTHONPATH": str(source), "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1"}
         command = [sys.executable, str(HERE), "--worker", name, "--db", str(db), *([] if batched else ["--one-at-a-time"])]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=source)
-        self.package = self._answer()["package"]
+        self.process = Measuring(name, command, env=env, cwd=source)
+        self.package = self._answer(None)["package"]
         self.chunks: list[dict[str, Any]] = []
 
-    def _answer(self) -> dict[str, Any]:
-        assert self.process.stdout is not None
-        answer = self.process.stdout.readline()
-        if not answer:
-            raise SystemExit(f"writer_speed: the {self.name} process ended (exit status {self.process.wait()})")
-        result: dict[str, Any] = json.loads(answer)
-        return result
+    def _answer(self, ask: dict[str, Any] | None) -> dict[str, Any]:
+        try:
+            return self.process.request(ask) if ask is not None else self.process.read()
+        except WorkerDied as exc:
+            raise SystemExit(f"writer_speed: {exc}") from exc
 
     def write(self, chunk: Path, batch: int, profile: Path | None) -> dict[str, Any]:
-        assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps({"chunk": str(chunk), "batch": batch, "profile": str(profile) if profile else None}) + "\n")
-        self.process.stdin.flush()
-        result = self._answer()
+        result = self._answer({"chunk": str(chunk), "batch": batch, "profile": str(profile) if profile else None})
         result["load"] = os.getloadavg()[0]
         self.chunks.append(result)
         return result
 
     def close(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write("bye\n")
-        self.process.stdin.close()
-        self.process.wait()
+        self.process.stop("bye")
 
 
 # --------------------------------------------------------------------------- the run
