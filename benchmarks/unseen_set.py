@@ -102,12 +102,12 @@ PAPERS: tuple[Paper, ...] = (
     _r("quantreg", "quantreg/doc/rq", "amsart-quantreg-vignette", "amsart-like vignette, small caps title; real"),
 )
 
-_CHUNK = re.compile(r"^<<[^\n]*>>=\n(.*?)^@[ \t]*$", re.MULTILINE | re.DOTALL)
+_CHUNK = re.compile(r"^<<[^\n]*>>=\n(.*?)^@(?:[ \t]([^\n]*))?$", re.MULTILINE | re.DOTALL)
 
 
 def sweave_to_latex(source: str) -> str:
     """A Sweave ``.Rnw`` as plain LaTeX: each code chunk becomes a ``verbatim`` block."""
-    return _CHUNK.sub(lambda match: "\\begin{verbatim}\n" + match.group(1) + "\\end{verbatim}", source)
+    return _CHUNK.sub(lambda match: "\\begin{verbatim}\n" + match.group(1) + "\\end{verbatim}" + (match.group(2) or ""), source)
 
 
 def fetch_packages(packages: set[str], work: Path) -> Path:

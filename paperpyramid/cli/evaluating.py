@@ -56,14 +56,16 @@ def eval_parse(
         bool,
         typer.Option(
             "--citations/--no-citations",
-            help="Also score in-text citation linking against the JATS gold: each gold PDF beside "
-            "its .nxml is parsed here with the embedded parser (about 40 s for 20 papers).",
+            help="Also score in-text citation linking against the gold: the JATS <xref>s, or a LaTeX "
+            "source's \\cite commands with its \\bibitem list or .bbl; each such PDF is parsed here "
+            "with the embedded parser (about 40 s for 20 papers).",
         ),
     ] = True,
 ) -> None:
     """Score parsed articles against gold files: soft section-title P/R/F1, title match,
     body-text word recall and reference-count ratio, per paper and overall; then in-text
-    citations linked to their entries, against each <xref ref-type="bibr"> of the JATS gold."""
+    citations linked to their entries, against each <xref ref-type="bibr"> of a JATS gold or each
+    \\cite of a LaTeX gold that has its bibliography (``\\bibitem`` or a ``.bbl``)."""
     from paperpyramid.eval.parse import evaluate, read_from_xml, render_report, report_to_json
 
     if not (gold_dir / "MANIFEST.tsv").is_file():

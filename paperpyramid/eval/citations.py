@@ -1,8 +1,10 @@
-"""In-text citations of PDF parses scored against JATS gold.
+"""In-text citations of PDF parses scored against JATS gold, or against the author's LaTeX.
 
 Each PDF with a ``.nxml`` beside it (``MANIFEST.tsv`` ``pairs_with``) is parsed with the embedded
 parser and its markers linked (:func:`paperpyramid.citations.markers.link_markers`); the gold's
-``<xref ref-type="bibr" rid="...">`` give the citations it should have found.
+``<xref ref-type="bibr" rid="...">`` give the citations it should have found. A PDF with its
+LaTeX source instead has the source's ``\\cite`` commands and ``\\bibitem`` list as its gold
+(:mod:`paperpyramid.eval.latex_cites`), and is shown apart (split ``latex``).
 
 What is compared is the set of (citing sentence, cited entry) pairs. Both sides are cut into
 sentences the same way, with the citation markers' own text left out; a PDF sentence is the
@@ -297,17 +299,29 @@ def evaluate_citations(
     wanted = set(papers) if papers is not None else None
     scores: list[CitationScore] = []
     for row in read_manifest(gold_dir / "MANIFEST.tsv"):
-        if row.kind != "gold-jats" or (wanted is not None and row.pairs_with not in wanted):
+        if wanted is not None and row.pairs_with not in wanted:
             continue
-        if not (gold_dir / row.pairs_with).is_file():
+        if not (gold_dir / row.pairs_with).is_file() or not (gold := _load_gold(row.kind, gold_dir / row.file)):
             continue
         document = parse(gold_dir / row.pairs_with)
         counts = link_markers(document)
         split = "dev" if row.pairs_with in DEV_PAPERS else "heldout" if row.pairs_with in HELDOUT_PAPERS else "other"
-        scores.append(
-            score_citations(document, load_jats_citations(gold_dir / row.file), pdf=row.pairs_with, split=split, style=counts.style)
-        )
+        if row.kind == "gold-latex":
+            split = "latex"  # a gold of its own making: shown apart from the JATS papers
+        scores.append(score_citations(document, gold, pdf=row.pairs_with, split=split, style=counts.style))
     return scores
+
+
+def _load_gold(kind: str, path: Path) -> GoldCitations | None:
+    """The citations of a JATS gold file, or of a LaTeX source with its reference list; None for
+    any other gold, and for a source whose entries are not known (see :mod:`.latex_cites`)."""
+    if kind == "gold-jats":
+        return load_jats_citations(path)
+    if kind == "gold-latex" and path.suffix.lower() == ".tex":
+        from paperpyramid.eval.latex_cites import load_latex_citations  # it reads this module's sentences
+
+        return load_latex_citations(path)
+    return None
 
 
 def _ratio(a: int, b: int) -> str:
@@ -318,7 +332,7 @@ def render_citations(scores: list[CitationScore]) -> list[str]:
     """The scores as report lines: one paper a row, then each split summed (micro)."""
     if not scores:
         return []
-    lines = ["", "in-text citations against JATS gold ((sentence, entry) pairs; linkable: sentence and entry found in both):",
+    lines = ["", "in-text citations against the gold (JATS xrefs, LaTeX \\cite): (sentence, entry) pairs; linkable: sentence and entry found in both:",
              f"  {'split':8} {'style':12} {'gold':>5} {'pred':>5} {'P':>5} {'R':>5} {'linkP':>6} {'linkR':>6} {'refs':>7}  pdf"]  # fmt: skip
     for s in scores:
         lines.append(

@@ -12,7 +12,15 @@ What counts as the body follows each format's own structure:
 - TEI (``.tei.xml``): ``<text>/<body>``; acknowledgements and annexes live in
   ``<back>`` and are left out, as are figure heads.
 - LaTeX (``.tex``): from the first sectioning command to ``\\end{document}``, so title,
-  authors and abstract are left out; appendix sections are included.
+  authors and abstract are left out; appendix sections are included, and so are the run-in
+  headings of ``\\paragraph`` and ``\\subparagraph``, which the page prints as headings.
+  What ``\\verb`` or a verbatim environment shows is text, never a command: a sample
+  ``\\section{#1}`` set in a listing is no heading. A note (``\\footnote``) inside a heading or
+  the title prints at the foot of the page, not in the heading. Files pulled in by ``\\input``
+  or ``\\include`` are read in their place when they ship beside the source
+  (:mod:`paperpyramid.eval.latex_source`). A heading that a class or an environment prints by
+  itself (a nomenclature, AASTeX's "APPENDIX", lists of figures and tables) counts like one
+  typed with ``\\section*``, and a class's logo macro (``\\PTPTeX``, ``\\TUB``) prints its name.
 
 A parse carries no markup that says where its back matter begins, so both sides are held to
 the same rule when section titles are compared: a heading that names back matter
@@ -37,7 +45,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["GoldPaper", "back_matter", "latex_to_text", "load_gold", "load_jats", "load_latex", "load_tei"]
+from paperpyramid.eval.latex_source import read_source, read_tex, strip_comments
+
+__all__ = ["GoldPaper", "abstract_heading", "back_matter", "latex_to_text", "load_gold", "load_jats", "load_latex", "load_tei"]
 
 
 @dataclass
@@ -114,6 +124,22 @@ def back_matter(title: str) -> bool:
     and sponsorship", ...): one of the names above, or a heading that begins like one."""
     plain = soft_norm(title)
     return plain in _BACK_MATTER or plain.startswith(_BACK_MATTER_OPENINGS)
+
+
+#: "Abstract" as babel prints it in the languages papers carry a second abstract in (an
+#: engineering class sets Spanish, Russian and Vietnamese ones in its appendix), as
+#: :func:`soft_norm` writes them
+_ABSTRACT_NAMES = frozenset({
+    "abstract", "resumen", "résumé", "resumé", "resumo", "resum", "zusammenfassung", "sommario", "riassunto",
+    "samenvatting", "streszczenie", "abstrakt", "sammanfattning", "sammendrag", "tiivistelmä", "özet",
+    "аннотация", "анотація", "резюме", "περίληψη", "tómtắtnộidung", "摘要", "要旨", "초록",
+})  # fmt: skip
+
+
+def abstract_heading(title: str) -> bool:
+    """Whether a heading is an abstract's, in English or another language: the abstract is not
+    a body section on either side (the gold leaves the abstract environment out)."""
+    return soft_norm(title) in _ABSTRACT_NAMES
 
 
 def soft_norm(title: str) -> str:
@@ -274,49 +300,81 @@ def _tei_reference_count(root: ET.Element) -> int | None:
 
 # --------------------------------------------------------------------------- LaTeX
 
-_SECTION_COMMAND = re.compile(r"\\(?:section|subsection|subsubsection)(?![A-Za-z])\*?")
+_SECTION_COMMAND = re.compile(r"\\(?:section|subsection|subsubsection|paragraph|subparagraph)(?![A-Za-z])\*?")
 _TITLE_COMMAND = re.compile(r"\\title(?![A-Za-z])")
 _BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])")
 _BEGIN_DOCUMENT = re.compile(r"\\begin\s*\{document\}")
 _END_DOCUMENT = re.compile(r"\\end\s*\{document\}")
 # A reference list the author typed as a section heading is not a body section; the
-# parser's side leaves its references section out too.
+# parser's side leaves its references section out too. A section of that name that holds
+# running text instead (a template's "References" section about how to cite) is a body
+# section, printed like any other.
 _REFERENCE_HEADINGS = frozenset({"references", "bibliography", "referencesandnotes"})
+_REFERENCE_LIST = re.compile(r"\\(?:begin\s*\{thebibliography\}|bibliography\s*\{|printbibliography(?![A-Za-z]))")
 
 
 def load_latex(path: Path) -> GoldPaper:
     """Read an author's LaTeX source; references come from the paired ``.bbl`` if present."""
-    source = _strip_comments(_read_tex(path))
-    macros = _zero_argument_macros(source)
-    source = _expand_macros(source, macros)
-    start = _BEGIN_DOCUMENT.search(source)
-    end = _END_DOCUMENT.search(source)
-    document = source[start.end() if start else 0 : end.start() if end else len(source)]
-    sections, body = _latex_sections_and_body(document)
+    source, document = latex_source_and_document(path)
+    sections, body = _latex_sections_and_body(_with_printed_headings(document, source))
     return GoldPaper(
         title=_latex_title(source),
         section_titles=sections,
         body_text=body,
-        n_references=_latex_reference_count(path, source),
+        n_references=_latex_reference_count(path, document),
     )
 
 
-def _read_tex(path: Path) -> str:
-    """Decode a .tex file; older sources are Latin-1, and some carry CRLF line ends."""
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")  # every byte decodes, so this is the last resort
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+def latex_source_and_document(path: Path) -> tuple[str, str]:
+    """The whole source as :func:`read_source` gives it with its argument-free macros expanded,
+    and the part of it between ``\\begin{document}`` and ``\\end{document}``."""
+    source = read_source(path)
+    source = _expand_macros(source, _zero_argument_macros(source))
+    start = _BEGIN_DOCUMENT.search(source)
+    end = _END_DOCUMENT.search(source, start.end() if start else 0)
+    return source, source[start.end() if start else 0 : end.start() if end else len(source)]
 
 
-_COMMENT = re.compile(r"^((?:[^\\%\n]|\\.)*)%.*$", re.MULTILINE)
+# Headings a command or an environment prints by itself, with no sectioning command in the
+# source (and an appendix's section left untitled, which prints its label). The page shows them like any other heading (and a parser reads them as one), so the
+# gold counts them as a heading where it stands: the nomenclature of engineering classes
+# (asmeconf, asmejour, prtec; nomencl's \printnomenclature) and the lists of figures and tables.
+_PRINTED_HEADINGS = (
+    (re.compile(r"\\begin\s*\{nomenclature\}|\\printnomenclature(?![A-Za-z])"), "Nomenclature"),
+    (re.compile(r"\\listoffigures(?![A-Za-z])"), "List of Figures"),
+    (re.compile(r"\\listoftables(?![A-Za-z])"), "List of Tables"),
+)
+_DOCUMENT_CLASS = re.compile(r"\\documentclass\s*(?:\[([^\]]*)\])?\s*\{\s*([^}\s]+)\s*\}")
+_APPENDIX = re.compile(r"\\appendix(?![A-Za-z])\*?")
+_UNTITLED_SECTION = re.compile(r"\\section\*?\s*\{\s*\}")
+# Classes whose \appendix prints a heading of its own above the first appendix (AASTeX sets
+# "APPENDIX"); in most classes it only changes how the sections after it are numbered.
+_APPENDIX_HEADING_CLASSES = ("aastex",)
+# Classes that print the lists of figures and tables after the references unless told not to
+# (asmejour's "nolists" option).
+_CLOSING_LISTS_CLASSES = {"asmejour": "nolists"}
 
 
-def _strip_comments(text: str) -> str:
-    """Drop ``%`` comments (escaped ``\\%`` stays), which also drops ``%%% >>>`` markers."""
-    return _COMMENT.sub(r"\1", text)
+def _with_printed_headings(document: str, source: str) -> str:
+    """``document`` with a ``\\section*`` put where a command, an environment or the class
+    prints a heading by itself (see above): "Nomenclature" and "APPENDIX" are as much printed
+    headings as a ``\\section*{Nomenclature}``, so both count alike."""
+    for pattern, title in _PRINTED_HEADINGS:
+        document = pattern.sub(r"\\section*{" + title + r"}\g<0>", document)
+    appendix = _APPENDIX.search(document)
+    if appendix is not None:  # an untitled appendix prints its label: "Appendix" ("APPENDIX A")
+        start = appendix.end()
+        document = document[:start] + _UNTITLED_SECTION.sub(r"\\section{Appendix}", document[start:])
+    declared = _DOCUMENT_CLASS.search(source)
+    if declared is None:
+        return document
+    options = {option.strip() for option in (declared.group(1) or "").split(",")}
+    name = declared.group(2)
+    if name.startswith(_APPENDIX_HEADING_CLASSES) and appendix is not None:
+        document = document[: appendix.start()] + "\\section*{Appendix}" + document[appendix.end() :]
+    if name in _CLOSING_LISTS_CLASSES and _CLOSING_LISTS_CLASSES[name] not in options:
+        document += "\n\\section*{List of Figures}\n\\section*{List of Tables}\n"
+    return document
 
 
 def _read_group(text: str, start: int) -> tuple[str, int]:
@@ -403,12 +461,20 @@ def _latex_title(source: str) -> str | None:
     if index >= len(source) or source[index] != "{":
         return None
     content, _ = _read_group(source, index)
-    return latex_to_text(content, keep_math=True) or None
+    return heading_text(content) or None
+
+
+def heading_text(latex: str) -> str:
+    """A heading or title as printed: its notes (``\\footnote``) go to the foot of the page."""
+    return latex_to_text(_drop_command_arguments(latex, _HEADING_NOTES), keep_math=True)
+
+
+_HEADING_NOTES = {"footnote": 1, "footnotetext": 1, "protect": 0}
 
 
 def _latex_sections_and_body(document: str) -> tuple[list[str], str]:
     """Section headings in order, and the text from the first heading on without them."""
-    titles: list[str] = []
+    headings: list[str] = []
     pieces: list[str] = []
     cursor: int | None = None
     for match in _SECTION_COMMAND.finditer(document):
@@ -419,27 +485,52 @@ def _latex_sections_and_body(document: str) -> tuple[list[str], str]:
         if cursor is not None:
             pieces.append(document[cursor : match.start()])
         cursor = after
-        title = latex_to_text(content, keep_math=True)
-        if title and _squash(title) not in _REFERENCE_HEADINGS:
-            titles.append(title)
+        headings.append(heading_text(content))
     if cursor is not None:
         pieces.append(document[cursor:])
+    titles = [title for title, piece in zip(headings, pieces, strict=True) if title and _body_heading(title, piece)]
     body = latex_to_text(_drop_environments("\n\n".join(pieces)), keep_math=False)
     return titles, body
+
+
+def _body_heading(title: str, piece: str) -> bool:
+    """Whether a heading counts as a body section: not "Abstract", and not the heading of the
+    reference list (a "References" section that holds the list, or nothing but it)."""
+    if abstract_heading(title):
+        return False
+    name = _squash(title)
+    if name not in _REFERENCE_HEADINGS:
+        return True
+    return not (_REFERENCE_LIST.search(piece) or not latex_to_text(_drop_environments(piece), keep_math=False))
 
 
 def _squash(text: str) -> str:
     return re.sub(r"\W+", "", text.lower())
 
 
-def _latex_reference_count(path: Path, source: str) -> int | None:
-    """``\\bibitem`` entries in the compiled ``.bbl`` beside the file, else inline ones."""
+def _latex_reference_count(path: Path, document: str) -> int | None:
+    """``\\bibitem`` entries in the compiled ``.bbl`` beside the file, else those of the
+    document's own lists (a ``\\bibitem`` shown in verbatim text is no entry)."""
     bbl = path.with_suffix(".bbl")
     if bbl.is_file():
-        return len(_BIBITEM.findall(_strip_comments(_read_tex(bbl))))
-    if "thebibliography" in source:
-        return len(_BIBITEM.findall(source))
-    return None  # \bibliography{...} without its .bbl: the count is unknown
+        return len(_BIBITEM.findall(strip_comments(read_tex(bbl))))
+    lists = bibliography_lists(document)
+    if lists:
+        return sum(len(_BIBITEM.findall(body)) for body in lists)
+    return None  # \\bibliography{...} without its .bbl: the count is unknown
+
+
+_LIST_BEGIN = re.compile(r"\\begin\s*\{thebibliography\}")
+_LIST_END = re.compile(r"\\end\s*\{thebibliography\}")
+
+
+def bibliography_lists(latex: str) -> list[str]:
+    """The content of each ``thebibliography`` environment (to the end, if it is not closed)."""
+    found: list[str] = []
+    for opening in _LIST_BEGIN.finditer(latex):
+        closing = _LIST_END.search(latex, opening.end())
+        found.append(latex[opening.end() : closing.start() if closing else len(latex)])
+    return found
 
 
 # Environments whose content is not running text: floats, display mathematics, the
@@ -499,6 +590,20 @@ _SYMBOLS = {
     "chi": "χ", "psi": "ψ", "omega": "ω", "Gamma": "Γ", "Delta": "Δ", "Theta": "Θ",
     "Lambda": "Λ", "Sigma": "Σ", "Phi": "Φ", "Psi": "Ψ", "Omega": "Ω",
 }  # fmt: skip
+# Logos and names that classes and packages print through a macro of their own, defined in a
+# .cls or .sty the gold does not read: "How to obtain the \\PTPTeX\\ style file" prints the name.
+# (A macro the source itself defines with plain text is expanded from its definition instead.)
+_LOGOS = {
+    "BibTeX": "BibTeX", "LaTeXe": "LaTeX2ε", "AmS": "AMS", "AMS": "AMS", "AmSTeX": "AMS-TeX",
+    "AMSTeX": "AMS-TeX", "AmSLaTeX": "AMS-LaTeX", "AMSLaTeX": "AMS-LaTeX", "SLiTeX": "SliTeX",
+    "SliTeX": "SliTeX", "XeTeX": "XeTeX", "XeLaTeX": "XeLaTeX", "LuaTeX": "LuaTeX",
+    "LuaLaTeX": "LuaLaTeX", "pdfTeX": "pdfTeX", "pdfLaTeX": "pdfLaTeX", "eTeX": "e-TeX",
+    "ConTeXt": "ConTeXt", "MF": "METAFONT", "MP": "METAPOST", "plainTeX": "plain TeX",
+    "KOMAScript": "KOMA-Script", "CTAN": "CTAN", "TUB": "TUGboat", "TUG": "TUG",
+    "PracTeX": "PracTeX", "PTPTeX": "PTPTeX", "BibLaTeX": "BibLaTeX", "Cplusplus": "C++",
+}  # fmt: skip
+_SYMBOLS.update(_LOGOS)
+_GREEK = frozenset(name for name, letter in _SYMBOLS.items() if "GREEK" in unicodedata.name(letter[0], ""))
 _ESCAPES = {"&": "&", "%": "%", "$": "$", "#": "#", "_": "_", "{": "", "}": ""}
 
 
@@ -540,7 +645,11 @@ def _accented(match: re.Match[str]) -> str:
 
 def _command_replacement(match: re.Match[str]) -> str:
     # An unknown command prints nothing we can know; its arguments stay as words.
-    return _SYMBOLS.get(match.group(1), " ")
+    # Upright Greek (\upomega, upgreek and newtxmath) prints the same letter.
+    name = match.group(1)
+    if name.startswith("up") and name[2:] in _GREEK:
+        return _SYMBOLS[name[2:]]
+    return _SYMBOLS.get(name, " ")
 
 
 def _replace_texorpdfstring(text: str) -> str:
@@ -578,12 +687,12 @@ def _dropped_argument_count(name: str) -> int | None:
     return _DROPPED_ARGUMENTS.get(name)
 
 
-def _drop_command_arguments(text: str) -> str:
-    """Remove the commands of ``_DROPPED_ARGUMENTS`` together with their arguments."""
+def _drop_command_arguments(text: str, commands: dict[str, int] | None = None) -> str:
+    """Remove the commands of ``_DROPPED_ARGUMENTS`` (or of ``commands``) with their arguments."""
     out: list[str] = []
     cursor = 0
     for match in _COMMAND.finditer(text):
-        count = _dropped_argument_count(match.group(1))
+        count = commands.get(match.group(1)) if commands is not None else _dropped_argument_count(match.group(1))
         if count is None or match.start() < cursor:
             continue  # a printing command, or one inside arguments already dropped
         out.append(text[cursor : match.start()])

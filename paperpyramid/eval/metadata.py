@@ -10,8 +10,8 @@ What citations and filters rest on, read from the same gold files as the section
 - TEI (``.tei.xml``): the header's title, the ``analytic`` authors, its DOI ``idno``, the
   ``monogr`` title as journal and the publication date's year; GROBID leaves the last three
   empty for proceedings, and an empty field is not scored.
-- LaTeX (``.tex``): ``\\title`` and ``\\author`` (one command per author, or one block whose
-  first lines hold the names, as ACL styles write it); no DOI, journal or year.
+- LaTeX (``.tex``): ``\\title`` (its notes left out) and the authors of the front matter, in
+  whichever of the classes' forms (:mod:`paperpyramid.eval.latex_authors`); no DOI, journal or year.
 
 A field the gold file does not give is ``None`` and is left out of that field's accuracy.
 Authors are compared by family name (accents and case folded), as a multiset: a paper's
@@ -27,10 +27,19 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from paperpyramid.eval.gold import _collapse, _read_group, _read_tex, _skip_optional, _strip_comments, latex_to_text, soft_norm
+from paperpyramid.eval.gold import (
+    _collapse,
+    _read_group,
+    _skip_optional,
+    heading_text,
+    latex_source_and_document,
+    soft_norm,
+)
+from paperpyramid.eval.latex_authors import latex_authors
 from paperpyramid.retrieval.filters import year_of
 
 _TEI = "{http://www.tei-c.org/ns/1.0}"
+_TITLE_COMMAND = re.compile(r"\\title(?![A-Za-z])")
 
 
 @dataclass(slots=True)
@@ -76,7 +85,8 @@ def load_gold_metadata(path: Path) -> Metadata:
     if name.endswith(".tei.xml"):
         return _tei(ET.parse(path).getroot())
     if name.endswith(".tex"):
-        return _latex(_strip_comments(_read_tex(path)))
+        source, _ = latex_source_and_document(path)
+        return _latex(source)  # as the section gold reads it
     return Metadata()
 
 
@@ -159,46 +169,21 @@ def _tei(root: ET.Element) -> Metadata:
     )
 
 
-_AUTHOR_COMMAND = re.compile(r"\\author(?![A-Za-z])")
-_TITLE_COMMAND = re.compile(r"\\title(?![A-Za-z])")
-# what an author block holds beside names: notes, marks, spacing, mathematics
-_AUTHOR_NOISE = re.compile(
-    r"\\(?:thanks|Thanks|fnref|corref|ead|footnotemark|footnote|vspace|hspace)\*?(?:\[[^\]]*\])?(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})?|\$[^$]*\$"
-)
-_AUTHOR_SEPARATOR = re.compile(r"\\(?:quad|qquad|And|AND|and)(?![A-Za-z])|,|\band\b")
-
-
 def _latex(source: str) -> Metadata:
     title = None
     match = _TITLE_COMMAND.search(source)
     if match:
         index = _skip_optional(source, match.end())
         if index < len(source) and source[index] == "{":
-            title = latex_to_text(_read_group(source, index)[0], keep_math=True) or None
-    groups = []
-    for match in _AUTHOR_COMMAND.finditer(source):
-        index = _skip_optional(source, match.end())
-        if index < len(source) and source[index] == "{":
-            groups.append(_read_group(source, index)[0])
-    names: list[str] = []
-    for group in groups:
-        lines = re.split(r"\\\\", group)
-        # one command per author: its first line; one block (ACL styles): the lines of names,
-        # up to the affiliations, marked $^\dagger$ or set in \texttt
-        for line in lines[:1] if len(groups) > 1 else lines:
-            if re.match(r"\s*(\$\^|\\texttt|\\url)", line):
-                break
-            for part in _AUTHOR_SEPARATOR.split(_AUTHOR_NOISE.sub(" ", line)):
-                name = latex_to_text(part, keep_math=False)
-                if len(name.split()) >= 2:
-                    names.append(name)
-    return Metadata(title=title, authors=names or None)
+            title = heading_text(_read_group(source, index)[0]) or None
+    return Metadata(title=title, authors=latex_authors(source) or None)
 
 
 def family_name(name: str) -> str:
-    """The last word of a name, accents and case folded: 'Danny A. J. Gómez-Ramírez' -> 'gomezramirez'."""
+    """The last word of a name, accents and case folded: 'Danny A. J. Gómez-Ramírez' -> 'gomezramirez';
+    an initial set close ('B.Benciolini') is no part of it."""
     words = [w for w in re.split(r"\s+", name.strip()) if w and w.lower().rstrip(".") not in ("jr", "iii", "ii", "iv")]
-    last = words[-1] if words else ""
+    last = words[-1].rsplit(".", 1)[-1] or words[-1] if words else ""
     folded = unicodedata.normalize("NFKD", last)
     return "".join(ch for ch in folded if ch.isalnum()).lower()
 

@@ -36,7 +36,7 @@ from paperpyramid.db.sqlite import connect as connect_corpus
 from paperpyramid.eval.formulas import FormulaScore
 from paperpyramid.eval.formulas import render as render_formulas
 from paperpyramid.eval.formulas import score as score_formulas
-from paperpyramid.eval.gold import GoldPaper, back_matter, load_gold, soft_norm
+from paperpyramid.eval.gold import GoldPaper, abstract_heading, back_matter, load_gold, soft_norm
 from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, family_name, load_gold_metadata, score_metadata
 from paperpyramid.eval.table_scores import (
     PaperTables,
@@ -172,9 +172,10 @@ def pdf_name(source_uri: str) -> str:
 def predicted_from_db(db_path: Path, *, parser: str | None = None) -> dict[str, GoldPaper]:
     """Read every stored parse as a :class:`GoldPaper`, keyed by the PDF's file name.
 
-    The references section (``section_number = 'ref'``), an "Abstract" section and
-    untitled sections are not headings of the body, so they are not predicted titles;
-    the body is the text of every context outside the references section.
+    The references section (``section_number = 'ref'``), an abstract's section (in any
+    language: :func:`~paperpyramid.eval.gold.abstract_heading`) and untitled sections are
+    not headings of the body, so they are not predicted titles; the body is the text of
+    every context outside the references section.
     ``parser`` keeps only articles stored by that parser; without it, two articles
     from the same file name are an error, because which one to score is not known.
     """
@@ -254,7 +255,7 @@ def _read_article(connection: Connection, article_id: str, title: Any) -> GoldPa
         if number == _REFERENCES_NUMBER:
             continue
         heading = (section_title or "").strip()
-        if heading and heading.lower() != "abstract":
+        if heading and not abstract_heading(heading):
             section_titles.append(heading)
         texts.extend(str(text) for text in parse_eval.section_texts(connection, section_id) if text)
     n_references = parse_eval.reference_count(connection, article_id)

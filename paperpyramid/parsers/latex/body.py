@@ -27,7 +27,7 @@ from paperpyramid.parsers.latex.text import TextContext, plain, to_text
 
 __all__ = ["Walker"]
 
-_LEVELS = {"part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4}
+_LEVELS = {"part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5, "subparagraph": 6}
 _EVENT = re.compile(
     r"\\(?P<heading>part|chapter|section|subsection|subsubsection|paragraph|subparagraph)(?![A-Za-z])(?P<star>\*?)"
     r"|\\begin\s*\{(?P<env>[^{}]+)\}|\\(?P<appendix>appendix)(?![A-Za-z])|(?P<bracket>\\\[)|(?P<dollars>\$\$)"
@@ -173,9 +173,9 @@ class Walker:
                 title_latex = ""
                 if at < len(text) and text[at] == "{":
                     title_latex, index = read_group(text, at)
-                if command in ("paragraph", "subparagraph"):  # a run-in heading leads its paragraph
+                if command in ("paragraph", "subparagraph"):  # a run-in heading: printed, never numbered
                     flush()
-                    buffer.append(f"\\textbf{{{title_latex}}} ")
+                    self.heading(command, True, title_latex)
                     continue
                 flush()
                 self.heading(command, bool(match.group("star")), title_latex)
