@@ -15,7 +15,17 @@ from dataclasses import dataclass, field
 
 from paperpyramid.document import Reference
 
-__all__ = ["AuthorYearIndex", "assign_keys", "first_surname", "fold", "is_fragment", "number_labels", "years_in"]
+__all__ = [
+    "AuthorYearIndex",
+    "alphabetical",
+    "assign_keys",
+    "first_surname",
+    "fold",
+    "is_fragment",
+    "number_labels",
+    "numbered_list",
+    "years_in",
+]
 
 # a year of publication, with its letter ("2019a"); not a piece of an arXiv id ("2004.05150")
 # or of a page range or a DOI
@@ -41,9 +51,11 @@ def number_labels(references: list[Reference]) -> dict[int, int]:
 
     An entry's label is its key when that is a number, else a number printed at its start,
     else its place in the list (the embedded parser strips "[12]" / "12." labels but keeps the
-    order). A label given twice keeps its first entry.
+    order). A label given twice keeps its first entry, and a printed label outranks a place (prose
+    the parser took for an entry before "1." does not take the number 1 from it).
     """
-    labels: dict[int, int] = {}
+    printed: list[tuple[int, int]] = []
+    placed: list[tuple[int, int]] = []
     place = 0
     for index, reference in enumerate(references):
         if reference.key is not None and reference.key.isdigit():
@@ -53,10 +65,39 @@ def number_labels(references: list[Reference]) -> dict[int, int]:
         elif is_fragment(reference.raw):
             continue  # the tail of the entry before, split off by the parser: it has no number of its own
         else:
-            number = place + 1
+            placed.append((place + 1, index))
+            place += 1
+            continue
+        printed.append((number, index))
         place = number
+    labels: dict[int, int] = {}
+    for number, index in printed + placed:
         labels.setdefault(number, index)
     return labels
+
+
+#: a list prints numbers when at least this share of its entries carry one
+NUMBERED_SHARE = 0.5
+#: a list is in alphabetical order when this share of neighbouring entries is (five entries at least)
+SORTED_SHARE = 0.9
+
+
+def numbered_list(references: list[Reference]) -> bool:
+    """Whether the list prints its entries' numbers: a numeric key (the embedded parser keeps the
+    printed label as the key) or a number left at the entry's start ("3 Soubrier, F.")."""
+    printed = sum(1 for reference in references if (reference.key or "").isdigit() or _LEADING_NUMBER.match(reference.raw))
+    return printed >= NUMBERED_SHARE * len(references)
+
+
+def alphabetical(references: list[Reference]) -> bool:
+    """Whether the entries run in alphabetical order of their first authors' family names, as an
+    author-year list does (a list numbered by first citation does not)."""
+    names = [fold(first_surname(reference)) for reference in references if not is_fragment(reference.raw)]
+    names = [name for name in names if name]
+    if len(names) < 5:
+        return False
+    ordered = sum(1 for before, after in zip(names, names[1:], strict=False) if before <= after)
+    return ordered >= SORTED_SHARE * (len(names) - 1)
 
 
 _FRAGMENT_START = re.compile(r"^\s*(?:[a-z]|ISBN|ISSN|doi|DOI|https?:|www\.|Available|Accessed|Retrieved|\[cited|pp?\.\s*\d|\d)")

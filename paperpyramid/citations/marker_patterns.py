@@ -19,7 +19,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-__all__ = ["CitedName", "Marker", "author_year", "numeric_brackets", "superscripts"]
+__all__ = [
+    "CitedName",
+    "Marker",
+    "author_year",
+    "glued_to_names",
+    "numbered_names",
+    "numeric_brackets",
+    "paren_superscripts",
+    "superscripts",
+]
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,10 @@ _NOT_BEFORE_NUMBER = {
 }  # fmt: skip
 _MATH_BEFORE = set("=∈∉⊂⊆⊃×+−*/^_<>≤≥|→↦∀∃±") | {"∪", "∩", "⊕"}
 _MATH_AFTER = set("^_=×∪∩⊂∈→") | {"'", "′"}
+#: what follows an index that opens a line of a program's output: a number, a quoted string, a
+#: constant in capitals ("[1] 0.83", '[1] "zoo"', "[1] TRUE"), where a citation opening a
+#: sentence is followed by words ("[12] showed", "[3] Smith et al.")
+_OUTPUT_AFTER = re.compile(r"\s*(?:[-+]?\.?\d|[\"'“]|[A-Z]{2,}\b|$)")
 
 
 def _numbers(listed: str) -> list[int] | None:
@@ -100,6 +113,8 @@ def numeric_brackets(text: str) -> list[Marker]:
         glued = match.start() > 0 and not text[match.start() - 1].isspace()
         if before and before[-1] in _MATH_BEFORE:
             continue
+        if (not before or text[: match.start()].rstrip(" \t").endswith("\n")) and _OUTPUT_AFTER.match(text, match.end()):
+            continue  # "[1] 0.83", "[1] TRUE", '[1] "zoo"' opening a line: R's output, not a citation
         token = re.split(r"\s", text[: match.start()])[-1] if glued else ""
         word = token.rstrip(".,;:(")
         # a parenthesis closed before the marker, "(CRP)[12]" or "(… placebo group)[12]", is prose
@@ -108,9 +123,9 @@ def numeric_brackets(text: str) -> list[Marker]:
             token[-1:] not in {".", ",", ";", ":", "("}
             and word
             and not parenthetical
-            and (len(word) <= 2 or re.search(r"[\d._()=:\[\]]", word))
+            and (len(word) <= 2 or re.search(r"[\d._()=:\[\]{}\\@]", word))
         ):
-            continue  # x[3], D[j], f(x)[2], a[1][2], doc.sentences[2]: indexing, not a citation
+            continue  # x[3], D[j], f(x)[2], a[1][2], doc.sentences[2], \newcommand{\x}[1]: indexing or code, not a citation
         if _word_before(text, match.start()) in _NOT_BEFORE_NUMBER:
             continue
         after = text[match.end() : match.end() + 2]
@@ -123,7 +138,7 @@ def numeric_brackets(text: str) -> list[Marker]:
 # ----------------------------------------------------------------------------- superscripts
 
 _SUPER = re.compile(
-    rf"(?<![\w\-/])(?P<word>[A-Za-z][A-Za-z\-]*[a-z]|al)(?P<punct>[.,;:)’”\"]?)(?P<list>\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?(?:,\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?)*)(?![\w\d])(?![.,]\d)"
+    rf"(?<![\w\-/])(?P<word>[A-Za-z][A-Za-z\-]*[a-z]|al)(?P<punct>[.,;:)’”\"]?)(?P<list>\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?(?:,\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?)*)(?![\w\d])(?![.,]\d)(?!\.[a-z])"
 )
 # words a glued number belongs to: units, functions, numbered things
 _NOT_SUPER_WORDS = {
@@ -161,6 +176,93 @@ def superscripts(text: str) -> list[Marker]:
     return found
 
 
+_PAREN_SUPER = re.compile(
+    rf"(?=\d)(?:(?<=[^\W\d_])|(?<=[^\W\d_][.,;:]))(?P<list>\d{{1,3}}\)?(?:\s?[{_DASH},]\s?\d{{1,3}}\)?)*)(?<=\))(?![\w(])"
+    rf"|\bRefs?\.\s?(?P<ref>\d{{1,3}}\)?(?:\s?[{_DASH},]\s?\d{{1,3}}\)?)*)(?!\d)(?![.,]\d)"
+)
+
+
+#: how far back an open parenthesis is looked for before a number closed by one
+_OPEN_WINDOW = 300
+
+
+def _inside_parentheses(text: str, position: int) -> bool:
+    """Whether ``position`` lies inside a parenthesis opened (and not closed) within
+    :data:`_OPEN_WINDOW` characters before it."""
+    depth = 0
+    for char in reversed(text[max(0, position - _OPEN_WINDOW) : position]):
+        if char == ")":
+            depth += 1
+        elif char == "(":
+            if depth == 0:
+                return True
+            depth -= 1
+    return False
+
+
+def paren_superscripts(text: str) -> list[Marker]:
+    """Superscript numbers closed by a parenthesis, as Japanese physics journals print them:
+    "for details.2, 3)", "JPSJ.4)", "this sentence.1), 3)–5)"; and the numbers a paper cited by
+    superscripts names in its sentences, "Ref. 3)", "Refs. 1, 3–5". Glued to the word or the point
+    before; a number inside parentheses of its own ("(H2)", "f(x1)", "(2)") is no marker."""
+    found: list[Marker] = []
+    if ")" not in text and "Ref" not in text:
+        return found
+    for match in _PAREN_SUPER.finditer(text):
+        listed = match.group("list") or match.group("ref")
+        start = match.start("list") if match.group("list") else match.start("ref")
+        if match.group("list") and _inside_parentheses(text, start):
+            continue  # the parenthesis closes one opened before: "(ISSR A12)", "(Arg97, Tyr355)", "f(x1)"
+        numbers = _numbers(listed.replace(")", ""))
+        end = match.end()
+        if not match.group("list") and listed.endswith(")") and _inside_parentheses(text, start):
+            end -= 1  # "(Refs. 2–4)": the parenthesis is the sentence's
+        if numbers is not None:
+            found.append(Marker(start, end, numbers=numbers))
+    return found
+
+
+#: a name that ends in a digit, as genes, proteins and strains are named ("AaegOBP1", "BL21")
+_NUMBERED_NAME = re.compile(r"(?<![\w\-])[A-Za-z][A-Za-z0-9\-]*+(?<=\d)(?![\w\-])")
+_GLUED_TO_NAME = re.compile(
+    rf"(?<![\w\-])(?P<token>[A-Za-z][A-Za-z0-9\-]*+(?<=\d))(?P<more>(?:,\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?)*)(?![\w\-])(?![.,]\d)"
+)
+
+
+def numbered_names(texts: list[str]) -> dict[str, int]:
+    """How often a paper prints each name that ends in a digit ("AaegOBP1": 40), for
+    :func:`glued_to_names`."""
+    counts: dict[str, int] = {}
+    for text in texts:
+        for match in _NUMBERED_NAME.finditer(text):
+            counts[match.group()] = counts.get(match.group(), 0) + 1
+    return counts
+
+
+#: a name is known when printed on its own this often
+_KNOWN_NAME = 2
+
+
+def glued_to_names(text: str, names: dict[str, int]) -> list[Marker]:
+    """Superscript numbers set right after a name that itself ends in a digit: "AaegOBP131" is
+    "AaegOBP1" (printed so elsewhere in the paper, :data:`_KNOWN_NAME` times) cited with 31.
+    A token printed more than once is a name of its own ("AaegOBP12", another gene), as is one
+    with a hyphen after ("CquiOBP1-MOP"); the longest known name wins, and the marker does not
+    start with a zero."""
+    found: list[Marker] = []
+    for match in _GLUED_TO_NAME.finditer(text):
+        token = match.group("token")
+        if names.get(token, 0) > 1:
+            continue
+        for cut in range(len(token) - 1, 0, -1):
+            if names.get(token[:cut], 0) >= _KNOWN_NAME and token[cut:].isdigit() and token[cut] != "0":
+                numbers = _numbers(token[cut:] + match.group("more"))
+                if numbers is not None:
+                    found.append(Marker(match.start("token") + cut, match.end(), numbers=numbers))
+                break
+    return found
+
+
 # ----------------------------------------------------------------------------- author-year
 
 _PARTICLE = r"(?:(?:[vV]an|[vV]on|[dD]e|[dD]er|[dD]en|[dD]el|[dD]ella|[dD]i|[dD]a|[dD]u|[dD]os|[lL]e|[lL]a|[tT]er|[tT]en)\s+)"
@@ -182,9 +284,12 @@ _NOT_NAMES = {"figure", "fig", "figs", "table", "tables", "eq", "equation", "sec
 
 
 def _names(printed: str) -> tuple[tuple[str, ...], bool] | None:
+    """The family names of a printed author list and whether "et al." ends it; a serial comma
+    ("Jones, Baker, and Mark") and a possessive ("Beran’s (2003)") are no part of a name."""
     et_al = re.search(r"\s+et\s+al\.?$", printed) is not None
     printed = re.sub(r"\s+et\s+al\.?$", "", printed)
-    names = tuple(name.strip() for name in re.split(r"\s*,\s*|\s+and\s+|\s*&\s*", printed) if name.strip())
+    parts = re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*", printed)
+    names = tuple(re.sub(r"['’]s$", "", name.strip()) for name in parts if name.strip())
     if not names or names[0].lower() in _NOT_NAMES:
         return None
     return names, et_al

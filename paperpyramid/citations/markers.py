@@ -24,9 +24,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from paperpyramid.citations.marker_keys import AuthorYearIndex, assign_keys, number_labels
-from paperpyramid.citations.marker_patterns import Marker, author_year, numeric_brackets, superscripts
-from paperpyramid.document import Block, Cite, Document, Section
+from paperpyramid.citations.marker_keys import AuthorYearIndex, alphabetical, assign_keys, number_labels, numbered_list
+from paperpyramid.citations.marker_patterns import (
+    Marker,
+    author_year,
+    glued_to_names,
+    numbered_names,
+    numeric_brackets,
+    paren_superscripts,
+    superscripts,
+)
+from paperpyramid.document import Block, Cite, Document, Reference, Section
 
 __all__ = ["CitationStyle", "MarkerCounts", "link_markers"]
 
@@ -34,10 +42,16 @@ CitationStyle = Literal["numeric", "superscript", "author-year", "none"]
 
 #: a style needs this many resolved markers to be chosen
 MIN_MARKERS = 3
+#: share of the list's entries superscript markers must name for the style to be chosen
+SUPERSCRIPT_COVERAGE = 0.25
 #: share of superscript markers that must keep to first-citation order for the order to be enforced
 ORDERED_SHARE = 0.7
 _REFERENCES_NUMBER = "ref"
 _SKIPPED_KINDS = {"formula", "table"}
+#: a block of this many words at most may be a line of author names
+_NAME_WORDS = 12
+_NAME_CHARS = 200
+_NAME_JOINS = {"and", "van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "dos", "le", "la", "ter", "ten", "y"}
 _AFFILIATION = re.compile(r"\b(?:University|Universit[éàä]t?|Department|Institute|Faculty|Laborator|College|Hospital|School of)\b|@")
 
 
@@ -72,16 +86,18 @@ def link_markers(document: Document) -> MarkerCounts:
     blocks = list(_body_blocks(document.sections))
     labels = number_labels(references)
     names = AuthorYearIndex(references)
+    raised_blocks = list(_superscript_blocks(document.sections))
+    named = numbered_names([block.text for block in blocks])
     candidates: dict[CitationStyle, list[_Found]] = {
         "numeric": [_Found(block, m, _by_number(m, labels)) for block in blocks for m in numeric_brackets(block.text)],
         "author-year": [_Found(block, m, _by_name(m, names)) for block in blocks for m in author_year(block.text)],
         "superscript": _in_citation_order(
-            [_Found(block, m, _by_number(m, labels)) for block in _superscript_blocks(document.sections) for m in superscripts(block.text)]
+            [_Found(block, m, _by_number(m, labels)) for block in raised_blocks for m in _raised(block.text, named)]
         ),
     }
-    resolved = {style: sum(1 for found in items if found.entries) for style, items in candidates.items()}
-    style: CitationStyle = max(resolved, key=lambda name: resolved[name])
-    if resolved[style] < MIN_MARKERS:
+    resolved = {name: sum(1 for found in items if found.entries) for name, items in candidates.items()}
+    style = _choose_style(candidates, dict(resolved), references)
+    if resolved[style] < _least_markers(style, references):
         return MarkerCounts("none", found=sum(len(items) for items in candidates.values()))
     assign_keys(references, numbered=style != "author-year")
     linked = 0
@@ -95,6 +111,39 @@ def link_markers(document: Document) -> MarkerCounts:
         block.cites.sort(key=lambda cite: cite.start)
     found_count = len(candidates[style])
     return MarkerCounts(style, found=found_count, linked=linked, unresolved=found_count - linked)
+
+
+def _choose_style(
+    candidates: dict[CitationStyle, list[_Found]], resolved: dict[CitationStyle, int], references: list[Reference]
+) -> CitationStyle:
+    """The style with most resolved markers, read against the list itself.
+
+    - A list that prints no numbers is named by author and year: there numbers in brackets (R's
+      "[1] TRUE", code's "x[2]") and numbers glued to words ("lme4", "factor1") name its entries
+      only by their place, so author-year wins wherever it resolves.
+    - Such a list in alphabetical order is no list of a paper cited by superscripts (those
+      number by first citation): numbers glued to words there are footnote marks.
+    - Superscripts must name a share of the list (:data:`SUPERSCRIPT_COVERAGE`): a paper cited
+      that way cites nearly every entry, where footnote marks, code ("mul3") and names ("sha1")
+      name a few low numbers.
+
+    ``resolved`` (each style's resolved markers) is changed."""
+    if not numbered_list(references):
+        if resolved["author-year"] >= _least_markers("author-year", references):
+            return "author-year"
+        if alphabetical(references):
+            resolved["superscript"] = 0
+    named = {index for found in candidates["superscript"] for index in found.entries or ()}
+    if len(named) < SUPERSCRIPT_COVERAGE * len(references):
+        resolved["superscript"] = 0
+    return max(resolved, key=lambda name: resolved[name])
+
+
+def _least_markers(style: CitationStyle, references: list[Reference]) -> int:
+    """The resolved markers a style needs: :data:`MIN_MARKERS`, or one per entry of a shorter
+    list cited by author and year (each such marker names its entry by a name and a year, where a
+    number or two could be anything)."""
+    return min(MIN_MARKERS, len(references)) if style == "author-year" else MIN_MARKERS
 
 
 def _body_blocks(sections: list[Section]) -> Iterator[Block]:
@@ -123,8 +172,30 @@ def _superscript_blocks(sections: list[Section]) -> Iterator[Block]:
         if section.number == _REFERENCES_NUMBER:
             continue
         for block in section.blocks:
-            if block.kind not in _SKIPPED_KINDS and not _AFFILIATION.search(block.text):
+            if block.kind not in _SKIPPED_KINDS and not _AFFILIATION.search(block.text) and not _names_only(block.text):
                 yield block
+
+
+def _names_only(text: str) -> bool:
+    """A short block of capitalised names and "and" ("Lídia del Rio1", ", Marcus Huber3 and
+    Victor V. Albert6"): authors with their affiliation marks, set apart from the title page."""
+    if len(text) > _NAME_CHARS:
+        return False
+    words = re.findall(r"[^\W\d_][^\s\d,;]*", text)
+    return 2 <= len(words) <= _NAME_WORDS and all(word[0].isupper() or word in _NAME_JOINS for word in words)
+
+
+def _raised(text: str, named: dict[str, int]) -> list[Marker]:
+    """Superscript markers of every shape, in text order: numbers glued to words ("shown12,13"),
+    closed by a parenthesis ("shown.12, 13)") or glued to a name that ends in a digit
+    ("AaegOBP131", with ``named`` the paper's such names); where two read one marker ("2" of
+    "details,2, 3)") the longer is kept."""
+    kept: list[Marker] = []
+    shapes = [*superscripts(text), *paren_superscripts(text), *glued_to_names(text, named)]
+    for marker in sorted(shapes, key=lambda found: (found.start, found.start - found.end)):
+        if not kept or marker.start >= kept[-1].end:
+            kept.append(marker)
+    return kept
 
 
 def _by_number(marker: Marker, labels: dict[int, int]) -> list[int] | None:

@@ -19,7 +19,7 @@ from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.references import LINKS_ONLY, split_references
+from paperpyramid.parsers.embedded.references import LINKS_ONLY, headless_list_start, split_references
 from paperpyramid.parsers.embedded.table_reader import table_cells
 
 _ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
@@ -50,7 +50,12 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
     """Walk the classified blocks, building the section tree and pulling out the rest; return
     the small print set aside (see :func:`_drop_small_print`)."""
     state = _Assembly(document, blocks, body_size=body_size)
+    headless = None if any(block.kind == "heading" and _opens_references(block) for block in blocks) else headless_list_start(blocks)
     for index, block in enumerate(blocks):
+        if index == headless:
+            _open_headless_references(state, block)
+        if headless is not None and index >= headless and block.kind == "aside":
+            block.kind = "paragraph"  # the list is set in small print
         if block.kind == "aside":
             state.asides.append(DocBlock(text=block.text, page=block.page, kind="paragraph", bbox=block_bbox(block, [])))
             continue
@@ -92,8 +97,7 @@ def _open_section(state: _Assembly, block: Block) -> None:
     """A heading opens a section under the nearest open one of a lower level."""
     sections = state.document.sections
     title = re.sub(r"\s+", " ", block.title).strip()
-    # "2.8 References", a subsection on how to cite, is no reference list
-    is_references = title.lower() in REFERENCE_HEADINGS and "." not in (block.number or "")
+    is_references = _opens_references(block)
     level = 1 if is_references else max(block.level, 1)
     while state.stack and sections[state.stack[-1]].level >= level:
         state.stack.pop()
@@ -110,6 +114,26 @@ def _open_section(state: _Assembly, block: Block) -> None:
     state.stack = [] if is_references or title.lower() in ("abstract", "summary") else state.stack + [len(sections) - 1]
     state.current = section
     state.in_references = is_references
+    state.resumed = False
+
+
+def _opens_references(block: Block) -> bool:
+    """Whether a heading opens the reference list: "2.8 References", a subsection on how to
+    cite, does not, nor one in a subsection's style over prose ("2. References" in a guide: see
+    :func:`.headings.mark_sections_on_citing`)."""
+    title = re.sub(r"\s+", " ", block.title).strip().lower()
+    return title in REFERENCE_HEADINGS and "." not in (block.number or "") and not block.extra.get("on_citing")
+
+
+def _open_headless_references(state: _Assembly, block: Block) -> None:
+    """A reference list printed without a heading (REVTeX's; see
+    :func:`~.references.headless_list_start`): its section opens where its first entry is, and
+    its lines, small print included, are the list's."""
+    section = Section(title="References", level=1, number="ref", page_start=block.page, page_end=block.page)
+    state.document.sections.append(section)
+    state.stack = []
+    state.current = section
+    state.in_references = True
     state.resumed = False
 
 

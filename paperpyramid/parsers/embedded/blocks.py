@@ -121,10 +121,14 @@ _MATH_FONT = re.compile(
     r"^(cmmi|cmsy|cmex|msbm|msam|cmr\d*$|eufm|rsfs|mt(mi|sy|ex)|symbol|stix.*math|cambria.*math|txmi|txsy|pxmi|pxsy|esint|lmmath|lmmi|lmsy|euex)",
     re.I,
 )
+#: TeX's roman text face, which :data:`_MATH_FONT` counts for the digits of displays; headings are set in it
+_ROMAN_FONT = re.compile(r"^cmr\d*$", re.I)
 #: a typewriter face by its name: "CMTT10", "LMMono10-Regular", "Courier", "Inconsolata", "DejaVuSansMono"
 _MONOSPACE_FONT = re.compile(
     r"(?:^|[-+_])(?:cmtt|lmtt|sftt|txtt|pcr)|mono(?!type)|nimbusmon|courier|consol|typewriter|tt\d{1,2}(?:$|[-_])", re.I
 )
+#: a lowest heading numbered by a small letter, on a line of its own in bold or italics: "a. A subsubsection in an appendix"
+_LETTERED_HEADING = re.compile(r"^(?P<num>[a-z])\.\s+(?P<title>[A-Z].*)$")
 #: "Appendix A: Appendixes", "APPENDIX B. A LITTLE MORE": an appendix's label and its title
 APPENDIX_LABEL = re.compile(r"^(?:appendix|annex)\s+(?P<num>[A-Z]|\d{1,2})\s*[.:—–-]?\s+(?P<title>\S.{2,})$", re.I)
 #: an appendix's label on a line of its own, its title on the next: "Appendix A" over "How to Make an Appendix"
@@ -233,15 +237,16 @@ def join_lines(texts: list[str]) -> str:
     return out.replace("\u00ad", "")
 
 
-#: "2.1. Test Substances. EGMAX …": a number of two levels or more, a title, a full stop, text
-NUMBERED_RUN_IN = re.compile(r"^(?P<num>\d{1,2}(?:\.\d{1,2}){1,3})\.?\s+(?P<title>[A-Z].{1,118}?)\.\s+(?=\S)")
+#: "2.1. Test Substances. EGMAX …": a number of two levels or more (an appendix's "A.1" too), a
+#: title (in quotes or not: '9.2. "Poor man's bold". If …'), a full stop, text
+NUMBERED_RUN_IN = re.compile(r"^(?P<num>(?:\d{1,2}|[A-Z])(?:\.\d{1,2}){1,3})\.?\s+(?P<title>[\"“‘]?[A-Z].{1,118}?)\.\s+(?=\S)")
 
 
 def styled_lead(line: Line) -> str | None:
     """The lead-in of a line set in bold or italics and closed by a full stop after a word (set
     in the same style or not), before more text in the body's style: "**Data sources.** The …",
     "*Shake-flask cultivation system.* The …". Not a colon ("Decision:", "Supports:" label a
-    figure's parts) nor an ellipsis."""
+    figure's parts) nor an ellipsis. Without the full stop, see :func:`_unclosed_lead`."""
     for prefix in (line.bold_prefix, line.italic_prefix):
         if not 3 <= prefix < len(line.text) - 3:
             continue
@@ -250,7 +255,33 @@ def styled_lead(line: Line) -> str | None:
             lead += "."
         if lead.endswith(".") and (lead[-2:-1].isalnum() or lead[-2:-1] in ")]"):
             return lead
+        if _unclosed_lead(lead, line.text[prefix:]):
+            return lead
     return None
+
+
+#: the opening of a sentence: a capitalised word, then a word in lower case ("These should", "The argument") or the line's end
+_SENTENCE_OPENING = re.compile(r"^[A-Z][a-z]{0,12}(?:\s+[a-z]|$)")
+#: a lowest heading's letter before its title ("a. Syntax"): REVTeX's fourth level
+_LETTER_LABEL = re.compile(r"^[a-z]\.\s+[A-Z]")
+_UNCLOSED_WORDS = 10
+
+
+def _unclosed_lead(lead: str, rest: str) -> bool:
+    """A lettered run-in heading without its full stop, the paragraph's first sentence right after
+    it: "*a. Syntax* The argument of …" (REVTeX's fourth level, in italics or bold). Unlettered, a
+    bold or italic opening is as often emphasis or a name as a heading ("**Claim negation** Unless
+    …" set with ``{\\bf}``, which a LaTeX gold does not count, "*Escherichia coli* Strains"), so it
+    needs its full stop. A few words, ending in a word or a closed parenthesis: not a phrase cut
+    short (a comma, an open parenthesis, "of") nor code."""
+    words = lead.split()
+    if not 2 <= len(words) <= _UNCLOSED_WORDS or not _LETTER_LABEL.match(lead) or not _SENTENCE_OPENING.match(rest.lstrip()):
+        return False
+    return (lead[-1].isalnum() or lead[-1] == ")") and lead.count("(") == lead.count(")") and words[-1].lower() not in _OPEN_ENDINGS
+
+
+#: words a title does not end with: the lead-in is cut short
+_OPEN_ENDINGS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"})
 
 
 def split_blocks(lines: list[Line], body_size: float) -> list[Block]:
@@ -463,14 +494,22 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     if any("row" in line.tags for line in block.lines):
         return None  # shares its baseline with other text: a table cell or a figure label
     first = block.lines[0]
-    if (3 <= first.bold_prefix < len(first.text) - 3 and not _numbered_line(block, text)) or NUMBERED_RUN_IN.match(text):
+    # a line set larger than the body is all heading, whatever its bold stops at ('3.4. The classes
+    # "yearmon" and "yearqtr": Roll your own index', the quoted names in another face)
+    heading_size = len(block.lines) == 1 and first.size > body_size + 0.5
+    lead_in = 3 <= first.bold_prefix < len(first.text) - 3 and not _numbered_line(block, text) and not heading_size
+    if lead_in or NUMBERED_RUN_IN.match(text):
         return None  # a lead-in followed by body text: a run-in heading (see .run_in)
     chars = [ch for ch in text if not ch.isspace()]
     if sum(1 for ch in chars if ch.isalpha()) < 0.6 * len(chars):
         return None
     match = _NUMBERING.match(text)
+    if match is None and len(block.lines) == 1 and max(first.bold_prefix, first.italic_prefix) >= len(first.text.rstrip()) - 1:
+        match = _LETTERED_HEADING.match(text)  # "a. A subsubsection in an appendix" (REVTeX's fourth level), all bold or italic
     if match is None and _MONOSPACE_FONT.search(first.font):
         return None  # a line of code ("R> plot(z)"), whatever its style
+    if match is None and _MATH_FONT.match(first.font) and not _ROMAN_FONT.match(first.font):
+        return None  # a symbol set in a display's math italic ("Due", D sub u, e over it), not an italic heading
     number = None
     title = text
     if match and re.fullmatch(r"[A-H]", match.group("num")) and match.group("title")[:1].islower():
@@ -488,16 +527,21 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     if plain in KNOWN_HEADINGS or plain in REFERENCE_HEADINGS:
         return number, title
     words = title.split()
-    if len(words) > 18 or not _capitalised(title[0]) or text.endswith((",", ";", "-")):
+    # a numbered title may open with a name in lower case ("3.1. strucchange: Empirical fluctuation processes")
+    lower_name = bool(match) and len(block.lines) == 1 and (block.bold or heading_size) and title[0].islower()
+    if len(words) > 18 or not (_capitalised(title[0]) or lower_name) or text.endswith((",", ";", "-")):
         return None
     # "Citation: Iskandar DT…" is front matter; "3.2 Citation Prediction" is a section
-    if THEOREM_LIKE.match(title) or (match is None and METADATA_LABEL.match(title)):
+    # an appendix's label numbers its title: "APPENDIX I. NOTATION" is no statement's label
+    if (THEOREM_LIKE.match(title) and not block.extra.get("appendix")) or (match is None and METADATA_LABEL.match(title)):
         return None
     if text.endswith(".") and not match and len(words) > 6:
         return None
     if re.search(r"\b(et al|doi|http|www\.|@)\b", text, re.I):
         return None
     letters = [ch for ch in title if ch.isalpha()]
+    if match is None and len(letters) < 3 and not block.bold:
+        return None  # "Ct" beside a display: a variable set in italics (or larger), not a title
     caps = len(letters) >= 4 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
     larger = block.size >= body_size + max(0.8, body_size * 0.1)
     # a small-capitals face may give its letters' reduced size; its line is as tall as the body's

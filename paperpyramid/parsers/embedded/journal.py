@@ -6,23 +6,28 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
 
 - **journal**: a line in one of the shapes publishers print the paper's citation in:
   running heads and feet (``J Neurosci Methods 2019;312:45–52``, ``PLOS ONE | DOI:…``,
-  ``Nature Communications | (2021) 12:3456 |``), mastheads (``Journal of Hydrology 560 (2018)
-  1–12``, ``JOURNAL OF APPLIED STATISTICS 2019, VOL. 46``), any name followed by nothing but
-  a citation's numbers (a year among them) up to its DOI or the line's end, and the citation
-  in a box that says so (``Cite this article:``, ``To cite:``, ``Citation:``, ``Published
-  in:``, ``This paper should be cited as``), where the journal follows the authors and title.
-  On the first page only, a proceedings' own line (``Proceedings of the 58th Annual Meeting
-  of …, pages 4969–4983``), an ACM permission block's conference (``PLDI'09, June 15–20,
-  2009, …``), a conference's head over the page (the proceedings' title, then the meeting's
-  days: ``Proceedings of the ASME 2023 … Exposition IMECE2023 October 29–November 2, 2023``)
-  and an overlay journal's stamp (``Accepted in Quantum 2017-05-09``). Not a journal: a line
-  that opens with a version, draft or preprint word, a name followed by years alone (an
-  author-year citation), an author's own name. A line's shape anchors it at its start (or after ``et al.``, or after the
-  authors' `` / `` in an Elsevier head): a reference list's entries begin with their
-  authors, so their journals are not read. Names run to 16 words (``Proceedings of the National Academy of
-  Sciences of the United States of America``); in capitals they are title-cased. Of several,
-  a boxed citation's first, then the one on the most pages; one named once, on a later page
-  only, is a reference's.
+  ``Nature Communications | (2021) 12:3456 |``, ``Scientific Reports | 7: 12345 | DOI:…``),
+  mastheads (``Journal of Hydrology 560 (2018) 1–12``, ``JOURNAL OF APPLIED STATISTICS 2019,
+  VOL. 46``, APA's name with its section after a colon: ``Journal of Experimental Psychology:
+  General 2019, Vol. 148``), any name followed by nothing but a citation's numbers (a year
+  among them) up to its DOI or the line's end, and the citation in a box that says so (``Cite
+  this article:``, ``To cite:``, ``Citation:``, ``Published in:``, ``This paper should be
+  cited as``), where the journal follows the authors and title. On the first page only, a
+  proceedings' own line (``Proceedings of the 58th Annual Meeting of …, pages 4969–4983``), an
+  ACM permission block's conference (``PLDI'09, June 15–20, 2009, …``), a conference's head
+  over the page (the proceedings' title, then the meeting's days: ``Proceedings of the ASME
+  2023 … Exposition IMECE2023 October 29–November 2, 2023``), an overlay journal's stamp
+  (``Accepted in Quantum 2017-05-09``) and a name alone over the DOI (Springer's online first:
+  ``Climatic Change`` / ``https://doi.org/10.1007/…``). Where no line has a citation's shape,
+  a name alone in the heads or feet of two pages or more, with a journal's word in it (ASME's
+  feet: ``Journal of Heat Transfer``). Not a journal: a line that opens with a version, draft
+  or preprint word, an article type (``Original Article``), a name followed by years alone (an
+  author-year citation), an author's own name. A line's shape anchors it at its start (or
+  after ``et al.``, or after the authors' `` / `` in an Elsevier head): a reference list's
+  entries begin with their authors, so their journals are not read. Names run to 16 words
+  (``Proceedings of the National Academy of Sciences of the United States of America``); in
+  capitals they are title-cased. Of several, a boxed citation's first, then the one on the
+  most pages; one named once, on a later page only, is a reference's.
 - **year**: the journal line's, a page's over the Info or XMP's; else, on the first page only,
   the arXiv stamp's date (bioRxiv's "posted" date), a copyright line's year (its © read as
   ``c`` too), a date alone on a line (a preprint's), the year accepted, the year received.
@@ -33,12 +38,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-DATE = r"\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4}"
+# a date as publishers print it: "12 May 2016", "12th May, 2016", "May 12th, 2016", "2016-05-12"
+DATE = r"\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\.?,?\s+\d{4}|[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|(?:19|20)\d\d-[01]\d-[0-3]\d"
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 # a journal's name: capitalised words, small words between them, abbreviations with full stops
 # (a brand may start in lower case: eLife, iScience, mBio)
-_J = r"(?P<journal>(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'&.-]*(?:\s+(?:[A-Z][\w’'&.-]*|of|and|in|for|the|on|&))*?)"
+_NAME = r"(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'&.-]*(?:\s+(?:[A-Z][\w’'&.-]*|of|and|in|for|the|on|&))*?"
+_J = rf"(?P<journal>{_NAME})"
 # the start of a line, or after the authors a head prints first: "Smith et al. Journal …",
 # Elsevier's "O. Sanni, A.P.I. Popoola / Data in Brief 22 (2019) 451–457"
 _AFTER_AUTHORS = r"(?:^|et al\.?[,:]?\s+(?:/\s+)?|\s/\s+)"
@@ -49,8 +56,11 @@ _JOURNAL_LINES = [
     re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*(?:DOI|doi\b|(?P<date>{DATE}))"),
     # PLOS since 2017: "PLOS ONE | https://doi.org/10.1371/journal.pone.0193451 March 20, 2018"
     re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*https?://(?:dx\.)?doi\.org/\S+(?:\s+(?P<date>{DATE}))?"),
-    # Frontiers' foot: "Frontiers in Microbiology | www.frontiersin.org"
-    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*www\.\S+\s*$"),
+    # Nature's older feet: "Scientific Reports | 7: 12345 | DOI:10.1038/s41598-017-12345-6" (the year is the date published)
+    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*\d+\s*:\s*[A-Za-z]?\d+\s*[|¦]\s*(?:DOI|doi\b|https?://)"),
+    # Frontiers' foot: "Frontiers in Microbiology | www.frontiersin.org", before 2018 with the date and volume
+    # after it, as PLOS's feet before 2015: "PLOS ONE | www.plosone.org 1 December 2014 | Volume 9 | Issue 12 | e115553"
+    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*www\.\S+(?:\s+(?P<date>{DATE}))?(?:\s*[|¦]\s*(?i:volume|vol\.?|issue|article)\b.*)?\s*$"),
     # BMC's head without its numbers (set apart on the line): "Hua et al. BMC Public Health"
     re.compile(rf"et al\.\s+{_J}\s*$"),
     # Nature: "Nature Communications | (2021) 12:3456 | https://doi.org/…"
@@ -68,6 +78,8 @@ _JOURNAL_LINES = [
     re.compile(rf"{_AFTER_AUTHORS}{_J}\s+\d+\s+\({_YEAR}\)\s+\d+"),
     # Taylor & Francis, the name above the issue line: "JOURNAL OF APPLIED STATISTICS 2019, VOL. 46, NO. 3"
     re.compile(rf"^{_J},?\s+{_YEAR},\s+(?i:vol)\.?\s*\d+"),
+    # APA, a section's name after a colon, over the issue line: "Journal of Experimental Psychology: General 2019, Vol. 148"
+    re.compile(rf"^(?P<journal>{_NAME}:\s+[A-Z][\w-]*(?:,?\s+(?:[A-Z][\w-]*|and)){{0,4}}),?\s+{_YEAR},\s+(?i:vol)\.?\s*\d+"),
     # Oxford Academic: "Bioinformatics, 36(5), 2020, 1234–1240"
     re.compile(rf"^{_J},\s+\d+(?:\s*\(\d+\))?,\s+{_YEAR},\s+\d+"),
     # IEEE style: "Journal Name, vol. 117, no. 4, pp. 1–9, January 2020"
@@ -99,6 +111,8 @@ _FIRST_PAGE_LINES = [
     # a conference paper's head: the proceedings' title, perhaps the paper's number, the meeting's days
     # ("Proceedings of the ASME 2023 International … Exposition IMECE2023 October 29–November 2, 2023, …")
     re.compile(rf"^(?P<journal>(?:Proceedings|(?:Extended\s+)?Abstracts)\s+of\s+.{{5,250}}?)\s+(?:[A-Z]{{2,}}[-\s]?\d{{4}}\s+)?{_DAYS}"),
+    # Springer's first page online first: the name alone over the DOI ("Climatic Change" / "https://doi.org/10.1007/…")
+    re.compile(rf"^{_J}\s+(?:https?://(?:dx\.)?doi\.org/|doi:\s*)10\.\d{{4,9}}/\S+$"),
     # an overlay journal's stamp: "Accepted in Quantum 2017-05-09, click title to verify"
     re.compile(rf"^(?:Accepted|Published) in {_J},?\s+{_YEAR}-\d\d-\d\d\b"),
 ]
@@ -120,7 +134,24 @@ _CITED = [
     re.compile(rf"{_START}{_J},?\s+\d+\s*:\s*[A-Za-z]?\d+"),  # Frontiers, eLife: "Front. Psychol. 11:1234"
     re.compile(rf"{_START}{_J}{_BIB}"),  # APA: "Geophysical Research Letters, 46, 1234–1245."
 ]
-_NOT_JOURNALS = {"page", "volume", "vol", "open access", "research", "article", "copyright", "published", "received", "accepted"}
+_NOT_JOURNALS = {
+    "page",
+    "volume",
+    "vol",
+    "open access",
+    "research",
+    "article",
+    "copyright",
+    "published",
+    "received",
+    "accepted",
+    "original article",
+    "research article",
+    "review article",
+    "original paper",
+    "original research",
+    "short communication",
+}
 _NOT_FIRST = re.compile(
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
     r"|fig(?:ure)?|table|page|vol(?:ume)?|issue|received|accepted|published|revised|submitted|available|copyright|doi"
@@ -175,7 +206,7 @@ def find_journal(
     # a journal named once, on a later page, is a reference's, not the paper's
     pages = {name: found for name, found in pages.items() if len(found) >= 2 or found & {0, 1}}
     if not pages:
-        return stored or None, _year_elsewhere(lines), None
+        return stored or _name_alone(lines), _year_elsewhere(lines), None
     journal = boxed[0] if boxed else max(pages, key=lambda name: len(pages[name]))
     year = years[journal].most_common(1)[0][0] if journal in years else _year_elsewhere(lines)
     return journal, year, dates.get(journal)
@@ -232,6 +263,26 @@ def _clean(name: str) -> str:
         words = [word.lower() if word.lower() in _SMALL and index else word.capitalize() for index, word in enumerate(name.split())]
         name = " ".join(words)
     return name
+
+
+# a running head or foot of the journal's name alone: "Journal of Heat Transfer", "IEEE TRANSACTIONS ON …"
+_NAME_ALONE = re.compile(rf"^{_J}$")
+_JOURNAL_WORD = re.compile(
+    r"\b(?i:journal|transactions|letters|annals|bulletin|proceedings|reports|archives|acta|advances|communications|quarterly|magazine)\b"
+)
+
+
+def _name_alone(lines: list[tuple[int, str]]) -> str | None:
+    """A journal's name printed alone in the heads or feet of two pages or more (ASME's feet:
+    "Journal of Heat Transfer" beside the copyright line), where no line gives its citation:
+    two words or more, one of them a journal's word; the one on most pages."""
+    pages: dict[str, set[int]] = {}
+    for page, text in lines:
+        match = _NAME_ALONE.match(text.strip())
+        if match and page >= 1 and len(match.group("journal").split()) >= 2 and _JOURNAL_WORD.search(text):
+            pages.setdefault(_clean(match.group("journal")), set()).add(page)
+    repeated = [name for name, found in pages.items() if len(found) >= 2]
+    return max(repeated, key=lambda name: len(pages[name])) if repeated else None
 
 
 def _year_elsewhere(lines: list[tuple[int, str]]) -> int | None:

@@ -124,6 +124,9 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
     order = visual_order(raw, chars)
     turn = text_turn(raw, n)  # a page set sideways (a landscape table): read it turned upright
     runs = read_runs(raw, chars, order or range(n), order is not None, (width, height), turn, scales)
+    if not turn and (marks := line_number_marks(runs, height)):  # a review copy: read the page again without its line numbers
+        chars = _blank_marks(raw, chars, marks, (width, height), turn)
+        runs = read_runs(raw, chars, order or range(n), order is not None, (width, height), turn, scales)
     lines = _lines(runs, number, split_numbers)
     n_images = _count_images(page) if len(lines) < 3 else 0
     invisible = _invisible(raw, n)
@@ -157,6 +160,152 @@ def _lines(runs: list[CharRun], number: int, split_numbers: bool) -> list[Line]:
             if split_numbers:
                 _split_line(run, line, number)
     return lines
+
+
+#: a number that may count a line: alone on its run, or leading it before a space
+_LEAD_NUMBER = re.compile(r"(\d{1,4})(?: |$)")
+_DIGIT = re.compile(r"\d")
+#: a review copy numbers at least this many lines of a page
+_NUMBERED_LINES = 5
+#: a column of line numbers runs down at least this share of the page
+_NUMBERED_SPAN = 0.25
+
+#: a number counting a line: its value and box (x0, top, x1, bottom)
+Mark = tuple[int, float, float, float, float]
+
+
+def line_number_marks(runs: list[CharRun], height: float) -> list[Mark]:
+    """A review copy's line numbers, in the margin or the gutter between columns, whether pdfium
+    reads them as lines of their own ("40") or glued to the text line they count ("60 I.A.1.
+    Heading"): numbers leading their runs that stand in one column (aligned on their right
+    edge; on their left only in a right margin, with no text after them), outside the text
+    columns (no other text crosses theirs beside a number, hardly any line starts in it), that
+    rise down the page a text line apart per unit (numbers on every line, or on every fifth)
+    over a quarter of the page at least. A numbered list's entries, a table's row numbers and
+    equation numbers fail one of these: their pitch is an entry's, the table's text starts
+    where they stand, they are in parentheses, or they are few. Landscape pages are not read
+    for them (the caller skips turned pages: there they would be a table's)."""
+    marks: list[Mark] = []
+    for run in runs:
+        if run.rtl or not run.chars or not run.chars[0].isdigit():
+            continue
+        match = _LEAD_NUMBER.match("".join(run.chars[:6]))
+        if match:
+            digits = len(match.group(1))
+            marks.append((int(match.group(1)), run.boxes[0], run.top, run.boxes[2 * digits - 1], run.bottom))
+    if len(marks) < _NUMBERED_LINES:
+        return []
+    line = sorted(run.bottom - run.top for run in runs)[len(runs) // 2]
+    found: dict[tuple[float, float], Mark] = {}
+    for edge in (3, 1):  # right-aligned (a left margin or a gutter), then left-aligned (a right margin)
+        for column in _aligned(marks, edge):
+            if edge == 1 and _text_right_of(column, runs):
+                continue  # left-aligned numbers with text after them: a table's first column
+            if _counts_lines(column, height, line) and not _crossed(column, runs) and _outside_text(column, runs):
+                found.update({(mark[1], mark[2]): mark for mark in column})
+    return list(found.values())
+
+
+def _aligned(marks: list[Mark], edge: int) -> list[list[Mark]]:
+    """The marks in columns sharing the edge ``edge`` (an index of the mark) within a point and a half."""
+    columns: list[list[Mark]] = []
+    for mark in sorted(marks, key=lambda mark: mark[edge]):
+        if columns and mark[edge] - columns[-1][-1][edge] <= 1.5:
+            columns[-1].append(mark)
+        else:
+            columns.append([mark])
+    return [column for column in columns if len(column) >= _NUMBERED_LINES]
+
+
+def _counts_lines(column: list[Mark], height: float, line: float) -> bool:
+    """Whether the numbers of a column count lines ``line`` high: over :data:`_NUMBERED_SPAN` of
+    the page at least, rising down it about a text line apart for each unit. Numbers every fifth
+    line (5, 10, 15) are that already; numbers on every line must also rise at one steady pitch
+    for most steps (space above a heading widens a few), where a list's numbers rise an entry
+    of one, two or three lines a unit."""
+    column = sorted(column, key=lambda mark: mark[2])
+    if column[-1][4] - column[0][2] < _NUMBERED_SPAN * height:
+        return False
+    steps = [
+        (below[0] - above[0], (below[2] + below[4] - above[2] - above[4]) / 2) for above, below in zip(column, column[1:], strict=False)
+    ]
+    pitches = sorted(rise / step for step, rise in steps if step > 0)
+    if len(pitches) < 0.9 * len(steps):
+        return False
+    base = pitches[len(pitches) // 4]
+    if not 0.8 * line <= base <= 2 * line:
+        return False
+    if all(mark[0] % 5 == 0 for mark in column):
+        return True
+    return pitches[0] >= 0.8 * base and pitches[len(pitches) // 2] <= 1.3 * base
+
+
+def _crossed(column: list[Mark], runs: list[CharRun]) -> bool:
+    """Whether other text crosses the numbers' column beside one of them (the text glued after
+    a number starts right of it): then the numbers are part of that text. A display or a figure
+    between two numbers may cross it: numbering skips them."""
+    x0, x1 = min(mark[1] for mark in column), max(mark[3] for mark in column)
+    starts = {(mark[1], mark[2]) for mark in column}
+    for run in runs:
+        if run.x1 <= x0 + 1 or run.x0 >= x1 - 1:
+            continue  # (a column's lines may end a hair into a gutter's numbers)
+        if (run.boxes[0], run.top) in starts and _after_number(run) > x1 - 1:
+            continue  # alone, or the text after it starts past the column
+        if any(min(run.bottom, mark[4]) - max(run.top, mark[2]) > 0.3 * (mark[4] - mark[2]) for mark in column):
+            return True
+    return False
+
+
+def _after_number(run: CharRun) -> float:
+    """The left edge of the run's first character after its leading number (inf: none)."""
+    lefts = run.boxes[0::2]  # the drawn characters' left edges (spaces have none)
+    digits = next((index for index, ch in enumerate(run.chars) if not ch.isdigit()), len(run.chars))
+    return lefts[digits] if digits < len(lefts) else math.inf
+
+
+def _text_right_of(column: list[Mark], runs: list[CharRun]) -> bool:
+    """Whether text follows any of the numbers on its line (glued to it or further right)."""
+    for mark in column:
+        for run in runs:
+            if run.boxes[0] == mark[1] and run.top == mark[2]:
+                if _after_number(run) < math.inf:
+                    return True
+            elif run.x0 > mark[3] and min(run.bottom, mark[4]) - max(run.top, mark[2]) > 0.3 * (mark[4] - mark[2]):
+                return True
+    return False
+
+
+def _outside_text(column: list[Mark], runs: list[CharRun]) -> bool:
+    """Whether the numbers stand outside the text columns: hardly any other line of the page
+    starts where they stand, where a table's row numbers stand at the left edge of its column
+    and the text above and below the table starts there too."""
+    x0, x1 = min(mark[1] for mark in column) - 1, max(mark[3] for mark in column) + 1
+    starts = {(mark[1], mark[2]) for mark in column}
+    inside = sum(1 for run in runs if x0 <= run.x0 <= x1 and (run.boxes[0], run.top) not in starts)
+    return inside <= max(2, 0.2 * len(column))
+
+
+def _blank_marks(raw: ctypes.c_void_p, chars: str | list[str], marks: list[Mark], size: tuple[float, float], turn: int) -> list[str]:
+    """``chars`` with the digits of the line numbers ``marks`` made empty (so
+    :func:`~.char_runs.read_runs` skips them). Only the page's digits are looked up (found by a
+    regular expression where the page's text is one string), on pages with line numbers only."""
+    width, height = size
+    blanked = list(chars)
+    digits = (
+        [match.start() for match in _DIGIT.finditer(chars)]
+        if isinstance(chars, str)
+        else [index for index, ch in enumerate(chars) if ch.isdigit()]
+    )
+    rect = pdfium_c.FS_RECTF()
+    for index in digits:
+        pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect))
+        box = (rect.left, height - rect.top, rect.right, height - rect.bottom)
+        if turn:
+            box = turn_box(turn, box, width, height)
+        x, y = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        if any(mark[1] - 0.5 <= x <= mark[3] + 0.5 and mark[2] - 0.5 <= y <= mark[4] + 0.5 for mark in marks):
+            blanked[index] = ""
+    return blanked
 
 
 def table_lines(page: Page) -> list[Line]:
@@ -297,6 +446,12 @@ _LIGATURES = str.maketrans(
 )
 
 
+#: a ligature of TeX's fonts without a Unicode map, as pdfium hands it over: a control character
+#: (T1 ``0x1B``-``0x1F``, OT1 ``0x0B``-``0x0F``: ff, fi, fl, ffi, ffl) touching a letter. Read here,
+#: before the line's spaces are squeezed: Python counts ``0x1C``-``0x1F`` as white space, so
+#: "Signi\x1ccance" would become "Signi cance" and "\x1ductuation" lose its "fl" later
+_TEX_LIGATURE = re.compile(r"(?<=[^\W\d_])[\x0b-\x0f\x1b-\x1f]|[\x0b-\x0f\x1b-\x1f](?=[^\W\d_])")
+_TEX_LIGATURES = dict(zip("\x1b\x1c\x1d\x1e\x1f\x0b\x0c\x0d\x0e\x0f", ("ff", "fi", "fl", "ffi", "ffl") * 2, strict=True))
 #: Arabic letters in their contextual forms (some producers map glyphs to them): the letters
 _PRESENTATION_FORMS = re.compile("[\ufb50-\ufdff\ufe70-\ufefc]+")
 #: TeX's ``quotes'' in ASCII, where a pair of them holds words on one line
@@ -308,8 +463,10 @@ def normalize_text(text: str) -> str:
     """Undo ligatures and odd spaces, join UTF-16 halves, read math letters as plain ones and
     drop invisible marks (:func:`~paperpyramid.text_clean.plain_unicode`), compose accents (NFC), make quotes set as two single
     ones (‘‘ ’’, TeX's ``…'') one, read Arabic presentation forms as the letters; keep the text
-    otherwise as printed."""
+    otherwise as printed. TeX's ligatures without a Unicode map are read too (:data:`_TEX_LIGATURE`)."""
     text = text.translate(_LIGATURES)
+    if not text.isprintable():  # rare: a control character (checked first, cheaply)
+        text = _TEX_LIGATURE.sub(lambda match: _TEX_LIGATURES[match.group()], text)
     if "``" in text:
         text = _TEX_QUOTES.sub("\u201c\\1\u201d", text)
     if not text.isascii():

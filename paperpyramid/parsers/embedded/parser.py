@@ -13,7 +13,6 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from difflib import SequenceMatcher
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -30,6 +29,14 @@ from paperpyramid.parsers.embedded.back_matter import split_overgrown_back_matte
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.displays import set_displays
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
+from paperpyramid.parsers.embedded.headings import (
+    OUTLINE_ENTRIES,
+    apply_outline,
+    filter_headings,
+    heading_style,
+    mark_sections_on_citing,
+    prose,
+)
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, normalize_text, page_graphics
 from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import (
@@ -292,14 +299,15 @@ def _build_document(
     _demote_front_matter(blocks)
     _fold_abstract_labels(blocks)
     blk.join_appendix_labels(blocks)
-    outlined = len(toc) >= _OUTLINE_ENTRIES
+    mark_sections_on_citing(blocks)
+    outlined = len(toc) >= OUTLINE_ENTRIES
     if outlined:  # an outline names run-in headings too ("9.3. Dots. Normally …"): cut them out to be found
         _renumber_members(blocks, split_run_in_headings(blocks))
-    if not _apply_outline(blocks, toc):
+    if not apply_outline(blocks, toc):
         _require_following_text(blocks)
         if not outlined:
             _renumber_members(blocks, split_run_in_headings(blocks))
-        _filter_headings(blocks, body_size)
+        filter_headings(blocks, body_size)
     document.doi = fm.find_doi(first_page_text, metadata, last_page_text)
     surnames = frozenset(author.name.split()[-1].lower() for author in document.authors if author.name.split())
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata, surnames)
@@ -382,7 +390,7 @@ def _require_following_text(blocks: list[Block]) -> None:
             return True  # last block of the document: nothing to judge by
         nxt = blocks[content[position + 1]]
         if nxt.kind == "paragraph":
-            return len(nxt.text) >= 80 or nxt.page != blocks[content[position]].page or _prose(nxt.text)
+            return len(nxt.text) >= 80 or nxt.page != blocks[content[position]].page or prose(nxt.text)
         if nxt.kind in ("table_part", "caption"):
             return nxt.kind == "caption" and nxt.extra.get("caption_kind") == "table"
         if nxt.kind == "heading":
@@ -401,12 +409,6 @@ def _require_following_text(blocks: list[Block]) -> None:
     for index, keep in verdicts.items():
         if not keep:
             blocks[index].kind = "paragraph"
-
-
-def _prose(text: str) -> bool:
-    """Words a sentence is made of, not labels: at least two lowercase words."""
-    words = text.split()
-    return len(words) >= 4 and sum(1 for word in words if len(word) >= 3 and word.isalpha() and word.islower()) >= 2
 
 
 _ABSTRACT_LABELS = {
@@ -474,10 +476,10 @@ def _demote_front_matter(blocks: list[Block]) -> None:
         return
     # a section before the anchor, after the first long paragraph, set as the headings from the
     # anchor on are: "First section" where the first heading the parser knows is "References"
-    body_styles = {_heading_style(block) for block in blocks[anchor:] if block.kind == "heading"}
+    body_styles = {heading_style(block) for block in blocks[anchor:] if block.kind == "heading"}
     text_at = next((index for index, block in enumerate(blocks) if block.kind == "paragraph" and len(block.text) > 200), anchor)
     for index, block in enumerate(blocks[:anchor]):
-        if index > text_at and block.kind == "heading" and _heading_style(block) in body_styles:
+        if index > text_at and block.kind == "heading" and heading_style(block) in body_styles:
             continue
         if block.kind == "heading" and not block.extra.get("outline"):
             block.kind = "paragraph"
@@ -506,212 +508,3 @@ _ENTRY_PIECE = re.compile(r"\b(?:1[89]\d\d|20\d\d)[a-z]?[;:.,)]|[:,]\s?\d{1,5}\s
 # small print with this many words of three letters or more is text, not a figure's labels
 _SMALL_PRINT_WORDS = 4
 _PROSE_WORD = re.compile(r"[^\W\d_]{3,}")
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"[\W\d_]+", "", text.lower())
-
-
-#: an outline of fewer entries names no sections
-_OUTLINE_ENTRIES = 3
-
-
-def _apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -> bool:
-    """Let the PDF outline name the headings, when it looks like a section outline."""
-    if len(toc) < _OUTLINE_ENTRIES:
-        return False
-    # the title block is never a section: outlines often hang every heading under the title
-    candidates = [index for index, block in enumerate(blocks) if len(block.lines) <= 4 and block.kind != "title"]
-    matched: dict[int, tuple[int, str]] = {}
-    start = 0
-    ancestors: dict[int, str] = {}
-    for level, title, page in toc:
-        ancestors = {depth: name for depth, name in ancestors.items() if depth < level}
-        ancestors[level] = _norm(title)
-        if any(ancestors.get(depth) in ("abstract", "summary") for depth in range(level)):
-            continue  # a structured abstract's labels, not sections
-        # the title without what may be its numbering, and whole: "A surprising contradiction"
-        # may be printed with the article, "B. New options" with its letter
-        keys = [key for key in dict.fromkeys((_norm(re.sub(r"^\s*([\dIVXA-H]+(\.\d+)*\.?)\s+", "", title)), _norm(title))) if len(key) >= 3]
-        if not keys:
-            continue
-        # the page the outline names first, then its neighbours (destinations can be off by one)
-        for slack in (0, 1):
-            position = _find_heading(blocks, candidates, start, keys, page, slack)
-            if position is not None:
-                matched[candidates[position]] = (level, title)
-                start = position + 1
-                break
-    if len(matched) < max(3, 0.5 * len(toc)):
-        return False
-    lettered = _letter_numbered(toc)
-    first = min(matched)
-    levels = {title: level for level, title, _ in toc}
-    # outlines often hang every section under one root (the article's title): the IMRaD
-    # headings' level is level 1
-    top = [level for level, title in matched.values() if _norm(title) in {_norm(name) for name in _TOP_LEVEL}]
-    shift = min(top) - 1 if top else min(level for level, _ in matched.values()) - 1
-    matched = {index: (max(1, level - shift), title) for index, (level, title) in matched.items()}
-    for index, block in enumerate(blocks):
-        if index in matched:
-            level, title = matched[index]
-            parts = blk._NUMBERING.match(title.strip())
-            if parts and re.fullmatch(r"[A-H]", parts.group("num")) and levels[title] not in lettered:
-                parts = None  # "A surprising contradiction": the article, not a number
-            block.kind = "heading"
-            block.level = level
-            if parts:
-                block.number, block.title = parts.group("num").rstrip("."), parts.group("title").strip()
-            else:
-                # the outline's plain stand-in for a printed title ("lambda" for "λ"): the printed one is kept
-                printed = bool(block.title) and _similar(_norm(block.title), _norm(title))
-                block.number = block.number if printed else None
-                block.title = block.title if printed else title.strip()
-            block.extra["outline"] = True
-        elif block.kind == "heading" and not block.extra.get("run_in"):
-            plain = block.title.lower()
-            if plain in blk.KNOWN_HEADINGS and plain not in _FRONT_LABELS and (index < first or plain in blk.BACK_MATTER_HEADINGS):
-                # a printed "Introduction", or "Acknowledgments" after the body (a starred section),
-                # that the outline leaves out: demoted, its text would go with the front matter
-                # before the outline's first heading, or with the section before it
-                block.level = 1
-            elif plain not in REFERENCE_HEADINGS and plain != "abstract":
-                block.kind = "paragraph"
-    return True
-
-
-def _find_heading(blocks: list[Block], candidates: list[int], start: int, keys: list[str], page: int | None, slack: int) -> int | None:
-    for position in range(start, len(candidates)):
-        block = blocks[candidates[position]]
-        if page is not None and abs(block.page - page) > slack:
-            if block.page > page + slack:
-                return None
-            continue
-        for text_key in {_norm(block.title), _norm(block.text), _norm(_APPENDIX_LEAD.sub("", block.title))} - {""}:
-            if any(text_key == key or (len(key) > 12 and text_key.startswith(key[:40])) for key in keys):
-                return position
-            if block.kind == "heading" and block.page == page and any(_similar(text_key, key) for key in keys):
-                return position
-    return None
-
-
-#: "Appendix A." before an appendix's title, which its outline entry leaves out
-_APPENDIX_LEAD = re.compile(r"^\s*appendix\s+[A-Z0-9]{1,2}[.:]?\s+", re.I)
-
-
-def _similar(printed: str, outlined: str) -> bool:
-    """Whether a printed heading and an outline entry are one title written two ways: the
-    outline spells out what the page prints as a symbol ("lambda" for "λ")."""
-    return printed == outlined or (len(outlined) > 12 and SequenceMatcher(None, printed, outlined).ratio() >= 0.85)
-
-
-#: known headings that label front matter rather than open a section of the body
-_FRONT_LABELS = {"abstract", "summary", "keywords"}
-
-
-def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
-    """Outline levels whose entries are numbered with letters (A, B, …), told by a second
-    letter: a lone "A" may be numbering or the article that begins a heading."""
-    return {level for level, title, _ in toc if re.match(r"^\s*[B-H](\.\d+)*\.?\s", title)}
-
-
-def _filter_headings(blocks: list[Block], body_size: float) -> None:
-    """Keep heading styles that behave like headings; give each a level."""
-    for block in blocks:
-        # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
-        if (
-            block.kind == "heading"
-            and block.number
-            and not block.extra.get("outline")
-            and not block.extra.get("run_in")
-            and fm.affiliation_like(block.title)
-        ):
-            block.kind = "paragraph"
-    styles: dict[tuple[float, bool, bool, bool], list[int]] = {}
-    for index, block in enumerate(blocks):
-        if block.kind == "heading" and not block.extra.get("run_in"):
-            styles.setdefault(_heading_style(block), []).append(index)
-    paragraphs = sum(1 for block in blocks if block.kind == "paragraph")
-    for members in styles.values():
-        numbered = sum(1 for index in members if blocks[index].number)
-        known = sum(1 for index in members if blocks[index].title.lower() in blk.KNOWN_HEADINGS)
-        # a style used as often as the body paragraphs is emphasis, not a heading
-        if len(members) > max(8, paragraphs * 0.6) and numbered + known < len(members) * 0.5:
-            for index in members:
-                blocks[index].kind = "paragraph"
-    headings = [block for block in blocks if block.kind == "heading"]
-    level_of = _style_levels(headings)
-    numbered_levels = any(block.number for block in headings)
-    above = 0  # the level of the last heading set on a line of its own
-    for block in headings:
-        if block.number and numbered_levels:
-            block.level = block.number.count(".") + 1 if block.number[0].isdigit() or "." in block.number else 1
-        elif block.extra.get("run_in"):
-            block.level = min(above + 1, 4)  # a run-in heading is the lowest there is: under the heading above it
-            continue
-        else:
-            block.level = level_of.get(_heading_style(block), 1)
-        if not block.extra.get("run_in"):  # a numbered run-in heading is levelled by its number, and nests nothing
-            above = block.level
-    _flatten_back_matter(headings)
-
-
-def _flatten_back_matter(headings: list[Block]) -> None:
-    """The back matter holds no subsections: under "Author Contributions" or "Funding", a
-    heading that is neither numbered, another part of the back matter, an IMRaD section nor an
-    appendix ("Conceptualization", "Methodology", "Writing – review & editing") is a paragraph."""
-    in_back = False
-    for block in headings:
-        plain = block.title.lower().strip()
-        if plain in blk.BACK_MATTER_HEADINGS or plain in REFERENCE_HEADINGS:
-            in_back = True
-        elif block.number or plain in _TOP_LEVEL or plain.startswith("appendix"):
-            in_back = False
-        elif in_back:
-            block.kind = "paragraph"
-
-
-_TOP_LEVEL = {
-    "introduction",
-    "background",
-    "methods",
-    "materials and methods",
-    "results",
-    "discussion",
-    "conclusion",
-    "conclusions",
-    "results and discussion",
-    "related work",
-}
-
-
-def _style_levels(headings: list[Block]) -> dict[tuple[float, bool, bool, bool], int]:
-    """Rank heading styles into levels. The style of the IMRaD headings ("Introduction",
-    "Methods", ...) is level 1 wherever it ranks; "Abstract" and "References" do not count,
-    since journals set them apart."""
-    styles = [
-        _heading_style(block)
-        for block in headings
-        if block.title.lower() not in ("abstract", "summary") and block.title.lower() not in REFERENCE_HEADINGS
-    ]
-    ranked = sorted(set(styles), key=lambda s: (-s[0], not s[1], not s[3], s[2]))
-    anchor = next((_heading_style(block) for block in headings if block.title.lower() in _TOP_LEVEL), None)
-    base = ranked.index(anchor) if anchor in ranked else 0
-    levels = {style: max(1, min(position - base + 1, 4)) for position, style in enumerate(ranked)}
-    if anchor is not None:
-        # a style that only ever appears inside the IMRaD sections is nested in them, even when
-        # it is set larger than they are (small-caps "METHODS" above bold "Patients")
-        first = next(index for index, block in enumerate(headings) if _heading_style(block) == anchor)
-        for style in levels:
-            members = [(index, block) for index, block in enumerate(headings) if _heading_style(block) == style]
-            inside = all(index > first for index, _ in members)
-            generic = all(block.title.lower() in blk.KNOWN_HEADINGS for _, block in members)
-            if style != anchor and inside and not generic:
-                levels[style] = max(levels[style], 2)
-    return levels
-
-
-def _heading_style(block: Block) -> tuple[float, bool, bool, bool]:
-    letters = [ch for ch in block.title if ch.isalpha()]
-    caps = bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
-    return (round(block.size), block.bold, block.lines[0].italic, caps)

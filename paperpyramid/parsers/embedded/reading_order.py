@@ -51,13 +51,18 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
         dropped = single_page_furniture(pages[0])
         pages[0].lines = [line for line in pages[0].lines if not any(line is item for item in dropped)]
     furniture = furniture_keys(pages) if furniture is None else furniture
+    titles = _titles_repeated(pages, furniture)
     for page in pages:
         kept = []
         for line in page.lines:
             text = line.text.strip()
             if line.vertical or _ARXIV_STAMP.search(text) and (line.x0 < page.width * 0.12 or line.width < line.height):
                 continue
-            if _in_band(line, page) and (line_key(text) in furniture or _PAGE_NUMBER.match(text)):
+            if any(line is title for title in titles):
+                line.tags.add(REPEATED_TITLE)
+                kept.append(line)
+                continue
+            if _in_band(line, page) and (line_key(text) in furniture or _PAGE_NUMBER.match(text)) and not _labels_a_line(line, page):
                 continue
             if line_key(text) in furniture and _in_band_of(line, page.height, _WIDE_BAND):
                 continue  # the same head a little further in: a landscape page, a page of another size
@@ -66,6 +71,7 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
                 and len(text) <= 4
                 and (line.x1 < page.width * 0.13 or line.x0 > page.width * 0.87)
                 and not _marks_a_line(line, page)
+                and not _labels_a_line(line, page)
             ):
                 continue  # line numbers of review copies (not an affiliation's superscript number)
             kept.append(line)
@@ -73,6 +79,39 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
     for page, heads in zip(pages, placed_heads(pages), strict=True):
         numbers = _line_numbers(page)
         page.lines = [line for line in page.lines if not any(line is head for head in heads) and id(line) not in numbers]
+
+
+#: the tag of a first page's line kept as its title though the running heads repeat it
+REPEATED_TITLE = "repeated title"
+
+
+def _titles_repeated(pages: list[Page], furniture: set[str]) -> list[Line]:
+    """The first page's lines that a running head or foot repeats but that are its title (or
+    its authors' names), not a head: set in bold or in the page's largest type where every
+    repeat on the other pages is roman and smaller (TUGboat's odd pages' feet repeat the title,
+    its even pages' the authors). Not in the page's top or bottom band, where a masthead stands."""
+    if len(pages) < 2:
+        return []
+    first = pages[0]
+    largest = max((line.size for line in first.lines), default=0.0)
+    candidates = [
+        line
+        for line in first.lines
+        if line_key(line.text) in furniture and (line.bold or line.size >= largest - 0.1) and not _in_band(line, first)
+    ]
+    if not candidates:
+        return []
+    repeats: dict[str, list[Line]] = defaultdict(list)
+    for page in pages[1:]:
+        for line in page.lines:
+            repeats[line_key(line.text)].append(line)
+    return [
+        line
+        for line in candidates
+        if (others := repeats[line_key(line.text)])
+        and not any(other.bold for other in others)
+        and (line.bold or all(other.size < line.size - 0.5 for other in others))
+    ]
 
 
 #: a review copy numbers at least this many lines of a page
@@ -178,6 +217,19 @@ def _marks_a_line(number: Line, page: Page) -> bool:
     affiliation's or a footnote's mark ("¹ School of …"), not a review copy's line number."""
     return number.size < 0.8 * max((line.size for line in page.lines), default=number.size) and any(
         0 <= line.x0 - number.x1 < 12 and abs(line.top - number.top) < line.height and line.size > number.size for line in page.lines
+    )
+
+
+def _labels_a_line(number: Line, page: Page) -> bool:
+    """A number on a line's baseline just left of where that line starts, in the line's own size:
+    a list's label set apart ("19   Liao, T. D., …" in a reference list with hanging numbers),
+    not a page number or a review copy's line number (those stand alone on their baseline)."""
+    return any(
+        line is not number
+        and 0 <= line.x0 - number.x1 < 2 * number.height
+        and abs(line.bottom - number.bottom) < 0.3 * line.height
+        and abs(line.size - number.size) < 0.5
+        for line in page.lines
     )
 
 

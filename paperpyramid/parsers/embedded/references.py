@@ -1,16 +1,26 @@
-"""Reference lists to entries: numbered markers, hanging indents, or author-year starts."""
+"""Reference lists to entries: numbered markers, hanging indents, or author-year starts; and
+where a list printed without a heading begins (:func:`headless_list_start`)."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 
 from paperpyramid.document import Reference
 from paperpyramid.parsers.embedded.blocks import join_lines
-from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.layout import Line, LineGroup
 
 _MARKER = re.compile(r"^\s*(\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\))\s*")
+#: a number closed by a parenthesis, as Japanese physics journals label entries ("1) L. Lamport:");
+#: read only where such numbers count up, since a line may open with "2019) Title" too
+_PAREN_NUMBER = re.compile(r"^\s*(\d{1,3}\))\s*(?=\S)")
+#: a list is read by its numbers alone when it counts from one this far at least
+_LEAST_COUNTED = 3
+#: a bare number may skip this many labels the text layer lost and still open the next entry
+_SKIPPED_LABELS = 2
 #: a number alone before the entry's first capital: "12 Smith J, …" or a superscript "¹²Smith J, …"
-_BARE_NUMBER = re.compile(r"^\s*([0-9]{1,3}|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})\s*(?=[A-Z])")
+_BARE_NUMBER = re.compile(r"^\s*([0-9]{1,3}|[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})\s*(?=[A-ZÀ-ÖØ-Þ])")
 _YEAR = re.compile(r"\b(1[89]\d\d|20\d\d)[a-z]?\b")
 _DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+", re.I)
 _AUTHOR_START = re.compile(
@@ -25,6 +35,47 @@ LINKS_ONLY = re.compile(
     r"CrossRef|Google\s+Scholar|View\s+Article|Scopus|Web\s+of\s+Science)\s*[|·•,/]?\s*)+$",
     re.I,
 )
+
+
+#: a line that opens an entry of a list printed without a heading: "[1] E. Witten," or a
+#: superscript label set before the first initial, "1R. P. Feynman," (REVTeX prints no heading)
+_HEADLESS_ENTRY = re.compile(r"^\s*(?:\[(\d{1,3})\](?=\s*\S)|(\d{1,3})\s?(?=[A-ZÀ-ÖØ-Þ][a-z]?\.\s?[A-ZÀ-ÖØ-Þ]))")
+#: what an entry's first line holds: an initial ("R. P. Feynman", "Hu W.,"), a year or an arXiv id
+_CITED_WORK = re.compile(r"\b[A-Z]\.|\b(?:1[89]\d\d|20\d\d)\b|\b[a-z\-]+/\d{7}\b")
+#: a list without a heading is taken only when its labels count up 1, 2, 3, … this far at least
+_HEADLESS_LEAST = 3
+#: … and when this share of the labels after entry 1 keeps counting up
+_HEADLESS_ORDERED = 0.8
+
+
+def headless_list_start(blocks: Sequence[LineGroup]) -> int | None:
+    """The index of the block where a reference list printed without a heading begins, or None.
+
+    REVTeX sets the list of APS and AIP journals after the text with no heading: its entries
+    open with "[1]" or with a raised number before the first initial ("1R. P. Feynman"). The list
+    is the last run of labelled lines that starts at entry 1 and counts up from there to the end
+    of the paper, mostly one by one (a line the layout broke may hide a label); a numbered list in
+    the text ("[1] … [2] …" that stops, or that other text follows) is not taken. Meant for a
+    paper in which no heading names a reference list."""
+    labels = [
+        (index, int(match.group(1) or match.group(2)), bool(_CITED_WORK.search(line.text)))
+        for index, block in enumerate(blocks)
+        for line in block.lines
+        if (match := _HEADLESS_ENTRY.match(line.text))
+    ]
+    for position, (index, number, _) in enumerate(labels):
+        if number != 1:
+            continue
+        after = [label for _, label, _ in labels[position:]]
+        rising = sum(1 for before, label in zip(after, after[1:], strict=False) if before < label <= before + 3)
+        cited = sum(1 for _, _, work in labels[position:] if work)  # "[1] We propose …" in the text names no work
+        if (
+            after[:_HEADLESS_LEAST] == list(range(1, _HEADLESS_LEAST + 1))
+            and rising >= _HEADLESS_ORDERED * (len(after) - 1)
+            and cited >= _HEADLESS_ORDERED * len(after)
+        ):
+            return index
+    return None
 
 
 def split_references(lines: list[Line]) -> list[Reference]:
@@ -48,9 +99,11 @@ def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str]]:
     """(printed number, text) of each entry; ``links`` holds the ids of the lines of links, which
     end the entry they follow and open none."""
     groups: list[list[Line]] = []
-    for marker in (_MARKER, _BARE_NUMBER):
-        numbers = {id(line): _number_of(match.group(1)) for line in lines if (match := marker.match(line.text))}
-        if len(numbers) >= max(2, len(lines) * 0.15) and (marker is _MARKER or _in_sequence(list(numbers.values()))):
+    for marker in (_MARKER, _PAREN_NUMBER, _BARE_NUMBER):
+        labels = {id(line): match.group(1) for line in lines if (match := marker.match(line.text))}
+        numbers = {key: _number_of(label) for key, label in _one_form(labels).items()}
+        counted = list(numbers.values())
+        if (len(numbers) >= max(2, len(lines) * 0.15) or _counts_from_one(counted)) and (marker is _MARKER or _in_sequence(counted)):
             last: int | None = None  # the number the last entry opened with
             for line in lines:
                 number = numbers.get(id(line))
@@ -96,6 +149,22 @@ def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str]]:
     return [(None, join_lines([line.text for line in group])) for group in groups]
 
 
+def _one_form(labels: dict[int, str]) -> dict[int, str]:
+    """The labels of the form most lines open with ("[12]", "12." or "(12)"): a list labels its
+    entries one way, so "(1996), [hep-ph/…]" or "379. [astro-ph/…]" opening a continuation line
+    of a list labelled "[6]" opens no entry."""
+    forms = Counter(_form(label) for label in labels.values())
+    if len(forms) < 2:
+        return labels
+    form = forms.most_common(1)[0][0]
+    return {key: label for key, label in labels.items() if _form(label) == form}
+
+
+def _form(label: str) -> str:
+    """How a label is set: "[", "(", "." or ")" around its number, or "" for a bare number."""
+    return label[0] if label[0] in "[(" else label[-1] if label[-1] in ".)" else ""
+
+
 def _numbered(text: str, pattern: re.Pattern[str] = _MARKER) -> tuple[str | None, str]:
     """An entry's printed number ("[12]", "12.", "(12)", a bare or superscript "12") and its text without it."""
     marker = pattern.match(text)
@@ -118,11 +187,19 @@ def _in_sequence(numbers: list[int]) -> bool:
     return bool(numbers) and numbers[0] <= 2 and steps >= 0.7 * (len(numbers) - 1)
 
 
+def _counts_from_one(numbers: list[int]) -> bool:
+    """Numbered lines that count 1, 2, 3, … with no step missed: a list however much other text
+    its section holds (a guide's section on how to cite, run on into the list)."""
+    return len(numbers) >= _LEAST_COUNTED and numbers == list(range(1, len(numbers) + 1))
+
+
 def _next_number(number: int, last: int | None, *, started: bool) -> bool:
-    """A bare number opens an entry only as the one after the last entry's (not "2019 Jan" or a page)."""
+    """A bare number opens an entry only as one of the next few after the last entry's (not
+    "2019 Jan" or a page): a label the page lost (set apart at a column's head, read as a page
+    number) does not end the list there."""
     if not started:
         return number <= 2
-    return last is None or number == last + 1
+    return last is None or last < number <= last + 1 + _SKIPPED_LABELS
 
 
 def _right(lines: list[Line], line: Line) -> float:

@@ -37,6 +37,10 @@ _FRONT_HEADINGS = {"abstract", "summary", "keywords", "key words"}
 #: the lead-ins of a table's or a figure's notes ("Note. Values are means …"), no sections
 _NOTE_LABELS = {"note", "notes", "source", "sources"}
 _MAX_WORDS = 20
+#: an unnumbered lead-in longer than this with a verb a heading does without (below) is a sentence;
+#: long titles in sentence case are headings ("Fed-batch cultivation using exponential pulses …")
+_SENTENCE_WORDS = 8
+_AUXILIARY = re.compile(r"\b(?:is|are|was|were|must|should|shall|will|can|cannot|may|might|would|could)\b")
 _FILLED = 0.2  # a line that stops within this share of the column's width of its edge fills it
 
 
@@ -50,7 +54,8 @@ def split_run_in_headings(blocks: list[Block]) -> list[Block]:
             title = block.title.lower().strip()
             # an entry of the list set in another face ("In Proceedings of …" in italics) ends nothing
             ends_list = bool(block.number) or block.bold or title in KNOWN_HEADINGS
-            in_references = title in REFERENCE_HEADINGS or (in_references and not ends_list)
+            listed = title in REFERENCE_HEADINGS and not block.extra.get("on_citing")  # not a section on how to cite
+            in_references = listed or (in_references and not ends_list)
             in_body = in_body or title not in _FRONT_HEADINGS
         parts = _split(block, result[-1] if result else None) if block.kind == "paragraph" and in_body and not in_references else None
         if parts is None:
@@ -79,10 +84,14 @@ def _split(block: Block, before: Block | None) -> list[Block] | None:
     if lead is None:
         assert match is not None
         lead = text[: match.end()]
+        if len(match.group("num")) + 2 < first.bold_prefix < match.end() - 1:
+            lead = text[: first.bold_prefix]  # "**4.1 Figures** Care should be taken …": the bold ends the title
     if not head_lines and before is not None and _starts_heading(before, first) and not match:
         head_lines = list(before.lines)
     heading_text = join_lines([line.text for line in head_lines] + [lead.strip()])
-    number_match = re.match(r"^(\d{1,2}(?:\.\d{1,2}){0,3})\.?\s+(?=\S)", heading_text)
+    number_match = re.match(
+        r"^(\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[a-z](?=\.))\.?\s+(?=\S)", heading_text
+    )  # "2.1", "A.1", "a." (REVTeX)
     number = number_match.group(1) if number_match else None
     title = (heading_text[number_match.end() :] if number_match else heading_text).strip().rstrip(".:").strip()
     rest = text[len(lead) :].lstrip()
@@ -136,7 +145,8 @@ def _wrapped_lead(block: Block) -> bool:
 
 def _title_like(title: str, number: str | None) -> bool:
     words = title.split()
-    if not words or len(words) > _MAX_WORDS or not (title[0].isupper() or title[0].isdigit()):
+    opening = title.lstrip('"“‘')  # a title in quotes: '"Poor man's bold"'
+    if not words or len(words) > _MAX_WORDS or not opening or not (opening[0].isupper() or opening[0].isdigit()):
         return False
     letters = [ch for ch in title if ch.isalpha()]
     if len(letters) < 3 or len(letters) < 0.5 * len(title.replace(" ", "")):
@@ -144,6 +154,8 @@ def _title_like(title: str, number: str | None) -> bool:
     plain = title.lower()
     if caption_start(title) or METADATA_LABEL.match(title) or plain in _FRONT_HEADINGS or plain in _NOTE_LABELS:
         return False
+    if number is None and len(words) > _SENTENCE_WORDS and _AUXILIARY.search(title):
+        return False  # a sentence set in bold for emphasis ("The final version … must be submitted by August 31, 2019 …")
     if number is None and THEOREM_LIKE.match(title):  # "Definition 1.1.", "Proof.": a statement's label; "2.2.1 Step 1." is a section
         return False
     return not (_ABBREVIATION_END.search(title) or re.search(r"\b(et al|doi|http|www\.)", title, re.I))

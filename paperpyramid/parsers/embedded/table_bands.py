@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from paperpyramid.parsers.embedded.blocks import join_lines
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.table_columns import word_segments, word_space
+from paperpyramid.parsers.embedded.table_columns import word_segments, word_space, words_text
 
 if TYPE_CHECKING:
     from paperpyramid.parsers.embedded.table_engine import Rule
@@ -251,7 +251,7 @@ def _split_words(line: Line, borders: Sequence[float]) -> list[Line]:
     for word in line.words or []:
         groups.setdefault(sum(1 for x in borders if x < (word[1] + word[2]) / 2), []).append(word)
     return [
-        replace(line, text=" ".join(text for text, _, _ in group), x0=group[0][1], x1=group[-1][2], words=group, parts=None)
+        replace(line, text=words_text(group), x0=group[0][1], x1=group[-1][2], words=group, parts=None)
         for _, group in sorted(groups.items())
     ]
 

@@ -18,9 +18,9 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import replace
 
-from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.layout import Line, Word, normalize_text
 
-__all__ = ["column_edges", "column_of", "number_gap", "word_segments", "word_space"]
+__all__ = ["column_edges", "column_of", "number_gap", "word_segments", "word_space", "words_text"]
 
 # a river is at least this share of the text size wide (and 3 pt) where the gaps between words
 # tell nothing (no line holds two words)
@@ -59,6 +59,15 @@ def word_space(lines: Sequence[Line]) -> float | None:
     return gaps[len(gaps) // 4]
 
 
+def words_text(words: Sequence[Word]) -> str:
+    """The text of a run of a line's words, read as the line's own text is (:func:`~.layout.normalize_text`):
+    the words keep the characters as pdfium hands them over, where a hyphen that breaks a word at a
+    line end is ``\\x02`` or U+FFFE and ligatures are one character, so a cell cut out of a line by
+    its words would otherwise keep them ("re\\ufffe" over "turned" is "re-" over "turned", joined as
+    "returned")."""
+    return normalize_text(" ".join(text for text, _, _ in words))
+
+
 def word_segments(lines: Sequence[Line], space: float | None) -> list[Line]:
     """Every line cut where two of its words lie clearly further apart than ``space``: the
     cells of a tight table the layout set on one line."""
@@ -75,8 +84,7 @@ def word_segments(lines: Sequence[Line], space: float | None) -> list[Line]:
             continue
         for start, end in zip([0, *cuts], [*cuts, len(words)], strict=True):
             group = words[start:end]
-            text = " ".join(text for text, _, _ in group)
-            segments.append(replace(line, text=text, x0=group[0][1], x1=group[-1][2], words=group, parts=None))
+            segments.append(replace(line, text=words_text(group), x0=group[0][1], x1=group[-1][2], words=group, parts=None))
     return segments
 
 

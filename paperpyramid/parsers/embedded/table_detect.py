@@ -65,6 +65,13 @@ _TICK = re.compile(r"^-?\d+(?:\.\d+)?$")
 # beside labels, not a table's cells
 _SENTENCE_CELL = 60
 _SENTENCE_WORDS = 15
+# a caption left without cells is the table's found without one when no further from it than
+# this many of its lines' heights
+_CAPTION_REACH = 8.0
+# a table's notes are set smaller than its caption by this share at least
+_NOTE_PRINT = 0.9
+# the caption of a part of a table: its mark, then words
+_PART_CAPTION = re.compile(r"^\(?[a-h]\)\s+\S")
 
 
 def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[list[str]] | None]) -> None:
@@ -97,6 +104,10 @@ def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[lis
             claimed = [indices[member] for member in members]
             for member in claimed:
                 blocks[member].kind = "table_part"
+            bare = _bare_caption(blocks, indices, claimed, box)
+            if bare is not None:  # the table of a caption the engine found no table at
+                blocks[bare].extra["members"], blocks[bare].extra["found"] = claimed, found
+                continue
             first = blocks[claimed[0]].lines[0]
             anchor = dataclasses.replace(
                 first, text="", x0=box[0], x1=box[0], top=box[1], bottom=box[1], words=None, parts=None, tags=set()
@@ -112,6 +123,39 @@ def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[lis
                 block.extra["members"] = [member + 1 if member >= position else member for member in claimed_before]
         pending.remove(caption)
         blocks.insert(position, caption)
+
+
+def _bare_caption(blocks: Sequence[Block], indices: Sequence[int], claimed: Sequence[int], box: BBox) -> int | None:
+    """The index of a table caption of the page left without cells (the engine found no table
+    at it) that sits next to the table found without one: just under its box (a caption printed
+    below its table, set off by more space than the engine's look up from the caption crosses)
+    or just over it, beside it, with no other block of the page between them but the table's
+    notes (in smaller print than the caption) and the captions of its parts ("(b) Number of …");
+    ``None`` where there is none."""
+    x0, top, x1, bottom = box
+    for index in indices:
+        block = blocks[index]
+        if block.kind != "caption" or block.extra.get("caption_kind") != "table" or block.extra.get("found") or block.extra.get("members"):
+            continue
+        cx0, cx1 = min(line.x0 for line in block.lines), max(line.x1 for line in block.lines)
+        ctop, cbottom = min(line.top for line in block.lines), max(line.bottom for line in block.lines)
+        reach = _CAPTION_REACH * max(line.height for line in block.lines)
+        near = 0 <= ctop - bottom <= reach or 0 <= top - cbottom <= reach
+        between = [
+            other
+            for other in indices
+            if other != index
+            and other not in claimed
+            and (blocks[other].lines and min(line.top for line in blocks[other].lines) >= min(bottom, cbottom) - 1)
+            and max(line.bottom for line in blocks[other].lines) <= max(top, ctop) + 1
+            and min(line.x0 for line in blocks[other].lines) < max(x1, cx1)
+            and max(line.x1 for line in blocks[other].lines) > min(x0, cx0)
+            and blocks[other].size >= _NOTE_PRINT * block.size
+            and not _PART_CAPTION.match(blocks[other].text)
+        ]
+        if near and cx0 < x1 and cx1 > x0 and not between:
+            return index
+    return None
 
 
 def _console(run: Sequence[Line], page: Sequence[Line], box: tuple[float, float, float, float]) -> bool:

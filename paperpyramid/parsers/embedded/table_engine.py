@@ -35,6 +35,11 @@ of tables; this module reads the page with pdfium, as the parser does (one page:
 5. Notes under the table's bottom rule, and lines after a wide gap at the end, are dropped
    when they fill one cell only.
 
+Around these steps: a manuscript's line numbers are taken out of the page's lines
+(:func:`~.regions.line_numbers`), subtables stacked under one caption are read as their first
+part (:mod:`.table_stacks`), and a header of two levels whose other labels sit halfway down it
+is read as two rows (:mod:`.table_headers`).
+
 :func:`extract_table` returns ``None`` where it finds no table with two columns or more, so
 the caller keeps its own cells (prose is never turned into a table).
 """
@@ -57,10 +62,14 @@ from paperpyramid.parsers.embedded.char_runs import turn_box
 from paperpyramid.parsers.embedded.clipped import address, hidden_objects
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, table_lines, user_size
+from paperpyramid.parsers.embedded.regions import line_numbers
 from paperpyramid.parsers.embedded.table_bands import banded_rows, split_at
-from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space
+from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space, words_text
+from paperpyramid.parsers.embedded.table_ends import before_wide_gap, running_head
+from paperpyramid.parsers.embedded.table_headers import two_level_header
 from paperpyramid.parsers.embedded.table_row_joins import PrintedRow, join_rows, printed_rows, row_cells, spans_table
 from paperpyramid.parsers.embedded.table_spaces import THIN_SPACE
+from paperpyramid.parsers.embedded.table_stacks import first_part
 
 __all__ = [
     "BBox",
@@ -140,7 +149,7 @@ def read_table_page(pdf: pdfium.PdfDocument, page_number: int, *, glyphs: GlyphM
     page = pdf[page_number - 1]
     try:
         read = extract_page(page, page_number, split_numbers=True, glyphs=glyphs)
-        return read.lines, read_rules(page, turn=read.turn), (0.0, 0.0, read.width, read.height)
+        return _unnumbered(read.lines, read.height), read_rules(page, turn=read.turn), (0.0, 0.0, read.width, read.height)
     finally:
         page.close()
 
@@ -150,9 +159,16 @@ def table_page(pdf: pdfium.PdfDocument, page: Page) -> tuple[list[Line], list[Ru
     runs kept from that reading (:func:`~.layout.table_lines`), only its rules read from the PDF."""
     pdf_page = pdf[page.number - 1]
     try:
-        return table_lines(page), read_rules(pdf_page, turn=page.turn), (0.0, 0.0, page.width, page.height)
+        return _unnumbered(table_lines(page), page.height), read_rules(pdf_page, turn=page.turn), (0.0, 0.0, page.width, page.height)
     finally:
         pdf_page.close()
+
+
+def _unnumbered(lines: list[Line], height: float) -> list[Line]:
+    """The page's lines without a manuscript's line numbers (:func:`~.regions.line_numbers`): in a
+    margin or the gutter beside a table they would be read as a column of it."""
+    numbers = line_numbers(lines, height)
+    return [line for line in lines if not any(line is number for number in numbers)] if numbers else lines
 
 
 def read_rules(page: pdfium.PdfPage, *, turn: int = 0) -> list[Rule]:
@@ -226,8 +242,9 @@ def _table_cells(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, 
 
 
 def read_region(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
-    """The cells of the table filling ``region``, or ``None`` where it holds no table."""
-    x0, top, x1, bottom = region
+    """The cells of the table filling ``region`` (its first part, where subtables are stacked in
+    it: :func:`~.table_stacks.first_part`), or ``None`` where it holds no table."""
+    x0, top, x1, bottom = region = first_part(lines, region)
     whole = [
         line
         for line in lines
@@ -250,6 +267,7 @@ def read_region(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> l
     heads = [line for row in _header_rows(physical, horizontal, extent)[1:] for line in row.lines]
     pieces = [rule for rule in rules if rule.horizontal and top < rule.y < bottom + 1]  # a group's rule, not joined to the next group's
     physical[0].lines = [piece for line in physical[0].lines for piece in _header_cells(line, physical[0].lines, heads, edges, pieces)]
+    physical = two_level_header(physical, edges, horizontal)
     rows = join_rows(physical, horizontal, edges)
     first = min(column_of(line, edges) for line in segments)
     cells = [row_cells(row, edges, heading=spans_table(row, rows, edges), first=first) for row in rows]
@@ -309,7 +327,7 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
         return None
     footer = pbottom - _FOOTER_BAND * (pbottom - ptop)
     below = _closing_rules([rule for rule in crossing if top - 2 <= rule.y <= min(limit, footer)], column, span)
-    bottom = max(line.bottom for line in inside) + 0.5
+    bottom = before_wide_gap(inside) + 0.5
     if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
         bottom = below[-1].y + 0.5
     return (span[0], top, span[1], bottom)
@@ -382,7 +400,12 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     cx0, ctop, cx1, cbottom = caption_bbox
     middle = (px0 + px1) / 2
     span = (px0, middle) if cx1 <= middle + 10 else (middle, px1) if cx0 >= middle - 10 else (px0, px1)
-    over = [line for line in lines if not line.vertical and line.bottom <= ctop + 1 and line.top > ptop + 0.06 * (pbottom - ptop)]
+    head = running_head(lines, page_bbox)
+    over = [
+        line
+        for line in lines
+        if not line.vertical and line.bottom <= ctop + 1 and line.top > ptop + 0.06 * (pbottom - ptop) and line.top > head
+    ]
     near = [line for line in over if ctop - line.bottom < 40]
     if span != (px0, px1) and (any(line.x0 < middle - 2 and line.x1 > middle + 2 for line in near) or _one_column(lines, middle)):
         span = (px0, px1)  # a table across both columns over a caption in one, or a page of one column
@@ -454,13 +477,8 @@ def _region_above(column: Sequence[Line], rules: Sequence[Rule], caption_top: fl
     over = [rule for rule in rules if rule.y < caption_top]
     if not over or caption_top - over[-1].y > _ABOVE_GAP:
         return None
-    chain = [over[-1]]
-    for rule in reversed(over[:-1]):
-        between = [line for line in column if rule.y < line.top and line.bottom < chain[-1].y]
-        if chain[-1].y - rule.y > 300 or any(_CAPTION_START.match(line.text) for line in between):
-            break
-        chain.append(rule)
-    if len(chain) < 2 or _captioned_above(column, chain[-1].y):
+    chain = _rule_chain(column, over)
+    if len(chain) < 2 or _captioned_above(column, chain[-1].y, over):
         return None
     held = sum(1 for line in column if chain[-1].y < line.top and line.bottom < chain[0].y)
     if held < 2:
@@ -468,16 +486,41 @@ def _region_above(column: Sequence[Line], rules: Sequence[Rule], caption_top: fl
     return chain[-1].y - 0.5, chain[0].y + 0.5
 
 
-def _captioned_above(column: Sequence[Line], top_rule: float) -> bool:
+def _rule_chain(column: Sequence[Line], over: Sequence[Rule]) -> list[Rule]:
+    """The rules of the table whose bottom rule is the last of ``over`` (top to bottom), bottom
+    first: up from it while no caption stands between two of them."""
+    chain = [over[-1]]
+    for rule in reversed(over[:-1]):
+        between = [line for line in column if rule.y < line.top and line.bottom < chain[-1].y]
+        if chain[-1].y - rule.y > 300 or any(_CAPTION_START.match(line.text) for line in between):
+            break
+        chain.append(rule)
+    return chain
+
+
+def _closes_table_above(column: Sequence[Line], caption: Line, rules: Sequence[Rule]) -> bool:
+    """Whether a caption sits just under a table's bottom rule, and that table has no caption
+    over it: the caption is that table's, printed under it."""
+    over = [rule for rule in rules if rule.y <= caption.top]
+    if not over or caption.top - over[-1].y > _ABOVE_GAP:
+        return False
+    chain = _rule_chain(column, over)
+    return len(chain) >= 2 and not _captioned_above(column, chain[-1].y)
+
+
+def _captioned_above(column: Sequence[Line], top_rule: float, rules: Sequence[Rule] = ()) -> bool:
     """A caption's line (or the first of two) just over a table's top rule: the table is that
     caption's, set under it, not the one printed above the next caption (Hindawi sets each
     caption over its table). A sentence that opens with "Table 2 shows" is no caption, nor is
-    a figure's (its figure is above it)."""
+    a figure's (its figure is above it), nor a caption set just under the bottom rule of a
+    table with no caption over it (``rules``): it closes that table, printed under it (JSS sets
+    each caption under its table, the next table close under it)."""
     for line in column:
         if line.bottom <= top_rule + 1 and top_rule - line.bottom < _ABOVE_GAP + 1.5 * line.height:
             match = _CAPTION_START.match(line.text)
             rest = line.text[match.end() :].lstrip() if match else ""
-            if match and _TABLE_WORD.match(line.text) and (not rest or rest[0] in ".:|—–-" or rest[0].isupper()):
+            closes = bool(rules) and _closes_table_above(column, line, rules)
+            if match and _TABLE_WORD.match(line.text) and (not rest or rest[0] in ".:|—–-" or rest[0].isupper()) and not closes:
                 return True
     return False
 
@@ -720,10 +763,7 @@ def _split_header(line: Line, edges: Sequence[float]) -> list[Line]:
             groups[-1].append(word)
         else:
             groups.append([word])
-    return [
-        replace(line, text=" ".join(text for text, _, _ in group), x0=group[0][1], x1=group[-1][2], words=group, parts=None)
-        for group in groups
-    ]
+    return [replace(line, text=words_text(group), x0=group[0][1], x1=group[-1][2], words=group, parts=None) for group in groups]
 
 
 def _text_in(lines: Sequence[Line], cell: tuple[float, float, float, float]) -> str:

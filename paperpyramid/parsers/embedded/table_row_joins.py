@@ -7,9 +7,10 @@ its printed rows:
 1. :func:`printed_rows`: lines that share a band are one printed row.
 2. :func:`join_rows`: a label set midway beside the two rows of its group goes with the first
    (``_labels_across``); printed rows closer together than the table's row spacing join
-   (``_join_wrapped``, and ``_join_tight`` where the gaps do not fall into two groups); a band
-   between two rules of a table ruled between its rows is one row where its lines are the
-   lines of wrapped cells (``_join_ruled_bands``); notes under the table are dropped.
+   (``_join_wrapped``, and ``_join_tight`` where the gaps do not fall into two groups); where
+   no gap tells, a line under a line that filled its column goes on with it (``_paragraphs_go_on``,
+   ``_hangs_under``); a band between two rules of a table ruled between its rows is one row where
+   its lines are the lines of wrapped cells (``_join_ruled_bands``); notes under the table are dropped.
 """
 
 from __future__ import annotations
@@ -179,6 +180,7 @@ def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequ
     right: dict[int, float] = {}
     for line in (line for row in rows for line in row.lines):
         right[column_of(line, edges)] = max(right.get(column_of(line, edges), line.x1), line.x1)
+    first = min((column_of(line, edges) for row in rows for line in row.lines), default=0)
     joined: list[PrintedRow] = []
     for index, row in enumerate(rows):
         last = joined[-1] if joined else None
@@ -186,7 +188,14 @@ def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequ
         continues = last is not None and gap is not None and not ruled[index - 1] and gap < threshold and _goes_on(last, row, edges)
         alike = threshold == 0.0  # the gaps do not tell rows from wrapped lines
         continues = continues or (
-            alike and last is not None and index > 0 and not ruled[index - 1] and _paragraphs_go_on(last, row, edges, right)
+            alike
+            and last is not None
+            and index > 0
+            and not ruled[index - 1]
+            and (
+                _paragraphs_go_on(last, row, edges, right)
+                or _hangs_under(last, row, rows[index + 1] if index + 1 < len(rows) else None, edges, right, first)
+            )
         )
         overlaps = (
             gap is not None and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height) and not ruled[index - 1]
@@ -210,17 +219,50 @@ def _paragraphs_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float]
     mine, theirs = _columns(row, edges), _columns(above, edges)
     if len(theirs) < 2 or mine != theirs:
         return False
-    for column in mine:
-        over = max((line for line in above.lines if column_of(line, edges) == column), key=lambda line: line.top)
-        under = min((line for line in row.lines if column_of(line, edges) == column), key=lambda line: line.x0)
-        if len(over.text) < _PARAGRAPH_LINE or not under.words or len(under.text) < 2:
+    return all(_wrapped(above, row, column, edges, right, _PARAGRAPH_LINE) for column in mine)
+
+
+def _hangs_under(
+    above: PrintedRow, row: PrintedRow, following: PrintedRow | None, edges: Sequence[float], right: dict[int, float], first: int
+) -> bool:
+    """The next line of cells wrapped over lines, in a table whose rows all sit alike (no gaps to
+    tell): it leaves the first column empty where the row above fills it, fills only columns the
+    row above fills, holds no value, and in each column it fills the line above was wrapped (the
+    first word of the line under it would not have fit after it) in the middle of a phrase: it
+    breaks a word or ends with a comma, or it holds words and the line under it goes on in lower
+    case. A row of a group under its label ("Severity | severe" then "| mild") opens a cell of one
+    word that ends nothing: it stays a row. So does the first line of a cell of the ``following``
+    row, whose label is set in the middle of the row's height (on a line beside none of the cell's,
+    or beside one that goes on in lower case)."""
+    mine, theirs = _columns(row, edges), _columns(above, edges)
+    if first in mine or first not in theirs or not mine or not mine <= theirs or any(_VALUE.match(line.text) for line in row.lines):
+        return False
+    if following is not None and first in _columns(following, edges):
+        below = [line for line in following.lines if column_of(line, edges) in mine]
+        if not mine <= _columns(following, edges) or any(_GOES_ON.match(line.text) for line in below):
             return False
-        text, x0, x1 = under.words[0]
-        if over.x1 + _SPACE * over.size + (x1 - x0) <= right[column]:
-            return False  # the word would have fit: the line above ended a cell
-        if over.text.rstrip().endswith((".", "!", "?", ":", ";")) and not text[:1].islower():
+    for column in mine:
+        if not _wrapped(above, row, column, edges, right, 2):
+            return False
+        over = max((line for line in above.lines if column_of(line, edges) == column), key=lambda line: line.top).text.rstrip()
+        under = min((line for line in row.lines if column_of(line, edges) == column), key=lambda line: line.x0).text
+        if not (over.endswith(("-", ",")) or (" " in over and _GOES_ON.match(under))):
             return False
     return True
+
+
+def _wrapped(above: PrintedRow, row: PrintedRow, column: int, edges: Sequence[float], right: dict[int, float], least: int) -> bool:
+    """Whether the lowest line of ``above`` in ``column`` (``least`` characters or more) was
+    wrapped into the line of ``row`` there: its first word would not have fit after it in the
+    column, and the line above does not end a sentence before a capital."""
+    over = max((line for line in above.lines if column_of(line, edges) == column), key=lambda line: line.top)
+    under = min((line for line in row.lines if column_of(line, edges) == column), key=lambda line: line.x0)
+    if len(over.text) < least or not under.words or len(under.text) < 2:
+        return False
+    text, x0, x1 = under.words[0]
+    if over.x1 + _SPACE * over.size + (x1 - x0) <= right[column]:
+        return False  # the word would have fit: the line above ended a cell
+    return not (over.text.rstrip().endswith((".", "!", "?", ":", ";")) and not text[:1].islower())
 
 
 def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:

@@ -1,0 +1,425 @@
+"""A paper's authors from its first page, in every publisher's arrangement.
+
+The names are read from the blocks between the title and the affiliations, abstract or first heading,
+fragments on one line joined (publishers set each name and its marks apart), split at the
+marks after each name (``Cohan†∗ Sergey``), commas, Springer's middle dots, ``and`` and a
+line break between two whole names; names in capitals are title-cased; the letters that key
+the affiliations, glued to the names by the text layer (``Eddelbuettela``), are dropped.
+Authors set over their affiliations in boxes side by side are read box by box
+(:func:`_author_zone`); names and affiliations set in turn are all read; names that open an
+affiliation's line are read (JACoW, ACM journals); a line the running heads repeat is read
+where it holds names only (amsart); a mark that wraps to the next box on the names' row is
+the name's before (AASTeX). An address is known by its institution, postcode or country, or
+as roman type right under names in bold (JSS); the front matter's labelled fields
+(nomenclature, CCS concepts, key words) end the names; a masthead over the title, read after
+it, is not among them. Names in a column beside the title are read there (ASME journals). A
+group signs the paper where no person does (JPSJ's subcommittee). The Info or XMP author
+list wins where it names more people.
+
+Moved out of :mod:`.front_matter`, which reads the title, DOI, journal and date, and asks here
+for the names (a line of names is never the title).
+"""
+
+from __future__ import annotations
+
+import re
+
+from paperpyramid.document import Author
+from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded.blocks import Block
+
+MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•"
+
+
+_SPACING_ACCENTS = "´`¨˜ˆ¸˘ˇ˝˛"
+
+
+_AFFILIATION = re.compile(
+    r"\b(universit|institut|departament|department|dept\b|school|college|laborator|hospital|centre|center|faculty|division|academy|corporation|clinic|ministry|group"
+    r"|ltd\b|pvt\b|inc\b|gmbh\b|llc\b|r&d\b|company|foundation|industrial area|road\b|street\b|avenue\b)",
+    re.I,
+)
+
+
+# more institutions, in the names' zone only (a numbered heading may begin "Association of …, …")
+_INSTITUTION = re.compile(r"\b(consortium|council|society|agency|organi[sz]ation|association|observatory|museum)", re.I)
+
+
+# a postal address: a postcode or street number of four to six digits (not an ORCID's groups), or
+# a country closing the line after a comma ("…, 1043 NX Amsterdam, The Netherlands")
+_ADDRESS = re.compile(
+    r"(?<![\d-])\d{4,6}(?![\d-]).*,|,.*(?<![\d-])\d{4,6}(?![\d-])|,\s*(?:the\s+)?(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|China|Japan|Germany"
+    r"|France|India|Italy|Spain|Canada|Australia|Brazil|Netherlands|Switzerland|Sweden|Norway|Denmark|Finland|Austria|Belgium|Iceland"
+    r"|Ireland|Israel|(?:South |Republic of )?Korea|Russia|Poland|Portugal|Greece|Turkey|Iran|Mexico|Argentina|Chile|Singapore|Taiwan"
+    r"|Hong Kong|New Zealand|South Africa|Egypt|Nigeria|Kenya|Pakistan|Bangladesh|Thailand|Malaysia|Indonesia|Vietnam|Czech Republic"
+    r"|Hungary|Romania|Ukraine|Saudi Arabia)\.?;?\s*$"
+)
+
+
+# the front matter's labelled fields after the names, where no "Abstract" heading comes first
+_FRONT_LABEL = re.compile(
+    r"^(?:nomenclature|ccs concepts|additional key words|acm reference format|index terms|(?:table of )?contents|key ?words"
+    r"|mathematics subject classification|msc\s?\d*|pacs|jel)\b",
+    re.I,
+)
+
+
+# the small words inside a name: "van der Berg", "da Silva", "Maria e Silva", "bin Ahmad"
+_PARTICLES = {"van", "von", "de", "del", "della", "der", "den", "da", "do", "das", "dos", "du", "di", "e", "la", "le", "y"}
+_PARTICLES |= {"bin", "al", "el", "ten", "ter"}
+
+
+_NOT_NAMES = re.compile(
+    r"\b(universi\w*|institut\w*|departament\w*|department|abstract|introduction|keywords?|research|article|journal|open|access|review|email"
+    r"|correspondence|address|website|homepage|phone|telephone|fax|P\.\s?O\.\s?Box)\b",
+    re.I,
+)
+
+
+def affiliation_like(text: str) -> bool:
+    """Whether ``text`` reads as an affiliation: an institution word and an address's commas."""
+    return bool(_AFFILIATION.search(text)) and text.count(",") >= 1
+
+
+def capitals(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(text.split()) >= 2 and bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
+
+
+def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) -> list[Author]:
+    """The names printed under the title; the metadata's list where it names more people; a
+    group that signs beside people ("ABC Study Group") is left out, as JATS lists it apart."""
+    zone = _author_zone(blocks, title_end) if title_end >= 0 else ""
+    printed = _without_letter_marks(split_names(zone), _letter_keys(blocks, title_end))
+    printed = (_margin_names(blocks, title_end) if title_end >= 0 else []) or printed or _group_names(zone)
+    for key in ("Author", "xmp:creators"):
+        value = metadata.get(key, "")
+        if "et al" in value.lower():
+            continue
+        listed = split_names(value)
+        if len(listed) > len(printed) and (len(listed) >= 2 or not printed):
+            printed = listed
+    people = [name for name in printed if not _GROUP.search(name)]  # beside people, a group is not an author (JATS)
+    return [Author(name=name) for name in people or printed]
+
+
+# an affiliation keyed by a letter set close to its first word: "aDebian and R Projects; bDepts of …"
+_LETTER_KEY = re.compile(r"(?:^|[;,]\s*)([a-h])(?=[A-Z][a-z])")
+
+
+def _letter_keys(blocks: list[Block], title_end: int) -> set[str]:
+    """The letters that key the affiliations under the title, where they are letters: each opens
+    an affiliation's line or follows a semicolon or comma in it, set close to the place's first
+    word, or stands alone as its own small block before it (pinp: "a" "http://…")."""
+    if title_end < 0:
+        return set()
+    page = blocks[title_end].page
+    under = [block for block in blocks[title_end + 1 : title_end + 24] if block.page == page]
+    alone = {block.text.strip() for block in under if re.fullmatch(r"[a-h]", block.text.strip())}
+    return alone | {
+        match.group(1)
+        for block in under
+        if affiliation_like(block.text) or "@" in block.text
+        for line in block.lines
+        for match in _LETTER_KEY.finditer(line.text.strip())
+    }
+
+
+def _without_letter_marks(names: list[str], keys: set[str]) -> list[str]:
+    """Names without the superscript letter each carries, glued to it by the text layer
+    ("Dirk Eddelbuettela", "James Joseph Balamutab"), where the affiliations are keyed by
+    those letters. Only where every name ends in one of the keys: a name that ends in such a
+    letter of its own ("Garcia") beside names without one keeps it."""
+    if not names or not keys or not all(name[-1] in keys and name.split()[-1][-2:-1].islower() for name in names):
+        return names
+    return [name[:-1] for name in names]
+
+
+def _author_zone(blocks: list[Block], title_end: int) -> str:
+    """The names under the title as one text, read block by block up to the abstract, the first
+    heading or the affiliations after the names.
+
+    Running heads and the publisher's boxes beside the title (page furniture) are not read. An author set over an affiliation in
+    one block (conference styles: ``Diptodip Deb`` / ``Georgia Institute of Technology``) gives
+    the lines above it, and such boxes set side by side across the page are all read, though
+    the reading order reaches the right-hand one after the abstract. A block on the row of an
+    affiliation (``Facebook AI`` beside ``†University of Washington``) is one too. A block that
+    opens with a mark (``1 Department …``) is an affiliation, unless it is the first under the
+    title and holds names only (``1Taofik Mohammed IBRAHIM``).
+    """
+    title = blocks[title_end]
+    window = [
+        index
+        for index in range(title_end + 1, min(title_end + 24, len(blocks)))
+        if blocks[index].page == title.page
+        and blocks[index].bottom > title.top  # not a masthead over the title, read after it (OUP's box at the right)
+        and (blocks[index].kind != "furniture" or _names_only(blocks[index], title))
+    ]
+    # an affiliation's row; not one that goes on from a name on its line (ACM: "BEN TROVATO" + ", Institute …")
+    rows = [
+        blocks[i].top
+        for i in window
+        if _affiliation_line(blocks[i].lines[0].text.strip(), names_after_mark=False) and not blocks[i].text.lstrip().startswith(",")
+    ]
+    text = ""
+    previous: Block | None = None
+    stop: Block | None = None
+    read: set[int] = set()
+    names_size: float | None = None  # the type of the first names: later ones share it
+    after_affiliation = False
+    affiliations: list[Block] = []  # names after an affiliation come below it, not on its row in its column (JSS)
+    named: list[Block] = []  # the blocks names were read from
+    for index in window:
+        block = blocks[index]
+        read.add(index)
+        if block.top - title.bottom > 250:
+            break
+        plain = block.text.strip().lower().strip(" .:")
+        if plain in blk.KNOWN_HEADINGS or plain.startswith(("abstract", "summary", "keywords", "background")) or _FRONT_LABEL.match(plain):
+            stop = block
+            break
+        if any(other.x0 < block.x1 and block.x0 < other.x1 and block.top < other.bottom - 1 for other in affiliations):
+            continue
+        if _under_bold_names(block, named):
+            after_affiliation = True
+            affiliations.append(block)
+            continue
+        content = _names_over_affiliation(block)
+        if not content:
+            content = _names_text(block)
+            beside = any(abs(block.top - row) < 3 for row in rows) and not _affiliation_line(block.lines[0].text.strip())
+            if len(content) > 400:
+                if text:
+                    break
+                continue
+            # a mark that opens a block on the names' row trails the name before it ("Schwarz ⓘ,1" "1 August Muench,1")
+            opening = previous is None or abs(block.top - previous.top) < 3
+            if beside or _affiliation_block(content, first=opening):
+                lead = "" if beside else _names_before_affiliation(block, names_size)
+                if not lead:
+                    after_affiliation = after_affiliation or bool(text)
+                    affiliations += [block] if text else []
+                    continue
+                content = lead
+            elif after_affiliation and content.startswith("(") and content.endswith(")"):
+                continue  # a collaboration's name under its members: "(MUSO Collaboration)"
+            elif after_affiliation and not _more_names(block, content, names_size):
+                # names, affiliation, names (REVTeX, Elsevier, AIAA): a block in smaller type goes on with the affiliation
+                if names_size is not None and block.size < names_size - 0.3 and len(content) < 200:
+                    continue
+                break
+        if not content.strip(MARKS + _SPACING_ACCENTS + "0123456789, "):
+            continue  # a block of marks or accents alone
+        same_line = previous is not None and abs(block.top - previous.top) < 3 and -2 < block.x0 - previous.x1 < 0.3 * block.size
+        split_word = same_line and text[-1:].isalpha() and (content[:1].isalpha() or content[:1] in _SPACING_ACCENTS)
+        text += "" if split_word else (" " if same_line else ", ")
+        text += content
+        previous = block
+        named.append(block)
+        names_size = block.size if names_size is None else names_size
+    if stop is not None:  # the boxes beside, reached after the abstract in reading order
+        for index in range(title_end + 1, len(blocks)):
+            block = blocks[index]
+            if index in read or block.page != title.page or block.kind == "furniture":
+                continue
+            names = _names_over_affiliation(block) if title.bottom < block.top < stop.top else ""
+            text += f", {names}" if names else ""
+    return text
+
+
+_GROUP = re.compile(
+    r"\b(?:committee|subcommittee|consortium|collaboration|group|investigators|team|network|editors|editorial board|task force)\b", re.I
+)
+
+
+def _group_names(zone: str) -> list[str]:
+    """A group that signs the paper where no person does ("Online-Journal Subcommittee of
+    JPSJ", "The XYZ Study Group"): a part of the names' zone of two to eight words, capitalised,
+    that names a committee, consortium, collaboration, group, team or editors. Beside people's
+    names a group is left out, as JATS lists it apart from the authors."""
+    parts = (re.sub(rf"^the\s+|[\d{MARKS}]+", " ", part, flags=re.I).strip(" .") for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
+    return [
+        " ".join(part.split())
+        for part in parts
+        if 2 <= len(part.split()) <= 8
+        and part[:1].isalpha()
+        and not part.islower()
+        and _GROUP.search(part)
+        and not _AFFILIATION.search(_GROUP.sub("", part))
+    ]
+
+
+def _margin_names(blocks: list[Block], title_end: int) -> list[str]:
+    """The names in a column beside the title (ASME journals: each name in bold over its
+    affiliation in small type, left of the title and abstract): the blocks wholly to one side
+    of the title that hold names only, in the column's largest type or in bold; none unless the
+    first of them starts beside the title's own lines."""
+    title = blocks[title_end]
+    column = [
+        block
+        for block in blocks
+        if block.page == title.page
+        and block.kind not in ("caption", "formula", "title")
+        and (block.x1 <= title.x0 + 2 or block.x0 >= title.x1 - 2)
+        and title.top - 3 * title.size < block.top < title.bottom + 250
+    ]
+    largest = max((block.size for block in column), default=0.0)
+    names: list[str] = []
+    for block in sorted(column, key=lambda block: block.top):
+        content = _names_text(block)
+        if (block.bold or block.size > largest - 0.3) and not _affiliation_block(content, first=True) and mostly_names(content):
+            if not names and block.top > title.bottom:
+                return []
+            names += split_names(content)
+    return names
+
+
+def _under_bold_names(block: Block, named: list[Block]) -> bool:
+    """Whether ``block`` is set in roman right under names set in bold: their affiliation,
+    with or without an institution word (JSS: "Dirk Eddelbuettel" over "Debian Project")."""
+    if not named or not named[0].bold or block.bold or len(block.text.strip()) < 4:
+        return False
+    return any(other.x0 < block.x1 and block.x0 < other.x1 and 0 <= block.top - other.bottom < other.size for other in named)
+
+
+def _affiliation_line(text: str, *, names_after_mark: bool = True) -> bool:
+    """An address, or a line that opens with a mark; not one of names alone after a mark unless
+    ``names_after_mark`` (a name's trailing mark wrapped onto the next box: "1 August Muench,1")."""
+    if "@" in text or _AFFILIATION.search(text) or _INSTITUTION.search(text) or _ADDRESS.search(text):
+        return True
+    return bool(re.match(rf"^[\d{MARKS}]\s*[A-Z][a-z]", text)) and (names_after_mark or not mostly_names(text))
+
+
+def _affiliation_block(content: str, *, first: bool) -> bool:
+    if "@" in content or _AFFILIATION.search(content) or _INSTITUTION.search(content) or _ADDRESS.search(content):
+        return True
+    if not re.match(rf"^[\d{MARKS}]\s*[A-Z][a-z]", content):
+        return False
+    names = split_names(content)  # a mark before the only name, directly under the title
+    return not (first and names and len("".join(names).replace(" ", "")) >= 0.8 * sum(ch.isalpha() for ch in content))
+
+
+def _names_only(block: Block, title: Block) -> bool:
+    """Whether ``block``, under ``title``, holds names and their marks only (an amsart author
+    line that the running heads repeat, so that it is taken for page furniture); not a box in
+    the margin beside the title."""
+    if not title.x0 <= (block.x0 + block.x1) / 2 <= title.x1:
+        return False
+    content = _names_text(block)
+    if len(content) > 200 or _affiliation_block(content, first=True):
+        return False
+    return mostly_names(content)
+
+
+def mostly_names(content: str) -> bool:
+    names = split_names(content)
+    return bool(names) and sum(ch.isalpha() for name in names for ch in name) >= 0.8 * sum(ch.isalpha() for ch in content)
+
+
+def _more_names(block: Block, content: str, names_size: float | None) -> bool:
+    """Whether a block after an affiliation names more authors: short, names only, in the first names' type."""
+    return names_size is not None and abs(block.size - names_size) <= 0.3 and len(content) < 200 and mostly_names(content)
+
+
+def _names_before_affiliation(block: Block, names_size: float | None) -> str:
+    """The names that open an affiliation's lines ("A. N. Author, H. Coauthor, Name of Institute,
+    City, Country"; ACM's "LARS THØRVÄLD, The Thørväld Group, Iceland"): the leading parts that
+    are names, where a later part is an institution or an address. Once names were read, only
+    names in the first names' type or set in capitals before the rest count."""
+    found: list[str] = []
+    alone: list[str] = []
+    for line in block.lines:
+        parts = [part.strip() for part in line.text.strip().lstrip(",").split(",")]
+        upper = capitals(parts[0]) if parts else False
+        lead: list[str] = []
+        for part in parts:
+            if _AFFILIATION.search(part) or _INSTITUTION.search(part) or (upper and not capitals(part)) or len(split_names(part)) != 1:
+                break
+            lead.append(part)
+        rest = ", ".join(parts[len(lead) :])
+        if lead and not rest:
+            alone += lead  # a line of names alone, among the lines that open with names: "P. Contributor"
+            continue
+        if not lead or not (_AFFILIATION.search(rest) or _INSTITUTION.search(rest) or _ADDRESS.search(", " + rest)):
+            continue
+        if names_size is not None and abs(line.size - names_size) > 0.3 and not (upper and not capitals(rest)):
+            continue
+        found += lead
+    return ", ".join(found + alone) if found else ""
+
+
+def _names_over_affiliation(block: Block) -> str:
+    """The names of a block that sets them over their affiliation (and e-mail): the lines above
+    the first affiliation line; empty unless the block is names, then affiliation."""
+    texts = [line.text.strip() for line in block.lines]
+    cut = next((i for i, text in enumerate(texts) if _affiliation_line(text)), 0)
+    if cut == 0 or not all(split_names(text) for text in texts[:cut]):
+        return ""
+    return ", ".join(texts[:cut])
+
+
+_NAME_BREAK = re.compile(rf"[\d,;·⋅{MARKS}]|\band\b|&")
+
+
+def _names_text(block: Block) -> str:
+    """A block of names as one line; a line break is a comma where it falls between two whole
+    names, each of two words or more and set without a mark (``Nathan Dahlberg`` /
+    ``Margo Schlanger♦``), not inside one name (``Hannah`` / ``M. McGee``)."""
+    groups = [[block.lines[0].text.strip()]]
+    for line in block.lines[1:]:
+        text = line.text.strip()
+        ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
+        opening = _NAME_BREAK.split(text)[0].split()
+        whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2
+        if whole and all(word[:1].isupper() or word in _PARTICLES for word in ending + opening):
+            groups.append([text])
+        else:
+            groups[-1].append(text)
+    return ", ".join(blk.join_lines(group) for group in groups)
+
+
+def split_names(text: str) -> list[str]:
+    text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
+    text = re.split(r",?\s*\bwith (?:an? )?(?:appendix|appendices|afterword|foreword)\b", text, flags=re.I)[0]  # Annals' byline
+    text = re.sub(r"^\s*by\s+", "", text, flags=re.I)
+    text = re.sub(r"(?<=[^\W\d_])\[[^\]\s]{1,3}\]", "†", text)  # a mark in brackets: "Author Name[s]", "Smith[a]"
+    text = re.sub(r"\b([A-Z])\.(?=[A-Z][a-zß-ÿ])", r"\1. ", text)  # an initial set close: B.Benciolini
+    text = re.sub(r"(?<=[^\W\d_])(\d[\d,]*)[a-z]{1,2}(?=[\s,;]|$)", r"\1", text)  # a number and a letter as marks: Author1a
+    if "(" not in text:  # a letter and a parenthesis as marks (REVTeX): "A. Authorb)", "Author,1, b)"
+        text = re.sub(r"(?:(?<=[^\W\d_])|(?<=[\s,\d]))[a-z]\)(?=[\s,;]|$)", "†", text)
+    text = re.sub(rf"(?<=[a-z])[α-ω]+(?=[\s,{MARKS}]|$)", "†", text)  # Greek letters as affiliation marks: Loα
+    text = re.sub(rf"[{_SPACING_ACCENTS}]\s?(?=[a-zß-ÿ])|[{_SPACING_ACCENTS}]", "", text)
+    text = re.sub(rf"(?<=[a-zß-ÿ])ID(?=[\s,;\d{MARKS}]|$)", "", text)  # an ORCID badge set as text after the name: ShiID1,2*
+    text = re.sub(rf"(?:(?<=[^\W\d_])|\s+)[\d,{MARKS}]*[{MARKS}\d][\d,{MARKS}]*(?=\s|$|,)", " ; ", text)
+    names = []
+    # Springer sets a middle dot between the names: "Anna Berg1 · Carl Dahl2"
+    for part in re.split(r"\s*(?:;|,|&|·|⋅|\band\b|\bAND\b|\{et al\.\})\s*", text):
+        name = re.sub(rf"[\d{MARKS}]+", " ", part)
+        name = re.sub(r"(?<=[^\W\d_]{2})\s+[a-h]\s*$", "", name)  # a letter mark read apart from the name: "Anna Berg a"
+        if " " not in name.strip():  # given and family name set without a space: BinwuXu
+            name = re.sub(r"^([A-Z][a-zß-ÿ]+)(?=[A-Z][a-zß-ÿ])", r"\1 ", name.strip())
+        name = re.sub(r"^(?:dr|prof|professor)\.?\s+", "", " ".join(name.split()), flags=re.I).strip(" .")
+        name = re.sub(
+            r"(?<=[^\W\d_])\s?[^\w\s.]+$", "", name
+        )  # superscript marks as OCR reads them: Neuhann?, Duah", Laddomada |, Krishna®
+        if _plausible_name(name):
+            names.append(" ".join(_uncapitalise(word) for word in name.split()))
+    return names
+
+
+def _uncapitalise(word: str) -> str:
+    """A name set in capitals as it is written: DOUGLAS -> Douglas, DE -> de; III and initials stay."""
+    if not word.isupper() or "." in word or re.fullmatch(r"[IVX]+", word):
+        return word
+    if len(word) == 1:
+        return word  # an initial without its full stop: "JOHN E SMITH"
+    return word.lower() if word.lower() in _PARTICLES else word.title()
+
+
+def _plausible_name(name: str) -> bool:
+    words = name.split()
+    if not 2 <= len(words) <= 6 or _NOT_NAMES.search(name) or re.search(r"[:/()@]", name) or words[0] == "The":
+        return False
+    if not all(word[:1].isupper() or word.lower() in _PARTICLES for word in words):
+        return False
+    return any(len(word.strip(".")) > 1 for word in words)

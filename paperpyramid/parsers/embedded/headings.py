@@ -1,0 +1,342 @@
+"""Which blocks are a paper's section headings, and at what level.
+
+After the blocks are classified, the parser settles the headings here:
+
+- :func:`apply_outline`: where the PDF has an outline (bookmarks) of :data:`OUTLINE_ENTRIES` entries
+  or more, its entries name the sections; a heading it names takes its level, and an unnumbered one
+  in the style of those it names (``\\section*``), or a numbered one a level below its last, stays;
+- :func:`filter_headings`: otherwise levels come from numbering ("2.1" is level 2; a small letter,
+  "a. Syntax", the lowest there is) and from the heading styles ranked by size and weight
+  (:func:`heading_style`); back matter is flattened to the top level;
+- :func:`mark_sections_on_citing`: a "References" heading over prose, set as a subsection or
+  numbered with the next section after it, is a section on how to cite, not the reference list.
+
+Moved out of :mod:`.parser`, which calls these in order.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+from difflib import SequenceMatcher
+
+from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded import front_matter as fm
+from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
+
+
+def prose(text: str) -> bool:
+    """Words a sentence is made of, not labels: at least two lowercase words."""
+    words = text.split()
+    return len(words) >= 4 and sum(1 for word in words if len(word) >= 3 and word.isalpha() and word.islower()) >= 2
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\W\d_]+", "", text.lower())
+
+
+#: an outline of fewer entries names no sections
+OUTLINE_ENTRIES = 3
+
+
+def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -> bool:
+    """Let the PDF outline name the headings, when it looks like a section outline."""
+    if len(toc) < OUTLINE_ENTRIES:
+        return False
+    # the title block is never a section: outlines often hang every heading under the title
+    candidates = [index for index, block in enumerate(blocks) if len(block.lines) <= 4 and block.kind != "title"]
+    matched: dict[int, tuple[int, str]] = {}
+    start = 0
+    ancestors: dict[int, str] = {}
+    for level, title, page in toc:
+        ancestors = {depth: name for depth, name in ancestors.items() if depth < level}
+        ancestors[level] = _norm(title)
+        if any(ancestors.get(depth) in ("abstract", "summary") for depth in range(level)):
+            continue  # a structured abstract's labels, not sections
+        # the title without what may be its numbering, and whole: "A surprising contradiction"
+        # may be printed with the article, "B. New options" with its letter
+        keys = [key for key in dict.fromkeys((_norm(re.sub(r"^\s*([\dIVXA-H]+(\.\d+)*\.?)\s+", "", title)), _norm(title))) if len(key) >= 3]
+        if not keys:
+            continue
+        # the page the outline names first, then its neighbours (destinations can be off by one)
+        for slack in (0, 1):
+            position = _find_heading(blocks, candidates, start, keys, page, slack)
+            if position is not None:
+                matched[candidates[position]] = (level, title)
+                start = position + 1
+                break
+    if len(matched) < max(3, 0.5 * len(toc)):
+        return False
+    lettered = _letter_numbered(toc)
+    first = min(matched)
+    levels = {title: level for level, title, _ in toc}
+    # outlines often hang every section under one root (the article's title): the IMRaD
+    # headings' level is level 1
+    top = [level for level, title in matched.values() if _norm(title) in {_norm(name) for name in _TOP_LEVEL}]
+    shift = min(top) - 1 if top else min(level for level, _ in matched.values()) - 1
+    matched = {index: (max(1, level - shift), title) for index, (level, title) in matched.items()}
+    # the styles (and faces: a figure's bold label is in another) of the headings the outline names
+    outlined_styles = collections.Counter(_outlined_style(blocks[index]) for index in matched if blocks[index].kind == "heading")
+    styled_from: dict[tuple[tuple[float, bool, bool, bool], str], int] = {}  # where the outline first names a body heading of each
+    for index in sorted(matched):
+        if matched[index][1].strip().lower() not in _FRONT_LABELS:
+            styled_from.setdefault(_outlined_style(blocks[index]), index)
+    # the level of each section number the outline names ("2.1": 2), for the deeper ones it leaves out
+    numbered = {
+        parts.group("num").rstrip("."): level for level, title in matched.values() if (parts := blk._NUMBERING.match(title.strip()))
+    }
+    for index, block in enumerate(blocks):
+        if index in matched:
+            level, title = matched[index]
+            parts = blk._NUMBERING.match(title.strip())
+            if parts and re.fullmatch(r"[A-H]", parts.group("num")) and levels[title] not in lettered:
+                parts = None  # "A surprising contradiction": the article, not a number
+            block.kind = "heading"
+            block.level = level
+            if parts:
+                block.number, block.title = parts.group("num").rstrip("."), parts.group("title").strip()
+            else:
+                # the outline's plain stand-in for a printed title ("lambda" for "λ"): the printed one is kept
+                printed = bool(block.title) and _similar(_norm(block.title), _norm(title))
+                block.number = block.number if printed else None
+                block.title = block.title if printed else title.strip()
+            block.extra["outline"] = True
+        elif block.kind == "heading" and not block.extra.get("run_in"):
+            plain = block.title.lower()
+            if plain in blk.KNOWN_HEADINGS and plain not in _FRONT_LABELS and (index < first or plain in blk.BACK_MATTER_HEADINGS):
+                # a printed "Introduction", or "Acknowledgments" after the body (a starred section),
+                # that the outline leaves out: demoted, its text would go with the front matter
+                # before the outline's first heading, or with the section before it
+                block.level = 1
+            elif block.number and block.number.rpartition(".")[0] in numbered:
+                # "2.1.1 An Aside on Numbers" under the outline's "2.1": an outline that stops a level short
+                block.level = numbered[block.number.rpartition(".")[0]] + 1
+            elif (
+                index > styled_from.get(_outlined_style(block), len(blocks))
+                and plain not in _FRONT_LABELS
+                and not block.number
+                and block.title[:1].isupper()  # not an algorithm's numbered line ("22: end while") in the same bold
+                and not block.text.rstrip().endswith(":")  # "Affiliation:" labels the authors' addresses
+                and outlined_styles.get(_outlined_style(block), 0) >= _OUTLINED_STYLE
+            ):
+                # an unnumbered section the outline leaves out ("Computational details" set with
+                # \section*), printed in the style of the sections it names: one of them
+                block.level = min(
+                    level for named, (level, _) in matched.items() if _outlined_style(blocks[named]) == _outlined_style(block)
+                )
+            elif plain not in REFERENCE_HEADINGS and plain != "abstract":
+                block.kind = "paragraph"
+    return True
+
+
+#: an outline names this many headings of a style at least before that style marks a section
+_OUTLINED_STYLE = 2
+
+
+def _outlined_style(block: Block) -> tuple[tuple[float, bool, bool, bool], str]:
+    """A heading's style and face: a figure's bold label ("Potential" in Arial) is not set in the sections' face."""
+    return heading_style(block), block.lines[0].font
+
+
+def _find_heading(blocks: list[Block], candidates: list[int], start: int, keys: list[str], page: int | None, slack: int) -> int | None:
+    for position in range(start, len(candidates)):
+        block = blocks[candidates[position]]
+        if page is not None and abs(block.page - page) > slack:
+            if block.page > page + slack:
+                return None
+            continue
+        # the printed text too, where no heading was read from it: an appendix's heading in small type
+        # ("APPENDIX A. THE VECTOR PRODUCT", set aside as small print) that the outline names
+        text = block.text  # joined once: the lines' join is the costly part
+        printed = {_norm(_APPENDIX_LEAD.sub("", block.title)), _norm(_APPENDIX_LEAD.sub("", text))}
+        for text_key in {_norm(block.title), _norm(text), *printed} - {""}:
+            if any(text_key == key or (len(key) > 12 and text_key.startswith(key[:40])) for key in keys):
+                return position
+            if block.kind == "heading" and block.page == page and any(_similar(text_key, key) for key in keys):
+                return position
+    return None
+
+
+#: "Appendix A." before an appendix's title, which its outline entry leaves out
+_APPENDIX_LEAD = re.compile(r"^\s*(?:appendix|annexe?)\s+[A-Z0-9]{1,2}[.:]?\s+", re.I)
+
+
+def _similar(printed: str, outlined: str) -> bool:
+    """Whether a printed heading and an outline entry are one title written two ways: the
+    outline spells out what the page prints as a symbol ("lambda" for "λ")."""
+    return printed == outlined or (len(outlined) > 12 and SequenceMatcher(None, printed, outlined).ratio() >= 0.85)
+
+
+#: known headings that label front matter rather than open a section of the body
+_FRONT_LABELS = {"abstract", "summary", "keywords"}
+
+
+def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
+    """Outline levels whose entries are numbered with letters (A, B, …), told by a second
+    letter: a lone "A" may be numbering or the article that begins a heading."""
+    return {level for level, title, _ in toc if re.match(r"^\s*[B-H](\.\d+)*\.?\s", title)}
+
+
+def filter_headings(blocks: list[Block], body_size: float) -> None:
+    """Keep heading styles that behave like headings; give each a level."""
+    for block in blocks:
+        # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
+        if (
+            block.kind == "heading"
+            and block.number
+            and not block.extra.get("outline")
+            and not block.extra.get("run_in")
+            and fm.affiliation_like(block.title)
+        ):
+            block.kind = "paragraph"
+    styles: dict[tuple[float, bool, bool, bool], list[int]] = {}
+    for index, block in enumerate(blocks):
+        if block.kind == "heading" and not block.extra.get("run_in"):
+            styles.setdefault(heading_style(block), []).append(index)
+    paragraphs = sum(1 for block in blocks if block.kind == "paragraph")
+    for members in styles.values():
+        numbered = sum(1 for index in members if blocks[index].number)
+        known = sum(1 for index in members if blocks[index].title.lower() in blk.KNOWN_HEADINGS)
+        # a style used as often as the body paragraphs is emphasis, not a heading
+        if len(members) > max(8, paragraphs * 0.6) and numbered + known < len(members) * 0.5:
+            for index in members:
+                blocks[index].kind = "paragraph"
+    headings = [block for block in blocks if block.kind == "heading"]
+    level_of = _style_levels(headings)
+    numbered_levels = any(block.number for block in headings)
+    above = 0  # the level of the last heading set on a line of its own
+    for block in headings:
+        if block.number and block.number.islower() and len(block.number) == 1:
+            block.level = min(above + 1, 4)  # "a. Syntax": a small letter numbers the lowest level there is
+            continue
+        if block.number and numbered_levels:
+            block.level = block.number.count(".") + 1 if block.number[0].isdigit() or "." in block.number else 1
+        elif block.extra.get("run_in"):
+            block.level = min(above + 1, 4)  # a run-in heading is the lowest there is: under the heading above it
+            continue
+        else:
+            block.level = level_of.get(heading_style(block), 1)
+        if not block.extra.get("run_in"):  # a numbered run-in heading is levelled by its number, and nests nothing
+            above = block.level
+    _flatten_back_matter(headings)
+
+
+def mark_sections_on_citing(blocks: list[Block]) -> None:
+    """A "References" heading over prose rather than an entry, set in a subsection's style (one that
+    other, non-reference headings share and that ranks below another heading style) with a heading
+    of a higher rank after it, or numbered with the next section after it: a section on how to cite
+    ("2. References" under "Citations and References" in a journal's guide, "§4. References" before
+    "§5. Figures"), not the reference list. It is marked
+    (``extra["on_citing"]``), so that it and the headings under it stay sections of the body."""
+    content = [block for block in blocks if block.kind not in ("furniture", "aside", "title", "table_part")]
+    headings = [block for block in content if block.kind == "heading"]
+    levels = _style_levels(headings)
+    following = {id(block): content[position + 1] for position, block in enumerate(content[:-1])}
+    for position, block in enumerate(headings):
+        if block.title.lower().strip() not in REFERENCE_HEADINGS:
+            continue
+        level = levels.get(heading_style(block))
+        shared = any(
+            other is not block and heading_style(other) == heading_style(block) and other.title.lower().strip() not in REFERENCE_HEADINGS
+            for other in headings
+        )
+        later = headings[position + 1 :]
+        higher = (
+            level is not None and level >= 2 and any(levels.get(heading_style(h), level) < level and _body_title(h.title) for h in later)
+        )
+        # or numbered, the next section after it ("§4. References" on citing, then "§5. Figures")
+        following_number = _next_number(block.number) if block.number else None
+        succeeded = following_number is not None and any(h.number == following_number for h in later)
+        text = following.get(id(block))
+        over_prose = (
+            text is not None
+            and text.kind == "paragraph"
+            and prose(text.text)
+            and not _ENTRY_START.match(text.text)
+            and not _ENTRY_MARKS.search(text.text[:300])
+        )
+        if ((shared and higher) or succeeded) and over_prose:
+            block.extra["on_citing"] = True
+
+
+def _next_number(number: str) -> str | None:
+    """The number of the next section at the same depth: "4" -> "5", "2.3" -> "2.4"."""
+    head, _, last = number.rpartition(".")
+    return f"{head}.{int(last) + 1}" if head and last.isdigit() else (str(int(last) + 1) if last.isdigit() else None)
+
+
+#: how a reference list's first entry opens: "[1]", "1.", "1 " before a name
+_ENTRY_START = re.compile(r"^\s*(?:\[\d{1,3}\]|\d{1,3}[.)]?\s+[A-Z])")
+
+
+#: what an entry holds and a paragraph on how to cite seldom does: a year, "et al"
+_ENTRY_MARKS = re.compile(r"\b(?:1[89]\d\d|20\d\d)\b|\bet al\b")
+
+
+def _body_title(title: str) -> bool:
+    """A section of the body: not back matter, a reference list or an appendix."""
+    plain = title.lower().strip()
+    return plain not in blk.BACK_MATTER_HEADINGS and plain not in REFERENCE_HEADINGS and not plain.startswith(("appendix", "acknowledg"))
+
+
+def _flatten_back_matter(headings: list[Block]) -> None:
+    """The back matter holds no subsections: under "Author Contributions" or "Funding", a
+    heading that is neither numbered, another part of the back matter, an IMRaD section nor an
+    appendix ("Conceptualization", "Methodology", "Writing – review & editing") is a paragraph."""
+    in_back = False
+    for block in headings:
+        plain = block.title.lower().strip()
+        if block.extra.get("on_citing"):
+            in_back = False
+        elif plain in blk.BACK_MATTER_HEADINGS or plain in REFERENCE_HEADINGS:
+            in_back = True
+        elif block.number or plain in _TOP_LEVEL or plain.startswith("appendix"):
+            in_back = False
+        elif in_back:
+            block.kind = "paragraph"
+
+
+_TOP_LEVEL = {
+    "introduction",
+    "background",
+    "methods",
+    "materials and methods",
+    "results",
+    "discussion",
+    "conclusion",
+    "conclusions",
+    "results and discussion",
+    "related work",
+}
+
+
+def _style_levels(headings: list[Block]) -> dict[tuple[float, bool, bool, bool], int]:
+    """Rank heading styles into levels. The style of the IMRaD headings ("Introduction",
+    "Methods", ...) is level 1 wherever it ranks; "Abstract" and "References" do not count,
+    since journals set them apart."""
+    styles = [
+        heading_style(block)
+        for block in headings
+        if block.title.lower() not in ("abstract", "summary") and block.title.lower() not in REFERENCE_HEADINGS
+    ]
+    ranked = sorted(set(styles), key=lambda s: (-s[0], not s[1], not s[3], s[2]))
+    anchor = next((heading_style(block) for block in headings if block.title.lower() in _TOP_LEVEL), None)
+    base = ranked.index(anchor) if anchor in ranked else 0
+    levels = {style: max(1, min(position - base + 1, 4)) for position, style in enumerate(ranked)}
+    if anchor is not None:
+        # a style that only ever appears inside the IMRaD sections is nested in them, even when
+        # it is set larger than they are (small-caps "METHODS" above bold "Patients")
+        first = next(index for index, block in enumerate(headings) if heading_style(block) == anchor)
+        for style in levels:
+            members = [(index, block) for index, block in enumerate(headings) if heading_style(block) == style]
+            inside = all(index > first for index, _ in members)
+            generic = all(block.title.lower() in blk.KNOWN_HEADINGS for _, block in members)
+            if style != anchor and inside and not generic:
+                levels[style] = max(levels[style], 2)
+    return levels
+
+
+def heading_style(block: Block) -> tuple[float, bool, bool, bool]:
+    letters = [ch for ch in block.title if ch.isalpha()]
+    caps = bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
+    return (round(block.size), block.bold, block.lines[0].italic, caps)
