@@ -2,14 +2,13 @@
 lines in a table whose rows all sit alike, a caption set well below its table, subtables stacked
 under one caption, a header of two levels beside labels set halfway down it, a running head set low
 over a table, a table no rule closes followed by a heading, a caption under its table with the
-next table close under it, a manuscript's line numbers beside a table, and pdfium's marks for a
-hyphen that breaks a word."""
+next table close under it, and pdfium's marks for a hyphen that breaks a word (a manuscript's line
+numbers beside a table: tests/test_gutter_numbers.py)."""
 
 from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.regions import line_numbers
 from paperpyramid.parsers.embedded.table_columns import word_segments
 from paperpyramid.parsers.embedded.table_detect import mark_uncaptioned
 from paperpyramid.parsers.embedded.table_engine import BBox, Rule, table_rows
@@ -80,19 +79,6 @@ def test_a_row_of_a_group_under_its_label_stays_a_row() -> None:
     assert len(_cells(lines, edges)) == 4
 
 
-def test_a_manuscripts_line_numbers_are_found_and_a_tables_counts_are_not() -> None:
-    # revtex's preprint layout numbers every fifth line in the gutter, beside the running text
-    prose = "a line of running text set across a column of the page"
-    right = [_line(prose, 320, 100 + 9.5 * k, 8) for k in range(60)]
-    left = [_line(prose, 60, 100 + 9.5 * k, 8) for k in range(60) if not 190 < 100 + 9.5 * k < 440]
-    ladder = [_line(str(330 + 5 * k), 299, 100 + 47.5 * k, 4.4) for k in range(12)]
-    counts = [_line(str(k + 1), 60, 200 + 12 * k, 8) for k in range(20)]  # a table's first column: 1 to 20
-    labels = [_line(f"sample {k + 1}", 80, 200 + 12 * k, 8) for k in range(20)]
-    lines = [*left, *right]
-    found = line_numbers([*lines, *ladder, *counts, *labels], 792)
-    assert {line.text for line in found} == {line.text for line in ladder}
-
-
 def test_a_cell_cut_out_of_its_line_reads_pdfiums_hyphen_as_a_hyphen() -> None:
     # pdfium hands over the hyphen that breaks a word at a line's end as U+FFFE (or \x02) in the
     # words of the line; its text has "-" already, and a cell cut by the words must too
@@ -126,17 +112,6 @@ def test_a_caption_set_well_below_its_table_takes_the_table_found_without_one() 
     assert caption.extra["found"] == cells
     assert caption.extra["members"] == list(range(6))
     assert sum(1 for block in blocks if block.kind == "caption") == 1  # no caption-less table beside it
-
-
-def test_a_tables_counts_beside_a_column_of_running_text_are_no_line_numbers() -> None:
-    # a table in the right column: its "Sr. no." column stands beside the left column's text
-    # (nearer to it than to its row's cells), and under the right column's
-    prose = "a line of running text set across a column of the page"
-    lines = [_line(prose, 50, 100 + 12 * k, 9) for k in range(50)]
-    lines += [_line(prose, 306, 100 + 12 * k, 9) for k in range(50) if not 140 < 100 + 12 * k < 380]
-    counts = [_line(str(k + 1), 306, 150 + 12.7 * k, 7.5) for k in range(17)]
-    names = [_line(f"genotype {k + 1}", 379, 150 + 12.7 * k, 7.5) for k in range(17)]
-    assert line_numbers([*lines, *counts, *names], 792) == []
 
 
 def test_stacked_subtables_are_read_as_their_first_part() -> None:

@@ -101,7 +101,14 @@ class Page:
     runs: list[CharRun] = field(default_factory=list, repr=False, compare=False)  # the lines as read, for :func:`table_lines`
 
 
-def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = False, glyphs: GlyphMap | None = None) -> Page:
+def extract_page(
+    page: pdfium.PdfPage,
+    number: int,
+    *,
+    split_numbers: bool = False,
+    glyphs: GlyphMap | None = None,
+    numbering: LineNumbering | None = None,
+) -> Page:
     """Read one page's characters into lines (top-left origin).
 
     ``split_numbers`` (the table engine's reading) also gives every line its ``words`` with
@@ -111,6 +118,11 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
 
     ``glyphs`` reads the glyphs of fonts without a Unicode map as the text learnt for them
     (:mod:`.glyphs`).
+
+    ``numbering`` carries a review copy's line-number columns from the document's pages read
+    before this one (:class:`LineNumbering`): a page with too few numbers to show a column of
+    its own (a table or a figure fills it) loses them too. This is the one place line numbers
+    leave the text: the table engine and the reading order get the page without them.
     """
     width, height = user_size(page)
     textpage = page.get_textpage()
@@ -124,7 +136,11 @@ def extract_page(page: pdfium.PdfPage, number: int, *, split_numbers: bool = Fal
     order = visual_order(raw, chars)
     turn = text_turn(raw, n)  # a page set sideways (a landscape table): read it turned upright
     runs = read_runs(raw, chars, order or range(n), order is not None, (width, height), turn, scales)
-    if not turn and (marks := line_number_marks(runs, height)):  # a review copy: read the page again without its line numbers
+    marks = [] if turn else line_number_marks(runs, height)
+    if numbering is not None and not turn:
+        marks += numbering.continued(runs, height, marks)
+        numbering.learn(marks)
+    if marks:  # a review copy: read the page again without its line numbers
         chars = _blank_marks(raw, chars, marks, (width, height), turn)
         runs = read_runs(raw, chars, order or range(n), order is not None, (width, height), turn, scales)
     lines = _lines(runs, number, split_numbers)
@@ -178,13 +194,29 @@ def line_number_marks(runs: list[CharRun], height: float) -> list[Mark]:
     """A review copy's line numbers, in the margin or the gutter between columns, whether pdfium
     reads them as lines of their own ("40") or glued to the text line they count ("60 I.A.1.
     Heading"): numbers leading their runs that stand in one column (aligned on their right
-    edge; on their left only in a right margin, with no text after them), outside the text
-    columns (no other text crosses theirs beside a number, hardly any line starts in it), that
-    rise down the page a text line apart per unit (numbers on every line, or on every fifth)
-    over a quarter of the page at least. A numbered list's entries, a table's row numbers and
-    equation numbers fail one of these: their pitch is an entry's, the table's text starts
+    edge; on their left only in a right margin, with no text after them, or left of all the
+    page's text), outside the text columns (no other text crosses theirs beside a number,
+    hardly any line starts in it), that rise down the page a text line apart per unit (numbers
+    on every line, or on every fifth) over a quarter of the page at least. A numbered list's
+    entries, a table's row numbers and equation numbers fail one of these: their pitch is an entry's, the table's text starts
     where they stand, they are in parentheses, or they are few. Landscape pages are not read
     for them (the caller skips turned pages: there they would be a table's)."""
+    marks = _lead_marks(runs)
+    if len(marks) < _NUMBERED_LINES:
+        return []
+    line = sorted(run.bottom - run.top for run in runs)[len(runs) // 2]
+    found: dict[tuple[float, float], Mark] = {}
+    for edge in (3, 1):  # right-aligned (a left margin or a gutter), then left-aligned (a right margin)
+        for column in _aligned(marks, edge):
+            if edge == 1 and _text_right_of(column, runs) and not _left_of_text(column, runs):
+                continue  # left-aligned numbers with text after them: a table's first column
+            if _counts_lines(column, height, line) and not _crossed(column, runs) and _outside_text(column, runs):
+                found.update({(mark[1], mark[2]): mark for mark in column})
+    return list(found.values())
+
+
+def _lead_marks(runs: list[CharRun]) -> list[Mark]:
+    """The numbers leading the page's runs (left to right text only), each as a :data:`Mark`."""
     marks: list[Mark] = []
     for run in runs:
         if run.rtl or not run.chars or not run.chars[0].isdigit():
@@ -193,20 +225,78 @@ def line_number_marks(runs: list[CharRun], height: float) -> list[Mark]:
         if match:
             digits = len(match.group(1))
             marks.append((int(match.group(1)), run.boxes[0], run.top, run.boxes[2 * digits - 1], run.bottom))
-    if len(marks) < _NUMBERED_LINES:
-        return []
-    line = sorted(run.bottom - run.top for run in runs)[len(runs) // 2]
-    found: dict[tuple[float, float], Mark] = {}
-    for edge in (3, 1):  # right-aligned (a left margin or a gutter), then left-aligned (a right margin)
-        for column in _aligned(marks, edge):
-            if edge == 1 and _text_right_of(column, runs):
-                continue  # left-aligned numbers with text after them: a table's first column
-            if _counts_lines(column, height, line) and not _crossed(column, runs) and _outside_text(column, runs):
-                found.update({(mark[1], mark[2]): mark for mark in column})
-    return list(found.values())
+    return marks
 
 
-def _aligned(marks: list[Mark], edge: int) -> list[list[Mark]]:
+#: a learnt column's edge and a number's: within this many points
+_COLUMN_SLACK = 1.5
+
+
+@dataclass(slots=True)
+class LineNumbering:
+    """A review copy's line-number columns, learnt from the pages of a document read so far
+    (:func:`line_number_marks` on each): their edges, the points a unit of numbering takes
+    down the page and the highest number seen. ``lineno`` and the journals' review layouts
+    number the whole document on, so a page whose numbers are too few for a column of their
+    own (a float fills most of it) is read by the columns of the pages before it."""
+
+    rights: list[float] = field(default_factory=list)  # right edges of right-aligned columns
+    lefts: list[float] = field(default_factory=list)  # left edges of left-aligned ones
+    pitch: float = 0.0
+    last: int = 0
+
+    def learn(self, marks: list[Mark]) -> None:
+        """Take a page's line numbers in: their columns' edges (three numbers sharing one),
+        their pitch (points per unit down a column) and the highest value."""
+        if not marks:
+            return
+        pitches = []
+        for edges, index in ((self.rights, 3), (self.lefts, 1)):
+            for column in _aligned(marks, index, 3):
+                edge = sum(mark[index] for mark in column) / len(column)
+                if not any(abs(edge - known) <= _COLUMN_SLACK for known in edges):
+                    edges.append(edge)
+                column.sort(key=lambda mark: mark[2])
+                pitches += [
+                    (below[2] - above[2]) / (below[0] - above[0])
+                    for above, below in zip(column, column[1:], strict=False)
+                    if below[0] > above[0]
+                ]
+        if pitches:
+            self.pitch = sorted(pitches)[len(pitches) // 2]
+        self.last = max(self.last, *(mark[0] for mark in marks))
+
+    def continued(self, runs: list[CharRun], height: float, found: list[Mark]) -> list[Mark]:
+        """The page's numbers, beyond ``found``, that stand on a learnt column, alone on their
+        lines or before text that starts past them, and continue its numbering: above the last
+        value seen, below what three pages would count, rising down each column. A table's row
+        numbers, a list's and the page number start low again; equation numbers are in
+        parentheses."""
+        if not self.pitch or not (self.rights or self.lefts):
+            return []
+        taken = {(mark[1], mark[2]) for mark in found}
+        top = self.last + 3 * height / self.pitch
+        by_run = {(run.boxes[0], run.top): run for run in runs if run.boxes}
+        columns: dict[tuple[int, float], list[Mark]] = {}
+        for mark in _lead_marks(runs):
+            if (mark[1], mark[2]) in taken or not self.last < mark[0] <= top:
+                continue
+            run = by_run.get((mark[1], mark[2]))
+            if run is None or _after_number(run) <= mark[3] + 1:
+                continue
+            edge = next(((3, edge) for edge in self.rights if abs(mark[3] - edge) <= _COLUMN_SLACK), None)
+            edge = edge or next(((1, edge) for edge in self.lefts if abs(mark[1] - edge) <= _COLUMN_SLACK), None)
+            if edge is not None:
+                columns.setdefault(edge, []).append(mark)
+        marks: list[Mark] = []
+        for column in columns.values():
+            column.sort(key=lambda mark: mark[2])
+            if all(above[0] < below[0] for above, below in zip(column, column[1:], strict=False)):
+                marks += column
+        return marks
+
+
+def _aligned(marks: list[Mark], edge: int, least: int = _NUMBERED_LINES) -> list[list[Mark]]:
     """The marks in columns sharing the edge ``edge`` (an index of the mark) within a point and a half."""
     columns: list[list[Mark]] = []
     for mark in sorted(marks, key=lambda mark: mark[edge]):
@@ -214,7 +304,7 @@ def _aligned(marks: list[Mark], edge: int) -> list[list[Mark]]:
             columns[-1].append(mark)
         else:
             columns.append([mark])
-    return [column for column in columns if len(column) >= _NUMBERED_LINES]
+    return [column for column in columns if len(column) >= least]
 
 
 def _counts_lines(column: list[Mark], height: float, line: float) -> bool:
@@ -273,6 +363,21 @@ def _text_right_of(column: list[Mark], runs: list[CharRun]) -> bool:
             elif run.x0 > mark[3] and min(run.bottom, mark[4]) - max(run.top, mark[2]) > 0.3 * (mark[4] - mark[2]):
                 return True
     return False
+
+
+def _left_of_text(column: list[Mark], runs: list[CharRun]) -> bool:
+    """Whether left-aligned numbers stand left of the lines of the page that are not numbers
+    (amsart's line numbers, set flush left in the left margin), all but a margin note's few: a
+    table's first column of counts stands inside the text's width, where the text above and
+    below it starts."""
+    x1 = max(mark[3] for mark in column)
+    starts = {(mark[1], mark[2]) for mark in column}
+    left = sum(
+        1
+        for run in runs
+        if run.boxes and run.x0 < x1 - 1 and (run.boxes[0], run.top) not in starts and not "".join(run.chars).strip().isdigit()
+    )
+    return left <= max(3, 0.1 * len(column))
 
 
 def _outside_text(column: list[Mark], runs: list[CharRun]) -> bool:

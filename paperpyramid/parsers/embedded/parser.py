@@ -14,6 +14,7 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -37,7 +38,7 @@ from paperpyramid.parsers.embedded.headings import (
     mark_sections_on_citing,
     prose,
 )
-from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, normalize_text, page_graphics
+from paperpyramid.parsers.embedded.layout import Line, LineNumbering, Page, extract_page, normalize_text, page_graphics
 from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import (
     body_font,
@@ -53,8 +54,8 @@ from paperpyramid.parsers.embedded.scan_reading import read_scans, read_unmapped
 from paperpyramid.parsers.embedded.scans import OcrMode, OcrPage
 from paperpyramid.parsers.embedded.scripts import unreadable_words
 from paperpyramid.parsers.embedded.table_detect import mark_uncaptioned
-from paperpyramid.parsers.embedded.table_engine import BBox, Rule, table_page, table_rows
-from paperpyramid.parsers.embedded.table_reader import claim_held, collect_table, join_continued, reads_as_prose, table_cells
+from paperpyramid.parsers.embedded.table_engine import BBox, Rule, TablePart, table_page, table_parts
+from paperpyramid.parsers.embedded.table_reader import add_parts, claim_held, collect_table, join_continued, reads_as_prose, table_cells
 from paperpyramid.parsers.embedded.xmp import read_xmp
 
 log = logging.getLogger(__name__)
@@ -143,6 +144,7 @@ def _extract_pages(
     :class:`ParseTimeout` once ``time_limit`` seconds have passed since ``started``."""
     count = len(pdf)
     pages: list[Page] = []
+    numbering = LineNumbering()  # a review copy's line numbers, learnt page by page
     for index in range(count):
         if time_limit is not None and time.monotonic() - started > time_limit:
             raise ParseTimeout(f"{path.name}: parsing took longer than {time_limit:g} s (stopped at page {index + 1} of {count})")
@@ -151,7 +153,7 @@ def _extract_pages(
         except pdfium.PdfiumError as exc:
             raise PdfCorrupt(f"{path.name}: corrupt PDF: page {index + 1} of {count} cannot be loaded") from exc
         try:
-            pages.append(extract_page(page, index + 1, glyphs=glyphs))
+            pages.append(extract_page(page, index + 1, glyphs=glyphs, numbering=numbering))
         finally:
             page.close()
     return pages
@@ -216,31 +218,50 @@ def _table_reader(
     and drawn rules (a page read by OCR: its OCR lines, no rules),
     without the page's running head and foot (``furniture``, :func:`.reading_order.furniture_keys`).
     A failure there costs that table's engine cells only: the parser's own cells stand in."""
+    return _PageTables(pdf, path, {page.number: page for page in read}, ocr_pages or {}, furniture or set())
 
-    pages: dict[int, tuple[list[Line], list[Rule], BBox]] = {}  # a page with several captions is read once
-    for number, scan in (ocr_pages or {}).items():
-        pages[number] = (scan.page.lines, [], (0.0, 0.0, scan.page.width, scan.page.height))
 
-    by_number = {page.number: page for page in read}
+class _PageTables:
+    """The table reader :func:`_table_reader` makes: called as a :data:`TableReader`, it gives the
+    caption's own table; :meth:`parts` gives every part of subtables stacked under that caption
+    (:func:`~.table_engine.table_parts`), read in the same call."""
 
-    def table(page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
+    def __init__(
+        self, pdf: pdfium.PdfDocument, path: Path, by_number: dict[int, Page], ocr_pages: dict[int, OcrPage], furniture: set[str]
+    ) -> None:
+        self.pdf, self.path, self.by_number, self.furniture = pdf, path, by_number, furniture
+        # a page with several captions is read once
+        self.pages: dict[int, tuple[list[Line], list[Rule], BBox]] = {
+            number: (scan.page.lines, [], (0.0, 0.0, scan.page.width, scan.page.height)) for number, scan in ocr_pages.items()
+        }
+        self.read: dict[tuple[int, BBox], list[TablePart]] = {}
+
+    def __call__(self, page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
+        found = self.parts(page_number, caption_bbox)
+        return found[0].cells if found else None
+
+    def parts(self, page_number: int, caption_bbox: BBox) -> list[TablePart]:
+        key = (page_number, caption_bbox)
+        if key not in self.read:
+            self.read[key] = self._parts(page_number, caption_bbox)
+        return self.read[key]
+
+    def _parts(self, page_number: int, caption_bbox: BBox) -> list[TablePart]:
         try:
-            if page_number not in pages:
-                lines, rules, box = table_page(pdf, by_number[page_number])
-                heads = page_furniture(lines, box[3], furniture or set())
-                pages[page_number] = ([line for line in lines if not any(line is head for head in heads)], rules, box)
-            return table_rows(*pages[page_number], caption_bbox)
+            if page_number not in self.pages:
+                lines, rules, box = table_page(self.pdf, self.by_number[page_number])
+                heads = page_furniture(lines, box[3], self.furniture)
+                self.pages[page_number] = ([line for line in lines if not any(line is head for head in heads)], rules, box)
+            return table_parts(*self.pages[page_number], caption_bbox)
         except Exception as exc:  # a table, not the document: the caller falls back
             log.warning(
                 "%s: the table engine failed on page %d (%s: %s); the parser's own cells are used",
-                path.name,
+                self.path.name,
                 page_number,
                 type(exc).__name__,
                 exc,
             )
-            return None
-
-    return table
+            return []
 
 
 def build_document(
@@ -313,6 +334,7 @@ def _build_document(
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata, surnames)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
     asides = assemble(document, blocks, body_size)
+    add_parts(document, [block for block in blocks if block.extra.get("parts")])
     join_continued(document)
     set_apart_notes(document, asides)
     merge_continuations(document)
@@ -330,22 +352,55 @@ def _mark_tables(blocks: list[Block], body_size: float, tables: TableReader | No
     nothing is claimed: the text stays text and the table is kept without cells."""
     captions = [index for index, block in enumerate(blocks) if block.kind == "caption" and block.extra.get("caption_kind") == "table"]
     for index in captions:
-        block = blocks[index]
-        if "members" in block.extra:
-            continue
-        found = tables(block.page, block_bbox(block, [])) if tables is not None else None
-        members = _before_heading(blocks, index, collect_table(blocks, index, body_size), body_size)
-        if not found and reads_as_prose(table_cells([line for member in members for line in blocks[member].lines])):
-            members = []
-        if found:  # the blocks over a caption printed below its table, and rows the blocks under it missed
-            members = sorted({*members, *claim_held(blocks, index, members, found)})
-        for member in members:
-            blocks[member].kind = "table_part"
-        block.extra["members"] = members
-        block.extra["found"] = found
+        if "members" not in blocks[index].extra:
+            _mark_table(blocks, index, body_size, tables)
+    for index in _part_continuations(blocks, captions):
+        _mark_table(blocks, index, body_size, tables)
     _drop_mentions(blocks, captions)
     if tables is not None:
         mark_uncaptioned(blocks, tables)
+
+
+def _mark_table(blocks: list[Block], index: int, body_size: float, tables: TableReader | None) -> None:
+    """The table at one caption (:func:`_mark_tables`), with the parts of subtables stacked under
+    it (``extra["parts"]``), which :func:`~.table_reader.add_parts` stores apart."""
+    block = blocks[index]
+    found = tables(block.page, block_bbox(block, [])) if tables is not None else None
+    members = _before_heading(blocks, index, collect_table(blocks, index, body_size), body_size)
+    if not found and reads_as_prose(table_cells([line for member in members for line in blocks[member].lines])):
+        members = []
+    if found:  # the blocks over a caption printed below its table, and rows the blocks under it missed
+        members = sorted({*members, *claim_held(blocks, index, members, found)})
+    for member in members:
+        blocks[member].kind = "table_part"
+    block.extra["members"] = members
+    block.extra["found"] = found
+    stacked = tables.parts(block.page, block_bbox(block, [])) if found and isinstance(tables, _PageTables) else []
+    if len(stacked) >= 2:  # subtables stacked under the caption: each part is stored as a table
+        block.extra["parts"] = stacked
+    elif found and "part" in block.extra:  # a part continued on this page (:func:`_part_continuations`)
+        block.extra["parts"] = [stacked[0]._replace(mark=str(block.extra["part"]))]
+
+
+def _part_continuations(blocks: list[Block], captions: list[int]) -> list[int]:
+    """Indices of the lines "(b) Continued." that head the rest of the last part of subtables
+    stacked under a caption (:mod:`.table_stacks`) on the next page, made captions of that part
+    (labelled as the caption is, ``extra["part"]`` its mark) so that its rows join it
+    (:func:`~.table_reader.join_continued`); a furniture-like line at the page's top otherwise."""
+    found = []
+    for index in captions:
+        caption = blocks[index]
+        if not caption.extra.get("parts"):
+            continue
+        mark = cast("list[TablePart]", caption.extra["parts"])[-1].mark
+        heads = re.compile(rf"^{re.escape(mark)}\s*\(?(?:continued|cont(?:'d|\.))\)?\.?$", re.IGNORECASE)
+        for other, block in enumerate(blocks):
+            if block.page == caption.page + 1 and block.kind in ("paragraph", "furniture", "heading") and heads.match(block.text.strip()):
+                block.kind, block.label = "caption", caption.label
+                block.extra.update(caption_kind="table", part=mark)
+                found.append(other)
+                break
+    return found
 
 
 def _before_heading(blocks: list[Block], caption: int, members: list[int], body_size: float) -> list[int]:

@@ -1,5 +1,6 @@
-"""Page clean-up and reading order: running heads and feet, page and line numbers,
-side stamps, and the column layout of each page."""
+"""Page clean-up and reading order: running heads and feet, page numbers, lone numbers in
+the outer margins, side stamps, and the column layout of each page. A review copy's columns of
+line numbers left the page where it was read (:func:`~.layout.line_number_marks`)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def furniture_keys(pages: list[Page]) -> set[str]:
 
 
 def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) -> None:
-    """Drop running heads and feet, page numbers, line numbers, side stamps and rotated text.
+    """Drop running heads and feet, page numbers, lone numbers in the outer margins, side stamps
+    and rotated text.
 
     A line in the top or bottom band of the page is furniture when the same text (digits
     ignored) appears in that band on several pages (:func:`furniture_keys`, or ``furniture`` where
@@ -73,12 +75,11 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
                 and not _marks_a_line(line, page)
                 and not _labels_a_line(line, page)
             ):
-                continue  # line numbers of review copies (not an affiliation's superscript number)
+                continue  # a lone number in the outer margin: a stray line number, a mark set out there (not a superscript beside its line)
             kept.append(line)
         page.lines = kept
     for page, heads in zip(pages, placed_heads(pages), strict=True):
-        numbers = _line_numbers(page)
-        page.lines = [line for line in page.lines if not any(line is head for head in heads) and id(line) not in numbers]
+        page.lines = [line for line in page.lines if not any(line is head for head in heads)]
 
 
 #: the tag of a first page's line kept as its title though the running heads repeat it
@@ -112,42 +113,6 @@ def _titles_repeated(pages: list[Page], furniture: set[str]) -> list[Line]:
         and not any(other.bold for other in others)
         and (line.bold or all(other.size < line.size - 0.5 for other in others))
     ]
-
-
-#: a review copy numbers at least this many lines of a page
-_NUMBERED_LINES = 5
-
-
-def _line_numbers(page: Page) -> set[int]:
-    """The ids of a review copy's line numbers set in the margin beside the text, wherever the
-    margin is: numbers alone on their lines, left of every other line's start (or right of every
-    end), counting up from the top of the page."""
-    numbers = [line for line in page.lines if line.text.strip().isdigit() and len(line.text.strip()) <= 4]
-    text = [line for line in page.lines if not line.text.strip().isdigit()]
-    if len(numbers) < _NUMBERED_LINES or not text:
-        return set()
-    left, right = min(line.x0 for line in text), max(line.x1 for line in text)
-    found: set[int] = set()
-    for side in ([line for line in numbers if line.x1 <= left + 1], [line for line in numbers if line.x0 >= right - 1]):
-        if len(side) >= _NUMBERED_LINES and _counts_lines(sorted(side, key=lambda line: line.top)):
-            found.update(id(line) for line in side)
-    return found
-
-
-def _counts_lines(numbers: list[Line]) -> bool:
-    """Whether numbers down a margin count its lines: rising at one pitch, a line's height or so
-    apart for each step, where a list's numbers ("1", "2" set apart before entries of one to
-    three lines) rise at varying pitches."""
-    pitches = [
-        (below.top - above.top) / (int(below.text) - int(above.text))
-        for above, below in zip(numbers, numbers[1:], strict=False)
-        if int(below.text) > int(above.text)
-    ]
-    if len(pitches) < 0.8 * (len(numbers) - 1):
-        return False
-    pitch = median(pitches)
-    steady = sum(1 for value in pitches if abs(value - pitch) <= 0.15 * pitch)
-    return steady >= 0.8 * len(pitches) and 0 < pitch <= 3 * median(line.height for line in numbers)
 
 
 #: a page's top or bottom row is set off from the text by this many of its lines' heights

@@ -1,7 +1,7 @@
 """Regions of a page that the column finder of :mod:`reading_order` does not see: a sidebar set
 beside a one-column body, a two-column block under (or between) full-width text, the rows of a
-grid of panels, the running head and foot of a one-page document, and a manuscript's line
-numbers.
+grid of panels, and the running head and foot of a one-page document (a manuscript's line
+numbers leave where the page is read: :func:`~.layout.line_number_marks`).
 
 Each test is geometric (where the lines lie, how wide, what gap parts them) and asks for
 words or a pattern where geometry alone is ambiguous: a sidebar holds words, not a figure's
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
 from statistics import median
 
 from paperpyramid.parsers.embedded.layout import Line, Page
@@ -26,13 +25,6 @@ _JOURNAL = re.compile(
     r"www\.|https?://|\.(org|com|net|edu)\b|\bdoi\b|\bjournal\b|\bvol(ume)?\.?\s*\d|\bissue\b|\s\|\s|\bproceedings\b", re.I
 )
 _CHAPTER = re.compile(r"\b(ch(ap(ter)?)?\.?\s*[IVXLC\d]+\b|chapter\b|section\s+[IVXLC\d]+\b)|§", re.I)
-# a ladder of line numbers: this many at least, lined up within this many points, over this share of the page
-_LADDER = 5
-_LADDER_ALIGN = 2.0
-_LADDER_SPAN = 0.25
-# a line of running text holds this many characters at least; one across the page's columns spans this share of its text
-_TEXT_LINE = 40
-_ACROSS = 0.6
 #: a book's running head: a page number at one end of capitals ("400 BRITISH HUSBANDRY.")
 _BOOK_HEAD = re.compile(r"^\d{1,4}\s+[^a-z]{4,}$|^[^a-z]{4,}\s+\d{1,4}$")
 
@@ -187,51 +179,3 @@ def single_page_furniture(page: Page) -> list[Line]:
         if marked:
             found += row
     return found
-
-
-def line_numbers(lines: Sequence[Line], height: float) -> list[Line]:
-    """The line numbers of a manuscript or review copy (LaTeX's ``lineno``, a journal's
-    submission layout) among a page's lines: a ladder of five or more lines that are a number
-    alone, lined up on one edge (right or left), counting up down the page at one pitch (the
-    value goes up by the same number of points each step: every line, or every fifth), over a
-    quarter of the page's height or more, in a margin or gutter: beside lines of running text,
-    under none. A table's column of counts is lined up too, but inside a column of text. Where
-    line numbers stand beside a table, its region would read them as a column of its own."""
-    numbers = [line for line in lines if not line.parts and line.text.isdigit() and len(line.text) <= 4 and not line.vertical]
-    if len(numbers) < _LADDER:
-        return []
-    found: list[Line] = []
-    for right in (True, False):
-        groups: dict[int, list[Line]] = {}
-        for line in numbers:
-            groups.setdefault(round((line.x1 if right else line.x0) / _LADDER_ALIGN), []).append(line)
-        for group in groups.values():
-            ladder = sorted(group, key=lambda line: line.top)
-            if len(ladder) >= _LADDER and _counts_down(ladder, height) and _in_margin(ladder, lines):
-                found += [line for line in ladder if not any(line is other for other in found)]
-    return found
-
-
-def _counts_down(ladder: Sequence[Line], height: float) -> bool:
-    """Whether numbers top to bottom count up at one pitch (points per unit), over a quarter of
-    the page's height or more."""
-    values = [int(line.text) for line in ladder]
-    span = ladder[-1].top - ladder[0].top
-    if span < _LADDER_SPAN * height or any(b <= a for a, b in zip(values, values[1:], strict=False)):
-        return False
-    pitch = span / (values[-1] - values[0])
-    slack = 0.5 * median(line.height for line in ladder) + 1.0
-    return all(abs(line.top - ladder[0].top - pitch * (value - values[0])) <= slack for line, value in zip(ladder, values, strict=True))
-
-
-def _in_margin(ladder: Sequence[Line], lines: Sequence[Line]) -> bool:
-    """Whether the numbers stand outside the running text, beside it: three of them share their
-    baseline with a line of running text, and no line of a column's text reaches over them (a
-    table's counts stand inside a column of text, under or over its lines; a title or a caption
-    set across both columns of the page passes over a gutter's numbers)."""
-    long = [line for line in lines if len(line.text) >= _TEXT_LINE]
-    x0, x1 = min(line.x0 for line in ladder), max(line.x1 for line in ladder)
-    across = _ACROSS * (max(line.x1 for line in lines) - min(line.x0 for line in lines))
-    if any(line.x0 < x1 - 1 and line.x1 > x0 + 1 and line.width < across for line in long):
-        return False
-    return sum(1 for number in ladder if any(abs(line.mid_y - number.mid_y) < 0.6 * line.height for line in long)) >= 3

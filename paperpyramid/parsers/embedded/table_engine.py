@@ -35,10 +35,10 @@ of tables; this module reads the page with pdfium, as the parser does (one page:
 5. Notes under the table's bottom rule, and lines after a wide gap at the end, are dropped
    when they fill one cell only.
 
-Around these steps: a manuscript's line numbers are taken out of the page's lines
-(:func:`~.regions.line_numbers`), subtables stacked under one caption are read as their first
-part (:mod:`.table_stacks`), and a header of two levels whose other labels sit halfway down it
-is read as two rows (:mod:`.table_headers`).
+Around these steps: a manuscript's line numbers are gone already, left where the page was read
+(:class:`~.layout.LineNumbering`); subtables stacked under one caption are read part by part, the
+caption's table being the first (:mod:`.table_stacks`, :func:`table_parts`); and a header of two
+levels whose other labels sit halfway down it is read as two rows (:mod:`.table_headers`).
 
 :func:`extract_table` returns ``None`` where it finds no table with two columns or more, so
 the caller keeps its own cells (prose is never turned into a table).
@@ -52,7 +52,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -62,24 +62,25 @@ from paperpyramid.parsers.embedded.char_runs import turn_box
 from paperpyramid.parsers.embedded.clipped import address, hidden_objects
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, table_lines, user_size
-from paperpyramid.parsers.embedded.regions import line_numbers
 from paperpyramid.parsers.embedded.table_bands import banded_rows, split_at
 from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space, words_text
 from paperpyramid.parsers.embedded.table_ends import before_wide_gap, running_head
 from paperpyramid.parsers.embedded.table_headers import two_level_header
 from paperpyramid.parsers.embedded.table_row_joins import PrintedRow, join_rows, printed_rows, row_cells, spans_table
 from paperpyramid.parsers.embedded.table_spaces import THIN_SPACE
-from paperpyramid.parsers.embedded.table_stacks import first_part
+from paperpyramid.parsers.embedded.table_stacks import first_part, parts
 
 __all__ = [
     "BBox",
     "Rule",
+    "TablePart",
     "extract_table",
     "find_region",
     "read_rules",
     "read_table_page",
     "side_by_side_prose",
     "table_page",
+    "table_parts",
     "table_rows",
 ]
 
@@ -145,30 +146,27 @@ def extract_table(pdf_path: Path, page_number: int, caption_bbox: BBox) -> list[
 def read_table_page(pdf: pdfium.PdfDocument, page_number: int, *, glyphs: GlyphMap | None = None) -> tuple[list[Line], list[Rule], BBox]:
     """A page's lines (cut around their numbers), rules and box, as :func:`table_rows` takes
     them (a sideways page read turned upright, fonts without a Unicode map read with the
-    ``glyphs`` OCR taught, as the parser reads it)."""
+    ``glyphs`` OCR taught, as the parser reads it). A review copy's line numbers are left out
+    where the page shows a column of them (:func:`~.layout.line_number_marks`); read alone, a page
+    has no document's columns to go by."""
     page = pdf[page_number - 1]
     try:
         read = extract_page(page, page_number, split_numbers=True, glyphs=glyphs)
-        return _unnumbered(read.lines, read.height), read_rules(page, turn=read.turn), (0.0, 0.0, read.width, read.height)
+        return read.lines, read_rules(page, turn=read.turn), (0.0, 0.0, read.width, read.height)
     finally:
         page.close()
 
 
 def table_page(pdf: pdfium.PdfDocument, page: Page) -> tuple[list[Line], list[Rule], BBox]:
     """:func:`read_table_page` for a page the parser has read already: its lines made from the
-    runs kept from that reading (:func:`~.layout.table_lines`), only its rules read from the PDF."""
+    runs kept from that reading (:func:`~.layout.table_lines`), only its rules read from the PDF.
+    A review copy's line numbers left those runs where the page was read (the document's
+    columns of them, :class:`~.layout.LineNumbering`)."""
     pdf_page = pdf[page.number - 1]
     try:
-        return _unnumbered(table_lines(page), page.height), read_rules(pdf_page, turn=page.turn), (0.0, 0.0, page.width, page.height)
+        return table_lines(page), read_rules(pdf_page, turn=page.turn), (0.0, 0.0, page.width, page.height)
     finally:
         pdf_page.close()
-
-
-def _unnumbered(lines: list[Line], height: float) -> list[Line]:
-    """The page's lines without a manuscript's line numbers (:func:`~.regions.line_numbers`): in a
-    margin or the gutter beside a table they would be read as a column of it."""
-    numbers = line_numbers(lines, height)
-    return [line for line in lines if not any(line is number for number in numbers)] if numbers else lines
 
 
 def read_rules(page: pdfium.PdfPage, *, turn: int = 0) -> list[Rule]:
@@ -206,6 +204,15 @@ def _horizontal_rules(rules: Sequence[Rule]) -> list[Rule]:
     return sorted(joined, key=lambda rule: rule.y)
 
 
+class TablePart(NamedTuple):
+    """One part of subtables stacked under a caption: its mark ("(b)"; ``""`` for a table of one
+    part), its box and its cells."""
+
+    mark: str
+    box: BBox
+    cells: list[list[str]]
+
+
 class Region(tuple[float, float, float, float]):
     """A table's box found without a caption (:mod:`.table_detect`): passed where a caption's
     box goes, it is read as it is, with no region to find around it."""
@@ -217,34 +224,56 @@ def table_rows(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, ca
     """The cells of the table under ``caption_bbox`` (or over it, where nothing table-like is
     under it: a caption printed below its table), from one page's lines and rules, or ``None``;
     a :class:`Region` is read as the table's own box."""
-    cells = _table_cells(lines, rules, page_bbox, caption_bbox)
-    return [[cell.replace(THIN_SPACE, " ") for cell in row] for row in cells] if cells is not None else None
+    found = table_parts(lines, rules, page_bbox, caption_bbox)
+    return found[0].cells if found else None
 
 
-def _table_cells(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, caption_bbox: BBox) -> list[list[str]] | None:
+def table_parts(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, caption_bbox: BBox) -> list[TablePart]:
+    """:func:`table_rows` with every part of subtables stacked under the caption
+    (:mod:`.table_stacks`), the caption's own table first; ``[]`` where no table is found."""
+    cells, region = _table_cells(lines, rules, page_bbox, caption_bbox)
+    if cells is None:
+        return []
+    found = [TablePart("", region or caption_bbox, cells)]
+    if region is not None:
+        stacked = parts(lines, region)
+        later = [TablePart(mark, box, read_box(lines, rules, box) or []) for mark, box in stacked[1:]]
+        found = [TablePart(stacked[0][0], stacked[0][1], cells)] + [part for part in later if part.cells]
+    return [part._replace(cells=[[cell.replace(THIN_SPACE, " ") for cell in row] for row in part.cells]) for part in found]
+
+
+def _table_cells(
+    lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, caption_bbox: BBox
+) -> tuple[list[list[str]] | None, BBox | None]:
+    """The cells of the table, and the region they were read from (``None`` for a table read by its rules)."""
     if isinstance(caption_bbox, Region):
-        return read_region(lines, rules, caption_bbox)
+        return read_region(lines, rules, caption_bbox), caption_bbox
     # a table of sentences, ruled row by row, is read by its rules; any other by its columns
     cells = banded_rows(lines, _horizontal_rules(rules), [rule for rule in rules if not rule.horizontal], caption_bbox)
     if cells is not None:
-        return cells
+        return cells, None
     region = find_region(lines, rules, page_bbox, caption_bbox)
     if region is not None and _next_captions_table(lines, region, caption_bbox):
         above = region_over_caption(lines, page_bbox, caption_bbox)
         cells = read_region(lines, rules, above) if above is not None else None
         if cells is not None:
-            return cells
+            return cells, above
     cells = read_region(lines, rules, region) if region is not None else None
     if cells is None:
-        above = region_over_caption(lines, page_bbox, caption_bbox)
-        cells = read_region(lines, rules, above) if above is not None else None
-    return cells
+        region = region_over_caption(lines, page_bbox, caption_bbox)
+        cells = read_region(lines, rules, region) if region is not None else None
+    return cells, region if cells is not None else None
 
 
 def read_region(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
     """The cells of the table filling ``region`` (its first part, where subtables are stacked in
     it: :func:`~.table_stacks.first_part`), or ``None`` where it holds no table."""
-    x0, top, x1, bottom = region = first_part(lines, region)
+    return read_box(lines, rules, first_part(lines, region))
+
+
+def read_box(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
+    """The cells of the table filling ``region``, or ``None`` where it holds no table."""
+    x0, top, x1, bottom = region
     whole = [
         line
         for line in lines

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import statistics
+from collections.abc import Sequence
+from typing import cast
 
+from paperpyramid.document import Block as DocBlock
 from paperpyramid.document import Document, Table
 from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, KNOWN_HEADINGS, NUMBERED_RUN_IN, Block
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.table_engine import side_by_side_prose
+from paperpyramid.parsers.embedded.table_engine import TablePart, side_by_side_prose
 
 
 def table_cells(lines: list[Line]) -> list[list[str]]:
@@ -99,6 +103,63 @@ def _justified_prose(lines: list[Line]) -> bool:
     return full >= 0.8 * (len(lines) - 1) and wordy >= 0.75 * len(words) and mean_length >= 40
 
 
+def add_parts(document: Document, captions: Sequence[Block]) -> None:
+    """Every part of subtables stacked under one caption (``extra["parts"]``,
+    :func:`~.table_engine.table_parts`) stored as a table of its own, after the caption's table,
+    labelled and captioned with its mark as JATS labels the parts of a ``<table-wrap-group>``
+    ("Table 2" over "(a)" and "(b)": "2 (a)" and "2 (b)", each under the group's caption); a
+    part read as the caption's table alone would lose the other parts' rows, and read as one
+    grid the parts' columns mix."""
+    for caption in captions:
+        stacked = cast("list[TablePart]", caption.extra["parts"])
+        first = next(
+            (
+                table
+                for table in document.tables
+                if table.page == caption.page
+                and table.caption == caption.text
+                and table.label == caption.label
+                and table.cells == stacked[0].cells
+            ),
+            None,
+        )
+        if first is None:
+            continue
+        position = document.tables.index(first)
+        rendered = next((block for section in document.sections for block in section.blocks if _renders(block, first)), None)
+        caption_text = first.caption
+        tables = []
+        for part in stacked:
+            table = first if part is stacked[0] else dataclasses.replace(first, cells=part.cells, bbox=part.box)
+            table.label = " ".join(text for text in (caption.label, part.mark) if text) or None
+            table.caption = caption_text if caption_text.startswith(part.mark) else f"{caption_text} {part.mark}"
+            tables.append(table)
+        document.tables[position + 1 : position + 1] = tables[1:]
+        if rendered is None:
+            continue
+        section = next(section for section in document.sections if any(block is rendered for block in section.blocks))
+        at = next(index for index, block in enumerate(section.blocks) if block is rendered)
+        rendered.text = first.caption + "\n\n" + first.markdown
+        section.blocks[at + 1 : at + 1] = [
+            DocBlock(text=table.caption + "\n\n" + table.markdown, page=table.page, kind="table", bbox=table.bbox) for table in tables[1:]
+        ]
+        # the part's rows its caption's table did not hold were left as text: now a part holds them
+        section.blocks = [block for block in section.blocks if not any(_part_holds(table, block) for table in tables[1:])]
+
+
+def _part_holds(table: Table, block: DocBlock) -> bool:
+    """Whether a paragraph lies in the part's box and its words are the part's."""
+    if block.kind != "paragraph" or block.page != table.page or block.bbox is None or table.bbox is None:
+        return False
+    x0, top, x1, bottom = table.bbox
+    middle = (block.bbox[1] + block.bbox[3]) / 2
+    return x0 <= block.bbox[0] and block.bbox[2] <= x1 and top <= middle <= bottom and _holds(table.cells, block.text)
+
+
+def _renders(block: DocBlock, table: Table) -> bool:
+    return block.kind == "table" and block.page == table.page and block.bbox == table.bbox
+
+
 _CONTINUED = re.compile(r"\(?\bcontinued\b|\bcont(?:'d|\.)", re.IGNORECASE)
 
 
@@ -148,8 +209,12 @@ _WORD = re.compile(r"\w+")
 
 def held_by(cells: list[list[str]], blocks: list[Block]) -> bool:
     """Whether most words of the blocks (four in five) are words of the cells."""
+    return _holds(cells, " ".join(block.text for block in blocks))
+
+
+def _holds(cells: Sequence[Sequence[str]], text: str) -> bool:
     held = {word.lower() for row in cells for cell in row for word in _WORD.findall(cell)}
-    words = [word.lower() for block in blocks for word in _WORD.findall(block.text)]
+    words = [word.lower() for word in _WORD.findall(text)]
     return bool(words) and sum(1 for word in words if word in held) >= 0.8 * len(words)
 
 

@@ -3,8 +3,10 @@ own header and columns (Hindawi, Elsevier and Springer set a table too wide for 
 parts this way). Read as one grid, the parts' columns mix and every row comes out wrong.
 
 A part opens with its mark alone on its line ("(a)", "(b)", "(A)", "Panel A"), set over the part's
-header. Where two marks or more stand in a table's region, the table under the caption is the first
-part: the region from under its mark down to the next mark.
+header. Where two marks or more stand in a table's region, each part is a table of its own: the
+region from under its mark down to the next mark (the last part: to the region's end). The
+caption's table is the first part; the others are stored beside it, labelled with their marks
+as JATS labels a ``<table-wrap>`` in its ``<table-wrap-group>`` ("Table 2 (b)").
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Sequence
 
 from paperpyramid.parsers.embedded.layout import Line
 
-__all__ = ["first_part"]
+__all__ = ["first_part", "parts"]
 
 #: a part's mark: a letter in brackets, or "Panel A"
 _MARK = re.compile(r"^(?:\([a-hA-H]\)|[a-hA-H]\)|Panel [A-H])$")
@@ -25,6 +27,13 @@ BBox = tuple[float, float, float, float]
 def first_part(lines: Sequence[Line], region: BBox) -> BBox:
     """``region`` cut to its first part where marks of two parts or more stand in it, each alone
     on its line, the first over every other line of the region; ``region`` itself otherwise."""
+    return parts(lines, region)[0][1]
+
+
+def parts(lines: Sequence[Line], region: BBox) -> list[tuple[str, BBox]]:
+    """Each part's mark and box where marks of two parts or more stand in ``region``, each alone
+    on its line, the first over every other line of the region; otherwise ``region`` itself,
+    without a mark."""
     x0, top, x1, bottom = region
     inside = [
         line
@@ -33,8 +42,9 @@ def first_part(lines: Sequence[Line], region: BBox) -> BBox:
     ]
     marks = sorted((line for line in inside if _MARK.match(line.text.strip()) and _alone(line, inside)), key=lambda line: line.top)
     if len(marks) < 2 or any(line.bottom <= marks[0].top + 0.5 for line in inside if line is not marks[0]):
-        return region
-    return (x0, marks[0].bottom + 0.5, x1, marks[1].top - 0.5)
+        return [("", region)]
+    ends = [mark.top - 0.5 for mark in marks[1:]] + [bottom]
+    return [(mark.text.strip(), (x0, mark.bottom + 0.5, x1, end)) for mark, end in zip(marks, ends, strict=True)]
 
 
 def _alone(mark: Line, lines: Sequence[Line]) -> bool:
