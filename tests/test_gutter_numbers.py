@@ -9,7 +9,8 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 import pytest
 
-from paperpyramid.parsers.embedded.layout import Line, LineNumbering, extract_page
+from paperpyramid.parsers.embedded.layout import Line, extract_page
+from paperpyramid.parsers.embedded.line_numbers import LineNumbering
 from tests.pdf_maker import placed_pdf
 
 WORDS = ["the", "clutches", "were", "counted", "along", "four", "transects", "every", "week", "in", "the", "wet", "season"]

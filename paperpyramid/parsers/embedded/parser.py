@@ -38,7 +38,8 @@ from paperpyramid.parsers.embedded.headings import (
     mark_sections_on_citing,
     prose,
 )
-from paperpyramid.parsers.embedded.layout import Line, LineNumbering, Page, extract_page, normalize_text, page_graphics
+from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, normalize_text, page_graphics
+from paperpyramid.parsers.embedded.line_numbers import LineNumbering
 from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.reading_order import (
     body_font,

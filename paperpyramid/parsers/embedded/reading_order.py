@@ -1,6 +1,6 @@
 """Page clean-up and reading order: running heads and feet, page numbers, lone numbers in
 the outer margins, side stamps, and the column layout of each page. A review copy's columns of
-line numbers left the page where it was read (:func:`~.layout.line_number_marks`)."""
+line numbers left the page where it was read (:func:`~.line_numbers.line_number_marks`)."""
 
 from __future__ import annotations
 

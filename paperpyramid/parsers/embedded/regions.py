@@ -1,7 +1,7 @@
 """Regions of a page that the column finder of :mod:`reading_order` does not see: a sidebar set
 beside a one-column body, a two-column block under (or between) full-width text, the rows of a
 grid of panels, and the running head and foot of a one-page document (a manuscript's line
-numbers leave where the page is read: :func:`~.layout.line_number_marks`).
+numbers leave where the page is read: :func:`~.line_numbers.line_number_marks`).
 
 Each test is geometric (where the lines lie, how wide, what gap parts them) and asks for
 words or a pattern where geometry alone is ambiguous: a sidebar holds words, not a figure's

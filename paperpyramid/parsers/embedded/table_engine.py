@@ -36,7 +36,7 @@ of tables; this module reads the page with pdfium, as the parser does (one page:
    when they fill one cell only.
 
 Around these steps: a manuscript's line numbers are gone already, left where the page was read
-(:class:`~.layout.LineNumbering`); subtables stacked under one caption are read part by part, the
+(:class:`~.line_numbers.LineNumbering`); subtables stacked under one caption are read part by part, the
 caption's table being the first (:mod:`.table_stacks`, :func:`table_parts`); and a header of two
 levels whose other labels sit halfway down it is read as two rows (:mod:`.table_headers`).
 
@@ -147,7 +147,7 @@ def read_table_page(pdf: pdfium.PdfDocument, page_number: int, *, glyphs: GlyphM
     """A page's lines (cut around their numbers), rules and box, as :func:`table_rows` takes
     them (a sideways page read turned upright, fonts without a Unicode map read with the
     ``glyphs`` OCR taught, as the parser reads it). A review copy's line numbers are left out
-    where the page shows a column of them (:func:`~.layout.line_number_marks`); read alone, a page
+    where the page shows a column of them (:func:`~.line_numbers.line_number_marks`); read alone, a page
     has no document's columns to go by."""
     page = pdf[page_number - 1]
     try:
@@ -161,7 +161,7 @@ def table_page(pdf: pdfium.PdfDocument, page: Page) -> tuple[list[Line], list[Ru
     """:func:`read_table_page` for a page the parser has read already: its lines made from the
     runs kept from that reading (:func:`~.layout.table_lines`), only its rules read from the PDF.
     A review copy's line numbers left those runs where the page was read (the document's
-    columns of them, :class:`~.layout.LineNumbering`)."""
+    columns of them, :class:`~.line_numbers.LineNumbering`)."""
     pdf_page = pdf[page.number - 1]
     try:
         return table_lines(page), read_rules(pdf_page, turn=page.turn), (0.0, 0.0, page.width, page.height)
