@@ -3,9 +3,11 @@ skip with a reason when it is absent, as on a user's machine."""
 
 from __future__ import annotations
 
+import atexit
 import functools
 import os
 import re
+import shutil
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -22,7 +24,12 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("PAPERPYRAMID_INGEST__EMBED", "false")
 # The LLM response cache of a test run is its own (never the user's ~/.cache, and never warm from
 # an earlier run): every distillation in the tests, the main job's included, really runs its model.
-os.environ.setdefault("PAPERPYRAMID_LLM__CACHE_PATH", str(Path(tempfile.mkdtemp(prefix="paperpyramid-test-llm-")) / "llm-cache.sqlite"))
+# The process that makes the folder (pytest's, or xdist's controller) removes it when it exits; the
+# workers inherit the setting and leave it alone.
+if "PAPERPYRAMID_LLM__CACHE_PATH" not in os.environ:
+    _LLM_CACHE = tempfile.mkdtemp(prefix="paperpyramid-test-llm-")
+    atexit.register(shutil.rmtree, _LLM_CACHE, ignore_errors=True)
+    os.environ["PAPERPYRAMID_LLM__CACHE_PATH"] = str(Path(_LLM_CACHE) / "llm-cache.sqlite")
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = DATA / "sample"
