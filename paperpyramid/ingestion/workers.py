@@ -14,7 +14,11 @@ document overran or died, kills only that worker and starts a fresh one:
   began (the worker's own checks between pages usually fire first, with a gentler message);
 - threads: a worker's BLAS and OpenMP pools get its share of the cores (:mod:`.threads`);
 - orphans: a worker asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG``;
-  elsewhere a thread watches the parent's pid), so ``kill -9`` of an ingest leaves nothing.
+  elsewhere a thread watches the parent's pid), so ``kill -9`` of an ingest leaves nothing;
+- scratch files: each worker's temporary files (a downloaded PDF, OCR's page images) go into a
+  folder of its own, which the parent removes when the worker ends, however it ends. A worker
+  killed mid-document cannot clean up after itself: before, each such kill left its download in
+  the system's temporary folder.
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ import logging
 import multiprocessing
 import os
 import resource
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -69,6 +75,7 @@ class Outcome:
 class _Worker:
     process: BaseProcess
     conn: Connection
+    scratch: str  # its temporary folder, removed with it
     key: int | None = None  # the job it runs
     parsing_since: float | None = None
 
@@ -170,19 +177,27 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         parent_end, child_end = self._context.Pipe(duplex=True)
+        scratch = tempfile.mkdtemp(prefix="paperpyramid-worker-")
         process = self._context.Process(
-            target=_serve, args=(child_end, os.getpid(), self.memory_mib, self.threads), name="paperpyramid-parser", daemon=True
+            target=_serve,
+            args=(child_end, os.getpid(), self.memory_mib, self.threads, scratch),
+            name="paperpyramid-parser",
+            daemon=True,
         )
         process.start()
         child_end.close()
-        worker = _Worker(process, parent_end)
+        worker = _Worker(process, parent_end, scratch)
         self._workers.append(worker)
         return worker
 
     def _discard(self, worker: _Worker) -> None:
+        """Forget a worker that has ended (joined, or killed and joined), and remove its scratch folder."""
         with contextlib.suppress(OSError):
             worker.conn.close()
         self._workers.remove(worker)
+        if worker.process.is_alive():  # it did not end within the join's timeout: leave its files to it
+            return
+        shutil.rmtree(worker.scratch, ignore_errors=True)
 
     def close(self) -> None:
         """Stop every worker: idle ones are told to exit, busy ones are killed."""
@@ -206,10 +221,14 @@ class WorkerPool:
         self.close()
 
 
-def _serve(conn: Connection, parent_pid: int, memory_mib: int | None, threads: int = 1) -> None:
-    """A worker's life: die with the parent, limit its threads (before numpy loads) and its
-    address space, run jobs until told to stop."""
+def _serve(conn: Connection, parent_pid: int, memory_mib: int | None, threads: int = 1, scratch: str | None = None) -> None:
+    """A worker's life: die with the parent, put its temporary files in ``scratch`` (for
+    ``tempfile`` and for the programs it runs, Tesseract's included), limit its threads (before
+    numpy loads) and its address space, run jobs until told to stop."""
     _die_with_parent(parent_pid)
+    if scratch:
+        tempfile.tempdir = scratch
+        os.environ["TMPDIR"] = scratch
     if threads:
         limit_threads(threads)
     if memory_mib:
