@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paperpyramid.eval.latex_source import read_source, read_tex, strip_comments
+from paperpyramid.parsers.reference_headings import SQUASHED_REFERENCE_HEADINGS
 
 __all__ = ["GoldPaper", "abstract_heading", "back_matter", "latex_to_text", "load_gold", "load_jats", "load_latex", "load_tei"]
 
@@ -309,7 +310,6 @@ _END_DOCUMENT = re.compile(r"\\end\s*\{document\}")
 # parser's side leaves its references section out too. A section of that name that holds
 # running text instead (a template's "References" section about how to cite) is a body
 # section, printed like any other.
-_REFERENCE_HEADINGS = frozenset({"references", "bibliography", "referencesandnotes"})
 _REFERENCE_LIST = re.compile(r"\\(?:begin\s*\{thebibliography\}|bibliography\s*\{|printbibliography(?![A-Za-z]))")
 
 
@@ -499,7 +499,7 @@ def _body_heading(title: str, piece: str) -> bool:
     if abstract_heading(title):
         return False
     name = _squash(title)
-    if name not in _REFERENCE_HEADINGS:
+    if name not in SQUASHED_REFERENCE_HEADINGS:
         return True
     return not (_REFERENCE_LIST.search(piece) or not latex_to_text(_drop_environments(piece), keep_math=False))
 

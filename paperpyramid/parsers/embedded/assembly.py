@@ -54,7 +54,7 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
     for index, block in enumerate(blocks):
         if index == headless:
             _open_headless_references(state, block)
-        if headless is not None and index >= headless and block.kind == "aside":
+        if block.kind == "aside" and ((headless is not None and index >= headless) or _small_entry(state, block)):
             block.kind = "paragraph"  # the list is set in small print
         if block.kind == "aside":
             state.asides.append(DocBlock(text=block.text, page=block.page, kind="paragraph", bbox=block_bbox(block, [])))
@@ -123,6 +123,13 @@ def _opens_references(block: Block) -> bool:
     :func:`.headings.mark_sections_on_citing`)."""
     title = re.sub(r"\s+", " ", block.title).strip().lower()
     return title in REFERENCE_HEADINGS and "." not in (block.number or "") and not block.extra.get("on_citing")
+
+
+def _small_entry(state: _Assembly, block: Block) -> bool:
+    """Whether small print under the reference list's heading is one of its entries: a short entry
+    ("[1] JACoW, http://www.jacow.org") set in the list's smaller type, or in a link's face, was
+    taken for small print beside the text (it holds no year or pages to say otherwise)."""
+    return state.in_references and bool(_ENTRY_NUMBER.match(block.text))
 
 
 def _open_headless_references(state: _Assembly, block: Block) -> None:
@@ -267,7 +274,9 @@ def _resumes_references(block: Block, last_entry: int, resumed: bool, last_page:
     the page the list reached, reference-like text on a later page (a heading ends it)."""
     numbers = _entry_numbers(block.lines)
     if numbers and not resumed:
-        return numbers[0] == last_entry + 1 and _reference_like(block)
+        # on the list's last page or the next, as the back matter set between the halves takes
+        # no more: an annex's numbered examples pages later ("[4] A. Alpha, …") are no entries
+        return numbers[0] == last_entry + 1 and block.page <= last_page + 1 and _reference_like(block)
     if not resumed:
         return False
     return block.page == last_page or _reference_like(block) or bool(_LINK_LINE.search(block.text))

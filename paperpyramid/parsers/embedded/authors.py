@@ -87,11 +87,16 @@ def capitals(text: str) -> bool:
 
 
 def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) -> list[Author]:
-    """The names printed under the title; the metadata's list where it names more people; a
-    group that signs beside people ("ABC Study Group") is left out, as JATS lists it apart."""
+    """The names printed under the title; the metadata's list where it names more people. A
+    group joined to the people's names as the last of them ("Robin Fairbairns & TUGboat
+    editors", "… and the ABC Study Group") is an author after them, as JATS gives a ``<collab>``
+    among the contributors; a group named elsewhere in the zone is left out (an affiliation's
+    "Machine Learning Group")."""
     zone = _author_zone(blocks, title_end) if title_end >= 0 else ""
     printed = _without_letter_marks(split_names(zone), _letter_keys(blocks, title_end))
-    printed = (_margin_names(blocks, title_end) if title_end >= 0 else []) or printed or _group_names(zone)
+    printed = (_margin_names(blocks, title_end) if title_end >= 0 else []) or printed
+    joined = _joined_groups(zone) if printed else []
+    printed = printed or _group_names(zone)
     for key in ("Author", "xmp:creators"):
         value = metadata.get(key, "")
         if "et al" in value.lower():
@@ -99,8 +104,8 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
         listed = split_names(value)
         if len(listed) > len(printed) and (len(listed) >= 2 or not printed):
             printed = listed
-    people = [name for name in printed if not _GROUP.search(name)]  # beside people, a group is not an author (JATS)
-    return [Author(name=name) for name in people or printed]
+    people = [name for name in printed if not _GROUP.search(name)]  # a group only as printed beside them (``joined``)
+    return [Author(name=name) for name in (people + joined if people else printed)]
 
 
 # an affiliation keyed by a letter set close to its first word: "aDebian and R Projects; bDepts of …"
@@ -235,8 +240,8 @@ _GROUP = re.compile(
 def _group_names(zone: str) -> list[str]:
     """A group that signs the paper where no person does ("Online-Journal Subcommittee of
     JPSJ", "The XYZ Study Group"): a part of the names' zone of two to eight words, capitalised,
-    that names a committee, consortium, collaboration, group, team or editors. Beside people's
-    names a group is left out, as JATS lists it apart from the authors."""
+    that names a committee, consortium, collaboration, group, team or editors (beside people's
+    names, see :func:`_joined_groups`)."""
     parts = (re.sub(rf"^the\s+|[\d{MARKS}]+", " ", part, flags=re.I).strip(" .") for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
     return [
         " ".join(part.split())
@@ -247,6 +252,16 @@ def _group_names(zone: str) -> list[str]:
         and _GROUP.search(part)
         and not _AFFILIATION.search(_GROUP.sub("", part))
     ]
+
+
+#: a group joined to the names before it: "& TUGboat editors", "and the ABC Study Group", "for the XYZ Consortium"
+_JOINED = re.compile(r"(?=(?:&|\band\b|\bfor\b|\bon behalf of\b)\s+((?:the\s+)?[^,;&]+?)\s*(?:[,;]|$))", re.I)
+
+
+def _joined_groups(zone: str) -> list[str]:
+    """The groups (:func:`_group_names`) joined to the people's names as the last of them."""
+    ends = [match.group(1) for match in _JOINED.finditer(zone.strip())]
+    return [group for end in ends for group in _group_names(end)][-1:]
 
 
 def _margin_names(blocks: list[Block], title_end: int) -> list[str]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from paperpyramid.parsers.embedded.displays import DISPLAY, display_label
 from paperpyramid.parsers.embedded.layout import Line, LineGroup
 from paperpyramid.parsers.embedded.scripts import unspaced
+from paperpyramid.parsers.reference_headings import REFERENCE_HEADINGS as REFERENCE_HEADINGS  # re-exported: its one place is that module
 
 KNOWN_HEADINGS = {
     "abstract",
@@ -82,15 +83,6 @@ BACK_MATTER_HEADINGS = {
     "publisher’s note", "publisher's note", "abbreviations", "author details", "authors’ information",
     "additional information", "disclosure", "supporting information", "supplementary information",
 }  # fmt: skip
-REFERENCE_HEADINGS = {
-    "references",
-    "bibliography",
-    "literature cited",
-    "references and notes",
-    "works cited",
-    "reference",
-    "cited literature",
-}
 
 # "2.1", "IV.", "B.2", "I.A." and "II.A.1." (REVTeX's levels), "§1." (a section sign before the number)
 _NUMBERING = re.compile(

@@ -226,7 +226,8 @@ def mark_sections_on_citing(blocks: list[Block]) -> None:
     other, non-reference headings share and that ranks below another heading style) with a heading
     of a higher rank after it, or numbered with the next section after it: a section on how to cite
     ("2. References" under "Citations and References" in a journal's guide, "§4. References" before
-    "§5. Figures"), not the reference list. It is marked
+    "§5. Figures"), or a subsection's after the list's own heading (an annex's "References" on how
+    to set them, after the paper's "REFERENCES"), not the reference list. It is marked
     (``extra["on_citing"]``), so that it and the headings under it stay sections of the body."""
     content = [block for block in blocks if block.kind not in ("furniture", "aside", "title", "table_part")]
     headings = [block for block in content if block.kind == "heading"]
@@ -244,6 +245,12 @@ def mark_sections_on_citing(blocks: list[Block]) -> None:
         higher = (
             level is not None and level >= 2 and any(levels.get(heading_style(h), level) < level and _body_title(h.title) for h in later)
         )
+        # or, in a subsection's style, after the reference list's own heading set otherwise (the
+        # last subsection of an annex on how to cite, with no heading after it to outrank it)
+        listed_before = any(
+            h.title.lower().strip() in REFERENCE_HEADINGS and heading_style(h) != heading_style(block) for h in headings[:position]
+        )
+        higher = higher or (level is not None and level >= 2 and listed_before)
         # or numbered, the next section after it ("§4. References" on citing, then "§5. Figures")
         following_number = _next_number(block.number) if block.number else None
         succeeded = following_number is not None and any(h.number == following_number for h in later)

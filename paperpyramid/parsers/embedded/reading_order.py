@@ -266,7 +266,8 @@ def order_page(page: Page) -> list[Line]:
     for index, row in enumerate(rows):
         if fits(row):
             top = min(line.top for line in row)
-            if columns and top - lowest >= gap_min and grid_cut(columns, _run(rows[index:], fits), gutters, gap_min):
+            below = _run(rows[index:], fits) if columns and top - lowest >= gap_min else []
+            if below and (grid_cut(columns, below, gutters, gap_min) or _small_print_band(columns, below, gutters)):
                 ordered += flush()
             lowest = max(lowest, *(line.bottom for line in row)) if columns else max(line.bottom for line in row)
             for line in row:
@@ -281,6 +282,33 @@ def order_page(page: Page) -> list[Line]:
         ordered += _rows(row)
     ordered += flush()
     return ordered
+
+
+def _small_print_band(above: dict[int, list[Line]], below: list[list[Line]], gutters: list[float]) -> bool:
+    """Whether the rows under an empty band across the columns are small print balanced across
+    them, to be read after the text above in all columns: REVTeX sets a page's first entries of
+    its reference list at the feet of both columns, in smaller type, each part opening at one
+    height ("[1] E. Witten," | "[2] See the explanation …"). :func:`.regions.grid_cut` wants two
+    lines in each column under the band; a column's part of a list at a page's foot may hold one.
+    The text above ends in both columns (no hyphen or comma) and the print below opens no
+    sentence's middle (no lower case), as a grid's rows do."""
+    if sum(1 for lines in above.values() if len(lines) >= 2) < 2:
+        return False
+    under: dict[int, list[Line]] = {}
+    for row in below:
+        for line in row:
+            under.setdefault(sum(1 for gutter in gutters if line.x0 >= gutter - 1), []).append(line)
+    if len(under) < 2 or max(len(lines) for lines in under.values()) < 2:
+        return False
+    body = median(line.size for lines in above.values() for line in lines)
+    if any(line.size >= 0.95 * body for lines in under.values() for line in lines):
+        return False
+    firsts = [min(lines, key=lambda line: line.top) for lines in under.values()]
+    lasts = [max(lines, key=lambda line: line.bottom) for lines in above.values()]
+    if any(line.text.rstrip().endswith(("-", ",")) for line in lasts) or any(line.text.lstrip()[:1].islower() for line in firsts):
+        return False
+    tops = [line.top for line in firsts]
+    return max(tops) - min(tops) < max(line.height for line in firsts)
 
 
 def _run(rows: list[list[Line]], fits: Callable[[list[Line]], bool]) -> list[list[Line]]:

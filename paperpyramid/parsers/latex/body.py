@@ -41,7 +41,6 @@ _LISTS = frozenset({"itemize", "enumerate", "description", "compactitem", "compa
 _SKIPPED = frozenset({"tikzpicture", "picture", "pspicture", "comment", "filecontents", "filecontents*", "titlepage", "thebibliography",
                       "frontmatter", "keyword", "keywords", "IEEEkeywords", "abstract", "CCSXML"})  # fmt: skip
 _INLINE_ENVS = re.compile(r"^(?:[pbBvV]?matrix|smallmatrix|cases|dcases|array|aligned|alignedat|gathered|split|subarray|tabular\*?)$")
-_REFERENCE_HEADINGS = frozenset({"references", "bibliography", "referencesandnotes", "literaturecited", "literatur"})
 
 
 @dataclass

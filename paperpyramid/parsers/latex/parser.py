@@ -25,6 +25,7 @@ from paperpyramid.parsers.latex.limits import BadSource, LatexLimits
 from paperpyramid.parsers.latex.macros import expand_macros
 from paperpyramid.parsers.latex.scan import find_end, read_group, read_optional, skip_space
 from paperpyramid.parsers.latex.text import CITE_COMMANDS, TextContext, to_text
+from paperpyramid.parsers.reference_headings import SQUASHED_REFERENCE_HEADINGS, squash
 
 __all__ = ["NAME", "parse_source"]
 
@@ -41,7 +42,6 @@ _NEWTHEOREM = re.compile(
     r"\\newtheorem(?P<star>\*?)\s*\{(?P<env>[^}]+)\}\s*(?:\[(?P<shared>[^\]]+)\])?\s*\{(?P<name>[^}]*)\}\s*(?:\[(?P<within>[^\]]+)\])?"
 )
 _CITE = re.compile(r"\\(" + "|".join(sorted(CITE_COMMANDS, key=len, reverse=True)) + r"|nocite)\*?\s*(?:\[[^\]]*\]\s*){0,2}\{([^}]*)\}")
-_REFERENCE_TITLES = {"references", "bibliography", "referencesandnotes", "literaturecited"}
 
 
 def parse_source(
@@ -118,7 +118,7 @@ def parse_bundle(bundle: Bundle, *, limits: LatexLimits) -> Document:
 
     def place_references(section: int) -> None:
         current = walker.sections[section] if walker.sections else None
-        if current is not None and not current.blocks and re.sub(r"\W+", "", current.title.lower()) in _REFERENCE_TITLES:
+        if current is not None and not current.blocks and squash(current.title) in SQUASHED_REFERENCE_HEADINGS:
             current.number = "ref"
             current.level, current.parent = 1, None
             index = section

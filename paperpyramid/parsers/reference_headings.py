@@ -1,0 +1,63 @@
+"""The headings a reference list is printed under, in the languages papers are written in: one
+list for every parser (the embedded PDF parser, the LaTeX parser) and for the scorer, so that a
+German "Literaturverzeichnis" or a Russian "Список литературы" opens the list everywhere alike.
+
+Headings are kept in lower case with single spaces (as the PDF parser compares a printed
+title); :data:`SQUASHED_REFERENCE_HEADINGS` holds them with everything but letters and digits
+removed (as the LaTeX parser and the scorer compare a ``\\section{}`` argument)."""
+
+from __future__ import annotations
+
+import re
+
+REFERENCE_HEADINGS = frozenset(
+    {
+        # English
+        "references",
+        "reference",
+        "bibliography",
+        "literature cited",
+        "cited literature",
+        "references and notes",
+        "works cited",
+        # German
+        "literatur",
+        "literaturverzeichnis",
+        "quellenverzeichnis",
+        # French
+        "références",
+        "références bibliographiques",
+        "bibliographie",
+        # Spanish
+        "referencias",
+        "referencias bibliográficas",
+        "bibliografía",
+        # Portuguese
+        "referências",
+        "referências bibliográficas",
+        # Italian and Polish
+        "riferimenti bibliografici",
+        "bibliografia",
+        # Dutch
+        "literatuur",
+        "literatuurlijst",
+        "referenties",
+        # Polish, and Spanish and Portuguese
+        "literatura",
+        # Russian
+        "список литературы",
+        "литература",
+        # Chinese and Japanese
+        "参考文献",
+        "參考文獻",
+    }
+)
+
+
+def squash(title: str) -> str:
+    """A title in lower case with everything but letters and digits removed ("References and
+    Notes" -> "referencesandnotes")."""
+    return re.sub(r"\W+", "", title.lower())
+
+
+SQUASHED_REFERENCE_HEADINGS = frozenset(squash(heading) for heading in REFERENCE_HEADINGS)
