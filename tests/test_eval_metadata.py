@@ -10,6 +10,7 @@ import pytest
 from paperpyramid.eval.metadata import Metadata, accuracies, family_name, load_gold_metadata, score_metadata
 from paperpyramid.eval.parse import evaluate, render_report, report_to_json
 from paperpyramid.ingestion import ingest
+from paperpyramid.parsers.jats import parse_jats
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import GOLD, SAMPLE
 
@@ -83,6 +84,26 @@ def test_the_year_of_any_publication_date_counts(tmp_path: Path) -> None:
     gold = load_gold_metadata(jats)
     assert (gold.year, gold.other_years) == (2015, (2016,))
     assert [score_metadata(gold, Metadata(year=year)).fields["year"] for year in (2015, 2016, 2014)] == [True, True, False]
+
+
+def test_a_group_that_signs_is_a_gold_author(tmp_path: Path) -> None:
+    """A ``<collab>`` contributor is an author of the gold, as the JATS parser and the PDF parser
+    take a group joined to the names ("… and the ABC Study Group"); its members, listed inside
+    it, are not its name."""
+    jats = tmp_path / "a.nxml"
+    jats.write_text(
+        "<article><front><article-meta><title-group><article-title>T</article-title></title-group><contrib-group>"
+        '<contrib contrib-type="author"><name><surname>Berg</surname><given-names>Anna</given-names></name></contrib>'
+        '<contrib contrib-type="author"><collab>the ABC Study Group<contrib-group><contrib contrib-type="author">'
+        "<name><surname>Dahl</surname><given-names>Carl</given-names></name></contrib></contrib-group></collab></contrib>"
+        "</contrib-group></article-meta></front></article>"
+    )
+    gold = load_gold_metadata(jats)
+    assert gold.authors == ["Anna Berg", "the ABC Study Group"]
+    assert score_metadata(gold, Metadata(authors=["Anna Berg", "ABC Study Group"])).fields["authors"]
+    assert not score_metadata(gold, Metadata(authors=["Anna Berg", "Carl Dahl"])).fields["authors"]
+    document = parse_jats(jats)  # the JATS parser reads the same authors
+    assert [author.name for author in document.authors] == ["Anna Berg", "the ABC Study Group"]
 
 
 @pytest.mark.slow

@@ -2,7 +2,7 @@
 
 What citations and filters rest on, read from the same gold files as the section scores:
 
-- JATS (``.nxml``): ``article-title``, the ``contrib`` authors, the ``doi`` article id, the
+- JATS (``.nxml``): ``article-title``, the ``contrib`` authors (a ``<collab>`` group among them), the ``doi`` article id, the
   journal's title (its abbreviations count too), the year of the electronic publication
   (else the print, else the first ``pub-date``); the year of any other ``pub-date`` counts as
   right too (a paper online in December 2015 and printed in a 2016 issue prints 2016 on
@@ -102,8 +102,14 @@ def _jats(root: ET.Element) -> Metadata:
     authors = []
     affs = {aff.get("id"): _aff_text(aff) for aff in meta.iter("aff")}
     affiliations: dict[str, list[str]] = {}
+    members = {id(contrib) for collab in meta.iter("collab") for contrib in collab.iter("contrib")}  # a group's, not authors
     for contrib in meta.iter("contrib"):
+        if id(contrib) in members:
+            continue
         name = contrib.find("name")
+        collab = contrib.find("collab")
+        if contrib.get("contrib-type") == "author" and name is None and collab is not None and _collab_text(collab):
+            authors.append(_collab_text(collab))  # a group that signs ("ABC Study Group"), as the parsers take it
         if contrib.get("contrib-type") == "author" and name is not None:
             authors.append(_collapse(f"{name.findtext('given-names') or ''} {name.findtext('surname') or ''}"))
             refs = [
@@ -128,6 +134,14 @@ def _jats(root: ET.Element) -> Metadata:
         other_years=tuple(sorted({int(y) for y in (d.findtext("year") for d in pub_dates) if y and y.strip().isdigit() and y != year})),
         affiliations=affiliations or None,
     )
+
+
+def _collab_text(collab: ET.Element) -> str:
+    """A ``<collab>``'s own name, without the members some journals list inside it."""
+    parts = [collab.text or ""] + [
+        ("" if child.tag == "contrib-group" else "".join(child.itertext())) + (child.tail or "") for child in collab
+    ]
+    return _collapse("".join(parts))
 
 
 def _aff_text(aff: ET.Element) -> str:

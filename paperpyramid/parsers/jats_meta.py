@@ -94,7 +94,11 @@ def _authors(meta: ET.Element) -> list[Author]:
     lone = list(_descendants(meta, "aff"))
     correspondence = {node.get("id"): node for node in _descendants(meta, "corresp") if node.get("id")}
     authors: list[Author] = []
+    # a group's members, listed inside its <collab>, are not its authors (PubMed's investigators)
+    members = {id(group) for collab in _descendants(meta, "collab") for group in _descendants(collab, "contrib-group")}
     for group in _descendants(meta, "contrib-group"):
+        if id(group) in members:
+            continue
         for contrib in _children(group, "contrib"):
             if contrib.get("contrib-type") not in (None, "author"):
                 continue
@@ -130,7 +134,13 @@ def _person_name(contrib: ET.Element) -> str:
         if surname:
             return " ".join(part for part in (given, surname, suffix) if part)
         return _plain(name)
-    return _plain(_child(contrib, "collab"))
+    collab = _child(contrib, "collab")
+    if collab is None:
+        return ""
+    own = [collab.text or ""] + [
+        ("" if child.tag == "contrib-group" else "".join(child.itertext())) + (child.tail or "") for child in collab
+    ]
+    return _collapse("".join(own))  # the group's name, without the members listed inside it
 
 
 def _affiliation(aff: ET.Element) -> str:
