@@ -434,7 +434,7 @@ def _pyramid_of(conn: Any, article_id: str, p: SourcePyramid) -> db_pyramid.Arti
 def write_batch(writer: Any, copies: Sequence[Copy]) -> tuple[list[str], float, float]:
     """The bulk path: the copies through ``CorpusWriter.store_many`` (one transaction for the
     batch, the text not cleaned again: ingest's workers normalise it), then their pyramids in
-    one transaction; returns (article ids, seconds storing, seconds in the pyramids)."""
+    one transaction (``store_pyramids``, as ``distill --import`` stores a batch of files); returns (article ids, seconds storing, seconds in the pyramids)."""
     from paperpyramid.db.writer import ArticleInput
 
     t0 = time.perf_counter()
@@ -448,9 +448,8 @@ def write_batch(writer: Any, copies: Sequence[Copy]) -> tuple[list[str], float, 
     if failed:
         raise failed[0]
     ids = [str(outcome) for outcome in outcomes]
-    with writer.db.atomic():
-        for article_id, copy in zip(ids, copies, strict=True):
-            db_pyramid.store_pyramid(writer.db.conn, _pyramid_of(writer.db.conn, article_id, copy.pyramid))
+    conn = writer.db.conn  # the pyramids as `distill --import` stores a batch of files: one transaction
+    db_pyramid.store_pyramids(conn, [_pyramid_of(conn, article_id, copy.pyramid) for article_id, copy in zip(ids, copies, strict=True)])
     return ids, t1 - t0, time.perf_counter() - t1
 
 

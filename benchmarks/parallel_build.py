@@ -190,9 +190,7 @@ def store_batch(writer: Any, copies: list[Any]) -> tuple[int, int]:
             raise outcome
         else:
             pending.append((str(outcome), copy))
-    with writer.db.atomic():
-        for article_id, copy in pending:
-            db_pyramid.store_pyramid(conn, corpus_scale._pyramid_of(conn, article_id, copy.pyramid))
+    db_pyramid.store_pyramids(conn, [corpus_scale._pyramid_of(conn, article_id, copy.pyramid) for article_id, copy in pending])
     return len(copies) - skipped, skipped
 
 

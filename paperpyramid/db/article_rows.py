@@ -38,9 +38,16 @@ def new_id() -> str:
     a batch's inserts fill a few pages at one place of each index on an id instead of one page
     each across the whole index. It never begins with "-", so that an id given on the command
     line (``paperpyramid cite <id>``) is never read as an option."""
+    global _PREFIX
     ms = time.time_ns() // 1_000_000
-    value = "".join(_SYMBOLS[(ms >> shift) & 63] for shift in range(36, -1, -6)) + str(fastnanoid.generate(size=14))
-    return "_" + value[1:] if value.startswith("-") else value
+    if _PREFIX[0] != ms:  # a batch takes hundreds of ids a millisecond: its time is spelt once
+        value = "".join(_SYMBOLS[(ms >> shift) & 63] for shift in range(36, -1, -6))
+        _PREFIX = (ms, "_" + value[1:] if value.startswith("-") else value)
+    return _PREFIX[1] + str(fastnanoid.generate(size=14))
+
+
+#: the last millisecond an id was made in and its 7 symbols (never beginning with "-")
+_PREFIX: tuple[int, str] = (-1, "")
 
 
 @dataclass(slots=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -138,9 +139,15 @@ def insert_rows(conn: Any, table: str, rows: Sequence[dict[str, Any]]) -> None:
     ``executemany``; a column a row lacks is NULL."""
     if not rows:
         return
-    columns = list(dict.fromkeys(name for row in rows for name in row))
+    first = rows[0].keys()
+    if all(row.keys() == first for row in rows):  # as a table's rows are built: read in C, not key by key in Python
+        columns = list(first)
+        values: Iterable[Any] = map(itemgetter(*columns), rows) if len(columns) > 1 else ([row[columns[0]]] for row in rows)
+    else:
+        columns = list(dict.fromkeys(name for row in rows for name in row))
+        values = ([row.get(name) for name in columns] for row in rows)
     sql = f"INSERT INTO [{table}] ({', '.join(f'[{name}]' for name in columns)}) VALUES ({', '.join('?' * len(columns))})"
-    conn.executemany(sql, [[row.get(name) for name in columns] for row in rows])
+    conn.executemany(sql, values)
 
 
 __all__ = ["LOG_OUTCOME", "NewArticle", "identifiers", "insert_articles", "insert_rows", "log_done", "stored_keys"]
