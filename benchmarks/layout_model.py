@@ -59,14 +59,9 @@ from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_go
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page  # noqa: E402
 from paperpyramid.parsers.embedded.layout_model import LayoutModel, LayoutRegion, model_furniture  # noqa: E402
 from paperpyramid.parsers.embedded.reading_order import furniture_keys, page_furniture, remove_page_furniture  # noqa: E402
-from paperpyramid.parsers.embedded.table_engine import (  # noqa: E402
-    BBox,
-    Rule,
-    find_region,
-    read_region,
-    read_table_page,
-    region_over_caption,
-)
+from paperpyramid.parsers.embedded.table_engine import read_region, read_table_page  # noqa: E402
+from paperpyramid.parsers.embedded.table_region import find_region, region_over_caption  # noqa: E402
+from paperpyramid.parsers.embedded.table_rules import BBox, Rule  # noqa: E402
 
 TABLE_SYSTEMS = ("engine", "model", "engine+model", "stored")
 Rows = list[list[str]]

@@ -17,7 +17,7 @@ get every table caption's page and box in the corpus's ``kind == pdf`` files. Th
   prototype         ``paperpyramid.parsers.embedded.table_engine.extract_table(pdf, page, caption box)``
 
 The region given to the four raw engines is the prototype's own
-(:func:`~paperpyramid.parsers.embedded.table_engine.find_region` on the page's pdfium lines
+(:func:`~paperpyramid.parsers.embedded.table_region.find_region` on the page's pdfium lines
 and rules: the caption's column, from under the caption to the table's last rule or the next
 caption), found once by a worker and timed on its own (the ``region`` line): a raw engine's
 cost in the parser is its time plus the region's. The prototype finds its region itself, so
@@ -156,7 +156,8 @@ def _setup_region() -> tuple[Callable[[dict[str, Any]], Rows | None], str]:
         import pypdfium2 as pdfium
 
         from paperpyramid.parsers.embedded.layout import extract_page
-        from paperpyramid.parsers.embedded.table_engine import find_region, read_rules
+        from paperpyramid.parsers.embedded.table_region import find_region
+        from paperpyramid.parsers.embedded.table_rules import read_rules
     except ImportError as exc:
         raise Unavailable(str(exc)) from exc
 

@@ -62,15 +62,10 @@ from paperpyramid.eval.table_scores import (  # noqa: E402
     table_teds,
 )
 from paperpyramid.parsers.embedded.layout import Line  # noqa: E402
-from paperpyramid.parsers.embedded.table_engine import (  # noqa: E402
-    BBox,
-    Rule,
-    find_region,
-    read_region,
-    read_table_page,
-    region_over_caption,
-)
+from paperpyramid.parsers.embedded.table_engine import read_region, read_table_page  # noqa: E402
 from paperpyramid.parsers.embedded.table_model import StructureModel, fit_region, recognise_table  # noqa: E402
+from paperpyramid.parsers.embedded.table_region import find_region, region_over_caption  # noqa: E402
+from paperpyramid.parsers.embedded.table_rules import BBox, Rule  # noqa: E402
 
 SYSTEMS = ("engine", "model", "model-tight", "rule", "stored")
 Rows = list[list[str]]

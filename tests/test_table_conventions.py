@@ -11,9 +11,10 @@ from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_columns import word_segments
 from paperpyramid.parsers.embedded.table_detect import mark_uncaptioned
-from paperpyramid.parsers.embedded.table_engine import BBox, Rule, table_rows
+from paperpyramid.parsers.embedded.table_engine import table_rows
 from paperpyramid.parsers.embedded.table_headers import two_level_header
 from paperpyramid.parsers.embedded.table_row_joins import join_rows, printed_rows, row_cells
+from paperpyramid.parsers.embedded.table_rules import BBox, Rule
 from paperpyramid.parsers.embedded.table_stacks import first_part
 
 # a character of 10 pt type is this wide (the constructed pages' only font)

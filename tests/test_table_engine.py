@@ -9,7 +9,8 @@ import pytest
 
 from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables, structure_score
 from paperpyramid.parsers.embedded.layout import Line, extract_page
-from paperpyramid.parsers.embedded.table_engine import BBox, extract_table
+from paperpyramid.parsers.embedded.table_engine import extract_table
+from paperpyramid.parsers.embedded.table_rules import BBox
 from tests.conftest import GOLD, SAMPLE
 
 PLOS = "plos-one-2014-fanged-frog-internal-fertilization.pdf"

@@ -9,7 +9,8 @@ import pypdfium2 as pdfium
 
 from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables
 from paperpyramid.parsers.embedded.layout import extract_page
-from paperpyramid.parsers.embedded.table_engine import BBox, extract_table
+from paperpyramid.parsers.embedded.table_engine import extract_table
+from paperpyramid.parsers.embedded.table_rules import BBox
 
 
 def _caption(pdf_path: Path, label: str) -> tuple[int, BBox]:

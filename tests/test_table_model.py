@@ -12,11 +12,13 @@ import pytest
 
 from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.table_engine import Rule, find_region, read_table_page
+from paperpyramid.parsers.embedded.table_engine import read_table_page
 from paperpyramid.parsers.embedded.table_model import WEIGHTS_MISSING, fit_region, read_table_with_model
 from paperpyramid.parsers.embedded.table_model.filling import Word, fill_cells
 from paperpyramid.parsers.embedded.table_model.image import SIDE, prepare
 from paperpyramid.parsers.embedded.table_model.structure import Structure, decode, expand, layout_cells
+from paperpyramid.parsers.embedded.table_region import find_region
+from paperpyramid.parsers.embedded.table_rules import Rule
 
 DATA = Path(__file__).resolve().parent / "data"
 

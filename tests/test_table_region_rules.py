@@ -1,4 +1,4 @@
-"""Which rules bound a table's region (:func:`paperpyramid.parsers.embedded.table_engine.find_region`),
+"""Which rules bound a table's region (:func:`paperpyramid.parsers.embedded.table_region.find_region`),
 on pages drawn in the test as two publishers' templates set them: Oxford University Press's
 running head over a double rule with a caption set just under it, and REVTeX's frame round
 the page's foot drawn a point past the page's edges."""

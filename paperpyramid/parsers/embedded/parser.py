@@ -55,8 +55,9 @@ from paperpyramid.parsers.embedded.scan_reading import read_scans, read_unmapped
 from paperpyramid.parsers.embedded.scans import OcrMode, OcrPage
 from paperpyramid.parsers.embedded.scripts import unreadable_words
 from paperpyramid.parsers.embedded.table_detect import mark_uncaptioned
-from paperpyramid.parsers.embedded.table_engine import BBox, Rule, TablePart, table_page, table_parts
+from paperpyramid.parsers.embedded.table_engine import TablePart, table_page, table_parts
 from paperpyramid.parsers.embedded.table_reader import add_parts, claim_held, collect_table, join_continued, reads_as_prose, table_cells
+from paperpyramid.parsers.embedded.table_rules import BBox, Rule
 from paperpyramid.parsers.embedded.xmp import read_xmp
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_columns import word_segments, word_space, words_text
 
 if TYPE_CHECKING:
-    from paperpyramid.parsers.embedded.table_engine import Rule
+    from paperpyramid.parsers.embedded.table_rules import Rule
 
 # a rule across a column spans this share of its width
 _ACROSS = 0.8

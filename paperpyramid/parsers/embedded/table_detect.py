@@ -23,8 +23,9 @@ from typing import cast
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_columns import column_edges
-from paperpyramid.parsers.embedded.table_engine import BBox, Region
+from paperpyramid.parsers.embedded.table_engine import Region
 from paperpyramid.parsers.embedded.table_reader import held_by, reads_as_prose
+from paperpyramid.parsers.embedded.table_rules import BBox
 
 __all__ = ["mark_uncaptioned", "not_a_table", "uncaptioned_tables"]
 

@@ -1,4 +1,11 @@
-"""A header of two levels whose other labels sit in the middle of both: "Number (percentage)"
+"""A table's header: its printed rows, its first row cut into cells, and a header of two levels.
+
+:func:`header_rows` tells the header's printed rows (over the first row of values and the first
+rule across the table), and :func:`header_cells` cuts a line of its first row into its cells: a
+label spanning the labels under it is one cell, in the first of the columns it spans; a line set
+across several columns is cut where its words fall into them.
+
+:func:`two_level_header`: a header of two levels whose other labels sit in the middle of both: "Number (percentage)"
 centred over "Disagree", "Indifferent" and "Agree", with "Variables" set halfway down beside them
 (Hindawi's tables, and most typesetters' when a header cell spans two header rows).
 
@@ -15,18 +22,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from itertools import takewhile
-from typing import TYPE_CHECKING
 
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.table_columns import column_of
+from paperpyramid.parsers.embedded.table_columns import column_of, words_text
 from paperpyramid.parsers.embedded.table_row_joins import PrintedRow
+from paperpyramid.parsers.embedded.table_rules import Rule
 
-if TYPE_CHECKING:
-    from paperpyramid.parsers.embedded.table_engine import Rule
+__all__ = ["header_cells", "header_rows", "two_level_header"]
 
-__all__ = ["two_level_header"]
-
-# a value (a count, a dose) is no label spanning others
+# a value (a count, a dose, a year): the body's, no label (nor one spanning others)
 _VALUE = re.compile(r"^\(?(?:[-+−–<>≤≥]\s?)?\(?\d|^(?:NA|N/A|NR|ND|–|-|—)$")
 # a spanning label's middle lies this close to the middle of the labels it spans (share of their width, or points)
 _CENTRED = 0.04
@@ -36,6 +40,8 @@ _WORD_GAP = 0.6
 # the header lies in this many printed rows at most, over a rule across this share of the table
 _HEADER_ROWS = 4
 _ACROSS = 0.8
+# a header label is a column's where that column holds this share of its width
+_MOSTLY = 0.6
 
 
 def two_level_header(rows: list[PrintedRow], edges: Sequence[float], rules: Sequence[Rule]) -> list[PrintedRow]:
@@ -133,3 +139,71 @@ def _phrase(label: Line, lines: Sequence[Line]) -> list[Line]:
     while stop + 1 < len(row) and row[stop + 1].x0 - row[stop].x1 < _WORD_GAP * label.size:
         stop += 1
     return row[start : stop + 1]
+
+
+def header_rows(rows: Sequence[PrintedRow], rules: Sequence[Rule], width: float) -> Sequence[PrintedRow]:
+    """The printed rows of the header, as far as they tell: over the first row holding a value
+    and over the first rule across the table under the first row, three at most."""
+    end = next((index for index, row in enumerate(rows) if any(_VALUE.match(line.text) for line in row.lines)), len(rows))
+    ruled = [rule.y for rule in rules if rule.x1 - rule.x0 >= 0.8 * width and rule.y > rows[0].bottom - 1] if rows else []
+    if ruled:
+        end = min(end, sum(1 for row in rows if row.top < min(ruled)))
+    return rows[: min(end, 3)]
+
+
+def header_cells(line: Line, row: Sequence[Line], heads: Sequence[Line], edges: Sequence[float], rules: Sequence[Rule]) -> list[Line]:
+    """A line of the header's first row as its cells: a label set over two or more columns whose
+    own labels sit under it in the header ("Mean age" over "PRF" and "Control") is one cell,
+    in the first of them (as a spanning cell is stored); other lines are cut where their words
+    fall into other columns (:func:`_split_header`). A rule just under the label, wider than
+    it, shows the columns it spans; the label moves left only over columns no other label of
+    its ``row`` holds."""
+    x0, x1 = line.x0, line.x1
+    middle, width = (x0 + x1) / 2, edges[-1] - edges[0]
+    spans = [rule for rule in rules if line.bottom - 1 <= rule.y <= line.bottom + line.height and rule.x0 <= middle <= rule.x1]
+    spans = [rule for rule in spans if rule.x1 - rule.x0 < 0.8 * width]  # not the rule under the whole header
+    if spans:
+        widest = max(spans, key=lambda rule: rule.x1 - rule.x0)
+        x0, x1 = min(x0, widest.x0), max(x1, widest.x1)
+    under = [other for other in heads if other.x0 < x1 and other.x1 > x0 and not _VALUE.match(other.text)]
+    if len({column_of(other, edges) for other in under}) < 2:
+        return _split_header(line, edges)
+    first, mine = min(column_of(other, edges) for other in under), column_of(line, edges)
+    # not past another label of the row (two groups' labels would share a cell)
+    if mine <= first or any(other is not line and first <= column_of(other, edges) < mine for other in row):
+        return [line]
+    return [replace(line, x0=edges[first] + 1.5, parts=None)]
+
+
+def _split_header(line: Line, edges: Sequence[float]) -> list[Line]:
+    """A header line set across several columns ("CLS USR CITE REC Avg.") cut where its words
+    fall into other columns (by the words' own edges, where the line has them). An edge that
+    runs through a word cuts nothing: the label is wider than its column and runs on over the
+    white beside it ("Abnormal preoperative labs (ng/mL)"); a label no edge cuts is the column's
+    that holds most of it (:func:`_most_in`)."""
+    if not line.words:
+        return [line]
+    through = {x for x in edges[1:-1] if any(x0 + 1 < x < x1 - 1 for _, x0, x1 in line.words)}
+    kept = [x for x in edges if x not in through]
+    inner = [x for x in kept[1:-1] if line.x0 + 2 < x < line.x1 - 2]
+    if not inner:
+        return [_most_in(line, edges)] if through else [line]
+    groups: list[list[tuple[str, float, float]]] = []
+    for word in line.words:
+        if groups and column_of(replace(line, x0=word[1]), kept) == column_of(replace(line, x0=groups[-1][-1][1]), kept):
+            groups[-1].append(word)
+        else:
+            groups.append([word])
+    return [replace(line, text=words_text(group), x0=group[0][1], x1=group[-1][2], words=group, parts=None) for group in groups]
+
+
+def _most_in(label: Line, edges: Sequence[float]) -> Line:
+    """A header label across a column edge, moved to the column that holds :data:`_MOSTLY` of
+    its width (as :func:`column_of` reads it: by its left edge): a label set flush right over a
+    column of numbers starts left of it. A label spread over several columns stays in the
+    first, as a spanning cell is stored."""
+    widths = [min(label.x1, right) - max(label.x0, left) for left, right in zip(edges, edges[1:], strict=False)]
+    column = max(range(len(widths)), key=lambda index: widths[index])
+    if column <= column_of(label, edges) or widths[column] < _MOSTLY * (label.x1 - label.x0):
+        return label
+    return replace(label, x0=edges[column] + 1.5)

@@ -9,6 +9,11 @@ engine's reading only) a gap of :data:`_THIN` of the height or more is a space w
 an operator or where a number meets a unit's letter. Kerned letters leave no gap between
 advances, and letter-spaced capitals (a running head) are letters on both sides, never spaced
 here; a line set with such tracking needs a gap that much wider.
+
+A note mark set after a value ("48.00∗ ± 0.00") stands in the space before the operator that
+follows it: its advance fills that space, leaving a gap narrower than a thin one. Where the
+operator is spaced on its other side, the mark and the operator are read apart at any gap
+(:func:`_mark_then_operator`): a mark belongs to the value before it, never to the sign.
 """
 
 from __future__ import annotations
@@ -27,12 +32,20 @@ THIN_SPACE = "\u2009"
 _THIN = 0.06
 #: signs a typesetter sets apart from the numbers beside them
 _OPERATORS = frozenset("±∓<>=≤≥≦≧×~∼≈")
+#: note marks set after a value ("48.00∗", "0.03†")
+_MARKS = frozenset("*∗⁎†‡§¶‖")
 
 
 def _spaced(left: str, right: str) -> bool:
     """Whether a thin gap between these two characters is a space: an operator on either side,
     or a digit followed by a unit's letter ("10 mg", "30 μg")."""
     return left in _OPERATORS or right in _OPERATORS or (left.isdigit() and right.isalpha())
+
+
+def _mark_then_operator(chars: list[str], index: int) -> bool:
+    """Whether ``chars[index]`` is an operator just after a note mark and spaced on its right
+    ("48.00∗± 0.00"): the mark's advance took the space before the operator."""
+    return chars[index - 1] in _MARKS and chars[index] in _OPERATORS and chars[index + 1 : index + 2] == [" "]
 
 
 def thin_spaced(run: CharRun) -> CharRun:
@@ -58,7 +71,11 @@ def thin_spaced(run: CharRun) -> CharRun:
         if chars[index].isalpha() and chars[index - 1].isalpha()
     ]
     limit = _THIN * size + (max(0.0, statistics.median(letters)) if letters else 0.0)
-    cuts = [index for index in pairs if edges[drawn[index]][0] - edges[drawn[index - 1]][1] >= limit]
+    cuts = [
+        index
+        for index in pairs
+        if edges[drawn[index]][0] - edges[drawn[index - 1]][1] >= (0.0 if _mark_then_operator(chars, index) else limit)
+    ]
     if not cuts:
         return run
     spaced = CharRun(run.rtl)

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 import pypdfium2 as pdfium
 
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.table_engine import Rule
 from paperpyramid.parsers.embedded.table_model.filling import fill_cells, region_words
 from paperpyramid.parsers.embedded.table_model.image import prepare, render_region
 from paperpyramid.parsers.embedded.table_model.session import StructureModel
 from paperpyramid.parsers.embedded.table_model.structure import Cell, Structure, decode, expand, layout_cells, to_html
+from paperpyramid.parsers.embedded.table_rules import Rule
 
 __all__ = ["ModelTable", "fit_region", "read_table_with_model", "recognise_table"]
 

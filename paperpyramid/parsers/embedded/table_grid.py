@@ -1,0 +1,183 @@
+"""A table ruled as a grid: its cells as drawn (step 2 of :mod:`.table_engine`).
+
+Vertical and horizontal rules meeting give the cells: pdfplumber's lattice steps
+(``merge_edges``, ``edges_to_intersections``, ``intersections_to_cells``, ``cells_to_tables``;
+MIT) run on the rules pdfium reads (:mod:`.table_rules`), and a cell spanning rows or columns
+keeps its text in its first row and column. Sides left open by a grid of boxed cells are closed
+where the rules across its rows end; a grid whose body is one box holding rows of short lines
+(columns ruled, rows not) is left to the text's rows and columns (:func:`ruled_grid` returns
+``None``). pdfplumber is imported only when a region holds three vertical rules or more.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from paperpyramid.parsers.embedded.blocks import join_lines
+from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.table_bands import split_at
+from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules
+
+__all__ = ["ruled_grid"]
+
+_PDFPLUMBER_HINT = "the table engine's ruled-grid step needs pdfplumber (MIT): pip install 'pdfplumber>=0.11,<0.12'"
+# a word broken over two lines ("CONSE-" over "QUENCES")
+_BROKEN = re.compile(r"[^\W\d_]-$")
+
+
+def ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
+    """The cells of a ruled grid filling the region's top, or ``None`` where there is none."""
+    x0, top, x1, bottom = region
+    near = [rule for rule in rules if rule.x1 >= x0 - 2 and rule.x0 <= x1 + 2 and rule.bottom >= top - 2 and rule.top <= bottom + 2]
+    if sum(1 for rule in near if not rule.horizontal) < 3:
+        return None
+    try:
+        from pdfplumber import table as lattice
+    except ImportError as exc:
+        raise ImportError(_PDFPLUMBER_HINT) from exc
+    edges = [_edge(rule) for rule in [*near, *_open_sides(near)]]
+    merged = lattice.merge_edges(edges, snap_x_tolerance=3, snap_y_tolerance=3, join_x_tolerance=3, join_y_tolerance=3)
+    cells = lattice.intersections_to_cells(lattice.edges_to_intersections(merged, 3, 3))
+    tables = [lattice.Table(None, group) for group in lattice.cells_to_tables(cells)]  # type: ignore[arg-type]
+    tables = [table for table in tables if table.bbox[1] - top <= 40]
+    if not tables:
+        return None
+    table = min(tables, key=lambda found: found.bbox[1])
+    borders = sorted({cell[0] for cell in table.cells} | {cell[2] for cell in table.cells})
+    pieces = [piece for line in lines for piece in split_at(line, borders)]
+    if any(_rows_unruled([piece for piece in pieces if row.bbox[1] <= piece.mid_y < row.bbox[3]], row.cells) for row in table.rows):
+        return None  # columns ruled, rows not: the text's rows decide
+    starts = sorted({cell[0] for cell in table.cells})
+    rows = [_row_texts(lines, pieces, row.cells, starts) for row in table.rows]
+    while rows and not any(rows[0]):
+        rows = rows[1:]  # a band between two rules over the table (its top rule doubled), no row
+    while rows and not any(rows[-1]):
+        rows = rows[:-1]
+    if len(rows) < 2 or sum(1 for row in rows if sum(1 for cell in row if cell) >= 2) < 2:
+        return None  # rows shaded or boxed, columns not ruled: the text decides
+    return rows
+
+
+def _open_sides(rules: Sequence[Rule]) -> list[Rule]:
+    """The sides of a grid of boxed cells left open: where three or more rules across the rows
+    end together (a column of row labels ruled only between its rows, a last column without a
+    right side in some rows), a side from the first of them to the last, so that those cells
+    are read too. Only a grid whose vertical rules run from one rule across the table to
+    another is one (a link's box inside a row is no cell)."""
+    horizontal = sorted((rule for rule in rules if rule.horizontal and rule.x1 - rule.x0 >= 5), key=lambda rule: rule.y)
+    joined = horizontal_rules(rules)
+    if not horizontal or not joined:
+        return []
+    extent = max(rule.x1 for rule in joined) - min(rule.x0 for rule in joined)
+    across = [rule.y for rule in joined if rule.x1 - rule.x0 >= 0.5 * extent]
+    boxed = [
+        rule
+        for rule in rules
+        if not rule.horizontal
+        and rule.bottom - rule.top > 3
+        and any(abs(rule.top - y) <= 2 for y in across)
+        and any(abs(rule.bottom - y) <= 2 for y in across)
+    ]
+    if len(boxed) < 3:
+        return []
+    sides: list[Rule] = []
+    left, right = min(rule.x0 for rule in horizontal), max(rule.x1 for rule in horizontal)
+    ending = [rule for rule in horizontal if rule.x0 - left <= 3]
+    sides += [Rule(left, ending[0].y, left, ending[-1].y)] if len(ending) >= 3 else []
+    ending = [rule for rule in horizontal if right - rule.x1 <= 3]
+    sides += [Rule(right, ending[0].y, right, ending[-1].y)] if len(ending) >= 3 else []
+    return sides
+
+
+def _rows_unruled(pieces: Sequence[Line], cells: Sequence[BBox | None]) -> bool:
+    """Whether a grid row holds several rows of text: two cells or more each holding short
+    lines (not a paragraph wrapped to the cell's width, nor words broken over lines) on three
+    baselines or more, the same baselines in each (a table whose rules part its columns only,
+    its body one box)."""
+    baselines: list[set[int]] = []
+    if len(pieces) < 6:
+        return False
+    for cell in cells:
+        if cell is not None:
+            inside = [line for line in pieces if cell[0] <= (line.x0 + line.x1) / 2 < cell[2] and cell[1] <= line.mid_y < cell[3]]
+            found = {round(line.bottom) for line in inside}
+            extents = [
+                max(line.x1 for line in inside if round(line.bottom) == y) - min(line.x0 for line in inside if round(line.bottom) == y)
+                for y in found
+            ]
+            short = sum(1 for extent in extents if extent < 0.6 * (cell[2] - cell[0]))
+            texts = [
+                " ".join(line.text for line in sorted(inside, key=lambda line: line.x0) if round(line.bottom) == y) for y in sorted(found)
+            ]
+            goes_on = sum(1 for a, b in zip(texts, texts[1:], strict=False) if _BROKEN.search(a) or b[:1].islower())
+            if len(found) >= 3 and 2 * short > len(found) and 2 * goes_on < len(found) - 1:
+                baselines.append(found)
+    shared = [found for found in baselines if sum(1 for other in baselines if len(found & other) >= 3) >= 2]
+    return len(shared) >= 2
+
+
+def _row_texts(lines: Sequence[Line], pieces: Sequence[Line], cells: Sequence[BBox | None], starts: Sequence[float]) -> list[str]:
+    """A grid row's texts, one per column (``starts``: the columns' left edges). A cell drawn
+    across columns whose text lies in more than one of them, parted by gaps wider than its
+    words' (a header row whose dividers the body's rules leave out: "Language model" and
+    "Training data" in one box), gives each its own; a label centred across them stays whole."""
+    texts = [_text_in(pieces, cell) if cell is not None else "" for cell in cells]
+    for index, cell in enumerate(cells):
+        if cell is None or index >= len(starts):
+            continue
+        slots = [column for column, x in enumerate(starts) if cell[0] - 1 <= x < cell[2] - 1]
+        if len(slots) < 2 or any(cells[column] is not None for column in slots[1:] if column < len(cells)):
+            continue
+        edges = [starts[column] for column in slots] + [cell[2]]
+        inside = [line for line in lines if cell[0] <= (line.x0 + line.x1) / 2 < cell[2] and cell[1] <= line.mid_y < cell[3]]
+        if not all(_parted_at(line, edge) for line in inside for edge in edges[1:-1] if line.x0 < edge < line.x1):
+            continue
+        parts = [_text_in(pieces, (edges[k], cell[1], edges[k + 1], cell[3])) for k in range(len(slots))]
+        if sum(1 for part in parts if part) >= 2:
+            for column, part in zip(slots, parts, strict=True):
+                texts[column] = part
+    return texts
+
+
+def _parted_at(line: Line, x: float) -> bool:
+    """Whether a line has a gap at ``x`` clearly wider than the spaces between its other words."""
+    words = line.words or []
+    gaps = [(a[2], b[1]) for a, b in zip(words, words[1:], strict=False)]
+    at = [right - left for left, right in gaps if left - 1 <= x <= right + 1]
+    others = [right - left for left, right in gaps if not left - 1 <= x <= right + 1]
+    return bool(at) and (not others or min(at) >= 2 * max(others))
+
+
+def _edge(rule: Rule) -> dict[str, Any]:
+    """A rule as pdfplumber's lattice steps take an edge: a flat one has one y, a thin one one x."""
+    if rule.horizontal:
+        y = rule.y
+        return {
+            "x0": rule.x0,
+            "x1": rule.x1,
+            "top": y,
+            "bottom": y,
+            "width": rule.x1 - rule.x0,
+            "height": 0.0,
+            "orientation": "h",
+            "object_type": "line",
+        }
+    x = (rule.x0 + rule.x1) / 2
+    return {
+        "x0": x,
+        "x1": x,
+        "top": rule.top,
+        "bottom": rule.bottom,
+        "width": 0.0,
+        "height": rule.bottom - rule.top,
+        "orientation": "v",
+        "object_type": "line",
+    }
+
+
+def _text_in(lines: Sequence[Line], cell: tuple[float, float, float, float]) -> str:
+    x0, top, x1, bottom = cell
+    inside = [line for line in lines if x0 <= (line.x0 + line.x1) / 2 < x1 and top <= (line.top + line.bottom) / 2 < bottom]
+    return join_lines([line.text for line in sorted(inside, key=lambda line: (round(line.top), line.x0))])

@@ -1,0 +1,305 @@
+"""Where a table lies on its page: the region under (or over) its caption (step 1 of
+:mod:`.table_engine`).
+
+The caption's column (the left or right half of a two-column page, or the page when text or
+rules under the caption cross the middle). A caption with a rule just above it closes a table
+printed above it (ACL and arXiv styles): the region runs up to the highest rule of that table.
+Otherwise the region runs from under the caption (its continuation lines skipped: the caption
+block often holds only its first line) to the next "Table N" / "Figure N" caption, running text
+or the page's end. When the table's rules run further than a header, its last rule closes it; a
+table whose rules stop after the header (continued on the next page or column) runs to the
+column's end. :func:`next_captions_table` tells a region that is the next caption's table
+(each caption printed under its own table), and :func:`region_over_caption` finds the unruled
+table printed over its caption. The region is found from lines and rules alone; its cells are
+the engine's to read.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from collections.abc import Sequence
+
+from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.table_ends import before_wide_gap, running_head
+from paperpyramid.parsers.embedded.table_row_joins import printed_rows
+from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules, on_page
+
+__all__ = ["body_margins", "find_region", "next_captions_table", "prose_line", "region_over_caption"]
+
+# "Table 2", "Fig. 3a", "TABLE IV" (Roman numerals in capitals: "Table In" is no caption)
+_CAPTION_START = re.compile(r"^\s*(?i:table|tab\.|fig\.?|figure|scheme|chart)\s*(?:[A-Za-z]?\d+[A-Za-z]?|[IVX]+)\b")
+_TABLE_WORD = re.compile(r"^\s*(?:table|tab\.)", re.IGNORECASE)
+# two rules no further apart than this are only the table's top and header rules (three close it)
+_HEADER_RULES = 60.0
+# a column of running text spans at least this share of the width the long lines of a span cover
+_TEXT_COLUMN = 0.45
+# a caption this close under a rule closes a table printed above it (ACL: 12-15 pt)
+_ABOVE_GAP = 18.0
+# a caption under its table sits closer under it than this share of the gap over a table under a caption
+_HUGS = 0.6
+# rules in the page's bottom tenth rule off its footer, not a table under a caption
+_FOOTER_BAND = 0.1
+
+
+def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, caption_bbox: BBox) -> BBox | None:
+    """The part of the page the table under the caption occupies, or ``None`` for none."""
+    px0, ptop, px1, pbottom = page_bbox
+    cx0, ctop, cx1, cbottom = caption_bbox
+    rules = [rule for rule in rules if on_page(rule, page_bbox)]
+    middle = (px0 + px1) / 2
+    if cx1 <= middle + 10:
+        span = (px0, middle)
+    elif cx0 >= middle - 10:
+        span = (middle, px1)
+    else:
+        span = (px0, px1)
+    # a table printed above its caption: the caption's half, or the page where its rules cross
+    above = _region_above(_column(lines, span), _crossing(rules, span), ctop)
+    if above is not None:
+        wide = [rule.y for rule in horizontal_rules(rules) if rule.x1 - rule.x0 >= 0.6 * (px1 - px0) and rule.x0 < middle < rule.x1]
+        if all(any(abs(y - edge) < 1.5 for y in wide) for edge in (above[0] + 0.5, above[1] - 0.5)):  # top and bottom rules span the page
+            span = (px0, px1)
+        return (span[0], above[0], span[1], above[1])
+    if span != (px0, px1) and (_crosses_middle(lines, rules, middle, cbottom) or _one_column(lines, middle)):
+        span = (px0, px1)
+    column = _column(lines, span)
+    crossing = _crossing(rules, span)
+    top = _after_caption(column, caption_bbox)
+    # the table ends at the next caption, or at running text (a caption printed below its table, or none)
+    limit = min((line.top - 0.5 for line in column if line.top > top and _CAPTION_START.match(line.text)), default=pbottom)
+    limit = min(limit, _running_text(column, top, limit))
+    inside = [line for line in column if top <= line.top and line.bottom <= limit]
+    if not inside:
+        return None
+    footer = pbottom - _FOOTER_BAND * (pbottom - ptop)
+    below = _closing_rules([rule for rule in crossing if top - 2 <= rule.y <= min(limit, footer)], column, span)
+    bottom = before_wide_gap(inside) + 0.5
+    if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
+        bottom = below[-1].y + 0.5
+    return (span[0], top, span[1], bottom)
+
+
+def next_captions_table(lines: Sequence[Line], region: BBox, caption_bbox: BBox) -> bool:
+    """Whether the table under a caption is the next caption's, printed above it: under the
+    region's last line (and at most two lines more: its subcaption) comes a table caption,
+    set much closer under them than the region's first line is under this caption (a page of
+    captions set below their tables, each one hugging its own: the region under one caption
+    is the next table's)."""
+    x0, top, x1, bottom = region
+    inside = [
+        line
+        for line in lines
+        if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1 and top <= line.top and line.bottom <= bottom + 1
+    ]
+    if not inside:
+        return False
+    first = min(line.top for line in inside) - caption_bbox[3]
+    last = max(line.bottom for line in inside)
+    under = sorted((line for line in _column(lines, (x0, x1)) if line.top >= last - 0.5), key=lambda line: line.top)
+    captions = [index for index, line in enumerate(under) if _TABLE_WORD.match(line.text) and _CAPTION_START.match(line.text)]
+    if not captions or captions[0] > 2:
+        return False  # no caption under the region, or text between (a table's subcaption is a line or two)
+    above = under[captions[0] - 1].bottom if captions[0] else last
+    return under[captions[0]].top - above < _HUGS * first
+
+
+def body_margins(column: Sequence[Line]) -> list[tuple[float, float]]:
+    """The left and right edges of the running text of a column: the most common edges of its
+    long lines, and any pair of edges three long lines share that spans most of a column of a
+    two-column page (a span across such a page has one pair per column; a table's cells share
+    a left edge, seldom a right one, and are narrower); empty where too few long lines tell."""
+    long = [line for line in column if len(line.text) >= 40 and not line.parts]
+    if len(long) < 3:
+        return []
+    left = statistics.mode(round(line.x0) for line in long)
+    right = statistics.mode(round(line.x1) for line in long)
+    margins = [(float(left), float(right))] if right - left > 100 else []
+    least = _TEXT_COLUMN * (max(line.x1 for line in long) - min(line.x0 for line in long))
+    for (left, right), count in Counter((round(line.x0), round(line.x1)) for line in long).most_common():
+        if count < 3:
+            break
+        if right - left > max(100, least) and not any(abs(left - x0) <= 2 and abs(right - x1) <= 3 for x0, x1 in margins):
+            margins.append((float(left), float(right)))
+    return margins
+
+
+def prose_line(line: Line, margins: Sequence[tuple[float, float]]) -> bool:
+    """A line of running text: words from a column's left margin (or a paragraph's indent) to
+    its right one, set as one line (no gap wide enough to part cells)."""
+    if not margins or len(line.text) < 40 or len(line.text.split()) < 7:
+        return False
+    return any(-2 <= line.x0 - left <= 20 and abs(line.x1 - right) <= 3 for left, right in margins)
+
+
+def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BBox) -> BBox | None:
+    """The box of an unruled table printed above its caption: the lines up from the caption,
+    each close under the next, to running text, another caption, a larger type (a heading) or
+    a wide gap; ``None`` where fewer than two rows are there."""
+    px0, ptop, px1, pbottom = page_bbox
+    cx0, ctop, cx1, cbottom = caption_bbox
+    middle = (px0 + px1) / 2
+    span = (px0, middle) if cx1 <= middle + 10 else (middle, px1) if cx0 >= middle - 10 else (px0, px1)
+    head = running_head(lines, page_bbox)
+    over = [
+        line
+        for line in lines
+        if not line.vertical and line.bottom <= ctop + 1 and line.top > ptop + 0.06 * (pbottom - ptop) and line.top > head
+    ]
+    near = [line for line in over if ctop - line.bottom < 40]
+    if span != (px0, px1) and (any(line.x0 < middle - 2 and line.x1 > middle + 2 for line in near) or _one_column(lines, middle)):
+        span = (px0, px1)  # a table across both columns over a caption in one, or a page of one column
+    column = _column(over, span)
+    margins = body_margins(_column(lines, span))
+    taken: list[Line] = []
+    edge = ctop  # the top of the row under the line looked at
+    for line in sorted(column, key=lambda line: -line.bottom):
+        if _CAPTION_START.match(line.text):
+            break
+        if taken and line.mid_y > edge:
+            taken.append(line)  # a cell of the row just taken
+            continue
+        size = statistics.median(line.size for line in taken) if taken else line.size
+        gap = edge - line.bottom
+        running = prose_line(line, margins) and (not taken or line.x0 <= min(line.x0 for line in taken) + 2)
+        if _CAPTION_START.match(line.text) or running or line.size > 1.15 * size or gap > (3.0 if not taken else 2.5) * line.height:
+            break
+        taken.append(line)
+        edge = line.top
+    rows = printed_rows(taken)
+    if len(rows) < 2:
+        return None
+    return (span[0], min(line.top for line in taken) - 0.5, span[1], max(line.bottom for line in taken) + 0.5)
+
+
+def _running_text(column: Sequence[Line], top: float, limit: float) -> float:
+    """Where running text starts under ``top``: a line across the column's text from at least as
+    far left as every line above it (a table's long text cell sits right of its row labels)."""
+    margins = body_margins(column)
+    left = None
+    for line in column:
+        if not top <= line.top < limit:
+            continue
+        if prose_line(line, margins) and (left is None or line.x0 <= left + 2):
+            return line.top  # not under it: the last row's box may reach into the text's by a fraction of a point
+        left = line.x0 if left is None else min(left, line.x0)
+    return limit
+
+
+def _closing_rules(rules: list[Rule], column: Sequence[Line], span: tuple[float, float]) -> list[Rule]:
+    """The rules under a caption down to the table's last: rules further down, past lines of
+    running text (two or more across most of the column), belong to what follows (a figure)."""
+    wide = 0.7 * (span[1] - span[0])
+    for index in range(1, len(rules)):
+        between = [line for line in column if rules[index - 1].y < line.top and line.bottom < rules[index].y and line.x1 - line.x0 >= wide]
+        if len(between) >= 2:
+            return rules[:index]
+    return rules
+
+
+def _column(lines: Sequence[Line], span: tuple[float, float]) -> list[Line]:
+    """The horizontal lines whose middle falls in ``span``, top to bottom."""
+    return sorted(
+        (line for line in lines if not line.vertical and span[0] <= (line.x0 + line.x1) / 2 <= span[1]),
+        key=lambda line: (line.top, line.x0),
+    )
+
+
+def _crossing(rules: Sequence[Rule], span: tuple[float, float]) -> list[Rule]:
+    """Horizontal rules across at least 30 % of ``span``, top to bottom."""
+    width = span[1] - span[0]
+    return [rule for rule in horizontal_rules(rules) if rule.x1 - rule.x0 >= 0.3 * width and rule.x0 < span[1] and rule.x1 > span[0]]
+
+
+def _region_above(column: Sequence[Line], rules: Sequence[Rule], caption_top: float) -> tuple[float, float] | None:
+    """(top, bottom) of a table printed above its caption (ACL, arXiv styles): its bottom rule
+    sits just over the caption, and rules up from there, with no caption between, close it."""
+    over = [rule for rule in rules if rule.y < caption_top]
+    if not over or caption_top - over[-1].y > _ABOVE_GAP:
+        return None
+    chain = _rule_chain(column, over)
+    if len(chain) < 2 or _captioned_above(column, chain[-1].y, over):
+        return None
+    held = sum(1 for line in column if chain[-1].y < line.top and line.bottom < chain[0].y)
+    if held < 2:
+        return None  # rules with no rows between them: a running head's double rule, not a table
+    return chain[-1].y - 0.5, chain[0].y + 0.5
+
+
+def _rule_chain(column: Sequence[Line], over: Sequence[Rule]) -> list[Rule]:
+    """The rules of the table whose bottom rule is the last of ``over`` (top to bottom), bottom
+    first: up from it while no caption stands between two of them."""
+    chain = [over[-1]]
+    for rule in reversed(over[:-1]):
+        between = [line for line in column if rule.y < line.top and line.bottom < chain[-1].y]
+        if chain[-1].y - rule.y > 300 or any(_CAPTION_START.match(line.text) for line in between):
+            break
+        chain.append(rule)
+    return chain
+
+
+def _closes_table_above(column: Sequence[Line], caption: Line, rules: Sequence[Rule]) -> bool:
+    """Whether a caption sits just under a table's bottom rule, and that table has no caption
+    over it: the caption is that table's, printed under it."""
+    over = [rule for rule in rules if rule.y <= caption.top]
+    if not over or caption.top - over[-1].y > _ABOVE_GAP:
+        return False
+    chain = _rule_chain(column, over)
+    return len(chain) >= 2 and not _captioned_above(column, chain[-1].y)
+
+
+def _captioned_above(column: Sequence[Line], top_rule: float, rules: Sequence[Rule] = ()) -> bool:
+    """A caption's line (or the first of two) just over a table's top rule: the table is that
+    caption's, set under it, not the one printed above the next caption (Hindawi sets each
+    caption over its table). A sentence that opens with "Table 2 shows" is no caption, nor is
+    a figure's (its figure is above it), nor a caption set just under the bottom rule of a
+    table with no caption over it (``rules``): it closes that table, printed under it (JSS sets
+    each caption under its table, the next table close under it)."""
+    for line in column:
+        if line.bottom <= top_rule + 1 and top_rule - line.bottom < _ABOVE_GAP + 1.5 * line.height:
+            match = _CAPTION_START.match(line.text)
+            rest = line.text[match.end() :].lstrip() if match else ""
+            closes = bool(rules) and _closes_table_above(column, line, rules)
+            if match and _TABLE_WORD.match(line.text) and (not rest or rest[0] in ".:|—–-" or rest[0].isupper()) and not closes:
+                return True
+    return False
+
+
+def _crosses_middle(lines: Sequence[Line], rules: Sequence[Rule], middle: float, caption_bottom: float) -> bool:
+    """A one-column page: text or rules just under the caption run across the page's middle."""
+    near = caption_bottom + 80
+    return any(line.x0 < middle - 2 and line.x1 > middle + 2 and caption_bottom < line.top < near for line in lines) or any(
+        rule.horizontal and rule.x0 < middle - 20 and rule.x1 > middle + 20 and caption_bottom < rule.y < near for rule in rules
+    )
+
+
+def _one_column(lines: Sequence[Line], middle: float) -> bool:
+    """A page set in one column: most of its lines of running text run across its middle (a
+    table's cells, cut at their gaps, need not: columns 120 pt apart leave the middle clear)."""
+    long = [line for line in lines if not line.vertical and len(line.text) >= 40 and not line.parts]
+    return len(long) >= 3 and sum(1 for line in long if line.x0 < middle - 2 and line.x1 > middle + 2) >= 0.6 * len(long)
+
+
+def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
+    """Where the table starts: under the caption's continuation lines (same left edge, same
+    size, or the same line height where a font reports another size, close under the line
+    above, alone on their baseline: a row of cells is the header)."""
+    cx0, ctop, cx1, cbottom = caption_bbox
+    caption = [line for line in column if line.top >= ctop - 1 and line.bottom <= cbottom + 1]
+    size = statistics.median(line.size for line in caption) if caption else None
+    height = statistics.median(line.height for line in caption) if caption else None
+    top, previous = cbottom + 0.5, cbottom
+    for line in column:
+        if line.top < cbottom - 1:
+            continue
+        continues = (
+            abs(line.x0 - cx0) <= 2.5
+            and line.top - previous <= 0.6 * line.height
+            and (size is None or abs(line.size - size) <= 0.6 or (height is not None and abs(line.height - height) <= 0.3))
+            and not any(other is not line and abs(other.top - line.top) < 0.5 * line.height and other.x0 > line.x1 for other in column)
+        )
+        if not continues:
+            break
+        top, previous = line.bottom + 0.5, line.bottom
+    return top

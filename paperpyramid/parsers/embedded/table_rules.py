@@ -1,0 +1,92 @@
+"""The page's drawn rules, as the table engine reads them, and the box every table step passes.
+
+pdfium gives each path object's bounds; a flat or thin one is a rule, a box gives its four sides
+(shaded cells bound a grid as rules do). :func:`horizontal_rules` joins the pieces of one rule
+drawn in parts, and :func:`on_page` leaves out boxes bleeding off the page (a banner, a running
+head's shaded bar). Apart from the region, the grid and the rows, which all take rules, so that
+each of them imports this one small module and none imports another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from paperpyramid.parsers.embedded.char_runs import turn_box
+from paperpyramid.parsers.embedded.clipped import address, hidden_objects
+from paperpyramid.parsers.embedded.layout import user_size
+
+__all__ = ["BBox", "Rule", "horizontal_rules", "on_page", "read_rules"]
+
+#: x0, top, x1, bottom in points from the page's top-left corner, as :class:`Line` has them
+BBox = tuple[float, float, float, float]
+# a rule reaching further past the page's edge than this is a box bleeding off it (REVTeX frames its
+# page's foot a point past the edges; a table's rules lie inside the margins)
+_BLEED = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A drawn rule, horizontal (``top == bottom`` within its width) or vertical, top-left origin.
+
+    Flat or thin lines, rectangles and curves are rules; a filled or stroked box gives its
+    four sides (shaded cells bound a grid as rules do).
+    """
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+    @property
+    def horizontal(self) -> bool:
+        return self.x1 - self.x0 >= self.bottom - self.top
+
+    @property
+    def y(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+def read_rules(page: pdfium.PdfPage, *, turn: int = 0) -> list[Rule]:
+    """The page's drawn rules, horizontal and vertical (top-left origin; on the page turned
+    upright by ``turn``, as :func:`extract_page` reports it)."""
+    width, height = user_size(page)
+    rules = []
+    hidden = hidden_objects(page)
+    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=3):
+        if hidden and address(obj.raw) in hidden:
+            continue  # a rule of a copy a clipping path hides
+        left, bottom, right, top = obj.get_bounds()
+        x0, y0, x1, y1 = left, height - top, right, height - bottom
+        if turn:
+            x0, y0, x1, y1 = turn_box(turn, (x0, y0, x1, y1), width, height)
+        if x1 - x0 < 3 and y1 - y0 < 3:
+            continue  # a dot, or a glyph drawn as a path
+        if y1 - y0 <= 2.5 or x1 - x0 <= 2.5:
+            rules.append(Rule(x0, y0, x1, y1))
+        else:
+            rules += [Rule(x0, y0, x1, y0), Rule(x0, y1, x1, y1), Rule(x0, y0, x0, y1), Rule(x1, y0, x1, y1)]
+    return rules
+
+
+def horizontal_rules(rules: Sequence[Rule]) -> list[Rule]:
+    """Horizontal rules with the pieces on one line that touch joined, top to bottom."""
+    pieces = sorted((rule for rule in rules if rule.horizontal and rule.x1 - rule.x0 >= 5), key=lambda rule: (round(rule.y), rule.x0))
+    joined: list[Rule] = []
+    for piece in pieces:
+        last = joined[-1] if joined else None
+        if last is not None and abs(piece.y - last.y) <= 1.5 and piece.x0 <= last.x1 + 3:
+            joined[-1] = Rule(last.x0, last.top, max(last.x1, piece.x1), last.bottom)
+        else:
+            joined.append(piece)
+    return sorted(joined, key=lambda rule: rule.y)
+
+
+def on_page(rule: Rule, page_bbox: BBox) -> bool:
+    """Whether a rule lies on the page: a box that runs off its edge is a banner or a
+    background (a running head's shaded bar), not the rule of a table."""
+    px0, ptop, px1, pbottom = page_bbox
+    return rule.x0 >= px0 - _BLEED and rule.x1 <= px1 + _BLEED and rule.top >= ptop - _BLEED and rule.bottom <= pbottom + _BLEED
