@@ -534,3 +534,19 @@ def test_the_parts_of_a_table_group_carry_its_label_and_caption(tmp_path: Path) 
     assert [block.text.split("\n")[0] for block in blocks] == ["Table 2 (a). Prior cases [1].", "Table 2 (b). Prior cases [1]. Outcomes."]
     for block in blocks:
         assert [(block.text[cite.start : cite.end], cite.keys) for cite in block.cites] == [("1", ["r1"])]
+
+
+def test_a_rule_drawn_as_a_row_is_no_row(tmp_path: Path) -> None:
+    """Some journals draw a table's rules as rows holding only ``<hr/>``: the table has its printed
+    rows, not an empty row for each rule (the gold of `eval parse` had 34 rows for 18)."""
+    path = tmp_path / "rules.nxml"
+    path.write_text(
+        "<article><front><article-meta><title-group><article-title>T</article-title></title-group></article-meta></front><body>"
+        '<sec><title>Results</title><table-wrap id="t1"><label>Table 1</label><caption><p>Rules.</p></caption><table><tbody>'
+        '<tr><td>Age</td><td>Sex</td></tr><tr><td colspan="2"><hr/></td></tr><tr><td>54</td><td>F</td></tr>'
+        '<tr><td colspan="2"><hr/></td></tr><tr><td></td><td>M</td></tr><tr><td></td><td></td></tr></tbody></table></table-wrap></sec>'
+        "</body></article>",
+        encoding="utf-8",
+    )
+    (table,) = parse_jats(path).tables
+    assert table.cells == [["Age", "Sex"], ["54", "F"], ["", "M"], ["", ""]]  # an empty row without a rule is kept as printed

@@ -377,10 +377,12 @@ def _table_rows(table: ET.Element) -> Iterator[ET.Element]:
 
 def _cells(table: ET.Element, read: Callable[[ET.Element], str] = _inline_text) -> list[list[str]]:
     """Rows of cell text (each ``<td>``/``<th>`` read by ``read``); a spanned cell is padded with
-    empty cells so rows line up."""
+    empty cells so rows line up; a row that only draws a rule (``<hr/>``) is left out."""
     grid: list[list[str]] = []
     carried: dict[int, int] = {}  # column -> rows still covered by a rowspan from above
     for tr in _table_rows(table):
+        if not carried and next(tr.iter("hr"), None) is not None and not "".join(tr.itertext()).strip():
+            continue  # a rule drawn as a row ("<td colspan=5><hr/></td>"): no row of the table
         row: list[str] = []
         covered = set(carried)
         for cell in tr:
