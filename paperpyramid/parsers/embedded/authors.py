@@ -13,8 +13,10 @@ the name's before (AASTeX). An address is known by its institution, postcode or 
 as roman type right under names in bold (JSS); the front matter's labelled fields
 (nomenclature, CCS concepts, key words) end the names; a masthead over the title, read after
 it, is not among them. Names in a column beside the title are read there (ASME journals). A
-group signs the paper where no person does (JPSJ's subcommittee). The Info or XMP author
-list wins where it names more people.
+group signs the paper where no person does (JPSJ's subcommittee), and after the people where
+the byline ends in one (medical journals: "… on behalf of the ABC Study Group", or the group
+on a line of its own under names with marks), every person kept (:func:`group_tail`). The
+Info or XMP author list wins where it names more people.
 
 Moved out of :mod:`.front_matter`, which reads the title, DOI, journal and date, and asks here
 for the names (a line of names is never the title).
@@ -23,6 +25,7 @@ for the names (a line of names is never the title).
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from paperpyramid.document import Author
 from paperpyramid.parsers.embedded import blocks as blk
@@ -199,7 +202,8 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
                 continue
             # a mark that opens a block on the names' row trails the name before it ("Schwarz ⓘ,1" "1 August Muench,1")
             opening = previous is None or abs(block.top - previous.top) < 3
-            if beside or _affiliation_block(content, first=opening):
+            signing = not after_affiliation and _group_under_marked_names(content, block.size, text, names_size)
+            if not signing and (beside or _affiliation_block(content, first=opening)):
                 lead = "" if beside else _names_before_affiliation(block, names_size)
                 if not lead:
                     after_affiliation = after_affiliation or bool(text)
@@ -233,35 +237,78 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
 
 
 _GROUP = re.compile(
-    r"\b(?:committee|subcommittee|consortium|collaboration|group|investigators|team|network|editors|editorial board|task force)\b", re.I
+    r"\b(?:committee|subcommittee|consortium|collaboration|collaborators|group|investigators|trialists|team|network|initiative"
+    r"|editors|editorial board|task force)\b",
+    re.I,
 )
 
 
 def _group_names(zone: str) -> list[str]:
     """A group that signs the paper where no person does ("Online-Journal Subcommittee of
-    JPSJ", "The XYZ Study Group"): a part of the names' zone of two to eight words, capitalised,
-    that names a committee, consortium, collaboration, group, team or editors (beside people's
-    names, see :func:`_joined_groups`)."""
-    parts = (re.sub(rf"^the\s+|[\d{MARKS}]+", " ", part, flags=re.I).strip(" .") for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
-    return [
-        " ".join(part.split())
-        for part in parts
-        if 2 <= len(part.split()) <= 8
-        and part[:1].isalpha()
-        and not part.islower()
-        and _GROUP.search(part)
-        and not _AFFILIATION.search(_GROUP.sub("", part))
-    ]
+    JPSJ", "The XYZ Study Group"): a part of the names' zone that is one (:func:`_group_name`;
+    beside people's names, see :func:`group_tail`)."""
+    parts = (_group_name(part) for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
+    return [part for part in parts if part]
 
 
-#: a group joined to the names before it: "& TUGboat editors", "and the ABC Study Group", "for the XYZ Consortium"
-_JOINED = re.compile(r"(?=(?:&|\band\b|\bfor\b|\bon behalf of\b)\s+((?:the\s+)?[^,;&]+?)\s*(?:[,;]|$))", re.I)
+def _group_name(part: str) -> str:
+    """``part`` as a group's name, or empty where it names none: two to eight words, capitalised,
+    naming a committee, consortium, collaboration, study group, investigators, team or editors
+    (:data:`_GROUP`), and no institution besides (an affiliation's "Department of …"), no
+    person's marked name before it ("Carl Dahl2 the ABC Group"); what joins it to the names and
+    a leading "the" ("on behalf of the"), and the marks after it (``Study Group*``,
+    ``Investigators2,3``) are not part of the name, its own digits are ("COVID-19 Study Group")."""
+    if re.search(rf"[a-zß-ÿ][\d{MARKS}]+\s", part):
+        return ""
+    name = re.sub(rf"^\s*(?:(?:and|&|for|on behalf of)\s+)?(?:the\s+)?|[{MARKS}]+|[\d,\s]+$", " ", part, flags=re.I)
+    name = " ".join(name.split()).strip(" .")
+    if re.search(r"[,;&]|\band\b", name, re.I) or not 2 <= len(name.split()) <= 8:
+        return ""
+    if not name[:1].isalpha() or name.islower() or not _GROUP.search(name) or _AFFILIATION.search(_GROUP.sub("", name)):
+        return ""
+    return name
+
+
+#: what joins a group to the names before it: "& TUGboat editors", "…, and the ABC Study Group",
+#: "; for the XYZ Investigators", "on behalf of the …", or a comma alone ("…, the ABC Study Group¶": PLOS)
+_JOINER = re.compile(r"(?:[,;]\s*)?(?:\band\b|&|\bfor\b|\bon behalf of\b)\s*|[,;]\s*", re.I)
+
+
+def group_tail(text: str) -> tuple[str, str]:
+    """``text`` parted before a group joined to it as its last part: the names before it and the
+    group's name (:func:`_group_name`); ``(text, "")`` where it ends in none. Medical journals print
+    a byline's group so ("Anna Berg1 and Carl Dahl2 on behalf of the ABC Study Group"), which
+    JATS gives as a ``<collab>`` after the people. The joiner follows a person's name or opens
+    the text, not an institution's words ("Research and Development Group", "Department of
+    Medicine, ABC Study Group"). The last joiner whose tail is one group wins, so that a group's
+    own "for" stays in its name ("ABC Study Group for Heart Failure")."""
+    if not _GROUP.search(re.sub(rf"[\d{MARKS}]", " ", text)):  # "Group3"
+        return text, ""
+    for match in reversed(list(_JOINER.finditer(text))):
+        group = _group_name(text[match.end() :])
+        before = text[: match.start()].rstrip(f" ,;0123456789{MARKS}")
+        if group and (not before or len(split_names(re.split(r"[,;&]|\band\b", before)[-1])) == 1):
+            return before, group
+    return text, ""
 
 
 def _joined_groups(zone: str) -> list[str]:
-    """The groups (:func:`_group_names`) joined to the people's names as the last of them."""
-    ends = [match.group(1) for match in _JOINED.finditer(zone.strip())]
-    return [group for end in ends for group in _group_names(end)][-1:]
+    """The group joined to the people's names as the last of them (:func:`group_tail`)."""
+    group = group_tail(zone.strip(" ,;"))[1]
+    return [group] if group else []
+
+
+def _group_under_marked_names(line: str, size: float, names: str, names_size: float | None) -> bool:
+    """Whether ``line`` (in type of ``size``) names a group alone under ``names`` that carry
+    affiliation marks, in their type (a byline's group set on a line of its own: "Anna Berg1,
+    Carl Dahl2" / "the ABC Study Group"): where the names are marked, their affiliations are
+    keyed by the marks and open with one ("2ABC Study Group"), so an unmarked group is no
+    affiliation but signs with them. Under unmarked names it may be their affiliation ("Anna
+    Berg" / "Machine Learning Group"), and so may a group in smaller type (ACM: "G.K.M. Tobin∗"
+    over "The Thørväld Group")."""
+    if names_size is None or abs(size - names_size) > 0.3 or re.match(rf"\s*[\d{MARKS}]", line):
+        return False
+    return bool(re.search(rf"[^\W\d_][\d{MARKS}]", names)) and bool(_group_name(line))
 
 
 def _margin_names(blocks: list[Block], title_end: int) -> list[str]:
@@ -299,13 +346,18 @@ def _under_bold_names(block: Block, named: list[Block]) -> bool:
 
 def _affiliation_line(text: str, *, names_after_mark: bool = True) -> bool:
     """An address, or a line that opens with a mark; not one of names alone after a mark unless
-    ``names_after_mark`` (a name's trailing mark wrapped onto the next box: "1 August Muench,1")."""
+    ``names_after_mark`` (a name's trailing mark wrapped onto the next box: "1 August Muench,1");
+    a group joined to the names is not read as one ("… and the ABC Study Group": :func:`group_tail`)."""
+    text = group_tail(text)[0]
     if "@" in text or _AFFILIATION.search(text) or _INSTITUTION.search(text) or _ADDRESS.search(text):
         return True
     return bool(re.match(rf"^[\d{MARKS}]\s*[A-Z][a-z]", text)) and (names_after_mark or not mostly_names(text))
 
 
 def _affiliation_block(content: str, *, first: bool) -> bool:
+    """An address or institution, or a block that opens with a mark, save names alone directly
+    under the title; a group joined to the names does not make one (:func:`group_tail`)."""
+    content = group_tail(content)[0]
     if "@" in content or _AFFILIATION.search(content) or _INSTITUTION.search(content) or _ADDRESS.search(content):
         return True
     if not re.match(rf"^[\d{MARKS}]\s*[A-Z][a-z]", content):
@@ -367,7 +419,15 @@ def _names_over_affiliation(block: Block) -> str:
     """The names of a block that sets them over their affiliation (and e-mail): the lines above
     the first affiliation line; empty unless the block is names, then affiliation."""
     texts = [line.text.strip() for line in block.lines]
-    cut = next((i for i, text in enumerate(texts) if _affiliation_line(text)), 0)
+    sizes = [line.size for line in block.lines]
+    cut = next(
+        (
+            i
+            for i, text in enumerate(texts)
+            if _affiliation_line(text) and not (i and _group_under_marked_names(text, sizes[i], " ".join(texts[:i]), sizes[i - 1]))
+        ),
+        0,
+    )
     if cut == 0 or not all(split_names(text) for text in texts[:cut]):
         return ""
     return ", ".join(texts[:cut])
@@ -379,14 +439,16 @@ _NAME_BREAK = re.compile(rf"[\d,;·⋅{MARKS}]|\band\b|&")
 def _names_text(block: Block) -> str:
     """A block of names as one line; a line break is a comma where it falls between two whole
     names, each of two words or more and set without a mark (``Nathan Dahlberg`` /
-    ``Margo Schlanger♦``), not inside one name (``Hannah`` / ``M. McGee``)."""
+    ``Margo Schlanger♦``), or before a group under names with marks (``Carl Dahl2`` / ``the ABC
+    Study Group``), not inside one name (``Hannah`` / ``M. McGee``)."""
     groups = [[block.lines[0].text.strip()]]
-    for line in block.lines[1:]:
+    for above, line in pairwise(block.lines):
         text = line.text.strip()
         ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
         opening = _NAME_BREAK.split(text)[0].split()
         whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2
-        if whole and all(word[:1].isupper() or word in _PARTICLES for word in ending + opening):
+        between = whole and all(word[:1].isupper() or word in _PARTICLES for word in ending + opening)
+        if between or _group_under_marked_names(text, line.size, groups[-1][-1], above.size):
             groups.append([text])
         else:
             groups[-1].append(text)
@@ -397,6 +459,7 @@ def split_names(text: str) -> list[str]:
     text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
     text = re.split(r",?\s*\bwith (?:an? )?(?:appendix|appendices|afterword|foreword)\b", text, flags=re.I)[0]  # Annals' byline
     text = re.sub(r"^\s*by\s+", "", text, flags=re.I)
+    text = group_tail(text)[0]  # a group after the names is no person: "Carl Dahl on behalf of the ABC Group"
     text = re.sub(r"(?<=[^\W\d_])\[[^\]\s]{1,3}\]", "†", text)  # a mark in brackets: "Author Name[s]", "Smith[a]"
     text = re.sub(r"\b([A-Z])\.(?=[A-Z][a-zß-ÿ])", r"\1. ", text)  # an initial set close: B.Benciolini
     text = re.sub(r"(?<=[^\W\d_])(\d[\d,]*)[a-z]{1,2}(?=[\s,;]|$)", r"\1", text)  # a number and a letter as marks: Author1a
