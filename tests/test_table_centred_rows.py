@@ -14,22 +14,12 @@ from paperpyramid.parsers.embedded.parser import parse_pdf
 from paperpyramid.parsers.embedded.table_engine import Region, table_rows
 from paperpyramid.parsers.embedded.table_row_joins import join_rows, printed_rows, row_cells
 from paperpyramid.parsers.embedded.table_rules import Rule
+from tests.test_table_conventions import _CHAR, _line  # the constructed pages of the table tests
 
 PAIRS = Path(__file__).resolve().parents[2] / "shared" / "pmc-pairs"
 needs_pairs = pytest.mark.skipif(not PAIRS.is_dir(), reason="../shared/pmc-pairs is not here (real PMC articles, not distributed)")
 
-# a character of 10 pt type is this wide (the constructed pages' only font)
-_CHAR = 5.0
 _EDGES = [50.0, 170.0, 330.0, 400.0, 500.0]
-
-
-def _line(text: str, x0: float, top: float, size: float = 10.0) -> Line:
-    """A line of ``text`` from ``x0``, its words spaced as a font of ``size`` sets them."""
-    words, x, char = [], x0, _CHAR * size / 10
-    for word in text.split():
-        words.append((word, x, x + char * len(word)))
-        x += char * (len(word) + 1)
-    return Line(text, 1, x0, top, words[-1][2], top + size, size, False, False, "Times", words=words)
 
 
 def _ruled_cells(text: list[tuple[float, tuple[str, ...]]], rules: list[float]) -> list[list[str]]:
