@@ -417,18 +417,36 @@ def compare(one: Path, merged: Path, questions: list[str], qvecs: Any) -> dict[s
             return self.vector
 
     same: dict[str, list[float]] = {mode: [] for mode in MODES}
+    tied: dict[str, list[bool]] = {mode: [] for mode in MODES}
     conns = [db_sqlite.connect(path, read_only=True) for path in (one, merged)]
     for question, vector in zip(questions, qvecs, strict=True):
         for mode in MODES:
-            found = [[hit.text for hit in api.retrieve(conn, question, mode=mode, k=10, embedder=Fixed(vector))] for conn in conns]  # type: ignore[arg-type]
-            same[mode].append(len(set(found[0]) & set(found[1])) / max(1, len(found[0])))
+            found = [
+                [(round(hit.score, 5), hit.text) for hit in api.retrieve(conn, question, mode=mode, k=10, embedder=Fixed(vector))]  # type: ignore[arg-type]
+                for conn in conns
+            ]
+            texts = [{text for _, text in hits} for hits in found]
+            same[mode].append(len(texts[0] & texts[1]) / max(1, len(found[0])))
+            tied[mode].append(_same_but_ties(found[0], found[1]))
     for conn in conns:
         conn.close()
     return {
         "counts": counts,
         "differ": differ,
         "top10_overlap": {mode: sum(values) / len(values) for mode, values in same.items() if values},
+        "top10_same_but_ties": {mode: sum(values) / len(values) for mode, values in tied.items() if values},
     }
+
+
+def _same_but_ties(a: list[tuple[float, str]], b: list[tuple[float, str]]) -> bool:
+    """Whether two top-10 lists are the same but for the order of equal scores: the same scores,
+    and the same texts above the last score (whose ties the cut may take differently). The copies
+    of one source passage are the same bag of words, so BM25 gives them one score; the two builds
+    order such ties by their own rowids."""
+    if [score for score, _ in a] != [score for score, _ in b]:
+        return False
+    cut = a[-1][0] if a else 0.0
+    return {text for score, text in a if score > cut} == {text for score, text in b if score > cut}
 
 
 def main() -> None:
@@ -522,6 +540,9 @@ def report(results: dict[str, Any]) -> str:
     lines.append(f"differ: {', '.join(compared['differ']) or 'nothing'}")
     if compared["top10_overlap"]:
         lines.append("top-10 agreement by text: " + ", ".join(f"{mode} {share:.3f}" for mode, share in compared["top10_overlap"].items()))
+        if "top10_same_but_ties" in compared:
+            lines.append("the same top 10 but for the order of equal scores: "
+                         + ", ".join(f"{mode} {share:.3f}" for mode, share in compared["top10_same_but_ties"].items()))  # fmt: skip
     return "\n".join(lines)
 
 
