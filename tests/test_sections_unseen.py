@@ -248,6 +248,8 @@ def _heading(text: str, *, bold: bool = True, size: float = 10.0) -> tuple[str |
         ("§1. Introduction", ("1", "Introduction")),
         ("I.A. Second-level heading: Formatting", ("I.A", "Second-level heading: Formatting")),
         ("II.A.1. Wide equations", ("II.A.1", "Wide equations")),
+        ("II.1. Preprint, reprint, and twocolumn options", ("II.1", "Preprint, reprint, and twocolumn options")),
+        ("V.7.1. Margin Notes", ("V.7.1", "Margin Notes")),
         ("Appendix A: Appendixes", ("A", "Appendixes")),
         ("APPENDIX B. A LITTLE MORE ON APPENDIXES", ("B", "A LITTLE MORE ON APPENDIXES")),
         ("A subsection", (None, "A subsection")),

@@ -301,7 +301,8 @@ def _tei_reference_count(root: ET.Element) -> int | None:
 
 # --------------------------------------------------------------------------- LaTeX
 
-_SECTION_COMMAND = re.compile(r"\\(?:section|subsection|subsubsection|paragraph|subparagraph)(?![A-Za-z])\*?")
+# smfart's \Subsection sets a subsection's title on a line of its own (its \subsection runs in)
+_SECTION_COMMAND = re.compile(r"\\(?:section|[sS]ubsection|subsubsection|paragraph|subparagraph)(?![A-Za-z])\*?")
 _TITLE_COMMAND = re.compile(r"\\title(?![A-Za-z])")
 _BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])")
 _BEGIN_DOCUMENT = re.compile(r"\\begin\s*\{document\}")
@@ -601,6 +602,7 @@ _LOGOS = {
     "ConTeXt": "ConTeXt", "MF": "METAFONT", "MP": "METAPOST", "plainTeX": "plain TeX",
     "KOMAScript": "KOMA-Script", "CTAN": "CTAN", "TUB": "TUGboat", "TUG": "TUG",
     "PracTeX": "PracTeX", "PTPTeX": "PTPTeX", "BibLaTeX": "BibLaTeX", "Cplusplus": "C++",
+    "revtex": "REVTeX",
 }  # fmt: skip
 _SYMBOLS.update(_LOGOS)
 _GREEK = frozenset(name for name, letter in _SYMBOLS.items() if "GREEK" in unicodedata.name(letter[0], ""))

@@ -15,7 +15,8 @@ Within an author block every command that is not a font change carries something
 a name (a note, a mark, an ORCID, an e-mail, an address label): it goes with its arguments.
 What is left is cut at the separators, and a piece is a name when it looks like one: two to six
 words, each capitalised or a particle ("van", "del"), no word that only names an institution
-("University", "Institute", "Affiliation"), no number, no e-mail. In a source with an
+("University", "Institute", "Affiliation") or a place in an address ("Burlington House",
+"Colonel Glenn Highway"), no number, no e-mail. In a source with an
 ``\\author`` per person the first piece of each is its name whatever it looks like (an
 organisation may sign a paper); only the pieces after it must look like names.
 
@@ -65,7 +66,8 @@ _INSTITUTION_WORDS = frozenset(
      "instituto", "istituto", "department", "departement", "dept", "faculty", "school", "college", "laboratory",
      "laboratories", "center", "centre", "academy", "society", "press", "board", "inc", "ltd", "corporation", "company",
      "gmbh", "hospital", "foundation", "division", "group", "organization", "organisation", "affiliation", "address",
-     "city", "country", "street", "editors", "committee", "subcommittee", "research", "sciences", "journal", "ag", "llc"}
+     "city", "country", "street", "editors", "committee", "subcommittee", "research", "sciences", "journal", "ag", "llc",
+     "house", "road", "avenue", "highway", "hall", "building", "campus", "engineering"}
 )  # fmt: skip
 _PARTICLES = frozenset(
     {

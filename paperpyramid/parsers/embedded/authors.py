@@ -186,6 +186,8 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
         if plain in blk.KNOWN_HEADINGS or plain.startswith(("abstract", "summary", "keywords", "background")) or _FRONT_LABEL.match(plain):
             stop = block
             break
+        if _opens_a_section(blocks, index):
+            break
         if any(other.x0 < block.x1 and block.x0 < other.x1 and block.top < other.bottom - 1 for other in affiliations):
             continue
         if _under_bold_names(block, named):
@@ -234,6 +236,25 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
             names = _names_over_affiliation(block) if title.bottom < block.top < stop.top else ""
             text += f", {names}" if names else ""
     return text
+
+
+def _opens_a_section(blocks: list[Block], index: int) -> bool:
+    """Whether ``blocks[index]`` is a numbered section heading with its body's prose under it
+    ("1 Installation" over "Copy llncs.cls to a directory …."): the text has begun, and no name
+    comes after it. A numbered affiliation ("1 Department of …") or a name after its mark is
+    followed by another affiliation, a name or the abstract, never by sentences."""
+    block = blocks[index]
+    if block.kind != "heading" or not block.number or index + 1 >= len(blocks):
+        return False
+    after = blocks[index + 1]
+    words = after.text.split()
+    return (
+        after.kind == "paragraph"
+        and after.page == block.page
+        and len(words) >= 12
+        and after.text.rstrip().endswith(".")
+        and sum(word[:1].islower() for word in words) > len(words) / 2
+    )
 
 
 _GROUP = re.compile(

@@ -72,6 +72,7 @@ KNOWN_HEADINGS = {
     "declaration of competing interest",
     "acknowledgments and disclosures",
     "notes",
+    "nomenclature",  # engineering papers' list of symbols, a section of its own before or after the text
 }
 #: the back matter's headings: sections of their own, which hold no subsections
 BACK_MATTER_HEADINGS = {
@@ -84,9 +85,10 @@ BACK_MATTER_HEADINGS = {
     "additional information", "disclosure", "supporting information", "supplementary information",
 }  # fmt: skip
 
-# "2.1", "IV.", "B.2", "I.A." and "II.A.1." (REVTeX's levels), "§1." (a section sign before the number)
+# "2.1", "IV.", "B.2", "I.A." and "II.A.1." (REVTeX's levels), "II.1." and "V.7.1." (roman sections
+# with arabic subsections, as REVTeX's guides number them), "§1." (a section sign before the number)
 _NUMBERING = re.compile(
-    r"^(?:§\s*)?(?P<num>(\d{1,2}(\.\d{1,2}){0,3}\.?)|([IVX]{1,5}\.(?:[A-H]\.(?:\d{1,2}\.){0,2})?)|([A-H](\.\d{1,2}){0,3}\.?))\s+(?P<title>\S.*)$"
+    r"^(?:§\s*)?(?P<num>(\d{1,2}(\.\d{1,2}){0,3}\.?)|([IVX]{1,5}\.(?:(?:[A-H]|\d{1,2})\.(?:\d{1,2}\.){0,2})?)|([A-H](\.\d{1,2}){0,3}\.?))\s+(?P<title>\S.*)$"
 )
 _CAPTION = re.compile(
     r"^(?P<kind>fig(ure)?s?\.?|table|tab\.|scheme|chart|plate)\s*(?P<label>[A-Z]?\d+[a-z]?|[IVX]+|S\d+)\b\s*[.:|\-—–]?", re.I

@@ -55,7 +55,7 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
     for index, block in enumerate(blocks):
         if block.page != 1:
             break
-        if not (index == short or _title_like(block, pages[0])):
+        if not (index == short or _title_like(block, pages[0]) or _stacked_title(blocks, index, pages[0])):
             continue
         if best is None or block.size > blocks[best].size + 0.2:
             best = index
@@ -89,13 +89,48 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
     return members
 
 
-def _title_like(block: Block, first_page: Page) -> bool:
-    text = block.text.strip()
+def _title_like(block: Block, first_page: Page, text: str | None = None) -> bool:
+    text = (block.text if text is None else text).strip()
     if block.kind in ("caption", "formula", "furniture", "aside") or not 8 <= len(text) <= 300:
         return False
     if block.top > first_page.height * 0.6 or not re.search(r"[^\W\d_]{3}", text):  # letters of any script
         return False
     return text.lower().strip(" .:") not in blk.KNOWN_HEADINGS and plausible_title(text) and not _names_line(text)
+
+
+def _stacked_title(blocks: list[Block], index: int, first_page: Page) -> bool:
+    """Whether ``blocks[index]`` opens a title in display type whose lines, set with a leading
+    wide enough that the page's reading gives each its own block ("PHILOSOPHERS’" / "IMPRINT
+    MISSION" / "STATEMENT"), read as a title together; :func:`find_title` then gathers them as
+    it gathers any title's lines. A single line of them is too short to be taken alone."""
+    block = blocks[index]
+    if len(block.lines) != 1 or (index > 0 and _stacked_under(blocks[index - 1], block)):
+        return False
+    stack, previous = [block], block
+    for following in blocks[index + 1 : index + 4]:
+        if not _stacked_under(previous, following):
+            break
+        stack.append(following)
+        previous = following
+    if len(stack) < 2 or any(_title_like(line, first_page) for line in stack):
+        return False  # a label over the title ("Research Article"), where the title's line is one alone
+    if any(
+        other.page == block.page and other.kind != "furniture" and other.bottom <= block.top and len(other.text) >= 40
+        for other in blocks[:index]
+    ):
+        return False  # a title stands over the page's text: not a figure's labels under the real title ("Fact-checker" / "Decision")
+    return _title_like(block, first_page, " ".join(line.text for line in stack))
+
+
+def _stacked_under(previous: Block, block: Block) -> bool:
+    """A line of the same display type right under ``previous``, its leading at most 1.2 of the size."""
+    return (
+        block.page == previous.page
+        and len(block.lines) == 1
+        and block.kind not in ("caption", "formula", "furniture", "aside")
+        and abs(block.size - previous.size) <= 0.6
+        and 0 <= block.top - previous.bottom <= 1.2 * previous.size
+    )
 
 
 def _short_title_over_the_rest(blocks: list[Block], first_page: Page, body_size: float) -> int | None:

@@ -32,12 +32,18 @@ _WIDE_BAND = 0.13
 
 def furniture_keys(pages: list[Page]) -> set[str]:
     """The running heads and feet of ``pages``, as :func:`line_key` writes them: the texts
-    (digits ignored) that stand in the top or bottom band of several pages."""
+    (digits ignored) that stand in the top or bottom band of several pages, or a little further
+    in (:data:`_WIDE_BAND`) on the same baseline of three pages or more: a head set low, whose
+    lowered letters (TeX's logo, a subscript) or deep top margin keep it out of the narrow band,
+    repeated word for word in one place as no heading of the text is."""
     band_keys: Counter[str] = Counter()
+    placed: Counter[tuple[str, int]] = Counter()
     for page in pages:
         band_keys.update({line_key(line.text) for line in page.lines if _in_band(line, page)})
+        placed.update({(line_key(line.text), round(line.bottom)) for line in page.lines if _in_band_of(line, page.height, _WIDE_BAND)})
     repeated = max(2, round(len(pages) * 0.3)) if len(pages) > 2 else 2
-    return {key for key, count in band_keys.items() if count >= repeated}
+    found = {key for key, count in band_keys.items() if count >= repeated}
+    return found | {key for (key, _), count in placed.items() if count >= max(3, repeated) and any(ch.isalpha() for ch in key)}
 
 
 def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) -> None:
