@@ -12,7 +12,8 @@ import pytest
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.parser import parse_pdf
 from paperpyramid.parsers.embedded.table_engine import Region, table_rows
-from paperpyramid.parsers.embedded.table_row_joins import join_rows, printed_rows, row_cells
+from paperpyramid.parsers.embedded.table_printed_rows import printed_rows, row_cells
+from paperpyramid.parsers.embedded.table_row_joins import join_rows
 from paperpyramid.parsers.embedded.table_rules import Rule
 from tests.test_table_conventions import _CHAR, _line  # the constructed pages of the table tests
 

@@ -13,7 +13,8 @@ from paperpyramid.parsers.embedded.table_columns import word_segments
 from paperpyramid.parsers.embedded.table_detect import mark_uncaptioned
 from paperpyramid.parsers.embedded.table_engine import table_rows
 from paperpyramid.parsers.embedded.table_headers import two_level_header
-from paperpyramid.parsers.embedded.table_row_joins import join_rows, printed_rows, row_cells
+from paperpyramid.parsers.embedded.table_printed_rows import printed_rows, row_cells
+from paperpyramid.parsers.embedded.table_row_joins import join_rows
 from paperpyramid.parsers.embedded.table_rules import BBox, Rule
 from paperpyramid.parsers.embedded.table_stacks import first_part
 

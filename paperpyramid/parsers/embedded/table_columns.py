@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from paperpyramid.parsers.embedded.layout import Line, Word, normalize_text
 
-__all__ = ["column_edges", "column_of", "number_gap", "word_segments", "word_space", "words_text"]
+__all__ = ["column_edges", "column_of", "number_gap", "place_overhangs", "word_segments", "word_space", "words_text"]
 
 # a river is at least this share of the text size wide (and 3 pt) where the gaps between words
 # tell nothing (no line holds two words)
@@ -43,6 +43,11 @@ _LABEL = 0.8
 _LETTER = re.compile(r"[^\W\d_]")
 # the histogram of the x ranges lines touch, in steps of a quarter point (tight columns are 3 pt apart)
 _STEPS = 4
+# a cell's line that starts left of its column's edge by at most this share of its text size (and a
+# quarter of the column on the left), with more than this share of its width right of the edge,
+# is the right column's: a long line of a cell centred in its column
+_OVERHANG = 1.0
+_MOST = 0.5
 
 
 def word_space(lines: Sequence[Line]) -> float | None:
@@ -228,3 +233,43 @@ def column_of(line: Line, edges: Sequence[float]) -> int:
         if line.x0 + 1 < edges[index]:
             return index - 1
     return len(edges) - 2
+
+
+def place_overhangs(lines: Sequence[Sequence[Line]], edges: Sequence[float], space: float | None) -> list[Line]:
+    """The cells of ``lines`` (each printed line's :func:`word_segments`, left to right) with a
+    cell that only just starts left of a column's edge moved into that column (its left edge set
+    on the edge), where :func:`column_of` would read it by its left edge in the column before.
+
+    A cell centred in its column whose longest line is wider than the column's other lines
+    starts left of the river between the columns (set by the shorter lines), by a character or
+    so, holds most of its width right of it and ends within the column. A row label set from its
+    column's own edge, or a number flush right in its column, reaches further into the left
+    column or holds most of its width there, and stays; a label centred over several columns
+    reaches past the next one, and stays in the first it spans. So does a piece of a line cut
+    only around a number ("5" then "cm"): a word space from the piece before it, it goes on in
+    that piece's cell.
+    """
+    placed: list[Line] = []
+    for pieces in lines:
+        previous: Line | None = None
+        for piece in pieces:
+            limit = max(_CELL_GAP * space, 1.0) if space is not None else 0.5 * piece.size
+            attached = previous is not None and piece.x0 - previous.x1 <= limit
+            edge = None if attached else _overhung_edge(piece, edges)
+            placed.append(piece if edge is None else replace(piece, x0=edge))
+            previous = piece
+    return placed
+
+
+def _overhung_edge(line: Line, edges: Sequence[float]) -> float | None:
+    """The column edge ``line`` starts just left of while lying mostly right of it, if any."""
+    column = column_of(line, edges)
+    if column + 2 >= len(edges):
+        return None
+    left, edge, right = edges[column], edges[column + 1], edges[column + 2]
+    inside = edge - line.x0
+    mostly = line.x1 - edge > _MOST * (line.x1 - line.x0)
+    # a label centred over several columns ("Label-Only" over P, R, F1) reaches past the next one:
+    # it spans from the column it starts in, as a spanning cell is stored
+    within = line.x1 <= right + 1
+    return edge if inside <= min(_OVERHANG * line.size, 0.25 * (edge - left)) and mostly and within else None

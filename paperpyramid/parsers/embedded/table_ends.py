@@ -14,7 +14,7 @@ import statistics
 from collections.abc import Sequence
 
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.table_row_joins import printed_rows
+from paperpyramid.parsers.embedded.table_printed_rows import printed_rows
 
 __all__ = ["before_wide_gap", "running_head"]
 

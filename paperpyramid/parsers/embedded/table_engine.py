@@ -11,15 +11,17 @@ step lives in a module of its own:
    over) its caption occupies.
 2. A ruled grid in the region (:func:`~.table_grid.ruled_grid`, pdfplumber's lattice steps on
    the rules pdfium reads, :mod:`.table_rules`) gives the cells as drawn.
-3. Otherwise, rows are the printed lines (:mod:`.table_row_joins`), and a line set closer to
-   the one above than the table's usual row spacing continues that row (a cell wrapped over
-   lines): when the gaps between lines fall into two groups (leading inside a cell, and the
-   space between rows), the small ones join. A table whose rows all sit alike (one group)
-   joins nothing.
+3. Otherwise, rows are the printed lines (:mod:`.table_printed_rows`), and a line set closer
+   to the one above than the table's usual row spacing continues that row (a cell wrapped over
+   lines, :mod:`.table_row_joins`): when the gaps between lines fall into two groups (leading
+   inside a cell, and the space between rows), the small ones join. A table whose rows all sit
+   alike (one group) joins nothing.
 4. Columns (:mod:`.table_columns`): the white "rivers" that run down the region (Nurminen's
    text-alignment idea, behind pdfplumber's "text" strategy and camelot's stream flavour): x
    ranges that at most a fifth of the lines touch. A line belongs to the column its left edge
-   falls in, so a row label that runs across the columns ("Forests") stays in the first.
+   falls in, so a row label that runs across the columns ("Forests") stays in the first; a
+   long line of a centred cell that only just starts left of its column is moved into it
+   (:func:`~.table_columns.place_overhangs`).
 5. Notes under the table's bottom rule, and lines after a wide gap at the end, are dropped
    when they fill one cell only.
 
@@ -44,11 +46,19 @@ import pypdfium2 as pdfium
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, table_lines
 from paperpyramid.parsers.embedded.table_bands import banded_rows
-from paperpyramid.parsers.embedded.table_columns import column_edges, column_of, number_gap, word_segments, word_space
+from paperpyramid.parsers.embedded.table_columns import (
+    column_edges,
+    column_of,
+    number_gap,
+    place_overhangs,
+    word_segments,
+    word_space,
+)
 from paperpyramid.parsers.embedded.table_grid import ruled_grid
 from paperpyramid.parsers.embedded.table_headers import header_cells, header_rows, two_level_header
+from paperpyramid.parsers.embedded.table_printed_rows import printed_rows, row_cells, spans_table
 from paperpyramid.parsers.embedded.table_region import find_region, next_captions_table, region_over_caption
-from paperpyramid.parsers.embedded.table_row_joins import join_rows, printed_rows, row_cells, spans_table
+from paperpyramid.parsers.embedded.table_row_joins import join_rows
 from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules, read_rules
 from paperpyramid.parsers.embedded.table_spaces import THIN_SPACE
 from paperpyramid.parsers.embedded.table_stacks import first_part, parts
@@ -183,13 +193,15 @@ def read_box(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list
     if grid is not None:
         return grid
     space = word_space(inside)
-    segments = word_segments(inside, space)
-    physical = printed_rows(segments)
+    cut = [word_segments(line.parts or (line,), space) for line in whole]
+    segments = [segment for line in cut for segment in line]
     # rivers are counted against the bands lines chain into (a label set between two rows joins both)
     chained = printed_rows(segments, chain=True)
     edges = column_edges([row.lines for row in chained], x0, x1, space=space, numbers=number_gap(whole))
     if len(edges) < 3:
         return None  # one column: prose or a list, not a table
+    segments = place_overhangs(cut, edges, space)
+    physical = printed_rows(segments)
     horizontal = [rule for rule in horizontal_rules(rules) if top < rule.y < bottom + 1]
     extent = max(line.x1 for line in segments) - min(line.x0 for line in segments)
     heads = [line for row in header_rows(physical, horizontal, extent)[1:] for line in row.lines]

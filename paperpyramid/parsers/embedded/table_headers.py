@@ -25,7 +25,7 @@ from itertools import takewhile
 
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_columns import column_of, words_text
-from paperpyramid.parsers.embedded.table_row_joins import PrintedRow
+from paperpyramid.parsers.embedded.table_printed_rows import PrintedRow
 from paperpyramid.parsers.embedded.table_rules import Rule
 
 __all__ = ["header_cells", "header_rows", "two_level_header"]

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_ends import before_wide_gap, running_head
-from paperpyramid.parsers.embedded.table_row_joins import printed_rows
+from paperpyramid.parsers.embedded.table_printed_rows import printed_rows
 from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules, on_page
 
 __all__ = ["body_margins", "find_region", "next_captions_table", "prose_line", "region_over_caption"]

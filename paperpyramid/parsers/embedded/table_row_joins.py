@@ -1,16 +1,14 @@
-"""A table's printed lines into its rows: the printed rows (lines side by side), then the rows
-of the table (a cell wrapped over lines, a row label set across two rows, rows ruled apart).
+"""A table's printed rows into the rows of the table (a cell wrapped over lines, a row label set
+across two rows, rows ruled apart).
 
-The table engine (:mod:`.table_engine`) finds the region and its columns; this module joins
-its printed rows:
-
-1. :func:`printed_rows`: lines that share a band are one printed row.
-2. :func:`join_rows`: a label set midway beside the two rows of its group goes with the first
-   (``_labels_across``); printed rows closer together than the table's row spacing join
-   (``_join_wrapped``, and ``_join_tight`` where the gaps do not fall into two groups); where
-   no gap tells, a line under a line that filled its column goes on with it (``_paragraphs_go_on``,
-   ``_hangs_under``); a band between two rules of a table ruled between its rows is one row where
-   its lines are the lines of wrapped cells (``_join_ruled_bands``); notes under the table are dropped.
+The table engine (:mod:`.table_engine`) finds the region, its columns and its printed rows
+(:mod:`.table_printed_rows`); :func:`join_rows` joins the printed rows: a label set midway
+beside the two rows of its group goes with the first (``_labels_across``); printed rows closer
+together than the table's row spacing join (``_join_wrapped``, and ``_join_tight`` where the
+gaps do not fall into two groups); where no gap tells, a line under a line that filled its
+column goes on with it (``_paragraphs_go_on``, ``_hangs_under``); a band between two rules of a
+table ruled between its rows is one row where its lines are the lines of wrapped cells
+(:mod:`.table_ruled_bands`); notes under the table are dropped.
 """
 
 from __future__ import annotations
@@ -18,17 +16,16 @@ from __future__ import annotations
 import re
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from paperpyramid.parsers.embedded.blocks import join_lines
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_columns import column_of
+from paperpyramid.parsers.embedded.table_printed_rows import GOES_ON, VALUE, PrintedRow, mostly_values, row_columns
+from paperpyramid.parsers.embedded.table_ruled_bands import join_ruled_bands
 
 if TYPE_CHECKING:
     from paperpyramid.parsers.embedded.table_rules import Rule
 
-__all__ = ["PrintedRow", "join_rows", "printed_rows", "row_cells", "spans_table"]
+__all__ = ["join_rows"]
 
 # gaps between printed lines form two groups (inside a wrapped cell, between rows) when the
 # larger is this many times the smaller, and the smaller is under this share of the text size
@@ -42,100 +39,19 @@ _OVERLAP = 0.25
 _TIGHT = 1.06
 # the smallest pitch is a line's (not a row's) when under this many line heights
 _LINE_PITCH = 1.3
-# a line that goes on with a word in lower case: the lines of a cell wrapped over lines, not a new entry
-_GOES_ON = re.compile(r"^[a-z][a-z-]*[,;:.)]?(?:\s|$)")
 # a line of a paragraph in a cell holds this many characters at least; a word space is this share of the text size
 _PARAGRAPH_LINE = 25
 _SPACE = 0.25
-# a line overlapping a printed row by this share of its height widens the row's band
-_WIDENS = 0.75
 # a line opening with one of these after a cell that ends a sentence starts a new cell
 _OPENING = frozenset('“"ABCDEFGHIJKLMNOPQRSTUVWXYZ')
 _NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
-# a group's heading is centred on the table within this share of its width, and narrower than this share
-_CENTRED = 0.03
-_NARROWER = 0.8
-_HEADING = re.compile(r"[^\W\d_]{3,}")
-# a cell that opens with a value ("1.67 ± 1.53", "< 0.001", "−1243.5 mV", "(−20–100)", "NA")
-_VALUE = re.compile(r"^\(?(?:[-+−–<>≤≥]\s?)?\(?\d|^(?:NA|N/A|NR|ND|–|-|—)$")
-
-
-@dataclass(slots=True)
-class PrintedRow:
-    """Lines set side by side, between ``top`` and ``bottom``: a printed row, then a table row."""
-
-    top: float
-    bottom: float
-    lines: list[Line] = field(default_factory=list)
-    #: a row of a group whose label, set across it and the row above, went to the row above:
-    #: a row of its own, never the row above wrapped
-    alone: bool = False
-
-    @property
-    def height(self) -> float:
-        return self.bottom - self.top
 
 
 def join_rows(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
     """The table's rows from its printed ``rows`` (top to bottom), its horizontal ``rules`` and
     its column ``edges``."""
     joined = _join_wrapped(_labels_across(rows, edges), rules, edges)
-    return _drop_notes(_join_ruled_bands(joined, rules, edges), rules, edges)
-
-
-def row_cells(row: PrintedRow, edges: Sequence[float], *, heading: bool = False, first: int = 0) -> list[str]:
-    """A row's text per column, each cell's lines joined in reading order; a ``heading`` row
-    (:func:`spans_table`) has its text in the ``first`` column, as a cell spanning columns keeps
-    its text in its first."""
-    parts: list[list[str]] = [[] for _ in range(len(edges) - 1)]
-    ordered = sorted(row.lines, key=lambda line: (round(line.top), line.x0))
-    for line in ordered:
-        parts[column_of(line, edges)].append(line.text)
-    if heading:
-        parts = [[] for _ in parts]
-        parts[first] = [line.text for line in ordered]
-    return [join_lines(texts) for texts in parts]
-
-
-def spans_table(row: PrintedRow, rows: Sequence[PrintedRow], edges: Sequence[float]) -> bool:
-    """Whether ``row`` is the heading of a group of rows set centred across the table: words on
-    one line (pieces of it no further apart than a quarter of its width), centred on the text
-    of the table's ``rows`` and narrower than it, starting where no other line of its column
-    starts (a cell's line wrapped there starts at the column's edge)."""
-    lines = sorted(row.lines, key=lambda line: line.x0)
-    if not lines or max(line.top for line in lines) - min(line.top for line in lines) > 1:
-        return False
-    left = min(line.x0 for other in rows for line in other.lines)
-    right = max(line.x1 for other in rows for line in other.lines)
-    x0, x1 = lines[0].x0, max(line.x1 for line in lines)
-    centred = abs((x0 + x1) / 2 - (left + right) / 2) <= _CENTRED * (right - left) and x1 - x0 <= _NARROWER * (right - left)
-    apart = any(b.x0 - a.x1 > 0.25 * (x1 - x0) for a, b in zip(lines, lines[1:], strict=False))
-    column = column_of(lines[0], edges)
-    aligned = any(abs(line.x0 - x0) <= 3 for other in rows if other is not row for line in other.lines if column_of(line, edges) == column)
-    words = " ".join(line.text for line in lines)
-    return centred and not apart and not aligned and _HEADING.search(words) is not None and _VALUE.match(words) is None
-
-
-def printed_rows(lines: Sequence[Line], *, chain: bool = False) -> list[PrintedRow]:
-    """Lines into printed rows: a line belongs to the row whose band it overlaps by half. Only a
-    line that lies mostly in the band widens the band lines are matched against: a row label
-    set midway between two rows (one label for a "−S9" and a "+S9" row) joins the first and
-    does not pull the second in (the row still reaches down to the label's bottom). With
-    ``chain`` every line widens its row's band (the bands overlapping lines chain into)."""
-    rows: list[PrintedRow] = []
-    band = 0.0  # the bottom of the last row's band
-    for line in sorted(lines, key=lambda line: (line.top, line.x0)):
-        row = rows[-1] if rows else None
-        overlap = 0.0 if row is None else min(band, line.bottom) - max(row.top, line.top)
-        if row is not None and overlap >= 0.5 * min(band - row.top, line.height):
-            row.lines.append(line)
-            row.bottom = max(row.bottom, line.bottom)
-            if chain or overlap >= _WIDENS * (line.bottom - line.top):
-                band = max(band, line.bottom)
-        else:
-            rows.append(PrintedRow(line.top, line.bottom, [line]))
-            band = line.bottom
-    return rows
+    return _drop_notes(join_ruled_bands(joined, rules, edges), rules, edges)
 
 
 def _labels_across(rows: list[PrintedRow], edges: Sequence[float]) -> list[PrintedRow]:
@@ -145,16 +61,16 @@ def _labels_across(rows: list[PrintedRow], edges: Sequence[float]) -> list[Print
     half of them. It joins the row above, as its label; the row below stays a row of its own."""
     if len(rows) < 3:
         return rows
-    first = min(column for row in rows for column in _columns(row, edges))
+    first = min(column for row in rows for column in row_columns(row, edges))
     kept: list[PrintedRow] = []
     index = 0
     while index < len(rows):
         row = rows[index]
         if kept and index + 1 < len(rows):
             above, below = kept[-1], rows[index + 1]
-            mine, up, down = _columns(row, edges), _columns(above, edges), _columns(below, edges)
+            mine, up, down = row_columns(row, edges), row_columns(above, edges), row_columns(below, edges)
             across = row.top < above.bottom and row.bottom > below.top
-            stacked = _values(above) and _values(below)  # two rows of values, not a cell wrapped ("0.25" over "Max.")
+            stacked = mostly_values(above) and mostly_values(below)  # two rows of values, not a cell wrapped ("0.25" over "Max.")
             if mine == {first} and first not in up and up == down and len(up) >= 2 and across and stacked:
                 above.lines += row.lines
                 below.alone = True
@@ -200,7 +116,7 @@ def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequ
         overlaps = (
             gap is not None and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height) and not ruled[index - 1]
         )
-        grouped = row.alone or (overlaps and last is not None and _group_row(row, _columns(row, edges), _columns(last, edges)))
+        grouped = row.alone or (overlaps and last is not None and _group_row(row, row_columns(row, edges), row_columns(last, edges)))
         if last is not None and (continues or overlaps) and not grouped:
             last.lines += row.lines
             last.bottom = max(last.bottom, row.bottom)
@@ -216,7 +132,7 @@ def _paragraphs_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float]
     in the middle of a sentence."""
     if sum(1 for line in row.lines if len(line.text) >= 2) < 2 or not any(len(line.text) >= _PARAGRAPH_LINE for line in above.lines):
         return False  # cells of values, not lines of paragraphs
-    mine, theirs = _columns(row, edges), _columns(above, edges)
+    mine, theirs = row_columns(row, edges), row_columns(above, edges)
     if len(theirs) < 2 or mine != theirs:
         return False
     return all(_wrapped(above, row, column, edges, right, _PARAGRAPH_LINE) for column in mine)
@@ -234,19 +150,19 @@ def _hangs_under(
     word that ends nothing: it stays a row. So does the first line of a cell of the ``following``
     row, whose label is set in the middle of the row's height (on a line beside none of the cell's,
     or beside one that goes on in lower case)."""
-    mine, theirs = _columns(row, edges), _columns(above, edges)
-    if first in mine or first not in theirs or not mine or not mine <= theirs or any(_VALUE.match(line.text) for line in row.lines):
+    mine, theirs = row_columns(row, edges), row_columns(above, edges)
+    if first in mine or first not in theirs or not mine or not mine <= theirs or any(VALUE.match(line.text) for line in row.lines):
         return False
-    if following is not None and first in _columns(following, edges):
+    if following is not None and first in row_columns(following, edges):
         below = [line for line in following.lines if column_of(line, edges) in mine]
-        if not mine <= _columns(following, edges) or any(_GOES_ON.match(line.text) for line in below):
+        if not mine <= row_columns(following, edges) or any(GOES_ON.match(line.text) for line in below):
             return False
     for column in mine:
         if not _wrapped(above, row, column, edges, right, 2):
             return False
         over = max((line for line in above.lines if column_of(line, edges) == column), key=lambda line: line.top).text.rstrip()
         under = min((line for line in row.lines if column_of(line, edges) == column), key=lambda line: line.x0).text
-        if not (over.endswith(("-", ",")) or (" " in over and _GOES_ON.match(under))):
+        if not (over.endswith(("-", ",")) or (" " in over and GOES_ON.match(under))):
             return False
     return True
 
@@ -308,7 +224,7 @@ def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
         numbers = any(_NUMBER.match(line.text) for line in row.lines)
         group_row = _beside_labels(mine, theirs, first) and numbers
         partial = first not in mine or mine < theirs or first not in theirs
-        stacked = theirs - {first} <= mine and _values(row) and _values(above)  # two rows of values, not a cell wrapped
+        stacked = theirs - {first} <= mine and mostly_values(row) and mostly_values(above)  # two rows of values, not a cell wrapped
         wraps = mine != theirs and partial and not group_row and not stacked and not _new_sentence(above, row, edges)
         if wraps and not row.alone and not ruled(above, row) and 0 < pitch(above, row) <= tight:
             above.lines += row.lines
@@ -316,74 +232,6 @@ def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
         else:
             joined.append(row)
     return joined
-
-
-def _join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
-    """One row per band between two rules, in a table ruled between its body rows, where the
-    band's lines are the lines of cells wrapped over many lines set at the leading of text (so
-    the gaps do not tell rows apart): most of the band's lines leave the first column empty,
-    and those that fill it are its top lines (one first cell, wrapped: a band of rows opens
-    each row with a first cell of its own), or its middle ones where that cell is set in the
-    middle of the row (``_centred_first_cell``, where two printed rows are enough: the lines under
-    the label may have joined it); a quarter of its lines under the first go on with a word in
-    lower case (where rows of a group under one label open each with a name or a code); and,
-    unless its first cell is centred, none fills every column of the band's first line but the
-    first with values (the next row of a group under its label). Where the only rule between
-    rows is the header's, only the header band can be one row."""
-
-    def ruled(above: PrintedRow, row: PrintedRow) -> bool:
-        return any(above.bottom - 1 <= rule.y <= row.top + 1 for rule in rules)
-
-    breaks = [index for index in range(1, len(rows)) if ruled(rows[index - 1], rows[index])]
-    if not breaks:
-        return rows
-    first = min(column for row in rows for column in _columns(row, edges))
-    over = any(rule.y <= rows[0].top + 1 for rule in rules)
-    under = any(rule.y >= rows[-1].bottom - 1 for rule in rules)
-    joined: list[PrintedRow] = []
-    for start, end in zip([0, *breaks], [*breaks, len(rows)], strict=True):
-        band = rows[start:end]
-        closed = (start > 0 or over) and (end < len(rows) or under) and (len(breaks) >= 2 or start == 0)
-        leads = sum(1 for row in band if first in _columns(row, edges))
-        centred = _centred_first_cell(band, edges, first)
-        one_first_cell = centred or all(first in _columns(row, edges) for row in band[:leads])
-        heads = _columns(band[0], edges) - {first}
-        grouped = not centred and any(heads and _columns(row, edges) >= heads and _values(row) for row in band[1:])
-        later = [line for row in band[1:] for line in row.lines]
-        goes_on = 4 * sum(1 for line in later if _GOES_ON.match(line.text)) >= len(later)
-        if closed and (len(band) >= 3 or centred) and 2 * leads <= len(band) and one_first_cell and not grouped and goes_on:
-            lines = [line for row in band for line in row.lines]
-            joined.append(PrintedRow(band[0].top, max(row.bottom for row in band), lines))
-        else:
-            joined += band
-    return joined
-
-
-def _centred_first_cell(band: Sequence[PrintedRow], edges: Sequence[float], first: int) -> bool:
-    """Whether a band's first cell is set in the middle of its height (a row whose cells are
-    centred on their row, the longest wrapped over more lines than the first): the printed rows
-    that fill the first column follow one another, their lines' middle lies within half a line
-    of the band's, and every other printed row fills only some of the columns they fill, each of
-    its lines over one column of theirs (the other lines of wrapped cells, not the rows of a
-    group beside a centred label, nor a label spanning the labels under it in a header of two
-    levels)."""
-    leading = [index for index, row in enumerate(band) if first in _columns(row, edges)]
-    if not leading or leading != list(range(leading[0], leading[-1] + 1)):
-        return False
-    labels = [line for index in leading for line in band[index].lines if column_of(line, edges) == first]
-    middle = (min(line.top for line in labels) + max(line.bottom for line in labels)) / 2
-    height = statistics.median(line.height for line in labels)
-    if abs(middle - (band[0].top + band[-1].bottom) / 2) > height / 2:
-        return False
-    beside = set().union(*(_columns(band[index], edges) for index in leading)) - {first}
-    cells = [line for index in leading for line in band[index].lines]
-    others = [row for index, row in enumerate(band) if index not in leading]
-    spans = any(
-        len({column_of(cell, edges) for cell in cells if cell.x0 < line.x1 and cell.x1 > line.x0}) >= 2
-        for row in others
-        for line in row.lines
-    )
-    return not spans and all(_columns(row, edges) < beside for row in others)
 
 
 def _new_sentence(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
@@ -401,14 +249,10 @@ def _goes_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool
     """Whether a printed row close under ``above`` goes on with it: it leaves some of its columns
     empty (a wrapped cell), unless it is a row of a group (below); or it fills them all with
     words that go on in lower case."""
-    mine, theirs = _columns(row, edges), _columns(above, edges)
+    mine, theirs = row_columns(row, edges), row_columns(above, edges)
     if not mine >= theirs:
         return not _group_row(row, mine, theirs)
     return all(not line.text[:1].isupper() and not line.text[:1].isdigit() for line in row.lines)
-
-
-def _columns(row: PrintedRow, edges: Sequence[float]) -> set[int]:
-    return {column_of(line, edges) for line in row.lines}
 
 
 def _group_row(row: PrintedRow, mine: set[int], theirs: set[int]) -> bool:
@@ -416,7 +260,7 @@ def _group_row(row: PrintedRow, mine: set[int], theirs: set[int]) -> bool:
     them: the next row of a group whose label the row above carries ("TA 98 | −S9 | 1.00 ± 1.73"
     then "| +S9 | 1.67 ± 1.53"), not a cell wrapped onto a second line. Several tables set side
     by side under one header leave several label columns empty (a third of the columns at most)."""
-    values = sum(1 for line in row.lines if _VALUE.match(line.text))
+    values = sum(1 for line in row.lines if VALUE.match(line.text))
     return len(theirs) >= 3 and _beside_labels(mine, theirs, min(theirs)) and values >= max(2, len(row.lines) // 2)
 
 
@@ -426,11 +270,6 @@ def _beside_labels(mine: set[int], theirs: set[int], first: int) -> bool:
     among them (a third of the columns at most)."""
     labels = theirs - mine
     return first in labels and (labels == {first} or 3 * len(labels) <= len(theirs))
-
-
-def _values(row: PrintedRow) -> bool:
-    """Whether most of a printed row's cells are values (numbers, "NA")."""
-    return 2 * sum(1 for line in row.lines if _VALUE.match(line.text)) >= len(row.lines)
 
 
 def _wrap_threshold(gaps: Sequence[float], size: float) -> float:

@@ -1,0 +1,113 @@
+"""A table's printed rows: its lines set side by side, and the text of a row's cells.
+
+The first step of reading a table by its columns (:mod:`.table_engine`): lines that share a
+band are one printed row (:func:`printed_rows`); the joins of printed rows into table rows
+(:mod:`.table_row_joins`, :mod:`.table_ruled_bands`) and the header's cells
+(:mod:`.table_headers`) work on these rows, and :func:`row_cells` reads a row's text per column.
+The few predicates every join asks of a printed row (the columns it fills, whether it holds
+values) live here, so that they read a row one way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from paperpyramid.parsers.embedded.blocks import join_lines
+from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.table_columns import column_of
+
+__all__ = ["GOES_ON", "VALUE", "PrintedRow", "mostly_values", "printed_rows", "row_cells", "row_columns", "spans_table"]
+
+# a line that goes on with a word in lower case: the lines of a cell wrapped over lines, not a new entry
+GOES_ON = re.compile(r"^[a-z][a-z-]*[,;:.)]?(?:\s|$)")
+# a line overlapping a printed row by this share of its height widens the row's band
+_WIDENS = 0.75
+# a group's heading is centred on the table within this share of its width, and narrower than this share
+_CENTRED = 0.03
+_NARROWER = 0.8
+_HEADING = re.compile(r"[^\W\d_]{3,}")
+# a cell that opens with a value ("1.67 ± 1.53", "< 0.001", "−1243.5 mV", "(−20–100)", "NA")
+VALUE = re.compile(r"^\(?(?:[-+−–<>≤≥]\s?)?\(?\d|^(?:NA|N/A|NR|ND|–|-|—)$")
+
+
+@dataclass(slots=True)
+class PrintedRow:
+    """Lines set side by side, between ``top`` and ``bottom``: a printed row, then a table row."""
+
+    top: float
+    bottom: float
+    lines: list[Line] = field(default_factory=list)
+    #: a row of a group whose label, set across it and the row above, went to the row above:
+    #: a row of its own, never the row above wrapped
+    alone: bool = False
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+def row_cells(row: PrintedRow, edges: Sequence[float], *, heading: bool = False, first: int = 0) -> list[str]:
+    """A row's text per column, each cell's lines joined in reading order; a ``heading`` row
+    (:func:`spans_table`) has its text in the ``first`` column, as a cell spanning columns keeps
+    its text in its first."""
+    parts: list[list[str]] = [[] for _ in range(len(edges) - 1)]
+    ordered = sorted(row.lines, key=lambda line: (round(line.top), line.x0))
+    for line in ordered:
+        parts[column_of(line, edges)].append(line.text)
+    if heading:
+        parts = [[] for _ in parts]
+        parts[first] = [line.text for line in ordered]
+    return [join_lines(texts) for texts in parts]
+
+
+def spans_table(row: PrintedRow, rows: Sequence[PrintedRow], edges: Sequence[float]) -> bool:
+    """Whether ``row`` is the heading of a group of rows set centred across the table: words on
+    one line (pieces of it no further apart than a quarter of its width), centred on the text
+    of the table's ``rows`` and narrower than it, starting where no other line of its column
+    starts (a cell's line wrapped there starts at the column's edge)."""
+    lines = sorted(row.lines, key=lambda line: line.x0)
+    if not lines or max(line.top for line in lines) - min(line.top for line in lines) > 1:
+        return False
+    left = min(line.x0 for other in rows for line in other.lines)
+    right = max(line.x1 for other in rows for line in other.lines)
+    x0, x1 = lines[0].x0, max(line.x1 for line in lines)
+    centred = abs((x0 + x1) / 2 - (left + right) / 2) <= _CENTRED * (right - left) and x1 - x0 <= _NARROWER * (right - left)
+    apart = any(b.x0 - a.x1 > 0.25 * (x1 - x0) for a, b in zip(lines, lines[1:], strict=False))
+    column = column_of(lines[0], edges)
+    aligned = any(abs(line.x0 - x0) <= 3 for other in rows if other is not row for line in other.lines if column_of(line, edges) == column)
+    words = " ".join(line.text for line in lines)
+    return centred and not apart and not aligned and _HEADING.search(words) is not None and VALUE.match(words) is None
+
+
+def printed_rows(lines: Sequence[Line], *, chain: bool = False) -> list[PrintedRow]:
+    """Lines into printed rows: a line belongs to the row whose band it overlaps by half. Only a
+    line that lies mostly in the band widens the band lines are matched against: a row label
+    set midway between two rows (one label for a "−S9" and a "+S9" row) joins the first and
+    does not pull the second in (the row still reaches down to the label's bottom). With
+    ``chain`` every line widens its row's band (the bands overlapping lines chain into)."""
+    rows: list[PrintedRow] = []
+    band = 0.0  # the bottom of the last row's band
+    for line in sorted(lines, key=lambda line: (line.top, line.x0)):
+        row = rows[-1] if rows else None
+        overlap = 0.0 if row is None else min(band, line.bottom) - max(row.top, line.top)
+        if row is not None and overlap >= 0.5 * min(band - row.top, line.height):
+            row.lines.append(line)
+            row.bottom = max(row.bottom, line.bottom)
+            if chain or overlap >= _WIDENS * (line.bottom - line.top):
+                band = max(band, line.bottom)
+        else:
+            rows.append(PrintedRow(line.top, line.bottom, [line]))
+            band = line.bottom
+    return rows
+
+
+def row_columns(row: PrintedRow, edges: Sequence[float]) -> set[int]:
+    """The columns a printed row fills."""
+    return {column_of(line, edges) for line in row.lines}
+
+
+def mostly_values(row: PrintedRow) -> bool:
+    """Whether most of a printed row's cells are values (numbers, "NA")."""
+    return 2 * sum(1 for line in row.lines if VALUE.match(line.text)) >= len(row.lines)

@@ -1,0 +1,89 @@
+"""A band between two rules as one table row: the lines of cells wrapped over many lines, set
+at the leading of the text, in a table ruled between its body rows.
+
+Where a table rules its rows apart, the gaps between printed lines do not tell a wrapped cell
+from the next row (:mod:`.table_row_joins` joins by gaps and pitches first); the rules do. Kept
+apart from those joins because it reads the rules, and a band's first cell, alone.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from paperpyramid.parsers.embedded.table_columns import column_of
+from paperpyramid.parsers.embedded.table_printed_rows import GOES_ON, PrintedRow, mostly_values, row_columns
+
+if TYPE_CHECKING:
+    from paperpyramid.parsers.embedded.table_rules import Rule
+
+__all__ = ["join_ruled_bands"]
+
+
+def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
+    """One row per band between two rules, in a table ruled between its body rows, where the
+    band's lines are the lines of cells wrapped over many lines set at the leading of text (so
+    the gaps do not tell rows apart): most of the band's lines leave the first column empty,
+    and those that fill it are its top lines (one first cell, wrapped: a band of rows opens
+    each row with a first cell of its own), or its middle ones where that cell is set in the
+    middle of the row (``_centred_first_cell``, where two printed rows are enough: the lines under
+    the label may have joined it); a quarter of its lines under the first go on with a word in
+    lower case (where rows of a group under one label open each with a name or a code); and,
+    unless its first cell is centred, none fills every column of the band's first line but the
+    first with values (the next row of a group under its label). Where the only rule between
+    rows is the header's, only the header band can be one row."""
+
+    def ruled(above: PrintedRow, row: PrintedRow) -> bool:
+        return any(above.bottom - 1 <= rule.y <= row.top + 1 for rule in rules)
+
+    breaks = [index for index in range(1, len(rows)) if ruled(rows[index - 1], rows[index])]
+    if not breaks:
+        return rows
+    first = min(column for row in rows for column in row_columns(row, edges))
+    over = any(rule.y <= rows[0].top + 1 for rule in rules)
+    under = any(rule.y >= rows[-1].bottom - 1 for rule in rules)
+    joined: list[PrintedRow] = []
+    for start, end in zip([0, *breaks], [*breaks, len(rows)], strict=True):
+        band = rows[start:end]
+        closed = (start > 0 or over) and (end < len(rows) or under) and (len(breaks) >= 2 or start == 0)
+        leads = sum(1 for row in band if first in row_columns(row, edges))
+        centred = _centred_first_cell(band, edges, first)
+        one_first_cell = centred or all(first in row_columns(row, edges) for row in band[:leads])
+        heads = row_columns(band[0], edges) - {first}
+        grouped = not centred and any(heads and row_columns(row, edges) >= heads and mostly_values(row) for row in band[1:])
+        later = [line for row in band[1:] for line in row.lines]
+        goes_on = 4 * sum(1 for line in later if GOES_ON.match(line.text)) >= len(later)
+        if closed and (len(band) >= 3 or centred) and 2 * leads <= len(band) and one_first_cell and not grouped and goes_on:
+            lines = [line for row in band for line in row.lines]
+            joined.append(PrintedRow(band[0].top, max(row.bottom for row in band), lines))
+        else:
+            joined += band
+    return joined
+
+
+def _centred_first_cell(band: Sequence[PrintedRow], edges: Sequence[float], first: int) -> bool:
+    """Whether a band's first cell is set in the middle of its height (a row whose cells are
+    centred on their row, the longest wrapped over more lines than the first): the printed rows
+    that fill the first column follow one another, their lines' middle lies within half a line
+    of the band's, and every other printed row fills only some of the columns they fill, each of
+    its lines over one column of theirs (the other lines of wrapped cells, not the rows of a
+    group beside a centred label, nor a label spanning the labels under it in a header of two
+    levels)."""
+    leading = [index for index, row in enumerate(band) if first in row_columns(row, edges)]
+    if not leading or leading != list(range(leading[0], leading[-1] + 1)):
+        return False
+    labels = [line for index in leading for line in band[index].lines if column_of(line, edges) == first]
+    middle = (min(line.top for line in labels) + max(line.bottom for line in labels)) / 2
+    height = statistics.median(line.height for line in labels)
+    if abs(middle - (band[0].top + band[-1].bottom) / 2) > height / 2:
+        return False
+    beside = set().union(*(row_columns(band[index], edges) for index in leading)) - {first}
+    cells = [line for index in leading for line in band[index].lines]
+    others = [row for index, row in enumerate(band) if index not in leading]
+    spans = any(
+        len({column_of(cell, edges) for cell in cells if cell.x0 < line.x1 and cell.x1 > line.x0}) >= 2
+        for row in others
+        for line in row.lines
+    )
+    return not spans and all(row_columns(row, edges) < beside for row in others)
