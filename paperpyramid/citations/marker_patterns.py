@@ -76,6 +76,8 @@ _MATH_AFTER = set("^_=×∪∩⊂∈→") | {"'", "′"}
 #: what follows an index that opens a line of a program's output: a number, a quoted string, a
 #: constant in capitals ("[1] 0.83", '[1] "zoo"', "[1] TRUE"), where a citation opening a
 #: sentence is followed by words ("[12] showed", "[3] Smith et al.")
+#: "see for example [1]" cites, where "Example [1]" names an example
+_FOR_EXAMPLE = re.compile(r"\bfor\s+example,?\s*$", re.I)
 _OUTPUT_AFTER = re.compile(r"\s*(?:[-+]?\.?\d|[\"'“]|[A-Z]{2,}\b|$)")
 
 
@@ -126,7 +128,7 @@ def numeric_brackets(text: str) -> list[Marker]:
             and (len(word) <= 2 or re.search(r"[\d._()=:\[\]{}\\@]", word))
         ):
             continue  # x[3], D[j], f(x)[2], a[1][2], doc.sentences[2], \newcommand{\x}[1]: indexing or code, not a citation
-        if _word_before(text, match.start()) in _NOT_BEFORE_NUMBER:
+        if _word_before(text, match.start()) in _NOT_BEFORE_NUMBER and not _FOR_EXAMPLE.search(text, 0, match.start()):
             continue
         after = text[match.end() : match.end() + 2]
         if after[:1] in _MATH_AFTER or after.startswith(("(", "[")):
@@ -139,6 +141,7 @@ def numeric_brackets(text: str) -> list[Marker]:
 
 _SUPER = re.compile(
     rf"(?<![\w\-/])(?P<word>[A-Za-z][A-Za-z\-]*[a-z]|al)(?P<punct>[.,;:)’”\"]?)(?P<list>\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?(?:,\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?)*)(?![\w\d])(?![.,]\d)(?!\.[a-z])"
+    rf"(?![{_DASH}]\d)"  # "revtex4-1.cls": a version's digits, not a marker cut short of "4-1"
 )
 # words a glued number belongs to: units, functions, numbered things
 _NOT_SUPER_WORDS = {

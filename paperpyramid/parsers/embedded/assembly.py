@@ -19,7 +19,13 @@ from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.references import LINKS_ONLY, headless_list_start, split_references
+from paperpyramid.parsers.embedded.references import (
+    LINKS_ONLY,
+    address_ends_list,
+    body_text_ends_list,
+    headless_list_start,
+    split_references,
+)
 from paperpyramid.parsers.embedded.table_reader import table_cells
 
 _ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
@@ -66,6 +72,16 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
         if block.kind == "heading":
             _open_section(state, block)
             continue
+        if (
+            state.in_references
+            and block.kind == "paragraph"
+            and state.references_lines
+            and (
+                address_ends_list(blocks, index)
+                or (state.last_entry >= 3 and body_text_ends_list(block, state.references_lines, state.body_size))
+            )
+        ):
+            _end_references(state, block)
         target = _target_section(state, block)
         if target is None:
             continue
@@ -135,13 +151,29 @@ def _small_entry(state: _Assembly, block: Block) -> bool:
 def _open_headless_references(state: _Assembly, block: Block) -> None:
     """A reference list printed without a heading (REVTeX's; see
     :func:`~.references.headless_list_start`): its section opens where its first entry is, and
-    its lines, small print included, are the list's."""
-    section = Section(title="References", level=1, number="ref", page_start=block.page, page_end=block.page)
-    state.document.sections.append(section)
+    its lines, small print included, are the list's. A heading right above entry 1 with nothing
+    under it yet is the list's own, one no list of reference headings knows ("Literature and
+    sources"): its section becomes the list's."""
+    section = state.current
+    if section is None or section.blocks or section.page_start not in (block.page, block.page - 1) or section is state.front_section:
+        section = Section(title="References", level=1, number="ref", page_start=block.page, page_end=block.page)
+        state.document.sections.append(section)
+    else:
+        section.number, section.level, section.parent = "ref", 1, None
     state.stack = []
     state.current = section
     state.in_references = True
     state.resumed = False
+
+
+def _end_references(state: _Assembly, block: Block) -> None:
+    """The reference list ends before ``block`` (an address, the body's text again: see
+    :func:`~.references.address_ends_list`): what follows, up to the next heading, is an untitled
+    section of its own, kept as text and out of the list."""
+    section = Section(title="", level=1, page_start=block.page, page_end=block.page)
+    state.document.sections.append(section)
+    state.current, state.stack = section, []
+    state.in_references = state.resumed = False
 
 
 def _target_section(state: _Assembly, block: Block) -> Section | None:

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from paperpyramid.document import Reference
-from paperpyramid.parsers.embedded.blocks import join_lines
+from paperpyramid.parsers.embedded.blocks import Block, join_lines
 from paperpyramid.parsers.embedded.layout import Line, LineGroup
 
 _MARKER = re.compile(r"^\s*(\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\))\s*")
@@ -27,6 +27,9 @@ _AUTHOR_START = re.compile(
     r"^(van |von |de |der |di |la |le |du |d')?[A-Z][\w'’\-]+(,| [A-Z]\.|,? [A-Z][a-z]+,? [A-Z]\.|\s+[A-Z]{1,3}[,.\s])"
 )
 
+#: a first author and the year right after (MNRAS: "Jones C. D., 2015, …"; "Smith, J. A. (2019)"): an
+#: entry's start even where entries of one line each leave no line short of the margin
+_NAME_YEAR = re.compile(r"^[A-Z][\w'’\-]+,? (?:[A-Z]\.\s?-?){1,3},? (?:et al\.,? )?\(?(?:1[89]\d\d|20\d\d)[a-z]?\b")
 
 #: a line of links a publisher sets under an entry ("Publisher Full Text", "PubMed Abstract |
 #: Free Full Text", "View Article Google Scholar"): no part of the entry
@@ -40,12 +43,19 @@ LINKS_ONLY = re.compile(
 #: a line that opens an entry of a list printed without a heading: "[1] E. Witten," or a
 #: superscript label set before the first initial, "1R. P. Feynman," (REVTeX prints no heading)
 _HEADLESS_ENTRY = re.compile(r"^\s*(?:\[(\d{1,3})\](?=\s*\S)|(\d{1,3})\s?(?=[A-ZÀ-ÖØ-Þ][a-z]?\.\s?[A-ZÀ-ÖØ-Þ]))")
-#: what an entry's first line holds: an initial ("R. P. Feynman", "Hu W.,"), a year or an arXiv id
-_CITED_WORK = re.compile(r"\b[A-Z]\.|\b(?:1[89]\d\d|20\d\d)\b|\b[a-z\-]+/\d{7}\b")
+#: what an entry holds: an initial ("R. P. Feynman", "Hu W.,"), a year, an arXiv id or a web address
+_CITED_WORK = re.compile(r"\b[A-Z]\.|\b(?:1[89]\d\d|20\d\d)\b|\b[a-z\-]+/\d{7}\b|\bhttps?://|\bwww\.")
 #: a list without a heading is taken only when its labels count up 1, 2, 3, … this far at least
 _HEADLESS_LEAST = 3
 #: … and when this share of the labels after entry 1 keeps counting up
 _HEADLESS_ORDERED = 0.8
+#: the lines read for an entry's cited work: its label's line and those up to the next label
+_ENTRY_LINES = 4
+#: a note REVTeX merges into its list ("notes and references"): a raised number glued to a
+#: capitalised word ("1For help …", "2Available with …")
+_NOTE_ENTRY = re.compile(r"^\s*(\d{1,2})(?=[A-ZÀ-ÖØ-Þ][a-z])")
+#: the notes that may open such a list before its first cited work
+_LEADING_NOTES = 4
 
 
 def headless_list_start(blocks: Sequence[LineGroup]) -> int | None:
@@ -55,27 +65,85 @@ def headless_list_start(blocks: Sequence[LineGroup]) -> int | None:
     open with "[1]" or with a raised number before the first initial ("1R. P. Feynman"). The list
     is the last run of labelled lines that starts at entry 1 and counts up from there to the end
     of the paper, mostly one by one (a line the layout broke may hide a label); a numbered list in
-    the text ("[1] … [2] …" that stops, or that other text follows) is not taken. Meant for a
-    paper in which no heading names a reference list."""
+    the text ("[1] … [2] …" that stops, or that other text follows) is not taken. An entry names
+    a work (an initial, a year, an arXiv id or a web address) on its lines up to the next label.
+    REVTeX also merges the paper's notes into the list, first where they are cited first ("1For
+    help …"): a run that starts at entry 2 to 5 opens at the notes numbered 1 on just before it.
+    Meant for a paper in which no heading names a reference list."""
+    lines = [(index, line) for index, block in enumerate(blocks) for line in block.lines]
     labels = [
-        (index, int(match.group(1) or match.group(2)), bool(_CITED_WORK.search(line.text)))
-        for index, block in enumerate(blocks)
-        for line in block.lines
-        if (match := _HEADLESS_ENTRY.match(line.text))
+        (at, int(match.group(1) or match.group(2))) for at, (_, line) in enumerate(lines) if (match := _HEADLESS_ENTRY.match(line.text))
     ]
-    for position, (index, number, _) in enumerate(labels):
-        if number != 1:
+    if not labels:
+        return None
+    ends = [at for at, _ in labels[1:]] + [len(lines)]
+    cited = [
+        bool(_CITED_WORK.search(" ".join(line.text for _, line in lines[at : min(end, at + _ENTRY_LINES)])))
+        for (at, _), end in zip(labels, ends, strict=True)
+    ]
+    for position, (at, number) in enumerate(labels):
+        if not 1 <= number <= _LEADING_NOTES + 1:
             continue
-        after = [label for _, label, _ in labels[position:]]
+        after = [label for _, label in labels[position:]]
         rising = sum(1 for before, label in zip(after, after[1:], strict=False) if before < label <= before + 3)
-        cited = sum(1 for _, _, work in labels[position:] if work)  # "[1] We propose …" in the text names no work
-        if (
-            after[:_HEADLESS_LEAST] == list(range(1, _HEADLESS_LEAST + 1))
+        works = sum(cited[position:])  # "[1] We propose …" in the text names no work
+        if not (
+            after[:_HEADLESS_LEAST] == list(range(number, number + _HEADLESS_LEAST))
             and rising >= _HEADLESS_ORDERED * (len(after) - 1)
-            and cited >= _HEADLESS_ORDERED * len(after)
+            and works >= _HEADLESS_ORDERED * len(after)
         ):
-            return index
+            continue
+        first = at if number == 1 else _leading_notes(lines, labels[position - 1][0] if position else -1, at, number)
+        if first is not None:
+            return lines[first][0]
     return None
+
+
+def _leading_notes(lines: list[tuple[int, Line]], after: int, at: int, number: int) -> int | None:
+    """Where the notes numbered 1 to ``number`` - 1 open, in order just before the entry at line
+    ``at`` and after the label at line ``after`` (none of the list's entries between), or None."""
+    notes = [(place, int(match.group(1))) for place in range(after + 1, at) if (match := _NOTE_ENTRY.match(lines[place][1].text))]
+    if [label for _, label in notes[-(number - 1) :]] != list(range(1, number)):
+        return None
+    return notes[-(number - 1)][0]
+
+
+#: an institution an author's address names ("Max-Planck-Institut für Aeronomie", "Department of …")
+_ADDRESS = re.compile(r"\b(?:Universit|Institut|Department|Dept\.|Laborator|College|Faculty|School of|Observatory)|-Institut", re.I)
+
+
+def address_ends_list(blocks: Sequence[Block], index: int) -> bool:
+    """Whether the block at ``index``, inside a reference list, is the authors' address printed
+    after the list (AGU: "P. W. Daly, Max-Planck-Institut für Aeronomie, D–37189 Katlenburg-Lindau,
+    Germany"), which ends it: it names an institution, opens with no label nor with a surname
+    before initials as an entry does, and neither it nor anything after it up to the next
+    heading holds a year or a label (an entry after it would)."""
+    text = blocks[index].text
+    if not _ADDRESS.search(text) or _MARKER.match(text) or _AUTHOR_START.match(text):
+        return False
+    for block in blocks[index:]:
+        if block.kind == "heading":
+            break
+        if block.kind == "paragraph" and (_YEAR.search(block.text) or _MARKER.match(block.text)):
+            return False
+    return True
+
+
+#: a paragraph in the body's type after a numbered list is set this much larger than the list
+_LARGER = 0.5
+#: the list's first lines that say its type (a long list is not counted again for every block after it)
+_SIZE_SAMPLE = 200
+
+
+def body_text_ends_list(block: Block, list_lines: Sequence[Line], body_size: float) -> bool:
+    """Whether a paragraph after a numbered reference list is the body's text again, which ends
+    the list (SMF: a note on where to find the manuals, set under the list in the body's type):
+    it opens with no label, runs over two lines or more and is set in the body's type, larger
+    than most of the list's lines; a list set in the body's own type is never ended so."""
+    if len(block.lines) < 2 or _MARKER.match(block.text) or block.size < body_size - 0.3 or not list_lines:
+        return False
+    list_size = Counter(round(line.size, 1) for line in list_lines[:_SIZE_SAMPLE]).most_common(1)[0][0]
+    return block.size >= list_size + _LARGER
 
 
 def split_references(lines: list[Line]) -> list[Reference]:
@@ -134,12 +202,14 @@ def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str]]:
                 if previous is not None and previous.page == line.page and previous.column == line.column
                 else 0.0
             )
-            ended = previous is not None and previous.text.rstrip().endswith((".", ")"))
+            # an entry ends with a point, a parenthesis or its pages (MNRAS: "Jones C. D., 2015, J. Int. Stuff, 17, 198")
+            ended = previous is not None and (previous.text.rstrip().endswith((".", ")")) or previous.text.rstrip()[-1:].isdigit())
             starts = (
                 starts
                 or (previous is not None and id(previous) in links)
                 or gap > line.height * 0.5
                 or (ended and bool(_AUTHOR_START.match(line.text)) and previous is not None and previous.x1 < _right(lines, previous) - 15)
+                or (ended and bool(_NAME_YEAR.match(line.text)))
             )
         if starts:
             groups.append([line])
