@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -79,3 +81,23 @@ def test_a_worker_stopped_past_the_time_limit_leaves_no_file(system_tmp: Path, n
         assert outcome.timed_out
         assert not Path(note.read_text()).exists()
         assert list(system_tmp.iterdir()) == []
+
+
+def test_a_pool_nobody_closed_leaves_no_folder_when_its_process_exits(tmp_path: Path) -> None:
+    """A thread's pool of one child (``child_limits``) is kept for its next document and never
+    closed: its process's exit closes it, and its worker's folder goes."""
+    script = (
+        "import time\n"
+        "from paperpyramid.ingestion.workers import WorkerPool\n"
+        "from test_worker_scratch import _write_then\n"
+        "pool = WorkerPool(1, memory_mib=None, time_limit=30)\n"
+        f"pool.submit(1, _write_then, 'return', {str(tmp_path / 'note.txt')!r})\n"
+        "while not pool.wait(timeout=0.5):\n"
+        "    pass\n"
+    )
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    env = {**os.environ, "TMPDIR": str(folder), "PYTHONPATH": str(Path(__file__).parent)}
+    subprocess.run([sys.executable, "-c", script], env=env, check=True, timeout=120)
+    assert Path((tmp_path / "note.txt").read_text()).parent.parent == folder  # it wrote into its worker's folder
+    assert list(folder.iterdir()) == []

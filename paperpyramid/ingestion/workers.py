@@ -18,11 +18,13 @@ document overran or died, kills only that worker and starts a fresh one:
 - scratch files: each worker's temporary files (a downloaded PDF, OCR's page images) go into a
   folder of its own, which the parent removes when the worker ends, however it ends. A worker
   killed mid-document cannot clean up after itself: before, each such kill left its download in
-  the system's temporary folder.
+  the system's temporary folder. A pool nobody closed (a thread's pool of one child, kept for
+  its next document: :mod:`.child_limits`) is closed when its process exits.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import logging
@@ -35,6 +37,7 @@ import sys
 import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -94,6 +97,7 @@ class WorkerPool:
         self.time_limit = time_limit
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
+        _OPEN.add(self)
 
     @property
     def idle(self) -> int:
@@ -219,6 +223,17 @@ class WorkerPool:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+#: the pools of this process, closed (their workers stopped, their folders removed) when it exits
+_OPEN: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open_pools() -> None:
+    for pool in list(_OPEN):
+        with contextlib.suppress(Exception):
+            pool.close()
 
 
 def _serve(conn: Connection, parent_pid: int, memory_mib: int | None, threads: int = 1, scratch: str | None = None) -> None:
