@@ -73,6 +73,12 @@ _NOT_BEFORE_NUMBER = {
 }  # fmt: skip
 _MATH_BEFORE = set("=∈∉⊂⊆⊃×+−*/^_<>≤≥|→↦∀∃±") | {"∪", "∩", "⊕"}
 _MATH_AFTER = set("^_=×∪∩⊂∈→") | {"'", "′"}
+#: what follows the label of a reference entry written out in the text (an example list, a list
+#: the parser took for body text): the first author with initials, "A. Alpha", "J.-P. Dupont",
+#: "Smith, J. A.", where a citation opening a sentence is followed by words ("[3] Smith et al.")
+_ENTRY_AFTER = re.compile(r"\s+(?:(?:[A-Z]\.\s?-?\s?){1,3}[A-Z][^\W\d_]+\b|[A-Z][^\W\d_]+,\s+(?:[A-Z]\.\s?-?){1,3}(?:,|\s+and\b|\s*&))")
+#: what ends the text before such a label, where it opens no line: a sentence, a note ("[Proceedings] [2]")
+_ENDS_BEFORE_ENTRY = frozenset(".!?:]")
 #: what follows an index that opens a line of a program's output: a number, a quoted string, a
 #: constant in capitals ("[1] 0.83", '[1] "zoo"', "[1] TRUE"), where a citation opening a
 #: sentence is followed by words ("[12] showed", "[3] Smith et al.")
@@ -115,8 +121,11 @@ def numeric_brackets(text: str) -> list[Marker]:
         glued = match.start() > 0 and not text[match.start() - 1].isspace()
         if before and before[-1] in _MATH_BEFORE:
             continue
-        if (not before or text[: match.start()].rstrip(" \t").endswith("\n")) and _OUTPUT_AFTER.match(text, match.end()):
+        opens_line = not before or text[: match.start()].rstrip(" \t").endswith("\n")
+        if opens_line and _OUTPUT_AFTER.match(text, match.end()):
             continue  # "[1] 0.83", "[1] TRUE", '[1] "zoo"' opening a line: R's output, not a citation
+        if (opens_line or before[-1] in _ENDS_BEFORE_ENTRY) and _ENTRY_AFTER.match(text, match.end()):
+            continue  # "[2] A. Alpha et al., “A novel injector”": an example list's label, not a citation
         token = re.split(r"\s", text[: match.start()])[-1] if glued else ""
         word = token.rstrip(".,;:(")
         # a parenthesis closed before the marker, "(CRP)[12]" or "(… placebo group)[12]", is prose

@@ -7,7 +7,8 @@ LaTeX source instead has the source's ``\\cite`` commands and ``\\bibitem`` list
 (:mod:`paperpyramid.eval.latex_cites`), and is shown apart (split ``latex``).
 
 What is compared is the set of (citing sentence, cited entry) pairs. Both sides are cut into
-sentences the same way, with the citation markers' own text left out; a PDF sentence is the
+sentences the same way, with the citation markers' own text left out (a marker after the full
+stop closes its sentence), and without floats (tables, figures, their captions); a PDF sentence is the
 gold sentence it shares most word trigrams with (at least half of the shorter one's), and a
 PDF reference entry is the gold ``<ref>`` of the same work, one to one: same DOI, else same first
 author, year and title, else a word overlap; the same number where both lists are numbered alike
@@ -63,12 +64,17 @@ HELDOUT_PAPERS = (
     "f1000research-2015-sharpnose-shark-longevity.pdf",
 )
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\[(“\"])")
+# a sentence ends at a stop, and at a footnote's mark glued to the stop after a word ("identifiers.17 CiteSeerX")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?:(?<=[^\W\d_][.!?])\d{1,3})?\s+(?=[A-Z\[(“\"])")
 _ABBREVIATION = re.compile(
     r"(?:\b(?:al|fig|figs|eq|eqs|e\.g|i\.e|cf|vs|no|nos|ref|refs|approx|ca|sp|spp|resp|st|dr|vol|pp|p)|\b[A-Z])\.$", re.I
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _DASHES = "-–—‑‐"
+#: what follows markers that close a sentence: the next one, as :data:`_SENTENCE_END` sees it, or nothing
+_NEXT_SENTENCE = re.compile(r"\s*$|\s+[A-Z\[(“\"]")
+#: what may stand between the markers of one run: "[1, 2]", "1–3", "(Smith 2001; Jones 2002)"
+_BETWEEN_MARKERS = " ,;" + _DASHES + "\u2009\u00a0"
 
 
 @dataclass
@@ -141,19 +147,47 @@ def _trigrams(text: str) -> set[tuple[str, ...]]:
 
 
 def _cited_sentences(text: str, spans: list[tuple[int, int, list[str]]]) -> list[tuple[str, list[str]]]:
-    """Every sentence of ``text`` with the ids its markers cite, the markers' text taken out."""
+    """Every sentence of ``text`` with the ids its markers cite, the markers' text taken out.
+
+    A marker set after a full stop and before the next sentence ("distribution.¹ Please",
+    "this sentence.[3] The", a ``\\cite`` after the stop) cites from the sentence it closes,
+    and the sentence ends there as it would with nothing after the stop: the cut is made with
+    such markers blanked, else a stop glued to a superscript would join two sentences."""
+    bounds = sentences(_closing_markers_blanked(text, spans))
     out = []
-    for start, end in sentences(text):
+    for number, (start, end) in enumerate(bounds):
         ids: list[str] = []
         pieces, cursor = [], start
+        following = bounds[number + 1][0] if number + 1 < len(bounds) else len(text)
         for s, e, keys in spans:
-            if start <= s < end:
+            if start <= s < following:  # a marker between two sentences closes the first
                 ids += keys
-                pieces.append(text[cursor:s])
-                cursor = max(cursor, min(e, end))
+                if s < end:
+                    pieces.append(text[cursor:s])
+                    cursor = max(cursor, min(e, end))
         pieces.append(text[cursor:end])
         out.append((" ".join(pieces), list(dict.fromkeys(ids))))
     return out
+
+
+def _closing_markers_blanked(text: str, spans: list[tuple[int, int, list[str]]]) -> str:
+    """``text`` with each run of markers that follows a full stop and comes before the next
+    sentence (not before a small letter that carries the sentence on, "[12] showed") written as
+    spaces, with the brackets and commas around and between them (a JATS xref holds the number
+    only, a parsed marker its brackets too: both sides must cut alike)."""
+    blanked = list(text)
+    runs: list[list[int]] = []
+    for s, e, _ in sorted(spans):
+        if runs and not text[runs[-1][1] : s].strip(_BETWEEN_MARKERS):
+            runs[-1][1] = max(runs[-1][1], e)
+        else:
+            runs.append([s, e])
+    for s, e in runs:
+        while s > 0 and e < len(text) and text[s - 1] in "[(" and text[e] in "])":
+            s, e = s - 1, e + 1
+        if "".join(blanked[max(0, s - 80) : s]).rstrip().endswith((".", "!", "?")) and _NEXT_SENTENCE.match(text, e):
+            blanked[s:e] = " " * (e - s)
+    return "".join(blanked)
 
 
 # --------------------------------------------------------------------------- gold
@@ -178,10 +212,12 @@ _FLOATS = frozenset({"table-wrap", "table-wrap-group", "fig", "fig-group"})
 
 
 def _outer_paragraphs(element: ET.Element) -> Iterator[ET.Element]:
+    """The running text's paragraphs: not a float's caption or cells (a LaTeX gold leaves its
+    floats out too, and the parsed side its captions and tables)."""
     for child in element:
         if child.tag == "p":
             yield child
-        elif child.tag not in {"table", "sub-article"}:
+        elif child.tag not in {"table", "sub-article", *_FLOATS}:
             yield from _outer_paragraphs(child)
 
 
@@ -222,13 +258,17 @@ def _expand_ranges(
 # --------------------------------------------------------------------------- scoring
 
 
+#: parsed blocks that are no running text: the gold leaves out formulas and floats, captions with them
+_NOT_RUNNING_TEXT = frozenset({"formula", "table", "caption"})
+
+
 def _pdf_sentences(document: Document) -> list[tuple[str, list[str]]]:
     found: list[tuple[str, list[str]]] = []
     for section in document.sections:
         if section.number == "ref":
             continue
         for block in section.blocks:
-            if block.kind in {"formula", "table"}:
+            if block.kind in _NOT_RUNNING_TEXT:
                 continue
             found += _cited_sentences(block.text, [(cite.start, cite.end, cite.keys) for cite in block.cites])
     return found

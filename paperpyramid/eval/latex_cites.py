@@ -14,6 +14,8 @@ What counts, and why:
   no entries, and such a paper has no citation gold at all;
 - not what floats, mathematics or the front matter hold (captions are scored with the
   tables, as for JATS), nor what ``\\verb`` or a verbatim environment shows;
+- a footnote's text as a paragraph of its own, as it prints at the foot of the page, and
+  ptptex's range ``\\cite{a}\\tocite{c}`` as the entries a to c it prints;
 - a numbered list's entries are labelled 1, 2, ... in order (what the PDF prints), an
   ``alpha``-style label (``[Knu84]``) as given, an author-year label not at all.
 """
@@ -38,15 +40,18 @@ from paperpyramid.eval.gold import (
 from paperpyramid.eval.latex_source import read_tex, strip_comments
 from paperpyramid.eval.reference_pairs import GoldEntry, _doi, _label
 
-__all__ = ["CITE_COMMANDS", "load_latex_citations"]
+__all__ = ["CITE_COMMANDS", "RANGE_END", "load_latex_citations"]
 
 #: commands that print a citation marker (natbib, biblatex, REVTeX); a trailing ``*`` too
 CITE_COMMANDS = frozenset(
     {"cite", "citep", "citet", "citealp", "citealt", "citenum", "onlinecite", "parencite", "textcite", "autocite",
-     "footcite", "supercite", "smartcite", "Cite", "Citep", "Citet", "Citealp", "Citealt", "Parencite", "Textcite", "Autocite"}
+     "footcite", "supercite", "smartcite", "citen", "Cite", "Citep", "Citet", "Citealp", "Citealt", "Parencite", "Textcite", "Autocite"}
 )  # fmt: skip
+#: ptptex's end of a range of citations, "\\cite{a}\\tocite{c}" printing "a–c"
+RANGE_END = "tocite"
 _CITE = re.compile(r"\\([A-Za-z]+)\*?")
 _BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])\s*(?:\[((?:[^\[\]]|\[[^\]]*\])*)\])?\s*\{([^}]*)\}")
+_FOOTNOTE = re.compile(r"\\footnote(?:text)?(?![A-Za-z])")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 # a marker as written into the text before it is read: private-use brackets around its number
 _OPEN, _CLOSE = "\ue000", "\ue001"
@@ -63,9 +68,31 @@ def load_latex_citations(path: Path) -> GoldCitations | None:
         return None
     found: list[tuple[str, list[str]]] = []
     for piece in _between_headings(document):
-        for paragraph in _PARAGRAPH_BREAK.split(_drop_environments(piece)):
+        text, notes = _notes_apart(_drop_environments(piece))
+        for paragraph in [*_PARAGRAPH_BREAK.split(text), *notes]:
             found += _paragraph_sentences(paragraph, entries)
     return GoldCitations(found, {key: entry.text for key, entry in entries.items()}, entries)
+
+
+def _notes_apart(latex: str) -> tuple[str, list[str]]:
+    """``latex`` without its footnotes, and each footnote's text: a note prints at the foot of the
+    page, where the parse has it too, not inside the sentence that carries its mark (read in
+    place, "Frogs\\footnote{See \\cite{x}.} breed" is one sentence of neither)."""
+    out: list[str] = []
+    notes: list[str] = []
+    cursor = 0
+    for match in _FOOTNOTE.finditer(latex):
+        if match.start() < cursor:
+            continue
+        index = _skip_optional(latex, match.end())
+        if index >= len(latex) or latex[index] != "{":
+            continue
+        note, after = _read_group(latex, index)
+        out.append(latex[cursor : match.start()])
+        notes.append(note)
+        cursor = after
+    out.append(latex[cursor:])
+    return "".join(out), notes
 
 
 def _between_headings(document: str) -> list[str]:
@@ -118,8 +145,15 @@ def _paragraph_sentences(latex: str, entries: dict[str, GoldEntry]) -> list[tupl
     """A paragraph's sentences, cut as the JATS side cuts them, each with the keys it cites."""
     cited: list[list[str]] = []
 
-    def marker(keys: str) -> str:
+    order = {key: number for number, key in enumerate(entries)}
+    listed = list(entries)
+
+    def marker(keys: str, command: str) -> str:
         known = [key for key in (part.strip() for part in keys.split(",")) if key in entries]
+        if command == RANGE_END and cited and cited[-1] and known:  # "\\cite{a}\\tocite{c}" prints "a–c"
+            first, last = order[cited[-1][-1]], order[known[0]]
+            cited[-1] = list(dict.fromkeys([*cited[-1], *listed[first + 1 : last + 1]]))
+            return ""
         cited.append(list(dict.fromkeys(known)))
         return f" {_OPEN}{len(cited) - 1}{_CLOSE} "
 
@@ -128,18 +162,21 @@ def _paragraph_sentences(latex: str, entries: dict[str, GoldEntry]) -> list[tupl
     return _cited_sentences(text, spans) if text else []
 
 
-def _replace_cites(latex: str, marker: Callable[[str], str]) -> str:
-    """Each citing command, with its optional arguments and keys, written as ``marker(keys)``."""
+def _replace_cites(latex: str, marker: Callable[[str, str], str]) -> str:
+    """Each citing command, with its optional arguments and keys, written as ``marker(keys, command)``;
+    a range's end (:data:`RANGE_END`) only where it follows a citing command."""
     out: list[str] = []
     cursor = 0
     for match in _CITE.finditer(latex):
-        if match.start() < cursor or match.group(1) not in CITE_COMMANDS:
+        command = match.group(1)
+        range_end = command == RANGE_END and not latex[cursor : match.start()].strip()
+        if match.start() < cursor or (command not in CITE_COMMANDS and not range_end):
             continue
         index = _skip_optional(latex, match.end())
         if index >= len(latex) or latex[index] != "{":
             continue
         keys, after = _read_group(latex, index)
-        out += [latex[cursor : match.start()], marker(keys)]
+        out += [latex[cursor : match.start()], marker(keys, command)]
         cursor = after
     out.append(latex[cursor:])
     return "".join(out)
