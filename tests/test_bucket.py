@@ -197,11 +197,17 @@ def test_kill_9_halfway_then_rerun_ingests_every_object_exactly_once(s3_env, tmp
         put(s3_env, bucket, f"dump/hostile/{path.name}", path.read_bytes())
     db = tmp_path / "c.sqlite"
     command = [sys.executable, "-m", "paperpyramid.cli", "ingest", f"s3://{bucket}/dump/", "--db", str(db), "--workers", "2"]
-    # the writer stores 8 documents a transaction (a batch fills before it waits a minute): the kill lands inside a batch
-    batches = {"PAPERPYRAMID_INGEST__WRITE_BATCH": "8", "PAPERPYRAMID_INGEST__WRITE_BATCH_SECONDS": "60"}
-    process = subprocess.Popen(
-        command, cwd=ROOT, env={**os.environ, **batches}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = {
+        **os.environ,
+        # the writer stores 8 documents a transaction (a batch fills before it waits a minute): the kill lands inside a batch
+        "PAPERPYRAMID_INGEST__WRITE_BATCH": "8",
+        "PAPERPYRAMID_INGEST__WRITE_BATCH_SECONDS": "60",
+        # both runs' temporary folder: the folders the killed run leaves, the re-run removes
+        "TMPDIR": str(scratch),
+    }
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and process.poll() is None:
         if db.exists() and _done(db) >= objects * 2 // 5:
@@ -212,8 +218,9 @@ def test_kill_9_halfway_then_rerun_ingests_every_object_exactly_once(s3_env, tmp
     killed_at = _done(db)
     assert 0 < killed_at < len(keys), "the kill must land halfway"
     rerun_started = time.monotonic()
-    result = subprocess.run(command, cwd=ROOT, env={**os.environ, **batches}, capture_output=True, text=True, timeout=600)
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 1, result.stderr[-2000:]  # the hostile objects stay failed
+    assert list(scratch.iterdir()) == []  # the killed run's folders (its own, its workers') too
     print(
         f"\nkill -9 after {killed_at} of {len(keys)} good objects done (+{len(hostile)} hostile); re-run took {time.monotonic() - rerun_started:.1f} s"
     )

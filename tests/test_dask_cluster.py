@@ -76,6 +76,9 @@ class Cluster:
     def _start(self, name: str, *args: str, **variables: str) -> subprocess.Popen[bytes]:
         # the workers import paperpyramid, and the tests' crashing and stuck parsers, from here
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])), **variables}
+        # the processes' temporary files (their parser children's folders, Dask's own) in the test's
+        # folder: the cluster is torn down with kill -9, which leaves them
+        env["TMPDIR"] = str(self.logs)
         with (self.logs / f"{name}.log").open("ab") as log:
             process = subprocess.Popen([str(DASK), *args], env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         self.processes.append(process)

@@ -26,6 +26,7 @@ import pytest
 from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.db.writer import CorpusWriter
 from paperpyramid.ingestion import ingest
+from paperpyramid.ingestion.scratch import sweep
 from paperpyramid.settings import IngestSettings, Settings
 from tests.conftest import SAMPLE
 from tests.pdf_maker import pdf_of_objects, text_pdf
@@ -158,10 +159,13 @@ def test_no_worker_outlives_an_ingest_killed_with_sigkill(tmp_path):
         (folder / f"paper-{index}.pdf").write_bytes(
             text_pdf([[(f"Paper {index}", 18), *((f"line {n} of paper {index}", 10) for n in range(40))]] * 30)
         )
+    scratch = tmp_path / "tmp"  # its temporary folder: what the kill leaves lands here, not in /tmp
+    scratch.mkdir()
     process = subprocess.Popen(
         [str(PAPERPYRAMID), "ingest", str(folder), "--db", str(tmp_path / "c.sqlite"), "--workers", "2", "--no-embed"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(scratch)},
     )
     deadline = time.monotonic() + 60
     children: list[psutil.Process] = []
@@ -174,6 +178,13 @@ def test_no_worker_outlives_an_ingest_killed_with_sigkill(tmp_path):
     time.sleep(10)
     alive = [child.pid for child in children if child.is_running() and child.status() != psutil.STATUS_ZOMBIE]
     assert alive == [], f"{len(alive)} of {len(children)} child processes still alive 10 s after kill -9 of the ingest"
+    # a killed ingest removes nothing: its folders name it, and the next ingest's sweep removes them
+    left = sorted(path.name for path in scratch.iterdir())
+    assert left and all(
+        name.startswith((f"paperpyramid-worker-{process.pid}-", f"paperpyramid-scratch-{process.pid}-")) for name in left
+    ), left
+    assert sweep("paperpyramid-worker-", str(scratch)) + sweep("paperpyramid-scratch-", str(scratch)) == len(left)
+    assert list(scratch.iterdir()) == []
 
 
 @pytest.mark.slow

@@ -25,7 +25,6 @@ the list gives its PMCID before it is stored.
 from __future__ import annotations
 
 import logging
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -42,6 +41,7 @@ from paperpyramid.ingestion.items import iter_items, known_total
 from paperpyramid.ingestion.licences import LicenceList, read_licences
 from paperpyramid.ingestion.parsing import Parsed, parse_item, parse_source
 from paperpyramid.ingestion.running import Pool, open_pool, run
+from paperpyramid.ingestion.scratch import scratch_folder
 from paperpyramid.ingestion.work import UNAVAILABLE, WorkItem
 from paperpyramid.parsers.registry import prepare
 from paperpyramid.s3 import S3Location, make_client, parse_s3_uri
@@ -50,6 +50,9 @@ from paperpyramid.settings import EmbeddingSettings, S3Settings, Settings
 log = logging.getLogger(__name__)
 
 Status = Literal["done", "failed", "skipped"]
+
+#: the start of the ingest's scratch folder's name (its pid follows, see :mod:`.scratch`)
+SCRATCH_PREFIX = "paperpyramid-scratch-"
 
 
 @dataclass(slots=True)
@@ -241,9 +244,9 @@ def _one_pass(sources: list[str | Path], this: _Pass) -> None:
                 this.report(skip)
 
     batch = _Batch(writer, this.report, this.settings.ingest.write_batch, this.settings.ingest.write_batch_seconds)
-    with tempfile.TemporaryDirectory(prefix="paperpyramid-scratch-") as scratch:
+    with scratch_folder(SCRATCH_PREFIX) as scratch:  # a run killed with -9 leaves it to the next run
         try:
-            for item, parsed in run(todo(Path(scratch)), this.settings, this.pool):
+            for item, parsed in run(todo(scratch), this.settings, this.pool):
                 if item.deletes:
                     batch.store()  # what came before the update file is stored before its deletions
                     deleted = writer.delete_pmids(item.deletes)

@@ -15,23 +15,24 @@ document overran or died, kills only that worker and starts a fresh one:
 - threads: a worker's BLAS and OpenMP pools get its share of the cores (:mod:`.threads`);
 - orphans: a worker asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG``;
   elsewhere a thread watches the parent's pid), so ``kill -9`` of an ingest leaves nothing;
-- scratch files: each worker's temporary files (a downloaded PDF, OCR's page images) go into a
+- scratch files: each worker's temporary files (a downloaded PDF, what a library writes) go into a
   folder of its own, which the parent removes when the worker ends, however it ends. A worker
   killed mid-document cannot clean up after itself: before, each such kill left its download in
-  the system's temporary folder. A pool nobody closed (a thread's pool of one child, kept for
-  its next document: :mod:`.child_limits`) is closed when its process exits.
+  the system's temporary folder. A pool nobody closed is closed when it is collected or its
+  process exits: a thread's pool of one child (:mod:`.child_limits`) is dropped with its thread
+  when an executor shuts down, and each such pool used to leave its worker's folder. A parent
+  killed with ``kill -9`` removes nothing: the next pool's first worker removes its folders
+  (:mod:`.scratch`).
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import ctypes
 import logging
 import multiprocessing
 import os
 import resource
-import shutil
 import signal
 import sys
 import tempfile
@@ -45,9 +46,13 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from paperpyramid.errors import PaperPyramidError
+from paperpyramid.ingestion import scratch as scratch_folders
 from paperpyramid.ingestion.threads import limit_threads, threads_per_worker
 
 log = logging.getLogger(__name__)
+
+#: the start of each worker's scratch folder's name (the parent's pid follows, see :mod:`.scratch`)
+SCRATCH_PREFIX = "paperpyramid-worker-"
 
 #: what a worker runs: ``task(*args, on_phase=callback)``; ``callback("parse")`` starts the
 #: time limit's clock and ``callback("embed")`` (or any other phase) stops it
@@ -78,7 +83,7 @@ class Outcome:
 class _Worker:
     process: BaseProcess
     conn: Connection
-    scratch: str  # its temporary folder, removed with it
+    scratch: scratch_folders.Scratch  # its temporary folder, removed with it
     key: int | None = None  # the job it runs
     parsing_since: float | None = None
 
@@ -97,7 +102,9 @@ class WorkerPool:
         self.time_limit = time_limit
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
-        _OPEN.add(self)
+        # a pool nobody closed stops its workers when it is collected or at exit; the finalizer
+        # holds the list of workers, not the pool, so that the pool can be collected
+        weakref.finalize(self, _stop, self._workers)
 
     @property
     def idle(self) -> int:
@@ -181,10 +188,10 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         parent_end, child_end = self._context.Pipe(duplex=True)
-        scratch = tempfile.mkdtemp(prefix="paperpyramid-worker-")
+        scratch = scratch_folders.make(SCRATCH_PREFIX)
         process = self._context.Process(
             target=_serve,
-            args=(child_end, os.getpid(), self.memory_mib, self.threads, scratch),
+            args=(child_end, os.getpid(), self.memory_mib, self.threads, scratch.path),
             name="paperpyramid-parser",
             daemon=True,
         )
@@ -195,28 +202,11 @@ class WorkerPool:
         return worker
 
     def _discard(self, worker: _Worker) -> None:
-        """Forget a worker that has ended (joined, or killed and joined), and remove its scratch folder."""
-        with contextlib.suppress(OSError):
-            worker.conn.close()
-        self._workers.remove(worker)
-        if worker.process.is_alive():  # it did not end within the join's timeout: leave its files to it
-            return
-        shutil.rmtree(worker.scratch, ignore_errors=True)
+        _discard(self._workers, worker)
 
     def close(self) -> None:
         """Stop every worker: idle ones are told to exit, busy ones are killed."""
-        for worker in list(self._workers):
-            if worker.key is None:
-                with contextlib.suppress(OSError, BrokenPipeError):
-                    worker.conn.send(None)
-            else:
-                worker.process.kill()
-        for worker in list(self._workers):
-            worker.process.join(timeout=5)
-            if worker.process.is_alive():
-                worker.process.kill()
-                worker.process.join(timeout=5)
-            self._discard(worker)
+        _stop(self._workers)
 
     def __enter__(self) -> WorkerPool:
         return self
@@ -225,15 +215,29 @@ class WorkerPool:
         self.close()
 
 
-#: the pools of this process, closed (their workers stopped, their folders removed) when it exits
-_OPEN: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
+def _discard(workers: list[_Worker], worker: _Worker) -> None:
+    """Forget a worker that has ended (joined, or killed and joined), and remove its scratch folder."""
+    with contextlib.suppress(OSError):
+        worker.conn.close()
+    workers.remove(worker)
+    # one that did not end within the join's timeout keeps its files (a later sweep removes them)
+    worker.scratch.close(remove=not worker.process.is_alive())
 
 
-@atexit.register
-def _close_open_pools() -> None:
-    for pool in list(_OPEN):
-        with contextlib.suppress(Exception):
-            pool.close()
+def _stop(workers: list[_Worker]) -> None:
+    """Stop a pool's workers: idle ones are told to exit, busy ones are killed."""
+    for worker in list(workers):
+        if worker.key is None:
+            with contextlib.suppress(OSError, BrokenPipeError):
+                worker.conn.send(None)
+        else:
+            worker.process.kill()
+    for worker in list(workers):
+        worker.process.join(timeout=5)
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join(timeout=5)
+        _discard(workers, worker)
 
 
 def _serve(conn: Connection, parent_pid: int, memory_mib: int | None, threads: int = 1, scratch: str | None = None) -> None:

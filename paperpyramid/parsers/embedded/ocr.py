@@ -11,15 +11,14 @@ speed on one core: ``benchmarks/ocr_engines.py``.)
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from pathlib import Path
 
 import pypdfium2 as pdfium
 from PIL import Image
@@ -89,7 +88,7 @@ def read_glyphs(page: pdfium.PdfPage, program: str) -> list[Glyph]:
     Raises ``OSError`` or ``subprocess.SubprocessError`` when Tesseract fails or runs past its
     time limit; the caller decides what an unread page means.
     """
-    box_text, image = _run(page, program, "makebox", "box")
+    box_text, image = _run(page, program, "makebox")
     return parse_boxes(box_text, image_height=image.height, scale=_DPI / 72)
 
 
@@ -98,24 +97,25 @@ def read_words(page: pdfium.PdfPage, program: str) -> tuple[list[Word], Image.Im
 
     Raises ``OSError`` or ``subprocess.SubprocessError`` as :func:`read_glyphs` does.
     """
-    tsv, image = _run(page, program, "tsv", "tsv")
+    tsv, image = _run(page, program, "tsv")
     return parse_tsv(tsv, scale=_DPI / 72), image
 
 
-def _run(page: pdfium.PdfPage, program: str, config: str, suffix: str) -> tuple[str, Image.Image]:
-    """Tesseract's ``config`` output (the file ending ``suffix``) for ``page`` rendered at 300 dpi
-    in grey, and the image it read."""
+def _run(page: pdfium.PdfPage, program: str, config: str) -> tuple[str, Image.Image]:
+    """Tesseract's ``config`` output for ``page`` rendered at 300 dpi in grey, and the image it
+    read. The image goes in on Tesseract's standard input and its output comes back on the
+    standard output: no file is written, so a process killed mid-page (parsing in the ingest's
+    own process, or a library caller's) leaves no folder of page images behind."""
     image = page.render(scale=_DPI / 72).to_pil().convert("L")
-    with tempfile.TemporaryDirectory(prefix="paperpyramid-ocr-") as folder:
-        png = Path(folder) / "page.png"
-        image.save(png)
-        # one thread: on a small machine Tesseract's own threads cost more than they give, and
-        # ingest already runs one worker per core
-        env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
-        subprocess.run(
-            [program, str(png), str(Path(folder) / "page"), config], check=True, capture_output=True, timeout=_TIMEOUT_S, env=env
-        )
-        return (Path(folder) / f"page.{suffix}").read_text(encoding="utf-8", errors="replace"), image
+    png = io.BytesIO()
+    image.save(png, format="PNG")
+    # one thread: on a small machine Tesseract's own threads cost more than they give, and
+    # ingest already runs one worker per core
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    done = subprocess.run(
+        [program, "stdin", "stdout", config], input=png.getvalue(), check=True, capture_output=True, timeout=_TIMEOUT_S, env=env
+    )
+    return done.stdout.decode("utf-8", errors="replace"), image
 
 
 def parse_tsv(tsv: str, *, scale: float) -> list[Word]:
