@@ -12,10 +12,11 @@ Three sets, scored with ``paperpyramid eval``'s own metadata rules (:func:`score
 - **dev**: the development part of ``../shared/pmc-pairs`` (:func:`parse_real.split`: every
   fourth PDF in MANIFEST order is kept back and never parsed here), against the JATS beside
   each PDF;
-- **unseen** (only when asked, ``--set unseen``): the 41 PDFs of publishers' sample articles and
+- **unseen** (only when asked, ``--set unseen``): the PDFs of publishers' sample articles and
   journal papers that ``benchmarks/unseen_set.py`` builds from Debian packages into ``--unseen``
-  (never committed), against the truth read by hand from their first pages (the ``unseen``
-  part of ``metadata_truth.json``).
+  (never committed; batch 1's 41 and batch 3's 17 have truth), against the truth read by hand from
+  their first pages (the ``unseen`` part of ``metadata_truth.json``); only the PDFs the folder
+  holds are scored, so a folder of one batch scores that batch.
 
 Each PDF is parsed with :func:`parse_pdf` (no ingestion); the fields are read as ``eval parse``
 reads them from a corpus (the year from the publication date). The script prints each field's
@@ -110,7 +111,8 @@ def corpus_set(shared: Path) -> list[tuple[Path, Metadata]]:
 
 
 def unseen_set(folder: Path) -> list[tuple[Path, Metadata]]:
-    papers = json.loads(TRUTH.read_text(encoding="utf-8"))["unseen"]["papers"]
+    """The unseen truth for the PDFs in ``folder``: a folder built with ``unseen_set.py --batch N`` holds only that batch."""
+    papers = [paper for paper in json.loads(TRUTH.read_text(encoding="utf-8"))["unseen"]["papers"] if (folder / paper["file"]).is_file()]
     return [
         (
             folder / paper["file"],

@@ -462,7 +462,7 @@ def _latex_title(source: str) -> str | None:
     if index >= len(source) or source[index] != "{":
         return None
     content, _ = _read_group(source, index)
-    return heading_text(content) or None
+    return heading_text(_drop_command_arguments(content, _TITLE_BOXES)) or None
 
 
 def heading_text(latex: str) -> str:
@@ -471,6 +471,9 @@ def heading_text(latex: str) -> str:
 
 
 _HEADING_NOTES = {"footnote": 1, "footnotetext": 1, "protect": 0}
+# a box in a title holds a note set over it, not the title (a vignette's "This vignette corresponds
+# to an article published in …" in an \fbox above the JSS title)
+_TITLE_BOXES = {"fbox": 1, "framebox": 1}
 
 
 def _latex_sections_and_body(document: str) -> tuple[list[str], str]:
@@ -605,6 +608,10 @@ _LOGOS = {
     "revtex": "REVTeX",
 }  # fmt: skip
 _SYMBOLS.update(_LOGOS)
+# math operators print their names upright: a title's "$\\log(1 - \\exp(-a))$" reads "log(1 - exp(-a))"
+_OPERATORS = ("log", "ln", "lg", "exp", "sin", "cos", "tan", "cot", "sinh", "cosh", "tanh", "arcsin", "arccos", "arctan",
+              "max", "min", "sup", "inf", "lim", "det", "dim", "ker", "deg", "gcd", "arg", "Pr")  # fmt: skip
+_SYMBOLS.update({name: name for name in _OPERATORS})
 _GREEK = frozenset(name for name, letter in _SYMBOLS.items() if "GREEK" in unicodedata.name(letter[0], ""))
 _ESCAPES = {"&": "&", "%": "%", "$": "$", "#": "#", "_": "_", "{": "", "}": ""}
 

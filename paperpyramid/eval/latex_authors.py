@@ -49,6 +49,7 @@ _BEGIN_DOCUMENT = re.compile(r"\\begin\s*\{document\}")
 _SEPARATOR_COMMAND = re.compile(
     r"\\(?:and|And|AND|quad|qquad|hfill|hfil|par|newline|[A-Za-z]*skip[A-Za-z]*)(?![A-Za-z])|\\hspace\*?\s*\{[^{}]*\}|\\\\(?:\s*\[[^\]]*\])?|\\&"
 )
+_AND = re.compile(r"\\(?:and|And|AND)(?![A-Za-z])")
 _CUT = "\x00"
 # ... and as text, once the commands are gone
 _SEPARATOR_TEXT = re.compile(r"\x00|[,;]|\band\b|\s&\s")
@@ -58,7 +59,8 @@ _MATH = re.compile(r"(?<!\\)\$[^$]*\$")
 _FORMATTING = frozenset(
     {"textbf", "textit", "emph", "textsc", "textrm", "textsf", "texttt", "textup", "textmd", "textnormal", "mbox", "hbox",
      "text", "bf", "it", "sc", "rm", "sf", "em", "upshape", "itshape", "bfseries", "scshape", "normalfont", "MakeUppercase",
-     "uppercase", "large", "Large", "small", "normalsize", "footnotesize", "LARGE", "huge", "Huge", "scriptsize", "protect"}
+     "uppercase", "large", "Large", "small", "normalsize", "footnotesize", "LARGE", "huge", "Huge", "scriptsize", "protect",
+     "Name"}
 )  # fmt: skip
 #: words that name an institution or a placeholder for one, never a person
 _INSTITUTION_WORDS = frozenset(
@@ -110,6 +112,9 @@ def latex_authors(source: str) -> list[str]:
             chunks = [_chunk_text(chunk) for chunk in _cut(re.split(r"\\\\", group)[0])]
             chunks = [chunk for chunk in chunks if chunk]
             names += [chunk for number, chunk in enumerate(chunks) if _usable(chunk) and (number == 0 or _looks_like_name(chunk))]
+        elif _AND.search(group):  # people set apart by \\and: each one's names on its first line, the address under them
+            pieces = [re.split(r"\\\\", piece.strip())[0] for piece in _AND.split(group)]
+            names += [name for piece in pieces for name in map(_chunk_text, _cut(piece)) if _looks_like_name(name)]
         else:
             chunks = [chunk for chunk in map(_chunk_text, _cut(group)) if _usable(chunk)]
             # a block without a person's name is signed by an organisation: its first piece
@@ -135,6 +140,8 @@ def _groups(source: str, command: re.Pattern[str]) -> list[str]:
 
 def _cut(block: str) -> list[str]:
     """An author block's pieces: cut at the separators, with every non-font command dropped."""
+    block = re.sub(r"\\[,;:!](?![A-Za-z])", " ", block)  # a thin or medium space (\\;) is no separator
+    block = _HREF.sub(r" \1", block)  # a link prints its text: \\href{mailto:…}{Edzer Pebesma}
     block = _SEPARATOR_COMMAND.sub(_CUT, _MATH.sub(" ", _ACCENT.sub(_accented, block)))
     return _SEPARATOR_TEXT.split(_drop_commands(block))
 
@@ -160,8 +167,12 @@ def _drop_commands(text: str) -> str:
     return "".join(out)
 
 
+_HREF = re.compile(r"\\href\s*\{[^{}]*\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+
+
 def _chunk_text(chunk: str) -> str:
-    return latex_to_text(chunk, keep_math=False).strip(" .")
+    """A piece as printed, without a byline's "by" (R Journal, R News: "by Benedikt Gräler, …")."""
+    return re.sub(r"^by\s+", "", latex_to_text(chunk, keep_math=False).strip(" ."))
 
 
 def _usable(text: str) -> bool:

@@ -29,9 +29,7 @@ from pathlib import Path
 
 from paperpyramid.eval.gold import (
     _collapse,
-    _read_group,
-    _skip_optional,
-    heading_text,
+    _latex_title,
     latex_source_and_document,
     soft_norm,
 )
@@ -39,7 +37,6 @@ from paperpyramid.eval.latex_authors import latex_authors
 from paperpyramid.retrieval.filters import year_of
 
 _TEI = "{http://www.tei-c.org/ns/1.0}"
-_TITLE_COMMAND = re.compile(r"\\title(?![A-Za-z])")
 
 
 @dataclass(slots=True)
@@ -184,13 +181,8 @@ def _tei(root: ET.Element) -> Metadata:
 
 
 def _latex(source: str) -> Metadata:
-    title = None
-    match = _TITLE_COMMAND.search(source)
-    if match:
-        index = _skip_optional(source, match.end())
-        if index < len(source) and source[index] == "{":
-            title = heading_text(_read_group(source, index)[0]) or None
-    return Metadata(title=title, authors=latex_authors(source) or None)
+    """The title as the section gold reads it (:func:`~paperpyramid.eval.gold._latex_title`: notes and boxed notes left out)."""
+    return Metadata(title=_latex_title(source), authors=latex_authors(source) or None)
 
 
 def family_name(name: str) -> str:

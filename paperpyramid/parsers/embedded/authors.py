@@ -479,7 +479,7 @@ def _names_text(block: Block) -> str:
 def split_names(text: str) -> list[str]:
     text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
     text = re.split(r",?\s*\bwith (?:an? )?(?:appendix|appendices|afterword|foreword)\b", text, flags=re.I)[0]  # Annals' byline
-    text = re.sub(r"^\s*by\s+", "", text, flags=re.I)
+    text = re.sub(r"^[\s,;]*by\s+", "", text, flags=re.I)  # a byline (R Journal, R News), after the zone's joining comma too
     text = group_tail(text)[0]  # a group after the names is no person: "Carl Dahl on behalf of the ABC Group"
     text = re.sub(r"(?<=[^\W\d_])\[[^\]\s]{1,3}\]", "†", text)  # a mark in brackets: "Author Name[s]", "Smith[a]"
     text = re.sub(r"\b([A-Z])\.(?=[A-Z][a-zß-ÿ])", r"\1. ", text)  # an initial set close: B.Benciolini

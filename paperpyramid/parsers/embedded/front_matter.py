@@ -6,8 +6,10 @@
   near the top (JPSJ, AASTeX); a title of two words only in the page's largest type, over every
   longer candidate (``Rcpp FAQ``); a bold line at body size the running feet repeat (TUGboat:
   :func:`.reading_order.remove_page_furniture` keeps it on page 1 and tags it); never a line
-  of names with their marks (OUP sets them large);
-  a footnote's letter mark after it (REVTeX's ``a)``) is dropped;
+  of names with their marks (OUP sets them large); never a journal's masthead over its issue
+  line (JSS); a first line read apart from the rest, too short alone or in smaller boxes, is
+  the title's (:func:`_line_over_title`);
+  a footnote's letter mark after it (REVTeX's ``a)``) is dropped, and a ``\\thanks`` symbol (``∗``);
   the Info or XMP title where the page gives none, or where the page's is a cut-off start of it.
 - **authors**: :mod:`.authors` (names between the title and the affiliations, in every
   publisher's arrangement); :func:`find_authors` is re-exported here for the parser.
@@ -15,7 +17,8 @@
   subject's; of two versions of one DOI printed together (F1000: ``….4767.1`` first
   published, ``….4767.2`` latest), the latest.
 - **journal and year**: the citation line publishers print in running heads, footers,
-  mastheads and "Cite this article" boxes, read from :func:`citation_lines` by
+  mastheads (an issue line centred under the name read with it) and "Cite this article" boxes
+  or a self-archived copy's footnote, read from :func:`citation_lines` by
   :func:`.journal.find_journal` (see there); XMP's ``prism:publicationName``; an Info or XMP
   description (or a word processor's title field) written as a citation.
 - **date**: "Published" (the latest, for a paper with versions) before "published online",
@@ -57,6 +60,8 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             break
         if not (index == short or _title_like(block, pages[0]) or _stacked_title(blocks, index, pages[0])):
             continue
+        if _masthead(blocks, index):
+            continue
         if best is None or block.size > blocks[best].size + 0.2:
             best = index
     if best is not None and blocks[best].size < body_size + 1:
@@ -75,6 +80,8 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
         return []
     by_weight = blocks[best].size < body_size + 1  # found by its bold type, which then ends it too
     members = [best]
+    while members[0] > 0 and _line_over_title(blocks[members[0] - 1], blocks[members[0]]):
+        members.insert(0, members[0] - 1)
     for index in range(best + 1, min(best + 6, len(blocks))):
         block, previous = blocks[index], blocks[members[-1]]
         if block.page == 1 and (block.x1 <= previous.x0 or block.x0 >= previous.x1):
@@ -87,6 +94,44 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             break
         members.append(index)
     return members
+
+
+# a masthead's issue line: "November 2012, Volume 51, Issue 7.", "Vol. 3, No. 2 (2019)"
+_ISSUE_LINE = re.compile(
+    r"\b(?:vol(?:ume)?\.?|issue|no\.|number)\s*\d+\b.*\b(?:19|20)\d\d\b|\b(?:19|20)\d\d\b.*\b(?:vol(?:ume)?\.?|issue|no\.)\s*\d+", re.I
+)
+
+
+def _masthead(blocks: list[Block], index: int) -> bool:
+    """Whether ``blocks[index]`` is a journal's masthead, not the title: its name in display type
+    with the issue's line right under it (JSS: "Journal of Statistical Software" over "November
+    2012, Volume 51, Issue 7."); a title is followed by its authors, never by an issue line."""
+    block = blocks[index]
+    for below in blocks[index + 1 : index + 4]:
+        if below.page != block.page or below.top - block.bottom > 1.5 * block.size:
+            break
+        if below.top >= block.bottom - 2 and _ISSUE_LINE.search(below.text) and len(below.text) < 120:
+            return True
+    return False
+
+
+def _line_over_title(above: Block, title: Block) -> bool:
+    """Whether ``above`` is the title's first line, read apart from it: right over it in its type
+    (within a tenth of its size: an italic part's boxes are shorter), over the same column, and no
+    label (an article type as "Research Article", a kicker in capitals over a title that is not):
+    a first line too short to be a title alone ("Simultaneous Inference" / "in General Parametric
+    Models"), or in a font whose box is smaller, is still the title's."""
+    text = above.text.strip()
+    if above.page != title.page or above.kind in ("caption", "formula", "furniture", "aside") or not text:
+        return False
+    if abs(above.size - title.size) > max(0.6, 0.1 * title.size) or above.bold != title.bold:
+        return False
+    if not 0 <= title.top - above.bottom <= 1.2 * title.size or above.x1 <= title.x0 or above.x0 >= title.x1:
+        return False
+    lowered = text.lower().strip(" .:")
+    if lowered in _GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or (capitals(text) and not capitals(title.text)):
+        return False
+    return not text.endswith(".") and not _names_line(text) and not _ISSUE_LINE.search(text) and not CUE.search(text)
 
 
 def _title_like(block: Block, first_page: Page, text: str | None = None) -> bool:
@@ -223,6 +268,7 @@ def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]
     printed = re.sub(r"\s*\[v\d+;\s*ref status:[^\]]*\]\s*$", "", printed).strip()  # F1000's version stamp
     if "(" not in printed:  # a footnote's letter mark set after the last word (REVTeX: "Linebreak" + "a)")
         printed = re.sub(r"(?<=[^\W\d_]{3})[a-z]\)$", "", printed)
+    printed = re.sub(r"(?<=\w)\s*[∗†‡§¶⁎]+$|(?<=\w)\s+\*+$", "", printed)  # a \thanks note's symbol: "Conditional Inference ∗"
     stored = next((metadata[key].strip() for key in ("Title", "xmp:title") if plausible_title(metadata.get(key, ""))), "")
     if not printed:
         return stored or None
@@ -276,6 +322,7 @@ def citation_lines(pages: list[Page]) -> list[tuple[int, str]]:
         wrapped = [f"{a.text.strip()} {b.text.strip()}" for a, b in _wrapped_pairs(lines)]
         texts += [(page.number, text) for text in single + wrapped]
         if page.number == 1:
+            texts += [(1, f"{a.text.strip()} {b.text.strip()}") for a, b in _masthead_pairs(lines, page.height)]
             texts += [(1, box) for box in _citation_boxes(lines)]
             texts += [(1, head) for head in _meeting_heads(lines, page.height)]
     return texts
@@ -304,6 +351,23 @@ def _wrapped_pairs(lines: list[Line]) -> list[tuple[Line, Line]]:
     for index, line in enumerate(lines):
         below = next((other for other in lines[index + 1 : index + 4] if abs(line.x0 - other.x0) < 5), None)
         if below is not None and below.top - line.top < 2.5 * max(line.height, 1.0):
+            pairs.append((line, below))
+    return pairs
+
+
+def _masthead_pairs(lines: list[Line], height: float) -> list[tuple[Line, Line]]:
+    """A masthead's name in display type with the issue's line set under it but not at its left
+    edge (JSS: "Journal of Statistical Software" over "November 2012, Volume 51, Issue 7.", the
+    issue line centred across the name's left edge), in the top fifth of the first page: the
+    line right under it that overlaps it across, within two of its lines."""
+    pairs = []
+    for index, line in enumerate(lines):
+        if line.top > 0.2 * height or line.height < 1.5 * min((other.height for other in lines), default=line.height):
+            continue
+        below = next(
+            (other for other in lines[index + 1 :] if other.top >= line.bottom - 2 and other.x0 < line.x1 and other.x1 > line.x0), None
+        )
+        if below is not None and below.top - line.bottom < 2 * line.height and abs(line.x0 - below.x0) >= 5:
             pairs.append((line, below))
     return pairs
 

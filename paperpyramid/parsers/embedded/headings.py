@@ -8,6 +8,7 @@ After the blocks are classified, the parser settles the headings here:
 - :func:`filter_headings`: otherwise levels come from numbering ("2.1" is level 2; a small letter,
   "a. Syntax", the lowest there is) and from the heading styles ranked by size and weight
   (:func:`heading_style`); back matter is flattened to the top level;
+- :func:`set_aside_contents` (first): a printed table of contents is page furniture, never headings;
 - :func:`mark_sections_on_citing`: a "References" heading over prose, set as a subsection or
   numbered with the next section after it, is a section on how to cite, not the reference list.
 
@@ -44,7 +45,10 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -
     if len(toc) < OUTLINE_ENTRIES:
         return False
     # the title block is never a section: outlines often hang every heading under the title
-    candidates = [index for index, block in enumerate(blocks) if len(block.lines) <= 4 and block.kind != "title"]
+    # nor is a printed table of contents (:func:`set_aside_contents`)
+    candidates = [
+        index for index, block in enumerate(blocks) if len(block.lines) <= 4 and block.kind != "title" and not block.extra.get("contents")
+    ]
     matched: dict[int, tuple[int, str]] = {}
     start = 0
     ancestors: dict[int, str] = {}
@@ -129,6 +133,39 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -
     return True
 
 
+_CONTENTS_LABEL = re.compile(r"^(?:table of )?contents$", re.I)
+_LEADERS = re.compile(r"(?:\.\s?){4,}")
+_PAGE_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")
+
+
+def set_aside_contents(blocks: list[Block]) -> None:
+    """A printed table of contents near the front (``\\tableofcontents`` under the abstract) is
+    no section and names none: its label and entries become page furniture, so an outline's
+    "Introduction" is not found in it and its lines are not read as headings. The entries are
+    the blocks right after a "Contents" label that are set on a row with their page numbers,
+    carry dot leaders or are a page number alone; two page numbers at least, or it is no table."""
+    for start, label in enumerate(blocks):
+        if label.page > 3:
+            return
+        if not _CONTENTS_LABEL.match(label.text.strip()):
+            continue
+        entries: list[int] = []
+        numbers = 0
+        for index in range(start + 1, len(blocks)):
+            block, text = blocks[index], blocks[index].text.strip()
+            leaders = bool(_LEADERS.search(text))
+            alone = bool(_PAGE_NUMBER.match(text))
+            if not (leaders or alone or not text or all("row" in line.tags for line in block.lines)):
+                break
+            numbers += leaders or alone
+            entries.append(index)
+        if numbers >= 2:
+            for index in [start, *entries]:
+                blocks[index].kind = "furniture"
+                blocks[index].extra["contents"] = True
+        return
+
+
 #: an outline names this many headings of a style at least before that style marks a section
 _OUTLINED_STYLE = 2
 
@@ -179,6 +216,7 @@ def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
 
 def filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
+    _demote_list_items(blocks)
     for block in blocks:
         # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
         if (
@@ -219,6 +257,27 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
         if not block.extra.get("run_in"):  # a numbered run-in heading is levelled by its number, and nests nothing
             above = block.level
     _flatten_back_matter(headings)
+
+
+_ITEM_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
+
+
+def _demote_list_items(blocks: list[Block]) -> None:
+    """A numbered list's short items in the body's own type are no sections: "2. The network
+    header file must be included during compilation." between the items "1. …" and "3. …" read
+    as paragraphs. A numbered heading not in bold, with a neighbour in its type that goes on
+    the list (the number before or after it), becomes a paragraph again."""
+    for index, block in enumerate(blocks):
+        if block.kind != "heading" or block.bold or block.extra.get("outline") or not (item := _ITEM_NUMBER.match(block.text)):
+            continue
+        number = int(item.group(1))
+        for neighbour in (blocks[index - 1] if index else None, blocks[index + 1] if index + 1 < len(blocks) else None):
+            if neighbour is None or neighbour.bold or neighbour.page != block.page or abs(neighbour.size - block.size) > 0.3:
+                continue
+            other = _ITEM_NUMBER.match(neighbour.text)
+            if other and abs(int(other.group(1)) - number) == 1:
+                block.kind = "paragraph"
+                break
 
 
 def mark_sections_on_citing(blocks: list[Block]) -> None:

@@ -12,7 +12,8 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   General 2019, Vol. 148``), any name followed by nothing but a citation's numbers (a year
   among them) up to its DOI or the line's end, and the citation in a box that says so (``Cite
   this article:``, ``To cite:``, ``Citation:``, ``Published in:``, ``This paper should be
-  cited as``), where the journal follows the authors and title. On the first page only, a
+  cited as``, a self-archived copy's "This is a preprint of an article published in"), where
+  the journal follows the authors and title, or the cue itself. On the first page only, a
   proceedings' own line (``Proceedings of the 58th Annual Meeting of …, pages 4969–4983``), an
   ACM permission block's conference (``PLDI'09, June 15–20, 2009, …``), a conference's head
   over the page (the proceedings' title, then the meeting's days: ``Proceedings of the ASME
@@ -121,7 +122,9 @@ _VOLUME_PART = re.compile(r":\s*Volume\b.*$")  # "…: Volume 1 (Long Papers)"
 # a box that prints the paper's own citation: the journal follows its authors and title
 CUE = re.compile(
     r"\b(?:(?:how to |to |please )?cite this article(?: in press)?(?: as)?\s*:?|to cite\s*:|citation\s*:|how to cite\s*:|published in\s*:"
-    r"|(?:this (?:paper|article|work) )?(?:should|may|can|must) be cited as(?: follows)?\s*:?)\s*(?P<rest>.+)",
+    r"|(?:this (?:paper|article|work) )?(?:should|may|can|must) be cited as(?: follows)?\s*:?"
+    # a self-archived copy's footnote: "This is a preprint of an article published in The American Statistician, Volume 60, …"
+    r"|\b(?:pre-?print|post-?print|(?:accepted )?manuscript|version|copy) of an? article (?:(?:to be )?published|accepted for publication|to appear) in(?-i: the)?)\s*(?P<rest>.+)",
     re.I,
 )
 _START = r"(?:^|(?<=[.:?!]\s))"

@@ -37,6 +37,7 @@ from paperpyramid.parsers.embedded.headings import (
     heading_style,
     mark_sections_on_citing,
     prose,
+    set_aside_contents,
 )
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, normalize_text, page_graphics
 from paperpyramid.parsers.embedded.line_numbers import LineNumbering
@@ -322,6 +323,7 @@ def _build_document(
     _demote_front_matter(blocks)
     _fold_abstract_labels(blocks)
     blk.join_appendix_labels(blocks)
+    set_aside_contents(blocks)
     mark_sections_on_citing(blocks)
     outlined = len(toc) >= OUTLINE_ENTRIES
     if outlined:  # an outline names run-in headings too ("9.3. Dots. Normally …"): cut them out to be found
