@@ -15,21 +15,45 @@ The held-out split is for reporting only: never tune the engine on it, and never
 failures to choose a rule (the rule in :mod:`benchmarks.synthetic`). ``--failures``
 prints the worst tables with their gold and extracted grids, and is refused for the
 held-out split; reproduce a problem on a dev seed instead.
+
+``--latex DIR`` scores real PDFs instead: those of a folder ``benchmarks/unseen_set.py`` built
+(publishers' samples beside their LaTeX sources, never committed). The gold tables are the
+captioned ``table`` floats of each source, read from it (their ``tabular`` rows and cells,
+as the LaTeX parser cuts them); each is paired with the PDF's tables by caption, else by number
+(REVTeX's "TABLE IV" is table 4; the parts "6 (a)", "6 (b)" of a subtable group are joined as
+the source's one grid), and scored with ``eval parse``'s measures on loose text: case, spaces
+and punctuation set aside, and a gold cell the LaTeX parser leaves as markup (math, verbatim
+commands, an unresolved "??") not counted, since the PDF prints it otherwise. The sources'
+conventions differ from JATS's in places (notes under a table are rows of its ``tabular``;
+each printed line of a wrapped cell a row of its own, where ``\\`` breaks it): read a low
+table's grids before taking it for a parser's fault. ``--failures N`` names the N worst.
+
+    .venv/bin/python benchmarks/unseen_tables.py --latex UNSEEN [--failures 10] [--json OUT]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
+import re
 import sys
 import time
+import unicodedata
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository root: benchmarks.synthetic
 
 from benchmarks.synthetic import STYLES, SplitName  # noqa: E402
 from benchmarks.synthetic.scoring import PaperResult, papers_of, render_results, results_to_json, run_split  # noqa: E402
+from paperpyramid.eval.latex_source import read_tex, strip_comments, verbatim_as_text  # noqa: E402
+from paperpyramid.eval.parse import read_manifest  # noqa: E402
+from paperpyramid.eval.table_scores import CAPTION_PAIRING, PaperTables, TableGrid, TableScore, caption_similarity, score_tables  # noqa: E402
+from paperpyramid.parsers.embedded.parser import parse_pdf  # noqa: E402
+from paperpyramid.parsers.latex.scan import find_end, read_group, read_optional, skip_space  # noqa: E402
+from paperpyramid.parsers.latex.tabular import find_tabulars, tabular_cells  # noqa: E402
+from paperpyramid.parsers.latex.text import plain  # noqa: E402
 
 
 def _grid(rows: list[list[str]] | tuple[tuple[str, ...], ...], limit: int = 8) -> list[str]:
@@ -56,6 +80,145 @@ def _failures(results: list[PaperResult], count: int) -> list[str]:
     return lines
 
 
+_VERBATIM = re.compile(r"\\begin\s*\{(verbatim\*?|Verbatim|lstlisting|minted|Sinput|Soutput|Scode)\}.*?\\end\s*\{\1\}", re.DOTALL)
+_GENERATED = " \\generatedbody "
+_FLOAT = re.compile(r"\\begin\s*\{(table\*?|sidewaystable\*?)\}")
+_CAPTION_COMMAND = re.compile(r"\\caption(?![A-Za-z])\*?")
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50}
+_PART = re.compile(r"\s*\(?[a-z]\)\s*$", re.IGNORECASE)
+# what the LaTeX parser leaves of markup the PDF prints otherwise: math, commands, verbatim, "??"
+_MARKUP = re.compile(r"[\\$^_{}|`']|\?\?|^\+|\+$")
+# a strut's or a rule's dimensions ("0pt11pt", "[-1ex]0pt3.5ex", "2.2ex" before a word): nothing printed
+_STRUT = re.compile(r"(?:\[-?[\d.]+(?:pt|ex|em)\])?(?:-?\d*\.?\d+(?:pt|ex|em)){2}|^-?\d*\.?\d+(?:ex|em)(?=[A-Z])")
+
+
+def _number(label: str | None) -> str | None:
+    """A table's number as LaTeX counts it: "TABLE IV" and "Table 4" are "Table 4"; "Table 6 (a)"
+    (a part of subtables) is "Table 6"."""
+    if not label:
+        return None
+    words = _PART.sub("", label).split()
+    last = words[-1].rstrip(".:").lower() if words else ""
+    if last and set(last) <= set(_ROMAN):
+        values = [_ROMAN[ch] for ch in last]
+        last = str(sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values)))
+    return f"Table {last}"
+
+
+def _loose(text: str) -> str:
+    """A cell as compared here: letters and digits only, lower case (the LaTeX text is not the printed glyphs)."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower() if ch.isalnum())
+
+
+def _gold_cell(cell: str) -> str:
+    cell = _STRUT.sub("", cell)
+    return "" if _MARKUP.search(cell) else _loose(cell)
+
+
+def latex_tables(tex: Path) -> list[TableGrid]:
+    """The captioned table floats of a LaTeX source, numbered as LaTeX counts them, each the rows
+    of its ``tabular`` environments (the LaTeX parser's own :func:`tabular_cells`); cells loose,
+    markup left uncounted (see the module). The floats are read from the source itself
+    (comments out, verbatim out): the LaTeX parser's walk loses some classes' bodies (REVTeX's),
+    and the tables with them. A float whose body is code's output (a ``verbatim`` chunk Sweave
+    runs) counts for the numbering only. A source's ``\\input`` files are not read: the unseen
+    sets hold one file per paper."""
+    text = verbatim_as_text(_VERBATIM.sub(lambda _: _GENERATED, strip_comments(read_tex(tex))))
+    grids: list[TableGrid] = []
+    for match in _FLOAT.finditer(text):
+        end, _ = find_end(text, match.group(1), match.end())
+        body = text[match.end() : end]
+        caption = _CAPTION_COMMAND.search(body)
+        if caption is None:
+            continue  # an unnumbered float ("continued" tables use \contcaption)
+        if _GENERATED in body:
+            grids.append(TableGrid(None, "", ()))  # a body written by code run with the source (Sweave): numbered, not scored
+            continue
+        title, _ = read_group(body, skip_space(body, read_optional(body, caption.end())[1]))
+        cells = [row for tabular in find_tabulars(body) for row in tabular_cells(tabular)]
+        rows = tuple(tuple(_gold_cell(cell) for cell in row) for row in cells if any(_STRUT.sub("", cell).strip() for cell in row))
+        number = f"Table {len(grids) + 1}"
+        grids.append(TableGrid(number, plain(title), rows))
+    return [grid for grid in grids if grid.rows]
+
+
+def latex_papers(folder: Path) -> list[tuple[Path, Path]]:
+    """The PDFs of ``folder``'s MANIFEST.tsv that have a LaTeX source beside them."""
+    return [(folder / row.pairs_with, folder / row.file) for row in read_manifest(folder / "MANIFEST.tsv") if row.kind == "gold-latex"]
+
+
+def score_latex(folder: Path) -> list[PaperTables]:
+    """Every captioned LaTeX table of ``folder`` against the parsed PDF's tables (:func:`pair_latex`)."""
+    papers = []
+    for pdf, tex in latex_papers(folder):
+        gold = latex_tables(tex)
+        if not gold:
+            continue
+        extracted = [
+            TableGrid(_number(table.label), table.caption, tuple(tuple(_loose(cell) for cell in row) for row in table.cells))
+            for table in parse_pdf(pdf).tables
+        ]
+        paper = PaperTables(pdf.name)
+        for table, pieces in zip(gold, pair_latex(gold, extracted), strict=True):
+            paper.scores += score_tables(pdf.name, [table], [dataclasses.replace(piece, label=table.label) for piece in pieces]).scores
+        papers.append(paper)
+    return papers
+
+
+def pair_latex(gold: list[TableGrid], extracted: list[TableGrid]) -> list[list[TableGrid]]:
+    """The pieces each gold table takes: by caption first (a source may number its tables
+    otherwise than its floats count, an appendix's "Table A1"), the pieces of the best one's
+    number with it (continued, or parts of subtables); by number where no caption is like."""
+    free = list(range(len(extracted)))
+    taken: list[list[TableGrid]] = []
+    for table in gold:
+        # the most similar caption; among equals ("An Example With Sub-Tables", "Another Example ..."), the same number
+        similar = sorted(
+            ((caption_similarity(table.caption, extracted[e].caption), extracted[e].label == table.label, -e) for e in free), reverse=True
+        )
+        if similar and similar[0][0] >= CAPTION_PAIRING:
+            number = extracted[-similar[0][2]].label
+            chosen = [-e for score, _, e in similar if score >= CAPTION_PAIRING and extracted[-e].label == number]
+        else:
+            chosen = [e for e in free if extracted[e].label is not None and extracted[e].label == table.label]
+        free = [e for e in free if e not in chosen]
+        taken.append([extracted[e] for e in sorted(chosen)])
+    return taken
+
+
+def _mean(values: list[float | None]) -> str:
+    known = [value for value in values if value is not None]
+    return f"{sum(known) / len(known):.3f}" if known else "-"
+
+
+def render_latex(papers: list[PaperTables], failures: int) -> list[str]:
+    """Figures over the gold tables, a line per table, and the worst tables' grids."""
+    scores = [score for paper in papers for score in paper.scores]
+    lines = [
+        f"{len(scores)} captioned LaTeX tables in {len(papers)} PDFs: found {sum(s.detected for s in scores)}, "
+        f"cell recall {_mean([s.exact_cell_recall for s in scores])}, TEDS {_mean([s.teds for s in scores])}, "
+        f"TEDS-Struct {_mean([s.teds_structure for s in scores])}, same shape {sum(s.extracted_shape == s.gold_shape for s in scores)}"
+    ]
+    for score in scores:
+        lines.append(
+            f"  {score.pdf} {score.label}: gold {score.gold_shape}, parsed {score.extracted_shape}, cells {_value(score.exact_cell_recall)}, "
+            f"TEDS {_value(score.teds)}"
+        )
+    if failures:
+        worst = sorted(scores, key=lambda s: s.exact_cell_recall if s.exact_cell_recall is not None else 1.0)[:failures]
+        lines.append("worst tables:")
+        lines += [f"  {s.pdf} {s.label} cells {_value(s.exact_cell_recall)} ({s.caption[:60]})" for s in worst]
+    return lines
+
+
+def _value(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def latex_json(papers: list[PaperTables]) -> list[dict[str, object]]:
+    return [dict(score.__dict__) for paper in papers for score in paper.scores if isinstance(score, TableScore)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--split", choices=("dev", "heldout"), default="dev")
@@ -65,7 +228,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, help="keep the generated PDFs in this folder")
     parser.add_argument("--failures", type=int, default=0, help="print the N worst tables (dev split only)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("--latex", type=Path, help="score the real PDFs of this folder against their LaTeX sources instead")
     args = parser.parse_args(argv)
+    if args.latex:
+        logging.basicConfig(level=logging.ERROR)
+        papers = score_latex(args.latex)
+        print("\n".join(render_latex(papers, args.failures)))
+        if args.json:
+            args.json.write_text(json.dumps(latex_json(papers), indent=1, ensure_ascii=False, default=list))
+        return 0
     split: SplitName = args.split
     if args.failures and split == "heldout":
         parser.error("--failures is for the dev split: the held-out split is reported, never studied")

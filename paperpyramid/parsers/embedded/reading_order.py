@@ -125,6 +125,8 @@ def _titles_repeated(pages: list[Page], furniture: set[str]) -> list[Line]:
 _EDGE_GAP = 1.2
 #: the share of pages (three at least) a running head's place recurs on
 _HEAD_SHARE = 0.3
+#: a float's caption: set at the top of several pages (MNRAS's tables) it recurs in place, but it is no head
+_FLOAT_CAPTION = re.compile(r"^(?:Table|TABLE|Figure|FIGURE|Fig\.)\s*[A-Z]?\d+[a-z]?[.:]?\s")
 
 
 def placed_heads(pages: list[Page]) -> list[list[Line]]:
@@ -133,10 +135,12 @@ def placed_heads(pages: list[Page]) -> list[list[Line]]:
     page's top and bottom rows set off from the text by a gap, that recur in the same place
     (font, size and baseline) on a share of the pages. Where the text repeats,
     :func:`furniture_keys` finds them by it; these sit anywhere in the margin, often below its
-    band. Returns the lines of each page."""
+    band; a float's caption at the page's top is none (:data:`_FLOAT_CAPTION`). Returns the lines
+    of each page."""
     if len(pages) < 3:
         return [[] for _ in pages]
     rows = [[*_edge_row(page, top=True), *_edge_row(page, top=False)] for page in pages]
+    rows = [[line for line in row if not _FLOAT_CAPTION.match(line.text.strip())] for row in rows]
     needed = max(3, round(len(pages) * _HEAD_SHARE))
     return [[line for line in row if len(_pages_in_place(line, pages, rows)) >= needed] for row in rows]
 

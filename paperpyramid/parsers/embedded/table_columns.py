@@ -20,7 +20,11 @@ from dataclasses import replace
 
 from paperpyramid.parsers.embedded.layout import Line, Word, normalize_text
 
-__all__ = ["column_edges", "column_of", "number_gap", "place_overhangs", "word_segments", "word_space", "words_text"]
+__all__ = ["TYPEWRITER", "column_edges", "column_of", "number_gap", "place_overhangs", "word_segments", "word_space", "words_text"]
+
+#: typewriter (fixed-pitch) fonts by name: Computer and Latin Modern's, txfonts' ("t1xtt"),
+#: Courier, and the usual monospaced families
+TYPEWRITER = re.compile(r"mono|courier|typewriter|consol|menlo|inconsolata|nimbusmon|^[a-z\d]{0,5}tt\d*(?:-|$)", re.IGNORECASE)
 
 # a river is at least this share of the text size wide (and 3 pt) where the gaps between words
 # tell nothing (no line holds two words)
@@ -36,6 +40,8 @@ _JUSTIFIED = 3.0
 _NUMBER_RIVER = 0.8
 # no "(0.88)": a mean and its spread in brackets are one cell; no "1,": an item of a list ("1, 2, 5") in one cell
 _NUMBER = re.compile(r"^[-+−–]?\d(?:[\d.,]*\d)?%?$")
+# a number with a note's mark ("20*", "0.05†"), as set in a column of values
+_MARKED_NUMBER = re.compile(r"^[-+−–]?\d(?:[\d.,]*\d)?%?[*†‡§]*$")
 # a row of fewer pieces than this share of most rows' is a label across columns, not cells
 _DENSE = 0.6
 # a label across columns spans less than this share of the table's width
@@ -75,13 +81,15 @@ def words_text(words: Sequence[Word]) -> str:
 
 def word_segments(lines: Sequence[Line], space: float | None) -> list[Line]:
     """Every line cut where two of its words lie clearly further apart than ``space``: the
-    cells of a tight table the layout set on one line."""
+    cells of a tight table the layout set on one line. A line in a typewriter face spaces its
+    words a whole character apart (:func:`_pitch`), wider than the table's roman spaces: it is
+    cut where its own gaps are clearly wider than that ("\\citep[see][figure 7]" is one cell)."""
     if space is None:
         return list(lines)
-    limit = max(_CELL_GAP * space, 1.0)
     segments: list[Line] = []
     for line in lines:
         words = line.words or []
+        limit = max(_CELL_GAP * max(space, _pitch(line)), 1.0)
         gaps = [words[index][1] - words[index - 1][2] for index in range(1, len(words))]
         cuts = [index for index in range(1, len(words)) if gaps[index - 1] > limit]
         if not cuts or (_justified(gaps) and statistics.median(gaps) <= _JUSTIFIED * space):
@@ -91,6 +99,14 @@ def word_segments(lines: Sequence[Line], space: float | None) -> list[Line]:
             group = words[start:end]
             segments.append(replace(line, text=words_text(group), x0=group[0][1], x1=group[-1][2], words=group, parts=None))
     return segments
+
+
+def _pitch(line: Line) -> float:
+    """The width of a character of a line set in a typewriter face (its space is as wide); 0 for another face."""
+    words = line.words or []
+    if not words or not TYPEWRITER.search(line.font):
+        return 0.0
+    return sum(end - start for _, start, end in words) / max(1, sum(len(text) for text, _, _ in words))
 
 
 def _justified(gaps: Sequence[float]) -> bool:
@@ -126,24 +142,51 @@ def column_edges(
     then :func:`word_segments`, so no gap inside a cell is that wide), else 0.6 of the text size;
     between columns of numbers, most of the ``numbers`` gap (:func:`number_gap`) is enough where
     they are set closer than that. A river the rows of most cells leave open is one where only
-    words of the other rows cross it (labels across columns: :func:`_dense_rows`).
+    words of the other rows cross it (labels across columns: :func:`_dense_rows`); so is one the
+    body's rows of values leave open, where only the header's labels cross it (a label wrapped
+    over lines, or set over the columns it heads: :func:`_body_rows`).
     """
     edges = _edges(rows, x0, x1, space, numbers)
-    dense = _dense_rows(rows)
-    if len(dense) == len(rows) or len(edges) < 2:
+    if len(edges) < 2:
         return edges
-    sparse = [line for row in rows if not any(row is kept for kept in dense) for line in row]
-    extent = max(line.x1 for row in dense for line in row) - min(line.x0 for row in dense for line in row)
-    for edge in _edges(dense, x0, x1, space, numbers)[1:-1]:
-        crossing = [line for line in sparse if line.x0 < edge < line.x1]
+    for kept in (_dense_rows(rows), _body_rows(rows)):
+        if len(kept) < len(rows):
+            edges = _label_rivers(rows, kept, edges, x0, x1, space, numbers)
+    return edges
+
+
+def _label_rivers(
+    rows: Sequence[Sequence[Line]],
+    kept: Sequence[Sequence[Line]],
+    edges: list[float],
+    x0: float,
+    x1: float,
+    space: float | None,
+    numbers: float | None,
+) -> list[float]:
+    """``edges`` with the rivers of the ``kept`` rows that only labels of the other rows cross
+    (words over some of the columns, not prose across them all), between columns of numbers."""
+    others = [line for row in rows if not any(row is mine for mine in kept) for line in row]
+    extent = max(line.x1 for row in kept for line in row) - min(line.x0 for row in kept for line in row)
+    found = list(edges)
+    for edge in _edges(kept, x0, x1, space, numbers)[1:-1]:
+        crossing = [line for line in others if line.x0 < edge < line.x1]
         # labels: words, over some of the columns (a line across them all is prose over the table)
         words = bool(crossing) and all(_LETTER.search(line.text) and line.x1 - line.x0 < _LABEL * extent for line in crossing)
         nearest = min(edges, key=lambda old: abs(edge - old))
         # text between it and the nearest edge: not the gap a river of every row parts already
         apart = any(min(edge, nearest) < line.x0 and line.x1 < max(edge, nearest) for row in rows for line in row)
-        if words and apart and _numbers_either_side(dense, edge):
-            edges.append(edge)
-    return sorted(edges)
+        if words and apart and _numbers_either_side(kept, edge):
+            found.append(edge)
+    return sorted(found)
+
+
+def _body_rows(rows: Sequence[Sequence[Line]]) -> Sequence[Sequence[Line]]:
+    """The rows from the first that holds two values or more on, where three or more do: a
+    header over them (labels wrapped over lines, a label over the columns it heads) may cross
+    rivers the body's columns of numbers leave open."""
+    start = next((index for index, row in enumerate(rows) if sum(1 for line in row if _MARKED_NUMBER.match(line.text)) >= 2), 0)
+    return rows[start:] if start > 0 and len(rows) - start >= 3 else rows
 
 
 def _edges(rows: Sequence[Sequence[Line]], x0: float, x1: float, space: float | None, numbers: float | None) -> list[float]:
@@ -201,7 +244,7 @@ def _numbers_either_side(rows: Sequence[Sequence[Line]], edge: float) -> bool:
         after = [line for line in row if line.x0 >= edge]
         if before and after:
             pairs.append((max(before, key=lambda line: line.x1), min(after, key=lambda line: line.x0)))
-    numeric = sum(1 for left, right in pairs if _NUMBER.match(left.text) and _NUMBER.match(right.text))
+    numeric = sum(1 for left, right in pairs if _MARKED_NUMBER.match(left.text) and _MARKED_NUMBER.match(right.text))
     return len(pairs) >= 3 and numeric >= 0.6 * len(pairs)
 
 

@@ -22,7 +22,7 @@ from typing import cast
 
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.table_columns import column_edges
+from paperpyramid.parsers.embedded.table_columns import TYPEWRITER, column_edges
 from paperpyramid.parsers.embedded.table_engine import Region
 from paperpyramid.parsers.embedded.table_reader import held_by, reads_as_prose
 from paperpyramid.parsers.embedded.table_rules import BBox
@@ -52,9 +52,7 @@ _CODE = re.compile(
     r"|^\s*(?:if|else|elif|end|for|while|do|return|break|continue|function|def|var|let|const|int|void|begin)\b(?!-)"
 )
 _CODE_ROWS = 0.4
-# typewriter (fixed-pitch) fonts by name: Computer and Latin Modern's, Courier, and the usual
-# monospaced families; a run set this much in one is a listing or a program's output
-_TYPEWRITER = re.compile(r"mono|courier|typewriter|consol|menlo|inconsolata|nimbusmon|^[a-z]{0,5}tt\d*(?:-|$)", re.IGNORECASE)
+# a run set this much in a typewriter face (:data:`~.table_columns.TYPEWRITER`) is a listing or a program's output
 _TYPEWRITER_SHARE = 0.8
 # a console's prompt opening a command (R, a shell, Python, IPython), an R assignment, or a
 # label of its output ("Coefficients:", "$theta"); looked for this many lines' heights over a run too
@@ -83,14 +81,19 @@ def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[lis
     for page in sorted({block.page for block in blocks}):
         indices = [index for index, block in enumerate(blocks) if block.page == page]
         captioned = [
-            cast("list[list[str]]", blocks[index].extra["found"])
+            (index, cast("list[list[str]]", blocks[index].extra["found"]))
             for index in indices
             if blocks[index].kind == "caption" and blocks[index].extra.get("found")
         ]
         for members, box in uncaptioned_tables([blocks[index] for index in indices]):
-            if any(held_by(cells, [blocks[indices[member]] for member in members]) for cells in captioned):
-                for member in members:  # rows of a captioned table its caption's blocks missed
+            holder = next((index for index, cells in captioned if held_by(cells, [blocks[indices[member]] for member in members])), None)
+            if holder is not None:
+                # rows of a captioned table its caption's blocks missed: its members, so that
+                # what its cells do not hold (a title under a caption of its label alone) stays text
+                for member in members:
                     blocks[indices[member]].kind = "table_part"
+                held_before = cast("list[int]", blocks[holder].extra.get("members") or [])
+                blocks[holder].extra["members"] = sorted({*held_before, *(indices[member] for member in members)})
                 continue
             if _console(
                 [line for member in members for line in blocks[indices[member]].lines],
@@ -165,14 +168,14 @@ def _console(run: Sequence[Line], page: Sequence[Line], box: tuple[float, float,
     among its lines or the typewriter lines just over it ("R> summary(fm)", "> fit <- lm(…)",
     "Coefficients:"). A table set in a typewriter font alone, between paragraphs, stays one."""
     named = [line for line in run if line.font]
-    fixed = sum(len(line.text) for line in named if _TYPEWRITER.search(line.font))
+    fixed = sum(len(line.text) for line in named if TYPEWRITER.search(line.font))
     if not named or fixed < _TYPEWRITER_SHARE * sum(len(line.text) for line in named):
         return False
     height = max(line.height for line in run)
     over = [
         line
         for line in page
-        if _TYPEWRITER.search(line.font)
+        if TYPEWRITER.search(line.font)
         and box[1] - _CONSOLE_REACH * height <= line.bottom <= box[1] + 1
         and line.x0 < box[2]
         and line.x1 > box[0]

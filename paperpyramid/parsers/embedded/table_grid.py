@@ -18,6 +18,7 @@ from typing import Any
 from paperpyramid.parsers.embedded.blocks import join_lines
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_bands import split_at
+from paperpyramid.parsers.embedded.table_printed_rows import VALUE
 from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules
 
 __all__ = ["ruled_grid"]
@@ -25,6 +26,8 @@ __all__ = ["ruled_grid"]
 _PDFPLUMBER_HINT = "the table engine's ruled-grid step needs pdfplumber (MIT): pip install 'pdfplumber>=0.11,<0.12'"
 # a word broken over two lines ("CONSE-" over "QUENCES")
 _BROKEN = re.compile(r"[^\W\d_]-$")
+# a cell's next line this many line heights under its last (a line's space left empty) opens a new row
+_RESUMES = 1.8
 
 
 def ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
@@ -47,8 +50,9 @@ def ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> li
     table = min(tables, key=lambda found: found.bbox[1])
     borders = sorted({cell[0] for cell in table.cells} | {cell[2] for cell in table.cells})
     pieces = [piece for line in lines for piece in split_at(line, borders)]
-    if any(_rows_unruled([piece for piece in pieces if row.bbox[1] <= piece.mid_y < row.bbox[3]], row.cells) for row in table.rows):
-        return None  # columns ruled, rows not: the text's rows decide
+    inside = [[piece for piece in pieces if row.bbox[1] <= piece.mid_y < row.bbox[3]] for row in table.rows]
+    if any(_rows_unruled(found, row.cells) or _cell_resumes(found, row.cells) for found, row in zip(inside, table.rows, strict=True)):
+        return None  # columns ruled, rows not (or only between groups of rows): the text's rows decide
     starts = sorted({cell[0] for cell in table.cells})
     rows = [_row_texts(lines, pieces, row.cells, starts) for row in table.rows]
     while rows and not any(rows[0]):
@@ -105,17 +109,40 @@ def _rows_unruled(pieces: Sequence[Line], cells: Sequence[BBox | None]) -> bool:
             found = {round(line.bottom) for line in inside}
             extents = [
                 max(line.x1 for line in inside if round(line.bottom) == y) - min(line.x0 for line in inside if round(line.bottom) == y)
-                for y in found
+                for y in sorted(found)
             ]
-            short = sum(1 for extent in extents if extent < 0.6 * (cell[2] - cell[0]))
             texts = [
                 " ".join(line.text for line in sorted(inside, key=lambda line: line.x0) if round(line.bottom) == y) for y in sorted(found)
             ]
+            # a value is a cell of its own, however much of a narrow column it fills
+            short = sum(1 for extent, text in zip(extents, texts, strict=True) if extent < 0.6 * (cell[2] - cell[0]) or VALUE.match(text))
             goes_on = sum(1 for a, b in zip(texts, texts[1:], strict=False) if _BROKEN.search(a) or b[:1].islower())
             if len(found) >= 3 and 2 * short > len(found) and 2 * goes_on < len(found) - 1:
                 baselines.append(found)
     shared = [found for found in baselines if sum(1 for other in baselines if len(found & other) >= 3) >= 2]
     return len(shared) >= 2
+
+
+def _cell_resumes(pieces: Sequence[Line], cells: Sequence[BBox | None]) -> bool:
+    """Whether a cell of a grid row holds lines that resume after a line's space or more left
+    empty, beside another cell's lines there ("ML", then "quasi" three lines down, beside a
+    description wrapped over them): the box holds several rows, ruled only between groups of
+    them. Lines of smaller type (a superscript, an index) are left out."""
+    if len(pieces) < 3:
+        return False
+    size = sorted(line.size for line in pieces)[len(pieces) // 2]
+    body = [line for line in pieces if line.size >= 0.9 * size]
+    height = sorted(line.height for line in body)[len(body) // 2]
+    for cell in cells:
+        if cell is None:
+            continue
+        beside = [line for line in body if cell[1] <= line.mid_y < cell[3]]
+        own = sorted({line.bottom for line in beside if cell[0] <= (line.x0 + line.x1) / 2 < cell[2]})
+        others = [line.bottom for line in beside if not cell[0] <= (line.x0 + line.x1) / 2 < cell[2]]
+        for above, below in zip(own, own[1:], strict=False):
+            if below - above > _RESUMES * height and any(above + 0.5 * height < y < below - 0.5 * height for y in others):
+                return True
+    return False
 
 
 def _row_texts(lines: Sequence[Line], pieces: Sequence[Line], cells: Sequence[BBox | None], starts: Sequence[float]) -> list[str]:

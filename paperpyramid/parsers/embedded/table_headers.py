@@ -142,9 +142,11 @@ def _phrase(label: Line, lines: Sequence[Line]) -> list[Line]:
 
 
 def header_rows(rows: Sequence[PrintedRow], rules: Sequence[Rule], width: float) -> Sequence[PrintedRow]:
-    """The printed rows of the header, as far as they tell: over the first row holding a value
-    and over the first rule across the table under the first row, three at most."""
-    end = next((index for index, row in enumerate(rows) if any(_VALUE.match(line.text) for line in row.lines)), len(rows))
+    """The printed rows of the header, as far as they tell: over the first row under the first
+    holding a value and over the first rule across the table under the first row, three at most.
+    The first row is the header's whatever it holds: a label's note mark ("Element 1" with its
+    superscript "1", read "Element 11") or a year is no row of values."""
+    end = next((index for index, row in enumerate(rows) if index and any(_VALUE.match(line.text) for line in row.lines)), len(rows))
     ruled = [rule.y for rule in rules if rule.x1 - rule.x0 >= 0.8 * width and rule.y > rows[0].bottom - 1] if rows else []
     if ruled:
         end = min(end, sum(1 for row in rows if row.top < min(ruled)))

@@ -31,6 +31,10 @@ __all__ = ["body_margins", "find_region", "next_captions_table", "prose_line", "
 # "Table 2", "Fig. 3a", "TABLE IV" (Roman numerals in capitals: "Table In" is no caption)
 _CAPTION_START = re.compile(r"^\s*(?i:table|tab\.|fig\.?|figure|scheme|chart)\s*(?:[A-Za-z]?\d+[A-Za-z]?|[IVX]+)\b")
 _TABLE_WORD = re.compile(r"^\s*(?:table|tab\.)", re.IGNORECASE)
+# a caption of its label alone ("Table 1", "TABLE IV."), its title on a line of its own under it
+_LABEL_ALONE = re.compile(r"^\s*(?i:table|tab\.)\s*(?:[A-Za-z]?\d+[A-Za-z]?|[IVX]+)\s*[.:]?\s*$")
+# the title sits at most this many of its line heights under such a label (APA: a blank line)
+_TITLE_GAP = 2.5
 # two rules no further apart than this are only the table's top and header rules (three close it)
 _HEADER_RULES = 60.0
 # a column of running text spans at least this share of the width the long lines of a span cover
@@ -39,6 +43,8 @@ _TEXT_COLUMN = 0.45
 _ABOVE_GAP = 18.0
 # a caption under its table sits closer under it than this share of the gap over a table under a caption
 _HUGS = 0.6
+# a rule that closes a table is at least this share of its top rule's width
+_AS_WIDE = 0.8
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
 _FOOTER_BAND = 0.1
 
@@ -74,7 +80,7 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     if not inside:
         return None
     footer = pbottom - _FOOTER_BAND * (pbottom - ptop)
-    below = _closing_rules([rule for rule in crossing if top - 2 <= rule.y <= min(limit, footer)], column, span)
+    below = _closing_rules(_as_wide([rule for rule in crossing if top - 2 <= rule.y <= min(limit, footer)]), column, span)
     bottom = before_wide_gap(inside) + 0.5
     if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
         bottom = below[-1].y + 0.5
@@ -187,6 +193,16 @@ def _running_text(column: Sequence[Line], top: float, limit: float) -> float:
     return limit
 
 
+def _as_wide(rules: list[Rule]) -> list[Rule]:
+    """The rules as wide as the first (the table's top rule) or nearly: a rule over some of the
+    columns (under a label that spans them) closes nothing, nor does one of a figure or an
+    algorithm set in one column of the page under a table across both (its notes between)."""
+    if not rules:
+        return rules
+    width = rules[0].x1 - rules[0].x0
+    return [rule for rule in rules if rule.x1 - rule.x0 >= _AS_WIDE * width]
+
+
 def _closing_rules(rules: list[Rule], column: Sequence[Line], span: tuple[float, float]) -> list[Rule]:
     """The rules under a caption down to the table's last: rules further down, past lines of
     running text (two or more across most of the column), belong to what follows (a figure)."""
@@ -284,22 +300,42 @@ def _one_column(lines: Sequence[Line], middle: float) -> bool:
 def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
     """Where the table starts: under the caption's continuation lines (same left edge, same
     size, or the same line height where a font reports another size, close under the line
-    above, alone on their baseline: a row of cells is the header)."""
+    above, alone on their baseline: a row of cells is the header). A caption of its label alone
+    ("Table 1", APA's bold label over its italic title; IEEE's centred "TABLE I" over its title)
+    goes on with its title a blank line or two under it: alone on its line, on the label's left
+    edge or centred under it (:func:`_titled`)."""
     cx0, ctop, cx1, cbottom = caption_bbox
     caption = [line for line in column if line.top >= ctop - 1 and line.bottom <= cbottom + 1]
     size = statistics.median(line.size for line in caption) if caption else None
     height = statistics.median(line.height for line in caption) if caption else None
+    titled = bool(caption) and bool(_LABEL_ALONE.match(" ".join(line.text for line in caption)))
     top, previous = cbottom + 0.5, cbottom
     for line in column:
         if line.top < cbottom - 1:
             continue
+        alone = not any(other is not line and abs(other.top - line.top) < 0.5 * line.height and other.x0 > line.x1 for other in column)
+        if titled:
+            titled = False
+            if alone and _titled(line, caption_bbox, previous):
+                top, previous = line.bottom + 0.5, line.bottom
+                continue
         continues = (
             abs(line.x0 - cx0) <= 2.5
             and line.top - previous <= 0.6 * line.height
             and (size is None or abs(line.size - size) <= 0.6 or (height is not None and abs(line.height - height) <= 0.3))
-            and not any(other is not line and abs(other.top - line.top) < 0.5 * line.height and other.x0 > line.x1 for other in column)
+            and alone
         )
         if not continues:
             break
         top, previous = line.bottom + 0.5, line.bottom
     return top
+
+
+def _titled(line: Line, caption_bbox: BBox, previous: float) -> bool:
+    """Whether ``line`` is the title under a caption of its label alone: words, no wider gap
+    between its words than its own spaces (no row of cells), on the label's left edge or
+    centred under it, at most :data:`_TITLE_GAP` line heights under it."""
+    cx0, _, cx1, _ = caption_bbox
+    placed = abs(line.x0 - cx0) <= 2.5 or abs((line.x0 + line.x1) / 2 - (cx0 + cx1) / 2) <= 2.5
+    words = sum(1 for word in line.text.split() if any(ch.isalpha() for ch in word))
+    return placed and words >= 2 and not line.parts and line.top - previous <= _TITLE_GAP * line.height

@@ -8,7 +8,8 @@ together than the table's row spacing join (``_join_wrapped``, and ``_join_tight
 gaps do not fall into two groups); where no gap tells, a line under a line that filled its
 column goes on with it (``_paragraphs_go_on``, ``_hangs_under``); a band between two rules of a
 table ruled between its rows is one row where its lines are the lines of wrapped cells
-(:mod:`.table_ruled_bands`); notes under the table are dropped.
+(:mod:`.table_ruled_bands`); then a line of cells wrapped in narrow columns, a line's pitch
+under the row above, goes on with it (``_join_going_on``); notes under the table are dropped.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from __future__ import annotations
 import re
 import statistics
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from dataclasses import replace
+from typing import TYPE_CHECKING, NamedTuple
 
+from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_columns import column_of
 from paperpyramid.parsers.embedded.table_printed_rows import GOES_ON, VALUE, PrintedRow, mostly_values, row_columns
 from paperpyramid.parsers.embedded.table_ruled_bands import join_ruled_bands
@@ -50,8 +53,9 @@ _NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
 def join_rows(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
     """The table's rows from its printed ``rows`` (top to bottom), its horizontal ``rules`` and
     its column ``edges``."""
-    joined = _join_wrapped(_labels_across(rows, edges), rules, edges)
-    return _drop_notes(join_ruled_bands(joined, rules, edges), rules, edges)
+    least = _least_pitch(rows)
+    joined = join_ruled_bands(_join_wrapped(_labels_across(rows, edges), rules, edges), rules, edges)
+    return _drop_notes(_join_going_on(joined, rules, edges, least), rules, edges)
 
 
 def _labels_across(rows: list[PrintedRow], edges: Sequence[float]) -> list[PrintedRow]:
@@ -93,9 +97,7 @@ def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequ
     ruled = [any(a.bottom - 1 <= rule.y <= b.top + 1 for rule in rules) for a, b in zip(rows, rows[1:], strict=False)]
     size = statistics.median(line.size for row in rows for line in row.lines) if rows else 0.0
     threshold = _wrap_threshold([gap for gap, rule in zip(gaps, ruled, strict=True) if not rule], size)
-    right: dict[int, float] = {}
-    for line in (line for row in rows for line in row.lines):
-        right[column_of(line, edges)] = max(right.get(column_of(line, edges), line.x1), line.x1)
+    right = _right_edges(rows, edges)
     first = min((column_of(line, edges) for row in rows for line in row.lines), default=0)
     joined: list[PrintedRow] = []
     for index, row in enumerate(rows):
@@ -123,6 +125,24 @@ def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequ
         else:
             joined.append(PrintedRow(row.top, row.bottom, list(row.lines), row.alone))
     return _join_tight(joined, rules, edges)
+
+
+def _join_going_on(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float], least: _Pitch) -> list[PrintedRow]:
+    """The rows with each line of cells wrapped in narrow columns (:func:`_cells_go_on`) set a
+    line's pitch under the row above (:func:`_at_line_pitch`, however the boxes of its lines gap)
+    joined to it; after the other joins, which learn the table's spacing (and a ruled band's
+    rows) from these lines too."""
+    right = _right_edges(rows, edges)
+    joined: list[PrintedRow] = []
+    for row in rows:
+        last = joined[-1] if joined else None
+        ruled = last is not None and any(last.bottom - 1 <= rule.y <= row.top + 1 for rule in rules)
+        if last is not None and not ruled and not row.alone and _at_line_pitch(last, row, least) and _cells_go_on(last, row, edges, right):
+            last.lines += row.lines
+            last.bottom = max(last.bottom, row.bottom)
+        else:
+            joined.append(row)
+    return joined
 
 
 def _paragraphs_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float], right: dict[int, float]) -> bool:
@@ -167,11 +187,70 @@ def _hangs_under(
     return True
 
 
+def _right_edges(rows: Sequence[PrintedRow], edges: Sequence[float]) -> dict[int, float]:
+    """How far right each column's lines reach."""
+    right: dict[int, float] = {}
+    for line in (line for row in rows for line in row.lines):
+        right[column_of(line, edges)] = max(right.get(column_of(line, edges), line.x1), line.x1)
+    return right
+
+
+class _Pitch(NamedTuple):
+    """A table's line pitch (top to top) and the text size whose lines measure it."""
+
+    pitch: float
+    size: float
+
+
+def _least_pitch(rows: Sequence[PrintedRow]) -> _Pitch:
+    """The table's line pitch: the median of the pitches between printed rows (from the lowest
+    line of one to the highest of the next) over half a line's height, measured on lines of the
+    text's size (a raised index, set smaller, sits higher; a typewriter face's box a little off
+    the roman's); 0 where there are none."""
+    if len(rows) < 2:
+        return _Pitch(0.0, 0.0)
+    size = statistics.median(line.size for row in rows for line in row.lines)
+    height = statistics.median(line.height for row in rows for line in row.lines)
+    pitches = sorted(p for a, b in zip(rows, rows[1:], strict=False) if (p := _pitch_under(a, b, size)) > 0.5 * height)
+    return _Pitch(statistics.median(pitches) if pitches else 0.0, size)
+
+
+def _pitch_under(above: PrintedRow, row: PrintedRow, size: float) -> float:
+    """From the lowest line of ``above`` to the highest of ``row``, lines of the text's ``size``."""
+    over = [line.top for line in above.lines if line.size >= 0.9 * size]
+    under = [line.top for line in row.lines if line.size >= 0.9 * size]
+    return min(under) - max(over) if over and under else 0.0
+
+
+def _at_line_pitch(above: PrintedRow, row: PrintedRow, least: _Pitch) -> bool:
+    """Whether ``row`` sits the table's line pitch (:func:`_least_pitch`) under ``above``."""
+    return least.pitch > 0 and 0 < _pitch_under(above, row, least.size) <= _TIGHT * least.pitch
+
+
+def _cells_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float], right: dict[int, float]) -> bool:
+    """The next line of cells wrapped in narrow columns (a row label among them), set a line's
+    pitch under the row above (:func:`_at_line_pitch`): it fills only some of the columns the row above fills, holds no
+    value, and each of its lines goes on from the line over it, which was wrapped (the first word
+    would not have fit after it) in the middle of a phrase: a word broken ("triangu-" over "lar
+    matrix") or a line of words that goes on in lower case ("Random-effects Cholesky" over
+    "factor"). A group's label under a row opens with a capital, and a row of a group under a
+    cell of one word ("severe" over "mild") ends nothing: both stay rows."""
+    mine, theirs = row_columns(row, edges), row_columns(above, edges)
+    if not mine or not mine < theirs or any(VALUE.match(line.text) for line in row.lines):
+        return False
+    for column in mine:
+        over = _lowest_line(above, column, edges).text.rstrip()
+        under = min((line for line in row.lines if column_of(line, edges) == column), key=lambda line: line.x0).text
+        if not (over.endswith("-") or (" " in over and GOES_ON.match(under))) or not _wrapped(above, row, column, edges, right, 2):
+            return False
+    return True
+
+
 def _wrapped(above: PrintedRow, row: PrintedRow, column: int, edges: Sequence[float], right: dict[int, float], least: int) -> bool:
     """Whether the lowest line of ``above`` in ``column`` (``least`` characters or more) was
     wrapped into the line of ``row`` there: its first word would not have fit after it in the
     column, and the line above does not end a sentence before a capital."""
-    over = max((line for line in above.lines if column_of(line, edges) == column), key=lambda line: line.top)
+    over = _lowest_line(above, column, edges)
     under = min((line for line in row.lines if column_of(line, edges) == column), key=lambda line: line.x0)
     if len(over.text) < least or not under.words or len(under.text) < 2:
         return False
@@ -179,6 +258,18 @@ def _wrapped(above: PrintedRow, row: PrintedRow, column: int, edges: Sequence[fl
     if over.x1 + _SPACE * over.size + (x1 - x0) <= right[column]:
         return False  # the word would have fit: the line above ended a cell
     return not (over.text.rstrip().endswith((".", "!", "?", ":", ";")) and not text[:1].islower())
+
+
+def _lowest_line(row: PrintedRow, column: int, edges: Sequence[float]) -> Line:
+    """The lowest line of ``row`` in ``column``, whole: a line justified across a narrow column
+    ("double  sparse  lower-") was cut into pieces at its stretched spaces, and it ends where its
+    last piece does."""
+    inside = [line for line in row.lines if column_of(line, edges) == column]
+    lowest = max(line.top for line in inside)
+    pieces = sorted((line for line in inside if line.top > lowest - 0.5 * line.height), key=lambda line: line.x0)
+    if len(pieces) == 1:
+        return pieces[0]
+    return replace(pieces[0], text=" ".join(piece.text for piece in pieces), x1=pieces[-1].x1, words=None, parts=None)
 
 
 def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
@@ -286,9 +377,16 @@ def _wrap_threshold(gaps: Sequence[float], size: float) -> float:
 
 
 def _drop_notes(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
-    """Trailing one-cell rows under the last rule or after a wide gap: notes, not cells."""
+    """Trailing one-cell rows under the last rule or after a wide gap: notes, not cells. Notes
+    of several lines ("a Letters are …", "b In 1992 …") go together where a rule closes the
+    table over the first of them."""
     if len(rows) < 3:
         return rows
+    start = len(rows)
+    while start > 2 and len({column_of(line, edges) for line in rows[start - 1].lines}) == 1:
+        start -= 1
+    if start < len(rows) and any(rows[start - 1].bottom <= rule.y <= rows[start].top for rule in rules):
+        rows = rows[:start]
     gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False)]
     usual = statistics.median(gaps)
     while len(rows) > 2:

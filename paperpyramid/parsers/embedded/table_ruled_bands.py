@@ -55,11 +55,39 @@ def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Seque
         later = [line for row in band[1:] for line in row.lines]
         goes_on = 4 * sum(1 for line in later if GOES_ON.match(line.text)) >= len(later)
         if closed and (len(band) >= 3 or centred) and 2 * leads <= len(band) and one_first_cell and not grouped and goes_on:
-            lines = [line for row in band for line in row.lines]
-            joined.append(PrintedRow(band[0].top, max(row.bottom for row in band), lines))
+            joined += _band_rows(band, edges)
         else:
             joined += band
     return joined
+
+
+def _band_rows(band: Sequence[PrintedRow], edges: Sequence[float]) -> list[PrintedRow]:
+    """The band's rows: one, where every column's lines follow one another (a row's cells each
+    fill their column from one line to the next, however many lines they wrap over); where a
+    column resumes after printed rows it leaves empty, a new cell opens there ("ML", then
+    "quasi" three lines down, beside a description wrapped over them) and the band holds
+    several rows, ruled only between their groups: a printed row that fills a column the one
+    above leaves empty opens the next, and the others go on with the row above."""
+    filled: dict[int, list[int]] = {}
+    for index, row in enumerate(band):
+        for column in row_columns(row, edges):
+            filled.setdefault(column, []).append(index)
+    if all(indices[-1] - indices[0] + 1 == len(indices) for indices in filled.values()):
+        return [PrintedRow(band[0].top, max(row.bottom for row in band), [line for row in band for line in row.lines])]
+    rows = [PrintedRow(band[0].top, band[0].bottom, list(band[0].lines))]
+    for above, row in zip(band, band[1:], strict=False):
+        if row_columns(row, edges) - _last_line_columns(above, edges):
+            rows.append(PrintedRow(row.top, row.bottom, list(row.lines)))
+        else:
+            rows[-1].lines += row.lines
+            rows[-1].bottom = max(rows[-1].bottom, row.bottom)
+    return rows
+
+
+def _last_line_columns(row: PrintedRow, edges: Sequence[float]) -> set[int]:
+    """The columns a printed row's lowest line fills (a row joined from wrapped lines already)."""
+    lowest = max(line.top for line in row.lines)
+    return {column_of(line, edges) for line in row.lines if line.top >= lowest - 0.5 * line.height}
 
 
 def _centred_first_cell(band: Sequence[PrintedRow], edges: Sequence[float], first: int) -> bool:
