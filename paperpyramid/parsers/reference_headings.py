@@ -19,7 +19,15 @@ REFERENCE_HEADINGS = frozenset(
         "literature cited",
         "cited literature",
         "references and notes",
+        "notes and references",
         "works cited",
+        # spelled other ways: GSA, USGS and grant proposals ("References Cited"), Harvard and APA
+        # guides ("Reference List"), theses ("List of References")
+        "references cited",
+        "cited references",
+        "reference list",
+        "list of references",
+        "bibliographic references",
         # German
         "literatur",
         "literaturverzeichnis",

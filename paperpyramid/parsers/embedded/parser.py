@@ -51,6 +51,7 @@ from paperpyramid.parsers.embedded.reading_order import (
     page_furniture,
     remove_page_furniture,
 )
+from paperpyramid.parsers.embedded.references import unheaded_list_start
 from paperpyramid.parsers.embedded.run_in import split_run_in_headings
 from paperpyramid.parsers.embedded.scan_reading import read_scans, read_unmapped_fonts
 from paperpyramid.parsers.embedded.scans import OcrMode, OcrPage
@@ -355,19 +356,22 @@ def _mark_tables(blocks: list[Block], body_size: float, tables: TableReader | No
     table and the blocks under the caption read as prose (a caption printed below its table),
     nothing is claimed: the text stays text and the table is kept without cells."""
     captions = [index for index, block in enumerate(blocks) if block.kind == "caption" and block.extra.get("caption_kind") == "table"]
+    listed = unheaded_list_start(blocks) if captions else None  # a table never runs on into a list printed without a heading
     for index in captions:
         if "members" not in blocks[index].extra:
-            _mark_table(blocks, index, body_size, tables)
+            _mark_table(blocks, index, body_size, tables, listed)
     for index in _part_continuations(blocks, captions):
-        _mark_table(blocks, index, body_size, tables)
+        _mark_table(blocks, index, body_size, tables, listed)
     _drop_mentions(blocks, captions)
     if tables is not None:
         mark_uncaptioned(blocks, tables)
 
 
-def _mark_table(blocks: list[Block], index: int, body_size: float, tables: TableReader | None) -> None:
+def _mark_table(blocks: list[Block], index: int, body_size: float, tables: TableReader | None, listed: int | None = None) -> None:
     """The table at one caption (:func:`_mark_tables`), with the parts of subtables stacked under
-    it (``extra["parts"]``), which :func:`~.table_reader.add_parts` stores apart."""
+    it (``extra["parts"]``), which :func:`~.table_reader.add_parts` stores apart; it claims no block
+    from ``listed`` on, where a reference list printed without a heading begins (REVTeX sets it
+    in the small type of a table's notes, right under a table at the foot of a column)."""
     block = blocks[index]
     found = tables(block.page, block_bbox(block, [])) if tables is not None else None
     members = _before_heading(blocks, index, collect_table(blocks, index, body_size), body_size)
@@ -375,6 +379,8 @@ def _mark_table(blocks: list[Block], index: int, body_size: float, tables: Table
         members = []
     if found:  # the blocks over a caption printed below its table, and rows the blocks under it missed
         members = sorted({*members, *claim_held(blocks, index, members, found)})
+    if listed is not None and index < listed:
+        members = [member for member in members if member < listed]
     for member in members:
         blocks[member].kind = "table_part"
     block.extra["members"] = members

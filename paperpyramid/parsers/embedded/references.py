@@ -4,12 +4,14 @@ where a list printed without a heading begins (:func:`headless_list_start`)."""
 from __future__ import annotations
 
 import re
+import statistics
 from collections import Counter
 from collections.abc import Sequence
 
 from paperpyramid.document import Reference
 from paperpyramid.parsers.embedded.blocks import Block, join_lines
 from paperpyramid.parsers.embedded.layout import Line, LineGroup
+from paperpyramid.parsers.reference_headings import REFERENCE_HEADINGS
 
 _MARKER = re.compile(r"^\s*(\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\))\s*")
 #: a number closed by a parenthesis, as Japanese physics journals label entries ("1) L. Lamport:");
@@ -99,6 +101,15 @@ def headless_list_start(blocks: Sequence[LineGroup]) -> int | None:
     return None
 
 
+def unheaded_list_start(blocks: Sequence[Block]) -> int | None:
+    """:func:`headless_list_start` in a paper in which no heading names a reference list, else
+    None: where a heading names the list, a run of labelled lines that counts up to the end of
+    the paper may start in a table of the works cited ("[1] A. B. Smith, 2019, 45 patients")."""
+    if any(block.kind == "heading" and " ".join(block.title.split()).lower() in REFERENCE_HEADINGS for block in blocks):
+        return None
+    return headless_list_start(blocks)
+
+
 def _leading_notes(lines: list[tuple[int, Line]], after: int, at: int, number: int) -> int | None:
     """Where the notes numbered 1 to ``number`` - 1 open, in order just before the entry at line
     ``at`` and after the label at line ``after`` (none of the list's entries between), or None."""
@@ -112,13 +123,25 @@ def _leading_notes(lines: list[tuple[int, Line]], after: int, at: int, number: i
 _ADDRESS = re.compile(r"\b(?:Universit|Institut|Department|Dept\.|Laborator|College|Faculty|School of|Observatory)|-Institut", re.I)
 
 
+#: the label over the authors' addresses after the list (JSS and the R Journal: "Affiliation:"),
+#: or the diamond TUGboat opens an author's signature with ("⋄ Robin Fairbairns")
+_ADDRESS_LABEL = re.compile(
+    r"^\s*(?:(?:affiliations?|(?:authors?['’]?\s+)?(?:e-?mail\s+)?addresses|address(?:es)?\s+for\s+correspondence|corresponding\s+authors?)\s*:|⋄\s*\S)",
+    re.I,
+)
+
+
 def address_ends_list(blocks: Sequence[Block], index: int) -> bool:
     """Whether the block at ``index``, inside a reference list, is the authors' address printed
-    after the list (AGU: "P. W. Daly, Max-Planck-Institut für Aeronomie, D–37189 Katlenburg-Lindau,
-    Germany"), which ends it: it names an institution, opens with no label nor with a surname
-    before initials as an entry does, and neither it nor anything after it up to the next
-    heading holds a year or a label (an entry after it would)."""
+    after the list, which ends it. Either it opens with the label over the addresses
+    ("Affiliation:", "Authors' addresses:", TUGboat's "⋄"), which no entry opens with; or (AGU: "P. W. Daly,
+    Max-Planck-Institut für Aeronomie, D–37189 Katlenburg-Lindau, Germany") it names an
+    institution, opens with no label nor with a surname before initials as an entry does, and
+    neither it nor anything after it up to the next heading holds a year or a label (an entry
+    after it would)."""
     text = blocks[index].text
+    if _ADDRESS_LABEL.match(text):
+        return True
     if not _ADDRESS.search(text) or _MARKER.match(text) or _AUTHOR_START.match(text):
         return False
     for block in blocks[index:]:
@@ -154,6 +177,8 @@ def split_references(lines: list[Line]) -> list[Reference]:
     links = {id(line) for line in lines if LINKS_ONLY.match(line.text.strip())}
     if not lines:
         return []
+    notes = _column_notes(lines, links)
+    lines = [line for line in lines if id(line) not in notes]
     references = []
     for number, text in _split(lines, links):
         if len(text) > 15:
@@ -161,6 +186,48 @@ def split_references(lines: list[Line]) -> list[Reference]:
             reference.key = number
             references.append(reference)
     return references
+
+
+#: a page's footnote under the list is set this much smaller than most of the list's lines …
+_NOTE_SMALLER = 0.5
+#: … and opens with its mark ("19The Kaggle …", "*See …"), unless set this much smaller still
+_NOTE_SHARE = 0.8
+_NOTE_MARK = re.compile(r"^\s*(?:\d{1,2}(?=[A-ZÀ-ÖØ-Þ][a-z])|[*†‡§¶])")
+_WORDS = re.compile(r"[^\W\d_]{3}")
+
+
+def _column_notes(lines: list[Line], links: set[int]) -> set[int]:
+    """The ids of the lines of a page's footnote that the reading order set inside the list (ACL,
+    PNAS: the note at the foot of a column the list runs through, between the column's last entry
+    and the next column's first): a run of lines at the foot of a column, set smaller than most of
+    the list's lines and apart from the list's lines above it in that column (by more than the
+    list's usual space between lines), whose first line opens with a note's mark (a raised number
+    glued to its first word, an asterisk or dagger) or is set much smaller still. Such a note,
+    read into the entry above it, cut that entry in two; an entry's own line in a smaller face (a
+    web address) follows the line above it at the usual space."""
+    size = Counter(round(line.size, 1) for line in lines[:_SIZE_SAMPLE]).most_common(1)[0][0]
+    place = [(line.page, line.column) for line in lines]
+    gaps = [
+        line.top - above.bottom
+        for above, line in zip(lines, lines[1:], strict=False)
+        if (above.page, above.column) == (line.page, line.column)
+    ]
+    usual = statistics.median(gaps[:_SIZE_SAMPLE]) if gaps else 0.0
+    small = [line.size <= size - _NOTE_SMALLER and id(line) not in links for line in lines]
+    notes: set[int] = set()
+    end = len(lines)
+    while end > 1:
+        start = end - 1
+        while start > 0 and small[start - 1] and place[start - 1] == place[end - 1]:
+            start -= 1
+        first = lines[start]
+        at_foot = small[end - 1] and (end == len(lines) or place[end] != place[end - 1])
+        apart = start > 0 and place[start - 1] == place[start] and first.top - lines[start - 1].bottom > usual + 0.5 * first.height
+        marked = _NOTE_MARK.match(first.text) or first.size <= _NOTE_SHARE * size
+        if at_foot and apart and marked and any(_WORDS.search(line.text) for line in lines[start:end]):
+            notes.update(id(line) for line in lines[start:end])
+        end = start
+    return notes
 
 
 def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str]]:
@@ -171,16 +238,21 @@ def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str]]:
         labels = {id(line): match.group(1) for line in lines if (match := marker.match(line.text))}
         numbers = {key: _number_of(label) for key, label in _one_form(labels).items()}
         counted = list(numbers.values())
-        if (len(numbers) >= max(2, len(lines) * 0.15) or _counts_from_one(counted)) and (marker is _MARKER or _in_sequence(counted)):
+        labelled = len(numbers) >= max(2, len(lines) * 0.15) or _counts_from_one(counted) or _one_entry(lines, numbers)
+        if labelled and (marker is _MARKER or _in_sequence(counted)):
+            bare = _points_lost(lines, numbers) if marker is _MARKER else {}
+            numbers.update(bare)
             last: int | None = None  # the number the last entry opened with
-            for line in lines:
+            for line in _from_entry_one(lines, numbers):
                 number = numbers.get(id(line))
                 if number is not None and (marker is _MARKER or _next_number(number, last, started=bool(groups))) or not groups:
                     groups.append([line])
                     last = number
                 else:
                     groups[-1].append(line)
-            return [_numbered(join_lines([line.text for line in group]), marker) for group in groups]
+            return [
+                _numbered(join_lines([line.text for line in group]), _BARE_NUMBER if id(group[0]) in bare else marker) for group in groups
+            ]
     # hanging indent: an entry's first line sits left of its continuation lines
     by_column: dict[tuple[int, int], float] = {}
     for line in lines:
@@ -217,6 +289,51 @@ def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str]]:
             groups[-1].append(line)
         previous = line
     return [(None, join_lines([line.text for line in group])) for group in groups]
+
+
+#: a note labelled by a letter, as REVTeX labels the title's notes: "a)Electronic mail: …"
+_LETTER_NOTE = re.compile(r"^\s*[a-z]\)\s?\S")
+
+
+def _from_entry_one(lines: list[Line], numbers: dict[int, int]) -> list[Line]:
+    """The lines of a numbered list without the notes labelled by letters before its entry 1:
+    REVTeX sets the title's notes ("a)Also at Physics Department, …") at the head of its list,
+    and they are none of its entries. Other lines before entry 1 stay (a section's prose run on
+    into the list is kept as text), and so do lines before a later first label (an entry whose
+    label the text layer lost)."""
+    first = next((at for at, line in enumerate(lines) if id(line) in numbers), 0)
+    if first and numbers.get(id(lines[first])) == 1 and _LETTER_NOTE.match(lines[0].text):
+        return lines[first:]
+    return lines
+
+
+def _points_lost(lines: list[Line], numbers: dict[int, int]) -> dict[int, int]:
+    """The lines of a list labelled "12." or "[12]" that open with the bare number of the entry
+    after the one above, below the next label, and are set where the labels are set in their
+    column: entries whose label lost its point or brackets in the text layer ("40 Spinelli S, …"
+    between "39. Ishida Y, …" and "41. Lautenschlager C, …"), by their line id."""
+    left: dict[tuple[int, int], float] = {}
+    for line in lines:
+        if id(line) in numbers:
+            left[line.page, line.column] = min(left.get((line.page, line.column), line.x0), line.x0)
+    following: list[int | None] = []  # the number of the next labelled line after each line
+    upcoming: int | None = None
+    for line in reversed(lines):
+        following.append(upcoming)
+        upcoming = numbers.get(id(line), upcoming)
+    following.reverse()
+    found: dict[int, int] = {}
+    last: int | None = None
+    for line, ahead in zip(lines, following, strict=True):
+        if id(line) in numbers:
+            last = numbers[id(line)]
+            continue
+        match = _BARE_NUMBER.match(line.text)
+        aligned = (line.page, line.column) in left and line.x0 <= left[line.page, line.column] + 3
+        is_next = last is not None and match is not None and match.group(1) == str(last + 1) and (ahead is None or ahead > last + 1)
+        if is_next and aligned and last is not None:
+            found[id(line)] = last = last + 1
+    return found
 
 
 def _one_form(labels: dict[int, str]) -> dict[int, str]:
@@ -261,6 +378,12 @@ def _counts_from_one(numbers: list[int]) -> bool:
     """Numbered lines that count 1, 2, 3, … with no step missed: a list however much other text
     its section holds (a guide's section on how to cite, run on into the list)."""
     return len(numbers) >= _LEAST_COUNTED and numbers == list(range(1, len(numbers) + 1))
+
+
+def _one_entry(lines: list[Line], numbers: dict[int, int]) -> bool:
+    """A list of one entry labelled 1 on its first line, a few lines long ("[1] Ewins, D. J., …",
+    a raised "1Rebek, A., …"): numbered, so that the text's marker "1" finds it."""
+    return len(lines) <= _ENTRY_LINES and list(numbers.values()) == [1] and id(lines[0]) in numbers
 
 
 def _next_number(number: int, last: int | None, *, started: bool) -> bool:
