@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
+from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.displays import DISPLAY, display_label
 from paperpyramid.parsers.embedded.layout import Line, LineGroup
 from paperpyramid.parsers.embedded.scripts import unspaced
@@ -117,10 +118,6 @@ _MATH_FONT = re.compile(
 )
 #: TeX's roman text face, which :data:`_MATH_FONT` counts for the digits of displays; headings are set in it
 _ROMAN_FONT = re.compile(r"^cmr\d*$", re.I)
-#: a typewriter face by its name: "CMTT10", "LMMono10-Regular", "Courier", "Inconsolata", "DejaVuSansMono"
-_MONOSPACE_FONT = re.compile(
-    r"(?:^|[-+_])(?:cmtt|lmtt|sftt|txtt|pcr)|mono(?!type)|nimbusmon|courier|consol|typewriter|tt\d{1,2}(?:$|[-_])", re.I
-)
 #: a lowest heading numbered by a small letter, on a line of its own in bold or italics: "a. A subsubsection in an appendix"
 _LETTERED_HEADING = re.compile(r"^(?P<num>[a-z])\.\s+(?P<title>[A-Z].*)$")
 #: "Appendix A: Appendixes", "APPENDIX B. A LITTLE MORE": an appendix's label and its title
@@ -295,8 +292,12 @@ def split_blocks(lines: list[Line], body_size: float) -> list[Block]:
 def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float) -> bool:
     if line.column != prev.column or line.page != prev.page or DISPLAY in line.tags or DISPLAY in prev.tags:
         return True  # a display row found from layout is a block of its own
+    if _code_ends_heading(prev, line, current):
+        return False
     if abs(line.size - prev.size) > max(0.6, body_size * 0.07):
         return True
+    if (line.bold != prev.bold or line.font != prev.font) and _caption_goes_on(prev, line, current):
+        return False
     if line.bold != prev.bold:
         return True
     if ("row" in line.tags) != ("row" in prev.tags):
@@ -324,6 +325,39 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
     if indented and line.x1 >= max(item.x1 for item in current) - line.size * 2:
         return True
     return bool(caption_start(line.text) and _SENTENCE_END.search(prev.text))
+
+
+#: the most characters of a heading's last line set in a typewriter face ("require {\\tt rgeos}")
+_CODE_WORDS = 40
+
+
+def _code_ends_heading(prev: Line, line: Line, current: list[Line]) -> bool:
+    """A numbered bold heading whose title wraps onto a line that holds only a word of code:
+    "4 Lines, and Polygon-Polygon overlays require" over "rgeos" in typewriter, not bold, its
+    boxes of another height. The line hangs under the title, past the number, at the heading's
+    line pitch; a code listing under a heading starts at the margin, further down."""
+    if not prev.bold or line.bold or len(current) > 2 or len(line.text) > _CODE_WORDS or not MONOSPACE_FONT.search(line.font):
+        return False
+    if _SENTENCE_END.search(prev.text) or not _NUMBERING.match(current[0].text) or "row" in line.tags:
+        return False
+    hangs = prev.x0 + 0.5 * prev.size < line.x0 < prev.x0 + 4 * prev.size
+    return hangs and line.top > prev.top and line.bottom - prev.bottom <= 1.6 * prev.height
+
+
+def _caption_goes_on(prev: Line, line: Line, current: list[Line]) -> bool:
+    """A caption's bold title wrapping into its plain text: "Figure 1. Structures of a
+    fluorescence reporter and a mosquito" (all bold) over "oviposition pheromone. N-phenyl-…"
+    (bold up to its full stop), "Fig 1. … Steps 1 to 4 (painted in" over "grey) were …". The
+    next line, a line's gap below, goes on with the caption where the title's line ends no
+    sentence or the bold goes on into it, and starts at the caption's left edge (or a label's
+    width in); not a table's head under its caption: a row, a bold line under a plain one
+    ("Household income" over the columns it spans, set in from the caption's edge)."""
+    if "row" in line.tags or "row" in prev.tags or (line.bold and not prev.bold) or not caption_start(current[0].text):
+        return False
+    if _SENTENCE_END.search(prev.text) and line.bold_prefix == 0:
+        return False
+    gap, left = line.top - prev.bottom, min(item.x0 for item in current)
+    return -prev.height * 0.5 <= gap <= max(line.size, prev.size) * 0.55 and left - line.size <= line.x0 <= left + 4 * line.size
 
 
 def _capitals_then_title(prev: Line, line: Line, body_size: float) -> bool:
@@ -500,7 +534,7 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     match = _NUMBERING.match(text)
     if match is None and len(block.lines) == 1 and max(first.bold_prefix, first.italic_prefix) >= len(first.text.rstrip()) - 1:
         match = _LETTERED_HEADING.match(text)  # "a. A subsubsection in an appendix" (REVTeX's fourth level), all bold or italic
-    if match is None and _MONOSPACE_FONT.search(first.font):
+    if match is None and MONOSPACE_FONT.search(first.font):
         return None  # a line of code ("R> plot(z)"), whatever its style
     if match is None and _MATH_FONT.match(first.font) and not _ROMAN_FONT.match(first.font):
         return None  # a symbol set in a display's math italic ("Due", D sub u, e over it), not an italic heading
@@ -547,7 +581,7 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
         bool(body_font)
         and first.font != body_font
         and not _MATH_FONT.match(first.font)
-        and not _MONOSPACE_FONT.search(first.font)  # a line of code ("R> summary(z)"), not a heading
+        and not MONOSPACE_FONT.search(first.font)  # a line of code ("R> summary(z)"), not a heading
         and len(block.lines) == 1
         and len(words) <= 10
         and not text.endswith(".")
@@ -562,11 +596,13 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
             return None
         # a heading in sentence case ("Data extraction and assessment of study quality") is set
         # bold, at the body's size or larger, on lines of its own, without a full stop (it may end
-        # in "(OLE-NLCs)"); a bold sentence in small print is not
+        # in "(OLE-NLCs)"), or with a question mark on one line ("Why is it very plausible to take
+        # a0 := log 2 as approximately optimal cutoff?", a \paragraph asked); a bold sentence in
+        # small print is not (``smaller`` above: a bold face's glyph boxes may measure a point
+        # under the regular face's at one size, Latin Modern's 9.8 to 10.9)
         heading_type = (
-            (larger or block.size >= body_size - 0.3)
-            and block.bold
-            and not re.search(r"[.!?;:]$", text)
+            block.bold
+            and not re.search(r"[.!;:]$" if len(block.lines) == 1 else r"[.!?;:]$", text)
             and (larger or not re.search(r"[.!?]\s+[A-Z]", text))  # "… of nano-MgO. The": a run-in heading's line
         )
         return None if _looks_like_sentence(title) and not heading_type else (number, title)

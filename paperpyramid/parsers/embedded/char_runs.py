@@ -27,6 +27,14 @@ _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmssb
 #: name is to be believed (TeX names its bold faces: CMBX10, CMB10, SFBX1000)
 _REGULAR_NAME = re.compile(r"regular|roman|book|light|thin|-regu\b|^(?:cm|sf|ec|tc)(?:r|ss|sl|ti|mi|sy|csc|tt|rm|cc|ssi|itt)\d", re.I)
 _ITALIC_NAME = re.compile(r"italic|oblique|\bcmti|cmti|cmmi|-it\b|\bit\d|-ital", re.I)
+#: a typewriter face by its name: "CMTT10", "LMMono10-Regular", "Courier", "Inconsolata", "DejaVuSansMono"
+MONOSPACE_FONT = re.compile(
+    r"(?:^|[-+_])(?:cmtt|lmtt|sftt|txtt|pcr)|mono(?!type)|nimbusmon|courier|consol|typewriter|tt\d{1,2}(?:$|[-_])", re.I
+)
+#: the most letters and digits a stretch of mathematics or code inside a bold heading may hold
+#: ("Independent $K$-Samples", "take $a_0 := \\log 2$ as", "require {\\tt rgeos}") for the bold
+#: after it to go on with the heading
+_INSET_LETTERS = 8
 
 _LINE_BREAKS = frozenset({"\r", "\n"})
 _FONT_BUFFER_SIZE = 256
@@ -47,6 +55,7 @@ class CharRun:
         "font",
         "prefix_bold",
         "prefix_italic",
+        "inset",
         "last_x1",
         "last_x0",
         "vertical_votes",
@@ -64,6 +73,7 @@ class CharRun:
         self.font: dict[str, int] = {}
         self.prefix_bold = -1  # -1: still in the bold prefix
         self.prefix_italic = -1  # -1: still in the italic prefix
+        self.inset = 0  # letters left to a stretch of mathematics or code that broke the bold prefix (see :func:`_add`)
         self.last_x1 = float("-inf")
         self.last_x0 = float("-inf")
         self.vertical_votes = 0
@@ -229,7 +239,27 @@ def _add(
         run.italic += italic
         fonts = run.font
         fonts[font] = fonts.get(font, 0) + 1
-        if run.prefix_bold == -1 and not bold:
-            run.prefix_bold = len(run.chars) - 1
+        if run.prefix_bold == -1:
+            if not bold:
+                run.prefix_bold = len(run.chars) - 1
+                run.inset = _INSET_LETTERS if _inset_opens(run, italic, font) else 0
+        elif run.inset:
+            if bold:  # the bold goes on after the formula or the code: the heading does too
+                run.prefix_bold, run.inset = -1, 0
+            else:
+                run.inset -= 1
         if run.prefix_italic == -1 and not italic:
             run.prefix_italic = len(run.chars) - 1
+
+
+def _inset_opens(run: CharRun, italic: bool, font: str) -> bool:
+    """Whether the character just added, the first after the run's bold prefix and not bold,
+    may open a stretch of mathematics or code set inside a bold heading: TeX sets a heading's
+    ``$K$`` in math italic and its ``\\texttt{rgeos}`` in typewriter, neither bold. The prefix
+    must hold a word (three characters or more) and not be closed by a full stop or a colon: a
+    run-in heading's lead-in ("**Methods.** *x* is …") ends there."""
+    start = len(run.chars) - 1
+    if start < 3 or not (italic or MONOSPACE_FONT.search(font)):
+        return False
+    before = run.chars[start - 1] if run.chars[start - 1] != " " else run.chars[start - 2]
+    return before not in ".:"

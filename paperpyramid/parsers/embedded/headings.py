@@ -7,7 +7,8 @@ After the blocks are classified, the parser settles the headings here:
   in the style of those it names (``\\section*``), or a numbered one a level below its last, stays;
 - :func:`filter_headings`: otherwise levels come from numbering ("2.1" is level 2; a small letter,
   "a. Syntax", the lowest there is) and from the heading styles ranked by size and weight
-  (:func:`heading_style`); back matter is flattened to the top level;
+  (:func:`heading_style`); back matter is flattened to the top level; a line in the face and
+  size of the paper's headings is one though it opens with a small letter ("network attributes");
 - :func:`set_aside_contents` (first): a printed table of contents is page furniture, never headings;
 - :func:`mark_sections_on_citing`: a "References" heading over prose, set as a subsection or
   numbered with the next section after it, is a section on how to cite, not the reference list.
@@ -217,6 +218,7 @@ def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
 def filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
     _demote_list_items(blocks)
+    _lowercase_headings(blocks)
     for block in blocks:
         # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
         if (
@@ -257,6 +259,53 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
         if not block.extra.get("run_in"):  # a numbered run-in heading is levelled by its number, and nests nothing
             above = block.level
     _flatten_back_matter(headings)
+
+
+#: the most words of a heading found by its face alone (:func:`_lowercase_headings`)
+_LOWERCASE_WORDS = 8
+#: this many headings at least set in one face and size make it a heading style
+_STYLE_MEMBERS = 2
+
+
+def _lowercase_headings(blocks: list[Block]) -> None:
+    """A heading that opens with a small letter, set in the face and size of two headings or
+    more: "network attributes" (the package's name first, in typewriter) among the italic
+    "Edge structure" and "Vertex attributes", "mRNA expression" among bold headings. A heading's
+    style is its face, size and place, not its first letter's case; :func:`~.blocks.heading_parts`
+    wants a capital only because it judges a block alone. The block is one short line, ending no
+    sentence, at the left edge of a heading of that style, with text in another face right under it;
+    never in the body's face (numbered lines of a listing, table cells read as headings set it)."""
+    styles: dict[tuple[str, float], list[float]] = {}  # each face and size: its headings' left edges
+    faces: collections.Counter[str] = collections.Counter()
+    for block in blocks:
+        if block.kind == "heading" and not block.extra.get("run_in") and len(block.lines) == 1:
+            line = block.lines[0]
+            styles.setdefault((line.font, round(line.size, 1)), []).append(line.x0)
+        elif block.kind == "paragraph":
+            faces.update(line.font for line in block.lines)
+    body_face = faces.most_common(1)[0][0] if faces else ""
+    for index, block in enumerate(blocks[:-1]):
+        if block.kind != "paragraph" or len(block.lines) != 1:
+            continue
+        line, text = block.lines[0], block.text.strip()
+        edges = styles.get((line.font, round(line.size, 1)), [])
+        if line.font == body_face or len(edges) < _STYLE_MEMBERS or not any(abs(line.x0 - x0) <= 2 for x0 in edges):
+            continue
+        number = blk._NUMBERING.match(text)
+        title = number.group("title") if number else text
+        if not title[:1].islower() or len(title.split()) > _LOWERCASE_WORDS or re.search(r"[.,;:]$", title):
+            continue
+        letters = sum(ch.isalpha() for ch in title)
+        if letters < 3 or letters < 0.6 * len(title.replace(" ", "")):
+            continue
+        below = blocks[index + 1]
+        first = below.lines[0]
+        if below.kind != "paragraph" or first.page != line.page or first.column != line.column or first.font == line.font:
+            continue
+        if not 0 <= first.top - line.bottom <= 3 * line.height:
+            continue
+        block.kind, block.title = "heading", title.strip()
+        block.number = number.group("num").rstrip(".") if number else None
 
 
 _ITEM_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")

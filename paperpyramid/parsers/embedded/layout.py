@@ -278,8 +278,8 @@ def _finish(run: CharRun, page: int) -> Line | None:
     font = max(run.font.items(), key=lambda item: item[1])[0] if run.font else ""
     bold = letters > 0 and run.bold >= 0.8 * letters
     italic = letters > 0 and run.italic >= 0.6 * letters
-    all_bold = letters > 0 and run.bold == letters
-    prefix = len(text) if run.prefix_bold == -1 and all_bold else max(run.prefix_bold, 0)
+    # -1: no letter out of bold, or only a formula or code word inside the bold (see :mod:`.char_runs`)
+    prefix = len(text) if run.prefix_bold == -1 and letters > 0 else max(run.prefix_bold, 0)
     italic_prefix = len(text) if run.prefix_italic == -1 and letters and run.italic == letters else max(run.prefix_italic, 0)
     vertical = run.vertical_votes > 0 or (run.bottom - run.top) > 3 * max(run.x1 - run.x0, 1) and len(text) > 3
     return Line(
