@@ -83,7 +83,7 @@ def multiquery(
     on_step(Step("variants", " | ".join(queries[1:]) or "(none)", *reply_tokens(reply), time.perf_counter() - started))
 
     started = time.perf_counter()
-    mode = "hybrid" if embedder is not None else "bm25"
+    mode = hybrid.mode_for(embedder)
     lists = [retrieve(conn, query, mode=mode, k=depth, filters=filters, embedder=embedder) for query in queries if bm25.fts_query(query)]
     candidates = hybrid.fuse(lists, [1.0] * len(lists), depth, "rrf")
     on_step(

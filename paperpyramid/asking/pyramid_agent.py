@@ -127,7 +127,7 @@ def pyramid_agent(
     """The verbatim passages the agent's kept pyramid items drill down to (see the module's
     docstring); every model call is a step on ``tracker``."""
     filters = filters or Filters()
-    mode = "hybrid" if embedder is not None else "bm25"
+    mode = hybrid.mode_for(embedder)
     levels = _stocked_levels(conn, filters)
     items: dict[tuple[str, str], _Item] = {}
     kept: list[_Item] = []

@@ -41,7 +41,7 @@ from paperpyramid.errors import LLMOutputError
 from paperpyramid.llm import LLM, Message
 from paperpyramid.llm.documents import DATA_RULE, document_block
 from paperpyramid.llm.tools import Tool, ToolCall, choose_tool
-from paperpyramid.retrieval import SearchHit, parent, sections
+from paperpyramid.retrieval import SearchHit, hybrid, parent, sections
 from paperpyramid.retrieval.api import retrieve
 from paperpyramid.retrieval.filters import Filters
 from paperpyramid.retrieval.sections import Heading
@@ -158,7 +158,7 @@ def walk(
     """The passages the model kept while walking the best-matching paper (see the module docstring)."""
     filters = filters or Filters()
     started = time.perf_counter()
-    mode = "hybrid" if embedder is not None else "bm25"
+    mode = hybrid.mode_for(embedder)
     best = retrieve(conn, question, mode=mode, k=SEARCH_HITS, filters=filters, embedder=embedder)
     if not best:
         tracker.record(Step("search", f"{mode}: no passage matches the question", seconds=time.perf_counter() - started))

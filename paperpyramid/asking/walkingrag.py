@@ -115,7 +115,7 @@ def walkingrag(
     happens."""
     tracker = tracker or Tracker()
     filters = filters or Filters()
-    mode = "hybrid" if embedder is not None else "bm25"
+    mode = hybrid.mode_for(embedder)
     started = time.perf_counter()
     passages = _round_passages(
         retrieve(conn, question, mode=mode, k=passages_per_round, filters=filters, embedder=embedder), passages_per_round, round_tokens

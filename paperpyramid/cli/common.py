@@ -86,6 +86,13 @@ def _fail(message: str, code: int = EXIT_CONFIGURATION) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _interrupted(kept: str) -> typer.Exit:
+    """Ctrl-C in a command that writes: say what it kept (``kept``), and the exit to raise, 130
+    (128 + SIGINT, as a shell reports it), the same for every command."""
+    console.print(f"stopped; {kept}")
+    return typer.Exit(130)
+
+
 def _usage(message: str) -> typer.Exit:
     return _fail(message, EXIT_USAGE)
 

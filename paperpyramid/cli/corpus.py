@@ -20,6 +20,7 @@ from paperpyramid.cli.common import (
     _bar,
     _error,
     _fail,
+    _interrupted,
     _invalid,
     _RateColumn,
     _reading,
@@ -75,8 +76,7 @@ def embed(
     except (PaperPyramidError, ValueError) as exc:
         raise _error(exc) from exc
     except KeyboardInterrupt:
-        console.print("stopped; the vectors committed so far are kept, and a re-run embeds the rest")
-        raise typer.Exit(130) from None
+        raise _interrupted("the vectors committed so far are kept, and a re-run embeds the rest") from None
     console.print(
         f"{summary.embedded} contexts embedded with {summary.embedder}"
         + (f", {summary.failed} failed (their vectors were refused)" if summary.failed else "")

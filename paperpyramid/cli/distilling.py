@@ -21,6 +21,7 @@ from paperpyramid.cli.common import (
     _compression,
     _error,
     _fail,
+    _interrupted,
     _invalid,
     _llm_settings,
     _writing,
@@ -301,8 +302,7 @@ def _distill(db: Path, settings: Settings, embedder: Any, article: list[str] | N
     except (KeyError, PaperPyramidError) as exc:
         raise _error(exc) from exc
     except KeyboardInterrupt:
-        console.print("stopped; the articles stored so far are kept, and a re-run distils the rest")
-        raise typer.Exit(130) from None
+        raise _interrupted("the articles stored so far are kept, and a re-run distils the rest") from None
     console.print(
         f"{summary.distilled} articles distilled with {summary.model}, {summary.failed} failed, {summary.skipped} already done"
         + (f", {summary.stale} distilled with another model or prompt (--redo to distil again)" if summary.stale else "")

@@ -19,6 +19,7 @@ from paperpyramid.cli.common import (
     _check_corpus_file,
     _complete_parser,
     _error,
+    _interrupted,
     _invalid,
     _RateColumn,
     _usage,
@@ -201,8 +202,7 @@ def _run_ingest(sources: list[str], db: Path, settings: Settings, **options: Any
     except PaperPyramidError as exc:
         raise _error(exc) from exc
     except KeyboardInterrupt:
-        console.print("stopped; everything stored so far is kept, and a re-run goes on from there")
-        raise typer.Exit(130) from None
+        raise _interrupted("everything stored so far is kept, and a re-run goes on from there") from None
 
 
 def _print_report(report: IngestReport, db: Path, settings: Settings) -> None:

@@ -57,7 +57,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paperpyramid.db.sqlite import sqlite3
+from paperpyramid.db.sqlite import savepoint, sqlite3
 
 FTS = "contexts_fts"
 POSTINGS = "contexts_bm25_postings"
@@ -396,8 +396,7 @@ def update(conn: Any, weights: Sequence[float], *, rebuild: bool = False, on_pro
     """Bring the index up to date with the contexts, in one savepoint (inside the caller's
     transaction, or as its own): a new segment for the contexts added since the last update, or
     the whole index again (first time, ``rebuild``, rows removed or changed, too many segments)."""
-    conn.execute("SAVEPOINT lexical_index_update")
-    try:
+    with savepoint(conn, "lexical_index_update"):
         meta = _meta(conn)
         last = _last_rowid(conn)
         averages = _averages(conn)
@@ -419,11 +418,6 @@ def update(conn: Any, weights: Sequence[float], *, rebuild: bool = False, on_pro
             finally:
                 conn.execute("DROP TABLE IF EXISTS temp.pp_bm25_instances")
             _set_meta(conn, weights, last, averages, 1)
-        conn.execute("RELEASE lexical_index_update")
-    except BaseException:
-        conn.execute("ROLLBACK TO lexical_index_update")
-        conn.execute("RELEASE lexical_index_update")
-        raise
     return index_status(conn, weights)
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 import importlib
 import sqlite3 as _stdlib_sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any, NoReturn
@@ -105,6 +107,21 @@ def connect(
         conn.close()
         raise NotACorpus(f"{path} is not a paperpyramid corpus: {exc}") from exc
     return conn
+
+
+@contextmanager
+def savepoint(conn: Any, name: str) -> Iterator[None]:
+    """Run the block inside ``SAVEPOINT name``: inside the caller's transaction, or as its own.
+    Released when the block ends; rolled back to and released when it raises anything (Ctrl-C
+    too), so that a half-done rebuild never stays behind in the caller's transaction."""
+    conn.execute(f"SAVEPOINT {name}")
+    try:
+        yield
+        conn.execute(f"RELEASE {name}")
+    except BaseException:
+        conn.execute(f"ROLLBACK TO {name}")
+        conn.execute(f"RELEASE {name}")
+        raise
 
 
 class _StatementGuard:

@@ -74,7 +74,7 @@ import numpy as np
 import numpy.typing as npt
 
 from paperpyramid.db import vectors as db_vectors
-from paperpyramid.db.sqlite import OperationalError, load_vec
+from paperpyramid.db.sqlite import OperationalError, load_vec, savepoint
 from paperpyramid.db.vectors import EmbedderRow, checked_table, count_vectors
 
 Progress = Callable[[int, int], None]
@@ -202,8 +202,7 @@ def build_index(
     the vectors not indexed yet. ``on_progress(done, total)`` follows the inserts."""
     _, lists_table, vectors, meta_table = _names(embedder)
     load_vec(conn)
-    conn.execute("SAVEPOINT vector_index_build")
-    try:
+    with savepoint(conn, "vector_index_build"):
         last = _last_vector_rowid(conn, embedder)
         meta = _meta(conn, embedder)
         total = count_vectors(conn, embedder)
@@ -214,7 +213,6 @@ def build_index(
             rowids, ids, blobs, data = _unindexed(conn, embedder, None)
             drop_index(conn, embedder)
             if len(rowids) == 0:
-                conn.execute("RELEASE vector_index_build")
                 return index_status(conn, embedder)
             rng = np.random.default_rng(seed)
             lists = max(1, min(4096, round(math.sqrt(len(data)))))
@@ -259,11 +257,6 @@ def build_index(
                 new_rowids, new_codes = old[0] + new_rowids, old[1] + new_codes
             conn.execute(f"INSERT OR REPLACE INTO {lists_table} (list, rowids, codes) VALUES (?, ?, ?)", [number, new_rowids, new_codes])
         conn.execute(f"UPDATE {meta_table} SET synced_rowid = ? WHERE id = 1", [last if last is not None else -1])
-        conn.execute("RELEASE vector_index_build")
-    except BaseException:
-        conn.execute("ROLLBACK TO vector_index_build")
-        conn.execute("RELEASE vector_index_build")
-        raise
     return index_status(conn, embedder)
 
 
@@ -366,18 +359,12 @@ def convert_storage(conn: Any, embedder: EmbedderRow, storage: db_vectors.Vector
     """Store the model's vectors as ``storage`` (``vectors.convert_storage``) and rebuild its
     index, when it has one, over the rewritten tables; all in one savepoint. The model's row,
     as it now is."""
-    conn.execute("SAVEPOINT convert_vector_storage")
-    try:
+    with savepoint(conn, "convert_vector_storage"):
         had_index = _meta(conn, embedder) is not None
         drop_index(conn, embedder)
         converted = db_vectors.convert_storage(conn, embedder, storage)
         if had_index:
             build_index(conn, converted, retrain=True)
-        conn.execute("RELEASE convert_vector_storage")
-    except BaseException:
-        conn.execute("ROLLBACK TO convert_vector_storage")
-        conn.execute("RELEASE convert_vector_storage")
-        raise
     return converted
 
 

@@ -34,7 +34,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 import numpy.typing as npt
 
-from paperpyramid.db.sqlite import OperationalError, load_vec
+from paperpyramid.db.sqlite import OperationalError, load_vec, savepoint
 
 _TABLE = re.compile(r"^vec_(contexts|insights|concepts|abstracts|recollections)_\d+$")
 _INT8_COLUMN = re.compile(r"\bembedding\s+int8\[", re.IGNORECASE)  # in a vec0 table's declaration
@@ -387,8 +387,7 @@ def convert_storage(conn: Any, embedder: EmbedderRow, storage: VectorStorage) ->
     load_vec(conn)
     tables = [(checked_table(embedder.vec_table), "context_id")]
     tables += [(level_table(embedder, level), "item_id") for level in LEVELS if has_level_table(conn, embedder, level)]
-    conn.execute("SAVEPOINT convert_vectors")
-    try:
+    with savepoint(conn, "convert_vectors"):
         for table, key in tables:
             if table_storage(conn, table) == storage:
                 continue
@@ -402,9 +401,4 @@ def convert_storage(conn: Any, embedder: EmbedderRow, storage: VectorStorage) ->
                     f"INSERT INTO {table} ({key}, embedding) VALUES (?, {_value(storage)})",
                     zip([item for item, _ in part], encode(matrix[start : start + 5000], storage), strict=True),
                 )
-        conn.execute("RELEASE convert_vectors")
-    except BaseException:
-        conn.execute("ROLLBACK TO convert_vectors")
-        conn.execute("RELEASE convert_vectors")
-        raise
     return EmbedderRow(embedder.name, embedder.dimension, embedder.window, embedder.vec_table, storage)

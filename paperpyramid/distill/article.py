@@ -5,23 +5,21 @@ apart from reading the article; the caller stores the result through the single 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, LevelVectors, LLMCallRecord
+from paperpyramid.db.pyramid import ArticlePyramid, ConceptRow, InsightRow, LevelVectors
 from paperpyramid.db.queries import distill_articles
 from paperpyramid.db.sqlite import Connection
-from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
+from paperpyramid.distill.bounds import ITEM_OVERHEAD, fit_list, fit_text, prompt_room
 from paperpyramid.distill.insights import CallLog, DraftInsight, distil_insights
 from paperpyramid.distill.links import Linker
 from paperpyramid.distill.page_texts import Page, article_pages
 from paperpyramid.distill.prompts import PROMPT_VERSION, AbstractReply, ConceptsReply, abstract_messages, concepts_messages
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import BadInput, PaperPyramidError
-from paperpyramid.llm import LLM, Message
+from paperpyramid.llm import LLM
 from paperpyramid.tokens import TokenCounter
 
 MAX_CONCEPT_CHARS = 2000
@@ -117,24 +115,6 @@ def embed_pyramid(pyramid: ArticlePyramid, embedder: Embedder) -> LevelVectors:
     return LevelVectors(embedder.name, embedder.dimension, embedder.window, by_level)
 
 
-def _call(llm: LLM, messages: Sequence[Message], schema: Any, step: str, log: CallLog, max_tokens: int) -> Any:
-    started = time.perf_counter()
-    reply = llm.complete(messages, schema, max_tokens=max_tokens)
-    log.calls.append(
-        LLMCallRecord(
-            step,
-            reply.model,
-            reply.usage.prompt_tokens,
-            reply.usage.completion_tokens,
-            reply.cached,
-            reply.attempts,
-            time.perf_counter() - started,
-        )
-    )
-    log.warnings.extend(cap_lists(reply.value, step))
-    return reply.value
-
-
 def _fitting(texts: list[str], room: int, llm: LLM, log: CallLog, step: str, what: str) -> list[str]:
     """As many of ``texts`` (from the start) as fit in ``room`` tokens; a warning says when not all."""
     count = fit_list(texts, llm, room)
@@ -148,7 +128,7 @@ def _concepts(drafts: list[DraftInsight], llm: LLM, log: CallLog, max_tokens: in
         return []
     room = prompt_room(llm, max_tokens, ConceptsReply, *(message["content"] for message in concepts_messages([])))
     shown = _fitting([item.text for item in drafts], room, llm, log, "concepts", "insights")
-    reply: ConceptsReply = _call(llm, concepts_messages(shown), ConceptsReply, "concepts", log, max_tokens)
+    reply: ConceptsReply = log.complete(llm, concepts_messages(shown), ConceptsReply, "concepts", max_tokens)
     concepts = []
     for item in reply.concepts:
         text = " ".join(item.text.split()) or None
@@ -175,7 +155,7 @@ def _abstract(
     shown_concepts = _fitting([row.text for row in concepts], room // 2, llm, log, "abstract", "concepts")
     room -= sum(llm.count_tokens(text) + ITEM_OVERHEAD for text in shown_concepts)
     shown = _fitting([item.text for item in drafts], room, llm, log, "abstract", "insights")
-    reply: AbstractReply = _call(llm, abstract_messages(title, shown_concepts, shown), AbstractReply, "abstract", log, max_tokens)
+    reply: AbstractReply = log.complete(llm, abstract_messages(title, shown_concepts, shown), AbstractReply, "abstract", max_tokens)
     text = " ".join(reply.abstract.split())
     if not text:
         log.warnings.append("abstract: the model wrote an empty abstract")

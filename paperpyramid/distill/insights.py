@@ -13,14 +13,18 @@ are noted as warnings.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from paperpyramid.db.pyramid import LLMCallRecord
 from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
 from paperpyramid.distill.page_texts import Page
 from paperpyramid.distill.prompts import InsightsReply, insights_messages
 from paperpyramid.errors import LLMOutputError
-from paperpyramid.llm import LLM
+from paperpyramid.llm import LLM, LLMReply, Message
 
 #: an insight shorter than this (after whitespace is collapsed) is dropped as noise
 MIN_CHARS = 12
@@ -30,6 +34,8 @@ MAX_CHARS = 600
 MAX_NEW_PER_WINDOW = 60
 #: a page is never cut shorter than this to fit the model's window
 MIN_PAGE_TOKENS = 64
+
+T = TypeVar("T", bound=BaseModel)
 
 
 @dataclass(slots=True)
@@ -46,6 +52,28 @@ class CallLog:
 
     calls: list[LLMCallRecord] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    def complete(self, llm: LLM, messages: Sequence[Message], schema: type[T], step: str, max_tokens: int) -> T:
+        """The model's answer to ``messages``, its cost recorded as ``step`` and any list it had
+        to cut noted as a warning: every distillation call is accounted for the same way."""
+        started = time.perf_counter()
+        reply = llm.complete(messages, schema, max_tokens=max_tokens)
+        self.calls.append(call_record(step, reply, time.perf_counter() - started))
+        self.warnings.extend(cap_lists(reply.value, step))
+        return reply.value
+
+
+def call_record(step: str, reply: LLMReply[Any], seconds: float) -> LLMCallRecord:
+    """What one model call of ``step`` cost, as the pyramid stores it."""
+    return LLMCallRecord(
+        step,
+        reply.model,
+        reply.usage.prompt_tokens,
+        reply.usage.completion_tokens,
+        reply.cached,
+        reply.attempts,
+        seconds,
+    )
 
 
 def windows(page_numbers: list[int]) -> list[list[int]]:
@@ -76,21 +104,8 @@ def distil_insights(
             [(number, markdown[number]) for number in window], revisable, len(insights), llm, max_tokens, log.warnings, step
         )
         messages = insights_messages(texts, [(item.number, item.text, item.pages) for item in revisable.values()], len(insights))
-        started = time.perf_counter()
-        reply = llm.complete(messages, InsightsReply, max_tokens=max_tokens)
-        log.calls.append(
-            LLMCallRecord(
-                step,
-                reply.model,
-                reply.usage.prompt_tokens,
-                reply.usage.completion_tokens,
-                reply.cached,
-                reply.attempts,
-                time.perf_counter() - started,
-            )
-        )
-        log.warnings.extend(cap_lists(reply.value, step))
-        next_number = _apply(reply.value, window, revisable, insights, next_number, log.warnings, step)
+        reply = log.complete(llm, messages, InsightsReply, step, max_tokens)
+        next_number = _apply(reply, window, revisable, insights, next_number, log.warnings, step)
     result = sorted(insights.values(), key=lambda item: item.number)
     if not result:
         raise LLMOutputError(f"the model took no insights from {len(pages)} pages")

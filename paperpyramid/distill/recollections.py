@@ -23,6 +23,7 @@ from paperpyramid.db.pyramid import LLMCallRecord, _record_calls, _transaction
 from paperpyramid.db.queries import recollections as stored
 from paperpyramid.db.sqlite import Connection
 from paperpyramid.distill.bounds import ITEM_OVERHEAD, cap_lists, fit_list, fit_text, prompt_room
+from paperpyramid.distill.insights import call_record
 from paperpyramid.distill.prompts import PROMPT_VERSION, RecollectionItem, RecollectionsReply, recollections_messages
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import LLMOutputError, ServiceUnavailable
@@ -120,15 +121,7 @@ def _recollect_article(
     messages, shown, concepts = _prompt(conn, labels, links, shown, concepts, llm, max_tokens)
     started = time.perf_counter()
     reply = llm.complete(messages, RecollectionsReply, max_tokens=max_tokens)
-    call = LLMCallRecord(
-        "recollections",
-        reply.model,
-        reply.usage.prompt_tokens,
-        reply.usage.completion_tokens,
-        reply.cached,
-        reply.attempts,
-        time.perf_counter() - started,
-    )
+    call = call_record("recollections", reply, time.perf_counter() - started)
     for warning in cap_lists(reply.value, "recollections"):
         log.warning("article %s: %s", article_id, warning)
     return _store_reply(conn, article_id, reply, call, labels, {number: rid for number, rid, _ in shown}, concepts, counter, embedder)

@@ -13,12 +13,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
+from paperpyramid.embeddings import Embedder
 from paperpyramid.retrieval import SearchHit
 
 Fusion = Literal["rrf", "weighted"]
 
 #: rank offset of reciprocal rank fusion (Cormack et al. 2009)
 RRF_K = 60
+
+
+def mode_for(embedder: Embedder | None) -> str:
+    """``hybrid`` when a query embedder is at hand, else ``bm25``: the mode the asking strategies
+    and the level search use, so that none of them searches differently from the others."""
+    return "hybrid" if embedder is not None else "bm25"
 
 
 def fuse(

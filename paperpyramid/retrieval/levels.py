@@ -182,7 +182,7 @@ def cross(
     A paper without a distillation has no items to agree or disagree: its passages take their
     own score in the item's place, so that a corpus distilled in part does not rank the
     distilled papers first merely because they are distilled."""
-    items = search_level(conn, query, level, mode="hybrid" if embedder is not None else "bm25", k=depth, filters=filters, embedder=embedder)
+    items = search_level(conn, query, level, mode=hybrid.mode_for(embedder), k=depth, filters=filters, embedder=embedder)
     scores = dict(_scaled([(hit.context_id, hit.score) for hit in contexts]))
     drilled: dict[str, float] = {}
     for item, value in zip(items, (value for _, value in _scaled([(hit.key, hit.score) for hit in items])), strict=True):

@@ -92,6 +92,11 @@ PublicationType = Annotated[
           max_length=ID_CHARS_MAX),
 ]  # fmt: skip
 Offset = Annotated[int, Field(description="Where the page starts: 0, then the previous answer's next_offset.", ge=0, le=OFFSET_MAX)]
+#: the two neighbour tools (next_section, previous_section) take the same arguments
+HereSection = Annotated[str, Field(description="The section you are in.", max_length=ID_CHARS_MAX)]
+NeighbourTokens = Annotated[
+    int, Field(description=f"Tokens of its text to return (0: its heading only; at most {READ_TOKENS_MAX}).", ge=0, le=READ_TOKENS_MAX)
+]
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
@@ -264,11 +269,8 @@ def _add_reading_tools(toolbox: _Toolbox) -> None:
 
     @tool
     def next_section(
-        section_id: Annotated[str, Field(description="The section you are in.", max_length=ID_CHARS_MAX)],
-        max_tokens: Annotated[
-            int,
-            Field(description=f"Tokens of its text to return (0: its heading only; at most {READ_TOKENS_MAX}).", ge=0, le=READ_TOKENS_MAX),
-        ] = READ_TOKENS,
+        section_id: HereSection,
+        max_tokens: NeighbourTokens = READ_TOKENS,
     ) -> CallToolResult:
         """The section that follows this one in the same paper, with its first page of text (as
         read_section returns it); `section` is null at the paper's end.
@@ -280,11 +282,8 @@ def _add_reading_tools(toolbox: _Toolbox) -> None:
 
     @tool
     def previous_section(
-        section_id: Annotated[str, Field(description="The section you are in.", max_length=ID_CHARS_MAX)],
-        max_tokens: Annotated[
-            int,
-            Field(description=f"Tokens of its text to return (0: its heading only; at most {READ_TOKENS_MAX}).", ge=0, le=READ_TOKENS_MAX),
-        ] = READ_TOKENS,
+        section_id: HereSection,
+        max_tokens: NeighbourTokens = READ_TOKENS,
     ) -> CallToolResult:
         """The section before this one in the same paper, with its first page of text (as
         read_section returns it); `section` is null at the paper's start.
