@@ -4,7 +4,9 @@ After the blocks are classified, the parser settles the headings here:
 
 - :func:`apply_outline`: where the PDF has an outline (bookmarks) of :data:`OUTLINE_ENTRIES` entries
   or more, its entries name the sections; a heading it names takes its level, and an unnumbered one
-  in the style of those it names (``\\section*``), or a numbered one a level below its last, stays;
+  in the style of those it names (``\\section*``), a numbered one a level below its last, or an
+  unnumbered one in a smaller bold it never names but sets for two headings over text
+  (``\\subsubsection*`` under its subsections), stays;
 - :func:`filter_headings`: otherwise levels come from numbering ("2.1" is level 2; a small letter,
   "a. Syntax", the lowest there is) and from the heading styles ranked by size and weight
   (:func:`heading_style`); back matter is flattened to the top level; a line in the face and
@@ -90,6 +92,7 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -
     numbered = {
         parts.group("num").rstrip("."): level for level, title in matched.values() if (parts := blk._NUMBERING.match(title.strip()))
     }
+    unnamed = _unnamed_styles(blocks, matched, first)
     for index, block in enumerate(blocks):
         if index in matched:
             level, title = matched[index]
@@ -129,9 +132,53 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -
                 block.level = min(
                     level for named, (level, _) in matched.items() if _outlined_style(blocks[named]) == _outlined_style(block)
                 )
+            elif (
+                _outlined_style(block) in unnamed
+                and plain not in _FRONT_LABELS
+                and block.title[:1].isupper()
+                and not block.text.rstrip().endswith(":")
+                and _over_prose(blocks, index)
+            ):
+                # a level the outline leaves out (``\\subsubsection*`` under its subsections): its style
+                # set apart for more than one heading, smaller than any the outline names, over text
+                block.level = 1 + max((level for named, (level, _) in matched.items() if named < index), default=0)
             elif plain not in REFERENCE_HEADINGS and plain != "abstract":
                 block.kind = "paragraph"
     return True
+
+
+def _unnamed_styles(
+    blocks: list[Block], matched: dict[int, tuple[int, str]], first: int
+) -> set[tuple[tuple[float, bool, bool, bool], str]]:
+    """The bold, unnumbered heading styles below the outline that it never names, each set for two
+    headings or more after its first: a heading level an outline stops short of ("Influenza,
+    Southern Germany, 2001-2008" set with ``\\subsubsection*`` under an outlined subsection)."""
+    named = [blocks[index] for index in matched if blocks[index].kind == "heading"]
+    if not named:
+        return set()
+    smallest = min(block.size for block in named)
+    named_styles = {_outlined_style(block) for block in named}
+    counts = collections.Counter(
+        _outlined_style(block)
+        for index, block in enumerate(blocks)
+        if index > first
+        and index not in matched
+        and block.kind == "heading"
+        and block.bold
+        and not block.number
+        and not block.extra.get("run_in")
+        and block.size < smallest
+    )
+    return {style for style, count in counts.items() if count >= 2 and style not in named_styles}
+
+
+def _over_prose(blocks: list[Block], index: int) -> bool:
+    """Whether the next block of text after a heading is a paragraph of prose, not another label."""
+    for block in blocks[index + 1 : index + 4]:
+        if block.kind in ("furniture", "aside"):
+            continue
+        return block.kind == "paragraph" and (len(block.text) >= 80 or prose(block.text))
+    return False
 
 
 _CONTENTS_LABEL = re.compile(r"^(?:table of )?contents$", re.I)

@@ -28,6 +28,7 @@ from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.assembly import assemble, block_bbox, merge_continuations
 from paperpyramid.parsers.embedded.back_matter import split_overgrown_back_matter
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
+from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.displays import set_displays
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.headings import (
@@ -447,7 +448,8 @@ def _renumber_members(blocks: list[Block], new: list[Block]) -> None:
 
 def _require_following_text(blocks: list[Block]) -> None:
     """A heading introduces text. Labels inside figures ("Claim 1", "Supports") are
-    followed by more labels and a caption, never by a paragraph."""
+    followed by more labels and a caption, never by a paragraph. A listing is text too:
+    "Session Information" over one short line of code ("R> toLatex(sessionInfo())")."""
     content = [index for index, block in enumerate(blocks) if block.kind not in ("furniture", "aside", "title")]
 
     def introduces_text(position: int, depth: int) -> bool:
@@ -455,7 +457,7 @@ def _require_following_text(blocks: list[Block]) -> None:
             return True  # last block of the document: nothing to judge by
         nxt = blocks[content[position + 1]]
         if nxt.kind == "paragraph":
-            return len(nxt.text) >= 80 or nxt.page != blocks[content[position]].page or prose(nxt.text)
+            return len(nxt.text) >= 80 or nxt.page != blocks[content[position]].page or prose(nxt.text) or _listing(nxt)
         if nxt.kind in ("table_part", "caption"):
             return nxt.kind == "caption" and nxt.extra.get("caption_kind") == "table"
         if nxt.kind == "heading":
@@ -474,6 +476,11 @@ def _require_following_text(blocks: list[Block]) -> None:
     for index, keep in verdicts.items():
         if not keep:
             blocks[index].kind = "paragraph"
+
+
+def _listing(block: Block) -> bool:
+    """Code set in a typewriter face, every line of it: what a heading over a listing introduces."""
+    return bool(block.lines) and all(MONOSPACE_FONT.search(line.font) for line in block.lines)
 
 
 _ABSTRACT_LABELS = {

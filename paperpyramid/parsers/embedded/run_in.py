@@ -7,11 +7,12 @@ heading block with the number and title, and the paragraph without them.
 
 A lead-in is a heading when it is bold (the line's bold prefix) or numbered with two levels or
 more ("2.1", "3.2.1"), ends with a full stop (or a colon, when bold) on the first line, and reads
-as a title: a capital first, at most twenty words, not a caption, a label of the front matter or
-a sentence cut at an abbreviation ("Fig.", "et al."). A bold heading may begin on the bold line
-above ("… for biogenic syn-" over "thesis of nano-MgO. The …"). Only paragraphs after the body's first
-heading and before the reference list are read: a structured abstract's "Background:" and a
-reference entry's bold authors are no sections.
+as a title: a capital first, at most twenty words, not a caption, a label of the front matter,
+a sentence cut at an abbreviation ("Fig.", "et al.") nor one that negates ("**DO NOT include any
+page numbers.**": emphasis). A bold heading may begin on the bold line above ("… for biogenic
+syn-" over "thesis of nano-MgO. The …"). Only paragraphs after the body's first heading and
+before the reference list are read: a structured abstract's "Background:" and a reference
+entry's bold authors are no sections.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ _MAX_WORDS = 20
 #: long titles in sentence case are headings ("Fed-batch cultivation using exponential pulses …")
 _SENTENCE_WORDS = 8
 _AUXILIARY = re.compile(r"\b(?:is|are|was|were|must|should|shall|will|can|cannot|may|might|would|could)\b")
+#: a negated verb: an unnumbered lead-in with one is an instruction or a claim set in bold for emphasis
+#: ("**DO NOT include any page numbers.** They will be added …"), however short
+_NEGATION = re.compile(r"\b(?:not|never)\b|n't\b", re.I)
 _FILLED = 0.2  # a line that stops within this share of the column's width of its edge fills it
 
 
@@ -156,6 +160,8 @@ def _title_like(title: str, number: str | None) -> bool:
         return False
     if number is None and len(words) > _SENTENCE_WORDS and _AUXILIARY.search(title):
         return False  # a sentence set in bold for emphasis ("The final version … must be submitted by August 31, 2019 …")
+    if number is None and _NEGATION.search(title):
+        return False
     if number is None and THEOREM_LIKE.match(title):  # "Definition 1.1.", "Proof.": a statement's label; "2.2.1 Step 1." is a section
         return False
     return not (_ABBREVIATION_END.search(title) or re.search(r"\b(et al|doi|http|www\.)", title, re.I))
