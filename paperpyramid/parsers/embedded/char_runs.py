@@ -201,13 +201,14 @@ _JOIN, _NEW_RUN, _SPACE = "join", "new run", "space"
 def _step(run: CharRun, x0: float, y_top: float, y_bottom: float, char_h: float, size: float) -> str:
     """What a character at ``x0`` (its box from ``y_top`` to ``y_bottom``) does to ``run``: off
     the run's baseline band it starts a new run (unless it stacks under the run's start: rotated
-    text); on it, a jump back or a gutter starts a new run, and a word gap adds a space."""
+    text, which goes on only at its own x: a running head left sideways on a page turned upright
+    would take the caption after it); on it, a jump back or a gutter starts a new run, and a word gap adds a space."""
     slack = (char_h if char_h > 1.0 else 1.0) * 0.3
     mid = (y_top + y_bottom) / 2
     if not (run.top - slack <= mid <= run.bottom + slack):
         if abs(x0 - run.last_x0) < 1.0 and len(run.chars) < 3:
             run.vertical_votes += 1  # stacked characters at the same x: rotated text
-        return _NEW_RUN if run.vertical_votes == 0 else _JOIN
+        return _NEW_RUN if run.vertical_votes == 0 or abs(x0 - run.last_x0) > max(char_h, 1.0) else _JOIN
     unit = size if size > 4.0 else 4.0
     gap = x0 - run.last_x1
     if x0 < run.last_x1 - unit * 2.5 or gap > unit * 1.4:

@@ -378,11 +378,17 @@ _TURN_SAMPLE = 24
 
 def text_turn(raw: ctypes.c_void_p, n: int) -> int:
     """90 or 270 where most of a page's text runs up or down its page (a table set sideways,
-    or a landscape page under /Rotate), else 0: the quarter turn that sets it upright."""
+    or a landscape page under /Rotate), else 0: the quarter turn that sets it upright. A sampled
+    space counts as the next character that is none: pdfium gives the spaces it generates no
+    angle, and a sample step a multiple of a table's repeated cells' length ("Data Data ...")
+    would meet only spaces, and read a sideways table as upright text."""
     if n <= 0:
         return 0
     votes = {0: 0, 90: 0, 270: 0}
-    for index in range(0, n, max(1, n // _TURN_SAMPLE)):
+    for start in range(0, n, max(1, n // _TURN_SAMPLE)):
+        index = start
+        while index + 1 < n and chr(pdfium_c.FPDFText_GetUnicode(raw, index)).isspace():
+            index += 1
         degrees = round(math.degrees(pdfium_c.FPDFText_GetCharAngle(raw, index))) % 360
         for angle in votes:
             if abs(degrees - angle) <= 5:

@@ -55,7 +55,7 @@ from paperpyramid.parsers.embedded.table_columns import (
     word_space,
 )
 from paperpyramid.parsers.embedded.table_grid import ruled_grid
-from paperpyramid.parsers.embedded.table_headers import header_cells, header_rows, two_level_header
+from paperpyramid.parsers.embedded.table_headers import header_cells, header_rows, labels_over_gaps, two_level_header
 from paperpyramid.parsers.embedded.table_printed_rows import printed_rows, row_cells, spans_table
 from paperpyramid.parsers.embedded.table_region import find_region, next_captions_table, region_over_caption
 from paperpyramid.parsers.embedded.table_row_joins import join_rows
@@ -201,9 +201,9 @@ def read_box(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list
     if len(edges) < 3:
         return None  # one column: prose or a list, not a table
     segments = place_overhangs(cut, edges, space)
-    physical = printed_rows(segments)
     horizontal = [rule for rule in horizontal_rules(rules) if top < rule.y < bottom + 1]
     extent = max(line.x1 for line in segments) - min(line.x0 for line in segments)
+    physical = labels_over_gaps(printed_rows(segments), edges, horizontal, extent)
     heads = [line for row in header_rows(physical, horizontal, extent)[1:] for line in row.lines]
     pieces = [rule for rule in rules if rule.horizontal and top < rule.y < bottom + 1]  # a group's rule, not joined to the next group's
     physical[0].lines = [piece for line in physical[0].lines for piece in header_cells(line, physical[0].lines, heads, edges, pieces)]

@@ -28,7 +28,7 @@ from paperpyramid.parsers.embedded.table_columns import column_of, words_text
 from paperpyramid.parsers.embedded.table_printed_rows import PrintedRow
 from paperpyramid.parsers.embedded.table_rules import Rule
 
-__all__ = ["header_cells", "header_rows", "two_level_header"]
+__all__ = ["header_cells", "header_rows", "labels_over_gaps", "two_level_header"]
 
 # a value (a count, a dose, a year): the body's, no label (nor one spanning others)
 _VALUE = re.compile(r"^\(?(?:[-+−–<>≤≥]\s?)?\(?\d|^(?:NA|N/A|NR|ND|–|-|—)$")
@@ -139,6 +139,58 @@ def _phrase(label: Line, lines: Sequence[Line]) -> list[Line]:
     while stop + 1 < len(row) and row[stop + 1].x0 - row[stop].x1 < _WORD_GAP * label.size:
         stop += 1
     return row[start : stop + 1]
+
+
+def labels_over_gaps(rows: list[PrintedRow], edges: Sequence[float], rules: Sequence[Rule], width: float) -> list[PrintedRow]:
+    """``rows`` with a header whose upper labels each sit over the white between two columns'
+    labels, centred on both (LaTeX's ``\\multicolumn{2}{c}``: "$D_{4h}^1$" over "1st alternative"
+    and "2nd alternative", narrower than the gap it is centred in), as two printed rows: the
+    upper labels, each in the first of its two columns (as a spanning cell is stored), and the
+    labels under them ``alone`` (never joined to the row above). A label narrower than the white
+    overlaps neither label under it, so :func:`header_cells` sees nothing it spans; its pieces
+    (a symbol, its superscript, its subscript) lie on the gap's column edge and over two
+    printed rows, which the row joins would merge into the labels' row. ``rows`` as they were
+    unless every line over the header's last row is such a label. The header is the rows over
+    the first rule across the table under its first row (a script, "4h", reads as a value)."""
+    ruled = [rule.y for rule in rules if rule.x1 - rule.x0 >= _ACROSS * width and rows and rule.y > rows[0].bottom - 1]
+    heads = list(takewhile(lambda row: row.bottom <= min(ruled) + 1, rows[:_HEADER_ROWS])) if ruled else []
+    if len(heads) < 2:
+        return rows
+    labels, upper = heads[-1], [line for row in heads[:-1] for line in row.lines]
+    if any(line.x0 < label.x1 and label.x0 < line.x1 for line in upper for label in labels.lines):
+        return rows
+    spans: dict[int, tuple[float, float]] = {}
+    for label in labels.lines:
+        column = column_of(label, edges)
+        start, end = spans.get(column, (label.x0, label.x1))
+        spans[column] = (min(start, label.x0), max(end, label.x1))
+    order = sorted(spans)
+    moved: list[Line] = []
+    for piece in _pieces(upper):
+        x0, x1 = piece[0].x0, max(line.x1 for line in piece)
+        left = [column for column in order if spans[column][1] <= x0]
+        right = [column for column in order if spans[column][0] >= x1]
+        if not left or not right or order.index(right[0]) != order.index(left[-1]) + 1:
+            return rows
+        start, end = spans[left[-1]][0], spans[right[0]][1]
+        if abs((x0 + x1) / 2 - (start + end) / 2) > max(_CENTRED_PT, _CENTRED * (end - start)):
+            return rows
+        shift = edges[left[-1]] + 1.5 - x0
+        moved += [replace(line, x0=line.x0 + shift, x1=line.x1 + shift, parts=None, words=None) for line in piece]
+    top, bottom = min(line.top for line in upper), max(line.bottom for line in upper)
+    return [PrintedRow(top, bottom, moved), replace(labels, alone=True), *rows[len(heads) :]]
+
+
+def _pieces(lines: Sequence[Line]) -> list[list[Line]]:
+    """Lines into labels: pieces set side by side or stacked (a symbol and its scripts), no more
+    than a word's space apart, left to right."""
+    pieces: list[list[Line]] = []
+    for line in sorted(lines, key=lambda line: line.x0):
+        if pieces and line.x0 - max(other.x1 for other in pieces[-1]) < _WORD_GAP * line.size:
+            pieces[-1].append(line)
+        else:
+            pieces.append([line])
+    return pieces
 
 
 def header_rows(rows: Sequence[PrintedRow], rules: Sequence[Rule], width: float) -> Sequence[PrintedRow]:
