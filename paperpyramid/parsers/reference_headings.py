@@ -69,3 +69,8 @@ def squash(title: str) -> str:
 
 
 SQUASHED_REFERENCE_HEADINGS = frozenset(squash(heading) for heading in REFERENCE_HEADINGS)
+
+
+#: what a document may print right after its reference list under a heading no layout marks as
+#: one: ltxdoc's "Change History" and "Index", set as a line of text of their own; each ends the list
+AFTER_LIST_HEADINGS = frozenset({"index", "change history", "subject index", "author index", "name index", "index of names"})

@@ -24,9 +24,10 @@ from paperpyramid.parsers.embedded.references import (
     address_ends_list,
     body_text_ends_list,
     headless_list_start,
-    split_references,
+    split_list,
 )
 from paperpyramid.parsers.embedded.table_reader import table_cells
+from paperpyramid.parsers.reference_headings import AFTER_LIST_HEADINGS
 
 _ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
 
@@ -44,6 +45,7 @@ class _Assembly:
     in_references: bool = False
     last_entry: int = 0  # the highest entry number of a numbered reference list read so far
     resumed: bool = False  # the reference list resumed after other sections (see _resumes_references)
+    ended: bool = False  # the authors' addresses or an index after the list ended it: it resumes no more
     # where an unnumbered list resumed in references_lines: each part is split into entries on its own
     resumed_at: list[int] = field(default_factory=list)
     skip: set[int] = field(default_factory=set)
@@ -60,6 +62,8 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
     for index, block in enumerate(blocks):
         if index == headless:
             _open_headless_references(state, block)
+        if block.kind in ("aside", "furniture") and _between_list_lines(state, blocks, index):
+            block.kind = "paragraph"  # a piece of an entry, set apart by its wide spaces
         if block.kind == "aside" and ((headless is not None and index >= headless) or _small_entry(state, block)):
             block.kind = "paragraph"  # the list is set in small print
         if block.kind == "aside":
@@ -67,21 +71,19 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
             continue
         if index in state.skip or block.kind in ("furniture", "title", "table_part"):
             continue
+        if _after_list_heading(state, block):
+            block.kind, block.title, block.level, state.ended = "heading", block.text.strip(), 1, True
         if block.kind == "heading" and state.in_references and _reference_like(block):
             block.kind = "paragraph"
         if block.kind == "heading":
             _open_section(state, block)
             continue
-        if (
-            state.in_references
-            and block.kind == "paragraph"
-            and state.references_lines
-            and (
-                address_ends_list(blocks, index)
-                or (state.last_entry >= 3 and body_text_ends_list(block, state.references_lines, state.body_size))
-            )
-        ):
-            _end_references(state, block)
+        if state.in_references and block.kind == "paragraph" and state.references_lines:
+            if address_ends_list(blocks, index):
+                _end_references(state, block)
+                state.ended = True  # the list ends with the authors' addresses: nothing after them is an entry
+            elif body_text_ends_list(block, state.references_lines, state.body_size, numbered=state.last_entry >= 3):
+                _end_references(state, block)  # F1000 sets back matter between the list's halves: it may resume
         target = _target_section(state, block)
         if target is None:
             continue
@@ -141,6 +143,57 @@ def _opens_references(block: Block) -> bool:
     return title in REFERENCE_HEADINGS and "." not in (block.number or "") and not block.extra.get("on_citing")
 
 
+def _after_list_heading(state: _Assembly, block: Block) -> bool:
+    """Whether a line of text inside the reference list is the heading of what follows it, which
+    the layout did not mark: ltxdoc's "Change History" and "Index" after a class's list, whose
+    lines of commands and page numbers would be read as entries. One line, alone, in the body's
+    type or larger, saying only such a title (:data:`.reference_headings.AFTER_LIST_HEADINGS`),
+    inside the list or after what ended it (the index after the change history)."""
+    return (
+        (state.in_references or state.ended)
+        and bool(state.references_lines)
+        and block.kind == "paragraph"
+        and len(block.lines) == 1
+        and block.size >= state.body_size - 0.3
+        and re.sub(r"\s+", " ", block.text).strip().lower() in AFTER_LIST_HEADINGS
+    )
+
+
+#: a piece of an entry lies within this many line heights of the list's lines above and below it
+_PIECE_GAP = 1.5
+#: … and in their type, give or take this many points (a figure's labels under the list are smaller)
+_PIECE_SIZE = 1.0
+#: the list's last lines looked through for its left edge in a column
+_LEFT_SAMPLE = 16
+
+
+def _between_list_lines(state: _Assembly, blocks: list[Block], index: int) -> bool:
+    """Whether small print or furniture inside the reference list is a piece of an entry: pinp
+    justifies its entries with spaces so wide that a title ("“Extending R with C++ …”") or a
+    journal ("The American Statistician, 72(1).") is read as a block apart, then as a box beside
+    the text or a running head, and lost. Such a piece holds words and lies in the column and on
+    the page of the list's last line, in its type, at most :data:`_PIECE_GAP` line heights below
+    it (or on it), with the next block (the list's next line, or another piece) as close under it; a
+    running head or a page's foot lies on another page or column than one of them, or farther
+    away, and a note in the margin left of the list's lines."""
+    block = blocks[index]
+    if not (state.in_references and state.references_lines) or not _WORDS.search(block.text):
+        return False
+    above, first, last = state.references_lines[-1], block.lines[0], block.lines[-1]
+    gap = _PIECE_GAP * above.height
+    if (
+        (above.page, above.column) != (first.page, first.column)
+        or first.top - above.bottom > gap
+        or abs(block.size - above.size) > _PIECE_SIZE
+    ):
+        return False
+    left = min(line.x0 for line in state.references_lines[-_LEFT_SAMPLE:] if (line.page, line.column) == (first.page, first.column))
+    if first.x0 < left - 2:  # a running head or a note set out in the margin
+        return False
+    below = blocks[index + 1] if index + 1 < len(blocks) and blocks[index + 1].kind in ("paragraph", "aside", "furniture") else None
+    return below is not None and (below.page, below.lines[0].column) == (last.page, last.column) and below.lines[0].top - last.bottom <= gap
+
+
 def _small_entry(state: _Assembly, block: Block) -> bool:
     """Whether small print under the reference list's heading is one of its entries: a short entry
     ("[1] JACoW, http://www.jacow.org") set in the list's smaller type, or in a link's face, was
@@ -193,6 +246,8 @@ def _take_reference_lines(state: _Assembly, block: Block) -> bool:
     """Whether the block is the reference list's (its lines are kept for splitting)."""
     if state.in_references and block.kind in ("paragraph", "formula"):
         resumed = state.resumed
+    elif state.ended:
+        return False  # the authors' address after the list ("Carter T. Butts, Department of …") carries nothing on
     elif (
         state.last_entry
         and block.kind == "paragraph"
@@ -251,10 +306,18 @@ def _add_table(state: _Assembly, block: Block, target: Section, section_index: i
 
 
 def _set_references(state: _Assembly) -> None:
-    """The reference list's lines split into entries, which are also its section's blocks."""
+    """The reference list's lines split into entries, which are also its section's blocks; a
+    page's footnote the reading order set among them joins the small print set aside."""
     document = state.document
     lines, bounds = state.references_lines, [0, *state.resumed_at, len(state.references_lines)]
-    document.references = [entry for start, end in zip(bounds, bounds[1:], strict=False) for entry in split_references(lines[start:end])]
+    document.references = []
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        entries, footnotes = split_list(lines[start:end])
+        document.references += entries
+        # a page's footnote read among the entries is set aside with the small print, not lost
+        state.asides += [
+            DocBlock(text=blk.join_lines([line.text for line in note]), page=note[0].page, kind="paragraph") for note in footnotes
+        ]
     ref_section = next((s for s in document.sections if s.number == "ref"), None)
     if ref_section is not None:
         ref_section.blocks = [DocBlock(text=ref.raw, page=ref_section.page_start or 1, kind="list_item") for ref in document.references]

@@ -142,7 +142,8 @@ def address_ends_list(blocks: Sequence[Block], index: int) -> bool:
     text = blocks[index].text
     if _ADDRESS_LABEL.match(text):
         return True
-    if not _ADDRESS.search(text) or _MARKER.match(text) or _AUTHOR_START.match(text):
+    # a line in lower case carries the entry above on ("tural Analysis …, Cambridge University Press")
+    if not _ADDRESS.search(text) or _MARKER.match(text) or _AUTHOR_START.match(text) or text.lstrip()[:1].islower():
         return False
     for block in blocks[index:]:
         if block.kind == "heading":
@@ -158,26 +159,56 @@ _LARGER = 0.5
 _SIZE_SAMPLE = 200
 
 
-def body_text_ends_list(block: Block, list_lines: Sequence[Line], body_size: float) -> bool:
-    """Whether a paragraph after a numbered reference list is the body's text again, which ends
-    the list (SMF: a note on where to find the manuals, set under the list in the body's type):
-    it opens with no label, runs over two lines or more and is set in the body's type, larger
-    than most of the list's lines; a list set in the body's own type is never ended so."""
+def body_text_ends_list(block: Block, list_lines: Sequence[Line], body_size: float, *, numbered: bool) -> bool:
+    """Whether a paragraph after a reference list is the body's text again, which ends the list
+    (SMF: a note on where to find the manuals, set under the list in the body's type; OUP: the
+    authors' biographies under an author-year list): it opens with no label, runs over two lines
+    or more and is set in the body's type, larger than most of the list's lines; a list set in
+    the body's own type is never ended so. Under an unnumbered list, where a larger line may be
+    an entry's own (pinp sets some of its entries' lines larger), the paragraph must also open
+    after an entry's full stop, open no entry and name no DOI nor web address."""
     if len(block.lines) < 2 or _MARKER.match(block.text) or block.size < body_size - 0.3 or not list_lines:
         return False
     list_size = Counter(round(line.size, 1) for line in list_lines[:_SIZE_SAMPLE]).most_common(1)[0][0]
-    return block.size >= list_size + _LARGER
+    if block.size < list_size + _LARGER:
+        return False
+    if numbered:
+        return True
+    text = block.text.lstrip()
+    return (
+        list_lines[-1].text.rstrip().endswith(".")
+        and text[:1].isupper()
+        and not (_AUTHOR_START.match(text) or _NAME_YEAR.match(text) or _DOI.search(text) or _WEB.search(text))
+    )
+
+
+#: a web address: a larger line holding one is an entry's (pinp: "URL https://doi.org/…"), not the body's
+_WEB = re.compile(r"\bhttps?:|\bwww\.|\bURL\b")
 
 
 def split_references(lines: list[Line]) -> list[Reference]:
-    """Split the lines of a references section into parsed entries; in a numbered list each
-    entry's printed number is its key, so that a marker "[12]" finds entry 12 even where an
-    entry before it was cut in two or lost. A line of links stays with the entry above it, and ends it."""
+    """Split the lines of a references section into parsed entries (see :func:`split_list`)."""
+    return split_list(lines)[0]
+
+
+def split_list(lines: list[Line]) -> tuple[list[Reference], list[list[Line]]]:
+    """Split the lines of a references section into parsed entries, and the page footnotes the
+    reading order set among them (each a run of lines), which are no entry but the document's
+    text all the same; in a numbered list each entry's printed number is its key, so that a
+    marker "[12]" finds entry 12 even where an entry before it was cut in two or lost. A line of
+    links stays with the entry above it, and ends it."""
     lines = [line for line in lines if line.text.strip()]
     links = {id(line) for line in lines if LINKS_ONLY.match(line.text.strip())}
     if not lines:
-        return []
+        return [], []
     notes = _column_notes(lines, links)
+    footnotes: list[list[Line]] = []
+    for at, line in enumerate(lines):
+        if id(line) in notes:
+            if at and id(lines[at - 1]) in notes:
+                footnotes[-1].append(line)
+            else:
+                footnotes.append([line])
     lines = [line for line in lines if id(line) not in notes]
     references = []
     for number, text in _split(lines, links):
@@ -185,7 +216,7 @@ def split_references(lines: list[Line]) -> list[Reference]:
             reference = parse_reference(text)
             reference.key = number
             references.append(reference)
-    return references
+    return references, footnotes
 
 
 #: a page's footnote under the list is set this much smaller than most of the list's lines …
