@@ -4,9 +4,13 @@ The names are read from the blocks between the title and the affiliations, abstr
 fragments on one line joined (publishers set each name and its marks apart), split at the
 marks after each name (``Cohan†∗ Sergey``), commas, Springer's middle dots, ``and`` and a
 line break between two whole names; names in capitals are title-cased; the letters that key
-the affiliations, glued to the names by the text layer (``Eddelbuettela``), are dropped.
+the affiliations, glued to the names by the text layer (``Eddelbuettela``), are dropped (the
+key may open an acronym, ``bNICTA``, or a place with its web address).
 Authors set over their affiliations in boxes side by side are read box by box
-(:func:`_author_zone`); names and affiliations set in turn are all read; names that open an
+(:func:`_author_zone`), and so are names and affiliations stacked in turn in one box (an
+affiliation known by an institution's acronym too: ``ENSIMAG, Grenoble INP``); a numbered
+known heading (``1 Introduction``) ends the names; after an affiliation, more names share the
+first names' size and weight (an affiliation's second line, ``Los Angeles``, is none); names and affiliations set in turn are all read; names that open an
 affiliation's line are read (JACoW, ACM journals); a line the running heads repeat is read
 where it holds names only (amsart); a mark that wraps to the next box on the names' row is
 the name's before (AASTeX). An address is known by its institution, postcode or country, or
@@ -112,13 +116,19 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
 
 
 # an affiliation keyed by a letter set close to its first word: "aDebian and R Projects; bDepts of …"
-_LETTER_KEY = re.compile(r"(?:^|[;,]\s*)([a-h])(?=[A-Z][a-z])")
+_LETTER_KEY = re.compile(r"(?:^|[;,]\s*)([a-h])(?=[A-Z][A-Za-z])")  # an acronym too: "bNICTA, PO Box …"
+
+
+# an address on the web, as an affiliation gives one ("aDebian Project, http: // www. debian. org")
+_WEB = re.compile(r"https?:|\bwww\s?\.")
 
 
 def _letter_keys(blocks: list[Block], title_end: int) -> set[str]:
     """The letters that key the affiliations under the title, where they are letters: each opens
     an affiliation's line or follows a semicolon or comma in it, set close to the place's first
-    word, or stands alone as its own small block before it (pinp: "a" "http://…")."""
+    word, or stands alone as its own small block before it (pinp: "a" "http://…"); an affiliation
+    is an institution with its address, or a place with its e-mail or web address (elsarticle:
+    "aDebian Project, http://www.debian.org")."""
     if title_end < 0:
         return set()
     page = blocks[title_end].page
@@ -127,7 +137,7 @@ def _letter_keys(blocks: list[Block], title_end: int) -> set[str]:
     return alone | {
         match.group(1)
         for block in under
-        if affiliation_like(block.text) or "@" in block.text
+        if affiliation_like(block.text) or "@" in block.text or _WEB.search(block.text)
         for line in block.lines
         for match in _LETTER_KEY.finditer(line.text.strip())
     }
@@ -174,6 +184,7 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
     stop: Block | None = None
     read: set[int] = set()
     names_size: float | None = None  # the type of the first names: later ones share it
+    names_bold: bool | None = None  # and their weight
     after_affiliation = False
     affiliations: list[Block] = []  # names after an affiliation come below it, not on its row in its column (JSS)
     named: list[Block] = []  # the blocks names were read from
@@ -183,7 +194,11 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
         if block.top - title.bottom > 250:
             break
         plain = block.text.strip().lower().strip(" .:")
-        if plain in blk.KNOWN_HEADINGS or plain.startswith(("abstract", "summary", "keywords", "background")) or _FRONT_LABEL.match(plain):
+        if (
+            _NUMBER.sub("", plain) in blk.KNOWN_HEADINGS
+            or plain.startswith(("abstract", "summary", "keywords", "background"))
+            or _FRONT_LABEL.match(plain)
+        ):
             stop = block
             break
         if _opens_a_section(blocks, index):
@@ -214,7 +229,7 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
                 content = lead
             elif after_affiliation and content.startswith("(") and content.endswith(")"):
                 continue  # a collaboration's name under its members: "(MUSO Collaboration)"
-            elif after_affiliation and not _more_names(block, content, names_size):
+            elif after_affiliation and not _more_names(block, content, names_size, names_bold):
                 # names, affiliation, names (REVTeX, Elsevier, AIAA): a block in smaller type goes on with the affiliation
                 if names_size is not None and block.size < names_size - 0.3 and len(content) < 200:
                     continue
@@ -228,6 +243,7 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
         previous = block
         named.append(block)
         names_size = block.size if names_size is None else names_size
+        names_bold = block.bold if names_bold is None else names_bold
     if stop is not None:  # the boxes beside, reached after the abstract in reading order
         for index in range(title_end + 1, len(blocks)):
             block = blocks[index]
@@ -236,6 +252,10 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
             names = _names_over_affiliation(block) if title.bottom < block.top < stop.top else ""
             text += f", {names}" if names else ""
     return text
+
+
+# a section's number before its heading: "1 Introduction", "1. Introduction", "I. Introduction"
+_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*|[ivx]+)\.?\s+(?=[^\W\d_])")
 
 
 def _opens_a_section(blocks: list[Block], index: int) -> bool:
@@ -404,9 +424,13 @@ def mostly_names(content: str) -> bool:
     return bool(names) and sum(ch.isalpha() for name in names for ch in name) >= 0.8 * sum(ch.isalpha() for ch in content)
 
 
-def _more_names(block: Block, content: str, names_size: float | None) -> bool:
-    """Whether a block after an affiliation names more authors: short, names only, in the first names' type."""
-    return names_size is not None and abs(block.size - names_size) <= 0.3 and len(content) < 200 and mostly_names(content)
+def _more_names(block: Block, content: str, names_size: float | None, names_bold: bool | None = None) -> bool:
+    """Whether a block after an affiliation names more authors: short, names only, in the first
+    names' type, size and weight (names in bold over roman affiliations: an affiliation's second
+    line, "Los Angeles" under "University of California,", is no name)."""
+    if names_size is None or abs(block.size - names_size) > 0.3 or (names_bold is not None and block.bold != names_bold):
+        return False
+    return len(content) < 200 and mostly_names(content)
 
 
 def _names_before_affiliation(block: Block, names_size: float | None) -> str:
@@ -441,17 +465,28 @@ def _names_over_affiliation(block: Block) -> str:
     the first affiliation line; empty unless the block is names, then affiliation."""
     texts = [line.text.strip() for line in block.lines]
     sizes = [line.size for line in block.lines]
-    cut = next(
-        (
-            i
-            for i, text in enumerate(texts)
-            if _affiliation_line(text) and not (i and _group_under_marked_names(text, sizes[i], " ".join(texts[:i]), sizes[i - 1]))
-        ),
-        0,
-    )
+
+    def affiliation(i: int) -> bool:
+        text = texts[i]
+        if i and _ACRONYM.search(text) and not mostly_names(text) and not capitals(texts[0]):
+            return True  # an institution's acronym under a name: "Christophe Dutang" / "ENSIMAG, Grenoble INP"
+        return _affiliation_line(text) and not (i and _group_under_marked_names(text, sizes[i], " ".join(texts[:i]), sizes[i - 1]))
+
+    cut = next((i for i in range(len(texts)) if affiliation(i)), 0)
     if cut == 0 or not all(split_names(text) for text in texts[:cut]):
         return ""
-    return ", ".join(texts[:cut])
+    # names and affiliations in turn, stacked (article's \\author{A \\ Univ. X \\and B \\ Univ. Y}): a line
+    # of names alone in the first names' type, with an affiliation right under it, is the next author's
+    stacked = [
+        texts[i]
+        for i in range(cut + 1, len(texts) - 1)
+        if not affiliation(i) and affiliation(i + 1) and abs(sizes[i] - sizes[0]) <= 0.3 and mostly_names(texts[i])
+    ]
+    return ", ".join(texts[:cut] + stacked)
+
+
+# an institution's acronym: three capitals or more ("ENSIMAG", "INP", "CNRS")
+_ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
 
 
 _NAME_BREAK = re.compile(rf"[\d,;·⋅{MARKS}]|\band\b|&")

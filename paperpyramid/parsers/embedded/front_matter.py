@@ -9,7 +9,9 @@
   of names with their marks (OUP sets them large); never a journal's masthead over its issue
   line (JSS); a first line read apart from the rest, too short alone or in smaller boxes, is
   the title's (:func:`_line_over_title`);
-  a footnote's letter mark after it (REVTeX's ``a)``) is dropped, and a ``\\thanks`` symbol (``∗``);
+  a footnote's letter mark after it (REVTeX's ``a)``) is dropped, and a ``\\thanks`` symbol (``∗``),
+  and a note's number glued to the last word where the note under it opens with that number
+  (elsarticle: ``… Linear Algebra1``);
   the Info or XMP title where the page gives none, or where the page's is a cut-off start of it.
 - **authors**: :mod:`.authors` (names between the title and the affiliations, in every
   publisher's arrangement); :func:`find_authors` is re-exported here for the parser.
@@ -18,7 +20,7 @@
   published, ``….4767.2`` latest), the latest.
 - **journal and year**: the citation line publishers print in running heads, footers,
   mastheads (an issue line centred under the name read with it) and "Cite this article" boxes
-  or a self-archived copy's footnote, read from :func:`citation_lines` by
+  or a self-archived copy's footnote (its indented first line read with its second), read from :func:`citation_lines` by
   :func:`.journal.find_journal` (see there); XMP's ``prism:publicationName``; an Info or XMP
   description (or a word processor's title field) written as a citation.
 - **date**: "Published" (the latest, for a paper with versions) before "published online",
@@ -269,11 +271,28 @@ def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]
     if "(" not in printed:  # a footnote's letter mark set after the last word (REVTeX: "Linebreak" + "a)")
         printed = re.sub(r"(?<=[^\W\d_]{3})[a-z]\)$", "", printed)
     printed = re.sub(r"(?<=\w)\s*[∗†‡§¶⁎]+$|(?<=\w)\s+\*+$", "", printed)  # a \thanks note's symbol: "Conditional Inference ∗"
+    printed = _without_note_number(printed, blocks, members)
     stored = next((metadata[key].strip() for key in ("Title", "xmp:title") if plausible_title(metadata.get(key, ""))), "")
     if not printed:
         return stored or None
     if stored and len(_fold(stored)) > len(_fold(printed)) and _fold(stored).startswith(_fold(printed)):
         return stored
+    return printed
+
+
+def _without_note_number(printed: str, blocks: list[Block], members: list[int]) -> str:
+    """``printed`` without a footnote's number glued to its last word ("… Linear Algebra1"), where
+    a note in smaller type lower on the title's page opens with that number ("1This vignette …"):
+    a title that ends in a number of its own ("Web 2", "Python3") has no such note under it."""
+    mark = re.search(r"(?<=[^\W\d_]{2})(\d)$", printed)
+    if mark is None or not members:
+        return printed
+    title = blocks[members[-1]]
+    for block in blocks:
+        if block.page != title.page or block.top <= title.bottom or block.size >= title.size - 1:
+            continue
+        if re.match(rf"{mark.group(1)}\s?[A-Z][a-z]", block.text.strip()):
+            return printed[: mark.start()]
     return printed
 
 
@@ -324,6 +343,7 @@ def citation_lines(pages: list[Page]) -> list[tuple[int, str]]:
         if page.number == 1:
             texts += [(1, f"{a.text.strip()} {b.text.strip()}") for a, b in _masthead_pairs(lines, page.height)]
             texts += [(1, box) for box in _citation_boxes(lines)]
+            texts += [(1, f"{a.text.strip()} {b.text.strip()}") for a, b in _note_pairs(lines)]
             texts += [(1, head) for head in _meeting_heads(lines, page.height)]
     return texts
 
@@ -350,6 +370,23 @@ def _wrapped_pairs(lines: list[Line]) -> list[tuple[Line, Line]]:
     pairs = []
     for index, line in enumerate(lines):
         below = next((other for other in lines[index + 1 : index + 4] if abs(line.x0 - other.x0) < 5), None)
+        if below is not None and below.top - line.top < 2.5 * max(line.height, 1.0):
+            pairs.append((line, below))
+    return pairs
+
+
+_NOTE_OPENING = re.compile(r"^[\d*∗†‡§¶]\s?[A-Z][a-z]")
+
+
+def _note_pairs(lines: list[Line]) -> list[tuple[Line, Line]]:
+    """A footnote's first line with its second: the first opens with its mark and is indented
+    (TeX's footnotes: "1This vignette corresponds to a paper published in Computational Statistics
+    and Data" over "Analysis. Currently …"), so :func:`_wrapped_pairs`, at one left edge, misses them."""
+    pairs = []
+    for index, line in enumerate(lines):
+        if not _NOTE_OPENING.match(line.text.strip()):
+            continue
+        below = next((other for other in lines[index + 1 : index + 4] if 0 < line.x0 - other.x0 < 3 * max(line.height, 1.0)), None)
         if below is not None and below.top - line.top < 2.5 * max(line.height, 1.0):
             pairs.append((line, below))
     return pairs

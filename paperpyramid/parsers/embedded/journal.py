@@ -7,7 +7,8 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
 - **journal**: a line in one of the shapes publishers print the paper's citation in:
   running heads and feet (``J Neurosci Methods 2019;312:45–52``, ``PLOS ONE | DOI:…``,
   ``Nature Communications | (2021) 12:3456 |``, ``Scientific Reports | 7: 12345 | DOI:…``),
-  mastheads (``Journal of Hydrology 560 (2018) 1–12``, ``JOURNAL OF APPLIED STATISTICS 2019,
+  mastheads (``Journal of Hydrology 560 (2018) 1–12``, a foot of the name and volume alone, ``The R
+  Journal Vol. 6/1, June``, whose year may stay unknown, ``JOURNAL OF APPLIED STATISTICS 2019,
   VOL. 46``, APA's name with its section after a colon: ``Journal of Experimental Psychology:
   General 2019, Vol. 148``), any name followed by nothing but a citation's numbers (a year
   among them) up to its DOI or the line's end, and the citation in a box that says so (``Cite
@@ -18,7 +19,9 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   ACM permission block's conference (``PLDI'09, June 15–20, 2009, …``), a conference's head
   over the page (the proceedings' title, then the meeting's days: ``Proceedings of the ASME
   2023 … Exposition IMECE2023 October 29–November 2, 2023``), an overlay journal's stamp
-  (``Accepted in Quantum 2017-05-09``) and a name alone over the DOI (Springer's online first:
+  (``Accepted in Quantum 2017-05-09``), a footnote that names the journal alone after its mark
+  (``∗Paper accepted in the Journal of Statistical Software``, ``1This vignette corresponds to a
+  paper published in …``; a name cut at the line's end only with a journal's word in it) and a name alone over the DOI (Springer's online first:
   ``Climatic Change`` / ``https://doi.org/10.1007/…``). Where no line has a citation's shape,
   a name alone in the heads or feet of two pages or more, with a journal's word in it (ASME's
   feet: ``Journal of Heat Transfer``). Not a journal: a line that opens with a version, draft
@@ -85,6 +88,9 @@ _JOURNAL_LINES = [
     re.compile(rf"^{_J},\s+\d+(?:\s*\(\d+\))?,\s+{_YEAR},\s+\d+"),
     # IEEE style: "Journal Name, vol. 117, no. 4, pp. 1–9, January 2020"
     re.compile(rf"^{_J},\s+(?i:vol(?:ume)?)\.?\s*\d+(?P<tail>.{{0,60}})"),
+    # a foot of the name and its volume and issue alone, without a comma (The R Journal: "The R Journal
+    # Vol. 6/1, June", then "ISSN 2073-4859", whose digits are no year): the year may stay unknown
+    re.compile(rf"^{_J}\s+(?i:vol(?:ume)?)\.?\s*\d+(?:/\d+)?\b(?P<tail>(?:(?!ISSN).){{0,40}})"),
 ]
 # the Info and XMP fields only (on a page, "Zaragoza, 2009), which …" is a citation in the text):
 # "Data in Brief, 22 (2018) 451-457", "Journal of …, 2016, doi:…"
@@ -116,6 +122,14 @@ _FIRST_PAGE_LINES = [
     re.compile(rf"^{_J}\s+(?:https?://(?:dx\.)?doi\.org/|doi:\s*)10\.\d{{4,9}}/\S+$"),
     # an overlay journal's stamp: "Accepted in Quantum 2017-05-09, click title to verify"
     re.compile(rf"^(?:Accepted|Published) in {_J},?\s+{_YEAR}-\d\d-\d\d\b"),
+    # a title's or author's footnote that names the journal alone, after its mark: "∗Paper accepted in the
+    # Journal of Statistical Software", "1This vignette corresponds to a paper published in Computational
+    # Statistics and Data Analysis. Currently …" (a name cut at the line's end, which may wrap, only
+    # with a journal's word in it: see :func:`_journal_line`)
+    re.compile(
+        rf"^[\d*∗†‡§¶]?\s*(?:(?:This|The)\b[^.]{{0,60}}?\s)?(?:(?i:an?|the)\s+)?(?i:paper|article|manuscript)\s+(?:(?:has been|was|is)\s+)?"
+        rf"(?:accepted|published|to appear)(?:\s+for publication)?\s+in\s+(?:the\s+)?{_J}(?P<end>\.(?=\s)|$)"
+    ),
 ]
 _LONG_NAME = re.compile(r"^Proceedings\b")  # a proceedings' title runs to 30 words
 _VOLUME_PART = re.compile(r":\s*Volume\b.*$")  # "…: Volume 1 (Long Papers)"
@@ -232,6 +246,8 @@ def _journal_line(text: str, *, first_page: bool = True, metadata: bool = False)
         if journal.lower() in _NOT_JOURNALS or _NOT_FIRST.match(journal) or len(journal) < 3 or len(journal.split()) > words:
             continue
         groups = match.groupdict()
+        if groups.get("end") == "" and not match.group("journal").endswith(".") and not _JOURNAL_WORD.search(journal):
+            continue  # a footnote's name at the line's end, perhaps wrapped: "… in Computational Statistics and Data"
         if groups.get("bib") is not None:
             numbers = re.findall(r"\d+", groups["bib"])
             alone = _YEAR_ALONE.search(groups["bib"])
