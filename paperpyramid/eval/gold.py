@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from paperpyramid.eval.latex_source import read_source, read_tex, strip_comments
+from paperpyramid.parsers.latex.scan import read_group
 from paperpyramid.parsers.reference_headings import SQUASHED_REFERENCE_HEADINGS
 
 __all__ = ["GoldPaper", "abstract_heading", "back_matter", "latex_to_text", "load_gold", "load_jats", "load_latex", "load_tei"]
@@ -378,25 +379,6 @@ def _with_printed_headings(document: str, source: str) -> str:
     return document
 
 
-def _read_group(text: str, start: int) -> tuple[str, int]:
-    """The content of the brace group opening at ``text[start]`` and the index after it."""
-    depth = 0
-    index = start
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start + 1 : index], index + 1
-        index += 1
-    return text[start + 1 :], len(text)  # unbalanced: take the rest rather than lose it
-
-
 def _skip_space(text: str, index: int) -> int:
     while index < len(text) and text[index].isspace():
         index += 1
@@ -436,7 +418,7 @@ def _zero_argument_macros(source: str) -> dict[str, str]:
             continue  # a restyled \\section must still be found as a heading
         index = _skip_space(source, match.end())
         if index < len(source) and source[index] == "{":
-            macros[name], _ = _read_group(source, index)
+            macros[name], _ = read_group(source, index)
     return macros
 
 
@@ -461,7 +443,7 @@ def _latex_title(source: str) -> str | None:
     index = _skip_optional(source, match.end())  # amsart: \title[running head]{title}
     if index >= len(source) or source[index] != "{":
         return None
-    content, _ = _read_group(source, index)
+    content, _ = read_group(source, index)
     return heading_text(_drop_command_arguments(content, _TITLE_BOXES)) or None
 
 
@@ -485,7 +467,7 @@ def _latex_sections_and_body(document: str) -> tuple[list[str], str]:
         index = _skip_optional(document, match.end())
         if index >= len(document) or document[index] != "{":
             continue  # a \section mentioned in running text, not a heading
-        content, after = _read_group(document, index)
+        content, after = read_group(document, index)
         if cursor is not None:
             pieces.append(document[cursor : match.start()])
         cursor = after
@@ -672,10 +654,10 @@ def _replace_texorpdfstring(text: str) -> str:
         if first >= len(text) or text[first] != "{":
             text = text[: match.start()] + text[match.end() :]
             continue
-        printed, end = _read_group(text, first)
+        printed, end = read_group(text, first)
         second = _skip_space(text, end)
         if second < len(text) and text[second] == "{":
-            _, end = _read_group(text, second)
+            _, end = read_group(text, second)
         text = text[: match.start()] + " " + printed + " " + text[end:]
     return text
 
@@ -685,7 +667,7 @@ def _drop_definitions(text: str) -> str:
     while (match := _DEF.search(text)) is not None:
         end = match.end()
         if end < len(text) and text[end] == "{":
-            _, end = _read_group(text, end)
+            _, end = read_group(text, end)
         text = text[: match.start()] + " " + text[end:]
     return text
 
@@ -709,7 +691,7 @@ def _drop_command_arguments(text: str, commands: dict[str, int] | None = None) -
         for _ in range(count):
             probe = _skip_optional(text, index)
             if probe < len(text) and text[probe] == "{":
-                _, index = _read_group(text, probe)
+                _, index = read_group(text, probe)
             elif bare := _BARE_COMMAND.match(text, probe):  # \setlength\tabcolsep{2pt}
                 index = bare.end()
             else:

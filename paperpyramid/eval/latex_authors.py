@@ -34,11 +34,11 @@ from paperpyramid.eval.gold import (
     _SECTION_COMMAND,
     _SYMBOLS,
     _accented,
-    _read_group,
     _skip_optional,
     latex_to_text,
 )
 from paperpyramid.eval.latex_source import verbatim_as_text
+from paperpyramid.parsers.latex.scan import read_group
 
 __all__ = ["latex_authors"]
 
@@ -134,7 +134,7 @@ def _groups(source: str, command: re.Pattern[str]) -> list[str]:
     for match in command.finditer(source):
         index = _skip_optional(source, match.end())
         if index < len(source) and source[index] == "{":
-            found.append(_read_group(source, index)[0])
+            found.append(read_group(source, index)[0])
     return found
 
 
@@ -160,7 +160,7 @@ def _drop_commands(text: str) -> str:
             index = _skip_optional(text, index)  # \\footnotemark[1]: the mark goes too
             if index >= len(text) or text[index] != "{":
                 break
-            _, index = _read_group(text, index)
+            _, index = read_group(text, index)
         out.append(" ")
         cursor = index
     out.append(text[cursor:])

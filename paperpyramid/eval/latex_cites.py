@@ -31,7 +31,6 @@ from paperpyramid.eval.citations import GoldCitations, _cited_sentences
 from paperpyramid.eval.gold import (
     _SECTION_COMMAND,
     _drop_environments,
-    _read_group,
     _skip_optional,
     bibliography_lists,
     latex_source_and_document,
@@ -39,6 +38,7 @@ from paperpyramid.eval.gold import (
 )
 from paperpyramid.eval.latex_source import read_tex, strip_comments
 from paperpyramid.eval.reference_pairs import GoldEntry, _doi, _label
+from paperpyramid.parsers.latex.scan import read_group
 
 __all__ = ["CITE_COMMANDS", "RANGE_END", "load_latex_citations"]
 
@@ -87,7 +87,7 @@ def _notes_apart(latex: str) -> tuple[str, list[str]]:
         index = _skip_optional(latex, match.end())
         if index >= len(latex) or latex[index] != "{":
             continue
-        note, after = _read_group(latex, index)
+        note, after = read_group(latex, index)
         out.append(latex[cursor : match.start()])
         notes.append(note)
         cursor = after
@@ -104,7 +104,7 @@ def _between_headings(document: str) -> list[str]:
         if match.start() < cursor or index >= len(document) or document[index] != "{":
             continue
         pieces.append(document[cursor : match.start()])
-        cursor = _read_group(document, index)[1]
+        cursor = read_group(document, index)[1]
     return [*pieces, document[cursor:]]
 
 
@@ -175,7 +175,7 @@ def _replace_cites(latex: str, marker: Callable[[str, str], str]) -> str:
         index = _skip_optional(latex, match.end())
         if index >= len(latex) or latex[index] != "{":
             continue
-        keys, after = _read_group(latex, index)
+        keys, after = read_group(latex, index)
         out += [latex[cursor : match.start()], marker(keys, command)]
         cursor = after
     out.append(latex[cursor:])
