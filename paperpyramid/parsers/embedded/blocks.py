@@ -552,6 +552,8 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     plain = re.sub(r"\s+", " ", title.lower()).strip()
     if not title or not any(ch.isalpha() for ch in title):
         return None
+    if plain in KNOWN_HEADINGS and _plain_label(block, text, body_size, body_font) and not match:
+        return None
     if plain in KNOWN_HEADINGS or plain in REFERENCE_HEADINGS:
         return number, title
     words = title.split()
@@ -619,6 +621,26 @@ def join_appendix_labels(blocks: list[Block]) -> None:
             label.number, label.title = alone.group("num"), title.title
             label.extra["appendix"] = True
             title.kind = "furniture"
+
+
+#: known headings that label the front matter, whatever their type
+_FRONT_MATTER_LABELS = {"abstract", "summary", "keywords", "key words"}
+
+
+def _plain_label(block: Block, text: str, body_size: float, body_font: str) -> bool:
+    """A known heading's word with a colon, alone on its line in the body's own type ("Notes:"
+    over a bulleted list): a label that introduces what follows, not a section, which a document
+    sets apart in bold, a larger size or capitals. Front-matter labels are left to the front matter."""
+    first = block.lines[0]
+    return (
+        len(block.lines) == 1
+        and text.endswith(":")
+        and bool(body_font)
+        and first.font == body_font
+        and not (block.bold or first.italic or text.isupper())
+        and abs(block.size - body_size) <= 0.5
+        and text.rstrip(" :").lower() not in _FRONT_MATTER_LABELS
+    )
 
 
 def _numbered_line(block: Block, text: str) -> bool:

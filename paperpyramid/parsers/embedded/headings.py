@@ -144,6 +144,10 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -
                 block.level = 1 + max((level for named, (level, _) in matched.items() if named < index), default=0)
             elif plain not in REFERENCE_HEADINGS and plain != "abstract":
                 block.kind = "paragraph"
+    for index in _faceless_headings(blocks, matched, first):
+        block = blocks[index]
+        block.kind, block.number, block.title = "heading", None, block.text.strip()
+        block.level = 1 + max((level for named, (level, _) in matched.items() if named < index), default=0)
     return True
 
 
@@ -170,6 +174,45 @@ def _unnamed_styles(
         and block.size < smallest
     )
     return {style for style, count in counts.items() if count >= 2 and style not in named_styles}
+
+
+#: the most words of a heading told by its type's measured height alone (:func:`_faceless_headings`)
+_FACELESS_WORDS = 10
+
+
+def _faceless_headings(blocks: list[Block], matched: dict[int, tuple[int, str]], first: int) -> list[int]:
+    """Headings of a level the outline leaves out, in fonts that name no face: a Type 3 (bitmap)
+    font gives no name and no weight, so a ``\\subsubsection*`` in bold reads as a line of the body
+    (xts: "Subsetting", "Plotting"). Its glyph boxes still measure apart from the body's (9.0 where
+    the body's are 9.4): a face of its own. Such a height, near the body's and under every outlined
+    heading's, whose every block is one short line heading prose, twice or more below the outline's
+    first heading, is a level of headings; a listing's or a table's type also fills lines that head
+    no prose, or blocks of several lines."""
+    named = [blocks[index].size for index in matched if blocks[index].kind == "heading"]
+    body_sizes = collections.Counter(
+        round(line.size, 1) for block in blocks if block.kind == "paragraph" and len(block.lines) > 1 for line in block.lines
+    )
+    if not named or not body_sizes:
+        return []
+    body = body_sizes.most_common(1)[0][0]
+    groups: dict[float, list[int]] = {}
+    for index, block in enumerate(blocks):
+        if index > first and index not in matched and block.kind != "furniture" and all(not line.font for line in block.lines):
+            groups.setdefault(round(block.size, 1), []).append(index)
+    found: list[int] = []
+    for size, members in groups.items():
+        if size == body or abs(size - body) > 0.12 * body or size >= min(named) or len(members) < 2:
+            continue
+        if all(
+            blocks[index].kind == "paragraph"
+            and len(blocks[index].lines) == 1
+            and len(blocks[index].text.split()) <= _FACELESS_WORDS
+            and not blocks[index].text.rstrip().endswith((",", ";", ":"))
+            and _over_prose(blocks, index)
+            for index in members
+        ):
+            found += members
+    return found
 
 
 def _over_prose(blocks: list[Block], index: int) -> bool:
@@ -265,6 +308,7 @@ def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
 def filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
     _demote_list_items(blocks)
+    _demote_plain_numbered_lines(blocks, body_size)
     _lowercase_headings(blocks)
     for block in blocks:
         # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
@@ -374,6 +418,32 @@ def _demote_list_items(blocks: list[Block]) -> None:
             if other and abs(int(other.group(1)) - number) == 1:
                 block.kind = "paragraph"
                 break
+
+
+#: this many top-level sections set apart (bold or larger) fix the type of a document's sections
+_STYLED_SECTIONS = 2
+
+
+def _demote_plain_numbered_lines(blocks: list[Block], body_size: float) -> None:
+    """A document sets its top-level sections in one type: where two or more numbered "3 Common
+    user options" are bold or larger, a line numbered at that level in the body's plain type
+    ("3. Choose a gradient descent step size as", an algorithm's step over its display equation,
+    its neighbours in the list cut off by the displays) is no section but an item. Only a line all
+    in the body's face: "3. AMSMATH Package", its number in bold, is a section whose bold was misread."""
+    top = [block for block in blocks if block.kind == "heading" and block.number and block.number.isdigit()]
+    if sum(1 for block in top if block.bold or block.size >= body_size + 0.8) < _STYLED_SECTIONS:
+        return
+    faces = collections.Counter(line.font for block in blocks if block.kind == "paragraph" for line in block.lines)
+    body_face = faces.most_common(1)[0][0] if faces else ""
+    for block in top:
+        first = block.lines[0]
+        if block.extra.get("outline") or block.extra.get("run_in") or block.bold or first.italic or first.bold_prefix:
+            continue
+        if not body_face or any(line.font != body_face for line in block.lines):
+            continue
+        letters = [ch for ch in block.title if ch.isalpha()]
+        if abs(block.size - body_size) <= 0.5 and not (letters and all(ch.isupper() for ch in letters)):
+            block.kind = "paragraph"
 
 
 def mark_sections_on_citing(blocks: list[Block]) -> None:
