@@ -15,17 +15,8 @@ from __future__ import annotations
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.assembly import assemble
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.references import split_list
-
-_top = iter(range(100, 1_000_000, 12))
-
-
-def _line(
-    text: str, *, size: float = 9.0, x0: float = 72.0, x1: float = 290.0, page: int = 5, top: float | None = None, column: int = 0
-) -> Line:
-    y = float(next(_top)) if top is None else top
-    return Line(text=text, page=page, x0=x0, top=y, x1=x1, bottom=y + size, size=size, bold=False, italic=False, font="T", column=column)
+from tests.test_reference_lists_unseen import _line  # one builder of test lines for both files
 
 
 def _block(*texts: str, kind: str = "paragraph", size: float = 9.0, page: int = 5, x0: float = 72.0) -> Block:

@@ -141,14 +141,19 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -
             ):
                 # a level the outline leaves out (``\\subsubsection*`` under its subsections): its style
                 # set apart for more than one heading, smaller than any the outline names, over text
-                block.level = 1 + max((level for named, (level, _) in matched.items() if named < index), default=0)
+                block.level = _level_below(matched, index)
             elif plain not in REFERENCE_HEADINGS and plain != "abstract":
                 block.kind = "paragraph"
     for index in _faceless_headings(blocks, matched, first):
         block = blocks[index]
         block.kind, block.number, block.title = "heading", None, block.text.strip()
-        block.level = 1 + max((level for named, (level, _) in matched.items() if named < index), default=0)
+        block.level = _level_below(matched, index)
     return True
+
+
+def _level_below(matched: dict[int, tuple[int, str]], index: int) -> int:
+    """The level of a heading the outline leaves out: one below the last outlined heading before it."""
+    return 1 + max((level for named, (level, _) in matched.items() if named < index), default=0)
 
 
 def _unnamed_styles(
