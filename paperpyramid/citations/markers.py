@@ -97,7 +97,7 @@ def link_markers(document: Document) -> MarkerCounts:
     }
     resolved = {name: sum(1 for found in items if found.entries) for name, items in candidates.items()}
     style = _choose_style(candidates, dict(resolved), references)
-    if resolved[style] < _least_markers(style, references):
+    if resolved[style] < _least_markers(style, references) and not _lone_entry_cited(style, candidates[style], references):
         return MarkerCounts("none", found=sum(len(items) for items in candidates.values()))
     assign_keys(references, numbered=style != "author-year")
     linked = 0
@@ -144,6 +144,16 @@ def _least_markers(style: CitationStyle, references: list[Reference]) -> int:
     list cited by author and year (each such marker names its entry by a name and a year, where a
     number or two could be anything)."""
     return min(MIN_MARKERS, len(references)) if style == "author-year" else MIN_MARKERS
+
+
+def _lone_entry_cited(style: CitationStyle, found: list[_Found], references: list[Reference]) -> bool:
+    """Whether a list of one numbered entry is cited by its bracketed number: a note that cites
+    its one paper once ("[1]", with "[1]" the list's only label) has fewer markers than a style
+    needs (:data:`MIN_MARKERS`), yet its marker matches the list as printed. A longer list keeps
+    the bound: there a number or two in brackets could be anything."""
+    if style != "numeric" or len(references) != 1 or not numbered_list(references):
+        return False
+    return any(item.entries for item in found)
 
 
 def _body_blocks(sections: list[Section]) -> Iterator[Block]:

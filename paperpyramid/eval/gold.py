@@ -21,6 +21,12 @@ What counts as the body follows each format's own structure:
   (:mod:`paperpyramid.eval.latex_source`). A heading that a class or an environment prints by
   itself (a nomenclature, AASTeX's "APPENDIX", lists of figures and tables) counts like one
   typed with ``\\section*``, and a class's logo macro (``\\PTPTeX``, ``\\TUB``) prints its name.
+  A report's ``\\chapter`` is a heading too. The author's macros are expanded by the LaTeX
+  parser's own expander (:mod:`paperpyramid.parsers.latex.macros`), those of a package shipped
+  beside the source included. A reference list typed by hand under a closing "References"
+  heading, in a source with no list command, is the reference list and no body section. The
+  title is ``\\title``'s (BiocStyle's ``\\bioctitle``), without a subtitle set under it in a
+  font of its own.
 
 A parse carries no markup that says where its back matter begins, so both sides are held to
 the same rule when section titles are compared: a heading that names back matter
@@ -38,14 +44,17 @@ XML parser is used as is.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import unicodedata
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from paperpyramid.eval.latex_source import read_source, read_tex, strip_comments
+from paperpyramid.parsers.latex.limits import BadSource, LatexLimits
+from paperpyramid.parsers.latex.macros import expand_macros
 from paperpyramid.parsers.latex.scan import read_group
 from paperpyramid.parsers.reference_headings import SQUASHED_REFERENCE_HEADINGS
 
@@ -302,9 +311,11 @@ def _tei_reference_count(root: ET.Element) -> int | None:
 
 # --------------------------------------------------------------------------- LaTeX
 
-# smfart's \Subsection sets a subsection's title on a line of its own (its \subsection runs in)
-_SECTION_COMMAND = re.compile(r"\\(?:section|[sS]ubsection|subsubsection|paragraph|subparagraph)(?![A-Za-z])\*?")
-_TITLE_COMMAND = re.compile(r"\\title(?![A-Za-z])")
+# smfart's \Subsection sets a subsection's title on a line of its own (its \subsection runs in);
+# a report's or a book's \chapter is its top heading
+_SECTION_COMMAND = re.compile(r"\\(?:chapter|section|[sS]ubsection|subsubsection|paragraph|subparagraph)(?![A-Za-z])\*?")
+# BiocStyle's \bioctitle[running head]{title} sets the title as \title does
+_TITLE_COMMAND = re.compile(r"\\(?:bioc)?title(?![A-Za-z])")
 _BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])")
 _BEGIN_DOCUMENT = re.compile(r"\\begin\s*\{document\}")
 _END_DOCUMENT = re.compile(r"\\end\s*\{document\}")
@@ -328,10 +339,14 @@ def load_latex(path: Path) -> GoldPaper:
 
 
 def latex_source_and_document(path: Path) -> tuple[str, str]:
-    """The whole source as :func:`read_source` gives it with its argument-free macros expanded,
-    and the part of it between ``\\begin{document}`` and ``\\end{document}``."""
+    """The whole source as :func:`read_source` gives it with the author's macros expanded (with
+    their arguments, ``\\iffalse`` blocks left out), and the part of it between
+    ``\\begin{document}`` and ``\\end{document}``."""
     source = read_source(path)
-    source = _expand_macros(source, _zero_argument_macros(source))
+    # the LaTeX parser's expander, one place that knows how macros expand; a macro that expands
+    # without end leaves the source as written
+    with contextlib.suppress(BadSource):
+        source = expand_macros(source, LatexLimits()).text
     start = _BEGIN_DOCUMENT.search(source)
     end = _END_DOCUMENT.search(source, start.end() if start else 0)
     return source, source[start.end() if start else 0 : end.start() if end else len(source)]
@@ -396,46 +411,6 @@ def _skip_optional(text: str, index: int) -> int:
     return index
 
 
-_DEFINITION = re.compile(
-    r"\\(?:(?:re)?newcommand|providecommand)\*?\s*(?:\{\s*\\([A-Za-z]+)\s*\}|\\([A-Za-z]+))"
-    r"|\\def\s*\\([A-Za-z]+)"
-)
-
-
-_STRUCTURAL_COMMANDS = frozenset({"section", "subsection", "subsubsection", "title", "begin", "end", "bibitem", "appendix"})
-
-
-def _zero_argument_macros(source: str) -> dict[str, str]:
-    """Macros without arguments (``\\newcommand{\\gorc}{\\textsc{S2ORC}\\xspace}``).
-
-    Papers name their systems and datasets through such macros, often in headings;
-    without expanding them "The \\gorc dataset" would read "The dataset".
-    """
-    macros: dict[str, str] = {}
-    for match in _DEFINITION.finditer(source):
-        name = match.group(1) or match.group(2) or match.group(3)
-        if name in _STRUCTURAL_COMMANDS:
-            continue  # a restyled \\section must still be found as a heading
-        index = _skip_space(source, match.end())
-        if index < len(source) and source[index] == "{":
-            macros[name], _ = read_group(source, index)
-    return macros
-
-
-def _expand_macros(text: str, macros: dict[str, str], rounds: int = 4) -> str:
-    """Expand zero-argument macros; a few rounds cover macros defined through others."""
-    if not macros:
-        return text
-    names = sorted(macros, key=len, reverse=True)
-    pattern = re.compile(r"\\(" + "|".join(map(re.escape, names)) + r")(?![A-Za-z])")
-    for _ in range(rounds):  # bounded, because a macro may (wrongly) mention itself
-        expanded = pattern.sub(lambda m: "{" + macros[m.group(1)] + "}", text)
-        if expanded == text:
-            break
-        text = expanded
-    return text
-
-
 def _latex_title(source: str) -> str | None:
     match = _TITLE_COMMAND.search(source)
     if match is None:
@@ -444,7 +419,48 @@ def _latex_title(source: str) -> str | None:
     if index >= len(source) or source[index] != "{":
         return None
     content, _ = read_group(source, index)
-    return heading_text(_drop_command_arguments(content, _TITLE_BOXES)) or None
+    return heading_text(_without_subtitle(_drop_command_arguments(content, _TITLE_BOXES))) or None
+
+
+# a font or size switch opening a line: "\\ \large ...", "\\ {\small ...}", "\\ \textit{...}"
+_SUBTITLE_LINE = re.compile(
+    r"\\\\(?:\s*\[[^\]]*\])?\s*\{?\s*\\(?:large|small|normalsize|footnotesize|scriptsize|tiny|"
+    r"text(?:it|rm|sl|up|md|normal)|emph|it|sl|rm|normalfont|mdseries|itshape|upshape)(?![A-Za-z])"
+)
+_LINE_BREAK = re.compile(r"\s*\\\\(?:\s*\[[^\]]*\])?")
+# a group that sets text in a font of its own: "\\textbf{...}", "{\\bfseries ...}"
+_WRAPPER = re.compile(r"\s*(?:\\(?:text(?:bf|sf|rm|tt|sc|it|sl|up|md|normal)|emph|mbox)\s*)?\{")
+
+
+def _without_subtitle(title: str) -> str:
+    """A title without the subtitle set under it: the lines after a break that the author set
+    apart in a smaller or lighter font ("Main title\\\\ \\large A subtitle"), or those left
+    outside the group that sets the first lines in bold (HilbertVis's ``\\textbf{Visualising ...
+    curve}\\\\ Description of the packages ...``). The page prints the title above, the
+    subtitle in a font of its own below, and a title is the first. A colon joins the two into
+    one title, as references cite it ("A Sample Paper:\\\\ \\emph{A Template}")."""
+    title = _unwrapped(title)
+    line = _SUBTITLE_LINE.search(title)
+    cut = line.start() if line is not None else None
+    if cut is None and (opening := _WRAPPER.match(title)) is not None:
+        end = read_group(title, opening.end() - 1)[1]
+        after = _LINE_BREAK.match(title, end)
+        same_font = after is not None and title.startswith(opening.group(0).strip(), _skip_space(title, after.end()))
+        cut = end if after is not None and not same_font else None  # "\\textbf{A}\\\\ \\textbf{B}" is one title
+    if cut is None:
+        return title
+    printed = latex_to_text(title[:cut], keep_math=True)
+    return title if not printed or printed.endswith(":") else title[:cut]
+
+
+def _unwrapped(title: str) -> str:
+    """The inside of groups that hold the whole title (``\\textsf{...}``, ``{\\sffamily ...}``)."""
+    while (opening := _WRAPPER.match(title)) is not None:
+        inner, end = read_group(title, opening.end() - 1)
+        if title[end:].strip():
+            break
+        title = inner
+    return title
 
 
 def heading_text(latex: str) -> str:
@@ -474,6 +490,8 @@ def _latex_sections_and_body(document: str) -> tuple[list[str], str]:
         headings.append(heading_text(content))
     if cursor is not None:
         pieces.append(document[cursor:])
+    if pieces and _typed_reference_list(headings[-1], document):
+        headings, pieces = headings[:-1], pieces[:-1]  # the list is neither a heading nor body text
     titles = [title for title, piece in zip(headings, pieces, strict=True) if title and _body_heading(title, piece)]
     body = latex_to_text(_drop_environments("\n\n".join(pieces)), keep_math=False)
     return titles, body
@@ -488,6 +506,15 @@ def _body_heading(title: str, piece: str) -> bool:
     if name not in SQUASHED_REFERENCE_HEADINGS:
         return True
     return not (_REFERENCE_LIST.search(piece) or not latex_to_text(_drop_environments(piece), keep_math=False))
+
+
+def _typed_reference_list(last_heading: str, document: str) -> bool:
+    """Whether the document's last section is a reference list typed by hand: a "References"
+    (or "Bibliography", ...) section at the end of a document that has no list command anywhere
+    (vignettes set their few references as paragraphs or items). The page prints it as the
+    reference list all the same, so, like a parse's reference section, it is no body section;
+    a template's "References" section about how to cite comes before the real list."""
+    return _squash(last_heading) in SQUASHED_REFERENCE_HEADINGS and not _REFERENCE_LIST.search(document)
 
 
 def _squash(text: str) -> str:
@@ -539,7 +566,48 @@ def _drop_environments(text: str) -> str:
 
 
 _DISPLAY_MATH = re.compile(r"(?<!\\)\$\$.*?(?<!\\)\$\$|(?<!\\)\\\[.*?\\\]", re.DOTALL)
-_INLINE_MATH = re.compile(r"(?<!\\)\$(.*?)(?<!\\)\$|(?<!\\)\\\((.*?)\\\)", re.DOTALL)
+_MATH_OPENING = re.compile(r"(?<!\\)\$|(?<!\\)\\\(")
+_MATH_MARK = re.compile(r"(?<!\\)[{}$]")
+_MATH_CLOSING = re.compile(r"(?<!\\)\$")
+
+
+def _inline_math(text: str, replace: Callable[[str], str]) -> str:
+    """``text`` with each inline formula (``$...$``, ``\\(...\\)``) given to ``replace``.
+
+    A ``$`` closes the formula only outside the groups opened in it: a macro may set text with
+    mathematics of its own inside a formula (``\\vec`` as ``\\mbox{\\boldmath$#1$}``), and pairing
+    the dollars one by one would leave the formula's pieces in the text. An unbalanced formula
+    closes at its next ``$``. A ``$`` with no partner is left as it stands.
+    """
+    out: list[str] = []
+    cursor = 0
+    while (opening := _MATH_OPENING.search(text, cursor)) is not None:
+        if opening.group() == "\\(":
+            closing = text.find("\\)", opening.end())
+            close_start, close_end = (closing, closing + 2) if closing >= 0 else (-1, -1)
+        else:
+            close_start = close_end = -1
+            depth = 0
+            for mark in _MATH_MARK.finditer(text, opening.end()):
+                depth += {"{": 1, "}": -1}.get(mark.group(), 0)
+                if depth < 0:
+                    break
+                if mark.group() == "$" and depth == 0:
+                    close_start, close_end = mark.start(), mark.end()
+                    break
+            if close_start < 0 and (plain := _MATH_CLOSING.search(text, opening.end())) is not None:
+                close_start, close_end = plain.start(), plain.end()
+        if close_start < 0:
+            out.append(text[cursor : opening.end()])
+            cursor = opening.end()
+            continue
+        out.append(text[cursor : opening.start()])
+        out.append(replace(text[opening.end() : close_start]))
+        cursor = close_end
+    out.append(text[cursor:])
+    return "".join(out)
+
+
 # Commands whose arguments are never printed as words (keys, labels, sizes, files),
 # with how many arguments go; \textcolor{red}{words} loses the colour, not the words.
 _DROPPED_ARGUMENTS = {
@@ -612,10 +680,10 @@ def latex_to_text(latex: str, *, keep_math: bool) -> str:
     text = _drop_command_arguments(text)
     text = _DISPLAY_MATH.sub(" ", text)
     if keep_math:
-        text = _INLINE_MATH.sub(lambda m: m.group(1) or m.group(2) or "", text)
+        text = _inline_math(text, lambda math: math)
         text = re.sub(r"(?<!\\)[_^]", "", text)
     else:
-        text = _INLINE_MATH.sub(" ", text)
+        text = _inline_math(text, lambda math: " ")
     text = _BEGIN_END.sub(" ", text)
     text = re.sub(r"\\\\(?:\s*\[[^\]]*\])?", " ", text)  # forced line break, maybe spaced
     text = re.sub(r"\\[-/@]", "", text)  # hyphenation hint, italic correction, spacing hint

@@ -18,7 +18,10 @@ words, each capitalised or a particle ("van", "del"), no word that only names an
 ("University", "Institute", "Affiliation") or a place in an address ("Burlington House",
 "Colonel Glenn Highway"), no number, no e-mail. In a source with an
 ``\\author`` per person the first piece of each is its name whatever it looks like (an
-organisation may sign a paper); only the pieces after it must look like names.
+organisation may sign a paper); only the pieces after it must look like names. A mark set by a
+name (``Jeffrey Leek$^1$*``, the corresponding author's star) is no part of it, and in one block
+for everyone a line under the first that opens with a single word before a comma is an address
+(``Shanghai, P.R. China``), none of whose pieces is a name.
 
 Only the front matter is read: ``\\author`` in the body (a template's example, a biography at
 the end) prints no author of this paper; verbatim text is no command at all.
@@ -116,10 +119,36 @@ def latex_authors(source: str) -> list[str]:
             pieces = [re.split(r"\\\\", piece.strip())[0] for piece in _AND.split(group)]
             names += [name for piece in pieces for name in map(_chunk_text, _cut(piece)) if _looks_like_name(name)]
         else:
-            chunks = [chunk for chunk in map(_chunk_text, _cut(group)) if _usable(chunk)]
+            lines = [[chunk for chunk in map(_chunk_text, _cut(line)) if _usable(chunk)] for line in _lines(group)]
+            chunks = [chunk for line in lines for chunk in line]
+            people = [chunk for number, line in enumerate(lines) if number == 0 or not _address_line(line) for chunk in line]
             # a block without a person's name is signed by an organisation: its first piece
-            names += [name for name in chunks if _looks_like_name(name)] or chunks[:1]
+            names += [name for name in people if _looks_like_name(name)] or chunks[:1]
     return names
+
+
+_LINE_BREAK = re.compile(r"\\\\(?:\s*\[[^\]]*\])?")
+_BRACE = re.compile(r"(?<!\\)[{}]")
+
+
+def _lines(block: str) -> list[str]:
+    """An author block cut at its forced line breaks (``\\\\``) outside any group."""
+    lines: list[str] = []
+    start = 0
+    for match in _LINE_BREAK.finditer(block):
+        braces = _BRACE.findall(block, start, match.start())
+        if braces.count("{") == braces.count("}"):
+            lines.append(block[start : match.start()])
+            start = match.end()
+    return [*lines, block[start:]]
+
+
+def _address_line(line: list[str]) -> bool:
+    """Whether a line under the first of an author block is an address: it opens with a single
+    word before a comma, a city ("Shanghai, P.R. China"; "Hinxton, Cambridge, UK"), which no
+    person's name is. Its other pieces ("P.R. China") are then no names either; a line that opens
+    with a name ("P. Contributor, Name of Institute, City, Country") keeps it."""
+    return len(line) > 1 and len(line[0].split()) == 1
 
 
 def _front_matter(source: str) -> str:
@@ -171,8 +200,14 @@ _HREF = re.compile(r"\\href\s*\{[^{}]*\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 
 
 def _chunk_text(chunk: str) -> str:
-    """A piece as printed, without a byline's "by" (R Journal, R News: "by Benedikt Gräler, …")."""
-    return re.sub(r"^by\s+", "", latex_to_text(chunk, keep_math=False).strip(" ."))
+    """A piece as printed, without a byline's "by" (R Journal, R News: "by Benedikt Gräler, …")
+    or the marks set by a name."""
+    text = _MARKS.sub(" ", latex_to_text(chunk, keep_math=False))
+    return re.sub(r"^by\s+", "", " ".join(text.split()).strip(" ."))
+
+
+# marks that tie a name to a note or a role ("Jeffrey Leek$^1$*": the corresponding author)
+_MARKS = re.compile(r"[*†‡§¶]+")
 
 
 def _usable(text: str) -> bool:

@@ -12,7 +12,11 @@ Every LaTeX reader of the gold (sections, citations, metadata) starts from the s
   ship beside it: a JSS paper's reference card or a thesis's chapters are printed in the PDF,
   so they belong to its gold. Only files in the source's own folder (or below it) are read,
   to a bounded depth and size; a file that is not there leaves the command as it was, and the
-  text readers drop it.
+  text readers drop it;
+- with a package of the author's own (``\\usepackage{ape}``, an ``ape.sty`` shipped beside the
+  source, as vignettes do) read before the command, under the same bounds: the macros it defines
+  print in the headings and text (``\\section{Implementation in \\ape}`` prints "ape"). A package
+  that does not ship beside the source (a TeX distribution's) is not read.
 """
 
 from __future__ import annotations
@@ -56,6 +60,8 @@ def verbatim_as_text(text: str) -> str:
 
 # \input{file}, \input file (plain TeX's form), \include{file}
 _INPUT = re.compile(r"\\(?:input|include)(?![A-Za-z])\s*(?:\{\s*([^{}\s]+)\s*\}|([^\s{}\\%]+))")
+# \usepackage[options]{a,b}, \RequirePackage{a}: only a package shipped beside the source is read
+_PACKAGE = re.compile(r"\\(?:usepackage|RequirePackage)(?![A-Za-z])\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
 #: how deep files pulled in may pull in others (a thesis: main -> chapter -> table)
 _MAX_DEPTH = 4
 #: characters read from pulled-in files in all, so that a stray large file cannot stall the scorer
@@ -74,31 +80,47 @@ def _prepared(path: Path) -> str:
 
 
 def _inlined(text: str, folder: Path, reading: set[Path], depth: int, budget: list[int]) -> str:
-    if depth <= 0 or "\\in" not in text:
+    if depth <= 0 or ("\\in" not in text and "ackage" not in text):
         return text
 
-    def replace(match: re.Match[str]) -> str:
-        found = _input_file(match.group(1) or match.group(2), folder)
+    def read(found: Path | None) -> str | None:
+        """The file's text with its own inputs read, or None when it is not to be read."""
         if found is None or found in reading:
-            return match.group(0)  # not shipped, outside the folder, or a loop: leave the command
+            return None  # not shipped, outside the folder, or a loop: leave the command
         size = found.stat().st_size
         if size > budget[0]:
-            return match.group(0)
+            return None
         budget[0] -= size
-        inner = _inlined(_prepared(found), folder, reading | {found}, depth - 1, budget)
-        return "\n" + inner + "\n"
+        return _inlined(_prepared(found), folder, reading | {found}, depth - 1, budget)
 
-    return _INPUT.sub(replace, text)
+    def replace_input(match: re.Match[str]) -> str:
+        inner = read(_input_file(match.group(1) or match.group(2), folder))
+        return match.group(0) if inner is None else "\n" + inner + "\n"
+
+    def replace_package(match: re.Match[str]) -> str:
+        names = (name.strip() for name in match.group(1).split(","))
+        packages = [inner for name in names if name and (inner := read(_local_file(name + ".sty", folder)))]
+        if not packages:
+            return match.group(0)
+        return "\n".join(["", *packages, match.group(0)])  # the command stays for the other readers
+
+    # packages first: an input read below has had its own packages read already
+    return _INPUT.sub(replace_input, _PACKAGE.sub(replace_package, text))
 
 
 def _input_file(name: str, folder: Path) -> Path | None:
     """The file ``\\input{name}`` reads, as TeX looks for it (``name``, then ``name.tex``), if it
     lies in ``folder`` or below it."""
     for candidate in (name, name + ".tex") if not name.endswith(".tex") else (name,):
-        try:
-            resolved = (folder / candidate).resolve()
-        except (OSError, RuntimeError):
-            continue
-        if resolved.is_relative_to(folder) and resolved.is_file():
-            return resolved
+        if (found := _local_file(candidate, folder)) is not None:
+            return found
     return None
+
+
+def _local_file(name: str, folder: Path) -> Path | None:
+    """``folder/name`` if it is a file in ``folder`` or below it."""
+    try:
+        resolved = (folder / name).resolve()
+    except (OSError, RuntimeError):
+        return None
+    return resolved if resolved.is_relative_to(folder) and resolved.is_file() else None

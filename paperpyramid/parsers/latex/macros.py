@@ -51,6 +51,10 @@ _PROTECTED = frozenset(
         "numberwithin", "counterwithin", "newtheorem", "multicolumn", "multirow", "hline", "documentclass", "usepackage",
     }
 )  # fmt: skip
+# A control word followed by a letter from another token (a macro's body, then its argument)
+# would read as one longer command; a space keeps them apart, as TeX's tokens are.
+_LETTER_START = re.compile(r"[A-Za-z@]")
+_CONTROL_WORD_END = re.compile(r"\\[A-Za-z@]+$")
 _COUNTER_FORMATS = frozenset({"theequation", "thesection", "thesubsection", "thetable", "thefigure"})
 
 
@@ -97,6 +101,8 @@ class _Expander:
         while stack:
             token = stack.pop()
             if token[0] != "\\" or len(token) < 2 or not (token[1].isalpha() or token[1] == "@"):
+                if out and _LETTER_START.match(token) and _CONTROL_WORD_END.search(out[-1]):
+                    out.append(" ")  # "\\ntt#1" gave "\\ttfamily" + "amsmath": keep them two words
                 out.append(token)
                 continue
             name = token[1:]
