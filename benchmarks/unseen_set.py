@@ -519,6 +519,8 @@ PAPERS: tuple[Paper, ...] = (
         "batch 5: ape vignette (article, a4paper), coloured sans-serif title, contents, unnumbered abstract paragraph; real",
         5,
         "GPL-2+",
+        # the same Sweave file, in the folder that also ships the ape.sty defining its \\ape
+        "../../../share/doc/r-cran-ape/examples/vignettes/MoranI.Rnw",
     ),
     _r(
         "brms",
@@ -577,6 +579,20 @@ def _read_source(path: Path, suffix: str) -> str:
     return sweave_to_latex(text) if suffix.lower() == ".rnw" else text  # Epi ships its Sweave sources as ".rnw"
 
 
+_USE_PACKAGE = re.compile(r"\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
+
+
+def _copy_own_packages(source: str, folder: Path, out: Path) -> None:
+    """Copy the packages a source uses that its package ships beside it (ape's ``ape.sty`` defines
+    the ``\\ape`` its headings print): the gold reader expands the macros of a package found in the
+    source's folder. A name already in ``out`` is left as it is (another paper's file of that name)."""
+    for group in _USE_PACKAGE.findall(source):
+        for name in filter(None, (part.strip() for part in group.split(","))):
+            own, target = folder / f"{name}.sty", out / f"{name}.sty"
+            if own.is_file() and not target.exists():
+                shutil.copyfile(own, target)
+
+
 def _page_count(pdf: Path) -> int:
     import pypdfium2
 
@@ -610,6 +626,7 @@ def build_set(out: Path, work: Path, batch: int | None = None) -> list[list[str]
         if source is not None:
             path, _ = source
             gold.write_text(text, encoding="utf-8")
+            _copy_own_packages(text, path.parent, out)
             rows.append(
                 [
                     gold.name,

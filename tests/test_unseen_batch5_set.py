@@ -30,3 +30,19 @@ def test_batch_5_names_are_new_and_each_has_its_truth() -> None:
     files = {paper["file"] for paper in truth["unseen"]["papers"]}
     assert {f"{paper.name}.pdf" for paper in batch} <= files
     assert all(paper.note.startswith("batch 5:") for paper in batch)
+
+
+def test_a_package_shipped_beside_the_source_is_copied_once(tmp_path: Path) -> None:
+    from unseen_set import _copy_own_packages
+
+    folder, out = tmp_path / "doc", tmp_path / "set"
+    folder.mkdir()
+    out.mkdir()
+    (folder / "ape.sty").write_text("\\newcommand{\\ape}{\\textsf{ape}}\n", encoding="utf-8")
+    (folder / "other.sty").write_text("% not used\n", encoding="utf-8")
+    (out / "shared.sty").write_text("% another paper's\n", encoding="utf-8")
+    (folder / "shared.sty").write_text("% this paper's\n", encoding="utf-8")
+    _copy_own_packages("\\usepackage[round]{natbib, ape}\n\\RequirePackage{shared}\n", folder, out)
+    assert (out / "ape.sty").read_text(encoding="utf-8").startswith("\\newcommand")
+    assert not (out / "other.sty").exists()
+    assert (out / "shared.sty").read_text(encoding="utf-8") == "% another paper's\n"
