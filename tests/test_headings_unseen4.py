@@ -50,7 +50,7 @@ def test_a_level_the_outline_leaves_out_in_a_nameless_font_is_kept() -> None:
     """xts: ``\\subsubsection*`` headings in a bitmap bold measure 9.0 against the body's 9.4."""
     lower = ["True time-based indexes", "Subsetting", "xtsAttributes"]
     blocks = _faceless_paper(lower)
-    assert apply_outline(blocks, TOC)
+    assert apply_outline(blocks, TOC, 9.5)
     kept = [(block.level, block.title) for block in blocks if block.kind == "heading" and block.title in lower]
     assert kept == [(3, title) for title in lower]
 
@@ -59,10 +59,10 @@ def test_a_nameless_type_that_also_sets_a_listing_is_no_heading_level() -> None:
     """The same height filling lines over lines (a listing's output) marks no headings."""
     lower = ["True time-based indexes", "Subsetting"]
     blocks = _faceless_paper(lower, code=True)
-    assert apply_outline(blocks, TOC)
+    assert apply_outline(blocks, TOC, 9.5)
     assert not any(block.kind == "heading" and block.title in lower for block in blocks)
     once = _faceless_paper(["Subsetting"])
-    assert apply_outline(once, TOC)
+    assert apply_outline(once, TOC, 9.5)
     assert not any(block.kind == "heading" and block.title == "Subsetting" for block in once)
 
 

@@ -62,7 +62,7 @@ def test_a_level_the_outline_leaves_out_is_kept() -> None:
     """surveillance-hhh4: two ``\\subsubsection*`` headings under an outlined subsection, in a smaller bold."""
     lower = ["Influenza, Southern Germany, 2001-2008", "Measles, German federal states, 2005-2007"]
     blocks = _outlined_paper(lower)
-    assert apply_outline(blocks, TOC)
+    assert apply_outline(blocks, TOC, 10.0)
     kept = [(block.level, block.title) for block in blocks if block.kind == "heading" and block.title in lower]
     assert kept == [(3, lower[0]), (3, lower[1])]
 
@@ -70,10 +70,10 @@ def test_a_level_the_outline_leaves_out_is_kept() -> None:
 def test_one_heading_in_an_unnamed_style_or_labels_are_demoted() -> None:
     """A style set once is no level of headings; labels over labels (a figure's) are no sections."""
     once = _outlined_paper(["Influenza, Southern Germany, 2001-2008"])
-    assert apply_outline(once, TOC)
+    assert apply_outline(once, TOC, 10.0)
     assert not any(block.kind == "heading" and block.title.startswith("Influenza") for block in once)
     labels = _outlined_paper(["Observed", "Fitted"], over="Week 12")
-    assert apply_outline(labels, TOC)
+    assert apply_outline(labels, TOC, 10.0)
     assert not any(block.kind == "heading" and block.title in ("Observed", "Fitted") for block in labels)
 
 

@@ -268,11 +268,11 @@ def _unclosed_lead(lead: str, rest: str) -> bool:
     words = lead.split()
     if not 2 <= len(words) <= _UNCLOSED_WORDS or not _LETTER_LABEL.match(lead) or not _SENTENCE_OPENING.match(rest.lstrip()):
         return False
-    return (lead[-1].isalnum() or lead[-1] == ")") and lead.count("(") == lead.count(")") and words[-1].lower() not in _OPEN_ENDINGS
+    return (lead[-1].isalnum() or lead[-1] == ")") and lead.count("(") == lead.count(")") and words[-1].lower() not in OPEN_ENDINGS
 
 
 #: words a title does not end with: the lead-in is cut short
-_OPEN_ENDINGS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"})
+OPEN_ENDINGS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"})
 
 
 def split_blocks(lines: list[Line], body_size: float) -> list[Block]:

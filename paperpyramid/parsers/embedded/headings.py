@@ -6,11 +6,14 @@ After the blocks are classified, the parser settles the headings here:
   or more, its entries name the sections; a heading it names takes its level, and an unnumbered one
   in the style of those it names (``\\section*``), a numbered one a level below its last, or an
   unnumbered one in a smaller bold it never names but sets for two headings over text
-  (``\\subsubsection*`` under its subsections), stays;
+  (``\\subsubsection*`` under its subsections), stays; lone lines in a type of their own over
+  text are a level it leaves out;
 - :func:`filter_headings`: otherwise levels come from numbering ("2.1" is level 2; a small letter,
   "a. Syntax", the lowest there is) and from the heading styles ranked by size and weight
   (:func:`heading_style`); back matter is flattened to the top level; a line in the face and
   size of the paper's headings is one though it opens with a small letter ("network attributes");
+  a plot's labels in the figures' face, and labels after the reference list in a style no
+  heading before it uses, are none;
 - :func:`set_aside_contents` (first): a printed table of contents is page furniture, never headings;
 - :func:`mark_sections_on_citing`: a "References" heading over prose, set as a subsection or
   numbered with the next section after it, is a section on how to cite, not the reference list.
@@ -43,8 +46,9 @@ def _norm(text: str) -> str:
 OUTLINE_ENTRIES = 3
 
 
-def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -> bool:
-    """Let the PDF outline name the headings, when it looks like a section outline."""
+def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], body_size: float) -> bool:
+    """Let the PDF outline name the headings, when it looks like a section outline; ``body_size``
+    is the body text's (:func:`~.reading_order.body_font_size`)."""
     if len(toc) < OUTLINE_ENTRIES:
         return False
     # the title block is never a section: outlines often hang every heading under the title
@@ -104,10 +108,7 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -
             if parts:
                 block.number, block.title = parts.group("num").rstrip("."), parts.group("title").strip()
             else:
-                # the outline's plain stand-in for a printed title ("lambda" for "λ"): the printed one is kept
-                printed = bool(block.title) and _similar(_norm(block.title), _norm(title))
-                block.number = block.number if printed else None
-                block.title = block.title if printed else title.strip()
+                block.number, block.title = _printed_title(block, title) or (None, title.strip())
             block.extra["outline"] = True
         elif block.kind == "heading" and not block.extra.get("run_in"):
             plain = block.title.lower()
@@ -144,11 +145,35 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]]) -
                 block.level = _level_below(matched, index)
             elif plain not in REFERENCE_HEADINGS and plain != "abstract":
                 block.kind = "paragraph"
-    for index in _faceless_headings(blocks, matched, first):
+    for index in _face_headings(blocks, matched, first, body_size):
         block = blocks[index]
         block.kind, block.number, block.title = "heading", None, block.text.strip()
         block.level = _level_below(matched, index)
     return True
+
+
+def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None:
+    """The number and title printed on the page for an unnumbered outline entry, where the page
+    says more than the outline: its plain stand-in ("lambda" for "λ"), its short title
+    (``\\section[short]{long}``: "Labels in the borders" for "4.1. Labels in the borders:
+    labeling_text()") or its number alone, the block never read as a heading ("6. Example:
+    Ovarian cancer survival"). None where the page prints another title."""
+    key = _norm(outlined)
+    readings: list[tuple[str | None, str, bool]] = [(block.number, block.title, True)] if block.title else []
+    parts = blk._NUMBERING.match(block.text.strip())
+    text = (parts.group("num").rstrip("."), parts.group("title").strip()) if parts else (None, block.text.strip())
+    readings.append((*text, False))
+    for number, title, heading in readings:
+        # the short title, then a colon, a dash or a parenthesis and the rest; a block's text, the
+        # title itself: a block may run on into its paragraph ("… of nano-MgO. The")
+        heads = [title] + [title[: match.start()] for match in _TITLE_REST.finditer(title)]
+        if any(_similar(_norm(head), key) if heading else _norm(head) == key for head in heads):
+            return number, title
+    return None
+
+
+#: where a printed title goes on past its short form: "Labels in the borders: labeling_text()"
+_TITLE_REST = re.compile(r"\s*(?::|\(|\s[–—-]\s)")
 
 
 def _level_below(matched: dict[int, tuple[int, str]], index: int) -> int:
@@ -181,43 +206,59 @@ def _unnamed_styles(
     return {style for style, count in counts.items() if count >= 2 and style not in named_styles}
 
 
-#: the most words of a heading told by its type's measured height alone (:func:`_faceless_headings`)
-_FACELESS_WORDS = 10
+#: the most words of a heading told by its type alone (:func:`_face_headings`)
+_FACE_WORDS = 10
 
 
-def _faceless_headings(blocks: list[Block], matched: dict[int, tuple[int, str]], first: int) -> list[int]:
-    """Headings of a level the outline leaves out, in fonts that name no face: a Type 3 (bitmap)
-    font gives no name and no weight, so a ``\\subsubsection*`` in bold reads as a line of the body
-    (xts: "Subsetting", "Plotting"). Its glyph boxes still measure apart from the body's (9.0 where
-    the body's are 9.4): a face of its own. Such a height, near the body's and under every outlined
-    heading's, whose every block is one short line heading prose, twice or more below the outline's
-    first heading, is a level of headings; a listing's or a table's type also fills lines that head
-    no prose, or blocks of several lines."""
+def _face_headings(blocks: list[Block], matched: dict[int, tuple[int, str]], first: int, body_size: float) -> list[int]:
+    """Headings of a level the outline leaves out, set in a type of their own that is neither
+    bold nor larger, so that the blocks read them as lines of the body: a ``\\subsubsection*``
+    in an italic face that sets nothing else ("Alternative 1: Precomputed gpar object" in
+    LMRoman12-Italic), or in a Type 3 (bitmap) font that gives no name and no weight, told by
+    its glyphs' measured height (xts: "Subsetting" at 9.0 where the body is 9.4). A type is a
+    block's first face and its height, near the body's; one that sets, below the outline's first
+    heading, twice or more and nothing else, short lines of words heading prose is a level of
+    headings (a listing's, a table's or the body's own type also sets blocks of several lines, or
+    lines that head no prose). A face without a name is told by its height alone, so that height
+    must also stay under every outlined heading's; a named face, not be one of theirs."""
     named = [blocks[index].size for index in matched if blocks[index].kind == "heading"]
-    body_sizes = collections.Counter(
-        round(line.size, 1) for block in blocks if block.kind == "paragraph" and len(block.lines) > 1 for line in block.lines
-    )
-    if not named or not body_sizes:
+    if not named:
         return []
-    body = body_sizes.most_common(1)[0][0]
-    groups: dict[float, list[int]] = {}
+    outlined_faces = {blocks[index].lines[0].font for index in matched}
+    groups: dict[tuple[str, float], list[int]] = {}
     for index, block in enumerate(blocks):
-        if index > first and index not in matched and block.kind != "furniture" and all(not line.font for line in block.lines):
-            groups.setdefault(round(block.size, 1), []).append(index)
+        if index > first and index not in matched and block.kind != "furniture":
+            groups.setdefault((block.lines[0].font, round(block.size, 1)), []).append(index)
     found: list[int] = []
-    for size, members in groups.items():
-        if size == body or abs(size - body) > 0.12 * body or size >= min(named) or len(members) < 2:
+    for (face, size), members in groups.items():
+        if len(members) < 2 or abs(size - body_size) > 0.12 * body_size:
             continue
-        if all(
-            blocks[index].kind == "paragraph"
-            and len(blocks[index].lines) == 1
-            and len(blocks[index].text.split()) <= _FACELESS_WORDS
-            and not blocks[index].text.rstrip().endswith((",", ";", ":"))
-            and _over_prose(blocks, index)
-            for index in members
-        ):
+        if face in outlined_faces if face else size >= min(named):
+            continue
+        if all(_face_heading(blocks, index) for index in members):
             found += members
     return found
+
+
+def _face_heading(blocks: list[Block], index: int) -> bool:
+    """Whether a block of a type of its own reads as a heading: one line, a short title of words
+    (not a line of code: "x <- 1", "> plot(x)"), ending no clause and not cut from a sentence
+    (a paragraph's line in italics, "Ochrobactrum rhizosphaerae) were grown in flasks for"),
+    over prose."""
+    block = blocks[index]
+    text = block.text.strip()
+    words = text.split()
+    return (
+        block.kind == "paragraph"
+        and len(block.lines) == 1
+        and 0 < len(words) <= _FACE_WORDS
+        and text.lstrip("(\"“‘'")[:1].isalpha()  # "(Re)converting classes manually: reclass"
+        and sum(ch.isalpha() for ch in text) >= 0.7 * len(text.replace(" ", ""))
+        and not text.endswith((",", ";", ":"))
+        and text.count("(") == text.count(")")
+        and words[-1].lower() not in blk.OPEN_ENDINGS
+        and _over_prose(blocks, index)
+    )
 
 
 def _over_prose(blocks: list[Block], index: int) -> bool:
@@ -239,27 +280,44 @@ def set_aside_contents(blocks: list[Block]) -> None:
     no section and names none: its label and entries become page furniture, so an outline's
     "Introduction" is not found in it and its lines are not read as headings. The entries are
     the blocks right after a "Contents" label that are set on a row with their page numbers,
-    carry dot leaders or are a page number alone; two page numbers at least, or it is no table."""
+    carry dot leaders or are a page number alone; two page numbers at least, or it is no table.
+    A section's entry read apart from its page number (set in the sections' bold without
+    leaders, it reads as a heading: "2 Setting") is one too (:func:`_contents_entry`)."""
     for start, label in enumerate(blocks):
         if label.page > 3:
             return
         if not _CONTENTS_LABEL.match(label.text.strip()):
             continue
         entries: list[int] = []
+        listed: set[str] = set()
         numbers = 0
         for index in range(start + 1, len(blocks)):
             block, text = blocks[index], blocks[index].text.strip()
             leaders = bool(_LEADERS.search(text))
             alone = bool(_PAGE_NUMBER.match(text))
-            if not (leaders or alone or not text or all("row" in line.tags for line in block.lines)):
+            row = bool(text) and all("row" in line.tags for line in block.lines)
+            if not (leaders or alone or not text or row or _contents_entry(blocks, index, listed)):
                 break
-            numbers += leaders or alone
+            # a page number a line: the entries may be read as one block
+            numbers += sum(1 for line in block.lines if _LEADERS.search(line.text)) if leaders else alone
             entries.append(index)
+            listed.add(_norm(_LEADERS.split(text)[0]))
         if numbers >= 2:
             for index in [start, *entries]:
                 blocks[index].kind = "furniture"
                 blocks[index].extra["contents"] = True
         return
+
+
+def _contents_entry(blocks: list[Block], index: int, listed: set[str]) -> bool:
+    """Whether a heading inside a printed table of contents is an entry of it, not the first
+    section after it: a table lists each section once and heads no prose, so the heading that
+    repeats an entry already listed, or stands over a paragraph, is the section itself."""
+    block = blocks[index]
+    if block.kind != "heading" or _norm(block.text) in listed:
+        return False
+    after = blocks[index + 1] if index + 1 < len(blocks) else None
+    return after is not None and not (after.kind == "paragraph" and prose(after.text) and not _LEADERS.search(after.text))
 
 
 #: an outline names this many headings of a style at least before that style marks a section
@@ -314,7 +372,9 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
     _demote_list_items(blocks)
     _demote_plain_numbered_lines(blocks, body_size)
+    _demote_figure_labels(blocks)
     _lowercase_headings(blocks)
+    _demote_back_labels(blocks)
     for block in blocks:
         # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
         if (
@@ -402,6 +462,81 @@ def _lowercase_headings(blocks: list[Block]) -> None:
             continue
         block.kind, block.title = "heading", title.strip()
         block.number = number.group("num").rstrip(".") if number else None
+
+
+def _demote_back_labels(blocks: list[Block]) -> None:
+    """After the reference list, an appendix's sections are set as the body's are; an unnumbered
+    heading there in a style no heading before the list uses (a reference card's bold group
+    labels, "Creation", "Coercion", in a smaller bold over its two-column rows) labels a part of
+    a table or a list, not a section. Known headings ("Acknowledgments") and appendices stay."""
+    headings = [(index, block) for index, block in enumerate(blocks) if block.kind == "heading" and not block.extra.get("run_in")]
+    listed = next(
+        (
+            position
+            for position, (_, block) in enumerate(headings)
+            if block.title.lower().strip() in REFERENCE_HEADINGS and not block.extra.get("on_citing")
+        ),
+        None,
+    )
+    if listed is None:
+        return
+    body_styles = {heading_style(block) for _, block in headings[:listed]}
+    for index, block in headings[listed + 1 :]:
+        plain = block.title.lower().strip()
+        if block.number or plain in blk.KNOWN_HEADINGS or plain.startswith(("appendix", "annex")) or heading_style(block) in body_styles:
+            continue
+        blocks[index].kind = "paragraph"
+
+
+#: a face that sets this many labels (small print, lines of no prose) at least may be the figures' face
+_FIGURE_FACE_BLOCKS = 5
+
+
+def _demote_figure_labels(blocks: list[Block]) -> None:
+    """A plot's larger labels in the figures' own face are no headings: a legend's title ("Scale
+    Est.") or a tick and a key read together ("6 Hampel") in a bold Helvetica among the axis
+    numbers set aside as small print, a panel's title ("Empirical and theoretical CDFs") in the
+    bold Helvetica of the other panels' titles. The figures' face sets labels (small print, or
+    lines that are no paragraph of prose) many times and never a paragraph; a heading in it that
+    heads no prose, where no heading in it does, is a label."""
+    labels: collections.Counter[str] = collections.Counter()
+    prose_faces: set[str] = set()
+    for block in blocks:
+        if _paragraph(block):
+            prose_faces.update(line.font for line in block.lines)
+        elif block.kind == "paragraph" or (block.kind == "furniture" and not block.extra.get("contents")):
+            labels[block.lines[0].font] += 1
+    members: dict[str, list[int]] = {}
+    heading_faces: set[str] = set()
+    for index, block in enumerate(blocks):
+        if block.kind != "heading" or block.extra.get("outline") or block.extra.get("run_in"):
+            continue
+        face = block.lines[0].font
+        if not face or labels[face] < _FIGURE_FACE_BLOCKS or face in prose_faces:
+            continue
+        following = next((other for other in blocks[index + 1 : index + 4] if other.kind not in ("furniture", "aside")), None)
+        if following is not None and _paragraph(following):
+            heading_faces.add(face)
+        else:
+            members.setdefault(face, []).append(index)
+    for face, indices in members.items():
+        if face not in heading_faces:
+            for index in indices:
+                blocks[index].kind = "paragraph"
+
+
+#: a paragraph of prose is this long at least: a plot's key or an axis's title is shorter
+_PARAGRAPH_CHARS = 40
+
+
+def _paragraph(block: Block) -> bool:
+    """A paragraph of prose, by its length too: a plot's key ("lognormal loglogistic Pareto Burr")
+    or an axis's title ("amount of contamination ε") reads as prose. A line is enough: some
+    layouts are read a block to a line."""
+    if block.kind != "paragraph":
+        return False
+    text = block.text  # joined once: the lines' join is the costly part
+    return len(text) >= _PARAGRAPH_CHARS and prose(text)
 
 
 _ITEM_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")

@@ -330,7 +330,7 @@ def _build_document(
     outlined = len(toc) >= OUTLINE_ENTRIES
     if outlined:  # an outline names run-in headings too ("9.3. Dots. Normally …"): cut them out to be found
         _renumber_members(blocks, split_run_in_headings(blocks))
-    if not apply_outline(blocks, toc):
+    if not apply_outline(blocks, toc, body_size):
         _require_following_text(blocks)
         if not outlined:
             _renumber_members(blocks, split_run_in_headings(blocks))
@@ -547,11 +547,17 @@ def _demote_front_matter(blocks: list[Block]) -> None:
     if anchor is None:
         return
     # a section before the anchor, after the first long paragraph, set as the headings from the
-    # anchor on are: "First section" where the first heading the parser knows is "References"
+    # anchor on are: "First section" where the first heading the parser knows is "References";
+    # and a heading under such a section, set no larger than it: its subsection ("Exposure-stratified
+    # designs" under "Case–cohort designs", with "References" the first heading known)
     body_styles = {heading_style(block) for block in blocks[anchor:] if block.kind == "heading"}
     text_at = next((index for index, block in enumerate(blocks) if block.kind == "paragraph" and len(block.text) > 200), anchor)
+    section: Block | None = None  # the last section kept before the anchor
     for index, block in enumerate(blocks[:anchor]):
         if index > text_at and block.kind == "heading" and heading_style(block) in body_styles:
+            section = block
+            continue
+        if section is not None and block.kind == "heading" and block.size <= section.size:
             continue
         if block.kind == "heading" and not block.extra.get("outline"):
             block.kind = "paragraph"

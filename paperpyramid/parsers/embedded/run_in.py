@@ -46,6 +46,11 @@ _AUXILIARY = re.compile(r"\b(?:is|are|was|were|must|should|shall|will|can|cannot
 #: ("**DO NOT include any page numbers.** They will be added …"), however short
 _NEGATION = re.compile(r"\b(?:not|never)\b|n't\b", re.I)
 _FILLED = 0.2  # a line that stops within this share of the column's width of its edge fills it
+#: a run-in heading's number: "2.1", "A.1", "a." and REVTeX's whole chain "I.A.1.a." before the
+#: fourth level's title (the title without it, as its lower levels are read)
+_RUN_IN_NUMBER = re.compile(
+    r"^(\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[IVX]{1,5}\.(?:[A-Z]|\d{1,2})(?:\.(?:[A-Z]|\d{1,2}|[a-z])){0,2}|[a-z](?=\.))\.?\s+(?=\S)"
+)
 
 
 def split_run_in_headings(blocks: list[Block]) -> list[Block]:
@@ -93,9 +98,7 @@ def _split(block: Block, before: Block | None) -> list[Block] | None:
     if not head_lines and before is not None and _starts_heading(before, first) and not match:
         head_lines = list(before.lines)
     heading_text = join_lines([line.text for line in head_lines] + [lead.strip()])
-    number_match = re.match(
-        r"^(\d{1,2}(?:\.\d{1,2}){0,3}|[A-Z](?:\.\d{1,2}){1,3}|[a-z](?=\.))\.?\s+(?=\S)", heading_text
-    )  # "2.1", "A.1", "a." (REVTeX)
+    number_match = _RUN_IN_NUMBER.match(heading_text)
     number = number_match.group(1) if number_match else None
     title = (heading_text[number_match.end() :] if number_match else heading_text).strip().rstrip(".:").strip()
     rest = text[len(lead) :].lstrip()
