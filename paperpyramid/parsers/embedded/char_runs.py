@@ -27,9 +27,13 @@ _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmssb
 #: name is to be believed (TeX names its bold faces: CMBX10, CMB10, SFBX1000)
 _REGULAR_NAME = re.compile(r"regular|roman|book|light|thin|-regu\b|^(?:cm|sf|ec|tc)(?:r|ss|sl|ti|mi|sy|csc|tt|rm|cc|ssi|itt)\d", re.I)
 _ITALIC_NAME = re.compile(r"italic|oblique|\bcmti|cmti|cmmi|-it\b|\bit\d|-ital", re.I)
-#: a typewriter face by its name: "CMTT10", "LMMono10-Regular", "Courier", "Inconsolata", "DejaVuSansMono"
+#: a typewriter (fixed-pitch) face by its name, the one test of it for headings, listings and
+#: tables: TeX's typewriter faces ("CMTT10", "CMSLTT10", EC's "ECTT1000", txfonts' "t1xtt",
+#: "LMMono10-Regular"), URW's Courier ("pcrr8a", "NimbusMonL-Regu") and the usual monospaced
+#: families ("Courier", "Inconsolata", "DejaVuSansMono", "Menlo"); never Monotype's text faces
 MONOSPACE_FONT = re.compile(
-    r"(?:^|[-+_])(?:cmtt|lmtt|sftt|txtt|pcr)|mono(?!type)|nimbusmon|courier|consol|typewriter|tt\d{1,2}(?:$|[-_])", re.I
+    r"^[a-z\d]{0,5}tt\d*(?:$|[-_])|(?:^|[-+_])pcr[a-z]?\d|mono(?!type)|nimbusmon|courier|consol|typewriter|menlo|monaco|sourcecode",
+    re.I,
 )
 #: the most letters and digits a stretch of mathematics or code inside a bold heading may hold
 #: ("Independent $K$-Samples", "take $a_0 := \\log 2$ as", "require {\\tt rgeos}") for the bold

@@ -18,13 +18,10 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import replace
 
+from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.layout import Line, Word, normalize_text
 
-__all__ = ["TYPEWRITER", "column_edges", "column_of", "number_gap", "place_overhangs", "word_segments", "word_space", "words_text"]
-
-#: typewriter (fixed-pitch) fonts by name: Computer and Latin Modern's, txfonts' ("t1xtt"),
-#: Courier, and the usual monospaced families
-TYPEWRITER = re.compile(r"mono|courier|typewriter|consol|menlo|inconsolata|nimbusmon|^[a-z\d]{0,5}tt\d*(?:-|$)", re.IGNORECASE)
+__all__ = ["column_edges", "column_of", "number_gap", "place_overhangs", "word_segments", "word_space", "words_text"]
 
 # a river is at least this share of the text size wide (and 3 pt) where the gaps between words
 # tell nothing (no line holds two words)
@@ -104,7 +101,7 @@ def word_segments(lines: Sequence[Line], space: float | None) -> list[Line]:
 def _pitch(line: Line) -> float:
     """The width of a character of a line set in a typewriter face (its space is as wide); 0 for another face."""
     words = line.words or []
-    if not words or not TYPEWRITER.search(line.font):
+    if not words or not MONOSPACE_FONT.search(line.font):
         return 0.0
     return sum(end - start for _, start, end in words) / max(1, sum(len(text) for text, _, _ in words))
 

@@ -21,8 +21,9 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.layout import Line
-from paperpyramid.parsers.embedded.table_columns import TYPEWRITER, column_edges
+from paperpyramid.parsers.embedded.table_columns import column_edges
 from paperpyramid.parsers.embedded.table_engine import Region
 from paperpyramid.parsers.embedded.table_reader import held_by, reads_as_prose
 from paperpyramid.parsers.embedded.table_rules import BBox
@@ -52,12 +53,15 @@ _CODE = re.compile(
     r"|^\s*(?:if|else|elif|end|for|while|do|return|break|continue|function|def|var|let|const|int|void|begin)\b(?!-)"
 )
 _CODE_ROWS = 0.4
-# a run set this much in a typewriter face (:data:`~.table_columns.TYPEWRITER`) is a listing or a program's output
+# a run set this much in a typewriter face (:data:`~.char_runs.MONOSPACE_FONT`) is a listing or a program's output
 _TYPEWRITER_SHARE = 0.8
 # a console's prompt opening a command (R, a shell, Python, IPython), an R assignment, or a
-# label of its output ("Coefficients:", "$theta"); looked for this many lines' heights over a run too
+# label of its output ("Coefficients:", "$theta"); the listing goes on over a run within this
+# many lines' heights
 _COMMAND = re.compile(r"^\s*(?:R>|>{1,3}|\+|\$|In \[\d*\]:)(?:\s|$)|:\s*$|^\$[A-Za-z]|\s<-\s")
-_CONSOLE_REACH = 3.0
+_CONSOLE_REACH = 4.0
+# a cell of relation signs alone: the column an aligned system of equations lines up on
+_RELATION = re.compile(r"^[=<>≤≥≈∼≃≡:≠\s]+$")
 # an axis tick: a plain number
 _TICK = re.compile(r"^-?\d+(?:\.\d+)?$")
 # a column whose cells average this many characters, or a cell of this many words, is text
@@ -95,20 +99,17 @@ def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[lis
                 held_before = cast("list[int]", blocks[holder].extra.get("members") or [])
                 blocks[holder].extra["members"] = sorted({*held_before, *(indices[member] for member in members)})
                 continue
-            if _console(
-                [line for member in members for line in blocks[indices[member]].lines],
-                [line for index in indices for line in blocks[index].lines],
-                box,
-            ):
+            claimed = [indices[member] for member in members]
+            bare = _bare_caption(blocks, indices, claimed, box)
+            run = [line for member in claimed for line in blocks[member].lines]
+            if bare is None and _console(run, [line for index in indices for line in blocks[index].lines], box):
                 continue  # a program's listing or its printed output, aligned in a typewriter font
             found = tables(page, Region(box))
             small_print = all(blocks[indices[member]].kind in ("furniture", "aside") for member in members)
             if not found or reads_as_prose(found) or not _filled(found, _FILLED_SMALL if small_print else _FILLED) or not_a_table(found):
                 continue
-            claimed = [indices[member] for member in members]
             for member in claimed:
                 blocks[member].kind = "table_part"
-            bare = _bare_caption(blocks, indices, claimed, box)
             if bare is not None:  # the table of a caption the engine found no table at
                 blocks[bare].extra["members"], blocks[bare].extra["found"] = claimed, found
                 continue
@@ -165,22 +166,28 @@ def _bare_caption(blocks: Sequence[Block], indices: Sequence[int], claimed: Sequ
 def _console(run: Sequence[Line], page: Sequence[Line], box: tuple[float, float, float, float]) -> bool:
     """A run of rows that is a console's session: set mostly in a typewriter font (by
     characters, of the lines whose font is named), with a command or a label of the output
-    among its lines or the typewriter lines just over it ("R> summary(fm)", "> fit <- lm(…)",
-    "Coefficients:"). A table set in a typewriter font alone, between paragraphs, stays one."""
+    among its lines or the lines just over it ("R> summary(fm)", "+ ...", "Coefficients:"), or a
+    line of the listing just over it, alone on its baseline (the command that printed a long
+    output sits further up, past lines of output), or nothing of the page over it (the output
+    runs on from the page before). A table set in a typewriter font alone, between paragraphs,
+    its header over its rows, stays one."""
     named = [line for line in run if line.font]
-    fixed = sum(len(line.text) for line in named if TYPEWRITER.search(line.font))
+    fixed = sum(len(line.text) for line in named if MONOSPACE_FONT.search(line.font))
     if not named or fixed < _TYPEWRITER_SHARE * sum(len(line.text) for line in named):
         return False
     height = max(line.height for line in run)
-    over = [
-        line
-        for line in page
-        if TYPEWRITER.search(line.font)
-        and box[1] - _CONSOLE_REACH * height <= line.bottom <= box[1] + 1
-        and line.x0 < box[2]
-        and line.x1 > box[0]
-    ]
-    return any(_COMMAND.search(line.text) or _CODE.search(line.text) for line in [*run, *over])
+    across = [line for line in page if line.x0 < box[2] and line.x1 > box[0]]
+    over = [line for line in across if line.bottom <= box[1] + 1]
+    near = [line for line in over if box[1] - _CONSOLE_REACH * height <= line.bottom]
+    if not over or any(_COMMAND.search(line.text) or _CODE.search(line.text) for line in [*run, *near]):
+        return True
+    return any(MONOSPACE_FONT.search(line.font) and _alone(line, across) for line in near)
+
+
+def _alone(line: Line, lines: Sequence[Line]) -> bool:
+    """Whether no other of ``lines`` shares the line's baseline: a line of a listing, not a
+    piece of a row of cells (a table's header)."""
+    return not any(other is not line and abs(other.mid_y - line.mid_y) < 0.5 * line.height for other in lines)
 
 
 def _filled(cells: list[list[str]], share: float) -> bool:
@@ -193,7 +200,8 @@ def _filled(cells: list[list[str]], share: float) -> bool:
 def not_a_table(cells: Sequence[Sequence[str]]) -> bool:
     """Cells found without a caption that are something else set in columns: a code listing
     (comments, braces, semicolons, keywords, numbered lines of an algorithm), a figure's axis
-    (a column of numbers stepping down evenly: the ticks of a y axis), or a figure's text
+    (a column of numbers stepping down evenly: the ticks of a y axis), equations aligned on
+    their relation signs (a column of "="), or a figure's text
     beside its labels (a column of sentences, or one sentence)."""
     rows = [row for row in cells if any(row)]
     if not rows:
@@ -211,6 +219,8 @@ def not_a_table(cells: Sequence[Sequence[str]]) -> bool:
         filled = [cell for cell in column if cell]
         if filled and statistics.mean(len(cell) for cell in filled) >= _SENTENCE_CELL:
             return True
+        if len(filled) >= 3 and all(_RELATION.match(cell) for cell in filled):
+            return True  # a column of "=": the rows of aligned equations ("HC0 : ω = û²", "HC1 : ω = …")
     return False
 
 

@@ -12,6 +12,7 @@ where the rules across its rows end; a grid whose body is one box holding rows o
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +29,8 @@ _PDFPLUMBER_HINT = "the table engine's ruled-grid step needs pdfplumber (MIT): p
 _BROKEN = re.compile(r"[^\W\d_]-$")
 # a cell's next line this many line heights under its last (a line's space left empty) opens a new row
 _RESUMES = 1.8
+# a ruled cell holding pieces side by side on this many baselines holds rows of cells
+_CELL_ROWS = 3
 
 
 def ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
@@ -51,8 +54,11 @@ def ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> li
     borders = sorted({cell[0] for cell in table.cells} | {cell[2] for cell in table.cells})
     pieces = [piece for line in lines for piece in split_at(line, borders)]
     inside = [[piece for piece in pieces if row.bbox[1] <= piece.mid_y < row.bbox[3]] for row in table.rows]
-    if any(_rows_unruled(found, row.cells) or _cell_resumes(found, row.cells) for found, row in zip(inside, table.rows, strict=True)):
-        return None  # columns ruled, rows not (or only between groups of rows): the text's rows decide
+    if any(
+        _rows_unruled(found, row.cells) or _cell_resumes(found, row.cells) or _columns_unruled(found, row.cells)
+        for found, row in zip(inside, table.rows, strict=True)
+    ):
+        return None  # columns ruled, rows not (or only between groups of rows), or some columns not: the text's rows decide
     starts = sorted({cell[0] for cell in table.cells})
     rows = [_row_texts(lines, pieces, row.cells, starts) for row in table.rows]
     while rows and not any(rows[0]):
@@ -121,6 +127,21 @@ def _rows_unruled(pieces: Sequence[Line], cells: Sequence[BBox | None]) -> bool:
                 baselines.append(found)
     shared = [found for found in baselines if sum(1 for other in baselines if len(found & other) >= 3) >= 2]
     return len(shared) >= 2
+
+
+def _columns_unruled(pieces: Sequence[Line], cells: Sequence[BBox | None]) -> bool:
+    """Whether a cell of a grid row holds rows of cells itself: pieces side by side (parted by
+    gaps wider than a word space) on three baselines or more. Its table rules off some columns
+    and rows only (LaTeX's ``|l|ccc|`` with an ``\\hline`` under the header): the rules bound
+    groups of cells, not cells."""
+    for cell in cells:
+        if cell is None:
+            continue
+        inside = [line for line in pieces if cell[0] <= (line.x0 + line.x1) / 2 < cell[2] and cell[1] <= line.mid_y < cell[3]]
+        per_baseline = Counter(round(line.bottom) for line in inside)
+        if sum(1 for count in per_baseline.values() if count >= 2) >= _CELL_ROWS:
+            return True
+    return False
 
 
 def _cell_resumes(pieces: Sequence[Line], cells: Sequence[BBox | None]) -> bool:

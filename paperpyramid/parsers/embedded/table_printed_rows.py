@@ -11,6 +11,7 @@ values) live here, so that they read a row one way.
 from __future__ import annotations
 
 import re
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -22,12 +23,17 @@ __all__ = ["GOES_ON", "VALUE", "PrintedRow", "mostly_values", "printed_rows", "r
 
 # a line that goes on with a word in lower case: the lines of a cell wrapped over lines, not a new entry
 GOES_ON = re.compile(r"^[a-z][a-z-]*[,;:.)]?(?:\s|$)")
+# a line this many times the usual line's height is a tall glyph's box, not a taller line
+_TALL = 1.6
+# such a box ends on a row's line when within this share of the usual line's height of a usual line's bottom
+_ON_ROW = 0.25
 # a line overlapping a printed row by this share of its height widens the row's band
 _WIDENS = 0.75
 # a group's heading is centred on the table within this share of its width, and narrower than this share
 _CENTRED = 0.03
 _NARROWER = 0.8
 _HEADING = re.compile(r"[^\W\d_]{3,}")
+_WORD = re.compile(r"\w\w")
 # a cell that opens with a value ("1.67 ± 1.53", "< 0.001", "−1243.5 mV", "(−20–100)", "NA")
 VALUE = re.compile(r"^\(?(?:[-+−–<>≤≥]\s?)?\(?\d|^(?:NA|N/A|NR|ND|–|-|—)$")
 
@@ -89,18 +95,38 @@ def printed_rows(lines: Sequence[Line], *, chain: bool = False) -> list[PrintedR
     ``chain`` every line widens its row's band (the bands overlapping lines chain into)."""
     rows: list[PrintedRow] = []
     band = 0.0  # the bottom of the last row's band
-    for line in sorted(lines, key=lambda line: (line.top, line.x0)):
+    tops = _tops(lines)
+    for line, top in sorted(zip(lines, tops, strict=True), key=lambda item: (item[1], item[0].x0)):
         row = rows[-1] if rows else None
-        overlap = 0.0 if row is None else min(band, line.bottom) - max(row.top, line.top)
-        if row is not None and overlap >= 0.5 * min(band - row.top, line.height):
+        overlap = 0.0 if row is None else min(band, line.bottom) - max(row.top, top)
+        if row is not None and overlap >= 0.5 * min(band - row.top, line.bottom - top):
             row.lines.append(line)
             row.bottom = max(row.bottom, line.bottom)
-            if chain or overlap >= _WIDENS * (line.bottom - line.top):
+            if chain or overlap >= _WIDENS * (line.bottom - top):
                 band = max(band, line.bottom)
         else:
-            rows.append(PrintedRow(line.top, line.bottom, [line]))
+            rows.append(PrintedRow(top, line.bottom, [line]))
             band = line.bottom
     return rows
+
+
+def _tops(lines: Sequence[Line]) -> list[float]:
+    """Each line's top as its row sees it: a line whose box rises far above the usual line's
+    and ends where a line of usual height or of words ends (a radical "√" set in a cell, its box
+    reaching into the row above, its bottom on its row's) is taken as tall as the usual line, up
+    from its bottom. The usual line is that of words (a table of "√" marks holds more of them than of
+    words); a big delimiter, centred on the mathematics it closes, ends on no row's line."""
+    if not lines:
+        return []
+    worded = [line.height for line in lines if _WORD.search(line.text)]
+    usual = statistics.median(worded or [line.height for line in lines])
+    bottoms = [line.bottom for line in lines if line.height <= _TALL * usual or _WORD.search(line.text)]
+    return [
+        line.bottom - usual
+        if line.height > _TALL * usual and any(abs(line.bottom - bottom) <= _ON_ROW * usual for bottom in bottoms)
+        else line.top
+        for line in lines
+    ]
 
 
 def row_columns(row: PrintedRow, edges: Sequence[float]) -> set[int]:

@@ -47,6 +47,10 @@ _HUGS = 0.6
 _AS_WIDE = 0.8
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
 _FOOTER_BAND = 0.1
+# running text's edges are those this many long lines share at least
+_SHARED_EDGES = 3
+# a row's label, left of its row's long text cell, is shorter than this
+_LABEL_CHARS = 30
 
 
 def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, caption_bbox: BBox) -> BBox | None:
@@ -61,6 +65,8 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
         span = (middle, px1)
     else:
         span = (px0, px1)
+    if span != (px0, px1) and _one_column(lines, middle):
+        span = (px0, px1)  # a caption in one half (its label alone, "Table 1:") on a page of one column
     # a table printed above its caption: the caption's half, or the page where its rules cross
     above = _region_above(_column(lines, span), _crossing(rules, span), ctop)
     if above is not None:
@@ -113,22 +119,36 @@ def next_captions_table(lines: Sequence[Line], region: BBox, caption_bbox: BBox)
 
 def body_margins(column: Sequence[Line]) -> list[tuple[float, float]]:
     """The left and right edges of the running text of a column: the most common edges of its
-    long lines, and any pair of edges three long lines share that spans most of a column of a
+    long lines (where three of them share both), and any pair of edges three long lines share that spans most of a column of a
     two-column page (a span across such a page has one pair per column; a table's cells share
-    a left edge, seldom a right one, and are narrower); empty where too few long lines tell."""
+    a left edge, seldom a right one, and are narrower); empty where too few long lines tell.
+    A long line beside a row's label (:func:`_beside_label`) is a cell of a justified text
+    column (LaTeX's ``p{}``), which shares both edges with the column's other cells, not text."""
     long = [line for line in column if len(line.text) >= 40 and not line.parts]
+    long = [line for line in long if not _beside_label(line, column)]
     if len(long) < 3:
         return []
     left = statistics.mode(round(line.x0) for line in long)
     right = statistics.mode(round(line.x1) for line in long)
-    margins = [(float(left), float(right))] if right - left > 100 else []
+    shared = sum(1 for line in long if -2 <= line.x0 - left <= 20 and abs(line.x1 - right) <= 3)
+    margins = [(float(left), float(right))] if right - left > 100 and shared >= _SHARED_EDGES else []
     least = _TEXT_COLUMN * (max(line.x1 for line in long) - min(line.x0 for line in long))
     for (left, right), count in Counter((round(line.x0), round(line.x1)) for line in long).most_common():
-        if count < 3:
+        if count < _SHARED_EDGES:
             break
         if right - left > max(100, least) and not any(abs(left - x0) <= 2 and abs(right - x1) <= 3 for x0, x1 in margins):
             margins.append((float(left), float(right)))
     return margins
+
+
+def _beside_label(line: Line, column: Sequence[Line]) -> bool:
+    """Whether a short piece (a row's label) sits on the line's baseline left of it: the line is
+    a table's cell. Beside a line of a two-column page's right column, the left column's line is
+    long but for a paragraph's last line now and then (one line less to count)."""
+    return any(
+        other is not line and len(other.text) < _LABEL_CHARS and other.x1 <= line.x0 and abs(other.mid_y - line.mid_y) < 0.5 * line.height
+        for other in column
+    )
 
 
 def prose_line(line: Line, margins: Sequence[tuple[float, float]]) -> bool:

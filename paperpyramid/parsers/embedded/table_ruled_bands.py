@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 __all__ = ["join_ruled_bands"]
 
+# a column lists names where this many lines of a band each hold one
+_LISTED = 3
+
 
 def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
     """One row per band between two rules, in a table ruled between its body rows, where the
@@ -55,10 +58,40 @@ def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Seque
         later = [line for row in band[1:] for line in row.lines]
         goes_on = 4 * sum(1 for line in later if GOES_ON.match(line.text)) >= len(later)
         if closed and (len(band) >= 3 or centred) and 2 * leads <= len(band) and one_first_cell and not grouped and goes_on:
-            joined += _band_rows(band, edges)
+            names = _names_column(band, edges, first) if start > 0 else None
+            joined += _band_rows(band, edges) if names is None else _rows_by_names(band, edges, names)
         else:
             joined += band
     return joined
+
+
+def _names_column(band: Sequence[PrintedRow], edges: Sequence[float], first: int) -> int | None:
+    """A column after the first that lists a name on three printed rows of a body band or more,
+    every line of it one token (R's functions, "labeling_border()" over "labeling_cboxed()";
+    methods, codes): a name is never wrapped over lines, so each opens a row of the group under
+    the band's label, however many of their descriptions open in lower case; ``None`` where none
+    does."""
+    columns: dict[int, list[str]] = {}
+    for row in band:
+        for line in row.lines:
+            column = column_of(line, edges)
+            if column != first:
+                columns.setdefault(column, []).append(line.text)
+    listed = [column for column, texts in columns.items() if len(texts) >= _LISTED and all(len(text.split()) == 1 for text in texts)]
+    return min(listed) if listed else None
+
+
+def _rows_by_names(band: Sequence[PrintedRow], edges: Sequence[float], names: int) -> list[PrintedRow]:
+    """The band's rows, one per name in its ``names`` column (:func:`_names_column`): a printed
+    row without one goes on with the row above (a description wrapped, or broken over lines)."""
+    rows: list[PrintedRow] = []
+    for row in band:
+        if rows and names not in row_columns(row, edges):
+            rows[-1].lines += row.lines
+            rows[-1].bottom = max(rows[-1].bottom, row.bottom)
+        else:
+            rows.append(PrintedRow(row.top, row.bottom, list(row.lines)))
+    return rows
 
 
 def _band_rows(band: Sequence[PrintedRow], edges: Sequence[float]) -> list[PrintedRow]:
