@@ -569,11 +569,13 @@ def _drop_small_print(blocks: list[Block], body_size: float) -> None:
     small print with words (a first page's side box with the citation and editor, a figure's
     legend, a footnote) is set aside, to be kept with the notes out of the reading flow. After
     the reference list's heading, a piece of an entry (its last line, "Fish. 1997; 50(3): 331–341.",
-    set apart from the rest by a change of weight) is no small print."""
+    set apart from the rest by a change of weight) is no small print, and neither is a program's
+    output set small in a typewriter face (:func:`_listing`): it is text the paper prints, which
+    the table finder no longer takes as a table."""
     listed = False
     for block in blocks:
         listed = listed or (block.kind == "heading" and block.title.lower().strip() in REFERENCE_HEADINGS)
-        if block.kind != "paragraph" or (listed and _ENTRY_PIECE.search(block.text)):
+        if block.kind != "paragraph" or (listed and _ENTRY_PIECE.search(block.text)) or _listing(block):
             continue
         if block.size < body_size * 0.8:
             mean = sum(len(line.text) for line in block.lines) / len(block.lines)
