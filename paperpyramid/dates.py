@@ -91,28 +91,52 @@ def iso_date(text: str | None) -> str | None:
     """
     if not text:
         return None
-    plain = " ".join(text.replace("\u2013", "-").replace("\u2014", "-").split()).lower()
+    plain = _plain(text)
     pdf = _PDF.fullmatch(plain)
     if pdf:
         return _iso(pdf.group("year"), pdf.group("month"), pdf.group("day"))
     plain = _bare(plain)
+    formed, date = _in_a_form(plain)
+    return date if formed else _written_in(plain)
+
+
+def date_alone(text: str) -> bool:
+    """Whether ``text`` is one date in one of the forms and nothing else, a label before it and a
+    note's mark or a remark in brackets after it allowed ("November 2017", "March 3, 2016",
+    "2009-06-29", "Modified: October 24, 2011", "Jan. 2008 (added note in June 2010)", "October
+    2014 ∗"): a line that dates a document, which is never a name or part of an address."""
+    formed, date = _in_a_form(_bare(_AFTER_DATE.sub("", _plain(text))))
+    return formed and date is not None
+
+
+#: what may follow a date on its line: a note's mark, a remark in brackets ("(revised in May 2020)")
+_AFTER_DATE = re.compile(r"(?<=\d)[\s*∗†‡]*(?:\([^()]*\))?[\s*∗†‡]*$")
+
+
+def _in_a_form(plain: str) -> tuple[bool, str | None]:
+    """Whether the bare ``plain`` is written in one of the forms, and the date it names there."""
     for kind, form in _FORMS:
         found = form.fullmatch(plain)
         if found is None:
             continue
         if kind == "numeric":
-            return _day_month(int(found.group("first")), int(found.group("second")), found.group("sep"), found.group("year"))
+            return True, _day_month(int(found.group("first")), int(found.group("second")), found.group("sep"), found.group("year"))
         fields = found.groupdict()
         month = None if fields["month"] is None else _month_number(fields["month"])
         if kind == "named" and month is None:
             continue  # "Winter 2014": no month; the last resort reads its year
-        return _iso(fields["year"], month, fields.get("day"))
-    return _written_in(plain)
+        return True, _iso(fields["year"], month, fields.get("day"))
+    return False, None
 
 
 def unread_date_warning(text: str) -> str:
     """The warning an article keeps when its publication date ``text`` is no date :func:`iso_date` reads (and is not stored)."""
     return f"publication date {text.strip()!r} is not a date paperpyramid can read; not stored"
+
+
+def _plain(text: str) -> str:
+    """``text`` in lower case, its dashes hyphens and its spaces single."""
+    return " ".join(text.replace("\u2013", "-").replace("\u2014", "-").split()).lower()
 
 
 def _bare(text: str) -> str:
@@ -171,4 +195,4 @@ def _iso(year: str, month: int | str | None, day: int | str | None) -> str | Non
     return f"{number:04d}-{int(month):02d}" + ("" if day is None else f"-{int(day):02d}")
 
 
-__all__ = ["EARLIEST_YEAR", "iso_date", "unread_date_warning"]
+__all__ = ["EARLIEST_YEAR", "date_alone", "iso_date", "unread_date_warning"]

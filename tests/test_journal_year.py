@@ -98,7 +98,7 @@ def _references(*journals: str) -> list[str]:
 
 # --- developed against -------------------------------------------------------------------------
 
-DEV: dict[str, tuple[Layout, str | None, int]] = {
+DEV: dict[str, tuple[Layout, str | None, int | None]] = {
     "vancouver running head": (
         Layout(
             "Spike sorting of dense electrode recordings in awake mice",
@@ -186,7 +186,7 @@ DEV: dict[str, tuple[Layout, str | None, int]] = {
 
 # --- held out: written before the code changed, not looked at while it changed ----------------
 
-HELD_OUT: dict[str, tuple[Layout, str | None, int]] = {
+HELD_OUT: dict[str, tuple[Layout, str | None, int | None]] = {
     "pnas spelled out": (
         Layout(
             "Convergent evolution of venom in snakes and lizards",
@@ -235,6 +235,7 @@ HELD_OUT: dict[str, tuple[Layout, str | None, int]] = {
         "Frontiers in Psychology|Front. Psychol.",
         2020,
     ),
+    # the date under an unpublished document's title is when it was written, not a publication year
     "preprint with a date line": (
         Layout(
             "A note on the convergence of stochastic gradient methods",
@@ -243,7 +244,7 @@ HELD_OUT: dict[str, tuple[Layout, str | None, int]] = {
             references=_references("Neural Computation 2019, 31:1–20.", "Mathematical Programming 2018, 171:1–35."),
         ),
         None,
-        2022,
+        None,
     ),
     "bmj to cite": (
         Layout(
@@ -290,7 +291,7 @@ HELD_OUT: dict[str, tuple[Layout, str | None, int]] = {
 # --- held out, second round: written after the first held-out measurement, before the changes
 # it led to (names up to 16 words, Oxford's "Journal, 36(5), 2020"), and not looked at while they were made
 
-HELD_OUT_2: dict[str, tuple[Layout, str | None, int]] = {
+HELD_OUT_2: dict[str, tuple[Layout, str | None, int | None]] = {
     "cell press footer": (
         Layout(
             "Circadian control of hepatic lipid storage",
@@ -381,7 +382,7 @@ _IEEE_REFERENCES = [
     for n in range(1, 45)
 ]
 
-HELD_OUT_3: dict[str, tuple[Layout, str | None, int]] = {
+HELD_OUT_3: dict[str, tuple[Layout, str | None, int | None]] = {
     "annual reviews head": (
         Layout(
             "The development of attention in infancy",
@@ -456,7 +457,7 @@ HELD_OUT_3: dict[str, tuple[Layout, str | None, int]] = {
 # --- held out, fourth round: written after the third round's measurement, before the change it
 # led to (a journal line read as a name followed by bibliographic numbers), not looked at meanwhile
 
-HELD_OUT_4: dict[str, tuple[Layout, str | None, int]] = {
+HELD_OUT_4: dict[str, tuple[Layout, str | None, int | None]] = {
     "scientific reports footer": (
         Layout(
             "Microbial communities of deep sea sediments",
@@ -545,7 +546,7 @@ HELD_OUT_4: dict[str, tuple[Layout, str | None, int]] = {
 _GAPS: dict[str, str] = {}
 
 
-def _cases(layouts: dict[str, tuple[Layout, str | None, int]]) -> list[object]:
+def _cases(layouts: dict[str, tuple[Layout, str | None, int | None]]) -> list[object]:
     return [pytest.param(name, marks=pytest.mark.xfail(reason=_GAPS[name], strict=True)) if name in _GAPS else name for name in layouts]
 
 
@@ -564,7 +565,7 @@ def _read(tmp_path: Path, name: str, layout: Layout) -> tuple[str | None, int | 
     return document.journal, year_of(document.date_published)
 
 
-def _check(tmp_path: Path, name: str, case: tuple[Layout, str | None, int]) -> None:
+def _check(tmp_path: Path, name: str, case: tuple[Layout, str | None, int | None]) -> None:
     layout, journal, year = case
     found_journal, found_year = _read(tmp_path, name, layout)
     assert _same(found_journal, journal), found_journal

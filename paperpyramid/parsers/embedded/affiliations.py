@@ -2,12 +2,17 @@
 given to the authors whose marks point at it.
 
 The affiliation lines follow the author names on the first page, before the abstract or the
-first heading, and stop at the correspondence, dates, editor or licence. An affiliation
-starts at its number or mark, printed in front of it ("1 Bioinformatics and ...",
-"2. Center for ...", or a superscript set apart as its own tiny block just left of the
-line); lines without one continue it. Each author's marks are the digits and symbols printed
-right after the name ("O'Connell1,2", "De Marchis1,2,3*"). With a single affiliation and no
-numbering, every author has it; marks that point nowhere give nothing.
+first heading, and stop at the correspondence, dates (a date alone on a line too: the date
+article's ``\\maketitle`` sets under the addresses), editor or licence. A line of the authors'
+names among them ("Wolfram Stacklies and Henning Redestig" over "CAS-MPG Partner Institute …"
+in one block) is no address. An affiliation starts at its number or mark, printed in front of
+it ("1 Bioinformatics and ...", "2. Center for ...", "(2) Center for ...", "2Boston University"
+with the number glued to the first word, or a superscript set apart as its own tiny block just
+left of the line); lines without one continue it. Each author's marks are the digits and
+symbols printed right after the name ("O'Connell1,2", "De Marchis1,2,3*", "Wimmer(1,2)∗").
+Without numbering, names and addresses set in turn give each author the address under the
+name, in its column (:func:`_in_turn`); else a single affiliation is every author's, a
+corresponding author's star aside; marks that point nowhere give nothing.
 """
 
 from __future__ import annotations
@@ -15,25 +20,31 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from paperpyramid.dates import date_alone
 from paperpyramid.document import Author
+from paperpyramid.parsers.embedded.authors import mostly_names, split_names
 from paperpyramid.parsers.embedded.blocks import KNOWN_HEADINGS, Block
+from paperpyramid.parsers.embedded.layout import Line
 
 _INSTITUTION = re.compile(
     r"\b(universit|institut|departament|department|dept\b|school|college|laborator|hospital|centre|center|faculty|division|academy|"
     r"corporation|clinic|ministry|group|research|council|foundation|inc\b|ltd\b|gmbh)",
     re.I,
 )
-# where the affiliations end: correspondence, e-mail, dates, editor, licence, keywords
+# where the affiliations end: correspondence, e-mail, dates, editor, licence, keywords, a document's version ("v1.1.0")
 _END = re.compile(
-    r"^\s*(\*|✉|correspond|received|accepted|published|submitted|academic editor|edited by|editor\b|copyright|©|"
-    r"citation|open access|key ?words|how to cite|first published|abstract|summary|background)",
+    r"^\s*\(?(\*|✉|correspond|received|accepted|published|submitted|academic editor|edited by|editor\b|copyright|©|"
+    r"citation|open access|key ?words|how to cite|first published|abstract|summary|background|v(?:ersion)?\s?\d+(?:\.\d+)+\s*$)",
     re.I,
 )
 _SYMBOLS = "*†‡§¶#∗♦♣♠♢♡♥◇⋆+"
 # an affiliation's mark where it starts: "1 Bioinformatics", "2. Center", "†Allen", "αAllen"
 _START = re.compile(rf"(?:^|(?<=[\s,;]))(?P<mark>\d{{1,2}}(?=\.?\s)|[{_SYMBOLS}]|[α-ω](?=[A-Z]))\.?\s*(?=[A-Z])")
 _MARK_BLOCK = re.compile(rf"^\s*(\d{{1,2}}|[{_SYMBOLS}a-h])\s*$")
-_AUTHOR_MARKS = rf"[\d,{_SYMBOLS}α-ω]"
+# a line's number glued to the place's first word by the text layer ("2Boston University", an acronym
+# too: "3AAS Journals"), or in brackets ("(2) MC-Health"): read as "2 Boston University"
+_LINE_MARK = re.compile(r"^(?:(\d{1,2})(?=[A-Z][A-Za-z])|\((\d{1,2})\)\s*)")
+_AUTHOR_MARKS = rf"[\d,(){_SYMBOLS}α-ω]"  # in brackets too: "Wimmer(1,2)∗"
 # names read into an affiliation (an author grid read across): "… for AI Doug Downeyα,η Luca …"
 _NAMES = re.compile(rf"\s(?=(?:[A-Z](?:[a-z][\w’'-]*|\.)\s+){{1,3}}[A-Z][\w’'-]*[a-z][α-ω{_SYMBOLS}\d])")
 
@@ -42,14 +53,15 @@ def attach_affiliations(authors: Sequence[Author], blocks: list[Block], title_en
     """Set ``author.affiliation`` from the title page's affiliation lines (see the module)."""
     if not authors or title_end < 0:
         return
-    entries, zone = _entries(blocks, title_end)
+    entries, zone, owned = _entries(blocks, title_end, {author.name for author in authors})
     if not entries:
         return
     if list(entries) == [None]:
-        # one affiliation, unmarked: everybody's, unless the names carry marks it does not show
-        if not any(_marks_of(author.name, zone) for author in authors):
+        # unmarked: each author's under the name where names and addresses are set in turn; else one
+        # affiliation, everybody's, unless the names carry marks it does not show
+        if owned or not _keyed(authors, zone):
             for author in authors:
-                author.affiliation = author.affiliation or entries[None]
+                author.affiliation = author.affiliation or owned.get(author.name) or entries[None]
         return
     for author in authors:
         found = [entries[mark] for mark in _marks_of(author.name, zone) if mark in entries]
@@ -57,13 +69,26 @@ def attach_affiliations(authors: Sequence[Author], blocks: list[Block], title_en
             author.affiliation = "; ".join(dict.fromkeys(found))
 
 
-def _entries(blocks: list[Block], title_end: int) -> tuple[dict[str | None, str], str]:
-    """The affiliations by their mark (``None``: unmarked), and the author zone's text."""
+def _keyed(authors: Sequence[Author], zone: str) -> bool:
+    """Whether the names carry marks that key affiliations: any but a star on one name alone,
+    which marks the corresponding author ("Anna Berg and Carl Dahl∗"); keys come in a series."""
+    marks = [_marks_of(author.name, zone) for author in authors]
+    marked = [found for found in marks if found]
+    return bool(marked) and not (len(marked) == 1 and set(marked[0]) <= {"*", "∗"})
+
+
+def _entries(blocks: list[Block], title_end: int, names: set[str]) -> tuple[dict[str | None, str], str, dict[str, str]]:
+    """The affiliations by their mark (``None``: unmarked), the author zone's text, and each
+    author's address where they are set in turn (:func:`_in_turn`); a line of the authors'
+    ``names`` is the zone's wherever it comes (names over their address in one block, a name
+    under an address set above it), never an address's."""
     title = blocks[title_end]
     page_blocks = [block for block in blocks[title_end + 1 :] if block.page == title.page]
     markers = [block for block in page_blocks if _MARK_BLOCK.match(block.text)]
     zone: list[str] = []
     stream: list[str] = []
+    named: list[tuple[Line, list[str]]] = []  # the lines of names, with the names
+    placed: list[tuple[Line, str]] = []  # the address lines, with their text
     for block in page_blocks:
         text = block.text.strip()
         if block.kind == "title" or _MARK_BLOCK.match(text):
@@ -78,30 +103,69 @@ def _entries(blocks: list[Block], title_end: int) -> tuple[dict[str | None, str]
         if not stream:
             if not (_INSTITUTION.search(text) or _START.match(text)):
                 zone.append(text)
+                named += [(line, split_names(line.text)) for line in block.lines if _names_line(line.text, names)]
                 if len(zone) > 12:
-                    return {}, ""
+                    return {}, "", {}
                 continue
         elif len(text) > 400 or (len(block.lines) > 3 and not _INSTITUTION.search(block.lines[0].text)):
             break  # the abstract, run in without a heading
         ended = False
         for line in block.lines:
-            if _END.match(line.text):
+            if _END.match(line.text) or date_alone(line.text):
                 ended = True
                 break
-            text = _without_emails(line.text)
+            if _names_line(line.text, names):
+                zone.append(line.text)
+                named.append((line, split_names(line.text)))
+                continue
+            text = _LINE_MARK.sub(lambda found: f"{found.group(1) or found.group(2)} ", _without_emails(line.text))
             if not text:
                 continue
             mark = next((m.text.strip() for m in markers if abs(m.top - line.top) <= 4 and 0 <= line.x0 - m.lines[-1].x1 < 12), None)
             stream.append(f"{mark} {text}" if mark is not None and not _START.match(text) else text)
+            placed.append((line, text))
         if ended:
             break
-    return _split(" ".join(stream)), " ".join(zone)
+    return _split(" ".join(stream)), " ".join(zone), _in_turn(named, placed, names)
+
+
+def _in_turn(named: list[tuple[Line, list[str]]], placed: list[tuple[Line, str]], names: set[str]) -> dict[str, str]:
+    """Each author's address where names and addresses are set in turn, each address under its
+    names in their column (article's ``\\author{A \\\\ Univ. X \\and B \\\\ Univ. Y}``, jss.cls's grid
+    of names over addresses, a template's name over its address): an address line is the names'
+    nearest above it that it overlaps across. Empty unless two lines of names or more each have
+    address lines of their own, every address line has its names and every author is among them."""
+    if len(named) < 2:
+        return {}
+    lines_of: dict[int, list[str]] = {}
+    for line, text in placed:
+        above = [
+            index
+            for index, (names_line, _) in enumerate(named)
+            if names_line.top < line.top and names_line.x0 < line.x1 and line.x0 < names_line.x1
+        ]
+        if not above:
+            return {}
+        lines_of.setdefault(max(above, key=lambda index: named[index][0].top), []).append(text)
+    if len(lines_of) < len(named):
+        return {}
+    owned = {name: " ".join(lines_of[index]).strip(f" ,;{_SYMBOLS}") for index, (_, people) in enumerate(named) for name in people}
+    return owned if names <= set(owned) else {}
+
+
+def _names_line(text: str, names: set[str]) -> bool:
+    """Whether ``text`` is a line of the authors' ``names`` alone, with their marks ("Wolfram
+    Stacklies and Henning Redestig", "Sebastian Meyer∗")."""
+    found = split_names(text)
+    return bool(found) and set(found) <= names and mostly_names(text)
 
 
 def _without_emails(text: str) -> str:
-    """A line without its e-mail addresses ("Italy; E-Mails: a@b.it (A.B.)" -> "Italy"); what
+    """A line without its e-mail addresses ("Italy; E-Mails: a@b.it (A.B.)" -> "Italy"), and the
+    owner's initials in brackets after each ("Korea; ab@skku.edu (M.-S.H.)" -> "Korea"); what
     is left of a line of addresses alone (an underscore read as a space leaves pieces) goes too."""
     kept = re.split(r"\b(?:e-?mails?|email addresses)\b\s*:?", re.sub(r"\{[^}]*\}\S*", " ", text), maxsplit=1, flags=re.I)[0]
+    kept = re.sub(r"(?<=\S@\S)(\S*)\s*\([A-Z][A-Z.\s-]{0,15}\)", r"\1", kept)
     kept = " ".join(word for word in kept.split() if "@" not in word and "{" not in word and "}" not in word)
     if kept.strip() == text.strip():
         return kept.strip()

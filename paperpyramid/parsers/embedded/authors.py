@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from paperpyramid.dates import date_alone
 from paperpyramid.document import Author
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block
@@ -496,9 +497,13 @@ def _names_text(block: Block) -> str:
     """A block of names as one line; a line break is a comma where it falls between two whole
     names, each of two words or more and set without a mark (``Nathan Dahlberg`` /
     ``Margo Schlanger♦``), or before a group under names with marks (``Carl Dahl2`` / ``the ABC
-    Study Group``), not inside one name (``Hannah`` / ``M. McGee``)."""
-    groups = [[block.lines[0].text.strip()]]
-    for above, line in pairwise(block.lines):
+    Study Group``), not inside one name (``Hannah`` / ``M. McGee``). A line that is a date alone
+    is no name's ("SDC" / "November 2017" under a report's title: the place and the version's date)."""
+    lines = [line for line in block.lines if not date_alone(line.text)]
+    if not lines:
+        return ""
+    groups = [[lines[0].text.strip()]]
+    for above, line in pairwise(lines):
         text = line.text.strip()
         ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
         opening = _NAME_BREAK.split(text)[0].split()
@@ -517,6 +522,7 @@ def split_names(text: str) -> list[str]:
     text = re.sub(r"^[\s,;]*by\s+", "", text, flags=re.I)  # a byline (R Journal, R News), after the zone's joining comma too
     text = group_tail(text)[0]  # a group after the names is no person: "Carl Dahl on behalf of the ABC Group"
     text = re.sub(r"(?<=[^\W\d_])\[[^\]\s]{1,3}\]", "†", text)  # a mark in brackets: "Author Name[s]", "Smith[a]"
+    text = re.sub(r"(?<=[^\W\d_])\((\d{1,2}(?:,\d{1,2})*)\)", r"\1", text)  # numbers in brackets: "Wimmer(1,2)", "Berg(1)"
     text = re.sub(r"\b([A-Z])\.(?=[A-Z][a-zß-ÿ])", r"\1. ", text)  # an initial set close: B.Benciolini
     text = re.sub(r"(?<=[^\W\d_])(\d[\d,]*)[a-z]{1,2}(?=[\s,;]|$)", r"\1", text)  # a number and a letter as marks: Author1a
     if "(" not in text:  # a letter and a parenthesis as marks (REVTeX): "A. Authorb)", "Author,1, b)"

@@ -11,7 +11,8 @@
   the title's (:func:`_line_over_title`);
   a footnote's letter mark after it (REVTeX's ``a)``) is dropped, and a ``\\thanks`` symbol (``∗``),
   and a note's number glued to the last word where the note under it opens with that number
-  (elsarticle: ``… Linear Algebra1``);
+  (elsarticle: ``… Linear Algebra1``); a description of what the paper documents, set in its
+  paragraph in another face and ending in a full stop, is not the title (:func:`_description_start`);
   the Info or XMP title where the page gives none, or where the page's is a cut-off start of it.
 - **authors**: :mod:`.authors` (names between the title and the affiliations, in every
   publisher's arrangement); :func:`find_authors` is re-exported here for the parser.
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from itertools import pairwise
 
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.authors import MARKS, capitals, mostly_names, split_names
@@ -95,7 +97,35 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
         if block.top - previous.bottom > 1.2 * previous.size or len(" ".join(blocks[i].text for i in members)) + len(block.text) > 400:
             break
         members.append(index)
+    following = members[-1] + 1
+    if following < len(blocks) and _description_start(blocks, [*members, following]) is not None:
+        members.append(following)  # the description's last line, in smaller type: read with the title, not as names
     return members
+
+
+def _description_start(blocks: list[Block], members: list[int]) -> int | None:
+    """Where a description of the paper opens among the lines of ``members``, the title's
+    paragraph; None where it holds none. The title's lines change face (another font or weight;
+    in bitmap fonts without names, as dvips embeds them, another box height) and the lines from
+    there run on into a last block in smaller type, one or two lines right under them at the
+    title's own line spacing, that ends in a full stop ("Visualising very long data vectors" /
+    "with the Hilbert curve" / "Description of the Bioconductor packages" / "HilbertVis and
+    HilbertVisGUI."): a title is no sentence; these lines describe what the paper documents."""
+    if len(members) < 2:
+        return None
+    last, before = blocks[members[-1]], blocks[members[-2]]
+    lines = [line for index in members for line in blocks[index].lines]
+    if last.page != before.page or len(last.lines) > 2 or not last.text.rstrip().endswith(".") or last.size > lines[0].size - 2:
+        return None
+    spacing = [b.top - a.bottom for a, b in pairwise(blocks[members[0]].lines)]
+    if not spacing or not 0 <= last.top - before.bottom <= max(spacing) + 1:
+        return None
+    faces = [(line.font, line.bold, line.italic, round(line.size, 1)) for line in lines]
+    title_lines = len(lines) - len(last.lines)
+    opening = next((index for index in range(1, title_lines) if faces[index] != faces[0]), None)
+    if opening is None or any(faces[index] != faces[opening] for index in range(opening, title_lines)):
+        return None
+    return opening
 
 
 # a masthead's issue line: "November 2012, Volume 51, Issue 7.", "Vol. 3, No. 2 (2019)"
@@ -266,7 +296,8 @@ def plausible_title(text: str) -> bool:
 
 def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]) -> str | None:
     """The title printed in ``members``, or the metadata's where the page's is missing or cut off."""
-    printed = blk.join_lines([line.text for index in members for line in blocks[index].lines]) if members else ""
+    lines = [line.text for index in members for line in blocks[index].lines]
+    printed = blk.join_lines(lines[: _description_start(blocks, members)]) if members else ""
     printed = re.sub(r"\s*\[v\d+;\s*ref status:[^\]]*\]\s*$", "", printed).strip()  # F1000's version stamp
     if "(" not in printed:  # a footnote's letter mark set after the last word (REVTeX: "Linebreak" + "a)")
         printed = re.sub(r"(?<=[^\W\d_]{3})[a-z]\)$", "", printed)

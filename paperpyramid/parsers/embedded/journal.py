@@ -26,7 +26,8 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   a name alone in the heads or feet of two pages or more, with a journal's word in it (ASME's
   feet: ``Journal of Heat Transfer``). Not a journal: a line that opens with a version, draft
   or preprint word, an article type (``Original Article``), a name followed by years alone (an
-  author-year citation), an author's own name. A line's shape anchors it at its start (or
+  author-year citation) or by a calendar date alone (a byline over the date under the title:
+  "Anna Berg" / "February 13, 2023"), an author's own name. A line's shape anchors it at its start (or
   after ``et al.``, or after the authors' `` / `` in an Elsevier head): a reference list's
   entries begin with their authors, so their journals are not read. Names run to 16 words
   (``Proceedings of the National Academy of Sciences of the United States of America``); in
@@ -34,13 +35,19 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   most pages; one named once, on a later page only, is a reference's.
 - **year**: the journal line's, a page's over the Info or XMP's; else, on the first page only,
   the arXiv stamp's date (bioRxiv's "posted" date), a copyright line's year (its © read as
-  ``c`` too), a date alone on a line (a preprint's), the year accepted, the year received.
+  ``c`` too), a date alone on a line where a series issued the document ("Technical Report
+  TR-2019-04" / "April 2019"), the year accepted, the year received. Without the series a date
+  alone under the title is not read: it is the date an unpublished document was written or
+  compiled (article's ``\\date{\\today}``, a vignette's "Modified: …", a report's version date),
+  which a masthead, a citation line or a stamp would give where the paper was published.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+
+from paperpyramid.dates import date_alone, iso_date
 
 # a date as publishers print it: "12 May 2016", "12th May, 2016", "May 12th, 2016", "2016-05-12"
 DATE = r"\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\.?,?\s+\d{4}|[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|(?:19|20)\d\d-[01]\d-[0-3]\d"
@@ -101,6 +108,9 @@ _METADATA_LINES = [re.compile(rf"^{_J},\s+(?:\d+\s+)?\(?{_YEAR}\)?[,\s]")]
 _TOKEN = rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|pp|p|article|id|pages|suppl)\.?(?![^\W\d_])|{_MONTH})"  # "p." is a token, "Positive" none
 _SEP = r"[\s.,;:()|¦/–-]"
 _BIB = rf"(?P<bib>(?:{_SEP}+{_TOKEN})+){_SEP}*"
+# a calendar date alone after a name is no citation (a byline over the date under the title: "Emmanuel
+# Paradis" / "February 13, 2023"; a foot's "Kuhn, Feb. 14, 2013"): a citation has a volume or pages
+_DATE_ALONE = re.compile(rf"{_SEP}*(?:{_MONTH}{_SEP}+\d{{1,2}}|\d{{1,2}}{_SEP}+{_MONTH}){_SEP}+(?:19|20)\d\d{_SEP}*")
 # (a copyright line may follow, its © lost or unmapped: "Am. Nat. 2003. Vol. 162, pp. 624–637. \x01 2003 by The …")
 _JOURNAL_LINES.append(
     re.compile(rf"(?:^(?:\d+\s+)?|et al\.?[,:]?\s+(?:/\s+)?){_J}{_BIB}(?=$|https?://|doi\b|DOI\b|©|www\.|[^\w\s]?\s*(?:19|20)\d\d\s+by\s)")
@@ -182,14 +192,14 @@ _ANY_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 # fallbacks for the year, best first
 _POSTED = re.compile(rf"\bthis version posted\s+{_DAY_DATE}")  # bioRxiv, medRxiv
 _ARXIV = re.compile(rf"\barXiv:\s*(?P<id>\d{{4}})\.\d{{4,5}}(?:v\d+)?\s*\[[^\]]+\]\s*(?P<date>\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d)?")
-_YEAR_SOURCES = [
+# a series that issues the document under a number, on a line of its own: "Technical Report TR-2019-04"
+_SERIES = re.compile(r"^(?:(?:technical|research|internal)\s+report|working\s+paper|discussion\s+paper|report\s+no\.?)\b", re.I)
+_COPYRIGHTS = [
     re.compile(rf"(?:©|\(c\)|\bCopyright\b)\s*(?:©\s*)?(?:[^.;\d]{{0,60}}?\s)?{_YEAR}\b"),
     # a TeX font's © read as its letter: "c 2020 Association for Computational Linguistics", "c 2009 ACM"
     re.compile(rf"^c\s+{_YEAR}\s+[A-Z]"),
-    re.compile(rf"^(?:\d{{1,2}}\s+)?{_MONTH}\s+(?:\d{{1,2}},?\s+)?{_YEAR}$"),
-    re.compile(rf"\b(?:Available online|Accepted)\s*:?\s*{_DAY_DATE}"),
-    re.compile(rf"\bReceived\s*:?\s*{_DAY_DATE}"),
 ]
+_HISTORY = [re.compile(rf"\b(?:Available online|Accepted)\s*:?\s*{_DAY_DATE}"), re.compile(rf"\bReceived\s*:?\s*{_DAY_DATE}")]
 
 
 def find_journal(
@@ -253,6 +263,8 @@ def _journal_line(text: str, *, first_page: bool = True, metadata: bool = False)
             alone = _YEAR_ALONE.search(groups["bib"])
             if len(numbers) < 2 or not (alone or cued) or all(_ANY_YEAR.fullmatch(number) for number in numbers):
                 continue  # years alone are an author-year citation: "Cameron and Trivedi (1998, 2005)"
+            if _DATE_ALONE.fullmatch(groups["bib"]):
+                continue
             groups["year"] = (alone.group(1) or alone.group(2)) if alone else None
         date = groups.get("date")
         year = groups.get("year") or (date or "")[-4:]
@@ -306,7 +318,9 @@ def _name_alone(lines: list[tuple[int, str]]) -> str | None:
 
 def _year_elsewhere(lines: list[tuple[int, str]]) -> int | None:
     """The first page's year where no journal line gives one: the arXiv stamp, a copyright line,
-    a date alone on a line, the year accepted or received; never a later page's (references)."""
+    a date alone on a line where the page names the series that issued the document (a technical
+    report's or working paper's number), the year accepted or received; never a later page's
+    (references), nor an unpublished document's date alone (see the module)."""
     first = [text for page, text in lines if page == 1]
     for text in first:
         stamp = _ARXIV.search(text)
@@ -315,8 +329,17 @@ def _year_elsewhere(lines: list[tuple[int, str]]) -> int | None:
         posted = _POSTED.search(text)
         if posted:
             return int(posted.group("year"))
-    for pattern in _YEAR_SOURCES:
-        for text in first:
+    year = _first_year(_COPYRIGHTS, first)
+    if year is None and any(_SERIES.match(text.strip()) for text in first):
+        dated = next((found for text in first if date_alone(text) and (found := iso_date(text))), None)
+        year = int(dated[:4]) if dated else None
+    return year if year is not None else _first_year(_HISTORY, first)
+
+
+def _first_year(patterns: list[re.Pattern[str]], texts: list[str]) -> int | None:
+    """The year of the first of ``patterns`` that one of ``texts`` matches."""
+    for pattern in patterns:
+        for text in texts:
             match = pattern.search(text.strip())
             if match:
                 return int(match.group("year"))
