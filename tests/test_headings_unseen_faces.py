@@ -139,6 +139,7 @@ def test_a_legend_title_in_the_figures_face_is_no_heading() -> None:
 def test_headings_in_a_face_the_figures_share_stay_where_one_heads_prose() -> None:
     """A paper whose headings are set in the figures' sans face: one over prose keeps them all."""
     blocks = _plot_paper(legend_over_prose=True)
+    blocks.insert(5, _block(PROSE, lines=3))  # text before it: right after a plot's ticks it is the axis's title
     blocks.insert(-1, _block("Remarks", "heading", size=10, bold=True, font="Helvetica"))
     blocks.insert(-1, _block("σ D σ OLS", "formula"))
     filter_headings(blocks, 10.0)

@@ -7,7 +7,10 @@ After the blocks are classified, the parser settles the headings here:
   in the style of those it names (``\\section*``), a numbered one a level below its last, or an
   unnumbered one in a smaller bold it never names but sets for two headings over text
   (``\\subsubsection*`` under its subsections), stays; lone lines in a type of their own over
-  text are a level it leaves out;
+  text are a level it leaves out; a starred heading before the outline names its style, or
+  read as a line of the body (a function's name, "Example: …"), in a style it names or leaves
+  out, is one; an entry is read as the page prints it (a macro's leaked argument dropped) and
+  found whole where its lines were read apart;
 - :func:`filter_headings`: otherwise levels come from numbering ("2.1" is level 2; a small letter,
   "a. Syntax", the lowest there is) and from the heading styles ranked by size and weight
   (:func:`heading_style`); back matter is flattened to the top level; a line in the face and
@@ -15,6 +18,8 @@ After the blocks are classified, the parser settles the headings here:
   a plot's labels in the figures' face, and labels after the reference list in a style no
   heading before it uses, are none;
 - :func:`set_aside_contents` (first): a printed table of contents is page furniture, never headings;
+  so is a chapter's label over its title (:func:`set_aside_chapter_labels`); a plot's axis title
+  after its tick labels is no heading either way;
 - :func:`mark_sections_on_citing`: a "References" heading over prose, set as a subsection or
   numbered with the next section after it, is a section on how to cite, not the reference list.
 
@@ -51,8 +56,10 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
     is the body text's (:func:`~.reading_order.body_font_size`)."""
     if len(toc) < OUTLINE_ENTRIES:
         return False
+    toc = [(level, _bookmark_text(title), page) for level, title, page in toc]
     # the title block is never a section: outlines often hang every heading under the title
     # nor is a printed table of contents (:func:`set_aside_contents`)
+    set_aside_chapter_labels(blocks)
     candidates = [
         index for index, block in enumerate(blocks) if len(block.lines) <= 4 and block.kind != "title" and not block.extra.get("contents")
     ]
@@ -97,6 +104,16 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
         parts.group("num").rstrip("."): level for level, title in matched.values() if (parts := blk._NUMBERING.match(title.strip()))
     }
     unnamed = _unnamed_styles(blocks, matched, first)
+    # the styles of the outlined headings on lines of their own: a run-in heading's is its paragraph's
+    set_apart = collections.Counter(
+        _outlined_style(blocks[index]) for index in matched if blocks[index].kind == "heading" and not blocks[index].extra.get("run_in")
+    )
+    # the title, and an abstract's label: starred headings stand after the one, not after the other
+    titled = max((index for index, block in enumerate(blocks) if block.kind == "title"), default=len(blocks))
+    labelled = next(
+        (index for index, block in enumerate(blocks) if block.kind == "heading" and block.text.strip().lower() in _FRONT_LABELS), None
+    )
+    front = (titled, len(blocks) if labelled is None else labelled)
     for index, block in enumerate(blocks):
         if index in matched:
             level, title = matched[index]
@@ -121,7 +138,7 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
                 # "2.1.1 An Aside on Numbers" under the outline's "2.1": an outline that stops a level short
                 block.level = numbered[block.number.rpartition(".")[0]] + 1
             elif (
-                index > styled_from.get(_outlined_style(block), len(blocks))
+                (index > styled_from.get(_outlined_style(block), len(blocks)) or _starred_before(blocks, index, front))
                 and plain not in _FRONT_LABELS
                 and not block.number
                 and block.title[:1].isupper()  # not an algorithm's numbered line ("22: end while") in the same bold
@@ -145,11 +162,42 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
                 block.level = _level_below(matched, index)
             elif plain not in REFERENCE_HEADINGS and plain != "abstract":
                 block.kind = "paragraph"
+        elif block.kind == "paragraph" and index > first and _unnamed_label(blocks, index, unnamed):
+            block.kind, block.number, block.title = "heading", None, block.text.strip()
+            block.level = _level_below(matched, index)
+        elif block.kind == "paragraph" and index > first and _outlined_name(blocks, index, set_apart, body_size):
+            block.kind, block.number, block.title = "heading", None, block.text.strip()
+            block.level = min(level for named, (level, _) in matched.items() if _outlined_style(blocks[named]) == _outlined_style(block))
     for index in _face_headings(blocks, matched, first, body_size):
         block = blocks[index]
         block.kind, block.number, block.title = "heading", None, block.text.strip()
         block.level = _level_below(matched, index)
+    _demote_axis_titles(blocks)
     return True
+
+
+#: a macro's argument left in a bookmark: hyperref drops a command it cannot put in a bookmark but
+#: keeps its bracketed name ("Applying the [functioncolor]ComBat function", the page printing
+#: "Applying the ComBat function" in a colour)
+_LEAKED_ARGUMENT = re.compile(r"\[[A-Za-z]{3,}\](?=\S)")
+
+
+def _bookmark_text(title: str) -> str:
+    """An outline entry as the page prints it: without the bracketed name of a macro's argument
+    glued to the word it styled (:data:`_LEAKED_ARGUMENT`), which would keep the entry from being
+    found on the page and would stay in the heading."""
+    return _LEAKED_ARGUMENT.sub("", title)
+
+
+def _starred_before(blocks: list[Block], index: int, front: tuple[int, int]) -> bool:
+    """Whether a heading before the first the outline names in its style may still be one of that
+    style: ``\\section*`` and ``\\subsection*`` make no bookmark, so a vignette's "Overview" over
+    its first page, or its starred subsections ahead of its one numbered subsection, come before
+    the outline names their style. Told apart from the title page's lines by standing after the
+    title (``front[0]``) but not after an abstract's label (``front[1]``: under it "CCS CONCEPTS"
+    and "KEYWORDS" are front matter in the sections' type), over prose."""
+    titled, labelled = front
+    return titled < index and not labelled < index and _over_prose(blocks, index)
 
 
 def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None:
@@ -204,6 +252,40 @@ def _unnamed_styles(
         and block.size < smallest
     )
     return {style for style, count in counts.items() if count >= 2 and style not in named_styles}
+
+
+def _unnamed_label(blocks: list[Block], index: int, unnamed: set[tuple[tuple[float, bool, bool, bool], str]]) -> bool:
+    """Whether a line the blocks read as a paragraph is a heading of a level the outline leaves
+    out (:func:`_unnamed_styles`): all in that level's bold, a short title over prose. A heading
+    that opens like a statement's label ("Example: Measles, Germany, 2005–2007", a
+    ``\\subsubsection*`` its macro prefixes with "Example:") is read as no heading at first."""
+    block = blocks[index]
+    if not (block.bold and len(block.lines) <= 2 and _outlined_style(block) in unnamed):
+        return False
+    text = block.text.strip()
+    return text[:1].isupper() and _short_title(text) and _over_prose(blocks, index)
+
+
+def _outlined_name(
+    blocks: list[Block], index: int, outlined: collections.Counter[tuple[tuple[float, bool, bool, bool], str]], body_size: float
+) -> bool:
+    """Whether a line the blocks read as a paragraph, for it opens with a small letter, is an
+    unnumbered heading in the style of those the outline names on lines of their own
+    (``\\subsection*{svdPca}``, a function's name, among numbered subsections in the same type):
+    a line of its own, set larger than the body, a short name over prose. Not the rest of a
+    run-in heading's line ("1.1 Essential Initial Commands." then "To begin, fill in the fields")."""
+    block = blocks[index]
+    if len(block.lines) != 1 or block.size <= body_size + 0.5 or (index and blocks[index - 1].extra.get("run_in")):
+        return False
+    if outlined.get(_outlined_style(block), 0) < _OUTLINED_STYLE:
+        return False
+    text = block.text.strip()
+    return text[:1].isalpha() and _short_title(text) and _over_prose(blocks, index)
+
+
+def _short_title(text: str) -> bool:
+    """A heading's few words, ending no clause."""
+    return len(text.split()) <= _FACE_WORDS and not text.endswith((".", ":", ",", ";"))
 
 
 #: the most words of a heading told by its type alone (:func:`_face_headings`)
@@ -276,17 +358,16 @@ _PAGE_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")
 
 
 def set_aside_contents(blocks: list[Block]) -> None:
-    """A printed table of contents near the front (``\\tableofcontents`` under the abstract) is
-    no section and names none: its label and entries become page furniture, so an outline's
+    """A printed table of contents near the front (``\\tableofcontents`` under the abstract), or on
+    the last page (nwejm's class prints it at the end), is no section and names none: its label and entries become page furniture, so an outline's
     "Introduction" is not found in it and its lines are not read as headings. The entries are
     the blocks right after a "Contents" label that are set on a row with their page numbers,
     carry dot leaders or are a page number alone; two page numbers at least, or it is no table.
     A section's entry read apart from its page number (set in the sections' bold without
     leaders, it reads as a heading: "2 Setting") is one too (:func:`_contents_entry`)."""
+    last = blocks[-1].page if blocks else 0
     for start, label in enumerate(blocks):
-        if label.page > 3:
-            return
-        if not _CONTENTS_LABEL.match(label.text.strip()):
+        if 3 < label.page < last or len(label.lines) > 1 or not _CONTENTS_LABEL.match(label.lines[0].text.strip()):
             continue
         entries: list[int] = []
         listed: set[str] = set()
@@ -296,7 +377,7 @@ def set_aside_contents(blocks: list[Block]) -> None:
             leaders = bool(_LEADERS.search(text))
             alone = bool(_PAGE_NUMBER.match(text))
             row = bool(text) and all("row" in line.tags for line in block.lines)
-            if not (leaders or alone or not text or row or _contents_entry(blocks, index, listed)):
+            if not (leaders or alone or not text or row or _contents_entry(blocks, index, listed) or _wrapped_entry(blocks, index)):
                 break
             # a page number a line: the entries may be read as one block
             numbers += sum(1 for line in block.lines if _LEADERS.search(line.text)) if leaders else alone
@@ -307,6 +388,22 @@ def set_aside_contents(blocks: list[Block]) -> None:
                 blocks[index].kind = "furniture"
                 blocks[index].extra["contents"] = True
         return
+
+
+def _wrapped_entry(blocks: list[Block], index: int) -> bool:
+    """Whether a line of a printed table of contents is an entry wrapped in a narrow column, read
+    apart from the leaders and page number on its next line ("3.1 Taxonomic diversity: average
+    dis-" over "tance of traits . . . 3"): a line of its own, and within the next two lines,
+    each a line of its own, one with leaders or a page number alone."""
+    if len(blocks[index].lines) != 1:
+        return False
+    for block in blocks[index + 1 : index + 3]:
+        if len(block.lines) != 1:
+            return False
+        text = block.text.strip()
+        if _LEADERS.search(text) or _PAGE_NUMBER.match(text):
+            return True
+    return False
 
 
 def _contents_entry(blocks: list[Block], index: int, listed: set[str]) -> bool:
@@ -341,11 +438,56 @@ def _find_heading(blocks: list[Block], candidates: list[int], start: int, keys: 
         text = block.text  # joined once: the lines' join is the costly part
         printed = {_norm(_APPENDIX_LEAD.sub("", block.title)), _norm(_APPENDIX_LEAD.sub("", text))}
         for text_key in {_norm(block.title), _norm(text), *printed} - {""}:
-            if any(text_key == key or (len(key) > 12 and text_key.startswith(key[:40])) for key in keys):
+            if any(text_key == key for key in keys):
                 return position
+            if any(len(key) > 12 and text_key.startswith(key[:40]) for key in keys):
+                return _whole_title_after(blocks, candidates, position, keys)
             if block.kind == "heading" and block.page == page and any(_similar(text_key, key) for key in keys):
                 return position
+        if _wrapped_heading(blocks, candidates[position], keys, _norm(text)):
+            return position
     return None
+
+
+def _whole_title_after(blocks: list[Block], candidates: list[int], position: int, keys: list[str]) -> int:
+    """The block that prints an outline entry whole, among the next few after one that only opens
+    with it: a paragraph opening with the words of the heading right under it ("Species
+    accumulation models and species pool models study…" under "5.1 Species accumulation models",
+    read before it in another column order) is not that heading."""
+    page = blocks[candidates[position]].page
+    for later in range(position + 1, min(position + 4, len(candidates))):
+        block = blocks[candidates[later]]
+        if block.page == page and (_norm(block.title) in keys or _norm(block.text) in keys):
+            return later
+    return position
+
+
+def _wrapped_heading(blocks: list[Block], index: int, keys: list[str], text: str) -> bool:
+    """Whether a heading's title wraps onto a line read as a block of its own (its second line in
+    another size: "5 Adjusting for surrogate variables using the" over "f.pvalue function", the
+    function's name set in a smaller type, or a justified line cut at its wide gaps), together
+    reading as the outline's entry (``text``: the first block's, normalised). The pieces then
+    join the heading's block."""
+    if len(text) < 8 or not any(key.startswith(text) and key != text for key in keys):
+        return False
+    for end in range(index + 1, min(index + 1 + _WRAPPED_PIECES, len(blocks))):
+        after = blocks[end]
+        if after.page != blocks[index].page or len(after.lines) > 1 or after.kind not in ("paragraph", "heading"):
+            return False
+        text += _norm(after.text)
+        if text in keys:
+            blocks[index].lines = [line for block in blocks[index : end + 1] for line in block.lines]
+            for block in blocks[index + 1 : end + 1]:
+                block.kind = "furniture"
+            return True
+        if not any(key.startswith(text) for key in keys):
+            return False
+    return False
+
+
+#: the most blocks a wrapped heading's lines are read as (a justified line's wide gaps cut it too:
+#: "3.1 Taxonomic diversity:", "average", "distance of traits")
+_WRAPPED_PIECES = 3
 
 
 #: "Appendix A." before an appendix's title, which its outline entry leaves out
@@ -370,9 +512,11 @@ def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
 
 def filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
+    set_aside_chapter_labels(blocks)
     _demote_list_items(blocks)
     _demote_plain_numbered_lines(blocks, body_size)
     _demote_figure_labels(blocks)
+    _demote_axis_titles(blocks)
     _lowercase_headings(blocks)
     _demote_back_labels(blocks)
     for block in blocks:
@@ -525,6 +669,52 @@ def _demote_figure_labels(blocks: list[Block]) -> None:
                 blocks[index].kind = "paragraph"
 
 
+#: a plot's tick label: a number alone ("3.5", "−0.25", "10000", "20%")
+_TICK = re.compile(r"^[−–-]?\d[\d,]*(?:\.\d+)?%?$")
+#: this many tick labels at least right before a line make it an axis's title
+_TICKS = 2
+
+
+def _demote_axis_titles(blocks: list[Block]) -> None:
+    """A plot's axis or panel title read after its tick labels is no heading, whatever follows it
+    (a figure without a caption, the text going on under it: "Log10 of mean expression" after
+    "3.0 3.5 4.0", then a paragraph): a heading whose blocks right before it are two tick labels
+    or more, set in its own face's family (Helvetica beside Helvetica-Bold), is a label. A
+    section's heading follows text, a caption or a table, never a plot's bare numbers in its face."""
+    for index, block in enumerate(blocks):
+        if block.kind != "heading" or block.extra.get("outline") or block.extra.get("run_in"):
+            continue
+        family = _family(block.lines[0].font)
+        if not family:
+            continue
+        ticks = 0
+        for before in reversed(blocks[max(0, index - _TICKS * 2) : index]):
+            if not _TICK.match(before.text.strip()) or _family(before.lines[0].font) != family:
+                break
+            ticks += 1
+        if ticks >= _TICKS:
+            block.kind = "paragraph"
+
+
+def _family(font: str) -> str:
+    """A font's family: its name without subset prefix and style ("ABCDEF+Helvetica-Bold": "Helvetica")."""
+    return font.rpartition("+")[2].partition("-")[0]
+
+
+#: a chapter's label on a line of its own over its title (``\\chapter``, ``\\part``)
+_CHAPTER_LABEL = re.compile(r"^(?:chapter|part|kapitel|chapitre)\s+(?:\d{1,2}|[IVXLC]{1,6}|[A-Z])$", re.I)
+
+
+def set_aside_chapter_labels(blocks: list[Block]) -> None:
+    """A chapter's label over its title ("Chapter 2" over "Analyses for DM in Denmark") is one
+    heading with it, not a heading of its own with nothing under it: the label, read as a heading
+    in the title's type, right before the title on its page, becomes page furniture."""
+    for index, block in enumerate(blocks[:-1]):
+        after = blocks[index + 1]
+        if block.kind == "heading" and after.kind == "heading" and after.page == block.page and _CHAPTER_LABEL.match(block.text.strip()):
+            block.kind = "furniture"
+
+
 #: a paragraph of prose is this long at least: a plot's key or an axis's title is shorter
 _PARAGRAPH_CHARS = 40
 
@@ -540,6 +730,9 @@ def _paragraph(block: Block) -> bool:
 
 
 _ITEM_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
+#: the most two items of a list differ in size (points): one set mostly in a smaller typewriter;
+#: numbered headings a level apart differ by more
+_ITEM_SIZES = 1.0
 
 
 def _demote_list_items(blocks: list[Block]) -> None:
@@ -552,7 +745,8 @@ def _demote_list_items(blocks: list[Block]) -> None:
             continue
         number = int(item.group(1))
         for neighbour in (blocks[index - 1] if index else None, blocks[index + 1] if index + 1 < len(blocks) else None):
-            if neighbour is None or neighbour.bold or neighbour.page != block.page or abs(neighbour.size - block.size) > 0.3:
+            # an item's size may be its code's ("2. Chromosome, Start_Position.bp.: …" mostly in typewriter)
+            if neighbour is None or neighbour.bold or neighbour.page != block.page or abs(neighbour.size - block.size) > _ITEM_SIZES:
                 continue
             other = _ITEM_NUMBER.match(neighbour.text)
             if other and abs(int(other.group(1)) - number) == 1:
