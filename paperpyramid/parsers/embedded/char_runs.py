@@ -35,6 +35,13 @@ MONOSPACE_FONT = re.compile(
     r"^[a-z\d]{0,5}tt\d*(?:$|[-_])|(?:^|[-+_])pcr[a-z]?\d|mono(?!type)|nimbusmon|courier|consol|typewriter|menlo|monaco|sourcecode",
     re.I,
 )
+# a face without a name (a Type 3 font of an old dvips, unnamed by pdfium) is taken for a
+# typewriter face by its pitch (:func:`even_pitch`): this many words, each within this share of
+# their middle width per character
+_PITCH_WORDS = 3
+_PITCH_SPREAD = 0.03
+# this share of those words at the pitch makes the face a typewriter's
+_PITCH_SHARE = 0.8
 #: the most letters and digits a stretch of mathematics or code inside a bold heading may hold
 #: ("Independent $K$-Samples", "take $a_0 := \\log 2$ as", "require {\\tt rgeos}") for the bold
 #: after it to go on with the heading
@@ -268,3 +275,19 @@ def _inset_opens(run: CharRun, italic: bool, font: str) -> bool:
         return False
     before = run.chars[start - 1] if run.chars[start - 1] != " " else run.chars[start - 2]
     return before not in ".:"
+
+
+def even_pitch(pieces: Iterable[tuple[str, float]]) -> bool:
+    """Whether pieces of text (words or cells, with their printed widths) are set at one pitch,
+    every character as wide as the next: a typewriter face known by its shape where its font has
+    no name. Most pieces of two characters or more must be as wide per character (a run of
+    spaces a line's text collapsed to one widens a piece), and among them two words with letters
+    (digits are as wide as each other in most text faces, and numbers printed alike, "1.25e-05"
+    and "3.50e-07", are as wide per character in any face)."""
+    sized = sorted((width / len(text), text) for text, width in pieces if len(text) >= 2)
+    if len(sized) < _PITCH_WORDS:
+        return False
+    middle = sized[len(sized) // 2][0]
+    even = [text for pitch, text in sized if abs(pitch - middle) <= _PITCH_SPREAD * middle]
+    worded = {text for text in even if any(char.isalpha() for char in text)}
+    return len(even) >= _PITCH_SHARE * len(sized) and len(worded) >= 2

@@ -60,7 +60,7 @@ from paperpyramid.parsers.embedded.scripts import unreadable_words
 from paperpyramid.parsers.embedded.table_detect import mark_uncaptioned
 from paperpyramid.parsers.embedded.table_engine import TablePart, table_page, table_parts
 from paperpyramid.parsers.embedded.table_reader import add_parts, claim_held, collect_table, join_continued, reads_as_prose, table_cells
-from paperpyramid.parsers.embedded.table_rules import BBox, Rule
+from paperpyramid.parsers.embedded.table_rules import BBox, Rule, read_marks
 from paperpyramid.parsers.embedded.xmp import read_xmp
 
 log = logging.getLogger(__name__)
@@ -240,10 +240,22 @@ class _PageTables:
             number: (scan.page.lines, [], (0.0, 0.0, scan.page.width, scan.page.height)) for number, scan in ocr_pages.items()
         }
         self.read: dict[tuple[int, BBox], list[TablePart]] = {}
+        self.drawn: dict[int, list[BBox]] = {number: [] for number in ocr_pages}  # a scan's drawings are pixels
 
     def __call__(self, page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
         found = self.parts(page_number, caption_bbox)
         return found[0].cells if found else None
+
+    def marks(self, page_number: int) -> list[BBox]:
+        """The page's drawn marks (:func:`~.table_rules.read_marks`), read once, when rows found
+        without a caption ask whether they are a plot's labels."""
+        if page_number not in self.drawn:
+            pdf_page = self.pdf[page_number - 1]
+            try:
+                self.drawn[page_number] = read_marks(pdf_page, turn=self.by_number[page_number].turn)
+            finally:
+                pdf_page.close()
+        return self.drawn[page_number]
 
     def parts(self, page_number: int, caption_bbox: BBox) -> list[TablePart]:
         key = (page_number, caption_bbox)
@@ -364,8 +376,8 @@ def _mark_tables(blocks: list[Block], body_size: float, tables: TableReader | No
     for index in _part_continuations(blocks, captions):
         _mark_table(blocks, index, body_size, tables, listed)
     _drop_mentions(blocks, captions)
-    if tables is not None:
-        mark_uncaptioned(blocks, tables)
+    if tables is not None:  # and tables printed without a caption, not where a plot's marks lie around them
+        mark_uncaptioned(blocks, tables, tables.marks if isinstance(tables, _PageTables) else None)
 
 
 def _mark_table(blocks: list[Block], index: int, body_size: float, tables: TableReader | None, listed: int | None = None) -> None:

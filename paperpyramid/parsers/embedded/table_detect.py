@@ -21,14 +21,14 @@ from collections.abc import Callable, Sequence
 from typing import cast
 
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
+from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT, even_pitch
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_columns import column_edges
 from paperpyramid.parsers.embedded.table_engine import Region
 from paperpyramid.parsers.embedded.table_reader import held_by, reads_as_prose
 from paperpyramid.parsers.embedded.table_rules import BBox
 
-__all__ = ["mark_uncaptioned", "not_a_table", "uncaptioned_tables"]
+__all__ = ["drawn_over", "mark_uncaptioned", "not_a_table", "uncaptioned_tables"]
 
 #: blocks whose lines may belong to a table without a caption
 _OPEN_KINDS = ("paragraph", "heading", "furniture", "aside")
@@ -60,6 +60,9 @@ _TYPEWRITER_SHARE = 0.8
 # many lines' heights
 _COMMAND = re.compile(r"^\s*(?:R>|>{1,3}|\+|\$|In \[\d*\]:)(?:\s|$)|:\s*$|^\$[A-Za-z]|\s<-\s")
 _CONSOLE_REACH = 4.0
+# rows with this many drawn marks around them (within this many points) are a plot's labels
+_PLOT_MARKS = 6
+_PLOT_REACH = 12.0
 # a cell of relation signs alone: the column an aligned system of equations lines up on
 _RELATION = re.compile(r"^[=<>≤≥≈∼≃≡:≠\s]+$")
 # an axis tick: a plain number
@@ -77,10 +80,14 @@ _NOTE_PRINT = 0.9
 _PART_CAPTION = re.compile(r"^\(?[a-h]\)\s+\S")
 
 
-def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[list[str]] | None]) -> None:
+def mark_uncaptioned(
+    blocks: list[Block], tables: Callable[[int, BBox], list[list[str]] | None], marks: Callable[[int], Sequence[BBox]] | None = None
+) -> None:
     """Tables printed without a caption: each run of aligned rows (:func:`uncaptioned_tables`) the
     table engine reads as a table (not prose) claims its blocks behind a caption block with no
-    text and no label, inserted where the table starts."""
+    text and no label, inserted where the table starts; not where the page's drawn marks
+    (``marks``: :func:`~.table_rules.read_marks` by page number) crowd around the rows, the labels
+    of a plot (:func:`drawn_over`)."""
     inserts: list[tuple[int, Block]] = []
     for page in sorted({block.page for block in blocks}):
         indices = [index for index, block in enumerate(blocks) if block.page == page]
@@ -108,6 +115,8 @@ def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[lis
             small_print = all(blocks[indices[member]].kind in ("furniture", "aside") for member in members)
             if not found or reads_as_prose(found) or not _filled(found, _FILLED_SMALL if small_print else _FILLED) or not_a_table(found):
                 continue
+            if bare is None and marks is not None and drawn_over(box, marks(page)):
+                continue  # a plot's labels and legend, set in columns among its marks
             for member in claimed:
                 blocks[member].kind = "table_part"
             if bare is not None:  # the table of a caption the engine found no table at
@@ -128,6 +137,21 @@ def mark_uncaptioned(blocks: list[Block], tables: Callable[[int, BBox], list[lis
                 block.extra["members"] = [member + 1 if member >= position else member for member in claimed_before]
         pending.remove(caption)
         blocks.insert(position, caption)
+
+
+def drawn_over(box: BBox, marks: Sequence[BBox]) -> bool:
+    """Whether rows found without a caption lie among a plot's marks: this many drawn marks
+    (ticks, points, tiles, bars; :func:`~.table_rules.read_marks`) in their box or just around
+    it (an axis's ticks under the labels), each narrower than half the box (a shaded band
+    behind a table's row or a frame around it is none). A table draws rules, not marks."""
+    x0, top, x1, bottom = box
+    reach, narrow = _PLOT_REACH, 0.5 * (x1 - x0)
+    around = (
+        1
+        for mx0, mtop, mx1, mbottom in marks
+        if mx1 - mx0 < narrow and mx1 > x0 - reach and mx0 < x1 + reach and mbottom > top - reach and mtop < bottom + reach
+    )
+    return sum(around) >= _PLOT_MARKS
 
 
 def _bare_caption(blocks: Sequence[Block], indices: Sequence[int], claimed: Sequence[int], box: BBox) -> int | None:
@@ -164,16 +188,14 @@ def _bare_caption(blocks: Sequence[Block], indices: Sequence[int], claimed: Sequ
 
 
 def _console(run: Sequence[Line], page: Sequence[Line], box: tuple[float, float, float, float]) -> bool:
-    """A run of rows that is a console's session: set mostly in a typewriter font (by
-    characters, of the lines whose font is named), with a command or a label of the output
+    """A run of rows that is a console's session: set mostly in a typewriter font
+    (:func:`_typewriter`), with a command or a label of the output
     among its lines or the lines just over it ("R> summary(fm)", "+ ...", "Coefficients:"), or a
     line of the listing just over it, alone on its baseline (the command that printed a long
     output sits further up, past lines of output), or nothing of the page over it (the output
     runs on from the page before). A table set in a typewriter font alone, between paragraphs,
     its header over its rows, stays one."""
-    named = [line for line in run if line.font]
-    fixed = sum(len(line.text) for line in named if MONOSPACE_FONT.search(line.font))
-    if not named or fixed < _TYPEWRITER_SHARE * sum(len(line.text) for line in named):
+    if not _typewriter(run):
         return False
     height = max(line.height for line in run)
     across = [line for line in page if line.x0 < box[2] and line.x1 > box[0]]
@@ -181,7 +203,18 @@ def _console(run: Sequence[Line], page: Sequence[Line], box: tuple[float, float,
     near = [line for line in over if box[1] - _CONSOLE_REACH * height <= line.bottom]
     if not over or any(_COMMAND.search(line.text) or _CODE.search(line.text) for line in [*run, *near]):
         return True
-    return any(MONOSPACE_FONT.search(line.font) and _alone(line, across) for line in near)
+    unnamed = not any(line.font for line in run)  # a face known by its pitch: the lines over it have no name either
+    return any((MONOSPACE_FONT.search(line.font) or (unnamed and not line.font)) and _alone(line, across) for line in near)
+
+
+def _typewriter(run: Sequence[Line]) -> bool:
+    """Whether a run is set mostly in a typewriter face: by the names of its lines' fonts, or,
+    where none is named (an old dvips's bitmap fonts), by its words' even pitch."""
+    named = [line for line in run if line.font]
+    if not named:
+        return even_pitch((word, x1 - x0) for line in run for word, x0, x1 in (line.words or [(line.text, line.x0, line.x1)]))
+    fixed = sum(len(line.text) for line in named if MONOSPACE_FONT.search(line.font))
+    return fixed >= _TYPEWRITER_SHARE * sum(len(line.text) for line in named)
 
 
 def _alone(line: Line, lines: Sequence[Line]) -> bool:

@@ -11,7 +11,6 @@ values) live here, so that they read a row one way.
 from __future__ import annotations
 
 import re
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -25,7 +24,12 @@ __all__ = ["GOES_ON", "VALUE", "PrintedRow", "mostly_values", "printed_rows", "r
 GOES_ON = re.compile(r"^[a-z][a-z-]*[,;:.)]?(?:\s|$)")
 # a line this many times the usual line's height is a tall glyph's box, not a taller line
 _TALL = 1.6
-# such a box ends on a row's line when within this share of the usual line's height of a usual line's bottom
+# the usual line's height is this far up the heights of the lines of words, low (a table of
+# mathematics holds more cells with a radical, a sum or a fraction, tall, than of plain text)
+_USUAL_SHARE = 0.25
+# a line this much shorter than the usual one is a sub- or superscript, off its row's line
+_SCRIPT = 0.85
+# such a box starts or ends on a row's line when within this share of the usual line's height of a usual line's top or bottom
 _ON_ROW = 0.25
 # a line overlapping a printed row by this share of its height widens the row's band
 _WIDENS = 0.75
@@ -95,38 +99,48 @@ def printed_rows(lines: Sequence[Line], *, chain: bool = False) -> list[PrintedR
     ``chain`` every line widens its row's band (the bands overlapping lines chain into)."""
     rows: list[PrintedRow] = []
     band = 0.0  # the bottom of the last row's band
-    tops = _tops(lines)
-    for line, top in sorted(zip(lines, tops, strict=True), key=lambda item: (item[1], item[0].x0)):
+    spans = _spans(lines)
+    for line, (top, bottom) in sorted(zip(lines, spans, strict=True), key=lambda item: (item[1][0], item[0].x0)):
         row = rows[-1] if rows else None
-        overlap = 0.0 if row is None else min(band, line.bottom) - max(row.top, top)
-        if row is not None and overlap >= 0.5 * min(band - row.top, line.bottom - top):
+        overlap = 0.0 if row is None else min(band, bottom) - max(row.top, top)
+        if row is not None and overlap >= 0.5 * min(band - row.top, bottom - top):
             row.lines.append(line)
-            row.bottom = max(row.bottom, line.bottom)
-            if chain or overlap >= _WIDENS * (line.bottom - top):
-                band = max(band, line.bottom)
+            row.bottom = max(row.bottom, bottom)
+            if chain or overlap >= _WIDENS * (bottom - top):
+                band = max(band, bottom)
         else:
-            rows.append(PrintedRow(top, line.bottom, [line]))
-            band = line.bottom
+            rows.append(PrintedRow(top, bottom, [line]))
+            band = bottom
     return rows
 
 
-def _tops(lines: Sequence[Line]) -> list[float]:
-    """Each line's top as its row sees it: a line whose box rises far above the usual line's
-    and ends where a line of usual height or of words ends (a radical "√" set in a cell, its box
-    reaching into the row above, its bottom on its row's) is taken as tall as the usual line, up
-    from its bottom. The usual line is that of words (a table of "√" marks holds more of them than of
-    words); a big delimiter, centred on the mathematics it closes, ends on no row's line."""
+def _spans(lines: Sequence[Line]) -> list[tuple[float, float]]:
+    """Each line's top and bottom as its row sees them: a line whose box is far taller than the
+    usual line's and starts where a line of usual height starts (a symbol font's loose box, a
+    minus sign's in "n − 1", reaching into the row below) is taken as tall as the usual line,
+    down from its top; one that ends where a line of usual height or of words ends (a radical
+    "√" set in a cell, its box reaching into the row above, its bottom on its row's), up from
+    its bottom. The usual line is that of words (a table of "√" marks holds more of them than
+    of words), low among them (a table of mathematics holds more tall cells than plain ones),
+    and a sub- or superscript is none; a big delimiter, centred on the mathematics it closes,
+    ends on no row's line."""
     if not lines:
         return []
-    worded = [line.height for line in lines if _WORD.search(line.text)]
-    usual = statistics.median(worded or [line.height for line in lines])
-    bottoms = [line.bottom for line in lines if line.height <= _TALL * usual or _WORD.search(line.text)]
-    return [
-        line.bottom - usual
-        if line.height > _TALL * usual and any(abs(line.bottom - bottom) <= _ON_ROW * usual for bottom in bottoms)
-        else line.top
-        for line in lines
-    ]
+    worded = sorted(line.height for line in lines if _WORD.search(line.text)) or sorted(line.height for line in lines)
+    usual = worded[int(_USUAL_SHARE * (len(worded) - 1))]
+    plain = [line for line in lines if _SCRIPT * usual <= line.height <= _TALL * usual]
+    tops = [line.top for line in plain]
+    bottoms = [line.bottom for line in plain] + [line.bottom for line in lines if _WORD.search(line.text)]
+    spans = []
+    for line in lines:
+        tall = line.height > _TALL * usual
+        if tall and any(abs(line.top - top) <= _ON_ROW * usual for top in tops):
+            spans.append((line.top, line.top + usual))
+        elif tall and any(abs(line.bottom - bottom) <= _ON_ROW * usual for bottom in bottoms):
+            spans.append((line.bottom - usual, line.bottom))
+        else:
+            spans.append((line.top, line.bottom))
+    return spans
 
 
 def row_columns(row: PrintedRow, edges: Sequence[float]) -> set[int]:

@@ -19,13 +19,17 @@ from paperpyramid.parsers.embedded.char_runs import turn_box
 from paperpyramid.parsers.embedded.clipped import address, hidden_objects
 from paperpyramid.parsers.embedded.layout import user_size
 
-__all__ = ["BBox", "Rule", "horizontal_rules", "on_page", "read_rules"]
+__all__ = ["BBox", "Rule", "horizontal_rules", "on_page", "read_marks", "read_rules"]
 
 #: x0, top, x1, bottom in points from the page's top-left corner, as :class:`Line` has them
 BBox = tuple[float, float, float, float]
 # a rule reaching further past the page's edge than this is a box bleeding off it (REVTeX frames its
 # page's foot a point past the edges; a table's rules lie inside the margins)
 _BLEED = 0.5
+# a path no longer than this either way is a mark (a tick, a plotted point), however thin
+_MARK_SIDE = 8.0
+# a thin path is a rule from this thickness down (as :func:`read_rules` takes it)
+_THIN = 2.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +69,30 @@ def read_rules(page: pdfium.PdfPage, *, turn: int = 0) -> list[Rule]:
             x0, y0, x1, y1 = turn_box(turn, (x0, y0, x1, y1), width, height)
         if x1 - x0 < 3 and y1 - y0 < 3:
             continue  # a dot, or a glyph drawn as a path
-        if y1 - y0 <= 2.5 or x1 - x0 <= 2.5:
+        if y1 - y0 <= _THIN or x1 - x0 <= _THIN:
             rules.append(Rule(x0, y0, x1, y1))
         else:
             rules += [Rule(x0, y0, x1, y0), Rule(x0, y1, x1, y1), Rule(x0, y0, x0, y1), Rule(x1, y0, x1, y1)]
     return rules
+
+
+def read_marks(page: pdfium.PdfPage, *, turn: int = 0) -> list[BBox]:
+    """The boxes of the page's drawn marks, the paths that are no rules: short strokes (a
+    plot's ticks), dots and points, boxes, polygons and curves (bars, tiles, hexagons, a forest
+    plot's squares). A table draws rules, and at most shades its rows; a plot draws marks among
+    its labels (top-left origin, on the page turned upright by ``turn``)."""
+    width, height = user_size(page)
+    marks = []
+    hidden = hidden_objects(page)
+    for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=3):
+        if hidden and address(obj.raw) in hidden:
+            continue
+        left, bottom, right, top = obj.get_bounds()
+        if min(right - left, top - bottom) <= _THIN and max(right - left, top - bottom) > _MARK_SIDE:
+            continue  # a rule
+        box = (left, height - top, right, height - bottom)
+        marks.append(turn_box(turn, box, width, height) if turn else box)
+    return marks
 
 
 def horizontal_rules(rules: Sequence[Rule]) -> list[Rule]:
