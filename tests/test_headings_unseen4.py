@@ -5,8 +5,9 @@ that names no face (xts), an algorithm's numbered steps in the body's type (gbm)
 from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block, heading_parts
-from paperpyramid.parsers.embedded.headings import apply_outline, filter_headings
+from paperpyramid.parsers.embedded.headings import filter_headings
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.outline import apply_outline
 
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."
 _top = iter(range(60, 100000, 20))

@@ -9,8 +9,10 @@ chapter's label over its title (Epi) and a starred heading read as an example's 
 from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.headings import apply_outline, filter_headings, set_aside_contents
+from paperpyramid.parsers.embedded.contents import set_aside_contents
+from paperpyramid.parsers.embedded.headings import filter_headings
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.outline import apply_outline
 
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."
 BODY = "LMRoman10-Regular"

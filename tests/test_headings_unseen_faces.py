@@ -11,8 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.headings import apply_outline, filter_headings, set_aside_contents
+from paperpyramid.parsers.embedded.contents import set_aside_contents
+from paperpyramid.parsers.embedded.headings import filter_headings
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.outline import apply_outline
 from paperpyramid.parsers.embedded.parser import _demote_front_matter
 from paperpyramid.parsers.embedded.run_in import split_run_in_headings
 

@@ -5,8 +5,8 @@ is kept. Built from blocks, as the layout step hands them on."""
 from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.headings import apply_outline
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.outline import apply_outline
 from paperpyramid.parsers.embedded.parser import _require_following_text
 
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."

@@ -138,7 +138,7 @@ def _open_section(state: _Assembly, block: Block) -> None:
 def _opens_references(block: Block) -> bool:
     """Whether a heading opens the reference list: "2.8 References", a subsection on how to
     cite, does not, nor one in a subsection's style over prose ("2. References" in a guide: see
-    :func:`.headings.mark_sections_on_citing`)."""
+    :func:`.back_headings.mark_sections_on_citing`)."""
     title = re.sub(r"\s+", " ", block.title).strip().lower()
     return title in REFERENCE_HEADINGS and "." not in (block.number or "") and not block.extra.get("on_citing")
 

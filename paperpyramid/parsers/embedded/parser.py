@@ -26,23 +26,19 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.assembly import assemble, block_bbox, merge_continuations
+from paperpyramid.parsers.embedded.back_headings import mark_sections_on_citing
 from paperpyramid.parsers.embedded.back_matter import split_overgrown_back_matter
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
+from paperpyramid.parsers.embedded.contents import set_aside_contents
 from paperpyramid.parsers.embedded.displays import set_displays
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
-from paperpyramid.parsers.embedded.headings import (
-    OUTLINE_ENTRIES,
-    apply_outline,
-    filter_headings,
-    heading_style,
-    mark_sections_on_citing,
-    prose,
-    set_aside_contents,
-)
+from paperpyramid.parsers.embedded.heading_styles import heading_style, prose
+from paperpyramid.parsers.embedded.headings import filter_headings
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, normalize_text, page_graphics
 from paperpyramid.parsers.embedded.line_numbers import LineNumbering
 from paperpyramid.parsers.embedded.notes import set_apart_notes
+from paperpyramid.parsers.embedded.outline import OUTLINE_ENTRIES, apply_outline
 from paperpyramid.parsers.embedded.reading_order import (
     body_font,
     body_font_size,

@@ -1,0 +1,98 @@
+"""A plot's text read as headings: its labels in the figures' own face, its axis titles.
+
+Text inside a figure is set larger or bolder than the body often enough (a legend's title, a
+panel's title, an axis's title) for the blocks to read it as headings. It is told by where it is
+set, not by its words: in a face that sets labels and never a paragraph of prose
+(:func:`demote_figure_labels`), or right after a plot's tick numbers in its own face's family
+(:func:`demote_axis_titles`). Such a heading becomes a paragraph again.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+
+from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.heading_styles import prose
+
+#: a face that sets this many labels (small print, lines of no prose) at least may be the figures' face
+_FIGURE_FACE_BLOCKS = 5
+
+
+def demote_figure_labels(blocks: list[Block]) -> None:
+    """A plot's larger labels in the figures' own face are no headings: a legend's title ("Scale
+    Est.") or a tick and a key read together ("6 Hampel") in a bold Helvetica among the axis
+    numbers set aside as small print, a panel's title ("Empirical and theoretical CDFs") in the
+    bold Helvetica of the other panels' titles. The figures' face sets labels (small print, or
+    lines that are no paragraph of prose) many times and never a paragraph; a heading in it that
+    heads no prose, where no heading in it does, is a label."""
+    labels: collections.Counter[str] = collections.Counter()
+    prose_faces: set[str] = set()
+    for block in blocks:
+        if _paragraph(block):
+            prose_faces.update(line.font for line in block.lines)
+        elif block.kind == "paragraph" or (block.kind == "furniture" and not block.extra.get("contents")):
+            labels[block.lines[0].font] += 1
+    members: dict[str, list[int]] = {}
+    heading_faces: set[str] = set()
+    for index, block in enumerate(blocks):
+        if block.kind != "heading" or block.extra.get("outline") or block.extra.get("run_in"):
+            continue
+        face = block.lines[0].font
+        if not face or labels[face] < _FIGURE_FACE_BLOCKS or face in prose_faces:
+            continue
+        following = next((other for other in blocks[index + 1 : index + 4] if other.kind not in ("furniture", "aside")), None)
+        if following is not None and _paragraph(following):
+            heading_faces.add(face)
+        else:
+            members.setdefault(face, []).append(index)
+    for face, indices in members.items():
+        if face not in heading_faces:
+            for index in indices:
+                blocks[index].kind = "paragraph"
+
+
+#: a plot's tick label: a number alone ("3.5", "−0.25", "10000", "20%")
+_TICK = re.compile(r"^[−–-]?\d[\d,]*(?:\.\d+)?%?$")
+#: this many tick labels at least right before a line make it an axis's title
+_TICKS = 2
+
+
+def demote_axis_titles(blocks: list[Block]) -> None:
+    """A plot's axis or panel title read after its tick labels is no heading, whatever follows it
+    (a figure without a caption, the text going on under it: "Log10 of mean expression" after
+    "3.0 3.5 4.0", then a paragraph): a heading whose blocks right before it are two tick labels
+    or more, set in its own face's family (Helvetica beside Helvetica-Bold), is a label. A
+    section's heading follows text, a caption or a table, never a plot's bare numbers in its face."""
+    for index, block in enumerate(blocks):
+        if block.kind != "heading" or block.extra.get("outline") or block.extra.get("run_in"):
+            continue
+        family = _family(block.lines[0].font)
+        if not family:
+            continue
+        ticks = 0
+        for before in reversed(blocks[max(0, index - _TICKS * 2) : index]):
+            if not _TICK.match(before.text.strip()) or _family(before.lines[0].font) != family:
+                break
+            ticks += 1
+        if ticks >= _TICKS:
+            block.kind = "paragraph"
+
+
+def _family(font: str) -> str:
+    """A font's family: its name without subset prefix and style ("ABCDEF+Helvetica-Bold": "Helvetica")."""
+    return font.rpartition("+")[2].partition("-")[0]
+
+
+#: a paragraph of prose is this long at least: a plot's key or an axis's title is shorter
+_PARAGRAPH_CHARS = 40
+
+
+def _paragraph(block: Block) -> bool:
+    """A paragraph of prose, by its length too: a plot's key ("lognormal loglogistic Pareto Burr")
+    or an axis's title ("amount of contamination ε") reads as prose. A line is enough: some
+    layouts are read a block to a line."""
+    if block.kind != "paragraph":
+        return False
+    text = block.text  # joined once: the lines' join is the costly part
+    return len(text) >= _PARAGRAPH_CHARS and prose(text)
