@@ -95,4 +95,17 @@ def _paragraph(block: Block) -> bool:
     if block.kind != "paragraph":
         return False
     text = block.text  # joined once: the lines' join is the costly part
-    return len(text) >= _PARAGRAPH_CHARS and prose(text)
+    return len(text) >= _PARAGRAPH_CHARS and (prose(text) or _caseless_prose(text))
+
+
+#: of a paragraph in a script without case (Chinese, Hebrew, Arabic), this share of its letters at least
+_CASELESS_SHARE = 0.8
+
+
+def _caseless_prose(text: str) -> bool:
+    """A paragraph in a script without letter case: :func:`.heading_styles.prose` counts lowercase
+    words, which Chinese, Japanese, Hebrew or Arabic text has none of (and Chinese no spaces between
+    words), so there every paragraph would read as a label and the body's face as the figures'."""
+    letters = [char for char in text if char.isalpha()]
+    caseless = sum(1 for char in letters if not char.islower() and not char.isupper())
+    return bool(letters) and caseless >= _CASELESS_SHARE * len(letters)
