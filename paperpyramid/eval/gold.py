@@ -664,6 +664,14 @@ _OPERATORS = ("log", "ln", "lg", "exp", "sin", "cos", "tan", "cot", "sinh", "cos
 _SYMBOLS.update({name: name for name in _OPERATORS})
 _GREEK = frozenset(name for name, letter in _SYMBOLS.items() if "GREEK" in unicodedata.name(letter[0], ""))
 _ESCAPES = {"&": "&", "%": "%", "$": "$", "#": "#", "_": "_", "{": "", "}": ""}
+# Size and face switches print nothing and, as every control word, take the spaces after them:
+# small capitals set by hand inside a word ("{P\\smaller[3]LAIN}", "{T\\small EX}") print "PLAIN",
+# "TEX", so they go with their size (relsize's ``[3]``, ``{-1}``) and leave no space behind.
+_SWITCH = re.compile(
+    r"\\(?:tiny|scriptsize|footnotesize|small|normalsize|large|Large|LARGE|huge|Huge|smaller|larger|relsize\s*\{[-+\d.\s]*\}"
+    r"|rm|sf|tt|bf|it|sl|sc|em|normalfont|(?:rm|sf|tt)family|(?:bf|md)series|(?:it|sl|sc|up)shape)(?![A-Za-z])"
+    r"(?:\s*\[\s*[-+]?\d+\s*\])?[ \t]*\n?[ \t]*"
+)
 
 
 def latex_to_text(latex: str, *, keep_math: bool) -> str:
@@ -686,6 +694,7 @@ def latex_to_text(latex: str, *, keep_math: bool) -> str:
         text = _inline_math(text, lambda math: " ")
     text = _BEGIN_END.sub(" ", text)
     text = re.sub(r"\\\\(?:\s*\[[^\]]*\])?", " ", text)  # forced line break, maybe spaced
+    text = _SWITCH.sub(_switch_replacement, text)
     text = re.sub(r"\\[-/@]", "", text)  # hyphenation hint, italic correction, spacing hint
     text = _ACCENT.sub(_accented, text)
     text = re.sub(r"\\([&%$#_{}])", lambda m: _ESCAPES[m.group(1)], text)
@@ -694,6 +703,13 @@ def latex_to_text(latex: str, *, keep_math: bool) -> str:
     text = text.replace("~", " ").replace("{", "").replace("}", "")
     text = re.sub(r"\s+([,.;:!?)])", r"\1", text)  # "\\sysname: x" left "VeriSci : x"
     return _collapse(unicodedata.normalize("NFC", text))
+
+
+def _switch_replacement(match: re.Match[str]) -> str:
+    """Nothing inside a word ("P\\smaller[3]LAIN"), a space elsewhere: the words beside a switch
+    stay apart, and a command before it ("\\protect\\ttfamily x") does not take the next word as its name."""
+    before = match.string[max(0, match.start() - 40) : match.start()]
+    return "" if before[-1:].isalnum() and not re.search(r"\\[A-Za-z]+$", before) else " "
 
 
 def _accented(match: re.Match[str]) -> str:

@@ -17,7 +17,8 @@ the name's before (AASTeX). An address is known by its institution, postcode or 
 as roman type right under names in bold (JSS); the front matter's labelled fields
 (nomenclature, CCS concepts, key words) end the names; a masthead over the title, read after
 it, is not among them. Names in a column beside the title are read there (ASME journals). A
-group signs the paper where no person does (JPSJ's subcommittee), and after the people where
+group signs the paper where no person does (JPSJ's subcommittee), or an organisation (a society,
+press or publisher's programme: REVTeX's guides, even alone under the title over its address), and after the people where
 the byline ends in one (medical journals: "… on behalf of the ABC Study Group", or the group
 on a line of its own under names with marks), every person kept (:func:`group_tail`). The
 Info or XMP author list wins where it names more people.
@@ -104,7 +105,7 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
     printed = _without_letter_marks(split_names(zone), _letter_keys(blocks, title_end))
     printed = (_margin_names(blocks, title_end) if title_end >= 0 else []) or printed
     joined = _joined_groups(zone) if printed else []
-    printed = printed or _group_names(zone)
+    printed = printed or _group_names(zone, _SIGNER) or _signing_block(blocks, title_end)
     for key in ("Author", "xmp:creators"):
         value = metadata.get(key, "")
         if "et al" in value.lower():
@@ -285,15 +286,34 @@ _GROUP = re.compile(
 )
 
 
-def _group_names(zone: str) -> list[str]:
+# where no person signs, an organisation may: a society, a press, a publisher's programme ("The
+# American Physical Society", "AIP Journal Program" sign REVTeX's guides); beside people's names
+# these are affiliations, so only :data:`_GROUP` is joined to them
+_SIGNER = re.compile(rf"{_GROUP.pattern}|\b(?:society|press|program|programme)\b", re.I)
+
+
+def _group_names(zone: str, kind: re.Pattern[str] = _GROUP) -> list[str]:
     """A group that signs the paper where no person does ("Online-Journal Subcommittee of
     JPSJ", "The XYZ Study Group"): a part of the names' zone that is one (:func:`_group_name`;
     beside people's names, see :func:`group_tail`)."""
-    parts = (_group_name(part) for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
+    parts = (_group_name(part, kind) for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
     return [part for part in parts if part]
 
 
-def _group_name(part: str) -> str:
+def _signing_block(blocks: list[Block], title_end: int) -> list[str]:
+    """An organisation that signs the paper alone on the first line under the title, where the
+    names' zone read it as an affiliation ("The American Physical Society∗" over its address):
+    one line, nothing but the organisation's name and its marks (:data:`_SIGNER`)."""
+    if title_end < 0 or title_end + 1 >= len(blocks):
+        return []
+    block = blocks[title_end + 1]
+    if block.page != blocks[title_end].page or block.kind == "furniture" or len(block.lines) != 1:
+        return []
+    name = _group_name(block.text, _SIGNER)
+    return [name] if name else []
+
+
+def _group_name(part: str, kind: re.Pattern[str] = _GROUP) -> str:
     """``part`` as a group's name, or empty where it names none: two to eight words, capitalised,
     naming a committee, consortium, collaboration, study group, investigators, team or editors
     (:data:`_GROUP`), and no institution besides (an affiliation's "Department of …"), no
@@ -306,7 +326,7 @@ def _group_name(part: str) -> str:
     name = " ".join(name.split()).strip(" .")
     if re.search(r"[,;&]|\band\b", name, re.I) or not 2 <= len(name.split()) <= 8:
         return ""
-    if not name[:1].isalpha() or name.islower() or not _GROUP.search(name) or _AFFILIATION.search(_GROUP.sub("", name)):
+    if not name[:1].isalpha() or name.islower() or not kind.search(name) or _AFFILIATION.search(kind.sub("", name)):
         return ""
     return name
 

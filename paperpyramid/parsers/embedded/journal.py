@@ -24,7 +24,9 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   paper published in …``; a name cut at the line's end only with a journal's word in it) and a name alone over the DOI (Springer's online first:
   ``Climatic Change`` / ``https://doi.org/10.1007/…``). Where no line has a citation's shape,
   a name alone in the heads or feet of two pages or more, with a journal's word in it (ASME's
-  feet: ``Journal of Heat Transfer``). Not a journal: a line that opens with a version, draft
+  feet: ``Journal of Heat Transfer``). A template's masthead reads the same with placeholders for
+  its numbers (``Condensed Matter Physics, ????, Vol. ?, No. ?``, ``… MATHEMATICS VOL (YEAR),
+  1–49``), without a year. Not a journal: a line that opens with a version, draft
   or preprint word, an article type (``Original Article``), a name followed by years alone (an
   author-year citation) or by a calendar date alone (a byline over the date under the title:
   "Anna Berg" / "February 13, 2023"), an author's own name. A line's shape anchors it at its start (or
@@ -239,10 +241,31 @@ def find_journal(
     return journal, year, dates.get(journal)
 
 
+# a template's masthead prints placeholders for the numbers a paper gets when published ("Condensed Matter
+# Physics, ????, Vol. ?, No. ?, ?????: 1–10", "ISRAEL JOURNAL OF MATHEMATICS VOL (YEAR), 1–49"): the
+# journal is printed all the same; a year's placeholder stands for no year
+_YEAR_PLACEHOLDER = re.compile(r"(?<![\w?])(?:\?{4}|YEAR|YYYY)(?![\w?])")
+_NUMBER_PLACEHOLDER = re.compile(r"(?<![\w?])\?+(?![\w?])")
+_NO_YEAR = 1900  # what a year's placeholder is read as, then dropped
+
+
 def _journal_line(text: str, *, first_page: bool = True, metadata: bool = False) -> tuple[str, int | None, str | None, bool] | None:
-    """(journal, year, date, from a citation box) where ``text`` prints the paper's citation;
-    citation boxes and the proceedings' lines count on the ``first_page`` only, the shapes of
-    :data:`_METADATA_LINES` in an Info or XMP field only."""
+    """(journal, year, date, from a citation box) where ``text`` prints the paper's citation, or
+    a template's masthead with placeholders for its numbers (no year, then); citation boxes and the
+    proceedings' lines count on the ``first_page`` only, the shapes of :data:`_METADATA_LINES` in an
+    Info or XMP field only."""
+    found = _citation_line(text, first_page=first_page, metadata=metadata)
+    if found is not None or metadata:
+        return found
+    filled = _NUMBER_PLACEHOLDER.sub("0", _YEAR_PLACEHOLDER.sub(str(_NO_YEAR), text))
+    if filled == text or (found := _citation_line(filled, first_page=first_page, metadata=False)) is None:
+        return None
+    journal, year, date, cued = found
+    return journal, None if year == _NO_YEAR else year, date, cued
+
+
+def _citation_line(text: str, *, first_page: bool, metadata: bool) -> tuple[str, int | None, str | None, bool] | None:
+    """:func:`_journal_line` on the line as printed."""
     cue = CUE.search(text) if first_page else None
     candidates = [(pattern, cue.group("rest"), True) for pattern in _CITED] if cue else []
     candidates += [(pattern, text, False) for pattern in _FIRST_PAGE_LINES] if first_page else []
