@@ -62,6 +62,8 @@ _COMMAND = re.compile(r"^\s*(?:R>|>{1,3}|\+|\$|In \[\d*\]:)(?:\s|$)|:\s*$|^\$[A-
 _CONSOLE_REACH = 4.0
 # rows with this many drawn marks around them (within this many points) are a plot's labels
 _PLOT_MARKS = 6
+# a number: a shaded cell of a table holds one
+_VALUE = re.compile(r"^[-+−–(]?\.?\d")
 _PLOT_REACH = 12.0
 # a cell of relation signs alone: the column an aligned system of equations lines up on
 _RELATION = re.compile(r"^[=<>≤≥≈∼≃≡:≠\s]+$")
@@ -115,7 +117,7 @@ def mark_uncaptioned(
             small_print = all(blocks[indices[member]].kind in ("furniture", "aside") for member in members)
             if not found or reads_as_prose(found) or not _filled(found, _FILLED_SMALL if small_print else _FILLED) or not_a_table(found):
                 continue
-            if bare is None and marks is not None and drawn_over(box, marks(page)):
+            if bare is None and marks is not None and drawn_over(box, marks(page), _value_boxes(run)):
                 continue  # a plot's labels and legend, set in columns among its marks
             for member in claimed:
                 blocks[member].kind = "table_part"
@@ -139,19 +141,37 @@ def mark_uncaptioned(
         blocks.insert(position, caption)
 
 
-def drawn_over(box: BBox, marks: Sequence[BBox]) -> bool:
+def drawn_over(box: BBox, marks: Sequence[BBox], words: Sequence[BBox] = ()) -> bool:
     """Whether rows found without a caption lie among a plot's marks: this many drawn marks
     (ticks, points, tiles, bars; :func:`~.table_rules.read_marks`) in their box or just around
     it (an axis's ticks under the labels), each narrower than half the box (a shaded band
-    behind a table's row or a frame around it is none). A table draws rules, not marks."""
+    behind a table's row or a frame around it is none) and holding none of the rows' numbers
+    (``words``: a cell shaded alone, a heatmap-style table's, holds its value; a plot's labels
+    sit beside its marks). A table draws rules, not marks."""
     x0, top, x1, bottom = box
     reach, narrow = _PLOT_REACH, 0.5 * (x1 - x0)
-    around = (
-        1
+    near = [
+        (mx0, mtop, mx1, mbottom)
         for mx0, mtop, mx1, mbottom in marks
         if mx1 - mx0 < narrow and mx1 > x0 - reach and mx0 < x1 + reach and mbottom > top - reach and mtop < bottom + reach
-    )
-    return sum(around) >= _PLOT_MARKS
+    ]
+    if len(near) < _PLOT_MARKS:
+        return False
+    middles = [((wx0 + wx1) / 2, (wtop + wbottom) / 2) for wx0, wtop, wx1, wbottom in words]
+    bare = (1 for mx0, mtop, mx1, mbottom in near if not any(mx0 <= x <= mx1 and mtop <= y <= mbottom for x, y in middles))
+    return sum(bare) >= _PLOT_MARKS
+
+
+def _value_boxes(lines: Sequence[Line]) -> list[BBox]:
+    """The boxes of the lines' numbers (a line's words; the line itself where it keeps none): what
+    a heatmap-style table shades cell by cell. A plot's labels in shaded boxes (a lattice
+    panel's strip, a mosaic's tiles) are words."""
+    return [
+        (wx0, line.top, wx1, line.bottom)
+        for line in lines
+        for word, wx0, wx1 in (line.words or [(line.text, line.x0, line.x1)])
+        if _VALUE.match(word)
+    ]
 
 
 def _bare_caption(blocks: Sequence[Block], indices: Sequence[int], claimed: Sequence[int], box: BBox) -> int | None:

@@ -37,6 +37,8 @@ the caller keeps its own cells (prose is never turned into a table).
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -75,6 +77,9 @@ __all__ = [
     "table_parts",
     "table_rows",
 ]
+
+# a line of points alone: a full stop, a comma, a colon, a middle dot
+_POINTS = re.compile(r"[.,:;·]+")
 
 
 def extract_table(pdf_path: Path, page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
@@ -188,6 +193,7 @@ def read_box(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list
         for line in lines
         if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1 and top <= line.top and line.bottom <= bottom + 1
     ]
+    whole = [_listed(line) for line in whole if not _stray_point(line, whole)]
     inside = [part for line in whole for part in line.parts or (line,)]
     grid = ruled_grid(inside, rules, region)
     if grid is not None:
@@ -212,6 +218,31 @@ def read_box(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list
     first = min(column_of(line, edges) for line in segments)
     cells = [row_cells(row, edges, heading=spans_table(row, rows, edges), first=first) for row in rows]
     return cells if len(cells) >= 2 and not _looks_like_prose(cells) else None
+
+
+def _listed(line: Line) -> Line:
+    """``line`` with the number parts that follow a comma joined again: a list of numbers in one
+    cell ("-1, -2, -3", "(0, 1)"); cells of a row are never set apart by a comma."""
+    if not line.parts or not any(part.text.endswith(",") for part in line.parts[:-1]):
+        return line
+    parts = [line.parts[0]]
+    for part in line.parts[1:]:
+        last = parts[-1]
+        if last.text.endswith(","):
+            words = [*(last.words or []), *(part.words or [])]
+            parts[-1] = dataclasses.replace(last, text=f"{last.text} {part.text}", x1=part.x1, words=words or None)
+        else:
+            parts.append(part)
+    return dataclasses.replace(line, parts=parts)
+
+
+def _stray_point(line: Line, lines: Sequence[Line]) -> bool:
+    """Whether ``line`` is a lone point or comma with no other line over or under it: a mark a
+    macro left beside the table (a stray "." left of a row, between two rows' baselines), no
+    cell; a column of them (dots for empty cells) has its points one over another."""
+    if not _POINTS.fullmatch(line.text.strip()):
+        return False
+    return not any(other is not line and other.x0 < line.x1 and other.x1 > line.x0 for other in lines)
 
 
 def _looks_like_prose(cells: Sequence[Sequence[str]]) -> bool:

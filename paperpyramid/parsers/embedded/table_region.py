@@ -51,6 +51,9 @@ _FOOTER_BAND = 0.1
 _SHARED_EDGES = 3
 # a row's label, left of its row's long text cell, is shorter than this
 _LABEL_CHARS = 30
+# a caption line's pieces (math on another baseline) follow one another within half an em; a
+# table's columns stand at least a column separation (LaTeX's 2 \tabcolsep, 1.2 em) apart
+_RUN_ON_GAP = 0.5
 
 
 def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, caption_bbox: BBox) -> BBox | None:
@@ -161,8 +164,10 @@ def prose_line(line: Line, margins: Sequence[tuple[float, float]]) -> bool:
 
 def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BBox) -> BBox | None:
     """The box of an unruled table printed above its caption: the lines up from the caption,
-    each close under the next, to running text, another caption, a larger type (a heading) or
-    a wide gap; ``None`` where fewer than two rows are there."""
+    each close under the next, to running text, another caption, a larger type (a heading: not a
+    formula's tall delimiter or sum sign, a glyph or two, nor a line outgrowing only the scripts
+    of a formula taken so far: it outgrows the caption's type too) or a wide gap; ``None`` where
+    fewer than two rows are there."""
     px0, ptop, px1, pbottom = page_bbox
     cx0, ctop, cx1, cbottom = caption_bbox
     middle = (px0 + px1) / 2
@@ -180,16 +185,29 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     margins = body_margins(_column(lines, span))
     taken: list[Line] = []
     edge = ctop  # the top of the row under the line looked at
+    # a heading outgrows the caption's type too: the table's last lines may be its formulas' scripts
+    caption_size = max(
+        (line.size for line in lines if line.top >= ctop - 1 and line.bottom <= cbottom + 1 and cx0 - 1 <= line.x0), default=0.0
+    )
     for line in sorted(column, key=lambda line: -line.bottom):
         if _CAPTION_START.match(line.text):
             break
         if taken and line.mid_y > edge:
             taken.append(line)  # a cell of the row just taken
             continue
-        size = statistics.median(line.size for line in taken) if taken else line.size
+        worded = [other.size for other in taken if " " in other.text.strip()]
+        # the table's type is its lines of words': a formula's scripts ("i=1,...,n") and
+        # delimiters tell nothing, and where only they are taken the caption's type stands in
+        size = (
+            statistics.median(worded)
+            if worded
+            else max(caption_size, statistics.median(other.size for other in taken) if taken else line.size)
+        )
         gap = edge - line.bottom
-        running = prose_line(line, margins) and (not taken or line.x0 <= min(line.x0 for line in taken) + 2)
-        if _CAPTION_START.match(line.text) or running or line.size > 1.15 * size or gap > (3.0 if not taken else 2.5) * line.height:
+        running = (prose_line(line, margins) and (not taken or line.x0 <= min(line.x0 for line in taken) + 2)) or _paragraph_end(
+            line, margins, taken
+        )
+        if _CAPTION_START.match(line.text) or running or _outgrows(line, size) or gap > (3.0 if not taken else 2.5) * line.height:
             break
         taken.append(line)
         edge = line.top
@@ -197,6 +215,22 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     if len(rows) < 2:
         return None
     return (span[0], min(line.top for line in taken) - 0.5, span[1], max(line.bottom for line in taken) + 0.5)
+
+
+def _paragraph_end(line: Line, margins: Sequence[tuple[float, float]], taken: Sequence[Line]) -> bool:
+    """The last line of a paragraph over a table set in from the text's margin: words from the
+    left margin that end a sentence, left of every row taken (a short line, which
+    :func:`prose_line` does not tell from a row)."""
+    if not taken or len(line.text.split()) < 2 or not line.text.rstrip().endswith((".", ":", "?", "!")):
+        return False
+    on_margin = any(abs(line.x0 - left) <= 2 for left, _ in margins)
+    return on_margin and min(other.x0 for other in taken) > line.x0 + 2 * line.size
+
+
+def _outgrows(line: Line, size: float) -> bool:
+    """A line in a larger type than the table's ``size``: a heading, not a formula's tall
+    delimiter, integral or sum sign (a glyph or two)."""
+    return line.size > 1.15 * size and len(line.text.replace(" ", "")) > 2
 
 
 def _running_text(column: Sequence[Line], top: float, limit: float) -> float:
@@ -330,10 +364,12 @@ def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
     height = statistics.median(line.height for line in caption) if caption else None
     titled = bool(caption) and bool(_LABEL_ALONE.match(" ".join(line.text for line in caption)))
     top, previous = cbottom + 0.5, cbottom
+    accepted: list[Line] = []
     for line in column:
         if line.top < cbottom - 1:
             continue
-        alone = not any(other is not line and abs(other.top - line.top) < 0.5 * line.height and other.x0 > line.x1 for other in column)
+        run = _run_on(line, column)
+        alone = not any(other not in run and abs(other.top - line.top) < 0.5 * line.height and other.x0 > line.x1 for other in column)
         if titled:
             titled = False
             if alone and _titled(line, caption_bbox, previous):
@@ -346,9 +382,34 @@ def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
             and alone
         )
         if not continues:
+            if any(line in _run_on(last, column) for last in accepted):
+                continue  # a piece of a caption line taken already (its math, set on another baseline)
             break
-        top, previous = line.bottom + 0.5, line.bottom
+        accepted.append(line)
+        bottom = max(piece.bottom for piece in run)
+        top, previous = bottom + 0.5, bottom
     return top
+
+
+def _run_on(line: Line, column: Sequence[Line]) -> list[Line]:
+    """``line`` and the pieces that go on from it on its baseline within a word space or so
+    (:data:`_RUN_ON_GAP` of its size): a caption line cut where math is set on another baseline
+    ("... eigenvalues is ∑" | "k" | "λk (this is ...)"), no cells of a header row beside it."""
+    run, end = [line], line.x1
+    beside = sorted(
+        (
+            other
+            for other in column
+            if other is not line and other.x0 >= line.x1 - 1 and line.top <= (other.top + other.bottom) / 2 <= line.bottom
+        ),
+        key=lambda other: other.x0,
+    )
+    for other in beside:
+        if other.x0 - end > _RUN_ON_GAP * line.size:
+            break
+        run.append(other)
+        end = max(end, other.x1)
+    return run
 
 
 def _titled(line: Line, caption_bbox: BBox, previous: float) -> bool:

@@ -47,6 +47,8 @@ _PARAGRAPH_LINE = 25
 _SPACE = 0.25
 # a line opening with one of these after a cell that ends a sentence starts a new cell
 _OPENING = frozenset('“"ABCDEFGHIJKLMNOPQRSTUVWXYZ')
+# a line of a symbol or two alone ("u", "ik"): a formula's variable or its script, no word of a paragraph
+_SCRIPT = re.compile(r"^\S{1,2}$")
 _NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
 
 
@@ -116,7 +118,10 @@ def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequ
             )
         )
         overlaps = (
-            gap is not None and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height) and not ruled[index - 1]
+            gap is not None
+            and gap < -_OVERLAP * min(row.height, joined[-1].height if joined else row.height)
+            and not ruled[index - 1]
+            and not (last is not None and _values_under_labels(last, row, edges))
         )
         grouped = row.alone or (overlaps and last is not None and _group_row(row, row_columns(row, edges), row_columns(last, edges)))
         if last is not None and (continues or overlaps) and not grouped:
@@ -125,6 +130,17 @@ def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequ
         else:
             joined.append(PrintedRow(row.top, row.bottom, list(row.lines), row.alone))
     return _join_tight(joined, rules, edges)
+
+
+def _values_under_labels(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
+    """A row of values under a row of labels, each value under its label in the same columns (two
+    columns or more): two rows, however far their boxes reach into each other (a table whose
+    headers are formulas, "X_c" over "5.70943", set tight: a formula's box is taller than its
+    line). A cell whose label wraps (a header over two lines) goes on in words, not values."""
+    mine, theirs = row_columns(row, edges), row_columns(above, edges)
+    if len(mine) < 2 or mine != theirs or any(VALUE.match(line.text) for line in above.lines):
+        return False
+    return all(VALUE.match(line.text) for line in row.lines)
 
 
 def _join_going_on(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float], least: _Pitch) -> list[PrintedRow]:
@@ -339,11 +355,12 @@ def _new_sentence(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) ->
 def _goes_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
     """Whether a printed row close under ``above`` goes on with it: it leaves some of its columns
     empty (a wrapped cell), unless it is a row of a group (below); or it fills them all with
-    words that go on in lower case."""
+    words that go on in lower case (a sign, a symbol or a script opens no word going on: the
+    cells of a row of formulas, "−1", "∗", "u")."""
     mine, theirs = row_columns(row, edges), row_columns(above, edges)
     if not mine >= theirs:
         return not _group_row(row, mine, theirs)
-    return all(not line.text[:1].isupper() and not line.text[:1].isdigit() for line in row.lines)
+    return all(line.text[:1].islower() and not _SCRIPT.match(line.text) for line in row.lines)
 
 
 def _group_row(row: PrintedRow, mine: set[int], theirs: set[int]) -> bool:
