@@ -40,3 +40,22 @@ def test_headings_over_hebrew_paragraphs_in_the_same_face_stay() -> None:
     blocks = _paper("מבוא", "במאמר זה אנו מציגים שיטה חדשה לזיהוי ישויות בטקסט רפואי ומראים כי היא עולה על השיטות הקיימות")
     demote_figure_labels(blocks)
     assert [block.kind for block in blocks[::2]] == ["heading"] * 6
+
+
+def test_a_heading_opening_a_page_after_numbers_on_the_page_before_stays() -> None:
+    # a table's last cells ("12", "9") end page 3; "3 Results" opens page 4 in the same family
+    from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
+
+    def on(page: int, text: str, kind: str, font: str) -> Block:
+        block = _block(text, kind, font)
+        for line in block.lines:
+            line.page = page
+        return block
+
+    cells = [on(3, "12", "paragraph", "Helvetica"), on(3, "9", "paragraph", "Helvetica")]
+    heading = on(4, "3 Results", "heading", "Helvetica-Bold")
+    demote_axis_titles([*cells, heading])
+    assert heading.kind == "heading"
+    axis = on(3, "Nest height", "heading", "Helvetica-Bold")
+    demote_axis_titles([*cells, axis])
+    assert axis.kind == "paragraph"  # on the ticks' page: the plot's axis title

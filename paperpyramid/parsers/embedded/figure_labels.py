@@ -72,6 +72,10 @@ def demote_axis_titles(blocks: list[Block]) -> None:
             continue
         ticks = 0
         for before in reversed(blocks[max(0, index - _TICKS * 2) : index]):
+            # a plot's ticks are on its title's page: a section opening a page after the last
+            # numbers of a table on the page before is a heading
+            if before.page != block.page:
+                break
             if not _TICK.match(before.text.strip()) or _family(before.lines[0].font) != family:
                 break
             ticks += 1
