@@ -30,12 +30,6 @@ _PROSE = (
 )
 
 
-def _fill(page: Canvas, x0: float, top: float, x1: float, bottom: float, grey: float) -> None:
-    """A filled grey rectangle, drawn under the text (the canvas draws strokes only)."""
-    ops = f"q {grey:.2f} g {x0:.2f} {page.height - bottom:.2f} {x1 - x0:.2f} {bottom - top:.2f} re f Q"
-    page._ops.append(ops.encode("ascii"))
-
-
 def _heatmap_page() -> Canvas:
     page = Canvas(612.0, 792.0)
     baseline = 90.0
@@ -46,7 +40,7 @@ def _heatmap_page() -> Canvas:
     for number, row in enumerate(_ROWS):
         for column, (x, cell) in enumerate(zip(_COLUMNS, row, strict=True)):
             if number and column:  # each figure's cell shaded by its value
-                _fill(page, x - 4, baseline - 10, x + text_width(cell, "Times-Roman", 10) + 30, baseline + 3, 1.1 - float(cell))
+                page.fill(x - 4, baseline - 10, x + text_width(cell, "Times-Roman", 10) + 30, baseline + 3, 1.1 - float(cell))
             page.text(x, baseline, cell, "Times-Roman", 10)
         baseline += 14
     baseline += 30

@@ -22,6 +22,7 @@ from paperpyramid.parsers.embedded.table_engine import read_box, table_rows
 from paperpyramid.parsers.embedded.table_printed_rows import printed_rows, row_cells
 from paperpyramid.parsers.embedded.table_row_joins import join_rows
 from paperpyramid.parsers.embedded.table_rules import Rule
+from tests.test_table_typewriter import _OUTPUT  # the same R summary as the typewriter tests print
 
 # a character of 10 pt type is this wide (the constructed pages' only font)
 _CHAR = 5.0
@@ -47,14 +48,6 @@ def _prose(top: float, count: int) -> list[Line]:
     return [_line("a line of running text set across the page from margin to margin", 81, top + 13.5 * k, x1=522) for k in range(count)]
 
 
-_OUTPUT = (
-    ("", "Estimate", "Std. Error", "z value", "Pr(>|z|)"),
-    ("(Intercept)", "1.028874", "0.023785", "43.258", "<2e-16"),
-    ("hosp", "0.164797", "0.005997", "27.478", "<2e-16"),
-    ("healthpoor", "0.248307", "0.017845", "13.915", "<2e-16"),
-    ("numchron", "0.146639", "0.004580", "32.020", "<2e-16"),
-    ("gendermale", "-0.112320", "0.012945", "-8.677", "<2e-16"),
-)
 _TEXT = (
     "The estimates follow, with their standard errors and the Wald tests of each coefficient, as",
     "the summary of the model prints them; the dispersion is taken to be one in this model.",

@@ -66,7 +66,7 @@ def _number(value: float) -> str:
 
 @dataclass
 class Canvas:
-    """One page's drawing: text runs and rules, in the order drawn."""
+    """One page's drawing: text runs, rules and filled boxes, in the order drawn."""
 
     width: float
     height: float
@@ -98,6 +98,12 @@ class Canvas:
     def box(self, x0: float, top: float, x1: float, bottom: float, width: float) -> None:
         """A stroked rectangle (a figure's frame)."""
         ops = f"q {_number(width)} w {_number(x0)} {_number(self.height - bottom)} {_number(x1 - x0)} {_number(bottom - top)} re S Q"
+        self._ops.append(ops.encode("ascii"))
+
+    def fill(self, x0: float, top: float, x1: float, bottom: float, grey: float) -> None:
+        """A filled rectangle in ``grey`` (0 black, 1 white): a shaded cell or band, drawn under
+        the text drawn after it."""
+        ops = f"q {_number(grey)} g {_number(x0)} {_number(self.height - bottom)} {_number(x1 - x0)} {_number(bottom - top)} re f Q"
         self._ops.append(ops.encode("ascii"))
 
     def polyline(self, points: list[tuple[float, float]], width: float) -> None:
