@@ -18,6 +18,8 @@ from minio import Minio
 ACCESS_KEY = "paperpyramid-test"
 SECRET_KEY = "paperpyramid-test-secret"
 S3_PORT = 8333
+MAX_VOLUMES = 400
+VOLUME_MB = 64
 PORTS = (S3_PORT, 9333, 8888, 8080, 23646, 18333, 19333, 18888, 18080)
 
 
@@ -56,6 +58,10 @@ class SeaweedServer:
             f"-logdir={logs}",
             "mini",
             f"-dir={d}",
+            # Left to itself weed allows free disk / 1 GiB volumes, one per bucket: on a disk with
+            # 21 GiB free the 22nd bucket's writes failed with 500s. Volumes are not preallocated.
+            f"-volume.max={MAX_VOLUMES}",
+            f"-master.volumeSizeLimitMB={VOLUME_MB}",
             "-ip=127.0.0.1",
             "-ip.bind=127.0.0.1",
             "-master.telemetry=false",

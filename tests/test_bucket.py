@@ -339,3 +339,24 @@ def test_arxiv_tar_streams_members_and_refuses_unsafe_ones(tmp_path):
     assert summary.count("done") == len(GOOD)
     after = {p for p in tmp_path.rglob("*") if not p.name.startswith("c.sqlite")}
     assert after == before, "nothing extracted outside the scratch folder, and nothing left behind"
+
+
+def test_the_test_server_takes_writes_in_more_buckets_than_its_disk_would_allow_by_default(s3_env):
+    """weed sizes its volume count from free disk (free GiB / 1 GiB), one volume a bucket: a CI disk
+    with 21 GiB free refused every write to the 22nd bucket with a 500. tests/s3server.py fixes the
+    count; 40 buckets, each written and read back, hold it to that."""
+    from tests.s3server import MAX_VOLUMES
+
+    client = s3_env.client()
+    names = [f"volumes-{n}" for n in range(40)]
+    assert len(names) < MAX_VOLUMES
+    try:
+        for name in names:
+            put(s3_env, name, "one.txt", name.encode())
+        assert [client.get_object(name, "one.txt").read() for name in names] == [name.encode() for name in names]
+    finally:
+        for name in names:
+            if client.bucket_exists(name):
+                for item in client.list_objects(name, recursive=True):
+                    client.remove_object(name, item.object_name)
+                client.remove_bucket(name)
