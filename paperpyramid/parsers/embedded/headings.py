@@ -11,9 +11,12 @@ The parser settles the headings after the blocks are classified, calling in orde
 - otherwise :func:`filter_headings` (here): levels come from numbering ("2.1" is level 2; a small
   letter, "a. Syntax", the lowest there is) and from the heading styles ranked by size and weight
   (:func:`.heading_styles.heading_style`); a line in the face and size of the paper's headings is
-  one though it opens with a small letter ("network attributes"); a chapter's label, a plot's
-  labels (:mod:`.figure_labels`), a list's items (:mod:`.list_items`) and labels after the
-  reference list (:mod:`.back_headings`) are none; back matter is flattened to the top level.
+  one though it opens with a small letter ("network attributes"), and so is a numbered line in
+  the type of a numbered heading of its own section (:func:`numbered_like_siblings`); a numbered
+  run-in heading out of its section's numbering is text (:func:`.run_in.demote_stray_run_ins`);
+  a chapter's label, a plot's labels (:mod:`.figure_labels`), a list's items (:mod:`.list_items`)
+  and labels after the reference list (:mod:`.back_headings`) are none; back matter is flattened
+  to the top level.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles, demote_figure_labels
 from paperpyramid.parsers.embedded.heading_styles import heading_style, style_levels
 from paperpyramid.parsers.embedded.list_items import demote_list_items, demote_plain_numbered_lines
+from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
 
 def filter_headings(blocks: list[Block], body_size: float) -> None:
@@ -39,6 +43,7 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
     demote_figure_labels(blocks)
     demote_axis_titles(blocks)
     _lowercase_headings(blocks)
+    numbered_like_siblings(blocks, body_size)
     demote_back_labels(blocks)
     for block in blocks:
         # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
@@ -50,6 +55,7 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
             and fm.affiliation_like(block.title)
         ):
             block.kind = "paragraph"
+    demote_stray_run_ins(blocks)
     styles: dict[tuple[float, bool, bool, bool], list[int]] = {}
     for index, block in enumerate(blocks):
         if block.kind == "heading" and not block.extra.get("run_in"):
@@ -127,3 +133,65 @@ def _lowercase_headings(blocks: list[Block]) -> None:
             continue
         block.kind, block.title = "heading", title.strip()
         block.number = number.group("num").rstrip(".") if number else None
+
+
+#: the most words of a numbered heading found by its siblings' type (:func:`numbered_like_siblings`)
+_SIBLING_WORDS = 18
+
+
+def numbered_like_siblings(blocks: list[Block], body_size: float) -> list[int]:
+    """A numbered line set in the type of a numbered heading of its own section, one level
+    down from the same parent, is a heading too: "7.1 Example 1" beside "7.6 Conclusion" (a
+    subsection's title that reads like a statement's label alone), "8.3 Estimating the number of
+    items of a particular kind from experimental sampling" beside "8.1 Calculating probabilities"
+    (too long to be told by its number alone in a type barely apart from the body's). The type is
+    the face, size, weight and slant of the line, set apart from the body (bold, or a size of its
+    own); it stands in its parent's section (:func:`within`: not "3.1 Measuring Teff", a heading
+    printed as an example in a guide's appendix B); the title opens with a capital and ends no
+    clause. Returns the blocks made headings."""
+    numbered: dict[str, list[Block]] = {}  # each parent number: its numbered headings
+    for block in blocks:
+        if block.kind == "heading" and block.number and block.number[0].isdigit() and not block.extra.get("run_in"):
+            numbered.setdefault(block.number.rpartition(".")[0], []).append(block)
+    found: list[int] = []
+    last: str | None = None  # the number of the last heading on a line of its own
+    for index, block in enumerate(blocks):
+        if block.kind == "heading" and not block.extra.get("run_in"):
+            last = block.number
+            continue
+        if block.kind != "paragraph" or len(block.lines) > 2 or not (block.bold or abs(block.size - body_size) >= _APART):
+            continue
+        parts = blk._NUMBERING.match(block.text.strip())
+        number = parts.group("num").rstrip(".") if parts else ""
+        if not parts or not number[0].isdigit() or not within(number, last):
+            continue
+        title = parts.group("title").strip()
+        if not title[:1].isupper() or len(title.split()) > _SIBLING_WORDS or title.endswith((",", ";", ":")):
+            continue
+        if any(_same_type(block, sibling) for sibling in numbered.get(number.rpartition(".")[0], [])):
+            block.kind, block.number, block.title = "heading", number, title.rstrip(" .")
+            found.append(index)
+            last = number
+    return found
+
+
+def within(number: str, section: str | None) -> bool:
+    """Whether a heading numbered ``number`` ("4.1.2") may stand where the last numbered heading
+    is ``section``: its parent ("4.1") or inside its parent ("4.1.1"). Numbering runs in order, so
+    a number out of place is a line of the body or an example of a heading, not a section."""
+    parent = number.rpartition(".")[0]
+    return bool(parent) and section is not None and (section == parent or section.startswith(parent + "."))
+
+
+#: the least a heading's size differs from the body's to set it apart without bold (points):
+#: a bitmap face's measured glyphs ("5.2.2 Using mappability …" at 9.0 where the body is 9.4)
+_APART = 0.3
+
+
+def _same_type(block: Block, other: Block) -> bool:
+    """Whether every line of ``block`` is set in the face, size, weight and slant of ``other``'s
+    first: a heading's two lines, not a heading and the first line of its paragraph."""
+    seen = other.lines[0]
+    return block.bold == other.bold and all(
+        line.font == seen.font and abs(line.size - seen.size) <= 0.2 and line.italic == seen.italic for line in block.lines
+    )

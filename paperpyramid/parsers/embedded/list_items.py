@@ -4,7 +4,8 @@
 An item is told from a section by its neighbours and its type: a numbered line not in bold
 between the items before and after it (:func:`demote_list_items`), or a line numbered at the top
 level in the body's plain type where the document sets its top-level sections apart
-(:func:`demote_plain_numbered_lines`). Such a heading becomes a paragraph again.
+(:func:`demote_plain_numbered_lines`), or at or under the body's size there. Such a heading
+becomes a paragraph again.
 """
 
 from __future__ import annotations
@@ -47,19 +48,24 @@ def demote_plain_numbered_lines(blocks: list[Block], body_size: float) -> None:
     """A document sets its top-level sections in one type: where two or more numbered "3 Common
     user options" are bold or larger, a line numbered at that level in the body's plain type
     ("3. Choose a gradient descent step size as", an algorithm's step over its display equation,
-    its neighbours in the list cut off by the displays) is no section but an item. Only a line all
-    in the body's face: "3. AMSMATH Package", its number in bold, is a section whose bold was misread."""
+    its neighbours in the list cut off by the displays) is no section but an item; so is one set
+    smaller than the body (a row of printed output). Only a line all in the body's face: "3.
+    AMSMATH Package", its number in bold, is a section whose bold was misread."""
     top = [block for block in blocks if block.kind == "heading" and block.number and block.number.isdigit()]
     if sum(1 for block in top if block.bold or block.size >= body_size + 0.8) < _STYLED_SECTIONS:
         return
+    larger = sum(1 for block in top if block.size >= body_size + 0.8) >= _STYLED_SECTIONS
     faces = collections.Counter(line.font for block in blocks if block.kind == "paragraph" for line in block.lines)
     body_face = faces.most_common(1)[0][0] if faces else ""
     for block in top:
         first = block.lines[0]
         if block.extra.get("outline") or block.extra.get("run_in") or block.bold or first.italic or first.bold_prefix:
             continue
-        if not body_face or any(line.font != body_face for line in block.lines):
+        # a face without a name (Type 3: a bitmap font) tells no weight: its lines are told by size
+        # alone, where the sections are set larger ("3 Kidney Kidney_1 R1", a row of a data frame
+        # printed in a smaller typewriter, and "1. Computing θ values.", an item, under "5.1.3 NOISeqBIO")
+        if not (body_face or larger) or any(line.font != body_face for line in block.lines):
             continue
         letters = [ch for ch in block.title if ch.isalpha()]
-        if abs(block.size - body_size) <= 0.5 and not (letters and all(ch.isupper() for ch in letters)):
+        if block.size <= body_size + 0.5 and not (letters and all(ch.isupper() for ch in letters)):
             block.kind = "paragraph"

@@ -2,9 +2,11 @@
 
 Where the PDF has an outline of :data:`OUTLINE_ENTRIES` entries or more, its entries name the
 sections (:func:`apply_outline`): a heading it names takes its level, and an unnumbered one in
-the style of those it names (``\\section*``), a numbered one a level below its last, or an
-unnumbered one in a smaller bold it never names but sets for two headings over text
-(``\\subsubsection*`` under its subsections), stays; lone lines in a type of their own over text
+the style of those it names (``\\section*``), a numbered one a level below its last (numbered as
+the entry or as the page prints it, and standing in its parent's section), read as a heading or
+set in the type of one, or an unnumbered one in a smaller bold it never names but sets for two
+headings over text (``\\subsubsection*`` under its subsections), stays; a numbered run-in
+heading out of its section's numbering is text; lone lines in a type of their own over text
 are a level it leaves out; a starred heading before the outline names its style, or read as a
 line of the body (a function's name, "Example: …"), in a style it names or leaves out, is one;
 an entry is read as the page prints it (a macro's leaked argument dropped) and found whole where
@@ -23,6 +25,8 @@ from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
 from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, norm, over_prose
+from paperpyramid.parsers.embedded.headings import numbered_like_siblings, within
+from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
 #: an outline of fewer entries names no sections
 OUTLINE_ENTRIES = 3
@@ -76,10 +80,9 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
     for index in sorted(matched):
         if matched[index][1].strip().lower() not in _FRONT_LABELS:
             styled_from.setdefault(_outlined_style(blocks[index]), index)
-    # the level of each section number the outline names ("2.1": 2), for the deeper ones it leaves out
-    numbered = {
-        parts.group("num").rstrip("."): level for level, title in matched.values() if (parts := blk._NUMBERING.match(title.strip()))
-    }
+    printed = _outlined_numbers(blocks, matched)
+    numbered = {number: matched[index][0] for index, number in printed.items()}
+    last_number: str | None = None  # the number of the last numbered heading kept: the section a line stands in
     unnamed = _unnamed_styles(blocks, matched, first)
     # the styles of the outlined headings on lines of their own: a run-in heading's is its paragraph's
     set_apart = collections.Counter(
@@ -104,6 +107,7 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
             else:
                 block.number, block.title = _printed_title(block, title) or (None, title.strip())
             block.extra["outline"] = True
+            last_number = printed.get(index)
         elif block.kind == "heading" and not block.extra.get("run_in"):
             plain = block.title.lower()
             if plain in blk.KNOWN_HEADINGS and plain not in _FRONT_LABELS and (index < first or plain in blk.BACK_MATTER_HEADINGS):
@@ -111,15 +115,17 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
                 # that the outline leaves out: demoted, its text would go with the front matter
                 # before the outline's first heading, or with the section before it
                 block.level = 1
-            elif block.number and block.number.rpartition(".")[0] in numbered:
+            elif block.number and block.number.rpartition(".")[0] in numbered and within(block.number, last_number):
                 # "2.1.1 An Aside on Numbers" under the outline's "2.1": an outline that stops a level short
                 block.level = numbered[block.number.rpartition(".")[0]] + 1
+                last_number = block.number
             elif (
                 (index > styled_from.get(_outlined_style(block), len(blocks)) or _starred_before(blocks, index, front))
                 and plain not in _FRONT_LABELS
                 and not block.number
                 and block.title[:1].isupper()  # not an algorithm's numbered line ("22: end while") in the same bold
                 and not block.text.rstrip().endswith(":")  # "Affiliation:" labels the authors' addresses
+                and block.title.split()[-1].lower() not in blk.OPEN_ENDINGS  # a bold line cut short ("… Encyclopedia of")
                 and outlined_styles.get(_outlined_style(block), 0) >= _OUTLINED_STYLE
             ):
                 # an unnumbered section the outline leaves out ("Computational details" set with
@@ -149,6 +155,10 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
         block = blocks[index]
         block.kind, block.number, block.title = "heading", None, block.text.strip()
         block.level = _level_below(matched, index)
+    for index in numbered_like_siblings(blocks, body_size):
+        parent = (blocks[index].number or "").rpartition(".")[0]
+        blocks[index].level = numbered[parent] + 1 if parent in numbered else _level_below(matched, index)
+    demote_stray_run_ins(blocks)
     demote_axis_titles(blocks)
     return True
 
@@ -199,6 +209,22 @@ def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None
 
 #: where a printed title goes on past its short form: "Labels in the borders: labeling_text()"
 _TITLE_REST = re.compile(r"\s*(?::|\(|\s[–—-]\s)")
+
+
+def _outlined_numbers(blocks: list[Block], matched: dict[int, tuple[int, str]]) -> dict[int, str]:
+    """The section number of each heading the outline names, for the deeper ones it leaves out
+    ("2.1.1" under the outline's "2.1"): the entry's own number, or else the one the page prints
+    before it. A document class that numbers its sections often leaves the numbers out of the
+    bookmarks ("Quick Start" for the printed "4 Quick Start"), and its "4.1.1 Required input",
+    under the outline's last level, must still be known as a heading below "4.1"."""
+    numbers: dict[int, str] = {}
+    for index, (_, title) in matched.items():
+        parts = blk._NUMBERING.match(title.strip())
+        block = blocks[index]
+        number = parts.group("num") if parts else block.number if block.kind == "heading" else None
+        if number:
+            numbers[index] = number.rstrip(".")
+    return numbers
 
 
 def _level_below(matched: dict[int, tuple[int, str]], index: int) -> int:
@@ -408,6 +434,19 @@ _FRONT_LABELS = {"abstract", "summary", "keywords"}
 
 
 def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
-    """Outline levels whose entries are numbered with letters (A, B, …), told by a second
-    letter: a lone "A" may be numbering or the article that begins a heading."""
-    return {level for level, title, _ in toc if re.match(r"^\s*[B-H](\.\d+)*\.?\s", title)}
+    """Outline levels whose entries are numbered with letters (A, B, …), told by two entries of
+    the level so numbered, one past "A": a lone "A" may be numbering or the article that begins
+    a heading, and a lone "C" a name that does ("C implementation of RMA", a subsection printed
+    "3.3.4 C implementation of RMA")."""
+    lettered: collections.Counter[int] = collections.Counter()
+    past_a: set[int] = set()
+    for level, title, _ in toc:
+        if letter := re.match(r"^\s*([A-H])(\.\d+)*\.?\s", title):
+            lettered[level] += 1
+            if letter.group(1) != "A":
+                past_a.add(level)
+    return {level for level in past_a if lettered[level] >= _LETTERED_ENTRIES}
+
+
+#: entries of one outline level numbered with letters that make the level lettered
+_LETTERED_ENTRIES = 2

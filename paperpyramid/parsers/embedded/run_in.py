@@ -9,7 +9,9 @@ A lead-in is a heading when it is bold (the line's bold prefix) or numbered with
 more ("2.1", "3.2.1"), ends with a full stop (or a colon, when bold) on the first line, and reads
 as a title: a capital first, at most twenty words, not a caption, a label of the front matter,
 a sentence cut at an abbreviation ("Fig.", "et al.") nor one that negates ("**DO NOT include any
-page numbers.**": emphasis). A bold heading may begin on the bold line above ("… for biogenic
+page numbers.**": emphasis), nor, unnumbered, sentences (a reference set in bold). A numbered one
+out of its section's numbering is the paragraph's text (:func:`demote_stray_run_ins`, run once
+the headings are settled). A bold heading may begin on the bold line above ("… for biogenic
 syn-" over "thesis of nano-MgO. The …"). Only paragraphs after the body's first heading and
 before the reference list are read: a structured abstract's "Background:" and a reference
 entry's bold authors are no sections.
@@ -45,6 +47,8 @@ _AUXILIARY = re.compile(r"\b(?:is|are|was|were|must|should|shall|will|can|cannot
 #: a negated verb: an unnumbered lead-in with one is an instruction or a claim set in bold for emphasis
 #: ("**DO NOT include any page numbers.** They will be added …"), however short
 _NEGATION = re.compile(r"\b(?:not|never)\b|n't\b", re.I)
+#: a sentence ended inside a lead-in: a word of small letters, a full stop, a capital
+_INNER_SENTENCE = re.compile(r"[a-z]{3}\.\s+[A-Z]")
 _FILLED = 0.2  # a line that stops within this share of the column's width of its edge fills it
 #: a run-in heading's number: "2.1", "A.1", "a." and REVTeX's whole chain "I.A.1.a." before the
 #: fourth level's title (the title without it, as its lower levels are read)
@@ -165,6 +169,33 @@ def _title_like(title: str, number: str | None) -> bool:
         return False  # a sentence set in bold for emphasis ("The final version … must be submitted by August 31, 2019 …")
     if number is None and _NEGATION.search(title):
         return False
+    if number is None and _INNER_SENTENCE.search(title):
+        return False  # a reference set in bold ("J. D. Storey. False discovery rates. In …"): sentences, not a title
     if number is None and THEOREM_LIKE.match(title):  # "Definition 1.1.", "Proof.": a statement's label; "2.2.1 Step 1." is a section
         return False
     return not (_ABBREVIATION_END.search(title) or re.search(r"\b(et al|doi|http|www\.)", title, re.I))
+
+
+def demote_stray_run_ins(blocks: list[Block]) -> None:
+    """A numbered run-in heading continues the numbering of the section it stands in: "4.2 Data."
+    under "4" or "4.1", or the next section's ("5.1" where "5" was not read). One whose number
+    belongs to a section long past ("2.5 GHz Intel Core i7 processor, …", a paragraph's line after
+    a table in section 4 that opens with a number) is the paragraph's text again. Judged only
+    under a numbered heading set on a line of its own."""
+    current: str | None = None  # the number of the last heading on a line of its own
+    for block in blocks:
+        if block.kind != "heading":
+            continue
+        if not block.extra.get("run_in"):
+            current = block.number if block.number and block.number[0].isdigit() else None
+            continue
+        number = block.number or ""
+        parent = number.rpartition(".")[0]
+        if current is None or not parent or not number[0].isdigit() or block.extra.get("outline"):
+            continue  # a run-in heading the outline names is one wherever it stands
+        if current == parent or current.startswith(parent + "."):
+            continue
+        section, top = (int(re.sub(r"\D.*", "", text)) for text in (current, parent))  # "4.2": 4
+        if top not in (section, section + 1):
+            block.kind, block.number = "paragraph", None
+            del block.extra["run_in"]
