@@ -618,6 +618,8 @@ _DROPPED_ARGUMENTS = {
     "colorbox": 1, "setlength": 2, "addtolength": 2, "setcounter": 2, "newtheorem": 2,
     "definecolor": 3, "newcommand": 2, "renewcommand": 2, "providecommand": 2,
     "DeclareMathOperator": 2,
+    # NFSS font selection (pls's \pkg is {\normalfont\fontseries{b}\selectfont #1}): a series, not words
+    "fontseries": 1, "fontshape": 1, "fontfamily": 1, "fontencoding": 1, "fontsize": 2, "usefont": 4,
 }  # fmt: skip
 # \def\name#1#2{body}: the parameter text is not braced, so it needs its own pattern.
 _DEF = re.compile(r"\\[gex]?def\s*\\[A-Za-z@]+(?:#\d)*")
