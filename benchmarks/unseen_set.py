@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build an unseen set of real typeset PDFs from Debian packages: publishers' journal classes and R papers.
 
-    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs] [--batch 1|2|3|4|5|6|7]
+    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs] [--batch 1|2|3|4|5|6|7|8]
 
 Nobody tuned the parser on these layouts. Each PDF comes from a Debian package (fetched with
 ``apt-get download`` and unpacked with ``dpkg-deb -x``, never installed):
@@ -11,7 +11,9 @@ Nobody tuned the parser on these layouts. Each PDF comes from a Debian package (
   Israel J. Math., ASCE, JPSJ, PTP, APA, IMS/EJP, ...). Most are templates: real front matter in the
   publisher's layout, body text about the class or filler ("template" in the note);
 - ``r-cran-*``: package vignettes that are, or were, journal papers (Journal of Statistical
-  Software, R News), typeset from Sweave sources ("real" in the note).
+  Software, R News), typeset from Sweave sources ("real" in the note);
+- other packages' documentation (``abinit-doc``, ``dynare-doc`` in batch 8): notes and papers the software
+  ships as PDF.
 
 Batch 1 (41 PDFs) is the set the parser was then tuned on; batch 2 (notes starting "batch 2")
 came later, for a fresh measure taken before any change it prompted; ``--batch 2`` builds only it.
@@ -33,6 +35,15 @@ placeholder; citation lines for JSS and a book chapter), two columns (a book cha
 beyond statistics (chemometrics, epidemiology, microbiome, differential equations, psychology, econometrics).
 Eight have no LaTeX gold (PDF, R Markdown or pdfpages-stub vignettes, and scatterplot3d, whose source
 inputs files its package does not ship). Its title-page truth was read before anyone parsed it.
+Batch 8 (notes starting "batch 8") is 18 more from packages no earlier batch used, again chosen for what the others
+lack: pages that print their journal (an R Journal article as published, a JSS masthead with a placeholder DOI, an
+MNP title footnote naming its JSS volume, an arXiv stamp on a mathematical-psychology tutorial), two technical reports
+(a Wisconsin biostatistics report, a DTU report on landscape pages) and fields beyond statistics (mass spectrometry,
+cancer genomics, genetic maps, seroepidemiology, Earth-system data), with the first papers from outside r-cran/r-bioc:
+a density-functional theory note from ``abinit-doc`` and a macroeconomics working paper that ``dynare-doc`` ships
+gzipped. Ten have no LaTeX gold (PDF and R Markdown vignettes, huge's pdfpages stub, the DTU report, the ABINIT and
+Dynare notes, and qtl's report, whose source sets every heading as a bold paragraph, with no ``\\title`` or
+``\\section`` for the gold reader to read). Its title-page truth was read before anyone parsed it.
 
 The set's folder gets each PDF, its LaTeX source beside it as a ``gold-latex`` row where the
 package ships it (a ``.tex``/``.ltx``, gunzipped, or a Sweave ``.Rnw`` whose code chunks are kept
@@ -802,6 +813,154 @@ PAPERS: tuple[Paper, ...] = (
         7,
         "GPL-2+",
     ),
+    # batch 8: real papers from packages no earlier batch used, leaning to pages that print their journal (an R Journal
+    # article, a JSS masthead, a citing footnote, an arXiv stamp), technical reports, fields beyond statistics and two
+    # doc packages outside r-cran/r-bioc; built and given truth before anyone parsed them
+    _r(
+        "rgenoud",
+        "rgenoud/doc/rgenoud",
+        "jss-rgenoud",
+        "batch 8: rgenoud paper (Journal of Statistical Software 42(11), 2011), modified, in jss.cls (nojss), genetic optimisation, tables of benchmark results; real",
+        8,
+        "GPL-3",
+    ),
+    _r(
+        "rrcov",
+        "rrcov/doc/rrcov",
+        "jss-rrcov",
+        "batch 8: rrcov paper (Journal of Statistical Software 32(3), 2009), slightly modified, in jss.cls (nojss), robust multivariate analysis, 49 pages; real",
+        8,
+        "GPL-2+",
+    ),
+    _r(
+        "elliptic",
+        "elliptic/doc/ellipticpaper",
+        "jss-elliptic",
+        "batch 8: elliptic paper (Journal of Statistical Software 15(7), 2006), an earlier version published, in jss.cls (nojss), one author, complex analysis and fluid mechanics; real",
+        8,
+        "GPL-2",
+    ),
+    _r(
+        "logcondens",
+        "logcondens/doc/logcondens",
+        "jss-logcondens",
+        "batch 8: logcondens paper (Journal of Statistical Software 39(6), 2011) in jss.cls (nojss), a subsection straight under the first section; real",
+        8,
+        "GPL-2+",
+    ),
+    _r(
+        "mnp",
+        "MNP/doc/MNP",
+        "mnp-multinomial-probit",
+        "batch 8: MNP paper (article), a title footnote citing its earlier version in the Journal of Statistical Software 14(3), 2005, authors stacked with dagger footnotes, a 'Version' line, political science data; real",
+        8,
+        "GPL-2+",
+    ),
+    _r(
+        "huge",
+        "huge/doc/vignette",
+        "huge-graph-estimation",
+        "batch 8: huge paper (article), five authors on two lines with symbol footnotes (e-mail and department), a date, typewriter word in the title, graph estimation for genomics; real, no source (a pdfpages stub of a PDF made elsewhere)",
+        8,
+        "GPL-2",
+    ),
+    _r(
+        "maldiquant",
+        "MALDIquant/doc/MALDIquant-intro",
+        "maldiquant-mass-spectrometry",
+        "batch 8: MALDIquant vignette paper (article), typewriter package name in the title, starred e-mail footnote, a date, mass spectrometry (chemistry); real",
+        8,
+        "GPL-3+",
+    ),
+    _bioc(
+        "purecn",
+        "PureCN/doc/PureCN",
+        "bioc-purecn",
+        "batch 8: PureCN vignette (BiocStyle), blue two-line title, one author with a numbered affiliation, 'Package' box and contents, cancer copy-number genomics, several tables; real, no source",
+        "Artistic-2.0",
+        8,
+    ),
+    Paper(
+        "r-cran-qtl",
+        f"{R_LIBRARY}/qtl/doc/geneticmaps",
+        "qtl-genetic-maps",
+        "batch 8: technical report (University of Wisconsin-Madison Biostatistics Technical Report 214, 2010, revised 2012) in article, coloured typewriter affiliation and revision lines, bold sans-serif run-in headings, genetic map construction; real, no gold (its doc/Sources/geneticmaps.Rnw has no \\title and no \\section: every heading is a \\textbf{\\sffamily ...} paragraph, which the gold reader reads as nothing)",
+        8,
+        licence="GPL-3+",
+        gold=False,
+    ),
+    _r(
+        "seroincidence",
+        "seroincidence/doc/methodology",
+        "seroincidence-methodology",
+        "batch 8: ECDC seroincidence methodology (R Markdown to LaTeX), an institution as author, ISO date, contents alone on page 1, epidemiology; real, no source",
+        8,
+        "GPL-3",
+    ),
+    _r(
+        "ucminf",
+        "ucminf/doc/TR0019",
+        "ucminf-dtu-report",
+        "batch 8: technical report IMM-REP-2000-19 (Technical University of Denmark), landscape pages, a department letterhead over a sans-serif capitals title, unconstrained optimisation; real, no source",
+        8,
+        "GPL-2+",
+    ),
+    _r(
+        "bridgesampling",
+        "bridgesampling/doc/bridgesampling_paper",
+        "jss-bridgesampling",
+        "batch 8: bridgesampling paper (Journal of Statistical Software 92(10), 2020) in jss.cls (nojss), three authors in columns, Bayesian model selection; real, no source (an .asis vignette)",
+        8,
+        "GPL-2+",
+    ),
+    _r(
+        "bridgesampling",
+        "bridgesampling/doc/bridgesampling_tutorial",
+        "arxiv-bridgesampling-tutorial",
+        "batch 8: arXiv preprint 1703.05984v1 (2017; later in the Journal of Mathematical Psychology) in APA-like manuscript style, the arXiv stamp in the margin, running head, ten authors with numbered affiliations, mathematical psychology; real, no source (an .asis vignette)",
+        8,
+        "GPL-2+",
+    ),
+    _r(
+        "ctmcd",
+        "ctmcd/doc/RJ-2017-038",
+        "rjournal-ctmcd",
+        "batch 8: The R Journal 9(2), 2017, as published: 'Contributed research article' running head with the page number, the journal's footer with volume, date and ISSN, 'by' author line, run-in abstract, credit-rating Markov chains; real, no source (an .asis vignette)",
+        8,
+        "GPL-3",
+    ),
+    _r(
+        "powerlaw",
+        "poweRlaw/doc/d_jss_paper",
+        "jss-powerlaw",
+        "batch 8: Journal of Statistical Software 64(2), 2015, with the JSS masthead and a placeholder DOI (jss.v000.i00), one author, heavy-tailed distributions; real",
+        8,
+        "GPL-2+",
+    ),
+    _r(
+        "dimred",
+        "dimRed/doc/dimensionality-reduction",
+        "dimred-dimensionality-reduction",
+        "batch 8: dimRed paper extending an R Journal article (2018) in article, three authors on one line, a date, an abstract that names the journal, Earth-system data (biogeochemistry); real",
+        8,
+        "GPL-3",
+    ),
+    Paper(
+        "dynare-doc",
+        "usr/share/doc/dynare/dr",
+        "dynare-first-order-solution",
+        "batch 8: Dynare working paper (article), 'First version' and 'This version' dates, JEL classification and keywords under the abstract, copyright and funding footnotes, rational-expectations macroeconomics; real, no source (shipped gzipped)",
+        8,
+        licence="GPL-3+ (Dynare), GFDL-1.3+ (the paper)",
+    ),
+    Paper(
+        "abinit-doc",
+        "usr/share/doc/abinit/html/theory/ELF/wf_elecden_kinden_elf",
+        "abinit-elf-theory-note",
+        "batch 8: ABINIT theory note (report class), a title page with only title, author and build date, electron localisation function in density-functional theory (physics); real, no source",
+        8,
+        licence="GPL-3+",
+    ),
 )
 
 # a chunk ends at "@" alone, "@ text" or "@% comment" (Sweave takes all three)
@@ -857,6 +1016,17 @@ def _copy_own_packages(source: str, folder: Path, out: Path) -> None:
                 shutil.copyfile(own, target)
 
 
+def _copy_pdf(pdf: Path, target: Path) -> Path:
+    """Copy a paper's PDF into the set; return the file the package ships. Debian compresses large
+    files under ``/usr/share/doc`` (dynare-doc's ``dr.pdf.gz``), so a PDF found only gzipped is unpacked."""
+    packed = pdf.with_name(pdf.name + ".gz")
+    if not pdf.is_file() and packed.is_file():
+        target.write_bytes(gzip.decompress(packed.read_bytes()))
+        return packed
+    shutil.copyfile(pdf, target)
+    return pdf
+
+
 def _page_count(pdf: Path) -> int:
     import pypdfium2
 
@@ -876,11 +1046,21 @@ def build_set(out: Path, work: Path, batch: int | None = None) -> list[list[str]
     for paper in papers:
         pdf = unpacked / f"{paper.path}.pdf"
         target = out / f"{paper.name}.pdf"
-        shutil.copyfile(pdf, target)
+        shipped = _copy_pdf(pdf, target)
         licence = paper.licence or (
             "GPL-2+ (Debian package)" if paper.package.startswith("r-cran") else "LPPL or as in the package (Debian texlive-publishers-doc)"
         )
-        rows.append([target.name, "pdf", "", f"debian:{paper.package}:/{paper.path}.pdf", licence, str(_page_count(target)), paper.note])
+        rows.append(
+            [
+                target.name,
+                "pdf",
+                "",
+                f"debian:{paper.package}:/{shipped.relative_to(unpacked)}",
+                licence,
+                str(_page_count(target)),
+                paper.note,
+            ]
+        )
         source = _source_of(pdf, unpacked / paper.source if paper.source else None) if paper.gold else None
         gold = out / f"{paper.name}.tex"
         text = _read_source(*source) if source is not None else ""
@@ -915,7 +1095,7 @@ def main() -> int:
     arguments = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     arguments.add_argument("--out", type=Path, default=Path("/tmp/s44/unseen"), help="the set's folder")
     arguments.add_argument("--work", type=Path, default=Path("/tmp/s44/debs"), help="where the .deb files are kept and unpacked")
-    arguments.add_argument("--batch", type=int, choices=(1, 2, 3, 4, 5, 6, 7), help="only the papers of this batch (default: all)")
+    arguments.add_argument("--batch", type=int, choices=(1, 2, 3, 4, 5, 6, 7, 8), help="only the papers of this batch (default: all)")
     args = arguments.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     rows = build_set(args.out, args.work, args.batch)
