@@ -9,7 +9,8 @@ Three families, each a finder of :class:`Marker` spans in one text:
 - :func:`author_year`: "(Smith et al., 2019)", "(Smith and Jones 2019; Lee 2020a)",
   "Smith et al. (2019)", "Smith (2019, 2020)", and "[Smith & Lee, 2003]".
 
-The traps (a year, "Fig. 3", "Eq. (2)", an interval "[0, 1]", a table's numbers) are refused
+The traps (a year, "Fig. 3", "Eq. (2)", an interval "[0, 1]", a table's numbers, R's printed
+output with its "[1]" indices, run into the prose or not) are refused
 here by shape and context; :mod:`paperpyramid.citations.markers` then keeps only markers that
 resolve to entries of the reference list.
 """
@@ -85,6 +86,16 @@ _ENDS_BEFORE_ENTRY = frozenset(".!?:]")
 #: "see for example [1]" cites, where "Example [1]" names an example
 _FOR_EXAMPLE = re.compile(r"\bfor\s+example,?\s*$", re.I)
 _OUTPUT_AFTER = re.compile(r"\s*(?:[-+]?\.?\d|[\"'“]|[A-Z]{2,}\b|$)")
+#: what follows an index of R's output anywhere in a block, where the parser ran the output's lines
+#: on into one text with the prose over them ("computed for: [1] "R1L1Kidney" "R1L2Liver" … [8] …"):
+#: a string in typewriter quotes (typeset prose has curly ones), two numbers or more (a numeric
+#: vector: "[1] -1.799 0.423", "[1] 1 2"), or a setting or a package with its version ("[4] LC_COLLATE=C",
+#: "[1] NOISeq_2.42.0"); a citation is followed by words or punctuation, or a name ("[27] en_core_web_sm")
+_NUMBER_VALUE = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_VALUES_AFTER = re.compile(rf'\s*(?:"|{_NUMBER_VALUE}(?:\s+{_NUMBER_VALUE})+(?![\w%])|[^\W\d][\w.]*(?:=|_\d))')
+#: what comes before such an index: knitr's prefix of an output line ("## [1] 44.3"), or the name of the
+#: list element R prints over its value ("$genotypeParams$rn [1] 0.5", "$binLo [1] 9555093")
+_OUTPUT_BEFORE = re.compile(r"(?:^|\s)(?:##|\$[^\W\d][\w.$]*)\s*$")
 
 
 def _numbers(listed: str) -> list[int] | None:
@@ -122,8 +133,12 @@ def numeric_brackets(text: str) -> list[Marker]:
         if before and before[-1] in _MATH_BEFORE:
             continue
         opens_line = not before or text[: match.start()].rstrip(" \t").endswith("\n")
-        if opens_line and _OUTPUT_AFTER.match(text, match.end()):
-            continue  # "[1] 0.83", "[1] TRUE", '[1] "zoo"' opening a line: R's output, not a citation
+        if (
+            (opens_line and _OUTPUT_AFTER.match(text, match.end()))
+            or _VALUES_AFTER.match(text, match.end())
+            or _OUTPUT_BEFORE.search(text, max(0, match.start() - 80), match.start())
+        ):
+            continue  # "[1] 0.83", "[1] TRUE", '[1] "zoo"' opening a line, "## [1] 4", "$a [1] 2": R's output, not a citation
         if (opens_line or before[-1] in _ENDS_BEFORE_ENTRY) and _ENTRY_AFTER.match(text, match.end()):
             continue  # "[2] A. Alpha et al., “A novel injector”": an example list's label, not a citation
         token = re.split(r"\s", text[: match.start()])[-1] if glued else ""

@@ -126,6 +126,9 @@ def _choose_style(
     - Superscripts must name a share of the list (:data:`SUPERSCRIPT_COVERAGE`): a paper cited
       that way cites nearly every entry, where footnote marks, code ("mul3") and names ("sha1")
       name a few low numbers.
+    - A list whose every entry is cited by its number in brackets is cited that way: numbers
+      glued to words there are names ("chr1, chr2, chr3", "Subclone1"), however many resolve
+      in a short list.
 
     ``resolved`` (each style's resolved markers) is changed."""
     if not numbered_list(references):
@@ -135,6 +138,9 @@ def _choose_style(
             resolved["superscript"] = 0
     named = {index for found in candidates["superscript"] for index in found.entries or ()}
     if len(named) < SUPERSCRIPT_COVERAGE * len(references):
+        resolved["superscript"] = 0
+    bracketed = {index for found in candidates["numeric"] for index in found.entries or ()}
+    if resolved["numeric"] >= MIN_MARKERS and len(bracketed) >= len(references):
         resolved["superscript"] = 0
     return max(resolved, key=lambda name: resolved[name])
 

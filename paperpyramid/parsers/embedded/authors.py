@@ -3,7 +3,8 @@
 The names are read from the blocks between the title and the affiliations, abstract or first heading,
 fragments on one line joined (publishers set each name and its marks apart), split at the
 marks after each name (``Cohan†∗ Sergey``), commas, Springer's middle dots, ``and`` and a
-line break between two whole names; names in capitals are title-cased; the letters that key
+line break between two whole names; an e-mail address in brackets after a name is dropped, not
+taken for an affiliation (:func:`_without_contact`); names in capitals are title-cased; the letters that key
 the affiliations, glued to the names by the text layer (``Eddelbuettela``), are dropped (the
 key may open an acronym, ``bNICTA``, or a place with its web address).
 Authors set over their affiliations in boxes side by side are read box by box
@@ -484,7 +485,7 @@ def _names_before_affiliation(block: Block, names_size: float | None) -> str:
 def _names_over_affiliation(block: Block) -> str:
     """The names of a block that sets them over their affiliation (and e-mail): the lines above
     the first affiliation line; empty unless the block is names, then affiliation."""
-    texts = [line.text.strip() for line in block.lines]
+    texts = [_without_contact(line.text) for line in block.lines]
     sizes = [line.size for line in block.lines]
 
     def affiliation(i: int) -> bool:
@@ -522,9 +523,9 @@ def _names_text(block: Block) -> str:
     lines = [line for line in block.lines if not date_alone(line.text)]
     if not lines:
         return ""
-    groups = [[lines[0].text.strip()]]
+    groups = [[_without_contact(lines[0].text)]]
     for above, line in pairwise(lines):
-        text = line.text.strip()
+        text = _without_contact(line.text)
         ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
         opening = _NAME_BREAK.split(text)[0].split()
         whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2
@@ -534,6 +535,18 @@ def _names_text(block: Block) -> str:
         else:
             groups[-1].append(text)
     return ", ".join(blk.join_lines(group) for group in groups)
+
+
+# an e-mail address in brackets after a name: "Anna Berg (aberg@example.org)", "Anna Berg <aberg@example.org>"
+_CONTACT = re.compile(r"\s*[(<\[]\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*[)>\]]")
+
+
+def _without_contact(text: str) -> str:
+    """A line of names without the e-mail address in brackets after each (``\\author{Anna Berg
+    (\\texttt{aberg@example.org}) \\\\ Carl Dahl (…)}``, as vignettes print it): the address is the
+    author's contact, not an affiliation that ends the names, and no part of a name. A line of
+    the address alone is kept as it is: under a name, it reads as the name's address."""
+    return _CONTACT.sub("", text).strip() or text.strip()
 
 
 def split_names(text: str) -> list[str]:

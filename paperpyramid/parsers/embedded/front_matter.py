@@ -13,6 +13,8 @@
   and a note's number glued to the last word where the note under it opens with that number
   (elsarticle: ``… Linear Algebra1``); a description of what the paper documents, set in its
   paragraph in another face and ending in a full stop, is not the title (:func:`_description_start`);
+  a package's version on a line of its own under the title (``Version 2.30.0``) is not the title's;
+  a title's last words set apart along its row by a widened space are (:func:`_goes_on_along_the_row`);
   the Info or XMP title where the page gives none, or where the page's is a cut-off start of it.
 - **authors**: :mod:`.authors` (names between the title and the affiliations, in every
   publisher's arrangement); :func:`find_authors` is re-exported here for the parser.
@@ -20,7 +22,8 @@
   subject's; of two versions of one DOI printed together (F1000: ``….4767.1`` first
   published, ``….4767.2`` latest), the latest.
 - **journal and year**: the citation line publishers print in running heads, footers,
-  mastheads (an issue line centred under the name read with it) and "Cite this article" boxes
+  mastheads (an issue line centred under the name read with it), heads and feet set in parts
+  along one row, read as one line (:func:`_furniture_rows`), and "Cite this article" boxes
   or a self-archived copy's footnote (its indented first line read with its second), read from :func:`citation_lines` by
   :func:`.journal.find_journal` (see there); XMP's ``prism:publicationName``; an Info or XMP
   description (or a word processor's title field) written as a citation.
@@ -88,6 +91,9 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
         members.insert(0, members[0] - 1)
     for index in range(best + 1, min(best + 6, len(blocks))):
         block, previous = blocks[index], blocks[members[-1]]
+        if _goes_on_along_the_row(previous, block):
+            members.append(index)  # the line's last words set apart by a wide space: "This is a specimen ab" "title⋆"
+            continue
         if block.page == 1 and (block.x1 <= previous.x0 or block.x0 >= previous.x1):
             continue  # a block beside the title (the authors in a margin column) does not end it
         if block.page != 1 or abs(block.size - previous.size) > 0.6 or block.kind in ("caption", "formula", "furniture", "aside"):
@@ -101,6 +107,17 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
     if following < len(blocks) and _description_start(blocks, [*members, following]) is not None:
         members.append(following)  # the description's last line, in smaller type: read with the title, not as names
     return members
+
+
+def _goes_on_along_the_row(previous: Block, block: Block) -> bool:
+    """Whether ``block`` goes on with the title's last line along its row: one line in the title's
+    type, set right after it on its baseline, closer than a word or two (a space the text layer
+    widened, where the page's reading parts the line into two boxes); a block farther off beside
+    the title is another column's."""
+    if block.page != previous.page or len(block.lines) != 1 or abs(block.size - previous.size) > 0.6:
+        return False
+    last = previous.lines[-1]
+    return abs(block.top - last.top) < 0.3 * previous.size and 0 <= block.x0 - last.x1 < previous.size
 
 
 def _description_start(blocks: list[Block], members: list[int]) -> int | None:
@@ -297,11 +314,15 @@ def plausible_title(text: str) -> bool:
 def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]) -> str | None:
     """The title printed in ``members``, or the metadata's where the page's is missing or cut off."""
     lines = [line.text for index in members for line in blocks[index].lines]
-    printed = blk.join_lines(lines[: _description_start(blocks, members)]) if members else ""
+    lines = lines[: _description_start(blocks, members)]
+    while len(lines) > 1 and _VERSION_LINE.match(lines[-1].strip()):
+        lines.pop()  # the package's version under it (a vignette's "\\ Version 2.30.0"): what is documented, not the title
+    printed = blk.join_lines(lines) if members else ""
     printed = re.sub(r"\s*\[v\d+;\s*ref status:[^\]]*\]\s*$", "", printed).strip()  # F1000's version stamp
     if "(" not in printed:  # a footnote's letter mark set after the last word (REVTeX: "Linebreak" + "a)")
         printed = re.sub(r"(?<=[^\W\d_]{3})[a-z]\)$", "", printed)
-    printed = re.sub(r"(?<=\w)\s*[∗†‡§¶⁎]+$|(?<=\w)\s+\*+$", "", printed)  # a \thanks note's symbol: "Conditional Inference ∗"
+    # a \thanks note's symbols: "Conditional Inference ∗", "… title⋆,⋆⋆"
+    printed = re.sub(r"(?<=\w)\s*[∗†‡§¶⁎⋆](?:[,\s]*[∗†‡§¶⁎⋆])*$|(?<=\w)\s+\*+$", "", printed)
     printed = _without_note_number(printed, blocks, members)
     stored = next((metadata[key].strip() for key in ("Title", "xmp:title") if plausible_title(metadata.get(key, ""))), "")
     if not printed:
@@ -309,6 +330,11 @@ def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]
     if stored and len(_fold(stored)) > len(_fold(printed)) and _fold(stored).startswith(_fold(printed)):
         return stored
     return printed
+
+
+# a line of a version alone: "Version 2.30.0", "version 1.2-3", "Package version 0.9", "v1.4.0"; not one in
+# brackets ("(Version 1.0)", which a guide writes into its title) nor a line that goes on in words
+_VERSION_LINE = re.compile(r"^(?:(?:package|software)\s+)?(?:version|release|v\.?)\s*\d+(?:[.-]\d+)*[a-z]?$", re.I)
 
 
 def _without_note_number(printed: str, blocks: list[Block], members: list[int]) -> str:
@@ -371,12 +397,55 @@ def citation_lines(pages: list[Page]) -> list[tuple[int, str]]:
         single = [line.text.strip() for line in lines]
         wrapped = [f"{a.text.strip()} {b.text.strip()}" for a, b in _wrapped_pairs(lines)]
         texts += [(page.number, text) for text in single + wrapped]
+        texts += [(page.number, row) for row in _furniture_rows(lines, page.height)]
         if page.number == 1:
             texts += [(1, f"{a.text.strip()} {b.text.strip()}") for a, b in _masthead_pairs(lines, page.height)]
             texts += [(1, box) for box in _citation_boxes(lines)]
             texts += [(1, f"{a.text.strip()} {b.text.strip()}") for a, b in _note_pairs(lines)]
             texts += [(1, head) for head in _meeting_heads(lines, page.height)]
     return texts
+
+
+# a small-caps face by its name: TeX's "CMCSC10", "LMRomanCaps10-Regular", "TeXPalladioL-SC", "…-ReguSC"
+_SMALL_CAPS = re.compile(r"(?i:csc\d|smallcaps|caps\d*(?:$|-))|[-_+]SC(?:$|[-_])|[a-z]SC$")
+_SMALL_WORDS = {"of", "and", "in", "for", "the", "on", "at", "to"}
+
+
+def _furniture_rows(lines: list[Line], height: float) -> list[str]:
+    """The running heads and feet set in parts on one row, each row read left to right as one
+    text (a foot of the journal's name at the left and its volume and date at the right:
+    "philosophers’ imprint" … "- 2 -" … "vol. 100, no. 20 (january 2000)"), its parts in small
+    capitals written with their capitals ("Philosophers’ Imprint … Vol. 100, No. 20 (January
+    2000)"): their text holds the small capitals as lower case, which no journal's name is."""
+    rows: list[list[Line]] = []
+    for line in lines:
+        if not (line.top < 0.12 * height or line.bottom > 0.88 * height):
+            continue
+        row = next((row for row in rows if _one_row(row[0], line)), None)
+        if row is None:
+            rows.append([line])
+        else:
+            row.append(line)
+    return [" ".join(_with_capitals(line) for line in sorted(row, key=lambda line: line.x0)) for row in rows if len(row) >= 2]
+
+
+def _one_row(first: Line, line: Line) -> bool:
+    """Set on one row in type of about one size (not a masthead's name in display type beside its volume)."""
+    middle = abs((first.top + first.bottom) / 2 - (line.top + line.bottom) / 2)
+    return middle <= 0.3 * max(first.height, 1.0) and max(first.size, line.size) <= 1.5 * max(min(first.size, line.size), 1.0)
+
+
+def _with_capitals(line: Line) -> str:
+    """The line's text, its words capitalised where it is set in small capitals."""
+    text = line.text.strip()
+    if not _SMALL_CAPS.search(line.font):
+        return text
+    words = text.split()
+    return " ".join(word if index and word in _SMALL_WORDS else re.sub(r"^\W*[a-z]", _upper, word) for index, word in enumerate(words))
+
+
+def _upper(match: re.Match[str]) -> str:
+    return match.group().upper()
 
 
 _MEETING = re.compile(r"^(?:Proceedings|(?:Extended\s+)?Abstracts)\s+of\b", re.I)

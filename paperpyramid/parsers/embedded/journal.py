@@ -19,7 +19,8 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   ACM permission block's conference (``PLDI'09, June 15–20, 2009, …``), a conference's head
   over the page (the proceedings' title, then the meeting's days: ``Proceedings of the ASME
   2023 … Exposition IMECE2023 October 29–November 2, 2023``), an overlay journal's stamp
-  (``Accepted in Quantum 2017-05-09``), a footnote that names the journal alone after its mark
+  (``Accepted in Quantum 2017-05-09``), a conference paper's note of the proceedings it appears in,
+  after the editors (``… (eds). Proceedings of …, LNCS 42``: read as a citation box), a footnote that names the journal alone after its mark
   (``∗Paper accepted in the Journal of Statistical Software``, ``1This vignette corresponds to a
   paper published in …``; a name cut at the line's end only with a journal's word in it) and a name alone over the DOI (Springer's online first:
   ``Climatic Change`` / ``https://doi.org/10.1007/…``). Where no line has a citation's shape,
@@ -143,6 +144,11 @@ _FIRST_PAGE_LINES = [
         rf"(?:accepted|published|to appear)(?:\s+for publication)?\s+in\s+(?:the\s+)?{_J}(?P<end>\.(?=\s)|$)"
     ),
 ]
+# a conference paper's first-page note of the book it appears in, after its editors (Springer's LNCS, llncsconf:
+# "Anonymous et al. (eds). Proceedings of the International Conference on …, LNCS -42. Some Publisher, 2016.",
+# "In: A. Editor, B. Editor (eds.) Proceedings of …, LNCS, vol. 42"): the proceedings is the paper's own
+# citation, read before a publisher's line under it ("Some Publisher, 2016., pp. 42–45"), as a box's is
+_EDITED = re.compile(r"\((?:eds?|hrsg)\.?\)[.:,]?\s+(?P<journal>Proceedings\s+of\s+[^,;]{5,250}?)\s*[,;.](?P<tail>.{0,80})", re.I)
 _LONG_NAME = re.compile(r"^Proceedings\b")  # a proceedings' title runs to 30 words
 _VOLUME_PART = re.compile(r":\s*Volume\b.*$")  # "…: Volume 1 (Long Papers)"
 # a box that prints the paper's own citation: the journal follows its authors and title
@@ -268,6 +274,7 @@ def _citation_line(text: str, *, first_page: bool, metadata: bool) -> tuple[str,
     """:func:`_journal_line` on the line as printed."""
     cue = CUE.search(text) if first_page else None
     candidates = [(pattern, cue.group("rest"), True) for pattern in _CITED] if cue else []
+    candidates += [(_EDITED, text, True)] if first_page and not metadata else []
     candidates += [(pattern, text, False) for pattern in _FIRST_PAGE_LINES] if first_page else []
     shapes = _JOURNAL_LINES + _METADATA_LINES if metadata else _JOURNAL_LINES
     for pattern, where, cued in candidates + [(pattern, text, False) for pattern in shapes]:
