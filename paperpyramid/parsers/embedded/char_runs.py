@@ -42,6 +42,8 @@ _PITCH_WORDS = 3
 _PITCH_SPREAD = 0.03
 # this share of those words at the pitch makes the face a typewriter's
 _PITCH_SHARE = 0.8
+# a piece whose spaces its text collapsed spans a whole number of characters within this share of one
+_PITCH_CELLS = 0.1
 #: the most letters and digits a stretch of mathematics or code inside a bold heading may hold
 #: ("Independent $K$-Samples", "take $a_0 := \\log 2$ as", "require {\\tt rgeos}") for the bold
 #: after it to go on with the heading
@@ -280,14 +282,31 @@ def _inset_opens(run: CharRun, italic: bool, font: str) -> bool:
 def even_pitch(pieces: Iterable[tuple[str, float]]) -> bool:
     """Whether pieces of text (words or cells, with their printed widths) are set at one pitch,
     every character as wide as the next: a typewriter face known by its shape where its font has
-    no name. Most pieces of two characters or more must be as wide per character (a run of
-    spaces a line's text collapsed to one widens a piece), and among them two words with letters
-    (digits are as wide as each other in most text faces, and numbers printed alike, "1.25e-05"
-    and "3.50e-07", are as wide per character in any face)."""
-    sized = sorted((width / len(text), text) for text, width in pieces if len(text) >= 2)
+    no name. Most pieces of two characters or more must be as wide per character, and among them
+    two words with letters (digits are as wide as each other in most text faces, and numbers
+    printed alike, "1.25e-05" and "3.50e-07", are as wide per character in any face). The pitch
+    is read from the pieces without a space where there are enough of them: a piece's run of
+    spaces its text collapsed to one (R's console pads its columns, "  1  1  2") widens it by
+    whole characters, so such a piece is at the pitch where it spans a whole number of them."""
+    sized = [(width, text) for text, width in pieces if len(text) >= 2]
     if len(sized) < _PITCH_WORDS:
         return False
-    middle = sized[len(sized) // 2][0]
-    even = [text for pitch, text in sized if abs(pitch - middle) <= _PITCH_SPREAD * middle]
+    solid = sorted(width / len(text) for width, text in sized if " " not in text)
+    if len(solid) < _PITCH_WORDS:
+        solid = sorted(width / len(text) for width, text in sized)
+    middle = solid[len(solid) // 2]
+    even = [text for width, text in sized if _at_pitch(text, width, middle)]
     worded = {text for text in even if any(char.isalpha() for char in text)}
     return len(even) >= _PITCH_SHARE * len(sized) and len(worded) >= 2
+
+
+def _at_pitch(text: str, width: float, pitch: float) -> bool:
+    """Whether a piece is as wide as its characters at ``pitch``; one with a space may be wider
+    by whole characters (spaces its text collapsed)."""
+    if abs(width / len(text) - pitch) <= _PITCH_SPREAD * pitch:
+        return True
+    if " " not in text:
+        return False
+    cells = width / pitch
+    whole = round(cells)
+    return whole > len(text) and abs(cells - whole) <= _PITCH_CELLS

@@ -229,8 +229,12 @@ def _console(run: Sequence[Line], page: Sequence[Line], box: tuple[float, float,
 
 def _typewriter(run: Sequence[Line]) -> bool:
     """Whether a run is set mostly in a typewriter face: by the names of its lines' fonts, or,
-    where none is named (an old dvips's bitmap fonts), by its words' even pitch."""
-    named = [line for line in run if line.font]
+    where none is named (an old dvips's bitmap fonts), by its words' even pitch. The names are
+    those of the rows of cells side by side where there are any: a line alone on its baseline
+    that the run took for a header over them may be the sentence in the text face that leads
+    into the output ("The object contains several relevant fields:")."""
+    rows = [line for line in run if not _alone(line, run)]
+    named = [line for line in rows or run if line.font]
     if not named:
         return even_pitch((word, x1 - x0) for line in run for word, x0, x1 in (line.words or [(line.text, line.x0, line.x1)]))
     fixed = sum(len(line.text) for line in named if MONOSPACE_FONT.search(line.font))

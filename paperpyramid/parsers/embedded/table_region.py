@@ -41,6 +41,12 @@ _HEADER_RULES = 60.0
 _TEXT_COLUMN = 0.45
 # a caption this close under a rule closes a table printed above it (ACL: 12-15 pt)
 _ABOVE_GAP = 18.0
+# rules further apart than this are one table's only with no running text between them, lines
+# across this share of the rule
+_RULE_REACH = 300.0
+_TEXT_ACROSS = 0.7
+# a rule of a table reaches no further past its bottom rule's ends than this share of its width
+_PAST_BOTTOM = 0.05
 # a caption under its table sits closer under it than this share of the gap over a table under a caption
 _HUGS = 0.6
 # a rule that closes a table is at least this share of its top rule's width
@@ -299,11 +305,22 @@ def _region_above(column: Sequence[Line], rules: Sequence[Rule], caption_top: fl
 
 def _rule_chain(column: Sequence[Line], over: Sequence[Rule]) -> list[Rule]:
     """The rules of the table whose bottom rule is the last of ``over`` (top to bottom), bottom
-    first: up from it while no caption stands between two of them."""
+    first: up from it while no caption stands between two of them, nor, where two are far
+    apart, running text (lines across most of the rule: a long table's rows between its header
+    rule and a rule over its last group are cells, cut at their gaps). A rule reaching past
+    either end of the bottom rule is no rule of its table (every rule of a table lies within its
+    bottom rule's width): it is the side of a shaded box over it (a code listing's)."""
     chain = [over[-1]]
+    bottom = over[-1]
+    reach = _PAST_BOTTOM * (bottom.x1 - bottom.x0) + 2.0
     for rule in reversed(over[:-1]):
         between = [line for line in column if rule.y < line.top and line.bottom < chain[-1].y]
-        if chain[-1].y - rule.y > 300 or any(_CAPTION_START.match(line.text) for line in between):
+        if any(_CAPTION_START.match(line.text) for line in between):
+            break
+        if rule.x0 < bottom.x0 - reach or rule.x1 > bottom.x1 + reach:
+            break
+        wide = _TEXT_ACROSS * (rule.x1 - rule.x0)
+        if chain[-1].y - rule.y > _RULE_REACH and sum(1 for line in between if line.x1 - line.x0 >= wide) >= 2:
             break
         chain.append(rule)
     return chain

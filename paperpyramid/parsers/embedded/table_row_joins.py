@@ -8,8 +8,10 @@ together than the table's row spacing join (``_join_wrapped``, and ``_join_tight
 gaps do not fall into two groups); where no gap tells, a line under a line that filled its
 column goes on with it (``_paragraphs_go_on``, ``_hangs_under``); a band between two rules of a
 table ruled between its rows is one row where its lines are the lines of wrapped cells
-(:mod:`.table_ruled_bands`); then a line of cells wrapped in narrow columns, a line's pitch
-under the row above, goes on with it (``_join_going_on``); notes under the table are dropped.
+(:mod:`.table_ruled_bands`); then a line of cells wrapped in narrow columns, or of a list
+stacked in a cell beside the row's other cells (it leaves empty a column every row fills), a
+line's pitch under the row above, goes on with it (``_join_going_on``); notes under the table
+are dropped.
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ _SPACE = 0.25
 _OPENING = frozenset('“"ABCDEFGHIJKLMNOPQRSTUVWXYZ')
 # a line of a symbol or two alone ("u", "ik"): a formula's variable or its script, no word of a paragraph
 _SCRIPT = re.compile(r"^\S{1,2}$")
+# the columns that the rows opening with a first cell fill (all but this share of them) are
+# every row's, in a table of this many such rows or more
+_KEYED_ROWS = 4
+_KEYED_SHARE = 0.1
 _NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
 
 
@@ -144,21 +150,73 @@ def _values_under_labels(above: PrintedRow, row: PrintedRow, edges: Sequence[flo
 
 
 def _join_going_on(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float], least: _Pitch) -> list[PrintedRow]:
-    """The rows with each line of cells wrapped in narrow columns (:func:`_cells_go_on`) set a
-    line's pitch under the row above (:func:`_at_line_pitch`, however the boxes of its lines gap)
-    joined to it; after the other joins, which learn the table's spacing (and a ruled band's
-    rows) from these lines too."""
+    """The rows with each line of cells wrapped in narrow columns (:func:`_cells_go_on`), or
+    stacked in cells (:func:`_stacked_in_cells`), set a line's pitch under the row above
+    (:func:`_at_line_pitch`, however the boxes of its lines gap) joined to it; after the other
+    joins, which learn the table's spacing (and a ruled band's rows) from these lines too."""
     right = _right_edges(rows, edges)
+    first = min((column for row in rows for column in row_columns(row, edges)), default=0)
+    keyed = _keyed_columns(rows, edges, first)
     joined: list[PrintedRow] = []
-    for row in rows:
+    for index, row in enumerate(rows):
         last = joined[-1] if joined else None
+        following = rows[index + 1] if index + 1 < len(rows) else None
         ruled = last is not None and any(last.bottom - 1 <= rule.y <= row.top + 1 for rule in rules)
-        if last is not None and not ruled and not row.alone and _at_line_pitch(last, row, least) and _cells_go_on(last, row, edges, right):
+        if (
+            last is not None
+            and not ruled
+            and not row.alone
+            and _at_line_pitch(last, row, least)
+            and (_cells_go_on(last, row, edges, right) or _stacked_in_cells(last, row, following, edges, (first, keyed)))
+        ):
             last.lines += row.lines
             last.bottom = max(last.bottom, row.bottom)
         else:
             joined.append(row)
     return joined
+
+
+def _keyed_columns(rows: Sequence[PrintedRow], edges: Sequence[float], first: int) -> set[int]:
+    """The columns, besides the first, that the printed rows opening with a first cell and
+    another fill but for one in :data:`_KEYED_SHARE` at most (a first cell's wrapped line beside
+    another's: "hoods" beside "SPIN_STS"), in a table of :data:`_KEYED_ROWS` such rows or more:
+    every row of the table fills them, so a printed row without a first cell that leaves one
+    empty is no row of its own."""
+    labelled = [columns for row in rows if first in (columns := row_columns(row, edges)) and len(columns) >= 2]
+    if len(labelled) < _KEYED_ROWS:
+        return set()
+    counts: dict[int, int] = {}
+    for columns in labelled:
+        for column in columns - {first}:
+            counts[column] = counts.get(column, 0) + 1
+    return {column for column, count in counts.items() if count >= (1 - _KEYED_SHARE) * len(labelled)}
+
+
+def _stacked_in_cells(
+    above: PrintedRow, row: PrintedRow, following: PrintedRow | None, edges: Sequence[float], columns: tuple[int, set[int]]
+) -> bool:
+    """The next line of cells that hold a list or a phrase over lines ("OLO" over "OLO_single"
+    over "OLO_average", a description wrapped beside them), set a line's pitch under the row
+    above: it leaves empty the first column and one or more of the columns each row fills
+    (:func:`_keyed_columns`) right of every cell it fills, fills only columns the row above
+    fills, and holds no value. A row of a group under its label fills those columns: it stays a
+    row ("QAP_2SUM | 2-Sum | dist" over "| QAP_LS | Linear seriation | dist"), as does an entry
+    of a list in a later column ("OPF 8–1,180 | UBC 825–450" over "| | UBC 840–1,110"), and the
+    first line of a cell of the ``following`` row that goes on in lower case under it (its
+    label set lower, in the middle of its row). ``columns``: the table's first column and those
+    every row fills."""
+    first, keyed = columns
+    mine, theirs = row_columns(row, edges), row_columns(above, edges)
+    if not keyed or not mine or first in mine or first not in theirs or not keyed <= theirs or not mine <= theirs:
+        return False
+    if not any(column > max(mine) for column in keyed - mine):
+        return False
+    if following is not None:
+        for column in mine & row_columns(following, edges):
+            under = min((line for line in following.lines if column_of(line, edges) == column), key=lambda line: line.x0)
+            if GOES_ON.match(under.text):
+                return False
+    return not any(VALUE.match(line.text) for line in row.lines)
 
 
 def _paragraphs_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float], right: dict[int, float]) -> bool:

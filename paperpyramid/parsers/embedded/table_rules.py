@@ -19,7 +19,7 @@ from paperpyramid.parsers.embedded.char_runs import turn_box
 from paperpyramid.parsers.embedded.clipped import address, hidden_objects
 from paperpyramid.parsers.embedded.layout import user_size
 
-__all__ = ["BBox", "Rule", "horizontal_rules", "on_page", "read_marks", "read_rules"]
+__all__ = ["BBox", "Rule", "horizontal_rules", "on_page", "page_bounds", "read_marks", "read_rules"]
 
 #: x0, top, x1, bottom in points from the page's top-left corner, as :class:`Line` has them
 BBox = tuple[float, float, float, float]
@@ -54,16 +54,44 @@ class Rule:
         return (self.top + self.bottom) / 2
 
 
+def page_bounds(obj: pdfium.PdfObject, forms: dict[pdfium.PdfObject, pdfium.PdfMatrix]) -> tuple[float, float, float, float]:
+    """An object's bounds (left, bottom, right, top) on the page. pdfium gives the bounds of an
+    object inside a form XObject in the form's own space: a plot included as a PDF figure (R's
+    ``pdf()`` device under ``\\includegraphics``) draws its marks and rules there, scaled and moved
+    by the form's matrix and by that of each form it is nested in (``forms``: each form's
+    matrix to the page, kept while the page's objects are walked; a plot holds thousands)."""
+    left, bottom, right, top = obj.get_bounds()
+    form = obj.container
+    if form is None:
+        return left, bottom, right, top
+    matrix = forms.get(form)
+    if matrix is None:
+        matrix = forms[form] = _to_page(form)
+    left, bottom, right, top = matrix.on_rect(left, bottom, right, top)
+    return left, bottom, right, top
+
+
+def _to_page(form: pdfium.PdfObject) -> pdfium.PdfMatrix:
+    """A form XObject's matrix from its own space to the page's, through the forms it is in."""
+    matrix = form.get_matrix()
+    parent = form.container
+    while parent is not None:
+        matrix = matrix.multiply(parent.get_matrix())
+        parent = parent.container
+    return matrix
+
+
 def read_rules(page: pdfium.PdfPage, *, turn: int = 0) -> list[Rule]:
     """The page's drawn rules, horizontal and vertical (top-left origin; on the page turned
     upright by ``turn``, as :func:`extract_page` reports it)."""
     width, height = user_size(page)
     rules = []
     hidden = hidden_objects(page)
+    forms: dict[pdfium.PdfObject, pdfium.PdfMatrix] = {}
     for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=3):
         if hidden and address(obj.raw) in hidden:
             continue  # a rule of a copy a clipping path hides
-        left, bottom, right, top = obj.get_bounds()
+        left, bottom, right, top = page_bounds(obj, forms)
         x0, y0, x1, y1 = left, height - top, right, height - bottom
         if turn:
             x0, y0, x1, y1 = turn_box(turn, (x0, y0, x1, y1), width, height)
@@ -84,10 +112,11 @@ def read_marks(page: pdfium.PdfPage, *, turn: int = 0) -> list[BBox]:
     width, height = user_size(page)
     marks = []
     hidden = hidden_objects(page)
+    forms: dict[pdfium.PdfObject, pdfium.PdfMatrix] = {}
     for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=3):
         if hidden and address(obj.raw) in hidden:
             continue
-        left, bottom, right, top = obj.get_bounds()
+        left, bottom, right, top = page_bounds(obj, forms)
         if min(right - left, top - bottom) <= _THIN and max(right - left, top - bottom) > _MARK_SIDE:
             continue  # a rule
         box = (left, height - top, right, height - bottom)
