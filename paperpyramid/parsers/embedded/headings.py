@@ -14,6 +14,8 @@ The parser settles the headings after the blocks are classified, calling in orde
   one though it opens with a small letter ("network attributes"), and so is a numbered line in
   the type of a numbered heading of its own section (:func:`numbered_like_siblings`); a numbered
   run-in heading out of its section's numbering is text (:func:`.run_in.demote_stray_run_ins`);
+  a paragraph's or a caption's last line wrapped alone in bold or italics is text
+  (:func:`demote_paragraph_ends`, with or without an outline);
   a chapter's label, a plot's labels (:mod:`.figure_labels`), a list's items (:mod:`.list_items`)
   and labels after the reference list (:mod:`.back_headings`) are none; back matter is flattened
   to the top level.
@@ -45,6 +47,7 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
     _lowercase_headings(blocks)
     numbered_like_siblings(blocks, body_size)
     demote_back_labels(blocks)
+    demote_paragraph_ends(blocks)
     for block in blocks:
         # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
         if (
@@ -88,6 +91,42 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
     flatten_back_matter(headings)
 
 
+#: the most a paragraph's next line stands below its last, as a share of that line's height: the
+#: leading alone, no space above a heading
+_TIGHT = 0.5
+
+
+def demote_paragraph_ends(blocks: list[Block]) -> None:
+    """A lone line in bold or italics right under a paragraph or a caption that runs on to it is
+    that text's last line, not a heading: "… for the C++ classes defined in" over "**Eigen**." (a
+    package's name set in bold, JSS's ``\\pkg``, wrapped alone onto the last line), "… with the
+    following" over "*C++ type:*". The text above fills its line and ends no sentence, the line
+    starts at its left edge, and no space stands between them beyond the leading (a heading has
+    space above it). Headings the outline names, numbered ones and known ones ("Abstract" under
+    the authors' line) stay."""
+    for index in range(1, len(blocks)):
+        above, block = blocks[index - 1], blocks[index]
+        if block.kind != "heading" or len(block.lines) != 1 or block.number or block.extra.get("outline") or block.extra.get("run_in"):
+            continue
+        if above.kind not in ("paragraph", "caption") or block.title.lower() in blk.KNOWN_HEADINGS:
+            continue
+        line, last = block.lines[0], above.lines[-1]
+        if line.page != last.page or line.column != last.column or last.text.rstrip().endswith((".", "!", "?", ":", ";")):
+            continue
+        # the column's edges: the text above and the text below (a one-line caption fills nothing alone)
+        around = (
+            [*above.lines, *(other for other in blocks[index + 1].lines[:3] if other.page == line.page)]
+            if index + 1 < len(blocks)
+            else above.lines
+        )
+        left, right = min(other.x0 for other in around), max(other.x1 for other in around)
+        fills = last.x1 >= right - _FILLED * (right - left)
+        if fills and abs(line.x0 - left) <= 2 and 0 <= line.top - last.bottom <= _TIGHT * last.height:
+            block.kind, block.number = "paragraph", None
+
+
+#: a line that stops within this share of its paragraph's width of the right edge fills it
+_FILLED = 0.05
 #: the most words of a heading found by its face alone (:func:`_lowercase_headings`)
 _LOWERCASE_WORDS = 8
 #: this many headings at least set in one face and size make it a heading style
@@ -137,6 +176,8 @@ def _lowercase_headings(blocks: list[Block]) -> None:
 
 #: the most words of a numbered heading found by its siblings' type (:func:`numbered_like_siblings`)
 _SIBLING_WORDS = 18
+#: a title that opens with a figure fused to its unit, a capital's stand-in: "4.1.3 3D barplot", "2.2 2D plots"
+_MEASURE = re.compile(r"\d+[A-Za-z]\b")
 
 
 def numbered_like_siblings(blocks: list[Block], body_size: float) -> list[int]:
@@ -147,8 +188,8 @@ def numbered_like_siblings(blocks: list[Block], body_size: float) -> list[int]:
     (too long to be told by its number alone in a type barely apart from the body's). The type is
     the face, size, weight and slant of the line, set apart from the body (bold, or a size of its
     own); it stands in its parent's section (:func:`within`: not "3.1 Measuring Teff", a heading
-    printed as an example in a guide's appendix B); the title opens with a capital and ends no
-    clause. Returns the blocks made headings."""
+    printed as an example in a guide's appendix B); the title opens with a capital (or a figure
+    fused to its unit: "4.1.3 3D barplot") and ends no clause. Returns the blocks made headings."""
     numbered: dict[str, list[Block]] = {}  # each parent number: its numbered headings
     for block in blocks:
         if block.kind == "heading" and block.number and block.number[0].isdigit() and not block.extra.get("run_in"):
@@ -166,7 +207,7 @@ def numbered_like_siblings(blocks: list[Block], body_size: float) -> list[int]:
         if not parts or not number[0].isdigit() or not within(number, last):
             continue
         title = parts.group("title").strip()
-        if not title[:1].isupper() or len(title.split()) > _SIBLING_WORDS or title.endswith((",", ";", ":")):
+        if not (title[:1].isupper() or _MEASURE.match(title)) or len(title.split()) > _SIBLING_WORDS or title.endswith((",", ";", ":")):
             continue
         if any(_same_type(block, sibling) for sibling in numbered.get(number.rpartition(".")[0], [])):
             block.kind, block.number, block.title = "heading", number, title.rstrip(" .")

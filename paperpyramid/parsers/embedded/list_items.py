@@ -2,7 +2,8 @@
 
 "2. The network header file must be included …" reads as a numbered heading when judged alone.
 An item is told from a section by its neighbours and its type: a numbered line not in bold
-between the items before and after it (:func:`demote_list_items`), or a line numbered at the top
+between the items before and after it, or a few blocks after an item read as text
+(:func:`demote_list_items`), or a line numbered at the top
 level in the body's plain type where the document sets its top-level sections apart
 (:func:`demote_plain_numbered_lines`), or at or under the body's size there. Such a heading
 becomes a paragraph again.
@@ -19,18 +20,28 @@ _ITEM_NUMBER = re.compile(r"^\s*(\d{1,2})[.)]\s")
 #: the most two items of a list differ in size (points): one set mostly in a smaller typewriter;
 #: numbered headings a level apart differ by more
 _ITEM_SIZES = 1.0
+#: the most blocks between a list's item and the next one read as text (the lines of the item between)
+_ITEM_REACH = 4
 
 
 def demote_list_items(blocks: list[Block]) -> None:
     """A numbered list's short items in the body's own type are no sections: "2. The network
     header file must be included during compilation." between the items "1. …" and "3. …" read
     as paragraphs. A numbered heading not in bold, with a neighbour in its type that goes on
-    the list (the number before or after it), becomes a paragraph again."""
+    the list (the number before or after it), becomes a paragraph again. An item read as text may
+    stand a few blocks off, its own lines read apart (msm's "8. (Optionally) Write a C function …",
+    its code and a line in typewriter, then "9. Update the documentation (man/hmm-dists.Rd) …")."""
     for index, block in enumerate(blocks):
         if block.kind != "heading" or block.bold or block.extra.get("outline") or not (item := _ITEM_NUMBER.match(block.text)):
             continue
         number = int(item.group(1))
-        for neighbour in (blocks[index - 1] if index else None, blocks[index + 1] if index + 1 < len(blocks) else None):
+        near = [blocks[index - 1] if index else None, blocks[index + 1] if index + 1 < len(blocks) else None]
+        near += [
+            other
+            for other in (*blocks[max(0, index - _ITEM_REACH) : index - 1], *blocks[index + 2 : index + 1 + _ITEM_REACH])
+            if other.kind == "paragraph"
+        ]
+        for neighbour in near:
             # an item's size may be its code's ("2. Chromosome, Start_Position.bp.: …" mostly in typewriter)
             if neighbour is None or neighbour.bold or neighbour.page != block.page or abs(neighbour.size - block.size) > _ITEM_SIZES:
                 continue

@@ -10,8 +10,10 @@ heading out of its section's numbering is text; lone lines in a type of their ow
 are a level it leaves out; a starred heading before the outline names its style, or read as a
 line of the body (a function's name, "Example: …"), in a style it names or leaves out, is one;
 an entry is read as the page prints it (a macro's leaked argument dropped) and found whole where
-its lines were read apart. The outline is the author's own list of sections, so it outranks what
-the type alone suggests; where there is none, :mod:`.headings` decides from the type.
+its lines were read apart; a destination before the entry found ahead of it is wrong, and the
+entry is sought from there on; a paragraph's last line wrapped alone in bold is no heading
+(:func:`.headings.demote_paragraph_ends`). The outline is the author's own list of sections, so
+it outranks what the type alone suggests; where there is none, :mod:`.headings` decides from the type.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
 from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, norm, over_prose
-from paperpyramid.parsers.embedded.headings import numbered_like_siblings, within
+from paperpyramid.parsers.embedded.headings import demote_paragraph_ends, numbered_like_siblings, within
 from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
 #: an outline of fewer entries names no sections
@@ -57,7 +59,11 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
         keys = [key for key in dict.fromkeys((norm(re.sub(r"^\s*([\dIVXA-H]+(\.\d+)*\.?)\s+", "", title)), norm(title))) if len(key) >= 3]
         if not keys:
             continue
-        # the page the outline names first, then its neighbours (destinations can be off by one)
+        # the page the outline names first, then its neighbours (destinations can be off by one);
+        # never a page before the last entry found: a destination that points there is wrong
+        # ("2. Besag-York-Mollié model" on page 3 sent to page 1, after "1. Introduction" on page 2)
+        if page is not None and matched:
+            page = max(page, blocks[max(matched)].page)
         for slack in (0, 1):
             position = _find_heading(blocks, candidates, start, keys, page, slack)
             if position is not None:
@@ -158,6 +164,7 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
     for index in numbered_like_siblings(blocks, body_size):
         parent = (blocks[index].number or "").rpartition(".")[0]
         blocks[index].level = numbered[parent] + 1 if parent in numbered else _level_below(matched, index)
+    demote_paragraph_ends(blocks)
     demote_stray_run_ins(blocks)
     demote_axis_titles(blocks)
     return True
