@@ -354,11 +354,44 @@ def _rows(lines: list[Line]) -> list[Line]:
         row.sort(key=lambda item: item.x0)
         if len(row) == 2 and _SECTION_NUMBER.match(row[0].text) and row[1].x0 - row[0].x1 < row[1].size * 6:
             row = [_merge(row[0], row[1])]  # "1" and "Introduction" set apart by a wide gap
+        if len(row) > 1:
+            row = _rejoined(row)
         if len(row) > 1 and not _beside_side_column(row):
             for line in row:
                 line.tags.add("row")
         out += row
     return out
+
+
+def _rejoined(row: list[Line]) -> list[Line]:
+    """The row with each line that goes on where the line before it stops (no more than a word
+    space after it, in the same type) and opens with a footnote mark then words, joined to it:
+    one printed line that pdfium broke in two at a raised mark ("(Radev et al., 2009)⁶ derived
+    from the ACL"). Read as two, the first ended its paragraph mid-sentence and the second was set
+    apart as a table's row. Cells of a table are set further apart than a word space, and the
+    pieces of a display formula, which also touch, open with no mark."""
+    joined = [row[0]]
+    for line in row[1:]:
+        before = joined[-1]
+        gap = line.x0 - before.x1
+        if (
+            -0.1 * before.size <= gap <= _WORD_SPACE * before.size
+            and abs(line.size - before.size) <= 0.1 * before.size
+            and _MARK_THEN_WORDS.match(line.text)
+        ):
+            before.text = f"{before.text}{' ' if gap > _TOUCHING * before.size else ''}{line.text}"
+            before.x1 = max(before.x1, line.x1)
+            before.top = min(before.top, line.top)
+            before.bottom = max(before.bottom, line.bottom)
+        else:
+            joined.append(line)
+    return joined
+
+
+#: the widest gap (in ems of the line's type) that is a word space, and the narrowest that is one at all
+_WORD_SPACE, _TOUCHING = 0.3, 0.12
+#: a footnote mark (a number, a list of them, a printer's sign) then a word: "6 derived from"
+_MARK_THEN_WORDS = re.compile(r"^(?:\d{1,3}(?:[,–-]\d{1,3})*|[*†‡§¶]{1,3}),?\s+[^\W\d_]{2,}")
 
 
 def _beside_side_column(row: list[Line]) -> bool:
