@@ -1,0 +1,40 @@
+"""What every unseen batch from the fourth on promises (``benchmarks/unseen_set.py``): papers from
+packages no earlier batch drew on, each a real paper with its licence, and a hand-read truth for each
+title page under a name no other batch uses. Each batch's own test file checks what that batch was
+drawn for."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from unseen_set import PAPERS  # noqa: E402
+
+_TRUTH = ROOT / "benchmarks" / "data" / "metadata_truth.json"
+
+
+@pytest.mark.parametrize("batch", range(4, max(paper.batch for paper in PAPERS) + 1))
+def test_a_batch_draws_on_packages_no_earlier_batch_used(batch: int) -> None:
+    papers = [paper for paper in PAPERS if paper.batch == batch]
+    assert 12 <= len(papers) <= 18
+    earlier = {paper.package for paper in PAPERS if paper.batch < batch}
+    assert not {paper.package for paper in papers} & earlier
+    assert all(paper.note.startswith(f"batch {batch}:") and "real" in paper.note for paper in papers)
+    assert all(paper.licence for paper in papers)
+
+
+@pytest.mark.parametrize("batch", range(5, max(paper.batch for paper in PAPERS) + 1))
+def test_a_batch_has_new_names_and_a_truth_for_each_title_page(batch: int) -> None:
+    names = [paper.name for paper in PAPERS]
+    assert len(names) == len(set(names))
+    truth = {paper["file"]: paper for paper in json.loads(_TRUTH.read_text(encoding="utf-8"))["unseen"]["papers"]}
+    for paper in (paper for paper in PAPERS if paper.batch == batch):
+        read = truth[f"{paper.name}.pdf"]
+        assert read["title"] and read["authors"], paper.name
+        assert set(read) >= {"title", "authors", "doi", "journal", "year"}
