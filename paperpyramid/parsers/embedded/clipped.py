@@ -11,7 +11,7 @@ text and paths (a hidden table's rules are hidden too).
 Only forms and what they hold are looked at: that is where the hidden copies are, and a page's
 hundreds of text objects outside forms would cost more than the rest of this check. Objects
 inside a form are compared in the form's own space, as pdfium keeps both their bounds and their
-clipping paths there.
+clipping paths there; :func:`page_bounds` places such an object on the page.
 """
 
 from __future__ import annotations
@@ -119,4 +119,31 @@ def _clip_box(clip: pdfium_c.FPDF_CLIPPATH) -> Box | None:
     return box
 
 
-__all__ = ["address", "clipped_chars", "hidden_objects"]
+def page_bounds(obj: pdfium.PdfObject, forms: dict[pdfium.PdfObject, pdfium.PdfMatrix]) -> tuple[float, float, float, float]:
+    """An object's bounds (left, bottom, right, top) on the page. pdfium gives the bounds of an
+    object inside a form XObject in the form's own space: a plot included as a PDF figure (R's
+    ``pdf()`` device under ``\\includegraphics``) draws its marks and rules there, scaled and moved
+    by the form's matrix and by that of each form it is nested in (``forms``: each form's
+    matrix to the page, kept while the page's objects are walked; a plot holds thousands)."""
+    left, bottom, right, top = obj.get_bounds()
+    form = obj.container
+    if form is None:
+        return left, bottom, right, top
+    matrix = forms.get(form)
+    if matrix is None:
+        matrix = forms[form] = _to_page(form)
+    left, bottom, right, top = matrix.on_rect(left, bottom, right, top)
+    return left, bottom, right, top
+
+
+def _to_page(form: pdfium.PdfObject) -> pdfium.PdfMatrix:
+    """A form XObject's matrix from its own space to the page's, through the forms it is in."""
+    matrix = form.get_matrix()
+    parent = form.container
+    while parent is not None:
+        matrix = matrix.multiply(parent.get_matrix())
+        parent = parent.container
+    return matrix
+
+
+__all__ = ["address", "clipped_chars", "hidden_objects", "page_bounds"]

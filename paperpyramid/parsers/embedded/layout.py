@@ -21,7 +21,7 @@ import pypdfium2.raw as pdfium_c
 from paperpyramid.parsers.embedded.accents import compose_accents
 from paperpyramid.parsers.embedded.bidi import logical, visual_order
 from paperpyramid.parsers.embedded.char_runs import CharRun, read_runs, turn_box
-from paperpyramid.parsers.embedded.clipped import address, clipped_chars, hidden_objects
+from paperpyramid.parsers.embedded.clipped import address, clipped_chars, hidden_objects, page_bounds
 from paperpyramid.parsers.embedded.glyphs import GlyphMap, read_page
 from paperpyramid.parsers.embedded.line_numbers import LineNumbering, blank_marks, line_number_marks
 from paperpyramid.parsers.embedded.table_spaces import THIN_SPACE, thin_spaced
@@ -426,12 +426,13 @@ def page_graphics(pdf: pdfium.PdfDocument, page: Page) -> list[tuple[float, floa
 def _graphics(page: pdfium.PdfPage, turn: int, width: float, height: float) -> list[tuple[float, float, float, float]]:
     boxes = []
     hidden = hidden_objects(page)
+    forms: dict[pdfium.PdfObject, pdfium.PdfMatrix] = {}
     for count, obj in enumerate(page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3)):
         if count >= _GRAPHIC_OBJECTS:
             break
         if hidden and address(obj.raw) in hidden:
             continue  # a drawing a clipping path hides
-        left, bottom, right, top = obj.get_bounds()
+        left, bottom, right, top = page_bounds(obj, forms)  # a plot's drawing inside a form, where it is drawn
         if right - left >= _GRAPHIC_SIDE and top - bottom >= _GRAPHIC_SIDE:
             box = (left, height - top, right, height - bottom)
             boxes.append(turn_box(turn, box, width, height) if turn else box)

@@ -16,7 +16,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from paperpyramid.parsers.embedded.char_runs import turn_box
-from paperpyramid.parsers.embedded.clipped import address, hidden_objects
+from paperpyramid.parsers.embedded.clipped import address, hidden_objects, page_bounds
 from paperpyramid.parsers.embedded.layout import user_size
 
 __all__ = ["BBox", "Rule", "horizontal_rules", "on_page", "page_bounds", "read_marks", "read_rules"]
@@ -52,33 +52,6 @@ class Rule:
     @property
     def y(self) -> float:
         return (self.top + self.bottom) / 2
-
-
-def page_bounds(obj: pdfium.PdfObject, forms: dict[pdfium.PdfObject, pdfium.PdfMatrix]) -> tuple[float, float, float, float]:
-    """An object's bounds (left, bottom, right, top) on the page. pdfium gives the bounds of an
-    object inside a form XObject in the form's own space: a plot included as a PDF figure (R's
-    ``pdf()`` device under ``\\includegraphics``) draws its marks and rules there, scaled and moved
-    by the form's matrix and by that of each form it is nested in (``forms``: each form's
-    matrix to the page, kept while the page's objects are walked; a plot holds thousands)."""
-    left, bottom, right, top = obj.get_bounds()
-    form = obj.container
-    if form is None:
-        return left, bottom, right, top
-    matrix = forms.get(form)
-    if matrix is None:
-        matrix = forms[form] = _to_page(form)
-    left, bottom, right, top = matrix.on_rect(left, bottom, right, top)
-    return left, bottom, right, top
-
-
-def _to_page(form: pdfium.PdfObject) -> pdfium.PdfMatrix:
-    """A form XObject's matrix from its own space to the page's, through the forms it is in."""
-    matrix = form.get_matrix()
-    parent = form.container
-    while parent is not None:
-        matrix = matrix.multiply(parent.get_matrix())
-        parent = parent.container
-    return matrix
 
 
 def read_rules(page: pdfium.PdfPage, *, turn: int = 0) -> list[Rule]:
