@@ -51,8 +51,12 @@ _AFFILIATION = re.compile(
 )
 
 
-# more institutions, in the names' zone only (a numbered heading may begin "Association of …, …")
-_INSTITUTION = re.compile(r"\b(consortium|council|society|agency|organi[sz]ation|association|observatory|museum)", re.I)
+# more institutions, in the names' zone only (a numbered heading may begin "Association of …, …"; "Unit
+# root tests, …" may head a section): a research unit ("MRC Biostatistics Unit") and the German
+# university's department, chair and section ("Fachbereich Statistik", "Lehrstuhl für …", "Abteilung …")
+_INSTITUTION = re.compile(
+    r"\b(consortium|council|society|agency|organi[sz]ation|association|observatory|museum|units?\b|fachbereich|lehrstuhl|abteilung)", re.I
+)
 
 
 # a postal address: a postcode or street number of four to six digits (not an ORCID's groups), or

@@ -509,9 +509,19 @@ def _masthead_pairs(lines: list[Line], height: float) -> list[tuple[Line, Line]]
     return pairs
 
 
+# a note that leads into the reference set under it ends its line: "… published in a similar form in", "… Software:"
+_LEAD_IN = re.compile(r"(?::|\bpublished\b.*\b(?:in|by))\s*$", re.I)
+
+
 def _citation_boxes(lines: list[Line]) -> list[str]:
     """A line that says how to cite the paper, with the next two lines set close under it in
-    its column (a footnote's first line is indented, so they need not share its left edge)."""
+    its column (a footnote's first line is indented, so they need not share its left edge); then,
+    where the cue's note ends its line or the next (:data:`_LEAD_IN`), the same with a third line
+    too: a reference of authors, a long title and the journal set under its note runs to three
+    lines ("This document was published in a similar form in" / "Gerber F, Furrer R (2015). “…
+    Modeling" / "of Areal Count Data: … Journal of Statistical" / "Software, Code Snippets, 63(1),
+    1–32."). A cue that runs on into the citation keeps three lines ("How to cite this article:
+    Sun B, …": its journal comes later, abbreviated, where the masthead gives the name and date)."""
     boxes = []
     for index, line in enumerate(lines):
         if not CUE.search(line.text):
@@ -520,10 +530,12 @@ def _citation_boxes(lines: list[Line]) -> list[str]:
         for following in lines[index + 1 :]:
             if following.x0 >= line.x1 or following.x1 <= line.x0:
                 continue  # the other column
-            if following.top - run[-1].bottom > run[-1].height or len(run) == 3:
+            if following.top - run[-1].bottom > run[-1].height or len(run) == 4:
                 break
             run.append(following)
-        if len(run) == 3:
+        if len(run) >= 3:
+            boxes.append(" ".join(member.text.strip() for member in run[:3]))
+        if len(run) == 4 and any(_LEAD_IN.search(member.text) for member in run[:2]):
             boxes.append(" ".join(member.text.strip() for member in run))
     return boxes
 

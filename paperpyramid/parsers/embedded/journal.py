@@ -13,8 +13,13 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   General 2019, Vol. 148``), any name followed by nothing but a citation's numbers (a year
   among them) up to its DOI or the line's end, and the citation in a box that says so (``Cite
   this article:``, ``To cite:``, ``Citation:``, ``Published in:``, ``This paper should be
-  cited as``, a self-archived copy's "This is a preprint of an article published in"), where
-  the journal follows the authors and title, or the cue itself. On the first page only, a
+  cited as``, a self-archived copy's "This is a preprint of an article published in", or
+  "This is a preprint of:" over the citation, a vignette's "This document was published in a
+  similar form in" or "Parts of this vignette have been published previously by …:" over it,
+  read with up to three lines under the cue), where the journal follows the authors and title
+  (after a quoted title too; with its section after a comma: ``Journal of Statistical Software,
+  Code Snippets, 63(1), 1–32``), or the cue itself; a chapter's venue is its book, after the
+  editors (``In D. H. Spieler & E. Schumacher (Eds.), New Methods in … (pp. 4–31)``). On the first page only, a
   proceedings' own line (``Proceedings of the 58th Annual Meeting of …, pages 4969–4983``), an
   ACM permission block's conference (``PLDI'09, June 15–20, 2009, …``), a conference's head
   over the page (the proceedings' title, then the meeting's days: ``Proceedings of the ASME
@@ -156,10 +161,20 @@ CUE = re.compile(
     r"\b(?:(?:how to |to |please )?cite this article(?: in press)?(?: as)?\s*:?|to cite\s*:|citation\s*:|how to cite\s*:|published in\s*:"
     r"|(?:this (?:paper|article|work) )?(?:should|may|can|must) be cited as(?: follows)?\s*:?"
     # a self-archived copy's footnote: "This is a preprint of an article published in The American Statistician, Volume 60, …"
-    r"|\b(?:pre-?print|post-?print|(?:accepted )?manuscript|version|copy) of an? article (?:(?:to be )?published|accepted for publication|to appear) in(?-i: the)?)\s*(?P<rest>.+)",
+    r"|\b(?:pre-?print|post-?print|(?:accepted )?manuscript|version|copy) of an? article (?:(?:to be )?published|accepted for publication|to appear) in(?-i: the)?"
+    # the same note with the citation under it: "This is a preprint of:" / "Singmann, H., & Kellen, D. (2019). … In …"
+    # (the colon is left to ``rest``, which the line may end with)
+    r"|\bthis is an? (?:pre-?print|post-?print|(?:author'?s? )?(?:accepted )?manuscript) of\s*(?=:)"
+    # a vignette that prints the paper it was published as: "This document was published in a similar form in" /
+    # "Gerber F, Furrer R (2015). “…” Journal of …", "Parts of this vignette have been published previously by the Journal of …:"
+    r"|\b(?:parts of )?this (?:document|vignette|paper|article|chapter|manuscript|report) (?:was|were|is|has been|have been) published"
+    r"(?: in (?:a )?similar form| previously| earlier| before)? (?:in|by)\b)\s*(?P<rest>.+)",
     re.I,
 )
-_START = r"(?:^|(?<=[.:?!]\s))"
+_JOURNAL_WORDS = (
+    r"(?i:journal|transactions|letters|annals|bulletin|proceedings|reports|archives|acta|advances|communications|quarterly|magazine)"
+)
+_START = r"(?:^|(?<=[.:?!]\s)|(?<=[.?!][”’']\s))"  # after a quoted title too: "… Leroux Models.” Journal of …"
 _CITED = [
     re.compile(rf"{_START}{_J}\.?\s+{_YEAR}\s*[;,]\s*\d+"),  # Vancouver, ACS, MDPI: "BMJ Open 2018;8:e012345"
     re.compile(rf"{_START}{_J},?\s+\d+,\s*\d+\s*\({_YEAR}\)"),  # Nature, BMC: "BMC Bioinformatics 21, 112 (2020)"
@@ -168,6 +183,12 @@ _CITED = [
     re.compile(rf"{_START}{_J},\s+(?i:vol)(?:\.|ume)?\s*\d+(?P<tail>.{{0,60}})"),  # "Journal, vol. 117, …, 2020"
     re.compile(rf"{_START}{_J},?\s+\d+\s*:\s*[A-Za-z]?\d+"),  # Frontiers, eLife: "Front. Psychol. 11:1234"
     re.compile(rf"{_START}{_J}{_BIB}"),  # APA: "Geophysical Research Letters, 46, 1234–1245."
+    # a journal's section after a comma: "Journal of Statistical Software, Code Snippets, 63(1), 1–32."
+    # (the name before the comma holds a journal's word: an author list "Gerber F, Furrer R (2015)" is none)
+    re.compile(rf"{_START}(?P<journal>(?=[^,]{{0,120}}?\b{_JOURNAL_WORDS}\b[^,]*,){_NAME},\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*){{0,2}}){_BIB}"),
+    # a book chapter, the book's title after its editors: "In D. H. Spieler & E. Schumacher (Eds.), New Methods in
+    # Cognitive Psychology (pp. 4–31).", "In: A. Editor (ed) Book Title. Publisher"
+    re.compile(rf"(?:^|\s)In:?\s+[^()]{{3,200}}?\((?i:eds?|hrsg)\.?\)[.:,]?\s+(?P<journal>{_NAME})(?=\s*(?:\(|[.,;]|$))"),
 ]
 _NOT_JOURNALS = {
     "page",
@@ -328,9 +349,7 @@ def _clean(name: str) -> str:
 
 # a running head or foot of the journal's name alone: "Journal of Heat Transfer", "IEEE TRANSACTIONS ON …"
 _NAME_ALONE = re.compile(rf"^{_J}$")
-_JOURNAL_WORD = re.compile(
-    r"\b(?i:journal|transactions|letters|annals|bulletin|proceedings|reports|archives|acta|advances|communications|quarterly|magazine)\b"
-)
+_JOURNAL_WORD = re.compile(rf"\b{_JOURNAL_WORDS}\b")
 
 
 def _name_alone(lines: list[tuple[int, str]]) -> str | None:
