@@ -37,6 +37,11 @@ _FIRST_RULE = 30.0
 _MIN_WIDTH = 150.0
 # rows of a table of sentences are a few lines tall: a rule further down closes no band
 _MAX_BAND = 120.0
+# at least this share of a ruled table's rows hold a word (three letters or more: a row's label, a
+# sentence): a plot's frame and grid lines (a figure set under a table's caption, JSS) band tick
+# numbers and points
+_WORDED = 0.5
+_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def banded_rows(
@@ -81,6 +86,8 @@ def banded_rows(
     if len(found) < _MIN_BANDS or any(columned for _, columned, _ in found):
         return None  # columns the rules do not divide: a table of values, the column finder's
     rows = [row for band_rows, _, _ in found for row in band_rows]
+    if sum(1 for row in rows if any(_WORD.search(cell) for cell in row)) < _WORDED * len(rows):
+        return None  # bands of tick numbers and plotted points: a plot's grid lines under the caption, not a table's rows
     width = max(len(row) for row in rows)
     rows = [row + [""] * (width - len(row)) for row in rows]
     # two dividers a gutter apart (the sides of two shaded columns) part no cells: an empty column
