@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import pypdfium2 as pdfium
 
-from benchmarks.synthetic.canvas import pdf_of_objects
+from benchmarks.synthetic.canvas import page_pdf, stream_object
 from paperpyramid.parsers.embedded.layout import page_graphics
 
 
@@ -20,14 +20,7 @@ def _plot_in_a_form() -> bytes:
     """A form XObject holding a 100 × 80 frame, placed by a ``cm`` that halves it and moves it to (300, 100)."""
     form = b"q 0.5 w 0 0 100 80 re S 20 20 m 80 60 l S Q"
     page = b"q 0.5 0 0 0.5 300 100 cm /Fig Do Q"
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Fig 5 0 R >> >> /Contents 4 0 R >>",
-        b"<< /Length %d >>\nstream\n" % len(page) + page + b"\nendstream",
-        b"<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] /Length %d >>\nstream\n" % len(form) + form + b"\nendstream",
-    ]
-    return pdf_of_objects(objects)
+    return page_pdf(page, b"/XObject << /Fig 5 0 R >>", stream_object(form, b"/Type /XObject /Subtype /Form /BBox [0 0 200 200]"))
 
 
 def test_a_drawing_inside_a_form_is_found_where_the_form_puts_it(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.synthetic.canvas import pdf_of_objects
+from benchmarks.synthetic.canvas import page_pdf
 from paperpyramid.eval.table_scores import TableGrid, exact_cell_recall, load_gold_tables
 from paperpyramid.parsers.embedded.table_engine import extract_table
 from tests.test_table_groups import _caption  # a real paper's caption box, found as that test finds it
@@ -26,14 +26,13 @@ def _ruled_pdf(rows: list[list[str]], columns: list[float], divider: float | Non
         y -= 16
         ops.append(f"72 {y:g} m 540 {y:g} l S")
     ops.append(f"BT /F1 10 Tf 72 {y - 40:g} Td (The running text of the paper goes on under the table.) Tj ET")
-    stream = "\n".join(ops).encode("latin-1")
-    return pdf_of_objects([
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-    ])  # fmt: skip
+    return helvetica_page(ops)
+
+
+def helvetica_page(ops: list[str]) -> bytes:
+    """A one-page PDF of the content operators ``ops``, with Helvetica as /F1."""
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+    return page_pdf("\n".join(ops).encode("latin-1"), b"/Font << /F1 5 0 R >>", font)
 
 
 def _read(tmp_path: Path, pdf: bytes) -> list[list[str]] | None:

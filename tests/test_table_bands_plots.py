@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.synthetic.canvas import pdf_of_objects
-from tests.test_table_bands import SENTENCES, _read, _ruled_pdf
+from tests.test_table_bands import SENTENCES, _read, _ruled_pdf, helvetica_page
 
 TABLE = [
     ["Distribution", "Class name", "Parameters"],
@@ -37,14 +36,7 @@ def _table_caption_then_plot() -> bytes:
         ops.append(f"BT /F1 7 Tf {120 + 25 * tick} {line_y - 12:g} Td (o) Tj ET")
     ops.append(f"100 {top:g} m 100 {top - 150:g} l S 300 {top:g} m 300 {top - 150:g} l S")
     ops.append(f"BT /F1 10 Tf 72 {top - 180:g} Td (Figure 1: The probability mass function for the power law.) Tj ET")
-    stream = "\n".join(ops).encode("latin-1")
-    return pdf_of_objects([
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-    ])  # fmt: skip
+    return helvetica_page(ops)
 
 
 def test_a_plot_under_a_tables_caption_is_not_read_as_that_table(tmp_path: Path) -> None:

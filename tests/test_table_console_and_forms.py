@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from benchmarks.synthetic.canvas import Canvas, pdf_of_objects, text_width, write_pdf
+from benchmarks.synthetic.canvas import Canvas, page_pdf, stream_object, text_width, write_pdf
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.char_runs import even_pitch
 from paperpyramid.parsers.embedded.layout import Line
@@ -67,14 +67,7 @@ def _form_pdf() -> bytes:
     by a ``cm`` that doubles it and moves it to (100, 300), holding two points and an axis."""
     form = b"q 10 10 4 4 re f 50 20 4 4 re f 0.4 w 0 0 m 120 0 l S Q"
     page = b"q 2 0 0 2 100 300 cm /Fig Do Q"
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Fig 5 0 R >> >> /Contents 4 0 R >>",
-        b"<< /Length %d >>\nstream\n" % len(page) + page + b"\nendstream",
-        b"<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] /Length %d >>\nstream\n" % len(form) + form + b"\nendstream",
-    ]
-    return pdf_of_objects(objects)
+    return page_pdf(page, b"/XObject << /Fig 5 0 R >>", stream_object(form, b"/Type /XObject /Subtype /Form /BBox [0 0 200 200]"))
 
 
 def test_marks_and_rules_inside_a_form_lie_where_the_form_puts_them(tmp_path: Path) -> None:

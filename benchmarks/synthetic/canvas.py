@@ -141,6 +141,24 @@ def write_pdf(pages: list[Canvas], title: str) -> bytes:
     return pdf_of_objects(objects, info_id)
 
 
+def stream_object(data: bytes, entries: bytes = b"") -> bytes:
+    """A stream object's body: its dictionary's ``entries`` (``/Type /XObject /Subtype /Form …``), its length and ``data``."""
+    return b"<< " + entries + (b" " if entries else b"") + b"/Length %d >>\nstream\n" % len(data) + data + b"\nendstream"
+
+
+def page_pdf(content: bytes, resources: bytes, *objects: bytes) -> bytes:
+    """A one-page PDF (612 × 792 points) drawing the content stream ``content``. ``resources`` is
+    the body of the page's resource dictionary (``/Font << /F1 5 0 R >>``); ``objects`` are
+    numbered from 5 on, for it to name (fonts, form XObjects)."""
+    return pdf_of_objects([
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << " + resources + b" >> /Contents 4 0 R >>",
+        stream_object(content),
+        *objects,
+    ])  # fmt: skip
+
+
 def pdf_of_objects(objects: list[bytes], info_id: int | None = None) -> bytes:
     """A PDF file of numbered ``objects`` (the first the catalog; ``info_id`` the Info
     dictionary's number, if any), with its cross-reference table."""
