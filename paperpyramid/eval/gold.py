@@ -422,10 +422,13 @@ def _latex_title(source: str) -> str | None:
     return heading_text(_without_subtitle(_drop_command_arguments(content, _TITLE_BOXES))) or None
 
 
-# a font or size switch opening a line: "\\ \large ...", "\\ {\small ...}", "\\ \textit{...}"
+# a font or size switch opening a line: "\\ \large ...", "\\ {\small ...}", "\\ \textit{...}"; or a size
+# switch typed just before the break ("Title \small \\[12pt] For version 1.0", BradleyTerry2's \pkginfo): the
+# switch changes the font of the lines under the title, not of the words before it
 _SUBTITLE_LINE = re.compile(
     r"\\\\(?:\s*\[[^\]]*\])?\s*\{?\s*\\(?:large|small|normalsize|footnotesize|scriptsize|tiny|"
     r"text(?:it|rm|sl|up|md|normal)|emph|it|sl|rm|normalfont|mdseries|itshape|upshape)(?![A-Za-z])"
+    r"|\\(?:large|small|normalsize|footnotesize|scriptsize|tiny)(?![A-Za-z])\s*\\\\"
 )
 _LINE_BREAK = re.compile(r"\s*\\\\(?:\s*\[[^\]]*\])?")
 # a group that sets text in a font of its own: "\\textbf{...}", "{\\bfseries ...}"
