@@ -237,7 +237,9 @@ def styled_lead(line: Line) -> str | None:
     """The lead-in of a line set in bold or italics and closed by a full stop after a word (set
     in the same style or not), before more text in the body's style: "**Data sources.** The …",
     "*Shake-flask cultivation system.* The …". Not a colon ("Decision:", "Supports:" label a
-    figure's parts) nor an ellipsis. Without the full stop, see :func:`_unclosed_lead`."""
+    figure's parts) nor an ellipsis. Without the full stop, see :func:`_unclosed_lead` and
+    :func:`_spaced_lead`."""
+    measured = line.bold_prefix or line.italic_prefix  # the prefix whose gap ``lead_gap`` holds
     for prefix in (line.bold_prefix, line.italic_prefix):
         if not 3 <= prefix < len(line.text) - 3:
             continue
@@ -247,6 +249,8 @@ def styled_lead(line: Line) -> str | None:
         if lead.endswith(".") and (lead[-2:-1].isalnum() or lead[-2:-1] in ")]"):
             return lead
         if _unclosed_lead(lead, line.text[prefix:]):
+            return lead
+        if prefix == measured and line.lead_gap >= _EM_SPACE * line.size and _spaced_lead(lead, line.text[prefix:]):
             return lead
     return None
 
@@ -269,6 +273,38 @@ def _unclosed_lead(lead: str, rest: str) -> bool:
     if not 2 <= len(words) <= _UNCLOSED_WORDS or not _LETTER_LABEL.match(lead) or not _SENTENCE_OPENING.match(rest.lstrip()):
         return False
     return (lead[-1].isalnum() or lead[-1] == ")") and lead.count("(") == lead.count(")") and words[-1].lower() not in OPEN_ENDINGS
+
+
+#: the least gap after a lead-in, in the line's size, that is LaTeX's em after a run-in title: the
+#: widest word spaces of loose justified lines measure some 0.8 of it
+_EM_SPACE = 0.95
+_SPACED_WORDS = 12
+
+
+def _spaced_lead(lead: str, rest: str) -> bool:
+    """A lead-in without its full stop, an em of white space after it: the run-in title of
+    LaTeX's ``\\paragraph`` ("**Selecting PDFs**  We remove …", ACL's and article's fourth level,
+    set with ``\\hskip 1em``; in italics in some classes, "*Paragraphs*  Named paragraphs …").
+    Bold typed by hand at a paragraph's start ("{\\bf Claim negation} Unless …") is followed by a
+    word space, a third of that, and is not read: as often a sentence's bold subject
+    ("**Abstract-level evaluation** is inspired by …") as a title. A few words ending in a word or
+    a closed parenthesis, not a phrase cut short; not a colon, which ends a description list's
+    label ("**VCFs:**", set in a box as wide as the longest label); and a new sentence after it,
+    not a word in small letters: a loose justified line stretches its spaces too ("*Rcpp*   is a
+    CRAN package", a package's name in italics)."""
+    words = lead.split()
+    if not 1 <= len(words) <= _SPACED_WORDS or words[-1].lower() in OPEN_ENDINGS or _STATEMENT_HEAD.match(lead):
+        return False
+    if rest.lstrip()[:1].islower():
+        return False
+    return (lead[-1].isalnum() or lead[-1] == ")") and lead.count("(") == lead.count(")")
+
+
+#: a statement's head, a word, its number and its name in parentheses: "Axiom 7 (A Sample Axiom)",
+#: "Theorem 1 (Eigenvalue Powers)"; amsthm and jmlr set about an em after it too, of any kind. Without
+#: the name it may be a title ("Model 1", msm's ``\\paragraph``), and :data:`THEOREM_LIKE` has the
+#: usual kinds
+_STATEMENT_HEAD = re.compile(r"^[A-Z][a-z]+\s+(?:[A-Z]|\d+(?:\.\d+)*)\s+\(.*\)$")
 
 
 #: words a title does not end with: the lead-in is cut short
@@ -309,6 +345,8 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
     if line.font != prev.font and len(current) == 1 and len(prev.text) < 80 and not _SENTENCE_END.search(prev.text):
         return True  # a heading set in its own face, same size and weight as the body
     gap = line.top - prev.bottom
+    if _heading_goes_on(prev, line, current, gap):
+        return False
     if gap > max(line.size, prev.size) * 0.55:
         return True
     if gap < -prev.height * 0.5:
@@ -325,6 +363,19 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
     if indented and line.x1 >= max(item.x1 for item in current) - line.size * 2:
         return True
     return bool(caption_start(line.text) and _SENTENCE_END.search(prev.text))
+
+
+def _heading_goes_on(prev: Line, line: Line, current: list[Line], gap: float) -> bool:
+    """Whether a bold heading's first line, cut short at a hyphen or an open word ("Method 3: The
+    Generalized Harmonic Mean Estimator of the Marginal Likeli-", "… Implementation of the"), goes on
+    to the bold line under it. Its lines are a leading apart that may be wider than a paragraph's
+    gap: a bold face's boxes may be a fifth shorter than the body's, whose baseline skip spaces
+    them (the bridge sampling tutorial, apa6)."""
+    if len(current) != 1 or not (prev.bold and line.bold) or not 0 <= gap < line.height:
+        return False
+    text = prev.text.rstrip()
+    words = text.split()
+    return bool(words) and (text.endswith("-") or words[-1].lower() in OPEN_ENDINGS)
 
 
 #: the most characters of a heading's last line set in a typewriter face ("require {\\tt rgeos}")
@@ -508,6 +559,15 @@ THEOREM_LIKE = re.compile(
 )
 
 
+#: the least a bold line's box may measure of the body's and still be a heading's (see heading_parts)
+_BOLD_BOX_SHARE = 0.78
+
+
+def _family(font: str) -> str:
+    """A font's family, its name without the face: "LMRoman10" of "LMRoman10-Bold"."""
+    return re.split(r"[-,]", font, maxsplit=1)[0]
+
+
 METADATA_LABEL = re.compile(
     r"^(received|revised|accepted|published|first published|first indexed|address for correspondence|correspondence( to)?|corresponding authors?|for reprints contact|e-?mail|edited by|reviewed by|academic editor|citation|copyright|how to cite|see referee reports|article history|available online|open access|doi)\b",
     re.I,
@@ -576,7 +636,17 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     larger = block.size >= body_size + max(0.8, body_size * 0.1)
     # a small-capitals face may give its letters' reduced size; its line is as tall as the body's
     small_caps = bool(_SMALL_CAPS_FONT.search(first.font)) and first.height >= 0.85 * body_size
-    smaller = block.size < body_size - max(0.8, body_size * 0.12) and not small_caps
+    # a bold face's boxes may measure a fifth under the regular face's at one size (LMRoman10-Bold's
+    # 9.8 to LMRoman10-Regular's 12.2 at 10.9 pt): a bold heading of a line or two in the body's
+    # family is not small print; a table's title in a sans face of its own is
+    bold_face = (
+        block.bold
+        and len(block.lines) <= 2
+        and block.size >= _BOLD_BOX_SHARE * body_size
+        and bool(body_font)
+        and _family(first.font) == _family(body_font)
+    )
+    smaller = block.size < body_size - max(0.8, body_size * 0.12) and not small_caps and not bold_face
     if smaller and not (block.bold and match):
         return None
     distinct_font = (

@@ -86,8 +86,31 @@ _CHAPTER_LABEL = re.compile(r"^(?:chapter|part|kapitel|chapitre)\s+(?:\d{1,2}|[I
 def set_aside_chapter_labels(blocks: list[Block]) -> None:
     """A chapter's label over its title ("Chapter 2" over "Analyses for DM in Denmark") is one
     heading with it, not a heading of its own with nothing under it: the label, read as a heading
-    in the title's type, right before the title on its page, becomes page furniture."""
+    in the title's type, right before the title on its page, becomes page furniture. A title of
+    three lines is read as a paragraph (headings run to two unless numbered): under the label, in
+    its type, it is the heading ("Chapter 4" over "Generalization of the kinetic / energy density
+    to the tensorial / form", report.cls)."""
     for index, block in enumerate(blocks[:-1]):
         after = blocks[index + 1]
-        if block.kind == "heading" and after.kind == "heading" and after.page == block.page and _CHAPTER_LABEL.match(block.text.strip()):
+        if block.kind != "heading" or after.page != block.page or not _CHAPTER_LABEL.match(block.text.strip()):
+            continue
+        if after.kind == "paragraph" and _chapter_title(block, after):
+            after.kind, after.number, after.title = "heading", None, after.text.strip()
+        if after.kind == "heading":
             block.kind = "furniture"
+
+
+_CHAPTER_TITLE_WORDS = 18
+
+
+def _chapter_title(label: Block, block: Block) -> bool:
+    """Whether a paragraph under a chapter's label is its title: in the label's type (its size and
+    weight), three lines at most, a few words, no sentence ended."""
+    text = block.text.strip()
+    return (
+        len(block.lines) <= 3
+        and block.bold == label.bold
+        and block.size >= label.size - 0.5
+        and len(text.split()) <= _CHAPTER_TITLE_WORDS
+        and not text.endswith((".", ":", ";", ","))
+    )

@@ -44,6 +44,9 @@ class Line:
     font: str
     bold_prefix: int = 0  # number of leading characters set in bold (run-in headings)
     italic_prefix: int = 0  # number of leading characters set in italics (run-in headings of some journals)
+    # the white space (points) after the bold prefix (the italic one where none is bold): LaTeX's
+    # \paragraph sets an em there, a word space is a third of that (see blocks.styled_lead)
+    lead_gap: float = 0.0
     vertical: bool = False
     # filled by later passes
     column: int = 0
@@ -295,8 +298,19 @@ def _finish(run: CharRun, page: int) -> Line | None:
         font=font,
         bold_prefix=prefix,
         italic_prefix=italic_prefix,
+        lead_gap=_lead_gap(run, run.prefix_bold if run.prefix_bold > 0 else run.prefix_italic),
         vertical=vertical,
     )
+
+
+def _lead_gap(run: CharRun, prefix: int) -> float:
+    """The white space before ``run.chars[prefix]``, the first letter after a styled prefix: the
+    gap between the edges of the drawn characters either side (spaces have no box)."""
+    if not 0 < prefix < len(run.chars) or run.rtl or run.chars[prefix - 1] != " ":
+        return 0.0
+    drawn = prefix - run.chars[:prefix].count(" ")  # characters with a box before the prefix's end
+    boxes = run.boxes
+    return boxes[2 * drawn] - boxes[2 * drawn - 1] if drawn > 0 and 2 * drawn < len(boxes) else 0.0
 
 
 _LIGATURES = str.maketrans(

@@ -100,6 +100,11 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
         (index for index, block in enumerate(blocks) if block.kind == "heading" and block.text.strip().lower() in _FRONT_LABELS), None
     )
     front = (titled, len(blocks) if labelled is None else labelled)
+    # a printed table of contents after the abstract ends the front matter: a vignette's starred
+    # "Foreword" under its contents is body (see _starred_before)
+    listed = max((index for index, block in enumerate(blocks) if block.extra.get("contents")), default=-1)
+    if front[1] < listed:
+        front = (listed, len(blocks))
     for index, block in enumerate(blocks):
         if index in matched:
             level, title = matched[index]
@@ -151,6 +156,10 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
                 block.level = _level_below(matched, index)
             elif plain not in REFERENCE_HEADINGS and plain != "abstract":
                 block.kind = "paragraph"
+        elif block.kind == "heading" and not block.number:
+            # a run-in heading the outline leaves out (``\\paragraph``): the lowest level there is,
+            # under the outlined heading it stands in, not at the top
+            block.level = _level_below(matched, index)
         elif block.kind == "paragraph" and index > first and _unnamed_label(blocks, index, unnamed):
             block.kind, block.number, block.title = "heading", None, block.text.strip()
             block.level = _level_below(matched, index)
@@ -188,8 +197,9 @@ def _starred_before(blocks: list[Block], index: int, front: tuple[int, int]) -> 
     style: ``\\section*`` and ``\\subsection*`` make no bookmark, so a vignette's "Overview" over
     its first page, or its starred subsections ahead of its one numbered subsection, come before
     the outline names their style. Told apart from the title page's lines by standing after the
-    title (``front[0]``) but not after an abstract's label (``front[1]``: under it "CCS CONCEPTS"
-    and "KEYWORDS" are front matter in the sections' type), over prose."""
+    title (``front[0]``, or after a table of contents printed under the abstract) but not after an
+    abstract's label (``front[1]``: under it "CCS CONCEPTS" and "KEYWORDS" are front matter in the
+    sections' type), over prose."""
     titled, labelled = front
     return titled < index and not labelled < index and over_prose(blocks, index)
 
@@ -235,8 +245,11 @@ def _outlined_numbers(blocks: list[Block], matched: dict[int, tuple[int, str]]) 
 
 
 def _level_below(matched: dict[int, tuple[int, str]], index: int) -> int:
-    """The level of a heading the outline leaves out: one below the last outlined heading before it."""
-    return 1 + max((level for named, (level, _) in matched.items() if named < index), default=0)
+    """The level of a heading the outline leaves out: one below the last outlined heading before it
+    (not the deepest before it: a "6.2.1" pages earlier would put PureCN's FAQ entries under "12.2
+    FAQ" a level too deep)."""
+    last = max((named for named in matched if named < index), default=None)
+    return 1 + (matched[last][0] if last is not None else 0)
 
 
 def _unnamed_styles(
