@@ -32,6 +32,7 @@ from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, clas
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.contents import set_aside_contents
 from paperpyramid.parsers.embedded.displays import set_displays
+from paperpyramid.parsers.embedded.footnotes import set_footnotes_apart
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.heading_styles import heading_style, prose
 from paperpyramid.parsers.embedded.headings import filter_headings
@@ -347,6 +348,7 @@ def _build_document(
     surnames = frozenset(author.name.split()[-1].lower() for author in document.authors if author.name.split())
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata, surnames)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
+    set_footnotes_apart(blocks, {page.number: page.height for page in pages}, body_size)
     asides = assemble(document, blocks, body_size)
     add_parts(document, [block for block in blocks if block.extra.get("parts")])
     join_continued(document)
