@@ -2,8 +2,10 @@
 
 The names are read from the blocks between the title and the affiliations, abstract or first heading,
 fragments on one line joined (publishers set each name and its marks apart), split at the
-marks after each name (``Cohan†∗ Sergey``), commas, Springer's middle dots, ``and`` and a
-line break between two whole names; an e-mail address in brackets after a name is dropped, not
+marks after each name (``Cohan†∗ Sergey``, superscript characters too: ``Berg¹²``), commas,
+Springer's middle dots, Wiley's bars, ``and`` and a line break between two whole names; degrees
+after a name (``Anna Berg PhD``, ``Carl Dahl, MD, MPH``) are no part of it, nor is a report's
+kind under the names (``TECHNICAL REPORT``); an e-mail address in brackets after a name is dropped, not
 taken for an affiliation (:func:`_without_contact`); names in capitals are title-cased; the letters that key
 the affiliations, glued to the names by the text layer (``Eddelbuettela``), are dropped (the
 key may open an acronym, ``bNICTA``, or a place with its web address).
@@ -19,7 +21,8 @@ as roman type right under names in bold (JSS); the front matter's labelled field
 (nomenclature, CCS concepts, key words) end the names; a masthead over the title, read after
 it, is not among them. Names in a column beside the title are read there (ASME journals). A
 group signs the paper where no person does (JPSJ's subcommittee), or an organisation (a society,
-press or publisher's programme: REVTeX's guides, even alone under the title over its address), and after the people where
+press or publisher's programme: REVTeX's guides, even alone under the title over its address;
+an agency's whole name alone under the title: "European Centre for … Control (ECDC)"), and after the people where
 the byline ends in one (medical journals: "… on behalf of the ABC Study Group", or the group
 on a line of its own under names with marks), every person kept (:func:`group_tail`). The
 Info or XMP author list wins where it names more people.
@@ -83,9 +86,12 @@ _PARTICLES = {"van", "von", "de", "del", "della", "der", "den", "da", "do", "das
 _PARTICLES |= {"bin", "al", "el", "ten", "ter"}
 
 
+# (a report's or thesis's kind, set under the names where an article's byline ends: "Hans Example" /
+# "TECHNICAL REPORT" / "IMM-REP-2000-19", "Working Paper", "Master's Thesis", "Author Manuscript")
 _NOT_NAMES = re.compile(
     r"\b(universi\w*|institut\w*|departament\w*|department|abstract|introduction|keywords?|research|article|journal|open|access|review|email"
-    r"|correspondence|address|website|homepage|phone|telephone|fax|P\.\s?O\.\s?Box)\b",
+    r"|correspondence|address|website|homepage|phone|telephone|fax|P\.\s?O\.\s?Box"
+    r"|report|technical|thesis|dissertation|preprint|manuscript|memorandum|(?:working|discussion|white)\s+paper)\b",
     re.I,
 )
 
@@ -308,14 +314,39 @@ def _group_names(zone: str, kind: re.Pattern[str] = _GROUP) -> list[str]:
 def _signing_block(blocks: list[Block], title_end: int) -> list[str]:
     """An organisation that signs the paper alone on the first line under the title, where the
     names' zone read it as an affiliation ("The American Physical Society∗" over its address):
-    one line, nothing but the organisation's name and its marks (:data:`_SIGNER`)."""
+    one line (and perhaps a date alone), nothing but the organisation's name and its marks
+    (:data:`_SIGNER`), or an institution's whole name (:func:`_institution_name`)."""
     if title_end < 0 or title_end + 1 >= len(blocks):
         return []
     block = blocks[title_end + 1]
-    if block.page != blocks[title_end].page or block.kind == "furniture" or len(block.lines) != 1:
+    lines = [line for line in block.lines if not date_alone(line.text)]  # the date set close under it
+    if block.page != blocks[title_end].page or block.kind == "furniture" or len(lines) != 1:
         return []
-    name = _group_name(block.text, _SIGNER)
+    name = _group_name(lines[0].text, _SIGNER) or _institution_name(lines[0].text)
     return [name] if name else []
+
+
+# an institution's whole name: capitalised words and the small words between them, perhaps its
+# acronym in brackets after it ("European Centre for Disease Prevention and Control (ECDC)")
+_INSTITUTION_WORD = r"(?:[A-Z][\w’'.-]*|of|and|for|the|on|in|&|de|du|des|der|für)"
+_INSTITUTION_NAME = re.compile(rf"{_INSTITUTION_WORD}(?:\s+{_INSTITUTION_WORD})*(?:\s+\([A-Z]{{2,}}\))?")
+# a unit within an institution, under a title where the names were not read, is their affiliation
+_UNIT = re.compile(r"^(?:department|dept|school|faculty|division|laborator|lab\b|group|chair|section|unit)", re.I)
+
+
+def _institution_name(text: str) -> str:
+    """``text`` as an institution that signs the document, or empty: a report or guide by an agency
+    prints the agency's whole name where the names go, with no address (a comma), no mark and no
+    e-mail, as the Info author often gives it too ("European Centre for Disease Prevention and
+    Control (ECDC)" over the date); two to twelve words with an institution's word
+    (:data:`_AFFILIATION`, :data:`_INSTITUTION`), not a unit's name (a department alone under
+    the title is the affiliation of names not read); a leading "The" is dropped as a society's is."""
+    name = " ".join(text.split()).strip(" .")
+    if not _INSTITUTION_NAME.fullmatch(name) or not 2 <= len(name.split()) <= 12 or _UNIT.match(name):
+        return ""
+    if not (_AFFILIATION.search(name) or _INSTITUTION.search(name)):
+        return ""
+    return re.sub(r"^the\s+", "", name, flags=re.I)
 
 
 def _group_name(part: str, kind: re.Pattern[str] = _GROUP) -> str:
@@ -555,6 +586,7 @@ def _without_contact(text: str) -> str:
 
 def split_names(text: str) -> list[str]:
     text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
+    text = text.translate(_SUPERSCRIPTS)  # a word processor's marks as superscript characters: "Anna Berg¹²"
     text = re.split(r",?\s*\bwith (?:an? )?(?:appendix|appendices|afterword|foreword)\b", text, flags=re.I)[0]  # Annals' byline
     text = re.sub(r"^[\s,;]*by\s+", "", text, flags=re.I)  # a byline (R Journal, R News), after the zone's joining comma too
     text = group_tail(text)[0]  # a group after the names is no person: "Carl Dahl on behalf of the ABC Group"
@@ -569,9 +601,13 @@ def split_names(text: str) -> list[str]:
     text = re.sub(rf"(?<=[a-zß-ÿ])ID(?=[\s,;\d{MARKS}]|$)", "", text)  # an ORCID badge set as text after the name: ShiID1,2*
     text = re.sub(rf"(?:(?<=[^\W\d_])|\s+)[\d,{MARKS}]*[{MARKS}\d][\d,{MARKS}]*(?=\s|$|,)", " ; ", text)
     names = []
-    # Springer sets a middle dot between the names: "Anna Berg1 · Carl Dahl2"
-    for part in re.split(r"\s*(?:;|,|&|·|⋅|\band\b|\bAND\b|\{et al\.\})\s*", text):
+    # Springer sets a middle dot between the names: "Anna Berg1 · Carl Dahl2", Wiley a bar: "Anna Berg1 | Carl Dahl2"
+    for part in re.split(r"\s*(?:;|,|&|·|⋅|\||●|\band\b|\bAND\b|\{et al\.\})\s*", text):
         name = re.sub(rf"[\d{MARKS}]+", " ", part)
+        bare = _DEGREES.sub("", name)
+        if not bare.strip():
+            continue  # degrees alone after a comma: "Carl Dahl, MD PhD"
+        name = bare if len(bare.split()) >= 2 else name  # "Anna Berg PhD" (The Lancet), not a surname's initials "Berg MD"
         name = re.sub(r"(?<=[^\W\d_]{2})\s+[a-h]\s*$", "", name)  # a letter mark read apart from the name: "Anna Berg a"
         if " " not in name.strip():  # given and family name set without a space: BinwuXu
             name = re.sub(r"^([A-Z][a-zß-ÿ]+)(?=[A-Z][a-zß-ÿ])", r"\1 ", name.strip())
@@ -582,6 +618,15 @@ def split_names(text: str) -> list[str]:
         if _plausible_name(name):
             names.append(" ".join(_uncapitalise(word) for word in name.split()))
     return names
+
+
+# superscript digits as digits (marks, then, as a name's digits are), superscript letters as a mark
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789") | str.maketrans(dict.fromkeys("ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ", "†"))
+# academic degrees after a name, as medical journals print them ("Anna Berg PhD, Carl Dahl MD", "Eva Lund M.D.")
+_DEGREES = re.compile(
+    r"(?:(?:^|\s+)(?:(?i:Ph\.?\s?D)|M\.\s?D|MD|MPH|M\.?Sc|B\.?Sc|MPhil|DPhil|DrPH|Dr\.?\s?med|MBBS|MBChB|FRCPC?|FRCS|FACP|FRACP|MRCP|RN|DVM|Sc\.?D"
+    r"|PharmD|DDS|DMD|MSPH|MHS|MBA|MSN|BSN|PhD\(c\))\.?(?=\s|$))+\s*$"
+)
 
 
 def _uncapitalise(word: str) -> str:

@@ -495,22 +495,28 @@ def _note_pairs(lines: list[Line]) -> list[tuple[Line, Line]]:
 def _masthead_pairs(lines: list[Line], height: float) -> list[tuple[Line, Line]]:
     """A masthead's name in display type with the issue's line set under it but not at its left
     edge (JSS: "Journal of Statistical Software" over "November 2012, Volume 51, Issue 7.", the
-    issue line centred across the name's left edge), in the top fifth of the first page: the
-    line right under it that overlaps it across, within two of its lines."""
+    issue line centred across the name's left edge), in the top fifth of the first page: each
+    line of the row right under it that overlaps it across, within two of its lines (JSS since
+    2014 sets the DOI at the row's right, beside the issue line: "doi: 10.18637/…" and
+    "February 2015, Volume 64, Issue 2.", the DOI a little higher, read first)."""
     pairs = []
     for index, line in enumerate(lines):
         if line.top > 0.2 * height or line.height < 1.5 * min((other.height for other in lines), default=line.height):
             continue
-        below = next(
-            (other for other in lines[index + 1 :] if other.top >= line.bottom - 2 and other.x0 < line.x1 and other.x1 > line.x0), None
-        )
-        if below is not None and below.top - line.bottom < 2 * line.height and abs(line.x0 - below.x0) >= 5:
-            pairs.append((line, below))
+        under = [other for other in lines[index + 1 :] if other.top >= line.bottom - 2 and other.x0 < line.x1 and other.x1 > line.x0]
+        if not under or under[0].top - line.bottom >= 2 * line.height:
+            continue
+        row = [other for other in under if abs(other.top - under[0].top) < 0.5 * max(under[0].height, 1.0)]
+        pairs += [(line, below) for below in row if abs(line.x0 - below.x0) >= 5]
     return pairs
 
 
 # a note that leads into the reference set under it ends its line: "… published in a similar form in", "… Software:"
 _LEAD_IN = re.compile(r"(?::|\bpublished\b.*\b(?:in|by))\s*$", re.I)
+
+
+# a cue set alone on its line, over the citation (bepress's cover page: "Recommended Citation")
+_CUE_ALONE = re.compile(r"^\s*recommended citation\s*:?\s*$", re.I)
 
 
 def _citation_boxes(lines: list[Line]) -> list[str]:
@@ -524,7 +530,7 @@ def _citation_boxes(lines: list[Line]) -> list[str]:
     Sun B, …": its journal comes later, abbreviated, where the masthead gives the name and date)."""
     boxes = []
     for index, line in enumerate(lines):
-        if not CUE.search(line.text):
+        if not (CUE.search(line.text) or _CUE_ALONE.match(line.text)):
             continue
         run = [line]
         for following in lines[index + 1 :]:

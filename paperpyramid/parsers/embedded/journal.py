@@ -16,10 +16,17 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   cited as``, a self-archived copy's "This is a preprint of an article published in", or
   "This is a preprint of:" over the citation, a vignette's "This document was published in a
   similar form in" or "Parts of this vignette have been published previously by …:" over it,
-  read with up to three lines under the cue), where the journal follows the authors and title
+  a title's note "An earlier version of this paper appeared in Journal …, Vol. 14, No. 3 (May
+  2005)", read with up to three lines under the cue), where the journal follows the authors and title
   (after a quoted title too; with its section after a comma: ``Journal of Statistical Software,
-  Code Snippets, 63(1), 1–32``), or the cue itself; a chapter's venue is its book, after the
+  Code Snippets, 63(1), 1–32``; after the title's comma on Taylor & Francis's cover page: ``…
+  (2019) Title, Journal of …, 28:1, 1-12, DOI: …``; before its volume in Elsevier's accepted
+  manuscript: ``…, Title, Journal of Hydrology (2018), doi: …``; after a repository's
+  "Recommended Citation": ``… "Title," Journal of …: Vol. 5 : Iss. 2``), or the cue itself; a chapter's venue is its book, after the
   editors (``In D. H. Spieler & E. Schumacher (Eds.), New Methods in … (pp. 4–31)``). On the first page only, a
+  masthead's name over the ISSN (``Journal of … ISSN: 1061-8600 (Print)``) or over its copyright
+  line, with a journal's word (``American Journal of Epidemiology © The Author(s) 2019``), an
+  accepted manuscript's ``To appear in: Journal of Hydrology``, a
   proceedings' own line (``Proceedings of the 58th Annual Meeting of …, pages 4969–4983``), an
   ACM permission block's conference (``PLDI'09, June 15–20, 2009, …``), a conference's head
   over the page (the proceedings' title, then the meeting's days: ``Proceedings of the ASME
@@ -30,7 +37,8 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   paper published in …``; a name cut at the line's end only with a journal's word in it) and a name alone over the DOI (Springer's online first:
   ``Climatic Change`` / ``https://doi.org/10.1007/…``). Where no line has a citation's shape,
   a name alone in the heads or feet of two pages or more, with a journal's word in it (ASME's
-  feet: ``Journal of Heat Transfer``). A template's masthead reads the same with placeholders for
+  feet: ``Journal of Heat Transfer``), else a name with the word "journal" alone as the first
+  page's first line of words, over the rest (a masthead without its volume). A template's masthead reads the same with placeholders for
   its numbers (``Condensed Matter Physics, ????, Vol. ?, No. ?``, ``… MATHEMATICS VOL (YEAR),
   1–49``), without a year. Not a journal: a line that opens with a version, draft
   or preprint word, an article type (``Original Article``), a name followed by years alone (an
@@ -38,13 +46,16 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   "Anna Berg" / "February 13, 2023"), an author's own name. A line's shape anchors it at its start (or
   after ``et al.``, or after the authors' `` / `` in an Elsevier head): a reference list's
   entries begin with their authors, so their journals are not read. Names run to 16 words
-  (``Proceedings of the National Academy of Sciences of the United States of America``); in
-  capitals they are title-cased. Of several, a boxed citation's first, then the one on the
-  most pages; one named once, on a later page only, is a reference's.
+  (``Proceedings of the National Academy of Sciences of the United States of America``), a section
+  after an em dash among them (``Communications in Statistics—Theory and Methods``), never the
+  volume's word a name runs on into (``Electronic Journal of Statistics Vol. 13 (2019)``); in
+  capitals they are title-cased. Of several, a boxed citation's first (less a title in
+  capitalised words that ran into it, where another line names the journal alone: MDPI's
+  "… Title in Capitals. Nutrients 2021, 13, 1234"), then the one on the most pages; one named once, on a later page only, is a reference's.
 - **year**: the journal line's, a page's over the Info or XMP's; else, on the first page only,
   the arXiv stamp's date (bioRxiv's "posted" date), a copyright line's year (its © read as
   ``c`` too), a date alone on a line where a series issued the document ("Technical Report
-  TR-2019-04" / "April 2019"), the year accepted, the year received. Without the series a date
+  TR-2019-04" / "April 2019"), the year accepted, the year received ("Accepted Date: 5 May 2018" too). Without the series a date
   alone under the title is not read: it is the date an unpublished document was written or
   compiled (article's ``\\date{\\today}``, a vignette's "Modified: …", a report's version date),
   which a masthead, a citation line or a stamp would give where the paper was published.
@@ -63,7 +74,8 @@ _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 # a journal's name: capitalised words, small words between them, abbreviations with full stops
 # (a brand may start in lower case: eLife, iScience, mBio)
-_NAME = r"(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'&.-]*(?:\s+(?:[A-Z][\w’'&.-]*|of|and|in|for|the|on|&))*?"
+# (a section after an em dash: "COMMUNICATIONS IN STATISTICS—THEORY AND METHODS")
+_NAME = r"(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'&.—-]*(?:\s+(?:[A-Z][\w’'&.—-]*|of|and|in|for|the|on|&))*?"
 _J = rf"(?P<journal>{_NAME})"
 # the start of a line, or after the authors a head prints first: "Smith et al. Journal …",
 # Elsevier's "O. Sanni, A.P.I. Popoola / Data in Brief 22 (2019) 451–457"
@@ -117,8 +129,11 @@ _TOKEN = rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|pp|p|article|id|pages|suppl)\.?(
 _SEP = r"[\s.,;:()|¦/–-]"
 _BIB = rf"(?P<bib>(?:{_SEP}+{_TOKEN})+){_SEP}*"
 # a calendar date alone after a name is no citation (a byline over the date under the title: "Emmanuel
-# Paradis" / "February 13, 2023"; a foot's "Kuhn, Feb. 14, 2013"): a citation has a volume or pages
-_DATE_ALONE = re.compile(rf"{_SEP}*(?:{_MONTH}{_SEP}+\d{{1,2}}|\d{{1,2}}{_SEP}+{_MONTH}){_SEP}+(?:19|20)\d\d{_SEP}*")
+# Paradis" / "February 13, 2023"; a foot's "Kuhn, Feb. 14, 2013"; a report's file note, the date in European
+# numbers: "J. No. MINF" / "21.12.2000"): a citation has a volume or pages
+_DATE_ALONE = re.compile(
+    rf"{_SEP}*(?:(?:{_MONTH}{_SEP}+\d{{1,2}}|\d{{1,2}}{_SEP}+{_MONTH}){_SEP}+|\d{{1,2}}[./]\d{{1,2}}[./])(?:19|20)\d\d{_SEP}*"
+)
 # (a copyright line may follow, its © lost or unmapped: "Am. Nat. 2003. Vol. 162, pp. 624–637. \x01 2003 by The …")
 _JOURNAL_LINES.append(
     re.compile(rf"(?:^(?:\d+\s+)?|et al\.?[,:]?\s+(?:/\s+)?){_J}{_BIB}(?=$|https?://|doi\b|DOI\b|©|www\.|[^\w\s]?\s*(?:19|20)\d\d\s+by\s)")
@@ -128,7 +143,18 @@ _JOURNAL_LINES.append(
 # ACM permission block's conference ("PLDI'09, June 15–20, 2009, Dublin, Ireland.", "KDD '20,
 # August 23–27, 2020, Virtual Event"); later pages' heads and feet hold references' proceedings
 _DAYS = rf"{_MONTH}\s+\d{{1,2}}(?:\s*[–-]\s*(?:{_MONTH}\s+)?\d{{1,2}})?,?\s+{_YEAR}"
+_JOURNAL_WORDS = (
+    r"(?i:journal|transactions|letters|annals|bulletin|proceedings|reports|archives|acta|advances|communications|quarterly|magazine)"
+)
 _FIRST_PAGE_LINES = [
+    # a masthead's name over the journal's ISSN (Taylor & Francis's cover page: "Journal of Computational and
+    # Graphical Statistics" / "ISSN: 1061-8600 (Print) 1537-2715 (Online) Journal homepage: …"), or over its
+    # copyright line with a journal's word in it (Oxford: "American Journal of Epidemiology" / "© The Author(s)
+    # 2019. Published by …"; a byline's "Anna Berg © 2019" is none)
+    re.compile(rf"^{_J}\s+(?:[ep]-?)?ISSN\b"),
+    # Elsevier's accepted manuscript's cover: "To appear in: Journal of Hydrology"
+    re.compile(rf"^To appear in:\s*{_J}$"),
+    re.compile(rf"^(?=[^©]*\b{_JOURNAL_WORDS}\b){_J}\s+(?:©|\(c\)|Copyright\b(?:\s*©)?)\s*(?:The\s+Authors?(?:\(s\))?\s+)?{_YEAR}\b"),
     re.compile(
         r"^(?:In\s+)?(?P<journal>Proceedings\s+of\s+[^,]{5,300}?)(?:,\s*Volume\b[^,]*)?[,.]?\s+(?:pages|pp\.)\s*\d+\s*[–-]\s*\d+(?P<tail>.{0,80})"
     ),
@@ -156,9 +182,13 @@ _FIRST_PAGE_LINES = [
 _EDITED = re.compile(r"\((?:eds?|hrsg)\.?\)[.:,]?\s+(?P<journal>Proceedings\s+of\s+[^,;]{5,250}?)\s*[,;.](?P<tail>.{0,80})", re.I)
 _LONG_NAME = re.compile(r"^Proceedings\b")  # a proceedings' title runs to 30 words
 _VOLUME_PART = re.compile(r":\s*Volume\b.*$")  # "…: Volume 1 (Long Papers)"
+# the volume's word a name's capitalised words run on into ("Electronic Journal of Statistics" / "Vol. 13 (2019) 1–30")
+_VOLUME_WORD = re.compile(r"\s+(?i:vol|volume|no|issue)$")
 # a box that prints the paper's own citation: the journal follows its authors and title
 CUE = re.compile(
     r"\b(?:(?:how to |to |please )?cite this article(?: in press)?(?: as)?\s*:?|to cite\s*:|citation\s*:|how to cite\s*:|published in\s*:"
+    # a repository's cover page (bepress): "Recommended Citation" over "Berg, Anna (2019) "Title," Journal of …: Vol. 5 : Iss. 2"
+    r"|recommended citation\s*:?"
     r"|(?:this (?:paper|article|work) )?(?:should|may|can|must) be cited as(?: follows)?\s*:?"
     # a self-archived copy's footnote: "This is a preprint of an article published in The American Statistician, Volume 60, …"
     r"|\b(?:pre-?print|post-?print|(?:accepted )?manuscript|version|copy) of an? article (?:(?:to be )?published|accepted for publication|to appear) in(?-i: the)?"
@@ -168,20 +198,28 @@ CUE = re.compile(
     # a vignette that prints the paper it was published as: "This document was published in a similar form in" /
     # "Gerber F, Furrer R (2015). “…” Journal of …", "Parts of this vignette have been published previously by the Journal of …:"
     r"|\b(?:parts of )?this (?:document|vignette|paper|article|chapter|manuscript|report) (?:was|were|is|has been|have been) published"
-    r"(?: in (?:a )?similar form| previously| earlier| before)? (?:in|by)\b)\s*(?P<rest>.+)",
+    r"(?: in (?:a )?similar form| previously| earlier| before)? (?:in|by)\b"
+    # a title's note on the version published before: "∗An earlier version of this paper appeared in Journal of …, Vol. 14"
+    r"|\b(?:an? )?(?:earlier|previous|preliminary|shorter|longer|extended|abridged|conference) version of this"
+    r" (?:paper|article|work|manuscript|chapter|vignette) (?:has )?(?:appeared|appears|was published|is published) in\b)\s*(?P<rest>.+)",
     re.I,
 )
-_JOURNAL_WORDS = (
-    r"(?i:journal|transactions|letters|annals|bulletin|proceedings|reports|archives|acta|advances|communications|quarterly|magazine)"
-)
-_START = r"(?:^|(?<=[.:?!]\s)|(?<=[.?!][”’']\s))"  # after a quoted title too: "… Leroux Models.” Journal of …"
+# after a quoted title too: "… Leroux Models.” Journal of …", "… Title," Journal of …"
+_START = r"(?:^|(?<=[.:?!]\s)|(?<=[.?!,][”’'\"]\s))"
 _CITED = [
     re.compile(rf"{_START}{_J}\.?\s+{_YEAR}\s*[;,]\s*\d+"),  # Vancouver, ACS, MDPI: "BMJ Open 2018;8:e012345"
     re.compile(rf"{_START}{_J},?\s+\d+,\s*\d+\s*\({_YEAR}\)"),  # Nature, BMC: "BMC Bioinformatics 21, 112 (2020)"
     re.compile(rf"{_START}{_J},?\s+\({_YEAR}\)\s*\d+"),  # Springer: "Climatic Change (2019) 155:301"
     re.compile(rf"{_START}{_J}\s*\(\s*Volume\b(?P<tail>[^)]{{0,60}})"),  # IEEE Xplore: "… Imaging ( Volume: 39, Issue: 5, May 2020)"
-    re.compile(rf"{_START}{_J},\s+(?i:vol)(?:\.|ume)?\s*\d+(?P<tail>.{{0,60}})"),  # "Journal, vol. 117, …, 2020"
+    # "Journal, vol. 117, …, 2020"; bepress: "Journal of …: Vol. 5 : Iss. 2"
+    re.compile(rf"{_START}{_J}[,:]\s+(?i:vol)(?:\.|ume)?\s*\d+(?P<tail>.{{0,60}})"),
     re.compile(rf"{_START}{_J},?\s+\d+\s*:\s*[A-Za-z]?\d+"),  # Frontiers, eLife: "Front. Psychol. 11:1234"
+    # Taylor & Francis's cover page, the journal after the title's comma: "To cite this article: Anna Berg & Carl Dahl
+    # (2019) An invented title, Journal of Computational and Graphical Statistics, 28:1, 1-12, DOI: …"
+    re.compile(rf"(?<=,\s){_J},\s+\d+:\d+,\s+[A-Za-z]?\d+(?:\s*[–-]\s*[A-Za-z]?\d+)?,?\s+(?:DOI|doi)\b"),
+    # Elsevier's accepted manuscript, before its volume: "Please cite this article as: A. Berg, C. Dahl, An invented
+    # title, Journal of Hydrology (2018), doi: https://doi.org/…"
+    re.compile(rf"(?<=,\s){_J}\s+\({_YEAR}\),?\s+(?:doi|DOI|https?://)"),
     re.compile(rf"{_START}{_J}{_BIB}"),  # APA: "Geophysical Research Letters, 46, 1234–1245."
     # a journal's section after a comma: "Journal of Statistical Software, Code Snippets, 63(1), 1–32."
     # (the name before the comma holds a journal's word: an author list "Gerber F, Furrer R (2015)" is none)
@@ -228,7 +266,11 @@ _COPYRIGHTS = [
     # a TeX font's © read as its letter: "c 2020 Association for Computational Linguistics", "c 2009 ACM"
     re.compile(rf"^c\s+{_YEAR}\s+[A-Z]"),
 ]
-_HISTORY = [re.compile(rf"\b(?:Available online|Accepted)\s*:?\s*{_DAY_DATE}"), re.compile(rf"\bReceived\s*:?\s*{_DAY_DATE}")]
+# (Elsevier's accepted manuscript: "Accepted Date: 5 May 2018")
+_HISTORY = [
+    re.compile(rf"\b(?:Available online|Accepted)(?:\s+Date)?\s*:?\s*{_DAY_DATE}"),
+    re.compile(rf"\bReceived(?:\s+Date)?\s*:?\s*{_DAY_DATE}"),
+]
 
 
 def find_journal(
@@ -262,10 +304,19 @@ def find_journal(
     # a journal named once, on a later page, is a reference's, not the paper's
     pages = {name: found for name, found in pages.items() if len(found) >= 2 or found & {0, 1}}
     if not pages:
-        return stored or _name_alone(lines), _year_elsewhere(lines), None
-    journal = boxed[0] if boxed else max(pages, key=lambda name: len(pages[name]))
+        return stored or _name_alone(lines) or _masthead_alone(lines), _year_elsewhere(lines), None
+    journal = _after_title(boxed[0], pages) if boxed else max(pages, key=lambda name: len(pages[name]))
     year = years[journal].most_common(1)[0][0] if journal in years else _year_elsewhere(lines)
     return journal, year, dates.get(journal)
+
+
+def _after_title(boxed: str, pages: dict[str, set[int]]) -> str:
+    """The boxed citation's journal without the end of a title in capitalised words that ran
+    into it (MDPI: "Citation: Berg, A.; Dahl, C. Invented Title in Capitals. Nutrients 2021, 13,
+    1234." reads "Invented Title in Capitals. Nutrients"): the longest name read elsewhere (the
+    running foot's "Nutrients 2021, 13, 1234") that ends the boxed one after a full stop."""
+    shorter = [name for name in pages if boxed.endswith(f". {name}")]
+    return max(shorter, key=len) if shorter else boxed
 
 
 # a template's masthead prints placeholders for the numbers a paper gets when published ("Condensed Matter
@@ -302,7 +353,7 @@ def _citation_line(text: str, *, first_page: bool, metadata: bool) -> tuple[str,
         match = pattern.search(where)
         if match is None:
             continue
-        journal = _clean(_VOLUME_PART.sub("", match.group("journal")))
+        journal = _VOLUME_WORD.sub("", _clean(_VOLUME_PART.sub("", match.group("journal"))))
         words = 30 if _LONG_NAME.match(journal) else 16
         if journal.lower() in _NOT_JOURNALS or _NOT_FIRST.match(journal) or len(journal) < 3 or len(journal.split()) > words:
             continue
@@ -342,7 +393,10 @@ def _clean(name: str) -> str:
     """The journal's name as it is written: spaces single, no trailing marks, capitals title-cased."""
     name = " ".join(name.split()).strip(" ,.")
     if sum(ch.isupper() for ch in name) > 0.8 * sum(ch.isalpha() for ch in name) and len(name.split()) >= 2 and len(name) > 8:
-        words = [word.lower() if word.lower() in _SMALL and index else word.capitalize() for index, word in enumerate(name.split())]
+        words = [
+            word.lower() if word.lower() in _SMALL and index else "—".join(part.capitalize() for part in word.split("—"))
+            for index, word in enumerate(name.split())
+        ]
         name = " ".join(words)
     return name
 
@@ -363,6 +417,19 @@ def _name_alone(lines: list[tuple[int, str]]) -> str | None:
             pages.setdefault(_clean(match.group("journal")), set()).add(page)
     repeated = [name for name, found in pages.items() if len(found) >= 2]
     return max(repeated, key=lambda name: len(pages[name])) if repeated else None
+
+
+def _masthead_alone(lines: list[tuple[int, str]]) -> str | None:
+    """A journal's name alone as the first page's first line of words, its masthead without the
+    volume (a young journal's template: "North-Western European Journal of Mathematics" over its
+    logo's letters), where no line gives the paper's citation: the name with the word "journal"
+    in it, which a title seldom has (a title in capitals over the page may read "Advances in …",
+    "Letters on …"), set over the page's other lines (a line alone says nothing of where it
+    stands). :func:`citation_lines` gives the first page's lines from the top down."""
+    texts = [text.strip() for page, text in lines if page == 1]
+    first = next((index for index, text in enumerate(texts) if len(text.split()) >= 2), len(texts))
+    match = _NAME_ALONE.match(texts[first]) if first < len(texts) - 1 else None
+    return _clean(match.group("journal")) if match and re.search(r"(?i)\bjournal\b", match.group()) else None
 
 
 def _year_elsewhere(lines: list[tuple[int, str]]) -> int | None:
