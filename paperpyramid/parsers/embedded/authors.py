@@ -17,7 +17,10 @@ first names' size and weight (an affiliation's second line, ``Los Angeles``, is 
 affiliation's line are read (JACoW, ACM journals); a line the running heads repeat is read
 where it holds names only (amsart); a mark that wraps to the next box on the names' row is
 the name's before (AASTeX). An address is known by its institution, postcode or country, or
-as roman type right under names in bold (JSS); the front matter's labelled fields
+as roman type right under names in bold (JSS) or as smaller type right under names; an affiliation's
+line wrapped after a comma, or over an e-mail address that closes the entry, is no name; a version line
+under the title is none (:func:`_version_line`); a byline ("by …") follows a subtitle, which is not
+read; a note in the margin is no box beside; the front matter's labelled fields
 (nomenclature, CCS concepts, key words) end the names; a masthead over the title, read after
 it, is not among them. Names in a column beside the title are read there (ASME journals). A
 group signs the paper where no person does (JPSJ's subcommittee), or an organisation (a society,
@@ -40,6 +43,7 @@ from paperpyramid.dates import date_alone
 from paperpyramid.document import Author
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.layout import Line
 
 MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•"
 
@@ -218,9 +222,11 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
             break
         if any(other.x0 < block.x1 and block.x0 < other.x1 and block.top < other.bottom - 1 for other in affiliations):
             continue
-        if _under_bold_names(block, named):
+        if _under_bold_names(block, named) and not _BYLINE.match(block.text.strip()):
             after_affiliation = True
             affiliations.append(block)
+            continue
+        if _version_line(block):
             continue
         content = _names_over_affiliation(block)
         if not content:
@@ -249,6 +255,8 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
                 break
         if not content.strip(MARKS + _SPACING_ACCENTS + "0123456789, "):
             continue  # a block of marks or accents alone
+        if _BYLINE.match(content) and not after_affiliation:
+            text, named, previous, names_size, names_bold = "", [], None, None, None  # over a byline: the subtitle
         same_line = previous is not None and abs(block.top - previous.top) < 3 and -2 < block.x0 - previous.x1 < 0.3 * block.size
         split_word = same_line and text[-1:].isalpha() and (content[:1].isalpha() or content[:1] in _SPACING_ACCENTS)
         text += "" if split_word else (" " if same_line else ", ")
@@ -260,11 +268,27 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
     if stop is not None:  # the boxes beside, reached after the abstract in reading order
         for index in range(title_end + 1, len(blocks)):
             block = blocks[index]
-            if index in read or block.page != title.page or block.kind == "furniture":
-                continue
+            if index in read or block.page != title.page or block.kind in ("furniture", "aside"):
+                continue  # nor a note in the margin (Bioconductor's affiliation: "Cambridge Systems" / "Biology …")
             names = _names_over_affiliation(block) if title.bottom < block.top < stop.top else ""
             text += f", {names}" if names else ""
     return text
+
+
+#: a byline: the names after "by" (R News, The R Journal); what the zone read over it is the title's subtitle
+#: ("Utilities for handling genetic data" / "by Anna Example")
+_BYLINE = re.compile(r"^(?i:by)\s+[A-Z]")  # "By ANNA EXAMPLE" too
+
+
+#: a package's or document's version: "version 1.1-2", "Version 2.30.0", "v1.2.0"
+_VERSION = re.compile(r"\b(?:version\s+v?|v)\d+(?:[.-]\d+)+\b", re.I)
+
+
+def _version_line(block: Block) -> bool:
+    """Whether ``block`` is a line that gives the version a vignette documents, under the title
+    ("For ExamplePkg version 1.1-2, 2020-02-02"): no names, though its capitalised words and
+    its digits, read as marks, look like one ("For ExamplePkg")."""
+    return len(block.lines) == 1 and bool(_VERSION.search(block.text))
 
 
 # a section's number before its heading: "1 Introduction", "1. Introduction", "I. Introduction"
@@ -435,11 +459,22 @@ def _margin_names(blocks: list[Block], title_end: int) -> list[str]:
 
 
 def _under_bold_names(block: Block, named: list[Block]) -> bool:
-    """Whether ``block`` is set in roman right under names set in bold: their affiliation,
-    with or without an institution word (JSS: "Dirk Eddelbuettel" over "Debian Project")."""
-    if not named or not named[0].bold or block.bold or len(block.text.strip()) < 4:
+    """Whether ``block`` is set in roman right under names set in bold, or in smaller type right
+    under names: their affiliation, with or without an institution word (JSS: "Dirk
+    Eddelbuettel" over "Debian Project"; a bold face the text layer does not flag, its
+    affiliation a size smaller: "Anna Example" over "FH Technikum Wien"); not smaller lines that
+    open with more names before their affiliations (ACM: "LARS THØRVÄLD, The Thørväld Group, Iceland")."""
+    if not named or len(block.text.strip()) < 4:
+        return False
+    smaller = block.size < named[0].size - _SMALLER and not _names_before_affiliation(block, None)
+    if not (named[0].bold and not block.bold) and not smaller:
         return False
     return any(other.x0 < block.x1 and block.x0 < other.x1 and 0 <= block.top - other.bottom < other.size for other in named)
+
+
+#: how much smaller, in points, an affiliation's type is than its names' where a class sets it a size down
+#: (10pt under 11pt names, 9pt under 10pt); a name's accents or marks change a line's size less
+_SMALLER = 0.6
 
 
 def _affiliation_line(text: str, *, names_after_mark: bool = True) -> bool:
@@ -530,16 +565,44 @@ def _names_over_affiliation(block: Block) -> str:
         return _affiliation_line(text) and not (i and _group_under_marked_names(text, sizes[i], " ".join(texts[:i]), sizes[i - 1]))
 
     cut = next((i for i in range(len(texts)) if affiliation(i)), 0)
-    if cut == 0 or not all(split_names(text) for text in texts[:cut]):
+    head = _names_of_lines(block.lines[:cut])
+    if cut == 0 or not _names_head(head):
         return ""
     # names and affiliations in turn, stacked (article's \\author{A \\ Univ. X \\and B \\ Univ. Y}): a line
     # of names alone in the first names' type, with an affiliation right under it, is the next author's
     stacked = [
         texts[i]
         for i in range(cut + 1, len(texts) - 1)
-        if not affiliation(i) and affiliation(i + 1) and abs(sizes[i] - sizes[0]) <= 0.3 and mostly_names(texts[i])
+        if not affiliation(i)
+        and affiliation(i + 1)
+        and abs(sizes[i] - sizes[0]) <= 0.3
+        and mostly_names(texts[i])
+        and not _affiliations_last_line(texts, i)
     ]
-    return ", ".join(texts[:cut] + stacked)
+    return ", ".join([head, *stacked])
+
+
+def _names_head(head: str) -> bool:
+    """Whether the lines over a block's first affiliation line, read as one (a name wrapped at the
+    line's end joined: "…, Carl Dahl, Anna" / "Berg"), are names: mostly names, not a department's
+    subjects over its institute ("Applied Mathematics & Statistics, and Scientific Computation" /
+    "Center for …", where "Statistics" is no name)."""
+    return bool(split_names(head)) and mostly_names(head)
+
+
+def _affiliations_last_line(texts: list[str], index: int) -> bool:
+    """Whether the line ``texts[index]`` goes on with the affiliation over it, not the next author's
+    name: the line over it ends in a comma, wrapped ("…, University of California," / "Los
+    Angeles"); or an e-mail address alone under it closes an author's entry (name, affiliation's
+    lines, address), so that it is a name only where the line over it closed the entry before
+    ("Anna Berg" / "Department of Statistics" / "Example Tech" / "aberg@example.edu")."""
+    if texts[index - 1].rstrip().endswith(","):
+        return True
+    return _contact_alone(texts[index + 1]) and not _contact_alone(texts[index - 1])
+
+
+def _contact_alone(text: str) -> bool:
+    return "@" in text and len(text.split()) <= 2
 
 
 # an institution's acronym: three capitals or more ("ENSIMAG", "INP", "CNRS")
@@ -555,7 +618,12 @@ def _names_text(block: Block) -> str:
     ``Margo Schlanger♦``), or before a group under names with marks (``Carl Dahl2`` / ``the ABC
     Study Group``), not inside one name (``Hannah`` / ``M. McGee``). A line that is a date alone
     is no name's ("SDC" / "November 2017" under a report's title: the place and the version's date)."""
-    lines = [line for line in block.lines if not date_alone(line.text)]
+    return _names_of_lines(block.lines)
+
+
+def _names_of_lines(lines: list[Line]) -> str:
+    """:func:`_names_text` of some of a block's lines."""
+    lines = [line for line in lines if not date_alone(line.text)]
     if not lines:
         return ""
     groups = [[_without_contact(lines[0].text)]]

@@ -17,7 +17,7 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   "This is a preprint of:" over the citation, a vignette's "This document was published in a
   similar form in" or "Parts of this vignette have been published previously by …:" over it,
   a title's note "An earlier version of this paper appeared in Journal …, Vol. 14, No. 3 (May
-  2005)", read with up to three lines under the cue), where the journal follows the authors and title
+  2005)" or "A smaller version of this article appeared in R-News, Vol.1/3, 9.2001", read with up to three lines under the cue), where the journal follows the authors and title
   (after a quoted title too; with its section after a comma: ``Journal of Statistical Software,
   Code Snippets, 63(1), 1–32``; after the title's comma on Taylor & Francis's cover page: ``…
   (2019) Title, Journal of …, 28:1, 1-12, DOI: …``; before its volume in Elsevier's accepted
@@ -192,16 +192,16 @@ CUE = re.compile(
     r"|(?:this (?:paper|article|work) )?(?:should|may|can|must) be cited as(?: follows)?\s*:?"
     # a self-archived copy's footnote: "This is a preprint of an article published in The American Statistician, Volume 60, …"
     r"|\b(?:pre-?print|post-?print|(?:accepted )?manuscript|version|copy) of an? article (?:(?:to be )?published|accepted for publication|to appear) in(?-i: the)?"
+    # a title's note on a version the journal printed: "∗A smaller version of this article appeared in R-News,
+    # Vol.1/3, 9.2001", "∗An earlier version of this paper appeared in Journal of …, Vol. 14", "… was published in …"
+    r"|\bversion of this (?:paper|article|work|manuscript|chapter|vignette) (?:has )?(?:appeared|appears|(?:was|is|has been) published) in(?-i: the)?"
     # the same note with the citation under it: "This is a preprint of:" / "Singmann, H., & Kellen, D. (2019). … In …"
     # (the colon is left to ``rest``, which the line may end with)
     r"|\bthis is an? (?:pre-?print|post-?print|(?:author'?s? )?(?:accepted )?manuscript) of\s*(?=:)"
     # a vignette that prints the paper it was published as: "This document was published in a similar form in" /
     # "Gerber F, Furrer R (2015). “…” Journal of …", "Parts of this vignette have been published previously by the Journal of …:"
     r"|\b(?:parts of )?this (?:document|vignette|paper|article|chapter|manuscript|report) (?:was|were|is|has been|have been) published"
-    r"(?: in (?:a )?similar form| previously| earlier| before)? (?:in|by)\b"
-    # a title's note on the version published before: "∗An earlier version of this paper appeared in Journal of …, Vol. 14"
-    r"|\b(?:an? )?(?:earlier|previous|preliminary|shorter|longer|extended|abridged|conference) version of this"
-    r" (?:paper|article|work|manuscript|chapter|vignette) (?:has )?(?:appeared|appears|was published|is published) in\b)\s*(?P<rest>.+)",
+    r"(?: in (?:a )?similar form| previously| earlier| before)? (?:in|by)\b)\s*(?P<rest>.+)",
     re.I,
 )
 # after a quoted title too: "… Leroux Models.” Journal of …", "… Title," Journal of …"
