@@ -34,6 +34,7 @@ table's grids before taking it for a parser's fault. ``--failures N`` names the 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import logging
@@ -51,6 +52,8 @@ from paperpyramid.eval.latex_source import read_tex, strip_comments, verbatim_as
 from paperpyramid.eval.parse import read_manifest  # noqa: E402
 from paperpyramid.eval.table_scores import CAPTION_PAIRING, PaperTables, TableGrid, TableScore, caption_similarity, score_tables  # noqa: E402
 from paperpyramid.parsers.embedded.parser import parse_pdf  # noqa: E402
+from paperpyramid.parsers.latex.limits import BadSource, LatexLimits  # noqa: E402
+from paperpyramid.parsers.latex.macros import expand_macros  # noqa: E402
 from paperpyramid.parsers.latex.scan import find_end, read_group, read_optional, skip_space  # noqa: E402
 from paperpyramid.parsers.latex.tabular import find_tabulars, tabular_cells  # noqa: E402
 from paperpyramid.parsers.latex.text import plain  # noqa: E402
@@ -90,6 +93,15 @@ _PART = re.compile(r"\s*\(?[a-z]\)\s*$", re.IGNORECASE)
 _MARKUP = re.compile(r"[\\$^_{}|`']|\?\?|^\+|\+$")
 # a strut's or a rule's dimensions ("0pt11pt", "[-1ex]0pt3.5ex", "2.2ex" before a word): nothing printed
 _STRUT = re.compile(r"(?:\[-?[\d.]+(?:pt|ex|em)\])?(?:-?\d*\.?\d+(?:pt|ex|em)){2}|^-?\d*\.?\d+(?:ex|em)(?=[A-Z])")
+# the definition of a macro with parameters, up to its body's brace
+_WITH_PARAMETERS = re.compile(
+    r"\\(?:(?:re|provide)?newcommand|DeclareRobustCommand)\*?\s*(?:\{\s*\\[A-Za-z@]+\s*\}|\\[A-Za-z@]+)\s*\[\s*[1-9]\s*\](?:\s*\[[^\]]*\])?\s*(?=\{)"
+    r"|\\[gex]?def\s*\\[A-Za-z@]+\s*#[^{]*(?=\{)"
+)
+# Sweave's inline code, whose value the PDF prints (on one line: a "%" in it reads as a comment's start)
+_SEXPR = re.compile(r"\\Sexpr\s*\{[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*\}")
+# a dingbat (pifont's check mark, \ding{51}): no letter or digit of a loose cell
+_DINGBAT = re.compile(r"\\ding\s*\{\d+\}")
 
 
 def _number(label: str | None) -> str | None:
@@ -115,15 +127,43 @@ def _gold_cell(cell: str) -> str:
     return "" if _MARKUP.search(cell) else _loose(cell)
 
 
+def _printed_otherwise(text: str) -> str:
+    """The source with what the LaTeX parser's text would misread as printed words made what the
+    PDF shows: Sweave's inline ``\\Sexpr{code}`` an unresolved "??" (the PDF prints the code's
+    value, which only running the source tells, so its cell is not counted), a dingbat
+    (``\\ding{51}``, a check mark, whose number the text would keep) nothing."""
+    return _DINGBAT.sub("", _SEXPR.sub("??", text))
+
+
+def _expanded(text: str) -> str:
+    """The source with the author's macros without parameters expanded, as the LaTeX parser and
+    the sections' gold (:func:`paperpyramid.eval.gold.latex_source_and_document`) expand them: the
+    parser's text drops an unknown command, and with it what the macro prints (a table's numbers
+    "1.453\\e 32" with ``\\newcommand{\\e}{\\text{e-}}``). A macro with parameters is left to the
+    text, which keeps its arguments as the printed words (``\\code{x}``, ``\\cs{x}``), where its
+    body may be built of what the text cannot render (font switches, ``\\char``, a class's
+    internals copied in). A macro that expands without end leaves the source as written."""
+    kept, start = [], 0
+    for match in _WITH_PARAMETERS.finditer(text):
+        if match.start() >= start:
+            kept.append(text[start : match.start()])
+            start = read_group(text, match.end())[1]
+    with contextlib.suppress(BadSource):
+        return expand_macros("".join(kept) + text[start:], LatexLimits()).text
+    return text
+
+
 def latex_tables(tex: Path) -> list[TableGrid]:
     """The captioned table floats of a LaTeX source, numbered as LaTeX counts them, each the rows
     of its ``tabular`` environments (the LaTeX parser's own :func:`tabular_cells`); cells loose,
     markup left uncounted (see the module). The floats are read from the source itself
     (comments out, verbatim out): the LaTeX parser's walk loses some classes' bodies (REVTeX's),
     and the tables with them. A float whose body is code's output (a ``verbatim`` chunk Sweave
-    runs) counts for the numbering only. A source's ``\\input`` files are not read: the unseen
-    sets hold one file per paper."""
-    text = verbatim_as_text(_VERBATIM.sub(lambda _: _GENERATED, strip_comments(read_tex(tex))))
+    runs) counts for the numbering only, and a cell with Sweave's inline ``\\Sexpr`` is not
+    counted (:func:`_printed_otherwise`). The author's macros are expanded first (:func:`_expanded`).
+    A source's ``\\input`` files are not read: the unseen sets hold one file per paper."""
+    text = _VERBATIM.sub(lambda _: _GENERATED, strip_comments(read_tex(tex)))
+    text = verbatim_as_text(_printed_otherwise(_expanded(text)))
     grids: list[TableGrid] = []
     for match in _FLOAT.finditer(text):
         end, _ = find_end(text, match.group(1), match.end())

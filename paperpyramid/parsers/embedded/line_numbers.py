@@ -61,9 +61,32 @@ def line_number_marks(runs: list[CharRun], height: float) -> list[Mark]:
         for column in _aligned(marks, edge):
             if edge == 1 and _text_right_of(column, runs) and not _left_of_text(column, runs):
                 continue  # left-aligned numbers with text after them: a table's first column
+            if _headed(column, runs, line):
+                continue
             if _counts_lines(column, height, line) and not _crossed(column, runs) and _outside_text(column, runs):
                 found.update({(mark[1], mark[2]): mark for mark in column})
     return list(found.values())
+
+
+def _headed(column: list[Mark], runs: list[CharRun], line: float) -> bool:
+    """Whether a word starts in the numbers' column just above them: a table's head over its
+    column of row numbers ("No.", "func."), reached up through the rows above where only some
+    of the numbers share an edge (10 to 23, right-aligned, under 1 to 9). A review copy's numbers
+    stand in a margin or a gutter where no line of the text starts, so nothing heads them; on a
+    float page a table's row numbers stand left of all other text, and this tells them apart."""
+    x0, x1 = min(mark[1] for mark in column), max(mark[3] for mark in column)
+    starts = {(mark[1], mark[2]) for mark in column}
+    above: CharRun | None = None
+    headed = False
+    for run in sorted((run for run in runs if run.boxes and x0 - _COLUMN_SLACK <= run.x0 <= x1), key=lambda run: run.top):
+        if _LEAD_NUMBER.match("".join(run.chars[:6])):
+            headed = headed and above is not None and run.top - above.bottom <= 2 * line
+            if headed and (run.boxes[0], run.top) in starts:
+                return True
+        else:
+            headed = True
+        above = run
+    return False
 
 
 def _lead_marks(runs: list[CharRun]) -> list[Mark]:

@@ -59,7 +59,7 @@ from paperpyramid.parsers.embedded.table_columns import (
 from paperpyramid.parsers.embedded.table_grid import ruled_grid
 from paperpyramid.parsers.embedded.table_headers import header_cells, header_rows, labels_over_gaps, two_level_header
 from paperpyramid.parsers.embedded.table_printed_rows import printed_rows, row_cells, spans_table
-from paperpyramid.parsers.embedded.table_region import find_region, next_captions_table, region_over_caption
+from paperpyramid.parsers.embedded.table_region import find_region, hugs_lines_above, next_captions_table, region_over_caption
 from paperpyramid.parsers.embedded.table_row_joins import join_rows
 from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules, read_rules
 from paperpyramid.parsers.embedded.table_spaces import THIN_SPACE
@@ -80,6 +80,10 @@ __all__ = [
 
 # a line of points alone: a full stop, a comma, a colon, a middle dot
 _POINTS = re.compile(r"[.,:;·]+")
+# a piece that ends a sentence, after which TeX stretches a justified line's space the most
+_SENTENCE_END = (".", ":", ";", "?", "!")
+# a line of a paragraph in a cell holds this many characters at least
+_PARAGRAPH_LINE = 25
 
 
 def extract_table(pdf_path: Path, page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
@@ -167,7 +171,7 @@ def _table_cells(
     if cells is not None:
         return cells, None
     region = find_region(lines, rules, page_bbox, caption_bbox)
-    if region is not None and next_captions_table(lines, region, caption_bbox):
+    if region is not None and (next_captions_table(lines, region, caption_bbox) or hugs_lines_above(lines, region, caption_bbox)):
         above = region_over_caption(lines, page_bbox, caption_bbox)
         cells = read_region(lines, rules, above) if above is not None else None
         if cells is not None:
@@ -193,7 +197,7 @@ def read_box(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list
         for line in lines
         if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1 and top <= line.top and line.bottom <= bottom + 1
     ]
-    whole = [_listed(line) for line in whole if not _stray_point(line, whole)]
+    whole = _sentence_spaces_closed([_listed(line) for line in whole if not _stray_point(line, whole)])
     inside = [part for line in whole for part in line.parts or (line,)]
     grid = ruled_grid(inside, rules, region)
     if grid is not None:
@@ -234,6 +238,41 @@ def _listed(line: Line) -> Line:
         else:
             parts.append(part)
     return dataclasses.replace(line, parts=parts)
+
+
+def _sentence_spaces_closed(lines: list[Line]) -> list[Line]:
+    """The lines with a word or two read apart after a sentence's end joined again to the words
+    before it, where together they fill the measure of the cell's paragraph: a justified cell
+    (LaTeX's ``p{}``) stretches the space after a sentence three times as much as a word space,
+    so a line of few spaces leaves the next sentence's first word a column's gap away ("Fed to
+    embed().        An" over "as.dimRedData() methods exists for ..."). The line under them
+    starts where they start and ends where they end."""
+    lone = [line for line in lines if len(line.text.split()) <= 2]
+    if not lone:
+        return lines
+    joined: dict[int, Line] = {}
+    gone: set[int] = set()
+    for piece in lone:
+        left = max(
+            (line for line in lines if line.x1 < piece.x0 and abs(line.mid_y - piece.mid_y) < 0.3 * piece.height),
+            key=lambda line: line.x1,
+            default=None,
+        )
+        if left is None or id(left) in joined or not left.text.rstrip().endswith(_SENTENCE_END):
+            continue
+        if any(
+            0 < line.top - left.top <= 1.6 * left.height
+            and abs(line.x0 - left.x0) <= 1
+            and abs(line.x1 - piece.x1) <= 1
+            and len(line.text) >= _PARAGRAPH_LINE
+            for line in lines
+        ):
+            # the stretched space inside one word of the line's, so that no cut between cells falls there
+            last = (left.words or [(left.text, left.x0, left.x1)])[-1]
+            words = [*(left.words or [])[:-1], (f"{last[0]} {piece.text}", last[1], piece.x1)]
+            joined[id(left)] = dataclasses.replace(left, text=f"{left.text} {piece.text}", x1=piece.x1, words=words, parts=None)
+            gone.add(id(piece))
+    return [joined.get(id(line), line) for line in lines if id(line) not in gone]
 
 
 def _stray_point(line: Line, lines: Sequence[Line]) -> bool:

@@ -26,7 +26,7 @@ from paperpyramid.parsers.embedded.table_ends import before_wide_gap, running_he
 from paperpyramid.parsers.embedded.table_printed_rows import printed_rows
 from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules, on_page
 
-__all__ = ["body_margins", "find_region", "next_captions_table", "prose_line", "region_over_caption"]
+__all__ = ["body_margins", "find_region", "hugs_lines_above", "next_captions_table", "prose_line", "region_over_caption"]
 
 # "Table 2", "Fig. 3a", "TABLE IV" (Roman numerals in capitals: "Table In" is no caption)
 _CAPTION_START = re.compile(r"^\s*(?i:table|tab\.|fig\.?|figure|scheme|chart)\s*(?:[A-Za-z]?\d+[A-Za-z]?|[IVX]+)\b")
@@ -49,6 +49,8 @@ _TEXT_ACROSS = 0.7
 _PAST_BOTTOM = 0.05
 # a caption under its table sits closer under it than this share of the gap over a table under a caption
 _HUGS = 0.6
+# a caption under its unruled table sits closer under it than this share of the gap over the text under it
+_HUGS_ABOVE = 0.75
 # a rule that closes a table is at least this share of its top rule's width
 _AS_WIDE = 0.8
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
@@ -124,6 +126,22 @@ def next_captions_table(lines: Sequence[Line], region: BBox, caption_bbox: BBox)
         return False  # no caption under the region, or text between (a table's subcaption is a line or two)
     above = under[captions[0] - 1].bottom if captions[0] else last
     return under[captions[0]].top - above < _HUGS * first
+
+
+def hugs_lines_above(lines: Sequence[Line], region: BBox, caption_bbox: BBox) -> bool:
+    """Whether the caption sits much closer under the lines over it than over the region's first
+    line under it: LaTeX sets a caption under its table a caption skip below it and the text after
+    the float a float's separation further down, where a caption over its table is set close over
+    it. Then the table is the one over the caption (:func:`region_over_caption`), and the lines
+    under it running text the float interrupted (a paragraph's last line, a display)."""
+    x0, _, x1, bottom = region
+    cx0, ctop, cx1, cbottom = caption_bbox
+    beside = [line for line in lines if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1]
+    under = [line.top for line in beside if line.top >= cbottom - 0.5 and line.bottom <= bottom + 1]
+    over = [line.bottom for line in beside if line.bottom <= ctop + 0.5 and line.x1 > cx0 and line.x0 < cx1]
+    if not under or not over:
+        return False
+    return ctop - max(over) < _HUGS_ABOVE * (min(under) - cbottom)
 
 
 def body_margins(column: Sequence[Line]) -> list[tuple[float, float]]:
@@ -256,11 +274,27 @@ def _running_text(column: Sequence[Line], top: float, limit: float) -> float:
 def _as_wide(rules: list[Rule]) -> list[Rule]:
     """The rules as wide as the first (the table's top rule) or nearly: a rule over some of the
     columns (under a label that spans them) closes nothing, nor does one of a figure or an
-    algorithm set in one column of the page under a table across both (its notes between)."""
+    algorithm set in one column of the page under a table across both (its notes between). A
+    pair of rules of one extent reaching past either end of the top rule, the last under the
+    caption, is none of the table's (every rule of a table lies within its top rule's width):
+    they are the top and bottom sides of a shaded box under it (a code listing's). Rules across
+    the page between the parts of a table split under one caption (AASTeX's) are three or more
+    with its bottom rule, and stay."""
     if not rules:
         return rules
     width = rules[0].x1 - rules[0].x0
-    return [rule for rule in rules if rule.x1 - rule.x0 >= _AS_WIDE * width]
+    reach = _PAST_BOTTOM * width + 2.0
+    past = [rule.x0 < rules[0].x0 - reach or rule.x1 > rules[0].x1 + reach for rule in rules]
+    # a box's top and bottom sides (one extent), the last rules under the caption
+    box = (
+        len(rules) >= 3
+        and past[-2:] == [True, True]
+        and not past[-3]
+        and abs(rules[-2].x0 - rules[-1].x0) <= 2
+        and abs(rules[-2].x1 - rules[-1].x1) <= 2
+    )
+    end = len(rules) - 2 if box else len(rules)
+    return [rule for rule in rules[:end] if rule.x1 - rule.x0 >= _AS_WIDE * width]
 
 
 def _closing_rules(rules: list[Rule], column: Sequence[Line], span: tuple[float, float]) -> list[Rule]:

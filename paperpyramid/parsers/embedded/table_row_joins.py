@@ -454,16 +454,17 @@ def _wrap_threshold(gaps: Sequence[float], size: float) -> float:
 def _drop_notes(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
     """Trailing one-cell rows under the last rule or after a wide gap: notes, not cells. Notes
     of several lines ("a Letters are …", "b In 1992 …") go together where a rule closes the
-    table over the first of them."""
+    table over the first of them, and so do lines of prose a wide gap sets off (:func:`_prose_under`)."""
     if len(rows) < 3:
         return rows
+    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False)]
+    usual = statistics.median(gaps)
     start = len(rows)
     while start > 2 and len({column_of(line, edges) for line in rows[start - 1].lines}) == 1:
         start -= 1
     if start < len(rows) and any(rows[start - 1].bottom <= rule.y <= rows[start].top for rule in rules):
         rows = rows[:start]
-    gaps = [b.top - a.bottom for a, b in zip(rows, rows[1:], strict=False)]
-    usual = statistics.median(gaps)
+    rows = rows[: _prose_under(rows, edges, 3 * max(usual, 1.0))]
     while len(rows) > 2:
         last, above = rows[-1], rows[-2]
         one_cell = len({column_of(line, edges) for line in last.lines}) == 1
@@ -473,3 +474,23 @@ def _drop_notes(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
         else:
             break
     return rows
+
+
+def _prose_under(rows: list[PrintedRow], edges: Sequence[float], wide: float) -> int:
+    """Where the table's notes start: the rows after the last gap wider than ``wide``, where each
+    holds a line of prose across the columns' edges (a cell stays within its column; a note set
+    under the ``tabular`` runs across them, its numbers cut out of it as values: "(over | 50
+    replications)"); ``len(rows)`` where there are none."""
+    for start in range(len(rows) - 1, 1, -1):
+        if rows[start].top - rows[start - 1].bottom > wide:
+            notes = rows[start:]
+            if all(any(len(line.text) >= _PARAGRAPH_LINE and _across(line, edges) for line in row.lines) for row in notes):
+                return start
+            break
+    return len(rows)
+
+
+def _across(line: Line, edges: Sequence[float]) -> bool:
+    """Whether a line runs past the right edge of its column."""
+    column = column_of(line, edges)
+    return column + 1 < len(edges) - 1 and line.x1 > edges[column + 1] + 1.0
