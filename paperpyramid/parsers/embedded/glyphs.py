@@ -27,6 +27,9 @@ from paperpyramid.parsers.embedded.ocr import Glyph, read_glyphs
 
 #: (full font name, glyph code) -> the character(s) the glyph shows ("" for nothing)
 GlyphMap = dict[tuple[str, int], str]
+#: the font name of a GlyphMap's entries for characters that are mapped, but to the wrong text, in any
+#: font: (BY_CODE, the code pdfium reads) -> the text (TeX's bitmap fonts mapped to dingbats, :mod:`.bitmap_fonts`)
+BY_CODE = "\x00by code"
 
 #: a page whose letters are this mojibake (or more), or with this many mojibake characters,
 #: has unread fonts worth learning from; the shared corpus's text pages stay under 0.05 and
@@ -87,12 +90,14 @@ def _read_chars(raw: ctypes.c_void_p, glyphs: GlyphMap) -> tuple[list[str], dict
     chars = [chr(pdfium_c.FPDFText_GetUnicode(raw, index)) for index in range(n)]
     fonts = {font for font, _ in glyphs}
     read: dict[int, str] = {}
-    if not fonts:
+    if BY_CODE in fonts:
+        chars = [glyphs.get((BY_CODE, ord(ch)), ch) for ch in chars]
+    if not fonts - {BY_CODE}:
         return chars, read
     for index, font in _unmapped(raw, n):
         base = _base(font)
         if font in fonts or base in fonts:
-            code = ord(chars[index])
+            code = pdfium_c.FPDFText_GetUnicode(raw, index)
             chars[index] = glyphs.get((font, code), glyphs.get((base, code), ""))
             read[index] = base
     return chars, read
@@ -214,4 +219,15 @@ def decide(votes: dict[tuple[str, int], Counter[str]]) -> GlyphMap:
     return glyphs
 
 
-__all__ = ["GlyphMap", "MAX_OCR_PAGES", "UNREAD_CHARS", "UNREAD_SHARE", "decide", "learn", "page_text", "read_page", "unmapped_fonts"]
+__all__ = [
+    "BY_CODE",
+    "GlyphMap",
+    "MAX_OCR_PAGES",
+    "UNREAD_CHARS",
+    "UNREAD_SHARE",
+    "decide",
+    "learn",
+    "page_text",
+    "read_page",
+    "unmapped_fonts",
+]

@@ -28,6 +28,7 @@ from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.assembly import assemble, block_bbox, merge_continuations
 from paperpyramid.parsers.embedded.back_headings import mark_sections_on_citing
 from paperpyramid.parsers.embedded.back_matter import split_overgrown_back_matter
+from paperpyramid.parsers.embedded.bitmap_fonts import code_glyphs, dingbat_text
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.contents import set_aside_contents
@@ -91,8 +92,12 @@ def parse_pdf(
         if count > max_pages:
             raise TooManyPages(f"{path.name}: {count} pages is over the limit of {max_pages} (raise --max-pages to parse it)")
         pages = _extract_pages(pdf, path, started, time_limit)
+        by_code = code_glyphs(path) if dingbat_text(pages) else {}
+        if by_code:  # TeX's bitmap fonts mapped to dingbats: read again by their codes
+            pages = _extract_pages(pdf, path, started, time_limit, by_code)
         glyphs, glyph_note = read_unmapped_fonts(pdf, pages, deadline=None if time_limit is None else started + time_limit)
-        if glyphs:  # read again with the glyphs OCR taught
+        glyphs = {**by_code, **glyphs}
+        if glyphs.keys() - by_code.keys():  # read again with the glyphs OCR taught
             pages = _extract_pages(pdf, path, started, time_limit, glyphs)
         scanned = read_scans(pdf, path, pages, ocr, deadline=None if time_limit is None else started + time_limit)
         encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(pdf.raw) != -1
@@ -122,6 +127,8 @@ def parse_pdf(
     document.warnings += scanned.warnings
     if glyph_note:
         document.warnings.append(glyph_note)
+    if by_code:
+        document.warnings.append(f"TeX's bitmap fonts mapped to dingbats: {len(by_code)} characters read by their codes")
     if dropped:
         document.warnings.append(f"{dropped} of {total} lines dropped as unreadable (fonts without a Unicode mapping)")
     document.provenance = {
@@ -191,7 +198,7 @@ def _check_text_layer(path: Path, pages: list[Page]) -> None:
         raise NeedsOcr(f"{path.name}: no extractable text on any of {len(pages)} pages")
     # odd words, not letters of a script other than Latin, mark a font without a Unicode map
     unreadable, words = unreadable_words(" ".join(line.text for page in pages[:3] for line in page.lines))
-    if words >= 50 and unreadable > 0.5 * words:
+    if (words >= 50 and unreadable > 0.5 * words) or dingbat_text(pages):
         raise NeedsOcr(f"{path.name}: the text layer is unreadable (fonts without a Unicode mapping); run OCR first")
 
 
