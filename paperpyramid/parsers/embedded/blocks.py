@@ -250,7 +250,8 @@ def styled_lead(line: Line) -> str | None:
             return lead
         if _unclosed_lead(lead, line.text[prefix:]):
             return lead
-        if prefix == measured and line.lead_gap >= _EM_SPACE * line.size and _spaced_lead(lead, line.text[prefix:]):
+        spaced = line.lead_gap >= _EM_SPACE * line.size or (prefix == line.bold_prefix and half_em_lead(line, lead))
+        if prefix == measured and spaced and _spaced_lead(lead, line.text[prefix:]):
             return lead
     return None
 
@@ -279,6 +280,26 @@ def _unclosed_lead(lead: str, rest: str) -> bool:
 #: widest word spaces of loose justified lines measure some 0.8 of it
 _EM_SPACE = 0.95
 _SPACED_WORDS = 12
+#: TUGboat's (ltugboat's) run-in ``\\subsection`` sets half an em or more after its bold title,
+#: which a loose line's word spaces can pass; it is read where it also passes the median space
+#: between the words after it by this much (in the line's size): a justified line stretches
+#: those alike, and the gap after a bold name typed at a paragraph's start is one of them
+_HALF_EM = 0.5
+_OVER_WORDS = 0.15
+
+
+def half_em_lead(line: Line, lead: str) -> bool:
+    """Whether the bold ``lead`` is a run-in title by the half em after it (:data:`_HALF_EM`):
+    a gap short of an em, wider than the line's median word space by :data:`_OVER_WORDS`. Not a
+    statement's head, a word and its number ("**Fact ii**", "**Theorem 2**"): LaTeX's
+    ``\\newtheorem`` sets its bold head before the same half em (the list's ``\\labelsep``)."""
+    if line.lead_gap >= _EM_SPACE * line.size or line.word_gap <= 0 or _NUMBERED_HEAD.match(lead):
+        return False
+    return line.lead_gap >= line.size * max(_HALF_EM, line.word_gap / line.size + _OVER_WORDS)
+
+
+#: a statement's head: a word and its number, arabic, roman or a letter
+_NUMBERED_HEAD = re.compile(r"^[A-Z][a-z]+\s+(?:\d+(?:\.\d+)*|[ivxIVX]{1,5}|[A-Z])$")
 
 
 def _spaced_lead(lead: str, rest: str) -> bool:
@@ -287,8 +308,8 @@ def _spaced_lead(lead: str, rest: str) -> bool:
     set with ``\\hskip 1em``; in italics in some classes, "*Paragraphs*  Named paragraphs …").
     Bold typed by hand at a paragraph's start ("{\\bf Claim negation} Unless …") is followed by a
     word space, a third of that, and is not read: as often a sentence's bold subject
-    ("**Abstract-level evaluation** is inspired by …") as a title. A few words ending in a word or
-    a closed parenthesis, not a phrase cut short; not a colon, which ends a description list's
+    ("**Abstract-level evaluation** is inspired by …") as a title. A few words ending in a word,
+    a closed parenthesis or a question mark, not a phrase cut short; not a colon, which ends a description list's
     label ("**VCFs:**", set in a box as wide as the longest label); and a new sentence after it,
     not a word in small letters: a loose justified line stretches its spaces too ("*Rcpp*   is a
     CRAN package", a package's name in italics)."""
@@ -297,7 +318,8 @@ def _spaced_lead(lead: str, rest: str) -> bool:
         return False
     if rest.lstrip()[:1].islower():
         return False
-    return (lead[-1].isalnum() or lead[-1] == ")") and lead.count("(") == lead.count(")")
+    # a question ends the titles of a manual's questions ("**Use qtree with pdflatex?**  Earlier …")
+    return (lead[-1].isalnum() or lead[-1] in ")?") and lead.count("(") == lead.count(")")
 
 
 #: a statement's head, a word, its number and its name in parentheses: "Axiom 7 (A Sample Axiom)",
@@ -574,6 +596,10 @@ METADATA_LABEL = re.compile(
 )
 
 
+#: a relation between words, spaced as a display sets it: an unnumbered line with one is an equation
+_RELATION = re.compile(r"\s[=≠≤≥]\s")
+
+
 def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[str | None, str] | None:
     """Return (number, title) when the block reads as a section heading."""
     text = block.text.strip()
@@ -598,6 +624,8 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
         return None  # a line of code ("R> plot(z)"), whatever its style
     if match is None and _MATH_FONT.match(first.font) and not _ROMAN_FONT.match(first.font):
         return None  # a symbol set in a display's math italic ("Due", D sub u, e over it), not an italic heading
+    if match is None and _RELATION.search(text):
+        return None  # a display's equation of words in italics ("Head xs = xs First Error"), no title
     number = None
     title = text
     if match and re.fullmatch(r"[A-H]", match.group("num")) and match.group("title")[:1].islower():

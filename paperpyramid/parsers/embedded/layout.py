@@ -47,6 +47,9 @@ class Line:
     # the white space (points) after the bold prefix (the italic one where none is bold): LaTeX's
     # \paragraph sets an em there, a word space is a third of that (see blocks.styled_lead)
     lead_gap: float = 0.0
+    # the median white space between the words after that prefix: a run-in title whose gap is
+    # fixed glue shorter than an em (TUGboat's half em) is told from a stretched word space by it
+    word_gap: float = 0.0
     vertical: bool = False
     # filled by later passes
     column: int = 0
@@ -299,6 +302,7 @@ def _finish(run: CharRun, page: int) -> Line | None:
         bold_prefix=prefix,
         italic_prefix=italic_prefix,
         lead_gap=_lead_gap(run, run.prefix_bold if run.prefix_bold > 0 else run.prefix_italic),
+        word_gap=_word_gap(run, run.prefix_bold if run.prefix_bold > 0 else run.prefix_italic),
         vertical=vertical,
     )
 
@@ -311,6 +315,28 @@ def _lead_gap(run: CharRun, prefix: int) -> float:
     drawn = prefix - run.chars[:prefix].count(" ")  # characters with a box before the prefix's end
     boxes = run.boxes
     return boxes[2 * drawn] - boxes[2 * drawn - 1] if drawn > 0 and 2 * drawn < len(boxes) else 0.0
+
+
+def _word_gap(run: CharRun, prefix: int) -> float:
+    """The median white space between the words after ``run.chars[prefix]`` (0 with fewer than
+    two), measured as :func:`_lead_gap` measures the one before them; only lines with a styled
+    prefix are measured, so the loop runs over few lines."""
+    if not 0 < prefix < len(run.chars) or run.rtl or run.chars[prefix - 1] != " ":
+        return 0.0
+    first = drawn = prefix - run.chars[:prefix].count(" ")  # the index of the next drawn character's box
+    boxes = run.boxes
+    gaps: list[float] = []
+    previous = " "
+    for char in run.chars[prefix:]:
+        if char != " ":
+            if previous == " " and drawn > first and 2 * drawn < len(boxes):
+                gaps.append(boxes[2 * drawn] - boxes[2 * drawn - 1])
+            drawn += 1
+        previous = char
+    if len(gaps) < 2:
+        return 0.0
+    gaps.sort()
+    return gaps[len(gaps) // 2]
 
 
 _LIGATURES = str.maketrans(

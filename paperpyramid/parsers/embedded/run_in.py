@@ -30,6 +30,7 @@ from paperpyramid.parsers.embedded.blocks import (
     THEOREM_LIKE,
     Block,
     caption_start,
+    half_em_lead,
     join_lines,
     styled_lead,
 )
@@ -94,6 +95,8 @@ def _split(block: Block, before: Block | None) -> list[Block] | None:
     match = NUMBERED_RUN_IN.match(text)
     if lead is None and match is None:
         return None
+    if lead is not None and half_em_lead(first, lead) and _hanging(lines):
+        return None  # a description list's bold label, set half an em (``\\labelsep``) from its text
     if lead is None:
         assert match is not None
         lead = text[: match.end()]
@@ -135,6 +138,12 @@ def _starts_heading(before: Block, first: Line) -> bool:
         and not before.lines[-1].text.rstrip().endswith((".", ":"))
         and -first.height / 2 <= first.top - before.lines[-1].bottom < first.height
     )
+
+
+def _hanging(lines: list[Line]) -> bool:
+    """Whether the lines after the first stand an em or more right of it: an item of a
+    description list, its label out in the margin of its text, not a paragraph."""
+    return len(lines) > 1 and lines[1].column == lines[0].column and lines[1].x0 - lines[0].x0 >= lines[0].size
 
 
 def _wrapped_lead(block: Block) -> bool:

@@ -1,0 +1,70 @@
+"""A manual's questions as LaTeX's ``\\paragraph`` titles: a run-in title ending in a question mark.
+
+A manual's list of questions ("How do I …?") sets each as a ``\\paragraph`` run-in title, an em of
+space before its answer: "**Use qtree with pdflatex?**  Earlier versions of qtree …" (qtree's
+documentation). The question mark ends the title as a word does (:mod:`tests.test_run_in_spaced`);
+a question in bold a word space from the paragraph's text stays text."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from paperpyramid.document import Document
+from paperpyramid.parsers.embedded.parser import parse_pdf
+from tests.pdf_maker import styled_pdf
+
+Runs = list[tuple[str, str]]
+FILLER = (
+    "The clutches were counted along four transects every week, and the water level was read at "
+    "each visit from a staff gauge fixed to the bank of the stream before the survey began. "
+)
+EM = "     "  # five spaces of Helvetica, as in tests.test_run_in_spaced
+
+
+def _paper() -> bytes:
+    pages: list[list[tuple[float, float, float, Runs]]] = [[]]
+    y = 740.0
+
+    def line(runs: Runs, size: float = 10, gap: float = 13) -> None:
+        nonlocal y
+        pages[-1].append((72, y, size, runs))
+        y -= gap
+
+    def paragraph(text: str, lead: Runs | None = None) -> None:
+        nonlocal y
+        first, *rest = textwrap.wrap(text, 70) or [""]
+        line([*(lead or []), ("regular", first)])
+        for wrapped in textwrap.wrap(" ".join(rest), 88):
+            line([("regular", wrapped)])
+        y -= 8
+
+    line([("bold", "Counting clutches with a gauge")], size=16, gap=24)
+    line([("regular", "Ama Okafor, Erik Lindqvist")], gap=28)
+    line([("bold", "1 Introduction")], size=12, gap=18)
+    paragraph("Frogs of the genus Limnonectes lay their eggs in streams. " + FILLER * 2)
+    line([("bold", "2 How do I")], size=12, gap=18)
+    paragraph("Earlier versions of the gauge did not float. " + FILLER, lead=[("bold", "Read a flooded gauge?" + EM)])
+    paragraph("Because the water was too high. " + FILLER, lead=[("bold", "Why was it flooded?" + " ")])
+    line([("bold", "3 Results")], size=12, gap=18)
+    paragraph("Females guarded the clutches at night. " + FILLER * 2)
+    return styled_pdf(pages)
+
+
+@pytest.fixture(scope="module")
+def parsed(tmp_path_factory: pytest.TempPathFactory) -> Document:
+    path = tmp_path_factory.mktemp("run-in-questions") / "questions.pdf"
+    path.write_bytes(_paper())
+    return parse_pdf(path)
+
+
+def test_a_question_an_em_from_its_answer_is_a_section(parsed: Document) -> None:
+    titles = [section.title for section in parsed.sections]
+    assert "Read a flooded gauge?" in titles
+    section = next(section for section in parsed.sections if section.title == "Read a flooded gauge?")
+    assert section.blocks[0].text.startswith("Earlier versions")
+
+
+def test_a_question_a_word_space_from_its_text_stays_text(parsed: Document) -> None:
+    assert "Why was it flooded?" not in [section.title for section in parsed.sections]
