@@ -17,11 +17,12 @@ from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
 from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, prose, style_levels
 
 
-def demote_back_labels(blocks: list[Block]) -> None:
+def demote_back_labels(blocks: list[Block], body_size: float | None = None) -> None:
     """After the reference list, an appendix's sections are set as the body's are; an unnumbered
     heading there in a style no heading before the list uses (a reference card's bold group
     labels, "Creation", "Coercion", in a smaller bold over its two-column rows) labels a part of
-    a table or a list, not a section. Known headings ("Acknowledgments") and appendices stay."""
+    a table or a list, not a section. Known headings ("Acknowledgments") and appendices stay, and
+    so does an appendix's lower level (:func:`_appendix_level`)."""
     headings = [(index, block) for index, block in enumerate(blocks) if block.kind == "heading" and not block.extra.get("run_in")]
     listed = next(
         (
@@ -34,11 +35,35 @@ def demote_back_labels(blocks: list[Block]) -> None:
     if listed is None:
         return
     body_styles = {heading_style(block) for _, block in headings[:listed]}
+    numbered: Block | None = None  # the last numbered heading after the list
     for index, block in headings[listed + 1 :]:
         plain = block.title.lower().strip()
+        if block.number:
+            numbered = block
         if block.number or plain in blk.KNOWN_HEADINGS or plain.startswith(("appendix", "annex")) or heading_style(block) in body_styles:
             continue
+        if numbered is not None and _appendix_level(block, numbered, body_size):
+            continue
         blocks[index].kind = "paragraph"
+
+
+def _appendix_level(block: Block, numbered: Block, body_size: float | None) -> bool:
+    """Whether an unnumbered heading after the list is the level below the appendix's numbered
+    section above it ("Uniform Model Prior", a ``\\subsubsection*`` under "A.1 Available Model
+    Priors"): set in that section's own face at a smaller size, and larger than the body. A
+    reference card's group labels are set at the card's size, in a face of their own."""
+    line, above = block.lines[0], numbered.lines[0]
+    return (
+        body_size is not None
+        and bool(line.font)
+        and line.font == above.font
+        and block.size < numbered.size
+        and block.size >= body_size + _LARGER
+    )
+
+
+#: how much larger than the body a heading of an appendix's lower level is set at least (points)
+_LARGER = 0.5
 
 
 def mark_sections_on_citing(blocks: list[Block]) -> None:

@@ -28,11 +28,12 @@ _BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmssb
 _REGULAR_NAME = re.compile(r"regular|roman|book|light|thin|-regu\b|^(?:cm|sf|ec|tc)(?:r|ss|sl|ti|mi|sy|csc|tt|rm|cc|ssi|itt)\d", re.I)
 _ITALIC_NAME = re.compile(r"italic|oblique|\bcmti|cmti|cmmi|-it\b|\bit\d|-ital", re.I)
 #: a typewriter (fixed-pitch) face by its name, the one test of it for headings, listings and
-#: tables: TeX's typewriter faces ("CMTT10", "CMSLTT10", EC's "ECTT1000", txfonts' "t1xtt",
+#: tables: TeX's typewriter faces ("CMTT10", "CMSLTT10", EC's "ECTT1000" and its slanted and
+#: italic "SFST1000", "ECIT1000", where Sweave sets R's input), txfonts' "t1xtt",
 #: "LMMono10-Regular"), URW's Courier ("pcrr8a", "NimbusMonL-Regu") and the usual monospaced
 #: families ("Courier", "Inconsolata", "DejaVuSansMono", "Menlo"); never Monotype's text faces
 MONOSPACE_FONT = re.compile(
-    r"^[a-z\d]{0,5}tt\d*(?:$|[-_])|(?:^|[-+_])pcr[a-z]?\d|mono(?!type)|nimbusmon|courier|consol|typewriter|menlo|monaco|sourcecode",
+    r"^[a-z\d]{0,5}tt\d*(?:$|[-_])|^(?:sf|ec)(?:st|it)\d{4}$|(?:^|[-+_])pcr[a-z]?\d|mono(?!type)|nimbusmon|courier|consol|typewriter|menlo|monaco|sourcecode",
     re.I,
 )
 # a face without a name (a Type 3 font of an old dvips, unnamed by pdfium) is taken for a

@@ -62,8 +62,9 @@ def demote_axis_titles(blocks: list[Block]) -> None:
     """A plot's axis or panel title read after its tick labels is no heading, whatever follows it
     (a figure without a caption, the text going on under it: "Log10 of mean expression" after
     "3.0 3.5 4.0", then a paragraph): a heading whose blocks right before it are two tick labels
-    or more, set in its own face's family (Helvetica beside Helvetica-Bold), is a label. A
-    section's heading follows text, a caption or a table, never a plot's bare numbers in its face."""
+    or more (:func:`_ticks`: a block each, or an axis's numbers in one), set in its own face's
+    family (Helvetica beside Helvetica-Bold), is a label. A section's heading follows text, a
+    caption or a table, never a plot's bare numbers in its face."""
     for index, block in enumerate(blocks):
         if block.kind != "heading" or block.extra.get("outline") or block.extra.get("run_in"):
             continue
@@ -76,11 +77,28 @@ def demote_axis_titles(blocks: list[Block]) -> None:
             # numbers of a table on the page before is a heading
             if before.page != block.page:
                 break
-            if not _TICK.match(before.text.strip()) or _family(before.lines[0].font) != family:
+            if _family(before.lines[0].font) != family:
                 break
-            ticks += 1
+            found = _ticks(before.text)
+            if not found:
+                break
+            ticks += found
         if ticks >= _TICKS:
             block.kind = "paragraph"
+
+
+def _ticks(text: str) -> int:
+    """How many tick labels a block holds: one number, or an axis's numbers read as one line
+    ("0 0.01 0.02 0.04", "27 28 29 30") that run in order, as a scale does; a table's row of
+    numbers seldom does. None: 0."""
+    labels = text.split()
+    if not labels or not all(_TICK.match(label) for label in labels):
+        return 0
+    if len(labels) == 1:
+        return 1
+    values = [float(label.replace("−", "-").replace("–", "-").replace(",", "").rstrip("%")) for label in labels]
+    steps = [b - a for a, b in zip(values, values[1:], strict=False)]
+    return len(labels) if all(step > 0 for step in steps) or all(step < 0 for step in steps) else 0
 
 
 def _family(font: str) -> str:

@@ -46,7 +46,7 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
     demote_axis_titles(blocks)
     _lowercase_headings(blocks)
     numbered_like_siblings(blocks, body_size)
-    demote_back_labels(blocks)
+    demote_back_labels(blocks, body_size)
     demote_paragraph_ends(blocks)
     for block in blocks:
         # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
@@ -178,6 +178,10 @@ def _lowercase_headings(blocks: list[Block]) -> None:
 _SIBLING_WORDS = 18
 #: a title that opens with a figure fused to its unit, a capital's stand-in: "4.1.3 3D barplot", "2.2 2D plots"
 _MEASURE = re.compile(r"\d+[A-Za-z]\b")
+#: a section's number: "4.1.2", or an appendix's section "A.3" (a letter alone may be a list's)
+_SECTION_NUMBER = re.compile(r"^(?:\d|[A-Z]\.\d)")
+#: what may stand before a title's capital: a quote mark or a bracket
+_OPENERS = "(['\"“‘’"
 
 
 def numbered_like_siblings(blocks: list[Block], body_size: float) -> list[int]:
@@ -189,30 +193,43 @@ def numbered_like_siblings(blocks: list[Block], body_size: float) -> list[int]:
     the face, size, weight and slant of the line, set apart from the body (bold, or a size of its
     own); it stands in its parent's section (:func:`within`: not "3.1 Measuring Teff", a heading
     printed as an example in a guide's appendix B); the title opens with a capital (or a figure
-    fused to its unit: "4.1.3 3D barplot") and ends no clause. Returns the blocks made headings."""
+    fused to its unit: "4.1.3 3D barplot") and ends no clause. Returns the blocks made headings.
+
+    An appendix numbers its sections as the body does ("A.3" beside "A.1" and "A.2"), and a title
+    may open with a quote or a bracket before its capital ("A.3 'Bayesian Regression' with …",
+    "2.4 (Treed) sequential D-optimal design"). Where no sibling of a line has been read as a
+    heading yet (every subsection of "7 Examples" is titled "Example n: …", a statement's label to
+    the blocks), the numbered headings of its depth in the other sections show the type: its
+    cousins ("3.1 dna_seg", "4.1 DNA segments")."""
     numbered: dict[str, list[Block]] = {}  # each parent number: its numbered headings
+    depths: dict[int, list[Block]] = {}  # each depth ("7.1": 1): its numbered headings
     for block in blocks:
-        if block.kind == "heading" and block.number and block.number[0].isdigit() and not block.extra.get("run_in"):
+        if block.kind == "heading" and block.number and _SECTION_NUMBER.match(block.number) and not block.extra.get("run_in"):
             numbered.setdefault(block.number.rpartition(".")[0], []).append(block)
+            depths.setdefault(block.number.count("."), []).append(block)
     found: list[int] = []
     last: str | None = None  # the number of the last heading on a line of its own
+    last_size = 0.0  # its size: an unnumbered heading set smaller stands inside its section
     for index, block in enumerate(blocks):
         if block.kind == "heading" and not block.extra.get("run_in"):
-            last = block.number
+            if block.number or block.size >= last_size:  # "Fixed g" under "A.2" leaves A.3 next
+                last, last_size = block.number, block.size
             continue
         if block.kind != "paragraph" or len(block.lines) > 2 or not (block.bold or abs(block.size - body_size) >= _APART):
             continue
         parts = blk._NUMBERING.match(block.text.strip())
         number = parts.group("num").rstrip(".") if parts else ""
-        if not parts or not number[0].isdigit() or not within(number, last):
+        if not parts or not _SECTION_NUMBER.match(number) or not within(number, last):
             continue
         title = parts.group("title").strip()
-        if not (title[:1].isupper() or _MEASURE.match(title)) or len(title.split()) > _SIBLING_WORDS or title.endswith((",", ";", ":")):
+        opening = title.lstrip(_OPENERS)
+        if not (opening[:1].isupper() or _MEASURE.match(title)) or len(title.split()) > _SIBLING_WORDS or title.endswith((",", ";", ":")):
             continue
-        if any(_same_type(block, sibling) for sibling in numbered.get(number.rpartition(".")[0], [])):
+        siblings = numbered.get(number.rpartition(".")[0]) or depths.get(number.count("."), [])
+        if any(_same_type(block, sibling) for sibling in siblings):
             block.kind, block.number, block.title = "heading", number, title.rstrip(" .")
             found.append(index)
-            last = number
+            last, last_size = number, block.size
     return found
 
 
@@ -231,8 +248,10 @@ _APART = 0.3
 
 def _same_type(block: Block, other: Block) -> bool:
     """Whether every line of ``block`` is set in the face, size, weight and slant of ``other``'s
-    first: a heading's two lines, not a heading and the first line of its paragraph."""
+    first: a heading's two lines, not a heading and the first line of its paragraph. A named face
+    is its weight too: a title with a name in typewriter has fewer bold letters ("7.7 Example 7:
+    Using user-defined gene_type and seg_plot" in CMBX12) but is set in the same face."""
     seen = other.lines[0]
-    return block.bold == other.bold and all(
+    return (block.bold == other.bold or bool(seen.font)) and all(
         line.font == seen.font and abs(line.size - seen.size) <= 0.2 and line.italic == seen.italic for line in block.lines
     )

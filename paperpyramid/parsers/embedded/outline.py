@@ -325,7 +325,8 @@ def _face_headings(blocks: list[Block], matched: dict[int, tuple[int, str]], fir
     heading, twice or more and nothing else, short lines of words heading prose is a level of
     headings (a listing's, a table's or the body's own type also sets blocks of several lines, or
     lines that head no prose). A face without a name is told by its height alone, so that height
-    must also stay under every outlined heading's; a named face, not be one of theirs."""
+    must also stay under every outlined heading's; a named face, not be one of theirs, nor a math
+    face (LMMathExtension10 sets the sum signs of the displays, read as "Pd", "Pn")."""
     named = [blocks[index].size for index in matched if blocks[index].kind == "heading"]
     if not named:
         return []
@@ -340,6 +341,8 @@ def _face_headings(blocks: list[Block], matched: dict[int, tuple[int, str]], fir
             continue
         if face in outlined_faces if face else size >= min(named):
             continue
+        if blk._MATH_FONT.match(face) and not blk._ROMAN_FONT.match(face):
+            continue  # a display's big operator ("Pn": the sum sign read as a P, its index beside it)
         if all(_face_heading(blocks, index) for index in members):
             found += members
     return found

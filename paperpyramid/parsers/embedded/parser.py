@@ -466,7 +466,8 @@ def _renumber_members(blocks: list[Block], new: list[Block]) -> None:
 def _require_following_text(blocks: list[Block]) -> None:
     """A heading introduces text. Labels inside figures ("Claim 1", "Supports") are
     followed by more labels and a caption, never by a paragraph. A listing is text too:
-    "Session Information" over one short line of code ("R> toLatex(sessionInfo())")."""
+    "Session Information" over one short line of code ("R> toLatex(sessionInfo())"), and so is a
+    short line that ends in a colon over a listing ("Stemming is done by:")."""
     content = [index for index, block in enumerate(blocks) if block.kind not in ("furniture", "aside", "title")]
 
     def introduces_text(position: int, depth: int) -> bool:
@@ -474,7 +475,13 @@ def _require_following_text(blocks: list[Block]) -> None:
             return True  # last block of the document: nothing to judge by
         nxt = blocks[content[position + 1]]
         if nxt.kind == "paragraph":
-            return len(nxt.text) >= 80 or nxt.page != blocks[content[position]].page or prose(nxt.text) or _listing(nxt)
+            return (
+                len(nxt.text) >= 80
+                or nxt.page != blocks[content[position]].page
+                or prose(nxt.text)
+                or _listing(nxt)
+                or _introduces_listing(position + 1)
+            )
         if nxt.kind in ("table_part", "caption"):
             return nxt.kind == "caption" and nxt.extra.get("caption_kind") == "table"
         if nxt.kind == "heading":
@@ -484,6 +491,12 @@ def _require_following_text(blocks: list[Block]) -> None:
                 or (depth < 2 and introduces_text(position + 1, depth + 1))
             )
         return True
+
+    def _introduces_listing(position: int) -> bool:
+        # "Stemming is done by:" over "> tm_map(reuters, stemDocument)": a short sentence that
+        # hands over to a listing is text, though too short to read as prose
+        after = blocks[content[position + 1]] if position + 1 < len(content) else None
+        return blocks[content[position]].text.rstrip().endswith(":") and after is not None and _listing(after)
 
     verdicts = {}
     for position, index in enumerate(content):

@@ -47,9 +47,10 @@ _ROW_GAP = 2.2
 _FILLED = 0.6
 _FILLED_SMALL = 0.8
 # a cell of code: a comment, a brace or semicolon ending it, an assignment, a keyword opening it,
-# an algorithm's numbered line ("12:"); this share of rows with one makes a listing
+# an algorithm's numbered line ("12:"); this share of rows with one makes a listing. A comment's
+# mark may be doubled: knitr prints R's output after "##" ("## Firmicutes  455  922")
 _CODE = re.compile(
-    r"^\s*(?://|/\*|#\s)|[{};]\s*$|^\s*[{}]|:=|==|!=|\+\+|&&|\|\||->|^\s*\d+:$"
+    r"^\s*(?://|/\*|#+(?:\s|$))|[{};]\s*$|^\s*[{}]|:=|==|!=|\+\+|&&|\|\||->|^\s*\d+:$"
     r"|^\s*(?:if|else|elif|end|for|while|do|return|break|continue|function|def|var|let|const|int|void|begin)\b(?!-)"
 )
 _CODE_ROWS = 0.4

@@ -100,8 +100,34 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     below = _closing_rules(_as_wide([rule for rule in crossing if top - 2 <= rule.y <= min(limit, footer)]), column, span)
     bottom = before_wide_gap(inside) + 0.5
     if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
-        bottom = below[-1].y + 0.5
+        bottom = _unclosed_last_row(inside, below, below[-1].y + 0.5)
     return (span[0], top, span[1], bottom)
+
+
+#: rules this many at least, evenly spaced, rule every row of a table
+_ROW_RULES = 4
+#: how far the space between two rules may stray from their usual spacing, as a share of it
+_PITCH_SLACK = 0.25
+
+
+def _unclosed_last_row(inside: Sequence[Line], rules: Sequence[Rule], bottom: float) -> float:
+    """The bottom of a table ruled over every row, where the last row has no rule under it
+    (``\\hline`` typed before each row and none after the last): its last rule is not its end.
+    The rules stand a row apart (after the header's, which may be taller), and right under the
+    last one, within that spacing, lie two cells or more that start where the cells of the row
+    above start: the last row. A paragraph after the table is one line across the column."""
+    ys = [rule.y for rule in rules]
+    gaps = [b - a for a, b in zip(ys, ys[1:], strict=False)]
+    if len(ys) < _ROW_RULES:
+        return bottom
+    pitch = statistics.median(gaps[1:])
+    if pitch <= 0 or any(abs(gap - pitch) > _PITCH_SLACK * pitch for gap in gaps[1:]):
+        return bottom
+    row = [line for line in inside if ys[-1] < line.top and line.bottom <= ys[-1] + pitch]
+    starts = [line.x0 for line in inside if ys[-2] < line.top and line.bottom <= ys[-1]]
+    if len(row) < 2 or not all(any(abs(line.x0 - x0) <= 2 for x0 in starts) for line in row):
+        return bottom
+    return max(bottom, max(line.bottom for line in row) + 0.5)
 
 
 def next_captions_table(lines: Sequence[Line], region: BBox, caption_bbox: BBox) -> bool:
@@ -411,6 +437,9 @@ def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
     edge or centred under it (:func:`_titled`)."""
     cx0, ctop, cx1, cbottom = caption_bbox
     caption = [line for line in column if line.top >= ctop - 1 and line.bottom <= cbottom + 1]
+    header = _header_in_caption(caption)
+    if header is not None:
+        return header.top - 0.5
     size = statistics.median(line.size for line in caption) if caption else None
     height = statistics.median(line.height for line in caption) if caption else None
     titled = bool(caption) and bool(_LABEL_ALONE.match(" ".join(line.text for line in caption)))
@@ -440,6 +469,24 @@ def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
         bottom = max(piece.bottom for piece in run)
         top, previous = bottom + 0.5, bottom
     return top
+
+
+def _header_in_caption(caption: Sequence[Line]) -> Line | None:
+    """The table's header row where the caption's block took it in (set close under a caption
+    of one line): a line under the caption's first whose words stand apart by more than an em
+    twice or more, as cells do ("Key Drivers    MODULES    Pvalues    FDRs", under "Table 2:
+    Summary result of wKDA"); a caption's own lines space their words as prose does."""
+    lines = sorted(caption, key=lambda line: line.top)
+    for line in lines[1:]:
+        words = line.words or []
+        gaps = [b[1] - a[2] for a, b in zip(words, words[1:], strict=False)]
+        if line.top >= lines[0].bottom - 1 and sum(1 for gap in gaps if gap > line.size) >= _HEADER_GAPS:
+            return line
+    return None
+
+
+#: a line with this many gaps wider than an em at least is a row of cells
+_HEADER_GAPS = 2
 
 
 def _run_on(line: Line, column: Sequence[Line]) -> list[Line]:
