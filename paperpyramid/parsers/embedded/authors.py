@@ -7,8 +7,9 @@ Springer's middle dots, Wiley's bars, ``and`` and a line break between two whole
 after a name (``Anna Berg PhD``, ``Carl Dahl, MD, MPH``) are no part of it, nor is a report's
 kind under the names (``TECHNICAL REPORT``); an e-mail address in brackets after a name is dropped, not
 taken for an affiliation (:func:`_without_contact`); names in capitals are title-cased; the letters that key
-the affiliations, glued to the names by the text layer (``Eddelbuettela``), are dropped (the
-key may open an acronym, ``bNICTA``, or a place with its web address).
+the affiliations, glued to the names by the text layer (``Eddelbuettela``) or set a space apart
+(``Collins a and …``), are dropped (the key may open an acronym, ``bNICTA``, or a place with its
+web address); a role in brackets after a name (``(parser and extensions)``) is no part of it.
 Authors set over their affiliations in boxes side by side are read box by box
 (:func:`_author_zone`), and so are names and affiliations stacked in turn in one box (an
 affiliation known by an institution's acronym too: ``ENSIMAG, Grenoble INP``); a numbered
@@ -27,8 +28,9 @@ group signs the paper where no person does (JPSJ's subcommittee), or an organisa
 press or publisher's programme: REVTeX's guides, even alone under the title over its address;
 an agency's whole name alone under the title: "European Centre for … Control (ECDC)"), and after the people where
 the byline ends in one (medical journals: "… on behalf of the ABC Study Group", or the group
-on a line of its own under names with marks), every person kept (:func:`group_tail`). The
-Info or XMP author list wins where it names more people.
+on a line of its own under names with marks), every person kept (:func:`group_tail`). Where
+no names follow the title, a name in the first page's head beside the date is the author's
+(:func:`_head_names`). The Info or XMP author list wins where it names more people.
 
 Moved out of :mod:`.front_matter`, which reads the title, DOI, journal and date, and asks here
 for the names (a line of names is never the title).
@@ -67,9 +69,11 @@ _INSTITUTION = re.compile(
 
 
 # a postal address: a postcode or street number of four to six digits (not an ORCID's groups), or
-# a country closing the line after a comma ("…, 1043 NX Amsterdam, The Netherlands")
+# a country closing the line after a comma ("…, 1043 NX Amsterdam, The Netherlands"), or a post
+# office box with its number, or France's "cedex" (an address set without commas: "LORIA BP 239
+# 54509 Vandœuvre-lès-Nancy cedex")
 _ADDRESS = re.compile(
-    r"(?<![\d-])\d{4,6}(?![\d-]).*,|,.*(?<![\d-])\d{4,6}(?![\d-])|,\s*(?:the\s+)?(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|China|Japan|Germany"
+    r"\b(?:B\.?\s?P\.?|P\.?\s?O\.?\s?Box|Postfach)\s*\d+\b|\bcedex\b|(?<![\d-])\d{4,6}(?![\d-]).*,|,.*(?<![\d-])\d{4,6}(?![\d-])|,\s*(?:the\s+)?(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|China|Japan|Germany"
     r"|France|India|Italy|Spain|Canada|Australia|Brazil|Netherlands|Switzerland|Sweden|Norway|Denmark|Finland|Austria|Belgium|Iceland"
     r"|Ireland|Israel|(?:South |Republic of )?Korea|Russia|Poland|Portugal|Greece|Turkey|Iran|Mexico|Argentina|Chile|Singapore|Taiwan"
     r"|Hong Kong|New Zealand|South Africa|Egypt|Nigeria|Kenya|Pakistan|Bangladesh|Thailand|Malaysia|Indonesia|Vietnam|Czech Republic"
@@ -117,10 +121,11 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
     among the contributors; a group named elsewhere in the zone is left out (an affiliation's
     "Machine Learning Group")."""
     zone = _author_zone(blocks, title_end) if title_end >= 0 else ""
-    printed = _without_letter_marks(split_names(zone), _letter_keys(blocks, title_end))
+    keys = _letter_keys(blocks, title_end)
+    printed = _without_letter_marks(split_names(_APART_MARK.sub(r"\1", zone) if keys else zone), keys)
     printed = (_margin_names(blocks, title_end) if title_end >= 0 else []) or printed
     joined = _joined_groups(zone) if printed else []
-    printed = printed or _group_names(zone, _SIGNER) or _signing_block(blocks, title_end)
+    printed = printed or _group_names(zone, _SIGNER) or _signing_block(blocks, title_end) or _head_names(blocks, title_end)
     for key in ("Author", "xmp:creators"):
         value = metadata.get(key, "")
         if "et al" in value.lower():
@@ -132,8 +137,12 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
     return [Author(name=name) for name in (people + joined if people else printed)]
 
 
-# an affiliation keyed by a letter set close to its first word: "aDebian and R Projects; bDepts of …"
-_LETTER_KEY = re.compile(r"(?:^|[;,]\s*)([a-h])(?=[A-Z][A-Za-z])")  # an acronym too: "bNICTA, PO Box …"
+# an affiliation keyed by a letter set close to its first word: "aDebian and R Projects; bDepts of …";
+# at a line's start the text layer may set it a space apart ("a Department of Physics, …")
+_LETTER_KEY = re.compile(r"(?:^\s?|[;,]\s*)([a-h])(?=[A-Z][A-Za-z])|^([a-h])\s(?=[A-Z][a-z])")  # an acronym too: "bNICTA, PO Box …"
+# a name's letter mark the text layer set a space apart ("John C. Collins a and …"): glued back, so
+# that it goes as the glued ones do (:func:`_without_letter_marks`)
+_APART_MARK = re.compile(r"(?<=[a-z]) ([a-h])(?=\s*(?:,|\band\b|&|$))")
 
 
 # an address on the web, as an affiliation gives one ("aDebian Project, http: // www. debian. org")
@@ -152,9 +161,9 @@ def _letter_keys(blocks: list[Block], title_end: int) -> set[str]:
     under = [block for block in blocks[title_end + 1 : title_end + 24] if block.page == page]
     alone = {block.text.strip() for block in under if re.fullmatch(r"[a-h]", block.text.strip())}
     return alone | {
-        match.group(1)
+        match.group(1) or match.group(2)
         for block in under
-        if affiliation_like(block.text) or "@" in block.text or _WEB.search(block.text)
+        if _AFFILIATION.search(block.text) or "@" in block.text or _WEB.search(block.text)  # "bNikhef Theory Group": no comma
         for line in block.lines
         for match in _LETTER_KEY.finditer(line.text.strip())
     }
@@ -333,6 +342,22 @@ def _group_names(zone: str, kind: re.Pattern[str] = _GROUP) -> list[str]:
     beside people's names, see :func:`group_tail`)."""
     parts = (_group_name(part, kind) for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
     return [part for part in parts if part]
+
+
+def _head_names(blocks: list[Block], title_end: int) -> list[str]:
+    """The author named only in the first page's head over the title, on one row with the date
+    (a manual's head set with ``fancyhdr``: "February 20, 2021" at the left, "David
+    Simmons-Duffin" at the right), where no names follow the title: a date beside it makes the
+    row a document's head, not a journal's section or a kicker over the title."""
+    if title_end < 0:
+        return []
+    title = blocks[title_end]
+    above = [block for block in blocks[:title_end] if block.page == title.page and block.bottom <= title.top and len(block.lines) == 1]
+    for block in above:
+        dated = any(other is not block and abs(other.top - block.top) < 0.5 * block.size and date_alone(other.text) for other in above)
+        if dated and not date_alone(block.text) and mostly_names(block.text) and not _affiliation_line(block.text):
+            return split_names(block.text)
+    return []
 
 
 def _signing_block(blocks: list[Block], title_end: int) -> list[str]:
@@ -652,11 +677,17 @@ def _without_contact(text: str) -> str:
     return _CONTACT.sub("", text).strip() or text.strip()
 
 
+# an author's part in the work, in brackets of lower-case words after the name (a manual's
+# "Jeffrey Mark Siskind (tree drawing and core package)"): no name, and its "and" parts none
+_ROLE = re.compile(r"(?<=[^\W\d_])\s*\((?=[a-z])[^()@\d]{3,60}\)")
+
+
 def split_names(text: str) -> list[str]:
     text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
     text = text.translate(_SUPERSCRIPTS)  # a word processor's marks as superscript characters: "Anna Berg¹²"
     text = re.split(r",?\s*\bwith (?:an? )?(?:appendix|appendices|afterword|foreword)\b", text, flags=re.I)[0]  # Annals' byline
     text = re.sub(r"^[\s,;]*by\s+", "", text, flags=re.I)  # a byline (R Journal, R News), after the zone's joining comma too
+    text = _ROLE.sub(",", text)  # what each author did, in brackets after the name, closes it: "(parser and extensions)"
     text = group_tail(text)[0]  # a group after the names is no person: "Carl Dahl on behalf of the ABC Group"
     text = re.sub(r"(?<=[^\W\d_])\[[^\]\s]{1,3}\]", "†", text)  # a mark in brackets: "Author Name[s]", "Smith[a]"
     text = re.sub(r"(?<=[^\W\d_])\((\d{1,2}(?:,\d{1,2})*)\)", r"\1", text)  # numbers in brackets: "Wimmer(1,2)", "Berg(1)"

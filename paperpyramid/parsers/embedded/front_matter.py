@@ -8,7 +8,11 @@
   :func:`.reading_order.remove_page_furniture` keeps it on page 1 and tags it); never a line
   of names with their marks (OUP sets them large); never a journal's masthead over its issue
   line (JSS); a first line read apart from the rest, too short alone or in smaller boxes, is
-  the title's (:func:`_line_over_title`);
+  the title's (:func:`_line_over_title`); a title at body size flush over its author's name set
+  a paragraph's indent in (TUGboat: :func:`_byline_opening`, under the journal's section head),
+  centred over a line of names with their marks, or a title of two words over \\maketitle's
+  name and date lines (:func:`_maketitle`); a line ending on a word no title ends on goes on in
+  a logo's smaller type under it (:func:`_cut_after_function_word`);
   a footnote's letter mark after it (REVTeX's ``a)``) is dropped, and a ``\\thanks`` symbol (``∗``),
   and a note's number glued to the last word where the note under it opens with that number
   (elsarticle: ``… Linear Algebra1``); a description of what the paper documents, set in its
@@ -79,10 +83,24 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
         best = next(
             (i for i, b in enumerate(blocks) if b.page == 1 and b.bold and _title_like(b, pages[0]) and _centred(b, pages[0])), None
         )
+    if best is None:  # a title at body size, centred over the names with their marks (a preprint's title page)
+        best = next(
+            (
+                i
+                for i, (b, below) in enumerate(pairwise(blocks))
+                if b.page == 1 and below.page == 1 and _title_like(b, pages[0]) and _centred(b, pages[0]) and _names_line(below.text)
+            ),
+            None,
+        )
+    if best is None:  # a title of two words, LaTeX's \maketitle over its author and date lines
+        best = next((i for i in range(len(blocks) - 2) if blocks[i].page == 1 and _maketitle(blocks[i : i + 3], pages[0], body_size)), None)
     if best is None:  # a title the running feet repeat, in bold at body size (TUGboat): kept for it
         best = next(
             (i for i, b in enumerate(blocks) if b.page == 1 and REPEATED_TITLE in b.lines[0].tags and _title_like(b, pages[0])), None
         )
+    opening = _byline_opening(blocks, pages[0], body_size)
+    if opening is not None and (best is None or (best < opening and len(blocks[best].text.split()) <= 3)):
+        best = opening  # over it, the journal's section head in display type ("Graphics Applications"), a title's words never
     if best is None:
         return []
     by_weight = blocks[best].size < body_size + 1  # found by its bold type, which then ends it too
@@ -96,6 +114,9 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             continue
         if block.page == 1 and (block.x1 <= previous.x0 or block.x0 >= previous.x1):
             continue  # a block beside the title (the authors in a margin column) does not end it
+        if _cut_after_function_word(previous, block):
+            members.append(index)  # "… l'espace avec" / "METAPOST": a logo's line in its own smaller type
+            break
         if block.page != 1 or abs(block.size - previous.size) > 0.6 or block.kind in ("caption", "formula", "furniture", "aside"):
             break
         if by_weight and not block.bold:
@@ -107,6 +128,49 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
     if following < len(blocks) and _description_start(blocks, [*members, following]) is not None:
         members.append(following)  # the description's last line, in smaller type: read with the title, not as names
     return members
+
+
+# words no title ends on (English, French, German): a title's line ending on one goes on below
+# (not "in", "on", "to", "die": "Plug-in", "Carry on", "How to", "To Die" may end one; nor "A": "Plan A")
+_OPEN_ENDED = re.compile(
+    r"(?<![\w-])(?:(?i:with|of|for|and|the|from|avec|pour|dans|des|du|les|et|sur|par|mit|und|für|von|zur|zum)|a|an|la|le|de|der|das)$"
+)
+
+
+def _cut_after_function_word(previous: Block, block: Block) -> bool:
+    """Whether ``block`` is the title's last line though its type differs: the title's line over it
+    ends on a word no title ends on ("… dans l'espace avec"), and the block is one short line right
+    under it, flush with it, in smaller type (a program's logo set in its own font, "METAPOST")."""
+    if block.page != previous.page or len(block.lines) != 1 or block.kind in ("caption", "formula", "furniture", "aside"):
+        return False
+    if not _OPEN_ENDED.search(previous.text.strip()) or block.size >= previous.size or block.size < 0.5 * previous.size:
+        return False
+    if not 0 <= block.top - previous.bottom <= 1.2 * previous.size or abs(block.x0 - previous.x0) >= 2 or len(block.text) >= 60:
+        return False
+    return not mostly_names(block.text)  # names flush under a title are its byline, whatever it ends on
+
+
+_ABSTRACT_HEAD = re.compile(r"^abstract\b", re.I)
+
+
+def _byline_opening(blocks: list[Block], first_page: Page, body_size: float) -> int | None:
+    """The title of an article that opens as TUGboat's do: the title at the body's size flush
+    with the column, the author's name on a line of its own under it indented by about a
+    paragraph's indent, then the abstract's or the first section's head. No type size tells
+    such a title from the text, and a section head of the journal in display type may stand
+    over it; the indented name under it does."""
+    for index in range(min(4, len(blocks) - 2)):
+        title, name, after = blocks[index : index + 3]
+        if title.page != 1 or after.page != 1 or abs(title.size - body_size) > 0.6 or len(title.lines) > 3:
+            continue
+        if not _title_like(title, first_page) or len(name.lines) != 1 or abs(name.size - title.size) > 0.6:
+            continue
+        indent = name.x0 - title.x0
+        if not 0.8 * title.size <= indent <= 3.5 * title.size or name.top - title.bottom > 2 * title.size:
+            continue
+        if mostly_names(name.text) and not _names_line(title.text) and (after.kind == "heading" or _ABSTRACT_HEAD.match(after.text)):
+            return index
+    return None
 
 
 def _goes_on_along_the_row(previous: Block, block: Block) -> bool:
@@ -239,6 +303,26 @@ def _short_title_over_the_rest(blocks: list[Block], first_page: Page, body_size:
     return None if any(_title_like(block, first_page) for block in longer) else short
 
 
+def _maketitle(stack: list[Block], first_page: Page, body_size: float) -> bool:
+    """Whether ``stack`` is LaTeX's standard title block of a short title: the title centred in
+    larger type, then one centred line of names, then the date's line ("Tree Macros" / "Emma
+    Pease" / "May 10, 1995"). Too short for a title alone (:func:`plausible_title`), two words
+    are one over a byline and its date."""
+    title, names, date = stack
+    text = title.text.strip()
+    if len(title.lines) != 1 or title.size < body_size + 1 or len(text.split()) != 2 or not text[:1].isupper():
+        return False
+    if (
+        text.lower().strip(" .:") in _GENERIC_TITLES
+        or text.lower().strip(" .:") in blk.KNOWN_HEADINGS
+        or title.kind in ("caption", "formula")
+    ):
+        return False
+    if not all(block.page == title.page and len(block.lines) == 1 and _centred(block, first_page) for block in stack):
+        return False
+    return mostly_names(names.text) and bool(re.fullmatch(rf"\s*(?:{DATE})\s*", date.text))
+
+
 def _short_title(block: Block, first_page: Page, body_size: float) -> bool:
     """A title of two words: set well above the body's type near the top of the page, and not
     an article type ("Research Article") or a known heading."""
@@ -259,7 +343,13 @@ def _names_line(text: str) -> bool:
     """Whether a line in large type is the authors' names, not a title: names only, two with
     their affiliation marks or three and more ("First Author,1,∗ Second Author,2 Third Author,3")."""
     names = split_names(text)
-    return (len(names) >= 3 or (len(names) == 2 and bool(re.search(rf"[\d{MARKS}]", text)))) and mostly_names(text)
+    marked = bool(re.search(rf"[\d{MARKS}]", text) or _LETTER_MARK.search(text))
+    return (len(names) >= 3 or (len(names) == 2 and marked)) and mostly_names(text)
+
+
+# an affiliation's letter after a name, set apart from it ("John C. Collins a and …"): a lone letter
+# before "and", a comma or the line's end, which no title's words are
+_LETTER_MARK = re.compile(r"[a-z]\s[a-h](?=\s*(?:,|\band\b|&|$))")
 
 
 def _centred(block: Block, page: Page) -> bool:

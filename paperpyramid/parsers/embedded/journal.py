@@ -26,7 +26,8 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   editors (``In D. H. Spieler & E. Schumacher (Eds.), New Methods in … (pp. 4–31)``). On the first page only, a
   masthead's name over the ISSN (``Journal of … ISSN: 1061-8600 (Print)``) or over its copyright
   line, with a journal's word (``American Journal of Epidemiology © The Author(s) 2019``), an
-  accepted manuscript's ``To appear in: Journal of Hydrology``, a
+  accepted manuscript's ``To appear in: Journal of Hydrology``, a draft's line naming the journal
+  it is for (``Brouillon d'article pour les Cahiers GUTenberg n°??``, its date no year), a
   proceedings' own line (``Proceedings of the 58th Annual Meeting of …, pages 4969–4983``), an
   ACM permission block's conference (``PLDI'09, June 15–20, 2009, …``), a conference's head
   over the page (the proceedings' title, then the meeting's days: ``Proceedings of the ASME
@@ -164,6 +165,14 @@ _FIRST_PAGE_LINES = [
     re.compile(rf"^(?P<journal>(?:Proceedings|(?:Extended\s+)?Abstracts)\s+of\s+.{{5,250}}?)\s+(?:[A-Z]{{2,}}[-\s]?\d{{4}}\s+)?{_DAYS}"),
     # Springer's first page online first: the name alone over the DOI ("Climatic Change" / "https://doi.org/10.1007/…")
     re.compile(rf"^{_J}\s+(?:https?://(?:dx\.)?doi\.org/|doi:\s*)10\.\d{{4,9}}/\S+$"),
+    # a draft's line naming the journal it is written for, with the issue still a placeholder
+    # ("Brouillon d'article pour les Cahiers GUTenberg n°?? — 22 mars 2001", "Draft for TUGboat"):
+    # as a "preprint submitted to" names its publisher; the draft's date is no publication's
+    re.compile(
+        r"^(?i:draft|brouillon|entwurf)(?:\s+(?:d['’]\s?|of\s+an?\s+|eines?\s+)?(?i:article|paper|manuscript|artikels?|beitrags?))?"
+        rf"\s+(?i:for|pour|für)\s+(?:(?:the|les|le|la|die|der|das)\s+)?{_J}"
+        r"(?=\s*(?:$|[,—–-]|n[˚°º]|no\.|vol\b|issue\b))"
+    ),
     # an overlay journal's stamp: "Accepted in Quantum 2017-05-09, click title to verify"
     re.compile(rf"^(?:Accepted|Published) in {_J},?\s+{_YEAR}-\d\d-\d\d\b"),
     # a title's or author's footnote that names the journal alone, after its mark: "∗Paper accepted in the
