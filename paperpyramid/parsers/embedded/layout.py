@@ -287,6 +287,7 @@ def _finish(run: CharRun, page: int) -> Line | None:
     # -1: no letter out of bold, or only a formula or code word inside the bold (see :mod:`.char_runs`)
     prefix = len(text) if run.prefix_bold == -1 and letters > 0 else max(run.prefix_bold, 0)
     italic_prefix = len(text) if run.prefix_italic == -1 and letters and run.italic == letters else max(run.prefix_italic, 0)
+    lead = run.prefix_bold if run.prefix_bold > 0 else run.prefix_italic  # the styled prefix a run-in title would be
     vertical = run.vertical_votes > 0 or (run.bottom - run.top) > 3 * max(run.x1 - run.x0, 1) and len(text) > 3
     return Line(
         text=normalize_text(text),
@@ -301,8 +302,8 @@ def _finish(run: CharRun, page: int) -> Line | None:
         font=font,
         bold_prefix=prefix,
         italic_prefix=italic_prefix,
-        lead_gap=_lead_gap(run, run.prefix_bold if run.prefix_bold > 0 else run.prefix_italic),
-        word_gap=_word_gap(run, run.prefix_bold if run.prefix_bold > 0 else run.prefix_italic),
+        lead_gap=_lead_gap(run, lead),
+        word_gap=_word_gap(run, lead),
         vertical=vertical,
     )
 
