@@ -61,7 +61,7 @@ from paperpyramid.parsers.embedded.table_headers import header_cells, header_row
 from paperpyramid.parsers.embedded.table_printed_rows import printed_rows, row_cells, spans_table
 from paperpyramid.parsers.embedded.table_region import find_region, hugs_lines_above, next_captions_table, region_over_caption
 from paperpyramid.parsers.embedded.table_row_joins import join_rows
-from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules, read_rules
+from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules, read_rules, without_word_boxes
 from paperpyramid.parsers.embedded.table_spaces import THIN_SPACE
 from paperpyramid.parsers.embedded.table_stacks import first_part, parts
 
@@ -199,6 +199,7 @@ def read_box(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list
     ]
     whole = _sentence_spaces_closed([_listed(line) for line in whole if not _stray_point(line, whole)])
     inside = [part for line in whole for part in line.parts or (line,)]
+    rules = without_word_boxes(rules, whole)
     grid = ruled_grid(inside, rules, region)
     if grid is not None:
         return grid

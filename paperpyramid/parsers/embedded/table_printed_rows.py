@@ -20,8 +20,9 @@ from paperpyramid.parsers.embedded.table_columns import column_of
 
 __all__ = ["GOES_ON", "VALUE", "PrintedRow", "mostly_values", "printed_rows", "row_cells", "row_columns", "spans_table"]
 
-# a line that goes on with a word in lower case: the lines of a cell wrapped over lines, not a new entry
-GOES_ON = re.compile(r"^[a-z][a-z-]*[,;:.)]?(?:\s|$)")
+# a line that goes on with a word in lower case: the lines of a cell wrapped over lines, not a
+# new entry; the word may be quoted or a code name in lower case ("as.data.frame()", "normalDB")
+GOES_ON = re.compile(r"""^["“'‘]?[a-z][A-Za-z-]*(?:[._][A-Za-z]\w*)*(?:\(\))?["”'’]?[,;:.)]?(?:\s|$)""")
 # a line this many times the usual line's height is a tall glyph's box, not a taller line
 _TALL = 1.6
 # the usual line's height is this far up the heights of the lines of words, low (a table of

@@ -42,6 +42,8 @@ _OVERLAP = 0.25
 # lines this close to the table's smallest pitch (top to top) are set a line apart; rows padded by
 # a quarter of the text size over a leading of 1.2 sit 1.2 line pitches apart
 _TIGHT = 1.06
+# a line starting this share of the text size left of the cell over it is no line of that cell
+_OUTDENT = 0.33
 # the smallest pitch is a line's (not a row's) when under this many line heights
 _LINE_PITCH = 1.3
 # a line of a paragraph in a cell holds this many characters at least; a word space is this share of the text size
@@ -221,7 +223,7 @@ def _stacked_in_cells(
 
 def _paragraphs_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float], right: dict[int, float]) -> bool:
     """Paragraphs set side by side a line at a time (rows alike, no gaps to tell): both rows
-    fill the same two columns or more, and in each of them the line above is long and
+    fill the same two columns or more, and in each of them the line above is long, of words, and
     was wrapped (the first word of the line under it would not have fit after it in its column)
     in the middle of a sentence."""
     if sum(1 for line in row.lines if len(line.text) >= 2) < 2 or not any(len(line.text) >= _PARAGRAPH_LINE for line in above.lines):
@@ -229,7 +231,11 @@ def _paragraphs_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float]
     mine, theirs = row_columns(row, edges), row_columns(above, edges)
     if len(theirs) < 2 or mine != theirs:
         return False
-    return all(_wrapped(above, row, column, edges, right, _PARAGRAPH_LINE) for column in mine)
+    # a long name of one token ("somatic.rate.ontarget.95.upper") is a label, no line of a paragraph
+    return all(
+        _wrapped(above, row, column, edges, right, _PARAGRAPH_LINE) and " " in _lowest_line(above, column, edges).text.strip()
+        for column in mine
+    )
 
 
 def _hangs_under(
@@ -390,13 +396,37 @@ def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
         group_row = _beside_labels(mine, theirs, first) and numbers
         partial = first not in mine or mine < theirs or first not in theirs
         stacked = theirs - {first} <= mine and mostly_values(row) and mostly_values(above)  # two rows of values, not a cell wrapped
-        wraps = mine != theirs and partial and not group_row and not stacked and not _new_sentence(above, row, edges)
+        wraps = (
+            mine != theirs
+            and partial
+            and not group_row
+            and not stacked
+            and not _new_sentence(above, row, edges)
+            and not _outdented(above, row, edges)
+        )
         if wraps and not row.alone and not ruled(above, row) and 0 < pitch(above, row) <= tight:
             above.lines += row.lines
             above.top, above.bottom = min(above.top, row.top), max(above.bottom, row.bottom)
         else:
             joined.append(row)
     return joined
+
+
+def _outdented(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
+    """A line set left of the cell over it, by more than a third of the text size, and not
+    centred under it (it reaches right past it twice as far as it starts left): a group's
+    heading at the table's edge over rows whose labels are indented, not that cell wrapped (a
+    cell's next line starts where its first did, or indented under it)."""
+    for line in row.lines:
+        column = column_of(line, edges)
+        over = [mine for mine in above.lines if column_of(mine, edges) == column]
+        if not over:
+            continue
+        cell = max(over, key=lambda mine: mine.top)
+        left, right = cell.x0 - line.x0, line.x1 - cell.x1
+        if left > _OUTDENT * line.size and right > 2 * left:
+            return True
+    return False
 
 
 def _new_sentence(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:

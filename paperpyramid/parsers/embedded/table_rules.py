@@ -17,9 +17,9 @@ import pypdfium2.raw as pdfium_c
 
 from paperpyramid.parsers.embedded.char_runs import turn_box
 from paperpyramid.parsers.embedded.clipped import address, hidden_objects, page_bounds
-from paperpyramid.parsers.embedded.layout import user_size
+from paperpyramid.parsers.embedded.layout import Line, user_size
 
-__all__ = ["BBox", "Rule", "horizontal_rules", "on_page", "page_bounds", "read_marks", "read_rules"]
+__all__ = ["BBox", "Rule", "horizontal_rules", "on_page", "page_bounds", "read_marks", "read_rules", "without_word_boxes"]
 
 #: x0, top, x1, bottom in points from the page's top-left corner, as :class:`Line` has them
 BBox = tuple[float, float, float, float]
@@ -30,6 +30,10 @@ _BLEED = 0.5
 _MARK_SIDE = 8.0
 # a thin path is a rule from this thickness down (as :func:`read_rules` takes it)
 _THIN = 2.5
+# a box whose sides lie this close to a line's top and bottom and to its words' ends hugs them
+_HUG = 1.5
+# a stop or a bracket beside a word, outside its box, is this share of the text size wide at most
+_MARK = 0.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +112,68 @@ def horizontal_rules(rules: Sequence[Rule]) -> list[Rule]:
         else:
             joined.append(piece)
     return sorted(joined, key=lambda rule: rule.y)
+
+
+def without_word_boxes(rules: Sequence[Rule], lines: Sequence[Line]) -> list[Rule]:
+    """``rules`` but the sides of boxes that hug words of a line: the shading behind code set
+    inline (Bioconductor's and knitr's styles box every ``\\texttt`` word, at times in two
+    boxes that touch), a box whose top and bottom sides lie on the line's top and bottom and
+    start at a word's start and end at a word's end, and whose upright sides run the line's
+    height between them. A row's shading or a cell's reaches past its words by the column's
+    padding; a word's box would part the lines of a cell wrapped under it as a rule between
+    rows does."""
+    at: dict[int, list[Line]] = {}
+    for line in lines:
+        if line.words:
+            for level in {round(line.top), round(line.bottom)}:
+                for key in (level - 1, level, level + 1):
+                    at.setdefault(key, []).append(line)
+    if not at:
+        return list(rules)
+    edges: dict[tuple[int, int, int], set[str]] = {}
+    spans: list[tuple[float, float, float, list[Rule]]] = []  # pieces that touch on one line, joined
+    for rule in sorted((rule for rule in rules if rule.horizontal), key=lambda rule: (round(rule.y), rule.x0)):
+        last = spans[-1] if spans else None
+        if last is not None and abs(rule.y - last[0]) <= 0.5 and rule.x0 <= last[2] + 1:
+            spans[-1] = (last[0], last[1], max(last[2], rule.x1), [*last[3], rule])
+        else:
+            spans.append((rule.y, rule.x0, rule.x1, [rule]))
+    for y, x0, x1, _ in spans:
+        for line in at.get(round(y), ()):
+            if _among_words(line, x0, x1):
+                edge = "top" if abs(y - line.top) <= _HUG else "bottom" if abs(y - line.bottom) <= _HUG else ""
+                edges.setdefault((id(line), round(x0), round(x1)), set()).add(edge)
+    boxes = {key for key, sides in edges.items() if {"top", "bottom"} <= sides}
+    if not boxes:
+        return list(rules)
+    dropped = {
+        id(piece)
+        for y, x0, x1, pieces in spans
+        for line in at.get(round(y), ())
+        if (id(line), round(x0), round(x1)) in boxes
+        for piece in pieces
+    }
+    by_line: dict[int, list[tuple[int, int]]] = {}
+    for line_id, left, right in boxes:
+        by_line.setdefault(line_id, []).append((left, right))
+
+    def upright_side(rule: Rule) -> bool:
+        x = (rule.x0 + rule.x1) / 2
+        return any(
+            abs(rule.top - line.top) <= _HUG and abs(rule.bottom - line.bottom) <= _HUG and left - _HUG <= x <= right + _HUG
+            for line in at.get(round(rule.top), ())
+            for left, right in by_line.get(id(line), ())
+        )
+
+    return [rule for rule in rules if id(rule) not in dropped and (rule.horizontal or not upright_side(rule))]
+
+
+def _among_words(line: Line, x0: float, x1: float) -> bool:
+    """Whether ``x0`` falls at a word's start of ``line`` and ``x1`` at a word's end, or a
+    stop or a bracket's width inside it (never a column's padding past its words, nor in the
+    middle of a word: a grid's side across a line read over two cells)."""
+    words, mark = line.words or [], _MARK * line.size
+    return any(a - _HUG <= x0 <= a + mark for _, a, _ in words) and any(b - mark <= x1 <= b + _HUG for _, _, b in words)
 
 
 def on_page(rule: Rule, page_bbox: BBox) -> bool:
