@@ -81,6 +81,42 @@ def winansi_pdf(pages: list[list[tuple[float, float, float, str] | tuple[float, 
 _STYLES = {"regular": "Helvetica", "bold": "Helvetica-Bold", "italic": "Helvetica-Oblique"}
 
 
+#: a paragraph's words for the styled papers (:class:`StyledPage`)
+FILLER = (
+    "The clutches were counted along four transects every week, and the water level was read at "
+    "each visit from a staff gauge fixed to the bank of the stream before the survey began. "
+)
+
+
+class StyledPage:
+    """One page of :func:`styled_pdf` written from the top down as a paper sets it: lines in a
+    size with the gap under each, and paragraphs wrapped, a run-in title's runs before the first
+    line (the run-in heading tests' papers)."""
+
+    def __init__(self, top: float = 740.0) -> None:
+        self.items: list[tuple[float, float, float, list[tuple[str, str]]]] = []
+        self.y = top
+
+    def line(self, runs: list[tuple[str, str]], size: float = 10, gap: float = 13, x: float = 72) -> None:
+        self.items.append((x, self.y, size, runs))
+        self.y -= gap
+
+    def paragraph(
+        self, text: str, lead: list[tuple[str, str]] | None = None, *, first: int = 70, width: int = 88, space: str = " ", hang: float = 0
+    ) -> None:
+        """``text`` wrapped at ``first`` characters on its first line (after ``lead``'s runs) and
+        ``width`` on the rest, which start ``hang`` points in; ``space`` between the first line's
+        words (a loose line's stretched spaces); a skip under it."""
+        opening, *rest = textwrap.wrap(text, first) or [""]
+        self.line([*(lead or []), ("regular", opening.replace(" ", space))])
+        for wrapped in textwrap.wrap(" ".join(rest), width):
+            self.line([("regular", wrapped)], x=72 + hang)
+        self.y -= 8
+
+    def pdf(self) -> bytes:
+        return styled_pdf([self.items])
+
+
 def styled_pdf(pages: list[list[tuple[float, float, float, list[tuple[str, str]]]]]) -> bytes:
     """A PDF of ``pages``, each a list of (x, y from the bottom, font size, runs) on US Letter,
     where each run is (style, text) set one after another on the line: ``regular``, ``bold``

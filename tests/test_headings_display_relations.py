@@ -8,50 +8,29 @@ one ("4.2 The case n = 1")."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.parser import parse_pdf
-from tests.pdf_maker import styled_pdf
-
-Runs = list[tuple[str, str]]
-FILLER = (
-    "The clutches were counted along four transects every week, and the water level was read at "
-    "each visit from a staff gauge fixed to the bank of the stream before the survey began. "
-)
+from tests.pdf_maker import FILLER, StyledPage
 
 
 def _paper() -> bytes:
-    pages: list[list[tuple[float, float, float, Runs]]] = [[]]
-    y = 740.0
-
-    def line(runs: Runs, size: float = 10, gap: float = 13, x: float = 72) -> None:
-        nonlocal y
-        pages[-1].append((x, y, size, runs))
-        y -= gap
-
-    def paragraph(text: str) -> None:
-        nonlocal y
-        for wrapped in textwrap.wrap(text, 88):
-            line([("regular", wrapped)])
-        y -= 8
-
-    line([("bold", "Clutch guarding in a stream frog")], size=16, gap=24)
-    line([("regular", "Ama Okafor, Erik Lindqvist")], gap=28)
-    line([("bold", "1 Introduction")], size=12, gap=18)
-    paragraph("Frogs of the genus Limnonectes lay their eggs in streams. " + FILLER * 2)
-    line([("bold", "2 Counting clutches")], size=12, gap=18)
-    paragraph("A count is defined from the transects as follows. " + FILLER)
-    y -= 6
-    line([("italic", "Count xs = Foldr (Compose Add Guarded) Zero")], x=160, gap=20)
-    paragraph("So the count of a transect without clutches is zero. " + FILLER)
-    line([("bold", "2.1 The case n = 1")], gap=18)
-    paragraph("With one transect the count is that of its clutches. " + FILLER)
-    line([("bold", "3 Results")], size=12, gap=18)
-    paragraph("Females guarded the clutches at night. " + FILLER * 2)
-    return styled_pdf(pages)
+    page = StyledPage()
+    page.line([("bold", "Clutch guarding in a stream frog")], size=16, gap=24)
+    page.line([("regular", "Ama Okafor, Erik Lindqvist")], gap=28)
+    page.line([("bold", "1 Introduction")], size=12, gap=18)
+    page.paragraph("Frogs of the genus Limnonectes lay their eggs in streams. " + FILLER * 2, first=88)
+    page.line([("bold", "2 Counting clutches")], size=12, gap=18)
+    page.paragraph("A count is defined from the transects as follows. " + FILLER, first=88)
+    page.y -= 6
+    page.line([("italic", "Count xs = Foldr (Compose Add Guarded) Zero")], x=160, gap=20)
+    page.paragraph("So the count of a transect without clutches is zero. " + FILLER, first=88)
+    page.line([("bold", "2.1 The case n = 1")], gap=18)
+    page.paragraph("With one transect the count is that of its clutches. " + FILLER, first=88)
+    page.line([("bold", "3 Results")], size=12, gap=18)
+    page.paragraph("Females guarded the clutches at night. " + FILLER * 2, first=88)
+    return page.pdf()
 
 
 @pytest.fixture(scope="module")

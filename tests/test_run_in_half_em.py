@@ -11,52 +11,34 @@ that :mod:`tests.test_run_in_spaced` reads."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.parser import parse_pdf
-from tests.pdf_maker import styled_pdf
+from tests.pdf_maker import FILLER, StyledPage
 
-Runs = list[tuple[str, str]]
-FILLER = (
-    "The clutches were counted along four transects every week, and the water level was read at "
-    "each visit from a staff gauge fixed to the bank of the stream before the survey began. "
-)
 HALF_EM = "   "  # 0.83 em of Helvetica: more than half an em, less than the em (0.95) of \\paragraph
 
 
 def _paper() -> bytes:
-    pages: list[list[tuple[float, float, float, Runs]]] = [[]]
-    y = 740.0
-
-    def line(runs: Runs, size: float = 10, gap: float = 13, x: float = 72) -> None:
-        nonlocal y
-        pages[-1].append((x, y, size, runs))
-        y -= gap
-
-    def paragraph(text: str, lead: Runs | None = None, *, loose: bool = False, hang: float = 0) -> None:
-        nonlocal y
-        first, *rest = textwrap.wrap(text, 70) or [""]
-        line([*(lead or []), ("regular", first.replace(" ", HALF_EM) if loose else first)])
-        for wrapped in textwrap.wrap(" ".join(rest), 84):
-            line([("regular", wrapped)], x=72 + hang)
-        y -= 8
-
-    line([("bold", "Clutch guarding in a stream frog")], size=16, gap=24)
-    line([("regular", "Ama Okafor, Erik Lindqvist")], gap=28)
-    line([("bold", "Introduction")], size=12, gap=18)
-    paragraph("Frogs of the genus Limnonectes lay their eggs in streams. " + FILLER * 2)
-    line([("bold", "Methods")], size=12, gap=18)
-    paragraph("We remove the transects that dried out. " + FILLER, lead=[("bold", "Selecting transects" + HALF_EM)])
-    paragraph("Unless the gauge was flooded, it was read twice. " + FILLER, lead=[("bold", "Gaugecount" + HALF_EM)], loose=True)
-    paragraph("Named ponds were mapped by hand. " + FILLER, lead=[("italic", "Pond maps" + HALF_EM)])
-    paragraph("Every clutch is guarded at night. " + FILLER, lead=[("bold", "Fact ii" + HALF_EM)])
-    paragraph("Alternatively the counts are read from a table. " + FILLER, lead=[("bold", "Custom counts" + HALF_EM)], hang=25)
-    line([("bold", "Results")], size=12, gap=18)
-    paragraph("Females guarded the clutches at night. " + FILLER * 2)
-    return styled_pdf(pages)
+    page = StyledPage()
+    page.line([("bold", "Clutch guarding in a stream frog")], size=16, gap=24)
+    page.line([("regular", "Ama Okafor, Erik Lindqvist")], gap=28)
+    page.line([("bold", "Introduction")], size=12, gap=18)
+    page.paragraph("Frogs of the genus Limnonectes lay their eggs in streams. " + FILLER * 2, width=84)
+    page.line([("bold", "Methods")], size=12, gap=18)
+    page.paragraph("We remove the transects that dried out. " + FILLER, lead=[("bold", "Selecting transects" + HALF_EM)], width=84)
+    page.paragraph(
+        "Unless the gauge was flooded, it was read twice. " + FILLER, lead=[("bold", "Gaugecount" + HALF_EM)], width=84, space=HALF_EM
+    )
+    page.paragraph("Named ponds were mapped by hand. " + FILLER, lead=[("italic", "Pond maps" + HALF_EM)], width=84)
+    page.paragraph("Every clutch is guarded at night. " + FILLER, lead=[("bold", "Fact ii" + HALF_EM)], width=84)
+    page.paragraph(
+        "Alternatively the counts are read from a table. " + FILLER, lead=[("bold", "Custom counts" + HALF_EM)], width=84, hang=25
+    )
+    page.line([("bold", "Results")], size=12, gap=18)
+    page.paragraph("Females guarded the clutches at night. " + FILLER * 2, width=84)
+    return page.pdf()
 
 
 @pytest.fixture(scope="module")

@@ -7,49 +7,27 @@ a question in bold a word space from the paragraph's text stays text."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.parser import parse_pdf
-from tests.pdf_maker import styled_pdf
+from tests.pdf_maker import FILLER, StyledPage
 
-Runs = list[tuple[str, str]]
-FILLER = (
-    "The clutches were counted along four transects every week, and the water level was read at "
-    "each visit from a staff gauge fixed to the bank of the stream before the survey began. "
-)
 EM = "     "  # five spaces of Helvetica, as in tests.test_run_in_spaced
 
 
 def _paper() -> bytes:
-    pages: list[list[tuple[float, float, float, Runs]]] = [[]]
-    y = 740.0
-
-    def line(runs: Runs, size: float = 10, gap: float = 13) -> None:
-        nonlocal y
-        pages[-1].append((72, y, size, runs))
-        y -= gap
-
-    def paragraph(text: str, lead: Runs | None = None) -> None:
-        nonlocal y
-        first, *rest = textwrap.wrap(text, 70) or [""]
-        line([*(lead or []), ("regular", first)])
-        for wrapped in textwrap.wrap(" ".join(rest), 88):
-            line([("regular", wrapped)])
-        y -= 8
-
-    line([("bold", "Counting clutches with a gauge")], size=16, gap=24)
-    line([("regular", "Ama Okafor, Erik Lindqvist")], gap=28)
-    line([("bold", "1 Introduction")], size=12, gap=18)
-    paragraph("Frogs of the genus Limnonectes lay their eggs in streams. " + FILLER * 2)
-    line([("bold", "2 How do I")], size=12, gap=18)
-    paragraph("Earlier versions of the gauge did not float. " + FILLER, lead=[("bold", "Read a flooded gauge?" + EM)])
-    paragraph("Because the water was too high. " + FILLER, lead=[("bold", "Why was it flooded?" + " ")])
-    line([("bold", "3 Results")], size=12, gap=18)
-    paragraph("Females guarded the clutches at night. " + FILLER * 2)
-    return styled_pdf(pages)
+    page = StyledPage()
+    page.line([("bold", "Counting clutches with a gauge")], size=16, gap=24)
+    page.line([("regular", "Ama Okafor, Erik Lindqvist")], gap=28)
+    page.line([("bold", "1 Introduction")], size=12, gap=18)
+    page.paragraph("Frogs of the genus Limnonectes lay their eggs in streams. " + FILLER * 2)
+    page.line([("bold", "2 How do I")], size=12, gap=18)
+    page.paragraph("Earlier versions of the gauge did not float. " + FILLER, lead=[("bold", "Read a flooded gauge?" + EM)])
+    page.paragraph("Because the water was too high. " + FILLER, lead=[("bold", "Why was it flooded?" + " ")])
+    page.line([("bold", "3 Results")], size=12, gap=18)
+    page.paragraph("Females guarded the clutches at night. " + FILLER * 2)
+    return page.pdf()
 
 
 @pytest.fixture(scope="module")

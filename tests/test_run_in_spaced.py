@@ -12,58 +12,36 @@ between drawn characters, which a space's glyph does not fill."""
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.parser import parse_pdf
-from tests.pdf_maker import styled_pdf
+from tests.pdf_maker import FILLER, StyledPage
 
-Runs = list[tuple[str, str]]
-FILLER = (
-    "The clutches were counted along four transects every week, and the water level was read at "
-    "each visit from a staff gauge fixed to the bank of the stream before the survey began. "
-)
 EM = "     "  # five spaces of Helvetica: 1.39 em, 1.2 of the line's box (TeX's em is 1.1 of its fonts' boxes)
 WORD_SPACE = " "
 
 
 def _paper() -> bytes:
-    pages: list[list[tuple[float, float, float, Runs]]] = [[]]
-    y = 740.0
-
-    def line(runs: Runs, size: float = 10, gap: float = 13) -> None:
-        nonlocal y
-        pages[-1].append((72, y, size, runs))
-        y -= gap
-
-    def paragraph(text: str, lead: Runs | None = None) -> None:
-        nonlocal y
-        first, *rest = textwrap.wrap(text, 70) or [""]
-        line([*(lead or []), ("regular", first)])
-        for wrapped in textwrap.wrap(" ".join(rest), 88):
-            line([("regular", wrapped)])
-        y -= 8
-
-    line([("bold", "Clutch guarding in a stream frog")], size=16, gap=24)
-    line([("regular", "Ama Okafor, Erik Lindqvist")], gap=28)
-    line([("bold", "1 Introduction")], size=12, gap=18)
-    paragraph("Frogs of the genus Limnonectes lay their eggs in streams. " + FILLER * 2)
-    line([("bold", "2 Methods")], size=12, gap=18)
-    paragraph("We remove the transects that dried out. " + FILLER, lead=[("bold", "Selecting transects" + EM)])
-    paragraph("Named ponds were mapped by hand. " + FILLER, lead=[("italic", "Pond maps" + EM)])
-    paragraph("Unless the gauge was flooded, it was read twice. " + FILLER, lead=[("bold", "Gauge readings" + WORD_SPACE)])
-    paragraph("is inspired by the counts of earlier surveys. " + FILLER, lead=[("bold", "Clutch-level counting" + WORD_SPACE)])
-    paragraph("We froze the water samples at the site. " + FILLER, lead=[("bold", "Water samples of" + EM)])
-    paragraph("Every clutch is guarded. " + FILLER, lead=[("bold", "Axiom 7 (A Sample Axiom)" + EM)])
-    paragraph("is a package for counting clutches. " + FILLER, lead=[("italic", "Clutchcount" + EM)])
-    paragraph("were counted twice a week. " + FILLER, lead=[("bold", "Guarded clutches" + EM)])
-    line([("bold", "3 Results")], size=12, gap=18)
-    paragraph("Females guarded the clutches at night. " + FILLER * 2)
-    line([("bold", "References")], size=12, gap=18)
-    line([("regular", "1. Smith J, Jones K. Clutch guarding in frogs. J Herpetol. 2019;53:1-10.")])
-    return styled_pdf(pages)
+    page = StyledPage()
+    page.line([("bold", "Clutch guarding in a stream frog")], size=16, gap=24)
+    page.line([("regular", "Ama Okafor, Erik Lindqvist")], gap=28)
+    page.line([("bold", "1 Introduction")], size=12, gap=18)
+    page.paragraph("Frogs of the genus Limnonectes lay their eggs in streams. " + FILLER * 2)
+    page.line([("bold", "2 Methods")], size=12, gap=18)
+    page.paragraph("We remove the transects that dried out. " + FILLER, lead=[("bold", "Selecting transects" + EM)])
+    page.paragraph("Named ponds were mapped by hand. " + FILLER, lead=[("italic", "Pond maps" + EM)])
+    page.paragraph("Unless the gauge was flooded, it was read twice. " + FILLER, lead=[("bold", "Gauge readings" + WORD_SPACE)])
+    page.paragraph("is inspired by the counts of earlier surveys. " + FILLER, lead=[("bold", "Clutch-level counting" + WORD_SPACE)])
+    page.paragraph("We froze the water samples at the site. " + FILLER, lead=[("bold", "Water samples of" + EM)])
+    page.paragraph("Every clutch is guarded. " + FILLER, lead=[("bold", "Axiom 7 (A Sample Axiom)" + EM)])
+    page.paragraph("is a package for counting clutches. " + FILLER, lead=[("italic", "Clutchcount" + EM)])
+    page.paragraph("were counted twice a week. " + FILLER, lead=[("bold", "Guarded clutches" + EM)])
+    page.line([("bold", "3 Results")], size=12, gap=18)
+    page.paragraph("Females guarded the clutches at night. " + FILLER * 2)
+    page.line([("bold", "References")], size=12, gap=18)
+    page.line([("regular", "1. Smith J, Jones K. Clutch guarding in frogs. J Herpetol. 2019;53:1-10.")])
+    return page.pdf()
 
 
 @pytest.fixture(scope="module")
