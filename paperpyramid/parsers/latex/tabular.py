@@ -16,9 +16,12 @@ from paperpyramid.parsers.latex.text import TextContext, plain
 __all__ = ["tabular_cells", "find_tabulars"]
 
 _TABULAR = re.compile(r"\\begin\s*\{(tabular\*?|tabularx|tabulary|longtable|array|supertabular|xtabular|tblr)\}")
+# rules and row settings, with their arguments: booktabs' rules take an optional width only, so a
+# group after ``\toprule`` is the first cell's text (``\toprule {\small 1:} & ...``), not an argument
 _RULES = re.compile(
-    r"\\(?:hline|toprule|midrule|bottomrule|endhead|endfirsthead|endfoot|endlastfoot|addlinespace|morecmidrules|hhline|specialrule|"
-    r"cmidrule|cline|cdashline|hdashline|Xhline|rowcolor|arrayrulecolor)\b\*?(?:\([^)]*\))?(?:\s*\[[^\]]*\])?(?:\s*\{[^{}]*\})*"
+    r"\\(?:(?:hline|toprule|midrule|bottomrule|endhead|endfirsthead|endfoot|endlastfoot|addlinespace|morecmidrules|hdashline)"
+    r"\b\*?(?:\s*\[[^\]]*\])?"
+    r"|(?:hhline|specialrule|cmidrule|cline|cdashline|Xhline|rowcolor|arrayrulecolor)\b\*?(?:\([^)]*\))?(?:\s*\[[^\]]*\])?(?:\s*\{[^{}]*\})*)"
 )
 _MAX_SPAN = 100  # \multicolumn{1000000}{...} must not become a million empty cells
 
