@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build an unseen set of real typeset PDFs from Debian packages: publishers' journal classes and R papers.
 
-    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs] [--batch 1|2|3|4|5|6|7|8|9|10]
+    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs] [--batch 1|2|...|11]
 
 Nobody tuned the parser on these layouts. Each PDF comes from a Debian package (fetched with
 ``apt-get download`` and unpacked with ``dpkg-deb -x``, never installed):
@@ -13,8 +13,9 @@ Nobody tuned the parser on these layouts. Each PDF comes from a Debian package (
 - ``r-cran-*``: package vignettes that are, or were, journal papers (Journal of Statistical
   Software, R News), typeset from Sweave sources ("real" in the note);
 - other packages' documentation (``abinit-doc``, ``dynare-doc`` in batch 8; ``tigr-glimmer``, ``coinor-csdp-doc``,
-  ``sdpb-doc`` and TeX Live's science, metapost, latex-extra, pictures and humanities ``-doc`` packages in batch 10):
-  notes and papers the software ships as PDF.
+  ``sdpb-doc`` and TeX Live's science, metapost, latex-extra, pictures and humanities ``-doc`` packages in batch 10;
+  TeX Live's language, bibtex-extra, base, luatex, plain-generic, formats-extra and music packages, ``tree-puzzle-doc``
+  and ``velvet`` in batch 11): notes and papers the software ships as PDF.
 
 Batch 1 (41 PDFs) is the set the parser was then tuned on; batch 2 (notes starting "batch 2")
 came later, for a fresh measure taken before any change it prompted; ``--batch 2`` builds only it.
@@ -65,6 +66,16 @@ patterns and metaMix's metagenomics guide; scientific software's doc folders giv
 CSDP's user's guide and SDPB's manual (optimisation, the conformal bootstrap). Seven have no LaTeX gold (six ship only
 their PDF; fewerfloatpages' source only inputs a ``.dtx`` its package does not ship). Its title-page truth was read
 before anyone parsed it.
+Batch 11 (notes starting "batch 11") is 15 more from packages no earlier batch used, all from outside r-cran/r-bioc,
+chosen for pages that print their journal, a DOI or a proceedings' foot, for two columns and for other languages and
+fields: TeX Live's bibtex-extra, base, luatex, plain-generic and formats-extra packages (``_tex``) give TUGboat as
+printed with its DOI (lua-widow-control, 43(1) 2022), the same article reprinted in Zpravodaj CSTUG with that journal's
+DOI, three TUGboat drafts under placeholder mastheads (multibibliography, babelbib, METATeX in plain TeX), a TUGboat
+proceedings article (StarTeX) and a EuroTeX'99 proceedings paper (hyperref); the language packages give a DANTE talk paper
+in German, Zpravodaj's class documentation in Czech, a Patgen tutorial (hyphenation) and two Greek-philology manuals
+(teubner, greektonoi); texlive-music gives an essay on music engraving; ``tree-puzzle-doc`` and ``velvet`` give the
+TREE-PUZZLE (phylogenetics) and Velvet (genome assembly) manuals. Nine have no LaTeX gold (eight ship only their PDF;
+METATeX's plain TeX source has no ``\\title`` or ``\\section``). Its title-page truth was read before anyone parsed it.
 
 The set's folder gets each PDF, its LaTeX source beside it as a ``gold-latex`` row where the
 package ships it (a ``.tex``/``.ltx``, gunzipped, or a Sweave ``.Rnw`` whose code chunks are kept
@@ -108,17 +119,20 @@ def _r(package: str, path: str, name: str, note: str, batch: int = 1, licence: s
     return Paper(f"r-cran-{package}", f"{R_LIBRARY}/{path}", name, note, batch, f"{R_LIBRARY}/{source}" if source else None, licence)
 
 
-def _tex(package: str, path: str, name: str, note: str, licence: str | None = None, source: str | None = None) -> Paper:
-    """A paper in one of TeX Live's documentation packages other than texlive-publishers-doc; they came in batch 10."""
+def _tex(
+    package: str, path: str, name: str, note: str, licence: str | None = None, source: str | None = None, batch: int = 10, gold: bool = True
+) -> Paper:
+    """A paper in one of TeX Live's documentation packages other than texlive-publishers-doc; they came in batches 10 and 11."""
     root = "usr/share/doc/texlive-doc"
     return Paper(
         package,
         f"{root}/{path}",
         name,
         note,
-        10,
+        batch,
         f"{root}/{source}" if source else None,
         licence or f"LPPL or as in the package (Debian {package})",
+        gold,
     )
 
 
@@ -1269,6 +1283,117 @@ PAPERS: tuple[Paper, ...] = (
         10,
         licence="Expat",
     ),
+    # batch 11: real papers from packages no earlier batch used (TeX Live's language, bibtex-extra, base, luatex,
+    # plain-generic, formats-extra and music packages; two bioinformatics manuals), for printed mastheads and DOIs,
+    # two columns, other languages and fields beyond statistics
+    _tex(
+        "texlive-bibtex-extra",
+        "latex/multibibliography/tug-paper",
+        "tugboat-draft-multibibliography",
+        "batch 11: The Multibibliography Package in TUGboat's layout, two columns, the placeholder masthead 'TUGboat, Volume 0 (9999), No. 0' and page 1001 as running head, three authors on two lines, abstract, author-year and numbered citations (bibliographies); real",
+        batch=11,
+    ),
+    _tex(
+        "texlive-latex-base-doc",
+        "bibtex/babelbib/tugboat-babelbib",
+        "tugboat-draft-babelbib",
+        "batch 11: 'Multilingual Bibliographies: Using and extending the babelbib package' in TUGboat's preliminary-draft layout, two columns, the placeholder masthead 'TUGboat, Volume 0 (2060), No. 0' with a draft date as running head and foot, a 'Draft' watermark across the page, one author, no abstract, reference lists set inside the text (multilingual bibliographies); real, no source",
+        batch=11,
+    ),
+    _tex(
+        "texlive-latex-base-doc",
+        "latex/hyperref/paper",
+        "eurotex99-hyperref-navigation",
+        "batch 11: 'PDF information and navigation elements with hyperref, pdfTeX, and thumbpdf' from the EuroTeX'99 proceedings (sans-serif article), the short title and page number as running head, 'EuroTeX'99 Proceedings' as italic foot, one author, unheaded abstract, coloured links (PDF navigation); real, no source",
+        batch=11,
+    ),
+    _tex(
+        "texlive-luatex",
+        "luatex/lua-widow-control/lwc-zpravodaj",
+        "zpravodaj-lua-widow-control",
+        "batch 11: 'Automatically Removing Widows and Orphans with lua-widow-control' as reprinted in Zpravodaj CSTUG (one column), a thick rule over the title, the author boxed in small capitals, keywords, numbered headings, a 'First published in TUGboat 43:1 (Chernoff, 2022)' footnote and the journal's DOI 10.5300/2022-1-4/49 at the foot (typesetting); real, no source",
+        batch=11,
+    ),
+    _tex(
+        "texlive-luatex",
+        "luatex/lua-widow-control/tb133chernoff-widows",
+        "tugboat-lua-widow-control",
+        "batch 11: the same article in TUGboat 43(1), 2022, as printed (ltugboat), two columns, 'TUGboat, Volume 43 (2022), No. 1' and the page number as running head, a boxed note over it, the author and the DOI 10.47397/tb/43-1/tb133chernoff-widows at the foot, a ruled two-cell figure beside the text, multipage (typesetting); real, no source",
+        batch=11,
+    ),
+    _tex(
+        "texlive-plain-generic",
+        "plain/metatex/mtpaper",
+        "tugboat-draft-metatex",
+        "batch 11: METATeX in TUGboat's preliminary-draft layout set with plain TeX (tugboat.sty), two columns, 'TUGboat, Volume 0 (2001), No. 0' with a 2004 draft date as running head and foot, one author, unnumbered headings, a run-in 'Steps.' paragraph, labelled METAFONT figures; real, no gold (its plain TeX source, in a subfolder, has no \\title or \\section for the gold reader)",
+        gold=False,
+        batch=11,
+    ),
+    _tex(
+        "texlive-formats-extra",
+        "otherformats/startex/ideas",
+        "tugboat-proceedings-startex",
+        "batch 11: 'StarTeX - a TeX for beginners', TUGboat proceedings issue layout, one column of front matter over two columns, 'TUGboat, Volume 0 (2001), No. 0 - Proceedings of the 2001 Annual Meeting' as italic foot, one author with a four-line address, centred abstract, unnumbered headings (teaching); real, no source",
+        batch=11,
+    ),
+    _tex(
+        "texlive-lang-german",
+        "latex/fifinddo-info/dante-mv45-lueck",
+        "dante-herbsttagung-fifinddo",
+        "batch 11: talk paper for the DANTE-Herbsttagung 2011 in German (article), the title over two lines, the meeting, the author and a draft date ('Entwurf 2011/09/04') centred, no headings on page 1, URL footnotes (package documentation tools); real, no source",
+        batch=11,
+    ),
+    _tex(
+        "texlive-lang-czechslovak",
+        "latex/csbulletin/csbulletin",
+        "zpravodaj-csbulletin-style",
+        "batch 11: the Zpravodaj CSTUG class documentation in the journal's own layout, mostly in Czech with an English introduction, the title ending in its version date under a thick rule, two authors boxed in small capitals, keywords ('Klicova slova'), numbered headings, the placeholder DOI 10.5300/xxxx-x/zzz at the foot; real",
+        batch=11,
+    ),
+    _tex(
+        "texlive-music",
+        "generic/musixtex/notationMistakes/sottieng",
+        "music-notation-mistakes",
+        "batch 11: 'Repository of music-notation mistakes or Essay on the true art of music engraving' (article), an alternative title after 'or', one author with e-mail and date, a bulleted audience list, numbered headings with empty subsection titles, MusiXTeX staves inline (music engraving); real",
+        batch=11,
+    ),
+    _tex(
+        "texlive-lang-english",
+        "support/patgen2-tutorial/patgen2-tutorial",
+        "patgen-hyphenation-tutorial",
+        "batch 11: 'A Revisited Small Tutorial on Patgen, 28 Years After' (article), one author with an address and e-mail, a date, an italic unheaded abstract, numbered headings, hyphenation patterns of several languages (computational linguistics); real",
+        batch=11,
+    ),
+    _tex(
+        "texlive-lang-greek",
+        "latex/teubner/teubner-doc",
+        "teubner-greek-philology",
+        "batch 11: teubner user manual (article), a three-line title (package name, subject, 'User manual'), one author with a footnote, a date, a two-column table of contents on page 1, Greek text and metrical tables (Greek philology); real",
+        batch=11,
+    ),
+    _tex(
+        "texlive-lang-greek",
+        "latex/greektonoi/greektonoi-en",
+        "greektonoi-polytonic-greek",
+        "batch 11: greektonoi documentation (article), a two-line title, one author with a footnote, a date, abstract and a contents table with a 'Page' column on page 1, Beta Code transliteration tables (polytonic Greek, linguistics); real",
+        batch=11,
+    ),
+    Paper(
+        "tree-puzzle-doc",
+        "usr/share/doc/tree-puzzle/tree-puzzle",
+        "tree-puzzle-manual",
+        "batch 11: TREE-PUZZLE 5.2 manual, a title page with the title over two logos, version and copyright lines, three authors each with an institute address and e-mail, and remarks, maximum-likelihood phylogenetic trees of nucleotide and amino acid data (phylogenetics); real, no source",
+        11,
+        licence="GPL-2+",
+    ),
+    Paper(
+        "velvet",
+        "usr/share/doc/velvet/Manual",
+        "velvet-manual",
+        "batch 11: Velvet Manual - version 1.1 (article), one author and a date over a coloured table of contents on page 1, de novo assembly of short reads (genomics); real, no source",
+        11,
+        licence="GPL-2+",
+    ),
 )
 
 # a chunk ends at "@" alone, "@ text" or "@% comment" (Sweave takes all three)
@@ -1404,7 +1529,7 @@ def main() -> int:
     arguments.add_argument("--out", type=Path, default=Path("/tmp/s44/unseen"), help="the set's folder")
     arguments.add_argument("--work", type=Path, default=Path("/tmp/s44/debs"), help="where the .deb files are kept and unpacked")
     arguments.add_argument(
-        "--batch", type=int, choices=(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), help="only the papers of this batch (default: all)"
+        "--batch", type=int, choices=sorted({paper.batch for paper in PAPERS}), help="only the papers of this batch (default: all)"
     )
     args = arguments.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
