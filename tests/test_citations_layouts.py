@@ -292,8 +292,8 @@ def test_a_list_of_two_cited_by_author_and_year_is_linked() -> None:
     document = _document(["We begin with Shotton (1989). One can also cite a work in parentheses (Lassen et al., 2006)."], references)
     assert link_markers(document).style == "author-year"
     assert [keys for _, keys in _cites(document)] == [["shotton1989"], ["lassen2006"]]
-    numbered = _document(["Growth [1] and cores [2]."], _CITATION_ORDER[:2], numbered=True)
-    assert link_markers(numbered).style == "none"  # two bracketed numbers could be anything
+    numbered = _document(["Growth on [1, 2] only."], _CITATION_ORDER[:2], numbered=True)
+    assert link_markers(numbered).style == "none"  # one marker of two numbers could be anything (an interval)
 
 
 def test_a_lost_label_does_not_end_a_list_numbered_without_brackets() -> None:

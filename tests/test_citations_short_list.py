@@ -1,6 +1,6 @@
 """A numbered reference list of one entry (issue 32: genefilter's note cites its one paper once,
-"[1]"): its bracketed number is linked, though a style needs more markers; a longer list keeps the
-bound, and a list that prints no number is left alone."""
+"[1]"): its bracketed number is linked, though a style needs more markers; a longer list needs two
+markers naming two entries, and a list that prints no number is left alone."""
 
 from __future__ import annotations
 
@@ -41,8 +41,9 @@ def test_a_one_entry_list_cited_once_is_linked() -> None:
 
 
 def test_a_longer_list_keeps_the_bound() -> None:
-    """Two bracketed numbers could be anything (see test_citations_layouts)."""
-    both = _document("Filtering [1] and the count model [2] are used.", _ENTRIES)
+    """One bracketed number beside a longer list could be anything; two markers naming two
+    entries are linked (see test_citations_glued_digits)."""
+    both = _document("Filtering [2] is used.", _ENTRIES)
     assert link_markers(both).style == "none"
     assert _cited(both) == []
 

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
+from paperpyramid.citations.marker_patterns import LETTER_LABEL, label_key
 from paperpyramid.document import Reference
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "is_fragment",
     "number_labels",
     "numbered_list",
+    "printed_letter_labels",
     "years_in",
 ]
 
@@ -32,6 +34,8 @@ __all__ = [
 _YEAR = re.compile(r"(?<![\d./:\-–])(1[6-9]\d\d|20\d\d)([a-z])?(?![\d]|\.\d)")
 # a printed label the parser left at an entry's start ("3 Soubrier, F.", "[3]", "3.")
 _LEADING_NUMBER = re.compile(r"^\s*\[?(\d{1,4})[\].]?\s+(?=\S)")
+# a letter label the parser left at an entry's start ("[DHK+ 99] A. Delcher"), with a letter in it
+_LETTER_LABEL_START = re.compile(rf"^\s*\[((?=[^\]]*[A-Za-z]){LETTER_LABEL})\]\s")
 _PARTICLES = {"van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "dos", "das", "le", "la", "ter", "ten", "st", "mc"}
 
 
@@ -73,6 +77,18 @@ def number_labels(references: list[Reference]) -> dict[int, int]:
     labels: dict[int, int] = {}
     for number, index in printed + placed:
         labels.setdefault(number, index)
+    return labels
+
+
+def printed_letter_labels(references: list[Reference]) -> dict[str, int]:
+    """Letter label -> index into ``references`` for a list labelled as BibTeX's alpha styles
+    label it ("[DHK+ 99] A. Delcher, …", "[And08a] S. Anders. …"), the label's spaces left out;
+    a label given twice keeps its first entry. Empty for any other list."""
+    labels: dict[str, int] = {}
+    for index, reference in enumerate(references):
+        match = _LETTER_LABEL_START.match(reference.raw)
+        if match is not None:
+            labels.setdefault(label_key(match.group(1)), index)
     return labels
 
 

@@ -1,13 +1,14 @@
 """Where in a block's text in-text citation markers are, and what each names, before resolving.
 
-Three families, each a finder of :class:`Marker` spans in one text:
+Four families, each a finder of :class:`Marker` spans in one text:
 
 - :func:`numeric_brackets`: "[12]", "[3–5]", "[1, 4, 7–9]", "[12, p. 4]", "[9, §1]";
 - :func:`superscripts`: numbers the embedded parser glues to the word they follow
   ("melanogaster1–3", "odorants9,11", "shown.12"); the parser keeps no font size, so these are
   told from gene names and units by the word's shape, and only used in a paper cited that way;
+- :func:`letter_labels`: "[Knu84]", "[DHK+ 99]", "[And08a, Kei96]", as BibTeX's alpha styles print;
 - :func:`author_year`: "(Smith et al., 2019)", "(Smith and Jones 2019; Lee 2020a)",
-  "Smith et al. (2019)", "Smith (2019, 2020)", and "[Smith & Lee, 2003]".
+  "Smith et al. (2019)", "Smith (2019, 2020)", "(Handcock, et al. 2003)" and "[Smith & Lee, 2003]".
 
 The traps (a year, "Fig. 3", "Eq. (2)", an interval "[0, 1]", a table's numbers, R's printed
 output with its "[1]" indices, run into the prose or not) are refused
@@ -24,7 +25,10 @@ __all__ = [
     "CitedName",
     "Marker",
     "author_year",
+    "LETTER_LABEL",
     "glued_to_names",
+    "label_key",
+    "letter_labels",
     "numbered_names",
     "numeric_brackets",
     "paren_superscripts",
@@ -51,6 +55,7 @@ class Marker:
     end: int
     numbers: list[int] = field(default_factory=list)
     items: list[CitedName] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------- numbers
@@ -179,13 +184,32 @@ _NOT_SUPER_WORDS = {
 }  # fmt: skip
 
 
+#: what opens an identifier in code rather than a word of prose: an R formula's "~str4", a variable
+#: in straight quotes ('fit1', typeset prose curls its quotes), an argument of a call ("test(fit1"),
+#: "$x1", "@p2"
+_CODE_BEFORE = re.compile(r"(?:[~$@'\"`=]|[\w.]\()$")
+#: what follows an identifier in code: an assignment ("fit1 <- mppm(", "str4 = Strauss(4)"), a call or
+#: an index glued to it ("fit1(", "x2[", "fit1$coef"), a closing straight quote
+_CODE_AFTER = re.compile(r"\s*(?:<<?-|->|:=|=(?!=))|[(\[$'`]")
+
+
+def _code_like(text: str, word_start: int, end: int) -> bool:
+    """Whether a word with digits glued to it reads as an identifier of code ("fit1", "str4") by
+    what is printed around it: a superscript citation ends a word of prose, so it is never
+    assigned to, called, indexed or quoted as a string."""
+    return _CODE_BEFORE.search(text, max(0, word_start - 2), word_start) is not None or _CODE_AFTER.match(text, end) is not None
+
+
 def superscripts(text: str) -> list[Marker]:
     """Numbers glued to the end of a word, as the embedded parser renders superscript citations:
     "melanogaster1–3", "odorants9,11", "shown.12", "et al.4". A word with a capital inside or at its
-    end ("CquiOBP1", "BL21", "pH7") or a unit or numbered thing ("cm3", "log2", "Table1") is refused."""
+    end ("CquiOBP1", "BL21", "pH7"), a unit or numbered thing ("cm3", "log2", "Table1") or an
+    identifier in code ("fit1 <- mppm(", "~str4", :func:`_code_like`) is refused."""
     found: list[Marker] = []
     for match in _SUPER.finditer(text):
         word = match.group("word")
+        if not match.group("punct") and _code_like(text, match.start(), match.end()):
+            continue
         stem = word.rsplit("-", 1)[-1]  # "C-terminus5": the word the number follows
         plural = re.fullmatch(r"[A-Z]{2,}s", stem) is not None  # "OBPs17–21": an acronym's plural
         numbers = _numbers(match.group("list"))
@@ -290,11 +314,35 @@ def glued_to_names(text: str, names: dict[str, int]) -> list[Marker]:
     return found
 
 
+# ----------------------------------------------------------------------------- letter labels
+
+#: a label of BibTeX's alpha styles, as the list prints it before an entry and the text cites it:
+#: "Knu84", "DHK+ 99", "And08a", "vdA16", "Wig" (a work without a year)
+LETTER_LABEL = r"[A-Za-z][A-Za-z\-.]{0,9}(?:\s?\+?\s?\d{2,4}[a-z]?|\+)?"
+_LETTER_GROUP = re.compile(rf"\[(?P<list>{LETTER_LABEL}(?:\s*[,;]\s*{LETTER_LABEL})*)(?P<locator>\s*,\s*[^\[\]]{{1,30}})?\]")
+
+
+def label_key(label: str) -> str:
+    """A letter label without its spaces ("DHK+ 99" and "DHK+99" are one label)."""
+    return re.sub(r"\s+", "", label)
+
+
+def letter_labels(text: str) -> list[Marker]:
+    """Letter labels in brackets, as alpha styles cite: "[SDKW98]", "[DHK+ 99]", "[And08a, Kei96]",
+    "[Knu84, p. 3]". Only labels the list prints resolve, so a bracket of words ("[sic]") names
+    nothing."""
+    found: list[Marker] = []
+    for match in _LETTER_GROUP.finditer(text):
+        labels = [label_key(label) for label in re.split(r"\s*[,;]\s*", match.group("list"))]
+        found.append(Marker(match.start(), match.end(), labels=labels))
+    return found
+
+
 # ----------------------------------------------------------------------------- author-year
 
 _PARTICLE = r"(?:(?:[vV]an|[vV]on|[dD]e|[dD]er|[dD]en|[dD]el|[dD]ella|[dD]i|[dD]a|[dD]u|[dD]os|[lL]e|[lL]a|[tT]er|[tT]en)\s+)"
 _NAME = rf"{_PARTICLE}*[A-ZÀ-ÖØ-Þ][^\W\d_]*(?:[-'’][A-ZÀ-ÖØ-Þ]?[^\W\d_]+)*"
-_NAMES = rf"{_NAME}(?:\s+et\s+al\.?|(?:\s*,\s*{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
+_NAMES = rf"{_NAME}(?:,?\s+et\s+al\.?|(?:\s*,\s*{_NAME})*,?\s+(?:and|&)\s+{_NAME})?"
 _YEAR = r"(?:1[6-9]\d\d|20\d\d)[a-z]?"
 _YEARS = rf"{_YEAR}(?:\s*,\s*(?:{_YEAR}|[a-z](?![\w.])))*"
 _PAGE = r"(?:\s*,?\s*(?:p|pp|pg|chap|ch)\.\s*\d+(?:\s*[-–]\s*\d+)?|\s*:\s*\d+(?:\s*[-–]\s*\d+)?)?"
@@ -303,8 +351,10 @@ _ITEM = re.compile(rf"(?:^|(?<=[\s,;(]))(?P<names>{_NAMES}),?\s+(?P<years>{_YEAR
 _ONLY_YEARS = re.compile(rf"^\s*(?P<years>{_YEARS}){_PAGE}\s*$")
 _GROUP = re.compile(r"\((?P<inner>[^()]{4,600})\)|\[(?P<binner>[^\[\]]{4,600})\]")
 #: a parenthetical citation printed without its parentheses, or inside words of the sentence's
-#: own: "parameters from Loefer & Sedberry, 2003 (R. terraenovae)", "(see Ulrich et al., 2007 for …)"
-_BARE = re.compile(rf"(?<![\w.])(?=[^\W\d_]{{2}})(?P<names>{_NAMES}),\s+(?P<years>{_YEARS}){_PAGE}(?![\w.]\w)")
+#: own: "parameters from Loefer & Sedberry, 2003 (R. terraenovae)", "(see Ulrich et al., 2007 for …)";
+#: without its comma only inside parentheses, where natbib's \citealt and \citealp set it so
+#: ("(for example, the test of Sham and Curtis 1995 is …)", "(Firth 2010, version 0.8-5 or later)")
+_BARE = re.compile(rf"(?<![\w.])(?=[^\W\d_]{{2}})(?P<names>{_NAMES})(?P<comma>,)?\s+(?P<years>{_YEARS}){_PAGE}(?![\w.]\w)")
 _NOT_NAMES = {"figure", "fig", "figs", "table", "tables", "eq", "equation", "section", "appendix", "see", "in", "since", "until",
               "from", "between", "january", "february", "march", "april", "may", "june", "july", "august", "september",
               "october", "november", "december", "spring", "summer", "autumn", "winter", "fall", "the", "and", "or"}  # fmt: skip
@@ -313,8 +363,8 @@ _NOT_NAMES = {"figure", "fig", "figs", "table", "tables", "eq", "equation", "sec
 def _names(printed: str) -> tuple[tuple[str, ...], bool] | None:
     """The family names of a printed author list and whether "et al." ends it; a serial comma
     ("Jones, Baker, and Mark") and a possessive ("Beran’s (2003)") are no part of a name."""
-    et_al = re.search(r"\s+et\s+al\.?$", printed) is not None
-    printed = re.sub(r"\s+et\s+al\.?$", "", printed)
+    et_al = re.search(r",?\s+et\s+al\.?$", printed) is not None
+    printed = re.sub(r",?\s+et\s+al\.?$", "", printed)
     parts = re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+and\s+|\s*&\s*", printed)
     names = tuple(re.sub(r"['’]s$", "", name.strip()) for name in parts if name.strip())
     if not names or names[0].lower() in _NOT_NAMES:
@@ -366,6 +416,8 @@ def author_year(text: str) -> list[Marker]:
                 taken.append((offset + nested.start(), offset + nested.end()))
     for match in _BARE.finditer(text):
         parsed = _names(match.group("names"))
+        if match.group("comma") is None and not _inside_parentheses(text, match.start()):
+            continue  # "Windows 2000", "Vienna 2019" in running prose: a name and a year, no citation
         if parsed is not None and not any(start < match.end() and match.start() < end for start, end in taken):
             found.append(Marker(match.start(), match.end(), items=_items(*parsed, match.group("years"))))
     return sorted(found, key=lambda marker: marker.start)

@@ -7,7 +7,7 @@ alone), decides how the paper cites, gives each reference entry a key and adds a
 
 How the paper cites is decided from the whole text, once: bracketed numbers ("[12]"), numbers
 glued to words (superscripts, as the embedded parser renders them: "shown12,13"), or author and
-year ("(Smith et al., 2019)"). Each style is counted by the markers that resolve (a number
+year ("(Smith et al., 2019)"), or letter labels a list prints ("[DHK+ 99]"). Each style is counted by the markers that resolve (a number
 that is a label of the list, a name and year that is an entry's first author and year), and
 the style with most wins; a document with no style clearly present gets no citations.
 
@@ -24,11 +24,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from paperpyramid.citations.marker_keys import AuthorYearIndex, alphabetical, assign_keys, number_labels, numbered_list
+from paperpyramid.citations.marker_keys import (
+    AuthorYearIndex,
+    alphabetical,
+    assign_keys,
+    number_labels,
+    numbered_list,
+    printed_letter_labels,
+)
 from paperpyramid.citations.marker_patterns import (
     Marker,
     author_year,
     glued_to_names,
+    letter_labels,
     numbered_names,
     numeric_brackets,
     paren_superscripts,
@@ -38,7 +46,7 @@ from paperpyramid.document import Block, Cite, Document, Reference, Section
 
 __all__ = ["CitationStyle", "MarkerCounts", "link_markers"]
 
-CitationStyle = Literal["numeric", "superscript", "author-year", "none"]
+CitationStyle = Literal["numeric", "superscript", "author-year", "label", "none"]
 
 #: a style needs this many resolved markers to be chosen
 MIN_MARKERS = 3
@@ -88,7 +96,9 @@ def link_markers(document: Document) -> MarkerCounts:
     names = AuthorYearIndex(references)
     raised_blocks = list(_superscript_blocks(document.sections))
     named = numbered_names([block.text for block in blocks])
+    letters = printed_letter_labels(references)
     candidates: dict[CitationStyle, list[_Found]] = {
+        "label": [_Found(block, m, _by_label(m, letters)) for block in blocks for m in letter_labels(block.text)] if letters else [],
         "numeric": [_Found(block, m, _by_number(m, labels)) for block in blocks for m in numeric_brackets(block.text)],
         "author-year": [_Found(block, m, _by_name(m, names)) for block in blocks for m in author_year(block.text)],
         "superscript": _in_citation_order(
@@ -97,9 +107,12 @@ def link_markers(document: Document) -> MarkerCounts:
     }
     resolved = {name: sum(1 for found in items if found.entries) for name, items in candidates.items()}
     style = _choose_style(candidates, dict(resolved), references)
-    if resolved[style] < _least_markers(style, references) and not _lone_entry_cited(style, candidates[style], references):
+    if resolved[style] < _least_markers(style, references) and not _few_cited(style, candidates[style], references):
         return MarkerCounts("none", found=sum(len(items) for items in candidates.values()))
-    assign_keys(references, numbered=style != "author-year")
+    if style == "label":  # an entry's key is the label it is cited by
+        for label, index in letters.items():
+            references[index].key = references[index].key or label
+    assign_keys(references, numbered=style not in ("author-year", "label"))
     linked = 0
     for found in candidates[style]:
         if not found.entries:
@@ -121,45 +134,55 @@ def _choose_style(
     - A list that prints no numbers is named by author and year: there numbers in brackets (R's
       "[1] TRUE", code's "x[2]") and numbers glued to words ("lme4", "factor1") name its entries
       only by their place, so author-year wins wherever it resolves.
-    - Such a list in alphabetical order is no list of a paper cited by superscripts (those
-      number by first citation): numbers glued to words there are footnote marks.
+    - Such a list in alphabetical order, or labelled by letters ("[DHK+ 99]", "[And08a]"), is
+      no list of a paper cited by superscripts (those number by first citation): numbers glued
+      to words there are footnote marks and names ("Glimmer3", "lme4").
     - Superscripts must name a share of the list (:data:`SUPERSCRIPT_COVERAGE`): a paper cited
       that way cites nearly every entry, where footnote marks, code ("mul3") and names ("sha1")
       name a few low numbers.
-    - A list whose every entry is cited by its number in brackets is cited that way: numbers
-      glued to words there are names ("chr1, chr2, chr3", "Subclone1"), however many resolve
-      in a short list.
+    - A paper prints its citations one way: where numbers in brackets name at least as many of
+      the list's entries as numbers glued to words do, it is cited by brackets, and the glued
+      numbers are names ("chr1, chr2, chr3", "Subclone1") or code ("fit1 <- mppm(...)",
+      "str4 = Strauss(4)"), however many of them resolve; a paper cited by superscripts cites
+      nearly its whole list that way, where such names repeat a few low numbers.
+    - A list labelled by letters ("[DHK+ 99]", "[And08a]") is cited by its labels wherever they
+      resolve: each names its entry as printed.
 
     ``resolved`` (each style's resolved markers) is changed."""
+    if resolved["label"] >= _least_markers("label", references):
+        return "label"
     if not numbered_list(references):
         if resolved["author-year"] >= _least_markers("author-year", references):
             return "author-year"
-        if alphabetical(references):
+        if alphabetical(references) or printed_letter_labels(references):
             resolved["superscript"] = 0
     named = {index for found in candidates["superscript"] for index in found.entries or ()}
     if len(named) < SUPERSCRIPT_COVERAGE * len(references):
         resolved["superscript"] = 0
     bracketed = {index for found in candidates["numeric"] for index in found.entries or ()}
-    if resolved["numeric"] >= MIN_MARKERS and len(bracketed) >= len(references):
+    if resolved["numeric"] >= MIN_MARKERS and len(bracketed) >= len(named):
         resolved["superscript"] = 0
     return max(resolved, key=lambda name: resolved[name])
 
 
 def _least_markers(style: CitationStyle, references: list[Reference]) -> int:
     """The resolved markers a style needs: :data:`MIN_MARKERS`, or one per entry of a shorter
-    list cited by author and year (each such marker names its entry by a name and a year, where a
-    number or two could be anything)."""
-    return min(MIN_MARKERS, len(references)) if style == "author-year" else MIN_MARKERS
+    list cited by author and year or by letter labels (each such marker names its entry by a name
+    and a year, or by the label printed before it, where a number or two could be anything)."""
+    return min(MIN_MARKERS, len(references)) if style in ("author-year", "label") else MIN_MARKERS
 
 
-def _lone_entry_cited(style: CitationStyle, found: list[_Found], references: list[Reference]) -> bool:
-    """Whether a list of one numbered entry is cited by its bracketed number: a note that cites
-    its one paper once ("[1]", with "[1]" the list's only label) has fewer markers than a style
-    needs (:data:`MIN_MARKERS`), yet its marker matches the list as printed. A longer list keeps
-    the bound: there a number or two in brackets could be anything."""
-    if style != "numeric" or len(references) != 1 or not numbered_list(references):
+def _few_cited(style: CitationStyle, found: list[_Found], references: list[Reference]) -> bool:
+    """Whether a numbered list is cited by its bracketed numbers in a paper that cites fewer
+    times than a style needs (:data:`MIN_MARKERS`): a note that cites its one paper once ("[1]",
+    the list's only label), or a short one that cites two of its entries ("In [1] and [2]").
+    Every number in brackets must name an entry, and a longer list needs two markers naming two
+    entries: one "[2]" or an interval "[1, 2]" beside it could be anything."""
+    if style != "numeric" or not numbered_list(references) or any(item.entries is None for item in found):
         return False
-    return any(item.entries for item in found)
+    named = {index for item in found for index in item.entries or ()}
+    least = min(2, len(references))
+    return len(found) >= least and len(named) >= least
 
 
 def _body_blocks(sections: list[Section]) -> Iterator[Block]:
@@ -218,6 +241,12 @@ def _by_number(marker: Marker, labels: dict[int, int]) -> list[int] | None:
     if not marker.numbers or any(number not in labels for number in marker.numbers):
         return None
     return [labels[number] for number in marker.numbers]
+
+
+def _by_label(marker: Marker, labels: dict[str, int]) -> list[int] | None:
+    if not marker.labels or any(label not in labels for label in marker.labels):
+        return None
+    return list(dict.fromkeys(labels[label] for label in marker.labels))
 
 
 def _by_name(marker: Marker, names: AuthorYearIndex) -> list[int] | None:

@@ -4,13 +4,36 @@ German "Literaturverzeichnis" or a Russian "Список литературы" o
 
 Headings are kept in lower case with single spaces (as the PDF parser compares a printed
 title); :data:`SQUASHED_REFERENCE_HEADINGS` holds them with everything but letters and digits
-removed (as the LaTeX parser and the scorer compare a ``\\section{}`` argument)."""
+removed (as the LaTeX parser and the scorer compare a ``\\section{}`` argument). A heading with a
+qualifier after it ("References sorted by name", "References for Chapter 2", "Bibliography
+(primary sources)", where a work prints several lists) is one of :data:`REFERENCE_HEADINGS` too."""
 
 from __future__ import annotations
 
 import re
 
-REFERENCE_HEADINGS = frozenset(
+
+class _Headings(frozenset[str]):
+    """The headings, and each of them with a qualifier after it (:data:`_QUALIFIED`), for every
+    ``title in REFERENCE_HEADINGS`` test alike."""
+
+    def __contains__(self, title: object) -> bool:
+        if frozenset.__contains__(self, title):
+            return True
+        if not isinstance(title, str) or not (match := _QUALIFIED.match(title)):
+            return False
+        return frozenset.__contains__(self, match.group("head"))
+
+
+#: what follows a reference heading where a work prints several lists, each sorted or scoped its
+#: own way: multibibliography's "References sorted by name", a book's "References for Chapter 2",
+#: "Bibliography (primary sources)"
+_QUALIFIED = re.compile(
+    r"^(?P<head>[^\W\d_][^\W\d_ ]*(?: [^\W\d_]+){0,2}?)\s*(?:\s(?:sorted|ordered|arranged)\s+by\s+[^\W\d_]+(?:\s[^\W\d_]+){0,2}"
+    r"|\s(?:for|of)\s+(?:chapter|part|section|appendix)\s+\w{1,8}|\s?\([^()]{1,40}\))$"
+)
+
+REFERENCE_HEADINGS = _Headings(
     {
         # English
         "references",

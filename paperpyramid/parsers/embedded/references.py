@@ -196,7 +196,8 @@ def split_list(lines: list[Line]) -> tuple[list[Reference], list[list[Line]]]:
     reading order set among them (each a run of lines), which are no entry but the document's
     text all the same; in a numbered list each entry's printed number is its key, so that a
     marker "[12]" finds entry 12 even where an entry before it was cut in two or lost. A line of
-    links stays with the entry above it, and ends it."""
+    links stays with the entry above it, and ends it. The prose after a list without numbers
+    (:func:`_prose_after`) is returned as one more such run."""
     lines = [line for line in lines if line.text.strip()]
     links = {id(line) for line in lines if LINKS_ONLY.match(line.text.strip())}
     if not lines:
@@ -210,8 +211,12 @@ def split_list(lines: list[Line]) -> tuple[list[Reference], list[list[Line]]]:
             else:
                 footnotes.append([line])
     lines = [line for line in lines if id(line) not in notes]
+    groups = _split(lines, links)
+    cut = _prose_after(groups)
+    if cut < len(groups):  # the prose after the list is the document's text, no entry
+        footnotes.append([line for _, _, group in groups[cut:] for line in group])
     references = []
-    for number, text in _split(lines, links):
+    for number, text, _ in groups[:cut]:
         if len(text) > 15:
             reference = parse_reference(text)
             reference.key = number
@@ -261,9 +266,38 @@ def _column_notes(lines: list[Line], links: set[int]) -> set[int]:
     return notes
 
 
-def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str]]:
-    """(printed number, text) of each entry; ``links`` holds the ids of the lines of links, which
-    end the entry they follow and open none."""
+#: prose after a list is cut off only as a run of this many groups of lines at least
+_PROSE_GROUPS = 2
+#: … after a list of which at least this share of entries print a year
+_DATED_SHARE = 0.5
+
+
+def _prose_after(groups: list[tuple[str | None, str, list[Line]]]) -> int:
+    """Where the prose printed after a list without numbers begins (the number of groups when
+    none is): the run of groups at the list's end that hold no year, DOI or web address and do
+    not open with an author, after entries that mostly print a year. A journal's statements
+    (Frontiers: "Conflict of Interest Statement: …" and the licence), an appendix or an R help
+    page set after the list, or CSTUG's abstract in the other language read as entries of a
+    line each, since such a list is split at every line that starts at the margin."""
+    if any(number is not None for number, _, _ in groups):
+        return len(groups)
+    cut = len(groups)
+    while cut > 1 and _reads_as_prose(groups[cut - 1][1]):
+        cut -= 1
+    dated = sum(1 for _, text, _ in groups[:cut] if _YEAR.search(text))
+    if len(groups) - cut < _PROSE_GROUPS or dated < _DATED_SHARE * cut:
+        return len(groups)
+    return cut
+
+
+def _reads_as_prose(text: str) -> bool:
+    """No part of a cited work: neither a year, a DOI nor a web address, nor an author's name opening it."""
+    return not (_YEAR.search(text) or _DOI.search(text) or _WEB.search(text) or _AUTHOR_START.match(text) or _NAME_YEAR.match(text))
+
+
+def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str, list[Line]]]:
+    """(printed number, text, lines) of each entry; ``links`` holds the ids of the lines of links,
+    which end the entry they follow and open none."""
     groups: list[list[Line]] = []
     for marker in (_MARKER, _PAREN_NUMBER, _BARE_NUMBER):
         labels = {id(line): match.group(1) for line in lines if (match := marker.match(line.text))}
@@ -282,7 +316,8 @@ def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str]]:
                 else:
                     groups[-1].append(line)
             return [
-                _numbered(join_lines([line.text for line in group]), _BARE_NUMBER if id(group[0]) in bare else marker) for group in groups
+                (*_numbered(join_lines([line.text for line in group]), _BARE_NUMBER if id(group[0]) in bare else marker), group)
+                for group in groups
             ]
     # hanging indent: an entry's first line sits left of its continuation lines
     by_column: dict[tuple[int, int], float] = {}
@@ -319,7 +354,7 @@ def _split(lines: list[Line], links: set[int]) -> list[tuple[str | None, str]]:
         else:
             groups[-1].append(line)
         previous = line
-    return [(None, join_lines([line.text for line in group])) for group in groups]
+    return [(None, join_lines([line.text for line in group]), group) for group in groups]
 
 
 #: a note labelled by a letter, as REVTeX labels the title's notes: "a)Electronic mail: …"
