@@ -23,7 +23,8 @@ as the LaTeX parser cuts them); each is paired with the PDF's tables by caption,
 (REVTeX's "TABLE IV" is table 4; the parts "6 (a)", "6 (b)" of a subtable group are joined as
 the source's one grid), and scored with ``eval parse``'s measures on loose text: case, spaces
 and punctuation set aside, and a gold cell the LaTeX parser leaves as markup (math, verbatim
-commands, an unresolved "??") not counted, since the PDF prints it otherwise. The sources'
+commands, an unresolved "??") not counted, since the PDF prints it otherwise (nor, in TEDS, the
+parsed cell it pairs with: :func:`uncounted_left_out`). The sources'
 conventions differ from JATS's in places (notes under a table are rows of its ``tabular``;
 each printed line of a wrapped cell a row of its own, where ``\\`` breaks it): read a low
 table's grids before taking it for a parser's fault. ``--failures N`` names the N worst.
@@ -122,9 +123,10 @@ def _loose(text: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKC", text).lower() if ch.isalnum())
 
 
-def _gold_cell(cell: str) -> str:
+def _gold_cell(cell: str) -> str | None:
+    """A gold cell's loose text; ``None`` for one the LaTeX parser leaves as markup (not counted)."""
     cell = _STRUT.sub("", cell)
-    return "" if _MARKUP.search(cell) else _loose(cell)
+    return None if _MARKUP.search(cell) else _loose(cell)
 
 
 def _printed_otherwise(text: str) -> str:
@@ -153,7 +155,20 @@ def _expanded(text: str) -> str:
     return text
 
 
+@dataclasses.dataclass(frozen=True)
+class LatexTable:
+    """A gold table and the cells of it not counted: (row, column) of each cell left as markup."""
+
+    grid: TableGrid
+    uncounted: frozenset[tuple[int, int]]
+
+
 def latex_tables(tex: Path) -> list[TableGrid]:
+    """The gold grids of :func:`latex_floats`, an uncounted cell empty."""
+    return [table.grid for table in latex_floats(tex)]
+
+
+def latex_floats(tex: Path) -> list[LatexTable]:
     """The captioned table floats of a LaTeX source, numbered as LaTeX counts them, each the rows
     of its ``tabular`` environments (the LaTeX parser's own :func:`tabular_cells`); cells loose,
     markup left uncounted (see the module). The floats are read from the source itself
@@ -164,7 +179,7 @@ def latex_tables(tex: Path) -> list[TableGrid]:
     A source's ``\\input`` files are not read: the unseen sets hold one file per paper."""
     text = _VERBATIM.sub(lambda _: _GENERATED, strip_comments(read_tex(tex)))
     text = verbatim_as_text(_printed_otherwise(_expanded(text)))
-    grids: list[TableGrid] = []
+    tables: list[LatexTable] = []
     for match in _FLOAT.finditer(text):
         end, _ = find_end(text, match.group(1), match.end())
         body = text[match.end() : end]
@@ -172,14 +187,17 @@ def latex_tables(tex: Path) -> list[TableGrid]:
         if caption is None:
             continue  # an unnumbered float ("continued" tables use \contcaption)
         if _GENERATED in body:
-            grids.append(TableGrid(None, "", ()))  # a body written by code run with the source (Sweave): numbered, not scored
+            tables.append(
+                LatexTable(TableGrid(None, "", ()), frozenset())
+            )  # a body written by code run with the source (Sweave): numbered, not scored
             continue
         title, _ = read_group(body, skip_space(body, read_optional(body, caption.end())[1]))
         cells = [row for tabular in find_tabulars(body) for row in tabular_cells(tabular)]
-        rows = tuple(tuple(_gold_cell(cell) for cell in row) for row in cells if any(_STRUT.sub("", cell).strip() for cell in row))
-        number = f"Table {len(grids) + 1}"
-        grids.append(TableGrid(number, plain(title), rows))
-    return [grid for grid in grids if grid.rows]
+        read = [[_gold_cell(cell) for cell in row] for row in cells if any(_STRUT.sub("", cell).strip() for cell in row)]
+        uncounted = frozenset((r, c) for r, row in enumerate(read) for c, cell in enumerate(row) if cell is None)
+        rows = tuple(tuple(cell or "" for cell in row) for row in read)
+        tables.append(LatexTable(TableGrid(f"Table {len(tables) + 1}", plain(title), rows), uncounted))
+    return [table for table in tables if table.grid.rows]
 
 
 def latex_papers(folder: Path) -> list[tuple[Path, Path]]:
@@ -191,18 +209,52 @@ def score_latex(folder: Path) -> list[PaperTables]:
     """Every captioned LaTeX table of ``folder`` against the parsed PDF's tables (:func:`pair_latex`)."""
     papers = []
     for pdf, tex in latex_papers(folder):
-        gold = latex_tables(tex)
-        if not gold:
+        floats = latex_floats(tex)
+        if not floats:
             continue
         extracted = [
             TableGrid(_number(table.label), table.caption, tuple(tuple(_loose(cell) for cell in row) for row in table.cells))
             for table in parse_pdf(pdf).tables
         ]
         paper = PaperTables(pdf.name)
-        for table, pieces in zip(gold, pair_latex(gold, extracted), strict=True):
-            paper.scores += score_tables(pdf.name, [table], [dataclasses.replace(piece, label=table.label) for piece in pieces]).scores
+        gold = [table.grid for table in floats]
+        for table, pieces in zip(floats, pair_latex(gold, extracted), strict=True):
+            pieces = [dataclasses.replace(piece, label=table.grid.label) for piece in uncounted_left_out(table, pieces)]
+            paper.scores += score_tables(pdf.name, [table.grid], pieces).scores
         papers.append(paper)
     return papers
+
+
+#: how many parsed rows past the last one paired a gold row may look for its own
+_ROW_REACH = 3
+
+
+def uncounted_left_out(gold: LatexTable, pieces: list[TableGrid]) -> list[TableGrid]:
+    """The parsed pieces with the text of each cell the gold does not count made empty, as the gold's
+    is: TEDS compares cell texts, and a cell the gold leaves as markup (math, ``\\code{...}``) would
+    otherwise cost its whole text where the parser read it right. A gold row is paired with the first
+    parsed row, at most :data:`_ROW_REACH` past the last one paired, that is as wide and holds every
+    counted cell of it in the same column; a gold row of uncounted cells alone pairs with none. A
+    parsed row no gold row pairs keeps its text, and the exact-cell recall is unchanged (it counts
+    the gold's counted cells only)."""
+    rows = [list(row) for piece in pieces for row in piece.rows]
+    start = 0
+    for r, row in enumerate(gold.grid.rows):
+        counted = [(c, cell) for c, cell in enumerate(row) if (r, c) not in gold.uncounted]
+        if not counted:
+            continue
+        for p in range(start, min(start + _ROW_REACH + 1, len(rows))):
+            if len(rows[p]) == len(row) and all(rows[p][c] == cell for c, cell in counted):
+                for c in range(len(row)):
+                    if (r, c) in gold.uncounted:
+                        rows[p][c] = ""
+                start = p + 1
+                break
+    left_out, taken = [], 0
+    for piece in pieces:
+        left_out.append(dataclasses.replace(piece, rows=tuple(tuple(row) for row in rows[taken : taken + len(piece.rows)])))
+        taken += len(piece.rows)
+    return left_out
 
 
 def pair_latex(gold: list[TableGrid], extracted: list[TableGrid]) -> list[list[TableGrid]]:

@@ -31,6 +31,9 @@ _ALONG = 0.5
 _SNAP = 3.0
 _NOTE = re.compile(r"[*†‡§#]|(?:Notes?|Abbreviations?|Values|Data (?:are|were)|Source)\b|https?://(?:dx\.)?doi\.org/", re.IGNORECASE)
 _CAPTION = re.compile(r"(?:Table|TABLE|Fig\.?|Figure|FIGURE)\s*[A-Z]?\d")
+_TABLE_CAPTION = re.compile(r"(?:Table|TABLE)\s*[A-Z]?\d")
+# a caption under a ruled table sits at most this many times the gap between this caption and its first rule under the table's last rule
+_CLOSE_UNDER = 1.5
 # the table's first rule lies this close under its caption (points)
 _FIRST_RULE = 30.0
 # a rule across a table is at least this wide (points): not a cell's underline
@@ -51,7 +54,7 @@ def banded_rows(
     rules (joined, top to bottom) running across it one under another, or ``None`` where fewer
     than three bands hold text or the bands hold columns set apart by space."""
     across = _rules_across(horizontal, caption)
-    if len(across) < _MIN_BANDS + 1:
+    if len(across) < _MIN_BANDS + 1 or _next_captions(lines, horizontal, across, caption):
         return None
     left, right = across[0].x0, across[0].x1
     inside = [
@@ -93,6 +96,27 @@ def banded_rows(
     # two dividers a gutter apart (the sides of two shaded columns) part no cells: an empty column
     kept = [column for column in range(width) if any(row[column] for row in rows)]
     return [[row[column] for column in kept] for row in rows]
+
+
+def _next_captions(
+    lines: Sequence[Line], horizontal: Sequence[Rule], across: Sequence[Rule], caption: tuple[float, float, float, float]
+) -> bool:
+    """Whether the ruled table under the caption is the next caption's: a table caption follows
+    its last rule about as closely as the first rule follows this caption, and no ruled table
+    lies under that caption. Captions set under their tables leave one caption midway between
+    two ruled tables, the one under it no nearer than the one over it; the next caption, with
+    nothing ruled under it, claims the table it closes (read over it by the region's steps)."""
+    first_gap = across[0].y - caption[3]
+    left, right, last = across[0].x0, across[0].x1, across[-1].y
+    for line in lines:
+        if (
+            not line.vertical
+            and last < line.top <= last + _CLOSE_UNDER * first_gap + _SNAP
+            and left - _SNAP <= (line.x0 + line.x1) / 2 <= right + _SNAP
+            and _TABLE_CAPTION.match(line.text)
+        ):
+            return not _rules_across(horizontal, (line.x0, line.top, line.x1, line.bottom))
+    return False
 
 
 def _rules_across(horizontal: Sequence[Rule], caption: tuple[float, float, float, float]) -> list[Rule]:

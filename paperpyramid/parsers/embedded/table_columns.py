@@ -62,13 +62,15 @@ def word_space(lines: Sequence[Line]) -> float | None:
     A type's space is a fraction of its size (a third of an em in TeX's roman, a quarter in
     Times): the space is never taken wider than :data:`_SPACE_EM` of an em, so that a table of
     one-word cells, where every gap parts two cells ("(1234) (123)(4) (12)(34)", the partitions of
-    a set), is not read as one column of words."""
+    a set), is not read as one column of words. Where the lines hold one or two gaps only, it is
+    that widest space: a header of two words over two rows of numbers is two cells."""
     pairs = [(a, b) for line in lines if line.words for a, b in zip(line.words, line.words[1:], strict=False) if b[1] - a[2] > 0]
     words = [(a, b) for a, b in pairs if not (len(a[0]) == 1 and a[0] == b[0])]
     gaps = sorted(b[1] - a[2] for a, b in (words if len(words) >= 3 else pairs))
+    em = statistics.median(line.size for line in lines) if lines else 0.0
     if len(gaps) < 3:
-        return None
-    em = statistics.median(line.size for line in lines)
+        # too few to tell: a small table ("Index  Data" over two rows of numbers) takes the widest a space runs
+        return _SPACE_EM * em if gaps and em > 0 else None
     return min(gaps[len(gaps) // 4], _SPACE_EM * em) if em > 0 else gaps[len(gaps) // 4]
 
 
@@ -86,26 +88,93 @@ def words_text(words: Sequence[Word]) -> str:
     return normalize_text(" ".join(text for text, _, _ in words))
 
 
-def word_segments(lines: Sequence[Line], space: float | None) -> list[Line]:
+def word_segments(lines: Sequence[Line], space: float | None, *, table: Sequence[Line] = ()) -> list[Line]:
     """Every line cut where two of its words lie clearly further apart than ``space``: the
     cells of a tight table the layout set on one line. A line in a typewriter face spaces its
     words a whole character apart (:func:`_pitch`), wider than the table's roman spaces: it is
-    cut where its own gaps are clearly wider than that ("\\citep[see][figure 7]" is one cell)."""
+    cut where its own gaps are clearly wider than that ("\\citep[see][figure 7]" is one cell), and
+    wherever they are (a table all in typewriter, whose spaces between cells, a character and a
+    half, set the table's word space: "default balanced strict" is three cells).
+    A line whose gaps are all alike is justified text, not cut, unless two of its words or more
+    open where cells of other lines open: a row of cells \\tabcolsep apart, the only one to fill
+    every column ("(1234) (123)(4) (12)(34) (12)(3)(4) (1)(2)(3)(4)" over the other partitions),
+    or its words stand word by word over another line's (:func:`_under_one_another`).
+    ``table``: the lines whose cells tell that (``lines`` where none are given)."""
     if space is None:
         return list(lines)
     segments: list[Line] = []
     for line in lines:
         words = line.words or []
-        limit = max(_CELL_GAP * max(space, _pitch(line)), 1.0)
+        pitch = _pitch(line)
+        limit = max(_CELL_GAP * max(space, pitch), 1.0)
+        if pitch:  # a typewriter's space is its pitch: a gap clearly wider parts cells, however the table's spaces run
+            limit = min(limit, _TYPEWRITER_GAP * pitch)
         gaps = [words[index][1] - words[index - 1][2] for index in range(1, len(words))]
-        cuts = [index for index in range(1, len(words)) if gaps[index - 1] > limit]
-        if not cuts or (_justified(gaps) and statistics.median(gaps) <= _JUSTIFIED * space):
+        cuts = [
+            index
+            for index in range(1, len(words))
+            if gaps[index - 1] > limit and not _typewriter_space(words[index - 1], words[index], gaps[index - 1])
+        ]
+        if not cuts or (
+            _justified(gaps) and statistics.median(gaps) <= _JUSTIFIED * space and not _row_of_cells(line, cuts, table or lines)
+        ):
             segments.append(line)
             continue
         for start, end in zip([0, *cuts], [*cuts, len(words)], strict=True):
             group = words[start:end]
             segments.append(replace(line, text=words_text(group), x0=group[0][1], x1=group[-1][2], words=group, parts=None))
     return segments
+
+
+#: a gap this many times a typewriter line's pitch is no space of it
+_TYPEWRITER_GAP = 1.3
+#: words this close (points) stand one under another
+_ONE_UNDER = 1.5
+#: a line evenly spaced whose words open where this many cells of other lines open is a row of cells, not justified text
+_ALIGNED_CELLS = 2
+#: how far two typewriter words' character widths, and the space between them, may differ (a share of the width)
+_PITCH_SLACK = 0.04
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def _row_of_cells(line: Line, cuts: Sequence[int], table: Sequence[Line]) -> bool:
+    """Whether a line spaced evenly is a row of cells (:func:`word_segments`): two of the words
+    after its ``cuts`` or more open where a piece of another line of the ``table`` opens, or its
+    words stand one under another with another line's. Asked of evenly spaced lines only."""
+    words = line.words or []
+    parts = [part for other in table for part in other.parts or (other,) if part is not line]
+    aligned = sum(1 for index in cuts if any(abs(part.x0 - words[index][1]) <= 1 for part in parts))
+    return aligned >= _ALIGNED_CELLS or _under_one_another(line, parts)
+
+
+def _under_one_another(line: Line, lines: Sequence[Line]) -> bool:
+    """Whether another line has as many words as ``line`` (three or more), each centred over the
+    other's, or starting or ending where it does: two rows of a grid of one-word cells (Teubner's
+    Greek letters over the Latin keys, a column each), which justified text never is."""
+    mine = [(x0, (x0 + x1) / 2, x1) for _, x0, x1 in line.words or []]
+    if len(mine) < 3:
+        return False
+    for other in lines:
+        theirs = [(x0, (x0 + x1) / 2, x1) for _, x0, x1 in other.words or []]
+        if other is line or len(theirs) != len(mine):
+            continue
+        for edge in range(3):  # left edges, middles, right edges
+            if all(abs(a[edge] - b[edge]) <= _ONE_UNDER for a, b in zip(mine, theirs, strict=True)):
+                return True
+    return False
+
+
+def _typewriter_space(first: Word, second: Word, gap: float) -> bool:
+    """Whether ``gap`` is the space between two words of a typewriter face set in a line of
+    another ("chr, start, end" in a Bioconductor table's first column, the description in roman
+    beside it): both words' characters are one width, and the gap is that width, a typewriter's
+    space. The line's own face (:func:`_pitch`) is the roman one there. Words of letters only:
+    a font's digits are one width too, and numbers a digit apart are cells."""
+    (a, a0, a1), (b, b0, b1) = first, second
+    if len(a) < 2 or len(b) < 2 or not _LETTER.search(a) or not _LETTER.search(b):
+        return False
+    pitch, other = (a1 - a0) / len(a), (b1 - b0) / len(b)
+    return abs(pitch - other) <= _PITCH_SLACK * pitch and abs(gap - pitch) <= 3 * _PITCH_SLACK * pitch
 
 
 def _pitch(line: Line) -> float:

@@ -204,7 +204,7 @@ def read_box(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list
     if grid is not None:
         return grid
     space = word_space(inside)
-    cut = [word_segments(line.parts or (line,), space) for line in whole]
+    cut = [word_segments(line.parts or (line,), space, table=whole) for line in whole]
     segments = [segment for line in cut for segment in line]
     # rivers are counted against the bands lines chain into (a label set between two rows joins both)
     chained = printed_rows(segments, chain=True)

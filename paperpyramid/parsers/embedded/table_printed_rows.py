@@ -23,6 +23,8 @@ __all__ = ["GOES_ON", "VALUE", "PrintedRow", "mostly_values", "printed_rows", "r
 # a line that goes on with a word in lower case: the lines of a cell wrapped over lines, not a
 # new entry; the word may be quoted or a code name in lower case ("as.data.frame()", "normalDB")
 GOES_ON = re.compile(r"""^["“'‘]?[a-z][A-Za-z-]*(?:[._][A-Za-z]\w*)*(?:\(\))?["”'’]?[,;:.)]?(?:\s|$)""")
+# a line this share of its height within another's is set on it (a script)
+_WITHIN = 0.5
 # a line this many times the usual line's height is a tall glyph's box, not a taller line
 _TALL = 1.6
 # the usual line's height is this far up the heights of the lines of words, low (a table of
@@ -64,13 +66,30 @@ def row_cells(row: PrintedRow, edges: Sequence[float], *, heading: bool = False,
     (:func:`spans_table`) has its text in the ``first`` column, as a cell spanning columns keeps
     its text in its first."""
     parts: list[list[str]] = [[] for _ in range(len(edges) - 1)]
-    ordered = sorted(row.lines, key=lambda line: (round(line.top), line.x0))
+    ordered = _reading_order(row.lines)
     for line in ordered:
         parts[column_of(line, edges)].append(line.text)
     if heading:
         parts = [[] for _ in parts]
         parts[first] = [line.text for line in ordered]
     return [join_lines(texts) for texts in parts]
+
+
+def _reading_order(lines: Sequence[Line]) -> list[Line]:
+    """Lines top to bottom, and left to right within one printed line: a line set mostly within
+    the height of the first line of a printed line (a superscript or subscript the reading cut
+    off with its number, "\\G{⟨letter⟩}" then "1" raised after it; a footnote's mark) reads
+    after what stands left of it, though its top is higher."""
+    placed: list[tuple[float, float, list[Line]]] = []  # each printed line's band and its lines
+    for line in sorted(lines, key=lambda line: (round(line.top), line.x0)):
+        for top, bottom, members in placed:
+            if min(bottom, line.bottom) - max(top, line.top) >= _WITHIN * line.height:
+                members.append(line)
+                break
+        else:
+            placed.append((line.top, line.bottom, [line]))
+    placed.sort(key=lambda band: band[0])
+    return [line for _, _, members in placed for line in sorted(members, key=lambda line: line.x0)]
 
 
 def spans_table(row: PrintedRow, rows: Sequence[PrintedRow], edges: Sequence[float]) -> bool:

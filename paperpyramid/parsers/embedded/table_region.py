@@ -49,6 +49,10 @@ _TEXT_ACROSS = 0.7
 _PAST_BOTTOM = 0.05
 # a caption under its table sits closer under it than this share of the gap over a table under a caption
 _HUGS = 0.6
+# a line under this share of the caption's type is a script's, not the table's type
+_SCRIPT_SHARE = 0.7
+# a section's number, set left of its heading
+_SECTION_NUMBER = re.compile(r"(?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*\.?")
 # a caption under its unruled table sits closer under it than this share of the gap over the text under it
 _HUGS_ABOVE = 0.75
 # a rule that closes a table is at least this share of its top rule's width
@@ -92,7 +96,7 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     top = _after_caption(column, caption_bbox)
     # the table ends at the next caption, or at running text (a caption printed below its table, or none)
     limit = min((line.top - 0.5 for line in column if line.top > top and _CAPTION_START.match(line.text)), default=pbottom)
-    limit = min(limit, _running_text(column, top, limit))
+    limit = min(limit, _running_text(column, top, limit), _heading_under(column, top, limit, caption_bbox))
     inside = [line for line in column if top <= line.top and line.bottom <= limit]
     if not inside:
         return None
@@ -217,7 +221,9 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     each close under the next, to running text, another caption, a larger type (a heading: not a
     formula's tall delimiter or sum sign, a glyph or two, nor a line outgrowing only the scripts
     of a formula taken so far: it outgrows the caption's type too) or a wide gap; ``None`` where
-    fewer than two rows are there."""
+    fewer than two rows are there. A line in a larger type beside a cell in the table's is a cell
+    of the table (metric symbols set in a larger font beside their commands, Teubner's), no
+    heading; a row all in a larger type over notes in a smaller one is the table over them."""
     px0, ptop, px1, pbottom = page_bbox
     cx0, ctop, cx1, cbottom = caption_bbox
     middle = (px0 + px1) / 2
@@ -245,7 +251,8 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
         if taken and line.mid_y > edge:
             taken.append(line)  # a cell of the row just taken
             continue
-        worded = [other.size for other in taken if " " in other.text.strip()]
+        # a script's pieces ("z {" over a metric foot, far smaller than the caption) are no lines of words
+        worded = [other.size for other in taken if " " in other.text.strip() and other.size >= _SCRIPT_SHARE * caption_size]
         # the table's type is its lines of words': a formula's scripts ("i=1,...,n") and
         # delimiters tell nothing, and where only they are taken the caption's type stands in
         size = (
@@ -257,7 +264,9 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
         running = (prose_line(line, margins) and (not taken or line.x0 <= min(line.x0 for line in taken) + 2)) or _paragraph_end(
             line, margins, taken
         )
-        if _CAPTION_START.match(line.text) or running or _outgrows(line, size) or gap > (3.0 if not taken else 2.5) * line.height:
+        # a cell in a larger type beside one in the table's (metric symbols beside their commands) is no heading
+        heading = _outgrows(line, size) and not any(_beside(line, [other]) and not _outgrows(other, size) for other in column)
+        if _CAPTION_START.match(line.text) or running or heading or gap > (3.0 if not taken else 2.5) * line.height:
             break
         taken.append(line)
         edge = line.top
@@ -281,6 +290,40 @@ def _outgrows(line: Line, size: float) -> bool:
     """A line in a larger type than the table's ``size``: a heading, not a formula's tall
     delimiter, integral or sum sign (a glyph or two)."""
     return line.size > 1.15 * size and len(line.text.replace(" ", "")) > 2
+
+
+def _heading_under(column: Sequence[Line], top: float, limit: float, caption_bbox: BBox) -> float:
+    """Where a heading under the table starts: a line in a larger type than both the table's lines
+    of words taken so far and the caption (:func:`_outgrows`, as over a caption). A section's
+    number set in the margin (Bioconductor's, the Journal of Statistical Software's) stands left
+    of every cell, so the text under the heading is never taken for running text that ends the
+    table, and the heading's own rule for the table's last. A heading stands alone on its line (its
+    number left of it); a tall header cell ("(μg/ml)") has the header's other cells beside it."""
+    cx0, ctop, _, cbottom = caption_bbox
+    caption_size = max(
+        (line.size for line in column if line.top >= ctop - 1 and line.bottom <= cbottom + 1 and cx0 - 1 <= line.x0), default=0.0
+    )
+    worded: list[float] = []
+    for line in column:
+        if not top <= line.top < limit:
+            continue
+        if worded and _outgrows(line, max(caption_size, statistics.median(worded))) and not _beside(line, column):
+            return line.top - 0.5
+        if " " in line.text.strip():
+            worded.append(line.size)
+    return limit
+
+
+def _beside(line: Line, column: Sequence[Line]) -> bool:
+    """Whether another line shares ``line``'s height: a cell beside it, where a heading stands
+    alone on its line but for its number left of it ("7", "A.2")."""
+    return any(
+        other is not line
+        and other.top < line.bottom
+        and other.bottom > line.top
+        and not (other.x1 <= line.x0 and _SECTION_NUMBER.fullmatch(other.text.strip()))
+        for other in column
+    )
 
 
 def _running_text(column: Sequence[Line], top: float, limit: float) -> float:
@@ -360,7 +403,25 @@ def _region_above(column: Sequence[Line], rules: Sequence[Rule], caption_top: fl
     held = sum(1 for line in column if chain[-1].y < line.top and line.bottom < chain[0].y)
     if held < 2:
         return None  # rules with no rows between them: a running head's double rule, not a table
-    return chain[-1].y - 0.5, chain[0].y + 0.5
+    return _header_over(column, chain[-1]), chain[0].y + 0.5
+
+
+def _header_over(column: Sequence[Line], top_rule: Rule) -> float:
+    """The top of a table whose topmost rule is its header's underline (``\\hline`` under the
+    header and no rule over it, Teubner's tables; a float's own rule over them all reaches
+    past the table's): the header's cells, two or more on one line within the rule's width, set
+    less than a line's height over it, are the table's; else the rule is its top."""
+    over = [
+        line
+        for line in column
+        if line.bottom <= top_rule.y + 0.5
+        and top_rule.y - line.bottom < line.height
+        and top_rule.x0 - 2 <= line.x0
+        and line.x1 <= top_rule.x1 + 2
+    ]
+    if len(over) < 2 or any(_CAPTION_START.match(line.text) for line in over):
+        return top_rule.y - 0.5
+    return min(line.top for line in over) - 0.5
 
 
 def _rule_chain(column: Sequence[Line], over: Sequence[Rule]) -> list[Rule]:

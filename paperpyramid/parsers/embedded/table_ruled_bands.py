@@ -22,6 +22,8 @@ __all__ = ["join_ruled_bands"]
 
 # a column lists names where this many lines of a band each hold one
 _LISTED = 3
+# bands under the header, each opening with one first cell, that tell a table ruled under every row
+_EACH_RULED = 3
 
 
 def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
@@ -35,7 +37,11 @@ def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Seque
     lower case (where rows of a group under one label open each with a name or a code); and,
     unless its first cell is centred, none fills every column of the band's first line but the
     first with values (the next row of a group under its label). Where the only rule between
-    rows is the header's, only the header band can be one row."""
+    rows is the header's, only the header band can be one row. A table that rules every body row
+    apart (three bands or more under the header, each opening with one first cell) makes each
+    band one row however few its lines, and however they open ("4 and Euler as special cases)"
+    under "using Runge-Kutta methods; includes Runge-Kutta", deSolve's solvers): a line of values
+    there is no row of a group, whose rows such a table would rule apart too."""
 
     def ruled(above: PrintedRow, row: PrintedRow) -> bool:
         return any(above.bottom - 1 <= rule.y <= row.top + 1 for rule in rules)
@@ -46,8 +52,12 @@ def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Seque
     first = min(column for row in rows for column in row_columns(row, edges))
     over = any(rule.y <= rows[0].top + 1 for rule in rules)
     under = any(rule.y >= rows[-1].bottom - 1 for rule in rules)
+    bands = list(zip([0, *breaks], [*breaks, len(rows)], strict=True))
+    # every body row ruled apart: each band under the header opens with one first cell
+    leading = [sum(1 for row in rows[start:end] if first in row_columns(row, edges)) for start, end in bands[1:]]
+    each_ruled = len(leading) >= _EACH_RULED and all(count == 1 for count in leading)
     joined: list[PrintedRow] = []
-    for start, end in zip([0, *breaks], [*breaks, len(rows)], strict=True):
+    for start, end in bands:
         band = rows[start:end]
         closed = (start > 0 or over) and (end < len(rows) or under) and (len(breaks) >= 2 or start == 0)
         leads = sum(1 for row in band if first in row_columns(row, edges))
@@ -57,7 +67,8 @@ def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Seque
         grouped = not centred and any(heads and row_columns(row, edges) >= heads and mostly_values(row) for row in band[1:])
         later = [line for row in band[1:] for line in row.lines]
         goes_on = 4 * sum(1 for line in later if GOES_ON.match(line.text)) >= len(later)
-        if closed and (len(band) >= 3 or centred) and 2 * leads <= len(band) and one_first_cell and not grouped and goes_on:
+        lines_of_rows = (len(band) >= 3 or centred) and 2 * leads <= len(band) and goes_on
+        if closed and one_first_cell and ((lines_of_rows and not grouped) or (each_ruled and start > 0 and len(band) >= 2)):
             names = _names_column(band, edges, first) if start > 0 else None
             joined += _band_rows(band, edges) if names is None else _rows_by_names(band, edges, names)
         else:
