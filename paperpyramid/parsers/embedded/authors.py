@@ -32,6 +32,14 @@ on a line of its own under names with marks), every person kept (:func:`group_ta
 no names follow the title, a name in the first page's head beside the date is the author's
 (:func:`_head_names`). The Info or XMP author list wins where it names more people.
 
+Medical publishers' marks and degrees: PLOS's ``☯`` and lettered ``¤a``, degrees after a name
+without commas (``Carl Dahl MD MS``; two capitals that are surnames too, ``MA``, ``DO``, only
+after a name in lower case), ORCID's badge as text (``iD``). A byline set as "BY" alone over a
+name, "AND" alone over the next (ijmart) is read slot by slot (:func:`_conjunction_lines`).
+A copyright line's holders ("Copyright 1999-2003 by" … names) are no byline; the front matter's
+labels end the names in the languages journals print them ("Klíčová slova", "Mots-clés");
+names stacked in bold over their addresses are read down a title page past the zone's depth.
+
 Moved out of :mod:`.front_matter`, which reads the title, DOI, journal and date, and asks here
 for the names (a line of names is never the title).
 """
@@ -47,7 +55,9 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.layout import Line
 
-MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•"
+# (PLOS marks equal contributions with ☯ and a current address with ¤, lettered where there are
+# several: "Anna Berg1☯¤a, Carl Dahl2☯¤b")
+MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•☯¤"
 
 
 _SPACING_ACCENTS = "´`¨˜ˆ¸˘ˇ˝˛"
@@ -84,9 +94,15 @@ _ADDRESS = re.compile(
 # the front matter's labelled fields after the names, where no "Abstract" heading comes first
 _FRONT_LABEL = re.compile(
     r"^(?:nomenclature|ccs concepts|additional key words|acm reference format|index terms|(?:table of )?contents|key ?words"
-    r"|mathematics subject classification|msc\s?\d*|pacs|jel)\b",
+    r"|mathematics subject classification|msc\s?\d*|pacs|jel"
+    # the same labels and the abstract's head in the languages of the journals that print them (Czech, Slovak,
+    # German, French, Spanish, Italian, Portuguese, Polish): "Klíčová slova: LATEX, …"
+    r"|klíčová slova|kľúčové slová|schlüsselwörter|schlagwörter|mots[- ]clés|palabras clave|parole chiave|palavras[- ]chave"
+    r"|słowa kluczowe|abstrakt|zusammenfassung|résumé|resumen|riassunto|resumo|souhrn|streszczenie)\b",
     re.I,
 )
+# a copyright line ("Copyright 1999-2003 by", "© 2004 …"): the names on its row hold the rights, they are no byline
+_COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b)", re.I)
 
 
 # the small words inside a name: "van der Berg", "da Silva", "Maria e Silva", "bin Ahmad"
@@ -124,6 +140,9 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
     keys = _letter_keys(blocks, title_end)
     printed = _without_letter_marks(split_names(_APART_MARK.sub(r"\1", zone) if keys else zone), keys)
     printed = (_margin_names(blocks, title_end) if title_end >= 0 else []) or printed
+    slotted = _conjunction_lines(blocks, title_end)
+    if slotted:  # each name in its own slot: a group among them is an author as it stands
+        return [Author(name=name) for name in slotted]
     joined = _joined_groups(zone) if printed else []
     printed = printed or _group_names(zone, _SIGNER) or _signing_block(blocks, title_end) or _head_names(blocks, title_end)
     for key in ("Author", "xmp:creators"):
@@ -205,6 +224,7 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
         for i in window
         if _affiliation_line(blocks[i].lines[0].text.strip(), names_after_mark=False) and not blocks[i].text.lstrip().startswith(",")
     ]
+    held = [line.top for i in window for line in blocks[i].lines if _COPYRIGHT.match(line.text.strip())]
     text = ""
     previous: Block | None = None
     stop: Block | None = None
@@ -217,8 +237,8 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
     for index in window:
         block = blocks[index]
         read.add(index)
-        if block.top - title.bottom > 250:
-            break
+        if block.top - title.bottom > 250 and not _goes_on_from(block, named + affiliations):
+            break  # far under the title; not a stack of names and addresses that runs on there (a manual's title page)
         plain = block.text.strip().lower().strip(" .:")
         if (
             _NUMBER.sub("", plain) in blk.KNOWN_HEADINGS
@@ -231,6 +251,8 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
             break
         if any(other.x0 < block.x1 and block.x0 < other.x1 and block.top < other.bottom - 1 for other in affiliations):
             continue
+        if any(abs(line.top - row) < 3 for line in block.lines for row in held):
+            continue  # a copyright's holders ("Copyright 1999-2003 by" … "H.A. Schmidt, K. Strimmer, …")
         if _under_bold_names(block, named) and not _BYLINE.match(block.text.strip()):
             after_affiliation = True
             affiliations.append(block)
@@ -284,20 +306,46 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
     return text
 
 
+def _goes_on_from(block: Block, read: list[Block]) -> bool:
+    """Whether ``block`` goes on from the names and affiliations read, within two of its lines
+    under the last of them (names in bold over their addresses, stacked down a title page)."""
+    last = max((other.bottom for other in read), default=None)
+    return last is not None and 0 <= block.top - last < 2 * block.size
+
+
 #: a byline: the names after "by" (R News, The R Journal); what the zone read over it is the title's subtitle
 #: ("Utilities for handling genetic data" / "by Anna Example")
 _BYLINE = re.compile(r"^(?i:by)\s+[A-Z]")  # "By ANNA EXAMPLE" too
 
 
-#: a package's or document's version: "version 1.1-2", "Version 2.30.0", "v1.2.0"
-_VERSION = re.compile(r"\b(?:version\s+v?|v)\d+(?:[.-]\d+)+\b", re.I)
+#: a package's or document's version: "Version 2.30.0", "version 1.1-2", "Package version 0.9", "v1.4.0",
+#: "release 3"; one pattern for both its uses, a version alone on a line under a title
+#: (:func:`version_alone`) and one inside a line of other words (:func:`_version_line`)
+_VERSION = re.compile(r"(?<!\w)(?:(?:package|software)\s+)?(?:version|release|v\.?)\s*v?(?P<number>\d+(?:[.-]\d+)*)[a-z]?(?!\w)", re.I)
+
+
+def version_alone(text: str) -> bool:
+    """Whether ``text`` is a version and nothing else ("Version 2.30.0", "v1.4.0"): under a
+    title, what the paper documents, not a word of the title; one in brackets ("(Version
+    1.0)", which a guide writes into its title) or a line that goes on in words is not."""
+    return bool(_VERSION.fullmatch(text.strip()))
 
 
 def _version_line(block: Block) -> bool:
     """Whether ``block`` is a line that gives the version a vignette documents, under the title
     ("For ExamplePkg version 1.1-2, 2020-02-02"): no names, though its capitalised words and
-    its digits, read as marks, look like one ("For ExamplePkg")."""
-    return len(block.lines) == 1 and bool(_VERSION.search(block.text))
+    its digits, read as marks, look like one ("For ExamplePkg"). Among other words, only a
+    version number with its parts ("1.1-2", not "Version 2") tells it. A manual's name over its
+    version's line ("TREE-PUZZLE Manual" / "Version 5.2 (July 2004)") is one too."""
+    if len(block.lines) == 2:
+        return any((match := _VERSION.match(line.text.strip())) and re.search(r"[.-]", match.group("number")) for line in block.lines)
+    return len(block.lines) == 1 and mentions_version(block.text)
+
+
+def mentions_version(text: str) -> bool:
+    """Whether ``text`` gives a version number with its parts among other words ("For ExamplePkg
+    version 1.1-2", "for BMS Version 0.3.5"): what a document documents, no name's or title's words."""
+    return any(re.search(r"[.-]", match.group("number")) for match in _VERSION.finditer(text))
 
 
 # a section's number before its heading: "1 Introduction", "1. Introduction", "I. Introduction"
@@ -342,6 +390,37 @@ def _group_names(zone: str, kind: re.Pattern[str] = _GROUP) -> list[str]:
     beside people's names, see :func:`group_tail`)."""
     parts = (_group_name(part, kind) for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
     return [part for part in parts if part]
+
+
+_CONJUNCTION = re.compile(r"(?i:by|and)")
+
+
+def _conjunction_lines(blocks: list[Block], title_end: int) -> list[str]:
+    """The names of a byline set as the Israel Journal of Mathematics (ijmart) and older
+    mathematics journals set it: "BY" alone on a line under the title, each author's name on the
+    line under it, then the author's address, and "AND" alone on a line before each next name.
+    The slot says it is a name, so an organisation that signs there is one too ("American
+    Mathematical Society", "The Hebrew University Magnes Press"); read from the lines, not the
+    zone, where the address's lines would read as names ("Electronic Products and Services")."""
+    if title_end < 0 or title_end + 2 >= len(blocks):
+        return []
+    page = blocks[title_end].page
+    following = [block for block in blocks[title_end + 1 : title_end + 40] if block.page == page and block.kind != "caption"]
+    if not following or following[0].text.strip().lower() != "by":
+        return []
+    names: list[str] = []
+    for lone, under in pairwise(following):
+        if not _CONJUNCTION.fullmatch(lone.text.strip()):
+            continue
+        line = under.lines[0].text
+        found = split_names(line)
+        if not found:
+            bare = re.sub(rf"[{MARKS}\d]+", " ", line)
+            found = [name] if (name := _group_name(bare, _SIGNER) or _institution_name(bare)) else []
+        if len(found) != 1:
+            return []  # not one name under each: some other layout
+        names += found
+    return names
 
 
 def _head_names(blocks: list[Block], title_end: int) -> list[str]:
@@ -691,6 +770,7 @@ def split_names(text: str) -> list[str]:
     text = group_tail(text)[0]  # a group after the names is no person: "Carl Dahl on behalf of the ABC Group"
     text = re.sub(r"(?<=[^\W\d_])\[[^\]\s]{1,3}\]", "†", text)  # a mark in brackets: "Author Name[s]", "Smith[a]"
     text = re.sub(r"(?<=[^\W\d_])\((\d{1,2}(?:,\d{1,2})*)\)", r"\1", text)  # numbers in brackets: "Wimmer(1,2)", "Berg(1)"
+    text = re.sub(r"¤[a-h](?![^\W\d_])", "¤", text)  # PLOS's lettered current addresses: "Dahl2☯¤a"
     text = re.sub(r"\b([A-Z])\.(?=[A-Z][a-zß-ÿ])", r"\1. ", text)  # an initial set close: B.Benciolini
     text = re.sub(r"(?<=[^\W\d_])(\d[\d,]*)[a-z]{1,2}(?=[\s,;]|$)", r"\1", text)  # a number and a letter as marks: Author1a
     if "(" not in text:  # a letter and a parenthesis as marks (REVTeX): "A. Authorb)", "Author,1, b)"
@@ -698,12 +778,13 @@ def split_names(text: str) -> list[str]:
     text = re.sub(rf"(?<=[a-z])[α-ω]+(?=[\s,{MARKS}]|$)", "†", text)  # Greek letters as affiliation marks: Loα
     text = re.sub(rf"[{_SPACING_ACCENTS}]\s?(?=[a-zß-ÿ])|[{_SPACING_ACCENTS}]", "", text)
     text = re.sub(rf"(?<=[a-zß-ÿ])ID(?=[\s,;\d{MARKS}]|$)", "", text)  # an ORCID badge set as text after the name: ShiID1,2*
+    text = re.sub(rf"(?<![^\W\d_])iD(?=[\s,;\d{MARKS}]|$)", " ", text)  # the badge as its logo spells it, apart: "Anna Berg iD 1"
     text = re.sub(rf"(?:(?<=[^\W\d_])|\s+)[\d,{MARKS}]*[{MARKS}\d][\d,{MARKS}]*(?=\s|$|,)", " ; ", text)
     names = []
     # Springer sets a middle dot between the names: "Anna Berg1 · Carl Dahl2", Wiley a bar: "Anna Berg1 | Carl Dahl2"
     for part in re.split(r"\s*(?:;|,|&|·|⋅|\||●|\band\b|\bAND\b|\{et al\.\})\s*", text):
         name = re.sub(rf"[\d{MARKS}]+", " ", part)
-        bare = _DEGREES.sub("", name)
+        bare = _without_degrees(name)
         if not bare.strip():
             continue  # degrees alone after a comma: "Carl Dahl, MD PhD"
         name = bare if len(bare.split()) >= 2 else name  # "Anna Berg PhD" (The Lancet), not a surname's initials "Berg MD"
@@ -724,8 +805,22 @@ _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789") | str
 # academic degrees after a name, as medical journals print them ("Anna Berg PhD, Carl Dahl MD", "Eva Lund M.D.")
 _DEGREES = re.compile(
     r"(?:(?:^|\s+)(?:(?i:Ph\.?\s?D)|M\.\s?D|MD|MPH|M\.?Sc|B\.?Sc|MPhil|DPhil|DrPH|Dr\.?\s?med|MBBS|MBChB|FRCPC?|FRCS|FACP|FRACP|MRCP|RN|DVM|Sc\.?D"
-    r"|PharmD|DDS|DMD|MSPH|MHS|MBA|MSN|BSN|PhD\(c\))\.?(?=\s|$))+\s*$"
+    r"|PharmD|DDS|DMD|MSPH|MHS|MBA|MSN|BSN|PhD\(c\)|D\.?Sc|FRCP[A-Z]*|FAAP|FACC|FACS|FAHA|FESC|EdD|PsyD|MSW|LCSW|APRN|DNP|FNP|MMed"
+    r"|MSCE|MSCR|MClinEpi|BPharm|MPharm|BDS|MDS|PA-C|MHSc|MRes)\.?(?=\s|$))+\s*$"
 )
+# degrees of two capitals that are surnames too ("Lan MA", "Anh DO"): only after a name written in
+# lower case ("Carl Dahl DO", "Eva Lund MA, MS"), never in a byline set in capitals
+_SHORT_DEGREES = re.compile(r"(?:\s+(?:MS|MA|BS|BA|DO|NP|RD)\.?)+\s*$")
+
+
+def _without_degrees(name: str) -> str:
+    """``name`` without the degrees after it, in any order ("Carl Dahl MD MS", "Eva Lund MS MD")."""
+    while True:
+        bare = _DEGREES.sub("", name)
+        bare = _SHORT_DEGREES.sub("", bare) if re.search(r"[a-z]", bare) else bare
+        if bare == name:
+            return bare
+        name = bare
 
 
 def _uncapitalise(word: str) -> str:

@@ -11,8 +11,13 @@
   the title's (:func:`_line_over_title`); a title at body size flush over its author's name set
   a paragraph's indent in (TUGboat: :func:`_byline_opening`, under the journal's section head),
   centred over a line of names with their marks, or a title of two words over \\maketitle's
-  name and date lines (:func:`_maketitle`); a line ending on a word no title ends on goes on in
-  a logo's smaller type under it (:func:`_cut_after_function_word`);
+  name and date lines (:func:`_maketitle`); TUGboat's title over two blocks, or a program's
+  name in its logo's font smaller than the text, over the indented name too; a line ending on a
+  word no title ends on goes on in a logo's smaller type under it (:func:`_cut_after_function_word`),
+  and a title goes on in a line of another font that opens with a small word in lower case
+  (:func:`_goes_on_with_a_connective`: "… package" / "and greektonoi.map mapping."), and over
+  a lone "or" into its alternative (:func:`_alternative_title`); an article's type is never the
+  title, though Hindawi sets it larger ("Letter to the Editor");
   a footnote's letter mark after it (REVTeX's ``a)``) is dropped, and a ``\\thanks`` symbol (``∗``),
   and a note's number glued to the last word where the note under it opens with that number
   (elsarticle: ``… Linear Algebra1``); a description of what the paper documents, set in its
@@ -44,7 +49,7 @@ import unicodedata
 from itertools import pairwise
 
 from paperpyramid.parsers.embedded import blocks as blk
-from paperpyramid.parsers.embedded.authors import MARKS, capitals, mostly_names, split_names
+from paperpyramid.parsers.embedded.authors import MARKS, capitals, mentions_version, mostly_names, split_names, version_alone
 from paperpyramid.parsers.embedded.authors import affiliation_like as affiliation_like  # read here by the glyph checks
 from paperpyramid.parsers.embedded.authors import find_authors as find_authors  # the parser reads it here
 from paperpyramid.parsers.embedded.blocks import Block
@@ -99,8 +104,9 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             (i for i, b in enumerate(blocks) if b.page == 1 and REPEATED_TITLE in b.lines[0].tags and _title_like(b, pages[0])), None
         )
     opening = _byline_opening(blocks, pages[0], body_size)
-    if opening is not None and (best is None or (best < opening and len(blocks[best].text.split()) <= 3)):
-        best = opening  # over it, the journal's section head in display type ("Graphics Applications"), a title's words never
+    if opening is not None and (best is None or (best < opening[0] and len(blocks[best].text.split()) <= 3)):
+        # over it, the journal's section head in display type ("Graphics Applications"), a title's words never
+        return list(range(opening[0], opening[0] + opening[1]))
     if best is None:
         return []
     by_weight = blocks[best].size < body_size + 1  # found by its bold type, which then ends it too
@@ -114,8 +120,11 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             continue
         if block.page == 1 and (block.x1 <= previous.x0 or block.x0 >= previous.x1):
             continue  # a block beside the title (the authors in a margin column) does not end it
-        if _cut_after_function_word(previous, block):
-            members.append(index)  # "… l'espace avec" / "METAPOST": a logo's line in its own smaller type
+        if _cut_after_function_word(previous, block) or _goes_on_with_a_connective(previous, block):
+            members.append(index)  # "… l'espace avec" / "METAPOST", "… package" / "and greektonoi.map mapping."
+            break
+        if _alternative_title(blocks, index, previous, pages[0]):
+            members += [index, index + 1]  # "Repository of …" / "or" / "Essay on …"
             break
         if block.page != 1 or abs(block.size - previous.size) > 0.6 or block.kind in ("caption", "formula", "furniture", "aside"):
             break
@@ -150,27 +159,87 @@ def _cut_after_function_word(previous: Block, block: Block) -> bool:
     return not mostly_names(block.text)  # names flush under a title are its byline, whatever it ends on
 
 
+# the small words a title's next line may open with, in lower case: "Documentation for the greektonoi.sty
+# package" / "and greektonoi.map mapping." (the file's name set in another font and size)
+_CONNECTIVE = re.compile(r"^(?:and|or|of|for|with|in|on|to|from|via|using|und|et|ou)\s+\S")
+
+
+def _goes_on_with_a_connective(previous: Block, block: Block) -> bool:
+    """Whether ``block`` is the title's last line though its type differs: one line right under
+    the title's, within its width, in type no larger and at least half its size, that opens with a
+    small word in lower case, as no byline, affiliation or abstract does (a title's words that a
+    class sets in another font: "… package" / "and greektonoi.map mapping.")."""
+    if block.page != previous.page or len(block.lines) != 1 or block.kind in ("caption", "formula", "furniture", "aside"):
+        return False
+    if not _CONNECTIVE.match(block.text.strip()) or not 0.5 * previous.size <= block.size <= previous.size + 0.6:
+        return False
+    if not 0 <= block.top - previous.bottom <= 1.2 * previous.size or block.x0 < previous.x0 - 2 or block.x1 > previous.x1 + 2:
+        return False
+    return len(block.text) < 100 and not mostly_names(block.text) and not mentions_version(block.text)  # "for BMS Version 0.3.5"
+
+
+_OR_ALONE = re.compile(r"(?i:or|ou|oder),?")
+
+
+def _alternative_title(blocks: list[Block], index: int, previous: Block, first_page: Page) -> bool:
+    """Whether ``blocks[index]`` is the "or" alone on its line between a title and its alternative
+    ("Repository of music-notation mistakes" / "or" / "Essay on the true art of music engraving"),
+    each set centred under the other: the alternative in the title's weight, at least three
+    quarters of its size, read with it."""
+    if index + 1 >= len(blocks) or not _OR_ALONE.fullmatch(blocks[index].text.strip()):
+        return False
+    conjunction, other = blocks[index], blocks[index + 1]
+    if conjunction.page != previous.page or other.page != previous.page or other.bold != previous.bold:
+        return False
+    if not 0.75 * previous.size <= other.size <= previous.size + 0.6:
+        return False
+    if conjunction.top - previous.bottom > 3 * previous.size or other.top - conjunction.bottom > 3 * previous.size:
+        return False
+    return previous.x0 - 2 <= conjunction.x0 and conjunction.x1 <= previous.x1 + 2 and _title_like(other, first_page)
+
+
 _ABSTRACT_HEAD = re.compile(r"^abstract\b", re.I)
 
 
-def _byline_opening(blocks: list[Block], first_page: Page, body_size: float) -> int | None:
-    """The title of an article that opens as TUGboat's do: the title at the body's size flush
-    with the column, the author's name on a line of its own under it indented by about a
-    paragraph's indent, then the abstract's or the first section's head. No type size tells
-    such a title from the text, and a section head of the journal in display type may stand
-    over it; the indented name under it does."""
-    for index in range(min(4, len(blocks) - 2)):
-        title, name, after = blocks[index : index + 3]
-        if title.page != 1 or after.page != 1 or abs(title.size - body_size) > 0.6 or len(title.lines) > 3:
-            continue
-        if not _title_like(title, first_page) or len(name.lines) != 1 or abs(name.size - title.size) > 0.6:
-            continue
-        indent = name.x0 - title.x0
-        if not 0.8 * title.size <= indent <= 3.5 * title.size or name.top - title.bottom > 2 * title.size:
-            continue
-        if mostly_names(name.text) and not _names_line(title.text) and (after.kind == "heading" or _ABSTRACT_HEAD.match(after.text)):
-            return index
+def _byline_opening(blocks: list[Block], first_page: Page, body_size: float) -> tuple[int, int] | None:
+    """The title of an article that opens as TUGboat's do, as (first block, blocks): the title
+    flush with the column, in one block or two (a long title's second line read apart:
+    "Automatically removing widows and orphans" / "with lua-widow-control"), the author's name on
+    a line of its own under it indented by about a paragraph's indent, then the abstract's or the
+    first section's head. No type size tells such a title from the text: it is set at the body's
+    size, or smaller where it is a program's logo in its own font ("METATEX" in METAFONT's logo
+    font, a word too short for a title elsewhere); a section head of the journal in display type
+    may stand over it; the indented name under it tells it."""
+    for index in range(min(6, len(blocks) - 2)):
+        for span in (1, 2):
+            if index + span + 1 >= len(blocks):
+                break
+            title, last, name, after = blocks[index], blocks[index + span - 1], blocks[index + span], blocks[index + span + 1]
+            if title.page != 1 or after.page != 1 or title.size > body_size + 0.6 or len(title.lines) > 3:
+                continue
+            if span == 2 and (abs(last.size - title.size) > 0.6 or abs(last.x0 - title.x0) > 2 or last.top - title.bottom > title.size):
+                continue
+            if len(name.lines) != 1 or abs(name.size - body_size) > 0.6 or not _opening_title(blocks[index : index + span], first_page):
+                continue
+            indent = name.x0 - title.x0
+            if not 0.8 * name.size <= indent <= 3.5 * name.size or name.top - last.bottom > 2 * name.size:
+                continue
+            if mostly_names(name.text) and (after.kind == "heading" or _ABSTRACT_HEAD.match(after.text)):
+                return index, span
     return None
+
+
+def _opening_title(members: list[Block], first_page: Page) -> bool:
+    """Whether ``members`` read as the title of :func:`_byline_opening`: a title by its text, or,
+    in its slot, a short one (a program's name: "METATEX"), never a known heading, an article's
+    type or a line of names."""
+    text = " ".join(block.text.strip() for block in members)
+    if any(block.kind in ("caption", "formula", "aside") for block in members) or _names_line(text):
+        return False
+    lowered = text.lower().strip(" .:")
+    if lowered in blk.KNOWN_HEADINGS or lowered in _GENERIC_TITLES or not re.search(r"[^\W\d_]{3}", text):
+        return False
+    return _title_like(members[0], first_page, text) or (len(text.split()) <= 2 and members[0].top < 0.3 * first_page.height)
 
 
 def _goes_on_along_the_row(previous: Block, block: Block) -> bool:
@@ -388,6 +457,20 @@ _GENERIC_TITLES = {
     "study protocol",
     "data descriptor",
     "original contribution",
+    # labels of three words and more, which Hindawi sets in type larger than the title's, and Frontiers' kinds
+    "letter to the editor",
+    "expression of concern",
+    "original research article",
+    "hypothesis and theory",
+    "brief research report",
+    "general commentary",
+    "technology report",
+    "clinical trial",
+    "research letter",
+    "invited review",
+    "full length article",
+    "full-length article",
+    "regular article",
 }
 
 
@@ -405,7 +488,7 @@ def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]
     """The title printed in ``members``, or the metadata's where the page's is missing or cut off."""
     lines = [line.text for index in members for line in blocks[index].lines]
     lines = lines[: _description_start(blocks, members)]
-    while len(lines) > 1 and _VERSION_LINE.match(lines[-1].strip()):
+    while len(lines) > 1 and version_alone(lines[-1]):
         lines.pop()  # the package's version under it (a vignette's "\\ Version 2.30.0"): what is documented, not the title
     printed = blk.join_lines(lines) if members else ""
     printed = re.sub(r"\s*\[v\d+;\s*ref status:[^\]]*\]\s*$", "", printed).strip()  # F1000's version stamp
@@ -420,11 +503,6 @@ def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]
     if stored and len(_fold(stored)) > len(_fold(printed)) and _fold(stored).startswith(_fold(printed)):
         return stored
     return printed
-
-
-# a line of a version alone: "Version 2.30.0", "version 1.2-3", "Package version 0.9", "v1.4.0"; not one in
-# brackets ("(Version 1.0)", which a guide writes into its title) nor a line that goes on in words
-_VERSION_LINE = re.compile(r"^(?:(?:package|software)\s+)?(?:version|release|v\.?)\s*\d+(?:[.-]\d+)*[a-z]?$", re.I)
 
 
 def _without_note_number(printed: str, blocks: list[Block], members: list[int]) -> str:

@@ -32,7 +32,8 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   ACM permission block's conference (``PLDI'09, June 15–20, 2009, …``), a conference's head
   over the page (the proceedings' title, then the meeting's days: ``Proceedings of the ASME
   2023 … Exposition IMECE2023 October 29–November 2, 2023``), an overlay journal's stamp
-  (``Accepted in Quantum 2017-05-09``), a conference paper's note of the proceedings it appears in,
+  (``Accepted in Quantum 2017-05-09``), a reprint's note (``First published in TUGboat 43:1
+  (…, 2022)``), a conference paper's note of the proceedings it appears in,
   after the editors (``… (eds). Proceedings of …, LNCS 42``: read as a citation box), a footnote that names the journal alone after its mark
   (``∗Paper accepted in the Journal of Statistical Software``, ``1This vignette corresponds to a
   paper published in …``; a name cut at the line's end only with a journal's word in it) and a name alone over the DOI (Springer's online first:
@@ -50,7 +51,11 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   (``Proceedings of the National Academy of Sciences of the United States of America``), a section
   after an em dash among them (``Communications in Statistics—Theory and Methods``), never the
   volume's word a name runs on into (``Electronic Journal of Statistics Vol. 13 (2019)``); in
-  capitals they are title-cased. Of several, a boxed citation's first (less a title in
+  capitals they are title-cased; a name that runs into a version's word is a manual's version
+  line (``… Manual Version 5.2 (July 2004)``). An abbreviated name is written out where the paper
+  spells it (:func:`_spelled_out`: the masthead, a logo's text, the feet, the XMP); Frontiers'
+  feet before 2016 print the journal's section and the month after the name (``Frontiers in
+  Psychology | Cognition December 2014 | Volume 5 | …``). Of several, a boxed citation's first (less a title in
   capitalised words that ran into it, where another line names the journal alone: MDPI's
   "… Title in Capitals. Nutrients 2021, 13, 1234"), then the one on the most pages; one named once, on a later page only, is a reference's.
 - **year**: the journal line's, a page's over the Info or XMP's; else, on the first page only,
@@ -59,7 +64,8 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   TR-2019-04" / "April 2019"), the year accepted, the year received ("Accepted Date: 5 May 2018" too). Without the series a date
   alone under the title is not read: it is the date an unpublished document was written or
   compiled (article's ``\\date{\\today}``, a vignette's "Modified: …", a report's version date),
-  which a masthead, a citation line or a stamp would give where the paper was published.
+  which a masthead, a citation line or a stamp would give where the paper was published. Last, a
+  meeting's two digits after an apostrophe in the name found (``EuroTeX'99 Proceedings``).
 """
 
 from __future__ import annotations
@@ -76,7 +82,7 @@ _YEAR = r"(?P<year>(?:19|20)\d\d)"
 # a journal's name: capitalised words, small words between them, abbreviations with full stops
 # (a brand may start in lower case: eLife, iScience, mBio)
 # (a section after an em dash: "COMMUNICATIONS IN STATISTICS—THEORY AND METHODS")
-_NAME = r"(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'&.—-]*(?:\s+(?:[A-Z][\w’'&.—-]*|of|and|in|for|the|on|&))*?"
+_NAME = r"(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'´&.—-]*(?:\s+(?:[A-Z][\w’'´&.—-]*|of|and|in|for|the|on|&))*?"
 _J = rf"(?P<journal>{_NAME})"
 # the start of a line, or after the authors a head prints first: "Smith et al. Journal …",
 # Elsevier's "O. Sanni, A.P.I. Popoola / Data in Brief 22 (2019) 451–457"
@@ -92,7 +98,16 @@ _JOURNAL_LINES = [
     re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*\d+\s*:\s*[A-Za-z]?\d+\s*[|¦]\s*(?:DOI|doi\b|https?://)"),
     # Frontiers' foot: "Frontiers in Microbiology | www.frontiersin.org", before 2018 with the date and volume
     # after it, as PLOS's feet before 2015: "PLOS ONE | www.plosone.org 1 December 2014 | Volume 9 | Issue 12 | e115553"
-    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*www\.\S+(?:\s+(?P<date>{DATE}))?(?:\s*[|¦]\s*(?i:volume|vol\.?|issue|article)\b.*)?\s*$"),
+    # (PLoS before 2010 sets the page's number before the date: "PLoS Medicine | www.plosmedicine.org 0001 January 2008 | …")
+    re.compile(
+        rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*www\.\S+(?:\s+\d{{4}})?(?:\s+(?:(?P<date>{DATE})|{_MONTH}\s+{_YEAR}))?"
+        rf"(?:\s*[|¦]\s*(?i:volume|vol\.?|issue|article)\b.*)?\s*$"
+    ),
+    # Frontiers' feet before 2016, the journal's section and the month after the name: "Frontiers in Psychology |
+    # Cognition December 2014 | Volume 5 | Article 1425 | 2", "Frontiers in Plant Science | Plant Physiology May 2013 | …"
+    re.compile(
+        rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*(?:[A-Z][\w,&’'-]*(?:\s+[\w,&’'-]+){{0,6}}\s+)?{_MONTH}\s+{_YEAR}\s*[|¦]\s*(?i:volume)\s+\d+\s*[|¦]\s*(?i:article)\b"
+    ),
     # BMC's head without its numbers (set apart on the line): "Hua et al. BMC Public Health"
     re.compile(rf"et al\.\s+{_J}\s*$"),
     # Nature: "Nature Communications | (2021) 12:3456 | https://doi.org/…"
@@ -126,7 +141,9 @@ _METADATA_LINES = [re.compile(rf"^{_J},\s+(?:\d+\s+)?\(?{_YEAR}\)?[,\s]")]
 # any other: a name, then only a citation's numbers and words up to the line's end or its DOI or
 # URL (Annual Reviews "Annu. Rev. Psychol. 2020. 71:1–25", Copernicus "Hydrol. Earth Syst. Sci.,
 # 24, 1234–1250, 2020"); read where the numbers hold a year and one more
-_TOKEN = rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|pp|p|article|id|pages|suppl)\.?(?![^\W\d_])|{_MONTH})"  # "p." is a token, "Positive" none
+_TOKEN = (
+    rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|iss|pp|p|article|id|pages|suppl)\.?(?![^\W\d_])|{_MONTH})"  # "p." is a token, "Positive" none
+)
 _SEP = r"[\s.,;:()|¦/–-]"
 _BIB = rf"(?P<bib>(?:{_SEP}+{_TOKEN})+){_SEP}*"
 # a calendar date alone after a name is no citation (a byline over the date under the title: "Emmanuel
@@ -198,6 +215,8 @@ CUE = re.compile(
     r"\b(?:(?:how to |to |please )?cite this article(?: in press)?(?: as)?\s*:?|to cite\s*:|citation\s*:|how to cite\s*:|published in\s*:"
     # a repository's cover page (bepress): "Recommended Citation" over "Berg, Anna (2019) "Title," Journal of …: Vol. 5 : Iss. 2"
     r"|recommended citation\s*:?"
+    # a reprint's note of where the paper first appeared: "First published in TUGboat 43:1 (Chernoff, 2022), pp. 28–39. Reprinted, …"
+    r"|\b(?:first|originally) (?:published|printed|appeared) in(?-i: the)?"
     r"|(?:this (?:paper|article|work) )?(?:should|may|can|must) be cited as(?: follows)?\s*:?"
     # a self-archived copy's footnote: "This is a preprint of an article published in The American Statistician, Volume 60, …"
     r"|\b(?:pre-?print|post-?print|(?:accepted )?manuscript|version|copy) of an? article (?:(?:to be )?published|accepted for publication|to appear) in(?-i: the)?"
@@ -261,6 +280,8 @@ _NOT_FIRST = re.compile(
     r"|version|draft|preprint|typeset)\b",
     re.I,
 )
+# a name that runs on into a version's word is a program's or manual's version line, not a journal's
+_VERSIONED = re.compile(r"\b(?i:version|release)$")
 _YEAR_ALONE = re.compile(r"\(((?:19|20)\d\d)\)|(?<![\d–-])((?:19|20)\d\d)(?![\d–-])")
 _SMALL = {"of", "and", "in", "for", "the", "on", "&"}
 _DAY_DATE = rf"(?:\d{{1,2}}\s+{_MONTH}\s+|{_MONTH}\s+\d{{1,2}},?\s+){_YEAR}"
@@ -313,10 +334,69 @@ def find_journal(
     # a journal named once, on a later page, is a reference's, not the paper's
     pages = {name: found for name, found in pages.items() if len(found) >= 2 or found & {0, 1}}
     if not pages:
-        return stored or _name_alone(lines) or _masthead_alone(lines), _year_elsewhere(lines), None
+        alone = stored or _name_alone(lines) or _masthead_alone(lines)
+        return alone, _year_elsewhere(lines) or _meeting_year(alone), None
     journal = _after_title(boxed[0], pages) if boxed else max(pages, key=lambda name: len(pages[name]))
-    year = years[journal].most_common(1)[0][0] if journal in years else _year_elsewhere(lines)
-    return journal, year, dates.get(journal)
+    year = years[journal].most_common(1)[0][0] if journal in years else _year_elsewhere(lines) or _meeting_year(journal)
+    return _spelled_out(journal, pages, lines, metadata), year, dates.get(journal)
+
+
+def _spelled_out(journal: str, pages: dict[str, set[int]], lines: list[tuple[int, str]], metadata: dict[str, str]) -> str:
+    """``journal`` written out where it is abbreviated and the paper spells it in full elsewhere:
+    publishers print the abbreviation in the citation box and feet ("Int. J. Environ. Res. Public
+    Health 2016, 13, 1234", "Front. Psychol. 5:1425", NLM's "Exp Ther Med 2018, 16: 123", PLoS's
+    "PLoS Genet 9(5): e1003456") and the whole name in the masthead, the logo's text or the
+    running feet ("International Journal of Environmental Research and Public Health" over three
+    lines, "Frontiers in Psychology | Cognition …", "PLOS Genetics | www.plosgenetics.org …").
+    The whole name holds the abbreviation's words in order, each written out from its start, with
+    only small words between them. Another journal line of the paper (``pages``) or the XMP's
+    journal may spell it; so may any line of the first page, a head or foot, or the metadata,
+    where the name is set with capitals and writes out a word the abbreviation cut with a full
+    stop, or two words (one alone is no sure abbreviation: "Cell" is not "Cellular …")."""
+    words = journal.split()
+    if not words:
+        return journal
+    small = r"(?:\s+(?:of|and|the|in|for|on|&))*\s+"
+    pattern = re.compile(r"(?<!\w)" + small.join(rf"{re.escape(word.rstrip('.'))}[\w’'-]*" for word in words) + r"(?!\w)", re.I)
+    named = [*pages, metadata.get("xmp:journal", "").strip()]
+    longer = [name for name in named if len(name) > len(journal) and pattern.fullmatch(name)]
+    if longer:
+        return max(longer, key=lambda name: len(pages.get(name, ())))
+    # the first page's lines read as one text: a logo's name may run over two or three lines
+    texts = [" ".join(text for page, text in lines if page == 1)] + [text for page, text in lines if page > 1]
+    texts += [metadata.get(key, "") for key in ("Subject", "xmp:description", "xmp:journal")]
+    content = [word for word in words if word.lower() not in _SMALL]
+    for text in texts:
+        for match in pattern.finditer(text):
+            full = [word for word in match.group().split() if word.lower() not in _SMALL]
+            if "." in match.group() or len(full) != len(content) or not all(word[:1].isupper() for word in full):
+                continue  # a sentence's or small capitals' lower case, not a masthead's name
+            written_out = [len(word) > len(short.rstrip(".")) for word, short in zip(full, content, strict=True)]
+            if sum(written_out) >= 2 or any(out and short.endswith(".") for out, short in zip(written_out, content, strict=True)):
+                return _clean(match.group())
+    return journal
+    small = r"(?:\s+(?:of|and|the|in|for|on|&))*\s+"
+    pattern = re.compile(r"(?<!\w)" + small.join(rf"{re.escape(word.rstrip('.'))}[\w’'-]*" for word in words) + r"(?!\w)", re.I)
+    named = [*pages, metadata.get("xmp:journal", "").strip()]
+    longer = [name for name in named if len(name) > len(journal) and pattern.fullmatch(name)]
+    if longer:
+        return max(longer, key=lambda name: len(pages.get(name, ())))
+    if "." not in journal:
+        return journal
+    # the first page's lines read as one text: a logo's name may run over two or three lines
+    texts = [" ".join(text for page, text in lines if page == 1)] + [text for page, text in lines if page > 1]
+    texts += [metadata.get(key, "") for key in ("Subject", "xmp:description", "xmp:journal")]
+    for text in texts:
+        for match in pattern.finditer(text):
+            name = match.group()
+            # a name as a masthead or head sets it, its words capitalised; not a sentence's or small capitals' lower case
+            if (
+                "." not in name
+                and len(name) > len(journal)
+                and all(word[:1].isupper() for word in name.split() if word.lower() not in _SMALL)
+            ):
+                return _clean(name)
+    return journal
 
 
 def _after_title(boxed: str, pages: dict[str, set[int]]) -> str:
@@ -366,6 +446,8 @@ def _citation_line(text: str, *, first_page: bool, metadata: bool) -> tuple[str,
         words = 30 if _LONG_NAME.match(journal) else 16
         if journal.lower() in _NOT_JOURNALS or _NOT_FIRST.match(journal) or len(journal) < 3 or len(journal.split()) > words:
             continue
+        if _VERSIONED.search(journal):
+            continue  # a manual's version line: "TREE-PUZZLE Manual Version 5.2 (July 2004)"
         groups = match.groupdict()
         if groups.get("end") == "" and not match.group("journal").endswith(".") and not _JOURNAL_WORD.search(journal):
             continue  # a footnote's name at the line's end, perhaps wrapped: "… in Computational Statistics and Data"
@@ -398,9 +480,19 @@ def _without_authors(journal: str, surnames: frozenset[str]) -> str:
     return rest if len(rest.split()) >= 1 and len(rest) >= 3 else journal
 
 
+def _meeting_year(name: str | None) -> int | None:
+    """The year a meeting's name gives in two digits after an apostrophe ("EuroTeX'99
+    Proceedings", "PLDI'09"): the proceedings' year where no line prints it whole."""
+    match = re.search(r"['’](\d\d)\b", name or "")
+    if match is None:
+        return None
+    return (1900 if int(match.group(1)) >= 50 else 2000) + int(match.group(1))
+
+
 def _clean(name: str) -> str:
-    """The journal's name as it is written: spaces single, no trailing marks, capitals title-cased."""
-    name = " ".join(name.split()).strip(" ,.")
+    """The journal's name as it is written: spaces single, no trailing marks, capitals title-cased;
+    an acute accent set alone is TeX's apostrophe ("EuroTEX´99")."""
+    name = " ".join(name.split()).strip(" ,.").replace("´", "'")
     if sum(ch.isupper() for ch in name) > 0.8 * sum(ch.isalpha() for ch in name) and len(name.split()) >= 2 and len(name) > 8:
         words = [
             word.lower() if word.lower() in _SMALL and index else "—".join(part.capitalize() for part in word.split("—"))

@@ -23,11 +23,17 @@ _METADATA_REF = re.compile(rb"/Metadata\s+(\d+)\s+(\d+)\s+R")
 _LENGTH = re.compile(rb"/Length\s+(\d+)(?!\s+\d+\s+R)")
 _NAMESPACES = {
     "dc": "http://purl.org/dc/elements/1.1/",
-    "prism": "http://prismstandard.org/namespaces/basic/2.0/",
-    "prism2": "http://prismstandard.org/namespaces/basic/2.1/",
     "pdfx": "http://ns.adobe.com/pdfx/1.3/",
     "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
 }
+# PRISM's basic namespace in each version publishers write: the same fields under another URI
+# (2.0 and 2.1 the most, 3.0 in newer InDesign and Arbortext exports, 1.2 in older ones)
+_PRISM = (
+    "http://prismstandard.org/namespaces/basic/2.0/",
+    "http://prismstandard.org/namespaces/basic/2.1/",
+    "http://prismstandard.org/namespaces/basic/3.0/",
+    "http://prismstandard.org/namespaces/1.2/basic/",
+)
 _MAX_PACKET = 4_000_000
 
 
@@ -96,12 +102,16 @@ def _fields(packet: bytes) -> dict[str, str]:
         return next((value for tag in tags for value in values(tag)), None)
 
     ns = _NAMESPACES
+
+    def prism(name: str) -> list[str]:
+        return [f"{{{uri}}}{name}" for uri in _PRISM]
+
     pairs = {
         "title": first(f"{{{ns['dc']}}}title"),
-        "doi": first(f"{{{ns['prism']}}}doi", f"{{{ns['prism2']}}}doi", f"{{{ns['pdfx']}}}doi"),
+        "doi": first(*prism("doi"), f"{{{ns['pdfx']}}}doi"),
         "identifier": first(f"{{{ns['dc']}}}identifier"),
-        "journal": first(f"{{{ns['prism']}}}publicationName", f"{{{ns['prism2']}}}publicationName"),
-        "date": first(f"{{{ns['prism']}}}coverDate", f"{{{ns['prism2']}}}coverDate", f"{{{ns['dc']}}}date"),
+        "journal": first(*prism("publicationName")),
+        "date": first(*prism("coverDate"), f"{{{ns['dc']}}}date"),
         "description": first(f"{{{ns['dc']}}}description"),
     }
     creators = values(f"{{{ns['dc']}}}creator")
