@@ -241,7 +241,8 @@ def styled_lead(line: Line) -> str | None:
     :func:`_spaced_lead`."""
     measured = line.bold_prefix or line.italic_prefix  # the prefix whose gap ``lead_gap`` holds
     for prefix in (line.bold_prefix, line.italic_prefix):
-        if not 3 <= prefix < len(line.text) - 3:
+        # a word of three letters after it will do: "**… to another?**  Use" ends a line
+        if not 3 <= prefix <= len(line.text) - 3:
             continue
         lead = line.text[:prefix].rstrip()
         if not lead.endswith(".") and line.text[prefix : prefix + 1] == ".":
@@ -250,8 +251,8 @@ def styled_lead(line: Line) -> str | None:
             return lead
         if _unclosed_lead(lead, line.text[prefix:]):
             return lead
-        spaced = line.lead_gap >= _EM_SPACE * line.size or (prefix == line.bold_prefix and half_em_lead(line, lead))
-        if prefix == measured and spaced and _spaced_lead(lead, line.text[prefix:]):
+        spaced = em_lead(line) or (prefix == line.bold_prefix and _half_em_lead(line, lead))
+        if prefix == measured and spaced and _spaced_lead(lead, line.text[prefix:], em=em_lead(line)):
             return lead
     return None
 
@@ -288,45 +289,60 @@ _HALF_EM = 0.5
 _OVER_WORDS = 0.15
 
 
-def half_em_lead(line: Line, lead: str) -> bool:
+def em_lead(line: Line) -> bool:
+    """Whether an em of white space follows the line's styled lead-in: LaTeX's ``\\paragraph``."""
+    return line.lead_gap >= _EM_SPACE * line.size
+
+
+def _half_em_lead(line: Line, lead: str) -> bool:
     """Whether the bold ``lead`` is a run-in title by the half em after it (:data:`_HALF_EM`):
     a gap short of an em, wider than the line's median word space by :data:`_OVER_WORDS`. Not a
     statement's head, a word and its number ("**Fact ii**", "**Theorem 2**"): LaTeX's
     ``\\newtheorem`` sets its bold head before the same half em (the list's ``\\labelsep``)."""
-    if line.lead_gap >= _EM_SPACE * line.size or line.word_gap <= 0 or _NUMBERED_HEAD.match(lead):
+    if em_lead(line) or line.word_gap <= 0 or _NUMBERED_HEAD.match(lead):
         return False
     return line.lead_gap >= line.size * max(_HALF_EM, line.word_gap / line.size + _OVER_WORDS)
 
 
-#: a statement's head: a word and its number, arabic, roman or a letter
-_NUMBERED_HEAD = re.compile(r"^[A-Z][a-z]+\s+(?:\d+(?:\.\d+)*|[ivxIVX]{1,5}|[A-Z])$")
+#: a statement's word and its number, arabic, roman or a letter: "Theorem 2", "Fact ii", "Case A"
+_HEAD_AND_NUMBER = r"^[A-Z][a-z]+\s+(?:\d+(?:\.\d+)*|[ivxIVX]{1,5}|[A-Z])"
+#: a statement's head: the word and its number alone
+_NUMBERED_HEAD = re.compile(_HEAD_AND_NUMBER + "$")
 
 
-def _spaced_lead(lead: str, rest: str) -> bool:
+def _spaced_lead(lead: str, rest: str, *, em: bool) -> bool:
     """A lead-in without its full stop, an em of white space after it: the run-in title of
     LaTeX's ``\\paragraph`` ("**Selecting PDFs**  We remove …", ACL's and article's fourth level,
     set with ``\\hskip 1em``; in italics in some classes, "*Paragraphs*  Named paragraphs …").
     Bold typed by hand at a paragraph's start ("{\\bf Claim negation} Unless …") is followed by a
     word space, a third of that, and is not read: as often a sentence's bold subject
     ("**Abstract-level evaluation** is inspired by …") as a title. A few words ending in a word,
-    a closed parenthesis or a question mark, not a phrase cut short; not a colon, which ends a description list's
-    label ("**VCFs:**", set in a box as wide as the longest label); and a new sentence after it,
-    not a word in small letters: a loose justified line stretches its spaces too ("*Rcpp*   is a
-    CRAN package", a package's name in italics)."""
+    a closed parenthesis, a question mark or a closing quote, not a phrase cut short; and a new
+    sentence after it, not a word in small letters: a loose justified line stretches its spaces
+    too ("*Rcpp*   is a CRAN package", a package's name in italics). A colon ends a title only
+    before a full ``em`` ("**Details:**  For some …"): a label typed by hand ("**Remark:** Equation
+    …", "**Version 0.3:** Allow …") stands before a stretched word space, which may pass half an
+    em; a description list's label ("**VCFs:**", in a box as wide as the longest label) may
+    stand before an em too, and :func:`~.run_in` tells those by their hanging lines."""
     words = lead.split()
     if not 1 <= len(words) <= _SPACED_WORDS or words[-1].lower() in OPEN_ENDINGS or _STATEMENT_HEAD.match(lead):
         return False
     if rest.lstrip()[:1].islower():
         return False
-    # a question ends the titles of a manual's questions ("**Use qtree with pdflatex?**  Earlier …")
-    return (lead[-1].isalnum() or lead[-1] in ")?") and lead.count("(") == lead.count(")")
+    # a question ends the titles of a manual's questions ("**Use qtree with pdflatex?**  Earlier …"),
+    # a closing quote a title that quotes ('**LaTeX says that pict2e.sty “will not be written soon”**')
+    ending = lead[-1].isalnum() or lead[-1] in _SPACED_ENDINGS or (em and lead[-1] == ":")
+    return ending and lead.count("(") == lead.count(")")
+
+
+_SPACED_ENDINGS = ')?"”’'
 
 
 #: a statement's head, a word, its number and its name in parentheses: "Axiom 7 (A Sample Axiom)",
 #: "Theorem 1 (Eigenvalue Powers)"; amsthm and jmlr set about an em after it too, of any kind. Without
 #: the name it may be a title ("Model 1", msm's ``\\paragraph``), and :data:`THEOREM_LIKE` has the
 #: usual kinds
-_STATEMENT_HEAD = re.compile(r"^[A-Z][a-z]+\s+(?:[A-Z]|\d+(?:\.\d+)*)\s+\(.*\)$")
+_STATEMENT_HEAD = re.compile(_HEAD_AND_NUMBER + r"\s+\(.*\)$")
 
 
 #: words a title does not end with: the lead-in is cut short
@@ -364,6 +380,8 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
         return True  # "References" alone on its line, whatever its style
     if _capitals_then_title(prev, line, body_size):
         return True  # a heading in capitals over one in title case: two levels of heading
+    if len(current) == 1 and _first_subsection(prev, line):
+        return True
     if line.font != prev.font and len(current) == 1 and len(prev.text) < 80 and not _SENTENCE_END.search(prev.text):
         return True  # a heading set in its own face, same size and weight as the body
     gap = line.top - prev.bottom
@@ -385,6 +403,17 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
     if indented and line.x1 >= max(item.x1 for item in current) - line.size * 2:
         return True
     return bool(caption_start(line.text) and _SENTENCE_END.search(prev.text))
+
+
+def _first_subsection(prev: Line, line: Line) -> bool:
+    """A numbered heading's line right over its first subsection's, in the same type: "2 What are
+    widows and orphans?" over "2.1 Widows" (TUGboat sets both levels bold at the body's size, a
+    leading apart). The lower number extends the upper one, which a title wrapped onto a second
+    line does not."""
+    upper, lower = _NUMBERING.match(prev.text), _NUMBERING.match(line.text)
+    if upper is None or lower is None or not prev.bold:
+        return False
+    return lower.group("num").rstrip(".").startswith(upper.group("num").rstrip(".") + ".")
 
 
 def _heading_goes_on(prev: Line, line: Line, current: list[Line], gap: float) -> bool:
@@ -585,8 +614,9 @@ THEOREM_LIKE = re.compile(
 _BOLD_BOX_SHARE = 0.78
 
 
-def _family(font: str) -> str:
-    """A font's family, its name without the face: "LMRoman10" of "LMRoman10-Bold"."""
+def font_family(font: str) -> str:
+    """A font's family, its name without the face: "LMRoman10" of "LMRoman10-Bold", "Arial" of
+    TrueType's "Arial,Bold" (:attr:`.layout.Line.font` carries no subset tag)."""
     return re.split(r"[-,]", font, maxsplit=1)[0]
 
 
@@ -614,10 +644,13 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     lead_in = 3 <= first.bold_prefix < len(first.text) - 3 and not _numbered_line(block, text) and not heading_size
     if lead_in or NUMBERED_RUN_IN.match(text):
         return None  # a lead-in followed by body text: a run-in heading (see .run_in)
-    chars = [ch for ch in text if not ch.isspace()]
+    match = _NUMBERING.match(text)
+    # mostly letters, not numbers or symbols; a bold numbered title's by its words ("**10.1.
+    # default**": the number's digits outweigh a short title's letters), where a plot's or a
+    # table's "2.5 mg" stays numbers
+    chars = [ch for ch in (match.group("title") if match and block.bold else text) if not ch.isspace()]
     if sum(1 for ch in chars if ch.isalpha()) < 0.6 * len(chars):
         return None
-    match = _NUMBERING.match(text)
     if match is None and len(block.lines) == 1 and max(first.bold_prefix, first.italic_prefix) >= len(first.text.rstrip()) - 1:
         match = _LETTERED_HEADING.match(text)  # "a. A subsubsection in an appendix" (REVTeX's fourth level), all bold or italic
     if match is None and MONOSPACE_FONT.search(first.font):
@@ -672,7 +705,7 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
         and len(block.lines) <= 2
         and block.size >= _BOLD_BOX_SHARE * body_size
         and bool(body_font)
-        and _family(first.font) == _family(body_font)
+        and font_family(first.font) == font_family(body_font)
     )
     smaller = block.size < body_size - max(0.8, body_size * 0.12) and not small_caps and not bold_face
     if smaller and not (block.bold and match):

@@ -21,7 +21,11 @@ from collections.abc import Iterable, Sequence
 
 import pypdfium2.raw as pdfium_c
 
-_BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmssbx|\bbx\d|[-.,]b$|[-.,]bd$|[-.,]bi$|boldit|-sb$|mbx\d", re.I)
+#: a bold face by its name; TeX names its bold faces "CMBX10" (bold extended) and "CMB10" (bold,
+#: not extended, set by ``\fontseries{b}``: partitions' and BMS's headings)
+_BOLD_NAME = re.compile(
+    r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmb\d|cmssbx|\bbx\d|[-.,]b$|[-.,]bd$|[-.,]bi$|boldit|-sb$|mbx\d", re.I
+)
 #: a face whose name says it is of normal weight: pdfium's weight, estimated from the font's
 #: stems, reads 744 for Latin Modern's "LMRoman10-Regular" and some TeX fonts' "CMR10", and the
 #: name is to be believed (TeX names its bold faces: CMBX10, CMB10, SFBX1000)

@@ -20,16 +20,19 @@ _PAGE_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")
 
 
 def set_aside_contents(blocks: list[Block]) -> None:
-    """A printed table of contents near the front (``\\tableofcontents`` under the abstract), or on
-    the last page (nwejm's class prints it at the end), is no section and names none: its label and entries become page furniture, so an outline's
-    "Introduction" is not found in it and its lines are not read as headings. The entries are
-    the blocks right after a "Contents" label that are set on a row with their page numbers,
-    carry dot leaders or are a page number alone; two page numbers at least, or it is no table.
+    """A printed table of contents near the front (``\\tableofcontents`` under the abstract, or a
+    manual's after its overview: :data:`_FRONT_PAGES`), or on the last page (nwejm's class prints
+    it at the end), is no section and names none: its label and entries become page furniture, so
+    an outline's "Introduction" is not found in it and its lines are not read as headings. The
+    entries are the blocks right after a "Contents" label that are set on a row with their page
+    numbers, carry dot leaders or are a page number alone; two page numbers at least, or it is no
+    table.
     A section's entry read apart from its page number (set in the sections' bold without
     leaders, it reads as a heading: "2 Setting") is one too (:func:`_contents_entry`)."""
     last = blocks[-1].page if blocks else 0
     for start, label in enumerate(blocks):
-        if 3 < label.page < last or len(label.lines) > 1 or not _CONTENTS_LABEL.match(label.lines[0].text.strip()):
+        front = label.page <= max(_FRONT_PAGES, last * _FRONT_SHARE)
+        if not (front or label.page == last) or len(label.lines) > 1 or not _CONTENTS_LABEL.match(label.lines[0].text.strip()):
             continue
         entries: list[int] = []
         listed: set[str] = set()
@@ -50,6 +53,12 @@ def set_aside_contents(blocks: list[Block]) -> None:
                 blocks[index].kind = "furniture"
                 blocks[index].extra["contents"] = True
         return
+
+
+#: the pages a front table of contents may stand on: the first three, or a manual's first fifth
+#: (TREE-PUZZLE's, on page 4 after its title page and two pages of overview)
+_FRONT_PAGES = 3
+_FRONT_SHARE = 0.2
 
 
 def _wrapped_entry(blocks: list[Block], index: int) -> bool:

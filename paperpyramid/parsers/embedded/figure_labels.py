@@ -12,7 +12,7 @@ from __future__ import annotations
 import collections
 import re
 
-from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.blocks import Block, font_family
 from paperpyramid.parsers.embedded.heading_styles import prose
 
 #: a face that sets this many labels (small print, lines of no prose) at least may be the figures' face
@@ -68,7 +68,7 @@ def demote_axis_titles(blocks: list[Block]) -> None:
     for index, block in enumerate(blocks):
         if block.kind != "heading" or block.extra.get("outline") or block.extra.get("run_in"):
             continue
-        family = _family(block.lines[0].font)
+        family = font_family(block.lines[0].font)
         if not family:
             continue
         ticks = 0
@@ -77,7 +77,7 @@ def demote_axis_titles(blocks: list[Block]) -> None:
             # numbers of a table on the page before is a heading
             if before.page != block.page:
                 break
-            if _family(before.lines[0].font) != family:
+            if font_family(before.lines[0].font) != family:
                 break
             found = _ticks(before.text)
             if not found:
@@ -99,11 +99,6 @@ def _ticks(text: str) -> int:
     values = [float(label.replace("−", "-").replace("–", "-").replace(",", "").rstrip("%")) for label in labels]
     steps = [b - a for a, b in zip(values, values[1:], strict=False)]
     return len(labels) if all(step > 0 for step in steps) or all(step < 0 for step in steps) else 0
-
-
-def _family(font: str) -> str:
-    """A font's family: its name without subset prefix and style ("ABCDEF+Helvetica-Bold": "Helvetica")."""
-    return font.rpartition("+")[2].partition("-")[0]
 
 
 #: a paragraph of prose is this long at least: a plot's key or an axis's title is shorter

@@ -15,7 +15,8 @@ The parser settles the headings after the blocks are classified, calling in orde
   the type of a numbered heading of its own section (:func:`numbered_like_siblings`); a numbered
   run-in heading out of its section's numbering is text (:func:`.run_in.demote_stray_run_ins`);
   a paragraph's or a caption's last line wrapped alone in bold or italics is text
-  (:func:`demote_paragraph_ends`, with or without an outline);
+  (:func:`demote_paragraph_ends`, with or without an outline), and so is a line set flush right
+  under the text, a signature (:func:`demote_flush_right_lines`);
   a chapter's label, a plot's labels (:mod:`.figure_labels`), a list's items (:mod:`.list_items`)
   and labels after the reference list (:mod:`.back_headings`) are none; back matter is flattened
   to the top level.
@@ -48,6 +49,7 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
     numbered_like_siblings(blocks, body_size)
     demote_back_labels(blocks, body_size)
     demote_paragraph_ends(blocks)
+    demote_flush_right_lines(blocks, body_size)
     for block in blocks:
         # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
         if (
@@ -125,6 +127,38 @@ def demote_paragraph_ends(blocks: list[Block]) -> None:
             block.kind, block.number = "paragraph", None
 
 
+def demote_flush_right_lines(blocks: list[Block], body_size: float) -> None:
+    """A line in the body's type or smaller, not bold, set flush right under the text, its left
+    edge far in from the text's, is a signature, a date or a place, not a heading: headings
+    stand at the left edge or centred ("*Zdeněk Wagner, Vít Novotný*" at the right edge, closing
+    a CSTUG Bulletin article over its address). The text's edges are those of the paragraphs
+    above it on its page and in its column."""
+    for index, block in enumerate(blocks):
+        if block.kind != "heading" or block.number or block.bold or block.size > body_size + 0.5 or block.extra.get("outline"):
+            continue
+        line = block.lines[0]
+        above = [
+            other
+            for before in blocks[max(0, index - _TEXT_ABOVE) : index]
+            if before.kind == "paragraph"
+            for other in before.lines
+            if other.page == line.page and other.column == line.column
+        ]
+        if not above:
+            continue
+        left, right = min(other.x0 for other in above), max(other.x1 for other in above)
+        width = right - left
+        flush = all(abs(other.x1 - right) <= _FILLED * width for other in block.lines)
+        inset = min(other.x0 for other in block.lines) - left >= _INSET * width
+        centred = abs((line.x0 + line.x1) / 2 - (left + right) / 2) <= _FILLED * width
+        if flush and inset and not centred:
+            block.kind, block.number = "paragraph", None
+
+
+#: the paragraphs above a line that give its column's edges, and how far in from the left edge,
+#: as a share of the column's width, a flush-right line starts
+_TEXT_ABOVE = 3
+_INSET = 0.25
 #: a line that stops within this share of its paragraph's width of the right edge fills it
 _FILLED = 0.05
 #: the most words of a heading found by its face alone (:func:`_lowercase_headings`)

@@ -308,12 +308,20 @@ def _finish(run: CharRun, page: int) -> Line | None:
     )
 
 
+def _drawn_before(run: CharRun, prefix: int) -> int:
+    """How many characters with a box (spaces have none) stand before ``run.chars[prefix]``, the
+    first letter after a styled prefix and the space that closes it: the index of that letter's
+    box. -1 where there is no gap to measure: no prefix, no space after it, or right-to-left text,
+    whose boxes run the other way."""
+    if not 0 < prefix < len(run.chars) or run.rtl or run.chars[prefix - 1] != " ":
+        return -1
+    return prefix - run.chars[:prefix].count(" ")
+
+
 def _lead_gap(run: CharRun, prefix: int) -> float:
     """The white space before ``run.chars[prefix]``, the first letter after a styled prefix: the
-    gap between the edges of the drawn characters either side (spaces have no box)."""
-    if not 0 < prefix < len(run.chars) or run.rtl or run.chars[prefix - 1] != " ":
-        return 0.0
-    drawn = prefix - run.chars[:prefix].count(" ")  # characters with a box before the prefix's end
+    gap between the edges of the drawn characters either side."""
+    drawn = _drawn_before(run, prefix)
     boxes = run.boxes
     return boxes[2 * drawn] - boxes[2 * drawn - 1] if drawn > 0 and 2 * drawn < len(boxes) else 0.0
 
@@ -322,9 +330,9 @@ def _word_gap(run: CharRun, prefix: int) -> float:
     """The median white space between the words after ``run.chars[prefix]`` (0 with fewer than
     two), measured as :func:`_lead_gap` measures the one before them; only lines with a styled
     prefix are measured, so the loop runs over few lines."""
-    if not 0 < prefix < len(run.chars) or run.rtl or run.chars[prefix - 1] != " ":
+    first = drawn = _drawn_before(run, prefix)  # the index of the next drawn character's box
+    if drawn < 0:
         return 0.0
-    first = drawn = prefix - run.chars[:prefix].count(" ")  # the index of the next drawn character's box
     boxes = run.boxes
     gaps: list[float] = []
     previous = " "

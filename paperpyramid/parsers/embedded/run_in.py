@@ -9,9 +9,11 @@ A lead-in is a heading when it is bold (the line's bold prefix) or numbered with
 more ("2.1", "3.2.1"), ends with a full stop (or a colon, when bold) on the first line, and reads
 as a title: a capital first, at most twenty words, not a caption, a label of the front matter,
 a sentence cut at an abbreviation ("Fig.", "et al.") nor one that negates ("**DO NOT include any
-page numbers.**": emphasis), nor, unnumbered, sentences (a reference set in bold). A numbered one
-out of its section's numbering is the paragraph's text (:func:`demote_stray_run_ins`, run once
-the headings are settled). A bold heading may begin on the bold line above ("… for biogenic
+page numbers.**": emphasis), nor, unnumbered, sentences (a reference set in bold); a title an em
+from its text (LaTeX's ``\\paragraph``) may negate, read as a clause or be a statement's word
+("**Example**"). A list's item, its label hanging out in the margin of its text, is no heading.
+A numbered one out of its section's numbering is the paragraph's text
+(:func:`demote_stray_run_ins`, run once the headings are settled). A bold heading may begin on the bold line above ("… for biogenic
 syn-" over "thesis of nano-MgO. The …"). Only paragraphs after the body's first heading and
 before the reference list are read: a structured abstract's "Background:" and a reference
 entry's bold authors are no sections.
@@ -30,7 +32,7 @@ from paperpyramid.parsers.embedded.blocks import (
     THEOREM_LIKE,
     Block,
     caption_start,
-    half_em_lead,
+    em_lead,
     join_lines,
     styled_lead,
 )
@@ -95,8 +97,14 @@ def _split(block: Block, before: Block | None) -> list[Block] | None:
     match = NUMBERED_RUN_IN.match(text)
     if lead is None and match is None:
         return None
-    if lead is not None and half_em_lead(first, lead) and _hanging(lines):
-        return None  # a description list's bold label, set half an em (``\\labelsep``) from its text
+    if _hanging(lines):
+        # a list's item, its label out in the margin of its text: a description list's bold label,
+        # set half an em (``\\labelsep``) or a box's width from its text ("**VCFs:**  When …"), or
+        # a numbered one ("**5.1** The manual is now distributed as a PDF file. Quartet …", a
+        # manual's version history)
+        return None
+    if lead is not None and lead.endswith(":") and len(lines) < 2:
+        return None  # a label ended by a colon, on one line: a list's item too, for all it shows
     if lead is None:
         assert match is not None
         lead = text[: match.end()]
@@ -109,12 +117,14 @@ def _split(block: Block, before: Block | None) -> list[Block] | None:
     number = number_match.group(1) if number_match else None
     title = (heading_text[number_match.end() :] if number_match else heading_text).strip().rstrip(".:").strip()
     rest = text[len(lead) :].lstrip()
-    if not rest or not _title_like(title, number):
+    spaced = not lead.rstrip().endswith(".") and em_lead(first)
+    if not rest or not _title_like(title, number, spaced=spaced):
         return None
     heading = Block(lines=[*head_lines, replace(first, text=lead.strip())])
     heading.kind, heading.number, heading.title = "heading", number, title
     heading.extra["run_in"] = True
-    paragraph = Block(lines=[replace(first, text=rest, bold_prefix=0, italic_prefix=0), *lines[1:]])
+    # the text after the lead-in is in the body's face, though the line was bold by most of its letters
+    paragraph = Block(lines=[replace(first, text=rest, bold=False, bold_prefix=0, italic_prefix=0), *lines[1:]])
     paragraph.kind, paragraph.extra = block.kind, dict(block.extra)
     return [heading, paragraph]
 
@@ -163,7 +173,14 @@ def _wrapped_lead(block: Block) -> bool:
     return (bold or italic) and first.x1 >= second.x1 - _FILLED * width and styled_lead(second) is not None
 
 
-def _title_like(title: str, number: str | None) -> bool:
+def _title_like(title: str, number: str | None, *, spaced: bool = False) -> bool:
+    """Whether a lead-in reads as a title. ``spaced``: closed by an em of white space, not a full
+    stop (LaTeX's ``\\paragraph``: :func:`~.blocks.em_lead`): a title as set, whatever its words,
+    where emphasis typed by hand ends its sentence with a full stop ("**DO NOT include any page
+    numbers.**", "**Example.**") and a statement's head has half an em after it ("**Example 1**",
+    "*Proof*  Let λ be …", jmlr's). So a spaced one may be a clause ('**LaTeX says that pict2e.sty
+    “will not be written soon”**'), negate ("**Some very short lines are not drawn**") or be a
+    statement's word ("**Example**  Consider a case …", "**Step 1:**  The data …")."""
     words = title.split()
     opening = title.lstrip('"“‘')  # a title in quotes: '"Poor man's bold"'
     if not words or len(words) > _MAX_WORDS or not opening or not (opening[0].isupper() or opening[0].isdigit()):
@@ -174,13 +191,14 @@ def _title_like(title: str, number: str | None) -> bool:
     plain = title.lower()
     if caption_start(title) or METADATA_LABEL.match(title) or plain in _FRONT_HEADINGS or plain in _NOTE_LABELS:
         return False
-    if number is None and len(words) > _SENTENCE_WORDS and _AUXILIARY.search(title):
+    if number is None and len(words) > _SENTENCE_WORDS and _AUXILIARY.search(title) and not spaced:
         return False  # a sentence set in bold for emphasis ("The final version … must be submitted by August 31, 2019 …")
-    if number is None and _NEGATION.search(title):
+    if number is None and _NEGATION.search(title) and not spaced:
         return False
     if number is None and _INNER_SENTENCE.search(title):
         return False  # a reference set in bold ("J. D. Storey. False discovery rates. In …"): sentences, not a title
-    if number is None and THEOREM_LIKE.match(title):  # "Definition 1.1.", "Proof.": a statement's label; "2.2.1 Step 1." is a section
+    # "Definition 1.1.", "Proof.": a statement's label; "2.2.1 Step 1." is a section
+    if number is None and THEOREM_LIKE.match(title) and not spaced:
         return False
     return not (_ABBREVIATION_END.search(title) or re.search(r"\b(et al|doi|http|www\.)", title, re.I))
 
