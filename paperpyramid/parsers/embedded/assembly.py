@@ -471,22 +471,44 @@ def _insert_section(document: Document, section: Section, at: int) -> None:
 
 
 def merge_continuations(document: Document) -> None:
-    """Rejoin paragraphs cut by a column or page break: no sentence end, lowercase start."""
+    """Rejoin paragraphs cut by a column or page break: no sentence end, lowercase start.
+
+    A float set where the paragraph was cut (a table, or a figure's caption, at the top of the
+    next column or page) sits between the halves: the halves are joined across it and the float
+    stays after them. Not when the caption just before the second half ends mid-sentence itself:
+    the lowercase text may be that caption's own second part."""
     for section in document.sections:
         merged: list[DocBlock] = []
+        last = -1  # the index in ``merged`` of the last block that is not a float
         for block in section.blocks:
-            prev = merged[-1] if merged else None
+            prev = merged[last] if last >= 0 else None
             if (
                 prev is not None
                 and prev.kind == "paragraph"
                 and block.kind == "paragraph"
                 and not blk._SENTENCE_END.search(prev.text)
                 and block.text[:1].islower()
+                and _flows_around(merged[last + 1 :])
             ):
                 prev.text = blk.join_lines([prev.text, block.text])
                 continue
             merged.append(block)
+            if block.kind not in _FLOATS:
+                last = len(merged) - 1
         section.blocks = merged
+
+
+_FLOATS = frozenset({"table", "caption"})
+
+
+def _flows_around(between: list[DocBlock]) -> bool:
+    """Whether the blocks between a paragraph's halves are floats the text flows around: none, or
+    tables and captions whose last is a table or a caption that ends a sentence (a caption cut
+    mid-sentence may go on in the lowercase text)."""
+    if not between:
+        return True
+    last = between[-1]
+    return all(block.kind in _FLOATS for block in between) and (last.kind == "table" or bool(blk._SENTENCE_END.search(last.text)))
 
 
 def _claimed_heading(member: Block, body_size: float) -> bool:

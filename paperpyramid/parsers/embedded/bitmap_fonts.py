@@ -11,6 +11,15 @@ round into a :data:`~.glyphs.GlyphMap` that :mod:`.glyphs` applies to the mapped
 
 Only fonts whose every named glyph is ``a<its own code>`` are read this way: the pattern is
 dvips's, and a font with real glyph names keeps its map.
+
+Other dvips runs name the glyphs by their code in two base-36 digits from "A0" (``/AC`` is 12,
+``/CR`` is 99). Ghostscript then maps only the few names that the Adobe glyph list happens to
+know ("CR", carriage return, for "c"; "AE" for TeX's "ffi"; "CL" for "]") and leaves the rest
+unmapped, so pdfium reads the raw code: right for the letters, a control character for the
+ligatures and accents, and every "c" of the paper is lost (TUGboat's "The O tavo Pa kage",
+batch 10). Such fonts are found from the text layer too (:func:`nameless_text`: Type 3 fonts
+have no name), and their unmapped control codes are read through TeX's encoding under
+:data:`~.glyphs.BY_RAW`; printable codes stay as read (a typewriter font's "{" is not OT1's "–").
 """
 
 from __future__ import annotations
@@ -28,12 +37,19 @@ from pdfminer.pdfparser import PDFParser
 from pdfminer.pdftypes import PDFObjRef, resolve1
 from pdfminer.psparser import PSLiteral
 
-from paperpyramid.parsers.embedded.glyphs import BY_CODE, GlyphMap
+from paperpyramid.parsers.embedded.glyphs import BY_CODE, BY_RAW, GlyphMap
 from paperpyramid.parsers.embedded.layout import Page
 
 log = logging.getLogger(__name__)
 
 _CODE_NAME = re.compile(r"a(\d{1,3})")
+#: dvips's other naming: the code in two base-36 digits, "A0" for 0 to "H3" for 255
+_BASE36_NAME = re.compile("[A-H][0-9A-Z]")
+#: the printable codes all of TeX's text encodings (OT1, its typewriter variant, T1) read alike, and
+#: not as ASCII: the left quote, which read as "`" would be set as a grave accent on a letter near it
+_TEX_QUOTES = {96: "\u2018"}
+#: the first pages' printed characters are mostly in fonts without a name (Type 3): bitmap fonts
+_NAMELESS_SHARE = 0.5
 #: Enclosed Alphanumerics, Miscellaneous Symbols and Dingbats, where the ZapfDingbats names land
 _DINGBAT = re.compile("[\u2460-\u24ff\u2600-\u27bf]")
 _DINGBAT_SHARE = 0.3
@@ -45,11 +61,15 @@ _OT1 = {
     **dict(zip(range(11), "ΓΔΘΛΞΠΣΥΦΨΩ", strict=True)),
     11: "ff", 12: "fi", 13: "fl", 14: "ffi", 15: "ffl", 16: "ı", 17: "ȷ", 25: "ß", 26: "æ", 27: "œ", 28: "ø",
     29: "Æ", 30: "Œ", 31: "Ø", 34: "”", 60: "¡", 62: "¿", 92: "“", 123: "–", 124: "—",
+    # the accents, spacing, which :mod:`.accents` sets on their letters
+    18: "`", 19: "\u00b4", 20: "\u02c7", 21: "\u02d8", 22: "\u00af", 23: "\u02da", 24: "\u00b8", 127: "\u00a8",
 }  # fmt: skip
 #: TeX's T1 (Cork) encoding where it is not ASCII or Latin-1
 _T1 = {
     13: "‚", 14: "‹", 15: "›", 16: "“", 17: "”", 18: "„", 19: "«", 20: "»", 21: "–", 22: "—", 25: "ı", 26: "ȷ",
     27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl", 127: "-", 215: "Œ", 223: "SS", 247: "œ", 255: "ß",
+    0: "`", 1: "\u00b4", 2: "\u02c6", 3: "\u02dc", 4: "\u00a8", 5: "\u02dd", 6: "\u02da", 7: "\u02c7", 8: "\u02d8",
+    9: "\u00af", 10: "\u02d9", 11: "\u00b8", 12: "\u02db",
 }  # fmt: skip
 
 
@@ -61,9 +81,23 @@ def dingbat_text(pages: list[Page]) -> bool:
     return printed >= 200 and len(_DINGBAT.findall(text)) > _DINGBAT_SHARE * printed
 
 
+def nameless_text(pages: list[Page]) -> bool:
+    """Whether the first pages' printed characters are mostly in fonts without a name: Type 3 fonts,
+    which is how dvips sets TeX's bitmap fonts (:func:`code_glyphs` then says whether they are its)."""
+    printed = nameless = 0
+    for page in pages[:3]:
+        for line in page.lines:
+            printed += len(line.text)
+            nameless += len(line.text) if not line.font else 0
+    return printed >= 200 and nameless > _NAMELESS_SHARE * printed
+
+
 def code_glyphs(path: Path) -> GlyphMap:
-    """What each dingbat of the document's dvips bitmap fonts stands for: ``{(BY_CODE, ord(dingbat)): text}``,
-    empty when the PDF has no such font (or cannot be read here: the parser's own errors come from pdfium)."""
+    """What each character of the document's dvips bitmap fonts stands for: ``{(BY_CODE, ord(mapped)): text}``
+    for the codes their ToUnicode maps (to dingbats, or to the control characters of the glyph list's few
+    names), ``{(BY_RAW, code): text}`` for the control codes they leave unmapped (pdfium reads the raw
+    code); empty when the PDF has no such font (or cannot be read here: the parser's own errors come
+    from pdfium)."""
     try:
         fonts = list(_code_named_fonts(path))
     except Exception as exc:  # noqa: BLE001 - pdfminer raises many kinds on odd files; the text layer stays as it was
@@ -71,31 +105,41 @@ def code_glyphs(path: Path) -> GlyphMap:
         return {}
     if not fonts:
         return {}
-    ot1 = sum(1 for codes in fonts if codes.keys() & range(11, 16)) > sum(1 for codes in fonts if codes.keys() & range(27, 32))
+    ot1 = sum(1 for codes, _ in fonts if codes & {11, 12, 13, 14, 15}) > sum(1 for codes, _ in fonts if codes & {27, 28, 29, 30, 31})
     table = _OT1 if ot1 else _T1
     glyphs: GlyphMap = {}
-    clash: set[int] = set()
-    for codes in fonts:
-        for code, mapped in codes.items():
+    clash: set[tuple[str, int]] = set()
+    for codes, mapped in fonts:
+        for code in codes:
             text = _character(code, table)
-            if len(mapped) != 1 or text is None or text == mapped:
+            read = mapped.get(code)
+            if read is None:  # unmapped: pdfium reads the code, which is text unless it is a control
+                key = (BY_RAW, code)
+                if code >= 32 and code != 127 and code not in _TEX_QUOTES:
+                    continue
+            else:
+                key = (BY_CODE, ord(read))
+                if len(read) != 1:
+                    continue
+            if text is None or text == read:
                 continue
-            key = (BY_CODE, ord(mapped))
             if glyphs.setdefault(key, text) != text:
-                clash.add(ord(mapped))
-    return {key: text for key, text in glyphs.items() if key[1] not in clash}
+                clash.add(key)
+    return {key: text for key, text in glyphs.items() if key not in clash}
 
 
 def _character(code: int, table: dict[int, str]) -> str | None:
     if code in table:
         return table[code]
+    if code in _TEX_QUOTES:
+        return _TEX_QUOTES[code]
     if 32 <= code < 127 or (table is _T1 and 192 <= code < 256):
         return chr(code)
     return None  # an accent to be set over the next letter, or a code the encodings disagree on
 
 
-def _code_named_fonts(path: Path) -> Iterator[dict[int, str]]:
-    """For each Type 3 font whose glyphs are all named ``a<code>``, its codes and what its ToUnicode maps them to."""
+def _code_named_fonts(path: Path) -> Iterator[tuple[set[int], dict[int, str]]]:
+    """For each Type 3 font whose glyphs are all named by their codes, its codes and what its ToUnicode maps them to."""
     seen: set[int] = set()
     manager = PDFResourceManager(caching=False)
     with path.open("rb") as handle:
@@ -109,30 +153,45 @@ def _code_named_fonts(path: Path) -> Iterator[dict[int, str]]:
                         continue
                     seen.add(ref.objid)
                 spec = resolve1(ref)
-                if isinstance(spec, dict) and _named_by_code(spec):
+                codes = _named_by_code(spec) if isinstance(spec, dict) else set()
+                if codes:
                     mapped = getattr(getattr(manager.get_font(None, spec), "unicode_map", None), "cid2unichr", None)
-                    if mapped:
-                        yield dict(mapped)
+                    yield codes, dict(mapped or {})
 
 
-def _named_by_code(spec: dict[str, Any]) -> bool:
+def _named_by_code(spec: dict[str, Any]) -> set[int]:
+    """The codes of a Type 3 font whose every glyph is named by its code in one of dvips's two ways
+    (empty for any other font)."""
     subtype = resolve1(spec.get("Subtype"))
     if not isinstance(subtype, PSLiteral) or subtype.name != "Type3":
-        return False
+        return set()
     encoding = resolve1(spec.get("Encoding"))
     differences = resolve1(encoding.get("Differences")) if isinstance(encoding, dict) else None
     if not differences:
-        return False
-    code, named = 0, 0
+        return set()
+    code = 0
+    codes: set[int] = set()
+    schemes: set[str] = set()
     for item in differences:
         if isinstance(item, int):
             code = item
             continue
-        match = _CODE_NAME.fullmatch(getattr(item, "name", ""))
-        if match is None or int(match.group(1)) != code:
-            return False
-        code, named = code + 1, named + 1
-    return named > 0
+        named = _name_code(getattr(item, "name", ""))
+        if named is None or named[1] != code:
+            return set()
+        schemes.add(named[0])
+        codes.add(code)
+        code += 1
+    return codes if len(schemes) == 1 else set()
 
 
-__all__ = ["code_glyphs"]
+def _name_code(name: str) -> tuple[str, int] | None:
+    """The scheme ("a" or "base36") and code of a glyph name dvips gave, or None."""
+    if match := _CODE_NAME.fullmatch(name):
+        return "a", int(match.group(1))
+    if _BASE36_NAME.fullmatch(name):
+        return "base36", (ord(name[0]) - ord("A")) * 36 + int(name[1], 36)
+    return None
+
+
+__all__ = ["code_glyphs", "dingbat_text", "nameless_text"]

@@ -68,6 +68,7 @@ class CharRun:
         "top",
         "bottom",
         "sizes",
+        "caps",
         "bold",
         "italic",
         "font",
@@ -86,6 +87,7 @@ class CharRun:
         self.x0 = self.top = float("inf")
         self.x1 = self.bottom = float("-inf")
         self.sizes: dict[float, int] = {}
+        self.caps: dict[float, int] = {}  # the capitals' share of :attr:`sizes` (see :func:`_small_capitals`)
         self.bold = 0
         self.italic = 0
         self.font: dict[str, int] = {}
@@ -167,14 +169,15 @@ def read_runs(
     weighty = False
     last_size = -1.0
     last_weight = -2
+    # a line break waits for the next character, which may go on with the run (:func:`_goes_on`)
+    raised = held = False
+    first_bottom = 0.0  # the bottom of the run's first character
     for i in order:
         ch = chars[i]
         if not ch:
             continue  # a glyph of a font without a Unicode map that OCR did not teach
         if ch in _LINE_BREAKS:
-            if run.chars:
-                runs.append(run)
-                run = CharRun(rtl)
+            held = bool(run.chars)  # the next character says whether the run goes on
             continue
         if ch == " " or ch == "\t":
             if run.chars and run.chars[-1] != " ":
@@ -191,6 +194,16 @@ def read_runs(
         char_h = y_bottom - y_top
         if x1 - x0 <= 0 and char_h <= 0:
             continue  # invisible or generated
+        if held:
+            held = False
+            # a run that opens with a raised character is a line's piece cut off before an
+            # exponent: it does not take more pieces
+            opens_raised = run.bottom - first_bottom > _RAISED * (run.bottom - run.top)
+            if not _goes_on(run, x0, y_top, y_bottom, raised and not opens_raised and ch in _AFTER_MARK_PUNCTUATION):
+                while run.chars and run.chars[-1] == " ":
+                    run.chars.pop()  # a space after the break, as if read into the next run
+                runs.append(_settled(run))
+                run = CharRun(rtl)
         points = rounded.get(char_h)
         if points is None:
             points = rounded[char_h] = round(char_h, 1)
@@ -202,14 +215,151 @@ def read_runs(
         if run.chars:
             step = _step(run, x0, y_top, y_bottom, char_h, points)
             if step == _NEW_RUN:
-                runs.append(run)
+                runs.append(_settled(run))
                 run = CharRun(rtl)
             elif step == _SPACE:
                 run.chars.append(" ")
+        if not run.chars:
+            first_bottom = y_bottom
         _add(run, ch, x0, x1, y_top, y_bottom, points, font_bold or weighty, font_italic, font_name)
+        raised = ch not in _SIGNS and run.bottom - y_bottom > _RAISED * (run.bottom - run.top)
     if run.chars:
-        runs.append(run)
+        runs.append(_settled(run))
     return runs
+
+
+#: a character whose bottom sits this share of the run's height above the run's bottom is raised:
+#: a note's mark, an exponent, a vector's arrow. A printer's sign (an author's "∗", "†") is left
+#: out: a title page's lines of names are read in the pieces pdfium breaks them into, as before
+_RAISED = 0.25
+#: what follows the mark starts at most this share of its height after it, and is the punctuation
+#: that closes the sentence or clause the mark ends ("abstracts⁵. The"): an exponent's formula
+#: going on ("p⁴ (n − 1)") keeps its pieces, which a table's cells and a display are read from
+_AFTER_MARK = 0.15
+_AFTER_MARK_PUNCTUATION = frozenset(".,;:)]!?’”'\"")
+_SIGNS = frozenset("*∗†‡§¶‖")
+
+
+def _goes_on(run: CharRun, x0: float, y_top: float, y_bottom: float, after_raised: bool) -> bool:
+    """Whether a character drawn at ``x0`` (from ``y_top`` to ``y_bottom``) after a line break goes
+    on with ``run``: pdfium breaks a line after a raised mark ("abstracts⁵" | ". The …"), so the
+    run goes on where the break came after a raised character (``after_raised``) and the character
+    is on the run's baseline band right after it (a stop, a comma; a table's next column, even a
+    narrow one, is further off). A break before a raised character stays: a display's exponents
+    are read from their own pieces (:mod:`.displays`)."""
+    return (
+        after_raised
+        and run.top - 1.0 <= (y_top + y_bottom) / 2 <= run.bottom + 1.0
+        and -1.0 <= x0 - run.x1 <= _AFTER_MARK * (y_bottom - y_top)
+    )
+
+
+def _settled(run: CharRun) -> CharRun:
+    """A finished run, with its small capitals' sizes (:func:`_small_capitals`) and its
+    letterspaced words (:func:`_letterspaced`) read as printed."""
+    return _letterspaced(_small_capitals(run))
+
+
+def _letterspaced(run: CharRun) -> CharRun:
+    """The run, with the spaces between the letters of letterspaced words taken out.
+
+    Letterspacing (Elsevier's "A R T I C L E  I N F O", German "Sperrsatz", a TeX code sample
+    set in math mode) opens every letter apart, as wide as a word space, and pdfium writes a
+    space between each. Such words show two kinds of gap: between letters, all alike, and between
+    words, at least twice as wide. Single letters all a word space apart (an alphabet, "a b c
+    d", variables) show one kind only and stay as they are."""
+    chars = run.chars
+    if len(chars) < 2 * _SPACED_LETTERS - 1 or not _SPACED.search("".join(chars)):
+        return run
+    boxes = run.boxes
+    gaps: dict[int, float] = {}  # the index of each space between two single letters -> its gap
+    drawn = 0
+    last = len(chars) - 1
+    for index, ch in enumerate(chars):
+        if ch == " ":
+            continue
+        alone = len(ch) == 1 and ch.isalpha() and (index == last or chars[index + 1] == " ")
+        if alone and index >= 2 and chars[index - 1] == " " and _alone(chars, index - 2):
+            gaps[index - 1] = boxes[2 * drawn] - boxes[2 * drawn - 1]
+        drawn += 1
+    size = max(run.sizes.items(), key=lambda item: item[1])[0] if run.sizes else 0.0
+    dropped: list[int] = []
+    for group in _spaced_groups(chars, gaps):
+        widths = sorted(gaps[index] for index in group)
+        # the widest jump between gap widths parts the letters' gaps from the words'
+        jump = max(range(1, len(widths)), key=lambda at: widths[at] / max(widths[at - 1], 0.01))
+        letters, words = widths[:jump], widths[jump:]
+        if (
+            len(letters) >= _SPACED_LETTERS - 1
+            and words[0] >= _WORD_GAP * letters[-1]
+            and letters[-1] <= _LETTER_GAP_SPREAD * max(letters[0], 0.01)
+            and letters[-1] <= _LETTER_GAP_EM * size
+        ):
+            dropped += [index for index in group if gaps[index] <= letters[-1]]
+    if dropped:
+        drop = set(dropped)
+        run.chars = [ch for index, ch in enumerate(chars) if index not in drop]
+        for name in ("prefix_bold", "prefix_italic"):  # indices into ``chars``
+            at = getattr(run, name)
+            if at > 0:
+                setattr(run, name, at - sum(1 for index in drop if index < at))
+    return run
+
+
+def _alone(chars: list[str], index: int) -> bool:
+    """``chars[index]`` is a letter standing alone between spaces (or the run's start)."""
+    return len(chars[index]) == 1 and chars[index].isalpha() and (index == 0 or chars[index - 1] == " ")
+
+
+def _spaced_groups(chars: list[str], gaps: dict[int, float]) -> list[list[int]]:
+    """The spaces of each stretch of single letters a space apart (the keys of ``gaps``, in turn)."""
+    groups: list[list[int]] = []
+    for index in sorted(gaps):
+        if groups and groups[-1][-1] == index - 2:
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return [group for group in groups if len(group) >= _SPACED_LETTERS - 1]
+
+
+#: a letterspaced stretch has at least this many single letters; its gaps between letters are
+#: alike (the widest at most this share over the narrowest, kerning apart), under this share of
+#: an em (a column's gap is wider), and those between words this many times the widest of them
+_SPACED_LETTERS = 5
+_LETTER_GAP_SPREAD = 2.5
+_LETTER_GAP_EM = 0.35
+_WORD_GAP = 2.0
+_SPACED = re.compile(r"(?:(?<!\S)\w ){4,}\w(?!\S)")
+
+
+def _small_capitals(run: CharRun) -> CharRun:
+    """The run, with capitals set smaller than its other letters counted at their size: small
+    capitals. LaTeX's ``\\textsc`` with Times scales the capitals down (to 0.8), so a body line
+    with a few small-capital names ("per as BRACKET (e.g. [2]), NAME-YEAR") has more letters at
+    the smaller size and read as small print, set aside with the footnotes (S2ORC p3, SciFact p6).
+    A footnote's capitals are as tall as its lowercase letters and stay as they are."""
+    caps = run.caps
+    if not caps:
+        return run
+    sizes = run.sizes
+    rest = {size: count - caps.get(size, 0) for size, count in sizes.items() if count > caps.get(size, 0)}
+    if sum(rest.values()) < _SMALL_CAPS_MIN_OTHERS:
+        return run
+    body = max(rest.items(), key=lambda item: item[1])[0]
+    for size, count in caps.items():
+        if _SMALL_CAPS_SCALE[0] * body <= size <= _SMALL_CAPS_SCALE[1] * body:
+            sizes[size] -= count
+            if not sizes[size]:
+                del sizes[size]
+            sizes[body] = sizes.get(body, 0) + count
+    return run
+
+
+#: small capitals are drawn at this share of the size of the letters around them (Times' 0.8,
+#: Computer Modern's cmcsc about 0.8 of the x-height-to-capital ratio), and a run needs this many
+#: other letters or digits to show the size they are set small against
+_SMALL_CAPS_SCALE = (0.6, 0.9)
+_SMALL_CAPS_MIN_OTHERS = 3
 
 
 #: what a character does to the run before it: joins it, starts a new one, or joins it after a space
@@ -254,6 +404,8 @@ def _add(
     if ch.isalnum():
         sizes = run.sizes
         sizes[size] = sizes.get(size, 0) + 1
+        if ch.isupper():
+            run.caps[size] = run.caps.get(size, 0) + 1
         run.bold += bold
         run.italic += italic
         fonts = run.font

@@ -8,8 +8,11 @@ lines; a footnote in ACL's 9 pt under an 11 pt body, with full lines, stays in t
 
 The evidence is the PDF's, never the words: a block at the foot of a column (nothing in the
 body's type below it there), in a smaller type, that opens with a footnote mark the page's body
-text carries (a number raised after a word, "corpus,7"; a printer's sign, "†"), with the small
-print right under it; or that goes on, on the next page, from a footnote set apart at the foot of
+text carries (a number raised after a word, "corpus,7"; a printer's sign, "†"; a letter closed
+by a parenthesis, "Smith,a)", as AIP's journals mark theirs), with the small print right under
+it; or that opens with such a mark under the short rule LaTeX and most journals draw over a
+page's notes (``\footnoterule``: a fifth to two fifths of the column, flush left), where the
+body's text does not show the mark (a mark the text layer lost or split); or that goes on, on the next page, from a footnote set apart at the foot of
 the page before and cut there mid-sentence. Such blocks are set aside (``kind = "aside"``): they
 go with the notes (:mod:`.notes`), no word lost, and the paragraph they cut is joined again where
 it was cut (:func:`~.assembly.merge_continuations`). It runs once the front matter is read, so
@@ -19,6 +22,7 @@ that a title page's notes (authors' marks, affiliations) are read where they wer
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, REFERENCE_HEADINGS, Block
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
@@ -30,17 +34,29 @@ _RATIO, _SMALLER = 0.9, 0.7
 _FOOT = 0.6
 #: a footnote's opening mark: a number (with a stop in PMLR's: "3. For reasons …") or a printer's
 #: sign (closed by a parenthesis in some Japanese journals: "∗)"), then its text (a word, a URL)
-_OPENING = re.compile(r"^\s*(?:(?P<number>\d{1,3})\.?|(?P<sign>[*∗†‡§¶‖]{1,3}))\)?\s*(?=[^\W\d_]|https?:|www\.)")
-_MARK_ONLY = re.compile(r"^\s*(?:\d{1,3}|[*∗†‡§¶‖]{1,3})\)?\s*$")
+_OPENING = re.compile(r"^\s*(?:(?:(?P<number>\d{1,3})\.?|(?P<sign>[*∗†‡§¶‖]{1,3}))\)?|(?P<letter>[a-z])\))\s*(?=[^\W\d_]|https?:|www\.)")
+_MARK_ONLY = re.compile(r"^\s*(?:(?:\d{1,3}|[*∗†‡§¶‖]{1,3})\)?|[a-z]\))\s*$")
 _WORDY = re.compile(r"\w\w\w")
 _ADDRESS = re.compile(r"https?:|www\.|ftp:")
 #: how far past the last footnote's number the next one may be without its mark found in the text
 _NEXT = 3
+#: a footnote rule's width as a share of its column's (LaTeX's is 2 in on a 6.5 in text, 0.3;
+#: journals draw 0.2-0.4), how far left of the column's text it may start, and how far over the
+#: note's first line it is drawn (in the note's line heights)
+_RULE_WIDTH = (0.12, 0.5)
+_RULE_LEFT = 3.0
+_RULE_ABOVE = 2.5
+
+#: a box (x0, top, x1, bottom; top-left origin)
+Box = tuple[float, float, float, float]
 
 
-def set_footnotes_apart(blocks: list[Block], heights: dict[int, float], body_size: float) -> None:
+def set_footnotes_apart(
+    blocks: list[Block], heights: dict[int, float], body_size: float, rules: Callable[[int], list[Box]] | None = None
+) -> None:
     """Set aside the paragraphs that are a page's footnotes (see the module's docstring);
-    ``heights`` holds each page's height by its number. Blocks after the reference list's
+    ``heights`` holds each page's height by its number; ``rules`` reads a page's horizontal
+    rules (by its number), asked only for a note whose mark the body does not show. Blocks after the reference list's
     heading, up to an appendix's numbered heading, are left alone: a list set in small type at
     the foot of a column is no note."""
     by_page: dict[int, list[Block]] = {}
@@ -49,7 +65,7 @@ def set_footnotes_apart(blocks: list[Block], heights: dict[int, float], body_siz
     notes = _Notes()
     listed = False
     for page, on_page in sorted(by_page.items()):
-        carried = _Carried(on_page, body_size)
+        carried = _Carried(on_page, body_size, page, rules)
         for block in on_page:
             if block.kind == "heading":  # an appendix's numbered heading ends the list
                 listed = block.title.lower().strip() in REFERENCE_HEADINGS or (listed and block.number is None)
@@ -84,10 +100,11 @@ class _Notes:
         if mark is None:  # the rest of a note cut mid-sentence at the foot of the page before, in a text face
             rest = block.page - 1 in self.cut and _first_small(block, on_page, body_size) and not _listing(block)
             return 0 if rest else None
-        if mark["sign"]:
-            return 0 if mark["sign"] in carried.text else None
+        if mark["sign"] or mark["letter"]:
+            shown = mark["sign"] in carried.text if mark["sign"] else _carries_letter(carried.text, mark["letter"])
+            return 0 if shown or (not _listing(block) and carried.ruled(block, body_size)) else None
         number = int(mark["number"])
-        if _carries(carried.text, number):
+        if _carries(carried.text, number) or (not _listing(block) and carried.ruled(block, body_size)):
             return number
         # pdfium glues a raised mark to a version number ("v3.0.09"): a number next in turn is one
         # too, in a text face (a note giving an address is set in a typewriter's; a program's
@@ -183,11 +200,30 @@ def _first_small(block: Block, on_page: list[Block], body_size: float) -> bool:
 
 
 class _Carried:
-    """The page's body text (:func:`_body_text`), read once, when a note's mark is looked for in it."""
+    """The page's body text (:func:`_body_text`), read once, when a note's mark is looked for in
+    it, and its horizontal rules (read by ``read_rules`` for ``page``), once, when a mark is not found there."""
 
-    def __init__(self, on_page: list[Block], body_size: float) -> None:
-        self.on_page, self.body_size = on_page, body_size
+    def __init__(self, on_page: list[Block], body_size: float, page: int, read_rules: Callable[[int], list[Box]] | None) -> None:
+        self.on_page, self.body_size, self.page = on_page, body_size, page
         self._text: str | None = None
+        self._read_rules = read_rules
+        self._rules: list[Box] | None = None
+
+    def ruled(self, block: Block, body_size: float) -> bool:
+        """A footnote rule is drawn just over ``block``: short, flush with its column's left edge."""
+        if self._rules is None:
+            self._rules = self._read_rules(self.page) if self._read_rules is not None else []
+        column = [other for other in self.on_page if other.kind == "paragraph" and _overlaps(other, block) and not _small(other, body_size)]
+        if not column or not self._rules:
+            return False
+        left, width = min(other.x0 for other in column), max(other.x1 for other in column) - min(other.x0 for other in column)
+        reach = _RULE_ABOVE * block.lines[0].height
+        return any(
+            abs(x0 - left) <= _RULE_LEFT
+            and _RULE_WIDTH[0] * width <= x1 - x0 <= _RULE_WIDTH[1] * width
+            and 0 <= block.top - bottom <= reach
+            for x0, _top, x1, bottom in self._rules
+        )
 
     @property
     def text(self) -> str:
@@ -223,6 +259,12 @@ def _carries(text: str, number: int) -> bool:
     and the raised mark: "absolved. 1"), not a citation's bracket or a figure's number ("Table 1")."""
     after = rf"(?:(?<=[^\W\d_])|(?<=[^\W\d_]{_STOP})|(?<={_STOP}{_STOP})|(?<={_STOP} ))"
     return re.search(rf"{after}{number}(?![\d\]])", text) is not None
+
+
+def _carries_letter(text: str, letter: str) -> bool:
+    """The body text carries the letter mark ``letter)`` glued to a word or its comma ("Smith,a)",
+    "Lo1,a)"), not an enumeration's "(a)" or " a)"."""
+    return re.search(rf"(?:(?<=[^\W_])|(?<=[,∗*†])|(?<=, )){letter}\)", text) is not None
 
 
 #: punctuation a footnote mark may follow

@@ -30,6 +30,9 @@ GlyphMap = dict[tuple[str, int], str]
 #: the font name of a GlyphMap's entries for characters that are mapped, but to the wrong text, in any
 #: font: (BY_CODE, the code pdfium reads) -> the text (TeX's bitmap fonts mapped to dingbats, :mod:`.bitmap_fonts`)
 BY_CODE = "\x00by code"
+#: the font name of a GlyphMap's entries for the raw codes pdfium reads from unmapped glyphs of fonts
+#: without a name (Type 3): (BY_RAW, code) -> the text (TeX's bitmap fonts named by code, :mod:`.bitmap_fonts`)
+BY_RAW = "\x00raw code"
 
 #: a page whose letters are this mojibake (or more), or with this many mojibake characters,
 #: has unread fonts worth learning from; the shared corpus's text pages stay under 0.05 and
@@ -90,11 +93,16 @@ def _read_chars(raw: ctypes.c_void_p, glyphs: GlyphMap) -> tuple[list[str], dict
     chars = [chr(pdfium_c.FPDFText_GetUnicode(raw, index)) for index in range(n)]
     fonts = {font for font, _ in glyphs}
     read: dict[int, str] = {}
-    if BY_CODE in fonts:
-        chars = [glyphs.get((BY_CODE, ord(ch)), ch) for ch in chars]
+    if BY_CODE in fonts:  # not pdfium's own line breaks, when a font's map sends "c" to a carriage return
+        generated = pdfium_c.FPDFText_IsGenerated
+        chars = [ch if ch < " " and generated(raw, index) else glyphs.get((BY_CODE, ord(ch)), ch) for index, ch in enumerate(chars)]
     if not fonts - {BY_CODE}:
         return chars, read
     for index, font in _unmapped(raw, n):
+        if not font and BY_RAW in fonts:  # the code itself, not BY_CODE's reading of the same character
+            code = pdfium_c.FPDFText_GetUnicode(raw, index)
+            chars[index] = glyphs.get((BY_RAW, code), chr(code))
+            continue
         base = _base(font)
         if font in fonts or base in fonts:
             code = pdfium_c.FPDFText_GetUnicode(raw, index)
@@ -221,6 +229,7 @@ def decide(votes: dict[tuple[str, int], Counter[str]]) -> GlyphMap:
 
 __all__ = [
     "BY_CODE",
+    "BY_RAW",
     "GlyphMap",
     "MAX_OCR_PAGES",
     "UNREAD_CHARS",

@@ -28,7 +28,7 @@ from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.assembly import assemble, block_bbox, merge_continuations
 from paperpyramid.parsers.embedded.back_headings import mark_sections_on_citing
 from paperpyramid.parsers.embedded.back_matter import split_overgrown_back_matter
-from paperpyramid.parsers.embedded.bitmap_fonts import code_glyphs, dingbat_text
+from paperpyramid.parsers.embedded.bitmap_fonts import code_glyphs, dingbat_text, nameless_text
 from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.contents import set_aside_contents
@@ -37,7 +37,7 @@ from paperpyramid.parsers.embedded.footnotes import set_footnotes_apart
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.heading_styles import heading_style, prose
 from paperpyramid.parsers.embedded.headings import filter_headings
-from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, normalize_text, page_graphics
+from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, normalize_text, page_graphics, user_size
 from paperpyramid.parsers.embedded.line_numbers import LineNumbering
 from paperpyramid.parsers.embedded.notes import set_apart_notes
 from paperpyramid.parsers.embedded.outline import OUTLINE_ENTRIES, apply_outline
@@ -92,19 +92,22 @@ def parse_pdf(
         if count > max_pages:
             raise TooManyPages(f"{path.name}: {count} pages is over the limit of {max_pages} (raise --max-pages to parse it)")
         pages = _extract_pages(pdf, path, started, time_limit)
-        by_code = code_glyphs(path) if dingbat_text(pages) else {}
-        if by_code:  # TeX's bitmap fonts mapped to dingbats: read again by their codes
+        dingbats = dingbat_text(pages)
+        by_code = code_glyphs(path) if dingbats or nameless_text(pages) else {}
+        if by_code:  # TeX's bitmap fonts mapped to dingbats or left unmapped: read again by their codes
             pages = _extract_pages(pdf, path, started, time_limit, by_code)
+            dingbats = dingbat_text(pages)
         glyphs, glyph_note = read_unmapped_fonts(pdf, pages, deadline=None if time_limit is None else started + time_limit)
         glyphs = {**by_code, **glyphs}
         if glyphs.keys() - by_code.keys():  # read again with the glyphs OCR taught
             pages = _extract_pages(pdf, path, started, time_limit, glyphs)
+            dingbats = dingbat_text(pages)
         scanned = read_scans(pdf, path, pages, ocr, deadline=None if time_limit is None else started + time_limit)
         encrypted = pdfium_c.FPDF_GetSecurityHandlerRevision(pdf.raw) != -1
         toc = _outline(pdf)
         metadata = pdf.get_metadata_dict(skip_empty=True)
         metadata.update({f"xmp:{key}": value for key, value in read_xmp(path).items()})
-        _check_text_layer(path, pages)
+        _check_text_layer(path, pages, dingbats)
         dropped, total = drop_unreadable_lines(pages)
         if total and dropped > 0.5 * total:
             raise NeedsOcr(
@@ -118,6 +121,7 @@ def parse_pdf(
             tables=_table_reader(pdf, path, pages, scanned.pages, furniture),
             graphics=lambda page: [] if page.number in scanned.pages else page_graphics(pdf, page),
             furniture=furniture,
+            rules=lambda number: [] if number in scanned.pages else _flat_rules(pdf, pages[number - 1]),
         )
     finally:
         pdf.close()
@@ -128,7 +132,7 @@ def parse_pdf(
     if glyph_note:
         document.warnings.append(glyph_note)
     if by_code:
-        document.warnings.append(f"TeX's bitmap fonts mapped to dingbats: {len(by_code)} characters read by their codes")
+        document.warnings.append(f"TeX's bitmap fonts mapped to dingbats or unmapped: {len(by_code)} characters read by their codes")
     if dropped:
         document.warnings.append(f"{dropped} of {total} lines dropped as unreadable (fonts without a Unicode mapping)")
     document.provenance = {
@@ -168,6 +172,28 @@ def _extract_pages(
     return pages
 
 
+def _flat_rules(pdf: pdfium.PdfDocument, page: Page) -> list[BBox]:
+    """The boxes (top-left origin) of the page's thin horizontal strokes drawn on the page itself
+    (not inside a form or a figure): where a footnote rule is looked for; none on a page set sideways."""
+    if page.turn:
+        return []
+    pdf_page = pdf[page.number - 1]
+    try:
+        height = user_size(pdf_page)[1]
+        boxes = []
+        for obj in pdf_page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_PATH], max_depth=1):
+            left, bottom, right, top = obj.get_bounds()
+            if top - bottom <= _RULE_THICKNESS and right - left >= _RULE_THICKNESS * 4:
+                boxes.append((left, height - top, right, height - bottom))
+        return boxes
+    finally:
+        pdf_page.close()
+
+
+#: the most a rule may be thick (points), a footnote's 0.4 pt drawn as a filled box included
+_RULE_THICKNESS = 2.0
+
+
 def open_pdf(path: Path, *, password: str | None = None) -> pdfium.PdfDocument:
     """Open a PDF, turning pdfium's error codes into errors a person understands."""
     with path.open("rb") as handle:
@@ -187,7 +213,8 @@ def open_pdf(path: Path, *, password: str | None = None) -> pdfium.PdfDocument:
         raise PdfCorrupt(f"{path.name}: corrupt or truncated PDF ({exc})") from exc
 
 
-def _check_text_layer(path: Path, pages: list[Page]) -> None:
+def _check_text_layer(path: Path, pages: list[Page], dingbats: bool) -> None:
+    """Refuse a text layer that cannot be read (``dingbats``: :func:`.dingbat_text` of ``pages``, read once)."""
     chars = sum(page.n_chars for page in pages)
     if chars < _MIN_CHARS_PER_PAGE * len(pages) and sum(1 for page in pages if page.n_images) >= max(1, len(pages) // 2):
         raise NeedsOcr(
@@ -198,7 +225,7 @@ def _check_text_layer(path: Path, pages: list[Page]) -> None:
         raise NeedsOcr(f"{path.name}: no extractable text on any of {len(pages)} pages")
     # odd words, not letters of a script other than Latin, mark a font without a Unicode map
     unreadable, words = unreadable_words(" ".join(line.text for page in pages[:3] for line in page.lines))
-    if (words >= 50 and unreadable > 0.5 * words) or dingbat_text(pages):
+    if (words >= 50 and unreadable > 0.5 * words) or dingbats:
         raise NeedsOcr(f"{path.name}: the text layer is unreadable (fonts without a Unicode mapping); run OCR first")
 
 
@@ -293,15 +320,17 @@ def build_document(
     tables: TableReader | None = None,
     graphics: Callable[[Page], list[BBox]] | None = None,
     furniture: set[str] | None = None,
+    rules: Callable[[int], list[BBox]] | None = None,
 ) -> Document:
     """The document of a parsed PDF's pages, outline and metadata (Info and XMP fields);
     ``graphics`` reads a page's drawings and images from the open PDF when a display candidate
     needs them (:func:`~.layout.page_graphics`); ``furniture``, the pages' running heads
-    (:func:`~.reading_order.furniture_keys`), where the caller has them already."""
+    (:func:`~.reading_order.furniture_keys`), where the caller has them already; ``rules``, a
+    page's horizontal rules by its number, when a footnote's rule is looked for (:func:`_flat_rules`)."""
     # words broken at a line end are joined as this paper writes them elsewhere
     token = blk.VOCABULARY.set(blk.Vocabulary.of([line.text for page in pages for line in page.lines]))
     try:
-        return _build_document(pages, toc, metadata, tables, graphics, furniture)
+        return _build_document(pages, toc, metadata, tables, graphics, furniture, rules)
     finally:
         blk.VOCABULARY.reset(token)
 
@@ -313,6 +342,7 @@ def _build_document(
     tables: TableReader | None,
     graphics: Callable[[Page], list[BBox]] | None = None,
     furniture: set[str] | None = None,
+    rules: Callable[[int], list[BBox]] | None = None,
 ) -> Document:
     # running heads often carry the DOI: read it before they are removed
     first_page_text = " ".join(line.text for page in pages[:2] for line in page.lines)
@@ -355,7 +385,7 @@ def _build_document(
     surnames = frozenset(author.name.split()[-1].lower() for author in document.authors if author.name.split())
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata, surnames)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
-    set_footnotes_apart(blocks, {page.number: page.height for page in pages}, body_size)
+    set_footnotes_apart(blocks, {page.number: page.height for page in pages}, body_size, rules)
     asides = assemble(document, blocks, body_size)
     add_parts(document, [block for block in blocks if block.extra.get("parts")])
     join_continued(document)
