@@ -145,6 +145,7 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
         return [Author(name=name) for name in slotted]
     joined = _joined_groups(zone) if printed else []
     printed = printed or _group_names(zone, _SIGNER) or _signing_block(blocks, title_end) or _head_names(blocks, title_end)
+    printed = printed or _name_beside_address(blocks, title_end)
     for key in ("Author", "xmp:creators"):
         value = metadata.get(key, "")
         if "et al" in value.lower():
@@ -222,7 +223,11 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
     rows = [
         blocks[i].top
         for i in window
-        if _affiliation_line(blocks[i].lines[0].text.strip(), names_after_mark=False) and not blocks[i].text.lstrip().startswith(",")
+        if _affiliation_line(blocks[i].lines[0].text.strip(), names_after_mark=False)
+        and not blocks[i].text.lstrip().startswith(",")
+        # an author's address beside the name (JMLR, PMLR), alone or then the next name, is no affiliation's row
+        and not _contact_alone(blocks[i].text.strip())
+        and not _names_after_contact(blocks[i].lines[0].text.strip())
     ]
     held = [line.top for i in window for line in blocks[i].lines if _COPYRIGHT.match(line.text.strip())]
     text = ""
@@ -262,6 +267,7 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
         content = _names_over_affiliation(block)
         if not content:
             content = _names_text(block)
+            content = (_names_after_contact(content) if text and not after_affiliation else "") or content
             beside = any(abs(block.top - row) < 3 for row in rows) and not _affiliation_line(block.lines[0].text.strip())
             if len(content) > 400:
                 if text:
@@ -460,6 +466,38 @@ _INSTITUTION_WORD = r"(?:[A-Z][\w’'.-]*|of|and|for|the|on|in|&|de|du|des|der|f
 _INSTITUTION_NAME = re.compile(rf"{_INSTITUTION_WORD}(?:\s+{_INSTITUTION_WORD})*(?:\s+\([A-Z]{{2,}}\))?")
 # a unit within an institution, under a title where the names were not read, is their affiliation
 _UNIT = re.compile(r"^(?:department|dept|school|faculty|division|laborator|lab\b|group|chair|section|unit)", re.I)
+
+
+def _name_beside_address(blocks: list[Block], title_end: int) -> list[str]:
+    """The author a title page sets in a table at its foot, the name in the first column and
+    the address in the second, where nothing under the title named anyone (a vignette's
+    ``\\begin{tabular}{ll} Anna Berg & Example Centre, Town \\\\ & Department of …``): the text
+    layer reads the first row as one line, "Anna Berg Example Centre, Town". The second
+    column's edge is the left edge of the lines under it; the line is cut at the word that
+    starts there (estimated from the line's width, the words' positions being unread here),
+    and the part before it is one name, the part after it an address."""
+    if title_end < 0:
+        return []
+    title = blocks[title_end]
+    page = [block for block in blocks[title_end + 1 :] if block.page == title.page and block.kind != "furniture"]
+    for block, under in zip(page, [*page[1:], None], strict=True):
+        line = block.lines[0]
+        below = [other.x0 for other in block.lines[1:2]]
+        if under is not None and 0 < under.top - line.bottom < 2 * line.size:
+            below.append(under.x0)
+        edges = [x for x in below if line.x0 + 3 * line.size < x < line.x1 - 3 * line.size]
+        if not edges:
+            continue
+        words = line.text.split()
+        starts = [len(" ".join(words[:i])) + (1 if i else 0) for i in range(len(words))]
+        per_char = line.width / max(len(line.text.strip()), 1)
+        cut = min(range(2, len(words)), key=lambda i: abs(line.x0 + per_char * starts[i] - edges[0]), default=None)
+        if cut is None or abs(line.x0 + per_char * starts[cut] - edges[0]) > 1.5 * line.size:
+            continue
+        lead, rest = " ".join(words[:cut]), " ".join(words[cut:])
+        if split_names(lead) == [lead] and _affiliation_line(rest):
+            return [lead]
+    return []
 
 
 def _institution_name(text: str) -> str:
@@ -703,6 +741,20 @@ def _affiliations_last_line(texts: list[str], index: int) -> bool:
     if texts[index - 1].rstrip().endswith(","):
         return True
     return _contact_alone(texts[index + 1]) and not _contact_alone(texts[index - 1])
+
+
+# a name's address on its row, then the next name (JMLR, PMLR: "Author One one@x.org and Author Two two@x.org")
+_LEADING_CONTACT = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:,|;|&|\band\b)\s*")
+
+
+def _names_after_contact(content: str) -> str:
+    """The names after the address that opens ``content``, where the text layer cut a row of
+    names, each with its address beside it, after the first name: the block opens with that
+    name's address and goes on with the next name, so it is no affiliation ("abc@sample.com and
+    Author Name2"). Empty when anything but names follows the address."""
+    match = _LEADING_CONTACT.match(content)
+    rest = content[match.end() :].strip() if match else ""
+    return rest if rest and "@" not in rest and len(rest) < 200 and mostly_names(rest) else ""
 
 
 def _contact_alone(text: str) -> bool:

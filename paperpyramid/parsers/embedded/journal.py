@@ -334,7 +334,7 @@ def find_journal(
     # a journal named once, on a later page, is a reference's, not the paper's
     pages = {name: found for name, found in pages.items() if len(found) >= 2 or found & {0, 1}}
     if not pages:
-        alone = stored or _name_alone(lines) or _masthead_alone(lines)
+        alone = stored or _name_alone(lines) or _named_in_info(lines, metadata) or _masthead_alone(lines)
         return alone, _year_elsewhere(lines) or _meeting_year(alone), None
     journal = _after_title(boxed[0], pages) if boxed else max(pages, key=lambda name: len(pages[name]))
     year = years[journal].most_common(1)[0][0] if journal in years else _year_elsewhere(lines) or _meeting_year(journal)
@@ -366,6 +366,8 @@ def _spelled_out(journal: str, pages: dict[str, set[int]], lines: list[tuple[int
     texts = [" ".join(text for page, text in lines if page == 1)] + [text for page, text in lines if page > 1]
     texts += [metadata.get(key, "") for key in ("Subject", "xmp:description", "xmp:journal")]
     content = [word for word in words if word.lower() not in _SMALL]
+    if len(content) >= 2 and not content[-1].endswith(".") and _cut_at_the_end(journal, lines):
+        content[-1] += "."  # "Cancer Med. 2019;8:…": the name as read lost the full stop that cut its last word
     for text in texts:
         for match in pattern.finditer(text):
             full = [word for word in match.group().split() if word.lower() not in _SMALL]
@@ -375,28 +377,14 @@ def _spelled_out(journal: str, pages: dict[str, set[int]], lines: list[tuple[int
             if sum(written_out) >= 2 or any(out and short.endswith(".") for out, short in zip(written_out, content, strict=True)):
                 return _clean(match.group())
     return journal
-    small = r"(?:\s+(?:of|and|the|in|for|on|&))*\s+"
-    pattern = re.compile(r"(?<!\w)" + small.join(rf"{re.escape(word.rstrip('.'))}[\w’'-]*" for word in words) + r"(?!\w)", re.I)
-    named = [*pages, metadata.get("xmp:journal", "").strip()]
-    longer = [name for name in named if len(name) > len(journal) and pattern.fullmatch(name)]
-    if longer:
-        return max(longer, key=lambda name: len(pages.get(name, ())))
-    if "." not in journal:
-        return journal
-    # the first page's lines read as one text: a logo's name may run over two or three lines
-    texts = [" ".join(text for page, text in lines if page == 1)] + [text for page, text in lines if page > 1]
-    texts += [metadata.get(key, "") for key in ("Subject", "xmp:description", "xmp:journal")]
-    for text in texts:
-        for match in pattern.finditer(text):
-            name = match.group()
-            # a name as a masthead or head sets it, its words capitalised; not a sentence's or small capitals' lower case
-            if (
-                "." not in name
-                and len(name) > len(journal)
-                and all(word[:1].isupper() for word in name.split() if word.lower() not in _SMALL)
-            ):
-                return _clean(name)
-    return journal
+
+
+def _cut_at_the_end(journal: str, lines: list[tuple[int, str]]) -> bool:
+    """Whether a line prints ``journal`` with a full stop after its last word and a citation's
+    numbers after that ("Cancer Med. 2019;8:1234"): the last word is an abbreviation, though the
+    name as read lost the stop; a sentence's end ("… cancer med. The") is not one."""
+    cut = re.compile(rf"(?<!\w){re.escape(journal)}\.\s*[(\d]")
+    return any(cut.search(text) for _, text in lines)
 
 
 def _after_title(boxed: str, pages: dict[str, set[int]]) -> str:
@@ -518,6 +506,22 @@ def _name_alone(lines: list[tuple[int, str]]) -> str | None:
             pages.setdefault(_clean(match.group("journal")), set()).add(page)
     repeated = [name for name, found in pages.items() if len(found) >= 2]
     return max(repeated, key=lambda name: len(pages[name])) if repeated else None
+
+
+def _named_in_info(lines: list[tuple[int, str]], metadata: dict[str, str]) -> str | None:
+    """The journal the Info or XMP subject names alone where the later pages' heads print the
+    same name alone (Hindawi's "Rehabilitation Research and Practice" in both, its page heads
+    "2" / "Rehabilitation Research and Practice"): a name with no journal word is read so, where
+    the two agree. A subject field alone may hold a field of study ("Probability Theory"), a
+    running head alone a short title; neither is read without the other."""
+    for key in ("Subject", "xmp:description"):
+        match = _NAME_ALONE.match(" ".join(metadata.get(key, "").split()))
+        if not match or len(match.group("journal").split()) < 2:
+            continue
+        name = match.group("journal").lower()
+        if len({page for page, text in lines if page >= 2 and text.strip().lower() == name}) >= 2:
+            return _clean(match.group("journal"))
+    return None
 
 
 def _masthead_alone(lines: list[tuple[int, str]]) -> str | None:
