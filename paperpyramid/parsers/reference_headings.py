@@ -6,24 +6,12 @@ Headings are kept in lower case with single spaces (as the PDF parser compares a
 title); :data:`SQUASHED_REFERENCE_HEADINGS` holds them with everything but letters and digits
 removed (as the LaTeX parser and the scorer compare a ``\\section{}`` argument). A heading with a
 qualifier after it ("References sorted by name", "References for Chapter 2", "Bibliography
-(primary sources)", where a work prints several lists) is one of :data:`REFERENCE_HEADINGS` too."""
+(primary sources)", where a work prints several lists) opens a list too: ask
+:func:`is_reference_heading`, not the set."""
 
 from __future__ import annotations
 
 import re
-
-
-class _Headings(frozenset[str]):
-    """The headings, and each of them with a qualifier after it (:data:`_QUALIFIED`), for every
-    ``title in REFERENCE_HEADINGS`` test alike."""
-
-    def __contains__(self, title: object) -> bool:
-        if frozenset.__contains__(self, title):
-            return True
-        if not isinstance(title, str) or not (match := _QUALIFIED.match(title)):
-            return False
-        return frozenset.__contains__(self, match.group("head"))
-
 
 #: what follows a reference heading where a work prints several lists, each sorted or scoped its
 #: own way: multibibliography's "References sorted by name", a book's "References for Chapter 2",
@@ -33,7 +21,7 @@ _QUALIFIED = re.compile(
     r"|\s(?:for|of)\s+(?:chapter|part|section|appendix)\s+\w{1,8}|\s?\([^()]{1,40}\))$"
 )
 
-REFERENCE_HEADINGS = _Headings(
+REFERENCE_HEADINGS = frozenset(
     {
         # English
         "references",
@@ -83,6 +71,15 @@ REFERENCE_HEADINGS = _Headings(
         "參考文獻",
     }
 )
+
+
+def is_reference_heading(title: str) -> bool:
+    """Whether a printed title (lower case, single spaces) opens a reference list: one of
+    :data:`REFERENCE_HEADINGS`, or one of them with a qualifier after it (:data:`_QUALIFIED`)."""
+    if title in REFERENCE_HEADINGS:
+        return True
+    match = _QUALIFIED.match(title)
+    return match is not None and match.group("head") in REFERENCE_HEADINGS
 
 
 def squash(title: str) -> str:

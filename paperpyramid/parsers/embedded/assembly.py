@@ -17,7 +17,7 @@ from typing import cast
 from paperpyramid.document import Block as DocBlock
 from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.parsers.embedded import blocks as blk
-from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
+from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.references import (
     LINKS_ONLY,
@@ -140,7 +140,7 @@ def _opens_references(block: Block) -> bool:
     cite, does not, nor one in a subsection's style over prose ("2. References" in a guide: see
     :func:`.back_headings.mark_sections_on_citing`)."""
     title = re.sub(r"\s+", " ", block.title).strip().lower()
-    return title in REFERENCE_HEADINGS and "." not in (block.number or "") and not block.extra.get("on_citing")
+    return is_reference_heading(title) and "." not in (block.number or "") and not block.extra.get("on_citing")
 
 
 def _after_list_heading(state: _Assembly, block: Block) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from paperpyramid.parsers.embedded import blocks as blk
-from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
+from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
 from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, prose, style_levels
 
 
@@ -28,7 +28,7 @@ def demote_back_labels(blocks: list[Block], body_size: float | None = None) -> N
         (
             position
             for position, (_, block) in enumerate(headings)
-            if block.title.lower().strip() in REFERENCE_HEADINGS and not block.extra.get("on_citing")
+            if is_reference_heading(block.title.lower().strip()) and not block.extra.get("on_citing")
         ),
         None,
     )
@@ -79,11 +79,11 @@ def mark_sections_on_citing(blocks: list[Block]) -> None:
     levels = style_levels(headings)
     following = {id(block): content[position + 1] for position, block in enumerate(content[:-1])}
     for position, block in enumerate(headings):
-        if block.title.lower().strip() not in REFERENCE_HEADINGS:
+        if not is_reference_heading(block.title.lower().strip()):
             continue
         level = levels.get(heading_style(block))
         shared = any(
-            other is not block and heading_style(other) == heading_style(block) and other.title.lower().strip() not in REFERENCE_HEADINGS
+            other is not block and heading_style(other) == heading_style(block) and not is_reference_heading(other.title.lower().strip())
             for other in headings
         )
         later = headings[position + 1 :]
@@ -93,7 +93,7 @@ def mark_sections_on_citing(blocks: list[Block]) -> None:
         # or, in a subsection's style, after the reference list's own heading set otherwise (the
         # last subsection of an annex on how to cite, with no heading after it to outrank it)
         listed_before = any(
-            h.title.lower().strip() in REFERENCE_HEADINGS and heading_style(h) != heading_style(block) for h in headings[:position]
+            is_reference_heading(h.title.lower().strip()) and heading_style(h) != heading_style(block) for h in headings[:position]
         )
         higher = higher or (level is not None and level >= 2 and listed_before)
         # or numbered, the next section after it ("§4. References" on citing, then "§5. Figures")
@@ -128,7 +128,7 @@ _ENTRY_MARKS = re.compile(r"\b(?:1[89]\d\d|20\d\d)\b|\bet al\b")
 def _body_title(title: str) -> bool:
     """A section of the body: not back matter, a reference list or an appendix."""
     plain = title.lower().strip()
-    return plain not in blk.BACK_MATTER_HEADINGS and plain not in REFERENCE_HEADINGS and not plain.startswith(("appendix", "acknowledg"))
+    return plain not in blk.BACK_MATTER_HEADINGS and not is_reference_heading(plain) and not plain.startswith(("appendix", "acknowledg"))
 
 
 def flatten_back_matter(headings: list[Block]) -> None:
@@ -140,7 +140,7 @@ def flatten_back_matter(headings: list[Block]) -> None:
         plain = block.title.lower().strip()
         if block.extra.get("on_citing"):
             in_back = False
-        elif plain in blk.BACK_MATTER_HEADINGS or plain in REFERENCE_HEADINGS:
+        elif plain in blk.BACK_MATTER_HEADINGS or is_reference_heading(plain):
             in_back = True
         elif block.number or plain in TOP_LEVEL or plain.startswith("appendix"):
             in_back = False

@@ -15,7 +15,9 @@ from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.displays import DISPLAY, display_label
 from paperpyramid.parsers.embedded.layout import Line, LineGroup
 from paperpyramid.parsers.embedded.scripts import unspaced
-from paperpyramid.parsers.reference_headings import REFERENCE_HEADINGS as REFERENCE_HEADINGS  # re-exported: its one place is that module
+from paperpyramid.parsers.reference_headings import (
+    is_reference_heading as is_reference_heading,  # re-exported: its one place is that module
+)
 
 KNOWN_HEADINGS = {
     "abstract",
@@ -478,7 +480,7 @@ def _capitals_then_title(prev: Line, line: Line, body_size: float) -> bool:
 
 def _bare_heading(text: str) -> bool:
     plain = re.sub(r"^(\d{1,2}(\.\d{1,2})*\.?|[IVX]{1,5}\.)\s+", "", text.strip()).rstrip(" .:").lower()
-    return plain in KNOWN_HEADINGS or plain in REFERENCE_HEADINGS
+    return plain in KNOWN_HEADINGS or is_reference_heading(plain)
 
 
 def looks_like_formula(block: Block, body_size: float) -> bool:
@@ -675,7 +677,7 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
         return None
     if plain in KNOWN_HEADINGS and _plain_label(block, text, body_size, body_font) and not match:
         return None
-    if plain in KNOWN_HEADINGS or plain in REFERENCE_HEADINGS:
+    if plain in KNOWN_HEADINGS or is_reference_heading(plain):
         return number, title
     words = title.split()
     # a numbered title may open with a name in lower case ("3.1. strucchange: Empirical fluctuation processes")

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, REFERENCE_HEADINGS, Block
+from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, Block, is_reference_heading
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.layout import Line
 
@@ -68,7 +68,7 @@ def set_footnotes_apart(
         carried = _Carried(on_page, body_size, page, rules)
         for block in on_page:
             if block.kind == "heading":  # an appendix's numbered heading ends the list
-                listed = block.title.lower().strip() in REFERENCE_HEADINGS or (listed and block.number is None)
+                listed = is_reference_heading(block.title.lower().strip()) or (listed and block.number is None)
             # a note's first line in small capitals may be set aside as small print already, its rest not
             if listed or block.kind not in ("paragraph", "aside") or not _small(block, body_size):
                 continue

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from paperpyramid.parsers.embedded import blocks as blk
-from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
+from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
 
 
 def prose(text: str) -> bool:
@@ -56,7 +56,7 @@ def style_levels(headings: list[Block]) -> dict[tuple[float, bool, bool, bool], 
     styles = [
         heading_style(block)
         for block in headings
-        if block.title.lower() not in ("abstract", "summary") and block.title.lower() not in REFERENCE_HEADINGS
+        if block.title.lower() not in ("abstract", "summary") and not is_reference_heading(block.title.lower())
     ]
     ranked = sorted(set(styles), key=lambda s: (-s[0], not s[1], not s[3], s[2]))
     anchor = next((heading_style(block) for block in headings if block.title.lower() in TOP_LEVEL), None)

@@ -23,7 +23,7 @@ import re
 from difflib import SequenceMatcher
 
 from paperpyramid.parsers.embedded import blocks as blk
-from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block
+from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
 from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, norm, over_prose
@@ -154,7 +154,7 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
                 # a level the outline leaves out (``\\subsubsection*`` under its subsections): its style
                 # set apart for more than one heading, smaller than any the outline names, over text
                 block.level = _level_below(matched, index)
-            elif plain not in REFERENCE_HEADINGS and plain != "abstract":
+            elif not is_reference_heading(plain) and plain != "abstract":
                 block.kind = "paragraph"
         elif block.kind == "heading" and not block.number:
             # a run-in heading the outline leaves out (``\\paragraph``): the lowest level there is,

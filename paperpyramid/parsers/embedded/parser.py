@@ -29,7 +29,7 @@ from paperpyramid.parsers.embedded.assembly import assemble, block_bbox, merge_c
 from paperpyramid.parsers.embedded.back_headings import mark_sections_on_citing
 from paperpyramid.parsers.embedded.back_matter import split_overgrown_back_matter
 from paperpyramid.parsers.embedded.bitmap_fonts import code_glyphs, dingbat_text, nameless_text
-from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS, Block, classify, split_blocks
+from paperpyramid.parsers.embedded.blocks import Block, classify, is_reference_heading, split_blocks
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.contents import set_aside_contents
 from paperpyramid.parsers.embedded.displays import set_displays
@@ -634,7 +634,7 @@ def _drop_small_print(blocks: list[Block], body_size: float) -> None:
     the table finder no longer takes as a table."""
     listed = False
     for block in blocks:
-        listed = listed or (block.kind == "heading" and block.title.lower().strip() in REFERENCE_HEADINGS)
+        listed = listed or (block.kind == "heading" and is_reference_heading(block.title.lower().strip()))
         if block.kind != "paragraph" or (listed and _ENTRY_PIECE.search(block.text)) or _listing(block):
             continue
         if block.size < body_size * 0.8:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from statistics import median
 
-from paperpyramid.parsers.embedded.blocks import REFERENCE_HEADINGS
+from paperpyramid.parsers.embedded.blocks import is_reference_heading
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.regions import (
     ASIDE_COLUMN,
@@ -560,7 +560,7 @@ def body_font_size(pages: list[Page]) -> float:
     before: dict[float, int] | None = None
     for page in pages:
         for line in page.lines:
-            if before is None and line.text.strip(" .:").lower() in REFERENCE_HEADINGS:
+            if before is None and is_reference_heading(line.text.strip(" .:").lower()):
                 before = dict(weights)
             weights[round(line.size * 2) / 2] += len(line.text)
     if not weights:

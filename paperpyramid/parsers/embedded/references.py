@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from paperpyramid.document import Reference
 from paperpyramid.parsers.embedded.blocks import Block, join_lines
 from paperpyramid.parsers.embedded.layout import Line, LineGroup
-from paperpyramid.parsers.reference_headings import REFERENCE_HEADINGS
+from paperpyramid.parsers.reference_headings import is_reference_heading
 
 _MARKER = re.compile(r"^\s*(\[\d{1,4}\]|\d{1,4}\.(?!\d)|\(\d{1,4}\))\s*")
 #: a number closed by a parenthesis, as Japanese physics journals label entries ("1) L. Lamport:");
@@ -105,7 +105,7 @@ def unheaded_list_start(blocks: Sequence[Block]) -> int | None:
     """:func:`headless_list_start` in a paper in which no heading names a reference list, else
     None: where a heading names the list, a run of labelled lines that counts up to the end of
     the paper may start in a table of the works cited ("[1] A. B. Smith, 2019, 45 patients")."""
-    if any(block.kind == "heading" and " ".join(block.title.split()).lower() in REFERENCE_HEADINGS for block in blocks):
+    if any(block.kind == "heading" and is_reference_heading(" ".join(block.title.split()).lower()) for block in blocks):
         return None
     return headless_list_start(blocks)
 

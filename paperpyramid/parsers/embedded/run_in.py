@@ -28,11 +28,11 @@ from paperpyramid.parsers.embedded.blocks import (
     KNOWN_HEADINGS,
     METADATA_LABEL,
     NUMBERED_RUN_IN,
-    REFERENCE_HEADINGS,
     THEOREM_LIKE,
     Block,
     caption_start,
     em_lead,
+    is_reference_heading,
     join_lines,
     styled_lead,
 )
@@ -70,7 +70,7 @@ def split_run_in_headings(blocks: list[Block]) -> list[Block]:
             title = block.title.lower().strip()
             # an entry of the list set in another face ("In Proceedings of …" in italics) ends nothing
             ends_list = bool(block.number) or block.bold or title in KNOWN_HEADINGS
-            listed = title in REFERENCE_HEADINGS and not block.extra.get("on_citing")  # not a section on how to cite
+            listed = is_reference_heading(title) and not block.extra.get("on_citing")  # not a section on how to cite
             in_references = listed or (in_references and not ends_list)
             in_body = in_body or title not in _FRONT_HEADINGS
         parts = _split(block, result[-1] if result else None) if block.kind == "paragraph" and in_body and not in_references else None
