@@ -276,14 +276,9 @@ def glyph_pdf(items: list[tuple[float, float, float, str, str]]) -> bytes:
     return pdf_of_objects(objects)
 
 
-def tj_pdf(lines: list[tuple[float, float, list[str | float]]]) -> bytes:
-    """A US Letter page of Helvetica lines at 12 points, each (x, y from the bottom, a TJ array:
-    strings and kerns in thousandths of an em, a positive one moving left) as pdfTeX writes its
-    lines, an accent it lacks drawn with a kern to its letter and one back. Latin-1 text."""
-    ops = []
-    for x, y, array in lines:
-        body = " ".join(f"({_escape(item)})" if isinstance(item, str) else f"{item:g}" for item in array)
-        ops.append(f"BT /F1 12 Tf {x:g} {y:g} Td [{body}] TJ ET")
+def helvetica_page(ops: list[str]) -> bytes:
+    """One US Letter page whose content stream is ``ops`` (text objects that set ``/F1``), ``/F1``
+    being Helvetica in WinAnsi: the page that builders drawing their own lines share. Latin-1 text."""
     stream = "\n".join(ops).encode("latin-1")
     return pdf_of_objects(
         [
@@ -294,6 +289,17 @@ def tj_pdf(lines: list[tuple[float, float, list[str | float]]]) -> bytes:
             b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
         ]
     )
+
+
+def tj_pdf(lines: list[tuple[float, float, list[str | float]]]) -> bytes:
+    """A US Letter page of Helvetica lines at 12 points, each (x, y from the bottom, a TJ array:
+    strings and kerns in thousandths of an em, a positive one moving left) as pdfTeX writes its
+    lines, an accent it lacks drawn with a kern to its letter and one back. Latin-1 text."""
+    ops = []
+    for x, y, array in lines:
+        body = " ".join(f"({_escape(item)})" if isinstance(item, str) else f"{item:g}" for item in array)
+        ops.append(f"BT /F1 12 Tf {x:g} {y:g} Td [{body}] TJ ET")
+    return helvetica_page(ops)
 
 
 def wrapped_items(

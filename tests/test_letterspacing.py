@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from benchmarks.synthetic.canvas import pdf_of_objects
 from paperpyramid.parsers.embedded.layout import extract_page
+from tests.pdf_maker import helvetica_page
 
 
 def _spaced_pdf(lines: list[tuple[float, str]]) -> bytes:
@@ -20,16 +20,7 @@ def _spaced_pdf(lines: list[tuple[float, str]]) -> bytes:
         shift = f" {-100 * spacing:g} " if spacing else ""
         drawn = shift.join(f"({ch})" for ch in text) if spacing else f"({text})"
         ops.append(f"BT /F1 10 Tf 72 {720 - 14 * n} Td [{drawn}] TJ ET")
-    stream = "\n".join(ops).encode("latin-1")
-    return pdf_of_objects(
-        [
-            b"<< /Type /Catalog /Pages 2 0 R >>",
-            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-            b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-        ]
-    )
+    return helvetica_page(ops)
 
 
 def test_letterspaced_words_are_read_as_words(tmp_path: Path) -> None:

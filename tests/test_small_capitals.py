@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from benchmarks.synthetic.canvas import pdf_of_objects, text_width
+from benchmarks.synthetic.canvas import text_width
 from paperpyramid.parsers.embedded.layout import extract_page
 from paperpyramid.parsers.embedded.parser import parse_pdf
+from tests.pdf_maker import helvetica_page
 
 #: (text, font size, rise) pieces of one printed line, drawn one after another
 Piece = tuple[str, float, float]
@@ -27,16 +28,7 @@ def _line_pdf(lines: list[list[Piece]], *, leading: float = 13.0) -> bytes:
             drawn.append(f"/F1 {size:g} Tf {rise:g} Ts ({escaped}) Tj")
         ops.append(f"BT 72 {y:.2f} Td " + " ".join(drawn) + " ET")
         y -= leading
-    stream = "\n".join(ops).encode("latin-1")
-    return pdf_of_objects(
-        [
-            b"<< /Type /Catalog /Pages 2 0 R >>",
-            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-            b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-        ]
-    )
+    return helvetica_page(ops)
 
 
 BODY = [
@@ -113,19 +105,8 @@ def test_a_piece_cut_off_before_an_exponent_takes_no_more_pieces(tmp_path: Path)
         f"BT /F1 7 Tf {exponent:.2f} 704 Td (T) Tj ET",
         f"BT /F1 10 Tf {after:.2f} 700 Td (+TP) Tj /F1 7 Tf 4 Ts (T) Tj /F1 10 Tf 0 Ts (. Optimally, this) Tj ET",
     ]
-    stream = "\n".join(ops).encode("latin-1")
     path = tmp_path / "bar.pdf"
-    path.write_bytes(
-        pdf_of_objects(
-            [
-                b"<< /Type /Catalog /Pages 2 0 R >>",
-                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-                b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
-                b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
-                b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-            ]
-        )
-    )
+    path.write_bytes(helvetica_page(ops))
     text = pdfium.PdfDocument(path)[0].get_textpage().get_text_range()
     assert "\r\nT+TPT\r\n. Optimally" in text  # pdfium's breaks, before the exponent and after the last
     lines = [line.text for line in extract_page(pdfium.PdfDocument(path)[0], 1).lines]
