@@ -480,6 +480,8 @@ def _name_beside_address(blocks: list[Block], title_end: int) -> list[str]:
         return []
     title = blocks[title_end]
     page = [block for block in blocks[title_end + 1 :] if block.page == title.page and block.kind != "furniture"]
+    if not page:
+        return []  # the title ends its page
     for block, under in zip(page, [*page[1:], None], strict=True):
         line = block.lines[0]
         below = [other.x0 for other in block.lines[1:2]]
