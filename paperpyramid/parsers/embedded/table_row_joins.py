@@ -365,7 +365,9 @@ def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
     that fills every column above but the first, with a number in it, is a row of a group (its
     label above), not a wrapped cell. A cell set in the middle of its row's height starts
     under the lines of its neighbours (the row above then fills only some columns, and the
-    label's line joins it).
+    label's line joins it), unless the lines above it go on from the row over them: cells
+    wrapped at an even pitch, whose tops (their fonts' boxes) only seem closer to the row under
+    them (:func:`_wrapped_on`).
     """
     if len(rows) < 3:
         return rows
@@ -388,6 +390,7 @@ def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
     first = min(column for row in rows for column in columns(row))  # the region's edge may leave a column empty
     if sum(1 for above, row in pairs if tight < pitch(above, row) <= 2 * min(pitches)) < 2:
         return rows
+    right = _right_edges(rows, edges)
     joined = [rows[0]]
     for row in rows[1:]:
         above = joined[-1]
@@ -396,11 +399,14 @@ def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
         group_row = _beside_labels(mine, theirs, first) and numbers
         partial = first not in mine or mine < theirs or first not in theirs
         stacked = theirs - {first} <= mine and mostly_values(row) and mostly_values(above)  # two rows of values, not a cell wrapped
+        # the line above goes on with the row over it: the first line under it opens a row
+        going_on = first in mine and len(joined) > 1 and _wrapped_on(joined[-2], above, row, (edges, right, first))
         wraps = (
             mine != theirs
             and partial
             and not group_row
             and not stacked
+            and not going_on
             and not _new_sentence(above, row, edges)
             and not _outdented(above, row, edges)
         )
@@ -410,6 +416,32 @@ def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
         else:
             joined.append(row)
     return joined
+
+
+def _wrapped_on(over: PrintedRow, above: PrintedRow, row: PrintedRow, columns: tuple[Sequence[float], dict[int, float], int]) -> bool:
+    """Whether ``above``, which leaves the first column empty, goes on from the row ``over`` it,
+    though its top seems closer to ``row`` under it: measured on their bottoms it sits no further
+    under ``over`` than ``row`` sits under it, and in each column it fills the line over it was
+    wrapped (:func:`_wrapped`). A line's box is its font's, so its top moves with the fonts it
+    holds: a formula's symbol font (CMSY's "≥") raises a line two points, CMR digits or a
+    typewriter face lower it, and a table whose rows and wrapped lines all sit at one pitch
+    (PureCN's flags) measured top to top seems to set "2.6" (the end of "ploidy <") closer to
+    the row under it than to its own. Descents differ far less between faces. Where rows are
+    padded, the line of a cell set in the middle of its row sits further under the row over it
+    on its bottom too: it is that row's first line. ``columns``: the column edges, how far right
+    each column's lines reach, the first column."""
+    edges, right, first = columns
+    mine, theirs = row_columns(above, edges), row_columns(over, edges)
+    if not mine or first in mine or not mine <= theirs:
+        return False
+    if _bottom_pitch(over, above) > _TIGHT * _bottom_pitch(above, row):
+        return False
+    return all(_wrapped(over, above, column, edges, right, 2) for column in mine)
+
+
+def _bottom_pitch(above: PrintedRow, row: PrintedRow) -> float:
+    """From the lowest line of ``above`` to the highest of ``row``, bottom to bottom."""
+    return min(line.bottom for line in row.lines) - max(line.bottom for line in above.lines)
 
 
 def _outdented(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
