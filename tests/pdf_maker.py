@@ -6,7 +6,11 @@ from __future__ import annotations
 import math
 import textwrap
 
-from benchmarks.synthetic.canvas import pdf_of_objects  # the writer of the generated table papers: one PDF file writer
+from benchmarks.synthetic.canvas import (  # the writer of the generated table papers: one PDF file writer
+    page_pdf,
+    pdf_of_objects,
+    stream_object,
+)
 
 
 def _escape(line: str) -> str:
@@ -313,3 +317,39 @@ def wrapped_items(
         items.append((x, y, size, line))
         y -= size * leading
     return items, y
+
+
+def filled_lines(text: str, width: int = 70) -> list[str]:
+    """``text`` set in lines of at most about ``width`` characters, broken at spaces."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        if len(line) + len(word) > width:
+            lines.append(line)
+            line = ""
+        line = f"{line} {word}".strip()
+    lines.append(line)
+    return lines
+
+
+def type3_page(lines: list[bytes], names: dict[int, str], to_unicode: dict[int, int], cmap: bytes) -> bytes:
+    """One page set in an unnamed Type 3 font, as dvips writes TeX's bitmap fonts: ``lines`` are the
+    codes of each line (escaped for a PDF string), ``names`` each code's glyph name in the font's
+    Differences, ``to_unicode`` the ToUnicode map (code -> Unicode) under the CMap name ``cmap``.
+    Every glyph is one box."""
+    content = b"BT /F1 11 Tf 14 TL 72 700 Td " + b" ".join(b"(" + line + b") '" for line in lines) + b" ET"
+    differences = b" ".join(b"%d /%s" % (code, name.encode()) for code, name in names.items())
+    procs = b" ".join(b"/%s 7 0 R" % name.encode() for name in names.values())
+    cmap_text = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /" + cmap + b" def\n"
+        b"1 begincodespacerange <00> <FF> endcodespacerange\n"
+        + b"%d beginbfchar\n" % len(to_unicode)
+        + b"".join(b"<%02X> <%04X>\n" % item for item in to_unicode.items())
+        + b"endbfchar\nendcmap CMapName currentdict /CMap defineresource pop end end"
+    )
+    font = (
+        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 600 700] /FontMatrix [0.001 0 0 0.001 0 0] "
+        b"/CharProcs << " + procs + b" >> /Encoding << /Type /Encoding /Differences [" + differences + b"] >> "
+        b"/FirstChar 0 /LastChar 126 /Widths [" + b" ".join(b"500" for _ in range(127)) + b"] /ToUnicode 6 0 R >>"
+    )
+    glyph = stream_object(b"500 0 0 0 450 650 d1 0 0 450 650 re f")
+    return page_pdf(content, b"/Font << /F1 5 0 R >>", font, stream_object(cmap_text), glyph)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.synthetic.canvas import page_pdf, stream_object
 from paperpyramid.errors import NeedsOcr
 from paperpyramid.parsers.embedded.bitmap_fonts import code_glyphs
 from paperpyramid.parsers.embedded.glyphs import BY_CODE
 from paperpyramid.parsers.embedded.parser import parse_pdf
+from tests.pdf_maker import filled_lines, type3_page
 
 PARAGRAPH = (
     "Analysing replicated point patterns is the subject of this short note, which describes fitting models "
@@ -31,14 +31,6 @@ def _bitmap_font_pdf(text: str, *, names: str = "code", ligature: int | None = N
     """One page set in a Type 3 font whose glyphs are named ``/a<code>`` and mapped to dingbats;
     ``ligature`` draws "fi" as that one code (T1's 28, OT1's 12). ``names`` "other" names
     the glyphs ``/g<code>`` instead (a font dvips did not make)."""
-    words = text.split(" ")
-    lines, line = [], ""
-    for word in words:
-        if len(line) + len(word) > 70:
-            lines.append(line)
-            line = ""
-        line = f"{line} {word}".strip()
-    lines.append(line)
 
     def codes(line: str) -> bytes:
         out = bytearray()
@@ -52,25 +44,11 @@ def _bitmap_font_pdf(text: str, *, names: str = "code", ligature: int | None = N
                 index += 1
         return bytes(out).replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
 
-    content = b"BT /F1 11 Tf 14 TL 72 700 Td " + b" ".join(b"(" + codes(line) + b") '" for line in lines) + b" ET"
     used = sorted({*range(32, 127), *([ligature] if ligature is not None else [])})
     prefix = "a" if names == "code" else "g"
-    differences = b" ".join(b"%d /%s%d" % (code, prefix.encode(), code) for code in used)
-    procs = b" ".join(b"/%s%d 7 0 R" % (prefix.encode(), code) for code in used)
-    to_unicode = (
-        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Dingbats def\n"
-        b"1 begincodespacerange <00> <FF> endcodespacerange\n"
-        + b"%d beginbfchar\n" % len(used)
-        + b"".join(b"<%02X> <%04X>\n" % (code, ord(_dingbat(code))) for code in used)
-        + b"endbfchar\nendcmap CMapName currentdict /CMap defineresource pop end end"
-    )
-    font = (
-        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 600 700] /FontMatrix [0.001 0 0 0.001 0 0] "
-        b"/CharProcs << " + procs + b" >> /Encoding << /Type /Encoding /Differences [" + differences + b"] >> "
-        b"/FirstChar 0 /LastChar 126 /Widths [" + b" ".join(b"500" for _ in range(127)) + b"] /ToUnicode 6 0 R >>"
-    )
-    glyph = stream_object(b"500 0 0 0 450 650 d1 0 0 450 650 re f")
-    return page_pdf(content, b"/Font << /F1 5 0 R >>", font, stream_object(to_unicode), glyph)
+    glyph_names = {code: f"{prefix}{code}" for code in used}
+    to_unicode = {code: ord(_dingbat(code)) for code in used}
+    return type3_page([codes(line) for line in filled_lines(text)], glyph_names, to_unicode, b"Dingbats")
 
 
 def test_a_paper_in_bitmap_fonts_mapped_to_dingbats_is_read_by_its_codes(tmp_path: Path) -> None:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.synthetic.canvas import page_pdf, stream_object
 from paperpyramid.parsers.embedded.bitmap_fonts import code_glyphs
 from paperpyramid.parsers.embedded.glyphs import BY_CODE, BY_RAW
 from paperpyramid.parsers.embedded.parser import parse_pdf
+from tests.pdf_maker import filled_lines, type3_page
 
 PARAGRAPH = (
     "The Octavo class is a modification of the standard book class, written to help produce books of classical "
@@ -41,32 +41,10 @@ def _codes(line: str) -> bytes:
 def _base36_font_pdf(text: str, *, names: str = "base36") -> bytes:
     """One page set in a Type 3 font (no name, as dvips's are) whose glyphs are named by their codes
     in base 36, with a ToUnicode map of the known names only; ``names`` "other" names them ``/g<code>``."""
-    lines, line = [], ""
-    for word in text.split(" "):
-        if len(line) + len(word) > 70:
-            lines.append(line)
-            line = ""
-        line = f"{line} {word}".strip()
-    lines.append(line)
-    content = b"BT /F1 11 Tf 14 TL 72 700 Td " + b" ".join(b"(" + _codes(line) + b") '" for line in lines) + b" ET"
     used = sorted({*range(32, 127), *_LIGATURES.values()})
     name = _name if names == "base36" else (lambda code: f"g{code}")
-    differences = b" ".join(b"%d /%s" % (code, name(code).encode()) for code in used)
-    procs = b" ".join(b"/%s 7 0 R" % name(code).encode() for code in used)
-    to_unicode = (
-        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Known def\n"
-        b"1 begincodespacerange <00> <FF> endcodespacerange\n"
-        + b"%d beginbfchar\n" % len(_KNOWN_NAMES)
-        + b"".join(b"<%02X> <%04X>\n" % item for item in _KNOWN_NAMES.items())
-        + b"endbfchar\nendcmap CMapName currentdict /CMap defineresource pop end end"
-    )
-    font = (
-        b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 600 700] /FontMatrix [0.001 0 0 0.001 0 0] "
-        b"/CharProcs << " + procs + b" >> /Encoding << /Type /Encoding /Differences [" + differences + b"] >> "
-        b"/FirstChar 0 /LastChar 126 /Widths [" + b" ".join(b"500" for _ in range(127)) + b"] /ToUnicode 6 0 R >>"
-    )
-    glyph = stream_object(b"500 0 0 0 450 650 d1 0 0 450 650 re f")
-    return page_pdf(content, b"/Font << /F1 5 0 R >>", font, stream_object(to_unicode), glyph)
+    glyph_names = {code: name(code) for code in used}
+    return type3_page([_codes(line) for line in filled_lines(text)], glyph_names, _KNOWN_NAMES, b"Known")
 
 
 def _body(path: Path) -> str:
