@@ -45,13 +45,19 @@ class Cite:
 @dataclass(slots=True)
 class Block:
     """One body block: a paragraph, a display formula, a table rendering or a caption;
-    ``cites`` are its in-text citations, in text order."""
+    ``cites`` are its in-text citations, in text order.
+
+    ``raised`` is what a PDF parser saw of the numbers printed raised in it, each as (the character
+    before it, the number as printed): ``("T", "18")`` for "DEET¹⁸", whose text reads "DEET18".
+    The citation linker reads superscript citations from it (:mod:`paperpyramid.citations.raised`).
+    None where the parser did not look (XML, LaTeX, OCR text): the text alone is read there."""
 
     text: str
     page: int
     kind: BlockKind = "paragraph"
     bbox: BBox | None = None
     cites: list[Cite] = field(default_factory=list)
+    raised: tuple[tuple[str, str], ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(slots=True)

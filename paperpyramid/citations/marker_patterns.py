@@ -2,10 +2,11 @@
 
 Four families, each a finder of :class:`Marker` spans in one text:
 
-- :func:`numeric_brackets`: "[12]", "[3–5]", "[1, 4, 7–9]", "[12, p. 4]", "[9, §1]";
+- :func:`numeric_brackets`: "[12]", "[3–5]", "[1, 4, 7–9]", "[12, p. 4]", "[9, §1]", "[e.g., 5–7]";
 - :func:`superscripts`: numbers the embedded parser glues to the word they follow
-  ("melanogaster1–3", "odorants9,11", "shown.12"); the parser keeps no font size, so these are
-  told from gene names and units by the word's shape, and only used in a paper cited that way;
+  ("melanogaster1–3", "odorants9,11", "shown.12"), told from gene names and units by the word's
+  shape, and only used in a paper cited that way, where the parser did not see them printed
+  raised (a block that says what it printed raised is read by :mod:`paperpyramid.citations.raised`);
 - :func:`letter_labels`: "[Knu84]", "[DHK+ 99]", "[And08a, Kei96]", as BibTeX's alpha styles print;
 - :func:`author_year`: "(Smith et al., 2019)", "(Smith and Jones 2019; Lee 2020a)",
   "Smith et al. (2019)", "Smith (2019, 2020)", "(Handcock, et al. 2003)" and "[Smith & Lee, 2003]".
@@ -26,10 +27,12 @@ __all__ = [
     "Marker",
     "author_year",
     "LETTER_LABEL",
+    "NOT_SUPER_WORDS",
     "glued_to_names",
     "label_key",
     "letter_labels",
     "numbered_names",
+    "numbers_in",
     "numeric_brackets",
     "paren_superscripts",
     "superscripts",
@@ -67,7 +70,10 @@ _LOCATOR = (
     r"(?:\s*,\s*(?:§|(?i:pp?|pg|pag|pages?|ch|chap|chapter|sec|section|thm|theorem|lemma|lem|prop|proposition|cor|corollary|"
     r"def|definition|eq|example|ex|rem|remark|app|appendix|vol|part|p\.\s*p)\b\.?)[^\[\]]{0,30})?"
 )
-_BRACKET = re.compile(rf"\[\s*(?P<list>{_LIST})(?P<locator>{_LOCATOR})\s*\]")
+#: what a citation may say before its numbers inside the bracket, as natbib's
+#: ``\cite[e.g.,][]{…}`` prints it: "[e.g., 5–7, 11]", "[see 3]", "[cf. 12, 14]"
+_PRENOTE = r"(?:(?:e\.\s?g\.|i\.\s?e\.|cf\.|see(?:\s+also)?|for\s+example)[,:]?\s+)?"
+_BRACKET = re.compile(rf"\[\s*{_PRENOTE}(?P<list>{_LIST})(?P<locator>{_LOCATOR})\s*\]")
 # words after which "[3]" or "3" is not a citation: a float, an equation, a range, a step
 _NOT_BEFORE_NUMBER = {
     "fig", "figs", "figure", "figures", "table", "tables", "tab", "eq", "eqs", "equation", "equations", "section", "sections",
@@ -121,13 +127,18 @@ def _numbers(listed: str) -> list[int] | None:
     return list(dict.fromkeys(numbers))
 
 
+#: :func:`_numbers`, for :mod:`paperpyramid.citations.raised`
+numbers_in = _numbers
+
+
 def _word_before(text: str, position: int) -> str:
     match = re.search(r"([^\W\d_]+)\.?\s*$", text[max(0, position - 40) : position])
     return match.group(1).lower() if match else ""
 
 
 def numeric_brackets(text: str) -> list[Marker]:
-    """Bracketed numbers that read as citations: "[12]", "[3–5]", "[1, 4, 7–9]", "[12, p. 4]"."""
+    """Bracketed numbers that read as citations: "[12]", "[3–5]", "[1, 4, 7–9]", "[12, p. 4]",
+    "[e.g., 5–7, 11]"."""
     found: list[Marker] = []
     for match in _BRACKET.finditer(text):
         numbers = _numbers(match.group("list"))
@@ -172,8 +183,8 @@ _SUPER = re.compile(
     rf"(?<![\w\-/])(?P<word>[A-Za-z][A-Za-z\-]*[a-z]|al)(?P<punct>[.,;:)’”\"]?)(?P<list>\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?(?:,\d{{1,3}}(?:[{_DASH}]\d{{1,3}})?)*)(?![\w\d])(?![.,]\d)(?!\.[a-z])"
     rf"(?![{_DASH}]\d)"  # "revtex4-1.cls": a version's digits, not a marker cut short of "4-1"
 )
-# words a glued number belongs to: units, functions, numbered things
-_NOT_SUPER_WORDS = {
+#: words a glued number belongs to: units, functions, numbered things
+NOT_SUPER_WORDS = _NOT_SUPER_WORDS = {
     "fig", "figure", "figs", "table", "tab", "eq", "equation", "section", "sec", "step", "phase", "group", "day", "days", "week",
     "weeks", "month", "months", "year", "years", "sample", "site", "patient", "lane", "line", "type", "stage", "grade",
     "class", "level", "model", "version", "chapter", "exp", "experiment", "log", "ln", "sin", "cos", "tan", "max", "min",

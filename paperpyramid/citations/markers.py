@@ -6,7 +6,8 @@ alone), decides how the paper cites, gives each reference entry a key and adds a
 :class:`~paperpyramid.document.Cite` for every marker that resolves to entries.
 
 How the paper cites is decided from the whole text, once: bracketed numbers ("[12]"), numbers
-glued to words (superscripts, as the embedded parser renders them: "shown12,13"), or author and
+glued to words (superscripts, as the embedded parser renders them: "shown12,13", read from what
+the parser saw printed raised where it says so, :mod:`paperpyramid.citations.raised`), or author and
 year ("(Smith et al., 2019)"), or letter labels a list prints ("[DHK+ 99]"). Each style is counted by the markers that resolve (a number
 that is a label of the list, a name and year that is an entry's first author and year), and
 the style with most wins; a document with no style clearly present gets no citations.
@@ -42,6 +43,7 @@ from paperpyramid.citations.marker_patterns import (
     paren_superscripts,
     superscripts,
 )
+from paperpyramid.citations.raised import raised_markers
 from paperpyramid.document import Block, Cite, Document, Reference, Section
 
 __all__ = ["CitationStyle", "MarkerCounts", "link_markers"]
@@ -96,13 +98,15 @@ def link_markers(document: Document) -> MarkerCounts:
     names = AuthorYearIndex(references)
     raised_blocks = list(_superscript_blocks(document.sections))
     named = numbered_names([block.text for block in blocks])
+    # the parser saw raised type in this paper's body: its blocks are read by what it saw
+    seen = any(block.raised for block in raised_blocks)
     letters = printed_letter_labels(references)
     candidates: dict[CitationStyle, list[_Found]] = {
         "label": [_Found(block, m, _by_label(m, letters)) for block in blocks for m in letter_labels(block.text)] if letters else [],
         "numeric": [_Found(block, m, _by_number(m, labels)) for block in blocks for m in numeric_brackets(block.text)],
         "author-year": [_Found(block, m, _by_name(m, names)) for block in blocks for m in author_year(block.text)],
         "superscript": _in_citation_order(
-            [_Found(block, m, _by_number(m, labels)) for block in raised_blocks for m in _raised(block.text, named)]
+            [_Found(block, m, _by_number(m, labels)) for block in raised_blocks for m in _raised(block, named, seen)], seen
         ),
     }
     resolved = {name: sum(1 for found in items if found.entries) for name, items in candidates.items()}
@@ -224,11 +228,20 @@ def _names_only(text: str) -> bool:
     return 2 <= len(words) <= _NAME_WORDS and all(word[0].isupper() or word in _NAME_JOINS for word in words)
 
 
-def _raised(text: str, named: dict[str, int]) -> list[Marker]:
-    """Superscript markers of every shape, in text order: numbers glued to words ("shown12,13"),
+def _raised(block: Block, named: dict[str, int], seen: bool) -> list[Marker]:
+    """Superscript markers of every shape, in text order.
+
+    Where the parser saw raised type in the paper (``seen``) and looked at this block, they are
+    the numbers it saw printed raised (:func:`~paperpyramid.citations.raised.raised_markers`): a
+    number glued to a word but printed on the line ("BL21", "cm3") is none, and one the text's
+    shape would refuse ("DEET18") is one. Elsewhere (OCR text, a paper whose superscripts the
+    parser could not see) they are read from the text: numbers glued to words ("shown12,13"),
     closed by a parenthesis ("shown.12, 13)") or glued to a name that ends in a digit
     ("AaegOBP131", with ``named`` the paper's such names); where two read one marker ("2" of
     "details,2, 3)") the longer is kept."""
+    text = block.text
+    if seen and block.raised is not None:
+        return raised_markers(text, block.raised, named)
     kept: list[Marker] = []
     shapes = [*superscripts(text), *paren_superscripts(text), *glued_to_names(text, named)]
     for marker in sorted(shapes, key=lambda found: (found.start, found.start - found.end)):
@@ -257,16 +270,19 @@ def _by_name(marker: Marker, names: AuthorYearIndex) -> list[int] | None:
     return found or None
 
 
-def _in_citation_order(found: list[_Found]) -> list[_Found]:
+def _in_citation_order(found: list[_Found], seen: bool) -> list[_Found]:
     """Superscripts that keep to first-citation order, where most do: a number first cited far
     beyond the highest cited so far ("AaegOBP131" read as 131 after 30) is a glued digit, not a
-    citation. Where most do not (a list in alphabetical order), all are kept."""
+    citation. Where most do not (a list in alphabetical order), all are kept. A number the parser
+    saw printed raised (``seen``, and its block looked at) is a superscript as printed, and is kept
+    out of turn too: a paper cites a work early that its list numbers later ("Cx.
+    quinquefasciatus³⁷" in an introduction citing up to 33)."""
     resolved = [item for item in found if item.entries]
     kept: list[_Found] = []
     highest = 0
     for item in resolved:
         fresh = [number for number in item.marker.numbers if number > highest]
-        if not fresh or min(fresh) <= highest + 2:
+        if not fresh or min(fresh) <= highest + 2 or (seen and item.block.raised is not None):
             kept.append(item)
             highest = max([highest, *item.marker.numbers])
     if resolved and len(kept) >= ORDERED_SHARE * len(resolved):

@@ -19,6 +19,7 @@ from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.raised import block_raised, joined_raised
 from paperpyramid.parsers.embedded.references import (
     LINKS_ONLY,
     address_ends_list,
@@ -98,14 +99,18 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
             document.figures.append(
                 Figure(caption=block.text, page=block.page, label=block.label, section=section_index, bbox=block_bbox(block, []))
             )
-            target.blocks.append(DocBlock(text=block.text, page=block.page, kind="caption", bbox=block_bbox(block, [])))
+            target.blocks.append(
+                DocBlock(text=block.text, page=block.page, kind="caption", bbox=block_bbox(block, []), raised=block_raised(block.lines))
+            )
         elif block.kind == "formula":
             document.formulas.append(
                 Formula(text=block.text, page=block.page, label=block.label, section=section_index, bbox=block_bbox(block, []))
             )
             target.blocks.append(DocBlock(text=block.text, page=block.page, kind="formula", bbox=block_bbox(block, [])))
         elif text := str(block.extra.get("text", block.text)):
-            target.blocks.append(DocBlock(text=text, page=block.page, kind="paragraph", bbox=block_bbox(block, [])))
+            target.blocks.append(
+                DocBlock(text=text, page=block.page, kind="paragraph", bbox=block_bbox(block, []), raised=block_raised(block.lines))
+            )
     _set_references(state)
     _place_front_matter(state)
     return state.asides
@@ -300,7 +305,11 @@ def _add_table(state: _Assembly, block: Block, target: Section, section_index: i
                 _open_section(state, member)
                 target = state.current or target
                 continue
-            target.blocks.append(DocBlock(text=member.text, page=member.page, kind="paragraph", bbox=block_bbox(member, [])))
+            target.blocks.append(
+                DocBlock(
+                    text=member.text, page=member.page, kind="paragraph", bbox=block_bbox(member, []), raised=block_raised(member.lines)
+                )
+            )
     if not cells:
         document.warnings.append(f"table {block.label} on page {block.page}: caption found, cells not recognised")
 
@@ -328,7 +337,7 @@ def _place_front_matter(state: _Assembly) -> None:
     document, sections, front_section = state.document, state.document.sections, state.front_section
     headed = any(section is not front_section for section in sections)
     leftover = [
-        DocBlock(text=str(b.extra.get("text", b.text)), page=b.page, kind="paragraph", bbox=block_bbox(b, []))
+        DocBlock(text=str(b.extra.get("text", b.text)), page=b.page, kind="paragraph", bbox=block_bbox(b, []), raised=block_raised(b.lines))
         for b in _abstract(document, state.front)
     ]
     if not leftover:
@@ -491,6 +500,7 @@ def merge_continuations(document: Document) -> None:
                 and _flows_around(merged[last + 1 :])
             ):
                 prev.text = blk.join_lines([prev.text, block.text])
+                prev.raised = joined_raised(prev.raised, block.raised)
                 continue
             merged.append(block)
             if block.kind not in _FLOATS:

@@ -80,6 +80,8 @@ class CharRun:
         "vertical_votes",
         "boxes",
         "rtl",
+        "raised_at",
+        "raised",
     )
 
     def __init__(self, rtl: bool = False) -> None:
@@ -99,6 +101,8 @@ class CharRun:
         self.vertical_votes = 0
         self.boxes = array("d")  # x0, x1 of each drawn (not space) character, in turn
         self.rtl = rtl  # read left to right as drawn, on a page with right-to-left text (see :mod:`.bidi`)
+        self.raised_at: list[int] = []  # indices into :attr:`chars` of raised digits and their commas and dashes
+        self.raised: tuple[tuple[str, str], ...] = ()  # the raised numbers, read when the run is settled (:func:`raised_numbers`)
 
     def edges(self) -> list[tuple[float, float]]:
         """(x0, x1) of each drawn character, in the order of :attr:`chars` without its spaces."""
@@ -223,6 +227,8 @@ def read_runs(
             first_bottom = y_bottom
         _add(run, ch, x0, x1, y_top, y_bottom, points, font_bold or weighty, font_italic, font_name)
         raised = ch not in _SIGNS and run.bottom - y_bottom > _RAISED * (run.bottom - run.top)
+        if raised and ch in _RAISED_NUMBER_CHARS:
+            run.raised_at.append(len(run.chars) - 1)
     if run.chars:
         runs.append(_settled(run))
     return runs
@@ -238,6 +244,9 @@ _RAISED = 0.25
 _AFTER_MARK = 0.15
 _AFTER_MARK_PUNCTUATION = frozenset(".,;:)]!?’”'\"")
 _SIGNS = frozenset("*∗†‡§¶‖")
+#: the characters of a raised number as :func:`raised_numbers` keeps it: its digits, the commas and
+#: dashes of a list or a range ("3,4,15", "10–13") and the parenthesis Japanese journals close it with
+_RAISED_NUMBER_CHARS = frozenset("0123456789,-–—)")
 
 
 def _goes_on(run: CharRun, x0: float, y_top: float, y_bottom: float, after_raised: bool) -> bool:
@@ -255,9 +264,47 @@ def _goes_on(run: CharRun, x0: float, y_top: float, y_bottom: float, after_raise
 
 
 def _settled(run: CharRun) -> CharRun:
-    """A finished run, with its small capitals' sizes (:func:`_small_capitals`) and its
-    letterspaced words (:func:`_letterspaced`) read as printed."""
+    """A finished run, with its raised numbers (:func:`raised_numbers`), its small capitals' sizes
+    (:func:`_small_capitals`) and its letterspaced words (:func:`_letterspaced`) read as printed.
+    The raised numbers are read first, while :attr:`CharRun.raised_at` still indexes the
+    characters as drawn."""
+    if run.raised_at and not run.rtl:
+        run.raised = raised_numbers(run.chars, run.raised_at)
     return _letterspaced(_small_capitals(run))
+
+
+def raised_numbers(chars: list[str], raised_at: list[int]) -> tuple[tuple[str, str], ...]:
+    """The numbers a line prints raised, each as (the character printed before it, the number as
+    printed): ``("T", "18")`` for "DEET¹⁸", ``(".", "2, 3)")`` for "details.²˒ ³⁾".
+
+    The text renders a superscript citation glued to its word ("DEET18", "°C3,4,15"), where only
+    the drawing tells it from a name or a unit ("BL21", "cm3"): the citation linker reads these
+    (:mod:`paperpyramid.citations.raised`). A pair keeps its meaning through the edits later
+    passes make to the text (lines joined, words dehyphenated), where an offset would not. A
+    number is the raised characters in turn, spaces between them included, from its first digit
+    to its last digit or parenthesis; the character before it is the one just before that digit
+    (a space where the number stands apart, "" at the line's start)."""
+    found: list[tuple[str, str]] = []
+    group = [raised_at[0]]
+    for index in raised_at[1:]:
+        if index == group[-1] + 1 or (index == group[-1] + 2 and chars[index - 1] == " "):
+            group.append(index)
+            continue
+        found += _raised_number(chars, group)
+        group = [index]
+    found += _raised_number(chars, group)
+    return tuple(found)
+
+
+def _raised_number(chars: list[str], group: list[int]) -> list[tuple[str, str]]:
+    """(the character before, the number) of one stretch of raised characters, or none where it
+    holds no digit."""
+    digits = [index for index in group if chars[index].isdigit()]
+    if not digits:
+        return []
+    first = digits[0]
+    last = max([digits[-1], *(index for index in group if chars[index] == ")")])
+    return [(chars[first - 1] if first else "", "".join(chars[first : last + 1]))]
 
 
 def _letterspaced(run: CharRun) -> CharRun:

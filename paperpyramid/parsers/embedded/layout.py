@@ -58,6 +58,8 @@ class Line:
     # cut around its numbers
     words: list[tuple[str, float, float]] | None = None
     parts: list[Line] | None = None
+    # the numbers it prints raised (:func:`~.char_runs.raised_numbers`); None: not read from a text layer (OCR)
+    raised: tuple[tuple[str, str], ...] | None = None
 
     @property
     def height(self) -> float:
@@ -305,6 +307,7 @@ def _finish(run: CharRun, page: int) -> Line | None:
         lead_gap=_lead_gap(run, lead),
         word_gap=_word_gap(run, lead),
         vertical=vertical,
+        raised=run.raised,
     )
 
 
