@@ -13,6 +13,11 @@ dropped; the Mathematical Alphanumeric Symbols (U+1D400-U+1D7FF, and ℎ) become
 they are styled from (𝜒 -> χ, 𝐏 -> P, 𝟎 -> 0), which is what a reader searches for. Spaces of other
 widths (no-break, thin, em, ideographic) become a plain space; zero-width ones, the soft hyphen, byte
 order marks and non-characters are dropped; line and paragraph separators become newlines.
+Adobe's Symbol font draws large brackets and braces from pieces it keeps in the private use area
+(U+F8E5-U+F8FE: "⎧", "⎨", "⎩" stacked into a brace over a display's cases): each becomes the
+Unicode piece it draws (U+239B-U+23AE), the sans ®, © and ™ their plain signs, and the radical's
+and arrows' extenders, only strokes that lengthen a drawn sign, are dropped; the dotless j Adobe's
+glyph list puts at U+F6BE (the j of a vector drawn over it) is U+0237.
 Every document passes through :func:`clean_document` before its contexts are cut and again
 before it is stored, so no backend's text reaches the corpus with any of these.
 """
@@ -41,8 +46,15 @@ _MATH_LETTER = re.compile(r"[\U0001d400-\U0001d7ff\u210e]")
 _ODD_SPACE = re.compile(r"[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
 _INVISIBLE = re.compile(r"[\u00ad\u200b\u2060\ufeff\ufffe\uffff]")
 _LINE_SEPARATOR = re.compile(r"[\u2028\u2029]")
+_SYMBOL_PIECE = re.compile(r"[\uf6be\uf8e5-\uf8fe]")
+#: Symbol's private-use pieces in code point order from U+F8E5 (Adobe's glyph list: radicalex,
+#: arrowvertex, arrowhorizex, registersans, copyrightsans, trademarksans, parenlefttp ...
+#: bracerightbt); "" for the extenders of a drawn sign; and Adobe's dotlessj
+_SYMBOL_PIECES = str.maketrans(
+    {0xF6BE: "ȷ"} | {0xF8E5 + offset: piece for offset, piece in enumerate(["", "", "", "®", "©", "™", *"⎛⎜⎝⎡⎢⎣⎧⎨⎩⎪⎮⎞⎟⎠⎤⎥⎦⎫⎬⎭"])}
+)
 #: any character one of the rules above rewrites: text without one takes the fast path
-_UNUSUAL = re.compile("|".join(rule.pattern for rule in (_SURROGATE, _MATH_LETTER, _ODD_SPACE, _INVISIBLE, _LINE_SEPARATOR)))
+_UNUSUAL = re.compile("|".join(rule.pattern for rule in (_SURROGATE, _MATH_LETTER, _ODD_SPACE, _INVISIBLE, _LINE_SEPARATOR, _SYMBOL_PIECE)))
 #: any character any rule of :func:`clean_text` rewrites
 _ANY_RULE = re.compile(f"{_CONTROL.pattern}|[\ufb00-\ufb06]|{_UNUSUAL.pattern}")
 
@@ -68,8 +80,9 @@ def clean_text(text: str) -> str:
 
 def plain_unicode(text: str) -> str:
     """``text`` with surrogate pairs joined (lone halves dropped), math alphanumerics as plain
-    letters and digits, odd spaces as a space, separators as newlines and invisible marks gone;
-    control characters and ligatures are left to :func:`clean_text`."""
+    letters and digits, odd spaces as a space, separators as newlines, Symbol's private-use
+    pieces as Unicode's and invisible marks gone; control characters and ligatures are left to
+    :func:`clean_text`."""
     if not _UNUSUAL.search(text):
         return text
     if _SURROGATE.search(text):  # pairs joined into the character they encode, lone halves dropped
@@ -77,6 +90,8 @@ def plain_unicode(text: str) -> str:
     text = _MATH_LETTER.sub(lambda match: unicodedata.normalize("NFKC", match.group(0)), text)
     text = _ODD_SPACE.sub(" ", text)
     text = _LINE_SEPARATOR.sub("\n", text)
+    if _SYMBOL_PIECE.search(text):
+        text = text.translate(_SYMBOL_PIECES)
     return _INVISIBLE.sub("", text)
 
 

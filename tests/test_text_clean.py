@@ -36,6 +36,11 @@ INVALID = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")  # a control
     ("lone \ud835 high, lone \udf12 low", "lone  high, lone  low"), ("\U0001d6fc\U0001d7ce \u210e", "α0 h"),
     ("p\u2009<\u20090.05 and 10\u00a0mg\u202fkg", "p < 0.05 and 10 mg kg"), ("soft\u00adhyphen\u200b\ufeff", "softhyphen"),
     ("line\u2028next", "line\nnext"), ("emoji 🐸 and 中文 stay", "emoji 🐸 and 中文 stay"),
+    # Symbol's private-use pieces of a large brace, parenthesis and bracket (tree-puzzle's cases, teubner's braces):
+    # Unicode's pieces; the radical's and arrows' extenders, only strokes, dropped
+    ("Q = \uf8f1 a \uf8f2 b \uf8f3 c \uf8f4", "Q = ⎧ a ⎨ b ⎩ c ⎪"), ("\uf8eb\uf8ec\uf8ed \uf8f6\uf8f7\uf8f8", "⎛⎜⎝ ⎞⎟⎠"),
+    ("\uf8ee\uf8ef\uf8f0 \uf8f9\uf8fa\uf8fb \uf8fc\uf8fd\uf8fe", "⎡⎢⎣ ⎤⎥⎦ ⎫⎬⎭"), ("\uf8e5\uf8e6\uf8e7x \uf8e8\uf8e9\uf8ea", "x ®©™"),
+    ("vectors (~ı, ~\uf6be and ~k)", "vectors (~ı, ~ȷ and ~k)"),  # Adobe's dotlessj (batch 10's vectors)
 ])  # fmt: skip
 def test_clean_text(raw: str, clean: str) -> None:
     assert clean_text(raw) == clean

@@ -13,6 +13,7 @@ however well it is parsed.
 
 from __future__ import annotations
 
+import ctypes
 import re
 import unicodedata
 from collections import Counter
@@ -20,7 +21,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pypdfium2.raw as pdfium_c
+
 from paperpyramid.document import Document
+from paperpyramid.parsers.embedded.char_runs import _SPACED, CharRun, _letterspaced
 from paperpyramid.parsers.embedded.scripts import one_word_each
 
 if TYPE_CHECKING:
@@ -106,6 +110,7 @@ def text_layer_words(
                     # as the parser reads it: without the copies a clipping path hides
                     if len(text) == textpage.count_chars() and (hidden := clipped_chars(page, textpage, len(text))):
                         text = ["" if index in hidden else ch for index, ch in enumerate(text)]
+                    text = letterspaced_joined(textpage.raw, text)
                     pages.append(composed_text(textpage.raw, text))
                 finally:
                     textpage.close()
@@ -116,6 +121,41 @@ def text_layer_words(
     finally:
         pdf.close()
     return layer_words(pages)
+
+
+def letterspaced_joined(raw: ctypes.c_void_p, text: Sequence[str]) -> Sequence[str]:
+    """A page's text (one string per pdfium character index) with the spaces pdfium writes
+    between letterspaced letters taken out, as the parser reads them ("R e f e r e n c e s" is
+    "References"), so that a letterspaced heading or code sample does not count a word per
+    letter that no parsed text holds. Only the stretches of single letters a space apart are
+    measured, each as one run through the parser's own rule (``char_runs._letterspaced``)."""
+    flat = text if isinstance(text, str) else "".join(ch if len(ch) == 1 else "\ufffc" for ch in text)
+    if len(flat) != pdfium_c.FPDFText_CountChars(raw) or not _SPACED.search(flat):
+        return text
+    rect = pdfium_c.FS_RECTF()
+    joined: list[str] | None = None
+    for match in _SPACED.finditer(flat):
+        run = CharRun()
+        for index in range(match.start(), match.end()):
+            ch = flat[index]
+            run.chars.append(ch)
+            if ch != " ":
+                pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect))
+                run.boxes.extend((rect.left, rect.right))
+                size = round(rect.top - rect.bottom, 1)
+                run.sizes[size] = run.sizes.get(size, 0) + 1
+        spaced = run.chars
+        kept = _letterspaced(run).chars
+        if len(kept) == len(spaced):
+            continue
+        joined = joined if joined is not None else list(text)
+        at = 0  # only spaces are taken out: a space of the stretch not at ``at`` in what is kept was dropped
+        for offset, ch in enumerate(spaced):
+            if at < len(kept) and kept[at] == ch:
+                at += 1
+            else:
+                joined[match.start() + offset] = ""
+    return text if joined is None else joined
 
 
 _NUMBERS = re.compile(r"\d+")
@@ -143,4 +183,4 @@ def coverage(path: Path, doc: Document, *, password: str | None = None) -> float
     return coverage_of(text_layer_words(path, password=password, glyphs=doc.glyph_map, ocr_text=doc.ocr_text), document_texts(doc))
 
 
-__all__ = ["coverage", "coverage_of", "document_texts", "layer_words", "text_layer_words", "words"]
+__all__ = ["coverage", "coverage_of", "document_texts", "layer_words", "letterspaced_joined", "text_layer_words", "words"]

@@ -48,7 +48,9 @@ _BASE36_NAME = re.compile("[A-H][0-9A-Z]")
 #: the printable codes all of TeX's text encodings (OT1, its typewriter variant, T1) read alike, and
 #: not as ASCII: the left quote, which read as "`" would be set as a grave accent on a letter near it
 _TEX_QUOTES = {96: "\u2018"}
-#: the first pages' printed characters are mostly in fonts without a name (Type 3): bitmap fonts
+#: the first pages' printed characters, at least this many of them, are mostly in fonts without a
+#: name (Type 3): bitmap fonts
+_PRINTED = 200
 _NAMELESS_SHARE = 0.5
 #: Enclosed Alphanumerics, Miscellaneous Symbols and Dingbats, where the ZapfDingbats names land
 _DINGBAT = re.compile("[\u2460-\u24ff\u2600-\u27bf]")
@@ -76,20 +78,23 @@ _T1 = {
 def dingbat_text(pages: list[Page]) -> bool:
     """Whether the first pages' printed characters are mostly dingbats (and enclosed numbers, stars, suits):
     the text of fonts mapped to the wrong characters, not a paper's symbols."""
-    text = "".join(line.text for page in pages[:3] for line in page.lines)
-    printed = len(text) - text.count(" ")
-    return printed >= 200 and len(_DINGBAT.findall(text)) > _DINGBAT_SHARE * printed
+    lines = _printed_lines(pages)
+    printed = sum(len(text) for text, _ in lines)
+    return printed >= _PRINTED and sum(len(_DINGBAT.findall(text)) for text, _ in lines) > _DINGBAT_SHARE * printed
 
 
 def nameless_text(pages: list[Page]) -> bool:
     """Whether the first pages' printed characters are mostly in fonts without a name: Type 3 fonts,
     which is how dvips sets TeX's bitmap fonts (:func:`code_glyphs` then says whether they are its)."""
-    printed = nameless = 0
-    for page in pages[:3]:
-        for line in page.lines:
-            printed += len(line.text)
-            nameless += len(line.text) if not line.font else 0
-    return printed >= 200 and nameless > _NAMELESS_SHARE * printed
+    lines = _printed_lines(pages)
+    printed = sum(len(text) for text, _ in lines)
+    return printed >= _PRINTED and sum(len(text) for text, font in lines if not font) > _NAMELESS_SHARE * printed
+
+
+def _printed_lines(pages: list[Page]) -> list[tuple[str, str]]:
+    """The first pages' lines, each as its printed characters (spaces left out: they are no font's)
+    and its font: the one count of both tests above."""
+    return [(line.text.replace(" ", ""), line.font) for page in pages[:3] for line in page.lines]
 
 
 def code_glyphs(path: Path) -> GlyphMap:

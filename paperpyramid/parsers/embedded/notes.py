@@ -5,13 +5,19 @@ advertisement for itself land in the abstract or glued to the last reference whe
 printed beside them. They move to one untitled section at the end of the paper, with the small
 print the parser sets aside (a first page's side box, a figure's legend), so that the abstract
 and the reference list hold what they should and no word of the PDF is lost.
+
+PLOS prints each figure's and table's own DOI under it (the article's DOI and ".g001", ".t002";
+PeerJ's "/fig-1", "/table-2"). Read after the page's body, such a line lands inside the paragraph
+the float cut ("prevent various https://doi.org/10.1371/journal.pone.0193451.g001 diseases"): it
+goes to the caption of the float it names (:func:`_component_dois`), or to the notes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from paperpyramid.document import Block, Document, Reference, Section
+from paperpyramid.document import Block, Document, Figure, Reference, Section, Table
 
 _NOTE = re.compile(
     r"^(©|\(c\)\s|copyright\b|\*\s*correspondence\b|correspondence\b|full list of author information\b|"
@@ -21,8 +27,13 @@ _NOTE = re.compile(
     re.IGNORECASE,
 )
 # the first page's imprint, printed once (so not a running foot) inside the first section:
-# "Proceedings of the 58th Annual Meeting of the ACL, pages 2270–2282 ©2020 ..." and its dates
-_IMPRINT = re.compile(r"^Proceedings of the\b.{0,200}\bpages \d+\s*[–-]\s*\d+|^[A-Z][a-z]+ \d{1,2}\s*[–-]\s*\d{1,2}, \d{4}\.?$")
+# "Proceedings of the 58th Annual Meeting of the ACL, pages 2270–2282 ©2020 ..." and its dates; a
+# preprint's one line naming its venue ("To appear in 16th Workshop on Hot Topics in Operating
+# Systems.", batch 12; Elsevier's "Preprint submitted to Computational Statistics …")
+_IMPRINT = re.compile(
+    r"^Proceedings of the\b.{0,200}\bpages \d+\s*[–-]\s*\d+|^[A-Z][a-z]+ \d{1,2}\s*[–-]\s*\d{1,2}, \d{4}\.?$|"
+    r"^(?:To appear in|Preprint submitted to) [A-Z\d][^\n]{0,150}$"
+)
 # after an abstract's paragraphs, the first page's box beside it: a short line that is not a
 # sentence, not keywords and not a paragraph's continuation ("This article is included in the …")
 _BOX = re.compile(
@@ -43,6 +54,7 @@ def set_apart_notes(document: Document, asides: list[Block] | None = None) -> No
     """Move notes out of the abstract section and the references into an untitled last section,
     after ``asides``: small print the parser kept out of the reading flow."""
     notes: list[Block] = list(asides or [])
+    notes += _component_dois(document)
     for section in document.sections:
         if section.title.lower() in ("abstract", "summary"):
             kept: list[Block] = []
@@ -84,3 +96,67 @@ def set_apart_notes(document: Document, asides: list[Block] | None = None) -> No
         holder = Section(title="", level=1, page_start=min(b.page for b in notes), page_end=max(b.page for b in notes))
         holder.blocks = notes
         document.sections.append(holder)
+
+
+#: a component's DOI: the article's DOI (filled in) and the component's suffix, PLOS's ".g001"
+#: (figure), ".t001" (table), or PeerJ's "/fig-1", "/table-1"; a line of its own, so between
+#: spaces or at the text's ends
+_COMPONENT = r"(?<!\S)(?:https?://(?:dx\.)?doi\.org/|doi:\s?)?{doi}(?:\.(?P<plos>[gt])(?P<plos_n>\d{{3}})|/(?P<peerj>fig|table)-(?P<peerj_n>\d+))(?!\S)"
+
+
+def _component_dois(document: Document) -> list[Block]:
+    """Take the article's figure and table DOIs out of the body's paragraphs: each is added to
+    the caption of the figure or table it names; those that name none are returned, as notes.
+    A paragraph that held only such DOIs is dropped, so that the halves of the paragraph the
+    float cut meet again (``merge_continuations``)."""
+    if not document.doi:
+        return []
+    pattern = re.compile(_COMPONENT.format(doi=re.escape(document.doi)), re.IGNORECASE)
+    floats = {("t", table.label): table for table in document.tables} | {("g", figure.label): figure for figure in document.figures}
+    notes: list[Block] = []
+    for section in document.sections:
+        if section.number == "ref" or not any(block.kind == "paragraph" and pattern.search(block.text) for block in section.blocks):
+            continue
+        kept: list[Block] = []
+        for block in section.blocks:
+            for match in reversed(list(pattern.finditer(block.text))) if block.kind == "paragraph" else ():
+                kind = "g" if (match["plos"] or match["peerj"][:1]) in ("g", "f") else "t"
+                target = floats.get((kind, str(int(match["plos_n"] or match["peerj_n"]))))
+                if target is not None:
+                    _add_to_caption(document, target, match.group(0))
+                else:
+                    notes.append(Block(text=match.group(0), page=block.page))
+                _cut(block, match.start(), match.end())
+            if block.text.strip():
+                kept.append(block)
+        section.blocks = kept
+    return notes
+
+
+def _add_to_caption(document: Document, target: Table | Figure, doi: str) -> None:
+    """Add ``doi`` to the caption of ``target``, and to the caption its block in the body
+    repeats (a table's block opens with it), so that both read alike."""
+    caption = f"{target.caption}\n{doi}" if target.caption else doi
+    for section in document.sections:
+        for block in section.blocks:
+            if target.caption and block.kind in ("table", "caption") and block.text.startswith(target.caption):
+                block.text = caption + block.text[len(target.caption) :]
+                target.caption = caption
+                return
+    target.caption = caption
+
+
+def _cut(block: Block, start: int, end: int) -> None:
+    """Take ``block.text[start:end]`` out with the spaces before it, moving the citations after it."""
+    while start and block.text[start - 1].isspace():
+        start -= 1
+    if start == 0:
+        while end < len(block.text) and block.text[end].isspace():
+            end += 1
+    block.text = block.text[:start] + block.text[end:]
+    gone = end - start
+    block.cites = [
+        cite if cite.end <= start else dataclasses.replace(cite, start=cite.start - gone, end=cite.end - gone)
+        for cite in block.cites
+        if cite.end <= start or cite.start >= end
+    ]

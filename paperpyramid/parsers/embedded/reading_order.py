@@ -121,8 +121,10 @@ def _titles_repeated(pages: list[Page], furniture: set[str]) -> list[Line]:
     ]
 
 
-#: a page's top or bottom row is set off from the text by this many of its lines' heights
+#: a page's top or bottom row is set off from the text by this many of its lines' heights (a row
+#: of page numbers alone by this many)
 _EDGE_GAP = 1.2
+_NUMBER_GAP = 0.5
 #: the share of pages (three at least) a running head's place recurs on
 _HEAD_SHARE = 0.3
 #: a float's caption: set at the top of several pages (MNRAS's tables) it recurs in place, but it is no head
@@ -172,7 +174,10 @@ def _edge_row(page: Page, *, top: bool) -> list[Line]:
         gaps = [inner - line.bottom for line in lines if line.bottom <= inner + 0.5]
     if not gaps:
         return []
-    return row if min(gaps) >= _EDGE_GAP * max(line.height for line in row) else []
+    # a page number alone on its row may sit closer to text set down to the foot (a reference
+    # list in smaller type runs lower than the body), still in its place (:func:`_pages_in_place`)
+    gap = _NUMBER_GAP if all(_PAGE_NUMBER.match(line.text.strip()) for line in row) else _EDGE_GAP
+    return row if min(gaps) >= gap * max(line.height for line in row) else []
 
 
 def page_furniture(lines: list[Line], height: float, furniture: set[str]) -> list[Line]:
