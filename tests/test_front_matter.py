@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from paperpyramid.parsers.embedded import authors as au
+from paperpyramid.parsers.embedded import author_names as an
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded import parse_pdf
 from paperpyramid.parsers.embedded.xmp import read_xmp
@@ -84,7 +84,7 @@ def test_shared_corpus_title_pages(shared_corpus: Path) -> None:
     ],
 )
 def test_names_split_at_marks_commas_and(printed: str, expected: list[str]) -> None:
-    assert au.split_names(printed) == expected
+    assert an.split_names(printed) == expected
 
 
 def test_doi_versions_and_sources() -> None:

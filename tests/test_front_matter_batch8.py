@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.parsers.embedded import front_matter as fm
-from paperpyramid.parsers.embedded.authors import split_names
+from paperpyramid.parsers.embedded.author_names import split_names
 from paperpyramid.parsers.embedded.layout import Line, Page
 from tests.test_front_matter_publishers import centred
 from tests.test_front_matter_signers import page

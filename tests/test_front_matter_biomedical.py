@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.eval.metadata import Metadata, load_gold_metadata, score_metadata
-from paperpyramid.parsers.embedded import authors as au
+from paperpyramid.parsers.embedded import author_names as an
 from paperpyramid.parsers.embedded import parse_pdf
 from paperpyramid.parsers.embedded.journal import find_journal
 from paperpyramid.parsers.embedded.xmp import read_xmp
@@ -56,7 +56,7 @@ def test_plos_lettered_current_address_marks_leave_every_name(tmp_path: Path) ->
     ],
 )
 def test_biomedical_bylines(printed: str, expected: list[str]) -> None:
-    assert au.split_names(printed) == expected
+    assert an.split_names(printed) == expected
 
 
 def test_degrees_after_names_without_commas_on_a_title_page(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from paperpyramid.parsers.embedded import authors as au
+from paperpyramid.parsers.embedded import author_names as an
 from tests.test_front_matter_publishers import Item, body, bold, centred, names, parse, regular
 
 TITLE = centred(720, 16, "A Trial of Invented Therapies in Many Centres", "bold")
@@ -88,21 +88,21 @@ def test_a_group_among_the_affiliations_is_no_author(tmp_path: Path, lines: list
 
 
 def test_the_group_joined_to_the_last_name() -> None:
-    assert au.group_tail("Anna Berg1,2, Carl Dahl2,3 and the ABC Study Group") == ("Anna Berg1,2, Carl Dahl", "ABC Study Group")
-    assert au.group_tail("Anna Berg; for the COVID-19 Study Group4") == ("Anna Berg", "COVID-19 Study Group")  # its own digits kept
-    assert au.group_tail("Anna Berg, Carl Dahl")[1] == ""
+    assert an.group_tail("Anna Berg1,2, Carl Dahl2,3 and the ABC Study Group") == ("Anna Berg1,2, Carl Dahl", "ABC Study Group")
+    assert an.group_tail("Anna Berg; for the COVID-19 Study Group4") == ("Anna Berg", "COVID-19 Study Group")  # its own digits kept
+    assert an.group_tail("Anna Berg, Carl Dahl")[1] == ""
     # not after an institution's words: a name of its own, an affiliation
-    assert au.group_tail("Anna Berg, Research and Development Group")[1] == ""
-    assert au.group_tail("Department of Medicine, Invented Trial Group")[1] == ""
+    assert an.group_tail("Anna Berg, Research and Development Group")[1] == ""
+    assert an.group_tail("Department of Medicine, Invented Trial Group")[1] == ""
     # a person's marked name is no part of the group: "Carl Dahl2 the ABC Group"
-    assert au.group_tail("Anna Berg1, Carl Dahl2 the ABC Group")[1] == ""
-    assert au.split_names("Anna Berg and Carl Dahl on behalf of the ABC Consortium") == PEOPLE
+    assert an.group_tail("Anna Berg1, Carl Dahl2 the ABC Group")[1] == ""
+    assert an.split_names("Anna Berg and Carl Dahl on behalf of the ABC Consortium") == PEOPLE
     # the groups medical papers sign with: an initiative, trialists, collaborators
     assert (
-        au.group_tail("Anna Berg for the Alzheimer's Disease Neuroimaging Initiative")[1] == "Alzheimer's Disease Neuroimaging Initiative"
+        an.group_tail("Anna Berg for the Alzheimer's Disease Neuroimaging Initiative")[1] == "Alzheimer's Disease Neuroimaging Initiative"
     )
-    assert au.group_tail("Anna Berg and the ABC-2 Trialists")[1] == "ABC-2 Trialists"
-    assert au.group_tail("Anna Berg, Carl Dahl and the GBD 2015 Collaborators")[1] == "GBD 2015 Collaborators"
+    assert an.group_tail("Anna Berg and the ABC-2 Trialists")[1] == "ABC-2 Trialists"
+    assert an.group_tail("Anna Berg, Carl Dahl and the GBD 2015 Collaborators")[1] == "GBD 2015 Collaborators"
 
 
 def test_names_on_the_row_of_a_line_that_ends_in_a_group_are_read(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from paperpyramid.parsers.embedded import author_names as an
 from paperpyramid.parsers.embedded import authors as au
 from paperpyramid.parsers.embedded import front_matter as fm
 from tests.test_front_matter_publishers import Item, body, bold, centred, names, parse, regular
@@ -131,7 +132,7 @@ def test_a_group_signs_the_paper_where_no_person_does(tmp_path: Path) -> None:
     )
     assert names(document) == ["Online-Journal Subcommittee of EXJ"]
     assert au._group_names("Ann Example, Bob Sample and the Example Study Group") == ["Example Study Group"]
-    assert au.split_names("Ann Example, Bob Sample and the Example Study Group") == ["Ann Example", "Bob Sample"]
+    assert an.split_names("Ann Example, Bob Sample and the Example Study Group") == ["Ann Example", "Bob Sample"]
 
 
 def test_a_title_of_two_words_over_the_names_line(tmp_path: Path) -> None:
@@ -158,10 +159,10 @@ def test_a_title_of_two_words_over_the_names_line(tmp_path: Path) -> None:
 
 def test_names_between_middle_dots_and_letter_marks_read_apart() -> None:
     # Springer sets a middle dot between the names; a text layer may read a superscript letter apart from its name
-    assert au.split_names("Anna Berg1 · Carl Dahl2 · Eva Falk1,3") == ["Anna Berg", "Carl Dahl", "Eva Falk"]
-    assert au.split_names("Anna Berg a,b, Carl Dahl b,*") == ["Anna Berg", "Carl Dahl"]
-    assert au.split_names("Maria e Silva1, Jose do Carmo2") == ["Maria e Silva", "Jose do Carmo"]
-    assert au.split_names("JOHN E SMITH") == ["John E Smith"]  # an initial in capitals is no particle
+    assert an.split_names("Anna Berg1 · Carl Dahl2 · Eva Falk1,3") == ["Anna Berg", "Carl Dahl", "Eva Falk"]
+    assert an.split_names("Anna Berg a,b, Carl Dahl b,*") == ["Anna Berg", "Carl Dahl"]
+    assert an.split_names("Maria e Silva1, Jose do Carmo2") == ["Maria e Silva", "Jose do Carmo"]
+    assert an.split_names("JOHN E SMITH") == ["John E Smith"]  # an initial in capitals is no particle
 
 
 def test_a_foot_with_the_journals_site_then_its_date_and_volume() -> None:

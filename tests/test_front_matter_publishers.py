@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.document import Document
-from paperpyramid.parsers.embedded import authors as au
+from paperpyramid.parsers.embedded import author_names as an
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded import parse_pdf
 from paperpyramid.retrieval.filters import year_of
@@ -102,7 +102,7 @@ def test_a_footnote_letter_after_the_title_is_not_part_of_it(tmp_path: Path) -> 
     ],
 )
 def test_names_with_the_marks_and_bylines_of_more_classes(printed: str, expected: list[str]) -> None:
-    assert au.split_names(printed) == expected
+    assert an.split_names(printed) == expected
 
 
 def test_names_and_affiliations_set_in_turn_are_all_read(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from paperpyramid.eval.gold import load_latex
 from paperpyramid.eval.latex_authors import latex_authors
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded import parse_pdf
-from paperpyramid.parsers.embedded.authors import split_names
+from paperpyramid.parsers.embedded.author_names import split_names
 from paperpyramid.parsers.embedded.layout import extract_page
 from paperpyramid.parsers.embedded.parser import build_document
 from paperpyramid.retrieval.filters import year_of

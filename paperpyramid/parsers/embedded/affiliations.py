@@ -11,8 +11,11 @@ with the number glued to the first word, or a superscript set apart as its own t
 left of the line); lines without one continue it. Each author's marks are the digits and
 symbols printed right after the name ("O'Connell1,2", "De Marchis1,2,3*", "Wimmer(1,2)∗").
 Without numbering, names and addresses set in turn give each author the address under the
-name, in its column (:func:`_in_turn`); else a single affiliation is every author's, a
-corresponding author's star aside; marks that point nowhere give nothing.
+name, in its column (:func:`_in_turn`), and a line that opens with an author's name gives that
+author the address after it (:func:`_opening_names`: "Andrew Baumann, Microsoft Research");
+else a single affiliation is every author's, a corresponding author's star aside; marks that
+point nowhere give nothing. A corresponding author's line under the names does not end the
+affiliations set under it.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from collections.abc import Sequence
 
 from paperpyramid.dates import date_alone
 from paperpyramid.document import Author
-from paperpyramid.parsers.embedded.authors import mostly_names, split_names
+from paperpyramid.parsers.embedded.author_names import mostly_names, split_names
 from paperpyramid.parsers.embedded.blocks import KNOWN_HEADINGS, Block
 from paperpyramid.parsers.embedded.layout import Line
 
@@ -37,6 +40,8 @@ _END = re.compile(
     r"citation|open access|key ?words|how to cite|first published|abstract|summary|background|v(?:ersion)?\s?\d+(?:\.\d+)+\s*$)",
     re.I,
 )
+# the corresponding author's line, which ends the affiliations after them, not before them
+_CONTACT = re.compile(r"^\s*\(?(?:\*|✉|correspond)", re.I)
 _SYMBOLS = "*†‡§¶#∗♦♣♠♢♡♥◇⋆+"
 # an affiliation's mark where it starts: "1 Bioinformatics", "2. Center", "†Allen", "αAllen"
 _START = re.compile(rf"(?:^|(?<=[\s,;]))(?P<mark>\d{{1,2}}(?=\.?\s)|[{_SYMBOLS}]|[α-ω](?=[A-Z]))\.?\s*(?=[A-Z])")
@@ -89,6 +94,8 @@ def _entries(blocks: list[Block], title_end: int, names: set[str]) -> tuple[dict
     stream: list[str] = []
     named: list[tuple[Line, list[str]]] = []  # the lines of names, with the names
     placed: list[tuple[Line, str]] = []  # the address lines, with their text
+    led: dict[str, list[str]] = {}  # each author's address lines, where a line opens with the author's name
+    owners: list[str] = []  # the names that opened the last such line
     for block in page_blocks:
         text = block.text.strip()
         if block.kind == "title" or _MARK_BLOCK.match(text):
@@ -112,20 +119,28 @@ def _entries(blocks: list[Block], title_end: int, names: set[str]) -> tuple[dict
         ended = False
         for line in block.lines:
             if _END.match(line.text) or date_alone(line.text):
+                if not stream and _CONTACT.match(line.text):
+                    continue  # a corresponding author's line between the names and the affiliations under it
                 ended = True
                 break
             if _names_line(line.text, names):
                 zone.append(line.text)
                 named.append((line, split_names(line.text)))
                 continue
-            text = _LINE_MARK.sub(lambda found: f"{found.group(1) or found.group(2)} ", _without_emails(line.text))
+            bare, opening = _opening_names(line.text, names)
+            owners = opening or owners
+            text = _LINE_MARK.sub(lambda found: f"{found.group(1) or found.group(2)} ", _without_emails(bare))
             if not text:
                 continue
             mark = next((m.text.strip() for m in markers if abs(m.top - line.top) <= 4 and 0 <= line.x0 - m.lines[-1].x1 < 12), None)
             stream.append(f"{mark} {text}" if mark is not None and not _START.match(text) else text)
             placed.append((line, text))
+            for owner in owners:
+                led.setdefault(owner, []).append(text)
         if ended:
             break
+    if names <= set(led):  # every author's name opens the address lines that follow it
+        return _split(" ".join(stream)), " ".join(zone), {name: " ".join(lines).strip(" ,;") for name, lines in led.items()}
     return _split(" ".join(stream)), " ".join(zone), _in_turn(named, placed, names)
 
 
@@ -158,6 +173,17 @@ def _names_line(text: str, names: set[str]) -> bool:
     Stacklies and Henning Redestig", "Sebastian Meyer∗")."""
     found = split_names(text)
     return bool(found) and set(found) <= names and mostly_names(text)
+
+
+def _opening_names(text: str, names: set[str]) -> tuple[str, list[str]]:
+    """An address line without the authors' names that open it before a comma, and those names
+    ("Andrew Baumann, Microsoft Research"; ACM's "LARS THØRVÄLD, The Thørväld Group, Iceland"):
+    the names are the byline's, read there; the address is the rest, theirs."""
+    parts = text.split(",")
+    lead: list[str] = []
+    while len(lead) < len(parts) - 1 and (found := split_names(parts[len(lead)])) and set(found) <= names:
+        lead.append(parts[len(lead)])
+    return (",".join(parts[len(lead) :]).strip(), [name for part in lead for name in split_names(part)]) if lead else (text, [])
 
 
 def _without_emails(text: str) -> str:

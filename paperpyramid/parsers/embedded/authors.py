@@ -1,15 +1,13 @@
-"""A paper's authors from its first page, in every publisher's arrangement.
+"""A paper's authors from its first page, in every publisher's arrangement: where the byline is.
 
 The names are read from the blocks between the title and the affiliations, abstract or first heading,
-fragments on one line joined (publishers set each name and its marks apart), split at the
-marks after each name (``Cohan†∗ Sergey``, superscript characters too: ``Berg¹²``), commas,
-Springer's middle dots, Wiley's bars, ``and`` and a line break between two whole names; degrees
-after a name (``Anna Berg PhD``, ``Carl Dahl, MD, MPH``) are no part of it, nor is a report's
-kind under the names (``TECHNICAL REPORT``); an e-mail address in brackets after a name is dropped, not
-taken for an affiliation (:func:`_without_contact`); names in capitals are title-cased; the letters that key
-the affiliations, glued to the names by the text layer (``Eddelbuettela``) or set a space apart
-(``Collins a and …``), are dropped (the key may open an acronym, ``bNICTA``, or a place with its
-web address); a role in brackets after a name (``(parser and extensions)``) is no part of it.
+fragments on one line joined (publishers set each name and its marks apart), and the text read
+is split into names by :func:`.author_names.split_names` (marks, degrees, capitals); a line break
+between two whole names parts them; a report's kind under the names (``TECHNICAL REPORT``) is
+none; an e-mail address in brackets after a name is dropped, not taken for an affiliation
+(:func:`_without_contact`); the letters that key the affiliations, glued to the names by the text
+layer (``Eddelbuettela``) or set a space apart (``Collins a and …``), are dropped (the key may
+open an acronym, ``bNICTA``, or a place with its web address).
 Authors set over their affiliations in boxes side by side are read box by box
 (:func:`_author_zone`), and so are names and affiliations stacked in turn in one box (an
 affiliation known by an institution's acronym too: ``ENSIMAG, Grenoble INP``); a numbered
@@ -17,7 +15,8 @@ known heading (``1 Introduction``) ends the names; after an affiliation, more na
 first names' size and weight (an affiliation's second line, ``Los Angeles``, is none); names and affiliations set in turn are all read; names that open an
 affiliation's line are read (JACoW, ACM journals); a line the running heads repeat is read
 where it holds names only (amsart); a mark that wraps to the next box on the names' row is
-the name's before (AASTeX). An address is known by its institution, postcode or country, or
+the name's before (AASTeX). An address is known by its institution, postcode or country
+(:mod:`.institutions`), or
 as roman type right under names in bold (JSS) or as smaller type right under names; an affiliation's
 line wrapped after a comma, or over an e-mail address that closes the entry, is no name; a version line
 under the title is none (:func:`_version_line`); a byline ("by …") follows a subtitle, which is not
@@ -28,17 +27,15 @@ group signs the paper where no person does (JPSJ's subcommittee), or an organisa
 press or publisher's programme: REVTeX's guides, even alone under the title over its address;
 an agency's whole name alone under the title: "European Centre for … Control (ECDC)"), and after the people where
 the byline ends in one (medical journals: "… on behalf of the ABC Study Group", or the group
-on a line of its own under names with marks), every person kept (:func:`group_tail`). Where
+on a line of its own under names with marks), every person kept (:func:`.author_names.group_tail`). Where
 no names follow the title, a name in the first page's head beside the date is the author's
 (:func:`_head_names`). The Info or XMP author list wins where it names more people.
 
-Medical publishers' marks and degrees: PLOS's ``☯`` and lettered ``¤a``, degrees after a name
-without commas (``Carl Dahl MD MS``; two capitals that are surnames too, ``MA``, ``DO``, only
-after a name in lower case), ORCID's badge as text (``iD``). A byline set as "BY" alone over a
-name, "AND" alone over the next (ijmart) is read slot by slot (:func:`_conjunction_lines`).
-A copyright line's holders ("Copyright 1999-2003 by" … names) are no byline; the front matter's
-labels end the names in the languages journals print them ("Klíčová slova", "Mots-clés");
-names stacked in bold over their addresses are read down a title page past the zone's depth.
+A byline set as "BY" alone over a name, "AND" alone over the next (ijmart) is read slot by slot
+(:func:`_conjunction_lines`). A copyright line's holders ("Copyright 1999-2003 by" … names) are
+no byline; the front matter's labels end the names in the languages journals print them
+("Klíčová slova", "Mots-clés"); names stacked in bold over their addresses are read down a title
+page past the zone's depth.
 
 Moved out of :mod:`.front_matter`, which reads the title, DOI, journal and date, and asks here
 for the names (a line of names is never the title).
@@ -52,44 +49,20 @@ from itertools import pairwise
 from paperpyramid.dates import date_alone
 from paperpyramid.document import Author
 from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded.author_names import (
+    GROUP,
+    MARKS,
+    PARTICLES,
+    SPACING_ACCENTS,
+    capitals,
+    group_name,
+    group_tail,
+    mostly_names,
+    split_names,
+)
 from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.institutions import ADDRESS, AFFILIATION, INSTITUTION
 from paperpyramid.parsers.embedded.layout import Line
-
-# (PLOS marks equal contributions with ☯ and a current address with ¤, lettered where there are
-# several: "Anna Berg1☯¤a, Carl Dahl2☯¤b")
-MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•☯¤"
-
-
-_SPACING_ACCENTS = "´`¨˜ˆ¸˘ˇ˝˛"
-
-
-_AFFILIATION = re.compile(
-    r"\b(universit|institut|departament|department|dept\b|school|college|laborator|hospital|centre|center|faculty|division|academy|corporation|clinic|ministry|group"
-    r"|ltd\b|pvt\b|inc\b|gmbh\b|llc\b|r&d\b|company|foundation|industrial area|road\b|street\b|avenue\b)",
-    re.I,
-)
-
-
-# more institutions, in the names' zone only (a numbered heading may begin "Association of …, …"; "Unit
-# root tests, …" may head a section): a research unit ("MRC Biostatistics Unit") and the German
-# university's department, chair and section ("Fachbereich Statistik", "Lehrstuhl für …", "Abteilung …")
-_INSTITUTION = re.compile(
-    r"\b(consortium|council|society|agency|organi[sz]ation|association|observatory|museum|units?\b|fachbereich|lehrstuhl|abteilung)", re.I
-)
-
-
-# a postal address: a postcode or street number of four to six digits (not an ORCID's groups), or
-# a country closing the line after a comma ("…, 1043 NX Amsterdam, The Netherlands"), or a post
-# office box with its number, or France's "cedex" (an address set without commas: "LORIA BP 239
-# 54509 Vandœuvre-lès-Nancy cedex")
-_ADDRESS = re.compile(
-    r"\b(?:B\.?\s?P\.?|P\.?\s?O\.?\s?Box|Postfach)\s*\d+\b|\bcedex\b|(?<![\d-])\d{4,6}(?![\d-]).*,|,.*(?<![\d-])\d{4,6}(?![\d-])|,\s*(?:the\s+)?(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|China|Japan|Germany"
-    r"|France|India|Italy|Spain|Canada|Australia|Brazil|Netherlands|Switzerland|Sweden|Norway|Denmark|Finland|Austria|Belgium|Iceland"
-    r"|Ireland|Israel|(?:South |Republic of )?Korea|Russia|Poland|Portugal|Greece|Turkey|Iran|Mexico|Argentina|Chile|Singapore|Taiwan"
-    r"|Hong Kong|New Zealand|South Africa|Egypt|Nigeria|Kenya|Pakistan|Bangladesh|Thailand|Malaysia|Indonesia|Vietnam|Czech Republic"
-    r"|Hungary|Romania|Ukraine|Saudi Arabia)\.?;?\s*$"
-)
-
 
 # the front matter's labelled fields after the names, where no "Abstract" heading comes first
 _FRONT_LABEL = re.compile(
@@ -103,31 +76,6 @@ _FRONT_LABEL = re.compile(
 )
 # a copyright line ("Copyright 1999-2003 by", "© 2004 …"): the names on its row hold the rights, they are no byline
 _COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b)", re.I)
-
-
-# the small words inside a name: "van der Berg", "da Silva", "Maria e Silva", "bin Ahmad"
-_PARTICLES = {"van", "von", "de", "del", "della", "der", "den", "da", "do", "das", "dos", "du", "di", "e", "la", "le", "y"}
-_PARTICLES |= {"bin", "al", "el", "ten", "ter"}
-
-
-# (a report's or thesis's kind, set under the names where an article's byline ends: "Hans Example" /
-# "TECHNICAL REPORT" / "IMM-REP-2000-19", "Working Paper", "Master's Thesis", "Author Manuscript")
-_NOT_NAMES = re.compile(
-    r"\b(universi\w*|institut\w*|departament\w*|department|abstract|introduction|keywords?|research|article|journal|open|access|review|email"
-    r"|correspondence|address|website|homepage|phone|telephone|fax|P\.\s?O\.\s?Box"
-    r"|report|technical|thesis|dissertation|preprint|manuscript|memorandum|(?:working|discussion|white)\s+paper)\b",
-    re.I,
-)
-
-
-def affiliation_like(text: str) -> bool:
-    """Whether ``text`` reads as an affiliation: an institution word and an address's commas."""
-    return bool(_AFFILIATION.search(text)) and text.count(",") >= 1
-
-
-def capitals(text: str) -> bool:
-    letters = [ch for ch in text if ch.isalpha()]
-    return len(text.split()) >= 2 and bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
 
 
 def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) -> list[Author]:
@@ -153,7 +101,7 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
         listed = split_names(value)
         if len(listed) > len(printed) and (len(listed) >= 2 or not printed):
             printed = listed
-    people = [name for name in printed if not _GROUP.search(name)]  # a group only as printed beside them (``joined``)
+    people = [name for name in printed if not GROUP.search(name)]  # a group only as printed beside them (``joined``)
     return [Author(name=name) for name in (people + joined if people else printed)]
 
 
@@ -183,7 +131,7 @@ def _letter_keys(blocks: list[Block], title_end: int) -> set[str]:
     return alone | {
         match.group(1) or match.group(2)
         for block in under
-        if _AFFILIATION.search(block.text) or "@" in block.text or _WEB.search(block.text)  # "bNikhef Theory Group": no comma
+        if AFFILIATION.search(block.text) or "@" in block.text or _WEB.search(block.text)  # "bNikhef Theory Group": no comma
         for line in block.lines
         for match in _LETTER_KEY.finditer(line.text.strip())
     }
@@ -290,15 +238,17 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
                 if names_size is not None and block.size < names_size - 0.3 and len(content) < 200:
                     continue
                 break
-        if not content.strip(MARKS + _SPACING_ACCENTS + "0123456789, "):
+        if not content.strip(MARKS + SPACING_ACCENTS + "0123456789, "):
             continue  # a block of marks or accents alone
         if _BYLINE.match(content) and not after_affiliation:
             text, named, previous, names_size, names_bold = "", [], None, None, None  # over a byline: the subtitle
         same_line = previous is not None and abs(block.top - previous.top) < 3 and -2 < block.x0 - previous.x1 < 0.3 * block.size
-        split_word = same_line and text[-1:].isalpha() and (content[:1].isalpha() or content[:1] in _SPACING_ACCENTS)
+        split_word = same_line and text[-1:].isalpha() and (content[:1].isalpha() or content[:1] in SPACING_ACCENTS)
         text += "" if split_word else (" " if same_line else ", ")
         text += content
         previous = block
+        if not split_names(text):
+            continue  # nobody named yet (an article type's banner under the title): its type is not the names'
         named.append(block)
         names_size = block.size if names_size is None else names_size
         names_bold = block.bold if names_bold is None else names_bold
@@ -377,24 +327,17 @@ def _opens_a_section(blocks: list[Block], index: int) -> bool:
     )
 
 
-_GROUP = re.compile(
-    r"\b(?:committee|subcommittee|consortium|collaboration|collaborators|group|investigators|trialists|team|network|initiative"
-    r"|editors|editorial board|task force)\b",
-    re.I,
-)
-
-
 # where no person signs, an organisation may: a society, a press, a publisher's programme ("The
 # American Physical Society", "AIP Journal Program" sign REVTeX's guides); beside people's names
-# these are affiliations, so only :data:`_GROUP` is joined to them
-_SIGNER = re.compile(rf"{_GROUP.pattern}|\b(?:society|press|program|programme)\b", re.I)
+# these are affiliations, so only :data:`GROUP` is joined to them
+_SIGNER = re.compile(rf"{GROUP.pattern}|\b(?:society|press|program|programme)\b", re.I)
 
 
-def _group_names(zone: str, kind: re.Pattern[str] = _GROUP) -> list[str]:
+def _group_names(zone: str, kind: re.Pattern[str] = GROUP) -> list[str]:
     """A group that signs the paper where no person does ("Online-Journal Subcommittee of
-    JPSJ", "The XYZ Study Group"): a part of the names' zone that is one (:func:`_group_name`;
+    JPSJ", "The XYZ Study Group"): a part of the names' zone that is one (:func:`group_name`;
     beside people's names, see :func:`group_tail`)."""
-    parts = (_group_name(part, kind) for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
+    parts = (group_name(part, kind) for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
     return [part for part in parts if part]
 
 
@@ -422,7 +365,7 @@ def _conjunction_lines(blocks: list[Block], title_end: int) -> list[str]:
         found = split_names(line)
         if not found:
             bare = re.sub(rf"[{MARKS}\d]+", " ", line)
-            found = [name] if (name := _group_name(bare, _SIGNER) or _institution_name(bare)) else []
+            found = [name] if (name := group_name(bare, _SIGNER) or _institution_name(bare)) else []
         if len(found) != 1:
             return []  # not one name under each: some other layout
         names += found
@@ -456,7 +399,7 @@ def _signing_block(blocks: list[Block], title_end: int) -> list[str]:
     lines = [line for line in block.lines if not date_alone(line.text)]  # the date set close under it
     if block.page != blocks[title_end].page or block.kind == "furniture" or len(lines) != 1:
         return []
-    name = _group_name(lines[0].text, _SIGNER) or _institution_name(lines[0].text)
+    name = group_name(lines[0].text, _SIGNER) or _institution_name(lines[0].text)
     return [name] if name else []
 
 
@@ -507,55 +450,14 @@ def _institution_name(text: str) -> str:
     prints the agency's whole name where the names go, with no address (a comma), no mark and no
     e-mail, as the Info author often gives it too ("European Centre for Disease Prevention and
     Control (ECDC)" over the date); two to twelve words with an institution's word
-    (:data:`_AFFILIATION`, :data:`_INSTITUTION`), not a unit's name (a department alone under
+    (:data:`AFFILIATION`, :data:`INSTITUTION`), not a unit's name (a department alone under
     the title is the affiliation of names not read); a leading "The" is dropped as a society's is."""
     name = " ".join(text.split()).strip(" .")
     if not _INSTITUTION_NAME.fullmatch(name) or not 2 <= len(name.split()) <= 12 or _UNIT.match(name):
         return ""
-    if not (_AFFILIATION.search(name) or _INSTITUTION.search(name)):
+    if not (AFFILIATION.search(name) or INSTITUTION.search(name)):
         return ""
     return re.sub(r"^the\s+", "", name, flags=re.I)
-
-
-def _group_name(part: str, kind: re.Pattern[str] = _GROUP) -> str:
-    """``part`` as a group's name, or empty where it names none: two to eight words, capitalised,
-    naming a committee, consortium, collaboration, study group, investigators, team or editors
-    (:data:`_GROUP`), and no institution besides (an affiliation's "Department of …"), no
-    person's marked name before it ("Carl Dahl2 the ABC Group"); what joins it to the names and
-    a leading "the" ("on behalf of the"), and the marks after it (``Study Group*``,
-    ``Investigators2,3``) are not part of the name, its own digits are ("COVID-19 Study Group")."""
-    if re.search(rf"[a-zß-ÿ][\d{MARKS}]+\s", part):
-        return ""
-    name = re.sub(rf"^\s*(?:(?:and|&|for|on behalf of)\s+)?(?:the\s+)?|[{MARKS}]+|[\d,\s]+$", " ", part, flags=re.I)
-    name = " ".join(name.split()).strip(" .")
-    if re.search(r"[,;&]|\band\b", name, re.I) or not 2 <= len(name.split()) <= 8:
-        return ""
-    if not name[:1].isalpha() or name.islower() or not kind.search(name) or _AFFILIATION.search(kind.sub("", name)):
-        return ""
-    return name
-
-
-#: what joins a group to the names before it: "& TUGboat editors", "…, and the ABC Study Group",
-#: "; for the XYZ Investigators", "on behalf of the …", or a comma alone ("…, the ABC Study Group¶": PLOS)
-_JOINER = re.compile(r"(?:[,;]\s*)?(?:\band\b|&|\bfor\b|\bon behalf of\b)\s*|[,;]\s*", re.I)
-
-
-def group_tail(text: str) -> tuple[str, str]:
-    """``text`` parted before a group joined to it as its last part: the names before it and the
-    group's name (:func:`_group_name`); ``(text, "")`` where it ends in none. Medical journals print
-    a byline's group so ("Anna Berg1 and Carl Dahl2 on behalf of the ABC Study Group"), which
-    JATS gives as a ``<collab>`` after the people. The joiner follows a person's name or opens
-    the text, not an institution's words ("Research and Development Group", "Department of
-    Medicine, ABC Study Group"). The last joiner whose tail is one group wins, so that a group's
-    own "for" stays in its name ("ABC Study Group for Heart Failure")."""
-    if not _GROUP.search(re.sub(rf"[\d{MARKS}]", " ", text)):  # "Group3"
-        return text, ""
-    for match in reversed(list(_JOINER.finditer(text))):
-        group = _group_name(text[match.end() :])
-        before = text[: match.start()].rstrip(f" ,;0123456789{MARKS}")
-        if group and (not before or len(split_names(re.split(r"[,;&]|\band\b", before)[-1])) == 1):
-            return before, group
-    return text, ""
 
 
 def _joined_groups(zone: str) -> list[str]:
@@ -574,7 +476,7 @@ def _group_under_marked_names(line: str, size: float, names: str, names_size: fl
     over "The Thørväld Group")."""
     if names_size is None or abs(size - names_size) > 0.3 or re.match(rf"\s*[\d{MARKS}]", line):
         return False
-    return bool(re.search(rf"[^\W\d_][\d{MARKS}]", names)) and bool(_group_name(line))
+    return bool(re.search(rf"[^\W\d_][\d{MARKS}]", names)) and bool(group_name(line))
 
 
 def _margin_names(blocks: list[Block], title_end: int) -> list[str]:
@@ -626,7 +528,7 @@ def _affiliation_line(text: str, *, names_after_mark: bool = True) -> bool:
     ``names_after_mark`` (a name's trailing mark wrapped onto the next box: "1 August Muench,1");
     a group joined to the names is not read as one ("… and the ABC Study Group": :func:`group_tail`)."""
     text = group_tail(text)[0]
-    if "@" in text or _AFFILIATION.search(text) or _INSTITUTION.search(text) or _ADDRESS.search(text):
+    if "@" in text or AFFILIATION.search(text) or INSTITUTION.search(text) or ADDRESS.search(text):
         return True
     return bool(re.match(rf"^[\d{MARKS}]\s*[A-Z][a-z]", text)) and (names_after_mark or not mostly_names(text))
 
@@ -635,7 +537,7 @@ def _affiliation_block(content: str, *, first: bool) -> bool:
     """An address or institution, or a block that opens with a mark, save names alone directly
     under the title; a group joined to the names does not make one (:func:`group_tail`)."""
     content = group_tail(content)[0]
-    if "@" in content or _AFFILIATION.search(content) or _INSTITUTION.search(content) or _ADDRESS.search(content):
+    if "@" in content or AFFILIATION.search(content) or INSTITUTION.search(content) or ADDRESS.search(content):
         return True
     if not re.match(rf"^[\d{MARKS}]\s*[A-Z][a-z]", content):
         return False
@@ -655,11 +557,6 @@ def _names_only(block: Block, title: Block) -> bool:
     return mostly_names(content)
 
 
-def mostly_names(content: str) -> bool:
-    names = split_names(content)
-    return bool(names) and sum(ch.isalpha() for name in names for ch in name) >= 0.8 * sum(ch.isalpha() for ch in content)
-
-
 def _more_names(block: Block, content: str, names_size: float | None, names_bold: bool | None = None) -> bool:
     """Whether a block after an affiliation names more authors: short, names only, in the first
     names' type, size and weight (names in bold over roman affiliations: an affiliation's second
@@ -673,22 +570,27 @@ def _names_before_affiliation(block: Block, names_size: float | None) -> str:
     """The names that open an affiliation's lines ("A. N. Author, H. Coauthor, Name of Institute,
     City, Country"; ACM's "LARS THØRVÄLD, The Thørväld Group, Iceland"): the leading parts that
     are names, where a later part is an institution or an address. Once names were read, only
-    names in the first names' type or set in capitals before the rest count."""
+    names in the first names' type or set in capitals before the rest count. Before an address
+    with no institution, only on the block's first line or under a line that opened with names:
+    under an address's line, it is the address going on, a city before its state and postcode
+    ("New York University" / "715, Broadway, 7th Floor" / "New York, NY, 10003")."""
     found: list[str] = []
     alone: list[str] = []
+    opened = True  # the line over it opened with names, or there is none
     for line in block.lines:
         parts = [part.strip() for part in line.text.strip().lstrip(",").split(",")]
         upper = capitals(parts[0]) if parts else False
         lead: list[str] = []
         for part in parts:
-            if _AFFILIATION.search(part) or _INSTITUTION.search(part) or (upper and not capitals(part)) or len(split_names(part)) != 1:
+            if AFFILIATION.search(part) or INSTITUTION.search(part) or (upper and not capitals(part)) or len(split_names(part)) != 1:
                 break
             lead.append(part)
         rest = ", ".join(parts[len(lead) :])
+        under_names, opened = opened, bool(lead)
         if lead and not rest:
             alone += lead  # a line of names alone, among the lines that open with names: "P. Contributor"
             continue
-        if not lead or not (_AFFILIATION.search(rest) or _INSTITUTION.search(rest) or _ADDRESS.search(", " + rest)):
+        if not lead or not (AFFILIATION.search(rest) or INSTITUTION.search(rest) or (under_names and ADDRESS.search(", " + rest))):
             continue
         if names_size is not None and abs(line.size - names_size) > 0.3 and not (upper and not capitals(rest)):
             continue
@@ -790,7 +692,7 @@ def _names_of_lines(lines: list[Line]) -> str:
         ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
         opening = _NAME_BREAK.split(text)[0].split()
         whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2
-        between = whole and all(word[:1].isupper() or word in _PARTICLES for word in ending + opening)
+        between = whole and all(word[:1].isupper() or word in PARTICLES for word in ending + opening)
         if between or _group_under_marked_names(text, line.size, groups[-1][-1], above.size):
             groups.append([text])
         else:
@@ -808,88 +710,3 @@ def _without_contact(text: str) -> str:
     author's contact, not an affiliation that ends the names, and no part of a name. A line of
     the address alone is kept as it is: under a name, it reads as the name's address."""
     return _CONTACT.sub("", text).strip() or text.strip()
-
-
-# an author's part in the work, in brackets of lower-case words after the name (a manual's
-# "Jeffrey Mark Siskind (tree drawing and core package)"): no name, and its "and" parts none
-_ROLE = re.compile(r"(?<=[^\W\d_])\s*\((?=[a-z])[^()@\d]{3,60}\)")
-
-
-def split_names(text: str) -> list[str]:
-    text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
-    text = text.translate(_SUPERSCRIPTS)  # a word processor's marks as superscript characters: "Anna Berg¹²"
-    text = re.split(r",?\s*\bwith (?:an? )?(?:appendix|appendices|afterword|foreword)\b", text, flags=re.I)[0]  # Annals' byline
-    text = re.sub(r"^[\s,;]*by\s+", "", text, flags=re.I)  # a byline (R Journal, R News), after the zone's joining comma too
-    text = _ROLE.sub(",", text)  # what each author did, in brackets after the name, closes it: "(parser and extensions)"
-    text = group_tail(text)[0]  # a group after the names is no person: "Carl Dahl on behalf of the ABC Group"
-    text = re.sub(r"(?<=[^\W\d_])\[[^\]\s]{1,3}\]", "†", text)  # a mark in brackets: "Author Name[s]", "Smith[a]"
-    text = re.sub(r"(?<=[^\W\d_])\((\d{1,2}(?:,\d{1,2})*)\)", r"\1", text)  # numbers in brackets: "Wimmer(1,2)", "Berg(1)"
-    text = re.sub(r"¤[a-h](?![^\W\d_])", "¤", text)  # PLOS's lettered current addresses: "Dahl2☯¤a"
-    text = re.sub(r"\b([A-Z])\.(?=[A-Z][a-zß-ÿ])", r"\1. ", text)  # an initial set close: B.Benciolini
-    text = re.sub(r"(?<=[^\W\d_])(\d[\d,]*)[a-z]{1,2}(?=[\s,;]|$)", r"\1", text)  # a number and a letter as marks: Author1a
-    if "(" not in text:  # a letter and a parenthesis as marks (REVTeX): "A. Authorb)", "Author,1, b)"
-        text = re.sub(r"(?:(?<=[^\W\d_])|(?<=[\s,\d]))[a-z]\)(?=[\s,;]|$)", "†", text)
-    text = re.sub(rf"(?<=[a-z])[α-ω]+(?=[\s,{MARKS}]|$)", "†", text)  # Greek letters as affiliation marks: Loα
-    text = re.sub(rf"[{_SPACING_ACCENTS}]\s?(?=[a-zß-ÿ])|[{_SPACING_ACCENTS}]", "", text)
-    text = re.sub(rf"(?<=[a-zß-ÿ])ID(?=[\s,;\d{MARKS}]|$)", "", text)  # an ORCID badge set as text after the name: ShiID1,2*
-    text = re.sub(rf"(?<![^\W\d_])iD(?=[\s,;\d{MARKS}]|$)", " ", text)  # the badge as its logo spells it, apart: "Anna Berg iD 1"
-    text = re.sub(rf"(?:(?<=[^\W\d_])|\s+)[\d,{MARKS}]*[{MARKS}\d][\d,{MARKS}]*(?=\s|$|,)", " ; ", text)
-    names = []
-    # Springer sets a middle dot between the names: "Anna Berg1 · Carl Dahl2", Wiley a bar: "Anna Berg1 | Carl Dahl2"
-    for part in re.split(r"\s*(?:;|,|&|·|⋅|\||●|\band\b|\bAND\b|\{et al\.\})\s*", text):
-        name = re.sub(rf"[\d{MARKS}]+", " ", part)
-        bare = _without_degrees(name)
-        if not bare.strip():
-            continue  # degrees alone after a comma: "Carl Dahl, MD PhD"
-        name = bare if len(bare.split()) >= 2 else name  # "Anna Berg PhD" (The Lancet), not a surname's initials "Berg MD"
-        name = re.sub(r"(?<=[^\W\d_]{2})\s+[a-h]\s*$", "", name)  # a letter mark read apart from the name: "Anna Berg a"
-        if " " not in name.strip():  # given and family name set without a space: BinwuXu
-            name = re.sub(r"^([A-Z][a-zß-ÿ]+)(?=[A-Z][a-zß-ÿ])", r"\1 ", name.strip())
-        name = re.sub(r"^(?:dr|prof|professor)\.?\s+", "", " ".join(name.split()), flags=re.I).strip(" .")
-        name = re.sub(
-            r"(?<=[^\W\d_])\s?[^\w\s.]+$", "", name
-        )  # superscript marks as OCR reads them: Neuhann?, Duah", Laddomada |, Krishna®
-        if _plausible_name(name):
-            names.append(" ".join(_uncapitalise(word) for word in name.split()))
-    return names
-
-
-# superscript digits as digits (marks, then, as a name's digits are), superscript letters as a mark
-_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789") | str.maketrans(dict.fromkeys("ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ", "†"))
-# academic degrees after a name, as medical journals print them ("Anna Berg PhD, Carl Dahl MD", "Eva Lund M.D.")
-_DEGREES = re.compile(
-    r"(?:(?:^|\s+)(?:(?i:Ph\.?\s?D)|M\.\s?D|MD|MPH|M\.?Sc|B\.?Sc|MPhil|DPhil|DrPH|Dr\.?\s?med|MBBS|MBChB|FRCPC?|FRCS|FACP|FRACP|MRCP|RN|DVM|Sc\.?D"
-    r"|PharmD|DDS|DMD|MSPH|MHS|MBA|MSN|BSN|PhD\(c\)|D\.?Sc|FRCP[A-Z]*|FAAP|FACC|FACS|FAHA|FESC|EdD|PsyD|MSW|LCSW|APRN|DNP|FNP|MMed"
-    r"|MSCE|MSCR|MClinEpi|BPharm|MPharm|BDS|MDS|PA-C|MHSc|MRes)\.?(?=\s|$))+\s*$"
-)
-# degrees of two capitals that are surnames too ("Lan MA", "Anh DO"): only after a name written in
-# lower case ("Carl Dahl DO", "Eva Lund MA, MS"), never in a byline set in capitals
-_SHORT_DEGREES = re.compile(r"(?:\s+(?:MS|MA|BS|BA|DO|NP|RD)\.?)+\s*$")
-
-
-def _without_degrees(name: str) -> str:
-    """``name`` without the degrees after it, in any order ("Carl Dahl MD MS", "Eva Lund MS MD")."""
-    while True:
-        bare = _DEGREES.sub("", name)
-        bare = _SHORT_DEGREES.sub("", bare) if re.search(r"[a-z]", bare) else bare
-        if bare == name:
-            return bare
-        name = bare
-
-
-def _uncapitalise(word: str) -> str:
-    """A name set in capitals as it is written: DOUGLAS -> Douglas, DE -> de; III and initials stay."""
-    if not word.isupper() or "." in word or re.fullmatch(r"[IVX]+", word):
-        return word
-    if len(word) == 1:
-        return word  # an initial without its full stop: "JOHN E SMITH"
-    return word.lower() if word.lower() in _PARTICLES else word.title()
-
-
-def _plausible_name(name: str) -> bool:
-    words = name.split()
-    if not 2 <= len(words) <= 6 or _NOT_NAMES.search(name) or re.search(r"[:/()@]", name) or words[0] == "The":
-        return False
-    if not all(word[:1].isupper() or word.lower() in _PARTICLES for word in words):
-        return False
-    return any(len(word.strip(".")) > 1 for word in words)

@@ -31,10 +31,8 @@
   subject's; of two versions of one DOI printed together (F1000: ``….4767.1`` first
   published, ``….4767.2`` latest), the latest.
 - **journal and year**: the citation line publishers print in running heads, footers,
-  mastheads (an issue line centred under the name read with it), heads and feet set in parts
-  along one row, read as one line (:func:`_furniture_rows`), and "Cite this article" boxes
-  or a self-archived copy's footnote (its indented first line read with its second), read from :func:`citation_lines` by
-  :func:`.journal.find_journal` (see there); XMP's ``prism:publicationName``; an Info or XMP
+  mastheads and "Cite this article" boxes, gathered by :mod:`.citation_lines` (re-exported here
+  for the parser) and read by :func:`.journal.find_journal` (see there); XMP's ``prism:publicationName``; an Info or XMP
   description (or a word processor's title field) written as a citation.
 - **date**: "Published" (the latest, for a paper with versions) before "published online",
   before "Accepted", which is not a publication date; else the journal line's date or year
@@ -49,13 +47,15 @@ import unicodedata
 from itertools import pairwise
 
 from paperpyramid.parsers.embedded import blocks as blk
-from paperpyramid.parsers.embedded.authors import MARKS, capitals, mentions_version, mostly_names, split_names, version_alone
-from paperpyramid.parsers.embedded.authors import affiliation_like as affiliation_like  # read here by the glyph checks
+from paperpyramid.parsers.embedded.author_names import MARKS, capitals, mostly_names, split_names
 from paperpyramid.parsers.embedded.authors import find_authors as find_authors  # the parser reads it here
+from paperpyramid.parsers.embedded.authors import mentions_version, version_alone
 from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.citation_lines import citation_lines as citation_lines  # the parser reads it here
+from paperpyramid.parsers.embedded.institutions import affiliation_like as affiliation_like  # read here by the glyph checks
 from paperpyramid.parsers.embedded.journal import CUE, DATE
 from paperpyramid.parsers.embedded.journal import find_journal as find_journal  # the parser reads it here
-from paperpyramid.parsers.embedded.layout import Line, Page
+from paperpyramid.parsers.embedded.layout import Page
 from paperpyramid.parsers.embedded.reading_order import REPEATED_TITLE
 from paperpyramid.parsers.embedded.scripts import unspaced
 
@@ -76,7 +76,7 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             break
         if not (index == short or _title_like(block, pages[0]) or _stacked_title(blocks, index, pages[0])):
             continue
-        if _masthead(blocks, index):
+        if _masthead(blocks, index) or _journal_name(block):
             continue
         if best is None or block.size > blocks[best].size + 0.2:
             best = index
@@ -123,6 +123,9 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
         if _cut_after_function_word(previous, block) or _goes_on_with_a_connective(previous, block):
             members.append(index)  # "… l'espace avec" / "METAPOST", "… package" / "and greektonoi.map mapping."
             break
+        if _subtitle_after_colon(previous, block, body_size):
+            members.append(index)  # "Aspirin in Older Adults:" / "A Randomised Trial" in smaller display type
+            break
         if _alternative_title(blocks, index, previous, pages[0]):
             members += [index, index + 1]  # "Repository of …" / "or" / "Essay on …"
             break
@@ -157,6 +160,20 @@ def _cut_after_function_word(previous: Block, block: Block) -> bool:
     if not 0 <= block.top - previous.bottom <= 1.2 * previous.size or abs(block.x0 - previous.x0) >= 2 or len(block.text) >= 60:
         return False
     return not mostly_names(block.text)  # names flush under a title are its byline, whatever it ends on
+
+
+def _subtitle_after_colon(previous: Block, block: Block, body_size: float) -> bool:
+    """Whether ``block`` is the title's subtitle, set a size smaller: the title's line over it ends
+    on a colon, where no title ends ("Aspirin in Older Adults:" / "A Randomised Trial of Its
+    Harms", as medical journals set a title in two sizes), and the block is right under it, in
+    display type still larger than the text's, a few lines at most and no byline."""
+    if block.page != previous.page or block.kind in ("caption", "formula", "furniture", "aside") or len(block.lines) > 3:
+        return False
+    if not previous.text.rstrip().endswith(":") or not body_size + 1 <= block.size < previous.size - 0.6:
+        return False
+    if not 0 <= block.top - previous.bottom <= 1.2 * previous.size or len(block.text) >= 200:
+        return False
+    return not mostly_names(block.text)
 
 
 # the small words a title's next line may open with, in lower case: "Documentation for the greektonoi.sty
@@ -295,6 +312,20 @@ def _masthead(blocks: list[Block], index: int) -> bool:
         if below.top >= block.bottom - 2 and _ISSUE_LINE.search(below.text) and len(below.text) < 120:
             return True
     return False
+
+
+# a journal's name as a masthead prints it: "Journal of Invented Medicine", "Annals of …", "The Invented Journal"
+_JOURNAL_NAME = re.compile(
+    r"^(?:the\s+)?(?:[A-Z][\w&-]*\s+){0,4}(?:journal|annals|archives|bulletin|transactions)\s+(?:of|on|in|for)\s+"
+    r"(?:(?:[A-Z][\w&-]*|and|&|the|of|in|for)\s*){1,8}$|^(?:the\s+)?(?:[A-Z][\w&-]*\s+){1,5}journal$",
+    re.I,
+)
+
+
+def _journal_name(block: Block) -> bool:
+    """Whether ``block`` is a journal's name alone, a masthead in display type over the title (its
+    issue line elsewhere, or none): no article is titled with a journal's name alone."""
+    return len(block.lines) <= 3 and bool(_JOURNAL_NAME.match(" ".join(block.text.split())))
 
 
 def _line_over_title(above: Block, title: Block) -> bool:
@@ -552,166 +583,6 @@ def find_doi(first_pages: str, metadata: dict[str, str], last_page: str = "") ->
         versions = [c for c in candidates if re.fullmatch(re.escape(stem.group(1)) + r"\d{1,2}", c)]
         chosen = max(versions, key=lambda c: int(c[len(stem.group(1)) :]))
     return chosen.rstrip(".") if "{" in chosen else chosen.rstrip(".}")  # "\\doi{10.1115/1.4042912}}" printed in a template
-
-
-def citation_lines(pages: list[Page]) -> list[tuple[int, str]]:
-    """(page, text) of the lines in every page's head and foot, all of page 1's, and each with the next (wrapped)."""
-    texts: list[tuple[int, str]] = []
-    for page in pages:
-        lines: list[Line] = sorted(
-            (line for line in page.lines if page.number == 1 or line.top < 0.12 * page.height or line.bottom > 0.88 * page.height),
-            key=lambda line: (line.top, line.x0),
-        )
-        single = [line.text.strip() for line in lines]
-        wrapped = [f"{a.text.strip()} {b.text.strip()}" for a, b in _wrapped_pairs(lines)]
-        texts += [(page.number, text) for text in single + wrapped]
-        texts += [(page.number, row) for row in _furniture_rows(lines, page.height)]
-        if page.number == 1:
-            texts += [(1, f"{a.text.strip()} {b.text.strip()}") for a, b in _masthead_pairs(lines, page.height)]
-            texts += [(1, box) for box in _citation_boxes(lines)]
-            texts += [(1, f"{a.text.strip()} {b.text.strip()}") for a, b in _note_pairs(lines)]
-            texts += [(1, head) for head in _meeting_heads(lines, page.height)]
-    return texts
-
-
-# a small-caps face by its name: TeX's "CMCSC10", "LMRomanCaps10-Regular", "TeXPalladioL-SC", "…-ReguSC"
-_SMALL_CAPS = re.compile(r"(?i:csc\d|smallcaps|caps\d*(?:$|-))|[-_+]SC(?:$|[-_])|[a-z]SC$")
-_SMALL_WORDS = {"of", "and", "in", "for", "the", "on", "at", "to"}
-
-
-def _furniture_rows(lines: list[Line], height: float) -> list[str]:
-    """The running heads and feet set in parts on one row, each row read left to right as one
-    text (a foot of the journal's name at the left and its volume and date at the right:
-    "philosophers’ imprint" … "- 2 -" … "vol. 100, no. 20 (january 2000)"), its parts in small
-    capitals written with their capitals ("Philosophers’ Imprint … Vol. 100, No. 20 (January
-    2000)"): their text holds the small capitals as lower case, which no journal's name is."""
-    rows: list[list[Line]] = []
-    for line in lines:
-        if not (line.top < 0.12 * height or line.bottom > 0.88 * height):
-            continue
-        row = next((row for row in rows if _one_row(row[0], line)), None)
-        if row is None:
-            rows.append([line])
-        else:
-            row.append(line)
-    return [" ".join(_with_capitals(line) for line in sorted(row, key=lambda line: line.x0)) for row in rows if len(row) >= 2]
-
-
-def _one_row(first: Line, line: Line) -> bool:
-    """Set on one row in type of about one size (not a masthead's name in display type beside its volume)."""
-    middle = abs((first.top + first.bottom) / 2 - (line.top + line.bottom) / 2)
-    return middle <= 0.3 * max(first.height, 1.0) and max(first.size, line.size) <= 1.5 * max(min(first.size, line.size), 1.0)
-
-
-def _with_capitals(line: Line) -> str:
-    """The line's text, its words capitalised where it is set in small capitals."""
-    text = line.text.strip()
-    if not _SMALL_CAPS.search(line.font):
-        return text
-    words = text.split()
-    return " ".join(word if index and word in _SMALL_WORDS else re.sub(r"^\W*[a-z]", _upper, word) for index, word in enumerate(words))
-
-
-def _upper(match: re.Match[str]) -> str:
-    return match.group().upper()
-
-
-_MEETING = re.compile(r"^(?:Proceedings|(?:Extended\s+)?Abstracts)\s+of\b", re.I)
-
-
-def _meeting_heads(lines: list[Line], height: float) -> list[str]:
-    """A conference paper's head over the first page: the proceedings' title over two or three
-    lines, then the meeting's days and place ("Proceedings of the ASME 2023" / "International
-    … Congress and Exposition" / "IMECE2023" / "October 29–November 2, 2023, New Orleans, LA"),
-    as one text."""
-    heads = []
-    for index, line in enumerate(lines):
-        if line.top < 0.2 * height and _MEETING.match(line.text.strip()):
-            heads.append(" ".join(other.text.strip() for other in lines[index : index + 5]))
-    return heads
-
-
-def _wrapped_pairs(lines: list[Line]) -> list[tuple[Line, Line]]:
-    """Each line with the one that goes on under it in its column: the next of the few lines after
-    it that starts at its left edge, a line or so lower (a masthead's second line may come after a
-    line of the column beside it: "Archives of …" / "2014, Vol. 2, No. 1")."""
-    pairs = []
-    for index, line in enumerate(lines):
-        below = next((other for other in lines[index + 1 : index + 4] if abs(line.x0 - other.x0) < 5), None)
-        if below is not None and below.top - line.top < 2.5 * max(line.height, 1.0):
-            pairs.append((line, below))
-    return pairs
-
-
-_NOTE_OPENING = re.compile(r"^[\d*∗†‡§¶]\s?[A-Z][a-z]")
-
-
-def _note_pairs(lines: list[Line]) -> list[tuple[Line, Line]]:
-    """A footnote's first line with its second: the first opens with its mark and is indented
-    (TeX's footnotes: "1This vignette corresponds to a paper published in Computational Statistics
-    and Data" over "Analysis. Currently …"), so :func:`_wrapped_pairs`, at one left edge, misses them."""
-    pairs = []
-    for index, line in enumerate(lines):
-        if not _NOTE_OPENING.match(line.text.strip()):
-            continue
-        below = next((other for other in lines[index + 1 : index + 4] if 0 < line.x0 - other.x0 < 3 * max(line.height, 1.0)), None)
-        if below is not None and below.top - line.top < 2.5 * max(line.height, 1.0):
-            pairs.append((line, below))
-    return pairs
-
-
-def _masthead_pairs(lines: list[Line], height: float) -> list[tuple[Line, Line]]:
-    """A masthead's name in display type with the issue's line set under it but not at its left
-    edge (JSS: "Journal of Statistical Software" over "November 2012, Volume 51, Issue 7.", the
-    issue line centred across the name's left edge), in the top fifth of the first page: each
-    line of the row right under it that overlaps it across, within two of its lines (JSS since
-    2014 sets the DOI at the row's right, beside the issue line: "doi: 10.18637/…" and
-    "February 2015, Volume 64, Issue 2.", the DOI a little higher, read first)."""
-    pairs = []
-    for index, line in enumerate(lines):
-        if line.top > 0.2 * height or line.height < 1.5 * min((other.height for other in lines), default=line.height):
-            continue
-        under = [other for other in lines[index + 1 :] if other.top >= line.bottom - 2 and other.x0 < line.x1 and other.x1 > line.x0]
-        if not under or under[0].top - line.bottom >= 2 * line.height:
-            continue
-        row = [other for other in under if abs(other.top - under[0].top) < 0.5 * max(under[0].height, 1.0)]
-        pairs += [(line, below) for below in row if abs(line.x0 - below.x0) >= 5]
-    return pairs
-
-
-# a note that leads into the reference set under it ends its line: "… published in a similar form in", "… Software:"
-_LEAD_IN = re.compile(r"(?::|\bpublished\b.*\b(?:in|by))\s*$", re.I)
-
-
-# a cue set alone on its line, over the citation (bepress's cover page: "Recommended Citation")
-_CUE_ALONE = re.compile(r"^\s*recommended citation\s*:?\s*$", re.I)
-
-
-def _citation_boxes(lines: list[Line]) -> list[str]:
-    """A line that says how to cite the paper, with the next two lines set close under it in
-    its column (a footnote's first line is indented, so they need not share its left edge); then,
-    where the cue's note ends its line or the next (:data:`_LEAD_IN`), the same with a third line
-    too: a reference of authors, a long title and the journal set under its note runs to three
-    lines ("This document was published in a similar form in" / "Gerber F, Furrer R (2015). “…
-    Modeling" / "of Areal Count Data: … Journal of Statistical" / "Software, Code Snippets, 63(1),
-    1–32."). A cue that runs on into the citation keeps three lines ("How to cite this article:
-    Sun B, …": its journal comes later, abbreviated, where the masthead gives the name and date)."""
-    boxes = []
-    for index, line in enumerate(lines):
-        if not (CUE.search(line.text) or _CUE_ALONE.match(line.text)):
-            continue
-        run = [line]
-        for following in lines[index + 1 :]:
-            if following.x0 >= line.x1 or following.x1 <= line.x0:
-                continue  # the other column
-            if following.top - run[-1].bottom > run[-1].height or len(run) == 4:
-                break
-            run.append(following)
-        if len(run) >= 3:
-            boxes.append(" ".join(member.text.strip() for member in run[:3]))
-        if len(run) == 4 and any(_LEAD_IN.search(member.text) for member in run[:2]):
-            boxes.append(" ".join(member.text.strip() for member in run))
-    return boxes
 
 
 def find_date(first_pages: str) -> str | None:

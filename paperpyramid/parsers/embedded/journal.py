@@ -1,6 +1,6 @@
 """The journal a paper appeared in and its year, from the lines publishers print around it.
 
-:func:`find_journal` reads the (page, text) lines of :func:`front_matter.citation_lines`: every
+:func:`find_journal` reads the (page, text) lines of :func:`.citation_lines.citation_lines`: every
 line of the first page, the heads and feet of the others, each line joined to the next, and a
 citation box's first three lines; then the Info and XMP fields (subject, description, title).
 
@@ -170,8 +170,10 @@ _FIRST_PAGE_LINES = [
     # copyright line with a journal's word in it (Oxford: "American Journal of Epidemiology" / "© The Author(s)
     # 2019. Published by …"; a byline's "Anna Berg © 2019" is none)
     re.compile(rf"^{_J}\s+(?:[ep]-?)?ISSN\b"),
-    # Elsevier's accepted manuscript's cover: "To appear in: Journal of Hydrology"
-    re.compile(rf"^To appear in:\s*{_J}$"),
+    # the venue a paper is to appear in, on a line of its own: Elsevier's accepted manuscript's cover ("To appear
+    # in: Journal of Hydrology"), a workshop paper's foot ("To appear in 16th Workshop on Hot Topics in Operating
+    # Systems.": the meeting's ordinal is part of its name)
+    re.compile(rf"^To appear in:?\s*(?:the\s+)?(?P<journal>(?:\d{{1,3}}(?:st|nd|rd|th)\s+)?{_NAME})\.?$"),
     re.compile(rf"^(?=[^©]*\b{_JOURNAL_WORDS}\b){_J}\s+(?:©|\(c\)|Copyright\b(?:\s*©)?)\s*(?:The\s+Authors?(?:\(s\))?\s+)?{_YEAR}\b"),
     re.compile(
         r"^(?:In\s+)?(?P<journal>Proceedings\s+of\s+[^,]{5,300}?)(?:,\s*Volume\b[^,]*)?[,.]?\s+(?:pages|pp\.)\s*\d+\s*[–-]\s*\d+(?P<tail>.{0,80})"

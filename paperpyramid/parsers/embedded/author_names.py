@@ -1,0 +1,202 @@
+"""A line of authors' names read as the names it holds: :func:`split_names`.
+
+The line is split at the marks after each name (``Cohan†∗ Sergey``, superscript characters too:
+``Berg¹²``; in brackets, ``Wimmer(1,2)``, ``Smith[a]``; a number and a letter, ``Author1a``;
+REVTeX's letter and parenthesis, ``Authorb)``; Greek letters, ``Loα``), at commas, Springer's middle
+dots, Wiley's bars and ``and``. Degrees after a name (``Anna Berg PhD``, ``Carl Dahl, MD, MPH``,
+``Carl Dahl MD MS``; two capitals that are surnames too, ``MA``, ``DO``, only after a name in lower
+case) are no part of it, nor are a title (``Prof.``), an author's role in brackets (``(parser and
+extensions)``), PLOS's ``☯`` and lettered ``¤a`` or ORCID's badge set as text (``iD``). Names in
+capitals are title-cased, their particles lower-cased (``DE``). What is left must read as a
+person's name (:func:`_plausible_name`): two to six capitalised words, no report's kind
+(``TECHNICAL REPORT``), no institution's word.
+
+A group joined to the names as the last of them ("… on behalf of the ABC Study Group") is no
+person's name: :func:`group_tail` parts it off, and :func:`group_name` tells a group's name, for
+the byline's reader (:mod:`.authors`) to keep it as an author after the people.
+
+Here, below :mod:`.authors` (where the names are looked for on the page) and
+:mod:`.affiliations`, which both read names with it; it knows only the institutions' words
+(:mod:`.institutions`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from paperpyramid.parsers.embedded.institutions import AFFILIATION
+
+# (PLOS marks equal contributions with ☯ and a current address with ¤, lettered where there are
+# several: "Anna Berg1☯¤a, Carl Dahl2☯¤b")
+MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•☯¤"
+
+
+SPACING_ACCENTS = "´`¨˜ˆ¸˘ˇ˝˛"
+
+
+# the small words inside a name: "van der Berg", "da Silva", "Maria e Silva", "bin Ahmad"
+PARTICLES = {"van", "von", "de", "del", "della", "der", "den", "da", "do", "das", "dos", "du", "di", "e", "la", "le", "y"}
+PARTICLES |= {"bin", "al", "el", "ten", "ter"}
+
+
+# (a report's or thesis's kind, set under the names where an article's byline ends: "Hans Example" /
+# "TECHNICAL REPORT" / "IMM-REP-2000-19", "Working Paper", "Master's Thesis", "Author Manuscript"), or an
+# article's type in a medical journal's banner, which may sit under the title ("Brief Communication",
+# "Clinical Study", "Original Investigation", "Study Protocol", "Consensus Statement", "Policy Forum")
+_NOT_NAMES = re.compile(
+    r"\b(universi\w*|institut\w*|departament\w*|department|abstract|introduction|keywords?|research|article|journal|open|access|review|email"
+    r"|correspondence|address|website|homepage|phone|telephone|fax|P\.\s?O\.\s?Box"
+    r"|report|technical|thesis|dissertation|preprint|manuscript|memorandum|(?:working|discussion|white)\s+paper"
+    r"|communication|clinical|investigation|protocol|statement|guidelines?|forum)\b",
+    re.I,
+)
+
+
+def capitals(text: str) -> bool:
+    letters = [ch for ch in text if ch.isalpha()]
+    return len(text.split()) >= 2 and bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
+
+
+GROUP = re.compile(
+    r"\b(?:committee|subcommittee|consortium|collaboration|collaborators|group|investigators|trialists|team|network|initiative"
+    r"|editors|editorial board|task force)\b",
+    re.I,
+)
+
+
+def group_name(part: str, kind: re.Pattern[str] = GROUP) -> str:
+    """``part`` as a group's name, or empty where it names none: two to eight words, capitalised,
+    naming a committee, consortium, collaboration, study group, investigators, team or editors
+    (:data:`GROUP`), and no institution besides (an affiliation's "Department of …"), no
+    person's marked name before it ("Carl Dahl2 the ABC Group"); what joins it to the names and
+    a leading "the" ("on behalf of the"), and the marks after it (``Study Group*``,
+    ``Investigators2,3``) are not part of the name, its own digits are ("COVID-19 Study Group")."""
+    if re.search(rf"[a-zß-ÿ][\d{MARKS}]+\s", part):
+        return ""
+    name = re.sub(rf"^\s*(?:(?:and|&|for|on behalf of)\s+)?(?:the\s+)?|[{MARKS}]+|[\d,\s]+$", " ", part, flags=re.I)
+    name = " ".join(name.split()).strip(" .")
+    if re.search(r"[,;&]|\band\b", name, re.I) or not 2 <= len(name.split()) <= 8:
+        return ""
+    if not name[:1].isalpha() or name.islower() or not kind.search(name) or AFFILIATION.search(kind.sub("", name)):
+        return ""
+    return name
+
+
+#: what joins a group to the names before it: "& TUGboat editors", "…, and the ABC Study Group",
+#: "; for the XYZ Investigators", "on behalf of the …", or a comma alone ("…, the ABC Study Group¶": PLOS)
+_JOINER = re.compile(r"(?:[,;]\s*)?(?:\band\b|&|\bfor\b|\bon behalf of\b)\s*|[,;]\s*", re.I)
+
+
+def group_tail(text: str) -> tuple[str, str]:
+    """``text`` parted before a group joined to it as its last part: the names before it and the
+    group's name (:func:`group_name`); ``(text, "")`` where it ends in none. Medical journals print
+    a byline's group so ("Anna Berg1 and Carl Dahl2 on behalf of the ABC Study Group"), which
+    JATS gives as a ``<collab>`` after the people. The joiner follows a person's name or opens
+    the text, not an institution's words ("Research and Development Group", "Department of
+    Medicine, ABC Study Group"). The last joiner whose tail is one group wins, so that a group's
+    own "for" stays in its name ("ABC Study Group for Heart Failure")."""
+    if not GROUP.search(re.sub(rf"[\d{MARKS}]", " ", text)):  # "Group3"
+        return text, ""
+    for match in reversed(list(_JOINER.finditer(text))):
+        group = group_name(text[match.end() :])
+        before = text[: match.start()].rstrip(f" ,;0123456789{MARKS}")
+        if group and (not before or len(split_names(re.split(r"[,;&]|\band\b", before)[-1])) == 1):
+            return before, group
+    return text, ""
+
+
+def mostly_names(content: str) -> bool:
+    names = split_names(content)
+    return bool(names) and sum(ch.isalpha() for name in names for ch in name) >= 0.8 * sum(ch.isalpha() for ch in content)
+
+
+# an author's part in the work, in brackets of lower-case words after the name (a manual's
+# "Jeffrey Mark Siskind (tree drawing and core package)"): no name, and its "and" parts none
+_ROLE = re.compile(r"(?<=[^\W\d_])\s*\((?=[a-z])[^()@\d]{3,60}\)")
+
+
+# the label a manuscript (a preprint server's Word file, a medical journal's title page) sets before the names
+_LABEL = re.compile(r"(?:^|(?<=[,;]))\s*(?:authors?|author\s?\(s\)|authors?['’]?\s+names?|author\s+list)\s*:\s*", re.I)
+
+
+def split_names(text: str) -> list[str]:
+    text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
+    text = text.translate(_SUPERSCRIPTS)  # a word processor's marks as superscript characters: "Anna Berg¹²"
+    text = re.split(r",?\s*\bwith (?:an? )?(?:appendix|appendices|afterword|foreword)\b", text, flags=re.I)[0]  # Annals' byline
+    text = re.sub(r"^[\s,;]*by\s+", "", text, flags=re.I)  # a byline (R Journal, R News), after the zone's joining comma too
+    text = _LABEL.sub("", text)  # a manuscript's label before the names: "Authors: Anna Berg1, Carl Dahl2"
+    text = _ROLE.sub(",", text)  # what each author did, in brackets after the name, closes it: "(parser and extensions)"
+    text = group_tail(text)[0]  # a group after the names is no person: "Carl Dahl on behalf of the ABC Group"
+    text = re.sub(r"(?<=[^\W\d_])\[[^\]\s]{1,3}\]", "†", text)  # a mark in brackets: "Author Name[s]", "Smith[a]"
+    text = re.sub(r"(?<=[^\W\d_])\((\d{1,2}(?:,\d{1,2})*)\)", r"\1", text)  # numbers in brackets: "Wimmer(1,2)", "Berg(1)"
+    text = re.sub(r"¤[a-h](?![^\W\d_])", "¤", text)  # PLOS's lettered current addresses: "Dahl2☯¤a"
+    text = re.sub(r"\b([A-Z])\.(?=[A-Z][a-zß-ÿ])", r"\1. ", text)  # an initial set close: B.Benciolini
+    text = re.sub(r"(?<=[^\W\d_])(\d[\d,]*)[a-z]{1,2}(?=[\s,;]|$)", r"\1", text)  # a number and a letter as marks: Author1a
+    # a letter's mark after a surname in capitals ("Anna BERGa"); three capitals at least, not a degree's ("DSc", "MSc")
+    text = re.sub(r"\b([A-Z][A-Z'’-]{2,})[a-h](?=[\s,;]|$)", r"\1†", text)
+    if "(" not in text:  # a letter and a parenthesis as marks (REVTeX): "A. Authorb)", "Author,1, b)"
+        text = re.sub(r"(?:(?<=[^\W\d_])|(?<=[\s,\d]))[a-z]\)(?=[\s,;]|$)", "†", text)
+    text = re.sub(rf"(?<=[a-z])[α-ω]+(?=[\s,{MARKS}]|$)", "†", text)  # Greek letters as affiliation marks: Loα
+    text = re.sub(rf"[{SPACING_ACCENTS}]\s?(?=[a-zß-ÿ])|[{SPACING_ACCENTS}]", "", text)
+    text = re.sub(rf"(?<=[a-zß-ÿ])ID(?=[\s,;\d{MARKS}]|$)", "", text)  # an ORCID badge set as text after the name: ShiID1,2*
+    text = re.sub(rf"(?<![^\W\d_])iD(?=[\s,;\d{MARKS}]|$)", " ", text)  # the badge as its logo spells it, apart: "Anna Berg iD 1"
+    text = re.sub(rf"(?:(?<=[^\W\d_])|\s+)[\d,{MARKS}]*[{MARKS}\d][\d,{MARKS}]*(?=\s|$|,)", " ; ", text)
+    names = []
+    # Springer sets a middle dot between the names: "Anna Berg1 · Carl Dahl2", Wiley a bar: "Anna Berg1 | Carl Dahl2"
+    for part in re.split(r"\s*(?:;|,|&|·|⋅|\||●|\band\b|\bAND\b|\{et al\.\})\s*", text):
+        name = re.sub(rf"[\d{MARKS}]+", " ", part)
+        bare = _without_degrees(name)
+        if not bare.strip():
+            continue  # degrees alone after a comma: "Carl Dahl, MD PhD"
+        name = bare if len(bare.split()) >= 2 else name  # "Anna Berg PhD" (The Lancet), not a surname's initials "Berg MD"
+        name = re.sub(r"(?<=[^\W\d_]{2})\s+[a-h]\s*$", "", name)  # a letter mark read apart from the name: "Anna Berg a"
+        if " " not in name.strip():  # given and family name set without a space: BinwuXu
+            name = re.sub(r"^([A-Z][a-zß-ÿ]+)(?=[A-Z][a-zß-ÿ])", r"\1 ", name.strip())
+        name = re.sub(r"^(?:dr|prof|professor)\.?\s+", "", " ".join(name.split()), flags=re.I).strip(" .")
+        name = re.sub(
+            r"(?<=[^\W\d_])\s?[^\w\s.]+$", "", name
+        )  # superscript marks as OCR reads them: Neuhann?, Duah", Laddomada |, Krishna®
+        if _plausible_name(name):
+            names.append(" ".join(_uncapitalise(word) for word in name.split()))
+    return names
+
+
+# superscript digits as digits (marks, then, as a name's digits are), superscript letters as a mark
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789") | str.maketrans(dict.fromkeys("ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ", "†"))
+# academic degrees after a name, as medical journals print them ("Anna Berg PhD, Carl Dahl MD", "Eva Lund M.D.")
+_DEGREES = re.compile(
+    r"(?:(?:^|\s+)(?:(?i:Ph\.?\s?D)|M\.\s?D|MD|MPH|M\.?Sc|B\.?Sc|MPhil|DPhil|DrPH|Dr\.?\s?med|MBBS|MBChB|FRCPC?|FRCS|FACP|FRACP|MRCP|RN|DVM|Sc\.?D"
+    r"|PharmD|DDS|DMD|MSPH|MHS|MBA|MSN|BSN|PhD\(c\)|D\.?Sc|FRCP[A-Z]*|FAAP|FACC|FACS|FAHA|FESC|EdD|PsyD|MSW|LCSW|APRN|DNP|FNP|MMed"
+    r"|MSCE|MSCR|MClinEpi|BPharm|MPharm|BDS|MDS|PA-C|MHSc|MRes)\.?(?=\s|$))+\s*$"
+)
+# degrees of two capitals that are surnames too ("Lan MA", "Anh DO"): only after a name written in
+# lower case ("Carl Dahl DO", "Eva Lund MA, MS"), never in a byline set in capitals
+_SHORT_DEGREES = re.compile(r"(?:\s+(?:MS|MA|BS|BA|DO|NP|RD)\.?)+\s*$")
+
+
+def _without_degrees(name: str) -> str:
+    """``name`` without the degrees after it, in any order ("Carl Dahl MD MS", "Eva Lund MS MD")."""
+    while True:
+        bare = _DEGREES.sub("", name)
+        bare = _SHORT_DEGREES.sub("", bare) if re.search(r"[a-z]", bare) else bare
+        if bare == name:
+            return bare
+        name = bare
+
+
+def _uncapitalise(word: str) -> str:
+    """A name set in capitals as it is written: DOUGLAS -> Douglas, DE -> de; III and initials stay."""
+    if not word.isupper() or "." in word or re.fullmatch(r"[IVX]+", word):
+        return word
+    if len(word) == 1:
+        return word  # an initial without its full stop: "JOHN E SMITH"
+    return word.lower() if word.lower() in PARTICLES else word.title()
+
+
+def _plausible_name(name: str) -> bool:
+    words = name.split()
+    if not 2 <= len(words) <= 6 or _NOT_NAMES.search(name) or re.search(r"[:/()@]", name) or words[0] == "The":
+        return False
+    if not all(word[:1].isupper() or word.lower() in PARTICLES for word in words):
+        return False
+    return any(len(word.strip(".")) > 1 for word in words)
