@@ -18,6 +18,7 @@ from paperpyramid.document import Block as DocBlock
 from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
+from paperpyramid.parsers.embedded.heading_styles import prose
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.raised import block_raised, joined_raised
 from paperpyramid.parsers.embedded.references import (
@@ -338,7 +339,7 @@ def _place_front_matter(state: _Assembly) -> None:
     headed = any(section is not front_section for section in sections)
     leftover = [
         DocBlock(text=str(b.extra.get("text", b.text)), page=b.page, kind="paragraph", bbox=block_bbox(b, []), raised=block_raised(b.lines))
-        for b in _abstract(document, state.front)
+        for b in _abstract(document, state.front, state.body_size)
     ]
     if not leftover:
         return
@@ -431,7 +432,7 @@ def _reference_like(block: Block) -> bool:
     )
 
 
-def _abstract(document: Document, front: list[Block]) -> list[Block]:
+def _abstract(document: Document, front: list[Block], body_size: float | None = None) -> list[Block]:
     """Set the abstract (from its section, or from the front matter); return the front matter's
     paragraphs it did not take (affiliations, dates, an editor's name), which are kept as notes."""
     candidates = [block for block in front if block.kind == "paragraph"]
@@ -442,6 +443,8 @@ def _abstract(document: Document, front: list[Block]) -> list[Block]:
     chosen = next((i for i, block in enumerate(candidates) if _ABSTRACT_LEAD.match(block.text) and len(block.text) > 200), None)
     if chosen is None:
         chosen = next((i for i, block in enumerate(candidates) if len(block.text) > 400), None)
+        if chosen is not None and body_size is not None and _text_above(candidates[:chosen], candidates[chosen], body_size):
+            return candidates  # the first long paragraph is mid-text: the text opens above it
     if chosen is None:
         return candidates
     block = candidates[chosen]
@@ -459,6 +462,21 @@ def _abstract(document: Document, front: list[Block]) -> list[Block]:
     document.abstract = "\n\n".join(parts)
     _add_abstract_section(document, block)
     return candidates[:chosen] + candidates[chosen + taken :]
+
+
+def _text_above(above: list[Block], block: Block, body_size: float) -> bool:
+    """Whether an unlabelled long paragraph taken for the abstract, set in the body's type, has
+    prose in that type above it: then it is a later paragraph of a text that opened higher up (a
+    talk's one-page abstract whose first paragraphs the quotes cut into short pieces; a vignette
+    that opens with its text under the title), not the abstract. An abstract set smaller than the
+    body keeps its notes above it (Hindawi's correspondence and copyright lines, in its size)."""
+    if abs(block.size - body_size) > _SAME_SIZE:
+        return False
+    return any(abs(other.size - block.size) <= _SAME_SIZE and prose(other.text) for other in above)
+
+
+#: how far apart two sizes may be and still be one type (points)
+_SAME_SIZE = 0.3
 
 
 def _add_abstract_section(document: Document, block: Block) -> None:

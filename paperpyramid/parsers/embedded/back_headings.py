@@ -146,3 +146,32 @@ def flatten_back_matter(headings: list[Block]) -> None:
             in_back = False
         elif in_back:
             block.kind = "paragraph"
+
+
+def demote_sample_lists(blocks: list[Block]) -> None:
+    """A reference heading inside a section that goes on after it is a sample list printed in the
+    text (a package's guide shows what its bibliography style sets: "References" and its entries,
+    between "2.1" and "2.3"), not the paper's: the next numbered heading after it is a subsection
+    of the top-level section the last numbered heading before it belongs to, and a reference
+    heading follows later (the paper's own list). The heading is text, and so are its entries.
+    A list that ends a chapter is followed by the next chapter ("2", not "1.3"), and a journal's
+    second list after its Methods by unnumbered headings: both stay lists."""
+    headings = [(index, block) for index, block in enumerate(blocks) if block.kind == "heading"]
+    listed = [
+        position
+        for position, (_, block) in enumerate(headings)
+        if is_reference_heading(block.title.lower().strip()) and not block.number and not block.extra.get("on_citing")
+    ]
+    for position in listed[:-1]:
+        before = next((block.number for _, block in reversed(headings[:position]) if _DECIMAL.match(block.number or "")), None)
+        after = next((block.number for _, block in headings[position + 1 :] if block.number), None)
+        if before and after and "." in after.rstrip(".") and _DECIMAL.match(after) and _top(after) == _top(before):
+            blocks[headings[position][0]].kind = "paragraph"
+
+
+#: a section number in arabic figures: "2", "2.1", "3.2.1."
+_DECIMAL = re.compile(r"^\d{1,2}(?:\.\d{1,2})*\.?$")
+
+
+def _top(number: str) -> str:
+    return number.split(".", 1)[0]

@@ -99,6 +99,8 @@ _CAPTION = re.compile(
 _SENTENCE_END = re.compile(r"[.!?:;)\]\"”。！？：；）」』؟؛]$")
 # "Table 1 presents the results", "Table 5, we show": a sentence that mentions a table
 _MENTION = re.compile(r"\s*,|\s+[a-z]{2,}\b")
+#: the rest of a chapter-style number after its first point: the "2" of "Table 8.2"
+_DOTTED_REST = re.compile(r"\d+(?:\.\d+)*")
 
 
 def caption_start(text: str) -> re.Match[str] | None:
@@ -108,7 +110,11 @@ def caption_start(text: str) -> re.Match[str] | None:
     if match is None:
         return None
     label = match.group(0).rstrip()
-    if label[-1:] not in ".:|-—–" and _MENTION.match(text, len(label)):
+    # "Table 8.2 was generated": the point is inside a chapter-style number, not after the label,
+    # so the sentence goes on past the whole number and is tested as a mention from there
+    dotted = _DOTTED_REST.match(text, len(label)) if label.endswith(".") else None
+    end = dotted.end() if dotted else len(label)
+    if (dotted or label[-1:] not in ".:|-—–") and _MENTION.match(text, end):
         return None
     return match
 
@@ -355,7 +361,7 @@ def split_blocks(lines: list[Line], body_size: float) -> list[Block]:
     """Cut a reading-ordered list of lines (one page) into blocks."""
     blocks: list[Block] = []
     current: list[Line] = []
-    for line in lines:
+    for line in _rejoin_justified(lines):
         if current and _starts_block(current[-1], line, current, body_size):
             blocks.append(Block(current))
             current = []
@@ -363,6 +369,56 @@ def split_blocks(lines: list[Line], body_size: float) -> list[Block]:
     if current:
         blocks.append(Block(current))
     return blocks
+
+
+def _rejoin_justified(lines: list[Line]) -> list[Line]:
+    """A paragraph's line that a stretched sentence space cut in two ("tems.   Recent Transformer
+    language mod-" in a narrow justified column: ACL's abstracts) is one line again. Read as a row
+    of two cells, it cut the paragraph into three blocks, and the abstract lost all but its first
+    sentence. The two pieces share a baseline and a face, the first ends a sentence and the second
+    opens one, and together they fill the width of the paragraph's line over or under them to the
+    point, as a justified line does; a table's cells seldom end and open sentences and fill
+    another line's width exactly."""
+    out: list[Line] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        after = lines[index + 1] if index + 1 < len(lines) else None
+        if after is not None and _justified_halves(line, after, lines[index - 1] if index else None, lines[index + 2 : index + 3]):
+            line.text = f"{line.text} {after.text}"
+            line.x1, line.bottom = after.x1, max(line.bottom, after.bottom)
+            line.tags.discard("row")
+            index += 1
+        out.append(line)
+        index += 1
+    return out
+
+
+def _justified_halves(first: Line, second: Line, above: Line | None, below: list[Line]) -> bool:
+    if not ("row" in first.tags and "row" in second.tags) or (first.page, first.column) != (second.page, second.column):
+        return False
+    size = first.size
+    if abs(first.top - second.top) > 0.3 * size or abs(first.size - second.size) > 0.1 * size or first.font != second.font:
+        return False
+    if not (0 < second.x0 - first.x1 <= _SENTENCE_GAP * size) or not re.search(r"[.!?]$", first.text) or not second.text[:1].isupper():
+        return False
+    # the row is these two pieces alone, and a whole line of the paragraph spans what they span
+    neighbours = [line for line in [above, *below] if line is not None]
+    if any(abs(line.top - first.top) <= 0.3 * size for line in neighbours):
+        return False
+    tolerance = _EDGE * size
+    return any(
+        "row" not in line.tags
+        and line.column == first.column
+        and abs(line.x0 - first.x0) <= tolerance
+        and abs(line.x1 - second.x1) <= tolerance
+        for line in neighbours
+    )
+
+
+#: the widest stretched sentence space (ems), and how far a justified line's edges may lie from
+#: its neighbour's (ems: a hyphen or a full stop hangs a little into the margin in some classes)
+_SENTENCE_GAP, _EDGE = 3.0, 0.25
 
 
 def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float) -> bool:

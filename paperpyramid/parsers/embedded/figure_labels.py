@@ -13,6 +13,7 @@ import collections
 import re
 
 from paperpyramid.parsers.embedded.blocks import Block, font_family
+from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.heading_styles import prose
 
 #: a face that sets this many labels (small print, lines of no prose) at least may be the figures' face
@@ -126,3 +127,54 @@ def _caseless_prose(text: str) -> bool:
     letters = [char for char in text if char.isalpha()]
     caseless = sum(1 for char in letters if not char.islower() and not char.isupper())
     return bool(letters) and caseless >= _CASELESS_SHARE * len(letters)
+
+
+#: a plot's labels read as paragraphs over its caption: this many blocks at least, two of them ticks
+_PLOT_BLOCKS, _PLOT_TICKS = 3, 2
+#: a label is shorter than this (characters); a legend's line of keys may run to it
+_LABEL_CHARS = 60
+
+
+def set_aside_plot_text(blocks: list[Block]) -> None:
+    """A plot drawn as vectors prints its tick numbers and legend as text, in a size close to the
+    body's (so no small print): read in order they are a run of short paragraphs right before the
+    figure's caption ("10,000", "2.5", "CPU transistor count Words in architecture manual", "2015"
+    over "Figure 1: Complexity growth …"), which landed in the Introduction's text. Such a run
+    above the caption, in its column, with no prose in it and two tick labels or more (a list's
+    short items hold no bare numbers in order), is the figure's: its labels and numbers are set aside
+    with the small print: out of the reading flow, kept with the notes (a forest plot's
+    numbers are the paper's words too)."""
+    for index, caption in enumerate(blocks):
+        if caption.kind != "caption" or caption.extra.get("caption_kind") != "figure":
+            continue
+        run: list[Block] = []
+        for block in reversed(blocks[:index]):
+            if block.kind != "paragraph" or not _label_above(block, caption):
+                break
+            run.append(block)
+        if len(run) >= _PLOT_BLOCKS and sum(1 for block in run if _ticks(block.text)) >= _PLOT_TICKS:
+            for block in run:
+                block.kind = "aside"
+
+
+#: a console's prompt opening a line of code: R's "> " and "R> ", a shell's "$ ", Python's ">>> "
+_PROMPT = re.compile(r"^(?:R?>|\$|>>>|\+)\s")
+
+
+def _label_above(block: Block, caption: Block) -> bool:
+    """A short line on the caption's page, above it and over its width, of no prose or of a
+    legend's keys ("CPU transistor count Words in architecture manual": read as words, but no
+    sentence's end or a paragraph's lowercase tail). Code in a typewriter face is text the paper
+    prints, whatever its length: the R input that drew the plot ("> QQP(EBOut)") stops the run,
+    and so does a line opening with a console's prompt where the face has no name."""
+    text = block.text.strip()
+    return (
+        not any(MONOSPACE_FONT.search(line.font) for line in block.lines)
+        and not _PROMPT.match(text)
+        and block.page == caption.page
+        and block.lines[-1].bottom <= caption.lines[0].top + 1
+        and block.x1 > caption.x0
+        and block.x0 < caption.x1
+        and len(text) < _LABEL_CHARS
+        and (not prose(text) or not (text[:1].islower() or text[-1:] in ".!?:;,"))
+    )

@@ -19,7 +19,9 @@ The parser settles the headings after the blocks are classified, calling in orde
   under the text, a signature (:func:`demote_flush_right_lines`);
   a chapter's label, a plot's labels (:mod:`.figure_labels`), a list's items (:mod:`.list_items`)
   and labels after the reference list (:mod:`.back_headings`) are none; back matter is flattened
-  to the top level.
+  to the top level;
+- :func:`.back_headings.demote_sample_lists`, with the headings settled either way: a reference
+  heading inside a section that goes on after it is a sample list printed in the text.
 """
 
 from __future__ import annotations

@@ -26,13 +26,14 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.assembly import assemble, block_bbox, merge_continuations
-from paperpyramid.parsers.embedded.back_headings import mark_sections_on_citing
+from paperpyramid.parsers.embedded.back_headings import demote_sample_lists, mark_sections_on_citing
 from paperpyramid.parsers.embedded.back_matter import split_overgrown_back_matter
 from paperpyramid.parsers.embedded.bitmap_fonts import code_glyphs, dingbat_text, nameless_text
 from paperpyramid.parsers.embedded.blocks import Block, classify, is_reference_heading, split_blocks
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.contents import set_aside_contents
 from paperpyramid.parsers.embedded.displays import set_displays
+from paperpyramid.parsers.embedded.figure_labels import set_aside_plot_text
 from paperpyramid.parsers.embedded.footnotes import set_footnotes_apart
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.heading_styles import heading_style, prose
@@ -360,6 +361,7 @@ def _build_document(
             block.kind = "aside" if "aside" in block.lines[0].tags else block.kind  # a box beside the body
         blocks += blk.join_displays(blk.number_equations(page_blocks))
     _drop_small_print(blocks, body_size)
+    set_aside_plot_text(blocks)
     _mark_tables(blocks, body_size, tables)
     document = Document(pages=len(pages))
     title_blocks = fm.find_title(blocks, pages, body_size)
@@ -385,6 +387,7 @@ def _build_document(
     surnames = frozenset(author.name.split()[-1].lower() for author in document.authors if author.name.split())
     document.journal, year, journal_date = fm.find_journal(citation_lines, metadata, surnames)
     document.date_published = fm.find_date(first_page_text) or journal_date or (str(year) if year else None) or metadata.get("xmp:date")
+    demote_sample_lists(blocks)  # after the headings are settled: it reads their numbers
     set_footnotes_apart(blocks, {page.number: page.height for page in pages}, body_size, rules)
     asides = assemble(document, blocks, body_size)
     add_parts(document, [block for block in blocks if block.extra.get("parts")])
@@ -511,6 +514,7 @@ def _require_following_text(blocks: list[Block]) -> None:
                 or prose(nxt.text)
                 or _listing(nxt)
                 or _introduces_listing(position + 1)
+                or _bulleted_list(position + 1)
             )
         if nxt.kind in ("table_part", "caption"):
             return nxt.kind == "caption" and nxt.extra.get("caption_kind") == "table"
@@ -528,6 +532,18 @@ def _require_following_text(blocks: list[Block]) -> None:
         after = blocks[content[position + 1]] if position + 1 < len(content) else None
         return blocks[content[position]].text.rstrip().endswith(":") and after is not None and _listing(after)
 
+    def _bulleted_list(position: int) -> bool:
+        # "Hyper-g prior" over "• Argument: g="hyper"", "• Concept: A Beta prior …": a list is
+        # text however short its first item; a plot's legend has no run of items that long
+        mark = _BULLET.match(blocks[content[position]].text)
+        run = []
+        for later in content[position : position + _LIST_ITEMS]:
+            block = blocks[later]
+            if block.kind != "paragraph" or mark is None or not block.text.startswith(mark.group(1)):
+                break
+            run.append(block.text)
+        return len(run) >= 2 and sum(map(len, run)) >= _LIST_TEXT
+
     verdicts = {}
     for position, index in enumerate(content):
         block = blocks[index]
@@ -536,6 +552,13 @@ def _require_following_text(blocks: list[Block]) -> None:
     for index, keep in verdicts.items():
         if not keep:
             blocks[index].kind = "paragraph"
+
+
+#: a list item's bullet and the space after it: "•", "▪", "–", or a TeX dingbat read as a
+#: control or private-use character ("\x88", pifont's bullet under a font without a Unicode map)
+_BULLET = re.compile(r"^([•◦▪▫‣∙●○■□►▸–\x80-\x9f\ue000-\uf8ff])\s+\w")
+#: how many items of a list under a heading are read, and how much text they hold at least
+_LIST_ITEMS, _LIST_TEXT = 4, 60
 
 
 def _listing(block: Block) -> bool:
