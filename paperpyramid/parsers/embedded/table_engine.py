@@ -38,6 +38,7 @@ the caller keeps its own cells (prose is never turned into a table).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -58,7 +59,7 @@ from paperpyramid.parsers.embedded.table_columns import (
 )
 from paperpyramid.parsers.embedded.table_grid import ruled_grid
 from paperpyramid.parsers.embedded.table_headers import header_cells, header_rows, labels_over_gaps, two_level_header
-from paperpyramid.parsers.embedded.table_printed_rows import printed_rows, row_cells, spans_table
+from paperpyramid.parsers.embedded.table_printed_rows import VALUE, printed_rows, row_cells, spans_table
 from paperpyramid.parsers.embedded.table_region import find_region, hugs_lines_above, next_captions_table, region_over_caption
 from paperpyramid.parsers.embedded.table_row_joins import join_rows
 from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules, read_rules, without_word_boxes
@@ -84,6 +85,8 @@ _POINTS = re.compile(r"[.,:;·]+")
 _SENTENCE_END = (".", ":", ";", "?", "!")
 # a line of a paragraph in a cell holds this many characters at least
 _PARAGRAPH_LINE = 25
+# a justified line's stretched spaces differ by no more than this (points)
+_EVEN_GAPS = 0.5
 
 
 def extract_table(pdf_path: Path, page_number: int, caption_bbox: BBox) -> list[list[str]] | None:
@@ -197,9 +200,10 @@ def read_box(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list
         for line in lines
         if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1 and top <= line.top and line.bottom <= bottom + 1
     ]
+    # boxes behind code hug the words as printed, before a justified line's pieces are joined
+    rules = without_word_boxes(rules, whole)
     whole = _sentence_spaces_closed([_listed(line) for line in whole if not _stray_point(line, whole)])
     inside = [part for line in whole for part in line.parts or (line,)]
-    rules = without_word_boxes(rules, whole)
     grid = ruled_grid(inside, rules, region)
     if grid is not None:
         return grid
@@ -242,38 +246,69 @@ def _listed(line: Line) -> Line:
 
 
 def _sentence_spaces_closed(lines: list[Line]) -> list[Line]:
-    """The lines with a word or two read apart after a sentence's end joined again to the words
-    before it, where together they fill the measure of the cell's paragraph: a justified cell
-    (LaTeX's ``p{}``) stretches the space after a sentence three times as much as a word space,
-    so a line of few spaces leaves the next sentence's first word a column's gap away ("Fed to
-    embed().        An" over "as.dimRedData() methods exists for ..."). The line under them
-    starts where they start and ends where they end."""
-    lone = [line for line in lines if len(line.text.split()) <= 2]
-    if not lone:
+    """The pieces of a justified cell's line (LaTeX's ``p{}``) read apart at its stretched
+    spaces joined again: a line of few spaces stretches each of them to a column's gap, the one
+    after a sentence's end or a colon most ("Fed to embed().        An", "Bold   blackboard:
+    Requires"). Pieces of one baseline are one line where together they fill the measure of
+    another line of the table (from where the first starts to where the last ends), the
+    paragraph goes on under the first at its left edge, and the spaces cut are a justified
+    line's: one after a sentence's end, or all alike (TeX stretches a line's word spaces alike)."""
+    measures = [(line.x0, line.x1) for line in lines if len(line.text) >= _PARAGRAPH_LINE and " " in line.text.strip()]
+    if not measures:
         return lines
+    baselines: list[list[Line]] = []
+    for line in sorted(lines, key=lambda line: (line.mid_y, line.x0)):
+        if baselines and abs(line.mid_y - baselines[-1][0].mid_y) < 0.3 * line.height:
+            baselines[-1].append(line)
+        else:
+            baselines.append([line])
     joined: dict[int, Line] = {}
     gone: set[int] = set()
-    for piece in lone:
-        left = max(
-            (line for line in lines if line.x1 < piece.x0 and abs(line.mid_y - piece.mid_y) < 0.3 * piece.height),
-            key=lambda line: line.x1,
-            default=None,
-        )
-        if left is None or id(left) in joined or not left.text.rstrip().endswith(_SENTENCE_END):
-            continue
-        if any(
-            0 < line.top - left.top <= 1.6 * left.height
-            and abs(line.x0 - left.x0) <= 1
-            and abs(line.x1 - piece.x1) <= 1
-            and len(line.text) >= _PARAGRAPH_LINE
-            for line in lines
-        ):
-            # the stretched space inside one word of the line's, so that no cut between cells falls there
-            last = (left.words or [(left.text, left.x0, left.x1)])[-1]
-            words = [*(left.words or [])[:-1], (f"{last[0]} {piece.text}", last[1], piece.x1)]
-            joined[id(left)] = dataclasses.replace(left, text=f"{left.text} {piece.text}", x1=piece.x1, words=words, parts=None)
-            gone.add(id(piece))
+    for row in baselines:
+        row.sort(key=lambda line: line.x0)
+        start = 0
+        while start < len(row) - 1:
+            end = _justified_end(row, start, measures, lines)
+            if end is None:
+                start += 1
+                continue
+            pieces = row[start : end + 1]
+            # the stretched spaces inside one word of the line's, so that no cut between cells falls there
+            text = " ".join(piece.text for piece in pieces)
+            last = (pieces[0].words or [(pieces[0].text, pieces[0].x0, pieces[0].x1)])[-1]
+            rest = " ".join(piece.text for piece in pieces[1:])
+            words = [*(pieces[0].words or [])[:-1], (f"{last[0]} {rest}", last[1], pieces[-1].x1)]
+            joined[id(pieces[0])] = dataclasses.replace(pieces[0], text=text, x1=pieces[-1].x1, words=words, parts=None)
+            gone.update(id(piece) for piece in pieces[1:])
+            start = end + 1
     return [joined.get(id(line), line) for line in lines if id(line) not in gone]
+
+
+def _justified_end(row: Sequence[Line], start: int, measures: Sequence[tuple[float, float]], lines: Sequence[Line]) -> int | None:
+    """The last of the pieces from ``row[start]`` on that make one justified line with it
+    (:func:`_sentence_spaces_closed`), or ``None`` where none do. The measure is the cell's where
+    the line under ends there too, or two lines of the table span it (a label's row, "et al." and
+    its command, and the one line of the table that holds both cells' words span no column's
+    measure); values set evenly apart are columns, never pieces of a line."""
+    first = row[start]
+    under = [line for line in lines if 0 < line.top - first.top <= 1.6 * first.height and abs(line.x0 - first.x0) <= 1]
+    if not under:
+        return None  # the paragraph does not go on under it: a last line is not stretched
+    ends = [x1 for x0, x1 in measures if abs(x0 - first.x0) <= 1]  # the measures of lines starting where it starts
+    for end in range(len(row) - 1, start, -1):
+        edge = row[end].x1
+        shared = sum(1 for x1 in ends if abs(x1 - edge) <= 1)
+        if not (shared >= 2 or (shared and any(abs(line.x1 - edge) <= 1 for line in under))):
+            continue
+        pieces = row[start : end + 1]
+        if any(VALUE.match(piece.text) for piece in pieces):
+            return None
+        gaps = [right.x0 - left.x1 for left, right in itertools.pairwise(pieces)]
+        if any(piece.text.rstrip().endswith(_SENTENCE_END) for piece in pieces[:-1]) or (
+            len(gaps) >= 2 and max(gaps) - min(gaps) <= _EVEN_GAPS
+        ):
+            return end
+    return None
 
 
 def _stray_point(line: Line, lines: Sequence[Line]) -> bool:

@@ -11,6 +11,7 @@ where the rules across its rows end; a grid whose body is one box holding rows o
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -31,6 +32,14 @@ _BROKEN = re.compile(r"[^\W\d_]-$")
 _RESUMES = 1.8
 # a ruled cell holding pieces side by side on this many baselines holds rows of cells
 _CELL_ROWS = 3
+# an upright rule drawn a row at a time: pieces at least this tall (a line of text), one
+# stopping and the next starting within this of each other
+_SEGMENT = 6.0
+_BREAK = 1.5
+# pieces of a rule this close are one rule (the lattice's snapping)
+_SNAP = 3.0
+# pieces of a line in one ruled box this share of its type apart are cells (a column's gap, 1.2 em in LaTeX)
+_CELL_GAP = 0.6
 
 
 def ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> list[list[str]] | None:
@@ -43,7 +52,7 @@ def ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> li
         from pdfplumber import table as lattice
     except ImportError as exc:
         raise ImportError(_PDFPLUMBER_HINT) from exc
-    edges = [_edge(rule) for rule in [*near, *_open_sides(near)]]
+    edges = [_edge(rule) for rule in [*near, *_open_sides(near), *_row_breaks(near, lines)]]
     merged = lattice.merge_edges(edges, snap_x_tolerance=3, snap_y_tolerance=3, join_x_tolerance=3, join_y_tolerance=3)
     cells = lattice.intersections_to_cells(lattice.edges_to_intersections(merged, 3, 3))
     tables = [lattice.Table(None, group) for group in lattice.cells_to_tables(cells)]  # type: ignore[arg-type]
@@ -68,6 +77,75 @@ def ruled_grid(lines: Sequence[Line], rules: Sequence[Rule], region: BBox) -> li
     if len(rows) < 2 or sum(1 for row in rows if sum(1 for cell in row if cell) >= 2) < 2:
         return None  # rows shaded or boxed, columns not ruled: the text decides
     return rows
+
+
+def _row_breaks(rules: Sequence[Rule], lines: Sequence[Line]) -> list[Rule]:
+    """Rules between rows that draw none across: where every upright rule of the grid is drawn
+    a row at a time (LaTeX draws a ``|`` of each row apart, so the sides of rows that no
+    ``\\hline`` parts stop and start again between them, "Basic clusters | 5,543" over "Basic
+    patterns (token) | 643,767"), a rule across at each height where all of them break between
+    lines of text. A cell wrapped over lines is one row's: its sides run unbroken past them.
+    Only a grid whose sides hold all its text, one piece to a cell on each line, and whose sides
+    all start and stop at its rows' edges: rules between some middle columns alone, or between
+    groups of columns, or a header of cells spanning rows over its subheads ("R" over "base | vcd
+    | iplots"), or rules across some columns only (a label spanning the rows the others part),
+    leave the rows to the text (:func:`_rows_unruled`)."""
+    upright = [rule for rule in rules if not rule.horizontal and rule.bottom - rule.top >= _SEGMENT]
+    columns: dict[int, list[Rule]] = {}
+    for rule in upright:
+        columns.setdefault(round((rule.x0 + rule.x1) / 2), []).append(rule)
+    sides = [sorted(found, key=lambda rule: rule.top) for found in columns.values()]
+    if len(sides) < 3:
+        return []
+    breaks = [
+        {round(2 * (a.bottom + b.top)) / 4 for a, b in zip(side, side[1:], strict=False) if abs(b.top - a.bottom) <= _BREAK}
+        for side in sides
+    ]
+    shared = [y for y in sorted(breaks[0]) if all(any(abs(y - other) <= _BREAK for other in found) for found in breaks[1:])]
+    crossed = [y for y in shared if not any(line.top + 1 < y < line.bottom - 1 for line in lines)]
+    left, right = min(rule.x0 for rule in upright), max(rule.x1 for rule in upright)
+    top, bottom = min(rule.top for rule in upright), max(rule.bottom for rule in upright)
+    band = [line for line in lines if top <= line.mid_y <= bottom]
+    if any(line.x0 < left - 1 or line.x1 > right + 1 for line in band):
+        return []  # rules between some columns only, text beside them: the text's rows decide
+    middles = sorted((rule.x0 + rule.x1) / 2 for rule in (side[0] for side in sides))
+    placed: dict[tuple[int, int], list[Line]] = {}
+    for line in band:
+        placed.setdefault((bisect.bisect(middles, (line.x0 + line.x1) / 2), round(line.mid_y)), []).append(line)
+    if any(_cells_apart(pieces) for pieces in placed.values()):
+        return []  # a ruled box holding several cells of a row (rules between groups of columns only)
+    if not _across(rules, left, right, top, bottom):
+        return []  # rules across some columns only: the grid draws its rows itself, a spanning cell where one stops
+    levels = sorted([rule.y for rule in rules if rule.horizontal and rule.x1 > left and rule.x0 < right] + crossed)
+    inside = [(a + _BREAK, b - _BREAK) for a, b in zip(levels, levels[1:], strict=False)]
+    if any(a < end < b for rule in upright for end in (rule.top, rule.bottom) for a, b in inside):
+        return []  # a side that starts or stops inside a row: cells spanning rows (a header over its subheads)
+    return [Rule(left, y, right, y) for y in crossed]
+
+
+def _cells_apart(pieces: Sequence[Line]) -> bool:
+    """Whether pieces of one line in one ruled box stand a column's gap apart ("1.029   1.029"),
+    not a word's ("36 (75%)", cut around its number)."""
+    ordered = sorted(pieces, key=lambda line: line.x0)
+    return any(b.x0 - a.x1 > _CELL_GAP * a.size for a, b in zip(ordered, ordered[1:], strict=False))
+
+
+def _across(rules: Sequence[Rule], left: float, right: float, top: float, bottom: float) -> bool:
+    """Whether every rule between ``top`` and ``bottom`` runs from ``left`` to ``right`` (its
+    pieces that touch taken together): no cell spans the rows a rule parts in other columns."""
+    levels: dict[float, list[Rule]] = {}
+    for rule in rules:
+        if rule.horizontal and top + _BREAK < rule.y < bottom - _BREAK and rule.x1 > left and rule.x0 < right:
+            levels.setdefault(round(rule.y), []).append(rule)
+    for pieces in levels.values():
+        reach = left
+        for rule in sorted(pieces, key=lambda rule: rule.x0):
+            if rule.x0 > reach + _SNAP:
+                return False
+            reach = max(reach, rule.x1)
+        if reach < right - _SNAP:
+            return False
+    return True
 
 
 def _open_sides(rules: Sequence[Rule]) -> list[Rule]:

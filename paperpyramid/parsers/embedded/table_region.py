@@ -55,6 +55,13 @@ _SCRIPT_SHARE = 0.7
 _SECTION_NUMBER = re.compile(r"(?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*\.?")
 # a caption under its unruled table sits closer under it than this share of the gap over the text under it
 _HUGS_ABOVE = 0.75
+# a table's notes between it and its caption: lines in under this share of the caption's type,
+# this many of their heights apart at most, each opening with a note's mark ("1.", "(a)", "*") at
+# one left edge (within this many points) or going on from one at another
+_NOTE_SIZE = 0.9
+_NOTE_GAP = 1.5
+_NOTE_EDGE = 1.5
+_NOTE_MARK = re.compile(r"^\s*(?:\d{1,2}[.)]|\(?[a-z]\)|[*†‡§¶])\s")
 # a rule that closes a table is at least this share of its top rule's width
 _AS_WIDE = 0.8
 # rules in the page's bottom tenth rule off its footer, not a table under a caption
@@ -245,6 +252,10 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     caption_size = max(
         (line.size for line in lines if line.top >= ctop - 1 and line.bottom <= cbottom + 1 and cx0 - 1 <= line.x0), default=0.0
     )
+    notes = _notes_over(column, ctop, caption_size)
+    if notes:
+        edge = min(line.top for line in notes)
+        column = [line for line in column if line.bottom <= edge + 1 and not any(line is note for note in notes)]
     for line in sorted(column, key=lambda line: -line.bottom):
         if _CAPTION_START.match(line.text):
             break
@@ -274,6 +285,31 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     if len(rows) < 2:
         return None
     return (span[0], min(line.top for line in taken) - 0.5, span[1], max(line.bottom for line in taken) + 0.5)
+
+
+def _notes_over(column: Sequence[Line], ctop: float, caption_size: float) -> list[Line]:
+    """The notes of a table set between it and its caption under it ("1. More than 2,000 ..."
+    over "Table 5: ..."): the lines up from the caption, in a smaller type than its, each close
+    under the next, that open a note with its mark at one left edge or go on from one at
+    another (a hanging indent, or the same), each alone on its baseline, up to the highest line
+    that opens a note; ``[]`` where the lines over the caption are no such notes. The table is
+    over them."""
+    block: list[Line] = []
+    edge = ctop
+    starts: dict[bool, float] = {}  # where the lines that open a note start, and where the others do
+    for line in sorted((line for line in column if line.bottom <= ctop + 1), key=lambda line: -line.bottom):
+        if line.size >= _NOTE_SIZE * caption_size or edge - line.bottom > _NOTE_GAP * line.height:
+            break
+        opens = _NOTE_MARK.match(line.text) is not None
+        if abs(starts.setdefault(opens, line.x0) - line.x0) > _NOTE_EDGE:
+            break
+        if any(other is not line and abs(other.mid_y - line.mid_y) < 0.5 * line.height for other in column):
+            break  # a line beside another is a table's row ("1. | Aspirin | 12"), not a note's line
+        block.append(line)
+        edge = line.top
+    while block and not _NOTE_MARK.match(block[-1].text):
+        block.pop()  # the notes end (at their top) with a line that opens one
+    return block
 
 
 def _paragraph_end(line: Line, margins: Sequence[tuple[float, float]], taken: Sequence[Line]) -> bool:

@@ -57,6 +57,10 @@ _SCRIPT = re.compile(r"^\S{1,2}$")
 # every row's, in a table of this many such rows or more
 _KEYED_ROWS = 4
 _KEYED_SHARE = 0.1
+# a line ending with one of these signs goes on under it: its number is on the next line
+_OPERATORS = ("<", ">", "≤", "≥", "=", "±", "×")
+# a number and the words after it ("10 pt one", "30 days after"): a phrase's words, no value
+_NUMBER_PHRASE = re.compile(r"^\d[\d.,]*\s?[A-Za-z]*\s+[a-z]{3,}")
 _NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
 
 
@@ -246,23 +250,35 @@ def _hangs_under(
     row above fills, holds no value, and in each column it fills the line above was wrapped (the
     first word of the line under it would not have fit after it) in the middle of a phrase: it
     breaks a word or ends with a comma, or it holds words and the line under it goes on in lower
-    case. A row of a group under its label ("Severity | severe" then "| mild") opens a cell of one
-    word that ends nothing: it stays a row. So does the first line of a cell of the ``following``
-    row, whose label is set in the middle of the row's height (on a line beside none of the cell's,
-    or beside one that goes on in lower case)."""
+    case (or with a number and words, "10 pt one", under a paragraph's line). A row of a group
+    under its label ("Severity | severe" then "| mild") opens a cell of one word that ends
+    nothing: it stays a row. So does the first line of a cell of the ``following`` row, whose
+    label is set in the middle of the row's height (on a line beside none of the cell's, or beside
+    one that goes on in lower case), where that line was wrapped into the one under it: a
+    paragraph's last line leaves room for the next word."""
     mine, theirs = row_columns(row, edges), row_columns(above, edges)
-    if first in mine or first not in theirs or not mine or not mine <= theirs or any(VALUE.match(line.text) for line in row.lines):
+    if first in mine or first not in theirs or not mine or not mine <= theirs:
+        return False
+    # a line cut into pieces at its stretched spaces is read whole ("number and ≥ 0.5% has ...");
+    # a value under a line that ends with an operator ("ploidy <" over "2.6") goes on from it
+    lowest = {column: (_lowest_line(above, column, edges).text.rstrip(), _lowest_line(row, column, edges).text) for column in mine}
+    if any(VALUE.match(text) and not _NUMBER_PHRASE.match(text) and not over.endswith(_OPERATORS) for over, text in lowest.values()):
         return False
     if following is not None and first in row_columns(following, edges):
         below = [line for line in following.lines if column_of(line, edges) in mine]
-        if not mine <= row_columns(following, edges) or any(GOES_ON.match(line.text) for line in below):
+        if not mine <= row_columns(following, edges):
+            return False
+        # the line is that cell's first only where it was wrapped into the line under it
+        if any(GOES_ON.match(line.text) for line in below) and all(_wrapped(row, following, column, edges, right, 2) for column in mine):
             return False
     for column in mine:
         if not _wrapped(above, row, column, edges, right, 2):
             return False
-        over = max((line for line in above.lines if column_of(line, edges) == column), key=lambda line: line.top).text.rstrip()
-        under = min((line for line in row.lines if column_of(line, edges) == column), key=lambda line: line.x0).text
-        if not (over.endswith(("-", ",")) or (" " in over and GOES_ON.match(under))):
+        over, under = lowest[column]
+        # a sentence goes on in lower case, or with a number and the words after it where the
+        # line over it is a paragraph's ("... from the original single" over "10 pt one")
+        phrase = _NUMBER_PHRASE.match(under) and len(over) >= _PARAGRAPH_LINE
+        if not (over.endswith(("-", ",", *_OPERATORS)) or (" " in over and (GOES_ON.match(under) or phrase))):
             return False
     return True
 

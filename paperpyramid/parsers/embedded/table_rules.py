@@ -34,6 +34,8 @@ _THIN = 2.5
 _HUG = 1.5
 # a stop or a bracket beside a word, outside its box, is this share of the text size wide at most
 _MARK = 0.4
+# the stops and brackets a word may carry outside the box of the code it prints
+_PUNCTUATION = ".,;:!?()[]{}'\"’”“‘"
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +174,19 @@ def _among_words(line: Line, x0: float, x1: float) -> bool:
     """Whether ``x0`` falls at a word's start of ``line`` and ``x1`` at a word's end, or a
     stop or a bracket's width inside it (never a column's padding past its words, nor in the
     middle of a word: a grid's side across a line read over two cells)."""
-    words, mark = line.words or [], _MARK * line.size
-    return any(a - _HUG <= x0 <= a + mark for _, a, _ in words) and any(b - mark <= x1 <= b + _HUG for _, _, b in words)
+    words, size = line.words or [], line.size
+    return any(a - _HUG <= x0 <= a + _marks(text, size, opening=True) for text, a, _ in words) and any(
+        b - _marks(text, size, opening=False) <= x1 <= b + _HUG for text, _, b in words
+    )
+
+
+def _marks(word: str, size: float, *, opening: bool) -> float:
+    """How far into ``word`` a box of the code it prints may start (or end): a mark's width, and
+    where the word opens (or ends) with stops or brackets set outside the box, theirs and the
+    box's padding ("model.homozygous=FALSE)." boxed but for its ")." in a larger type)."""
+    stripped = word.lstrip(_PUNCTUATION) if opening else word.rstrip(_PUNCTUATION)
+    marks = len(word) - len(stripped)
+    return _MARK * size * max(1, marks) + (_HUG if marks > 1 else 0.0)
 
 
 def on_page(rule: Rule, page_bbox: BBox) -> bool:
