@@ -131,8 +131,8 @@ def test_the_first_long_paragraph_under_the_texts_opening_is_no_abstract() -> No
     pieces = [
         _block("DANTE-Herbsttagung 2011 Uwe Lück", size=10.6),
         _block("Das Bündel versucht sich an", size=9.7),
-        _block("Satz in TeX-Qualität bei möglichst wenig Auszeichnung, das kann durch Zeichenketten", size=9.7),
-        _block("Mit derselben Absicht verwendete man die Skriptsprache awk zur Kommentierung. " * 8, size=9.7),
+        _block("Gute Texte mit wenig Aufwand zu setzen, das war der Wunsch der ersten Tagung", size=9.7),
+        _block("Mit demselben Ziel schrieb man kleine Programme für die Auswertung der Listen. " * 8, size=9.7),
     ]
     document = Document(pages=1)
     assert _abstract(document, pieces, 9.7) == pieces and document.abstract is None
@@ -144,8 +144,8 @@ def test_the_first_long_paragraph_under_the_texts_opening_is_no_abstract() -> No
 def test_an_abstract_set_smaller_than_the_body_keeps_its_notes_above() -> None:
     """Hindawi: the correspondence and copyright lines over the unlabelled abstract, all in 8.5 pt."""
     front = [
-        _block("Correspondence should be addressed to Helen M. Burke, helenburke1@rcsi.ie", size=8.5),
-        _block("Copyright © 2010 Nuala E. Tully et al. This is an open access article distributed under the licence.", size=8.5),
+        _block("Correspondence should be addressed to Anna Berg, anna.berg@example.org", size=8.5),
+        _block("Copyright © 2010 Carl Dahl et al. This is an open access article distributed under the licence.", size=8.5),
         _block("Objectives. Patient experiences of structured heart failure rehabilitation were studied. " * 6, size=8.5),
     ]
     document = Document(pages=1)
