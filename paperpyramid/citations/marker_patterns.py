@@ -31,6 +31,7 @@ __all__ = [
     "glued_to_names",
     "label_key",
     "letter_labels",
+    "named_references",
     "numbered_names",
     "numbers_in",
     "numeric_brackets",
@@ -174,6 +175,28 @@ def numeric_brackets(text: str) -> list[Marker]:
         if after[:1] in _MATH_AFTER or after.startswith(("(", "[")):
             continue
         found.append(Marker(match.start(), match.end(), numbers=numbers))
+    return found
+
+
+#: the works a sentence names by their numbers, as Nature's journals and many biomedical ones print
+#: them on the line beside their superscripts: "ref. 12", "refs 3,4", "refs. 5–7", "Refs 3 and 8";
+#: "ref"/"refs" only (in lower case or capitalised, with a point or a space before the number), so a
+#: gene's "REF1" or "Ref-1", a "ref." column or "Ref. Seq." and a "ref. genome" (no number) are none
+_NAMED_REFS = re.compile(
+    rf"(?<![\w\-/])[Rr]efs?(?:\.\s?|\s)(?P<list>\d{{1,3}}(?:\s?[{_DASH}]\s?\d{{1,3}})?"
+    rf"(?:(?:\s?,\s?|,?\s(?:and|&)\s)\d{{1,3}}(?:\s?[{_DASH}]\s?\d{{1,3}})?)*)(?![\w%°′'’])(?![.,:]\d)"
+)
+
+
+def named_references(text: str) -> list[Marker]:
+    """The numbers a sentence names its works by, "ref. 12", "(refs 3,4)", "see refs 3 and 8"
+    (:data:`_NAMED_REFS`): read in a paper whose list is numbered, beside its superscripts or
+    brackets, where they name entries as plainly as a marker does."""
+    found: list[Marker] = []
+    for match in _NAMED_REFS.finditer(text):
+        numbers = _numbers(re.sub(r",?\s(?:and|&)\s", ",", match.group("list")))
+        if numbers is not None:
+            found.append(Marker(match.start("list"), match.end(), numbers=numbers))
     return found
 
 

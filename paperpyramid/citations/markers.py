@@ -13,9 +13,11 @@ that is a label of the list, a name and year that is an entry's first author and
 the style with most wins; a document with no style clearly present gets no citations.
 
 Precision comes before recall: a marker becomes a citation only if every number or item in it
-resolves; numbers in a formula or a table block, after "Fig."/"Eq."/"range", inside maths
-("[0, 1]", "x[3]") are never read; superscripts are only read in a paper cited that way, and
-there only where they keep to the order of first citation that numbered-by-citation lists keep.
+resolves; numbers in a formula, after "Fig."/"Eq."/"range", inside maths ("[0, 1]", "x[3]")
+are never read, nor a table's but bracketed after a word of its cell in a paper cited by brackets
+(:func:`_in_cells`); "ref. 12", "refs 3 and 8" are read once a numbered style is chosen
+(:func:`_named`); superscripts are only read in a paper cited that way, and there only where
+they keep to the order of first citation that numbered-by-citation lists keep.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from paperpyramid.citations.marker_patterns import (
     author_year,
     glued_to_names,
     letter_labels,
+    named_references,
     numbered_names,
     numeric_brackets,
     paren_superscripts,
@@ -58,6 +61,8 @@ SUPERSCRIPT_COVERAGE = 0.25
 ORDERED_SHARE = 0.7
 _REFERENCES_NUMBER = "ref"
 _SKIPPED_KINDS = {"formula", "table"}
+#: a word of a table's cell just before a bracketed citation ("CET [21]", "et al. [4]")
+_WORD_IN_CELL = re.compile(r"[^\W\d_]{2,}\.?,?\s$")
 #: a block of this many words at most may be a line of author names
 _NAME_WORDS = 12
 _NAME_CHARS = 200
@@ -116,6 +121,12 @@ def link_markers(document: Document) -> MarkerCounts:
     if style == "label":  # an entry's key is the label it is cited by
         for label, index in letters.items():
             references[index].key = references[index].key or label
+    if style == "numeric":
+        candidates[style] += [
+            _Found(block, m, _by_number(m, labels)) for block in _table_blocks(document.sections) for m in _in_cells(block.text)
+        ]
+    if style in ("numeric", "superscript"):
+        candidates[style] += _named(blocks if style == "numeric" else raised_blocks, candidates[style], labels)
     assign_keys(references, numbered=style not in ("author-year", "label"))
     linked = 0
     for found in candidates[style]:
@@ -198,6 +209,20 @@ def _body_blocks(sections: list[Section]) -> Iterator[Block]:
                 yield block
 
 
+def _table_blocks(sections: list[Section]) -> Iterator[Block]:
+    for section in sections:
+        if section.number != _REFERENCES_NUMBER:
+            yield from (block for block in section.blocks if block.kind == "table")
+
+
+def _in_cells(text: str) -> list[Marker]:
+    """Bracketed numbers in a table's caption and cells that follow a word of their cell ("CET [21]",
+    "ramiprilat and others [27]", "PubLayNet [38]"): a table that compares works cites them so. Read
+    only once the paper is known to cite by brackets; a cell's own numbers ("12 [8, 15]", an
+    interquartile range; "A[0]", code) follow a number or are glued, and are none."""
+    return [marker for marker in numeric_brackets(text) if _WORD_IN_CELL.search(text, max(0, marker.start - 40), marker.start)]
+
+
 def _superscript_blocks(sections: list[Section]) -> Iterator[Block]:
     """Body blocks after the front matter: the untitled sections before the first titled one
     (and the abstract) hold author and affiliation marks ("Leal1,2"), never citations; an
@@ -248,6 +273,22 @@ def _raised(block: Block, named: dict[str, int], seen: bool) -> list[Marker]:
         if not kept or marker.start >= kept[-1].end:
             kept.append(marker)
     return kept
+
+
+def _named(blocks: list[Block], found: list[_Found], labels: dict[int, int]) -> list[_Found]:
+    """The works a sentence names by number ("ref. 12", "refs 3 and 8",
+    :func:`~paperpyramid.citations.marker_patterns.named_references`) in a paper cited by numbers,
+    where no marker of its style already covers them. Read once the style is chosen, so they
+    never choose it: a paper cited by superscripts names a few works this way on the line."""
+    taken: dict[int, list[Marker]] = {}
+    for item in found:
+        taken.setdefault(id(item.block), []).append(item.marker)
+    named: list[_Found] = []
+    for block in blocks:
+        for marker in named_references(block.text):
+            if not any(other.start < marker.end and marker.start < other.end for other in taken.get(id(block), [])):
+                named.append(_Found(block, marker, _by_number(marker, labels)))
+    return named
 
 
 def _by_number(marker: Marker, labels: dict[int, int]) -> list[int] | None:
