@@ -15,17 +15,24 @@ name, in its column (:func:`_in_turn`), and a line that opens with an author's n
 author the address after it (:func:`_opening_names`: "Andrew Baumann, Microsoft Research");
 else a single affiliation is every author's, a corresponding author's star aside; marks that
 point nowhere give nothing. A corresponding author's line under the names does not end the
-affiliations set under it.
+affiliations set under it. Where the affiliations are keyed by letters (Elsevier's
+"Anna Berga,b" over "aDepartment …" / "b …"), each author gets those of the letters after the
+name, the letters stripped.
+
+The authors' e-mail addresses are read from the same page (:func:`attach_emails`): each goes to
+the author it names, and none where that is unsure.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from paperpyramid.dates import date_alone
 from paperpyramid.document import Author
 from paperpyramid.parsers.embedded.author_names import mostly_names, split_names
+from paperpyramid.parsers.embedded.authors import letter_keys
 from paperpyramid.parsers.embedded.blocks import KNOWN_HEADINGS, Block
 from paperpyramid.parsers.embedded.layout import Line
 
@@ -34,10 +41,12 @@ _INSTITUTION = re.compile(
     r"corporation|clinic|ministry|group|research|council|foundation|inc\b|ltd\b|gmbh)",
     re.I,
 )
-# where the affiliations end: correspondence, e-mail, dates, editor, licence, keywords, a document's version ("v1.1.0")
+# where the affiliations end: correspondence, e-mail, dates, editor, licence, keywords, a document's version ("v1.1.0",
+# "This version was compiled on …"), Elsevier's article-info box and its letterspaced "A B S T R A C T"
 _END = re.compile(
     r"^\s*\(?(\*|✉|correspond|received|accepted|published|submitted|academic editor|edited by|editor\b|copyright|©|"
-    r"citation|open access|key ?words|how to cite|first published|abstract|summary|background|v(?:ersion)?\s?\d+(?:\.\d+)+\s*$)",
+    r"citation|open access|key ?words|how to cite|first published|abstract|summary|background|v(?:ersion)?\s?\d+(?:\.\d+)+\s*$"
+    r"|this version\b|article info\b|a b s t r a c t\b)",
     re.I,
 )
 # the corresponding author's line, which ends the affiliations after them, not before them
@@ -58,7 +67,9 @@ def attach_affiliations(authors: Sequence[Author], blocks: list[Block], title_en
     """Set ``author.affiliation`` from the title page's affiliation lines (see the module)."""
     if not authors or title_end < 0:
         return
-    entries, zone, owned = _entries(blocks, title_end, {author.name for author in authors})
+    keys = "".join(sorted(letter_keys(blocks, title_end)))
+    entries, zone, owned = _entries(blocks, title_end, {author.name for author in authors}, keys)
+    attach_emails(authors, blocks, title_end, zone)
     if not entries:
         return
     if list(entries) == [None]:
@@ -70,8 +81,101 @@ def attach_affiliations(authors: Sequence[Author], blocks: list[Block], title_en
         return
     for author in authors:
         found = [entries[mark] for mark in _marks_of(author.name, zone) if mark in entries]
+        found += [entries[mark] for mark in _letters_of(author.name, zone, keys) if mark in entries]
         if found and not author.affiliation:
             author.affiliation = "; ".join(dict.fromkeys(found))
+
+
+# an e-mail address, or a braced group of local parts sharing one domain ("{anna,carl}@x.org"); a
+# footnote's digit glued in front by the text layer is no part of it ("1sanders@fs.tum.de")
+_EMAIL = re.compile(
+    r"\{(?P<group>[\w.+-]+(?:\s*[,;|]\s*[\w.+-]+)+)\}\s?@\s?(?P<domain>[\w-]+(?:\.[\w-]+)+)|(?<![\w.+-])\d?(?P<one>[A-Za-z_][\w.+-]*@[\w-]+(?:\.[\w-]+)+)"
+)
+# the owner named in brackets after an address: "(Alina G. Meresescu)", "(M.-S.H.)"
+_OWNER = re.compile(r"\s?\((?P<owner>[^()@]{2,60})\)")
+
+
+def attach_emails(authors: Sequence[Author], blocks: list[Block], title_end: int, zone: str = "") -> None:
+    """Set ``author.email`` from the addresses printed on the title page: each to the author
+    named in brackets after it, or whose name or initials its local part spells
+    ("meresescu", "jsmith", "a.berg"); a braced group's in order where it holds one per author
+    and names nobody else; a corresponding author's line with one address, under names of
+    which one alone is starred, to that author. Nothing where the owner is unsure (two
+    authors match, or none)."""
+    if not authors or title_end < 0:
+        return
+    page = blocks[title_end].page
+    text = _spelled_out(" ".join(block.text for block in blocks[title_end + 1 :] if block.page == page))
+    if "@" not in text:
+        return
+    given: dict[int, str] = {}
+    loose: list[str] = []
+    for found in _EMAIL.finditer(text):
+        if found.group("group"):
+            locals_ = [part.strip() for part in re.split(r"[,;|]", found.group("group"))]
+            owners = [_owner_by_local(local, authors) for local in locals_]
+            if len(locals_) == len(authors) and all(owner in (None, index) for index, owner in enumerate(owners)):
+                owners = list(range(len(authors)))
+            for local, owner in zip(locals_, owners, strict=True):
+                if owner is not None:
+                    given.setdefault(owner, f"{local}@{found.group('domain')}")
+            continue
+        address = found.group("one").rstrip(".")
+        named = _OWNER.match(text, found.end())
+        owner = _owner_by_name(named.group("owner"), authors) if named else None
+        owner = owner if owner is not None else _owner_by_local(address.split("@")[0], authors)
+        if owner is None:
+            loose.append(address)
+        elif address not in given.values():
+            given.setdefault(owner, address)
+    starred = [index for index, author in enumerate(authors) if set(_marks_of(author.name, zone)) & {"*", "∗"}]
+    if len(loose) == 1 and not given and len(starred) == 1 and re.search(r"correspond|[*∗]", text, re.I):
+        given[starred[0]] = loose[0]
+    for index, address in given.items():
+        authors[index].email = authors[index].email or address
+
+
+def _folded(text: str) -> str:
+    """Lower case, accents and marks off: the letters an e-mail's local part spells a name with."""
+    return re.sub(r"[^a-z]", "", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower())
+
+
+def _owner_by_local(local: str, authors: Sequence[Author]) -> int | None:
+    """The one author whose name the local part spells: a whole part of the name ("meresescu",
+    "alireza.gharabaghi"; a compound surname run together, "demarchis"), or the initials before
+    the surname ("jsmith", "j.a.smith"), or the surname and first initial ("smithj")."""
+    pieces = {_folded(piece) for piece in re.split(r"[._+-]", local) if len(_folded(piece)) >= 3}
+    whole = _folded(local)
+    matches = []
+    for index, author in enumerate(authors):
+        words = [_folded(word) for word in re.split(r"[\s.-]+", author.name) if _folded(word)]
+        if not words:
+            continue
+        surname = words[-1]
+        compound = "".join(words[1:]) if len(words) > 2 else ""
+        spelled = {word for word in words if len(word) >= 3} | ({compound} if compound else set())
+        initials = "".join(word[0] for word in words[:-1])
+        every = initials + surname[0]  # all the initials: "jcc" for John C. Collins
+        if (
+            spelled & pieces
+            or whole in {initials + surname, initials[:1] + surname, surname + initials[:1], "".join(words)}
+            or (len(every) >= 3 and whole == every)
+        ):
+            matches.append(index)
+    return matches[0] if len(matches) == 1 else None
+
+
+def _owner_by_name(owner: str, authors: Sequence[Author]) -> int | None:
+    """The author named in brackets after an address, by the name or its initials ("M.-S.H.")."""
+    folded = _folded(owner)
+    capitals = re.sub(r"[^A-Z]", "", owner)
+    found = [
+        index
+        for index, author in enumerate(authors)
+        if folded == _folded(author.name)
+        or (len(capitals) >= 2 and capitals == re.sub(r"[^A-Z]", "", author.name) and folded == capitals.lower())
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def _keyed(authors: Sequence[Author], zone: str) -> bool:
@@ -82,11 +186,14 @@ def _keyed(authors: Sequence[Author], zone: str) -> bool:
     return bool(marked) and not (len(marked) == 1 and set(marked[0]) <= {"*", "∗"})
 
 
-def _entries(blocks: list[Block], title_end: int, names: set[str]) -> tuple[dict[str | None, str], str, dict[str, str]]:
+def _entries(blocks: list[Block], title_end: int, names: set[str], keys: str = "") -> tuple[dict[str | None, str], str, dict[str, str]]:
     """The affiliations by their mark (``None``: unmarked), the author zone's text, and each
     author's address where they are set in turn (:func:`_in_turn`); a line of the authors'
     ``names`` is the zone's wherever it comes (names over their address in one block, a name
-    under an address set above it), never an address's."""
+    under an address set above it), never an address's. Where the affiliations are keyed by
+    letters (``keys``: Elsevier's "aDebian Project, …" / "a Department of …"), a line that opens
+    with one starts an affiliation, an institution word or not."""
+    keyed = re.compile(rf"^([{keys}])\s?(?=[A-Z][A-Za-z])") if keys else None
     title = blocks[title_end]
     page_blocks = [block for block in blocks[title_end + 1 :] if block.page == title.page]
     markers = [block for block in page_blocks if _MARK_BLOCK.match(block.text)]
@@ -108,7 +215,12 @@ def _entries(blocks: list[Block], title_end: int, names: set[str]) -> tuple[dict
         if known or block.kind in ("caption", "formula") or (stream and block.kind == "heading" and not _INSTITUTION.search(text)):
             break  # names set in a heading's style are not yet told from headings: they stay in the zone
         if not stream:
-            if not (_INSTITUTION.search(text) or _START.match(text)):
+            if _prose(text) and not (_START.match(text) or _LINE_MARK.match(text)):
+                break  # the abstract or the body, unlabelled: a "research" in its sentences starts no affiliation
+            # where places are keyed by letters, a block that opens with none and names two authors is the
+            # byline, whatever its roles say (cas-dc: "Sir J.K. Krishnana,c,∗,1 (Researcher), Han Thaneb,d, …")
+            byline = keyed is not None and not keyed.match(text) and sum(name in text for name in names) >= 2
+            if byline or not (_INSTITUTION.search(text) or _START.match(text) or (keyed and keyed.match(text))):
                 zone.append(text)
                 named += [(line, split_names(line.text)) for line in block.lines if _names_line(line.text, names)]
                 if len(zone) > 12:
@@ -130,6 +242,7 @@ def _entries(blocks: list[Block], title_end: int, names: set[str]) -> tuple[dict
             bare, opening = _opening_names(line.text, names)
             owners = opening or owners
             text = _LINE_MARK.sub(lambda found: f"{found.group(1) or found.group(2)} ", _without_emails(bare))
+            text = keyed.sub(r"\1", text) if keyed else text  # "a Department" as "aDepartment": one form to cut at
             if not text:
                 continue
             mark = next((m.text.strip() for m in markers if abs(m.top - line.top) <= 4 and 0 <= line.x0 - m.lines[-1].x1 < 12), None)
@@ -140,8 +253,16 @@ def _entries(blocks: list[Block], title_end: int, names: set[str]) -> tuple[dict
         if ended:
             break
     if names <= set(led):  # every author's name opens the address lines that follow it
-        return _split(" ".join(stream)), " ".join(zone), {name: " ".join(lines).strip(" ,;") for name, lines in led.items()}
-    return _split(" ".join(stream)), " ".join(zone), _in_turn(named, placed, names)
+        return _split(" ".join(stream), keys), " ".join(zone), {name: " ".join(lines).strip(" ,;") for name, lines in led.items()}
+    return _split(" ".join(stream), keys), " ".join(zone), _in_turn(named, placed, names)
+
+
+def _prose(text: str) -> bool:
+    """Whether ``text`` is a paragraph of sentences: long, and most of its words in lower case,
+    as no list of names or of institutions is (Scientific Reports' unlabelled abstract and
+    introduction under the names, the affiliations at the page's foot)."""
+    words = text.split()
+    return len(text) > 400 and sum(word[:1].islower() for word in words) > 0.5 * len(words)
 
 
 def _in_turn(named: list[tuple[Line, list[str]]], placed: list[tuple[Line, str]], names: set[str]) -> dict[str, str]:
@@ -190,6 +311,7 @@ def _without_emails(text: str) -> str:
     """A line without its e-mail addresses ("Italy; E-Mails: a@b.it (A.B.)" -> "Italy"), and the
     owner's initials in brackets after each ("Korea; ab@skku.edu (M.-S.H.)" -> "Korea"); what
     is left of a line of addresses alone (an underscore read as a space leaves pieces) goes too."""
+    text = _spelled_out(text)
     kept = re.split(r"\b(?:e-?mails?|email addresses)\b\s*:?", re.sub(r"\{[^}]*\}\S*", " ", text), maxsplit=1, flags=re.I)[0]
     kept = re.sub(r"(?<=\S@\S)(\S*)\s*\([A-Z][A-Z.\s-]{0,15}\)", r"\1", kept)
     kept = " ".join(word for word in kept.split() if "@" not in word and "{" not in word and "}" not in word)
@@ -198,10 +320,21 @@ def _without_emails(text: str) -> str:
     return kept.strip(" ;,") if any(word[:1].isupper() for word in kept.split()) else ""
 
 
-def _split(text: str) -> dict[str | None, str]:
-    """The stream of affiliation lines cut at each mark."""
+# an address spelled out against harvesters: "jcc8 at psu dot edu", "t68 at nikhef dot nl"
+_SPELLED = re.compile(r"\b([\w.+-]+) at ([\w-]+(?: dot [\w-]+)+)\b")
+
+
+def _spelled_out(text: str) -> str:
+    """``text`` with each spelled-out address written as one ("jcc8 at psu dot edu" -> "jcc8@psu.edu")."""
+    return _SPELLED.sub(lambda found: f"{found.group(1)}@{found.group(2).replace(' dot ', '.')}", text) if " dot " in text else text
+
+
+def _split(text: str, keys: str = "") -> dict[str | None, str]:
+    """The stream of affiliation lines cut at each mark; a key letter marks one only glued to
+    the place's first word ("bNICTA, … cQueensland University"), as a word "a" never is."""
     text = " ".join(text.split())
-    starts = list(_START.finditer(text))
+    start = re.compile(rf"{_START.pattern}|(?:^|(?<=[\s,;]))(?P<letter>[{keys}])(?=[A-Z][A-Za-z])") if keys else _START
+    starts = list(start.finditer(text))
     if not starts:
         return {None: text.strip(" ,;")} if text else {}
     entries: dict[str | None, str] = {}
@@ -211,7 +344,7 @@ def _split(text: str) -> dict[str | None, str]:
         stop = starts[index + 1].start() if index + 1 < len(starts) else len(text)
         piece = _NAMES.split(text[match.end() : stop], maxsplit=1)[0].strip(" ,;")
         if piece:
-            entries[match.group("mark")] = piece
+            entries[match.group("mark") or match.group("letter")] = piece
     return entries
 
 
@@ -222,4 +355,14 @@ def _marks_of(name: str, zone: str) -> list[str]:
     return re.findall(rf"\d{{1,2}}|[{_SYMBOLS}α-ω]", match.group("marks")) if match else []
 
 
-__all__ = ["attach_affiliations"]
+def _letters_of(name: str, zone: str, keys: str) -> list[str]:
+    """The key letters printed right after ``name`` in the author zone, glued or a space apart
+    ("Berga,b", "Collins a and"): a letter that no word goes on from."""
+    if not keys:
+        return []
+    surname = name.split()[-1]
+    match = re.search(rf"{re.escape(surname)}\s?(?P<marks>(?:[{keys}](?![A-Za-z])|[,*∗†‡]\s?(?=[{keys}*∗†‡]))+)", zone)
+    return re.findall(rf"[{keys}]", match.group("marks")) if match else []
+
+
+__all__ = ["attach_affiliations", "attach_emails"]

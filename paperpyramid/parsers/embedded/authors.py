@@ -85,7 +85,7 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
     among the contributors; a group named elsewhere in the zone is left out (an affiliation's
     "Machine Learning Group")."""
     zone = _author_zone(blocks, title_end) if title_end >= 0 else ""
-    keys = _letter_keys(blocks, title_end)
+    keys = letter_keys(blocks, title_end)
     printed = _without_letter_marks(split_names(_APART_MARK.sub(r"\1", zone) if keys else zone), keys)
     printed = (_margin_names(blocks, title_end) if title_end >= 0 else []) or printed
     slotted = _conjunction_lines(blocks, title_end)
@@ -117,7 +117,7 @@ _APART_MARK = re.compile(r"(?<=[a-z]) ([a-h])(?=\s*(?:,|\band\b|&|$))")
 _WEB = re.compile(r"https?:|\bwww\s?\.")
 
 
-def _letter_keys(blocks: list[Block], title_end: int) -> set[str]:
+def letter_keys(blocks: list[Block], title_end: int) -> set[str]:
     """The letters that key the affiliations under the title, where they are letters: each opens
     an affiliation's line or follows a semicolon or comma in it, set close to the place's first
     word, or stands alone as its own small block before it (pinp: "a" "http://…"); an affiliation
