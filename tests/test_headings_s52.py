@@ -175,6 +175,20 @@ def test_a_line_cut_at_a_stretched_sentence_space_is_one_line() -> None:
     assert len(blocks) == 1 and "sys- tems. Recent Transformer" in " ".join(line.text for line in blocks[0].lines)
 
 
+def test_a_rejoined_line_keeps_both_halves_raised_numbers() -> None:
+    """The second half's superscript marks join the line's, or its citations would be refused."""
+    lines = [
+        _at("Representation learning is a critical ingre-", 249, 89, 296),
+        _at("dient for natural language processing sys-", 261, 89, 296.5),
+        _at("tems.", 273, 89, 112, row=True),
+        _at("Recent Transformer4 language mod-", 273, 123, 296, row=True),
+        _at("els like BERT learn powerful textual repre-", 285, 89, 296),
+    ]
+    lines[2].raised, lines[3].raised = (), (("r", "4"),)
+    (block,) = split_blocks(lines, 9.8)
+    assert [line.raised for line in block.lines if "tems." in line.text] == [(("r", "4"),)]
+
+
 def test_cells_of_a_table_row_stay_apart() -> None:
     lines = [
         _at("Model Accuracy", 249, 89, 296),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.displays import DISPLAY, display_label
 from paperpyramid.parsers.embedded.layout import Line, LineGroup
+from paperpyramid.parsers.embedded.raised import joined_raised
 from paperpyramid.parsers.embedded.scripts import unspaced
 from paperpyramid.parsers.reference_headings import (
     is_reference_heading as is_reference_heading,  # re-exported: its one place is that module
@@ -448,6 +449,7 @@ def _rejoin_justified(lines: list[Line]) -> list[Line]:
         if after is not None and _justified_halves(line, after, lines[index - 1] if index else None, lines[index + 2 : index + 3]):
             line.text = f"{line.text} {after.text}"
             line.x1, line.bottom = after.x1, max(line.bottom, after.bottom)
+            line.raised = joined_raised(line.raised, after.raised)  # the second half's superscript marks too
             line.tags.discard("row")
             index += 1
         out.append(line)

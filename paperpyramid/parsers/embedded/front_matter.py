@@ -314,10 +314,12 @@ def _masthead(blocks: list[Block], index: int) -> bool:
     return False
 
 
-# a journal's name as a masthead prints it: "Journal of Invented Medicine", "Annals of …", "The Invented Journal"
+# a journal's name as a masthead prints it: "Journal of Invented Medicine", "Annals of …", "The Invented Journal";
+# the words after "of" are whole words apart (re.I: "and", "the" are words too), or a long title that fails at its
+# end ("Archives of …, 2019") would be tried in every split of its words
 _JOURNAL_NAME = re.compile(
     r"^(?:the\s+)?(?:[A-Z][\w&-]*\s+){0,4}(?:journal|annals|archives|bulletin|transactions)\s+(?:of|on|in|for)\s+"
-    r"(?:(?:[A-Z][\w&-]*|and|&|the|of|in|for)\s*){1,8}$|^(?:the\s+)?(?:[A-Z][\w&-]*\s+){1,5}journal$",
+    r"(?:(?:[A-Z][\w&-]*+|&)(?:\s+|$)){1,8}$|^(?:the\s+)?(?:[A-Z][\w&-]*\s+){1,5}journal$",
     re.I,
 )
 
