@@ -29,7 +29,7 @@ _NOTE = re.compile(
 # the first page's imprint, printed once (so not a running foot) inside the first section:
 # "Proceedings of the 58th Annual Meeting of the ACL, pages 2270–2282 ©2020 ..." and its dates; a
 # preprint's one line naming its venue ("To appear in 16th Workshop on Hot Topics in Operating
-# Systems.", batch 12; Elsevier's "Preprint submitted to Computational Statistics …")
+# Systems."; Elsevier's "Preprint submitted to Computational Statistics …")
 _IMPRINT = re.compile(
     r"^Proceedings of the\b.{0,200}\bpages \d+\s*[–-]\s*\d+|^[A-Z][a-z]+ \d{1,2}\s*[–-]\s*\d{1,2}, \d{4}\.?$|"
     r"^(?:To appear in|Preprint submitted to) [A-Z\d][^\n]{0,150}$"
