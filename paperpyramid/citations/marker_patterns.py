@@ -110,7 +110,7 @@ _VALUES_AFTER = re.compile(rf'\s*(?:"|{_NUMBER_VALUE}(?:\s+{_NUMBER_VALUE})+(?![
 _OUTPUT_BEFORE = re.compile(r"(?:^|\s)(?:##|\$[^\W\d][\w.$]*)\s*$")
 
 
-def _numbers(listed: str) -> list[int] | None:
+def numbers_in(listed: str) -> list[int] | None:
     """The numbers of "1, 4, 7–9" in order, ranges spelt out; None for a list that is no
     citation (a zero, a range running backwards or over 60 entries)."""
     numbers: list[int] = []
@@ -128,10 +128,6 @@ def _numbers(listed: str) -> list[int] | None:
     return list(dict.fromkeys(numbers))
 
 
-#: :func:`_numbers`, for :mod:`paperpyramid.citations.raised`
-numbers_in = _numbers
-
-
 def _word_before(text: str, position: int) -> str:
     match = re.search(r"([^\W\d_]+)\.?\s*$", text[max(0, position - 40) : position])
     return match.group(1).lower() if match else ""
@@ -142,7 +138,7 @@ def numeric_brackets(text: str) -> list[Marker]:
     "[e.g., 5–7, 11]"."""
     found: list[Marker] = []
     for match in _BRACKET.finditer(text):
-        numbers = _numbers(match.group("list"))
+        numbers = numbers_in(match.group("list"))
         if numbers is None or max(numbers) >= 1000:
             continue
         before = text[: match.start()].rstrip()
@@ -194,7 +190,7 @@ def named_references(text: str) -> list[Marker]:
     brackets, where they name entries as plainly as a marker does."""
     found: list[Marker] = []
     for match in _NAMED_REFS.finditer(text):
-        numbers = _numbers(re.sub(r",?\s(?:and|&)\s", ",", match.group("list")))
+        numbers = numbers_in(re.sub(r",?\s(?:and|&)\s", ",", match.group("list")))
         if numbers is not None:
             found.append(Marker(match.start("list"), match.end(), numbers=numbers))
     return found
@@ -207,7 +203,7 @@ _SUPER = re.compile(
     rf"(?![{_DASH}]\d)"  # "revtex4-1.cls": a version's digits, not a marker cut short of "4-1"
 )
 #: words a glued number belongs to: units, functions, numbered things
-NOT_SUPER_WORDS = _NOT_SUPER_WORDS = {
+NOT_SUPER_WORDS = {
     "fig", "figure", "figs", "table", "tab", "eq", "equation", "section", "sec", "step", "phase", "group", "day", "days", "week",
     "weeks", "month", "months", "year", "years", "sample", "site", "patient", "lane", "line", "type", "stage", "grade",
     "class", "level", "model", "version", "chapter", "exp", "experiment", "log", "ln", "sin", "cos", "tan", "max", "min",
@@ -246,13 +242,13 @@ def superscripts(text: str) -> list[Marker]:
             continue
         stem = word.rsplit("-", 1)[-1]  # "C-terminus5": the word the number follows
         plural = re.fullmatch(r"[A-Z]{2,}s", stem) is not None  # "OBPs17–21": an acronym's plural
-        numbers = _numbers(match.group("list"))
+        numbers = numbers_in(match.group("list"))
         # a list of two or more numbers is no name's part: "MgO20,21", "Sn11–17", "so on23–25"
         # cite; an acronym in capitals keeps its numbers ("TLR2,4", "CD4,8": TLR2 and TLR4)
         listed = numbers is not None and len(numbers) >= 2 and len(stem) >= 2 and not stem.isupper()
         if word != "al" and not plural and not listed and (len(stem) < 3 or any(char.isupper() for char in stem[1:])):
             continue
-        if numbers is None or (stem.lower() in _NOT_SUPER_WORDS and re.fullmatch(r"\d+", match.group("list"))):
+        if numbers is None or (stem.lower() in NOT_SUPER_WORDS and re.fullmatch(r"\d+", match.group("list"))):
             continue  # "Group2" names a group; "group4,6" cites two entries
         if match.group("punct") == "." and match.end() < len(text) and not re.match(r"\s+[A-Z(\[]|\s*$", text[match.end() :]):
             continue  # "shown.12 Next" ends a sentence; "ver.2 of" does not
@@ -298,7 +294,7 @@ def paren_superscripts(text: str) -> list[Marker]:
         start = match.start("list") if match.group("list") else match.start("ref")
         if match.group("list") and _inside_parentheses(text, start):
             continue  # the parenthesis closes one opened before: "(ISSR A12)", "(Arg97, Tyr355)", "f(x1)"
-        numbers = _numbers(listed.replace(")", ""))
+        numbers = numbers_in(listed.replace(")", ""))
         end = match.end()
         if not match.group("list") and listed.endswith(")") and _inside_parentheses(text, start):
             end -= 1  # "(Refs. 2–4)": the parenthesis is the sentence's
@@ -341,7 +337,7 @@ def glued_to_names(text: str, names: dict[str, int]) -> list[Marker]:
             continue
         for cut in range(len(token) - 1, 0, -1):
             if names.get(token[:cut], 0) >= _KNOWN_NAME and token[cut:].isdigit() and token[cut] != "0":
-                numbers = _numbers(token[cut:] + match.group("more"))
+                numbers = numbers_in(token[cut:] + match.group("more"))
                 if numbers is not None:
                     found.append(Marker(match.start("token") + cut, match.end(), numbers=numbers))
                 break

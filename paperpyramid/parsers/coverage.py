@@ -13,7 +13,6 @@ however well it is parsed.
 
 from __future__ import annotations
 
-import ctypes
 import re
 import unicodedata
 from collections import Counter
@@ -21,10 +20,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pypdfium2.raw as pdfium_c
-
 from paperpyramid.document import Document
-from paperpyramid.parsers.embedded.char_runs import _SPACED, CharRun, _letterspaced
+from paperpyramid.parsers.embedded.char_runs import letterspaced_joined
 from paperpyramid.parsers.embedded.scripts import one_word_each
 
 if TYPE_CHECKING:
@@ -121,41 +118,6 @@ def text_layer_words(
     finally:
         pdf.close()
     return layer_words(pages)
-
-
-def letterspaced_joined(raw: ctypes.c_void_p, text: Sequence[str]) -> Sequence[str]:
-    """A page's text (one string per pdfium character index) with the spaces pdfium writes
-    between letterspaced letters taken out, as the parser reads them ("R e f e r e n c e s" is
-    "References"), so that a letterspaced heading or code sample does not count a word per
-    letter that no parsed text holds. Only the stretches of single letters a space apart are
-    measured, each as one run through the parser's own rule (``char_runs._letterspaced``)."""
-    flat = text if isinstance(text, str) else "".join(ch if len(ch) == 1 else "\ufffc" for ch in text)
-    if len(flat) != pdfium_c.FPDFText_CountChars(raw) or not _SPACED.search(flat):
-        return text
-    rect = pdfium_c.FS_RECTF()
-    joined: list[str] | None = None
-    for match in _SPACED.finditer(flat):
-        run = CharRun()
-        for index in range(match.start(), match.end()):
-            ch = flat[index]
-            run.chars.append(ch)
-            if ch != " ":
-                pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect))
-                run.boxes.extend((rect.left, rect.right))
-                size = round(rect.top - rect.bottom, 1)
-                run.sizes[size] = run.sizes.get(size, 0) + 1
-        spaced = run.chars
-        kept = _letterspaced(run).chars
-        if len(kept) == len(spaced):
-            continue
-        joined = joined if joined is not None else list(text)
-        at = 0  # only spaces are taken out: a space of the stretch not at ``at`` in what is kept was dropped
-        for offset, ch in enumerate(spaced):
-            if at < len(kept) and kept[at] == ch:
-                at += 1
-            else:
-                joined[match.start() + offset] = ""
-    return text if joined is None else joined
 
 
 _NUMBERS = re.compile(r"\d+")

@@ -383,6 +383,41 @@ _WORD_GAP = 2.0
 _SPACED = re.compile(r"(?:(?<!\S)\w ){4,}\w(?!\S)")
 
 
+def letterspaced_joined(raw: ctypes.c_void_p, text: Sequence[str]) -> Sequence[str]:
+    """A page's text (one string per pdfium character index) with the spaces pdfium writes
+    between letterspaced letters taken out, as the parser reads them ("R e f e r e n c e s" is
+    "References"), so that a letterspaced heading or code sample does not count a word per
+    letter that no parsed text holds. Only the stretches of single letters a space apart are
+    measured, each as one run through the parser's own rule (:func:`_letterspaced`)."""
+    flat = text if isinstance(text, str) else "".join(ch if len(ch) == 1 else "\ufffc" for ch in text)
+    if len(flat) != pdfium_c.FPDFText_CountChars(raw) or not _SPACED.search(flat):
+        return text
+    rect = pdfium_c.FS_RECTF()
+    joined: list[str] | None = None
+    for match in _SPACED.finditer(flat):
+        run = CharRun()
+        for index in range(match.start(), match.end()):
+            ch = flat[index]
+            run.chars.append(ch)
+            if ch != " ":
+                pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect))
+                run.boxes.extend((rect.left, rect.right))
+                size = round(rect.top - rect.bottom, 1)
+                run.sizes[size] = run.sizes.get(size, 0) + 1
+        spaced = run.chars
+        kept = _letterspaced(run).chars
+        if len(kept) == len(spaced):
+            continue
+        joined = joined if joined is not None else list(text)
+        at = 0  # only spaces are taken out: a space of the stretch not at ``at`` in what is kept was dropped
+        for offset, ch in enumerate(spaced):
+            if at < len(kept) and kept[at] == ch:
+                at += 1
+            else:
+                joined[match.start() + offset] = ""
+    return text if joined is None else joined
+
+
 def _small_capitals(run: CharRun) -> CharRun:
     """The run, with capitals set smaller than its other letters counted at their size: small
     capitals. LaTeX's ``\\textsc`` with Times scales the capitals down (to 0.8), so a body line
