@@ -162,28 +162,25 @@ def _at(text: str, top: float, x0: float, x1: float, *, row: bool = False) -> Li
     return line
 
 
-def test_a_line_cut_at_a_stretched_sentence_space_is_one_line() -> None:
+def _cut_paragraph(second_half: str = "Recent Transformer language mod-") -> list[Line]:
     """SPECTER's abstract (ACL): "tems.   Recent Transformer language mod-" read as a row of two."""
-    lines = [
+    return [
         _at("Representation learning is a critical ingre-", 249, 89, 296),
         _at("dient for natural language processing sys-", 261, 89, 296.5),
         _at("tems.", 273, 89, 112, row=True),
-        _at("Recent Transformer language mod-", 273, 123, 296, row=True),
+        _at(second_half, 273, 123, 296, row=True),
         _at("els like BERT learn powerful textual repre-", 285, 89, 296),
     ]
-    blocks = split_blocks(lines, 9.8)
+
+
+def test_a_line_cut_at_a_stretched_sentence_space_is_one_line() -> None:
+    blocks = split_blocks(_cut_paragraph(), 9.8)
     assert len(blocks) == 1 and "sys- tems. Recent Transformer" in " ".join(line.text for line in blocks[0].lines)
 
 
 def test_a_rejoined_line_keeps_both_halves_raised_numbers() -> None:
     """The second half's superscript marks join the line's, or its citations would be refused."""
-    lines = [
-        _at("Representation learning is a critical ingre-", 249, 89, 296),
-        _at("dient for natural language processing sys-", 261, 89, 296.5),
-        _at("tems.", 273, 89, 112, row=True),
-        _at("Recent Transformer4 language mod-", 273, 123, 296, row=True),
-        _at("els like BERT learn powerful textual repre-", 285, 89, 296),
-    ]
+    lines = _cut_paragraph("Recent Transformer4 language mod-")
     lines[2].raised, lines[3].raised = (), (("r", "4"),)
     (block,) = split_blocks(lines, 9.8)
     assert [line.raised for line in block.lines if "tems." in line.text] == [(("r", "4"),)]
