@@ -52,7 +52,7 @@ from paperpyramid.parsers.embedded.authors import find_authors as find_authors  
 from paperpyramid.parsers.embedded.authors import mentions_version, version_alone
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.citation_lines import citation_lines as citation_lines  # the parser reads it here
-from paperpyramid.parsers.embedded.institutions import affiliation_like as affiliation_like  # read here by the glyph checks
+from paperpyramid.parsers.embedded.institutions import affiliation_like as affiliation_like  # headings and the parser read it here
 from paperpyramid.parsers.embedded.journal import CUE, DATE
 from paperpyramid.parsers.embedded.journal import find_journal as find_journal  # the parser reads it here
 from paperpyramid.parsers.embedded.layout import Page
