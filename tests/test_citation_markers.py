@@ -21,19 +21,9 @@ from paperpyramid.eval.citations import (
     score_labelled,
 )
 from paperpyramid.parsers.embedded.references import parse_reference
+from tests.citation_fixtures import NUMBERED
 from tests.conftest import DATA
 
-_NUMBERED = [
-    "Smith J, Jones K. Growth of seedlings under shade. J Ecol. 2019;12:1-9.",
-    "Lee A. Soil cores and what they hold. Soil Res. 2020;4:22-30.",
-    "Okafor C, Chen L, Rossi M. Pollinator visits in meadows. Oecologia. 2015;7:100-110.",
-    "Novak P. Alder carr hydrology. Wetlands. 2011;3:5-15.",
-    "Tanaka K, Silva E. Counting beetles at night. Insect Sci. 2008;9:40-48.",
-    "Byrne D. A field guide to moss. Bryologist. 2001;2:1-200.",
-    "Iyer R, Moreau A. Leaf litter decay rates. Ecosystems. 2017;5:60-70.",
-    "Haddad H. Mapping hedgerows from the air. Remote Sens. 2012;8:11-19.",
-    "Lindqvist S. Winter survival of voles. Mammal Rev. 2005;1:3-9.",
-]
 _AUTHOR_YEAR = [
     "Chen, L., Rossi, M. and Silva, E. (2018) Shade and seedlings. J. Ecol. 10, 1-9.",
     "Lee, A. (2020a) Soil cores and what they hold. Soil Res. 4, 22-30.",
@@ -67,7 +57,7 @@ def test_numbered_brackets_single_range_list_and_locator() -> None:
     document = _document(
         ["Shade slows growth [1]. Soil cores were taken as before [3–5], and as in [1, 4, 7–9].",
          "The method of [2, p. 4] was used, and see also [6]."],
-        _NUMBERED,
+        NUMBERED,
     )  # fmt: skip
     counts = link_markers(document)
     assert counts.style == "numeric"
@@ -93,7 +83,7 @@ def test_numbered_traps_are_not_citations() -> None:
             "In 2019 we sampled 4 sites; see Section 2 and Figure [5].",
             "[1] [2] [3]",
         ],
-        _NUMBERED,
+        NUMBERED,
         kinds=["paragraph", "paragraph", "paragraph", "paragraph", "table"],
     )
     link_markers(document)
@@ -108,21 +98,21 @@ def test_a_marker_right_after_a_closing_parenthesis_is_a_citation() -> None:
             "Markers such as C-reactive protein (CRP)[1,2] fell; f(x)[3] is an index.",
             "Seven arms were pooled (241 in the therapy group and 236 in the placebo group)[1–3,5], as before [4].",
         ],
-        _NUMBERED,
+        NUMBERED,
     )
     link_markers(document)
     assert _cites(document) == [("[1,2]", ["1", "2"]), ("[1–3,5]", ["1", "2", "3", "5"]), ("[4]", ["4"])]
 
 
 def test_a_number_beyond_the_list_is_not_added() -> None:
-    document = _document(["Seen before [1], [2] and [3], but not in [40] or [2, 41]."], _NUMBERED)
+    document = _document(["Seen before [1], [2] and [3], but not in [40] or [2, 41]."], NUMBERED)
     link_markers(document)
     assert [text for text, _ in _cites(document)] == ["[1]", "[2]", "[3]"]
 
 
 def test_split_off_reference_fragment_keeps_later_numbers() -> None:
     # the parser split entry 2's ISBN into an entry of its own; entry 3 is still [3]
-    references = [_NUMBERED[0], _NUMBERED[1], "ISBN 906832148X.", *_NUMBERED[2:5]]
+    references = [NUMBERED[0], NUMBERED[1], "ISBN 906832148X.", *NUMBERED[2:5]]
     document = _document(["As in [1] and [2], and unlike [3], [4] or [5]."], references)
     link_markers(document)
     by_key = {reference.key: reference.raw for reference in document.references}
@@ -186,7 +176,7 @@ def test_superscripts_glued_to_words() -> None:
             "Pollinators visit meadows4–6, unlike alder carr7. Voles survive winters.8 Beetles at night9.",
             "The pH7 buffer, CquiOBP1 and BL21 cells were used, with 5 mm2 wells and log2 ratios; Table1 lists them.",
         ],
-        _NUMBERED,
+        NUMBERED,
     )
     counts = link_markers(document)
     assert counts.style == "superscript"
@@ -203,7 +193,7 @@ def test_superscripts_glued_to_words() -> None:
 def test_glued_digits_out_of_citation_order_are_refused() -> None:
     document = _document(
         ["First growth1, then cores2, meadows3, carr4 and voles5, beetles6; the Alder9 site is a name."],
-        _NUMBERED,
+        NUMBERED,
     )
     link_markers(document)
     assert [keys for _, keys in _cites(document)] == [["1"], ["2"], ["3"], ["4"], ["5"], ["6"]]
@@ -212,7 +202,7 @@ def test_glued_digits_out_of_citation_order_are_refused() -> None:
 def test_superscripts_in_an_untitled_introduction_after_the_abstract() -> None:
     """Nature's journals print no "Introduction": the untitled section after the abstract is the
     body; the untitled one before it holds the authors' affiliation marks."""
-    document = _document(["Shade slows growth1. Cores hold carbon2,3. Meadows4 and carr5 differ."], _NUMBERED)
+    document = _document(["Shade slows growth1. Cores hold carbon2,3. Meadows4 and carr5 differ."], NUMBERED)
     introduction = document.sections[0]
     document.sections = [
         Section("", blocks=[Block("Ama Okafor1,2 and Erik Lindqvist3", page=1)]),
@@ -233,9 +223,9 @@ def test_a_printed_number_finds_its_entry_after_one_cut_in_two() -> None:
     def line(text: str, top: float) -> Line:
         return Line(text=text, page=2, x0=72, top=top, x1=540, bottom=top + 9, size=9, bold=False, italic=False, font="Times")
 
-    texts = ["1. " + _NUMBERED[0], "2. " + _NUMBERED[1][:30], "3. " + _NUMBERED[2], "4. " + _NUMBERED[3]]
+    texts = ["1. " + NUMBERED[0], "2. " + NUMBERED[1][:30], "3. " + NUMBERED[2], "4. " + NUMBERED[3]]
     references = split_references([line(text, 100 + 12 * index) for index, text in enumerate(texts)])
-    references.insert(2, parse_reference(_NUMBERED[1][30:]))  # the tail of entry 2, split off as an entry of its own
+    references.insert(2, parse_reference(NUMBERED[1][30:]))  # the tail of entry 2, split off as an entry of its own
     document = _document(["Shade slows growth [1], cores hold carbon [3] and meadows differ [4]."], [])
     document.references = references
     link_markers(document)
@@ -253,7 +243,7 @@ def test_a_list_numbered_without_brackets_or_points(style: str) -> None:
 
     superscript = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
     texts: list[str] = []
-    for number, raw in enumerate(_NUMBERED[:6], 1):
+    for number, raw in enumerate(NUMBERED[:6], 1):
         mark = style.format(n=number, sup=str(number).translate(superscript))
         texts += [mark + raw[:40], raw[40:]] if number == 2 else [mark + raw]
     texts.insert(3, "2019 Jan; 12 Suppl")  # a continuation that opens with numbers
@@ -270,13 +260,13 @@ def test_a_list_numbered_without_brackets_or_points(style: str) -> None:
 
 
 def test_documents_with_cites_or_keys_are_respected() -> None:
-    document = _document(["As in [1] and [2] and [3]."], _NUMBERED)
+    document = _document(["As in [1] and [2] and [3]."], NUMBERED)
     document.sections[0].blocks[0].cites.append(Cite(6, 9, ["b0"]))
     counts = link_markers(document)
     assert counts.skipped == "has cites"
-    assert [reference.key for reference in document.references] == [None] * len(_NUMBERED)
+    assert [reference.key for reference in document.references] == [None] * len(NUMBERED)
 
-    keyed = _document(["As in [1] and [2] and [3]."], _NUMBERED)
+    keyed = _document(["As in [1] and [2] and [3]."], NUMBERED)
     keyed.references[0].key = "smith-growth"
     link_markers(keyed)
     assert keyed.references[0].key == "smith-growth"
@@ -285,7 +275,7 @@ def test_documents_with_cites_or_keys_are_respected() -> None:
 
 def test_no_references_or_too_few_markers_adds_nothing() -> None:
     assert link_markers(Document(sections=[Section("Intro", blocks=[Block("As in [1].", page=1)])])).skipped == "no references"
-    sparse = _document(["Only one bracket [1] here."], _NUMBERED)
+    sparse = _document(["Only one bracket [1] here."], NUMBERED)
     assert link_markers(sparse).style == "none"
     assert _cites(sparse) == []
 

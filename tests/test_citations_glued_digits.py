@@ -17,7 +17,8 @@ import pytest
 
 from paperpyramid.citations.marker_patterns import author_year, superscripts
 from paperpyramid.citations.markers import link_markers
-from tests.test_citations_layouts import _CITATION_ORDER, _cites, _document
+from tests.citation_fixtures import CITATION_ORDER
+from tests.test_citations_layouts import _cites, _document
 
 
 @pytest.mark.parametrize(
@@ -41,7 +42,7 @@ def test_superscripts_in_prose_stay_beside_code_rules() -> None:
 
 
 # the vignette's list: ten entries numbered by an alphabetical bibliography style
-_TEN = _CITATION_ORDER[:10]
+_TEN = CITATION_ORDER[:10]
 
 
 def test_a_paper_cited_by_brackets_reads_no_glued_digits_as_citations() -> None:
@@ -73,7 +74,7 @@ def test_a_comma_before_et_al_is_no_part_of_the_name(text: str, names: tuple[str
 
 
 def test_a_short_note_citing_two_numbered_entries_is_linked() -> None:
-    document = _document(["In [1] and [2] varying objects are presented."], _CITATION_ORDER[:6], numbered=True)
+    document = _document(["In [1] and [2] varying objects are presented."], CITATION_ORDER[:6], numbered=True)
     assert link_markers(document).style == "numeric"
     assert _cites(document) == [("[1]", ["1"]), ("[2]", ["2"])]
 
@@ -87,7 +88,7 @@ def test_a_short_note_citing_two_numbered_entries_is_linked() -> None:
     ],
 )
 def test_fewer_markers_than_a_style_needs_stay_unlinked(paragraphs: list[str]) -> None:
-    document = _document(paragraphs, _CITATION_ORDER[:6], numbered=True)
+    document = _document(paragraphs, CITATION_ORDER[:6], numbered=True)
     assert link_markers(document).style == "none"
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from paperpyramid.citations.marker_patterns import named_references
 from paperpyramid.citations.markers import link_markers
-from paperpyramid.document import Block, Document, Section
-from paperpyramid.parsers.embedded.references import parse_reference
+from paperpyramid.document import Block, Document
+from tests.citation_fixtures import one_paragraph
 
 
 def _found(text: str) -> list[tuple[str, list[int]]]:
@@ -30,6 +30,21 @@ def test_nature_phrasings_name_their_numbers() -> None:
         ("2, 9 and 11", [2, 9, 11]),
         ("10", [10]),
     ]
+
+
+def test_one_reader_for_every_spelling() -> None:
+    """ "Ref."/"Refs." with a point and capital, as Japanese physics journals close them ("Ref. 3)",
+    "Refs. 1), 3)–5)"), ranges spelt out; a parenthesis the sentence opened is the sentence's."""
+    text = "gives Ref. 3). A textual citation (Refs. 2–4) and Ref. 8. Refs. 1), 3)–5) and (refs 6, 7) and Refs. 3-5."
+    assert _found(text) == [
+        ("3)", [3]),
+        ("2–4", [2, 3, 4]),
+        ("8", [8]),
+        ("1), 3)–5)", [1, 3, 4, 5]),
+        ("6, 7", [6, 7]),
+        ("3-5", [3, 4, 5]),
+    ]
+    assert _found("see Ref. 12.5 of the manual, refs. 7–3 backwards and ref. 0") == []
 
 
 def test_ref_in_other_senses_names_nothing() -> None:
@@ -53,12 +68,7 @@ _ENTRIES = [
 
 
 def _document(text: str, raised: tuple[tuple[str, str], ...] | None = None) -> Document:
-    entries = [parse_reference(f"{number}. {raw}") for number, raw in enumerate(_ENTRIES, 1)]
-    for number, entry in enumerate(entries, 1):
-        entry.key = str(number)
-    body = Section("Introduction", number="1", blocks=[Block(text, 1, raised=raised)])
-    listed = Section("References", number="ref", blocks=[Block(entry.raw, 2, "list_item") for entry in entries])
-    return Document(sections=[body, listed], references=entries)
+    return one_paragraph(text, _ENTRIES, raised)
 
 
 def _cites(document: Document) -> dict[str, list[str]]:
@@ -74,6 +84,18 @@ def test_a_paper_cited_by_raised_numbers_links_the_works_it_names_on_the_line() 
         link_markers(document)
         cites = _cites(document)
         assert cites["5"] == ["5"] and cites["6 and 8"] == ["6", "8"]
+
+
+def test_refs_with_and_link_both_numbers_in_a_paper_read_by_raised_type() -> None:
+    """ "Refs. 3 and 8" in a paper cited by superscripts linked 3 alone: the superscript reader
+    read "Refs. 3" itself and took the place of the reader of named works."""
+    text = "Seedlings grow1, roots spread2 and leaves turn4; Refs. 3 and 8 agree, and Ref. 5 too; shade slows them6,7."
+    raised = (("w", "1"), ("d", "2"), ("n", "4"), ("m", "6,7"))
+    for evidence in (raised, None):
+        document = _document(text, evidence)
+        assert link_markers(document).style == "superscript"
+        cites = _cites(document)
+        assert cites["3 and 8"] == ["3", "8"] and cites["5"] == ["5"] and "3" not in cites
 
 
 def test_a_paper_cited_by_brackets_links_them_too() -> None:

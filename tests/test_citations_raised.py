@@ -16,29 +16,15 @@ from pathlib import Path
 
 from paperpyramid.citations.markers import link_markers
 from paperpyramid.citations.raised import raised_markers
-from paperpyramid.document import Block, Document, Section
+from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.char_runs import raised_numbers
 from paperpyramid.parsers.embedded.parser import parse_pdf
-from paperpyramid.parsers.embedded.references import parse_reference
+from paperpyramid.parsers.embedded.raised import joined_raised
+from tests.citation_fixtures import CITATION_ORDER, one_paragraph
 from tests.pdf_maker import helvetica_page
 
 #: (text, font size, rise) pieces of one printed line, drawn one after another
 Piece = tuple[str, float, float]
-
-_ENTRIES = [
-    "Smith J, Jones K. Growth of seedlings under shade. J Ecol. 2019;12:1-9.",
-    "Lee A. Soil cores and what they hold. Soil Res. 2020;4:22-30.",
-    "Okafor C, Chen L, Rossi M. Pollinator visits in meadows. Oecologia. 2015;7:100-110.",
-    "Novak P. Alder carr hydrology. Wetlands. 2011;3:5-15.",
-    "Tanaka K, Silva E. Counting beetles at night. Insect Sci. 2008;9:40-48.",
-    "Byrne D. A field guide to moss. Bryologist. 2001;2:1-200.",
-    "Iyer R, Moreau A. Leaf litter decay rates. Ecosystems. 2017;5:60-70.",
-    "Haddad H. Mapping hedgerows from the air. Remote Sens. 2012;8:11-19.",
-    "Lindqvist S. Winter survival of voles. Mammal Rev. 2005;1:3-9.",
-    "Moreau A. Hedgerow birds in winter. Ibis. 2003;6:1-12.",
-    "Costa F. Moth counts under street lights. J Insect Conserv. 2016;3:2-9.",
-    "Walsh P. Bog moss growth rates. Mires Peat. 2010;5:1-7.",
-]
 
 
 def _up(text: str) -> Piece:
@@ -73,7 +59,7 @@ def _paper_pdf() -> bytes:
     y -= 12
     ops.append(f"BT /F1 13 Tf 72 {y:.2f} Td (References) Tj ET")
     y -= 18
-    for number, entry in enumerate(_ENTRIES, 1):
+    for number, entry in enumerate(CITATION_ORDER, 1):
         ops.append(f"BT /F1 9 Tf 72 {y:.2f} Td ({number}. {entry}) Tj ET")
         y -= 11
     return helvetica_page(ops)
@@ -93,7 +79,7 @@ def test_a_pdfs_raised_numbers_are_its_superscript_citations(tmp_path: Path) -> 
     path = tmp_path / "raised.pdf"
     path.write_bytes(_paper_pdf())
     document = parse_pdf(path)
-    assert len(document.references) == len(_ENTRIES)
+    assert len(document.references) == len(CITATION_ORDER)
     body = next(block for section in document.sections for block in section.blocks if "DEET" in block.text)
     assert ("T", "1") in (body.raised or ())
     counts = link_markers(document)
@@ -130,13 +116,8 @@ def test_a_number_glued_to_a_known_name_or_a_floats_label_is_a_citation_where_ra
 
 
 def _document(raised: tuple[tuple[str, str], ...] | None) -> Document:
-    entries = [parse_reference(f"{number}. {raw}") for number, raw in enumerate(_ENTRIES, 1)]
-    for number, entry in enumerate(entries, 1):
-        entry.key = str(number)
     text = "Repelled by DEET1 and by pyrethroids2,3, as shown4 and in the field5–7; the isolate shown9 grew8."
-    body = Section("Introduction", number="1", blocks=[Block(text, 1, raised=raised)])
-    listed = Section("References", number="ref", blocks=[Block(entry.raw, 2, "list_item") for entry in entries])
-    return Document(sections=[body, listed], references=entries)
+    return one_paragraph(text, CITATION_ORDER, raised)
 
 
 def test_a_block_with_raised_evidence_is_read_by_it_and_one_without_by_its_text() -> None:
@@ -160,3 +141,38 @@ def test_a_raised_number_cited_out_of_turn_is_kept() -> None:
         document.sections[0].blocks[0].text = text
         link_markers(document)
         assert ("pipiens12" in _cites(document)) is linked
+
+
+def test_a_raised_number_marks_its_own_place_not_a_twin_on_the_line() -> None:
+    """A pair is a character and a number, with no offset: matched anywhere in its block, a raised
+    " 3,4" also marked the same characters printed on the line ("at days 3,4 and 7 ... as the
+    trials show 3,4"). Each pair is found after the one printed before it, where it reads as a
+    citation: the exponent-like "4.1" of "REVTEX 4.1" does not take the raised ".¹" after it."""
+    text = "Counts at days 3,4 and 7 were low2 while the trials show 3,4 that the traps5 work, at sites 3,4 too."
+    raised = (("w", "2"), (" ", "3,4"), ("s", "5"))
+    found = [(m.start, m.numbers) for m in raised_markers(text, raised, {})]
+    assert found == [(text.index("2 while"), [2]), (text.index("3,4 that"), [3, 4]), (text.index("5 work"), [5])]
+    revtex = "This guide assumes a working REVTEX 4.1 installation; see the guide in the distribution.1 Please note"
+    assert [m.start for m in raised_markers(revtex, ((".", "1"),), {})] == [revtex.index("1 Please")]  # batch 2's AIP guide
+    twice = raised_markers("shown1 and shown1 again", (("n", "1"), ("n", "1")), {})
+    assert [m.start for m in twice] == [5, 16]  # a pair printed twice marks both, in turn
+
+
+def test_a_pair_out_of_the_texts_order_is_still_found() -> None:
+    """Where the text's order is not the print's, the first place not yet taken stands in."""
+    text = "the traps5 work as the trials show2 and grew7."
+    found = raised_markers(text, (("w", "2"), ("s", "5"), ("w", "7")), {})
+    assert sorted(m.numbers[0] for m in found) == [2, 5, 7]
+
+
+def test_a_block_joined_with_an_ocr_half_is_read_by_its_text() -> None:
+    """A paragraph joined across a page whose text was OCR'd: that half has no raised evidence,
+    and the other half's pairs carry no offset to keep them to their own text, so the block is
+    read by its text's shapes (None), as OCR is; two halves read from a text layer keep theirs."""
+    assert joined_raised((("w", "1"),), None) is None
+    assert joined_raised(None, (("w", "1"),)) is None
+    assert joined_raised((("w", "1"),), ()) == (("w", "1"),)
+    text = "Repelled by DEET1 and by pyrethroids2,3, as shown4 and in the field5–7; eggs hatch8 in the bog9."
+    document = one_paragraph(text, CITATION_ORDER, joined_raised(None, (("h", "8"), ("g", "9"))))
+    link_markers(document)
+    assert list(_cites(document)) == ["pyrethroids2,3", "shown4", "field5–7", "hatch8", "bog9"]

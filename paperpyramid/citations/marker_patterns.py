@@ -177,22 +177,32 @@ def numeric_brackets(text: str) -> list[Marker]:
 #: the works a sentence names by their numbers, as Nature's journals and many biomedical ones print
 #: them on the line beside their superscripts: "ref. 12", "refs 3,4", "refs. 5–7", "Refs 3 and 8";
 #: "ref"/"refs" only (in lower case or capitalised, with a point or a space before the number), so a
-#: gene's "REF1" or "Ref-1", a "ref." column or "Ref. Seq." and a "ref. genome" (no number) are none
+#: gene's "REF1" or "Ref-1", a "ref." column or "Ref. Seq." and a "ref. genome" (no number) are none.
+#: Japanese physics journals close each number as they close their superscripts: "Ref. 3)",
+#: "Refs. 1), 3)–5)"
+_NAMED_NUMBER = rf"\d{{1,3}}\)?(?:\s?[{_DASH}]\s?\d{{1,3}}\)?)?"
 _NAMED_REFS = re.compile(
-    rf"(?<![\w\-/])[Rr]efs?(?:\.\s?|\s)(?P<list>\d{{1,3}}(?:\s?[{_DASH}]\s?\d{{1,3}})?"
-    rf"(?:(?:\s?,\s?|,?\s(?:and|&)\s)\d{{1,3}}(?:\s?[{_DASH}]\s?\d{{1,3}})?)*)(?![\w%°′'’])(?![.,:]\d)"
+    rf"(?<![\w\-/])[Rr]efs?(?:\.\s?|\s)(?P<list>{_NAMED_NUMBER}(?:(?:\s?,\s?|,?\s(?:and|&)\s){_NAMED_NUMBER})*)"
+    rf"(?![\w%°′'’])(?![.,:]\d)"
 )
 
 
 def named_references(text: str) -> list[Marker]:
-    """The numbers a sentence names its works by, "ref. 12", "(refs 3,4)", "see refs 3 and 8"
-    (:data:`_NAMED_REFS`): read in a paper whose list is numbered, beside its superscripts or
-    brackets, where they name entries as plainly as a marker does."""
+    """The numbers a sentence names its works by, "ref. 12", "(refs 3,4)", "see refs 3 and 8",
+    "Refs. 3-5", "Ref. 3)" (:data:`_NAMED_REFS`): the one reader of them, for every paper whose list
+    is numbered, beside its superscripts or brackets, where they name entries as plainly as a
+    marker does. A parenthesis that closes the sentence's own ("(Refs. 2–4)") is no part of it."""
     found: list[Marker] = []
+    if "ef" not in text:
+        return found
     for match in _NAMED_REFS.finditer(text):
-        numbers = numbers_in(re.sub(r",?\s(?:and|&)\s", ",", match.group("list")))
+        listed = match.group("list")
+        numbers = numbers_in(re.sub(r",?\s(?:and|&)\s", ",", listed.replace(")", "")))
+        end = match.end()
+        if listed.endswith(")") and _inside_parentheses(text, match.start("list")):
+            end -= 1
         if numbers is not None:
-            found.append(Marker(match.start("list"), match.end(), numbers=numbers))
+            found.append(Marker(match.start("list"), end, numbers=numbers))
     return found
 
 
@@ -259,7 +269,6 @@ def superscripts(text: str) -> list[Marker]:
 
 _PAREN_SUPER = re.compile(
     rf"(?=\d)(?:(?<=[^\W\d_])|(?<=[^\W\d_][.,;:]))(?P<list>\d{{1,3}}\)?(?:\s?[{_DASH},]\s?\d{{1,3}}\)?)*)(?<=\))(?![\w(])"
-    rf"|\bRefs?\.\s?(?P<ref>\d{{1,3}}\)?(?:\s?[{_DASH},]\s?\d{{1,3}}\)?)*)(?!\d)(?![.,]\d)"
 )
 
 
@@ -283,23 +292,19 @@ def _inside_parentheses(text: str, position: int) -> bool:
 
 def paren_superscripts(text: str) -> list[Marker]:
     """Superscript numbers closed by a parenthesis, as Japanese physics journals print them:
-    "for details.2, 3)", "JPSJ.4)", "this sentence.1), 3)–5)"; and the numbers a paper cited by
-    superscripts names in its sentences, "Ref. 3)", "Refs. 1, 3–5". Glued to the word or the point
-    before; a number inside parentheses of its own ("(H2)", "f(x1)", "(2)") is no marker."""
+    "for details.2, 3)", "JPSJ.4)", "this sentence.1), 3)–5)". Glued to the word or the point
+    before; a number inside parentheses of its own ("(H2)", "f(x1)", "(2)") is no marker. The
+    numbers such a paper names in its sentences ("Ref. 3)") are :func:`named_references`'."""
     found: list[Marker] = []
-    if ")" not in text and "Ref" not in text:
+    if ")" not in text:
         return found
     for match in _PAREN_SUPER.finditer(text):
-        listed = match.group("list") or match.group("ref")
-        start = match.start("list") if match.group("list") else match.start("ref")
-        if match.group("list") and _inside_parentheses(text, start):
+        start = match.start("list")
+        if _inside_parentheses(text, start):
             continue  # the parenthesis closes one opened before: "(ISSR A12)", "(Arg97, Tyr355)", "f(x1)"
-        numbers = numbers_in(listed.replace(")", ""))
-        end = match.end()
-        if not match.group("list") and listed.endswith(")") and _inside_parentheses(text, start):
-            end -= 1  # "(Refs. 2–4)": the parenthesis is the sentence's
+        numbers = numbers_in(match.group("list").replace(")", ""))
         if numbers is not None:
-            found.append(Marker(start, end, numbers=numbers))
+            found.append(Marker(start, match.end(), numbers=numbers))
     return found
 
 

@@ -27,7 +27,14 @@ def block_raised(lines: Iterable[Line]) -> Raised | None:
 
 
 def joined_raised(first: Raised | None, second: Raised | None) -> Raised | None:
-    """The raised numbers of two blocks joined into one (a paragraph cut by a column break)."""
+    """The raised numbers of two blocks joined into one (a paragraph cut by a column break); None
+    where either half was not read from a text layer (OCR).
+
+    Such a half has no raised evidence, and the linker reads a block with evidence by it alone, so
+    the half's superscripts would all be refused. Nor can the other half's evidence be kept for
+    its own text: a pair has no offset, only its order, and the second half's pairs would be
+    looked for from the block's start, in the OCR half. So the whole block is read by its text's
+    shapes, as OCR text is."""
     if first is None or second is None:
-        return first if second is None else second
+        return None
     return first + second
