@@ -20,6 +20,7 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
 from paperpyramid.parsers.embedded.heading_styles import prose
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.link_joins import link_continues
 from paperpyramid.parsers.embedded.raised import block_raised, joined_raised
 from paperpyramid.parsers.embedded.references import (
     LINKS_ONLY,
@@ -498,7 +499,9 @@ def _insert_section(document: Document, section: Section, at: int) -> None:
 
 
 def merge_continuations(document: Document) -> None:
-    """Rejoin paragraphs cut by a column or page break: no sentence end, lowercase start.
+    """Rejoin paragraphs cut by a column or page break: no sentence end, lowercase start; or
+    the first half ends inside a URL or DOI that the second goes on with (:func:`.link_continues`),
+    joined whole, without a space.
 
     A float set where the paragraph was cut (a table, or a figure's caption, at the top of the
     next column or page) sits between the halves: the halves are joined across it and the float
@@ -513,8 +516,7 @@ def merge_continuations(document: Document) -> None:
                 prev is not None
                 and prev.kind == "paragraph"
                 and block.kind == "paragraph"
-                and not blk._SENTENCE_END.search(prev.text)
-                and block.text[:1].islower()
+                and (not blk._SENTENCE_END.search(prev.text) and block.text[:1].islower() or link_continues(prev.text, block.text))
                 and _flows_around(merged[last + 1 :])
             ):
                 prev.text = blk.join_lines([prev.text, block.text])

@@ -58,14 +58,8 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   Psychology | Cognition December 2014 | Volume 5 | …``). Of several, a boxed citation's first (less a title in
   capitalised words that ran into it, where another line names the journal alone: MDPI's
   "… Title in Capitals. Nutrients 2021, 13, 1234"), then the one on the most pages; one named once, on a later page only, is a reference's.
-- **year**: the journal line's, a page's over the Info or XMP's; else, on the first page only,
-  the arXiv stamp's date (bioRxiv's "posted" date), a copyright line's year (its © read as
-  ``c`` too), a date alone on a line where a series issued the document ("Technical Report
-  TR-2019-04" / "April 2019"), the year accepted, the year received ("Accepted Date: 5 May 2018" too). Without the series a date
-  alone under the title is not read: it is the date an unpublished document was written or
-  compiled (article's ``\\date{\\today}``, a vignette's "Modified: …", a report's version date),
-  which a masthead, a citation line or a stamp would give where the paper was published. Last, a
-  meeting's two digits after an apostrophe in the name found (``EuroTeX'99 Proceedings``).
+- **year**: the journal line's, a page's over the Info or XMP's; else the first page's stamps,
+  copyright line or history, or a meeting's name (:func:`.journal_year.year_elsewhere`).
 """
 
 from __future__ import annotations
@@ -73,12 +67,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from paperpyramid.dates import date_alone, iso_date
+from paperpyramid.parsers.embedded.journal_year import MONTH, YEAR, year_elsewhere
 
 # a date as publishers print it: "12 May 2016", "12th May, 2016", "May 12th, 2016", "2016-05-12"
 DATE = r"\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\.?,?\s+\d{4}|[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|(?:19|20)\d\d-[01]\d-[0-3]\d"
-_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
-_YEAR = r"(?P<year>(?:19|20)\d\d)"
 # a journal's name: capitalised words, small words between them, abbreviations with full stops
 # (a brand may start in lower case: eLife, iScience, mBio)
 # (a section after an em dash: "COMMUNICATIONS IN STATISTICS—THEORY AND METHODS")
@@ -89,7 +81,7 @@ _J = rf"(?P<journal>{_NAME})"
 _AFTER_AUTHORS = r"(?:^|et al\.?[,:]?\s+(?:/\s+)?|\s/\s+)"
 _JOURNAL_LINES = [
     # BMC, F1000, MDPI, Clinical Science, JNER: "… et al. Journal 2015, 11:3" / "Journal (2016) 13:22"
-    re.compile(rf"{_AFTER_AUTHORS}{_J}\s+\(?{_YEAR}\)?[,;]?\s+\d+\s*(?:[:,(]|\d*$)"),
+    re.compile(rf"{_AFTER_AUTHORS}{_J}\s+\(?{YEAR}\)?[,;]?\s+\d+\s*(?:[:,(]|\d*$)"),
     # PLOS: "PLOS ONE | DOI:…"; Chinese Medical Journal: "Chinese Medical Journal ¦ July 20, 2017 ¦"
     re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*(?:DOI|doi\b|(?P<date>{DATE}))"),
     # PLOS since 2017: "PLOS ONE | https://doi.org/10.1371/journal.pone.0193451 March 20, 2018"
@@ -100,35 +92,35 @@ _JOURNAL_LINES = [
     # after it, as PLOS's feet before 2015: "PLOS ONE | www.plosone.org 1 December 2014 | Volume 9 | Issue 12 | e115553"
     # (PLoS before 2010 sets the page's number before the date: "PLoS Medicine | www.plosmedicine.org 0001 January 2008 | …")
     re.compile(
-        rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*www\.\S+(?:\s+\d{{4}})?(?:\s+(?:(?P<date>{DATE})|{_MONTH}\s+{_YEAR}))?"
+        rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*www\.\S+(?:\s+\d{{4}})?(?:\s+(?:(?P<date>{DATE})|{MONTH}\s+{YEAR}))?"
         rf"(?:\s*[|¦]\s*(?i:volume|vol\.?|issue|article)\b.*)?\s*$"
     ),
     # Frontiers' feet before 2016, the journal's section and the month after the name: "Frontiers in Psychology |
     # Cognition December 2014 | Volume 5 | Article 1425 | 2", "Frontiers in Plant Science | Plant Physiology May 2013 | …"
     re.compile(
-        rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*(?:[A-Z][\w,&’'-]*(?:\s+[\w,&’'-]+){{0,6}}\s+)?{_MONTH}\s+{_YEAR}\s*[|¦]\s*(?i:volume)\s+\d+\s*[|¦]\s*(?i:article)\b"
+        rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*(?:[A-Z][\w,&’'-]*(?:\s+[\w,&’'-]+){{0,6}}\s+)?{MONTH}\s+{YEAR}\s*[|¦]\s*(?i:volume)\s+\d+\s*[|¦]\s*(?i:article)\b"
     ),
     # BMC's head without its numbers (set apart on the line): "Hua et al. BMC Public Health"
     re.compile(rf"et al\.\s+{_J}\s*$"),
     # Nature: "Nature Communications | (2021) 12:3456 | https://doi.org/…"
-    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*\({_YEAR}\)\s*\d+"),
+    re.compile(rf"^(?:\d+\s+)?{_J}\s*[|¦]\s*\({YEAR}\)\s*\d+"),
     # APS, AIP: "PHYSICAL REVIEW LETTERS 124, 081301 (2020)"; Cell Press: "Cell Reports 34, 108765, March 2, 2021"
-    re.compile(rf"^{_J}\s+\d+,\s*\d+\s*\({_YEAR}\)"),
+    re.compile(rf"^{_J}\s+\d+,\s*\d+\s*\({YEAR}\)"),
     re.compile(rf"^{_J}\s+\d+,\s*\d+,\s*(?P<date>{DATE})"),
     # Hindawi: "Rehabilitation Research and Practice Volume 2010, Article ID 157939"
-    re.compile(rf"^{_J}\s+Volume\s+{_YEAR},\s+Article"),
+    re.compile(rf"^{_J}\s+Volume\s+{YEAR},\s+Article"),
     # PeerJ: "Webb et al. (2017), PeerJ Comput. Sci., DOI 10.7717/…"
-    re.compile(rf"et al\.\s*\({_YEAR}\),\s*{_J},\s*DOI\b"),
+    re.compile(rf"et al\.\s*\({YEAR}\),\s*{_J},\s*DOI\b"),
     # Vancouver (NLM) heads, Wiley feet: "J Neurosci Methods 2019;312:45–52", "Ecology and Evolution. 2020;10:1234–1245."
-    re.compile(rf"{_AFTER_AUTHORS}{_J}\.?\s+{_YEAR}\s*;\s*\d+"),
+    re.compile(rf"{_AFTER_AUTHORS}{_J}\.?\s+{YEAR}\s*;\s*\d+"),
     # Elsevier mastheads and heads: "Journal of Hydrology 560 (2018) 1–12"
-    re.compile(rf"{_AFTER_AUTHORS}{_J}\s+\d+\s+\({_YEAR}\)\s+\d+"),
+    re.compile(rf"{_AFTER_AUTHORS}{_J}\s+\d+\s+\({YEAR}\)\s+\d+"),
     # Taylor & Francis, the name above the issue line: "JOURNAL OF APPLIED STATISTICS 2019, VOL. 46, NO. 3"
-    re.compile(rf"^{_J},?\s+{_YEAR},\s+(?i:vol)\.?\s*\d+"),
+    re.compile(rf"^{_J},?\s+{YEAR},\s+(?i:vol)\.?\s*\d+"),
     # APA, a section's name after a colon, over the issue line: "Journal of Experimental Psychology: General 2019, Vol. 148"
-    re.compile(rf"^(?P<journal>{_NAME}:\s+[A-Z][\w-]*(?:,?\s+(?:[A-Z][\w-]*|and)){{0,4}}),?\s+{_YEAR},\s+(?i:vol)\.?\s*\d+"),
+    re.compile(rf"^(?P<journal>{_NAME}:\s+[A-Z][\w-]*(?:,?\s+(?:[A-Z][\w-]*|and)){{0,4}}),?\s+{YEAR},\s+(?i:vol)\.?\s*\d+"),
     # Oxford Academic: "Bioinformatics, 36(5), 2020, 1234–1240"
-    re.compile(rf"^{_J},\s+\d+(?:\s*\(\d+\))?,\s+{_YEAR},\s+\d+"),
+    re.compile(rf"^{_J},\s+\d+(?:\s*\(\d+\))?,\s+{YEAR},\s+\d+"),
     # IEEE style: "Journal Name, vol. 117, no. 4, pp. 1–9, January 2020"
     re.compile(rf"^{_J},\s+(?i:vol(?:ume)?)\.?\s*\d+(?P<tail>.{{0,60}})"),
     # a foot of the name and its volume and issue alone, without a comma (The R Journal: "The R Journal
@@ -137,12 +129,12 @@ _JOURNAL_LINES = [
 ]
 # the Info and XMP fields only (on a page, "Zaragoza, 2009), which …" is a citation in the text):
 # "Data in Brief, 22 (2018) 451-457", "Journal of …, 2016, doi:…"
-_METADATA_LINES = [re.compile(rf"^{_J},\s+(?:\d+\s+)?\(?{_YEAR}\)?[,\s]")]
+_METADATA_LINES = [re.compile(rf"^{_J},\s+(?:\d+\s+)?\(?{YEAR}\)?[,\s]")]
 # any other: a name, then only a citation's numbers and words up to the line's end or its DOI or
 # URL (Annual Reviews "Annu. Rev. Psychol. 2020. 71:1–25", Copernicus "Hydrol. Earth Syst. Sci.,
 # 24, 1234–1250, 2020"); read where the numbers hold a year and one more
 _TOKEN = (
-    rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|iss|pp|p|article|id|pages|suppl)\.?(?![^\W\d_])|{_MONTH})"  # "p." is a token, "Positive" none
+    rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|iss|pp|p|article|id|pages|suppl)\.?(?![^\W\d_])|{MONTH})"  # "p." is a token, "Positive" none
 )
 _SEP = r"[\s.,;:()|¦/–-]"
 _BIB = rf"(?P<bib>(?:{_SEP}+{_TOKEN})+){_SEP}*"
@@ -150,7 +142,7 @@ _BIB = rf"(?P<bib>(?:{_SEP}+{_TOKEN})+){_SEP}*"
 # Paradis" / "February 13, 2023"; a foot's "Kuhn, Feb. 14, 2013"; a report's file note, the date in European
 # numbers: "J. No. MINF" / "21.12.2000"): a citation has a volume or pages
 _DATE_ALONE = re.compile(
-    rf"{_SEP}*(?:(?:{_MONTH}{_SEP}+\d{{1,2}}|\d{{1,2}}{_SEP}+{_MONTH}){_SEP}+|\d{{1,2}}[./]\d{{1,2}}[./])(?:19|20)\d\d{_SEP}*"
+    rf"{_SEP}*(?:(?:{MONTH}{_SEP}+\d{{1,2}}|\d{{1,2}}{_SEP}+{MONTH}){_SEP}+|\d{{1,2}}[./]\d{{1,2}}[./])(?:19|20)\d\d{_SEP}*"
 )
 # (a copyright line may follow, its © lost or unmapped: "Am. Nat. 2003. Vol. 162, pp. 624–637. \x01 2003 by The …")
 _JOURNAL_LINES.append(
@@ -160,7 +152,7 @@ _JOURNAL_LINES.append(
 # "Proceedings of the 58th Annual Meeting of the …, pages 4969–4983 July 5 - 10, 2020.") and an
 # ACM permission block's conference ("PLDI'09, June 15–20, 2009, Dublin, Ireland.", "KDD '20,
 # August 23–27, 2020, Virtual Event"); later pages' heads and feet hold references' proceedings
-_DAYS = rf"{_MONTH}\s+\d{{1,2}}(?:\s*[–-]\s*(?:{_MONTH}\s+)?\d{{1,2}})?,?\s+{_YEAR}"
+_DAYS = rf"{MONTH}\s+\d{{1,2}}(?:\s*[–-]\s*(?:{MONTH}\s+)?\d{{1,2}})?,?\s+{YEAR}"
 _JOURNAL_WORDS = (
     r"(?i:journal|transactions|letters|annals|bulletin|proceedings|reports|archives|acta|advances|communications|quarterly|magazine)"
 )
@@ -174,7 +166,7 @@ _FIRST_PAGE_LINES = [
     # in: Journal of Hydrology"), a workshop paper's foot ("To appear in 16th Workshop on Hot Topics in Operating
     # Systems.": the meeting's ordinal is part of its name)
     re.compile(rf"^To appear in:?\s*(?:the\s+)?(?P<journal>(?:\d{{1,3}}(?:st|nd|rd|th)\s+)?{_NAME})\.?$"),
-    re.compile(rf"^(?=[^©]*\b{_JOURNAL_WORDS}\b){_J}\s+(?:©|\(c\)|Copyright\b(?:\s*©)?)\s*(?:The\s+Authors?(?:\(s\))?\s+)?{_YEAR}\b"),
+    re.compile(rf"^(?=[^©]*\b{_JOURNAL_WORDS}\b){_J}\s+(?:©|\(c\)|Copyright\b(?:\s*©)?)\s*(?:The\s+Authors?(?:\(s\))?\s+)?{YEAR}\b"),
     re.compile(
         r"^(?:In\s+)?(?P<journal>Proceedings\s+of\s+[^,]{5,300}?)(?:,\s*Volume\b[^,]*)?[,.]?\s+(?:pages|pp\.)\s*\d+\s*[–-]\s*\d+(?P<tail>.{0,80})"
     ),
@@ -193,7 +185,7 @@ _FIRST_PAGE_LINES = [
         r"(?=\s*(?:$|[,—–-]|n[˚°º]|no\.|vol\b|issue\b))"
     ),
     # an overlay journal's stamp: "Accepted in Quantum 2017-05-09, click title to verify"
-    re.compile(rf"^(?:Accepted|Published) in {_J},?\s+{_YEAR}-\d\d-\d\d\b"),
+    re.compile(rf"^(?:Accepted|Published) in {_J},?\s+{YEAR}-\d\d-\d\d\b"),
     # a title's or author's footnote that names the journal alone, after its mark: "∗Paper accepted in the
     # Journal of Statistical Software", "1This vignette corresponds to a paper published in Computational
     # Statistics and Data Analysis. Currently …" (a name cut at the line's end, which may wrap, only
@@ -237,9 +229,9 @@ CUE = re.compile(
 # after a quoted title too: "… Leroux Models.” Journal of …", "… Title," Journal of …"
 _START = r"(?:^|(?<=[.:?!]\s)|(?<=[.?!,][”’'\"]\s))"
 _CITED = [
-    re.compile(rf"{_START}{_J}\.?\s+{_YEAR}\s*[;,]\s*\d+"),  # Vancouver, ACS, MDPI: "BMJ Open 2018;8:e012345"
-    re.compile(rf"{_START}{_J},?\s+\d+,\s*\d+\s*\({_YEAR}\)"),  # Nature, BMC: "BMC Bioinformatics 21, 112 (2020)"
-    re.compile(rf"{_START}{_J},?\s+\({_YEAR}\)\s*\d+"),  # Springer: "Climatic Change (2019) 155:301"
+    re.compile(rf"{_START}{_J}\.?\s+{YEAR}\s*[;,]\s*\d+"),  # Vancouver, ACS, MDPI: "BMJ Open 2018;8:e012345"
+    re.compile(rf"{_START}{_J},?\s+\d+,\s*\d+\s*\({YEAR}\)"),  # Nature, BMC: "BMC Bioinformatics 21, 112 (2020)"
+    re.compile(rf"{_START}{_J},?\s+\({YEAR}\)\s*\d+"),  # Springer: "Climatic Change (2019) 155:301"
     re.compile(rf"{_START}{_J}\s*\(\s*Volume\b(?P<tail>[^)]{{0,60}})"),  # IEEE Xplore: "… Imaging ( Volume: 39, Issue: 5, May 2020)"
     # "Journal, vol. 117, …, 2020"; bepress: "Journal of …: Vol. 5 : Iss. 2"
     re.compile(rf"{_START}{_J}[,:]\s+(?i:vol)(?:\.|ume)?\s*\d+(?P<tail>.{{0,60}})"),
@@ -249,7 +241,7 @@ _CITED = [
     re.compile(rf"(?<=,\s){_J},\s+\d+:\d+,\s+[A-Za-z]?\d+(?:\s*[–-]\s*[A-Za-z]?\d+)?,?\s+(?:DOI|doi)\b"),
     # Elsevier's accepted manuscript, before its volume: "Please cite this article as: A. Berg, C. Dahl, An invented
     # title, Journal of Hydrology (2018), doi: https://doi.org/…"
-    re.compile(rf"(?<=,\s){_J}\s+\({_YEAR}\),?\s+(?:doi|DOI|https?://)"),
+    re.compile(rf"(?<=,\s){_J}\s+\({YEAR}\),?\s+(?:doi|DOI|https?://)"),
     re.compile(rf"{_START}{_J}{_BIB}"),  # APA: "Geophysical Research Letters, 46, 1234–1245."
     # a journal's section after a comma: "Journal of Statistical Software, Code Snippets, 63(1), 1–32."
     # (the name before the comma holds a journal's word: an author list "Gerber F, Furrer R (2015)" is none)
@@ -286,23 +278,7 @@ _NOT_FIRST = re.compile(
 _VERSIONED = re.compile(r"\b(?i:version|release)$")
 _YEAR_ALONE = re.compile(r"\(((?:19|20)\d\d)\)|(?<![\d–-])((?:19|20)\d\d)(?![\d–-])")
 _SMALL = {"of", "and", "in", "for", "the", "on", "&"}
-_DAY_DATE = rf"(?:\d{{1,2}}\s+{_MONTH}\s+|{_MONTH}\s+\d{{1,2}},?\s+){_YEAR}"
 _ANY_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
-# fallbacks for the year, best first
-_POSTED = re.compile(rf"\bthis version posted\s+{_DAY_DATE}")  # bioRxiv, medRxiv
-_ARXIV = re.compile(rf"\barXiv:\s*(?P<id>\d{{4}})\.\d{{4,5}}(?:v\d+)?\s*\[[^\]]+\]\s*(?P<date>\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d)?")
-# a series that issues the document under a number, on a line of its own: "Technical Report TR-2019-04"
-_SERIES = re.compile(r"^(?:(?:technical|research|internal)\s+report|working\s+paper|discussion\s+paper|report\s+no\.?)\b", re.I)
-_COPYRIGHTS = [
-    re.compile(rf"(?:©|\(c\)|\bCopyright\b)\s*(?:©\s*)?(?:[^.;\d]{{0,60}}?\s)?{_YEAR}\b"),
-    # a TeX font's © read as its letter: "c 2020 Association for Computational Linguistics", "c 2009 ACM"
-    re.compile(rf"^c\s+{_YEAR}\s+[A-Z]"),
-]
-# (Elsevier's accepted manuscript: "Accepted Date: 5 May 2018")
-_HISTORY = [
-    re.compile(rf"\b(?:Available online|Accepted)(?:\s+Date)?\s*:?\s*{_DAY_DATE}"),
-    re.compile(rf"\bReceived(?:\s+Date)?\s*:?\s*{_DAY_DATE}"),
-]
 
 
 def find_journal(
@@ -337,9 +313,9 @@ def find_journal(
     pages = {name: found for name, found in pages.items() if len(found) >= 2 or found & {0, 1}}
     if not pages:
         alone = stored or _name_alone(lines) or _named_in_info(lines, metadata) or _masthead_alone(lines)
-        return alone, _year_elsewhere(lines) or _meeting_year(alone), None
+        return alone, year_elsewhere(lines, alone), None
     journal = _after_title(boxed[0], pages) if boxed else max(pages, key=lambda name: len(pages[name]))
-    year = years[journal].most_common(1)[0][0] if journal in years else _year_elsewhere(lines) or _meeting_year(journal)
+    year = years[journal].most_common(1)[0][0] if journal in years else year_elsewhere(lines, journal)
     return _spelled_out(journal, pages, lines, metadata), year, dates.get(journal)
 
 
@@ -470,15 +446,6 @@ def _without_authors(journal: str, surnames: frozenset[str]) -> str:
     return rest if len(rest.split()) >= 1 and len(rest) >= 3 else journal
 
 
-def _meeting_year(name: str | None) -> int | None:
-    """The year a meeting's name gives in two digits after an apostrophe ("EuroTeX'99
-    Proceedings", "PLDI'09"): the proceedings' year where no line prints it whole."""
-    match = re.search(r"['’](\d\d)\b", name or "")
-    if match is None:
-        return None
-    return (1900 if int(match.group(1)) >= 50 else 2000) + int(match.group(1))
-
-
 def _clean(name: str) -> str:
     """The journal's name as it is written: spaces single, no trailing marks, capitals title-cased;
     an acute accent set alone is TeX's apostrophe ("EuroTEX´99")."""
@@ -537,33 +504,3 @@ def _masthead_alone(lines: list[tuple[int, str]]) -> str | None:
     first = next((index for index, text in enumerate(texts) if len(text.split()) >= 2), len(texts))
     match = _NAME_ALONE.match(texts[first]) if first < len(texts) - 1 else None
     return _clean(match.group("journal")) if match and re.search(r"(?i)\bjournal\b", match.group()) else None
-
-
-def _year_elsewhere(lines: list[tuple[int, str]]) -> int | None:
-    """The first page's year where no journal line gives one: the arXiv stamp, a copyright line,
-    a date alone on a line where the page names the series that issued the document (a technical
-    report's or working paper's number), the year accepted or received; never a later page's
-    (references), nor an unpublished document's date alone (see the module)."""
-    first = [text for page, text in lines if page == 1]
-    for text in first:
-        stamp = _ARXIV.search(text)
-        if stamp:
-            return int(stamp.group("date")[-4:]) if stamp.group("date") else 2000 + int(stamp.group("id")[:2])
-        posted = _POSTED.search(text)
-        if posted:
-            return int(posted.group("year"))
-    year = _first_year(_COPYRIGHTS, first)
-    if year is None and any(_SERIES.match(text.strip()) for text in first):
-        dated = next((found for text in first if date_alone(text) and (found := iso_date(text))), None)
-        year = int(dated[:4]) if dated else None
-    return year if year is not None else _first_year(_HISTORY, first)
-
-
-def _first_year(patterns: list[re.Pattern[str]], texts: list[str]) -> int | None:
-    """The year of the first of ``patterns`` that one of ``texts`` matches."""
-    for pattern in patterns:
-        for text in texts:
-            match = pattern.search(text.strip())
-            if match:
-                return int(match.group("year"))
-    return None

@@ -1,7 +1,9 @@
 """Links broken at a line end: a URL or DOI that url.sty (or a publisher's setting) breaks after
 "/", ".", "-" or "://" goes on on the next line with no space, and :func:`~.blocks.join_lines` must
 join the two halves whole, or a reader and a DOI matcher lose the link ("https:// doi.org/10.…",
-"10.1186/1471- 2164-15-588"). Kept apart from ``blocks`` because it reads only two strings.
+"10.1186/1471- 2164-15-588"). A column or page break inside a link cuts it between two blocks
+instead: :func:`link_continues` says when :func:`~.assembly.merge_continuations` joins them. Kept
+apart from ``blocks`` because it reads only two strings.
 """
 
 from __future__ import annotations
@@ -9,8 +11,10 @@ from __future__ import annotations
 import re
 
 #: how a URL or DOI token opens: "https://", "www.", "doi:10.", a bare DOI "10.1111/" (after an
-#: opening bracket too; elsarticle's "doi:http://dx.doi.org/…")
-_LINK_OPENING = re.compile(r"[(<\[]?(?:doi:)?(?:(?:https?|ftp)://|www\.|10\.\d{4,}/)|doi:10\.", re.IGNORECASE)
+#: opening bracket too; elsarticle's "doi:http://dx.doi.org/…"), or a host after the "//" that opens a
+#: block whose scheme ended the block before ("(http:" / "//www.sph.umich.edu/statgen/abecasis/" "QTDT/)":
+#: :func:`link_continues` joins the blocks once each block's lines are joined)
+_LINK_OPENING = re.compile(r"[(<\[]?(?:doi:)?(?:(?:https?|ftp)://|//[\w-]+\.[\w-]|www\.|10\.\d{4,}/)|doi:10\.", re.IGNORECASE)
 #: a line ending on a link's scheme alone, its "//" on the next line: "URL http:" "//www.jstatsoft.org"
 _SCHEME_ENDING = re.compile(r"(?:^|[\s(<\[])(?:https?|ftp|doi):$", re.IGNORECASE)
 #: the characters after which url.sty (and publishers' own setting) break a link without a hyphen
@@ -65,3 +69,38 @@ def _last_segment(head: str, text: str) -> bool:
     with more words after it and no stop reads as prose after the link ("http://smf.emath.fr/"
     "under the heading …", "https://www.jstatsoft.org/" "published by …")."""
     return head.isalpha() and text == head or head[:-1].isalpha() and head[-1] in ".,;)"
+
+
+#: what a link's rest holds and the first word of a paragraph or a note does not: the "//" after a
+#: scheme, a path's "/", a query's "=", "?", "&", "#", "~", "%", or a dot between two letters or digits
+_LINK_REST = re.compile(r"^//|[/=?&#~%]|\w\.\w")
+#: a host's rest opening in capitals after a link's full stop: "http://CRAN." "R-project.org/package=…"
+_HOST = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}[/:]")
+#: a link closed by its bracket or quote, then the sentence's full stop: "(http://www.x.org/a/)."
+_CLOSED = {").", "].", ">.", "”.", '".', "’."}
+#: a note's number before its text or its own link: "1See …", "6The …", "1http://www.netlib.org"
+_NOTE_MARK = re.compile(r"^\d+(?:[A-Z]|https?:|ftp:|www\.)")
+
+
+def link_continues(out: str, text: str) -> bool:
+    """Whether a block that ends inside a URL or DOI goes on in the next block: a column or page
+    break in "http://CRAN." "R-project.org/package=metafor", "(https:" "//osf.io/3yc8q/)", or the
+    link's rest set apart as a block of its own. :func:`link_goes_on`'s guards, and stricter ones,
+    for a block's end is most often a sentence's end ("… at http://www.r-project.org." then a
+    paragraph, a note, an entry): the next block's first word must itself read as a link's rest (see
+    :data:`_LINK_REST`), or be a file's or domain's ending alone before its punctuation ("…/change."
+    "html;"); after a full stop it opens in lower case or digits, or names a host; a note's number
+    before a capital or a link opens a note, not the link's rest; a link closed by its bracket or quote
+    before the full stop ("(http://…/QTDT/)." "write.marker.file …") has ended."""
+    out, text = out.rstrip(), text.lstrip()
+    if not out or not text or out[-2:] in _CLOSED or not link_goes_on(out, text):
+        return False
+    head = text.split(None, 1)[0]
+    piece = head.rstrip(".,;:)]")
+    if not piece or _NOTE_MARK.match(piece):
+        return False
+    if out.endswith(".") and head != piece and _LINK_ENDING.fullmatch(piece):
+        return True
+    if out.endswith(".") and not (piece[0].islower() or piece[0].isdigit() or _HOST.match(piece)):
+        return False
+    return _LINK_REST.search(piece) is not None
