@@ -20,8 +20,10 @@ Three sets, scored with ``paperpyramid eval``'s own metadata rules (:func:`score
 
 Each PDF is parsed with :func:`parse_pdf` (no ingestion); the fields are read as ``eval parse``
 reads them from a corpus (the year from the publication date). The script prints each field's
-accuracy per set, every miss (truth, then found), and the seconds per PDF: the whole parse and
-the front matter's share (the title, author, affiliation, DOI, journal and date finders).
+accuracy per set, every miss (truth, then found), the author-affiliation pairs where the truth
+gives them (dev's JATS ``<aff>``, scored as ``eval parse`` scores them), and the seconds per PDF:
+the whole parse and the front matter's share (the title, author, affiliation, DOI, journal and
+date finders).
 """
 
 from __future__ import annotations
@@ -39,9 +41,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from parse_real import split  # noqa: E402  (the one rule for the kept-back part)
 
 from paperpyramid.errors import BadInput  # noqa: E402
-from paperpyramid.eval.metadata import FIELDS, Metadata, MetadataScore, accuracies, load_gold_metadata, score_metadata  # noqa: E402
+from paperpyramid.eval.metadata import (  # noqa: E402
+    FIELDS,
+    Metadata,
+    MetadataScore,
+    accuracies,
+    family_name,
+    load_gold_metadata,
+    score_metadata,
+)
 from paperpyramid.eval.parse import read_manifest  # noqa: E402
-from paperpyramid.parsers.embedded import front_matter, parser  # noqa: E402
+from paperpyramid.parsers.embedded import citation_lines, front_matter, parser  # noqa: E402
 from paperpyramid.parsers.embedded.parser import parse_pdf  # noqa: E402
 from paperpyramid.retrieval.filters import year_of  # noqa: E402
 
@@ -49,7 +59,8 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 TRUTH = Path(__file__).resolve().parent / "data" / "metadata_truth.json"
 # the front matter's steps, as the parser calls them (module attributes, so they can be timed)
 _TIMED = {
-    front_matter: ("citation_lines", "find_title", "title_text", "find_authors", "find_doi", "find_journal", "find_date"),
+    citation_lines: ("citation_lines",),
+    front_matter: ("find_title", "title_text", "find_authors", "find_doi", "find_journal", "find_date"),
     parser: ("attach_affiliations",),
 }
 
@@ -96,6 +107,8 @@ def predicted(pdf: Path) -> tuple[Metadata, float, float]:
         doi=document.doi,
         journal=[document.journal] if document.journal else None,
         year=year_of(document.date_published),
+        affiliations={family_name(author.name): author.affiliation.split("; ") for author in document.authors if author.affiliation}
+        or None,
     )
     return found, seconds, clock.seconds
 
@@ -153,6 +166,10 @@ def run(papers: list[tuple[Path, Metadata]]) -> dict[str, Any]:
         "seconds_per_pdf": parse_seconds / count,
         "front_matter_seconds_per_pdf": front_seconds / count,
         "misses": misses,
+        # author-affiliation pairs where the truth gives them (the JATS ``<aff>`` of dev): gold found, gold, right, predicted
+        "affiliations": [
+            sum(getattr(score, f"affiliations_{part}") for score in scores) for part in ("found", "gold", "right", "predicted")
+        ],
     }
 
 
@@ -164,6 +181,11 @@ def render(name: str, result: dict[str, Any]) -> str:
         f"{name}: {result['papers']} papers; {figures}",
         f"  seconds per PDF {result['seconds_per_pdf']:.2f}, of which front matter {result['front_matter_seconds_per_pdf']:.3f}",
     ]
+    found, gold, right, given = result["affiliations"]
+    if gold:
+        lines.append(
+            f"  affiliations (author-affiliation pairs): R {found / gold:.3f} ({found}/{gold})  P {right / max(given, 1):.3f} ({right}/{given})"
+        )
     return "\n".join(lines + [f"  miss {miss}" for miss in result["misses"]])
 
 

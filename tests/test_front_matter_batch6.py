@@ -20,6 +20,7 @@ from paperpyramid.document import Block as DocumentBlock
 from paperpyramid.document import Document, Section
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.citation_lines import citation_lines
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.references import parse_reference
 from tests.test_front_matter_publishers import body, centred, names, parse
@@ -124,12 +125,12 @@ def test_a_foot_in_small_capitals_set_in_parts_along_its_row_names_the_journal()
             _line("vol. 100, no. 20 (january 2000)", 455, 749, 5.5, "TeXPalladioL-SC", number),
         ]
         pages.append(_page(number, *feet))
-    assert fm.find_journal(fm.citation_lines(pages), {})[:2] == ("Philosophers’ Imprint", 2000)
+    assert fm.find_journal(citation_lines(pages), {})[:2] == ("Philosophers’ Imprint", 2000)
 
 
 def test_a_masthead_name_in_display_type_is_not_read_with_the_small_volume_beside_it() -> None:
     head = [_line("Imprint", 72, 60, 33.8, page=1), _line("volume 100, no. 20", 272, 70, 5.4, "TeXPalladioL-SC", 1)]
-    assert fm.find_journal(fm.citation_lines([_page(1, *head)]), {})[0] is None
+    assert fm.find_journal(citation_lines([_page(1, *head)]), {})[0] is None
 
 
 def test_a_proceedings_note_after_its_editors_outvotes_the_publisher_line() -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.parsers.embedded import front_matter as fm
+from paperpyramid.parsers.embedded.citation_lines import citation_lines
 from paperpyramid.parsers.embedded.layout import Line, Page
 from tests.test_front_matter_publishers import centred, regular
 from tests.test_front_matter_vignettes import authors
@@ -29,7 +30,7 @@ def _journal(*texts: str) -> tuple[str | None, int | None]:
     """(journal, year) from a first page of ``texts`` set one under the other in one column."""
     lines = [_line(text, 400 + 12 * index) for index, text in enumerate(texts)]
     page = Page(1, 612, 792, lines, sum(len(text) for text in texts), 0)
-    return fm.find_journal(fm.citation_lines([page]), {})[:2]
+    return fm.find_journal(citation_lines([page]), {})[:2]
 
 
 def test_a_paragraph_that_prints_the_papers_reference_over_three_lines_names_the_journal_and_section() -> None:
@@ -128,4 +129,4 @@ def test_a_cue_that_runs_on_into_its_citation_keeps_three_lines() -> None:
         ),
     ]
     page = Page(1, 612, 792, lines, 300, 0)
-    assert fm.find_journal(fm.citation_lines([page]), {}) == ("Invented Medical Journal", 2017, "July 20, 2017")
+    assert fm.find_journal(citation_lines([page]), {}) == ("Invented Medical Journal", 2017, "July 20, 2017")

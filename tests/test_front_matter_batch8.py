@@ -22,6 +22,7 @@ import pytest
 
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.author_names import split_names
+from paperpyramid.parsers.embedded.citation_lines import citation_lines
 from paperpyramid.parsers.embedded.layout import Line, Page
 from tests.test_front_matter_publishers import centred
 from tests.test_front_matter_signers import page
@@ -41,7 +42,7 @@ def test_a_mastheads_issue_line_beside_its_doi_gives_the_year() -> None:
         _line("February 2015, Volume 64, Issue 2.", 130.5, 187, 8.8),
         _line("Fitting Invented Distributions: The example Package", 222, 90, 15.3),
     ]
-    found = fm.find_journal(fm.citation_lines([Page(1, 595, 842, lines, 300, 0)]), {})[:2]
+    found = fm.find_journal(citation_lines([Page(1, 595, 842, lines, 300, 0)]), {})[:2]
     assert found == ("Journal of Invented Software", 2015)
 
 
@@ -198,7 +199,7 @@ def test_a_recommended_citation_over_its_lines_is_read_as_a_box() -> None:
         _line('Berg, Anna and Dahl, Carl (2019) "An Invented Title of Some Length," Journal of Invented', 412, 72, 10),
         _line("Studies: Vol. 5 : Iss. 2 , Article 3.", 424, 72, 10),
     ]
-    found = fm.find_journal(fm.citation_lines([Page(1, 612, 792, lines, 300, 0)]), {})[:2]
+    found = fm.find_journal(citation_lines([Page(1, 612, 792, lines, 300, 0)]), {})[:2]
     assert found == ("Journal of Invented Studies", 2019)
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from paperpyramid.parsers.embedded import authors as au
 from paperpyramid.parsers.embedded import parse_pdf
+from paperpyramid.parsers.embedded.byline_blocks import names_after_contact
 from paperpyramid.parsers.embedded.journal import find_journal
 from tests.test_front_matter_batch10 import _column
 from tests.test_front_matter_publishers import bold, centred, names, parse, regular
@@ -39,9 +39,9 @@ def test_the_names_after_the_first_authors_address_are_read(tmp_path: Path) -> N
 
 
 def test_only_names_after_an_address_count() -> None:
-    assert au._names_after_contact("aberg@example.org and Carl Dahl") == "Carl Dahl"
-    assert au._names_after_contact("aberg@example.org, Department of Physics, Lund University") == ""
-    assert au._names_after_contact("Carl Dahl and Anna Berg") == ""  # no address first: left to the other rules
+    assert names_after_contact("aberg@example.org and Carl Dahl") == "Carl Dahl"
+    assert names_after_contact("aberg@example.org, Department of Physics, Lund University") == ""
+    assert names_after_contact("Carl Dahl and Anna Berg") == ""  # no address first: left to the other rules
 
 
 def test_pmlr_sample_reads_both_authors() -> None:

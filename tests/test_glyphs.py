@@ -18,8 +18,8 @@ import pytest
 
 from paperpyramid.parsers.coverage import coverage
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.front_matter import affiliation_like
 from paperpyramid.parsers.embedded.glyphs import decide
+from paperpyramid.parsers.embedded.institutions import affiliation_like
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.ocr import parse_boxes
 from paperpyramid.parsers.embedded.parser import _demote_front_matter, parse_pdf

@@ -17,7 +17,8 @@ else a single affiliation is every author's, a corresponding author's star aside
 point nowhere give nothing. A corresponding author's line under the names does not end the
 affiliations set under it. Where the affiliations are keyed by letters (Elsevier's
 "Anna Berga,b" over "aDepartment …" / "b …"), each author gets those of the letters after the
-name, the letters stripped.
+name, the letters stripped. Where the title page prints none, the "Author details" list at the
+end or the page's foot gives them (:mod:`.affiliations_elsewhere`), by the same marks.
 
 The authors' e-mail addresses are read from the same page (:func:`attach_emails`): each goes to
 the author it names, and none where that is unsure.
@@ -31,6 +32,7 @@ from collections.abc import Sequence
 
 from paperpyramid.dates import date_alone
 from paperpyramid.document import Author
+from paperpyramid.parsers.embedded.affiliations_elsewhere import affiliations_elsewhere
 from paperpyramid.parsers.embedded.author_names import mostly_names, split_names
 from paperpyramid.parsers.embedded.authors import letter_keys
 from paperpyramid.parsers.embedded.blocks import KNOWN_HEADINGS, Block
@@ -70,12 +72,16 @@ def attach_affiliations(authors: Sequence[Author], blocks: list[Block], title_en
     keys = "".join(sorted(letter_keys(blocks, title_end)))
     entries, zone, owned = _entries(blocks, title_end, {author.name for author in authors}, keys)
     attach_emails(authors, blocks, title_end, zone)
+    elsewhere = not entries
+    entries = entries or affiliations_elsewhere(blocks, title_end)  # none under the names: BMC's and Springer's
     if not entries:
         return
     if list(entries) == [None]:
         # unmarked: each author's under the name where names and addresses are set in turn; else one
-        # affiliation, everybody's, unless the names carry marks it does not show
-        if owned or not _keyed(authors, zone):
+        # affiliation, everybody's, unless the names carry marks it does not show; the one in the page's
+        # foot is everybody's unless they carry numbers, their symbols being the foot's notes (BMC's
+        # "Anna Berg†, Carl Dahl* and Eva Lind*": equal contribution, correspondence)
+        if owned or not (_numbered(authors, zone) if elsewhere else _keyed(authors, zone)):
             for author in authors:
                 author.affiliation = author.affiliation or owned.get(author.name) or entries[None]
         return
@@ -186,7 +192,12 @@ def _keyed(authors: Sequence[Author], zone: str) -> bool:
     return bool(marked) and not (len(marked) == 1 and set(marked[0]) <= {"*", "∗"})
 
 
-def _entries(blocks: list[Block], title_end: int, names: set[str], keys: str = "") -> tuple[dict[str | None, str], str, dict[str, str]]:
+def _numbered(authors: Sequence[Author], zone: str) -> bool:
+    """Whether any name carries a number among its marks ("Din1*"): the affiliations are numbered."""
+    return any(mark.isdigit() for author in authors for mark in _marks_of(author.name, zone))
+
+
+def _entries(blocks: list[Block], title_end: int, names: set[str], keys: str) -> tuple[dict[str | None, str], str, dict[str, str]]:
     """The affiliations by their mark (``None``: unmarked), the author zone's text, and each
     author's address where they are set in turn (:func:`_in_turn`); a line of the authors'
     ``names`` is the zone's wherever it comes (names over their address in one block, a name
@@ -329,7 +340,7 @@ def _spelled_out(text: str) -> str:
     return _SPELLED.sub(lambda found: f"{found.group(1)}@{found.group(2).replace(' dot ', '.')}", text) if " dot " in text else text
 
 
-def _split(text: str, keys: str = "") -> dict[str | None, str]:
+def _split(text: str, keys: str) -> dict[str | None, str]:
     """The stream of affiliation lines cut at each mark; a key letter marks one only glued to
     the place's first word ("bNICTA, … cQueensland University"), as a word "a" never is."""
     text = " ".join(text.split())

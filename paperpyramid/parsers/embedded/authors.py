@@ -5,7 +5,7 @@ fragments on one line joined (publishers set each name and its marks apart), and
 is split into names by :func:`.author_names.split_names` (marks, degrees, capitals); a line break
 between two whole names parts them; a report's kind under the names (``TECHNICAL REPORT``) is
 none; an e-mail address in brackets after a name is dropped, not taken for an affiliation
-(:func:`_without_contact`); the letters that key the affiliations, glued to the names by the text
+(:mod:`.byline_blocks`); the letters that key the affiliations, glued to the names by the text
 layer (``Eddelbuettela``) or set a space apart (``Collins a and …``), are dropped (the key may
 open an acronym, ``bNICTA``, or a place with its web address).
 Authors set over their affiliations in boxes side by side are read box by box
@@ -44,6 +44,7 @@ for the names (a line of names is never the title).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 from paperpyramid.dates import date_alone
@@ -52,17 +53,24 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.author_names import (
     GROUP,
     MARKS,
-    PARTICLES,
     SPACING_ACCENTS,
-    capitals,
     group_name,
     group_tail,
     mostly_names,
     split_names,
 )
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.institutions import ADDRESS, AFFILIATION, INSTITUTION
-from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.byline_blocks import (
+    affiliation_block,
+    affiliation_line,
+    contact_alone,
+    group_under_marked_names,
+    names_after_contact,
+    names_before_affiliation,
+    names_over_affiliation,
+    names_text,
+)
+from paperpyramid.parsers.embedded.institutions import AFFILIATION, INSTITUTION
 
 # the front matter's labelled fields after the names, where no "Abstract" heading comes first
 _FRONT_LABEL = re.compile(
@@ -160,105 +168,162 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
     title and holds names only (``1Taofik Mohammed IBRAHIM``).
     """
     title = blocks[title_end]
-    window = [
-        index
-        for index in range(title_end + 1, min(title_end + 24, len(blocks)))
-        if blocks[index].page == title.page
-        and blocks[index].bottom > title.top  # not a masthead over the title, read after it (OUP's box at the right)
-        and (blocks[index].kind != "furniture" or _names_only(blocks[index], title))
-    ]
-    # an affiliation's row; not one that goes on from a name on its line (ACM: "BEN TROVATO" + ", Institute …")
-    rows = [
-        blocks[i].top
-        for i in window
-        if _affiliation_line(blocks[i].lines[0].text.strip(), names_after_mark=False)
-        and not blocks[i].text.lstrip().startswith(",")
-        # an author's address beside the name (JMLR, PMLR), alone or then the next name, is no affiliation's row
-        and not _contact_alone(blocks[i].text.strip())
-        and not _names_after_contact(blocks[i].lines[0].text.strip())
-    ]
-    held = [line.top for i in window for line in blocks[i].lines if _COPYRIGHT.match(line.text.strip())]
-    text = ""
-    previous: Block | None = None
-    stop: Block | None = None
+    window = _zone_window(blocks, title_end)
+    reading = _ZoneReading(
+        rows=_affiliation_rows(blocks, window),
+        held=[line.top for i in window for line in blocks[i].lines if _COPYRIGHT.match(line.text.strip())],
+    )
     read: set[int] = set()
-    names_size: float | None = None  # the type of the first names: later ones share it
-    names_bold: bool | None = None  # and their weight
-    after_affiliation = False
-    affiliations: list[Block] = []  # names after an affiliation come below it, not on its row in its column (JSS)
-    named: list[Block] = []  # the blocks names were read from
+    stop: Block | None = None
     for index in window:
         block = blocks[index]
         read.add(index)
-        if block.top - title.bottom > 250 and not _goes_on_from(block, named + affiliations):
+        if block.top - title.bottom > 250 and not _goes_on_from(block, reading.named + reading.affiliations):
             break  # far under the title; not a stack of names and addresses that runs on there (a manual's title page)
-        plain = block.text.strip().lower().strip(" .:")
-        if (
-            _NUMBER.sub("", plain) in blk.KNOWN_HEADINGS
-            or plain.startswith(("abstract", "summary", "keywords", "background"))
-            or _FRONT_LABEL.match(plain)
-        ):
+        if _front_heading(block):
             stop = block
             break
         if _opens_a_section(blocks, index):
             break
-        if any(other.x0 < block.x1 and block.x0 < other.x1 and block.top < other.bottom - 1 for other in affiliations):
-            continue
-        if any(abs(line.top - row) < 3 for line in block.lines for row in held):
-            continue  # a copyright's holders ("Copyright 1999-2003 by" … "H.A. Schmidt, K. Strimmer, …")
-        if _under_bold_names(block, named) and not _BYLINE.match(block.text.strip()):
-            after_affiliation = True
-            affiliations.append(block)
-            continue
+        content = reading.names_in(block)
+        if reading.ended:
+            break
+        if content is not None:
+            reading.add(block, content)
+    if stop is None:
+        return reading.text
+    return reading.text + _boxes_beside(blocks, title_end, read, stop)
+
+
+def _zone_window(blocks: list[Block], title_end: int) -> list[int]:
+    """The indices of the blocks the names' zone may read: the next ones on the title's page, not
+    a masthead over the title read after it (OUP's box at the right), nor page furniture save a
+    line of names the running heads repeat (:func:`_names_only`)."""
+    title = blocks[title_end]
+    return [
+        index
+        for index in range(title_end + 1, min(title_end + 24, len(blocks)))
+        if blocks[index].page == title.page
+        and blocks[index].bottom > title.top
+        and (blocks[index].kind != "furniture" or _names_only(blocks[index], title))
+    ]
+
+
+def _affiliation_rows(blocks: list[Block], window: list[int]) -> list[float]:
+    """The tops of the affiliations' rows in the zone: a block on one is an affiliation beside
+    another; not one that goes on from a name on its line (ACM: "BEN TROVATO" + ", Institute …"),
+    nor an author's address beside the name (JMLR, PMLR), alone or then the next name."""
+    return [
+        blocks[i].top
+        for i in window
+        if affiliation_line(blocks[i].lines[0].text.strip(), names_after_mark=False)
+        and not blocks[i].text.lstrip().startswith(",")
+        and not contact_alone(blocks[i].text.strip())
+        and not names_after_contact(blocks[i].lines[0].text.strip())
+    ]
+
+
+def _front_heading(block: Block) -> bool:
+    """Whether ``block`` is a heading that ends the names: a known section's, numbered or not,
+    the abstract's or a labelled field's of the front matter (:data:`_FRONT_LABEL`)."""
+    plain = block.text.strip().lower().strip(" .:")
+    return (
+        _NUMBER.sub("", plain) in blk.KNOWN_HEADINGS
+        or plain.startswith(("abstract", "summary", "keywords", "background"))
+        or bool(_FRONT_LABEL.match(plain))
+    )
+
+
+@dataclass
+class _ZoneReading:
+    """The names' zone as read so far, block by block: the names' text, the blocks named and the
+    affiliations after them, and the first names' type, which later names share."""
+
+    rows: list[float]  # the affiliations' rows (:func:`_affiliation_rows`)
+    held: list[float]  # a copyright line's rows: its holders are no byline
+    text: str = ""
+    previous: Block | None = None
+    named: list[Block] = field(default_factory=list)  # the blocks names were read from
+    affiliations: list[Block] = field(default_factory=list)  # names after one come below it, not on its row in its column (JSS)
+    names_size: float | None = None  # the type of the first names: later ones share it
+    names_bold: bool | None = None  # and their weight
+    after_affiliation: bool = False
+    ended: bool = False  # the names are over: no block after this one is read
+
+    def names_in(self, block: Block) -> str | None:
+        """The names ``block`` adds to the zone, or None where it adds none (an affiliation, a
+        version's line, a copyright's holders), setting :attr:`ended` where the names end at it."""
+        if any(other.x0 < block.x1 and block.x0 < other.x1 and block.top < other.bottom - 1 for other in self.affiliations):
+            return None
+        if any(abs(line.top - row) < 3 for line in block.lines for row in self.held):
+            return None  # a copyright's holders ("Copyright 1999-2003 by" … "H.A. Schmidt, K. Strimmer, …")
+        if _under_bold_names(block, self.named) and not _BYLINE.match(block.text.strip()):
+            self.after_affiliation = True
+            self.affiliations.append(block)
+            return None
         if _version_line(block):
-            continue
-        content = _names_over_affiliation(block)
-        if not content:
-            content = _names_text(block)
-            content = (_names_after_contact(content) if text and not after_affiliation else "") or content
-            beside = any(abs(block.top - row) < 3 for row in rows) and not _affiliation_line(block.lines[0].text.strip())
-            if len(content) > 400:
-                if text:
-                    break
-                continue
-            # a mark that opens a block on the names' row trails the name before it ("Schwarz ⓘ,1" "1 August Muench,1")
-            opening = previous is None or abs(block.top - previous.top) < 3
-            signing = not after_affiliation and _group_under_marked_names(content, block.size, text, names_size)
-            if not signing and (beside or _affiliation_block(content, first=opening)):
-                lead = "" if beside else _names_before_affiliation(block, names_size)
-                if not lead:
-                    after_affiliation = after_affiliation or bool(text)
-                    affiliations += [block] if text else []
-                    continue
-                content = lead
-            elif after_affiliation and content.startswith("(") and content.endswith(")"):
-                continue  # a collaboration's name under its members: "(MUSO Collaboration)"
-            elif after_affiliation and not _more_names(block, content, names_size, names_bold):
-                # names, affiliation, names (REVTeX, Elsevier, AIAA): a block in smaller type goes on with the affiliation
-                if names_size is not None and block.size < names_size - 0.3 and len(content) < 200:
-                    continue
-                break
+            return None
+        return names_over_affiliation(block) or self._names_beside_affiliations(block)
+
+    def _names_beside_affiliations(self, block: Block) -> str | None:
+        """:meth:`names_in` for a block that does not set names over an affiliation: its names,
+        the names that open its affiliation's lines, or none where it is an affiliation."""
+        content = names_text(block)
+        content = (names_after_contact(content) if self.text and not self.after_affiliation else "") or content
+        beside = any(abs(block.top - row) < 3 for row in self.rows) and not affiliation_line(block.lines[0].text.strip())
+        if len(content) > 400:
+            self.ended = bool(self.text)
+            return None
+        # a mark that opens a block on the names' row trails the name before it ("Schwarz ⓘ,1" "1 August Muench,1")
+        opening = self.previous is None or abs(block.top - self.previous.top) < 3
+        signing = not self.after_affiliation and group_under_marked_names(content, block.size, self.text, self.names_size)
+        if not signing and (beside or affiliation_block(content, first=opening)):
+            lead = "" if beside else names_before_affiliation(block, self.names_size)
+            if not lead:
+                self.after_affiliation = self.after_affiliation or bool(self.text)
+                self.affiliations += [block] if self.text else []
+                return None
+            return lead
+        if self.after_affiliation and content.startswith("(") and content.endswith(")"):
+            return None  # a collaboration's name under its members: "(MUSO Collaboration)"
+        if self.after_affiliation and not _more_names(block, content, self.names_size, self.names_bold):
+            # names, affiliation, names (REVTeX, Elsevier, AIAA): a block in smaller type goes on with the affiliation
+            self.ended = not (self.names_size is not None and block.size < self.names_size - 0.3 and len(content) < 200)
+            return None
+        return content
+
+    def add(self, block: Block, content: str) -> None:
+        """Read ``content``, the names of ``block``, into the zone's text: on the previous block's
+        line, set close, it goes on from it (a word the text layer split: no space)."""
         if not content.strip(MARKS + SPACING_ACCENTS + "0123456789, "):
-            continue  # a block of marks or accents alone
-        if _BYLINE.match(content) and not after_affiliation:
-            text, named, previous, names_size, names_bold = "", [], None, None, None  # over a byline: the subtitle
+            return  # a block of marks or accents alone
+        if _BYLINE.match(content) and not self.after_affiliation:
+            self.text, self.named, self.previous, self.names_size, self.names_bold = "", [], None, None, None  # over a byline: the subtitle
+        previous = self.previous
         same_line = previous is not None and abs(block.top - previous.top) < 3 and -2 < block.x0 - previous.x1 < 0.3 * block.size
-        split_word = same_line and text[-1:].isalpha() and (content[:1].isalpha() or content[:1] in SPACING_ACCENTS)
-        text += "" if split_word else (" " if same_line else ", ")
-        text += content
-        previous = block
-        if not split_names(text):
-            continue  # nobody named yet (an article type's banner under the title): its type is not the names'
-        named.append(block)
-        names_size = block.size if names_size is None else names_size
-        names_bold = block.bold if names_bold is None else names_bold
-    if stop is not None:  # the boxes beside, reached after the abstract in reading order
-        for index in range(title_end + 1, len(blocks)):
-            block = blocks[index]
-            if index in read or block.page != title.page or block.kind in ("furniture", "aside"):
-                continue  # nor a note in the margin (Bioconductor's affiliation: "Cambridge Systems" / "Biology …")
-            names = _names_over_affiliation(block) if title.bottom < block.top < stop.top else ""
-            text += f", {names}" if names else ""
+        split_word = same_line and self.text[-1:].isalpha() and (content[:1].isalpha() or content[:1] in SPACING_ACCENTS)
+        self.text += "" if split_word else (" " if same_line else ", ")
+        self.text += content
+        self.previous = block
+        if not split_names(self.text):
+            return  # nobody named yet (an article type's banner under the title): its type is not the names'
+        self.named.append(block)
+        self.names_size = block.size if self.names_size is None else self.names_size
+        self.names_bold = block.bold if self.names_bold is None else self.names_bold
+
+
+def _boxes_beside(blocks: list[Block], title_end: int, read: set[int], stop: Block) -> str:
+    """The names of the boxes beside the zone that the reading order reaches after the abstract
+    (names over affiliations set side by side across the page), between the title and ``stop``;
+    not a note in the margin (Bioconductor's affiliation: "Cambridge Systems" / "Biology …")."""
+    title = blocks[title_end]
+    text = ""
+    for index in range(title_end + 1, len(blocks)):
+        block = blocks[index]
+        if index in read or block.page != title.page or block.kind in ("furniture", "aside"):
+            continue
+        names = names_over_affiliation(block) if title.bottom < block.top < stop.top else ""
+        text += f", {names}" if names else ""
     return text
 
 
@@ -383,7 +448,7 @@ def _head_names(blocks: list[Block], title_end: int) -> list[str]:
     above = [block for block in blocks[:title_end] if block.page == title.page and block.bottom <= title.top and len(block.lines) == 1]
     for block in above:
         dated = any(other is not block and abs(other.top - block.top) < 0.5 * block.size and date_alone(other.text) for other in above)
-        if dated and not date_alone(block.text) and mostly_names(block.text) and not _affiliation_line(block.text):
+        if dated and not date_alone(block.text) and mostly_names(block.text) and not affiliation_line(block.text):
             return split_names(block.text)
     return []
 
@@ -440,7 +505,7 @@ def _name_beside_address(blocks: list[Block], title_end: int) -> list[str]:
         if cut is None or abs(line.x0 + per_char * starts[cut] - edges[0]) > 1.5 * line.size:
             continue
         lead, rest = " ".join(words[:cut]), " ".join(words[cut:])
-        if split_names(lead) == [lead] and _affiliation_line(rest):
+        if split_names(lead) == [lead] and affiliation_line(rest):
             return [lead]
     return []
 
@@ -466,19 +531,6 @@ def _joined_groups(zone: str) -> list[str]:
     return [group] if group else []
 
 
-def _group_under_marked_names(line: str, size: float, names: str, names_size: float | None) -> bool:
-    """Whether ``line`` (in type of ``size``) names a group alone under ``names`` that carry
-    affiliation marks, in their type (a byline's group set on a line of its own: "Anna Berg1,
-    Carl Dahl2" / "the ABC Study Group"): where the names are marked, their affiliations are
-    keyed by the marks and open with one ("2ABC Study Group"), so an unmarked group is no
-    affiliation but signs with them. Under unmarked names it may be their affiliation ("Anna
-    Berg" / "Machine Learning Group"), and so may a group in smaller type (ACM: "G.K.M. Tobin∗"
-    over "The Thørväld Group")."""
-    if names_size is None or abs(size - names_size) > 0.3 or re.match(rf"\s*[\d{MARKS}]", line):
-        return False
-    return bool(re.search(rf"[^\W\d_][\d{MARKS}]", names)) and bool(group_name(line))
-
-
 def _margin_names(blocks: list[Block], title_end: int) -> list[str]:
     """The names in a column beside the title (ASME journals: each name in bold over its
     affiliation in small type, left of the title and abstract): the blocks wholly to one side
@@ -496,8 +548,8 @@ def _margin_names(blocks: list[Block], title_end: int) -> list[str]:
     largest = max((block.size for block in column), default=0.0)
     names: list[str] = []
     for block in sorted(column, key=lambda block: block.top):
-        content = _names_text(block)
-        if (block.bold or block.size > largest - 0.3) and not _affiliation_block(content, first=True) and mostly_names(content):
+        content = names_text(block)
+        if (block.bold or block.size > largest - 0.3) and not affiliation_block(content, first=True) and mostly_names(content):
             if not names and block.top > title.bottom:
                 return []
             names += split_names(content)
@@ -512,7 +564,7 @@ def _under_bold_names(block: Block, named: list[Block]) -> bool:
     open with more names before their affiliations (ACM: "LARS THØRVÄLD, The Thørväld Group, Iceland")."""
     if not named or len(block.text.strip()) < 4:
         return False
-    smaller = block.size < named[0].size - _SMALLER and not _names_before_affiliation(block, None)
+    smaller = block.size < named[0].size - _SMALLER and not names_before_affiliation(block, None)
     if not (named[0].bold and not block.bold) and not smaller:
         return False
     return any(other.x0 < block.x1 and block.x0 < other.x1 and 0 <= block.top - other.bottom < other.size for other in named)
@@ -523,36 +575,14 @@ def _under_bold_names(block: Block, named: list[Block]) -> bool:
 _SMALLER = 0.6
 
 
-def _affiliation_line(text: str, *, names_after_mark: bool = True) -> bool:
-    """An address, or a line that opens with a mark; not one of names alone after a mark unless
-    ``names_after_mark`` (a name's trailing mark wrapped onto the next box: "1 August Muench,1");
-    a group joined to the names is not read as one ("… and the ABC Study Group": :func:`group_tail`)."""
-    text = group_tail(text)[0]
-    if "@" in text or AFFILIATION.search(text) or INSTITUTION.search(text) or ADDRESS.search(text):
-        return True
-    return bool(re.match(rf"^[\d{MARKS}]\s*[A-Z][a-z]", text)) and (names_after_mark or not mostly_names(text))
-
-
-def _affiliation_block(content: str, *, first: bool) -> bool:
-    """An address or institution, or a block that opens with a mark, save names alone directly
-    under the title; a group joined to the names does not make one (:func:`group_tail`)."""
-    content = group_tail(content)[0]
-    if "@" in content or AFFILIATION.search(content) or INSTITUTION.search(content) or ADDRESS.search(content):
-        return True
-    if not re.match(rf"^[\d{MARKS}]\s*[A-Z][a-z]", content):
-        return False
-    names = split_names(content)  # a mark before the only name, directly under the title
-    return not (first and names and len("".join(names).replace(" ", "")) >= 0.8 * sum(ch.isalpha() for ch in content))
-
-
 def _names_only(block: Block, title: Block) -> bool:
     """Whether ``block``, under ``title``, holds names and their marks only (an amsart author
     line that the running heads repeat, so that it is taken for page furniture); not a box in
     the margin beside the title."""
     if not title.x0 <= (block.x0 + block.x1) / 2 <= title.x1:
         return False
-    content = _names_text(block)
-    if len(content) > 200 or _affiliation_block(content, first=True):
+    content = names_text(block)
+    if len(content) > 200 or affiliation_block(content, first=True):
         return False
     return mostly_names(content)
 
@@ -564,149 +594,3 @@ def _more_names(block: Block, content: str, names_size: float | None, names_bold
     if names_size is None or abs(block.size - names_size) > 0.3 or (names_bold is not None and block.bold != names_bold):
         return False
     return len(content) < 200 and mostly_names(content)
-
-
-def _names_before_affiliation(block: Block, names_size: float | None) -> str:
-    """The names that open an affiliation's lines ("A. N. Author, H. Coauthor, Name of Institute,
-    City, Country"; ACM's "LARS THØRVÄLD, The Thørväld Group, Iceland"): the leading parts that
-    are names, where a later part is an institution or an address. Once names were read, only
-    names in the first names' type or set in capitals before the rest count. Before an address
-    with no institution, only on the block's first line or under a line that opened with names:
-    under an address's line, it is the address going on, a city before its state and postcode
-    ("New York University" / "715, Broadway, 7th Floor" / "New York, NY, 10003")."""
-    found: list[str] = []
-    alone: list[str] = []
-    opened = True  # the line over it opened with names, or there is none
-    for line in block.lines:
-        parts = [part.strip() for part in line.text.strip().lstrip(",").split(",")]
-        upper = capitals(parts[0]) if parts else False
-        lead: list[str] = []
-        for part in parts:
-            if AFFILIATION.search(part) or INSTITUTION.search(part) or (upper and not capitals(part)) or len(split_names(part)) != 1:
-                break
-            lead.append(part)
-        rest = ", ".join(parts[len(lead) :])
-        under_names, opened = opened, bool(lead)
-        if lead and not rest:
-            alone += lead  # a line of names alone, among the lines that open with names: "P. Contributor"
-            continue
-        if not lead or not (AFFILIATION.search(rest) or INSTITUTION.search(rest) or (under_names and ADDRESS.search(", " + rest))):
-            continue
-        if names_size is not None and abs(line.size - names_size) > 0.3 and not (upper and not capitals(rest)):
-            continue
-        found += lead
-    return ", ".join(found + alone) if found else ""
-
-
-def _names_over_affiliation(block: Block) -> str:
-    """The names of a block that sets them over their affiliation (and e-mail): the lines above
-    the first affiliation line; empty unless the block is names, then affiliation."""
-    texts = [_without_contact(line.text) for line in block.lines]
-    sizes = [line.size for line in block.lines]
-
-    def affiliation(i: int) -> bool:
-        text = texts[i]
-        if i and _ACRONYM.search(text) and not mostly_names(text) and not capitals(texts[0]):
-            return True  # an institution's acronym under a name: "Christophe Dutang" / "ENSIMAG, Grenoble INP"
-        return _affiliation_line(text) and not (i and _group_under_marked_names(text, sizes[i], " ".join(texts[:i]), sizes[i - 1]))
-
-    cut = next((i for i in range(len(texts)) if affiliation(i)), 0)
-    head = _names_of_lines(block.lines[:cut])
-    if cut == 0 or not _names_head(head):
-        return ""
-    # names and affiliations in turn, stacked (article's \\author{A \\ Univ. X \\and B \\ Univ. Y}): a line
-    # of names alone in the first names' type, with an affiliation right under it, is the next author's
-    stacked = [
-        texts[i]
-        for i in range(cut + 1, len(texts) - 1)
-        if not affiliation(i)
-        and affiliation(i + 1)
-        and abs(sizes[i] - sizes[0]) <= 0.3
-        and mostly_names(texts[i])
-        and not _affiliations_last_line(texts, i)
-    ]
-    return ", ".join([head, *stacked])
-
-
-def _names_head(head: str) -> bool:
-    """Whether the lines over a block's first affiliation line, read as one (a name wrapped at the
-    line's end joined: "…, Carl Dahl, Anna" / "Berg"), are names: mostly names, not a department's
-    subjects over its institute ("Applied Mathematics & Statistics, and Scientific Computation" /
-    "Center for …", where "Statistics" is no name)."""
-    return bool(split_names(head)) and mostly_names(head)
-
-
-def _affiliations_last_line(texts: list[str], index: int) -> bool:
-    """Whether the line ``texts[index]`` goes on with the affiliation over it, not the next author's
-    name: the line over it ends in a comma, wrapped ("…, University of California," / "Los
-    Angeles"); or an e-mail address alone under it closes an author's entry (name, affiliation's
-    lines, address), so that it is a name only where the line over it closed the entry before
-    ("Anna Berg" / "Department of Statistics" / "Example Tech" / "aberg@example.edu")."""
-    if texts[index - 1].rstrip().endswith(","):
-        return True
-    return _contact_alone(texts[index + 1]) and not _contact_alone(texts[index - 1])
-
-
-# a name's address on its row, then the next name (JMLR, PMLR: "Author One one@x.org and Author Two two@x.org")
-_LEADING_CONTACT = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:,|;|&|\band\b)\s*")
-
-
-def _names_after_contact(content: str) -> str:
-    """The names after the address that opens ``content``, where the text layer cut a row of
-    names, each with its address beside it, after the first name: the block opens with that
-    name's address and goes on with the next name, so it is no affiliation ("abc@sample.com and
-    Author Name2"). Empty when anything but names follows the address."""
-    match = _LEADING_CONTACT.match(content)
-    rest = content[match.end() :].strip() if match else ""
-    return rest if rest and "@" not in rest and len(rest) < 200 and mostly_names(rest) else ""
-
-
-def _contact_alone(text: str) -> bool:
-    return "@" in text and len(text.split()) <= 2
-
-
-# an institution's acronym: three capitals or more ("ENSIMAG", "INP", "CNRS")
-_ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
-
-
-_NAME_BREAK = re.compile(rf"[\d,;·⋅{MARKS}]|\band\b|&")
-
-
-def _names_text(block: Block) -> str:
-    """A block of names as one line; a line break is a comma where it falls between two whole
-    names, each of two words or more and set without a mark (``Nathan Dahlberg`` /
-    ``Margo Schlanger♦``), or before a group under names with marks (``Carl Dahl2`` / ``the ABC
-    Study Group``), not inside one name (``Hannah`` / ``M. McGee``). A line that is a date alone
-    is no name's ("SDC" / "November 2017" under a report's title: the place and the version's date)."""
-    return _names_of_lines(block.lines)
-
-
-def _names_of_lines(lines: list[Line]) -> str:
-    """:func:`_names_text` of some of a block's lines."""
-    lines = [line for line in lines if not date_alone(line.text)]
-    if not lines:
-        return ""
-    groups = [[_without_contact(lines[0].text)]]
-    for above, line in pairwise(lines):
-        text = _without_contact(line.text)
-        ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
-        opening = _NAME_BREAK.split(text)[0].split()
-        whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2
-        between = whole and all(word[:1].isupper() or word in PARTICLES for word in ending + opening)
-        if between or _group_under_marked_names(text, line.size, groups[-1][-1], above.size):
-            groups.append([text])
-        else:
-            groups[-1].append(text)
-    return ", ".join(blk.join_lines(group) for group in groups)
-
-
-# an e-mail address in brackets after a name: "Anna Berg (aberg@example.org)", "Anna Berg <aberg@example.org>"
-_CONTACT = re.compile(r"\s*[(<\[]\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*[)>\]]")
-
-
-def _without_contact(text: str) -> str:
-    """A line of names without the e-mail address in brackets after each (``\\author{Anna Berg
-    (\\texttt{aberg@example.org}) \\\\ Carl Dahl (…)}``, as vignettes print it): the address is the
-    author's contact, not an affiliation that ends the names, and no part of a name. A line of
-    the address alone is kept as it is: under a name, it reads as the name's address."""
-    return _CONTACT.sub("", text).strip() or text.strip()

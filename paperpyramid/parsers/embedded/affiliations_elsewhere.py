@@ -1,0 +1,119 @@
+"""Affiliations printed away from the byline: in an "Author details" list at the article's end,
+or in the first page's foot.
+
+BioMed Central and Springer journals set the names under the title with no address under them.
+Several affiliations go to an "Author details" list before the references, numbered as the
+names' marks are ("Author details" / "1 Institute of Chemistry, …" / "2 Department of Zoology,
+…"), and the first page's foot then gives only the corresponding author's ("Full list of author
+information is available at the end of the article"). A single affiliation goes to the foot,
+under the correspondence line ("* Correspondence: a@b.org" / "Department of Plant Biology, …"),
+or, in Springer's journals, under the names repeated there ("H. K. Patel · R. S. Fougat (&)" /
+"Department of …" / "e-mail: …"); Nature's journals set them, numbered as the names' marks or one,
+in the foot over "Correspondence and requests for materials should be addressed to …". :func:`affiliations_elsewhere` reads the list first, then the
+foot; :mod:`.affiliations` asks here only where the title page gives none, and gives these to
+the authors by their marks as it gives the title page's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.institutions import AFFILIATION, INSTITUTION
+from paperpyramid.parsers.embedded.layout import Line
+
+_DETAILS = re.compile(r"^\s*author details\s*$", re.I)
+# the first page's correspondence line ("* Correspondence:", "*Correspondence:") or Springer's mark of the
+# corresponding author among the names repeated in the foot ("R. S. Fougat (&)")
+_CUE = re.compile(r"^\s*\*?\s*correspondence\b|\(&\)", re.I)
+# Nature's journals close the foot's affiliations with this sentence ("… Egypt. Correspondence and requests for
+# materials should be addressed to S.H.E.-M."), on the line of the last
+_REQUESTS = re.compile(r"\bcorrespondence and requests for\b", re.I)
+# what comes after the addresses: the article's dates, the references, the licence, the pointer to the
+# full list, an e-mail address
+_AFTER = re.compile(r"^\s*(?:(?:received|accepted|published|references|full list of author|e-?mail|open access)\b|©|\(c\))|@", re.I)
+# a number that opens an entry of the list: "1 Institute …", "… Pakistan. 2 Department …"
+_NUMBER = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.?\s*(?=[A-Z])")
+#: how many blocks after the list's head or the correspondence line are read: the text layer cuts an
+#: entry into pieces where its mark is set apart ("Zhejiang, China. 2" / "Physical Health …")
+_SPAN = 12
+
+
+def affiliations_elsewhere(blocks: list[Block], title_end: int) -> dict[str | None, str]:
+    """The affiliations by their number (``None``: unnumbered) from the "Author details" list,
+    else the single one in the title page's foot; empty where neither is printed."""
+    return _author_details(blocks) or _foot(blocks, title_end)
+
+
+def _author_details(blocks: list[Block]) -> dict[str | None, str]:
+    """The entries of the "Author details" list, cut at their numbers (:func:`_numbered`)."""
+    for index, block in enumerate(blocks):
+        if block.lines and _DETAILS.match(block.lines[0].text):
+            lines = _column_lines(blocks, index)[1:]
+            texts = [line.text for line in lines[: next((i for i, line in enumerate(lines) if _AFTER.search(line.text)), len(lines))]]
+            return _numbered(blk.join_lines(texts)) if texts else {}
+    return {}
+
+
+def _foot(blocks: list[Block], title_end: int) -> dict[str | None, str]:
+    """The affiliations in the title page's foot: those over Nature's "Correspondence and
+    requests for materials …", numbered or one (:func:`_numbered`); else the one under the
+    correspondence line (or Springer's names with the corresponding author's mark): the lines
+    from the first that names an institution (:data:`.institutions.AFFILIATION`,
+    :data:`.institutions.INSTITUTION`), past a note on equal contributions, up to an e-mail
+    address, the licence or the pointer to the full list."""
+    if title_end < 0:
+        return {}
+    page = blocks[title_end].page
+    for index in range(title_end + 1, len(blocks)):
+        if blocks[index].page != page:
+            break
+        over = _REQUESTS.split(blk.join_lines([line.text for line in blocks[index].lines]), maxsplit=1)
+        if len(over) == 2 and over[0].strip():
+            return _numbered(over[0])  # Nature's: the affiliations, then where to write
+        lines = _column_lines(blocks, index)
+        cue = next((i for i, line in enumerate(lines) if _CUE.search(line.text)), None)
+        if cue is None or cue >= len(blocks[index].lines):
+            continue  # the cue only in a later block: read from there
+        after = lines[cue + 1 :]
+        start = next((i for i, line in enumerate(after) if AFFILIATION.search(line.text) or INSTITUTION.search(line.text)), None)
+        if start is None:
+            return {}
+        texts: list[str] = []
+        for line in after[start:]:
+            if _AFTER.search(line.text):
+                break
+            texts.append(line.text)
+        text = blk.join_lines(texts).strip(" .,;")
+        return {None: text} if text else {}
+    return {}
+
+
+def _column_lines(blocks: list[Block], index: int) -> list[Line]:
+    """The lines of ``blocks[index]`` and of the blocks after it in its column, down its page: not
+    a heading's, nor a block set left of it (the next column) or above it."""
+    first = blocks[index]
+    lines = list(first.lines)
+    for block in blocks[index + 1 : index + _SPAN]:
+        if block.page != first.page or block.kind == "heading" or block.x0 < first.x0 - 3 or block.top < first.top - 1:
+            break
+        lines += block.lines
+    return lines
+
+
+def _numbered(text: str) -> dict[str | None, str]:
+    """``text`` cut into entries at their numbers, which come in a series (1, 2, 3, …): a number
+    out of it is an address's ("Lishui University, 1. No, Xueyuan Road" under entry 2); text
+    before the first number is no numbered list; with no number, the one entry is unnumbered."""
+    text = " ".join(text.split())
+    cuts: list[re.Match[str]] = []
+    for match in _NUMBER.finditer(text):
+        if int(match.group(1)) == len(cuts) + 1:
+            cuts.append(match)
+    if not cuts:
+        return {None: text.strip(" .,;")} if text.strip(" .,;") else {}
+    if cuts[0].start() > 0:
+        return {}
+    ends = [match.start() for match in cuts[1:]] + [len(text)]
+    return {match.group(1): text[match.end() : end].strip(" .,;") for match, end in zip(cuts, ends, strict=True)}

@@ -1,0 +1,206 @@
+"""What one block of a title page's byline holds: names, an affiliation, or names over or before one.
+
+:mod:`.authors` walks the blocks under the title (the names' zone) and asks here, block by block,
+what each holds: :func:`names_text` reads a block of names as one line (a line break between two
+whole names parts them; an e-mail address in brackets after a name is dropped); :func:`affiliation_line`
+and :func:`affiliation_block` tell an address (an institution, a postcode, a country:
+:mod:`.institutions`) or a line that opens with a mark; :func:`names_over_affiliation` reads the
+names a block sets over their affiliation, and :func:`names_before_affiliation` the names that open
+an affiliation's lines; :func:`names_after_contact` the names after an address the text layer cut
+from its name; :func:`group_under_marked_names` tells a group that signs under marked names from
+an affiliation. These read one block and know nothing of the page; where a block stands in the
+zone (beside, under, after which names) is :mod:`.authors`' to judge.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from paperpyramid.dates import date_alone
+from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded.author_names import MARKS, PARTICLES, capitals, group_name, group_tail, mostly_names, split_names
+from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.institutions import ADDRESS, AFFILIATION, INSTITUTION
+from paperpyramid.parsers.embedded.layout import Line
+
+
+def group_under_marked_names(line: str, size: float, names: str, names_size: float | None) -> bool:
+    """Whether ``line`` (in type of ``size``) names a group alone under ``names`` that carry
+    affiliation marks, in their type (a byline's group set on a line of its own: "Anna Berg1,
+    Carl Dahl2" / "the ABC Study Group"): where the names are marked, their affiliations are
+    keyed by the marks and open with one ("2ABC Study Group"), so an unmarked group is no
+    affiliation but signs with them. Under unmarked names it may be their affiliation ("Anna
+    Berg" / "Machine Learning Group"), and so may a group in smaller type (ACM: "G.K.M. Tobin∗"
+    over "The Thørväld Group")."""
+    if names_size is None or abs(size - names_size) > 0.3 or re.match(rf"\s*[\d{MARKS}]", line):
+        return False
+    return bool(re.search(rf"[^\W\d_][\d{MARKS}]", names)) and bool(group_name(line))
+
+
+def affiliation_line(text: str, *, names_after_mark: bool = True) -> bool:
+    """An address, or a line that opens with a mark; not one of names alone after a mark unless
+    ``names_after_mark`` (a name's trailing mark wrapped onto the next box: "1 August Muench,1");
+    a group joined to the names is not read as one ("… and the ABC Study Group": :func:`group_tail`)."""
+    text = group_tail(text)[0]
+    if "@" in text or AFFILIATION.search(text) or INSTITUTION.search(text) or ADDRESS.search(text):
+        return True
+    return bool(re.match(rf"^[\d{MARKS}]\s*[A-Z][a-z]", text)) and (names_after_mark or not mostly_names(text))
+
+
+def affiliation_block(content: str, *, first: bool) -> bool:
+    """An address or institution, or a block that opens with a mark, save names alone directly
+    under the title; a group joined to the names does not make one (:func:`group_tail`)."""
+    content = group_tail(content)[0]
+    if "@" in content or AFFILIATION.search(content) or INSTITUTION.search(content) or ADDRESS.search(content):
+        return True
+    if not re.match(rf"^[\d{MARKS}]\s*[A-Z][a-z]", content):
+        return False
+    names = split_names(content)  # a mark before the only name, directly under the title
+    return not (first and names and len("".join(names).replace(" ", "")) >= 0.8 * sum(ch.isalpha() for ch in content))
+
+
+def names_before_affiliation(block: Block, names_size: float | None) -> str:
+    """The names that open an affiliation's lines ("A. N. Author, H. Coauthor, Name of Institute,
+    City, Country"; ACM's "LARS THØRVÄLD, The Thørväld Group, Iceland"): the leading parts that
+    are names, where a later part is an institution or an address. Once names were read, only
+    names in the first names' type or set in capitals before the rest count. Before an address
+    with no institution, only on the block's first line or under a line that opened with names:
+    under an address's line, it is the address going on, a city before its state and postcode
+    ("New York University" / "715, Broadway, 7th Floor" / "New York, NY, 10003")."""
+    found: list[str] = []
+    alone: list[str] = []
+    opened = True  # the line over it opened with names, or there is none
+    for line in block.lines:
+        parts = [part.strip() for part in line.text.strip().lstrip(",").split(",")]
+        upper = capitals(parts[0]) if parts else False
+        lead: list[str] = []
+        for part in parts:
+            if AFFILIATION.search(part) or INSTITUTION.search(part) or (upper and not capitals(part)) or len(split_names(part)) != 1:
+                break
+            lead.append(part)
+        rest = ", ".join(parts[len(lead) :])
+        under_names, opened = opened, bool(lead)
+        if lead and not rest:
+            alone += lead  # a line of names alone, among the lines that open with names: "P. Contributor"
+            continue
+        if not lead or not (AFFILIATION.search(rest) or INSTITUTION.search(rest) or (under_names and ADDRESS.search(", " + rest))):
+            continue
+        if names_size is not None and abs(line.size - names_size) > 0.3 and not (upper and not capitals(rest)):
+            continue
+        found += lead
+    return ", ".join(found + alone) if found else ""
+
+
+def names_over_affiliation(block: Block) -> str:
+    """The names of a block that sets them over their affiliation (and e-mail): the lines above
+    the first affiliation line; empty unless the block is names, then affiliation."""
+    texts = [_without_contact(line.text) for line in block.lines]
+    sizes = [line.size for line in block.lines]
+
+    def affiliation(i: int) -> bool:
+        text = texts[i]
+        if i and _ACRONYM.search(text) and not mostly_names(text) and not capitals(texts[0]):
+            return True  # an institution's acronym under a name: "Christophe Dutang" / "ENSIMAG, Grenoble INP"
+        return affiliation_line(text) and not (i and group_under_marked_names(text, sizes[i], " ".join(texts[:i]), sizes[i - 1]))
+
+    cut = next((i for i in range(len(texts)) if affiliation(i)), 0)
+    head = _names_of_lines(block.lines[:cut])
+    if cut == 0 or not _names_head(head):
+        return ""
+    # names and affiliations in turn, stacked (article's \\author{A \\ Univ. X \\and B \\ Univ. Y}): a line
+    # of names alone in the first names' type, with an affiliation right under it, is the next author's
+    stacked = [
+        texts[i]
+        for i in range(cut + 1, len(texts) - 1)
+        if not affiliation(i)
+        and affiliation(i + 1)
+        and abs(sizes[i] - sizes[0]) <= 0.3
+        and mostly_names(texts[i])
+        and not _affiliations_last_line(texts, i)
+    ]
+    return ", ".join([head, *stacked])
+
+
+def _names_head(head: str) -> bool:
+    """Whether the lines over a block's first affiliation line, read as one (a name wrapped at the
+    line's end joined: "…, Carl Dahl, Anna" / "Berg"), are names: mostly names, not a department's
+    subjects over its institute ("Applied Mathematics & Statistics, and Scientific Computation" /
+    "Center for …", where "Statistics" is no name)."""
+    return bool(split_names(head)) and mostly_names(head)
+
+
+def _affiliations_last_line(texts: list[str], index: int) -> bool:
+    """Whether the line ``texts[index]`` goes on with the affiliation over it, not the next author's
+    name: the line over it ends in a comma, wrapped ("…, University of California," / "Los
+    Angeles"); or an e-mail address alone under it closes an author's entry (name, affiliation's
+    lines, address), so that it is a name only where the line over it closed the entry before
+    ("Anna Berg" / "Department of Statistics" / "Example Tech" / "aberg@example.edu")."""
+    if texts[index - 1].rstrip().endswith(","):
+        return True
+    return contact_alone(texts[index + 1]) and not contact_alone(texts[index - 1])
+
+
+# a name's address on its row, then the next name (JMLR, PMLR: "Author One one@x.org and Author Two two@x.org")
+_LEADING_CONTACT = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*(?:,|;|&|\band\b)\s*")
+
+
+def names_after_contact(content: str) -> str:
+    """The names after the address that opens ``content``, where the text layer cut a row of
+    names, each with its address beside it, after the first name: the block opens with that
+    name's address and goes on with the next name, so it is no affiliation ("abc@sample.com and
+    Author Name2"). Empty when anything but names follows the address."""
+    match = _LEADING_CONTACT.match(content)
+    rest = content[match.end() :].strip() if match else ""
+    return rest if rest and "@" not in rest and len(rest) < 200 and mostly_names(rest) else ""
+
+
+def contact_alone(text: str) -> bool:
+    return "@" in text and len(text.split()) <= 2
+
+
+# an institution's acronym: three capitals or more ("ENSIMAG", "INP", "CNRS")
+_ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
+
+
+_NAME_BREAK = re.compile(rf"[\d,;·⋅{MARKS}]|\band\b|&")
+
+
+def names_text(block: Block) -> str:
+    """A block of names as one line; a line break is a comma where it falls between two whole
+    names, each of two words or more and set without a mark (``Nathan Dahlberg`` /
+    ``Margo Schlanger♦``), or before a group under names with marks (``Carl Dahl2`` / ``the ABC
+    Study Group``), not inside one name (``Hannah`` / ``M. McGee``). A line that is a date alone
+    is no name's ("SDC" / "November 2017" under a report's title: the place and the version's date)."""
+    return _names_of_lines(block.lines)
+
+
+def _names_of_lines(lines: list[Line]) -> str:
+    """:func:`names_text` of some of a block's lines."""
+    lines = [line for line in lines if not date_alone(line.text)]
+    if not lines:
+        return ""
+    groups = [[_without_contact(lines[0].text)]]
+    for above, line in pairwise(lines):
+        text = _without_contact(line.text)
+        ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
+        opening = _NAME_BREAK.split(text)[0].split()
+        whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2
+        between = whole and all(word[:1].isupper() or word in PARTICLES for word in ending + opening)
+        if between or group_under_marked_names(text, line.size, groups[-1][-1], above.size):
+            groups.append([text])
+        else:
+            groups[-1].append(text)
+    return ", ".join(blk.join_lines(group) for group in groups)
+
+
+# an e-mail address in brackets after a name: "Anna Berg (aberg@example.org)", "Anna Berg <aberg@example.org>"
+_CONTACT = re.compile(r"\s*[(<\[]\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*[)>\]]")
+
+
+def _without_contact(text: str) -> str:
+    """A line of names without the e-mail address in brackets after each (``\\author{Anna Berg
+    (\\texttt{aberg@example.org}) \\\\ Carl Dahl (…)}``, as vignettes print it): the address is the
+    author's contact, not an affiliation that ends the names, and no part of a name. A line of
+    the address alone is kept as it is: under a name, it reads as the name's address."""
+    return _CONTACT.sub("", text).strip() or text.strip()

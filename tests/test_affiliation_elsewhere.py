@@ -1,0 +1,141 @@
+"""Affiliations printed away from the byline, on constructed papers (``tests/pdf_maker``): BMC's
+"Author details" list at the end, numbered as the names' marks; the one affiliation in the first
+page's foot under the correspondence line (BMC) or under the names repeated there (Springer)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paperpyramid.document import Document
+from paperpyramid.parsers.embedded import parse_pdf
+from paperpyramid.parsers.embedded.affiliations_elsewhere import _numbered
+from tests.pdf_maker import styled_pdf
+
+Item = tuple[float, float, float, list[tuple[str, str]]]
+TITLE = "Residence Times of Water in Karst Aquifers"
+ABSTRACT = [
+    "Background: The residence time of water in karst aquifers sets how fast a pollutant leaves them,",
+    "yet few estimates exist for the aquifers of northern Europe. We estimated it from tracer tests.",
+    "Results: The times ranged from two to forty days, shorter where the conduits were wide and open.",
+]
+BODY = [
+    "The method described here was applied to three data sets collected over two years of field work,",
+    "and the results were compared against the estimates that earlier studies reported for the same",
+    "populations. Each estimate is given with its interval, and the differences are discussed below.",
+    "The tracer was injected at the sinkhole and sampled at the spring every hour for twenty days, and",
+    "the curves were fitted with the advection and dispersion model that the earlier studies also used.",
+]
+REFERENCES = [
+    "1. Berg A, Dahl C. Tracer tests in karst. J Hydrol. 2010;12:1-10.",
+    "2. Lind E. Conduit flow in Nordic aquifers. Water Res. 2012;8:20-31.",
+]
+
+
+def regular(x: float, y: float, size: float, text: str) -> Item:
+    return (x, y, size, [("regular", text)])
+
+
+def first_page(names: str, foot: list[str]) -> list[Item]:
+    """A BMC-like first page: the title, the names, the abstract, the body, and ``foot`` in small
+    type at the page's foot."""
+    items: list[Item] = [(72, 700, 17, [("bold", TITLE)]), regular(72, 676, 10, names)]
+    items.append((72, 650, 10, [("bold", "Abstract")]))
+    items += [regular(72, 636 - 12 * i, 9, line) for i, line in enumerate(ABSTRACT)]
+    items.append((72, 580, 11, [("bold", "Background")]))
+    items += [regular(72, 564 - 13 * i, 10, line) for i, line in enumerate(BODY)]
+    items += [regular(72, 120 - 9 * i, 7, line) for i, line in enumerate(foot)]
+    return items
+
+
+def last_page(details: list[str]) -> list[Item]:
+    """The article's end: the body's last lines, ``details`` in small type, the dates, the references."""
+    items: list[Item] = [regular(72, 700 - 13 * i, 10, line) for i, line in enumerate(BODY)]
+    items.append((72, 620, 8, [("bold", "Author details")]))
+    items += [regular(72, 610 - 9 * i, 7, line) for i, line in enumerate(details)]
+    bottom = 610 - 9 * len(details)
+    items.append(regular(72, bottom - 12, 7, "Received: 5 October 2017 Accepted: 1 December 2017"))
+    items.append((72, bottom - 36, 11, [("bold", "References")]))
+    items += [regular(72, bottom - 52 - 10 * i, 8, line) for i, line in enumerate(REFERENCES)]
+    return items
+
+
+def parse(tmp_path: Path, pages: list[list[Item]]) -> Document:
+    path = tmp_path / "paper.pdf"
+    path.write_bytes(styled_pdf(pages))
+    return parse_pdf(path)
+
+
+def affiliations(document: Document) -> dict[str, str | None]:
+    return {author.name: author.affiliation for author in document.authors}
+
+
+LICENCE = "© The Author(s). 2018 Open Access This article is distributed under the terms of the Creative Commons licence."
+
+
+def test_the_author_details_at_the_end_give_each_author_the_places_of_their_numbers(tmp_path: Path) -> None:
+    # BMC with several affiliations: the foot gives the corresponding author's and points to the full list
+    foot = [
+        "* Correspondence: anna.berg@example.org",
+        "Department of Physics, Lund University, Lund, Sweden",
+        "Full list of author information is available at the end of the article",
+        LICENCE,
+    ]
+    details = [
+        "1 Department of Physics, Lund University, Professorsgatan 1, Lund 22100,",
+        "Sweden. 2 Institute of Chemistry, University of Oslo, Blindern, 1. No, Sem",
+        "Saelands vei, Oslo 0315, Norway.",
+    ]
+    document = parse(tmp_path, [first_page("Anna Berg1*, Carl Dahl1 and Eva Lind2", foot), last_page(details)])
+    found = affiliations(document)
+    assert found["Anna Berg"] == found["Carl Dahl"] == "Department of Physics, Lund University, Professorsgatan 1, Lund 22100, Sweden"
+    assert found["Eva Lind"] == "Institute of Chemistry, University of Oslo, Blindern, 1. No, Sem Saelands vei, Oslo 0315, Norway"
+
+
+def test_the_one_affiliation_under_the_correspondence_line_is_every_authors(tmp_path: Path) -> None:
+    # BMC with one affiliation: the stars mark the corresponding authors, the dagger equal contribution; no numbers
+    foot = [
+        "* Correspondence: anna.berg@example.org; eva.lind@example.org",
+        "Anna Berg and Carl Dahl contributed equally to this work.",
+        "Department of Plant Biology, Rutgers University, Foran Hall, 59 Dudley Rd,",
+        "New Brunswick, NJ 08901, USA",
+        LICENCE,
+    ]
+    document = parse(tmp_path, [first_page("Anna Berg*, Carl Dahl and Eva Lind*", foot)])
+    place = "Department of Plant Biology, Rutgers University, Foran Hall, 59 Dudley Rd, New Brunswick, NJ 08901, USA"
+    assert affiliations(document) == {"Anna Berg": place, "Carl Dahl": place, "Eva Lind": place}
+
+
+def test_springers_foot_under_the_names_repeated_gives_the_affiliation(tmp_path: Path) -> None:
+    # Springer: the names over their affiliation and the corresponding author's e-mail, "(&)" marking them
+    foot = [
+        "A. Berg • C. Dahl (&) • E. Lind",
+        "Department of Agricultural Biotechnology, Anand Agricultural",
+        "University, Anand 388 110, India",
+        "e-mail: carl.dahl@example.org",
+    ]
+    document = parse(tmp_path, [first_page("Anna Berg • Carl Dahl • Eva Lind", foot)])
+    assert set(affiliations(document).values()) == {
+        "Department of Agricultural Biotechnology, Anand Agricultural University, Anand 388 110, India"
+    }
+
+
+def test_a_number_out_of_the_series_belongs_to_an_address() -> None:
+    entries = _numbered(
+        "1 Department of Pain Treatment, Ningbo 315000, China. 2 College of Education, Lishui University, 1. No, Xueyuan Road"
+    )
+    assert entries == {
+        "1": "Department of Pain Treatment, Ningbo 315000, China",
+        "2": "College of Education, Lishui University, 1. No, Xueyuan Road",
+    }
+    assert _numbered("Department of Physics, Lund University.") == {None: "Department of Physics, Lund University"}
+
+
+def test_natures_foot_over_the_correspondence_sentence_gives_the_numbered_places(tmp_path: Path) -> None:
+    # Scientific Reports: the numbered affiliations, then "Correspondence and requests for materials …" on the last one's line
+    foot = [
+        "1Department of Physics, Lund University, Lund, Sweden. 2Institute of Chemistry, University of Oslo,",
+        "Oslo, Norway. Correspondence and requests for materials should be addressed to E.L. (email: eva@example.org)",
+    ]
+    document = parse(tmp_path, [first_page("Anna Berg1, Carl Dahl1 & Eva Lind2", foot)])
+    physics, chemistry = "Department of Physics, Lund University, Lund, Sweden", "Institute of Chemistry, University of Oslo, Oslo, Norway"
+    assert affiliations(document) == {"Anna Berg": physics, "Carl Dahl": physics, "Eva Lind": chemistry}
