@@ -19,10 +19,11 @@ labels beside them that are none.
 
 from __future__ import annotations
 
-from paperpyramid.parsers.embedded.blocks import Block, heading_parts, split_blocks, styled_lead
+from paperpyramid.parsers.embedded.blocks import Block, heading_parts, split_blocks
 from paperpyramid.parsers.embedded.contents import set_aside_contents
 from paperpyramid.parsers.embedded.headings import demote_flush_right_lines
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.lead_ins import styled_lead
 from paperpyramid.parsers.embedded.run_in import split_run_in_headings
 
 BODY = "LMRoman10-Regular"

@@ -73,4 +73,4 @@ def test_sideways_text_goes_on_only_at_its_own_x() -> None:
     run = CharRun()
     run.chars, run.x0, run.x1, run.top, run.bottom = ["S"], 742.0, 750.0, 90.0, 96.0
     run.last_x0, run.last_x1, run.vertical_votes = 742.0, 750.0, 1
-    assert _step(run, 50.0, 48.0, 57.0, 9.0, 8.0) == _NEW_RUN
+    assert _step(run, 50.0, 48.0, 57.0, 9.0, 8.0, "C", "Times-Roman") == _NEW_RUN

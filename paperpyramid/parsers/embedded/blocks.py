@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.displays import DISPLAY, display_label
 from paperpyramid.parsers.embedded.layout import Line, LineGroup
+from paperpyramid.parsers.embedded.lead_ins import OPEN_ENDINGS, styled_lead
 from paperpyramid.parsers.embedded.link_joins import link_goes_on
 from paperpyramid.parsers.embedded.raised import joined_raised
 from paperpyramid.parsers.embedded.scripts import unspaced
@@ -243,122 +244,6 @@ def join_lines(texts: list[str]) -> str:
 #: "2.1. Test Substances. EGMAX …": a number of two levels or more (an appendix's "A.1" too), a
 #: title (in quotes or not: '9.2. "Poor man's bold". If …'), a full stop, text
 NUMBERED_RUN_IN = re.compile(r"^(?P<num>(?:\d{1,2}|[A-Z])(?:\.\d{1,2}){1,3})\.?\s+(?P<title>[\"“‘]?[A-Z].{1,118}?)\.\s+(?=\S)")
-
-
-def styled_lead(line: Line) -> str | None:
-    """The lead-in of a line set in bold or italics and closed by a full stop after a word (set
-    in the same style or not), before more text in the body's style: "**Data sources.** The …",
-    "*Shake-flask cultivation system.* The …". Not a colon ("Decision:", "Supports:" label a
-    figure's parts) nor an ellipsis. Without the full stop, see :func:`_unclosed_lead` and
-    :func:`_spaced_lead`."""
-    measured = line.bold_prefix or line.italic_prefix  # the prefix whose gap ``lead_gap`` holds
-    for prefix in (line.bold_prefix, line.italic_prefix):
-        # a word of three letters after it will do: "**… to another?**  Use" ends a line
-        if not 3 <= prefix <= len(line.text) - 3:
-            continue
-        lead = line.text[:prefix].rstrip()
-        if not lead.endswith(".") and line.text[prefix : prefix + 1] == ".":
-            lead += "."
-        if lead.endswith(".") and (lead[-2:-1].isalnum() or lead[-2:-1] in ")]"):
-            return lead
-        if _unclosed_lead(lead, line.text[prefix:]):
-            return lead
-        spaced = em_lead(line) or (prefix == line.bold_prefix and _half_em_lead(line, lead))
-        if prefix == measured and spaced and _spaced_lead(lead, line.text[prefix:], em=em_lead(line)):
-            return lead
-    return None
-
-
-#: the opening of a sentence: a capitalised word, then a word in lower case ("These should", "The argument") or the line's end
-_SENTENCE_OPENING = re.compile(r"^[A-Z][a-z]{0,12}(?:\s+[a-z]|$)")
-#: a lowest heading's letter before its title ("a. Syntax"): REVTeX's fourth level
-_LETTER_LABEL = re.compile(r"^[a-z]\.\s+[A-Z]")
-_UNCLOSED_WORDS = 10
-
-
-def _unclosed_lead(lead: str, rest: str) -> bool:
-    """A lettered run-in heading without its full stop, the paragraph's first sentence right after
-    it: "*a. Syntax* The argument of …" (REVTeX's fourth level, in italics or bold). Unlettered, a
-    bold or italic opening is as often emphasis or a name as a heading ("**Claim negation** Unless
-    …" set with ``{\\bf}``, which a LaTeX gold does not count, "*Escherichia coli* Strains"), so it
-    needs its full stop. A few words, ending in a word or a closed parenthesis: not a phrase cut
-    short (a comma, an open parenthesis, "of") nor code."""
-    words = lead.split()
-    if not 2 <= len(words) <= _UNCLOSED_WORDS or not _LETTER_LABEL.match(lead) or not _SENTENCE_OPENING.match(rest.lstrip()):
-        return False
-    return (lead[-1].isalnum() or lead[-1] == ")") and lead.count("(") == lead.count(")") and words[-1].lower() not in OPEN_ENDINGS
-
-
-#: the least gap after a lead-in, in the line's size, that is LaTeX's em after a run-in title: the
-#: widest word spaces of loose justified lines measure some 0.8 of it
-_EM_SPACE = 0.95
-_SPACED_WORDS = 12
-#: TUGboat's (ltugboat's) run-in ``\\subsection`` sets half an em or more after its bold title,
-#: which a loose line's word spaces can pass; it is read where it also passes the median space
-#: between the words after it by this much (in the line's size): a justified line stretches
-#: those alike, and the gap after a bold name typed at a paragraph's start is one of them
-_HALF_EM = 0.5
-_OVER_WORDS = 0.15
-
-
-def em_lead(line: Line) -> bool:
-    """Whether an em of white space follows the line's styled lead-in: LaTeX's ``\\paragraph``."""
-    return line.lead_gap >= _EM_SPACE * line.size
-
-
-def _half_em_lead(line: Line, lead: str) -> bool:
-    """Whether the bold ``lead`` is a run-in title by the half em after it (:data:`_HALF_EM`):
-    a gap short of an em, wider than the line's median word space by :data:`_OVER_WORDS`. Not a
-    statement's head, a word and its number ("**Fact ii**", "**Theorem 2**"): LaTeX's
-    ``\\newtheorem`` sets its bold head before the same half em (the list's ``\\labelsep``)."""
-    if em_lead(line) or line.word_gap <= 0 or _NUMBERED_HEAD.match(lead):
-        return False
-    return line.lead_gap >= line.size * max(_HALF_EM, line.word_gap / line.size + _OVER_WORDS)
-
-
-#: a statement's word and its number, arabic, roman or a letter: "Theorem 2", "Fact ii", "Case A"
-_HEAD_AND_NUMBER = r"^[A-Z][a-z]+\s+(?:\d+(?:\.\d+)*|[ivxIVX]{1,5}|[A-Z])"
-#: a statement's head: the word and its number alone
-_NUMBERED_HEAD = re.compile(_HEAD_AND_NUMBER + "$")
-
-
-def _spaced_lead(lead: str, rest: str, *, em: bool) -> bool:
-    """A lead-in without its full stop, an em of white space after it: the run-in title of
-    LaTeX's ``\\paragraph`` ("**Selecting PDFs**  We remove …", ACL's and article's fourth level,
-    set with ``\\hskip 1em``; in italics in some classes, "*Paragraphs*  Named paragraphs …").
-    Bold typed by hand at a paragraph's start ("{\\bf Claim negation} Unless …") is followed by a
-    word space, a third of that, and is not read: as often a sentence's bold subject
-    ("**Abstract-level evaluation** is inspired by …") as a title. A few words ending in a word,
-    a closed parenthesis, a question mark or a closing quote, not a phrase cut short; and a new
-    sentence after it, not a word in small letters: a loose justified line stretches its spaces
-    too ("*Rcpp*   is a CRAN package", a package's name in italics). A colon ends a title only
-    before a full ``em`` ("**Details:**  For some …"): a label typed by hand ("**Remark:** Equation
-    …", "**Version 0.3:** Allow …") stands before a stretched word space, which may pass half an
-    em; a description list's label ("**VCFs:**", in a box as wide as the longest label) may
-    stand before an em too, and :func:`~.run_in` tells those by their hanging lines."""
-    words = lead.split()
-    if not 1 <= len(words) <= _SPACED_WORDS or words[-1].lower() in OPEN_ENDINGS or _STATEMENT_HEAD.match(lead):
-        return False
-    if rest.lstrip()[:1].islower():
-        return False
-    # a question ends the titles of a manual's questions ("**Use qtree with pdflatex?**  Earlier …"),
-    # a closing quote a title that quotes ('**LaTeX says that pict2e.sty “will not be written soon”**')
-    ending = lead[-1].isalnum() or lead[-1] in _SPACED_ENDINGS or (em and lead[-1] == ":")
-    return ending and lead.count("(") == lead.count(")")
-
-
-_SPACED_ENDINGS = ')?"”’'
-
-
-#: a statement's head, a word, its number and its name in parentheses: "Axiom 7 (A Sample Axiom)",
-#: "Theorem 1 (Eigenvalue Powers)"; amsthm and jmlr set about an em after it too, of any kind. Without
-#: the name it may be a title ("Model 1", msm's ``\\paragraph``), and :data:`THEOREM_LIKE` has the
-#: usual kinds
-_STATEMENT_HEAD = re.compile(_HEAD_AND_NUMBER + r"\s+\(.*\)$")
-
-
-#: words a title does not end with: the lead-in is cut short
-OPEN_ENDINGS = frozenset({"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with"})
 
 
 def split_blocks(lines: list[Line], body_size: float) -> list[Block]:
@@ -694,19 +579,17 @@ _RELATION = re.compile(r"\s[=≠≤≥]\s")
 
 
 def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[str | None, str] | None:
-    """Return (number, title) when the block reads as a section heading."""
+    """Return (number, title) when the block reads as a section heading: a few lines of their own
+    (:func:`_own_lines`), mostly letters, its number read apart from its title
+    (:func:`_number_and_title`), a title that reads as one (:func:`_not_a_title`), set in a
+    heading's type (:func:`_in_heading_type`)."""
     text = block.text.strip()
-    if len(block.lines) > 3 or len(text) > 160 or len(text) < 2:
-        return None
-    if any("row" in line.tags for line in block.lines):
-        return None  # shares its baseline with other text: a table cell or a figure label
     first = block.lines[0]
     # a line set larger than the body is all heading, whatever its bold stops at ('3.4. The classes
     # "yearmon" and "yearqtr": Roll your own index', the quoted names in another face)
     heading_size = len(block.lines) == 1 and first.size > body_size + 0.5
-    lead_in = 3 <= first.bold_prefix < len(first.text) - 3 and not _numbered_line(block, text) and not heading_size
-    if lead_in or NUMBERED_RUN_IN.match(text):
-        return None  # a lead-in followed by body text: a run-in heading (see .run_in)
+    if not _own_lines(block, text, heading_size):
+        return None
     match = _NUMBERING.match(text)
     # mostly letters, not numbers or symbols; a bold numbered title's by its words ("**10.1.
     # default**": the number's digits outweigh a short title's letters), where a plot's or a
@@ -716,63 +599,92 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
         return None
     if match is None and len(block.lines) == 1 and max(first.bold_prefix, first.italic_prefix) >= len(first.text.rstrip()) - 1:
         match = _LETTERED_HEADING.match(text)  # "a. A subsubsection in an appendix" (REVTeX's fourth level), all bold or italic
-    if match is None and MONOSPACE_FONT.search(first.font):
-        return None  # a line of code ("R> plot(z)"), whatever its style
-    if match is None and _MATH_FONT.match(first.font) and not _ROMAN_FONT.match(first.font):
-        return None  # a symbol set in a display's math italic ("Due", D sub u, e over it), not an italic heading
-    if match is None and _RELATION.search(text):
-        return None  # a display's equation of words in italics ("Head xs = xs First Error"), no title
-    number = None
-    title = text
-    if match and re.fullmatch(r"[A-H]", match.group("num")) and match.group("title")[:1].islower():
-        match = None  # "A subsection": the article, not a letter that numbers it
-    if match:
-        number = match.group("num").rstrip(".")
-        title = match.group("title").strip()
-    elif appendix := APPENDIX_LABEL.match(text):  # "Appendix A: Appendixes": the letter numbers the title
-        number, title = appendix.group("num"), appendix.group("title").strip()
-        block.extra["appendix"] = True
+    if match is None and _formula_or_code(first, text):
+        return None
+    numbered, number, title = _number_and_title(block, text, match)
     title = title.rstrip(" .:")
     plain = re.sub(r"\s+", " ", title.lower()).strip()
     if not title or not any(ch.isalpha() for ch in title):
         return None
-    if plain in KNOWN_HEADINGS and _plain_label(block, text, body_size, body_font) and not match:
+    if plain in KNOWN_HEADINGS and _plain_label(block, text, body_size, body_font) and not numbered:
         return None
     if plain in KNOWN_HEADINGS or is_reference_heading(plain):
         return number, title
+    if _not_a_title(block, text, title, numbered, heading_size):
+        return None
+    return (number, title) if _in_heading_type(block, text, title, number, numbered, body_size, body_font) else None
+
+
+def _own_lines(block: Block, text: str, heading_size: bool) -> bool:
+    """Whether the block is a few short lines of their own: not a table's cell or a figure's label
+    (on a baseline shared with other text) nor a run-in heading's lead-in followed by its
+    paragraph's text (see :mod:`.run_in`)."""
+    if len(block.lines) > 3 or len(text) > 160 or len(text) < 2:
+        return False
+    if any("row" in line.tags for line in block.lines):
+        return False
+    first = block.lines[0]
+    lead_in = 3 <= first.bold_prefix < len(first.text) - 3 and not _numbered_line(block, text) and not heading_size
+    return not (lead_in or NUMBERED_RUN_IN.match(text))
+
+
+def _formula_or_code(first: Line, text: str) -> bool:
+    """Whether an unnumbered block's first line is code or mathematics set in a face of its own,
+    which its style would pass for a heading's."""
+    if MONOSPACE_FONT.search(first.font):
+        return True  # a line of code ("R> plot(z)"), whatever its style
+    if _MATH_FONT.match(first.font) and not _ROMAN_FONT.match(first.font):
+        return True  # a symbol set in a display's math italic ("Due", D sub u, e over it), not an italic heading
+    return bool(_RELATION.search(text))  # a display's equation of words in italics ("Head xs = xs First Error"), no title
+
+
+def _number_and_title(block: Block, text: str, match: re.Match[str] | None) -> tuple[bool, str | None, str]:
+    """(whether a number opens the block, the number, the title). An appendix's label numbers its
+    title too ("Appendix A: Appendixes"), and marks the block as an appendix's."""
+    if match and re.fullmatch(r"[A-H]", match.group("num")) and match.group("title")[:1].islower():
+        match = None  # "A subsection": the article, not a letter that numbers it
+    if match:
+        return True, match.group("num").rstrip("."), match.group("title").strip()
+    if appendix := APPENDIX_LABEL.match(text):
+        block.extra["appendix"] = True
+        return False, appendix.group("num"), appendix.group("title").strip()
+    return False, None, text
+
+
+def _not_a_title(block: Block, text: str, title: str, numbered: bool, heading_size: bool) -> bool:
+    """Whether the words say the block is no section's title whatever its type: too many, in lower
+    case, a sentence, a statement's label, a label of the front matter, a citation or a link."""
     words = title.split()
     # a numbered title may open with a name in lower case ("3.1. strucchange: Empirical fluctuation processes")
-    lower_name = bool(match) and len(block.lines) == 1 and (block.bold or heading_size) and title[0].islower()
+    lower_name = numbered and len(block.lines) == 1 and (block.bold or heading_size) and title[0].islower()
     if len(words) > 18 or not (_capitalised(title[0]) or lower_name) or text.endswith((",", ";", "-")):
-        return None
+        return True
     # "Citation: Iskandar DT…" is front matter; "3.2 Citation Prediction" is a section
     # an appendix's label numbers its title: "APPENDIX I. NOTATION" is no statement's label
-    if (THEOREM_LIKE.match(title) and not block.extra.get("appendix")) or (match is None and METADATA_LABEL.match(title)):
-        return None
-    if text.endswith(".") and not match and len(words) > 6:
-        return None
+    if (THEOREM_LIKE.match(title) and not block.extra.get("appendix")) or (not numbered and METADATA_LABEL.match(title)):
+        return True
+    if text.endswith(".") and not numbered and len(words) > 6:
+        return True
     if re.search(r"\b(et al|doi|http|www\.|@)\b", text, re.I):
-        return None
+        return True
     letters = [ch for ch in title if ch.isalpha()]
-    if match is None and len(letters) < 3 and not block.bold:
-        return None  # "Ct" beside a display: a variable set in italics (or larger), not a title
+    return not numbered and len(letters) < 3 and not block.bold  # "Ct" beside a display: a variable set in italics (or larger), not a title
+
+
+def _in_heading_type(block: Block, text: str, title: str, number: str | None, numbered: bool, body_size: float, body_font: str) -> bool:
+    """Whether the block is set as a heading is: larger than the body, bold, in capitals, in a
+    face of its own or in italics, and not in small print; a numbered title on a line of its own
+    may be in the body's type."""
+    first = block.lines[0]
+    words = title.split()
+    letters = [ch for ch in title if ch.isalpha()]
     caps = len(letters) >= 4 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
     larger = block.size >= body_size + max(0.8, body_size * 0.1)
     # a small-capitals face may give its letters' reduced size; its line is as tall as the body's
     small_caps = bool(_SMALL_CAPS_FONT.search(first.font)) and first.height >= 0.85 * body_size
-    # a bold face's boxes may measure a fifth under the regular face's at one size (LMRoman10-Bold's
-    # 9.8 to LMRoman10-Regular's 12.2 at 10.9 pt): a bold heading of a line or two in the body's
-    # family is not small print; a table's title in a sans face of its own is
-    bold_face = (
-        block.bold
-        and len(block.lines) <= 2
-        and block.size >= _BOLD_BOX_SHARE * body_size
-        and bool(body_font)
-        and font_family(first.font) == font_family(body_font)
-    )
-    smaller = block.size < body_size - max(0.8, body_size * 0.12) and not small_caps and not bold_face
-    if smaller and not (block.bold and match):
-        return None
+    smaller = block.size < body_size - max(0.8, body_size * 0.12) and not small_caps and not _bold_face(block, body_size, body_font)
+    if smaller and not (block.bold and numbered):
+        return False
     distinct_font = (
         bool(body_font)
         and first.font != body_font
@@ -783,26 +695,37 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
         and not text.endswith(".")
     )
     styled = larger or block.bold or caps or distinct_font or (first.italic and len(words) <= 8)
-    if match and (styled or (len(words) <= 10 and len(block.lines) == 1)):
-        if number and number.isdigit() and int(number) > 30:
-            return None
-        return number, title
-    if styled and len(block.lines) <= 2:
-        if block.lines[0].italic and not (larger or block.bold or caps) and len(block.lines) > 1:
-            return None
-        # a heading in sentence case ("Data extraction and assessment of study quality") is set
-        # bold, at the body's size or larger, on lines of its own, without a full stop (it may end
-        # in "(OLE-NLCs)"), or with a question mark on one line ("Why is it very plausible to take
-        # a0 := log 2 as approximately optimal cutoff?", a \paragraph asked); a bold sentence in
-        # small print is not (``smaller`` above: a bold face's glyph boxes may measure a point
-        # under the regular face's at one size, Latin Modern's 9.8 to 10.9)
-        heading_type = (
-            block.bold
-            and not re.search(r"[.!;:]$" if len(block.lines) == 1 else r"[.!?;:]$", text)
-            and (larger or not re.search(r"[.!?]\s+[A-Z]", text))  # "… of nano-MgO. The": a run-in heading's line
-        )
-        return None if _looks_like_sentence(title) and not heading_type else (number, title)
-    return None
+    if numbered and (styled or (len(words) <= 10 and len(block.lines) == 1)):
+        return not (number and number.isdigit() and int(number) > 30)
+    if not styled or len(block.lines) > 2:
+        return False
+    if first.italic and not (larger or block.bold or caps) and len(block.lines) > 1:
+        return False
+    # a heading in sentence case ("Data extraction and assessment of study quality") is set
+    # bold, at the body's size or larger, on lines of its own, without a full stop (it may end
+    # in "(OLE-NLCs)"), or with a question mark on one line ("Why is it very plausible to take
+    # a0 := log 2 as approximately optimal cutoff?", a \paragraph asked); a bold sentence in
+    # small print is not (``smaller`` above: a bold face's glyph boxes may measure a point
+    # under the regular face's at one size, Latin Modern's 9.8 to 10.9)
+    heading_type = (
+        block.bold
+        and not re.search(r"[.!;:]$" if len(block.lines) == 1 else r"[.!?;:]$", text)
+        and (larger or not re.search(r"[.!?]\s+[A-Z]", text))  # "… of nano-MgO. The": a run-in heading's line
+    )
+    return not _looks_like_sentence(title) or heading_type
+
+
+def _bold_face(block: Block, body_size: float, body_font: str) -> bool:
+    """A bold heading of a line or two in the body's family, not small print for its boxes: a bold
+    face's boxes may measure a fifth under the regular face's at one size (LMRoman10-Bold's 9.8 to
+    LMRoman10-Regular's 12.2 at 10.9 pt); a table's title in a sans face of its own is."""
+    return (
+        block.bold
+        and len(block.lines) <= 2
+        and block.size >= _BOLD_BOX_SHARE * body_size
+        and bool(body_font)
+        and font_family(block.lines[0].font) == font_family(body_font)
+    )
 
 
 def join_appendix_labels(blocks: list[Block]) -> None:

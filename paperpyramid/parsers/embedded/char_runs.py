@@ -162,7 +162,10 @@ def read_runs(
 ) -> list[CharRun]:
     """The page's characters (``chars``, one per pdfium index; an empty one is skipped), read in
     ``order``, cut into runs (top-left origin, on the ``size`` page turned upright by ``turn``;
-    ``scales``: characters whose box height OCR corrected)."""
+    ``scales``: characters whose box height OCR corrected).
+
+    The steps taken once in a while (a line break, a change of font) are functions of their own;
+    what is done for every character stays in this loop, on local names."""
     width, height = size
     rect = pdfium_c.FS_RECTF()
     rect_ref = ctypes.byref(rect)
@@ -174,7 +177,6 @@ def read_runs(
     runs: list[CharRun] = []
     run = CharRun(rtl)
     font_name, font_bold, font_italic = "", False, False
-    weighty = False
     last_size = -1.0
     last_weight = -2
     # a line break waits for the next character, which may go on with the run (:func:`_goes_on`)
@@ -204,22 +206,14 @@ def read_runs(
             continue  # invisible or generated
         if held:
             held = False
-            # a run that opens with a raised character is a line's piece cut off before an
-            # exponent: it does not take more pieces
-            opens_raised = run.bottom - first_bottom > _RAISED * (run.bottom - run.top)
-            if not _goes_on(run, x0, y_top, y_bottom, raised and not opens_raised and ch in _AFTER_MARK_PUNCTUATION):
-                while run.chars and run.chars[-1] == " ":
-                    run.chars.pop()  # a space after the break, as if read into the next run
-                runs.append(_settled(run))
-                run = CharRun(rtl)
+            run = _after_break(runs, run, first_bottom, raised and ch in _AFTER_MARK_PUNCTUATION, (x0, y_top, y_bottom))
         points = rounded.get(char_h)
         if points is None:
             points = rounded[char_h] = round(char_h, 1)
         weight = get_weight(raw, i)
         if points != last_size or weight != last_weight:
-            font_name, font_bold, font_italic = fonts.of(raw, i)
+            font_name, font_bold, font_italic = _face(fonts.of(raw, i), weight)
             last_size, last_weight = points, weight
-            weighty = weight >= 600 and not _REGULAR_NAME.search(font_name)
         if run.chars:
             step = _step(run, x0, y_top, y_bottom, char_h, points, ch, font_name)
             if step == _NEW_RUN:
@@ -229,13 +223,37 @@ def read_runs(
                 run.chars.append(" ")
         if not run.chars:
             first_bottom = y_bottom
-        _add(run, ch, x0, x1, y_top, y_bottom, points, font_bold or weighty, font_italic, font_name)
+        _add(run, ch, x0, x1, y_top, y_bottom, points, font_bold, font_italic, font_name)
         raised = ch not in _SIGNS and run.bottom - y_bottom > _RAISED * (run.bottom - run.top)
         if raised and ch in _RAISED_NUMBER_CHARS:
             run.raised_at.append(len(run.chars) - 1)
     if run.chars:
         runs.append(_settled(run))
     return runs
+
+
+def _face(font: tuple[str, bool, bool], weight: int) -> tuple[str, bool, bool]:
+    """A character's font (its name, whether it is bold and italic by name and flags), bold too
+    where pdfium's weight, estimated from its stems, is a bold face's and its name does not say
+    it is of normal weight (:data:`_REGULAR_NAME`)."""
+    name, bold, italic = font
+    return name, bold or (weight >= 600 and not _REGULAR_NAME.search(name)), italic
+
+
+def _after_break(runs: list[CharRun], run: CharRun, first_bottom: float, after_mark: bool, box: tuple[float, float, float]) -> CharRun:
+    """The run a character goes on with after a line break: ``run`` where it goes on (:func:`_goes_on`;
+    ``after_mark``: the character before the break was raised and this one is the punctuation that
+    may follow a mark), else a new one, ``run`` settled into ``runs``. ``box``: the character's
+    x0, top and bottom."""
+    # a run that opens with a raised character is a line's piece cut off before an
+    # exponent: it does not take more pieces
+    opens_raised = run.bottom - first_bottom > _RAISED * (run.bottom - run.top)
+    if _goes_on(run, *box, after_mark and not opens_raised):
+        return run
+    while run.chars and run.chars[-1] == " ":
+        run.chars.pop()  # a space after the break, as if read into the next run
+    runs.append(_settled(run))
+    return CharRun(run.rtl)
 
 
 #: a character whose bottom sits this share of the run's height above the run's bottom is raised:
@@ -452,7 +470,7 @@ _SMALL_CAPS_MIN_OTHERS = 3
 _JOIN, _NEW_RUN, _SPACE = "join", "new run", "space"
 
 
-def _step(run: CharRun, x0: float, y_top: float, y_bottom: float, char_h: float, size: float, ch: str = "", font: str = "") -> str:
+def _step(run: CharRun, x0: float, y_top: float, y_bottom: float, char_h: float, size: float, ch: str, font: str) -> str:
     """What a character ``ch`` at ``x0`` (its box from ``y_top`` to ``y_bottom``, in ``font``) does
     to ``run``: off the run's baseline band it starts a new run (unless it stacks under the run's
     start: rotated text, which goes on only at its own x: a running head left sideways on a page

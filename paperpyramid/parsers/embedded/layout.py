@@ -45,7 +45,7 @@ class Line:
     bold_prefix: int = 0  # number of leading characters set in bold (run-in headings)
     italic_prefix: int = 0  # number of leading characters set in italics (run-in headings of some journals)
     # the white space (points) after the bold prefix (the italic one where none is bold): LaTeX's
-    # \paragraph sets an em there, a word space is a third of that (see blocks.styled_lead)
+    # \paragraph sets an em there, a word space is a third of that (see lead_ins.styled_lead)
     lead_gap: float = 0.0
     # the median white space between the words after that prefix: a run-in title whose gap is
     # fixed glue shorter than an em (TUGboat's half em) is told from a stretched word space by it

@@ -28,6 +28,7 @@ from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
 from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, norm, over_prose
 from paperpyramid.parsers.embedded.headings import demote_paragraph_ends, numbered_like_siblings, within
+from paperpyramid.parsers.embedded.lead_ins import OPEN_ENDINGS
 from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
 #: an outline of fewer entries names no sections
@@ -136,7 +137,7 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
                 and not block.number
                 and block.title[:1].isupper()  # not an algorithm's numbered line ("22: end while") in the same bold
                 and not block.text.rstrip().endswith(":")  # "Affiliation:" labels the authors' addresses
-                and block.title.split()[-1].lower() not in blk.OPEN_ENDINGS  # a bold line cut short ("… Encyclopedia of")
+                and block.title.split()[-1].lower() not in OPEN_ENDINGS  # a bold line cut short ("… Encyclopedia of")
                 and outlined_styles.get(_outlined_style(block), 0) >= _OUTLINED_STYLE
             ):
                 # an unnumbered section the outline leaves out ("Computational details" set with
@@ -364,7 +365,7 @@ def _face_heading(blocks: list[Block], index: int) -> bool:
         and sum(ch.isalpha() for ch in text) >= 0.7 * len(text.replace(" ", ""))
         and not text.endswith((",", ";", ":"))
         and text.count("(") == text.count(")")
-        and words[-1].lower() not in blk.OPEN_ENDINGS
+        and words[-1].lower() not in OPEN_ENDINGS
         and over_prose(blocks, index)
     )
 

@@ -31,12 +31,11 @@ from paperpyramid.parsers.embedded.blocks import (
     THEOREM_LIKE,
     Block,
     caption_start,
-    em_lead,
     is_reference_heading,
     join_lines,
-    styled_lead,
 )
 from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.lead_ins import em_lead, styled_lead
 
 _ABBREVIATION_END = re.compile(r"\b(?:fig|figs|tab|eq|eqs|ref|refs|al|e\.g|i\.e|vs|cf|no|vol|approx|ca|resp|sp|spp|st|dr|mr|ms)$", re.I)
 _FRONT_HEADINGS = {"abstract", "summary", "keywords", "key words"}
@@ -175,7 +174,7 @@ def _wrapped_lead(block: Block) -> bool:
 
 def _title_like(title: str, number: str | None, *, spaced: bool = False) -> bool:
     """Whether a lead-in reads as a title. ``spaced``: closed by an em of white space, not a full
-    stop (LaTeX's ``\\paragraph``: :func:`~.blocks.em_lead`): a title as set, whatever its words,
+    stop (LaTeX's ``\\paragraph``: :func:`~.lead_ins.em_lead`): a title as set, whatever its words,
     where emphasis typed by hand ends its sentence with a full stop ("**DO NOT include any page
     numbers.**", "**Example.**") and a statement's head has half an em after it ("**Example 1**",
     "*Proof*  Let λ be …", jmlr's). So a spaced one may be a clause ('**LaTeX says that pict2e.sty
