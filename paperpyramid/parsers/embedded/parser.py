@@ -429,7 +429,8 @@ def _mark_table(blocks: list[Block], index: int, body_size: float, tables: Table
     if not found and reads_as_prose(table_cells([line for member in members for line in blocks[member].lines])):
         members = []
     if found:  # the blocks over a caption printed below its table, and rows the blocks under it missed
-        members = sorted({*members, *claim_held(blocks, index, members, found)})
+        read = tables.parts(block.page, block_bbox(block, [])) if isinstance(tables, _PageTables) else []
+        members = claim_held(blocks, index, members, found, read[0].box if read else None)
     if listed is not None and index < listed:
         members = [member for member in members if member < listed]
     for member in members:

@@ -218,11 +218,19 @@ def _holds(cells: Sequence[Sequence[str]], text: str) -> bool:
     return bool(words) and sum(1 for word in words if word in held) >= 0.8 * len(words)
 
 
-def claim_held(blocks: list[Block], caption_index: int, members: list[int], cells: list[list[str]]) -> list[int]:
-    """Indices of the blocks next to a table's caption and members, on its page, that hold the
-    table's cells: up from the caption (a caption printed below its table) and down from its
-    last member (rows the blocks under the caption missed), while most of a block's words
-    are words of the cells."""
+def claim_held(
+    blocks: list[Block],
+    caption_index: int,
+    members: list[int],
+    cells: list[list[str]],
+    region: tuple[float, float, float, float] | None = None,
+) -> list[int]:
+    """The table's ``members`` with the blocks next to its caption and members, on its page, that
+    hold the table's cells: up from the caption (a caption printed below its table) and down from
+    its last member (rows the blocks under the caption missed), while most of a block's words are
+    words of the cells. Where the cells were read from a ``region`` over the caption, the caption
+    was printed below its table: no block under it is a member (the next table's rows, printed
+    over its own caption, or text), however many of its words the cells share ("Texas", "2005")."""
     page = blocks[caption_index].page
 
     def holds(index: int) -> bool:
@@ -231,11 +239,14 @@ def claim_held(blocks: list[Block], caption_index: int, members: list[int], cell
 
     taken: list[int] = []
     index = caption_index - 1
-    while index >= 0 and holds(index) and blocks[index].bottom <= blocks[caption_index].top + 1:
-        taken.append(index)
+    while index >= 0 and (holds(index) or blocks[index].kind == "furniture") and blocks[index].bottom <= blocks[caption_index].top + 1:
+        if blocks[index].kind != "furniture":  # a cell taken for a running head ("Articles") is out of the text already
+            taken.append(index)
         index -= 1
+    if region is not None and region[3] <= blocks[caption_index].top + 1:
+        return sorted({*(member for member in members if member < caption_index), *taken})
     index = max([caption_index, *members]) + 1
     while index < len(blocks) and holds(index):
         taken.append(index)
         index += 1
-    return sorted(taken)
+    return sorted({*members, *taken})

@@ -175,7 +175,9 @@ def hugs_lines_above(lines: Sequence[Line], region: BBox, caption_bbox: BBox) ->
     cx0, ctop, cx1, cbottom = caption_bbox
     beside = [line for line in lines if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1]
     under = [line.top for line in beside if line.top >= cbottom - 0.5 and line.bottom <= bottom + 1]
-    over = [line.bottom for line in beside if line.bottom <= ctop + 0.5 and line.x1 > cx0 and line.x0 < cx1]
+    # a table across the page may end in a row whose cells stand left or right of its centred caption
+    across = x1 - x0 > 2 * (cx1 - cx0)
+    over = [line.bottom for line in beside if line.bottom <= ctop + 0.5 and (across or (line.x1 > cx0 and line.x0 < cx1))]
     if not under or not over:
         return False
     return ctop - max(over) < _HUGS_ABOVE * (min(under) - cbottom)

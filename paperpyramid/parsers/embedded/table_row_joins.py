@@ -49,6 +49,10 @@ _LINE_PITCH = 1.3
 # a line of a paragraph in a cell holds this many characters at least; a word space is this share of the text size
 _PARAGRAPH_LINE = 25
 _SPACE = 0.25
+# a line of a justified paragraph ends this close (points) to its column's right edge
+_FULL = 1.0
+# a line opening with one of these opens a quotation: the next of a cell's list of quotations
+_QUOTES = ("“", '"', "‘")
 # a line opening with one of these after a cell that ends a sentence starts a new cell
 _OPENING = frozenset('“"ABCDEFGHIJKLMNOPQRSTUVWXYZ')
 # a line of a symbol or two alone ("u", "ik"): a formula's variable or its script, no word of a paragraph
@@ -225,6 +229,18 @@ def _stacked_in_cells(
     return not any(VALUE.match(line.text) for line in row.lines)
 
 
+def _paragraph_open(above: PrintedRow, column: int, edges: Sequence[float], right: dict[int, float]) -> bool:
+    """Whether the cell of ``above`` in ``column`` is a justified paragraph not yet ended: two
+    lines or more, each set out to the column's right edge. A justified paragraph fills the
+    measure with every line but its last, so the line under it goes on with it even where it
+    opens a sentence ("... set flag=TRUE." over "See Section 8.", no label beside it)."""
+    ends: dict[int, float] = {}
+    for line in above.lines:
+        if column_of(line, edges) == column:  # a line cut into pieces ends where its last piece does
+            ends[round(line.top)] = max(ends.get(round(line.top), line.x1), line.x1)
+    return len(ends) >= 2 and all(end >= right[column] - _FULL for end in ends.values())
+
+
 def _paragraphs_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float], right: dict[int, float]) -> bool:
     """Paragraphs set side by side a line at a time (rows alike, no gaps to tell): both rows
     fill the same two columns or more, and in each of them the line above is long, of words, and
@@ -255,13 +271,16 @@ def _hangs_under(
     nothing: it stays a row. So does the first line of a cell of the ``following`` row, whose
     label is set in the middle of the row's height (on a line beside none of the cell's, or beside
     one that goes on in lower case), where that line was wrapped into the one under it: a
-    paragraph's last line leaves room for the next word."""
+    paragraph's last line leaves room for the next word. Under a justified paragraph whose
+    lines all fill the column (:func:`_paragraph_open`) the line goes on however it opens,
+    unless it opens a quotation."""
     mine, theirs = row_columns(row, edges), row_columns(above, edges)
     if first in mine or first not in theirs or not mine or not mine <= theirs:
         return False
-    # a line cut into pieces at its stretched spaces is read whole ("number and ≥ 0.5% has ...");
-    # a value under a line that ends with an operator ("ploidy <" over "2.6") goes on from it
-    lowest = {column: (_lowest_line(above, column, edges).text.rstrip(), _lowest_line(row, column, edges).text) for column in mine}
+    # the lowest line over the row and the row's top line meet; a line cut into pieces at its
+    # stretched spaces is read whole ("number and ≥ 0.5% has ..."); a value under a line that
+    # ends with an operator ("ploidy <" over "2.6") goes on from it
+    lowest = {column: (_lowest_line(above, column, edges).text.rstrip(), _top_line(row, column, edges).text) for column in mine}
     if any(VALUE.match(text) and not _NUMBER_PHRASE.match(text) and not over.endswith(_OPERATORS) for over, text in lowest.values()):
         return False
     if following is not None and first in row_columns(following, edges):
@@ -272,6 +291,8 @@ def _hangs_under(
         if any(GOES_ON.match(line.text) for line in below) and all(_wrapped(row, following, column, edges, right, 2) for column in mine):
             return False
     for column in mine:
+        if _paragraph_open(above, column, edges, right) and not lowest[column][1].startswith(_QUOTES):
+            continue  # a justified paragraph not yet ended goes on, whatever opens the line
         if not _wrapped(above, row, column, edges, right, 2):
             return False
         over, under = lowest[column]
@@ -362,7 +383,22 @@ def _lowest_line(row: PrintedRow, column: int, edges: Sequence[float]) -> Line:
     last piece does."""
     inside = [line for line in row.lines if column_of(line, edges) == column]
     lowest = max(line.top for line in inside)
-    pieces = sorted((line for line in inside if line.top > lowest - 0.5 * line.height), key=lambda line: line.x0)
+    return _whole([line for line in inside if line.top > lowest - 0.5 * line.height])
+
+
+def _top_line(row: PrintedRow, column: int, edges: Sequence[float]) -> Line:
+    """The highest line of ``row`` in ``column``, whole (:func:`_lowest_line`): the line set
+    under the row above, the one that goes on from it or opens a cell. A row's lines under it
+    (a script set low, a formula's lower piece: "mean of x" over "0") go on from this line, not
+    from the row above."""
+    inside = [line for line in row.lines if column_of(line, edges) == column]
+    highest = min(line.top for line in inside)
+    return _whole([line for line in inside if line.top < highest + 0.5 * line.height])
+
+
+def _whole(pieces: list[Line]) -> Line:
+    """A line from the pieces it was cut into, left to right."""
+    pieces = sorted(pieces, key=lambda line: line.x0)
     if len(pieces) == 1:
         return pieces[0]
     return replace(pieces[0], text=" ".join(piece.text for piece in pieces), x1=pieces[-1].x1, words=None, parts=None)

@@ -4,7 +4,10 @@ parts this way). Read as one grid, the parts' columns mix and every row comes ou
 
 A part opens with its mark alone on its line ("(a)", "(b)", "(A)", "Panel A"), set over the part's
 header. Where two marks or more stand in a table's region, each part is a table of its own: the
-region from under its mark down to the next mark (the last part: to the region's end). The
+region from under its mark down to the next mark (the last part: to the region's end). Small
+parts are set side by side instead (LaTeX's ``\\subtable``, each centred under its mark, top,
+centre or bottom aligned): marks beside one another over the region's other lines, each part
+the lines nearest its mark, down to a line across the parts. The
 caption's table is the first part; the others are stored beside it, labelled with their marks
 as JATS labels a ``<table-wrap>`` in its ``<table-wrap-group>`` ("Table 2 (b)").
 """
@@ -22,6 +25,11 @@ __all__ = ["first_part", "parts"]
 _MARK = re.compile(r"^(?:\([a-hA-H]\)|[a-hA-H]\)|Panel [A-H])$")
 
 BBox = tuple[float, float, float, float]
+
+# parts set side by side end at a gap this many line heights wide (the text after the float)
+_FLOAT_GAP = 2.0
+# a part set side by side is centred under its mark, within this share of its width
+_CENTRED = 0.15
 
 
 def first_part(lines: Sequence[Line], region: BBox) -> BBox:
@@ -42,7 +50,7 @@ def parts(lines: Sequence[Line], region: BBox) -> list[tuple[str, BBox]]:
     ]
     marks = sorted((line for line in inside if _MARK.match(line.text.strip()) and _alone(line, inside)), key=lambda line: line.top)
     if len(marks) < 2 or any(line.bottom <= marks[0].top + 0.5 for line in inside if line is not marks[0]):
-        return [("", region)]
+        return _side_by_side(inside, region) or [("", region)]
     ends = [mark.top - 0.5 for mark in marks[1:]] + [bottom]
     return [(mark.text.strip(), (x0, mark.bottom + 0.5, x1, end)) for mark, end in zip(marks, ends, strict=True)]
 
@@ -50,3 +58,45 @@ def parts(lines: Sequence[Line], region: BBox) -> list[tuple[str, BBox]]:
 def _alone(mark: Line, lines: Sequence[Line]) -> bool:
     """Whether no other line shares the mark's band (a cell "(a)" has its row beside it)."""
     return not any(line is not mark and line.top < mark.bottom and line.bottom > mark.top for line in lines)
+
+
+def _side_by_side(inside: Sequence[Line], region: BBox) -> list[tuple[str, BBox]] | None:
+    """Each part's mark and box where parts stand side by side, their marks beside one another
+    over every other line of the region (a part centred on its height sets its mark lower than a
+    taller part's, "(b)" over "(a)"). A part holds the lines whose middles lie nearest its mark's,
+    down to the first line that reaches over two marks' middles or sits a wide gap under the
+    lines taken (the text under the float); it lies under its mark, centred on it, none of its
+    lines beside the mark, and it reaches across to no other part. Its box runs from under its
+    mark to there, across to halfway to the next part. ``None`` where the marks are no such parts'
+    (marks heading columns of one table: the row labels go with the first, off its centre)."""
+    marks = sorted((line for line in inside if _MARK.match(line.text.strip())), key=lambda line: line.x0)
+    if len(marks) < 2 or any(a.x1 >= b.x0 for a, b in zip(marks, marks[1:], strict=False)):
+        return None
+    rest = sorted((line for line in inside if not any(line is mark for mark in marks)), key=lambda line: line.top)
+    if not rest or rest[0].top < min(mark.top for mark in marks) - 0.5:
+        return None
+    x0, _, x1, bottom = region
+    middles = [(mark.x0 + mark.x1) / 2 for mark in marks]
+    groups: list[list[Line]] = [[] for _ in marks]
+    for line in rest:
+        taken = [mine for group in groups for mine in group]
+        wide = taken and line.top - max(mine.bottom for mine in taken) > _FLOAT_GAP * line.height
+        if wide or sum(1 for middle in middles if line.x0 < middle < line.x1) >= 2:
+            bottom = line.top - 0.5
+            break
+        groups[min(range(len(marks)), key=lambda index: abs((line.x0 + line.x1) / 2 - middles[index]))].append(line)
+    if not all(_under_its_mark(mark, group) for mark, group in zip(marks, groups, strict=True)):
+        return None
+    if any(max(line.x1 for line in a) >= min(line.x0 for line in b) for a, b in zip(groups, groups[1:], strict=False)):
+        return None
+    cuts = [x0] + [(max(line.x1 for line in a) + min(line.x0 for line in b)) / 2 for a, b in zip(groups, groups[1:], strict=False)] + [x1]
+    return [(mark.text.strip(), (cuts[index], mark.bottom + 0.5, cuts[index + 1], bottom)) for index, mark in enumerate(marks)]
+
+
+def _under_its_mark(mark: Line, group: Sequence[Line]) -> bool:
+    """Whether a part's lines lie under its mark, none beside it, centred on it (within
+    :data:`_CENTRED` of the part's width)."""
+    if len(group) < 2 or any(line.top < mark.bottom - 0.5 * mark.height for line in group):
+        return False
+    left, right = min(line.x0 for line in group), max(line.x1 for line in group)
+    return abs((left + right) / 2 - (mark.x0 + mark.x1) / 2) <= _CENTRED * (right - left)
