@@ -25,7 +25,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from paperpyramid.document import Document
-from paperpyramid.parsers.embedded.blocks import THEOREM_LIKE
+from paperpyramid.parsers.embedded.labels import THEOREM_LIKE
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.parser import _extract_pages, parse_pdf
 from paperpyramid.parsers.embedded.reading_order import body_font_size

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.displays import DISPLAY, display_label
+from paperpyramid.parsers.embedded.labels import METADATA_LABEL, THEOREM_LIKE
 from paperpyramid.parsers.embedded.layout import Line, LineGroup
 from paperpyramid.parsers.embedded.lead_ins import OPEN_ENDINGS, styled_lead
 from paperpyramid.parsers.embedded.link_joins import link_goes_on
@@ -320,7 +321,7 @@ def _starts_block(prev: Line, line: Line, current: list[Line], body_size: float)
         return True
     if (line.bold != prev.bold or line.font != prev.font) and _caption_goes_on(prev, line, current):
         return False
-    if line.bold != prev.bold:
+    if line.bold != prev.bold and not _bold_number_goes_on(prev, line):
         return True
     if ("row" in line.tags) != ("row" in prev.tags):
         return True
@@ -362,6 +363,13 @@ def _first_subsection(prev: Line, line: Line) -> bool:
     if upper is None or lower is None or not prev.bold:
         return False
     return lower.group("num").rstrip(".").startswith(upper.group("num").rstrip(".") + ".")
+
+
+def _bold_number_goes_on(prev: Line, line: Line) -> bool:
+    """Whether a line bold for a number alone, no letter ("[5]).", SMF's and some AMS classes'
+    citation numbers set in bold), goes on with the sentence the plain line over it leaves open
+    ("… in display style (see"): the bold of a number is no heading's."""
+    return line.bold and not prev.bold and not any(ch.isalpha() for ch in line.text) and not _SENTENCE_END.search(prev.text)
 
 
 def _heading_goes_on(prev: Line, line: Line, current: list[Line], gap: float) -> bool:
@@ -549,15 +557,6 @@ def classify(block: Block, body_size: float, body_font: str = "") -> None:
         block.number, block.title = heading
 
 
-# a statement's label: the word alone or with its number or letter ("Lemma 2.1", "Case A", "Proof of
-# Theorem 3", "Proof."); not a heading that opens with the word ("Case Report", "Definition of outcomes")
-THEOREM_LIKE = re.compile(
-    r"^(theorem|lemma|definition|remark|example|proposition|corollary|proof|claim|conjecture|notation|case|step|exercise|assumption|hypothesis|algorithm|satz|beispiel|bemerkung|beweis|definition|korollar|aufgabe)\b"
-    r"(?=\s*$|\s*[\d(.:,;]|\s+(?:[A-Z]|[IVXivx]{1,4})\b|\s+(?:of|von)\s+(?:the\s+)?(?:theorem|lemma|proposition|corollary|claim|satz)\b)",
-    re.I,
-)
-
-
 #: the least a bold line's box may measure of the body's and still be a heading's (see heading_parts)
 _BOLD_BOX_SHARE = 0.78
 
@@ -566,12 +565,6 @@ def font_family(font: str) -> str:
     """A font's family, its name without the face: "LMRoman10" of "LMRoman10-Bold", "Arial" of
     TrueType's "Arial,Bold" (:attr:`.layout.Line.font` carries no subset tag)."""
     return re.split(r"[-,]", font, maxsplit=1)[0]
-
-
-METADATA_LABEL = re.compile(
-    r"^(received|revised|accepted|published|first published|first indexed|address for correspondence|correspondence( to)?|corresponding authors?|for reprints contact|e-?mail|edited by|reviewed by|academic editor|citation|copyright|how to cite|see referee reports|article history|available online|open access|doi)\b",
-    re.I,
-)
 
 
 #: a relation between words, spaced as a display sets it: an unnumbered line with one is an equation

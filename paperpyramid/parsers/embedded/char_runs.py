@@ -22,9 +22,15 @@ from collections.abc import Iterable, Sequence
 import pypdfium2.raw as pdfium_c
 
 #: a bold face by its name; TeX names its bold faces "CMBX10" (bold extended) and "CMB10" (bold,
-#: not extended, set by ``\fontseries{b}``: partitions' and BMS's headings)
+#: not extended, set by ``\fontseries{b}``: partitions' and BMS's headings), and the EC fonts (T1
+#: encoding) theirs as CM-Super's Type 1 fonts do, by the face's two letters after "EC", "SF" or
+#: "TC" and the size in four digits: "SFBX1000" (bold extended, TUGboat's headings), its slanted
+#: "BL" and italic "BI", the bold small capitals' "XC", the non-extended bold "RB", the sans serif
+#: bold "SX" and its oblique "SO", the demibold condensed "SSDC"
 _BOLD_NAME = re.compile(
-    r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmb\d|cmssbx|\bbx\d|[-.,]b$|[-.,]bd$|[-.,]bi$|boldit|-sb$|mbx\d", re.I
+    r"bold|black|heavy|semibold|demi|medi\b|-medi|cmbx|cmb\d|cmssbx|\bbx\d|[-.,]b$|[-.,]bd$|[-.,]bi$|boldit|-sb$|mbx\d"
+    r"|^(?:ec|sf|tc)(?:bx|bl|bi|xc|rb|sx|so|ssdc)\d{4}$",
+    re.I,
 )
 #: a face whose name says it is of normal weight: pdfium's weight, estimated from the font's
 #: stems, reads 744 for Latin Modern's "LMRoman10-Regular" and some TeX fonts' "CMR10", and the
@@ -507,7 +513,8 @@ def _narrow_word_gap(run: CharRun, ch: str, font: str) -> bool:
     abut: a word of two characters or more ending in a letter, a digit or a closing stop, then a
     letter or an opening bracket or quote; and at least :data:`_NARROW_AFTER` characters joined
     without a space, none of them more than :data:`_NARROW_LETTERS` apart (a narrow gap joined
-    counts too, so one refused turns the rule off for the rest of the line). Mathematics' thin
+    counts too, so one refused turns the rule off for the rest of the line; a full stop and a
+    capital ask less of them: :func:`_sentence_opens`). Mathematics' thin
     spaces come around signs, brackets and digits ("f(A) :R", "x+ 2"), as a logo's do ("LaTeX
     2ε"); a tracked line's letters ("Reports", 0.06 em apart) and a letterspaced word's (a space
     between each) do not abut; a tracked algorithm's "Pascal" (0.14 em between its letters) opens
@@ -515,7 +522,7 @@ def _narrow_word_gap(run: CharRun, ch: str, font: str) -> bool:
     its font's name tells it. Shares of the font size are of the size :func:`_step` is given."""
     return (
         (ch.isalpha() or ch in _WORD_STARTS)
-        and run.widest <= _NARROW_LETTERS
+        and (run.widest <= _NARROW_LETTERS or _sentence_opens(run, ch))
         and run.joined >= _NARROW_AFTER
         and (run.chars[-1].isalnum() or run.chars[-1] in _WORD_ENDS)
         and run.chars[-2] != " "
@@ -523,6 +530,17 @@ def _narrow_word_gap(run: CharRun, ch: str, font: str) -> bool:
     )
 
 
+def _sentence_opens(run: CharRun, ch: str) -> bool:
+    """Whether a narrow gap after a full stop, before a capital, opens a sentence on a line whose
+    letters do not all abut: a pair of letters kerned a little open (two of Minion's in a Hindawi
+    line, 0.0301 em apart) goes just over :data:`_NARROW_LETTERS`, and "group.The" stayed one
+    word. A stop, a gap and a capital part two sentences in any text that sets its letters no
+    narrow gap apart (under :data:`_NARROW_GAP`: a refused narrow gap still turns the rule off)."""
+    return ch.isupper() and run.chars[-1] in _SENTENCE_STOPS and run.widest < _NARROW_GAP
+
+
+#: the stops that end a sentence (:func:`_sentence_opens`)
+_SENTENCE_STOPS = frozenset(".!?")
 #: the narrow word gap (:func:`_narrow_word_gap`): over this share of the font size, on a line whose
 #: characters joined so far lie at most this share apart (Hindawi's 0.01 em), after this many of
 #: them joined, and after a letter, a digit or one of these stops

@@ -124,6 +124,6 @@ _SPACED_ENDINGS = ')?"”’'
 
 #: a statement's head, a word, its number and its name in parentheses: "Axiom 7 (A Sample Axiom)",
 #: "Theorem 1 (Eigenvalue Powers)"; amsthm and jmlr set about an em after it too, of any kind. Without
-#: the name it may be a title ("Model 1", msm's ``\\paragraph``), and :data:`~.blocks.THEOREM_LIKE` has the
+#: the name it may be a title ("Model 1", msm's ``\\paragraph``), and :data:`~.labels.THEOREM_LIKE` has the
 #: usual kinds
 _STATEMENT_HEAD = re.compile(_HEAD_AND_NUMBER + r"\s+\(.*\)$")

@@ -28,6 +28,7 @@ from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
 from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, norm, over_prose
 from paperpyramid.parsers.embedded.headings import demote_paragraph_ends, numbered_like_siblings, within
+from paperpyramid.parsers.embedded.labels import statement_label
 from paperpyramid.parsers.embedded.lead_ins import OPEN_ENDINGS
 from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
@@ -282,12 +283,13 @@ def _unnamed_label(blocks: list[Block], index: int, unnamed: set[tuple[tuple[flo
     """Whether a line the blocks read as a paragraph is a heading of a level the outline leaves
     out (:func:`_unnamed_styles`): all in that level's bold, a short title over prose. A heading
     that opens like a statement's label ("Example: Measles, Germany, 2005–2007", a
-    ``\\subsubsection*`` its macro prefixes with "Example:") is read as no heading at first."""
+    ``\\subsubsection*`` its macro prefixes with "Example:") is read as no heading at first; a
+    statement's label alone in that bold ("Definition 1", :func:`~.labels.statement_label`) is none."""
     block = blocks[index]
     if not (block.bold and len(block.lines) <= 2 and _outlined_style(block) in unnamed):
         return False
     text = block.text.strip()
-    return text[:1].isupper() and _short_title(text) and over_prose(blocks, index)
+    return text[:1].isupper() and _short_title(text) and not statement_label(text) and over_prose(blocks, index)
 
 
 def _outlined_name(

@@ -26,14 +26,13 @@ from dataclasses import replace
 
 from paperpyramid.parsers.embedded.blocks import (
     KNOWN_HEADINGS,
-    METADATA_LABEL,
     NUMBERED_RUN_IN,
-    THEOREM_LIKE,
     Block,
     caption_start,
     is_reference_heading,
     join_lines,
 )
+from paperpyramid.parsers.embedded.labels import METADATA_LABEL, THEOREM_LIKE
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.lead_ins import em_lead, styled_lead
 

@@ -1,0 +1,39 @@
+"""Lines that open like a section's title but label something else: a statement ("Theorem 2",
+"Proof of Lemma 3", "Definition 1 (Compactness)"), set in bold on a line of its own as a low
+heading may be, and a field of the front matter ("Received:", "Correspondence to"). The heading
+rules (:mod:`.blocks`, :mod:`.run_in`, :mod:`.outline`) read them here, in one place.
+"""
+
+from __future__ import annotations
+
+import re
+
+# a statement's label: the word alone or with its number or letter ("Lemma 2.1", "Case A", "Proof of
+# Theorem 3", "Proof."); not a heading that opens with the word ("Case Report", "Definition of outcomes")
+THEOREM_LIKE = re.compile(
+    r"^(theorem|lemma|definition|remark|example|proposition|corollary|proof|claim|conjecture|notation|case|step|exercise|assumption|hypothesis|algorithm|satz|beispiel|bemerkung|beweis|definition|korollar|folgerung|aufgabe)\b"
+    r"(?=\s*$|\s*[\d(.:,;]|\s+(?:[A-Z]|[IVXivx]{1,4})\b|\s+(?:of|von)\s+(?:the\s+)?(?:theorem|lemma|proposition|corollary|claim|satz)\b)",
+    re.I,
+)
+
+
+#: a statement's number, and its name in parentheses after it: the rest of "Definition 1", "Satz 2.3",
+#: "Bemerkung 1 (Mengen, die offen & abgeschlossen sind)"
+_STATEMENT_NUMBER = re.compile(r"\s*[A-Z]?\d+(?:\.\d+)*(?:\s+\(.*\))?$")
+
+
+def statement_label(text: str) -> bool:
+    """Whether a line is a statement's label alone: its word (:data:`THEOREM_LIKE`), its number,
+    perhaps its name in parentheses ("Definition 1", "Beispiel 3 (Basis und Subbasis)"), which
+    amsthm's styles set on a line of their own in bold, as a low heading might be set. A heading
+    that opens with such a word and goes on with a title ("Example: Measles, Germany, 2005–2007")
+    is not one."""
+    word = THEOREM_LIKE.match(text)
+    return word is not None and _STATEMENT_NUMBER.match(text, word.end()) is not None
+
+
+#: a field's label in the front matter or a page's foot: "Received", "Correspondence to", "Academic Editor"
+METADATA_LABEL = re.compile(
+    r"^(received|revised|accepted|published|first published|first indexed|address for correspondence|correspondence( to)?|corresponding authors?|for reprints contact|e-?mail|edited by|reviewed by|academic editor|citation|copyright|how to cite|see referee reports|article history|available online|open access|doi)\b",
+    re.I,
+)
