@@ -31,8 +31,8 @@
   subject's; of two versions of one DOI printed together (F1000: ``….4767.1`` first
   published, ``….4767.2`` latest), the latest.
 - **journal and year**: the citation line publishers print in running heads, footers,
-  mastheads and "Cite this article" boxes, gathered by :mod:`.citation_lines` (re-exported here
-  for the parser) and read by :func:`.journal.find_journal` (see there); XMP's ``prism:publicationName``; an Info or XMP
+  mastheads and "Cite this article" boxes, gathered by :mod:`.citation_lines` and read
+  by :func:`.journal.find_journal` (see there); XMP's ``prism:publicationName``; an Info or XMP
   description (or a word processor's title field) written as a citation.
 - **date**: "Published" (the latest, for a paper with versions) before "published online",
   before "Accepted", which is not a publication date; else the journal line's date or year
@@ -51,8 +51,6 @@ from paperpyramid.parsers.embedded.author_names import MARKS, capitals, mostly_n
 from paperpyramid.parsers.embedded.authors import find_authors as find_authors  # the parser reads it here
 from paperpyramid.parsers.embedded.authors import mentions_version, version_alone
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.citation_lines import citation_lines as citation_lines  # the parser reads it here
-from paperpyramid.parsers.embedded.institutions import affiliation_like as affiliation_like  # headings and the parser read it here
 from paperpyramid.parsers.embedded.journal import CUE, DATE
 from paperpyramid.parsers.embedded.journal import find_journal as find_journal  # the parser reads it here
 from paperpyramid.parsers.embedded.layout import Page

@@ -30,12 +30,12 @@ import collections
 import re
 
 from paperpyramid.parsers.embedded import blocks as blk
-from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.back_headings import demote_back_labels, flatten_back_matter
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles, demote_figure_labels
 from paperpyramid.parsers.embedded.heading_styles import heading_style, style_levels
+from paperpyramid.parsers.embedded.institutions import affiliation_like
 from paperpyramid.parsers.embedded.list_items import demote_list_items, demote_plain_numbered_lines
 from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
@@ -59,7 +59,7 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
             and block.number
             and not block.extra.get("outline")
             and not block.extra.get("run_in")
-            and fm.affiliation_like(block.title)
+            and affiliation_like(block.title)
         ):
             block.kind = "paragraph"
     demote_stray_run_ins(blocks)

@@ -23,6 +23,7 @@ from paperpyramid._version import __version__
 from paperpyramid.document import Document
 from paperpyramid.errors import NeedsOcr, NotAPdf, ParseTimeout, PdfCorrupt, PdfEncrypted, TooManyPages
 from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded import citation_lines as cl
 from paperpyramid.parsers.embedded import front_matter as fm
 from paperpyramid.parsers.embedded.affiliations import attach_affiliations
 from paperpyramid.parsers.embedded.assembly import assemble, block_bbox, merge_continuations
@@ -38,6 +39,7 @@ from paperpyramid.parsers.embedded.footnotes import set_footnotes_apart
 from paperpyramid.parsers.embedded.glyphs import GlyphMap
 from paperpyramid.parsers.embedded.heading_styles import heading_style, prose
 from paperpyramid.parsers.embedded.headings import filter_headings
+from paperpyramid.parsers.embedded.institutions import affiliation_like
 from paperpyramid.parsers.embedded.layout import Line, Page, extract_page, normalize_text, page_graphics, user_size
 from paperpyramid.parsers.embedded.line_numbers import LineNumbering
 from paperpyramid.parsers.embedded.notes import set_apart_notes
@@ -347,7 +349,7 @@ def _build_document(
 ) -> Document:
     # running heads often carry the DOI: read it before they are removed
     first_page_text = " ".join(line.text for page in pages[:2] for line in page.lines)
-    citation_lines = fm.citation_lines(pages)
+    citation_lines = cl.citation_lines(pages)
     last_page_text = " ".join(line.text for line in pages[-1].lines) if len(pages) > 2 else ""
     remove_page_furniture(pages, furniture)
     body_size = body_font_size(pages)
@@ -625,7 +627,7 @@ def _demote_front_matter(blocks: list[Block]) -> None:
         if block.kind != "heading":
             continue
         plain = block.title.lower().strip()
-        if plain in blk.KNOWN_HEADINGS or (block.number in ("1", "I", "1.") and not fm.affiliation_like(block.title)):
+        if plain in blk.KNOWN_HEADINGS or (block.number in ("1", "I", "1.") and not affiliation_like(block.title)):
             anchor = index
             break
     if anchor is None:
