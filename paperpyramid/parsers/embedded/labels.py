@@ -11,23 +11,30 @@ import re
 # a statement's label: the word alone or with its number or letter ("Lemma 2.1", "Case A", "Proof of
 # Theorem 3", "Proof."); not a heading that opens with the word ("Case Report", "Definition of outcomes")
 THEOREM_LIKE = re.compile(
-    r"^(theorem|lemma|definition|remark|example|proposition|corollary|proof|claim|conjecture|notation|case|step|exercise|assumption|hypothesis|algorithm|satz|beispiel|bemerkung|beweis|definition|korollar|folgerung|aufgabe)\b"
-    r"(?=\s*$|\s*[\d(.:,;]|\s+(?:[A-Z]|[IVXivx]{1,4})\b|\s+(?:of|von)\s+(?:the\s+)?(?:theorem|lemma|proposition|corollary|claim|satz)\b)",
+    r"^(theorem|lemma|definition|remark|example|proposition|corollary|proof|claim|conjecture|notation|case|step|exercise|assumption|hypothesis|algorithm|satz|beispiel|bemerkung|beweis|korollar|folgerung|aufgabe|teilaufgabe)\b"
+    r"(?=\s*$|\s*[\d(.:,;]|\s+(?:[A-Z]|[IVXivx]{1,4})\b|\s+[a-z]\)|\s+(?:of|von)\s+(?:the\s+)?(?:theorem|lemma|proposition|corollary|claim|satz)\b)",
     re.I,
 )
 
 
 #: a statement's number, and its name in parentheses after it: the rest of "Definition 1", "Satz 2.3",
-#: "Bemerkung 1 (Mengen, die offen & abgeschlossen sind)"
-_STATEMENT_NUMBER = re.compile(r"\s*[A-Z]?\d+(?:\.\d+)*(?:\s+\(.*\))?$")
+#: "Bemerkung 1 (Mengen, die offen & abgeschlossen sind)"; or its name alone ("Satz (Zwischenwertsatz)",
+#: amsthm's unnumbered ``\\newtheorem*`` with an optional name); or a part's letter ("Teilaufgabe a)")
+_STATEMENT_NUMBER = re.compile(r"\s*(?:[A-Z]?\d+(?:\.\d+)*(?:\s+\(.*\))?|\(.*\)|[a-z]\))$")
+#: the head of a proof: whatever follows it on its line is the proof's opening or what it proves
+#: ("Beweis: (Fundamentalgruppe ist eine Gruppe)", "Proof: ∆n is …"), never a section's title
+_PROOF_HEAD = re.compile(r"^(?:proof|beweis)\s*[:.]", re.I)
 
 
 def statement_label(text: str) -> bool:
     """Whether a line is a statement's label alone: its word (:data:`THEOREM_LIKE`), its number,
-    perhaps its name in parentheses ("Definition 1", "Beispiel 3 (Basis und Subbasis)"), which
-    amsthm's styles set on a line of their own in bold, as a low heading might be set. A heading
-    that opens with such a word and goes on with a title ("Example: Measles, Germany, 2005–2007")
-    is not one."""
+    perhaps its name in parentheses ("Definition 1", "Beispiel 3 (Basis und Subbasis)"), or its
+    name alone ("Satz (Zwischenwertsatz)"), which amsthm's styles set on a line of their own in
+    bold, as a low heading might be set; or a proof's head and what follows it on the line
+    (:data:`_PROOF_HEAD`). A heading that opens with such a word and goes on with a title
+    ("Example: Measles, Germany, 2005–2007") is not one."""
+    if _PROOF_HEAD.match(text):
+        return True
     word = THEOREM_LIKE.match(text)
     return word is not None and _STATEMENT_NUMBER.match(text, word.end()) is not None
 

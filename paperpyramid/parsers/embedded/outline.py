@@ -151,6 +151,7 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
                 and plain not in _FRONT_LABELS
                 and block.title[:1].isupper()
                 and not block.text.rstrip().endswith(":")
+                and not _statement_head(block)
                 and over_prose(blocks, index)
             ):
                 # a level the outline leaves out (``\\subsubsection*`` under its subsections): its style
@@ -275,6 +276,7 @@ def _unnamed_styles(
         and not block.number
         and not block.extra.get("run_in")
         and block.size < smallest
+        and not _statement_head(block)  # "Teilaufgabe a)" thrice is no level of headings
     )
     return {style for style, count in counts.items() if count >= 2 and style not in named_styles}
 
@@ -289,7 +291,16 @@ def _unnamed_label(blocks: list[Block], index: int, unnamed: set[tuple[tuple[flo
     if not (block.bold and len(block.lines) <= 2 and _outlined_style(block) in unnamed):
         return False
     text = block.text.strip()
-    return text[:1].isupper() and _short_title(text) and not statement_label(text) and over_prose(blocks, index)
+    return text[:1].isupper() and _short_title(text) and not _statement_head(block) and over_prose(blocks, index)
+
+
+def _statement_head(block: Block) -> bool:
+    """Whether a bold block opens a statement, not a section: its text a statement's label
+    (:func:`~.labels.statement_label`), or its first line one alone with the statement going on
+    under it ("Definition 60" over "§3) Anordnungsaxiome", the first of the axioms it defines).
+    amsthm sets the head on a line of its own in the low headings' bold; its number (or a proof's
+    colon) is what tells it."""
+    return statement_label(block.text.strip()) or (len(block.lines) > 1 and statement_label(block.lines[0].text.strip()))
 
 
 def _outlined_name(

@@ -12,6 +12,7 @@ a sentence cut at an abbreviation ("Fig.", "et al.") nor one that negates ("**DO
 page numbers.**": emphasis), nor, unnumbered, sentences (a reference set in bold); a title an em
 from its text (LaTeX's ``\\paragraph``) may negate, read as a clause or be a statement's word
 ("**Example**"). A list's item, its label hanging out in the margin of its text, is no heading.
+Nor is a glossary's term, its entries one line each in a row (:func:`_glossary_entries`).
 A numbered one out of its section's numbering is the paragraph's text
 (:func:`demote_stray_run_ins`, run once the headings are settled). A bold heading may begin on the bold line above ("… for biogenic
 syn-" over "thesis of nano-MgO. The …"). Only paragraphs after the body's first heading and
@@ -63,7 +64,11 @@ def split_run_in_headings(blocks: list[Block]) -> list[Block]:
     block (``extra["run_in"]`` set) and the paragraph that follows it."""
     result: list[Block] = []
     in_body = in_references = False
-    for block in blocks:
+    glossary = _glossary_entries(blocks)
+    for position, block in enumerate(blocks):
+        if position in glossary:
+            result.append(block)
+            continue
         if block.kind == "heading":
             title = block.title.lower().strip()
             # an entry of the list set in another face ("In Proceedings of …" in italics) ends nothing
@@ -79,6 +84,39 @@ def split_run_in_headings(blocks: list[Block]) -> list[Block]:
             result.pop()
         result += parts
     return result
+
+
+#: a glossary's entries run this many in a row at least; a gloss is this many words at most
+_GLOSSARY_RUN = 3
+_GLOSS_WORDS = 5
+
+
+def _glossary_entries(blocks: list[Block]) -> set[int]:
+    """The positions of a glossary's entries: paragraphs of one line, a term in bold (or italics)
+    and a gloss of a few words that ends no sentence, :data:`_GLOSSARY_RUN` or more in a row ("**Beh.**
+    Behauptung", "**Def.** Definition", "**o. B. d. A.** ohne Beschränkung der Allgemeinheit": a list
+    of abbreviations). A run-in heading opens a paragraph of sentences; a list of terms and their
+    glosses, each on its own line, is no series of sections."""
+    entries = [_gloss_like(block) for block in blocks]
+    found: set[int] = set()
+    start = 0
+    for end in range(len(blocks) + 1):
+        if end < len(blocks) and entries[end]:
+            continue
+        if end - start >= _GLOSSARY_RUN:
+            found.update(range(start, end))
+        start = end + 1
+    return found
+
+
+def _gloss_like(block: Block) -> bool:
+    """Whether a block is one line, a styled term and a short gloss after it, no sentence."""
+    if block.kind != "paragraph" or len(block.lines) != 1:
+        return False
+    line = block.lines[0]
+    prefix = line.bold_prefix or line.italic_prefix
+    gloss = line.text[prefix:].strip()
+    return prefix > 0 and 0 < len(gloss.split()) <= _GLOSS_WORDS and not gloss.endswith((".", "!", "?", ":"))
 
 
 def _split(block: Block, before: Block | None) -> list[Block] | None:
