@@ -43,3 +43,16 @@ def test_component_dois_go_to_their_captions_or_the_notes() -> None:
     assert doc.figures[0].caption == f"Fig 1. A plant.\nhttps://doi.org/{DOI}.g001"
     assert doc.tables[0].caption == f"Table 2. Doses.\nhttps://doi.org/{DOI}.t002"
     assert doc.sections[-1].title == "" and [block.text for block in doc.sections[-1].blocks] == [f"https://doi.org/{DOI}.g009"]
+
+
+def test_a_table_doi_among_its_notes_goes_to_its_caption() -> None:
+    # PLOS prints a table's DOI under it, with its notes, which go under the table's cells
+    table = Table(caption="Table 2. Doses.", cells=[["a"], ["1"]], page=5, label="2")
+    text = f"Table 2. Doses.\n\n{table.markdown}\n\nValues are means. https://doi.org/{DOI}.t002"
+    block = Block(text=text, page=5, kind="table")
+    doc = Document(doi=DOI, pages=6)
+    doc.sections = [Section(title="Results", blocks=[block])]
+    doc.tables = [table]
+    set_apart_notes(doc)
+    assert table.caption == f"Table 2. Doses.\nhttps://doi.org/{DOI}.t002"
+    assert block.text == f"Table 2. Doses.\nhttps://doi.org/{DOI}.t002\n\n{table.markdown}\n\nValues are means."

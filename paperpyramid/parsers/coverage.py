@@ -54,8 +54,8 @@ def document_texts(doc: Document) -> Iterator[str]:
     for section in doc.sections:
         yield section.number or ""
         yield section.title
-        if section.number != "ref":  # a table's block repeats its caption and cells, read below
-            yield from (block.text for block in section.blocks if block.kind != "table")
+        if section.number != "ref":  # a table's block repeats its caption and cells, read below; not its notes
+            yield from (_table_notes(block.text) if block.kind == "table" else block.text for block in section.blocks)
     for table in doc.tables:
         yield table.caption
         yield from (cell for row in table.cells for cell in row)
@@ -64,6 +64,14 @@ def document_texts(doc: Document) -> Iterator[str]:
         yield formula.text
         yield formula.label or ""
     yield from (reference.raw for reference in doc.references)
+
+
+def _table_notes(text: str) -> str:
+    """A table block's notes: its text under the markdown table's last row (a JATS table's foot, a
+    PDF table's note in small type), which neither its caption nor its cells hold."""
+    lines = text.split("\n")
+    last = max((i for i, line in enumerate(lines) if line.startswith("|")), default=len(lines) - 1)
+    return "\n".join(lines[last + 1 :])
 
 
 def coverage_of(layer_words: Counter[str], texts: Iterable[str]) -> float | None:

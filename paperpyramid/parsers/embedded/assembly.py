@@ -1,8 +1,9 @@
 """The section tree from the classified blocks: the embedded parser's last pass.
 
 :func:`assemble` walks the blocks in reading order. A heading opens a section under the nearest
-open one of a lower level; a table caption takes the blocks its table claimed; figure captions
-and display formulas are kept apart as well as in the text; the reference list's lines are
+open one of a lower level; a table caption takes the blocks its table claimed (its note in small
+type goes under its cells); figure captions (with the figure's small print under them) and
+display formulas are kept apart as well as in the text; the reference list's lines are
 gathered (also where the list resumes after other sections) and split into entries; the front
 matter before the first heading gives the abstract, and the rest of it a section of its own.
 """
@@ -18,6 +19,7 @@ from paperpyramid.document import Block as DocBlock
 from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
+from paperpyramid.parsers.embedded.figure_labels import mark_figure_small_print
 from paperpyramid.parsers.embedded.heading_styles import prose
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.link_joins import link_continues
@@ -55,12 +57,15 @@ class _Assembly:
     asides: list[DocBlock] = field(default_factory=list)
     stack: list[int] = field(default_factory=list)  # indices of open sections by level
     body_size: float = 10.0
+    # a figure's small print by its caption's index (see :func:`.figure_labels.mark_figure_small_print`)
+    figure_labels: dict[int, list[str]] = field(default_factory=dict)
 
 
 def assemble(document: Document, blocks: list[Block], body_size: float) -> list[DocBlock]:
     """Walk the classified blocks, building the section tree and pulling out the rest; return
     the small print set aside (see :func:`_drop_small_print`)."""
     state = _Assembly(document, blocks, body_size=body_size)
+    mark_figure_small_print(blocks)
     headless = None if any(block.kind == "heading" and _opens_references(block) for block in blocks) else headless_list_start(blocks)
     for index, block in enumerate(blocks):
         if index == headless:
@@ -69,6 +74,9 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
             block.kind = "paragraph"  # a piece of an entry, set apart by its wide spaces
         if block.kind == "aside" and ((headless is not None and index >= headless) or _small_entry(state, block)):
             block.kind = "paragraph"  # the list is set in small print
+        if block.kind == "aside" and isinstance(at := block.extra.get("figure_label"), int):
+            state.figure_labels.setdefault(at, []).append(block.text)  # the figure's, under its caption
+            continue
         if block.kind == "aside":
             state.asides.append(DocBlock(text=block.text, page=block.page, kind="paragraph", bbox=block_bbox(block, [])))
             continue
@@ -101,8 +109,11 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
             document.figures.append(
                 Figure(caption=block.text, page=block.page, label=block.label, section=section_index, bbox=block_bbox(block, []))
             )
+            # the figure's labels under its caption, as a table's notes go under its cells
+            labels = "\n".join(state.figure_labels.get(index, ()))
+            text = f"{block.text}\n\n{labels}" if labels else block.text
             target.blocks.append(
-                DocBlock(text=block.text, page=block.page, kind="caption", bbox=block_bbox(block, []), raised=block_raised(block.lines))
+                DocBlock(text=text, page=block.page, kind="caption", bbox=block_bbox(block, []), raised=block_raised(block.lines))
             )
         elif block.kind == "formula":
             document.formulas.append(
@@ -299,9 +310,16 @@ def _add_table(state: _Assembly, block: Block, target: Section, section_index: i
     document.tables.append(table)
     # a table without a caption starts with its cells
     text = "\n\n".join(part for part in (caption, table.markdown if cells else "") if part)
-    target.blocks.append(DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox))
+    rendering = DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox)
+    target.blocks.append(rendering)
     if found:  # what the caption claimed that the engine's cells do not hold stays text
-        for member in _outside_cells([blocks[m] for m in members], found):
+        claimed = [blocks[m] for m in members]
+        outside = _outside_cells(claimed, found)
+        held = _held_extent(claimed, outside)
+        for member in outside:
+            if _table_note(member, held, state.body_size):
+                rendering.text += "\n\n" + member.text  # under the markdown, as a JATS table's foot is
+                continue
             if _claimed_heading(member, state.body_size):
                 member.level = target.level  # a heading of the section's own rank: its style was never ranked
                 _open_section(state, member)
@@ -433,7 +451,7 @@ def _reference_like(block: Block) -> bool:
     )
 
 
-def _abstract(document: Document, front: list[Block], body_size: float | None = None) -> list[Block]:
+def _abstract(document: Document, front: list[Block], body_size: float) -> list[Block]:
     """Set the abstract (from its section, or from the front matter); return the front matter's
     paragraphs it did not take (affiliations, dates, an editor's name), which are kept as notes."""
     candidates = [block for block in front if block.kind == "paragraph"]
@@ -444,7 +462,7 @@ def _abstract(document: Document, front: list[Block], body_size: float | None = 
     chosen = next((i for i, block in enumerate(candidates) if _ABSTRACT_LEAD.match(block.text) and len(block.text) > 200), None)
     if chosen is None:
         chosen = next((i for i, block in enumerate(candidates) if len(block.text) > 400), None)
-        if chosen is not None and body_size is not None and _text_above(candidates[:chosen], candidates[chosen], body_size):
+        if chosen is not None and _text_above(candidates[:chosen], candidates[chosen], body_size):
             return candidates  # the first long paragraph is mid-text: the text opens above it
     if chosen is None:
         return candidates
@@ -538,7 +556,8 @@ def _flows_around(between: list[DocBlock]) -> bool:
     if not between:
         return True
     last = between[-1]
-    return all(block.kind in _FLOATS for block in between) and (last.kind == "table" or bool(blk._SENTENCE_END.search(last.text)))
+    caption = last.text.split("\n\n", 1)[0]  # a figure's labels set under its caption (see assemble)
+    return all(block.kind in _FLOATS for block in between) and (last.kind == "table" or bool(blk._SENTENCE_END.search(caption)))
 
 
 def _claimed_heading(member: Block, body_size: float) -> bool:
@@ -548,6 +567,46 @@ def _claimed_heading(member: Block, body_size: float) -> bool:
         return False
     blk.classify(member, body_size)
     return member.kind == "heading"
+
+
+#: a table's note is set this many points smaller than the body at least
+_NOTE_SMALLER = 0.5
+
+
+def _held_extent(claimed: list[Block], outside: list[Block]) -> dict[int, tuple[float, float, float]]:
+    """The left and right edges of the lines the table's cells hold, by page, and the bottom of
+    those with words: a note's own line of no words ("*p<0.05" under PLOS's Table 2) reads as held
+    (:func:`_outside_cells` judges lines by their words), and would set the note above the cells."""
+    left = {id(line) for member in outside for line in member.lines}
+    extent: dict[int, tuple[float, float, float]] = {}
+    bottoms: dict[int, float] = {}
+    for line in (line for member in claimed for line in member.lines if id(line) not in left):
+        x0, x1, bottom = extent.get(line.page, (line.x0, line.x1, line.bottom))
+        extent[line.page] = (min(x0, line.x0), max(x1, line.x1), max(bottom, line.bottom))
+        if _WORDS.search(line.text):
+            bottoms[line.page] = max(bottoms.get(line.page, line.bottom), line.bottom)
+    return {page: (x0, x1, bottoms.get(page, bottom)) for page, (x0, x1, bottom) in extent.items()}
+
+
+#: how far a table's note may reach out past its cells' left and right edges, in body sizes (AAS's
+#: "Note—" sets out half a character; a page's footnote under a narrow table, inches)
+_NOTE_REACH = 1.0
+
+
+def _table_note(member: Block, held: dict[int, tuple[float, float, float]], body_size: float) -> bool:
+    """Whether lines a table claimed and its cells do not hold are its note: set in smaller type
+    than the body, under the cells' last line on their page and within their width ("a TSX
+    launched with “Haswell” in 2013 but was later disabled …" under hotos17's Table 1). Kept as
+    a paragraph, such a note joined the body text the table cut ("could, for the most a TSX
+    launched …"); it goes under the table, as a JATS table's foot does. Prose of the next column
+    is in the body's type; a page's footnote under a narrow table runs out past its edges (SPIE's
+    "Further author information: …")."""
+    first = member.lines[0]
+    if member.size > body_size - _NOTE_SMALLER or first.page not in held:
+        return False
+    x0, x1, bottom = held[first.page]
+    reach = _NOTE_REACH * body_size
+    return first.top >= bottom - 1 and member.x0 >= x0 - reach and member.x1 <= x1 + reach
 
 
 def _outside_cells(members: list[Block], cells: list[list[str]]) -> list[Block]:

@@ -5,6 +5,10 @@ panel's title, an axis's title) for the blocks to read it as headings. It is tol
 set, not by its words: in a face that sets labels and never a paragraph of prose
 (:func:`demote_figure_labels`), or right after a plot's tick numbers in its own face's family
 (:func:`demote_axis_titles`). Such a heading becomes a paragraph again.
+
+A plot's text of the body's size read as paragraphs over its caption is set aside
+(:func:`set_aside_plot_text`); its small print among the labels dropped as too short goes with its
+caption (:func:`mark_figure_small_print`).
 """
 
 from __future__ import annotations
@@ -155,6 +159,7 @@ def set_aside_plot_text(blocks: list[Block]) -> None:
         if len(run) >= _PLOT_BLOCKS and sum(1 for block in run if _ticks(block.text)) >= _PLOT_TICKS:
             for block in run:
                 block.kind = "aside"
+                block.extra["plot_text"] = True  # kept with the notes (see mark_figure_small_print)
 
 
 #: a console's prompt opening a line of code: R's "> " and "R> ", a shell's "$ ", Python's ">>> "
@@ -177,4 +182,43 @@ def _label_above(block: Block, caption: Block) -> bool:
         and block.x0 < caption.x1
         and len(text) < _LABEL_CHARS
         and (not prose(text) or not (text[:1].islower() or text[-1:] in ".!?:;,"))
+    )
+
+
+#: a figure's drawn labels dropped as too short to be text: this many at least in the run over its caption
+_DRAWN_LABELS = 3
+
+
+def mark_figure_small_print(blocks: list[Block]) -> None:
+    """Small print inside a figure's drawn area is the figure's: a diagram's label of four words
+    or more ('for entity "New Orleans"' in naacl06's Figure 1), an axis's title ("Time between Old
+    Faithful eruptions") was set aside as a note and read with the page's footnotes, while its
+    neighbours ('for entity "Katrina"', the tick numbers) were dropped as a figure's labels by their
+    length alone. Read in order, the figure's labels are a run of blocks right before its caption
+    (the figure above the caption, as most are), on its page, above it and over its width; where
+    the run holds :data:`_DRAWN_LABELS` dropped labels or more, its small print is marked with the
+    caption's index (``extra["figure_label"]``), to go with the caption
+    (:func:`~.assembly.assemble`). A first page's side box or a footnote is no such run's. Plot
+    text of the body's size (:func:`set_aside_plot_text`) stays with the notes: it is no small print."""
+    for index, caption in enumerate(blocks):
+        if caption.kind != "caption" or caption.extra.get("caption_kind") != "figure":
+            continue
+        run: list[Block] = []
+        for block in reversed(blocks[:index]):
+            if block.kind not in ("furniture", "aside") or not _inside_above(block, caption):
+                break
+            run.append(block)
+        if sum(1 for block in run if block.kind == "furniture") >= _DRAWN_LABELS:
+            for block in reversed(run):
+                if block.kind == "aside" and not block.extra.get("plot_text"):
+                    block.extra["figure_label"] = index
+
+
+def _inside_above(block: Block, caption: Block) -> bool:
+    """On the caption's page, above it and within its column's width (a figure's label)."""
+    return (
+        block.page == caption.page
+        and block.lines[-1].bottom <= caption.lines[0].top + 1
+        and block.x1 > caption.x0
+        and block.x0 < caption.x1
     )

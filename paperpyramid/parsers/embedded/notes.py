@@ -105,32 +105,47 @@ _COMPONENT = r"(?<!\S)(?:https?://(?:dx\.)?doi\.org/|doi:\s?)?{doi}(?:\.(?P<plos
 
 
 def _component_dois(document: Document) -> list[Block]:
-    """Take the article's figure and table DOIs out of the body's paragraphs: each is added to
-    the caption of the figure or table it names; those that name none are returned, as notes.
-    A paragraph that held only such DOIs is dropped, so that the halves of the paragraph the
-    float cut meet again (``merge_continuations``)."""
+    """Take the article's figure and table DOIs out of the body's paragraphs and out of a table's
+    notes under its cells (where PLOS prints the DOI, with the notes: see
+    :func:`~.assembly._table_note`): each is added to the caption of the figure or table it names;
+    those that name none are returned, as notes. A paragraph that held only such DOIs is
+    dropped, so that the halves of the paragraph the float cut meet again (``merge_continuations``)."""
     if not document.doi:
         return []
     pattern = re.compile(_COMPONENT.format(doi=re.escape(document.doi)), re.IGNORECASE)
     floats = {("t", table.label): table for table in document.tables} | {("g", figure.label): figure for figure in document.figures}
     notes: list[Block] = []
     for section in document.sections:
-        if section.number == "ref" or not any(block.kind == "paragraph" and pattern.search(block.text) for block in section.blocks):
+        if section.number == "ref" or not any(_dois_in(block, pattern) for block in section.blocks):
             continue
         kept: list[Block] = []
         for block in section.blocks:
-            for match in reversed(list(pattern.finditer(block.text))) if block.kind == "paragraph" else ():
+            found = _dois_in(block, pattern)
+            for match in reversed(found):  # cut first: a table's caption is added to at its block's start
+                _cut(block, match.start(), match.end())
+            for match in found:
                 kind = "g" if (match["plos"] or match["peerj"][:1]) in ("g", "f") else "t"
                 target = floats.get((kind, str(int(match["plos_n"] or match["peerj_n"]))))
                 if target is not None:
                     _add_to_caption(document, target, match.group(0))
                 else:
                     notes.append(Block(text=match.group(0), page=block.page))
-                _cut(block, match.start(), match.end())
             if block.text.strip():
                 kept.append(block)
         section.blocks = kept
     return notes
+
+
+def _dois_in(block: Block, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+    """The component DOIs a paragraph holds, or a table's block under its markdown's last row (its
+    caption above may hold one already)."""
+    if block.kind == "paragraph":
+        return list(pattern.finditer(block.text))
+    if block.kind != "table":
+        return []
+    last_row = block.text.rfind("\n|")
+    notes_at = block.text.find("\n", last_row + 1) if last_row >= 0 else -1
+    return list(pattern.finditer(block.text, notes_at)) if notes_at >= 0 else []
 
 
 def _add_to_caption(document: Document, target: Table | Figure, doi: str) -> None:
