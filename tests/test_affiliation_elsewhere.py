@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded import parse_pdf
-from paperpyramid.parsers.embedded.affiliations_elsewhere import _numbered
+from paperpyramid.parsers.embedded.affiliations_elsewhere import _numbered, affiliations_elsewhere
+from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.layout import Line
 from tests.pdf_maker import styled_pdf
 
 Item = tuple[float, float, float, list[tuple[str, str]]]
@@ -139,3 +143,68 @@ def test_natures_foot_over_the_correspondence_sentence_gives_the_numbered_places
     document = parse(tmp_path, [first_page("Anna Berg1, Carl Dahl1 & Eva Lind2", foot)])
     physics, chemistry = "Department of Physics, Lund University, Lund, Sweden", "Institute of Chemistry, University of Oslo, Oslo, Norway"
     assert affiliations(document) == {"Anna Berg": physics, "Carl Dahl": physics, "Eva Lind": chemistry}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the word in a sentence, not a label
+        "correspondence between the fitted curves and the measured ones was close, as the group at Lund",
+        # a label's words, but in the body: set in its size, high on the page
+        "Correspondence to the editors of the atlas showed that the curves were close, as the group at Lund",
+    ],
+)
+def test_body_text_naming_correspondence_gives_no_affiliation(tmp_path: Path, line: str) -> None:
+    # an institution named a line later; the foot's correspondence line is read alone
+    body = [*BODY[:3], line, "University had found for the same aquifers, and the intervals were narrow in every test we ran."]
+    items = [item for item in first_page("Anna Berg, Carl Dahl and Eva Lind", [LICENCE]) if item[3][0][1] not in BODY]
+    items += [regular(72, 564 - 13 * i, 10, text) for i, text in enumerate(body)]
+    assert set(affiliations(parse(tmp_path, [items])).values()) == {None}
+    foot = ["* Correspondence: anna.berg@example.org", "Department of Physics, Lund University, Lund, Sweden"]
+    with_foot = items + [regular(72, 140 - 9 * i, 7, text) for i, text in enumerate(foot)]
+    assert set(affiliations(parse(tmp_path, [with_foot])).values()) == {"Department of Physics, Lund University, Lund, Sweden"}
+
+
+def _block(texts: list[str], x0: float, top: float, size: float, kind: str = "paragraph") -> Block:
+    lines = [Line(text, 1, x0, top + 9 * i, x0 + 200, top + 9 * i + size, size, False, False, "") for i, text in enumerate(texts)]
+    return Block(lines, kind=kind)
+
+
+def test_a_cue_with_no_address_under_it_leaves_the_next_foot_block_to_be_read() -> None:
+    # the first correspondence label gives no institution in its column; the foot's next block does
+    blocks = [
+        _block([TITLE], 72, 80, 17),
+        _block(BODY * 3, 72, 200, 10),
+        _block(["Correspondence to: the first author, by post or e-mail."], 320, 690, 7),
+        _block(["* Correspondence: anna.berg@example.org", "Department of Physics, Lund University, Lund, Sweden"], 72, 700, 7),
+    ]
+    assert affiliations_elsewhere(blocks, 0) == {None: "Department of Physics, Lund University, Lund, Sweden"}
+
+
+def test_an_address_number_opens_no_entry() -> None:
+    entries = _numbered("1 Department of X, Wuhan University, Wuhan, China. 2 Department of Y, No. 3 Xueyuan Road, Beijing, China")
+    assert entries == {"1": "Department of X, Wuhan University, Wuhan, China", "2": "Department of Y, No. 3 Xueyuan Road, Beijing, China"}
+    entries = _numbered("1 Institute of Z, Room 2 Building B, Oslo, Norway. 2 School of W, Bergen, Norway")
+    assert entries == {"1": "Institute of Z, Room 2 Building B, Oslo, Norway", "2": "School of W, Bergen, Norway"}
+    # BMC's entries with no full stop between them are still cut at their numbers
+    entries = _numbered("1 Department of X, Suzhou 215004, China 2 Center of Y, 172 Jiangsu Road, Nanjing, China")
+    assert entries == {"1": "Department of X, Suzhou 215004, China", "2": "Center of Y, 172 Jiangsu Road, Nanjing, China"}
+
+
+def test_a_foot_note_wrapping_at_the_word_correspondence_is_no_cue() -> None:
+    # small type at the page's foot, the word opening a line of a note: not the label "Correspondence:"
+    blocks = [
+        _block([TITLE], 72, 80, 17),
+        _block(BODY * 3, 72, 200, 10),
+        _block(
+            [
+                "1 We thank the archivists for their",
+                "correspondence over the maps, which the",
+                "Department of Geography, Lund University, lent us.",
+            ],
+            72,
+            690,
+            7,
+        ),
+    ]
+    assert affiliations_elsewhere(blocks, 0) == {}

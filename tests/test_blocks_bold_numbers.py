@@ -22,3 +22,10 @@ def test_a_bold_line_of_words_or_after_a_sentence_starts_a_block() -> None:
     assert [len(block.lines) for block in split_blocks(after_sentence, 10.9)] == [1, 1]
     words = [_line("check all available capabilities to place formulas in display style (see", 465.0), _line("Section 5", 478.4, bold=True)]
     assert [len(block.lines) for block in split_blocks(words, 10.9)] == [1, 1]
+
+
+def test_a_bare_bold_number_under_an_open_line_starts_a_block() -> None:
+    """No bracket, no closing punctuation: "4" alone in bold is a heading's number or a cell, not
+    a citation going on with the open sentence over it."""
+    lines = [_line("the rates were compared over the three sites as the earlier study did in", 465.0), _line("4", 478.4, bold=True)]
+    assert [len(block.lines) for block in split_blocks(lines, 10.9)] == [1, 1]

@@ -55,6 +55,13 @@ def test_ref_in_other_senses_names_nothing() -> None:
     assert _found(text) == []
 
 
+def test_a_range_in_a_percentage_or_unit_is_not_cut_short_to_its_first_number() -> None:
+    """ "refs 3–5% of" is a share, not refs 3 to 5: the range is read whole or not at all, never
+    backed off to its "3"; a list still ends before a year that follows it."""
+    assert _found("the refs 3–5% of the samples and refs 2-4°C warmer") == []
+    assert _found("as ref. 12, 2019 data show") == [("12", [12])]
+
+
 _ENTRIES = [
     "Smith J, Jones K. Growth of seedlings under shade. J Ecol. 2019;12:1-9.",
     "Lee A. Soil cores and what they hold. Soil Res. 2020;4:22-30.",

@@ -75,6 +75,9 @@ APART = [
     ("Privacy, May 2015. doi: 10.1109/SP.2015.10.", "M.-W. Shih, S. Lee, T. Kim, and M. Peinado. T-SGX:"),
     ("see http://www.ling.upenn.edu/advice/latex/qtree/.", "Qtree.sty is a LATEX package. It should be installed"),
     ("Online, http://", "Ward (1999). The variables COWSMONTH and COWEMONTH"),
+    # a paragraph opening with a decimal or an abbreviation: a dot between digits or single letters is no host's
+    ("The spectra are deposited at http://www.x.org.", "2.5 mg of the compound were dissolved in water"),
+    ("The code is at http://www.x.org.", "e.g. the fits of Table 2 can be rerun from it"),
     # the link closed with its bracket before the full stop; a function's name opens the next paragraph
     ("package (http://www.sph.umich.edu/statgen/abecasis/QTDT/).", "write.marker.file Creates a marker data file"),
 ]

@@ -34,3 +34,21 @@ _CAPTION = (251.5, 200.0, 360.5, 208.2)
 
 def test_a_table_across_the_page_hugs_its_centred_caption() -> None:
     assert hugs_lines_above(_LINES, (0.0, 208.7, 595.3, 271.2), _CAPTION)
+
+
+def test_a_column_regions_caption_over_its_table_does_not_hug_a_line_left_of_it() -> None:
+    """A two-column page: a table under its caption in the left column, a display's short line
+    close over the caption and left of it. The column's region is no table across the page, so
+    that line is no row of a table over the caption: the table is the one under it."""
+    lines = [
+        _line("The cost of each item follows from the rates that the earlier", 57.0, 90.0, 290.0, 98.0),
+        _line("x = 3", 57.0, 140.0, 90.0, 147.0),
+        _line("Table 2: Costs", 150.0, 150.0, 205.0, 158.0),
+        _line("Item", 80.0, 163.0, 100.0, 171.0),
+        _line("Cost", 220.0, 163.0, 240.0, 171.0),
+        _line("Rent", 80.0, 174.0, 100.0, 182.0),
+        _line("120", 225.0, 174.0, 240.0, 182.0),
+        _line("In the right column the text goes on with the rates of the", 310.0, 90.0, 540.0, 98.0),
+        _line("other items and the costs that they bring over the years", 310.0, 101.0, 540.0, 109.0),
+    ]
+    assert not hugs_lines_above(lines, (0.0, 158.5, 297.6, 183.0), (150.0, 150.0, 205.0, 158.0))

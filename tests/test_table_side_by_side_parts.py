@@ -47,3 +47,13 @@ def test_marks_over_columns_of_one_table_are_no_parts() -> None:
         top = 270.4 + 13.6 * k
         lines += [_line(label, 150.0, top, 180.0), _line("0.5", 261.0, top, 275.0), _line("0.7", 333.0, top, 347.0)]
     assert parts(lines, (0.0, 240.0, 612.0, 320.0)) == [("", (0.0, 240.0, 612.0, 320.0))]
+
+
+def test_marks_over_the_only_columns_of_one_grid_are_no_parts() -> None:
+    """No row labels: "(a)" and "(b)" head the table's two columns, a value centred under each in
+    every row. The rows line up across the marks (one grid); parts set each its own rows."""
+    lines = [_line("(a)", 260.9, 256.4, 275.8), _line("(b)", 332.8, 256.4, 347.0)]
+    for k in range(3):
+        top = 270.4 + 13.6 * k
+        lines += [_line("0.5", 261.5, top, 275.2), _line("0.7", 333.4, top, 346.4)]
+    assert parts(lines, (0.0, 240.0, 612.0, 320.0)) == [("", (0.0, 240.0, 612.0, 320.0))]

@@ -180,7 +180,9 @@ def numeric_brackets(text: str) -> list[Marker]:
 #: gene's "REF1" or "Ref-1", a "ref." column or "Ref. Seq." and a "ref. genome" (no number) are none.
 #: Japanese physics journals close each number as they close their superscripts: "Ref. 3)",
 #: "Refs. 1), 3)–5)"
-_NAMED_NUMBER = rf"\d{{1,3}}\)?(?:\s?[{_DASH}]\s?\d{{1,3}}\)?)?"
+#: atomic, so that a number or range followed by what no marker is followed by ("refs 3–5% of") is
+#: not cut short to a marker ("3"); the list can still end before a later item ("ref. 12, 2019 …")
+_NAMED_NUMBER = rf"(?>\d{{1,3}}\)?(?:\s?[{_DASH}]\s?\d{{1,3}}\)?)?)"
 _NAMED_REFS = re.compile(
     rf"(?<![\w\-/])[Rr]efs?(?:\.\s?|\s)(?P<list>{_NAMED_NUMBER}(?:(?:\s?,\s?|,?\s(?:and|&)\s){_NAMED_NUMBER})*)"
     rf"(?![\w%°′'’])(?![.,:]\d)"

@@ -17,6 +17,7 @@ the authors by their marks as it gives the title page's.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block
@@ -24,17 +25,22 @@ from paperpyramid.parsers.embedded.institutions import AFFILIATION, INSTITUTION
 from paperpyramid.parsers.embedded.layout import Line
 
 _DETAILS = re.compile(r"^\s*author details\s*$", re.I)
-# the first page's correspondence line ("* Correspondence:", "*Correspondence:") or Springer's mark of the
-# corresponding author among the names repeated in the foot ("R. S. Fougat (&)")
-_CUE = re.compile(r"^\s*\*?\s*correspondence\b|\(&\)", re.I)
+# the first page's correspondence line, a label ("* Correspondence:", "*Correspondence:", "Correspondence
+# to", "Correspondence should be addressed …"; the word in a sentence, "… correspondence between the
+# fitted curves …", is none), or Springer's mark of the corresponding author among the names repeated in
+# the foot ("R. S. Fougat (&)")
+_CUE = re.compile(r"^\s*\*?\s*Correspondence\s*(?::|to\b|should\b)|\(&\)")
 # Nature's journals close the foot's affiliations with this sentence ("… Egypt. Correspondence and requests for
 # materials should be addressed to S.H.E.-M."), on the line of the last
 _REQUESTS = re.compile(r"\bcorrespondence and requests for\b", re.I)
 # what comes after the addresses: the article's dates, the references, the licence, the pointer to the
 # full list, an e-mail address
 _AFTER = re.compile(r"^\s*(?:(?:received|accepted|published|references|full list of author|e-?mail|open access)\b|©|\(c\))|@", re.I)
-# a number that opens an entry of the list: "1 Institute …", "… Pakistan. 2 Department …"
+# a number that opens an entry of the list: "1 Institute …", "… Pakistan. 2 Department …", BMC's "…
+# China 2 Jiangsu …" (no full stop between entries)
 _NUMBER = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.?\s*(?=[A-Z])")
+# the words an address's number follows ("No. 3 Xueyuan Road", "Room 2 Building B"): no entry's number
+_ADDRESS_WORD = re.compile(r"(?:^|\s)(?:No|Nr|Nos|Room|Rm|Building|Bldg|Floor|Box|Suite|Unit|Block|Level|Gate)\.?\s$", re.I)
 #: how many blocks after the list's head or the correspondence line are read: the text layer cuts an
 #: entry into pieces where its mark is set apart ("Zhejiang, China. 2" / "Physical Health …")
 _SPAN = 12
@@ -62,13 +68,19 @@ def _foot(blocks: list[Block], title_end: int) -> dict[str | None, str]:
     correspondence line (or Springer's names with the corresponding author's mark): the lines
     from the first that names an institution (:data:`.institutions.AFFILIATION`,
     :data:`.institutions.INSTITUTION`), past a note on equal contributions, up to an e-mail
-    address, the licence or the pointer to the full list."""
+    address, the licence or the pointer to the full list. Only blocks set smaller than the body
+    or in the page's lower half are read (a body sentence's "Correspondence to the editors …" is
+    no foot's), and a cue with no institution under it leaves the next block to be read."""
     if title_end < 0:
         return {}
     page = blocks[title_end].page
+    body = _body_size(blocks)
+    below = _page_middle(blocks, page)
     for index in range(title_end + 1, len(blocks)):
         if blocks[index].page != page:
             break
+        if blocks[index].size >= body - 0.5 and blocks[index].top < below:
+            continue  # the body's text: the foot is set smaller, or low on the page
         over = _REQUESTS.split(blk.join_lines([line.text for line in blocks[index].lines]), maxsplit=1)
         if len(over) == 2 and over[0].strip():
             return _numbered(over[0])  # Nature's: the affiliations, then where to write
@@ -79,7 +91,7 @@ def _foot(blocks: list[Block], title_end: int) -> dict[str | None, str]:
         after = lines[cue + 1 :]
         start = next((i for i, line in enumerate(after) if AFFILIATION.search(line.text) or INSTITUTION.search(line.text)), None)
         if start is None:
-            return {}
+            continue  # no address under this cue: a later block may hold the foot's
         texts: list[str] = []
         for line in after[start:]:
             if _AFTER.search(line.text):
@@ -88,6 +100,21 @@ def _foot(blocks: list[Block], title_end: int) -> dict[str | None, str]:
         text = blk.join_lines(texts).strip(" .,;")
         return {None: text} if text else {}
     return {}
+
+
+def _body_size(blocks: list[Block]) -> float:
+    """The size most of the blocks' characters are set in: the body's."""
+    weights: Counter[float] = Counter()
+    for block in blocks:
+        for line in block.lines:
+            weights[round(line.size * 2) / 2] += len(line.text)
+    return weights.most_common(1)[0][0] if weights else 0.0
+
+
+def _page_middle(blocks: list[Block], page: int) -> float:
+    """Halfway down the text of ``page``: a block under it is in the page's lower part."""
+    lines = [line for block in blocks if block.page == page for line in block.lines]
+    return (min(line.top for line in lines) + max(line.bottom for line in lines)) / 2
 
 
 def _column_lines(blocks: list[Block], index: int) -> list[Line]:
@@ -104,12 +131,13 @@ def _column_lines(blocks: list[Block], index: int) -> list[Line]:
 
 def _numbered(text: str) -> dict[str | None, str]:
     """``text`` cut into entries at their numbers, which come in a series (1, 2, 3, …): a number
-    out of it is an address's ("Lishui University, 1. No, Xueyuan Road" under entry 2); text
+    out of it is an address's ("Lishui University, 1. No, Xueyuan Road" under entry 2), and so is
+    one after an address's word (:data:`_ADDRESS_WORD`) even in the series; text
     before the first number is no numbered list; with no number, the one entry is unnumbered."""
     text = " ".join(text.split())
     cuts: list[re.Match[str]] = []
     for match in _NUMBER.finditer(text):
-        if int(match.group(1)) == len(cuts) + 1:
+        if int(match.group(1)) == len(cuts) + 1 and not _ADDRESS_WORD.search(text, max(0, match.start() - 12), match.start()):
             cuts.append(match)
     if not cuts:
         return {None: text.strip(" .,;")} if text.strip(" .,;") else {}

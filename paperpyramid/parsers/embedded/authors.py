@@ -394,14 +394,14 @@ def _opens_a_section(blocks: list[Block], index: int) -> bool:
 
 # where no person signs, an organisation may: a society, a press, a publisher's programme ("The
 # American Physical Society", "AIP Journal Program" sign REVTeX's guides); beside people's names
-# these are affiliations, so only :data:`GROUP` is joined to them
+# these are affiliations, so only :data:`.author_names.GROUP` is joined to them
 _SIGNER = re.compile(rf"{GROUP.pattern}|\b(?:society|press|program|programme)\b", re.I)
 
 
 def _group_names(zone: str, kind: re.Pattern[str] = GROUP) -> list[str]:
     """A group that signs the paper where no person does ("Online-Journal Subcommittee of
-    JPSJ", "The XYZ Study Group"): a part of the names' zone that is one (:func:`group_name`;
-    beside people's names, see :func:`group_tail`)."""
+    JPSJ", "The XYZ Study Group"): a part of the names' zone that is one (:func:`.author_names.group_name`;
+    beside people's names, see :func:`.author_names.group_tail`)."""
     parts = (group_name(part, kind) for part in re.split(r"\s*(?:[,;&]|\band\b)\s*", zone))
     return [part for part in parts if part]
 
@@ -526,7 +526,7 @@ def _institution_name(text: str) -> str:
 
 
 def _joined_groups(zone: str) -> list[str]:
-    """The group joined to the people's names as the last of them (:func:`group_tail`)."""
+    """The group joined to the people's names as the last of them (:func:`.author_names.group_tail`)."""
     group = group_tail(zone.strip(" ,;"))[1]
     return [group] if group else []
 

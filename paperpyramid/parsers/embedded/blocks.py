@@ -368,8 +368,20 @@ def _first_subsection(prev: Line, line: Line) -> bool:
 def _bold_number_goes_on(prev: Line, line: Line) -> bool:
     """Whether a line bold for a number alone, no letter ("[5]).", SMF's and some AMS classes'
     citation numbers set in bold), goes on with the sentence the plain line over it leaves open
-    ("… in display style (see"): the bold of a number is no heading's."""
-    return line.bold and not prev.bold and not any(ch.isalpha() for ch in line.text) and not _SENTENCE_END.search(prev.text)
+    ("… in display style (see"): the bold of a number is no heading's. A citation's bracket or
+    the sentence's closing punctuation must be in it: a bold number bare ("4") is a heading's or
+    a table's, whatever the line over it leaves open."""
+    return (
+        line.bold
+        and not prev.bold
+        and not any(ch.isalpha() for ch in line.text)
+        and _CITED_NUMBER.search(line.text) is not None
+        and not _SENTENCE_END.search(prev.text)
+    )
+
+
+#: what a bold number going on with a sentence holds: a citation's bracket, or closing punctuation
+_CITED_NUMBER = re.compile(r"[\[\]()]|[.,;:!?]\s*$")
 
 
 def _heading_goes_on(prev: Line, line: Line, current: list[Line], gap: float) -> bool:

@@ -284,7 +284,7 @@ _ANY_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
 def find_journal(
     lines: list[tuple[int, str]], metadata: dict[str, str], surnames: frozenset[str] = frozenset()
 ) -> tuple[str | None, int | None, str | None]:
-    """(journal, year, date) from :func:`citation_lines` (read before running heads are removed) and the metadata;
+    """(journal, year, date) from :func:`.citation_lines.citation_lines` (read before running heads are removed) and the metadata;
     ``surnames``, the authors' family names, are taken off a head that opens with them ("Mao and Zhan Journal of …")."""
     pages: dict[str, set[int]] = {}
     years: dict[str, Counter[int]] = {}
@@ -499,7 +499,7 @@ def _masthead_alone(lines: list[tuple[int, str]]) -> str | None:
     logo's letters), where no line gives the paper's citation: the name with the word "journal"
     in it, which a title seldom has (a title in capitals over the page may read "Advances in …",
     "Letters on …"), set over the page's other lines (a line alone says nothing of where it
-    stands). :func:`citation_lines` gives the first page's lines from the top down."""
+    stands). :func:`.citation_lines.citation_lines` gives the first page's lines from the top down."""
     texts = [text.strip() for page, text in lines if page == 1]
     first = next((index for index, text in enumerate(texts) if len(text.split()) >= 2), len(texts))
     match = _NAME_ALONE.match(texts[first]) if first < len(texts) - 1 else None

@@ -72,8 +72,10 @@ def _last_segment(head: str, text: str) -> bool:
 
 
 #: what a link's rest holds and the first word of a paragraph or a note does not: the "//" after a
-#: scheme, a path's "/", a query's "=", "?", "&", "#", "~", "%", or a dot between two letters or digits
-_LINK_REST = re.compile(r"^//|[/=?&#~%]|\w\.\w")
+#: scheme, a path's "/", a query's "=", "?", "&", "#", "~", "%", or a host's dot (a letter, then a
+#: domain's two letters or more: "uiuc.edu"); a dot between digits or single letters opens prose
+#: as often ("2.5 mg of …", "e.g. …" after "… at http://www.x.org.")
+_LINK_REST = re.compile(r"^//|[/=?&#~%]|[^\W\d_]\.[a-z]{2,}")
 #: a host's rest opening in capitals after a link's full stop: "http://CRAN." "R-project.org/package=…"
 _HOST = re.compile(r"^[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}[/:]")
 #: a link closed by its bracket or quote, then the sentence's full stop: "(http://www.x.org/a/)."

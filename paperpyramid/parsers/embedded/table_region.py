@@ -55,6 +55,8 @@ _SCRIPT_SHARE = 0.7
 _SECTION_NUMBER = re.compile(r"(?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*\.?")
 # a caption under its unruled table sits closer under it than this share of the gap over the text under it
 _HUGS_ABOVE = 0.75
+# a region this share of the page's text width wide spans the page (both columns of two)
+_ACROSS = 0.7
 # a table's notes between it and its caption: lines in under this share of the caption's type,
 # this many of their heights apart at most, each opening with a note's mark ("1.", "(a)", "*") at
 # one left edge (within this many points) or going on from one at another
@@ -175,8 +177,12 @@ def hugs_lines_above(lines: Sequence[Line], region: BBox, caption_bbox: BBox) ->
     cx0, ctop, cx1, cbottom = caption_bbox
     beside = [line for line in lines if not line.vertical and x0 <= (line.x0 + line.x1) / 2 <= x1]
     under = [line.top for line in beside if line.top >= cbottom - 0.5 and line.bottom <= bottom + 1]
-    # a table across the page may end in a row whose cells stand left or right of its centred caption
-    across = x1 - x0 > 2 * (cx1 - cx0)
+    # a table across the page may end in a row whose cells stand left or right of its centred caption;
+    # a region of one column of two is no such table's (any short caption is narrow beside it, and a
+    # line left of it, a display's or another float's, is no row of the table)
+    text = [line for line in lines if not line.vertical]
+    width = max(line.x1 for line in text) - min(line.x0 for line in text) if text else 0.0
+    across = x1 - x0 > max(2 * (cx1 - cx0), _ACROSS * width)
     over = [line.bottom for line in beside if line.bottom <= ctop + 0.5 and (across or (line.x1 > cx0 and line.x0 < cx1))]
     if not under or not over:
         return False

@@ -68,7 +68,8 @@ def _side_by_side(inside: Sequence[Line], region: BBox) -> list[tuple[str, BBox]
     lines taken (the text under the float); it lies under its mark, centred on it, none of its
     lines beside the mark, and it reaches across to no other part. Its box runs from under its
     mark to there, across to halfway to the next part. ``None`` where the marks are no such parts'
-    (marks heading columns of one table: the row labels go with the first, off its centre)."""
+    (marks heading columns of one table: the row labels go with the first, off its centre; or
+    the groups' rows line up, :func:`_one_grid`)."""
     marks = sorted((line for line in inside if _MARK.match(line.text.strip())), key=lambda line: line.x0)
     if len(marks) < 2 or any(a.x1 >= b.x0 for a, b in zip(marks, marks[1:], strict=False)):
         return None
@@ -89,8 +90,31 @@ def _side_by_side(inside: Sequence[Line], region: BBox) -> list[tuple[str, BBox]
         return None
     if any(max(line.x1 for line in a) >= min(line.x0 for line in b) for a, b in zip(groups, groups[1:], strict=False)):
         return None
+    if _one_grid(groups):
+        return None
     cuts = [x0] + [(max(line.x1 for line in a) + min(line.x0 for line in b)) / 2 for a, b in zip(groups, groups[1:], strict=False)] + [x1]
     return [(mark.text.strip(), (cuts[index], mark.bottom + 0.5, cuts[index + 1], bottom)) for index, mark in enumerate(marks)]
+
+
+def _one_grid(groups: Sequence[Sequence[Line]]) -> bool:
+    """Whether the groups' rows line up, the same tops in every group: the columns of one grid
+    headed by marks ("(a)", "(b)" over a value each row), not parts, whose rows LaTeX sets each
+    part by its own (a part of two rows beside one of three)."""
+    rows = [_row_tops(group) for group in groups]
+    return all(
+        len(tops) == len(rows[0]) and all(abs(a - b) <= 0.5 * groups[0][0].height for a, b in zip(tops, rows[0], strict=True))
+        for tops in rows[1:]
+    )
+
+
+def _row_tops(group: Sequence[Line]) -> list[float]:
+    """The tops of a group's rows: its lines' tops, those within half a line's height of the
+    row's first one being the same row's."""
+    tops: list[float] = []
+    for line in sorted(group, key=lambda line: line.top):
+        if not tops or line.top - tops[-1] > 0.5 * line.height:
+            tops.append(line.top)
+    return tops
 
 
 def _under_its_mark(mark: Line, group: Sequence[Line]) -> bool:
