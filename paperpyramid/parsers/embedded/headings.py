@@ -16,7 +16,8 @@ The parser settles the headings after the blocks are classified, calling in orde
   run-in heading out of its section's numbering is text (:func:`.run_in.demote_stray_run_ins`);
   a paragraph's or a caption's last line wrapped alone in bold or italics is text
   (:func:`demote_paragraph_ends`, with or without an outline), and so is a line set flush right
-  under the text, a signature (:func:`demote_flush_right_lines`);
+  under the text, a signature (:func:`demote_flush_right_lines`), and so is a label in capitals
+  under a table's caption over its notes in smaller type (:func:`demote_note_labels`);
   a chapter's label, a plot's labels (:mod:`.figure_labels`), a list's items (:mod:`.list_items`)
   and labels after the reference list (:mod:`.back_headings`) are none; back matter is flattened
   to the top level;
@@ -52,6 +53,7 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
     demote_back_labels(blocks, body_size)
     demote_paragraph_ends(blocks)
     demote_flush_right_lines(blocks, body_size)
+    demote_note_labels(blocks, body_size)
     for block in blocks:
         # "2 Paolo Pelosi, University of Pisa, Italy": a numbered affiliation, not a section
         if (
@@ -157,10 +159,38 @@ def demote_flush_right_lines(blocks: list[Block], body_size: float) -> None:
             block.kind, block.number = "paragraph", None
 
 
+def demote_note_labels(blocks: list[Block], body_size: float) -> None:
+    """A short line in capitals at the body's size or below, not bold and unnumbered, right under
+    a table's caption or cells and right over text in smaller type is the label of that table's
+    notes, not a section heading: teubner's manual prints "REMARKS" under "Table 4: Accent
+    macros", over the table's notes in footnote size. A section's heading stands over text in the
+    body's type, or is set larger or bold; known headings ("REFERENCES" over a reference list in
+    small type after a table) stay."""
+    for index in range(1, len(blocks) - 1):
+        block = blocks[index]
+        if block.kind != "heading" or len(block.lines) != 1 or block.number or block.bold or block.size > body_size + 0.5:
+            continue
+        if block.extra.get("outline") or block.extra.get("run_in") or not heading_style(block)[3]:
+            continue
+        plain = block.title.lower()
+        if len(plain.split()) > _NOTE_LABEL_WORDS or plain in blk.KNOWN_HEADINGS or blk.is_reference_heading(plain):
+            continue
+        above = next((other for other in reversed(blocks[:index]) if other.kind not in ("furniture", "aside")), None)
+        below = next((other for other in blocks[index + 1 :] if other.kind not in ("furniture", "aside")), None)
+        if above is None or below is None or above.kind not in ("caption", "table", "table_part"):
+            continue
+        if below.kind == "paragraph" and below.size <= _NOTE_SIZE * block.size and below.page == block.page:
+            block.kind, block.number = "paragraph", None
+
+
 #: the paragraphs above a line that give its column's edges, and how far in from the left edge,
 #: as a share of the column's width, a flush-right line starts
 _TEXT_ABOVE = 3
 _INSET = 0.25
+#: the most words of a table's notes' label, and the most size its notes' type has, as a share
+#: of the label's (footnote size under body size is 0.8 of it; the body's own is 1.0)
+_NOTE_LABEL_WORDS = 3
+_NOTE_SIZE = 0.9
 #: a line that stops within this share of its paragraph's width of the right edge fills it
 _FILLED = 0.05
 #: the most words of a heading found by its face alone (:func:`_lowercase_headings`)
