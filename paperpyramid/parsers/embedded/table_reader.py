@@ -205,6 +205,8 @@ def _row_text(row: list[str]) -> str:
 
 
 _WORD = re.compile(r"\w+")
+# a mark standing for a cell's value where a text has no word: a check mark, a cross, a dash, a bullet
+_MARK = re.compile(r"[^\w\s]+")
 
 
 def held_by(cells: list[list[str]], blocks: list[Block]) -> bool:
@@ -213,8 +215,12 @@ def held_by(cells: list[list[str]], blocks: list[Block]) -> bool:
 
 
 def _holds(cells: Sequence[Sequence[str]], text: str) -> bool:
-    held = {word.lower() for row in cells for cell in row for word in _WORD.findall(cell)}
-    words = [word.lower() for word in _WORD.findall(text)]
+    """Whether four in five of the words of ``text`` are words of the cells. A text of marks alone
+    (a feature table's check marks, "✓ ✓ ✓") is held by its marks: rows of them are the
+    table's, not a table of their own once the rows' labels were claimed."""
+    pattern = _WORD if _WORD.search(text) else _MARK
+    held = {word.lower() for row in cells for cell in row for word in pattern.findall(cell)}
+    words = [word.lower() for word in pattern.findall(text)]
     return bool(words) and sum(1 for word in words if word in held) >= 0.8 * len(words)
 
 
