@@ -233,7 +233,7 @@ def record_failure(
                 [f"re-distillation with {model} failed: {error}", _now(), article_id],
             )
             return
-        _record_status(conn, article_id, "failed", error, model, prompt_version, calls, [], seconds)
+        conn.execute(_RECORD_STATUS, _status_row(article_id, "failed", error, model, prompt_version, calls, [], seconds, _now()))
 
 
 def roll_back(conn: Connection) -> None:
@@ -375,20 +375,6 @@ def _record_calls(conn: Any, article_id: str | None, prompt_version: str, calls:
 
 def _call_row(article_id: str | None, prompt_version: str, c: LLMCallRecord, stamp: str) -> tuple[Any, ...]:
     return (article_id, c.step, c.model, prompt_version, c.prompt_tokens, c.completion_tokens, int(c.cached), c.attempts, c.seconds, stamp)
-
-
-def _record_status(
-    conn: Any,
-    article_id: str,
-    status: str,
-    error: str | None,
-    model: str,
-    prompt_version: str,
-    calls: Sequence[LLMCallRecord],
-    warnings: Sequence[str],
-    seconds: float,
-) -> None:
-    conn.execute(_RECORD_STATUS, _status_row(article_id, status, error, model, prompt_version, calls, warnings, seconds, _now()))
 
 
 def _status_row(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import collections
 import re
-from difflib import SequenceMatcher
+from dataclasses import dataclass
 
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
@@ -30,6 +30,7 @@ from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_styl
 from paperpyramid.parsers.embedded.headings import demote_paragraph_ends, numbered_like_siblings, within
 from paperpyramid.parsers.embedded.labels import statement_label
 from paperpyramid.parsers.embedded.lead_ins import OPEN_ENDINGS
+from paperpyramid.parsers.embedded.outline_entries import find_entries, similar_title
 from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
 #: an outline of fewer entries names no sections
@@ -42,144 +43,225 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
     if len(toc) < OUTLINE_ENTRIES:
         return False
     toc = [(level, _bookmark_text(title), page) for level, title, page in toc]
-    # the title block is never a section: outlines often hang every heading under the title
-    # nor is a printed table of contents (:func:`.contents.set_aside_contents`)
     set_aside_chapter_labels(blocks)
-    candidates = [
-        index for index, block in enumerate(blocks) if len(block.lines) <= 4 and block.kind != "title" and not block.extra.get("contents")
-    ]
-    matched: dict[int, tuple[int, str]] = {}
-    start = 0
-    ancestors: dict[int, str] = {}
-    for level, title, page in toc:
-        ancestors = {depth: name for depth, name in ancestors.items() if depth < level}
-        ancestors[level] = norm(title)
-        if any(ancestors.get(depth) in ("abstract", "summary") for depth in range(level)):
-            continue  # a structured abstract's labels, not sections
-        # the title without what may be its numbering, and whole: "A surprising contradiction"
-        # may be printed with the article, "B. New options" with its letter
-        keys = [key for key in dict.fromkeys((norm(re.sub(r"^\s*([\dIVXA-H]+(\.\d+)*\.?)\s+", "", title)), norm(title))) if len(key) >= 3]
-        if not keys:
-            continue
-        # the page the outline names first, then its neighbours (destinations can be off by one);
-        # never a page before the last entry found: a destination that points there is wrong
-        # ("2. Besag-York-Mollié model" on page 3 sent to page 1, after "1. Introduction" on page 2)
-        if page is not None and matched:
-            page = max(page, blocks[max(matched)].page)
-        for slack in (0, 1):
-            position = _find_heading(blocks, candidates, start, keys, page, slack)
-            if position is not None:
-                matched[candidates[position]] = (level, title)
-                start = position + 1
-                break
+    matched = find_entries(blocks, toc)
     if len(matched) < max(3, 0.5 * len(toc)):
         return False
-    lettered = _letter_numbered(toc)
-    first = min(matched)
-    levels = {title: level for level, title, _ in toc}
-    # outlines often hang every section under one root (the article's title): the IMRaD
-    # headings' level is level 1
+    outline = _read_outline(blocks, toc, matched, body_size)
+    last_number: str | None = None  # the number of the last numbered heading kept: the section a line stands in
+    for index in range(len(blocks)):
+        last_number = _settle_block(blocks, index, outline, last_number)
+    _add_unnamed_levels(blocks, outline)
+    demote_paragraph_ends(blocks)
+    demote_stray_run_ins(blocks)
+    demote_axis_titles(blocks)
+    return True
+
+
+#: a heading's style and face (:func:`_outlined_style`)
+_Style = tuple[tuple[float, bool, bool, bool], str]
+
+
+@dataclass(frozen=True, slots=True)
+class _Outline:
+    """What the outline tells of the blocks, read before any of them changes."""
+
+    #: the block of each heading it names: its level (the IMRaD headings' is 1) and its entry
+    matched: dict[int, tuple[int, str]]
+    #: the first block it names
+    first: int
+    #: each entry's level, as the outline gives it
+    levels: dict[str, int]
+    #: the outline levels numbered with letters (:func:`_letter_numbered`)
+    lettered: set[int]
+    #: the styles (and faces: a figure's bold label is in another) of the headings it names
+    styles: collections.Counter[_Style]
+    #: the same, of those on lines of their own: a run-in heading's style is its paragraph's
+    set_apart: collections.Counter[_Style]
+    #: where it first names a body heading of each style
+    styled_from: dict[_Style, int]
+    #: the section number of each heading it names (:func:`_outlined_numbers`)
+    printed: dict[int, str]
+    #: the level of each of those numbers
+    numbered: dict[str, int]
+    #: the styles of a level below it that it never names (:func:`_unnamed_styles`)
+    unnamed: set[_Style]
+    #: where the front matter ends for a starred heading (:func:`_front_bounds`)
+    front: tuple[int, int]
+    #: the body text's size (:func:`~.reading_order.body_font_size`)
+    body_size: float
+
+
+def _read_outline(
+    blocks: list[Block], toc: list[tuple[int, str, int | None]], matched: dict[int, tuple[int, str]], body_size: float
+) -> _Outline:
+    """What the outline tells of the blocks, from the headings it names (``matched``)."""
+    matched, first = _shifted_levels(matched), min(matched)
+    printed = _outlined_numbers(blocks, matched)
+    headings = [index for index in matched if blocks[index].kind == "heading"]
+    return _Outline(
+        matched=matched,
+        first=first,
+        levels={title: level for level, title, _ in toc},
+        lettered=_letter_numbered(toc),
+        styles=collections.Counter(_outlined_style(blocks[index]) for index in headings),
+        set_apart=collections.Counter(_outlined_style(blocks[index]) for index in headings if not blocks[index].extra.get("run_in")),
+        styled_from=_styled_from(blocks, matched),
+        printed=printed,
+        numbered={number: matched[index][0] for index, number in printed.items()},
+        unnamed=_unnamed_styles(blocks, matched, first),
+        front=_front_bounds(blocks),
+        body_size=body_size,
+    )
+
+
+def _shifted_levels(matched: dict[int, tuple[int, str]]) -> dict[int, tuple[int, str]]:
+    """The outlined headings' levels with the IMRaD headings' at level 1: outlines often hang
+    every section under one root (the article's title)."""
     top = [level for level, title in matched.values() if norm(title) in {norm(name) for name in TOP_LEVEL}]
     shift = min(top) - 1 if top else min(level for level, _ in matched.values()) - 1
-    matched = {index: (max(1, level - shift), title) for index, (level, title) in matched.items()}
-    # the styles (and faces: a figure's bold label is in another) of the headings the outline names
-    outlined_styles = collections.Counter(_outlined_style(blocks[index]) for index in matched if blocks[index].kind == "heading")
-    styled_from: dict[tuple[tuple[float, bool, bool, bool], str], int] = {}  # where the outline first names a body heading of each
+    return {index: (max(1, level - shift), title) for index, (level, title) in matched.items()}
+
+
+def _styled_from(blocks: list[Block], matched: dict[int, tuple[int, str]]) -> dict[_Style, int]:
+    """Where the outline first names a body heading of each style (an abstract's label is none)."""
+    styled_from: dict[_Style, int] = {}
     for index in sorted(matched):
         if matched[index][1].strip().lower() not in _FRONT_LABELS:
             styled_from.setdefault(_outlined_style(blocks[index]), index)
-    printed = _outlined_numbers(blocks, matched)
-    numbered = {number: matched[index][0] for index, number in printed.items()}
-    last_number: str | None = None  # the number of the last numbered heading kept: the section a line stands in
-    unnamed = _unnamed_styles(blocks, matched, first)
-    # the styles of the outlined headings on lines of their own: a run-in heading's is its paragraph's
-    set_apart = collections.Counter(
-        _outlined_style(blocks[index]) for index in matched if blocks[index].kind == "heading" and not blocks[index].extra.get("run_in")
-    )
-    # the title, and an abstract's label: starred headings stand after the one, not after the other
+    return styled_from
+
+
+def _front_bounds(blocks: list[Block]) -> tuple[int, int]:
+    """The title, and an abstract's label: starred headings stand after the one, not after the
+    other (:func:`_starred_before`). A printed table of contents after the abstract ends the
+    front matter: a vignette's starred "Foreword" under its contents is body."""
     titled = max((index for index, block in enumerate(blocks) if block.kind == "title"), default=len(blocks))
     labelled = next(
         (index for index, block in enumerate(blocks) if block.kind == "heading" and block.text.strip().lower() in _FRONT_LABELS), None
     )
     front = (titled, len(blocks) if labelled is None else labelled)
-    # a printed table of contents after the abstract ends the front matter: a vignette's starred
-    # "Foreword" under its contents is body (see _starred_before)
     listed = max((index for index, block in enumerate(blocks) if block.extra.get("contents")), default=-1)
-    if front[1] < listed:
-        front = (listed, len(blocks))
-    for index, block in enumerate(blocks):
-        if index in matched:
-            level, title = matched[index]
-            parts = blk._NUMBERING.match(title.strip())
-            if parts and re.fullmatch(r"[A-H]", parts.group("num")) and levels[title] not in lettered:
-                parts = None  # "A surprising contradiction": the article, not a number
-            block.kind = "heading"
-            block.level = level
-            if parts:
-                block.number, block.title = parts.group("num").rstrip("."), parts.group("title").strip()
-            else:
-                block.number, block.title = _printed_title(block, title) or (None, title.strip())
-            block.extra["outline"] = True
-            last_number = printed.get(index)
-        elif block.kind == "heading" and not block.extra.get("run_in"):
-            plain = block.title.lower()
-            if plain in blk.KNOWN_HEADINGS and plain not in _FRONT_LABELS and (index < first or plain in blk.BACK_MATTER_HEADINGS):
-                # a printed "Introduction", or "Acknowledgments" after the body (a starred section),
-                # that the outline leaves out: demoted, its text would go with the front matter
-                # before the outline's first heading, or with the section before it
-                block.level = 1
-            elif block.number and block.number.rpartition(".")[0] in numbered and within(block.number, last_number):
-                # "2.1.1 An Aside on Numbers" under the outline's "2.1": an outline that stops a level short
-                block.level = numbered[block.number.rpartition(".")[0]] + 1
-                last_number = block.number
-            elif (
-                (index > styled_from.get(_outlined_style(block), len(blocks)) or _starred_before(blocks, index, front))
-                and plain not in _FRONT_LABELS
-                and not block.number
-                and block.title[:1].isupper()  # not an algorithm's numbered line ("22: end while") in the same bold
-                and not block.text.rstrip().endswith(":")  # "Affiliation:" labels the authors' addresses
-                and block.title.split()[-1].lower() not in OPEN_ENDINGS  # a bold line cut short ("… Encyclopedia of")
-                and outlined_styles.get(_outlined_style(block), 0) >= _OUTLINED_STYLE
-            ):
-                # an unnumbered section the outline leaves out ("Computational details" set with
-                # \section*), printed in the style of the sections it names: one of them
-                block.level = min(
-                    level for named, (level, _) in matched.items() if _outlined_style(blocks[named]) == _outlined_style(block)
-                )
-            elif (
-                _outlined_style(block) in unnamed
-                and plain not in _FRONT_LABELS
-                and block.title[:1].isupper()
-                and not block.text.rstrip().endswith(":")
-                and not _statement_head(block)
-                and over_prose(blocks, index)
-            ):
-                # a level the outline leaves out (``\\subsubsection*`` under its subsections): its style
-                # set apart for more than one heading, smaller than any the outline names, over text
-                block.level = _level_below(matched, index)
-            elif not is_reference_heading(plain) and plain != "abstract":
-                block.kind = "paragraph"
-        elif block.kind == "heading" and not block.number:
-            # a run-in heading the outline leaves out (``\\paragraph``): the lowest level there is,
-            # under the outlined heading it stands in, not at the top
-            block.level = _level_below(matched, index)
-        elif block.kind == "paragraph" and index > first and _unnamed_label(blocks, index, unnamed):
-            block.kind, block.number, block.title = "heading", None, block.text.strip()
-            block.level = _level_below(matched, index)
-        elif block.kind == "paragraph" and index > first and _outlined_name(blocks, index, set_apart, body_size):
-            block.kind, block.number, block.title = "heading", None, block.text.strip()
-            block.level = min(level for named, (level, _) in matched.items() if _outlined_style(blocks[named]) == _outlined_style(block))
-    for index in _face_headings(blocks, matched, first, body_size):
+    return (listed, len(blocks)) if front[1] < listed else front
+
+
+def _settle_block(blocks: list[Block], index: int, outline: _Outline, last_number: str | None) -> str | None:
+    """Make a block the heading the outline names, or settle it among them; returns the number
+    of the last numbered heading kept, with this one."""
+    block = blocks[index]
+    if index in outline.matched:
+        _name_heading(block, *outline.matched[index], outline)
+        return outline.printed.get(index)
+    if block.kind == "heading" and not block.extra.get("run_in"):
+        return _settle_heading(blocks, index, outline, last_number)
+    if block.kind == "heading" and not block.number:
+        # a run-in heading the outline leaves out (``\\paragraph``): the lowest level there is,
+        # under the outlined heading it stands in, not at the top
+        block.level = _level_below(outline.matched, index)
+    elif block.kind == "paragraph" and index > outline.first:
+        _promote_paragraph(blocks, index, outline)
+    return last_number
+
+
+def _name_heading(block: Block, level: int, title: str, outline: _Outline) -> None:
+    """Make a block the heading an outline entry names, numbered and titled as the entry or the page."""
+    parts = blk._NUMBERING.match(title.strip())
+    if parts and re.fullmatch(r"[A-H]", parts.group("num")) and outline.levels[title] not in outline.lettered:
+        parts = None  # "A surprising contradiction": the article, not a number
+    block.kind = "heading"
+    block.level = level
+    if parts:
+        block.number, block.title = parts.group("num").rstrip("."), parts.group("title").strip()
+    else:
+        block.number, block.title = _printed_title(block, title) or (None, title.strip())
+    block.extra["outline"] = True
+
+
+def _settle_heading(blocks: list[Block], index: int, outline: _Outline, last_number: str | None) -> str | None:
+    """Give a heading on a line of its own that the outline leaves out its level, or make it text;
+    returns the number of the last numbered heading kept, with this one."""
+    block = blocks[index]
+    plain = block.title.lower()
+    if plain in blk.KNOWN_HEADINGS and plain not in _FRONT_LABELS and (index < outline.first or plain in blk.BACK_MATTER_HEADINGS):
+        # a printed "Introduction", or "Acknowledgments" after the body (a starred section),
+        # that the outline leaves out: demoted, its text would go with the front matter
+        # before the outline's first heading, or with the section before it
+        block.level = 1
+    elif block.number and block.number.rpartition(".")[0] in outline.numbered and within(block.number, last_number):
+        # "2.1.1 An Aside on Numbers" under the outline's "2.1": an outline that stops a level short
+        block.level = outline.numbered[block.number.rpartition(".")[0]] + 1
+        return block.number
+    elif _in_outlined_style(blocks, index, outline):
+        # an unnumbered section the outline leaves out ("Computational details" set with
+        # \section*), printed in the style of the sections it names: one of them
+        block.level = _style_level(blocks, outline.matched, block)
+    elif _in_unnamed_style(blocks, index, outline):
+        # a level the outline leaves out (``\\subsubsection*`` under its subsections): its style
+        # set apart for more than one heading, smaller than any the outline names, over text
+        block.level = _level_below(outline.matched, index)
+    elif not is_reference_heading(plain) and plain != "abstract":
+        block.kind = "paragraph"
+    return last_number
+
+
+def _in_outlined_style(blocks: list[Block], index: int, outline: _Outline) -> bool:
+    """Whether an unnumbered heading the outline leaves out is set in the style of the headings
+    it names, where (or before, starred: :func:`_starred_before`) it names that style."""
+    block = blocks[index]
+    style = _outlined_style(block)
+    return (
+        (index > outline.styled_from.get(style, len(blocks)) or _starred_before(blocks, index, outline.front))
+        and block.title.lower() not in _FRONT_LABELS
+        and not block.number
+        and block.title[:1].isupper()  # not an algorithm's numbered line ("22: end while") in the same bold
+        and not block.text.rstrip().endswith(":")  # "Affiliation:" labels the authors' addresses
+        and block.title.split()[-1].lower() not in OPEN_ENDINGS  # a bold line cut short ("… Encyclopedia of")
+        and outline.styles.get(style, 0) >= _OUTLINED_STYLE
+    )
+
+
+def _in_unnamed_style(blocks: list[Block], index: int, outline: _Outline) -> bool:
+    """Whether a heading the outline leaves out is set in the style of a level below it
+    (:func:`_unnamed_styles`), a title over text."""
+    block = blocks[index]
+    return (
+        _outlined_style(block) in outline.unnamed
+        and block.title.lower() not in _FRONT_LABELS
+        and block.title[:1].isupper()
+        and not block.text.rstrip().endswith(":")
+        and not _statement_head(block)
+        and over_prose(blocks, index)
+    )
+
+
+def _style_level(blocks: list[Block], matched: dict[int, tuple[int, str]], block: Block) -> int:
+    """The level of a heading set in the style of headings the outline names: the highest of theirs."""
+    return min(level for named, (level, _) in matched.items() if _outlined_style(blocks[named]) == _outlined_style(block))
+
+
+def _promote_paragraph(blocks: list[Block], index: int, outline: _Outline) -> None:
+    """Make a heading of a line the blocks read as a paragraph, where it is one of a level the
+    outline leaves out (:func:`_unnamed_label`) or in the style of those it names (:func:`_outlined_name`)."""
+    block = blocks[index]
+    if _unnamed_label(blocks, index, outline.unnamed):
+        block.kind, block.number, block.title = "heading", None, block.text.strip()
+        block.level = _level_below(outline.matched, index)
+    elif _outlined_name(blocks, index, outline.set_apart, outline.body_size):
+        block.kind, block.number, block.title = "heading", None, block.text.strip()
+        block.level = _style_level(blocks, outline.matched, block)
+
+
+def _add_unnamed_levels(blocks: list[Block], outline: _Outline) -> None:
+    """Headings of the levels the outline leaves out that the type alone tells: lines in a type
+    of their own (:func:`_face_headings`), and numbered lines like their numbered siblings
+    (:func:`.headings.numbered_like_siblings`), under the heading they stand in."""
+    for index in _face_headings(blocks, outline.matched, outline.first, outline.body_size):
         block = blocks[index]
         block.kind, block.number, block.title = "heading", None, block.text.strip()
-        block.level = _level_below(matched, index)
-    for index in numbered_like_siblings(blocks, body_size):
+        block.level = _level_below(outline.matched, index)
+    for index in numbered_like_siblings(blocks, outline.body_size):
         parent = (blocks[index].number or "").rpartition(".")[0]
-        blocks[index].level = numbered[parent] + 1 if parent in numbered else _level_below(matched, index)
-    demote_paragraph_ends(blocks)
-    demote_stray_run_ins(blocks)
-    demote_axis_titles(blocks)
-    return True
+        blocks[index].level = outline.numbered[parent] + 1 if parent in outline.numbered else _level_below(outline.matched, index)
 
 
 #: a macro's argument left in a bookmark: hyperref drops a command it cannot put in a bookmark but
@@ -222,7 +304,7 @@ def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None
         # the short title, then a colon, a dash or a parenthesis and the rest; a block's text, the
         # title itself: a block may run on into its paragraph ("… of nano-MgO. The")
         heads = [title] + [title[: match.start()] for match in _TITLE_REST.finditer(title)]
-        if any(_similar(norm(head), key) if heading else norm(head) == key for head in heads):
+        if any(similar_title(norm(head), key) if heading else norm(head) == key for head in heads):
             return number, title
     return None
 
@@ -255,9 +337,7 @@ def _level_below(matched: dict[int, tuple[int, str]], index: int) -> int:
     return 1 + (matched[last][0] if last is not None else 0)
 
 
-def _unnamed_styles(
-    blocks: list[Block], matched: dict[int, tuple[int, str]], first: int
-) -> set[tuple[tuple[float, bool, bool, bool], str]]:
+def _unnamed_styles(blocks: list[Block], matched: dict[int, tuple[int, str]], first: int) -> set[_Style]:
     """The bold, unnumbered heading styles below the outline that it never names, each set for two
     headings or more after its first: a heading level an outline stops short of ("Influenza,
     Southern Germany, 2001-2008" set with ``\\subsubsection*`` under an outlined subsection)."""
@@ -281,7 +361,7 @@ def _unnamed_styles(
     return {style for style, count in counts.items() if count >= 2 and style not in named_styles}
 
 
-def _unnamed_label(blocks: list[Block], index: int, unnamed: set[tuple[tuple[float, bool, bool, bool], str]]) -> bool:
+def _unnamed_label(blocks: list[Block], index: int, unnamed: set[_Style]) -> bool:
     """Whether a line the blocks read as a paragraph is a heading of a level the outline leaves
     out (:func:`_unnamed_styles`): all in that level's bold, a short title over prose. A heading
     that opens like a statement's label ("Example: Measles, Germany, 2005–2007", a
@@ -303,9 +383,7 @@ def _statement_head(block: Block) -> bool:
     return statement_label(block.text.strip()) or (len(block.lines) > 1 and statement_label(block.lines[0].text.strip()))
 
 
-def _outlined_name(
-    blocks: list[Block], index: int, outlined: collections.Counter[tuple[tuple[float, bool, bool, bool], str]], body_size: float
-) -> bool:
+def _outlined_name(blocks: list[Block], index: int, outlined: collections.Counter[_Style], body_size: float) -> bool:
     """Whether a line the blocks read as a paragraph, for it opens with a small letter, is an
     unnumbered heading in the style of those the outline names on lines of their own
     (``\\subsection*{svdPca}``, a function's name, among numbered subsections in the same type):
@@ -387,83 +465,9 @@ def _face_heading(blocks: list[Block], index: int) -> bool:
 _OUTLINED_STYLE = 2
 
 
-def _outlined_style(block: Block) -> tuple[tuple[float, bool, bool, bool], str]:
+def _outlined_style(block: Block) -> _Style:
     """A heading's style and face: a figure's bold label ("Potential" in Arial) is not set in the sections' face."""
     return heading_style(block), block.lines[0].font
-
-
-def _find_heading(blocks: list[Block], candidates: list[int], start: int, keys: list[str], page: int | None, slack: int) -> int | None:
-    for position in range(start, len(candidates)):
-        block = blocks[candidates[position]]
-        if page is not None and abs(block.page - page) > slack:
-            if block.page > page + slack:
-                return None
-            continue
-        # the printed text too, where no heading was read from it: an appendix's heading in small type
-        # ("APPENDIX A. THE VECTOR PRODUCT", set aside as small print) that the outline names
-        text = block.text  # joined once: the lines' join is the costly part
-        printed = {norm(_APPENDIX_LEAD.sub("", block.title)), norm(_APPENDIX_LEAD.sub("", text))}
-        for text_key in {norm(block.title), norm(text), *printed} - {""}:
-            if any(text_key == key for key in keys):
-                return position
-            if any(len(key) > 12 and text_key.startswith(key[:40]) for key in keys):
-                return _whole_title_after(blocks, candidates, position, keys)
-            if block.kind == "heading" and block.page == page and any(_similar(text_key, key) for key in keys):
-                return position
-        if _wrapped_heading(blocks, candidates[position], keys, norm(text)):
-            return position
-    return None
-
-
-def _whole_title_after(blocks: list[Block], candidates: list[int], position: int, keys: list[str]) -> int:
-    """The block that prints an outline entry whole, among the next few after one that only opens
-    with it: a paragraph opening with the words of the heading right under it ("Species
-    accumulation models and species pool models study…" under "5.1 Species accumulation models",
-    read before it in another column order) is not that heading."""
-    page = blocks[candidates[position]].page
-    for later in range(position + 1, min(position + 4, len(candidates))):
-        block = blocks[candidates[later]]
-        if block.page == page and (norm(block.title) in keys or norm(block.text) in keys):
-            return later
-    return position
-
-
-def _wrapped_heading(blocks: list[Block], index: int, keys: list[str], text: str) -> bool:
-    """Whether a heading's title wraps onto a line read as a block of its own (its second line in
-    another size: "5 Adjusting for surrogate variables using the" over "f.pvalue function", the
-    function's name set in a smaller type, or a justified line cut at its wide gaps), together
-    reading as the outline's entry (``text``: the first block's, normalised). The pieces then
-    join the heading's block."""
-    if len(text) < 8 or not any(key.startswith(text) and key != text for key in keys):
-        return False
-    for end in range(index + 1, min(index + 1 + _WRAPPED_PIECES, len(blocks))):
-        after = blocks[end]
-        if after.page != blocks[index].page or len(after.lines) > 1 or after.kind not in ("paragraph", "heading"):
-            return False
-        text += norm(after.text)
-        if text in keys:
-            blocks[index].lines = [line for block in blocks[index : end + 1] for line in block.lines]
-            for block in blocks[index + 1 : end + 1]:
-                block.kind = "furniture"
-            return True
-        if not any(key.startswith(text) for key in keys):
-            return False
-    return False
-
-
-#: the most blocks a wrapped heading's lines are read as (a justified line's wide gaps cut it too:
-#: "3.1 Taxonomic diversity:", "average", "distance of traits")
-_WRAPPED_PIECES = 3
-
-
-#: "Appendix A." before an appendix's title, which its outline entry leaves out
-_APPENDIX_LEAD = re.compile(r"^\s*(?:appendix|annexe?)\s+[A-Z0-9]{1,2}[.:]?\s+", re.I)
-
-
-def _similar(printed: str, outlined: str) -> bool:
-    """Whether a printed heading and an outline entry are one title written two ways: the
-    outline spells out what the page prints as a symbol ("lambda" for "λ")."""
-    return printed == outlined or (len(outlined) > 12 and SequenceMatcher(None, printed, outlined).ratio() >= 0.85)
 
 
 #: known headings that label front matter rather than open a section of the body

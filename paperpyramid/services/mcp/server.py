@@ -91,6 +91,7 @@ PublicationType = Annotated[
     Field(description='Only articles of this PubMed publication type (e.g. "Review", "Randomized Controlled Trial"; any case).',
           max_length=ID_CHARS_MAX),
 ]  # fmt: skip
+ArticleId = Annotated[str, Field(description="The article's id (or its DOI).", max_length=ID_CHARS_MAX)]
 Offset = Annotated[int, Field(description="Where the page starts: 0, then the previous answer's next_offset.", ge=0, le=OFFSET_MAX)]
 #: the two neighbour tools (next_section, previous_section) take the same arguments
 HereSection = Annotated[str, Field(description="The section you are in.", max_length=ID_CHARS_MAX)]
@@ -228,7 +229,7 @@ def _add_finding_tools(toolbox: _Toolbox) -> None:
 
     @tool
     def outline(
-        article_id: Annotated[str, Field(description="The article's id (or its DOI).", max_length=ID_CHARS_MAX)],
+        article_id: ArticleId,
         offset: Offset = 0,
         limit: Annotated[int, Field(description=f"Sections per page (1 to {SECTIONS_MAX}).", ge=1, le=SECTIONS_MAX)] = SECTIONS_MAX,
     ) -> CallToolResult:
@@ -316,7 +317,7 @@ def _add_graph_tools(toolbox: _Toolbox) -> None:
 
     @tool
     def pyramid(
-        article_id: Annotated[str, Field(description="The article's id (or its DOI).", max_length=ID_CHARS_MAX)],
+        article_id: ArticleId,
         offset: Offset = 0,
         limit: Annotated[int, Field(description=f"Insights per page (1 to {INSIGHTS_MAX}).", ge=1, le=INSIGHTS_MAX)] = 20,
     ) -> CallToolResult:
