@@ -7,24 +7,21 @@ from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.figure_labels import demote_figure_labels
-from paperpyramid.parsers.embedded.layout import Line
-
-_top = iter(range(60, 100000, 20))
+from tests.block_builders import Stack
 
 
-def _block(text: str, kind: str, font: str, size: float = 10.0) -> Block:
-    top = float(next(_top))
-    line = Line(text=text, page=1, x0=72.0, top=top, x1=500.0, bottom=top + size, size=size, bold=False, italic=False, font=font)
-    block = Block(lines=[line], kind=kind)
-    if kind == "heading":
-        block.title = text.split(" ", 1)[1]
-    return block
+def _title_after_number(text: str) -> tuple[str | None, str]:
+    """A numbered heading's title: all but its first word."""
+    return None, text.split(" ", 1)[1]
+
+
+_block = Stack(x1=500.0, heading=_title_after_number).block
 
 
 def _paper(heading: str, paragraph: str) -> list[Block]:
     blocks = []
     for number in range(1, 7):
-        blocks += [_block(f"{number} {heading}", "heading", "NotoSansCJK", 12.0), _block(paragraph, "paragraph", "NotoSansCJK")]
+        blocks += [_block(f"{number} {heading}", "heading", font="NotoSansCJK", size=12.0), _block(paragraph, font="NotoSansCJK")]
     return blocks
 
 
@@ -46,16 +43,10 @@ def test_a_heading_opening_a_page_after_numbers_on_the_page_before_stays() -> No
     # a table's last cells ("12", "9") end page 3; "3 Results" opens page 4 in the same family
     from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
 
-    def on(page: int, text: str, kind: str, font: str) -> Block:
-        block = _block(text, kind, font)
-        for line in block.lines:
-            line.page = page
-        return block
-
-    cells = [on(3, "12", "paragraph", "Helvetica"), on(3, "9", "paragraph", "Helvetica")]
-    heading = on(4, "3 Results", "heading", "Helvetica-Bold")
+    cells = [_block("12", font="Helvetica", page=3), _block("9", font="Helvetica", page=3)]
+    heading = _block("3 Results", "heading", font="Helvetica-Bold", page=4)
     demote_axis_titles([*cells, heading])
     assert heading.kind == "heading"
-    axis = on(3, "Nest height", "heading", "Helvetica-Bold")
+    axis = _block("Nest height", "heading", font="Helvetica-Bold", page=3)
     demote_axis_titles([*cells, axis])
     assert axis.kind == "paragraph"  # on the ticks' page: the plot's axis title

@@ -10,26 +10,26 @@ from paperpyramid.parsers.embedded.assembly import assemble, merge_continuations
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.figure_labels import mark_figure_small_print
 from paperpyramid.parsers.embedded.layout import Line
+from tests.block_builders import Stack
 
 LABEL = "for the entity New Orleans"  # no sentence's end: the paragraph is still joined across the caption
 
 
-def _block(text: str, kind: str, top: float, x0: float = 350.0, x1: float = 500.0, size: float = 5.6, page: int = 2) -> Block:
-    return Block([Line(text, page, x0, top, x1, top + size, size, False, False, "Helvetica")], kind=kind)
+_block = Stack(page=2, size=5.6, font="Helvetica").block
 
 
 def _figure(label_kind: str = "furniture") -> list[Block]:
-    caption = _block("Figure 1: Obtaining basic patterns.", "caption", 160.0, 351.0, 503.0, 11.5)
+    caption = _block("Figure 1: Obtaining basic patterns.", "caption", top=160.0, x0=351.0, x1=503.0, size=11.5)
     caption.extra["caption_kind"] = "figure"
     return [
-        _block("Suppose that there are two articles A and B, and both report", "paragraph", 400.0, 72.0, 299.0, 11.5, page=1),
-        _block("Katrina", label_kind, 87.0, 382.0, 402.0),
-        _block("headed", label_kind, 100.0, 398.0, 418.0),
-        _block("Basic patterns", label_kind, 140.0, 397.0, 427.0),
-        _block('for entity "Katrina"', label_kind, 146.0, 393.0, 431.0),
-        _block(LABEL, "aside", 146.0, 451.0, 502.0),
+        _block("Suppose that there are two articles A and B, and both report", top=400.0, x0=72.0, x1=299.0, size=11.5, page=1),
+        _block("Katrina", label_kind, top=87.0, x0=382.0, x1=402.0),
+        _block("headed", label_kind, top=100.0, x0=398.0, x1=418.0),
+        _block("Basic patterns", label_kind, top=140.0, x0=397.0, x1=427.0),
+        _block('for entity "Katrina"', label_kind, top=146.0, x0=393.0, x1=431.0),
+        _block(LABEL, "aside", top=146.0, x0=451.0, x1=502.0),
         caption,
-        _block("hurricane-related news.", "paragraph", 200.0, 313.0, 540.0, 11.5),
+        _block("hurricane-related news.", top=200.0, x0=313.0, x1=540.0, size=11.5),
     ]
 
 
@@ -56,7 +56,7 @@ def test_small_print_over_a_caption_without_drawn_labels_stays_a_note() -> None:
 
 def test_a_side_box_on_another_page_stays_a_note() -> None:
     blocks = _figure()
-    blocks[5] = _block(LABEL, "aside", 146.0, 451.0, 502.0, page=1)
+    blocks[5] = _block(LABEL, "aside", top=146.0, x0=451.0, x1=502.0, page=1)
     mark_figure_small_print(blocks)
     assert "figure_label" not in blocks[5].extra
 

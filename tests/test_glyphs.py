@@ -17,12 +17,11 @@ from pathlib import Path
 import pytest
 
 from paperpyramid.parsers.coverage import coverage
-from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.glyphs import decide
 from paperpyramid.parsers.embedded.institutions import affiliation_like
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.ocr import parse_boxes
 from paperpyramid.parsers.embedded.parser import _demote_front_matter, parse_pdf
+from tests.block_builders import Stack, whole_title
 
 MOSQUITO = "f1000research-2015-mosquito-odorant-binding-garbled-fonts.pdf"
 _MOJIBAKE = re.compile(r"[\x00-\x08\x0b-\x1f\u0180-\u02ff»¿]")  # µ, ±, ° are text
@@ -53,16 +52,15 @@ def test_tesseract_boxes_become_top_left_points():
     assert (round(r.x0, 1), round(r.top, 1), round(r.x1, 1), round(r.bottom, 1)) == (24.0, 72.0, 38.4, 96.0)
 
 
-def _block(text: str, kind: str = "paragraph", number: str | None = None) -> Block:
-    line = Line(text, 1, 50, 100, 400, 110, 10, False, False, "Serif")
-    return Block([line], kind=kind, number=number, title=text.split(" ", 1)[-1] if number else text)
+_block = Stack(top=100, step=0, x0=50, x1=400, size=10, font="Serif", heading=whole_title).block
 
 
 def test_an_affiliation_marked_1_is_not_the_first_section():
+    opening = "Odorant-binding proteins are essential for insect olfaction."
     blocks = [
-        _block("1 Department of Molecular and Cellular Biology, University of California, Davis", "heading", "1"),
+        _block("1 Department of Molecular and Cellular Biology, University of California, Davis", "heading", number="1"),
         _block("Abstract", "heading"),
-        _block("Odorant-binding proteins are essential for insect olfaction."),
+        _block(opening, title=opening),
     ]
     _demote_front_matter(blocks)
     assert [block.kind for block in blocks] == ["paragraph", "heading", "paragraph"]

@@ -11,30 +11,24 @@ from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.headings import demote_note_labels, filter_headings
-from paperpyramid.parsers.embedded.layout import Line
+from tests.block_builders import Stack, whole_title
 
 BODY = "NimbusRomNo9L-Regu"
 NOTE = "1These four commands superimpose the corresponding accent over the letter that follows them in the text."
 
 
-def _block(kind: str, text: str, top: float, size: float = 10.5) -> Block:
-    line = Line(text=text, page=1, x0=72.0, top=top, x1=540.0, bottom=top + size, size=size, bold=False, italic=False, font=BODY)
-    block = Block([line])
-    block.kind = kind
-    if kind == "heading":
-        block.title = text
-    return block
+_block = Stack(x1=540.0, size=10.5, font=BODY, heading=whole_title).block
 
 
 def _page(label: str, above: str = "caption", notes_size: float = 8.9) -> list[Block]:
     return [
-        _block("heading", "Ligatures", 60, 12.0),
-        _block("paragraph", "The ligatures of the fonts are listed in the table that follows this paragraph.", 80),
-        _block(above, "Table 4: Accent macros", 100, 10.7),
-        _block("heading", label, 114, 10.7),
-        _block("paragraph", NOTE, 128, notes_size),
-        _block("heading", "Other Greek symbols", 160, 12.0),
-        _block("paragraph", "The fonts hold more symbols than the letters of the alphabet and its accents.", 180),
+        _block("Ligatures", "heading", top=60, size=12.0),
+        _block("The ligatures of the fonts are listed in the table that follows this paragraph.", "paragraph", top=80),
+        _block("Table 4: Accent macros", above, top=100, size=10.7),
+        _block(label, "heading", top=114, size=10.7),
+        _block(NOTE, "paragraph", top=128, size=notes_size),
+        _block("Other Greek symbols", "heading", top=160, size=12.0),
+        _block("The fonts hold more symbols than the letters of the alphabet and its accents.", "paragraph", top=180),
     ]
 
 

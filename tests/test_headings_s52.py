@@ -22,22 +22,16 @@ from paperpyramid.parsers.embedded.blocks import Block, caption_start, split_blo
 from paperpyramid.parsers.embedded.figure_labels import set_aside_plot_text
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.parser import _require_following_text
+from tests.block_builders import Stack
 
 PROSE = "The keywords of the bibliography are set in the language of each cited document, as the style asks."
 
-_top = iter(range(100, 1_000_000, 14))
+_block = Stack(top=100, step=14, x1=540, font="T").block
 
 
-def _line(text: str, *, size: float = 10.0, bold: bool = False, page: int = 1, x0: float = 72.0) -> Line:
-    top = next(_top)
-    return Line(text=text, page=page, x0=x0, top=top, x1=540, bottom=top + size, size=size, bold=bold, italic=False, font="T")
-
-
-def _block(text: str, kind: str = "paragraph", *, number: str | None = None, size: float = 10.0, page: int = 1) -> Block:
-    block = Block(lines=[_line(text, size=size, bold=kind == "heading", page=page)], kind=kind)
-    if kind == "heading":
-        block.title, block.number, block.level = text, number, (number or "1").count(".") + 1
-    return block
+def _heading(text: str, number: str | None = None, *, size: float = 10.0) -> Block:
+    """A heading in bold, titled by all its text, at the level its number counts."""
+    return _block(text, "heading", number=number, title=text, level=(number or "1").count(".") + 1, bold=True, size=size)
 
 
 # --------------------------------------------------------------------------- captions
@@ -58,17 +52,17 @@ def test_a_caption_numbered_by_chapter_stays_one(text: str) -> None:
 
 def _guide() -> list[Block]:
     return [
-        _block("2 Multilingual bibliographies", "heading", number="2"),
-        _block("2.1 Available packages", "heading", number="2.1"),
+        _heading("2 Multilingual bibliographies", "2"),
+        _heading("2.1 Available packages", "2.1"),
         _block(PROSE),
-        _block("References", "heading"),
+        _heading("References"),
         _block("[1] Beitz, W. und K.-H. Küttner: Dubbel – Taschenbuch für den Maschinenbau, 1995."),
         _block("[2] Knuth, D. E.: The TeXbook, Addison-Wesley, 1986."),
-        _block("2.3 Using the package babelbib", "heading", number="2.3"),
+        _heading("2.3 Using the package babelbib", "2.3"),
         _block(PROSE),
-        _block("3 Conclusions", "heading", number="3"),
+        _heading("3 Conclusions", "3"),
         _block(PROSE),
-        _block("References", "heading"),
+        _heading("References"),
         _block("[1] Harders, Harald: The babelbib package, 2003."),
     ]
 
@@ -86,15 +80,15 @@ def test_a_sample_list_inside_a_section_is_text() -> None:
 def test_a_list_that_ends_a_chapter_stays_a_list() -> None:
     """A collection's chapters each end with their list: the next chapter follows ("2", not "1.3")."""
     blocks = [
-        _block("1 First chapter", "heading", number="1"),
-        _block("1.1 Its part", "heading", number="1.1"),
+        _heading("1 First chapter", "1"),
+        _heading("1.1 Its part", "1.1"),
         _block(PROSE),
-        _block("References", "heading"),
+        _heading("References"),
         _block("[1] Knuth, D. E.: The TeXbook, Addison-Wesley, 1986."),
-        _block("2 Second chapter", "heading", number="2"),
-        _block("2.1 Its part", "heading", number="2.1"),
+        _heading("2 Second chapter", "2"),
+        _heading("2.1 Its part", "2.1"),
         _block(PROSE),
-        _block("References", "heading"),
+        _heading("References"),
         _block("[1] Harders, Harald: The babelbib package, 2003."),
     ]
     demote_sample_lists(blocks)
@@ -109,7 +103,7 @@ def test_a_heading_over_a_bulleted_list_stays() -> None:
     for bullet in ("\x88", "•"):
         blocks = [
             _block(PROSE),
-            _block("Hyper-g prior", "heading", size=8.8),
+            _heading("Hyper-g prior", size=8.8),
             _block(f'{bullet} Argument: g="hyper"', size=8.0),
             _block(f"{bullet} Concept: A Beta prior on the shrinkage factor", size=8.0),
         ]
@@ -118,7 +112,7 @@ def test_a_heading_over_a_bulleted_list_stays() -> None:
 
 
 def test_a_plot_label_over_a_legend_is_no_heading() -> None:
-    blocks = [_block(PROSE), _block("Posterior Model Size", "heading"), _block("• Prior"), _block("• Posterior"), _block("0 2 4 6")]
+    blocks = [_block(PROSE), _heading("Posterior Model Size"), _block("• Prior"), _block("• Posterior"), _block("0 2 4 6")]
     _require_following_text(blocks)
     assert blocks[1].kind == "paragraph"
 
@@ -155,8 +149,11 @@ def test_an_abstract_set_smaller_than_the_body_keeps_its_notes_above() -> None:
 # --------------------------------------------------------------------------- justified lines
 
 
+_justified = Stack(size=8.9, font="Times")
+
+
 def _at(text: str, top: float, x0: float, x1: float, *, row: bool = False) -> Line:
-    line = Line(text=text, page=1, x0=x0, top=top, x1=x1, bottom=top + 8.9, size=8.9, bold=False, italic=False, font="Times")
+    line = _justified.line(text, top, x0=x0, x1=x1)
     if row:
         line.tags.add("row")
     return line
@@ -199,11 +196,11 @@ def test_cells_of_a_table_row_stay_apart() -> None:
 # --------------------------------------------------------------------------- a plot's text
 
 
+_plot = Stack(size=8.2, font="Calibri")
+
+
 def _placed(text: str, top: float, x0: float, kind: str = "paragraph", size: float = 8.2) -> Block:
-    line = Line(
-        text=text, page=1, x0=x0, top=top, x1=x0 + 6 * len(text), bottom=top + size, size=size, bold=False, italic=False, font="Calibri"
-    )
-    return Block(lines=[line], kind=kind)
+    return _plot.block(text, kind, top=top, x0=x0, x1=x0 + 6 * len(text), size=size)
 
 
 def test_a_plots_numbers_and_legend_over_its_caption_are_set_aside() -> None:

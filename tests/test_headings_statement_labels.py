@@ -7,25 +7,12 @@ from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.labels import statement_label
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.outline import apply_outline
+from tests.block_builders import Stack, printed_heading
 
 PROSE = "Ein topologischer Raum ist ein Paar aus einer Menge und einer Familie offener Teilmengen davon."
 BODY = "SFRM1095"
-_top = iter(range(60, 100000, 20))
-
-
-def _block(text: str, kind: str = "paragraph", *, size: float = 10.9, bold: bool = False, font: str = BODY, lines: int = 1) -> Block:
-    rows = []
-    for _ in range(lines):
-        top = float(next(_top))
-        rows.append(Line(text=text, page=1, x0=72.0, top=top, x1=300.0, bottom=top + size, size=size, bold=bold, italic=False, font=font))
-    block = Block(lines=rows, kind=kind)
-    if kind == "heading":
-        number, _, rest = text.partition(" ")
-        numbered = number.replace(".", "").isdigit() and rest
-        block.number, block.title = (number.rstrip("."), rest) if numbered else (None, text)
-    return block
+_block = Stack(size=10.9, font=BODY, heading=printed_heading).block
 
 
 def _section(text: str, size: float = 14.0) -> Block:

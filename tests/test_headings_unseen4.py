@@ -6,22 +6,11 @@ from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block, heading_parts
 from paperpyramid.parsers.embedded.headings import filter_headings
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.outline import apply_outline
+from tests.block_builders import Stack, whole_title
 
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."
-_top = iter(range(60, 100000, 20))
-
-
-def _block(text: str, kind: str = "paragraph", *, size: float = 9.4, lines: int = 1, bold: bool = False, font: str = "") -> Block:
-    rows = []
-    for _ in range(lines):
-        top = float(next(_top))
-        rows.append(Line(text=text, page=1, x0=72.0, top=top, x1=300.0, bottom=top + size, size=size, bold=bold, italic=False, font=font))
-    block = Block(lines=rows, kind=kind)
-    if kind == "heading":
-        block.title = text
-    return block
+_block = Stack(size=9.4, heading=whole_title).block
 
 
 TOC: list[tuple[int, str, int | None]] = [
@@ -36,14 +25,12 @@ def _faceless_paper(lower: list[str], code: bool = False) -> list[Block]:
     """An article in Type 3 fonts (no names, no weights): headings told by their size alone."""
     blocks = [_block("Title of the paper", "title", size=17)]
     for number, name, size in (("1", "Introduction", 13), ("2", "The structure", 13), ("2.1", "Modifications", 11)):
-        blocks += [_block(f"{number} {name}", "heading", size=size), _block(PROSE, lines=3)]
-        blocks[-2].number, blocks[-2].title = number, name
+        blocks += [_block(f"{number} {name}", "heading", number=number, size=size), _block(PROSE, lines=3)]
     for title in lower:
         blocks += [_block(title, size=9.0), _block(PROSE, lines=3)]
     if code:  # a listing in a smaller type: lines over lines, and blocks of several
         blocks += [_block("Data:", size=9.0), _block("Columns: Open, High", size=9.0), _block("x <- 1", size=9.0, lines=2)]
-    blocks += [_block("3 Conclusion", "heading", size=13), _block(PROSE, lines=3)]
-    blocks[-2].number, blocks[-2].title = "3", "Conclusion"
+    blocks += [_block("3 Conclusion", "heading", number="3", size=13), _block(PROSE, lines=3)]
     return blocks
 
 
@@ -67,22 +54,16 @@ def test_a_nameless_type_that_also_sets_a_listing_is_no_heading_level() -> None:
     assert not any(block.kind == "heading" and block.title == "Subsetting" for block in once)
 
 
-def _numbered(text: str, number: str, *, size: float, bold: bool, font: str) -> Block:
-    block = _block(text, "heading", size=size, bold=bold, font=font)
-    block.number, block.title = number, text.split(" ", 1)[1]
-    return block
-
-
 def _steps_paper(sections_bold: bool) -> list[Block]:
     section_font, section_size = ("CMBX12", 13.0) if sections_bold else ("CMR10", 10.0)
     return [
-        _numbered("1 Gradient boosting", "1", size=section_size, bold=sections_bold, font=section_font),
+        _block("1 Gradient boosting", "heading", number="1", size=section_size, bold=sections_bold, font=section_font),
         _block(PROSE, size=10, lines=3, font="CMR10"),
-        _numbered("3. Choose a gradient descent step size as", "3", size=10, bold=False, font="CMR10"),
+        _block("3. Choose a gradient descent step size as", "heading", number="3", size=10, font="CMR10"),
         _block("rho = arg min sum Psi(y, f(x) + rho g(x))", "formula", size=10, font="CMMI10"),
-        _numbered("4. Update the estimate of f(x) as", "4", size=10, bold=False, font="CMR10"),
+        _block("4. Update the estimate of f(x) as", "heading", number="4", size=10, font="CMR10"),
         _block("f(x) <- f(x) + rho g(x)", "formula", size=10, font="CMMI10"),
-        _numbered("2 Improving boosting methods", "2", size=section_size, bold=sections_bold, font=section_font),
+        _block("2 Improving boosting methods", "heading", number="2", size=section_size, bold=sections_bold, font=section_font),
         _block(PROSE, size=10, lines=3, font="CMR10"),
     ]
 
@@ -111,6 +92,6 @@ def test_a_known_word_with_a_colon_in_the_body_type_is_a_label() -> None:
 def test_a_numbered_section_in_another_face_than_the_body_stays() -> None:
     """jpsj: "3. AMSMATH Package" in the sections' bold face, its weight misread, is still a section."""
     blocks = _steps_paper(sections_bold=True)
-    blocks[2] = _numbered("3. AMSMATH Package", "3", size=10, bold=False, font="Cmbx10")
+    blocks[2] = _block("3. AMSMATH Package", "heading", number="3", size=10, font="Cmbx10")
     filter_headings(blocks, 10.0)
     assert "AMSMATH Package" in [block.title for block in blocks if block.kind == "heading"]

@@ -11,29 +11,12 @@ from __future__ import annotations
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.contents import set_aside_contents
 from paperpyramid.parsers.embedded.headings import filter_headings
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.outline import apply_outline
+from tests.block_builders import Stack, printed_heading
 
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."
 BODY = "LMRoman10-Regular"
-_top = iter(range(60, 100000, 20))
-
-
-def _block(
-    text: str, kind: str = "paragraph", *, size: float = 10.0, bold: bool = False, font: str = BODY, lines: int = 1, page: int = 1
-) -> Block:
-    rows = []
-    for _ in range(lines):
-        top = float(next(_top))
-        rows.append(
-            Line(text=text, page=page, x0=72.0, top=top, x1=300.0, bottom=top + size, size=size, bold=bold, italic=False, font=font)
-        )
-    block = Block(lines=rows, kind=kind)
-    if kind == "heading":
-        number, _, rest = text.partition(" ")
-        numbered = number.replace(".", "").isdigit() and rest
-        block.number, block.title = (number.rstrip("."), rest) if numbered else (None, text)
-    return block
+_block = Stack(font=BODY, heading=printed_heading).block
 
 
 def _section(text: str, size: float = 14.0, page: int = 1) -> Block:

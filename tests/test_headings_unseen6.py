@@ -10,36 +10,13 @@ from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.headings import filter_headings
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.outline import apply_outline
 from paperpyramid.parsers.embedded.run_in import split_run_in_headings
+from tests.block_builders import Stack, printed_heading
 
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."
 BODY = "LMRoman10-Regular"
-_top = iter(range(60, 100000, 20))
-
-
-def _block(text: str, kind: str = "paragraph", *, size: float = 10.0, bold: bool = False, font: str = BODY, bold_prefix: int = 0) -> Block:
-    top = float(next(_top))
-    line = Line(
-        text=text,
-        page=1,
-        x0=72.0,
-        top=top,
-        x1=300.0,
-        bottom=top + size,
-        size=size,
-        bold=bold,
-        italic=False,
-        font=font,
-        bold_prefix=bold_prefix,
-    )
-    block = Block(lines=[line], kind=kind)
-    if kind == "heading":
-        number, _, rest = text.partition(" ")
-        numbered = number.replace(".", "").isdigit() and rest
-        block.number, block.title = (number.rstrip("."), rest) if numbered else (None, text)
-    return block
+_block = Stack(font=BODY, heading=printed_heading).block
 
 
 def _heading(text: str, size: float, font: str = "CMBX12", bold: bool = True) -> Block:
@@ -233,8 +210,7 @@ def test_a_numbered_line_smaller_than_the_body_in_its_face_is_no_section() -> No
 
 
 def _run_in(number: str, title: str) -> Block:
-    block = _block(f"{number} {title}", "heading")
-    block.number, block.title = number, title
+    block = _block(f"{number} {title}", "heading", number=number, title=title)
     block.extra["run_in"] = True
     return block
 

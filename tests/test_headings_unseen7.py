@@ -8,25 +8,16 @@ from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.headings import filter_headings
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.outline import apply_outline
+from tests.block_builders import Stack, printed_heading
 
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."
 BODY = "LMRoman10-Regular"
 LEFT, RIGHT = 81.0, 522.0
 
 
-def _line(text: str, top: float, *, page: int = 1, x1: float = RIGHT, size: float = 10.9, bold: bool = False, font: str = BODY) -> Line:
-    return Line(text=text, page=page, x0=LEFT, top=top, x1=x1, bottom=top + size, size=size, bold=bold, italic=False, font=font)
-
-
-def _block(lines: list[Line], kind: str = "paragraph") -> Block:
-    block = Block(lines=lines, kind=kind)
-    if kind == "heading":
-        number, _, rest = block.text.partition(" ")
-        numbered = number.replace(".", "").isdigit() and rest
-        block.number, block.title = (number.rstrip("."), rest) if numbered else (None, block.text)
-    return block
+_stack = Stack(x0=LEFT, x1=RIGHT, size=10.9, font=BODY, heading=printed_heading)
+_line, _block = _stack.line, _stack.block_of
 
 
 def _heading(text: str, top: float, *, page: int = 1, size: float = 12.9) -> Block:

@@ -20,31 +20,11 @@ from paperpyramid.parsers.embedded.table_columns import word_space
 from paperpyramid.parsers.embedded.table_detect import not_a_table
 from paperpyramid.parsers.embedded.table_region import find_region
 from paperpyramid.parsers.embedded.table_rules import Rule
+from tests.block_builders import Stack, whole_title
 
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."
 BODY = "CMR10"
-_top = iter(range(60, 100000, 20))
-
-
-def _block(
-    text: str,
-    kind: str = "paragraph",
-    *,
-    size: float = 9.0,
-    bold: bool = False,
-    font: str = BODY,
-    lines: int = 1,
-    number: str | None = None,
-) -> Block:
-    rows = []
-    for _ in range(lines):
-        top = float(next(_top))
-        rows.append(Line(text=text, page=1, x0=72.0, top=top, x1=300.0, bottom=top + size, size=size, bold=bold, italic=False, font=font))
-    block = Block(lines=rows, kind=kind)
-    if kind == "heading":
-        block.number = number
-        block.title = text.split(" ", 1)[1] if number else text
-    return block
+_block = Stack(size=9.0, font=BODY, heading=whole_title).block
 
 
 def _section(number: str, title: str, size: float = 10.6, font: str = "CMBX12", bold: bool = True) -> Block:

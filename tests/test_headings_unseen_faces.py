@@ -13,44 +13,18 @@ from dataclasses import replace
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.contents import set_aside_contents
 from paperpyramid.parsers.embedded.headings import filter_headings
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.outline import apply_outline
 from paperpyramid.parsers.embedded.parser import _demote_front_matter
 from paperpyramid.parsers.embedded.run_in import split_run_in_headings
+from tests.block_builders import Stack, whole_title
 
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."
 BODY = "LMRoman10-Regular"
-_top = iter(range(60, 100000, 20))
-
-
-def _block(
-    text: str,
-    kind: str = "paragraph",
-    *,
-    size: float = 10.0,
-    bold: bool = False,
-    font: str = BODY,
-    lines: int = 1,
-    number: str | None = None,
-    page: int = 1,
-) -> Block:
-    rows = []
-    for _ in range(lines):
-        top = float(next(_top))
-        rows.append(
-            Line(text=text, page=page, x0=72.0, top=top, x1=300.0, bottom=top + size, size=size, bold=bold, italic=False, font=font)
-        )
-    block = Block(lines=rows, kind=kind)
-    if kind == "heading":
-        block.number = number
-        block.title = text.split(" ", 1)[1] if number else text
-    return block
+_block = Stack(font=BODY, heading=whole_title).block
 
 
 def _section(number: str, title: str, size: float = 12.0) -> Block:
-    block = _block(f"{number} {title}", "heading", size=size, bold=True, font="LMRoman12-Bold", number=number)
-    block.number = number.rstrip(".")
-    return block
+    return _block(f"{number} {title}", "heading", size=size, bold=True, font="LMRoman12-Bold", number=number.rstrip("."))
 
 
 # --------------------------------------------------------------------------- contents

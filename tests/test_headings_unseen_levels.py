@@ -5,21 +5,12 @@ is kept. Built from blocks, as the layout step hands them on."""
 from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.outline import apply_outline
 from paperpyramid.parsers.embedded.parser import _require_following_text
+from tests.block_builders import Stack, whole_title
 
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."
-_top = iter(range(60, 100000, 20))
-
-
-def _block(text: str, kind: str = "paragraph", *, size: float = 10.0, bold: bool = False, font: str = "LMRoman10-Regular") -> Block:
-    top = float(next(_top))
-    line = Line(text=text, page=1, x0=72.0, top=top, x1=300.0, bottom=top + size, size=size, bold=bold, italic=False, font=font)
-    block = Block(lines=[line], kind=kind)
-    if kind == "heading":
-        block.title = text
-    return block
+_block = Stack(font="LMRoman10-Regular", heading=whole_title).block
 
 
 def test_a_heading_over_one_line_of_code_introduces_it() -> None:
@@ -40,8 +31,7 @@ def test_a_heading_over_one_line_of_code_introduces_it() -> None:
 def _outlined_paper(lower: list[str], over: str = PROSE) -> list[Block]:
     blocks = [_block("Title of the paper", "title", size=17, bold=True)]
     for number, name in (("1", "Introduction"), ("2", "Data"), ("3", "Models"), ("4", "Conclusion")):
-        blocks += [_block(f"{number} {name}", "heading", size=13, bold=True, font="LMRoman12-Bold"), _block(PROSE)]
-        blocks[-2].number, blocks[-2].title = number, name
+        blocks += [_block(f"{number} {name}", "heading", number=number, size=13, bold=True, font="LMRoman12-Bold"), _block(PROSE)]
         if number == "3":
             blocks += [_block("Multivariate modelling", "heading", size=11, bold=True, font="LMRoman12-Bold"), _block(PROSE)]
             for title in lower:

@@ -14,27 +14,18 @@ unseen publisher samples prints them (issue 32, item 5).
 
 from __future__ import annotations
 
+from functools import partial
+
 from paperpyramid.citations.marker_patterns import numeric_brackets, superscripts
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.assembly import assemble
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.references import headless_list_start, split_references
+from tests.block_builders import Stack, whole_title
 
-_top = iter(range(100, 100_000, 12))
-
-
-def _line(text: str, *, size: float = 9.0, x1: float = 540.0, bold: bool = False, page: int = 5) -> Line:
-    top = next(_top)
-    return Line(text=text, page=page, x0=72, top=top, x1=x1, bottom=top + 9, size=size, bold=bold, italic=False, font="T")
-
-
-def _block(*texts: str, kind: str = "paragraph", size: float = 9.0, page: int = 5, x1: float = 540.0) -> Block:
-    block = Block(lines=[_line(text, size=size, bold=kind == "heading", page=page, x1=x1) for text in texts], kind=kind)
-    if kind == "heading":
-        block.title, block.level = texts[0], 1
-    return block
-
+_stack = Stack(top=100, step=12, page=5, x0=72, x1=540.0, size=9.0, height=9, font="T", heading=whole_title)
+_line, _block = _stack.line, _stack.block
+_heading = partial(_block, kind="heading", level=1, bold=True)
 
 _BODY = [_block("We studied the dark matter halo of dwarf galaxies."), _block("The halo is set by its mass, as shown before.")]
 
@@ -60,8 +51,8 @@ def test_an_entry_names_its_work_on_its_following_lines_or_by_a_web_address() ->
     entries = [
         _block("[1] L. Lamport. — LaTeX: A Document Preparation System. Addison-Wesley, 1994."),
         _block("[2] AMS-LaTeX version 1.2 User's Guide, http://www.loria.fr/tex/amsldoc.dvi"),
-        _block("[3] The epsfig package,", "S. Rahtz, on the archive's pages"),
-        _block("[4] Babel, a multilingual package for use with LATEX's classes,", "J. Braams, on the archive"),
+        _block(["[3] The epsfig package,", "S. Rahtz, on the archive's pages"]),
+        _block(["[4] Babel, a multilingual package for use with LATEX's classes,", "J. Braams, on the archive"]),
         _block("[5] Hypatia's Guide to BibTeX, http://hypatia.dcs.qmw.ac.uk/html/bibliography.html"),
     ]
     assert headless_list_start([*_BODY, *entries]) == 2
@@ -69,9 +60,9 @@ def test_an_entry_names_its_work_on_its_following_lines_or_by_a_web_address() ->
 
 def test_a_heading_right_above_entry_one_names_the_list() -> None:
     blocks = [
-        _block("Introduction", kind="heading", size=10),
+        _heading("Introduction", size=10),
         _block("We cite the manual [1] and the companion [2] and the book [3].", size=10),
-        _block("Literature and sources", kind="heading", size=10, page=6),
+        _heading("Literature and sources", size=10, page=6),
         _block("[1] L. Lamport. — LaTeX: A Document Preparation System. Addison-Wesley, 1994.", page=6),
         _block("[2] M. Goossens, F. Mittelbach. — The LaTeX Companion. Addison-Wesley, 1993.", page=6),
         _block("[3] D. E. Knuth. — The TeXbook. Addison-Wesley, 1986.", page=6),
@@ -84,9 +75,9 @@ def test_a_heading_right_above_entry_one_names_the_list() -> None:
 
 def _listed(*after: Block) -> Document:
     blocks = [
-        _block("Introduction", kind="heading", size=10),
+        _heading("Introduction", size=10),
         _block("The basic manual is Lamport [1994]; a more recent one is by Kopka and Daly [1999].", size=10),
-        _block("References", kind="heading", size=10),
+        _heading("References", size=10),
         _block("Kopka, H., and P. W. Daly, A Guide to LATEX, 3rd ed., Addison Wesley Longman, Reading, MA, 1999.", x1=480),
         _block("Lamport, L., LATEX—A Document Preparation System, 2nd ed., Addison-Wesley, Reading, MA, 1994."),
         *after,
@@ -98,7 +89,7 @@ def _listed(*after: Block) -> Document:
 
 def test_the_authors_address_after_the_list_ends_it() -> None:
     """AGU++: "P. W. Daly, Max-Planck-Institut für Aeronomie, …" and a line on the macros under the list."""
-    address = _block("P. W. Daly, Max-Planck-Institut für Aeronomie, D–", "37189 Katlenburg-Lindau, Germany")
+    address = _block(["P. W. Daly, Max-Planck-Institut für Aeronomie, D–", "37189 Katlenburg-Lindau, Germany"])
     note = _block("This preprint was prepared with AGU's LATEX macros v5.01.", size=7)
     document = _listed(address, note)
     assert [reference.raw[:6] for reference in document.references] == ["Kopka,", "Lampor"]
@@ -113,13 +104,13 @@ def test_the_authors_address_after_the_list_ends_it() -> None:
 def test_the_body_text_after_a_numbered_list_ends_it() -> None:
     """SMF: a paragraph in the body's type (larger than the list's) after entry 11 is no part of it."""
     blocks = [
-        _block("Introduction", kind="heading", size=10),
+        _heading("Introduction", size=10),
         _block("We cite the manual [1], the companion [2] and the book [3].", size=10),
-        _block("References", kind="heading", size=10),
+        _heading("References", size=10),
         _block("[1] L. Lamport. — LaTeX: A Document Preparation System. Addison-Wesley, 1994.", size=8.8),
         _block("[2] M. Goossens, F. Mittelbach. — The LaTeX Companion. Addison-Wesley, 1993.", size=8.8),
-        _block("[3] Xy-pic User's Guide, K. Rose, R. Moore, http://www.loria.fr/tex/", "graph-pack/xyguide.dvi", size=8.8),
-        _block("The most recent versions of the macros and their documentation are also", "available by anonymous ftp.", size=10),
+        _block(["[3] Xy-pic User's Guide, K. Rose, R. Moore, http://www.loria.fr/tex/", "graph-pack/xyguide.dvi"], size=8.8),
+        _block(["The most recent versions of the macros and their documentation are also", "available by anonymous ftp."], size=10),
     ]
     document = Document()
     assemble(document, blocks, 10.0)

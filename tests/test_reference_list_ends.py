@@ -12,23 +12,22 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.assembly import assemble
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.references import split_list
-from tests.test_reference_lists_unseen import _line  # one builder of test lines for both files
+from tests.block_builders import Stack, whole_title
 
-
-def _block(*texts: str, kind: str = "paragraph", size: float = 9.0, page: int = 5, x0: float = 72.0) -> Block:
-    block = Block(lines=[_line(text, size=size, page=page, x0=x0) for text in texts], kind=kind)
-    if kind == "heading":
-        block.title, block.level = texts[0], 1
-    return block
+_stack = Stack(top=100.0, step=12.0, page=5, x1=290.0, size=9.0, font="T", heading=whole_title)
+_line, _block = _stack.line, _stack.block
+_heading = partial(_block, kind="heading", level=1)
 
 
 def _document(*blocks: Block, body_size: float = 7.0) -> tuple[Document, list[Block]]:
     document = Document()
-    asides = assemble(document, [_block("References", kind="heading", size=10.0), *blocks], body_size)
+    asides = assemble(document, [_heading("References", size=10.0), *blocks], body_size)
     return document, asides
 
 
@@ -42,9 +41,11 @@ _AUTHOR_YEAR = [
 def test_biographies_in_the_bodys_type_end_an_author_year_list() -> None:
     """oup-template: eight biography lines at 7.3 pt under a list at 6.8 pt were read as entries."""
     biography = _block(
-        "Author Name. This is sample author biography text this is sample author",
-        "biography text this is sample author biography text this is sample author",
-        "biography text this is sample author biography text.",
+        [
+            "Author Name. This is sample author biography text this is sample author",
+            "biography text this is sample author biography text this is sample author",
+            "biography text this is sample author biography text.",
+        ],
         size=7.3,
     )
     document, _ = _document(*_AUTHOR_YEAR, biography)
@@ -56,9 +57,9 @@ def test_an_entrys_own_larger_lines_stay_in_an_author_year_list() -> None:
     """pinp: "to Rcpp.” PeerJ Preprints, 5. doi:…" at 7.3 pt carries its entry on (no full stop
     above it); a larger line naming a DOI after an entry's full stop is the next piece of one."""
     entry = _block("Eddelbuettel D, Balamuta JJ (2017). “Extending R with C++: A Brief Introduction", size=6.8)
-    rest = _block("to Rcpp.” PeerJ Preprints, 5. doi:10.7287/peerj.preprints.3188v1/.", "URL https://doi.org/10.7287/", size=7.3, x0=80)
+    rest = _block(["to Rcpp.” PeerJ Preprints, 5. doi:10.7287/peerj.preprints.3188v1/.", "URL https://doi.org/10.7287/"], size=7.3, x0=80)
     second = _block("Eddelbuettel D, Balamuta JJ (2018). The American Statistician, 72(1).", size=6.8)
-    doi = _block("doi: 10.1080/00031305.2017.1375990.", "URL https://doi.org/10.1080/00031305.2017.1375990.", size=7.3, x0=80)
+    doi = _block(["doi: 10.1080/00031305.2017.1375990.", "URL https://doi.org/10.1080/00031305.2017.1375990."], size=7.3, x0=80)
     document, _ = _document(entry, rest, second, doi, _block("Wickham H (2011). “testthat.” The R Journal, 3, 5–10.", size=6.8))
     raws = [reference.raw for reference in document.references]
     assert len(raws) == 3 and "PeerJ Preprints" in raws[0] and "00031305.2017.1375990" in raws[1]
@@ -68,7 +69,7 @@ def test_a_change_history_and_an_index_after_the_list_end_it() -> None:
     """elbioimp-class (ltxdoc): 1 entry printed, 40 read, the index's lines among them."""
     entry = _block("1. National institute of health. Uniform requirements for manuscripts, 2009.", size=8.0)
     history = [_block("Change History", size=9.0), _block("v1.0 General: Initial version . . . . . . . . 1", size=8.0)]
-    index = [_block("Index", size=9.0), _block("\\@biblabel . . . . . . . . . 138", "\\@openbib@code . . . . . . 135", size=7.5)]
+    index = [_block("Index", size=9.0), _block(["\\@biblabel . . . . . . . . . 138", "\\@openbib@code . . . . . . 135"], size=7.5)]
     document, _ = _document(entry, *history, *index, body_size=7.5)
     assert len(document.references) == 1
     assert [section.title for section in document.sections] == ["References", "Change History", "Index"]
@@ -86,8 +87,8 @@ def test_an_address_after_the_affiliation_label_opens_no_entry() -> None:
     ]
     address = [
         _block("Affiliation:", size=10.8),
-        _block("Carter T. Butts", "Department of Sociology and Institute for Mathematical Behavioral Sciences", size=10.9),
-        _block("University of California, Irvine", "Irvine, CA 92697-5100, United States of America", size=10.9, page=6),
+        _block(["Carter T. Butts", "Department of Sociology and Institute for Mathematical Behavioral Sciences"], size=10.9),
+        _block(["University of California, Irvine", "Irvine, CA 92697-5100, United States of America"], size=10.9, page=6),
     ]
     document, _ = _document(*entries, *address, body_size=11.0)
     assert len(document.references) == 3
@@ -141,8 +142,8 @@ def test_a_list_ended_by_the_bodys_text_resumes_after_the_back_matter() -> None:
         _block("Bonham K, Sanford FB: Biological studies of dogfish. Biological Report. 1949; 49A: 83–114.", size=7.1),
         _block("Carlson JK, Baremore IE: Changes in biological parameters. Mar Freshwater Res. 2003; 54(3): 227–234.", size=7.1),
     ]
-    note = _block("The funders had no role in study design, data collection and analysis,", "decision to publish.", size=10.0)
-    thanks = [_block("Acknowledgements", kind="heading", size=10.6), _block("We are grateful to the many folks who helped.", size=10.0)]
+    note = _block(["The funders had no role in study design, data collection and analysis,", "decision to publish."], size=10.0)
+    thanks = [_heading("Acknowledgements", size=10.6), _block("We are grateful to the many folks who helped.", size=10.0)]
     rest = _block("Francis MP, Campana SE, Jones CM: Age under-estimation in sharks. Mar Freshwater Res. 2007; 58(1): 10–23.", size=7.1)
     document, _ = _document(*entries, note, *thanks, rest, body_size=10.0)
     assert [reference.raw[:6] for reference in document.references] == ["Bishop", "Bonham", "Carlso", "Franci"]

@@ -15,34 +15,23 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.assembly import assemble
-from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.parser import _mark_tables
 from paperpyramid.parsers.embedded.references import split_references
+from tests.block_builders import Stack, whole_title
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
-_top = iter(range(100, 1_000_000, 12))
-
-
-def _line(
-    text: str, *, size: float = 9.0, x0: float = 72.0, x1: float = 290.0, page: int = 5, column: int = 0, top: float | None = None
-) -> Line:
-    y = float(next(_top)) if top is None else top
-    return Line(text=text, page=page, x0=x0, top=y, x1=x1, bottom=y + size, size=size, bold=False, italic=False, font="T", column=column)
-
-
-def _block(*texts: str, kind: str = "paragraph", size: float = 9.0, page: int = 5, x1: float = 290.0) -> Block:
-    block = Block(lines=[_line(text, size=size, page=page, x1=x1) for text in texts], kind=kind)
-    if kind == "heading":
-        block.title, block.level = texts[0], 1
-    return block
+_stack = Stack(top=100.0, step=12.0, page=5, x1=290.0, size=9.0, font="T", heading=whole_title)
+_line, _block = _stack.line, _stack.block
+_heading = partial(_block, kind="heading", level=1)
 
 
 # --------------------------------------------------------------------------- REVTeX: the list under a table
@@ -82,7 +71,7 @@ def test_a_table_at_a_columns_foot_does_not_claim_the_list_under_it() -> None:
         _block("Ag 0.990 15.90 2.710", size=7.1),
         _block("a Here's the first, from Ref. 1.", size=7.1),
     ]
-    listed = [_block(*_REVTEX_LIST[:3], size=7.1), _block(*_REVTEX_LIST[3:], size=7.1)]
+    listed = [_block(_REVTEX_LIST[:3], size=7.1), _block(_REVTEX_LIST[3:], size=7.1)]
     body = [_block("We wish to acknowledge the support of the author community in using REVTeX, offering suggestions.")]
     blocks = [*body, caption, *rows, *listed]
     _mark_tables(blocks, 9.0, lambda page, box: [["Cu", "0.800", "14.10", "2.550"], ["Ag", "0.990", "15.90", "2.710"]])
@@ -141,7 +130,7 @@ def test_a_table_of_the_works_cited_keeps_its_rows_where_a_heading_names_the_lis
     caption.extra["caption_kind"] = "table"
     rows = [_block(f"[{n}] {name}, {year}, {size} patients", size=8.0) for n, name, year, size in _STUDIES]
     listed = [_block(f"[{n}] {name}, Title of the study, J. Clin. Res. {n}, {year}.") for n, name, year, _ in _STUDIES]
-    blocks = [_block("We reviewed three studies [1-3] of the treatment."), caption, *rows, _block("References", kind="heading"), *listed]
+    blocks = [_block("We reviewed three studies [1-3] of the treatment."), caption, *rows, _heading("References"), *listed]
     cells = [[f"[{n}]", name, str(year), f"{size} patients"] for n, name, year, size in _STUDIES]
     _mark_tables(blocks, 9.0, lambda page, box: cells)
     assert [block.kind for block in rows] == ["table_part"] * 3
@@ -155,17 +144,17 @@ _STUDIES = [(1, "A. B. Smith", 2019, 45), (2, "C. D. Jones", 2020, 30), (3, "E. 
 
 def test_the_affiliation_label_after_the_list_ends_it() -> None:
     blocks = [
-        _block("Introduction", kind="heading", size=11),
+        _heading("Introduction", size=11),
         _block("We build on Rcpp (Eddelbuettel and François 2011) and on its attributes.", size=11),
-        _block("References", kind="heading", size=11),
+        _heading("References", size=11),
         _block("Abrahams D, Gurtovoy A (2004). C++ Template Metaprogramming. Addison-Wesley, Boston.", size=11, x1=240),
         _block(
             "Eddelbuettel D, François R (2011). “Rcpp: Seamless R and C++ Integration.” Journal of Statistical Software, 40(8), 1–18.",
             size=11,
         ),
         _block("Affiliation:", size=11),
-        _block("Dirk Eddelbuettel", "Debian Project", "River Forest, IL, United States of America", size=11),
-        _block("E-mail: edd@debian.org", "URL: http://dirk.eddelbuettel.com/", size=10),
+        _block(["Dirk Eddelbuettel", "Debian Project", "River Forest, IL, United States of America"], size=11),
+        _block(["E-mail: edd@debian.org", "URL: http://dirk.eddelbuettel.com/"], size=10),
     ]
     document = Document()
     assemble(document, blocks, 11.0)
@@ -175,14 +164,14 @@ def test_the_affiliation_label_after_the_list_ends_it() -> None:
 
 def test_tugboats_signature_after_the_list_ends_it() -> None:
     blocks = [
-        _block("Introduction", kind="heading"),
+        _heading("Introduction"),
         _block("The url package [1] and the listings package [2] are loaded by the class."),
-        _block("References", kind="heading"),
+        _heading("References"),
         _block(
-            "[1] D. Arseneau. The url package.", "ctan.org/pkg/url", "[2] C. Heinz, et al. The listings package.", "ctan.org/pkg/listings"
+            ["[1] D. Arseneau. The url package.", "ctan.org/pkg/url", "[2] C. Heinz, et al. The listings package.", "ctan.org/pkg/listings"]
         ),
         _block("⋄ Robin Fairbairns & TUGboat editors", size=8.0),
-        _block("tugboat@tug.org", "tug.org/TUGboat", size=7.5),
+        _block(["tugboat@tug.org", "tug.org/TUGboat"], size=7.5),
     ]
     document = Document()
     assemble(document, blocks, 9.0)
@@ -263,9 +252,9 @@ def test_the_acl_entry_with_a_footnote_under_its_first_half_is_whole() -> None:
 @pytest.mark.parametrize("title", ["References Cited", "Reference List", "List of References", "Notes and References"])
 def test_a_heading_spelled_another_way_opens_the_list(title: str) -> None:
     blocks = [
-        _block("Introduction", kind="heading", size=10),
+        _heading("Introduction", size=10),
         _block("Faults slip in bursts (Smith, 2019), as cores show (Jones, 2020).", size=10),
-        _block(title, kind="heading", size=10),
+        _heading(title, size=10),
         _block("Jones, A. B., 2020, Cores of the fault zone: Geology, v. 48, p. 1–4.", x1=230),
         _block("Smith, C. D., 2019, Slip in bursts: GSA Bulletin, v. 131, p. 5–9.", x1=230),
     ]

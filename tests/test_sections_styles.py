@@ -27,8 +27,9 @@ import pytest
 
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.blocks import Block, heading_parts
-from paperpyramid.parsers.embedded.layout import Line, normalize_text
+from paperpyramid.parsers.embedded.layout import normalize_text
 from paperpyramid.parsers.embedded.parser import parse_pdf
+from tests.block_builders import Stack
 from tests.pdf_maker import styled_pdf
 from tests.test_outline_headings import BODY, _build
 from tests.test_run_in_headings import FILLER, _Writer
@@ -204,29 +205,27 @@ def test_tex_ligatures_without_a_unicode_map_are_read() -> None:
     assert normalize_text("x \x1c 1") == "x \x1c 1"  # no letter beside it: left to the text cleaner
 
 
-def _block(text: str, font: str, *, italic: bool = False, size: float = 10.0) -> Block:
-    line = Line(
-        text=text, page=1, x0=100, top=100, x1=100 + 5 * len(text), bottom=100 + size, size=size, bold=False, italic=italic, font=font
-    )
-    return Block([line])
+def _alone(text: str, font: str, *, italic: bool = False, size: float = 10.0) -> Block:
+    """One line alone at (100, 100), five points wide a letter."""
+    return Stack(top=100, x0=100).block(text, font=font, italic=italic, size=size, x1=100 + 5 * len(text))
 
 
 def test_a_symbol_in_math_italics_is_no_heading() -> None:
     """A display's "Due" (D sub u, e above it) in TeX's math italic, or a variable of two letters in
     the text's italic, is no italic heading; a heading in TeX's roman face, which the formula test
     counts for a display's digits, still is."""
-    assert heading_parts(_block("Due", "CMMI10", italic=True), 10.0, "CMR10") is None
-    assert heading_parts(_block("Dots", "CMTI10", italic=True), 10.0, "CMR10") == (None, "Dots")
+    assert heading_parts(_alone("Due", "CMMI10", italic=True), 10.0, "CMR10") is None
+    assert heading_parts(_alone("Dots", "CMTI10", italic=True), 10.0, "CMR10") == (None, "Dots")
     # a variable of a display in the text's italic face ("Ct" over "In the equation, Ct means …")
-    assert heading_parts(_block("Ct", "MinionPro-It", italic=True), 10.0, "MinionPro-Regular") is None
-    assert heading_parts(_block("References", "CMR10", size=12.0), 10.0, "CMR9") == (None, "References")
+    assert heading_parts(_alone("Ct", "MinionPro-It", italic=True), 10.0, "MinionPro-Regular") is None
+    assert heading_parts(_alone("References", "CMR10", size=12.0), 10.0, "CMR9") == (None, "References")
 
 
 def test_an_appendix_label_numbers_a_title_that_names_a_statement() -> None:
-    block = _block("APPENDIX I. NOTATION", "CMSSBX10", size=12.0)
+    block = _alone("APPENDIX I. NOTATION", "CMSSBX10", size=12.0)
     block.lines[0].bold = True
     assert heading_parts(block, 12.0, "CMR12") == ("I", "NOTATION")
-    assert heading_parts(_block("Notation", "CMSSBX10", size=12.0), 10.0, "CMR12") is None  # a statement's label
+    assert heading_parts(_alone("Notation", "CMSSBX10", size=12.0), 10.0, "CMR12") is None  # a statement's label
 
 
 def _outlined(tmp_path: Path, printed: list[tuple[str, int]], toc: list[tuple[int, str, int | None]]) -> Document:

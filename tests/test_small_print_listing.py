@@ -5,40 +5,20 @@ still set aside or dropped as before."""
 
 from __future__ import annotations
 
-from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.parser import _drop_small_print
+from tests.block_builders import Stack
 
-
-def _block(texts: list[str], font: str, size: float) -> Block:
-    lines = [
-        Line(
-            text=text,
-            page=3,
-            x0=72.0,
-            top=100.0 + 12 * n,
-            x1=260.0,
-            bottom=100.0 + 12 * n + size,
-            size=size,
-            bold=False,
-            italic=False,
-            font=font,
-        )
-        for n, text in enumerate(texts)
-    ]
-    return Block(lines=lines, kind="paragraph")
-
-
+_block = Stack(step=12.0, page=3, x1=260.0).block
 OUTPUT = ["Estimate Std. Error t value", "(Intercept) 0.59 0.13 4.52", "dose 0.02 0.01 2.11", "Signif. codes: 0 *** 0.001"]
 
 
 def test_small_console_output_in_a_typewriter_face_stays_text() -> None:
-    block = _block(OUTPUT, "CMTT8", 8.0)
+    block = _block(OUTPUT, top=100.0, font="CMTT8", size=8.0)
     _drop_small_print([block], body_size=10.0)
     assert block.kind == "paragraph"
 
 
 def test_small_labels_in_a_text_face_are_still_dropped() -> None:
-    labels = _block(["0.0", "0.5", "1.0", "dose"], "Helvetica", 7.0)
+    labels = _block(["0.0", "0.5", "1.0", "dose"], top=100.0, font="Helvetica", size=7.0)
     _drop_small_print([labels], body_size=10.0)
     assert labels.kind == "furniture"
