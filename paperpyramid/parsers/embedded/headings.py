@@ -11,13 +11,15 @@ The parser settles the headings after the blocks are classified, calling in orde
 - otherwise :func:`filter_headings` (here): levels come from numbering ("2.1" is level 2; a small
   letter, "a. Syntax", the lowest there is) and from the heading styles ranked by size and weight
   (:func:`.heading_styles.heading_style`); a line in the face and size of the paper's headings is
-  one though it opens with a small letter ("network attributes"), and so is a numbered line in
-  the type of a numbered heading of its own section (:func:`numbered_like_siblings`); a numbered
-  run-in heading out of its section's numbering is text (:func:`.run_in.demote_stray_run_ins`);
-  a paragraph's or a caption's last line wrapped alone in bold or italics is text
-  (:func:`demote_paragraph_ends`, with or without an outline), and so is a line set flush right
-  under the text, a signature (:func:`demote_flush_right_lines`), and so is a label in capitals
-  under a table's caption over its notes in smaller type (:func:`demote_note_labels`);
+  one though it opens with a small letter ("network attributes") or runs long, and so
+  is a numbered line in the type of a numbered heading of its own section
+  (:func:`numbered_like_siblings`); a numbered run-in heading out of its section's numbering is
+  text (:func:`.run_in.demote_stray_run_ins`); a paragraph's or a caption's last line wrapped
+  alone in bold or italics is text (:func:`demote_paragraph_ends`, with or without an outline),
+  and so are a paragraph's bold opening words wrapped alone onto its first line
+  (:func:`demote_wrapped_leads`), a label ended by a colon (:func:`demote_colon_labels`), a line
+  set flush right under the text, a signature (:func:`demote_flush_right_lines`), and a label in
+  capitals under a table's caption over its notes in smaller type (:func:`demote_note_labels`);
   a chapter's label, a plot's labels (:mod:`.figure_labels`), a list's items (:mod:`.list_items`)
   and labels after the reference list (:mod:`.back_headings`) are none; back matter is flattened
   to the top level;
@@ -37,6 +39,8 @@ from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles, demote_figure_labels
 from paperpyramid.parsers.embedded.heading_styles import heading_style, style_levels
 from paperpyramid.parsers.embedded.institutions import affiliation_like
+from paperpyramid.parsers.embedded.layout import Line
+from paperpyramid.parsers.embedded.lead_ins import em_lead
 from paperpyramid.parsers.embedded.list_items import demote_list_items, demote_plain_numbered_lines
 from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
@@ -49,9 +53,12 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
     demote_figure_labels(blocks)
     demote_axis_titles(blocks)
     _lowercase_headings(blocks)
+    _long_headings(blocks)
     numbered_like_siblings(blocks, body_size)
     demote_back_labels(blocks, body_size)
     demote_paragraph_ends(blocks)
+    demote_wrapped_leads(blocks)
+    demote_colon_labels(blocks, body_size)
     demote_flush_right_lines(blocks, body_size)
     demote_note_labels(blocks, body_size)
     for block in blocks:
@@ -98,8 +105,9 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
 
 
 #: the most a paragraph's next line stands below its last, as a share of that line's height: the
-#: leading alone, no space above a heading
+#: leading alone, no space above a heading; and the most the boxes of two lines set tight may overlap
 _TIGHT = 0.5
+_OVERLAP = 0.25
 
 
 def demote_paragraph_ends(blocks: list[Block]) -> None:
@@ -129,6 +137,76 @@ def demote_paragraph_ends(blocks: list[Block]) -> None:
         fills = last.x1 >= right - _FILLED * (right - left)
         if fills and abs(line.x0 - left) <= 2 and 0 <= line.top - last.bottom <= _TIGHT * last.height:
             block.kind, block.number = "paragraph", None
+
+
+def demote_wrapped_leads(blocks: list[Block]) -> None:
+    """A line all in bold that fills its column right over its paragraph (:func:`_wrapped_lead`) is
+    read as the other bold openings of its section are. Its words ran on into the paragraph and the
+    line broke after them, so the line alone does not tell a run-in title from words set in bold at
+    the paragraph's start: beside the section's run-in titles ("**Ablation Study**  We …", LaTeX's
+    ``\\paragraph``) it is one too ("**Comparison with Task Specific Fine-Tuning**"); beside bold
+    words that open a paragraph before a word space ("**Related scientific NLP tasks** The SciFact
+    task is …", ``{\\bf …}`` typed by hand) it is the paragraph's opening words ("**Fact checking
+    and rationalized NLP models**" over "Fact-checking datasets include …"). With neither in its
+    section it stays a heading."""
+    for index in range(len(blocks) - 1):
+        if _wrapped_lead(blocks[index], blocks[index + 1]) and _section_opens_with_bold_words(blocks, index):
+            blocks[index].kind = "paragraph"
+
+
+def _wrapped_lead(block: Block, below: Block) -> bool:
+    """Whether an unnumbered heading is one line all in bold that ends at the right edge of the
+    paragraph right under it (a heading's line stops where its words do), at that paragraph's
+    left edge, no space between beyond the leading."""
+    if block.kind != "heading" or len(block.lines) != 1 or not block.bold or block.number:
+        return False
+    if block.extra.get("outline") or block.extra.get("run_in") or block.title.lower() in blk.KNOWN_HEADINGS:
+        return False
+    line, first = block.lines[0], below.lines[0]
+    if below.kind != "paragraph" or len(below.lines) < 2 or first.page != line.page or first.column != line.column or first.bold_prefix:
+        return False
+    left, right = min(other.x0 for other in below.lines), max(other.x1 for other in below.lines)
+    tight = -_OVERLAP * line.height <= first.top - line.bottom <= _TIGHT * line.height
+    return tight and abs(first.x0 - line.x0) <= 2 and line.x1 >= right - _JUSTIFIED * (right - left)
+
+
+#: a line that stops within this share of the column's width of its right edge is justified to it
+_JUSTIFIED = 0.015
+
+
+def _section_opens_with_bold_words(blocks: list[Block], index: int) -> bool:
+    """Whether the section around ``blocks[index]`` (between the headings on lines of their own)
+    has a paragraph that opens with bold words before a word space and no run-in heading."""
+    start = next((at for at in range(index - 1, -1, -1) if _own_heading(blocks[at])), -1)
+    end = next((at for at in range(index + 1, len(blocks)) if _own_heading(blocks[at])), len(blocks))
+    section = blocks[start + 1 : index] + blocks[index + 1 : end]
+    if any(block.kind == "heading" for block in section):
+        return False
+    return any(block.kind == "paragraph" and _bold_opening(block.lines[0]) for block in section)
+
+
+def _own_heading(block: Block) -> bool:
+    return block.kind == "heading" and not block.extra.get("run_in")
+
+
+def _bold_opening(line: Line) -> bool:
+    """Whether a line opens with a few words in bold and goes on in another face after a word
+    space, not the em of a run-in title (:func:`~.lead_ins.em_lead`)."""
+    return 3 <= line.bold_prefix < len(line.text) - 3 and not em_lead(line)
+
+
+def demote_colon_labels(blocks: list[Block], body_size: float) -> None:
+    """A line that ends with a colon, at the body's size or smaller, names what follows it (a
+    proof's step, a list, a display), not a section: "**Second step:**" alone on its line in a
+    proof, over "(⇒) Let us take a presentation …". A section's title ends without a stop; a
+    known heading ("Abstract:"), a numbered one and one the outline names stay."""
+    for block in blocks:
+        if block.kind != "heading" or len(block.lines) != 1 or block.number or block.size > body_size + 0.5:
+            continue
+        if block.extra.get("outline") or block.extra.get("run_in") or block.title.lower() in blk.KNOWN_HEADINGS:
+            continue
+        if block.text.rstrip().endswith(":"):
+            block.kind = "paragraph"
 
 
 def demote_flush_right_lines(blocks: list[Block], body_size: float) -> None:
@@ -207,20 +285,12 @@ def _lowercase_headings(blocks: list[Block]) -> None:
     wants a capital only because it judges a block alone. The block is one short line, ending no
     sentence, at the left edge of a heading of that style, with text in another face right under it;
     never in the body's face (numbered lines of a listing, table cells read as headings set it)."""
-    styles: dict[tuple[str, float], list[float]] = {}  # each face and size: its headings' left edges
-    faces: collections.Counter[str] = collections.Counter()
-    for block in blocks:
-        if block.kind == "heading" and not block.extra.get("run_in") and len(block.lines) == 1:
-            line = block.lines[0]
-            styles.setdefault((line.font, round(line.size, 1)), []).append(line.x0)
-        elif block.kind == "paragraph":
-            faces.update(line.font for line in block.lines)
-    body_face = faces.most_common(1)[0][0] if faces else ""
+    edges_of, body_face = _heading_faces(blocks)
     for index, block in enumerate(blocks[:-1]):
         if block.kind != "paragraph" or len(block.lines) != 1:
             continue
         line, text = block.lines[0], block.text.strip()
-        edges = styles.get((line.font, round(line.size, 1)), [])
+        edges = edges_of.get((line.font, round(line.size, 1)), [])
         if line.font == body_face or len(edges) < _STYLE_MEMBERS or not any(abs(line.x0 - x0) <= 2 for x0 in edges):
             continue
         number = blk._NUMBERING.match(text)
@@ -230,14 +300,70 @@ def _lowercase_headings(blocks: list[Block]) -> None:
         letters = sum(ch.isalpha() for ch in title)
         if letters < 3 or letters < 0.6 * len(title.replace(" ", "")):
             continue
-        below = blocks[index + 1]
-        first = below.lines[0]
-        if below.kind != "paragraph" or first.page != line.page or first.column != line.column or first.font == line.font:
+        if _over_text(block, blocks[index + 1]):
+            block.kind, block.title = "heading", title.strip()
+            block.number = number.group("num").rstrip(".") if number else None
+
+
+def _heading_faces(blocks: list[Block]) -> tuple[dict[tuple[str, float], list[float]], str]:
+    """The left edges of the headings on a line of their own, by face and size, and the face most
+    of the paragraphs' lines are set in."""
+    edges: dict[tuple[str, float], list[float]] = {}
+    faces: collections.Counter[str] = collections.Counter()
+    for block in blocks:
+        if block.kind == "heading" and not block.extra.get("run_in") and len(block.lines) == 1:
+            line = block.lines[0]
+            edges.setdefault((line.font, round(line.size, 1)), []).append(line.x0)
+        elif block.kind == "paragraph":
+            faces.update(line.font for line in block.lines)
+    return edges, faces.most_common(1)[0][0] if faces else ""
+
+
+def _over_text(block: Block, below: Block, *, overlap: float = 0.0) -> bool:
+    """Whether a paragraph in another face than ``block``'s starts right under it, in its column;
+    ``overlap``: how far, as a share of the line's height, the boxes of the two lines may overlap."""
+    line, first = block.lines[-1], below.lines[0]
+    if below.kind != "paragraph" or first.page != line.page or first.column != line.column or first.font == line.font:
+        return False
+    return -overlap * line.height <= first.top - line.bottom <= 3 * line.height
+
+
+#: the most words and lines of a heading found by its face alone when it runs long (:func:`_long_headings`)
+_LONG_WORDS = 30
+_LONG_LINES = 5
+#: a sentence ended inside a block: a word, its stop, the next one's capital
+_INNER_SENTENCE = re.compile(r"\w[.!?]\s+[A-Z]")
+
+
+def _long_headings(blocks: list[Block]) -> None:
+    """A heading too long to be told by its words, all its lines in the bold face and size of
+    two headings or more: "Relationships among intraepidermal nerve fiber density, visual analog
+    scale, small fiber neuropathy and symptom inventory questionnaire, and nerve conduction
+    studies", four lines in the condensed bold of the paper's "Patients" and "Statistical
+    analysis" (a medical journal's subheadings), which :func:`~.blocks.heading_parts` leaves as
+    text for its many words and lines. A title: it opens with a capital (after its number) and
+    ends no sentence, in it or at its end; it stands after the body's first heading, at the left
+    edge of a heading of its style, never in the body's face, with text in another face right
+    under it (:func:`_over_text`), the boxes of the lines as close as the lines of a paragraph."""
+    edges_of, body_face = _heading_faces(blocks)
+    seen_heading = False
+    for index, block in enumerate(blocks[:-1]):
+        seen_heading = seen_heading or block.kind == "heading"
+        if not seen_heading or block.kind != "paragraph" or not 2 <= len(block.lines) <= _LONG_LINES or not block.bold:
             continue
-        if not 0 <= first.top - line.bottom <= 3 * line.height:
+        first, text = block.lines[0], block.text.strip()
+        edges = edges_of.get((first.font, round(first.size, 1)), [])
+        if first.font == body_face or len(edges) < _STYLE_MEMBERS or not any(abs(first.x0 - x0) <= 2 for x0 in edges):
             continue
-        block.kind, block.title = "heading", title.strip()
-        block.number = number.group("num").rstrip(".") if number else None
+        if any(line.font != first.font or abs(line.size - first.size) > 0.2 for line in block.lines):
+            continue
+        number = blk._NUMBERING.match(text)
+        title = (number.group("title") if number else text).strip()
+        if not title[:1].isupper() or len(title.split()) > _LONG_WORDS or re.search(r"[.!?,;:]$", title) or _INNER_SENTENCE.search(title):
+            continue
+        if _over_text(block, blocks[index + 1], overlap=_OVERLAP):
+            block.kind, block.title = "heading", title
+            block.number = number.group("num").rstrip(".") if number else None
 
 
 #: the most words of a numbered heading found by its siblings' type (:func:`numbered_like_siblings`)
