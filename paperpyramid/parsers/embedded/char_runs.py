@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 
 import pypdfium2.raw as pdfium_c
 
+from paperpyramid.parsers.embedded.link_spaces import link_spaces
+
 #: a bold face by its name; TeX names its bold faces "CMBX10" (bold extended) and "CMB10" (bold,
 #: not extended, set by ``\fontseries{b}``: partitions' and BMS's headings), and the EC fonts (T1
 #: encoding) theirs as CM-Super's Type 1 fonts do, by the face's two letters after "EC", "SF" or
@@ -293,12 +295,13 @@ def _goes_on(run: CharRun, x0: float, y_top: float, y_bottom: float, after_raise
 
 def _settled(run: CharRun) -> CharRun:
     """A finished run, with its raised numbers (:func:`raised_numbers`), its small capitals' sizes
-    (:func:`_small_capitals`) and its letterspaced words (:func:`_letterspaced`) read as printed.
+    (:func:`_small_capitals`), its letterspaced words (:func:`_letterspaced`) and its links
+    (:func:`_link_spaces`) read as printed.
     The raised numbers are read first, while :attr:`CharRun.raised_at` still indexes the
     characters as drawn."""
     if run.raised_at and not run.rtl:
         run.raised = raised_numbers(run.chars, run.raised_at)
-    return _letterspaced(_small_capitals(run))
+    return _link_spaces(_letterspaced(_small_capitals(run)))
 
 
 def raised_numbers(chars: list[str], raised_at: list[int]) -> tuple[tuple[str, str], ...]:
@@ -371,8 +374,25 @@ def _letterspaced(run: CharRun) -> CharRun:
             and letters[-1] <= _LETTER_GAP_EM * size
         ):
             dropped += [index for index in group if gaps[index] <= letters[-1]]
-    if dropped:
-        drop = set(dropped)
+    return _without(run, set(dropped))
+
+
+def _link_spaces(run: CharRun) -> CharRun:
+    """The run, with the spaces pdfium writes inside a URL or DOI taken out (:func:`.link_spaces`)."""
+    if len(run.chars) < _LINK_LEAST or not run.sizes:
+        return run
+    size = max(run.sizes.items(), key=lambda item: item[1])[0]
+    return _without(run, link_spaces(run.chars, run.boxes, size))
+
+
+#: the fewest characters of a line that may hold a link with a space inside ("www.x. org")
+_LINK_LEAST = 9
+
+
+def _without(run: CharRun, drop: set[int]) -> CharRun:
+    """The run without the spaces at ``drop`` (indices into its characters)."""
+    if drop:
+        chars = run.chars
         run.chars = [ch for index, ch in enumerate(chars) if index not in drop]
         for name in ("prefix_bold", "prefix_italic"):  # indices into ``chars``
             at = getattr(run, name)

@@ -15,8 +15,11 @@ import re
 #: block whose scheme ended the block before ("(http:" / "//www.sph.umich.edu/statgen/abecasis/" "QTDT/)":
 #: :func:`link_continues` joins the blocks once each block's lines are joined)
 _LINK_OPENING = re.compile(r"[(<\[]?(?:doi:)?(?:(?:https?|ftp)://|//[\w-]+\.[\w-]|www\.|10\.\d{4,}/)|doi:10\.", re.IGNORECASE)
-#: a line ending on a link's scheme alone, its "//" on the next line: "URL http:" "//www.jstatsoft.org"
-_SCHEME_ENDING = re.compile(r"(?:^|[\s(<\[])(?:https?|ftp|doi):$", re.IGNORECASE)
+#: a line ending on a link's scheme alone, its "//" on the next line: "URL http:" "//www.jstatsoft.org",
+#: elsarticle's "doi:http:" "//dx.doi.org/…"
+_SCHEME_ENDING = re.compile(r"(?:^|[\s(<\[]|doi:)(?:https?|ftp|doi):$", re.IGNORECASE)
+#: a DOI's "10." after its label and a space, the prefix's digits on the next line: "doi: 10." "1126/science…"
+_LABELLED_DOI = re.compile(r"\bdoi:? 10\.$", re.IGNORECASE)
 #: the characters after which url.sty (and publishers' own setting) break a link without a hyphen
 _LINK_BREAKS = "/.-_~#=?&"
 #: what a link's second piece holds and a word of prose does not: a digit or a link's punctuation
@@ -29,22 +32,23 @@ _LINK_ENDING = re.compile(r"[a-z]{2,4}")
 _YEAR = re.compile(r"(?:1[89]|20)\d\d")
 
 
-def link_goes_on(out: str, text: str) -> bool:
+def link_goes_on(out: str, text: str, *, inside: bool = False) -> bool:
     """Whether a line ends inside a URL or DOI that the next line goes on with, so that the two
     join without a space: "https://" "doi.org/10.1162/…", "http:" "//eprint.iacr.org", "osdi16/"
     "technical-sessions/…", "10.1111/j.1467-" "9868.2005.00508.x" (a hyphen there is the link's
-    own, kept). The last token must open as a link and end where links break; the next line's first
-    token must read as the link's rest (a digit or a link's punctuation in it, any text after a
-    query's "=", "?" or "&"), not as the prose or the reference fields after it ("Accessed …", "(2019)",
-    a year after a full stop, a second link). A hyphenated word outside a link is left to the
+    own, kept). The last token must open as a link (or be known to lie ``inside`` one opened
+    before it) and end where links break; the next line's first token must read as the link's rest
+    (a digit or a link's punctuation in it, any text after a query's "=", "?" or "&"), not as the
+    prose or the reference fields after it ("Accessed …", "(2019)", a year after a full stop, a
+    second link). A hyphenated word outside a link is left to the
     dehyphenation of :func:`~.blocks.join_lines`."""
     last = out[-1]
     if last == ":":
-        return text.startswith("//") and _SCHEME_ENDING.search(out) is not None
+        return text.startswith("//") and ends_on_scheme(out)
     if last not in _LINK_BREAKS or not text[0].isalnum() and text[0] not in "~%_#":
         return False
     token = out[out.rfind(" ") + 1 :]
-    if not _LINK_OPENING.match(token):
+    if not inside and not _LINK_OPENING.match(token) and not _LABELLED_DOI.search(out):
         return False
     head = text.split(None, 1)[0]
     if token.endswith("://") or last in "=?&":
@@ -61,6 +65,16 @@ def link_goes_on(out: str, text: str) -> bool:
     if last == ".":  # a sentence's full stop too: the rest opens in lower case or digits, or holds a link's "/" or "."
         return not _YEAR.fullmatch(piece) and (piece[0].islower() or piece[0].isdigit() or "/" in piece or "." in piece)
     return True
+
+
+def opens_link(token: str) -> bool:
+    """Whether a token (a line's text from its last space) opens as a URL or DOI."""
+    return _LINK_OPENING.match(token) is not None
+
+
+def ends_on_scheme(out: str) -> bool:
+    """Whether a line ends on a link's scheme alone ("URL http:"), its "//" to come."""
+    return _SCHEME_ENDING.search(out) is not None
 
 
 def _last_segment(head: str, text: str) -> bool:
