@@ -2,10 +2,12 @@
 
 :func:`assemble` walks the blocks in reading order. A heading opens a section under the nearest
 open one of a lower level; a table caption takes the blocks its table claimed (its note in small
-type goes under its cells); figure captions (with the figure's small print under them) and
-display formulas are kept apart as well as in the text; the reference list's lines are
-gathered (also where the list resumes after other sections) and split into entries; the front
-matter before the first heading gives the abstract, and the rest of it a section of its own.
+type goes under its cells, as do the notes under a caption printed below its table, and a line
+saying only "(Continued)" is dropped as the page's furniture); figure captions (with the
+figure's small print under them) and display formulas are kept apart as well as in the text;
+the reference list's lines are gathered (also where the list resumes after other sections) and
+split into entries; the front matter before the first heading gives the abstract, and the rest
+of it a section of its own.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from paperpyramid.document import Document, Figure, Formula, Section, Table
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
 from paperpyramid.parsers.embedded.figure_labels import mark_figure_small_print
+from paperpyramid.parsers.embedded.footnotes import opens_with_table_mark
 from paperpyramid.parsers.embedded.heading_styles import prose
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.link_joins import link_continues
@@ -31,7 +34,7 @@ from paperpyramid.parsers.embedded.references import (
     headless_list_start,
     split_list,
 )
-from paperpyramid.parsers.embedded.table_reader import table_cells
+from paperpyramid.parsers.embedded.table_reader import continuation_mark, table_cells
 from paperpyramid.parsers.reference_headings import AFTER_LIST_HEADINGS
 
 _ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
@@ -80,7 +83,7 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
         if block.kind == "aside":
             state.asides.append(DocBlock(text=block.text, page=block.page, kind="paragraph", bbox=block_bbox(block, [])))
             continue
-        if index in state.skip or block.kind in ("furniture", "title", "table_part"):
+        if index in state.skip or block.kind in ("furniture", "title", "table_part") or _continuation_line(block):
             continue
         if _after_list_heading(state, block):
             block.kind, block.title, block.level, state.ended = "heading", block.text.strip(), 1, True
@@ -104,7 +107,7 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
         state.resumed = False
         section_index = document.sections.index(target)
         if block.kind == "caption" and block.extra.get("caption_kind") == "table":
-            _add_table(state, block, target, section_index)
+            _add_table(state, index, target, section_index)
         elif block.kind == "caption":
             document.figures.append(
                 Figure(caption=block.text, page=block.page, label=block.label, section=section_index, bbox=block_bbox(block, []))
@@ -151,6 +154,12 @@ def _open_section(state: _Assembly, block: Block) -> None:
     state.current = section
     state.in_references = is_references
     state.resumed = False
+
+
+def _continuation_line(block: Block) -> bool:
+    """A line alone that says a table goes on over the page ("(Continued)", "Continued on next
+    page"): the layout's furniture, no paragraph."""
+    return block.kind == "paragraph" and len(block.lines) == 1 and continuation_mark(block.text)
 
 
 def _opens_references(block: Block) -> bool:
@@ -289,24 +298,19 @@ def _take_reference_lines(state: _Assembly, block: Block) -> bool:
     return True
 
 
-def _add_table(state: _Assembly, block: Block, target: Section, section_index: int) -> None:
+def _add_table(state: _Assembly, index: int, target: Section, section_index: int) -> None:
     """A table caption with the blocks it claimed: a :class:`Table` and its rendering as a block."""
-    document, blocks = state.document, state.blocks
+    document, blocks, block = state.document, state.blocks, state.blocks[index]
     caption = block.text
-    # a block the PDF's outline names as a heading stays one, whatever the table claimed
-    members = [m for m in block.extra.get("members", ()) if blocks[m].kind != "heading"]  # type: ignore[attr-defined]
+    # a block the PDF's outline names as a heading stays one, whatever the table claimed; a page's
+    # footnote it claimed is set aside with the page's notes (:mod:`.footnotes`)
+    members = [m for m in block.extra.get("members", ()) if blocks[m].kind not in ("heading", "aside")]  # type: ignore[attr-defined]
     state.skip.update(members)
     lines = [line for member in members for line in blocks[member].lines]
     found = cast("list[list[str]] | None", block.extra.get("found"))
     cells = found or table_cells(lines)
-    table = Table(
-        caption=caption,
-        cells=cells,
-        page=block.page,
-        label=block.label,
-        section=section_index,
-        bbox=block_bbox(block, [blocks[m] for m in members]),
-    )
+    bbox = block_bbox(block, [blocks[m] for m in members])
+    table = Table(caption=caption, cells=cells, page=block.page, label=block.label, section=section_index, bbox=bbox)
     document.tables.append(table)
     # a table without a caption starts with its cells
     text = "\n\n".join(part for part in (caption, table.markdown if cells else "") if part)
@@ -317,6 +321,8 @@ def _add_table(state: _Assembly, block: Block, target: Section, section_index: i
         outside = _outside_cells(claimed, found)
         held = _held_extent(claimed, outside)
         for member in outside:
+            if continuation_mark(member.text):
+                continue  # "(Continued)" under the rows: the page's furniture
             if _table_note(member, held, state.body_size):
                 rendering.text += "\n\n" + member.text  # under the markdown, as a JATS table's foot is
                 continue
@@ -330,6 +336,11 @@ def _add_table(state: _Assembly, block: Block, target: Section, section_index: i
                     text=member.text, page=member.page, kind="paragraph", bbox=block_bbox(member, []), raised=block_raised(member.lines)
                 )
             )
+    if members and max(members) < index:  # the table over its caption: its notes are set under the caption
+        pieces = [caption, *(cell for row in cells for cell in row)]
+        notes = _notes_under_caption(blocks, index, (bbox[0], bbox[2]), pieces, state.body_size)
+        state.skip.update(notes)
+        rendering.text = "\n\n".join([rendering.text, *(blocks[note].text for note in notes)])
     if not cells:
         document.warnings.append(f"table {block.label} on page {block.page}: caption found, cells not recognised")
 
@@ -558,6 +569,73 @@ def _flows_around(between: list[DocBlock]) -> bool:
     last = between[-1]
     caption = last.text.split("\n\n", 1)[0]  # a figure's labels set under its caption (see assemble)
     return all(block.kind in _FLOATS for block in between) and (last.kind == "table" or bool(blk._SENTENCE_END.search(caption)))
+
+
+#: a note's first line lies at most this many line heights under the caption or the note above it
+_NOTE_GAP = 2.0
+#: the most words of the label over a table's notes ("REMARKS", "Notes:")
+_LABEL_WORDS = 3
+_NOTE_LEAD = re.compile(r"^(?:notes?|sources?|abbreviations?|legend)\b\s*[:.—–-]", re.IGNORECASE)
+
+
+def _notes_under_caption(blocks: list[Block], index: int, across: tuple[float, float], pieces: list[str], body_size: float) -> list[int]:
+    """The indices of the table's notes under a caption printed below its table: blocks in
+    smaller type than the body, right under the caption and one another, each opening with a mark
+    the table's caption or cells (``pieces``) carry, or with "Note:", "Source:", …, or going on
+    from the note above it mid-sentence; with the short label over them, where one is set
+    ("REMARKS" over teubner's notes to its Table 4); ``across`` is the table's left and right
+    edges. The table claimed what lay over the caption only, and the notes were read as the body's
+    paragraphs."""
+    caption = blocks[index]
+    label: list[int] = []
+    notes: list[int] = []
+    above = caption
+    for at in range(index + 1, len(blocks)):
+        block = blocks[at]
+        if block.kind in ("furniture", "aside"):
+            continue
+        if block.page != caption.page or block.kind != "paragraph" or not _right_under(above, block, across):
+            break
+        if not (label or notes) and _notes_label(block, body_size):
+            label.append(at)
+        elif block.size <= body_size - _NOTE_SMALLER and (_refers_to_table(block, pieces) or (notes and _goes_on(above, block))):
+            notes.append(at)
+        else:
+            break
+        above = block
+    return label + notes if notes else []
+
+
+def _right_under(above: Block, block: Block, across: tuple[float, float]) -> bool:
+    """``block`` starts under ``above`` within :data:`_NOTE_GAP` of its line heights, and across
+    the table's width."""
+    gap = block.top - above.bottom
+    return -1 <= gap <= _NOTE_GAP * above.lines[-1].height and block.x0 < across[1] and across[0] < block.x1
+
+
+def _notes_label(block: Block, body_size: float) -> bool:
+    """A label over a table's notes (:func:`_label_line`) alone, not larger than the body's type nor bold."""
+    return len(block.lines) == 1 and _label_line(block.text) and block.size <= body_size + 0.5 and not block.bold
+
+
+def _label_line(text: str) -> bool:
+    """A line of at most :data:`_LABEL_WORDS` words in capitals or closed by a colon ("REMARKS", "Notes:")."""
+    text = text.strip()
+    return len(text.split()) <= _LABEL_WORDS and (text.isupper() or (text.endswith(":") and text[:1].isupper()))
+
+
+def _refers_to_table(block: Block, pieces: list[str]) -> bool:
+    """The block opens with "Note:", "Source:", … or with a mark the table carries, under the
+    notes' label where the label is the block's first line (teubner's "REMARKS" over its Table 8's
+    notes, set in their type)."""
+    if len(block.lines) > 1 and _label_line(block.lines[0].text):
+        block = Block(block.lines[1:])
+    return bool(_NOTE_LEAD.match(block.text)) or opens_with_table_mark(block, pieces)
+
+
+def _goes_on(above: Block, block: Block) -> bool:
+    """``block`` carries on the note above it, cut mid-sentence."""
+    return not blk._SENTENCE_END.search(above.text.rstrip()) and block.size <= above.size + 0.3
 
 
 def _claimed_heading(member: Block, body_size: float) -> bool:

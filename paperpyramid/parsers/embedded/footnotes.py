@@ -17,12 +17,18 @@ the page before and cut there mid-sentence. Such blocks are set aside (``kind = 
 go with the notes (:mod:`.notes`), no word lost, and the paragraph they cut is joined again where
 it was cut (:func:`~.assembly.merge_continuations`). It runs once the front matter is read, so
 that a title page's notes (authors' marks, affiliations) are read where they were before.
+
+A table at the foot of a page claims the small print under it, the page's footnotes as well as its
+own notes (:func:`~.assembly._table_note`). A claimed block at the foot whose mark the page's text
+outside the table carries (or that a footnote rule heads), and the table's caption and cells do
+not, is the page's note, not the table's: it is set aside as the others are.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import cast
 
 from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, Block, is_reference_heading
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
@@ -64,18 +70,24 @@ def set_footnotes_apart(
         by_page.setdefault(block.page, []).append(block)
     notes = _Notes()
     listed = False
+    claimed = _claimed_by(blocks)
     for page, on_page in sorted(by_page.items()):
         carried = _Carried(on_page, body_size, page, rules)
         for block in on_page:
             if block.kind == "heading":  # an appendix's numbered heading ends the list
                 listed = is_reference_heading(block.title.lower().strip()) or (listed and block.number is None)
             # a note's first line in small capitals may be set aside as small print already, its rest not
-            if listed or block.kind not in ("paragraph", "aside") or not _small(block, body_size):
+            if listed or block.kind not in ("paragraph", "aside", "table_part") or not _small(block, body_size):
                 continue
             if not _at_foot(block, on_page, heights[page], body_size):
                 continue
             if not _at_left_edge(block, on_page, body_size):
                 continue  # a formula's index or a figure's label at the foot, not a note's first line
+            if block.kind == "table_part":
+                pieces = _table_pieces(block, *claimed[id(block)]) if id(block) in claimed else []
+                if _pages_note(block, on_page, carried, pieces, body_size):
+                    block.kind = "aside"
+                continue
             number = notes.opens(block, on_page, carried, body_size)
             if number is None:
                 continue
@@ -111,6 +123,57 @@ class _Notes:
         # numbered line is too, and its number is no mark the body carries)
         turn = 0 < self.last < number <= self.last + _NEXT
         return number if turn and (not _listing(block) or _ADDRESS.search(mark.string, mark.end())) else None
+
+
+def _claimed_by(blocks: list[Block]) -> dict[int, tuple[Block, list[Block]]]:
+    """The caption of the table that claimed each block, and the blocks it claimed, by the
+    claimed block's id."""
+    claimed: dict[int, tuple[Block, list[Block]]] = {}
+    for caption in blocks:
+        members = [blocks[member] for member in cast("list[int]", caption.extra.get("members") or [])]
+        if caption.kind == "caption" and members:
+            claimed.update((id(member), (caption, members)) for member in members)
+    return claimed
+
+
+def _table_pieces(block: Block, caption: Block, members: list[Block]) -> list[str]:
+    """The texts of the table that claimed ``block``: its caption and its cells, or, where the
+    engine read no cells, the lines of the other blocks it claimed."""
+    found = cast("list[list[str]] | None", caption.extra.get("found"))
+    if found:
+        return [caption.text, *(cell for row in found for cell in row)]
+    return [caption.text, *(line.text for member in members if member is not block for line in member.lines)]
+
+
+def _pages_note(block: Block, on_page: list[Block], carried: _Carried, pieces: list[str], body_size: float) -> bool:
+    """Whether small print a table claimed at the page's foot is the page's footnote: it opens with
+    a number or a sign that the table's caption and cells (``pieces``) do not carry, and that the
+    page's text outside the table does (or a footnote rule heads it). A table's own note refers to
+    its cells or caption ("Base Model¹" over "¹ For each dataset, …")."""
+    mark = _opening(block, on_page)
+    if mark is None or mark["letter"] or _listing(block) or _table_carries(mark, pieces):
+        return False
+    shown = mark["sign"] in carried.outside if mark["sign"] else _carries(carried.outside, int(mark["number"]))
+    return shown or carried.ruled(block, body_size)
+
+
+def opens_with_table_mark(block: Block, pieces: list[str]) -> bool:
+    """Whether ``block`` opens with a number or a sign that a table's caption and cells
+    (``pieces``) carry: it is that table's note."""
+    mark = _opening(block, [])
+    return mark is not None and not mark["letter"] and _table_carries(mark, pieces)
+
+
+def _table_carries(mark: re.Match[str], pieces: list[str]) -> bool:
+    """Whether a table's caption and cells carry a note's number or sign: glued to a word, alone
+    or in a list of marks ("\\‘o1,3"), or read as a word of its own at a cell's end
+    ("\\G{⟨letter⟩} 1")."""
+    table = " ".join(pieces)
+    if mark["sign"]:
+        return mark["sign"] in table
+    number = int(mark["number"])
+    listed = re.search(rf"[^\W\d_](?:\d{{1,3}},)*{number}(?!\d)", table)
+    return bool(listed) or _carries(table, number) or any(re.search(rf"[^\d\s.,] {number}$", piece) for piece in pieces)
 
 
 def _opening(block: Block, on_page: list[Block]) -> re.Match[str] | None:
@@ -206,6 +269,7 @@ class _Carried:
     def __init__(self, on_page: list[Block], body_size: float, page: int, read_rules: Callable[[int], list[Box]] | None) -> None:
         self.on_page, self.body_size, self.page = on_page, body_size, page
         self._text: str | None = None
+        self._outside: str | None = None
         self._read_rules = read_rules
         self._rules: list[Box] | None = None
 
@@ -230,6 +294,13 @@ class _Carried:
         if self._text is None:
             self._text = _body_text(self.on_page, self.body_size)
         return self._text
+
+    @property
+    def outside(self) -> str:
+        """The page's body text outside its tables' captions and cells."""
+        if self._outside is None:
+            self._outside = _body_text([block for block in self.on_page if block.kind not in ("caption", "table_part")], self.body_size)
+        return self._outside
 
 
 def _body_text(on_page: list[Block], body_size: float) -> str:

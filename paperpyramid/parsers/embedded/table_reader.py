@@ -127,6 +127,7 @@ def add_parts(document: Document, captions: Sequence[Block]) -> None:
             continue
         position = document.tables.index(first)
         rendered = next((block for section in document.sections for block in section.blocks if _renders(block, first)), None)
+        notes = _notes_under(rendered, first) if rendered is not None else ""
         caption_text = first.caption
         tables = []
         for part in stacked:
@@ -143,6 +144,8 @@ def add_parts(document: Document, captions: Sequence[Block]) -> None:
         section.blocks[at + 1 : at + 1] = [
             DocBlock(text=table.caption + "\n\n" + table.markdown, page=table.page, kind="table", bbox=table.bbox) for table in tables[1:]
         ]
+        if notes:  # the notes under the stack go under its last part
+            section.blocks[at + len(tables) - 1].text += "\n\n" + notes
         # the part's rows its caption's table did not hold were left as text: now a part holds them
         section.blocks = [block for block in section.blocks if not any(_part_holds(table, block) for table in tables[1:])]
 
@@ -161,33 +164,59 @@ def _renders(block: DocBlock, table: Table) -> bool:
 
 
 _CONTINUED = re.compile(r"\(?\bcontinued\b|\bcont(?:'d|\.)", re.IGNORECASE)
+#: a line that only says a table goes on over the page: "(Continued)", "(continued on next page)",
+#: "Table 1 continued on next page", "Continued on the following page", "(…continued)"
+_CONTINUATION_MARK = re.compile(
+    r"^[(\[]?\s*(?:tab(?:le|\.)\s*[\w.]+\s*)?(?:\.\.\.|…)?\s*(?:continued|cont(?:'d|\.)|continues)"
+    r"(?:\s+(?:on|from)\s+(?:the\s+)?(?:next|following|previous|preceding)\s+page)?\s*(?:\.\.\.|…)?\s*[)\]]?\.?$",
+    re.IGNORECASE,
+)
+
+
+def continuation_mark(text: str) -> bool:
+    """Whether ``text`` only says that a table goes on over or from another page: furniture of the
+    page's layout, neither the table's note nor a paragraph."""
+    return bool(_CONTINUATION_MARK.match(" ".join(text.split())))
 
 
 def join_continued(document: Document) -> None:
     """One table for a table printed over two pages or columns: a table with the label of the one
-    before it, on the same page or the next ("Table 4 … (Continued)"), or a table without a
-    caption at the top of the next page that opens with the header of the one before it, adds
-    its rows to it (the header rows it repeats are dropped), and its block leaves its section;
-    the first part's block holds the whole table."""
+    before it, on the same page as its last part or the next ("Table 4 … (Continued)"), or a table
+    without a caption at the top of the next page that opens with the header of the one before
+    it, adds its rows to it (the header rows it repeats are dropped), and its block leaves its
+    section; the first part's block holds the whole table, with the notes under each part."""
     kept: list[Table] = []
+    reached: dict[int, int] = {}  # the page of the last part joined to a table, by the table's id
     for table in document.tables:
         first = kept[-1] if kept else None
+        last = reached.get(id(first), first.page) if first is not None else 0
         reach = 2 if _CONTINUED.search(table.caption) else 1  # a page of rows without a caption may lie between
-        labelled = first is not None and bool(table.label) and table.label == first.label and first.page <= table.page <= first.page + reach
-        repeated = first is not None and not table.label and table.page == first.page + 1 and _repeats_header(first.cells, table.cells) > 0
+        labelled = first is not None and bool(table.label) and table.label == first.label and last <= table.page <= last + reach
+        repeated = first is not None and not table.label and table.page == last + 1 and _repeats_header(first.cells, table.cells) > 0
         if first is None or not (labelled or repeated) or not table.cells:
             kept.append(table)
             continue
-        rows = table.cells[_repeats_header(first.cells, table.cells) :]
-        first.cells = first.cells + rows
+        rendered = [(block, part) for part in (first, table) for block in _renderings(document, part)]
+        notes = [note for block, part in rendered if (note := _notes_under(block, part))]
+        first.cells = first.cells + table.cells[_repeats_header(first.cells, table.cells) :]
+        reached[id(first)] = table.page
+        for block, part in rendered:
+            if part is first:
+                block.text = "\n\n".join([first.caption, first.markdown, *notes])
         for section in document.sections:
-            section.blocks = [
-                block for block in section.blocks if not (block.kind == "table" and block.page == table.page and block.bbox == table.bbox)
-            ]
-            for block in section.blocks:
-                if block.kind == "table" and block.page == first.page and block.bbox == first.bbox:
-                    block.text = first.caption + "\n\n" + first.markdown
+            section.blocks = [block for block in section.blocks if not _renders(block, table)]
     document.tables = kept
+
+
+def _renderings(document: Document, table: Table) -> list[DocBlock]:
+    return [block for section in document.sections for block in section.blocks if _renders(block, table)]
+
+
+def _notes_under(block: DocBlock, table: Table) -> str:
+    """The notes a table's block holds under its caption and cells (see
+    :func:`~.assembly._add_table`)."""
+    head = "\n\n".join(part for part in (table.caption, table.markdown if table.cells else "") if part)
+    return block.text[len(head) :].strip() if block.text.startswith(head) else ""
 
 
 def _repeats_header(header: list[list[str]], cells: list[list[str]]) -> int:
