@@ -178,7 +178,7 @@ def test_a_cue_with_no_address_under_it_leaves_the_next_foot_block_to_be_read() 
         _block(["Correspondence to: the first author, by post or e-mail."], 320, 690, 7),
         _block(["* Correspondence: anna.berg@example.org", "Department of Physics, Lund University, Lund, Sweden"], 72, 700, 7),
     ]
-    assert affiliations_elsewhere(blocks, 0) == {None: "Department of Physics, Lund University, Lund, Sweden"}
+    assert affiliations_elsewhere(blocks, 0, 10.0, 792.0) == {None: "Department of Physics, Lund University, Lund, Sweden"}
 
 
 def test_an_address_number_opens_no_entry() -> None:
@@ -207,4 +207,45 @@ def test_a_foot_note_wrapping_at_the_word_correspondence_is_no_cue() -> None:
             7,
         ),
     ]
-    assert affiliations_elsewhere(blocks, 0) == {}
+    assert affiliations_elsewhere(blocks, 0, 10.0, 792.0) == {}
+
+
+def test_a_foot_in_the_bodys_size_is_read_below_the_pages_middle_whatever_the_text_above() -> None:
+    # a title page set low under a masthead with no text, its affiliation under the correspondence line in the
+    # body's size just under the page's middle, the licence at the page's foot: low on the page, not in the text
+    blocks = [
+        _block([TITLE], 72, 300, 17),
+        _block(BODY[:2], 72, 330, 10),
+        _block(["* Correspondence: anna.berg@example.org", "Department of Physics, Lund University, Lund, Sweden"], 72, 420, 10),
+        _block([LICENCE], 72, 750, 7),
+    ]
+    assert affiliations_elsewhere(blocks, 0, 10.0, 792.0) == {None: "Department of Physics, Lund University, Lund, Sweden"}
+
+
+def test_the_foots_notes_numbered_as_the_names_marks_give_the_places() -> None:
+    # elsarticle's \fntext: the corresponding author's note, the e-mail, then each place numbered, glued to its number,
+    # an e-mail after the last on its line; the journal's line a gap below is no place's
+    foot = [
+        "Email address: anna.berg@example.org (Anna Berg)",
+        "1Department of Physics, Lund University, Professorsgatan 1, 22100 Lund, Sweden",
+        "2Institute of Chemistry, University of Oslo, Blindern, 0315 Oslo,",
+        "Norway. E-mail: carl.dahl@example.org",
+    ]
+    blocks = [
+        _block([TITLE], 72, 80, 17),
+        _block(BODY * 3, 72, 200, 10),
+        _block(["∗Corresponding author"], 80, 600, 7),
+        _block(foot, 72, 610, 7),
+        _block(["Preprint submitted to Journal of Hydrology"], 72, 700, 7),
+    ]
+    assert affiliations_elsewhere(blocks, 0, 10.0, 792.0) == {
+        "1": "Department of Physics, Lund University, Professorsgatan 1, 22100 Lund, Sweden",
+        "2": "Institute of Chemistry, University of Oslo, Blindern, 0315 Oslo, Norway",
+    }
+
+
+def test_numbered_notes_that_are_not_places_give_none() -> None:
+    # a title's notes on funding and on a talk: no institution with its address
+    foot = ["1 Supported by the Research Council under grant 1234.", "2 Presented at the Nordic Hydrology Meeting."]
+    blocks = [_block([TITLE], 72, 80, 17), _block(BODY * 3, 72, 200, 10), _block(foot, 72, 690, 7)]
+    assert affiliations_elsewhere(blocks, 0, 10.0, 792.0) == {}

@@ -9,7 +9,8 @@ in one block) is no address. An affiliation starts at its number or mark, printe
 it ("1 Bioinformatics and ...", "2. Center for ...", "(2) Center for ...", "2Boston University"
 with the number glued to the first word, or a superscript set apart as its own tiny block just
 left of the line); lines without one continue it. Each author's marks are the digits and
-symbols printed right after the name ("O'Connell1,2", "De Marchis1,2,3*", "Wimmer(1,2)∗").
+symbols printed right after the name ("O'Connell1,2", "De Marchis1,2,3*", "Wimmer(1,2)∗"),
+or set apart on the names' row by the text layer, one block of marks to each name in turn.
 Without numbering, names and addresses set in turn give each author the address under the
 name, in its column (:func:`_in_turn`), and a line that opens with an author's name gives that
 author the address after it (:func:`_opening_names`: "Andrew Baumann, Microsoft Research");
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from paperpyramid.dates import date_alone
 from paperpyramid.document import Author
@@ -43,11 +44,12 @@ _INSTITUTION = re.compile(
     r"corporation|clinic|ministry|group|research|council|foundation|inc\b|ltd\b|gmbh)",
     re.I,
 )
-# where the affiliations end: correspondence, e-mail, dates, editor, licence, keywords, a document's version ("v1.1.0",
-# "This version was compiled on …"), Elsevier's article-info box and its letterspaced "A B S T R A C T"
+# where the affiliations end: correspondence, e-mail, dates, editor, licence, keywords, a document's version
+# ("v1.1.0", F1000Research's "v2", "This version was compiled on …"), Elsevier's article-info box and its
+# letterspaced "A B S T R A C T"
 _END = re.compile(
     r"^\s*\(?(\*|✉|correspond|received|accepted|published|submitted|academic editor|edited by|editor\b|copyright|©|"
-    r"citation|open access|key ?words|how to cite|first published|abstract|summary|background|v(?:ersion)?\s?\d+(?:\.\d+)+\s*$"
+    r"citation|open access|key ?words|how to cite|first published|abstract|summary|background|v(?:ersion)?\s?\d+(?:\.\d+)*\s*$"
     r"|this version\b|article info\b|a b s t r a c t\b)",
     re.I,
 )
@@ -57,6 +59,8 @@ _SYMBOLS = "*†‡§¶#∗♦♣♠♢♡♥◇⋆+"
 # an affiliation's mark where it starts: "1 Bioinformatics", "2. Center", "†Allen", "αAllen"
 _START = re.compile(rf"(?:^|(?<=[\s,;]))(?P<mark>\d{{1,2}}(?=\.?\s)|[{_SYMBOLS}]|[α-ω](?=[A-Z]))\.?\s*(?=[A-Z])")
 _MARK_BLOCK = re.compile(rf"^\s*(\d{{1,2}}|[{_SYMBOLS}a-h])\s*$")
+# the marks of one name, set apart from it: "1", "1,2", "2*"
+_MARKS_APART = re.compile(rf"^\s*[\d{_SYMBOLS}](?:[\d,{_SYMBOLS}\s]*[\d{_SYMBOLS}])?\s*$")
 # a line's number glued to the place's first word by the text layer ("2Boston University", an acronym
 # too: "3AAS Journals"), or in brackets ("(2) MC-Health"): read as "2 Boston University"
 _LINE_MARK = re.compile(r"^(?:(\d{1,2})(?=[A-Z][A-Za-z])|\((\d{1,2})\)\s*)")
@@ -65,15 +69,20 @@ _AUTHOR_MARKS = rf"[\d,(){_SYMBOLS}α-ω]"  # in brackets too: "Wimmer(1,2)∗"
 _NAMES = re.compile(rf"\s(?=(?:[A-Z](?:[a-z][\w’'-]*|\.)\s+){{1,3}}[A-Z][\w’'-]*[a-z][α-ω{_SYMBOLS}\d])")
 
 
-def attach_affiliations(authors: Sequence[Author], blocks: list[Block], title_end: int) -> None:
-    """Set ``author.affiliation`` from the title page's affiliation lines (see the module)."""
+def attach_affiliations(
+    authors: Sequence[Author], blocks: list[Block], title_end: int, body_size: float, page_heights: Mapping[int, float]
+) -> None:
+    """Set ``author.affiliation`` from the title page's affiliation lines (see the module); where
+    it has none, from those printed elsewhere, read with the body's size and the pages' heights
+    by their number (:func:`.affiliations_elsewhere.affiliations_elsewhere`)."""
     if not authors or title_end < 0:
         return
     keys = "".join(sorted(letter_keys(blocks, title_end)))
     entries, zone, owned = _entries(blocks, title_end, {author.name for author in authors}, keys)
     attach_emails(authors, blocks, title_end, zone)
     elsewhere = not entries
-    entries = entries or affiliations_elsewhere(blocks, title_end)  # none under the names: BMC's and Springer's
+    page_height = page_heights[blocks[title_end].page]
+    entries = entries or affiliations_elsewhere(blocks, title_end, body_size, page_height)  # none under the names: BMC's and Springer's
     if not entries:
         return
     if list(entries) == [None]:
@@ -97,6 +106,9 @@ def attach_affiliations(authors: Sequence[Author], blocks: list[Block], title_en
 _EMAIL = re.compile(
     r"\{(?P<group>[\w.+-]+(?:\s*[,;|]\s*[\w.+-]+)+)\}\s?@\s?(?P<domain>[\w-]+(?:\.[\w-]+)+)|(?<![\w.+-])\d?(?P<one>[A-Za-z_][\w.+-]*@[\w-]+(?:\.[\w-]+)+)"
 )
+#: the most characters between a corresponding author's label and the address it gives ("∗Corresponding
+#: author. Tel.: +1 555 0100; fax: … E-mail address: …")
+_CONTACT_SPAN = 160
 # the owner named in brackets after an address: "(Alina G. Meresescu)", "(M.-S.H.)"
 _OWNER = re.compile(r"\s?\((?P<owner>[^()@]{2,60})\)")
 
@@ -106,8 +118,9 @@ def attach_emails(authors: Sequence[Author], blocks: list[Block], title_end: int
     named in brackets after it, or whose name or initials its local part spells
     ("meresescu", "jsmith", "a.berg"); a braced group's in order where it holds one per author
     and names nobody else; a corresponding author's line with one address, under names of
-    which one alone is starred, to that author. Nothing where the owner is unsure (two
-    authors match, or none)."""
+    which one alone is starred, to that author, where the address follows the line's label
+    closely (:data:`_CONTACT_SPAN`; not a publisher's "journals.permissions@…" in the page's
+    licence). Nothing where the owner is unsure (two authors match, or none)."""
     if not authors or title_end < 0:
         return
     page = blocks[title_end].page
@@ -135,7 +148,8 @@ def attach_emails(authors: Sequence[Author], blocks: list[Block], title_end: int
         elif address not in given.values():
             given.setdefault(owner, address)
     starred = [index for index, author in enumerate(authors) if set(_marks_of(author.name, zone)) & {"*", "∗"}]
-    if len(loose) == 1 and not given and len(starred) == 1 and re.search(r"correspond|[*∗]", text, re.I):
+    labelled = len(loose) == 1 and re.search(rf"(?:correspond|[*∗]).{{0,{_CONTACT_SPAN}}}{re.escape(loose[0])}", text, re.I | re.S)
+    if labelled and not given and len(starred) == 1:
         given[starred[0]] = loose[0]
     for index, address in given.items():
         authors[index].email = authors[index].email or address
@@ -214,8 +228,11 @@ def _entries(blocks: list[Block], title_end: int, names: set[str], keys: str) ->
     placed: list[tuple[Line, str]] = []  # the address lines, with their text
     led: dict[str, list[str]] = {}  # each author's address lines, where a line opens with the author's name
     owners: list[str] = []  # the names that opened the last such line
+    apart: list[Block] = []  # marks put back after the names they follow (:func:`_marks_set_apart`)
     for block in page_blocks:
         text = block.text.strip()
+        if any(block is mark for mark in apart):
+            continue
         if block.kind == "title" or _MARK_BLOCK.match(text):
             if not stream and _MARK_BLOCK.match(text):
                 zone.append(text)  # a name's mark set apart: "Zejiang Shen" "1"
@@ -232,7 +249,9 @@ def _entries(blocks: list[Block], title_end: int, names: set[str], keys: str) ->
             # byline, whatever its roles say (cas-dc: "Sir J.K. Krishnana,c,∗,1 (Researcher), Han Thaneb,d, …")
             byline = keyed is not None and not keyed.match(text) and sum(name in text for name in names) >= 2
             if byline or not (_INSTITUTION.search(text) or _START.match(text) or (keyed and keyed.match(text))):
-                zone.append(text)
+                marked, found = _marks_set_apart(block, page_blocks)
+                zone.append(marked)
+                apart += found
                 named += [(line, split_names(line.text)) for line in block.lines if _names_line(line.text, names)]
                 if len(zone) > 12:
                     return {}, "", {}
@@ -266,6 +285,35 @@ def _entries(blocks: list[Block], title_end: int, names: set[str], keys: str) ->
     if names <= set(led):  # every author's name opens the address lines that follow it
         return _split(" ".join(stream), keys), " ".join(zone), {name: " ".join(lines).strip(" ,;") for name, lines in led.items()}
     return _split(" ".join(stream), keys), " ".join(zone), _in_turn(named, placed, names)
+
+
+def _marks_set_apart(block: Block, page_blocks: list[Block]) -> tuple[str, list[Block]]:
+    """The text of a block of names with the marks that the text layer set apart on a line's row,
+    as blocks of their own, put back after the names in turn (F1000Research's "Bryan S. Frazier ,
+    William B. Driggers III" with a "1" and a "2" over the gaps before the commas), where the row
+    holds as many as the line names; and those blocks. Else the block's text, and none."""
+    texts: list[str] = []
+    found: list[Block] = []
+    for line in block.lines:
+        row = sorted(
+            (
+                other
+                for other in page_blocks
+                if other is not block
+                and _MARKS_APART.match(other.text)
+                and abs(other.top - line.top) < 0.5 * line.height
+                and line.x0 < other.x0
+                and other.x1 <= line.x1 + 1
+            ),
+            key=lambda other: other.x0,
+        )
+        people = split_names(line.text)
+        if row and len(row) == len(people):
+            texts.append(", ".join(f"{person}{''.join(mark.text.split())}" for person, mark in zip(people, row, strict=True)))
+            found += row
+        else:
+            texts.append(line.text)
+    return (" ".join(texts), found) if found else (block.text.strip(), [])
 
 
 def _prose(text: str) -> bool:
@@ -360,10 +408,15 @@ def _split(text: str, keys: str) -> dict[str | None, str]:
 
 
 def _marks_of(name: str, zone: str) -> list[str]:
-    """The marks printed right after ``name`` in the author zone ("Webb1", "O'Connell1,2")."""
-    surname = name.split()[-1]
-    match = re.search(rf"{re.escape(surname)}\s*(?P<marks>{_AUTHOR_MARKS}+)", zone, re.I)
-    return re.findall(rf"\d{{1,2}}|[{_SYMBOLS}α-ω]", match.group("marks")) if match else []
+    """The marks printed right after ``name`` in the author zone ("Webb1", "O'Connell1,2"): after
+    the whole name where the zone prints it, as co-authors of one surname need ("Gabriel M.
+    Leal1,2, Walter S. Leal1"), else after the surname; past an ORCID badge set as text
+    between them ("Da-zhuo ShiID1,2*", "Anna Berg iD 1")."""
+    for written in (name, name.split()[-1]):
+        match = re.search(rf"{re.escape(written)}(?:\s?iD)?\s*(?P<marks>{_AUTHOR_MARKS}+)", zone, re.I)
+        if match:
+            return re.findall(rf"\d{{1,2}}|[{_SYMBOLS}α-ω]", match.group("marks"))
+    return []
 
 
 def _letters_of(name: str, zone: str, keys: str) -> list[str]:

@@ -8,20 +8,21 @@ names' marks are ("Author details" / "1 Institute of Chemistry, …" / "2 Depart
 information is available at the end of the article"). A single affiliation goes to the foot,
 under the correspondence line ("* Correspondence: a@b.org" / "Department of Plant Biology, …"),
 or, in Springer's journals, under the names repeated there ("H. K. Patel · R. S. Fougat (&)" /
-"Department of …" / "e-mail: …"); Nature's journals set them, numbered as the names' marks or one,
-in the foot over "Correspondence and requests for materials should be addressed to …". :func:`affiliations_elsewhere` reads the list first, then the
-foot; :mod:`.affiliations` asks here only where the title page gives none, and gives these to
-the authors by their marks as it gives the title page's.
+"Department of …" / "e-mail: …"); Nature's journals set them, numbered as the names' marks or
+one, in the foot over "Correspondence and requests for materials should be addressed to …";
+elsarticle's preprints set them as the foot's notes, numbered as the names' marks ("1GEOPS,
+Univ. Paris-Sud, …, 91405 Orsay, France" / "2L2S, …"). :func:`affiliations_elsewhere` reads
+the list first, then the foot; :mod:`.affiliations` asks here only where the title page gives
+none, and gives these to the authors by their marks as it gives the title page's.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.institutions import AFFILIATION, INSTITUTION
+from paperpyramid.parsers.embedded.institutions import ADDRESS, AFFILIATION, INSTITUTION
 from paperpyramid.parsers.embedded.layout import Line
 
 _DETAILS = re.compile(r"^\s*author details\s*$", re.I)
@@ -41,15 +42,20 @@ _AFTER = re.compile(r"^\s*(?:(?:received|accepted|published|references|full list
 _NUMBER = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.?\s*(?=[A-Z])")
 # the words an address's number follows ("No. 3 Xueyuan Road", "Room 2 Building B"): no entry's number
 _ADDRESS_WORD = re.compile(r"(?:^|\s)(?:No|Nr|Nos|Room|Rm|Building|Bldg|Floor|Box|Suite|Unit|Block|Level|Gate)\.?\s$", re.I)
+# an e-mail address's label on a note's line: "E-mail:", "Email address:"
+_EMAIL_LABEL = re.compile(r"\s*\be-?mail(?: address(?:es)?)?\s*:", re.I)
+# the first of a foot's numbered notes: "1GEOPS, …", "1 Department of …"
+_FIRST_NOTE = re.compile(r"^\s*1\.?\s*(?=[A-Z])")
 #: how many blocks after the list's head or the correspondence line are read: the text layer cuts an
 #: entry into pieces where its mark is set apart ("Zhejiang, China. 2" / "Physical Health …")
 _SPAN = 12
 
 
-def affiliations_elsewhere(blocks: list[Block], title_end: int) -> dict[str | None, str]:
+def affiliations_elsewhere(blocks: list[Block], title_end: int, body_size: float, page_height: float) -> dict[str | None, str]:
     """The affiliations by their number (``None``: unnumbered) from the "Author details" list,
-    else the single one in the title page's foot; empty where neither is printed."""
-    return _author_details(blocks) or _foot(blocks, title_end)
+    else the single one in the title page's foot, read with the body's size and the title page's
+    height (:func:`_foot`); empty where neither is printed."""
+    return _author_details(blocks) or _foot(blocks, title_end, body_size, page_height)
 
 
 def _author_details(blocks: list[Block]) -> dict[str | None, str]:
@@ -62,29 +68,32 @@ def _author_details(blocks: list[Block]) -> dict[str | None, str]:
     return {}
 
 
-def _foot(blocks: list[Block], title_end: int) -> dict[str | None, str]:
+def _foot(blocks: list[Block], title_end: int, body_size: float, page_height: float) -> dict[str | None, str]:
     """The affiliations in the title page's foot: those over Nature's "Correspondence and
-    requests for materials …", numbered or one (:func:`_numbered`); else the one under the
-    correspondence line (or Springer's names with the corresponding author's mark): the lines
-    from the first that names an institution (:data:`.institutions.AFFILIATION`,
-    :data:`.institutions.INSTITUTION`), past a note on equal contributions, up to an e-mail
-    address, the licence or the pointer to the full list. Only blocks set smaller than the body
-    or in the page's lower half are read (a body sentence's "Correspondence to the editors …" is
-    no foot's), and a cue with no institution under it leaves the next block to be read."""
+    requests for materials …", numbered or one (:func:`_numbered`); those set as numbered
+    notes (:func:`_numbered_notes`); else the one under the correspondence line (or Springer's
+    names with the corresponding author's mark): the lines from the first that names an
+    institution (:data:`.institutions.AFFILIATION`, :data:`.institutions.INSTITUTION`), past a
+    note on equal contributions, up to an e-mail address, the licence or the pointer to the
+    full list. Only blocks set smaller than the body (``body_size``) or in the lower half of
+    the page (``page_height`` high, whatever text it holds) are read (a body sentence's
+    "Correspondence to the editors …" is no foot's), and a cue with no institution under it
+    leaves the next block to be read."""
     if title_end < 0:
         return {}
     page = blocks[title_end].page
-    body = _body_size(blocks)
-    below = _page_middle(blocks, page)
     for index in range(title_end + 1, len(blocks)):
         if blocks[index].page != page:
             break
-        if blocks[index].size >= body - 0.5 and blocks[index].top < below:
+        if blocks[index].size >= body_size - 0.5 and blocks[index].top < page_height / 2:
             continue  # the body's text: the foot is set smaller, or low on the page
         over = _REQUESTS.split(blk.join_lines([line.text for line in blocks[index].lines]), maxsplit=1)
         if len(over) == 2 and over[0].strip():
             return _numbered(over[0])  # Nature's: the affiliations, then where to write
         lines = _column_lines(blocks, index)
+        notes = _numbered_notes(lines, len(blocks[index].lines))
+        if notes:
+            return notes
         cue = next((i for i, line in enumerate(lines) if _CUE.search(line.text)), None)
         if cue is None or cue >= len(blocks[index].lines):
             continue  # the cue only in a later block: read from there
@@ -102,19 +111,30 @@ def _foot(blocks: list[Block], title_end: int) -> dict[str | None, str]:
     return {}
 
 
-def _body_size(blocks: list[Block]) -> float:
-    """The size most of the blocks' characters are set in: the body's."""
-    weights: Counter[float] = Counter()
-    for block in blocks:
-        for line in block.lines:
-            weights[round(line.size * 2) / 2] += len(line.text)
-    return weights.most_common(1)[0][0] if weights else 0.0
-
-
-def _page_middle(blocks: list[Block], page: int) -> float:
-    """Halfway down the text of ``page``: a block under it is in the page's lower part."""
-    lines = [line for block in blocks if block.page == page for line in block.lines]
-    return (min(line.top for line in lines) + max(line.bottom for line in lines)) / 2
+def _numbered_notes(lines: list[Line], own: int) -> dict[str | None, str]:
+    """The affiliations a title page's foot sets as notes numbered as the names' marks
+    (elsarticle's ``\\fntext``: "1GEOPS, Univ. Paris-Sud, …, 91405 Orsay, France" / "2L2S, …"):
+    from the line that opens with the number 1, among the block's ``own`` first lines, up to an
+    e-mail address, the dates, the licence or a gap of a line, a line's e-mail label and what
+    follows it left out ("…, Portland, OR 97203. E-mail: …"); each entry an institution with
+    its address (:data:`.institutions.ADDRESS`), else none (a note on funding, on the title)."""
+    first = next((i for i, line in enumerate(lines[:own]) if _FIRST_NOTE.match(line.text)), None)
+    if first is None:
+        return {}
+    texts: list[str] = []
+    for index in range(first, len(lines)):
+        if index > first and lines[index].top - lines[index - 1].bottom > lines[index].height:
+            break  # a gap: past the notes (elsarticle's "Preprint submitted to …")
+        text = _EMAIL_LABEL.split(lines[index].text, maxsplit=1)[0]
+        if _AFTER.search(text):
+            break
+        texts.append(text)
+    entries = _numbered(blk.join_lines(texts))
+    if None in entries or not all(
+        (AFFILIATION.search(entry) or INSTITUTION.search(entry)) and ADDRESS.search(entry) for entry in entries.values()
+    ):
+        return {}
+    return entries
 
 
 def _column_lines(blocks: list[Block], index: int) -> list[Line]:

@@ -371,7 +371,8 @@ def _build_document(
     for index in title_blocks:
         blocks[index].kind = "title"
     document.authors = fm.find_authors(blocks, title_blocks[-1] if title_blocks else -1, metadata)
-    attach_affiliations(document.authors, blocks, title_blocks[-1] if title_blocks else -1)
+    heights = {page.number: page.height for page in pages}
+    attach_affiliations(document.authors, blocks, title_blocks[-1] if title_blocks else -1, body_size, heights)
     _demote_front_matter(blocks)
     _fold_abstract_labels(blocks)
     blk.join_appendix_labels(blocks)
