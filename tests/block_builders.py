@@ -1,5 +1,6 @@
 """Lines and blocks as the embedded parser's layout step hands them on, laid out by hand for the
-tests of the steps that read them (headings, the outline, contents, reference lists, labels).
+tests of the steps that read them (headings, the outline, contents, reference lists, labels,
+footnotes, the blocks a caption claims).
 
 A test file makes one :class:`Stack`, its page and body type (``Stack(size=9.4, font="CMR10")``),
 and a test names only what its case is about: the text, the kind, a size or face apart from the
@@ -57,7 +58,9 @@ class LineSetting(TypedDict, total=False):
 class Stack:
     """Lines set one under another down a page, ``step`` points apart from ``top``, in one type
     unless a call names another. A line is as tall as its size, or ``height`` where that is set;
-    ``heading`` reads a heading block's number and title from its text."""
+    it ends at ``x1``, or, where ``width`` is set, as far right of its start as ``width`` gives for
+    its text. A block's first line is set in by ``indent``; ``heading`` reads a heading block's
+    number and title from its text."""
 
     top: float = 60.0
     step: float = 20.0
@@ -68,6 +71,8 @@ class Stack:
     font: str = ""
     height: float | None = None
     heading: Callable[[str], tuple[str | None, str]] = untitled
+    width: Callable[[str], float] | None = None
+    indent: float = 0
     _tops: Iterator[float] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -77,12 +82,13 @@ class Stack:
         """One line at ``top``, or under the last one the stack set where ``top`` is None."""
         top = next(self._tops) if top is None else top
         size = setting.get("size", self.size)
+        x0 = setting.get("x0", self.x0)
         return Line(
             text=text,
             page=setting.get("page", self.page),
-            x0=setting.get("x0", self.x0),
+            x0=x0,
             top=top,
-            x1=setting.get("x1", self.x1),
+            x1=setting.get("x1", self.x1 if self.width is None else x0 + self.width(text)),
             bottom=top + (size if self.height is None else self.height),
             size=size,
             bold=setting.get("bold", False),
@@ -111,6 +117,7 @@ class Stack:
         texts = [text] * lines if isinstance(text, str) else list(text)
         tops = self._tops if top is None else itertools.count(top, self.step)
         rows = [self.line(row, next(tops), **setting) for row in texts]
+        rows[0].x0 += self.indent
         return self._titled(Block(lines=rows, kind=kind), texts[0], number, title, level)
 
     def block_of(self, lines: list[Line], kind: str = "paragraph") -> Block:

@@ -6,35 +6,26 @@ from __future__ import annotations
 from pathlib import Path
 
 from benchmarks.synthetic.canvas import Canvas
-from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.footnotes import set_footnotes_apart
-from paperpyramid.parsers.embedded.layout import Line
-from tests.test_footnotes import BODY, CUT, GOES_ON, LEFT, MARKED, NOTE, NOTE_TEXT, _column, _page, _paragraphs, _parse
+from tests.block_builders import Stack
+from tests.test_footnotes import BODY, BODY_LINES, CUT, GOES_ON, LEFT, MARKED, NOTE, NOTE_TEXT, _column, _page, _paragraphs, _parse
 
-BODY_LINES = ["The corpus holds papers of many fields, from physics to medicine,", "and the links between them, as the next section shows"]
-
-
-def _block(texts: list[str], size: float, top: float, x0: float = 72.0, page: int = 1) -> Block:
-    lines = [
-        Line(text, page, x0, top + n * size * 1.2, x0 + 218, top + n * size * 1.2 + size, size, False, False, "Times-Roman")
-        for n, text in enumerate(texts)
-    ]
-    return Block(lines=lines, kind="paragraph")
+_block = Stack(step=BODY * 1.2, x1=290.0, size=BODY, font="Times-Roman").block
 
 
 def test_a_letter_mark_the_body_carries_opens_a_note() -> None:
-    body = _block([*BODY_LINES, "by J. Smith1,a) and B. Jones2,b) of the institute."], BODY, 600)
-    note = _block(["a)Electronic mail: smith@example.org"], NOTE, 730)
+    body = _block([*BODY_LINES, "by J. Smith1,a) and B. Jones2,b) of the institute."], top=600.0)
+    note = _block("a)Electronic mail: smith@example.org", top=730.0, size=NOTE)
     set_footnotes_apart([body, note], {1: 792}, BODY)
     assert note.kind == "aside"
-    listed = _block(["c) the third step of the procedure, set small"], NOTE, 730)  # a list's item: no "c)" in the body
+    listed = _block("c) the third step of the procedure, set small", top=730.0, size=NOTE)  # a list's item: no "c)" in the body
     set_footnotes_apart([body, listed], {1: 792}, BODY)
     assert listed.kind == "paragraph"
 
 
 def test_a_rule_over_a_note_stands_for_the_mark_the_text_does_not_show() -> None:
-    body = _block([*BODY_LINES, "as the corpus shows in full."], BODY, 600)
-    note = _block(["7The papers included in the corpus are a curated subset."], NOTE, 730)
+    body = _block([*BODY_LINES, "as the corpus shows in full."], top=600.0)
+    note = _block("7The papers included in the corpus are a curated subset.", top=730.0, size=NOTE)
     rule = (72.0, 724.0, 72.0 + 0.3 * 218, 724.4)
     set_footnotes_apart([body, note], {1: 792}, BODY, rules=lambda page: [])
     assert note.kind == "paragraph"

@@ -10,12 +10,10 @@ header cell taken for a running head. Words invented."""
 from __future__ import annotations
 
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_reader import claim_held
+from tests.block_builders import Stack
 
-
-def _block(text: str, top: float, kind: str = "paragraph") -> Block:
-    return Block([Line(text, 8, 72.0, top, 72.0 + 5 * len(text), top + 9.5, 9.0, False, False, "")], kind=kind)
+_block = Stack(page=8, size=9.0, height=9.5, width=lambda text: 5 * len(text)).block
 
 
 _FIRST = [["Article", "1:drop", "2:shore"], ["2005-09-21", "Rota", "Texas"], ["2005-09-23", "Rota", "Orleans"]]
@@ -24,15 +22,15 @@ _SECOND = [["Storm", "Dates", "Articles"], ["Pippa", "Sep 17-20", "6"], ["Rota",
 
 def _page() -> list[Block]:
     return [
-        _block("Article 1:drop 2:shore", 75),
-        _block("2005-09-21 Rota Texas", 87),
-        _block("2005-09-23 Rota Orleans", 97),
-        _block("Table 5: A storm table.", 120, "caption"),
-        _block("Storm Dates", 417),
-        _block("Articles", 417, "furniture"),
-        _block("Pippa Sep 17-20 6", 428),
-        _block("Rota Sep 17-26 (Texas) 566", 438),
-        _block("Table 6: Storms of the season.", 523, "caption"),
+        _block("Article 1:drop 2:shore", top=75),
+        _block("2005-09-21 Rota Texas", top=87),
+        _block("2005-09-23 Rota Orleans", top=97),
+        _block("Table 5: A storm table.", "caption", top=120),
+        _block("Storm Dates", top=417),
+        _block("Articles", "furniture", top=417),
+        _block("Pippa Sep 17-20 6", top=428),
+        _block("Rota Sep 17-26 (Texas) 566", top=438),
+        _block("Table 6: Storms of the season.", "caption", top=523),
     ]
 
 
