@@ -179,3 +179,14 @@ def test_the_corpus_articles_headings(shared_corpus: Path, pdf: str, present: st
     titles = [section.title for section in parse_pdf(shared_corpus / pdf).sections]
     assert present in titles
     assert absent is None or absent not in titles
+
+
+def test_colon_labels_that_are_the_papers_subheading_style_stay() -> None:
+    """Two or more colon-ended labels in one face are the paper's subheadings ("Study population:",
+    "Statistical analysis:" under "Methods"), not a proof's lone step label."""
+    stack = _Column(size=9.0, step=12.0, font="Times-Roman", x0=50.0, x1=290.0)
+    blocks = [stack.block("Methods", "heading", size=11.0, bold=True, font="Times-Bold")]
+    for label in ("Study population:", "Statistical analysis:"):
+        blocks += [stack.block(label, "heading", bold=True, font="Times-Bold"), stack.block(PROSE, lines=3)]
+    filter_headings(blocks, 9.0)
+    assert [block.kind for block in blocks[1::2]] == ["heading", "heading"]

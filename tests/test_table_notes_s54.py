@@ -211,3 +211,20 @@ def test_peerjs_continued_on_next_page_is_no_paragraph() -> None:
     texts = [block.text for section in document.sections for block in section.blocks if block.kind in ("paragraph", "table")]
     assert not any("continued on next page" in text for text in texts)
     assert [table.label for table in document.tables].count("2") == 1
+
+
+def test_a_tables_note_whose_mark_was_cut_off_keeps_its_mark_out_of_the_pages_notes() -> None:
+    """A table's own note ("¹ For each dataset …", its mark carried by the cell "Base Model1") whose
+    mark pdfium read as a block of its own stays the table's, and so does that mark: deciding
+    whether the note is the page's must not set the mark aside as a page note's."""
+    from paperpyramid.parsers.embedded.footnotes import _Carried, _pages_note
+    from tests.block_builders import Stack
+
+    stack = Stack(top=700.0, size=7.0)
+    note = stack.block("For each dataset we report the best run of three.", "table_part", x0=80.0, x1=300.0)
+    mark = stack.block("1", top=700.0, x0=74.0, x1=78.0, size=5.0)
+    body = Stack(top=100.0, size=10.0).block("The body cites the model 1 and goes on.", lines=4)
+    on_page = [body, note, mark]
+    carried = _Carried(on_page, 10.0, 1, None)
+    assert not _pages_note(note, on_page, carried, ["Table 1 Results", "Base Model1"], 10.0)
+    assert mark.kind == "paragraph"

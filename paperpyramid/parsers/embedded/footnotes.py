@@ -150,11 +150,14 @@ def _pages_note(block: Block, on_page: list[Block], carried: _Carried, pieces: l
     a number or a sign that the table's caption and cells (``pieces``) do not carry, and that the
     page's text outside the table does (or a footnote rule heads it). A table's own note refers to
     its cells or caption ("Base Model¹" over "¹ For each dataset, …")."""
-    mark = _opening(block, on_page)
+    mark = _opening(block, on_page, set_aside=False)
     if mark is None or mark["letter"] or _listing(block) or _table_carries(mark, pieces):
         return False
     shown = mark["sign"] in carried.outside if mark["sign"] else _carries(carried.outside, int(mark["number"]))
-    return shown or carried.ruled(block, body_size)
+    if not (shown or carried.ruled(block, body_size)):
+        return False
+    _opening(block, on_page)  # a mark cut off as a block of its own goes aside with its note
+    return True
 
 
 def opens_with_table_mark(block: Block, pieces: list[str]) -> bool:
@@ -176,12 +179,12 @@ def _table_carries(mark: re.Match[str], pieces: list[str]) -> bool:
     return bool(listed) or _carries(table, number) or any(re.search(rf"[^\d\s.,] {number}$", piece) for piece in pieces)
 
 
-def _opening(block: Block, on_page: list[Block]) -> re.Match[str] | None:
+def _opening(block: Block, on_page: list[Block], *, set_aside: bool = True) -> re.Match[str] | None:
     """The footnote mark the block's first line opens with, then a word. A mark read as a line
     of its own counts where the line after it goes on from it on its baseline: inside the block,
     or a block of its own just left of it (set smaller still, it was cut off as small print and
-    is set aside with the note). A mark's line further right, over a program's output, opens
-    nothing."""
+    is set aside with the note, unless ``set_aside`` is false: the caller has not decided yet). A
+    mark's line further right, over a program's output, opens nothing."""
     first = block.lines[0]
     if first.x0 > block.x0 + 3 * first.size:  # a note opens flush or indented by its paragraph indent
         return None
@@ -191,7 +194,8 @@ def _opening(block: Block, on_page: list[Block]) -> re.Match[str] | None:
     if found is None:
         for other in on_page:
             if len(other.lines) == 1 and _MARK_ONLY.match(other.text) and _goes_on(other.lines[0], first):
-                other.kind = "aside" if other.kind in ("furniture", "paragraph") else other.kind
+                if set_aside:
+                    other.kind = "aside" if other.kind in ("furniture", "paragraph") else other.kind
                 return _OPENING.match(f"{other.text}{first.text}")
     return found
 

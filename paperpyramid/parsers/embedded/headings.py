@@ -199,14 +199,29 @@ def demote_colon_labels(blocks: list[Block], body_size: float) -> None:
     """A line that ends with a colon, at the body's size or smaller, names what follows it (a
     proof's step, a list, a display), not a section: "**Second step:**" alone on its line in a
     proof, over "(⇒) Let us take a presentation …". A section's title ends without a stop; a
-    known heading ("Abstract:"), a numbered one and one the outline names stay."""
-    for block in blocks:
-        if block.kind != "heading" or len(block.lines) != 1 or block.number or block.size > body_size + 0.5:
-            continue
-        if block.extra.get("outline") or block.extra.get("run_in") or block.title.lower() in blk.KNOWN_HEADINGS:
-            continue
-        if block.text.rstrip().endswith(":"):
+    known heading ("Abstract:"), a numbered one and one the outline names stay, and so do labels
+    where two or more in one face and size end so: that is the paper's style of subheading
+    ("**Study population:**", "**Statistical analysis:**")."""
+    labels = [block for block in blocks if _colon_label(block, body_size)]
+    styles = collections.Counter(_face(block) for block in labels)
+    for block in labels:
+        if styles[_face(block)] == 1:
             block.kind = "paragraph"
+
+
+def _colon_label(block: Block, body_size: float) -> bool:
+    """Whether ``block`` is a one-line unnumbered heading at the body's size or smaller that ends
+    with a colon, neither a known heading nor one the outline names."""
+    if block.kind != "heading" or len(block.lines) != 1 or block.number or block.size > body_size + 0.5:
+        return False
+    if block.extra.get("outline") or block.extra.get("run_in") or block.title.lower() in blk.KNOWN_HEADINGS:
+        return False
+    return block.text.rstrip().endswith(":")
+
+
+def _face(block: Block) -> tuple[str, float]:
+    """The font and size of a one-line block."""
+    return block.lines[0].font, round(block.lines[0].size, 1)
 
 
 def demote_flush_right_lines(blocks: list[Block], body_size: float) -> None:
