@@ -196,7 +196,7 @@ def _marks_a_line(number: Line, page: Page) -> bool:
     """A small number set just left of a line's start, raised off its baseline: an
     affiliation's or a footnote's mark ("¹ School of …"), not a review copy's line number."""
     return number.size < 0.8 * max((line.size for line in page.lines), default=number.size) and any(
-        0 <= line.x0 - number.x1 < 12 and abs(line.top - number.top) < line.height and line.size > number.size for line in page.lines
+        -0.5 <= line.x0 - number.x1 < 12 and abs(line.top - number.top) < line.height and line.size > number.size for line in page.lines
     )
 
 
