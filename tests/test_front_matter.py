@@ -235,7 +235,15 @@ def test_affiliations_are_given_to_the_authors_their_marks_point_at() -> None:
     assert places["Antonio F. Logrieco"] == "C.N.R. Institute of Sciences of Food Production (ISPA), Via Amendola 122/O, 70125 Bari, Italy"
     assert not any("@" in (a.affiliation or "") for a in mdpi.authors)  # the e-mails between them left out
     bmc = parse_pdf(SAMPLE / "bmc-health-serv-res-2014-barriers.pdf")
-    assert not any(a.affiliation for a in bmc.authors)  # BMC prints them at the end: none rather than a wrong one
+    # BMC prints them at the end, under "Author details", numbered as the byline's marks
+    assert {a.name: a.affiliation for a in bmc.authors}["Charles Munthali"] == (
+        "Department of Internal Medicine, St. Katharinen Hospital, Seckbacher Landstrasse 65, 60389, Frankfurt, Germany"
+    )
+    assert {a.name: a.affiliation for a in bmc.authors}["Antje Theurer"] == (
+        "Medical Department, Kamuzu Central Hospital, Lilongwe, Malawi; "
+        "Department of Internal Medicine, St. Katharinen Hospital, Seckbacher Landstrasse 65, 60389, Frankfurt, Germany"
+    )
+    assert {a.name: a.affiliation for a in bmc.authors}["Noor Alide"] == "Kamuzu Central Hospital, PMB, Lilongwe, Malawi"
 
 
 @pytest.mark.slow
