@@ -190,7 +190,8 @@ class Vocabulary:
             if broken and found:
                 found = found[:-1]
             words.update(found)
-            compounds.update(compound.lower() for compound in _COMPOUND.findall(text))
+            if "-" in text:  # most lines hold no compound
+                compounds.update(compound.lower() for compound in _COMPOUND.findall(text))
         return cls(frozenset(words), frozenset(compounds))
 
     def keeps_hyphen(self, before: str, after: str) -> bool:
@@ -450,17 +451,19 @@ def _bare_heading(text: str) -> bool:
 
 
 def looks_like_formula(block: Block, body_size: float) -> bool:
-    text = block.text
-    if len(block.lines) > 4 or len(text) > 300:
+    if len(block.lines) > 4:
         return False
+    text = block.text
+    words = len(_LONG_WORD.findall(text))
+    if len(text) > 300 or words > 4:
+        return False  # a paragraph's words: no test below passes it (counted first, as most blocks fail here)
     math_font = sum(1 for line in block.lines if _MATH_FONT.match(line.font))
     symbols = sum(1 for ch in text if ch in _MATH_CHARS)
     letters = sum(1 for ch in text if ch.isalpha())
-    words = len(_LONG_WORD.findall(text))
     numbered = bool(_EQUATION_NUMBER.search(text))
     if len(_FUNCTION_WORDS.findall(text)) >= 3:
         return False  # a sentence with inline mathematics ("W, then we say that aW belongs to |Φ|k if …")
-    if math_font >= max(1, len(block.lines) // 2) and words <= 4 and (symbols or numbered):
+    if math_font >= max(1, len(block.lines) // 2) and (symbols or numbered):
         return True
     return numbered and symbols >= 1 and words <= 3 and letters < 60
 

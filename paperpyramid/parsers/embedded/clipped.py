@@ -6,7 +6,7 @@ twice more inside form XObjects whose clipping path lies elsewhere, so nothing o
 every copy, and a reader of it gets every cell three times. An object inside a form (or the
 form itself) whose bounds do not meet its clipping path is not drawn: :func:`clipped_chars`
 names its characters so that the page is read as it is seen, and :func:`hidden_objects` its
-text and paths (a hidden table's rules are hidden too).
+paths (a hidden table's rules are hidden too).
 
 Only forms and what they hold are looked at: that is where the hidden copies are, and a page's
 hundreds of text objects outside forms would cost more than the rest of this check. Objects
@@ -32,7 +32,7 @@ _MAX_DEPTH = 8
 def clipped_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, n: int) -> frozenset[int]:
     """The indices of the characters of ``textpage`` (``n`` of them) that their clipping path
     hides; empty, the common case, after one pass over the page's objects."""
-    hidden = hidden_objects(page)
+    hidden = hidden_objects(page, pdfium_c.FPDF_PAGEOBJ_TEXT)
     if not hidden:
         return frozenset()
     raw = textpage.raw
@@ -45,16 +45,18 @@ def clipped_chars(page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, n: int) ->
     return frozenset(found)
 
 
-def hidden_objects(page: pdfium.PdfPage) -> set[int]:
-    """The addresses (``ctypes.c_void_p`` values) of the text and path objects inside the page's
-    forms that are not drawn: clipped out themselves, or in a form that is."""
+def hidden_objects(page: pdfium.PdfPage, kind: int = pdfium_c.FPDF_PAGEOBJ_PATH) -> set[int]:
+    """The addresses (``ctypes.c_void_p`` values) of the objects of one ``kind`` (paths, or text
+    objects: ``FPDF_PAGEOBJ_*``) inside the page's forms that are not drawn: clipped out
+    themselves, or in a form that is. Only the kind asked for is tested: a plot drawn in a form
+    holds thousands of paths and no text."""
     hidden: set[int] = set()
     page_raw = page.raw
     get_object, get_type, form = pdfium_c.FPDFPage_GetObject, pdfium_c.FPDFPageObj_GetType, pdfium_c.FPDF_PAGEOBJ_FORM
     for index in range(pdfium_c.FPDFPage_CountObjects(page_raw)):
         page_object = get_object(page_raw, index)
         if get_type(page_object) == form:
-            _collect_form(page_object, hidden, 0, _clipped_out(page_object))
+            _collect_form(page_object, kind, hidden, 0, _clipped_out(page_object))
     return hidden
 
 
@@ -63,16 +65,16 @@ def address(page_object: pdfium_c.FPDF_PAGEOBJECT) -> int | None:
     return ctypes.cast(page_object, ctypes.c_void_p).value
 
 
-def _collect_form(form: pdfium_c.FPDF_PAGEOBJECT, hidden: set[int], depth: int, form_hidden: bool) -> None:
-    """Add to ``hidden`` every text and path object of ``form`` (and the forms in it) that is not drawn."""
+def _collect_form(form: pdfium_c.FPDF_PAGEOBJECT, kind: int, hidden: set[int], depth: int, form_hidden: bool) -> None:
+    """Add to ``hidden`` every object of ``kind`` in ``form`` (and the forms in it) that is not drawn."""
     for index in range(pdfium_c.FPDFFormObj_CountObjects(form)):
         page_object = pdfium_c.FPDFFormObj_GetObject(form, index)
-        kind = pdfium_c.FPDFPageObj_GetType(page_object)
-        if kind in (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_PATH):
+        found = pdfium_c.FPDFPageObj_GetType(page_object)
+        if found == kind:
             if (form_hidden or _clipped_out(page_object)) and (where := address(page_object)) is not None:
                 hidden.add(where)
-        elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < _MAX_DEPTH:
-            _collect_form(page_object, hidden, depth + 1, form_hidden or _clipped_out(page_object))
+        elif found == pdfium_c.FPDF_PAGEOBJ_FORM and depth < _MAX_DEPTH:
+            _collect_form(page_object, kind, hidden, depth + 1, form_hidden or _clipped_out(page_object))
 
 
 def _clipped_out(page_object: pdfium_c.FPDF_PAGEOBJECT) -> bool:
@@ -132,8 +134,18 @@ def page_bounds(obj: pdfium.PdfObject, forms: dict[pdfium.PdfObject, pdfium.PdfM
     matrix = forms.get(form)
     if matrix is None:
         matrix = forms[form] = _to_page(form)
-    left, bottom, right, top = matrix.on_rect(left, bottom, right, top)
-    return left, bottom, right, top
+    return _on_rect(matrix, left, bottom, right, top)
+
+
+def _on_rect(matrix: pdfium.PdfMatrix, left: float, bottom: float, right: float, top: float) -> tuple[float, float, float, float]:
+    """:meth:`pdfium.PdfMatrix.on_rect`, its corners reckoned as it reckons them (the same sums in
+    the same order, so the same floats) without its calls: a plot's every mark passes here."""
+    a, b, c, d, e, f = matrix.get()
+    a_left, a_right, c_top, c_bottom = a * left, a * right, c * top, c * bottom
+    b_left, b_right, d_top, d_bottom = b * left, b * right, d * top, d * bottom
+    xs = (a_left + c_top + e, a_left + c_bottom + e, a_right + c_top + e, a_right + c_bottom + e)
+    ys = (b_left + d_top + f, b_left + d_bottom + f, b_right + d_top + f, b_right + d_bottom + f)
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _to_page(form: pdfium.PdfObject) -> pdfium.PdfMatrix:

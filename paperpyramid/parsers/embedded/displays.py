@@ -116,12 +116,14 @@ def _edges(column: list[Line]) -> tuple[float, float] | None:
 
 def _bands(column: list[Line]) -> list[_Band]:
     bands: list[_Band] = []
+    anchor: Line | None = None  # the band's tallest line (the first of them)
     for line in sorted(column, key=lambda item: (item.top, item.x0)):
-        anchor = max(bands[-1].lines, key=lambda item: item.height) if bands else None
         if anchor is not None and abs(line.mid_y - anchor.mid_y) < max(anchor.height, line.height, 1.0) * 0.4:
             bands[-1].lines.append(line)
+            anchor = line if line.height > anchor.height else anchor
         else:
             bands.append(_Band([line]))
+            anchor = line
     return bands
 
 
@@ -147,9 +149,11 @@ def _clusters(bands: list[_Band], body_size: float) -> list[list[_Band]]:
 
 def _beside(above: _Band, band: _Band, body_size: float) -> bool:
     touching = band.top - above.bottom <= body_size / 6 and above.top - band.bottom <= body_size / 6
+    if not touching:
+        return False
     # the pieces of a tall bracket are stacked over each other: they take no part in the test
     mine, theirs = [line for line in band.lines if not _filler(line)], [line for line in above.lines if not _filler(line)]
-    return touching and (not mine or not theirs or _overlap(theirs, mine) <= 0.2)
+    return not mine or not theirs or _overlap(theirs, mine) <= 0.2
 
 
 def _filler(line: Line) -> bool:

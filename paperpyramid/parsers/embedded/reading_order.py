@@ -14,6 +14,7 @@ from paperpyramid.parsers.embedded.blocks import is_reference_heading
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.regions import (
     ASIDE_COLUMN,
+    crossings,
     grid_cut,
     least_crossed,
     local_gutter,
@@ -339,13 +340,15 @@ def _run(rows: list[list[Line]], fits: Callable[[list[Line]], bool]) -> list[lis
 def _bands(lines: list[Line]) -> list[list[Line]]:
     """Lines top to bottom in rows: a line whose middle lies within the band of the row's tallest line."""
     rows: list[list[Line]] = []
+    # the row's tallest line (the first of them) sets its band: a superscript first in the row does not narrow it
+    anchor: Line | None = None
     for line in sorted(lines, key=lambda item: item.top):
-        # the row's tallest line sets its band: a superscript first in the row does not narrow it
-        anchor = max(rows[-1], key=lambda item: item.height) if rows else None
         if anchor is not None and abs(line.mid_y - anchor.mid_y) < max(anchor.height, line.height, 1.0) * 0.4:
             rows[-1].append(line)
+            anchor = line if line.height > anchor.height else anchor
         else:
             rows.append([line])
+            anchor = line
     return rows
 
 
@@ -466,11 +469,10 @@ def _second_gutter(lines: list[Line], width: float, lo: float, hi: float) -> flo
     lines or more of column text (over a seventh of the page wide) on each side."""
     if len(lines) < 10 or hi <= lo:
         return None
-    best = min(
-        (lo + 2.0 * step for step in range(int((hi - lo) / 2.0) + 1)),
-        key=lambda x: sum(1 for line in lines if line.x0 < x - 1 and line.x1 > x + 1),
-    )
-    cross = sum(1 for line in lines if line.x0 < best - 1 and line.x1 > best + 1)
+    steps = [lo + 2.0 * step for step in range(int((hi - lo) / 2.0) + 1)]
+    crossed = crossings(lines, steps)
+    cross = min(crossed)
+    best = steps[crossed.index(cross)]
     left = sum(1 for line in lines if line.x1 <= best + 1 and line.width > width * 0.15)
     right = sum(1 for line in lines if line.x0 >= best - 1 and line.width > width * 0.15)
     return best if left >= 5 and right >= 5 and cross <= 0.1 * len(lines) else None
@@ -493,10 +495,12 @@ def _sidebar(lines: list[Line], width: float) -> float | None:
     if len(column) < 8:
         return None
     edge = column[len(column) // 2]
-    best = min(range(int(edge) + 2, int(edge) + 40, 2), key=lambda x: sum(1 for line in lines if line.x0 < x - 1 and line.x1 > x + 1))
+    steps = range(int(edge) + 2, int(edge) + 40, 2)
+    crossed = crossings(lines, steps)
+    crossing = min(crossed)
+    best = steps[crossed.index(crossing)]
     left = sum(1 for line in lines if line.x1 <= best + 1 and line.width > width * 0.3)
     right = sum(1 for line in lines if line.x0 >= best - 1)
-    crossing = sum(1 for line in lines if line.x0 < best - 1 and line.x1 > best + 1)
     return float(best) if left >= 8 and right >= 10 and crossing <= 0.2 * len(lines) else None
 
 
@@ -522,7 +526,11 @@ _SPACE = re.compile(r"\s")
 
 def _mojibake(text: str) -> tuple[int, int]:
     """The mojibake characters of ``text`` and its printed (non-space) characters, counted by
-    regular expression, not character by character: every page is counted."""
+    regular expression, not character by character: every page is counted. Printable ASCII, most
+    lines, holds none of :data:`_ODD` (all past ``~`` but ASCII's control codes) and no white
+    space but the space: counted without the expressions."""
+    if text.isascii() and text.isprintable():
+        return 0, len(text) - text.count(" ")
     return len(_MOJIBAKE_CHARS.findall(text)), len(text) - len(_SPACE.findall(text))
 
 

@@ -11,7 +11,10 @@ numbers; a one-page head carries a page number, a journal's name or address, or 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Sequence
+from itertools import accumulate
 from statistics import median
 
 from paperpyramid.parsers.embedded.layout import Line, Page
@@ -86,14 +89,31 @@ def _body_size(lines: list[Line]) -> float:
 def least_crossed(lines: list[Line], width: float) -> tuple[float, int]:
     """The x in the page's middle 40% (2 pt steps) that the fewest ``lines`` cross, nearest the
     middle among equals, and how many cross it: where a gutter would be."""
-    best, best_cross = 0.0, len(lines) + 1
+    steps = []
     x = width * 0.3
     while x <= width * 0.7:
-        cross = sum(1 for line in lines if line.x0 < x - 1 and line.x1 > x + 1)
+        steps.append(x)
+        x += 2.0
+    best, best_cross = 0.0, len(lines) + 1
+    for x, cross in zip(steps, crossings(lines, steps), strict=True):
         if cross < best_cross or (cross == best_cross and abs(x - width / 2) < abs(best - width / 2)):
             best, best_cross = x, cross
-        x += 2.0
     return best, best_cross
+
+
+def crossings(lines: Sequence[Line], xs: Sequence[float]) -> list[int]:
+    """How many ``lines`` cross each of ``xs`` (in ascending order), starting more than a point
+    left of it and ending more than a point right of it. Each line adds one to the run of ``xs``
+    it crosses, found by bisection: a page's lines against a hundred steps, without a pass over
+    the lines for each step."""
+    lows, highs = [x - 1 for x in xs], [x + 1 for x in xs]
+    change = [0] * (len(xs) + 1)
+    for line in lines:
+        start, end = bisect_right(lows, line.x0), bisect_left(highs, line.x1)
+        if start < end:
+            change[start] += 1
+            change[end] -= 1
+    return list(accumulate(change[:-1]))
 
 
 def local_gutter(page: Page) -> float | None:

@@ -15,8 +15,10 @@ in their column.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import statistics
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -92,8 +94,10 @@ def mark_uncaptioned(
     (``marks``: :func:`~.table_rules.read_marks` by page number) crowd around the rows, the labels
     of a plot (:func:`drawn_over`)."""
     inserts: list[tuple[int, Block]] = []
-    for page in sorted({block.page for block in blocks}):
-        indices = [index for index, block in enumerate(blocks) if block.page == page]
+    by_page: dict[int, list[int]] = {}
+    for index, block in enumerate(blocks):
+        by_page.setdefault(block.page, []).append(index)
+    for page, indices in sorted(by_page.items()):
         captioned = [
             (index, cast("list[list[str]]", blocks[index].extra["found"]))
             for index in indices
@@ -225,7 +229,9 @@ def _console(run: Sequence[Line], page: Sequence[Line], box: tuple[float, float,
     if not over or any(_COMMAND.search(line.text) or _CODE.search(line.text) for line in [*run, *near]):
         return True
     unnamed = not any(line.font for line in run)  # a face known by its pitch: the lines over it have no name either
-    return any((MONOSPACE_FONT.search(line.font) or (unnamed and not line.font)) and _alone(line, across) for line in near)
+    typed = [line for line in near if MONOSPACE_FONT.search(line.font) or (unnamed and not line.font)]
+    sharing = _sharing_baseline(across) if typed else set()
+    return any(id(line) not in sharing for line in typed)
 
 
 def _typewriter(run: Sequence[Line]) -> bool:
@@ -234,7 +240,8 @@ def _typewriter(run: Sequence[Line]) -> bool:
     those of the rows of cells side by side where there are any: a line alone on its baseline
     that the run took for a header over them may be the sentence in the text face that leads
     into the output ("The object contains several relevant fields:")."""
-    rows = [line for line in run if not _alone(line, run)]
+    sharing = _sharing_baseline(run)
+    rows = [line for line in run if id(line) in sharing]
     named = [line for line in rows or run if line.font]
     if not named:
         return even_pitch((word, x1 - x0) for line in run for word, x0, x1 in (line.words or [(line.text, line.x0, line.x1)]))
@@ -242,10 +249,21 @@ def _typewriter(run: Sequence[Line]) -> bool:
     return fixed >= _TYPEWRITER_SHARE * sum(len(line.text) for line in named)
 
 
-def _alone(line: Line, lines: Sequence[Line]) -> bool:
-    """Whether no other of ``lines`` shares the line's baseline: a line of a listing, not a
-    piece of a row of cells (a table's header)."""
-    return not any(other is not line and abs(other.mid_y - line.mid_y) < 0.5 * line.height for other in lines)
+def _sharing_baseline(lines: Sequence[Line]) -> set[int]:
+    """The ids of the ``lines`` that another of them shares a baseline with (their middles closer
+    than half the line's height): pieces of a row of cells (a table's header); the others are
+    alone on their baseline, lines of a listing. The lines are sorted by their middles, and each
+    is compared with those a point past its reach at most, not with every other line (a middle
+    that is no number shares with none)."""
+    middles = sorted(((line.mid_y, index) for index, line in enumerate(lines) if not math.isnan(line.mid_y)), key=lambda item: item[0])
+    keys = [middle for middle, _ in middles]
+    sharing: set[int] = set()
+    for line in lines:
+        middle, reach = line.mid_y, 0.5 * line.height
+        start, end = bisect_left(keys, middle - reach - 1.0), bisect_right(keys, middle + reach + 1.0)
+        if any((other := lines[index]) is not line and abs(other.mid_y - middle) < reach for _, index in middles[start:end]):
+            sharing.add(id(line))
+    return sharing
 
 
 def _filled(cells: list[list[str]], share: float) -> bool:
@@ -331,15 +349,14 @@ def _inside(block: Block, box: tuple[float, float, float, float]) -> bool:
 def _bands(lines: Sequence[Line]) -> list[list[Line]]:
     """The lines in printed rows, top to bottom, each row left to right."""
     bands: list[list[Line]] = []
+    top = bottom = 0.0  # the last band's top and bottom, kept as it grows
     for line in sorted(lines, key=lambda line: (line.top, line.x0)):
-        band = bands[-1] if bands else None
-        if (
-            band is not None
-            and min(max(l.bottom for l in band), line.bottom) - max(min(l.top for l in band), line.top) >= 0.5 * line.height
-        ):
-            band.append(line)
+        if bands and min(bottom, line.bottom) - max(top, line.top) >= 0.5 * line.height:
+            bands[-1].append(line)
+            top, bottom = min(top, line.top), max(bottom, line.bottom)
         else:
             bands.append([line])
+            top, bottom = line.top, line.bottom
     return [sorted(band, key=lambda line: line.x0) for band in bands]
 
 
