@@ -12,18 +12,12 @@ import pytest
 
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded import parse_pdf
+from tests.conftest import CORPUS
 from tests.pdf_maker import styled_pdf
+from tests.test_affiliation_elsewhere import BODY, TITLE, Item
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not here (real articles, not distributed)")
 
-Item = tuple[float, float, float, list[tuple[str, str]]]
-TITLE = "Residence Times of Water in Karst Aquifers"
-BODY = [
-    "The method described here was applied to three data sets collected over two years of field work,",
-    "and the results were compared against the estimates that earlier studies reported for the same",
-    "populations. Each estimate is given with its interval, and the differences are discussed below.",
-]
 PHYSICS = "Department of Physics, Lund University, Lund, Sweden"
 CHEMISTRY = "Institute of Chemistry, University of Oslo, Oslo, Norway"
 

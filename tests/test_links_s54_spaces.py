@@ -18,9 +18,8 @@ from paperpyramid.parsers.embedded.blocks import join_lines
 from paperpyramid.parsers.embedded.layout import extract_page
 from paperpyramid.parsers.embedded.link_spaces import link_spaces
 from paperpyramid.parsers.embedded.parser import parse_pdf
+from tests.conftest import CORPUS
 from tests.pdf_maker import helvetica_page
-
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 #: every character's box in the lines built below: 5 points wide, at 10 points
 _WIDTH, _SIZE = 5.0, 10.0

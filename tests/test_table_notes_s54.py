@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.synthetic.canvas import Canvas, text_width, write_pdf
+from benchmarks.synthetic.canvas import Canvas, write_pdf
 from paperpyramid.document import Block as DocBlock
 from paperpyramid.document import Document, Section, Table
 from paperpyramid.parsers.embedded import parse_pdf
@@ -24,6 +24,7 @@ from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_engine import TablePart
 from paperpyramid.parsers.embedded.table_reader import add_parts, continuation_mark, join_continued
 from tests.conftest import CORPUS
+from tests.test_footnotes import _wrap
 
 LEFT, WIDTH, BODY = 72.0, 468.0, 10.0
 FILLER = (
@@ -34,13 +35,7 @@ FOOTNOTE = "The corpus and its links are free to download from the project's sit
 
 
 def _column(page: Canvas, top: float, text: str, size: float = BODY, x: float = LEFT) -> float:
-    lines: list[str] = []
-    for word in text.split():
-        if lines and text_width(f"{lines[-1]} {word}", "Times-Roman", size) <= WIDTH:
-            lines[-1] = f"{lines[-1]} {word}"
-        else:
-            lines.append(word)
-    for line in lines:
+    for line in _wrap(text, size, WIDTH):
         page.text(x, top, line, "Times-Roman", size)
         top += size * 1.2
     return top
