@@ -86,7 +86,7 @@ class Section:
 class Table:
     """A table: ``label`` is its number as printed (``"2"`` for Table 2), ``caption`` the whole
     caption, ``cells`` its cells row by row (the first row is the header; :attr:`markdown` is the
-    same as a Markdown table), ``page`` where it is printed.
+    same as a Markdown table), ``page`` where it is printed, ``notes`` the small print under it.
 
     A parser fills the parse fields; the stored ones (``id``, ``article_id``, ``section_id``) are
     None until the table is read back from a corpus (:meth:`paperpyramid.Corpus.tables`)."""
@@ -99,6 +99,9 @@ class Table:
     #: the index of the section it is in, in the article's reading order (``Document.sections``)
     section: int | None = None
     _: KW_ONLY
+    #: its notes ("Note: …", "a p < 0.05"), each as printed, in reading order, as a JATS table's foot;
+    #: the section's text holds them under the cells. Not stored: empty when read back from a corpus
+    notes: list[str] = field(default_factory=list)
     #: the backend (and version) that produced it, as stored; while parsing, set only where it is not the document's
     provenance: str | None = None
     id: str | None = None

@@ -51,6 +51,7 @@ class LineSetting(TypedDict, total=False):
     italic: bool
     font: str
     bold_prefix: int
+    lead_gap: float
     column: int
 
 
@@ -95,6 +96,7 @@ class Stack:
             italic=setting.get("italic", False),
             font=setting.get("font", self.font),
             bold_prefix=setting.get("bold_prefix", 0),
+            lead_gap=setting.get("lead_gap", 0.0),
             column=setting.get("column", 0),
         )
 

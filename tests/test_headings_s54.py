@@ -14,44 +14,16 @@ blocks as the layout step hands them on, then checked on the articles themselves
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.headings import filter_headings
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.parser import parse_pdf
+from tests.block_builders import Stack, printed_heading
 
 PROSE = "Skin temperature was maintained at or above 32°C during the examination, and the nerves were studied."
-
-
-class _Column:
-    """Lines set down a column ``step`` points apart, each as tall as its size, in ``font`` unless
-    a line names another; a heading's title is its text after a number of digits and dots."""
-
-    def __init__(self, *, size: float, step: float, font: str, x0: float, x1: float) -> None:
-        self.size, self.font, self.x0, self.x1 = size, font, x0, x1
-        self.tops = itertools.count(60.0, step)
-
-    def line(self, text: str, **setting: Any) -> Line:
-        """A line under the last, its size, face, edges, weight or lead-in set by ``setting``."""
-        top, size = next(self.tops), setting.pop("size", self.size)
-        line = Line(text, 1, self.x0, top, self.x1, top + size, size, False, False, self.font)
-        return replace(line, **setting)
-
-    def block(self, text: str | Sequence[str], kind: str = "paragraph", *, lines: int = 1, **setting: Any) -> Block:
-        texts = [text] * lines if isinstance(text, str) else list(text)
-        block = Block(lines=[self.line(row, **setting) for row in texts], kind=kind)
-        if kind == "heading":
-            number, _, rest = texts[0].partition(" ")
-            numbered = number.replace(".", "").isdigit() and bool(rest)
-            block.number, block.title = (number, rest) if numbered else (None, texts[0].rstrip(":"))
-        return block
 
 
 # --------------------------------------------------------------------------- long subheadings
@@ -69,7 +41,7 @@ LONG = [
 def _medical_paper(last_line: str) -> list[Block]:
     """Results with subheadings in a condensed bold sans, the lines of a column 13 points apart and
     their boxes a little taller, as set."""
-    stack = _Column(size=13.1, step=13.0, font=BODY, x0=307.0, x1=541.0)
+    stack = Stack(size=13.1, step=13.0, font=BODY, x0=307.0, x1=541.0, heading=printed_heading)
     return [
         stack.block("Results", "heading", size=11.8, bold=True, font=SANS),
         stack.block("Patients", "heading", size=13.2, bold=True, font=SANS),
@@ -101,7 +73,7 @@ def test_bold_sentences_in_the_subheadings_face_stay_text(last_line: str) -> Non
 
 
 def _proof(label: str) -> list[Block]:
-    stack = _Column(size=9.0, step=14.0, font="CMR10", x0=72.0, x1=300.0)
+    stack = Stack(size=9.0, step=14.0, font="CMR10", x0=72.0, x1=300.0, heading=printed_heading)
     return [
         stack.block("2 Main Result", "heading", size=10.0, bold=True, font="CMBX10"),
         stack.block(PROSE, lines=3),
@@ -128,7 +100,7 @@ def test_a_bold_line_without_the_colon_stays_a_heading() -> None:
 def _related_work(title_end: float, sibling: str) -> list[Block]:
     """A section whose bold line over its paragraph is justified to ``title_end``; ``sibling``: the
     section's other bold opening, "words" (bold before a word space) or "run-in" (a heading)."""
-    stack = _Column(size=9.8, step=13.6, font="NimbusRomNo9L-Regu", x0=72.0, x1=292.0)
+    stack = Stack(size=9.8, step=13.6, font="NimbusRomNo9L-Regu", x0=72.0, x1=292.0, heading=printed_heading)
     section: list[Block] = [
         stack.block("7 Related work", "heading", size=10.7, bold=True, font="NimbusRomNo9L-Medi"),
         stack.block("Fact checking and rationalized NLP models", "heading", bold=True, font="NimbusRomNo9L-Medi", x1=title_end),
@@ -184,7 +156,7 @@ def test_the_corpus_articles_headings(shared_corpus: Path, pdf: str, present: st
 def test_colon_labels_that_are_the_papers_subheading_style_stay() -> None:
     """Two or more colon-ended labels in one face are the paper's subheadings ("Study population:",
     "Statistical analysis:" under "Methods"), not a proof's lone step label."""
-    stack = _Column(size=9.0, step=12.0, font="Times-Roman", x0=50.0, x1=290.0)
+    stack = Stack(size=9.0, step=12.0, font="Times-Roman", x0=50.0, x1=290.0, heading=printed_heading)
     blocks = [stack.block("Methods", "heading", size=11.0, bold=True, font="Times-Bold")]
     for label in ("Study population:", "Statistical analysis:"):
         blocks += [stack.block(label, "heading", bold=True, font="Times-Bold"), stack.block(PROSE, lines=3)]

@@ -20,9 +20,9 @@ from paperpyramid.document import Document, Section, Table
 from paperpyramid.parsers.embedded import parse_pdf
 from paperpyramid.parsers.embedded.assembly import assemble
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_engine import TablePart
-from paperpyramid.parsers.embedded.table_reader import add_parts, continuation_mark, join_continued
+from paperpyramid.parsers.embedded.table_reader import add_parts, continuation_mark, join_continued, table_block_text
+from tests.block_builders import Stack
 from tests.conftest import CORPUS
 from tests.test_footnotes import _wrap
 
@@ -31,6 +31,8 @@ FILLER = (
     "The annotated corpus links every citation in the body text to an entry of the bibliography and every "
     "mention of a figure or table to its caption, which lets models learn from structured scientific text. "
 )
+#: the lines of a page 2 laid out as the parser's blocks, in the body's type unless a line says otherwise
+LINES = Stack(page=2, x0=90.0, x1=520.0, size=BODY, font="Times-Roman")
 FOOTNOTE = "The corpus and its links are free to download from the project's site under a licence that allows any use."
 
 
@@ -91,10 +93,6 @@ def test_a_note_whose_mark_a_cell_carries_stays_the_tables(tmp_path: Path) -> No
     assert _table_block(document).text.endswith(FOOTNOTE)
 
 
-def _line(text: str, page: int, top: float, x0: float = 90.0, x1: float = 520.0, size: float = BODY) -> Line:
-    return Line(text, page, x0, top, x1, top + size, size, False, False, "Times-Roman")
-
-
 def _assembled(blocks: list[Block], caption: int, members: list[int], found: list[list[str]]) -> Document:
     blocks[caption].extra.update(caption_kind="table", members=members, found=found)
     document = Document(pages=2)
@@ -103,17 +101,17 @@ def _assembled(blocks: list[Block], caption: int, members: list[int], found: lis
 
 
 def _heading() -> Block:
-    return Block([_line("2 Results", 1, 60.0, size=12.0)], kind="heading", level=1, number="2", title="Results")
+    return Block([LINES.line("2 Results", 60.0, page=1, size=12.0)], kind="heading", level=1, number="2", title="Results")
 
 
 ROWS = [["Extension", "Year"], ["SMEP", "2011"], ["SMAP", "2012"]]
 
 
 def test_a_continued_line_under_the_rows_is_neither_note_nor_paragraph() -> None:
-    caption = Block([_line("Table 1: Summary of recent extensions", 2, 80.0)], kind="caption", label="1")
-    rows = Block([_line("Extension Year", 2, 100.0), _line("SMEP 2011", 2, 112.0), _line("SMAP 2012", 2, 124.0)])
-    continued = Block([_line("(continued on next page)", 2, 140.0, x0=400.0, size=7.5)])
-    alone = Block([_line("(Continued)", 2, 300.0, x0=480.0)])
+    caption = Block([LINES.line("Table 1: Summary of recent extensions", 80.0)], kind="caption", label="1")
+    rows = Block([LINES.line("Extension Year", 100.0), LINES.line("SMEP 2011", 112.0), LINES.line("SMAP 2012", 124.0)])
+    continued = LINES.block("(continued on next page)", top=140.0, x0=400.0, size=7.5)
+    alone = LINES.block("(Continued)", top=300.0, x0=480.0)
     document = _assembled([_heading(), caption, rows, continued, alone], 1, [2, 3], ROWS)
     blocks = document.sections[0].blocks
     assert [block.kind for block in blocks] == ["table"]
@@ -133,8 +131,8 @@ def test_text_that_says_more_is_no_continuation_mark(text: str) -> None:
 
 
 def _rendered(table: Table, notes: str = "") -> DocBlock:
-    text = "\n\n".join(part for part in (table.caption, table.markdown, notes) if part)
-    return DocBlock(text=text, page=table.page, kind="table", bbox=table.bbox)
+    table.notes = [notes] if notes else []
+    return DocBlock(text=table_block_text(table), page=table.page, kind="table", bbox=table.bbox)
 
 
 def test_a_table_joined_over_its_pages_keeps_every_parts_notes() -> None:
@@ -156,7 +154,7 @@ def test_a_table_joined_over_its_pages_keeps_every_parts_notes() -> None:
 def test_the_notes_under_stacked_parts_go_under_the_last_part() -> None:
     a = TablePart("(a)", (50.0, 97.5, 700.0, 169.5), [["Authors", "Age"], ["Author 0", "40 M"]])
     b = TablePart("(b)", (50.0, 180.5, 700.0, 300.0), [["Imaging", "Treatment"], ["MRI scan", "Surgery"]])
-    line = Line("Table 2: Prior cases.", 5, 200.0, 70.0, 300.0, 80.0, BODY, False, False, "Times-Roman")
+    line = LINES.line("Table 2: Prior cases.", 70.0, page=5, x0=200.0, x1=300.0)
     caption = Block([line], kind="caption", label="2", extra={"caption_kind": "table", "parts": [a, b]})
     first = Table(caption="Table 2: Prior cases.", cells=a.cells, page=5, label="2", section=0, bbox=(50.0, 70.0, 700.0, 169.5))
     section = Section(title="Discussion", level=1, blocks=[_rendered(first, "MRI magnetic resonance imaging.")])
@@ -167,19 +165,19 @@ def test_the_notes_under_stacked_parts_go_under_the_last_part() -> None:
 
 
 def _caption_below(notes: list[Block]) -> Document:
-    lines = [_line("Example Syntax", 2, 100.0), _line("ab \\G{letter}1", 2, 112.0), _line("cd \\ring{letter}2", 2, 124.0)]
+    lines = [LINES.line("Example Syntax", 100.0), LINES.line("ab \\G{letter}1", 112.0), LINES.line("cd \\ring{letter}2", 124.0)]
     rows = Block(lines, kind="table_part")  # claimed over the caption
-    caption = Block([_line("Table 4: Accent macros", 2, 140.0, x0=240.0, x1=354.0)], kind="caption", label="4")
-    after = Block([_line("The text goes on in the body's type under the table's notes.", 2, 260.0)])
+    caption = Block([LINES.line("Table 4: Accent macros", 140.0, x0=240.0, x1=354.0)], kind="caption", label="4")
+    after = LINES.block("The text goes on in the body's type under the table's notes.", top=260.0)
     found = [["Example", "Syntax"], ["ab", "\\G{letter} 1"], ["cd", "\\ring{letter} 2"]]
     return _assembled([_heading(), rows, caption, *notes, after], 2, [1], found)
 
 
 def test_the_notes_under_a_caption_below_its_table_are_the_tables_with_their_label() -> None:
-    label = Block([_line("REMARKS", 2, 156.0, x0=90.0, x1=150.0)])
-    first = Block([_line("1These commands superimpose the accent over the letter, and", 2, 170.0, size=8.5)])
-    rest = Block([_line("the others do so as well.", 2, 180.0, size=8.5)])
-    second = Block([_line("2Most commands may be used with latin letters.", 2, 190.0, size=8.5)])
+    label = LINES.block("REMARKS", top=156.0, x1=150.0)
+    first = LINES.block("1These commands superimpose the accent over the letter, and", top=170.0, size=8.5)
+    rest = LINES.block("the others do so as well.", top=180.0, size=8.5)
+    second = LINES.block("2Most commands may be used with latin letters.", top=190.0, size=8.5)
     document = _caption_below([label, first, rest, second])
     blocks = document.sections[0].blocks
     assert [block.kind for block in blocks] == ["table", "paragraph"]
@@ -189,8 +187,8 @@ def test_the_notes_under_a_caption_below_its_table_are_the_tables_with_their_lab
 
 
 def test_small_print_under_a_caption_that_refers_to_no_table_stays_text() -> None:
-    label = Block([_line("REMARKS", 2, 156.0, x0=90.0, x1=150.0)])
-    other = Block([_line("7A note whose mark no cell of the table carries.", 2, 170.0, size=8.5)])
+    label = LINES.block("REMARKS", top=156.0, x1=150.0)
+    other = LINES.block("7A note whose mark no cell of the table carries.", top=170.0, size=8.5)
     document = _caption_below([label, other])
     texts = [block.text for block in document.sections[0].blocks if block.kind == "paragraph"]
     assert texts[:2] == ["REMARKS", "7A note whose mark no cell of the table carries."]

@@ -52,6 +52,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from paperpyramid.eval.heading_cites import HeadingCites
 from paperpyramid.eval.latex_source import read_source, read_tex, strip_comments
 from paperpyramid.parsers.latex.limits import BadSource, LatexLimits
 from paperpyramid.parsers.latex.macros import expand_macros
@@ -329,7 +330,9 @@ _REFERENCE_LIST = re.compile(r"\\(?:begin\s*\{thebibliography\}|bibliography\s*\
 def load_latex(path: Path) -> GoldPaper:
     """Read an author's LaTeX source; references come from the paired ``.bbl`` if present."""
     source, document = latex_source_and_document(path)
-    sections, body = _latex_sections_and_body(_with_printed_headings(document, source))
+    bbl = path.with_suffix(".bbl")
+    cites = HeadingCites(strip_comments(read_tex(bbl)) if bbl.is_file() else "".join(bibliography_lists(document)), source)
+    sections, body = _latex_sections_and_body(_with_printed_headings(document, source), cites)
     return GoldPaper(
         title=_latex_title(source),
         section_titles=sections,
@@ -477,8 +480,9 @@ _HEADING_NOTES = {"footnote": 1, "footnotetext": 1, "protect": 0}
 _TITLE_BOXES = {"fbox": 1, "framebox": 1}
 
 
-def _latex_sections_and_body(document: str) -> tuple[list[str], str]:
-    """Section headings in order, and the text from the first heading on without them."""
+def _latex_sections_and_body(document: str, cites: Callable[[str], str]) -> tuple[list[str], str]:
+    """Section headings in order, their citations written by ``cites`` as printed, and the text
+    from the first heading on without them."""
     headings: list[str] = []
     pieces: list[str] = []
     cursor: int | None = None
@@ -490,7 +494,7 @@ def _latex_sections_and_body(document: str) -> tuple[list[str], str]:
         if cursor is not None:
             pieces.append(document[cursor : match.start()])
         cursor = after
-        headings.append(heading_text(content))
+        headings.append(heading_text(cites(content)))
     if cursor is not None:
         pieces.append(document[cursor:])
     if pieces and _typed_reference_list(headings[-1], document):

@@ -34,7 +34,7 @@ from paperpyramid.parsers.embedded.references import (
     headless_list_start,
     split_list,
 )
-from paperpyramid.parsers.embedded.table_reader import continuation_mark, table_cells
+from paperpyramid.parsers.embedded.table_reader import continuation_mark, table_block_text, table_cells
 from paperpyramid.parsers.reference_headings import AFTER_LIST_HEADINGS
 
 _ABSTRACT_LEAD = re.compile(r"^\s*(abstract|summary)\s*[.:—–-]?\s*", re.I)
@@ -299,7 +299,8 @@ def _take_reference_lines(state: _Assembly, block: Block) -> bool:
 
 
 def _add_table(state: _Assembly, index: int, target: Section, section_index: int) -> None:
-    """A table caption with the blocks it claimed: a :class:`Table` and its rendering as a block."""
+    """A table caption with the blocks it claimed: a :class:`Table`, its notes found, and its
+    rendering as a block (:func:`~.table_reader.table_block_text`)."""
     document, blocks, block = state.document, state.blocks, state.blocks[index]
     caption = block.text
     # a block the PDF's outline names as a heading stays one, whatever the table claimed; a page's
@@ -312,9 +313,7 @@ def _add_table(state: _Assembly, index: int, target: Section, section_index: int
     bbox = block_bbox(block, [blocks[m] for m in members])
     table = Table(caption=caption, cells=cells, page=block.page, label=block.label, section=section_index, bbox=bbox)
     document.tables.append(table)
-    # a table without a caption starts with its cells
-    text = "\n\n".join(part for part in (caption, table.markdown if cells else "") if part)
-    rendering = DocBlock(text=text, page=block.page, kind="table", bbox=table.bbox)
+    rendering = DocBlock(text="", page=block.page, kind="table", bbox=table.bbox)  # its text once the notes are found
     target.blocks.append(rendering)
     if found:  # what the caption claimed that the engine's cells do not hold stays text
         claimed = [blocks[m] for m in members]
@@ -324,7 +323,7 @@ def _add_table(state: _Assembly, index: int, target: Section, section_index: int
             if continuation_mark(member.text):
                 continue  # "(Continued)" under the rows: the page's furniture
             if _table_note(member, held, state.body_size):
-                rendering.text += "\n\n" + member.text  # under the markdown, as a JATS table's foot is
+                table.notes.append(member.text)
                 continue
             if _claimed_heading(member, state.body_size):
                 member.level = target.level  # a heading of the section's own rank: its style was never ranked
@@ -340,7 +339,8 @@ def _add_table(state: _Assembly, index: int, target: Section, section_index: int
         pieces = [caption, *(cell for row in cells for cell in row)]
         notes = _notes_under_caption(blocks, index, (bbox[0], bbox[2]), pieces, state.body_size)
         state.skip.update(notes)
-        rendering.text = "\n\n".join([rendering.text, *(blocks[note].text for note in notes)])
+        table.notes += [blocks[note].text for note in notes]
+    rendering.text = table_block_text(table)
     if not cells:
         document.warnings.append(f"table {block.label} on page {block.page}: caption found, cells not recognised")
 
@@ -482,7 +482,7 @@ def _abstract(document: Document, front: list[Block], body_size: float) -> list[
     taken = 1
     # the abstract's continuation on the next page or column (it starts mid-sentence) and its keywords
     for following in candidates[chosen + 1 : chosen + 4]:
-        if following.text[:1].islower() and not blk._SENTENCE_END.search(parts[-1]):
+        if following.text[:1].islower() and not blk.ends_sentence(parts[-1]):
             parts[-1] = blk.join_lines([parts[-1], following.text])
         elif re.match(r"(key ?words|index terms)\b", following.text, re.IGNORECASE):
             parts.append(following.text)
@@ -545,7 +545,7 @@ def merge_continuations(document: Document) -> None:
                 prev is not None
                 and prev.kind == "paragraph"
                 and block.kind == "paragraph"
-                and (not blk._SENTENCE_END.search(prev.text) and block.text[:1].islower() or link_continues(prev.text, block.text))
+                and (not blk.ends_sentence(prev.text) and block.text[:1].islower() or link_continues(prev.text, block.text))
                 and _flows_around(merged[last + 1 :])
             ):
                 prev.text = blk.join_lines([prev.text, block.text])
@@ -568,7 +568,7 @@ def _flows_around(between: list[DocBlock]) -> bool:
         return True
     last = between[-1]
     caption = last.text.split("\n\n", 1)[0]  # a figure's labels set under its caption (see assemble)
-    return all(block.kind in _FLOATS for block in between) and (last.kind == "table" or bool(blk._SENTENCE_END.search(caption)))
+    return all(block.kind in _FLOATS for block in between) and (last.kind == "table" or blk.ends_sentence(caption))
 
 
 #: a note's first line lies at most this many line heights under the caption or the note above it
@@ -598,7 +598,7 @@ def _notes_under_caption(blocks: list[Block], index: int, across: tuple[float, f
             break
         if not (label or notes) and _notes_label(block, body_size):
             label.append(at)
-        elif block.size <= body_size - _NOTE_SMALLER and (_refers_to_table(block, pieces) or (notes and _goes_on(above, block))):
+        elif block.size <= body_size - _NOTE_SMALLER and (_refers_to_table(block, pieces) or (notes and _carries_on_note(above, block))):
             notes.append(at)
         else:
             break
@@ -633,9 +633,9 @@ def _refers_to_table(block: Block, pieces: list[str]) -> bool:
     return bool(_NOTE_LEAD.match(block.text)) or opens_with_table_mark(block, pieces)
 
 
-def _goes_on(above: Block, block: Block) -> bool:
+def _carries_on_note(above: Block, block: Block) -> bool:
     """``block`` carries on the note above it, cut mid-sentence."""
-    return not blk._SENTENCE_END.search(above.text.rstrip()) and block.size <= above.size + 0.3
+    return not blk.ends_sentence(above.text.rstrip()) and block.size <= above.size + 0.3
 
 
 def _claimed_heading(member: Block, body_size: float) -> bool:

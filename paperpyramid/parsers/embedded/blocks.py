@@ -94,7 +94,7 @@ BACK_MATTER_HEADINGS = {
 
 # "2.1", "IV.", "B.2", "I.A." and "II.A.1." (REVTeX's levels), "II.1." and "V.7.1." (roman sections
 # with arabic subsections, as REVTeX's guides number them), "§1." (a section sign before the number)
-_NUMBERING = re.compile(
+NUMBERING = re.compile(
     r"^(?:§\s*)?(?P<num>(\d{1,2}(\.\d{1,2}){0,3}\.?)|([IVX]{1,5}\.(?:(?:[A-H]|\d{1,2})\.(?:\d{1,2}\.){0,2})?)|([A-H](\.\d{1,2}){0,3}\.?))\s+(?P<title>\S.*)$"
 )
 _CAPTION = re.compile(
@@ -105,6 +105,24 @@ _SENTENCE_END = re.compile(r"[.!?:;)\]\"”。！？：；）」』؟؛]$")
 _MENTION = re.compile(r"\s*,|\s+[a-z]{2,}\b")
 #: the rest of a chapter-style number after its first point: the "2" of "Table 8.2"
 _DOTTED_REST = re.compile(r"\d+(?:\.\d+)*")
+_WORD = re.compile(r"[^\W\d_]+")
+_COMPOUND = re.compile(r"[^\W\d_]+-[^\W\d_]+")
+#: what a bold number going on with a sentence holds: a citation's bracket, or closing punctuation
+_CITED_NUMBER = re.compile(r"[\[\]()]|[.,;:!?]\s*$")
+#: words that make a sentence of a line and that displays do without (English, German)
+_FUNCTION_WORDS = re.compile(
+    r"\b(?:the|that|then|this|these|which|where|since|we|is|are|be|of|to|and|with|it|if|"
+    r"der|die|das|und|ist|sind|mit|dann|sei|wir|ein|eine|für|auf|von)\b",
+    re.I,
+)
+#: a word of four letters or more, in any script: Greek prose is no formula for its letters
+_LONG_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether a line or a block ends as a sentence or a clause does: a full stop, a colon, a
+    closing bracket or quote."""
+    return _SENTENCE_END.search(text) is not None
 
 
 def caption_start(text: str) -> re.Match[str] | None:
@@ -210,8 +228,6 @@ class Vocabulary:
         return len(head) >= 3 and len(tail) >= 3 and head in self.words and tail in self.words
 
 
-_WORD = re.compile(r"[^\W\d_]+")
-_COMPOUND = re.compile(r"[^\W\d_]+-[^\W\d_]+")
 #: the vocabulary of the document being parsed (set by the parser for one document at a time)
 VOCABULARY: ContextVar[Vocabulary | None] = ContextVar("VOCABULARY", default=None)
 _NO_VOCABULARY = Vocabulary()
@@ -360,7 +376,7 @@ def _first_subsection(prev: Line, line: Line) -> bool:
     widows and orphans?" over "2.1 Widows" (TUGboat sets both levels bold at the body's size, a
     leading apart). The lower number extends the upper one, which a title wrapped onto a second
     line does not."""
-    upper, lower = _NUMBERING.match(prev.text), _NUMBERING.match(line.text)
+    upper, lower = NUMBERING.match(prev.text), NUMBERING.match(line.text)
     if upper is None or lower is None or not prev.bold:
         return False
     return lower.group("num").rstrip(".").startswith(upper.group("num").rstrip(".") + ".")
@@ -379,10 +395,6 @@ def _bold_number_goes_on(prev: Line, line: Line) -> bool:
         and _CITED_NUMBER.search(line.text) is not None
         and not _SENTENCE_END.search(prev.text)
     )
-
-
-#: what a bold number going on with a sentence holds: a citation's bracket, or closing punctuation
-_CITED_NUMBER = re.compile(r"[\[\]()]|[.,;:!?]\s*$")
 
 
 def _heading_goes_on(prev: Line, line: Line, current: list[Line], gap: float) -> bool:
@@ -409,7 +421,7 @@ def _code_ends_heading(prev: Line, line: Line, current: list[Line]) -> bool:
     line pitch; a code listing under a heading starts at the margin, further down."""
     if not prev.bold or line.bold or len(current) > 2 or len(line.text) > _CODE_WORDS or not MONOSPACE_FONT.search(line.font):
         return False
-    if _SENTENCE_END.search(prev.text) or not _NUMBERING.match(current[0].text) or "row" in line.tags:
+    if _SENTENCE_END.search(prev.text) or not NUMBERING.match(current[0].text) or "row" in line.tags:
         return False
     hangs = prev.x0 + 0.5 * prev.size < line.x0 < prev.x0 + 4 * prev.size
     return hangs and line.top > prev.top and line.bottom - prev.bottom <= 1.6 * prev.height
@@ -468,14 +480,6 @@ def looks_like_formula(block: Block, body_size: float) -> bool:
     return numbered and symbols >= 1 and words <= 3 and letters < 60
 
 
-#: words that make a sentence of a line and that displays do without (English, German)
-_FUNCTION_WORDS = re.compile(
-    r"\b(?:the|that|then|this|these|which|where|since|we|is|are|be|of|to|and|with|it|if|"
-    r"der|die|das|und|ist|sind|mit|dann|sei|wir|ein|eine|für|auf|von)\b",
-    re.I,
-)
-#: a word of four letters or more, in any script: Greek prose is no formula for its letters
-_LONG_WORD = re.compile(r"[^\W\d_]{4,}")
 _LABEL_ONLY = re.compile(r"\(\s*([A-Z]?\d+[a-z]?(?:\.\d+)?)\s*\)")
 # a display's lines: few long words, some mathematics
 _DISPLAY_WORDS = 3
@@ -598,7 +602,7 @@ def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[
     heading_size = len(block.lines) == 1 and first.size > body_size + 0.5
     if not _own_lines(block, text, heading_size):
         return None
-    match = _NUMBERING.match(text)
+    match = NUMBERING.match(text)
     # mostly letters, not numbers or symbols; a bold numbered title's by its words ("**10.1.
     # default**": the number's digits outweigh a short title's letters), where a plot's or a
     # table's "2.5 mg" stays numbers
@@ -636,12 +640,18 @@ def _own_lines(block: Block, text: str, heading_size: bool) -> bool:
     return not (lead_in or NUMBERED_RUN_IN.match(text))
 
 
+def math_face(font: str) -> bool:
+    """Whether a face is one of mathematics' own (math italic, symbols, extension), not TeX's
+    roman text face that :data:`_MATH_FONT` counts for the digits of displays."""
+    return bool(_MATH_FONT.match(font)) and not _ROMAN_FONT.match(font)
+
+
 def _formula_or_code(first: Line, text: str) -> bool:
     """Whether an unnumbered block's first line is code or mathematics set in a face of its own,
     which its style would pass for a heading's."""
     if MONOSPACE_FONT.search(first.font):
         return True  # a line of code ("R> plot(z)"), whatever its style
-    if _MATH_FONT.match(first.font) and not _ROMAN_FONT.match(first.font):
+    if math_face(first.font):
         return True  # a symbol set in a display's math italic ("Due", D sub u, e over it), not an italic heading
     return bool(_RELATION.search(text))  # a display's equation of words in italics ("Head xs = xs First Error"), no title
 
@@ -773,7 +783,7 @@ def _numbered_line(block: Block, text: str) -> bool:
     the bold part: a word set in another face ('2.1. Creation of "zoo" objects', the code in
     typewriter), not a run-in heading's lead-in."""
     rest = text[block.lines[0].bold_prefix :]
-    return len(block.lines) == 1 and bool(_NUMBERING.match(text)) and not re.search(r"[.:;]\s", rest)
+    return len(block.lines) == 1 and bool(NUMBERING.match(text)) and not re.search(r"[.:;]\s", rest)
 
 
 def _capitalised(ch: str) -> bool:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 
 import pypdfium2.raw as pdfium_c
 
-from paperpyramid.parsers.embedded.link_spaces import link_spaces
+from paperpyramid.parsers.embedded.link_spaces import link_spaces, may_hold_link
 
 #: a bold face by its name; TeX names its bold faces "CMBX10" (bold extended) and "CMB10" (bold,
 #: not extended, set by ``\fontseries{b}``: partitions' and BMS's headings), and the EC fonts (T1
@@ -64,6 +64,46 @@ _INSET_LETTERS = 8
 
 _LINE_BREAKS = frozenset({"\r", "\n"})
 _FONT_BUFFER_SIZE = 256
+
+#: a character whose bottom sits this share of the run's height above the run's bottom is raised:
+#: a note's mark, an exponent, a vector's arrow. A printer's sign (an author's "∗", "†") is left
+#: out: a title page's lines of names are read in the pieces pdfium breaks them into, as before
+_RAISED = 0.25
+#: what follows the mark starts at most this share of its height after it, and is the punctuation
+#: that closes the sentence or clause the mark ends ("abstracts⁵. The"): an exponent's formula
+#: going on ("p⁴ (n − 1)") keeps its pieces, which a table's cells and a display are read from
+_AFTER_MARK = 0.15
+_AFTER_MARK_PUNCTUATION = frozenset(".,;:)]!?’”'\"")
+_SIGNS = frozenset("*∗†‡§¶‖")
+#: the characters of a raised number as :func:`raised_numbers` keeps it: its digits, the commas and
+#: dashes of a list or a range ("3,4,15", "10–13") and the parenthesis Japanese journals close it with
+_RAISED_NUMBER_CHARS = frozenset("0123456789,-–—)")
+#: a letterspaced stretch has at least this many single letters; its gaps between letters are
+#: alike (the widest at most this share over the narrowest, kerning apart), under this share of
+#: an em (a column's gap is wider), and those between words this many times the widest of them
+_SPACED_LETTERS = 5
+_LETTER_GAP_SPREAD = 2.5
+_LETTER_GAP_EM = 0.35
+_WORD_GAP = 2.0
+_SPACED = re.compile(r"(?:(?<!\S)\w ){4,}\w(?!\S)")
+#: small capitals are drawn at this share of the size of the letters around them (Times' 0.8,
+#: Computer Modern's cmcsc about 0.8 of the x-height-to-capital ratio), and a run needs this many
+#: other letters or digits to show the size they are set small against
+_SMALL_CAPS_SCALE = (0.6, 0.9)
+_SMALL_CAPS_MIN_OTHERS = 3
+#: the stops that end a sentence (:func:`_sentence_opens`)
+_SENTENCE_STOPS = frozenset(".!?")
+#: the narrow word gap (:func:`_narrow_word_gap`): over this share of the font size, on a line whose
+#: characters joined so far lie at most this share apart (Hindawi's 0.01 em), after this many of
+#: them joined, and after a letter, a digit or one of these stops
+_NARROW_GAP = 0.12
+_NARROW_LETTERS = 0.03
+_NARROW_AFTER = 3
+_WORD_ENDS = frozenset(".,;:!?)]’”")
+#: besides a letter, a word of text opens with one of these ("score (d)", "study [4]", "the “knee”")
+_WORD_STARTS = frozenset("([“‘")
+#: the fewest characters of a line that may hold a link with a space inside ("www.x. org")
+_LINK_LEAST = 9
 
 
 class CharRun:
@@ -187,7 +227,7 @@ def read_runs(
     font_name, font_bold, font_italic = "", False, False
     last_size = -1.0
     last_weight = -2
-    # a line break waits for the next character, which may go on with the run (:func:`_goes_on`)
+    # a line break waits for the next character, which may go on with the run (:func:`_goes_on_after_mark`)
     raised = held = False
     first_bottom = 0.0  # the bottom of the run's first character
     for i in order:
@@ -249,14 +289,14 @@ def _face(font: tuple[str, bool, bool], weight: int) -> tuple[str, bool, bool]:
 
 
 def _after_break(runs: list[CharRun], run: CharRun, first_bottom: float, after_mark: bool, box: tuple[float, float, float]) -> CharRun:
-    """The run a character goes on with after a line break: ``run`` where it goes on (:func:`_goes_on`;
+    """The run a character goes on with after a line break: ``run`` where it goes on (:func:`_goes_on_after_mark`;
     ``after_mark``: the character before the break was raised and this one is the punctuation that
     may follow a mark), else a new one, ``run`` settled into ``runs``. ``box``: the character's
     x0, top and bottom."""
     # a run that opens with a raised character is a line's piece cut off before an
     # exponent: it does not take more pieces
     opens_raised = run.bottom - first_bottom > _RAISED * (run.bottom - run.top)
-    if _goes_on(run, *box, after_mark and not opens_raised):
+    if _goes_on_after_mark(run, *box, after_mark and not opens_raised):
         return run
     while run.chars and run.chars[-1] == " ":
         run.chars.pop()  # a space after the break, as if read into the next run
@@ -264,22 +304,7 @@ def _after_break(runs: list[CharRun], run: CharRun, first_bottom: float, after_m
     return CharRun(run.rtl)
 
 
-#: a character whose bottom sits this share of the run's height above the run's bottom is raised:
-#: a note's mark, an exponent, a vector's arrow. A printer's sign (an author's "∗", "†") is left
-#: out: a title page's lines of names are read in the pieces pdfium breaks them into, as before
-_RAISED = 0.25
-#: what follows the mark starts at most this share of its height after it, and is the punctuation
-#: that closes the sentence or clause the mark ends ("abstracts⁵. The"): an exponent's formula
-#: going on ("p⁴ (n − 1)") keeps its pieces, which a table's cells and a display are read from
-_AFTER_MARK = 0.15
-_AFTER_MARK_PUNCTUATION = frozenset(".,;:)]!?’”'\"")
-_SIGNS = frozenset("*∗†‡§¶‖")
-#: the characters of a raised number as :func:`raised_numbers` keeps it: its digits, the commas and
-#: dashes of a list or a range ("3,4,15", "10–13") and the parenthesis Japanese journals close it with
-_RAISED_NUMBER_CHARS = frozenset("0123456789,-–—)")
-
-
-def _goes_on(run: CharRun, x0: float, y_top: float, y_bottom: float, after_raised: bool) -> bool:
+def _goes_on_after_mark(run: CharRun, x0: float, y_top: float, y_bottom: float, after_raised: bool) -> bool:
     """Whether a character drawn at ``x0`` (from ``y_top`` to ``y_bottom``) after a line break goes
     on with ``run``: pdfium breaks a line after a raised mark ("abstracts⁵" | ". The …"), so the
     run goes on where the break came after a raised character (``after_raised``) and the character
@@ -378,15 +403,12 @@ def _letterspaced(run: CharRun) -> CharRun:
 
 
 def _link_spaces(run: CharRun) -> CharRun:
-    """The run, with the spaces pdfium writes inside a URL or DOI taken out (:func:`.link_spaces`)."""
-    if len(run.chars) < _LINK_LEAST or not run.sizes:
+    """The run, with the spaces pdfium writes inside a URL or DOI taken out (:func:`.link_spaces`),
+    its size read only for a line whose words may hold a link."""
+    if len(run.chars) < _LINK_LEAST or not run.sizes or not may_hold_link("".join(run.chars)):
         return run
     size = max(run.sizes.items(), key=lambda item: item[1])[0]
     return _without(run, link_spaces(run.chars, run.boxes, size))
-
-
-#: the fewest characters of a line that may hold a link with a space inside ("www.x. org")
-_LINK_LEAST = 9
 
 
 def _without(run: CharRun, drop: set[int]) -> CharRun:
@@ -415,16 +437,6 @@ def _spaced_groups(chars: list[str], gaps: dict[int, float]) -> list[list[int]]:
         else:
             groups.append([index])
     return [group for group in groups if len(group) >= _SPACED_LETTERS - 1]
-
-
-#: a letterspaced stretch has at least this many single letters; its gaps between letters are
-#: alike (the widest at most this share over the narrowest, kerning apart), under this share of
-#: an em (a column's gap is wider), and those between words this many times the widest of them
-_SPACED_LETTERS = 5
-_LETTER_GAP_SPREAD = 2.5
-_LETTER_GAP_EM = 0.35
-_WORD_GAP = 2.0
-_SPACED = re.compile(r"(?:(?<!\S)\w ){4,}\w(?!\S)")
 
 
 def letterspaced_joined(raw: ctypes.c_void_p, text: Sequence[str]) -> Sequence[str]:
@@ -483,13 +495,6 @@ def _small_capitals(run: CharRun) -> CharRun:
                 del sizes[size]
             sizes[body] = sizes.get(body, 0) + count
     return run
-
-
-#: small capitals are drawn at this share of the size of the letters around them (Times' 0.8,
-#: Computer Modern's cmcsc about 0.8 of the x-height-to-capital ratio), and a run needs this many
-#: other letters or digits to show the size they are set small against
-_SMALL_CAPS_SCALE = (0.6, 0.9)
-_SMALL_CAPS_MIN_OTHERS = 3
 
 
 #: what a character does to the run before it: joins it, starts a new one, or joins it after a space
@@ -557,19 +562,6 @@ def _sentence_opens(run: CharRun, ch: str) -> bool:
     word. A stop, a gap and a capital part two sentences in any text that sets its letters no
     narrow gap apart (under :data:`_NARROW_GAP`: a refused narrow gap still turns the rule off)."""
     return ch.isupper() and run.chars[-1] in _SENTENCE_STOPS and run.widest < _NARROW_GAP
-
-
-#: the stops that end a sentence (:func:`_sentence_opens`)
-_SENTENCE_STOPS = frozenset(".!?")
-#: the narrow word gap (:func:`_narrow_word_gap`): over this share of the font size, on a line whose
-#: characters joined so far lie at most this share apart (Hindawi's 0.01 em), after this many of
-#: them joined, and after a letter, a digit or one of these stops
-_NARROW_GAP = 0.12
-_NARROW_LETTERS = 0.03
-_NARROW_AFTER = 3
-_WORD_ENDS = frozenset(".,;:!?)]’”")
-#: besides a letter, a word of text opens with one of these ("score (d)", "study [4]", "the “knee”")
-_WORD_STARTS = frozenset("([“‘")
 
 
 def _add(

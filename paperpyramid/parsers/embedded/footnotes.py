@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable
 from typing import cast
 
-from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, Block, is_reference_heading
+from paperpyramid.parsers.embedded.blocks import Block, ends_sentence, is_reference_heading
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.layout import Line
 
@@ -46,6 +46,8 @@ _WORDY = re.compile(r"\w\w\w")
 _ADDRESS = re.compile(r"https?:|www\.|ftp:")
 #: how far past the last footnote's number the next one may be without its mark found in the text
 _NEXT = 3
+#: punctuation a footnote mark may follow
+_STOP = "[.,;:)’”\"']"
 #: a footnote rule's width as a share of its column's (LaTeX's is 2 in on a 6.5 in text, 0.3;
 #: journals draw 0.2-0.4), how far left of the column's text it may start, and how far over the
 #: note's first line it is drawn (in the note's line heights)
@@ -93,7 +95,7 @@ def set_footnotes_apart(
                 continue
             block.kind = "aside"
             notes.last = number or notes.last
-            if not _SENTENCE_END.search(_take_rest(block, on_page, body_size).text.rstrip()):
+            if not ends_sentence(_take_rest(block, on_page, body_size).text.rstrip()):
                 notes.cut.add(page)  # its last note goes on at the next page's foot
 
 
@@ -108,7 +110,8 @@ class _Notes:
     def opens(self, block: Block, on_page: list[Block], carried: _Carried, body_size: float) -> int | None:
         """The number of the footnote ``block`` opens (0: one marked by a sign, or a note's rest),
         or None where it is no footnote."""
-        mark = _opening(block, on_page)
+        mark, cut = _opening(block, on_page)
+        _set_aside(cut)
         if mark is None:  # the rest of a note cut mid-sentence at the foot of the page before, in a text face
             rest = block.page - 1 in self.cut and _first_small(block, on_page, body_size) and not _listing(block)
             return 0 if rest else None
@@ -150,20 +153,20 @@ def _pages_note(block: Block, on_page: list[Block], carried: _Carried, pieces: l
     a number or a sign that the table's caption and cells (``pieces``) do not carry, and that the
     page's text outside the table does (or a footnote rule heads it). A table's own note refers to
     its cells or caption ("Base Model¹" over "¹ For each dataset, …")."""
-    mark = _opening(block, on_page, set_aside=False)
+    mark, cut = _opening(block, on_page)
     if mark is None or mark["letter"] or _listing(block) or _table_carries(mark, pieces):
         return False
     shown = mark["sign"] in carried.outside if mark["sign"] else _carries(carried.outside, int(mark["number"]))
     if not (shown or carried.ruled(block, body_size)):
         return False
-    _opening(block, on_page)  # a mark cut off as a block of its own goes aside with its note
+    _set_aside(cut)
     return True
 
 
 def opens_with_table_mark(block: Block, pieces: list[str]) -> bool:
     """Whether ``block`` opens with a number or a sign that a table's caption and cells
     (``pieces``) carry: it is that table's note."""
-    mark = _opening(block, [])
+    mark, _cut = _opening(block, [])
     return mark is not None and not mark["letter"] and _table_carries(mark, pieces)
 
 
@@ -179,28 +182,32 @@ def _table_carries(mark: re.Match[str], pieces: list[str]) -> bool:
     return bool(listed) or _carries(table, number) or any(re.search(rf"[^\d\s.,] {number}$", piece) for piece in pieces)
 
 
-def _opening(block: Block, on_page: list[Block], *, set_aside: bool = True) -> re.Match[str] | None:
-    """The footnote mark the block's first line opens with, then a word. A mark read as a line
-    of its own counts where the line after it goes on from it on its baseline: inside the block,
-    or a block of its own just left of it (set smaller still, it was cut off as small print and
-    is set aside with the note, unless ``set_aside`` is false: the caller has not decided yet). A
+def _opening(block: Block, on_page: list[Block]) -> tuple[re.Match[str] | None, Block | None]:
+    """The footnote mark the block's first line opens with, then a word, and the block the mark
+    was cut off into, if any. A mark read as a line of its own counts where the line after it goes
+    on from it on its baseline: inside the block, or a block of its own just left of it (set
+    smaller still, it was cut off as small print; :func:`_set_aside` sends it with its note). A
     mark's line further right, over a program's output, opens nothing."""
     first = block.lines[0]
     if first.x0 > block.x0 + 3 * first.size:  # a note opens flush or indented by its paragraph indent
-        return None
-    if len(block.lines) > 1 and _MARK_ONLY.match(first.text) and _goes_on(first, block.lines[1]):
-        return _OPENING.match(f"{first.text}{block.lines[1].text}")
+        return None, None
+    if len(block.lines) > 1 and _MARK_ONLY.match(first.text) and _on_baseline_after(first, block.lines[1]):
+        return _OPENING.match(f"{first.text}{block.lines[1].text}"), None
     found = _OPENING.match(first.text)
     if found is None:
         for other in on_page:
-            if len(other.lines) == 1 and _MARK_ONLY.match(other.text) and _goes_on(other.lines[0], first):
-                if set_aside:
-                    other.kind = "aside" if other.kind in ("furniture", "paragraph") else other.kind
-                return _OPENING.match(f"{other.text}{first.text}")
-    return found
+            if len(other.lines) == 1 and _MARK_ONLY.match(other.text) and _on_baseline_after(other.lines[0], first):
+                return _OPENING.match(f"{other.text}{first.text}"), other
+    return found, None
 
 
-def _goes_on(mark: Line, line: Line) -> bool:
+def _set_aside(cut: Block | None) -> None:
+    """A note's mark cut off as a block of its own goes aside with its note."""
+    if cut is not None and cut.kind in ("furniture", "paragraph"):
+        cut.kind = "aside"
+
+
+def _on_baseline_after(mark: Line, line: Line) -> bool:
     """``line`` starts right after ``mark`` on its baseline."""
     return abs(line.bottom - mark.bottom) < line.height and 0 <= line.x0 - mark.x1 < line.size
 
@@ -340,7 +347,3 @@ def _carries_letter(text: str, letter: str) -> bool:
     """The body text carries the letter mark ``letter)`` glued to a word or its comma ("Smith,a)",
     "Lo1,a)"), not an enumeration's "(a)" or " a)"."""
     return re.search(rf"(?:(?<=[^\W_])|(?<=[,∗*†])|(?<=, )){letter}\)", text) is not None
-
-
-#: punctuation a footnote mark may follow
-_STOP = "[.,;:)’”\"']"

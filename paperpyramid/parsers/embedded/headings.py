@@ -44,6 +44,22 @@ from paperpyramid.parsers.embedded.lead_ins import em_lead
 from paperpyramid.parsers.embedded.list_items import demote_list_items, demote_plain_numbered_lines
 from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
+#: a line that stops within this share of the column's width of its right edge is justified to it
+_JUSTIFIED = 0.015
+#: the paragraphs above a line that give its column's edges, and how far in from the left edge,
+#: as a share of the column's width, a flush-right line starts
+_TEXT_ABOVE = 3
+_INSET = 0.25
+#: the most words of a table's notes' label, and the most size its notes' type has, as a share
+#: of the label's (footnote size under body size is 0.8 of it; the body's own is 1.0)
+_NOTE_LABEL_WORDS = 3
+_NOTE_SIZE = 0.9
+#: a line that stops within this share of its paragraph's width of the right edge fills it
+_FILLED = 0.05
+#: the least a heading's size differs from the body's to set it apart without bold (points):
+#: a bitmap face's measured glyphs ("5.2.2 Using mappability …" at 9.0 where the body is 9.4)
+_APART = 0.3
+
 
 def filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
@@ -170,10 +186,6 @@ def _wrapped_lead(block: Block, below: Block) -> bool:
     return tight and abs(first.x0 - line.x0) <= 2 and line.x1 >= right - _JUSTIFIED * (right - left)
 
 
-#: a line that stops within this share of the column's width of its right edge is justified to it
-_JUSTIFIED = 0.015
-
-
 def _section_opens_with_bold_words(blocks: list[Block], index: int) -> bool:
     """Whether the section around ``blocks[index]`` (between the headings on lines of their own)
     has a paragraph that opens with bold words before a word space and no run-in heading."""
@@ -276,16 +288,6 @@ def demote_note_labels(blocks: list[Block], body_size: float) -> None:
             block.kind, block.number = "paragraph", None
 
 
-#: the paragraphs above a line that give its column's edges, and how far in from the left edge,
-#: as a share of the column's width, a flush-right line starts
-_TEXT_ABOVE = 3
-_INSET = 0.25
-#: the most words of a table's notes' label, and the most size its notes' type has, as a share
-#: of the label's (footnote size under body size is 0.8 of it; the body's own is 1.0)
-_NOTE_LABEL_WORDS = 3
-_NOTE_SIZE = 0.9
-#: a line that stops within this share of its paragraph's width of the right edge fills it
-_FILLED = 0.05
 #: the most words of a heading found by its face alone (:func:`_lowercase_headings`)
 _LOWERCASE_WORDS = 8
 #: this many headings at least set in one face and size make it a heading style
@@ -308,7 +310,7 @@ def _lowercase_headings(blocks: list[Block]) -> None:
         edges = edges_of.get((line.font, round(line.size, 1)), [])
         if line.font == body_face or len(edges) < _STYLE_MEMBERS or not any(abs(line.x0 - x0) <= 2 for x0 in edges):
             continue
-        number = blk._NUMBERING.match(text)
+        number = blk.NUMBERING.match(text)
         title = number.group("title") if number else text
         if not title[:1].islower() or len(title.split()) > _LOWERCASE_WORDS or re.search(r"[.,;:]$", title):
             continue
@@ -372,7 +374,7 @@ def _long_headings(blocks: list[Block]) -> None:
             continue
         if any(line.font != first.font or abs(line.size - first.size) > 0.2 for line in block.lines):
             continue
-        number = blk._NUMBERING.match(text)
+        number = blk.NUMBERING.match(text)
         title = (number.group("title") if number else text).strip()
         if not title[:1].isupper() or len(title.split()) > _LONG_WORDS or re.search(r"[.!?,;:]$", title) or _INNER_SENTENCE.search(title):
             continue
@@ -424,7 +426,7 @@ def numbered_like_siblings(blocks: list[Block], body_size: float) -> list[int]:
             continue
         if block.kind != "paragraph" or len(block.lines) > 2 or not (block.bold or abs(block.size - body_size) >= _APART):
             continue
-        parts = blk._NUMBERING.match(block.text.strip())
+        parts = blk.NUMBERING.match(block.text.strip())
         number = parts.group("num").rstrip(".") if parts else ""
         if not parts or not _SECTION_NUMBER.match(number) or not within(number, last):
             continue
@@ -446,11 +448,6 @@ def within(number: str, section: str | None) -> bool:
     a number out of place is a line of the body or an example of a heading, not a section."""
     parent = number.rpartition(".")[0]
     return bool(parent) and section is not None and (section == parent or section.startswith(parent + "."))
-
-
-#: the least a heading's size differs from the body's to set it apart without bold (points):
-#: a bitmap face's measured glyphs ("5.2.2 Using mappability …" at 9.0 where the body is 9.4)
-_APART = 0.3
 
 
 def _same_type(block: Block, other: Block) -> bool:

@@ -36,12 +36,18 @@ _WORD_SHARE = 0.75
 _SIZE_SHARE = 0.22
 
 
+def may_hold_link(text: str) -> bool:
+    """Whether a line's text may hold a space inside a link, by its words alone: a link's opening
+    with a space after it, or a link's piece opening the line. A cheap test, before the line's
+    spaces are measured."""
+    return _MAY_HOLD.search(text) is not None or _PIECE_OPENING.match(text) is not None
+
+
 def link_spaces(chars: Sequence[str], boxes: Sequence[float], size: float) -> set[int]:
     """The indices into ``chars`` (a line's characters, one space between its words) of the spaces
     inside a URL or DOI, to be taken out. ``boxes``: the left and right edges of each character
     that is not a space, in turn; ``size``: the line's font size, in the units of the boxes."""
-    text = "".join(chars)
-    if not (_MAY_HOLD.search(text) or _PIECE_OPENING.match(text)):
+    if not may_hold_link("".join(chars)):
         return set()
     gaps = _space_gaps(chars, boxes)
     words = [gap for index, gap in gaps.items() if chars[index - 1][-1] not in _BREAKS and chars[index + 1][0] not in _BREAKS]
@@ -67,37 +73,44 @@ def _space_gaps(chars: Sequence[str], boxes: Sequence[float]) -> dict[int, float
 def _inside_links(chars: Sequence[str], narrow: set[int]) -> set[int]:
     """Those of the ``narrow`` spaces that part a link's pieces, read left to right: the text
     before each is the line so far with the spaces already found taken out, the text after it
-    the pieces that narrow spaces bind to it, up to the next word space. A line that opens with
+    the pieces that narrow spaces bind to it, up to the next word space. Where that rest reads as
+    the link's, the narrow spaces inside it go too: the link is joined whole, its last piece not
+    judged alone ("j.1467-" "9868." "2005", a DOI's last piece no year). A line that opens with
     a link's piece (:data:`_PIECE_OPENING`) opens inside the link."""
     found: set[int] = set()
     out: list[str] = []
     text = "".join(chars)
     continued = _PIECE_OPENING.match(text[: text.find(" ")]) is not None
+    joined_to = 0  # where the rest of the last space found ends
     for index, ch in enumerate(chars):
         if index in narrow:
-            rest = _bound(chars, index + 1, narrow)
-            line = "".join(out)
-            if _goes_on(line, rest, continued and " " not in line):
+            if index < joined_to:
                 found.add(index)
+                continue
+            rest, end = _bound(chars, index + 1, narrow)
+            line = "".join(out)
+            if _continues_link(line, rest, continued and " " not in line):
+                found.add(index)
+                joined_to = end
                 continue
         out.append(ch)
     return found
 
 
-def _bound(chars: Sequence[str], start: int, narrow: set[int]) -> str:
+def _bound(chars: Sequence[str], start: int, narrow: set[int]) -> tuple[str, int]:
     """The characters from ``start`` up to the next space that is not ``narrow``, the narrow
-    spaces taken out."""
+    spaces taken out, and the index where they end."""
     bound: list[str] = []
     for index in range(start, len(chars)):
         if index in narrow:
             continue
         if chars[index] == " ":
-            break
+            return "".join(bound), index
         bound.append(chars[index])
-    return "".join(bound)
+    return "".join(bound), len(chars)
 
 
-def _goes_on(out: str, rest: str, inside: bool) -> bool:
+def _continues_link(out: str, rest: str, inside: bool) -> bool:
     """Whether a link that ``out`` ends inside goes on in ``rest``: after a character where links
     break (:func:`~.link_joins.link_goes_on`), before one (the link goes on after it, or ends
     with it: "10.1007" "/", a scheme's "https" ":" before its "//" on the next line), or after a

@@ -35,6 +35,16 @@ from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
 #: an outline of fewer entries names no sections
 OUTLINE_ENTRIES = 3
+#: where a printed title goes on past its short form: "Labels in the borders: labeling_text()"
+_TITLE_REST = re.compile(r"\s*(?::|\(|\s[–—-]\s)")
+#: the most words of a heading told by its type alone (:func:`_face_headings`)
+_FACE_WORDS = 10
+#: an outline names this many headings of a style at least before that style marks a section
+_OUTLINED_STYLE = 2
+#: known headings that label front matter rather than open a section of the body
+_FRONT_LABELS = {"abstract", "summary", "keywords"}
+#: entries of one outline level numbered with letters that make the level lettered
+_LETTERED_ENTRIES = 2
 
 
 def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], body_size: float) -> bool:
@@ -165,7 +175,7 @@ def _settle_block(blocks: list[Block], index: int, outline: _Outline, last_numbe
 
 def _name_heading(block: Block, level: int, title: str, outline: _Outline) -> None:
     """Make a block the heading an outline entry names, numbered and titled as the entry or the page."""
-    parts = blk._NUMBERING.match(title.strip())
+    parts = blk.NUMBERING.match(title.strip())
     if parts and re.fullmatch(r"[A-H]", parts.group("num")) and outline.levels[title] not in outline.lettered:
         parts = None  # "A surprising contradiction": the article, not a number
     block.kind = "heading"
@@ -297,7 +307,7 @@ def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None
     Ovarian cancer survival"). None where the page prints another title."""
     key = norm(outlined)
     readings: list[tuple[str | None, str, bool]] = [(block.number, block.title, True)] if block.title else []
-    parts = blk._NUMBERING.match(block.text.strip())
+    parts = blk.NUMBERING.match(block.text.strip())
     text = (parts.group("num").rstrip("."), parts.group("title").strip()) if parts else (None, block.text.strip())
     readings.append((*text, False))
     for number, title, heading in readings:
@@ -309,10 +319,6 @@ def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None
     return None
 
 
-#: where a printed title goes on past its short form: "Labels in the borders: labeling_text()"
-_TITLE_REST = re.compile(r"\s*(?::|\(|\s[–—-]\s)")
-
-
 def _outlined_numbers(blocks: list[Block], matched: dict[int, tuple[int, str]]) -> dict[int, str]:
     """The section number of each heading the outline names, for the deeper ones it leaves out
     ("2.1.1" under the outline's "2.1"): the entry's own number, or else the one the page prints
@@ -321,7 +327,7 @@ def _outlined_numbers(blocks: list[Block], matched: dict[int, tuple[int, str]]) 
     under the outline's last level, must still be known as a heading below "4.1"."""
     numbers: dict[int, str] = {}
     for index, (_, title) in matched.items():
-        parts = blk._NUMBERING.match(title.strip())
+        parts = blk.NUMBERING.match(title.strip())
         block = blocks[index]
         number = parts.group("num") if parts else block.number if block.kind == "heading" else None
         if number:
@@ -403,10 +409,6 @@ def _short_title(text: str) -> bool:
     return len(text.split()) <= _FACE_WORDS and not text.endswith((".", ":", ",", ";"))
 
 
-#: the most words of a heading told by its type alone (:func:`_face_headings`)
-_FACE_WORDS = 10
-
-
 def _face_headings(blocks: list[Block], matched: dict[int, tuple[int, str]], first: int, body_size: float) -> list[int]:
     """Headings of a level the outline leaves out, set in a type of their own that is neither
     bold nor larger, so that the blocks read them as lines of the body: a ``\\subsubsection*``
@@ -433,7 +435,7 @@ def _face_headings(blocks: list[Block], matched: dict[int, tuple[int, str]], fir
             continue
         if face in outlined_faces if face else size >= min(named):
             continue
-        if blk._MATH_FONT.match(face) and not blk._ROMAN_FONT.match(face):
+        if blk.math_face(face):
             continue  # a display's big operator ("Pn": the sum sign read as a P, its index beside it)
         if all(_face_heading(blocks, index) for index in members):
             found += members
@@ -461,17 +463,9 @@ def _face_heading(blocks: list[Block], index: int) -> bool:
     )
 
 
-#: an outline names this many headings of a style at least before that style marks a section
-_OUTLINED_STYLE = 2
-
-
 def _outlined_style(block: Block) -> _Style:
     """A heading's style and face: a figure's bold label ("Potential" in Arial) is not set in the sections' face."""
     return heading_style(block), block.lines[0].font
-
-
-#: known headings that label front matter rather than open a section of the body
-_FRONT_LABELS = {"abstract", "summary", "keywords"}
 
 
 def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
@@ -487,7 +481,3 @@ def _letter_numbered(toc: list[tuple[int, str, int | None]]) -> set[int]:
             if letter.group(1) != "A":
                 past_a.add(level)
     return {level for level in past_a if lettered[level] >= _LETTERED_ENTRIES}
-
-
-#: entries of one outline level numbered with letters that make the level lettered
-_LETTERED_ENTRIES = 2

@@ -10,9 +10,16 @@ from typing import cast
 
 from paperpyramid.document import Block as DocBlock
 from paperpyramid.document import Document, Table
-from paperpyramid.parsers.embedded.blocks import _SENTENCE_END, KNOWN_HEADINGS, NUMBERED_RUN_IN, Block
+from paperpyramid.parsers.embedded.blocks import KNOWN_HEADINGS, NUMBERED_RUN_IN, Block, ends_sentence
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_engine import TablePart, side_by_side_prose
+
+
+def table_block_text(table: Table) -> str:
+    """The text of a table's block in its section: its caption, its cells as Markdown and its
+    notes under them, as a JATS table's foot is, a blank line between each; a table without a
+    caption starts with its cells."""
+    return "\n\n".join(part for part in (table.caption, table.markdown, *table.notes) if part)
 
 
 def table_cells(lines: list[Line]) -> list[list[str]]:
@@ -84,7 +91,7 @@ def collect_table(blocks: list[Block], caption_index: int, body_size: float) -> 
 
 
 def _is_running_text(block: Block, body_size: float) -> bool:
-    if len(block.lines) < 2 or not _SENTENCE_END.search(block.lines[-1].text) or block.size < body_size - 0.6:
+    if len(block.lines) < 2 or not ends_sentence(block.lines[-1].text) or block.size < body_size - 0.6:
         return False
     long_lines = sum(1 for line in block.lines if len(line.text) > 60)
     return long_lines >= 0.6 * len(block.lines) or _justified_prose(block.lines)
@@ -109,7 +116,7 @@ def add_parts(document: Document, captions: Sequence[Block]) -> None:
     labelled and captioned with its mark as JATS labels the parts of a ``<table-wrap-group>``
     ("Table 2" over "(a)" and "(b)": "2 (a)" and "2 (b)", each under the group's caption); a
     part read as the caption's table alone would lose the other parts' rows, and read as one
-    grid the parts' columns mix."""
+    grid the parts' columns mix. The notes under the stack are its last part's."""
     for caption in captions:
         stacked = cast("list[TablePart]", caption.extra["parts"])
         first = next(
@@ -127,25 +134,24 @@ def add_parts(document: Document, captions: Sequence[Block]) -> None:
             continue
         position = document.tables.index(first)
         rendered = next((block for section in document.sections for block in section.blocks if _renders(block, first)), None)
-        notes = _notes_under(rendered, first) if rendered is not None else ""
         caption_text = first.caption
         tables = []
         for part in stacked:
-            table = first if part is stacked[0] else dataclasses.replace(first, cells=part.cells, bbox=part.box)
+            table = first if part is stacked[0] else dataclasses.replace(first, cells=part.cells, bbox=part.box, notes=[])
             table.label = " ".join(text for text in (caption.label, part.mark) if text) or None
             table.caption = caption_text if caption_text.startswith(part.mark) else f"{caption_text} {part.mark}"
             tables.append(table)
+        notes, first.notes = first.notes, []
+        tables[-1].notes = notes
         document.tables[position + 1 : position + 1] = tables[1:]
         if rendered is None:
             continue
         section = next(section for section in document.sections if any(block is rendered for block in section.blocks))
         at = next(index for index, block in enumerate(section.blocks) if block is rendered)
-        rendered.text = first.caption + "\n\n" + first.markdown
+        rendered.text = table_block_text(first)
         section.blocks[at + 1 : at + 1] = [
-            DocBlock(text=table.caption + "\n\n" + table.markdown, page=table.page, kind="table", bbox=table.bbox) for table in tables[1:]
+            DocBlock(text=table_block_text(table), page=table.page, kind="table", bbox=table.bbox) for table in tables[1:]
         ]
-        if notes:  # the notes under the stack go under its last part
-            section.blocks[at + len(tables) - 1].text += "\n\n" + notes
         # the part's rows its caption's table did not hold were left as text: now a part holds them
         section.blocks = [block for block in section.blocks if not any(_part_holds(table, block) for table in tables[1:])]
 
@@ -184,7 +190,7 @@ def join_continued(document: Document) -> None:
     before it, on the same page as its last part or the next ("Table 4 … (Continued)"), or a table
     without a caption at the top of the next page that opens with the header of the one before
     it, adds its rows to it (the header rows it repeats are dropped), and its block leaves its
-    section; the first part's block holds the whole table, with the notes under each part."""
+    section; the first part's block holds the whole table, with the notes of each part under it."""
     kept: list[Table] = []
     reached: dict[int, int] = {}  # the page of the last part joined to a table, by the table's id
     for table in document.tables:
@@ -196,13 +202,11 @@ def join_continued(document: Document) -> None:
         if first is None or not (labelled or repeated) or not table.cells:
             kept.append(table)
             continue
-        rendered = [(block, part) for part in (first, table) for block in _renderings(document, part)]
-        notes = [note for block, part in rendered if (note := _notes_under(block, part))]
         first.cells = first.cells + table.cells[_repeats_header(first.cells, table.cells) :]
+        first.notes = [*first.notes, *table.notes]
         reached[id(first)] = table.page
-        for block, part in rendered:
-            if part is first:
-                block.text = "\n\n".join([first.caption, first.markdown, *notes])
+        for block in _renderings(document, first):
+            block.text = table_block_text(first)
         for section in document.sections:
             section.blocks = [block for block in section.blocks if not _renders(block, table)]
     document.tables = kept
@@ -210,13 +214,6 @@ def join_continued(document: Document) -> None:
 
 def _renderings(document: Document, table: Table) -> list[DocBlock]:
     return [block for section in document.sections for block in section.blocks if _renders(block, table)]
-
-
-def _notes_under(block: DocBlock, table: Table) -> str:
-    """The notes a table's block holds under its caption and cells (see
-    :func:`~.assembly._add_table`)."""
-    head = "\n\n".join(part for part in (table.caption, table.markdown if table.cells else "") if part)
-    return block.text[len(head) :].strip() if block.text.startswith(head) else ""
 
 
 def _repeats_header(header: list[list[str]], cells: list[list[str]]) -> int:
