@@ -1,7 +1,7 @@
 """The writer's speed against another copy of the package, the same articles, in the same run.
 
     .venv/bin/python benchmarks/writer_speed.py --baseline-src OLD --articles 1024 [--real REAL.sqlite]
-        [--batch 64] [--chunk 128] [--out DIR] [--profile-at 0,2048] [--json OUT]
+        [--batch 64] [--baseline-batch N] [--chunk 128] [--out DIR] [--profile-at 0,2048] [--json OUT]
 
 The articles are ``corpus_scale.py``'s full-size copies of a real corpus (``--real``: every
 context, ~67 an article, with its noisy float32 vector and its pyramid), made once here and handed,
@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         turn = (written // args.chunk) % len(workers)
         for w in workers[turn:] + workers[:turn]:
             profile = args.out / f"profile-{w.name}-{written}.txt" if w.name == "current" and written in profile_at else None
-            w.write(chunk_file, args.batch, profile)
+            w.write(chunk_file, args.baseline_batch or args.batch if w.name == "baseline" else args.batch, profile)
         written += len(numbers)
         loads.append(os.getloadavg())
         print(
@@ -273,6 +273,7 @@ def main() -> None:
     parser.add_argument("--articles", type=int, default=1024)
     parser.add_argument("--real", type=Path, default=Path("/tmp/corpus_scale/real.sqlite"), help="the real corpus the copies come from")
     parser.add_argument("--batch", type=int, default=64, help="articles a transaction on the current path (the ingest's write_batch)")
+    parser.add_argument("--baseline-batch", type=int, help="articles a transaction on the batched baseline's path (default: --batch)")
     parser.add_argument("--chunk", type=int, default=128, help="copies each process writes in turn")
     parser.add_argument("--out", type=Path, default=Path("/tmp/writer_speed"))
     parser.add_argument("--profile-at", default="", help="article counts at which the current writer's chunk is profiled")

@@ -141,7 +141,7 @@ def test_a_batch_adds_its_fts5_rows_in_one_statement(tmp_path: Path, counter: To
         store_pyramid(conn, pyramid(*articles[0], 0))  # one at a time (distill, import): the trigger
         assert setwise == []
         store_pyramids(conn, [pyramid(a, c, n, "v2") for n, (a, c) in enumerate(articles)])  # a batch: one statement
-        assert setwise == ["insights"]
+        assert setwise == ["insights", "concepts", "abstracts"]
         assert_index_is_table(conn)  # and not twice: the trigger was off meanwhile, and is back
         assert len(hits(conn, "frogs")) == 3
 

@@ -50,7 +50,7 @@ import re
 import secrets
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,6 +72,10 @@ INDEX_MIN = 50_000
 #: FTS5's bm25() constants
 K1 = 1.2
 B = 0.75
+#: FTS5's buffer of pending terms in bytes (its default: 1 MiB), kept in each FTS5 index's config: a
+#: batch's contexts (~3 MB of text for 64 full-size articles) reach the file as one segment at the
+#: commit, not as three that FTS5 then merges again
+PENDING_BYTES = 32 * 2**20
 #: segments before an update rebuilds the whole index (a query reads one row per segment and term)
 MAX_SEGMENTS = 16
 _FETCH_ROWS = 200_000  # instances read at a time during a build
@@ -112,6 +116,29 @@ def insert_trigger_dropped(conn: Any, table: str) -> Iterator[bool]:
     conn.execute(f'DROP TRIGGER main."{trigger}"')
     yield True
     conn.execute(row[0])
+
+
+@contextmanager
+def indexed_setwise(conn: Any, tables: Sequence[str]) -> Iterator[None]:
+    """Inside the caller's transaction: the rows the block adds to these tables of the main file
+    reach their FTS5 indexes at its end, one ``INSERT ... SELECT`` a table
+    (:func:`insert_trigger_dropped`, :func:`index_added_rows`), not one trigger call per row. The
+    block must not remove or rewrite rows of these tables."""
+    with ExitStack() as stack:
+        newest = {table: newest_rowid(conn, table) for table in tables if stack.enter_context(insert_trigger_dropped(conn, table))}
+        yield
+        for table, after_rowid in newest.items():
+            index_added_rows(conn, table, after_rowid)
+
+
+def set_pending_bytes(conn: Any, tables: Sequence[str]) -> None:
+    """Give the FTS5 index of each of these tables of the main file (``<table>_fts``) a buffer of
+    ``PENDING_BYTES`` (in the caller's transaction); its config is written only where it differs."""
+    for table in tables:
+        fts = f"{table}_fts"
+        row = conn.execute(f"SELECT v FROM main.\"{fts}_config\" WHERE k = 'hashsize'").fetchone()
+        if row is None or row[0] != PENDING_BYTES:
+            conn.execute(f'INSERT INTO main."{fts}" ("{fts}", rank) VALUES (\'hashsize\', ?)', [PENDING_BYTES])
 
 
 def index_added_rows(conn: Any, table: str, after_rowid: int) -> int:
@@ -499,11 +526,13 @@ __all__ = [
     "drop_index",
     "index_added_rows",
     "index_status",
+    "indexed_setwise",
     "insert_trigger_dropped",
     "invalidate",
     "is_current",
     "maintain",
     "newest_rowid",
     "search",
+    "set_pending_bytes",
     "update",
 ]

@@ -31,7 +31,7 @@ from paperpyramid.db import sqlite as db_sqlite
 from paperpyramid.db import vectors as db_vectors
 from paperpyramid.db.article_rows import ArticleRows, Splitter, article_rows, new_id, normalize_doi, now
 from paperpyramid.db.pyramid import delete_pyramid
-from paperpyramid.db.schema import migrate
+from paperpyramid.db.schema import PYRAMID_LEVELS, migrate
 from paperpyramid.document import Document
 from paperpyramid.errors import ConfigurationError, NotACorpus, ServiceUnavailable
 from paperpyramid.normalise import normalise_document
@@ -144,8 +144,9 @@ def writer_lock(path: str | Path, *, suffix: str = ".lock", doing: str = "ingest
 
 
 def connect(path: str | Path) -> sqlite_utils.Database:
-    """Open (creating if need be) a corpus for writing: WAL, foreign keys on, migrated; a file
-    that is not a corpus is refused (:func:`check_corpus_file`) before anything is written."""
+    """Open (creating if need be) a corpus for writing: WAL, foreign keys on, migrated, its FTS5
+    indexes buffering a batch's terms (:func:`~paperpyramid.db.lexical_index.set_pending_bytes`); a
+    file that is not a corpus is refused (:func:`check_corpus_file`) before anything is written."""
     check_corpus_file(path)
     db = sqlite_utils.Database(db_sqlite.connect(path))
     try:
@@ -154,6 +155,8 @@ def connect(path: str | Path) -> sqlite_utils.Database:
         db.execute("PRAGMA synchronous = NORMAL")  # safe under WAL; a power cut loses only the last commits
         db.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
         migrate(db)
+        with db.atomic():
+            lexical_index.set_pending_bytes(db.conn, ("contexts", *PYRAMID_LEVELS))
     except BaseException:
         db.close()
         raise
