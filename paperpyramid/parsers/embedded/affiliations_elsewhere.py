@@ -42,6 +42,9 @@ _AFTER = re.compile(r"^\s*(?:(?:received|accepted|published|references|full list
 _NUMBER = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.?\s*(?=[A-Z])")
 # the words an address's number follows ("No. 3 Xueyuan Road", "Room 2 Building B"): no entry's number
 _ADDRESS_WORD = re.compile(r"(?:^|\s)(?:No|Nr|Nos|Room|Rm|Building|Bldg|Floor|Box|Suite|Unit|Block|Level|Gate)\.?\s$", re.I)
+# a place in the foot that opens with the number of the corresponding author's affiliation, the others
+# listed at the article's end (BMC: "* Correspondence: …" / "2 Physical Health and Sports, College of …")
+_MARKED_PLACE = re.compile(r"^(\d{1,2})\s?(?=[A-Z][a-z])")
 # an e-mail address's label on a note's line: "E-mail:", "Email address:"
 _EMAIL_LABEL = re.compile(r"\s*\be-?mail(?: address(?:es)?)?\s*:", re.I)
 # the first of a foot's numbered notes: "1GEOPS, …", "1 Department of …"
@@ -75,7 +78,9 @@ def _foot(blocks: list[Block], title_end: int, body_size: float, page_height: fl
     names with the corresponding author's mark): the lines from the first that names an
     institution (:data:`.institutions.AFFILIATION`, :data:`.institutions.INSTITUTION`), past a
     note on equal contributions, up to an e-mail address, the licence or the pointer to the
-    full list. Only blocks set smaller than the body (``body_size``) or in the lower half of
+    full list, cut at its numbers where it opens with one (:data:`_MARKED_PLACE`), the first
+    perhaps not 1 (BMC's corresponding author's alone).
+    Only blocks set smaller than the body (``body_size``) or in the lower half of
     the page (``page_height`` high, whatever text it holds) are read (a body sentence's
     "Correspondence to the editors …" is no foot's), and a cue with no institution under it
     leaves the next block to be read."""
@@ -107,6 +112,9 @@ def _foot(blocks: list[Block], title_end: int, body_size: float, page_height: fl
                 break
             texts.append(line.text)
         text = blk.join_lines(texts).strip(" .,;")
+        marked = _MARKED_PLACE.match(text)
+        if marked:
+            return _numbered(text, int(marked.group(1)))  # by the numbers the names carry, from the first there
         return {None: text} if text else {}
     return {}
 
@@ -149,15 +157,16 @@ def _column_lines(blocks: list[Block], index: int) -> list[Line]:
     return lines
 
 
-def _numbered(text: str) -> dict[str | None, str]:
-    """``text`` cut into entries at their numbers, which come in a series (1, 2, 3, …): a number
+def _numbered(text: str, first: int = 1) -> dict[str | None, str]:
+    """``text`` cut into entries at their numbers, which come in a series (``first``, then one
+    more each time: 1, 2, 3, …): a number
     out of it is an address's ("Lishui University, 1. No, Xueyuan Road" under entry 2), and so is
     one after an address's word (:data:`_ADDRESS_WORD`) even in the series; text
     before the first number is no numbered list; with no number, the one entry is unnumbered."""
     text = " ".join(text.split())
     cuts: list[re.Match[str]] = []
     for match in _NUMBER.finditer(text):
-        if int(match.group(1)) == len(cuts) + 1 and not _ADDRESS_WORD.search(text, max(0, match.start() - 12), match.start()):
+        if int(match.group(1)) == len(cuts) + first and not _ADDRESS_WORD.search(text, max(0, match.start() - 12), match.start()):
             cuts.append(match)
     if not cuts:
         return {None: text.strip(" .,;")} if text.strip(" .,;") else {}

@@ -105,9 +105,17 @@ def group_tail(text: str) -> tuple[str, str]:
     return text, ""
 
 
+# what joins the names on a line and the letter marks after them (REVTeX's "A. Authorb) and B. Authorc)"):
+# no letters of a text that would tell it from names
+_JOINERS = re.compile(r"\b(?:and|AND)\b|(?<=[^\W\d_])[a-z]\)")
+
+
 def mostly_names(content: str) -> bool:
+    """Whether ``content`` is names, the words that join them and their marks aside: four fifths
+    of its letters are the names' (:func:`split_names`)."""
     names = split_names(content)
-    return bool(names) and sum(ch.isalpha() for name in names for ch in name) >= 0.8 * sum(ch.isalpha() for ch in content)
+    letters = sum(ch.isalpha() for ch in _JOINERS.sub(" ", content))
+    return bool(names) and sum(ch.isalpha() for name in names for ch in name) >= 0.8 * letters
 
 
 # an author's part in the work, in brackets of lower-case words after the name (a manual's

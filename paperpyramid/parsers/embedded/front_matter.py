@@ -74,7 +74,7 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             break
         if not (index == short or _title_like(block, pages[0]) or _stacked_title(blocks, index, pages[0])):
             continue
-        if _masthead(blocks, index) or _journal_name(block):
+        if _masthead(blocks, index) or _journal_name(block) or _overlaid(blocks, index):
             continue
         if best is None or block.size > blocks[best].size + 0.2:
             best = index
@@ -224,7 +224,8 @@ def _byline_opening(blocks: list[Block], first_page: Page, body_size: float) -> 
     first section's head. No type size tells such a title from the text: it is set at the body's
     size, or smaller where it is a program's logo in its own font ("METATEX" in METAFONT's logo
     font, a word too short for a title elsewhere); a section head of the journal in display type
-    may stand over it; the indented name under it tells it."""
+    may stand over it; the indented name under it tells it, its indent measured in the line's
+    height where the text layer reads the font's size smaller (TUGboat's bitmap fonts)."""
     for index in range(min(6, len(blocks) - 2)):
         for span in (1, 2):
             if index + span + 1 >= len(blocks):
@@ -236,8 +237,8 @@ def _byline_opening(blocks: list[Block], first_page: Page, body_size: float) -> 
                 continue
             if len(name.lines) != 1 or abs(name.size - body_size) > 0.6 or not _opening_title(blocks[index : index + span], first_page):
                 continue
-            indent = name.x0 - title.x0
-            if not 0.8 * name.size <= indent <= 3.5 * name.size or name.top - last.bottom > 2 * name.size:
+            indent, em = name.x0 - title.x0, max(name.size, name.bottom - name.top)  # a font's size misread small: its box's height
+            if not 0.8 * em <= indent <= 3.5 * em or name.top - last.bottom > 2 * em:
                 continue
             if mostly_names(name.text) and (after.kind == "heading" or _ABSTRACT_HEAD.match(after.text)):
                 return index, span
@@ -320,6 +321,29 @@ _JOURNAL_NAME = re.compile(
     r"(?:(?:[A-Z][\w&-]*+|&)(?:\s+|$)){1,8}$|^(?:the\s+)?(?:[A-Z][\w&-]*\s+){1,5}journal$",
     re.I,
 )
+
+
+def _overlaid(blocks: list[Block], index: int) -> bool:
+    """Whether the box of ``blocks[index]`` lies over the lines of two blocks of text or more, as
+    no title's does, and its type is read far too large for the width its letters take: a font
+    whose glyphs' boxes the text layer reads far too tall (TUGboat's small capitals read at 120
+    points over the column they stand in: "Go forth now and", 96 points wide). A title read
+    twice (a PDF repeating its text, an OCR layer under it) is read at its size."""
+    block = blocks[index]
+    if block.x1 - block.x0 > 0.15 * block.size * len(block.text.strip()):
+        return False
+    crossed = [
+        other
+        for other in blocks
+        if other is not block
+        and other.page == block.page
+        and len(other.text.strip()) >= 10
+        and other.x0 < block.x1 - 1
+        and block.x0 < other.x1 - 1
+        and other.top < block.bottom - 1
+        and block.top < other.bottom - 1
+    ]
+    return len(crossed) >= 2
 
 
 def _journal_name(block: Block) -> bool:

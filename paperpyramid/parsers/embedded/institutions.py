@@ -38,6 +38,11 @@ ADDRESS = re.compile(
 )
 
 
+def names_institution(text: str) -> bool:
+    """Whether ``text`` names an institution (:data:`AFFILIATION`, :data:`INSTITUTION`)."""
+    return bool(AFFILIATION.search(text) or INSTITUTION.search(text))
+
+
 def affiliation_like(text: str) -> bool:
     """Whether ``text`` reads as an affiliation: an institution word and an address's commas."""
     return bool(AFFILIATION.search(text)) and text.count(",") >= 1
