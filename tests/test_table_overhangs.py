@@ -90,6 +90,6 @@ def test_a_label_centred_over_three_columns_stays_in_the_first() -> None:
     # it over R, but it reaches past R: a label spanning the columns, kept in the first (as
     # "Selection-Only" over the part above)
     document = parse_pdf(SHARED / "corpus" / "emnlp-2020-scifact-arxiv-2004.14974-compiled.pdf")
-    table = next(table for table in document.tables if table.label == "6")
+    table = next(table for table in document.tables if table.label == "6 (b)")
     row = next(row for row in table.cells if "Label-Only" in row)
     assert row.index("Label-Only") == 3

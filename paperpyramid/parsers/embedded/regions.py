@@ -172,7 +172,8 @@ def single_page_furniture(page: Page) -> list[Line]:
     shows: the topmost (bottom-most) row of lines, in the page's top (bottom) tenth, no bigger
     than the body's text, set apart from the body by a line's height or more, that carries a
     page number on a line of its own, a journal's name or address, a chapter mark, or a book's
-    capitals with the page number. A title is bigger than the body: it is never taken."""
+    capitals with the page number. A title is bigger than the body: it is never taken, nor is a
+    row of two numbers or more on lines of their own (a table's last row set at the page's foot)."""
     lines = sorted((line for line in page.lines if line.text.strip()), key=lambda line: line.top)
     if len(lines) < 4:
         return []
@@ -189,13 +190,11 @@ def single_page_furniture(page: Page) -> list[Line]:
         gap = rest[0].top - max(line.bottom for line in row) if top else min(line.top for line in row) - rest[0].bottom
         if gap < max(line.height for line in row):
             continue
+        numbers = sum(1 for line in row if _PAGE_NUMBER.match(line.text.strip()))
+        if numbers >= 2:
+            continue  # a row of values ("Total | 84 | 164", a table's last at the foot): a head or foot has one page number
         text = " ".join(line.text.strip() for line in sorted(row, key=lambda line: line.x0))
-        marked = (
-            any(_PAGE_NUMBER.match(line.text.strip()) for line in row)
-            or _JOURNAL.search(text)
-            or _CHAPTER.search(text)
-            or _BOOK_HEAD.match(text)
-        )
+        marked = numbers == 1 or _JOURNAL.search(text) or _CHAPTER.search(text) or _BOOK_HEAD.match(text)
         if marked:
             found += row
     return found

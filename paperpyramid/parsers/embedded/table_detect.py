@@ -26,7 +26,7 @@ from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT, even_pitch
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_columns import column_edges
-from paperpyramid.parsers.embedded.table_engine import Region
+from paperpyramid.parsers.embedded.table_engine import Region, TablePart
 from paperpyramid.parsers.embedded.table_reader import held_by, reads_as_prose
 from paperpyramid.parsers.embedded.table_rules import BBox
 
@@ -99,7 +99,7 @@ def mark_uncaptioned(
         by_page.setdefault(block.page, []).append(index)
     for page, indices in sorted(by_page.items()):
         captioned = [
-            (index, cast("list[list[str]]", blocks[index].extra["found"]))
+            (index, _caption_cells(blocks[index]))
             for index in indices
             if blocks[index].kind == "caption" and blocks[index].extra.get("found")
         ]
@@ -298,6 +298,13 @@ def not_a_table(cells: Sequence[Sequence[str]]) -> bool:
         if len(filled) >= 3 and all(_RELATION.match(cell) for cell in filled):
             return True  # a column of "=": the rows of aligned equations ("HC0 : ω = û²", "HC1 : ω = …")
     return False
+
+
+def _caption_cells(caption: Block) -> list[list[str]]:
+    """The cells of a caption's table: the rows of every part where subtables are stacked under it
+    (their rows left as text are any part's, not only the first's)."""
+    stacked = cast("list[TablePart]", caption.extra.get("parts") or [])
+    return [row for part in stacked for row in part.cells] if stacked else cast("list[list[str]]", caption.extra["found"])
 
 
 def uncaptioned_tables(blocks: Sequence[Block]) -> list[tuple[list[int], tuple[float, float, float, float]]]:

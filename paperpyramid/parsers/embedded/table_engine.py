@@ -27,7 +27,8 @@ step lives in a module of its own:
 
 Around these steps: a manuscript's line numbers are gone already, left where the page was read
 (:class:`~.line_numbers.LineNumbering`); subtables stacked under one caption are read part by part, the
-caption's table being the first (:mod:`.table_stacks`, :func:`table_parts`); and the header's
+caption's table being the first (:mod:`.table_stacks`, :func:`table_parts`), and so are the halves of a
+table too wide for its page set one under the other, their rows then joined in one table; and the header's
 first row is cut into its cells, a header of two levels whose other labels sit halfway down it
 read as two rows (:mod:`.table_headers`).
 
@@ -160,7 +161,17 @@ def table_parts(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
         stacked = parts(lines, region)
         later = [TablePart(mark, box, read_box(lines, rules, box) or []) for mark, box in stacked[1:]]
         found = [TablePart(stacked[0][0], stacked[0][1], cells)] + [part for part in later if part.cells]
+        if len(stacked) >= 2 and not any(mark for mark, _ in stacked):  # halves of one table (:mod:`.table_stacks`)
+            halves = [cells, *(part.cells for part in later)]
+            # a half read as no table leaves the region to be read as one grid, none of its rows lost
+            found = [TablePart("", region, _stacked_rows(halves) if all(halves) else read_box(lines, rules, region) or cells)]
     return [part._replace(cells=[[cell.replace(THIN_SPACE, " ") for cell in row] for row in part.cells]) for part in found]
+
+
+def _stacked_rows(halves: Sequence[list[list[str]]]) -> list[list[str]]:
+    """The rows of a table's halves set one under the other, each as wide as the widest."""
+    width = max(len(row) for half in halves for row in half)
+    return [row + [""] * (width - len(row)) for half in halves for row in half]
 
 
 def _table_cells(

@@ -25,6 +25,7 @@ from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_ends import before_wide_gap, running_head
 from paperpyramid.parsers.embedded.table_printed_rows import printed_rows
 from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules, on_page
+from paperpyramid.parsers.embedded.table_stacks import subcaption_over
 
 __all__ = ["body_margins", "find_region", "hugs_lines_above", "next_captions_table", "prose_line", "region_over_caption"]
 
@@ -66,8 +67,11 @@ _NOTE_EDGE = 1.5
 _NOTE_MARK = re.compile(r"^\s*(?:\d{1,2}[.)]|\(?[a-z]\)|[*†‡§¶])\s")
 # a rule that closes a table is at least this share of its top rule's width
 _AS_WIDE = 0.8
-# rules in the page's bottom tenth rule off its footer, not a table under a caption
+# rules in the page's bottom tenth rule off its footer, not a table under a caption (unless they
+# close its last rows: :func:`_closes_last_rows`)
 _FOOTER_BAND = 0.1
+# a line of prose holds this many characters at least; a table's cell under a rule holds fewer
+_PROSE_LINE = 40
 # running text's edges are those this many long lines share at least
 _SHARED_EDGES = 3
 # a row's label, left of its row's long text cell, is shorter than this
@@ -110,11 +114,34 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     if not inside:
         return None
     footer = pbottom - _FOOTER_BAND * (pbottom - ptop)
-    below = _closing_rules(_as_wide([rule for rule in crossing if top - 2 <= rule.y <= min(limit, footer)]), column, span)
+    ruled = [rule for rule in crossing if top - 2 <= rule.y <= limit]
+    kept = [rule for rule in ruled if rule.y <= footer]
+    foot = [rule for rule in ruled if rule.y > footer]
+    if kept and foot and _closes_last_rows(inside, kept[-1].y, foot[0].y):
+        kept.append(foot[0])  # the table's bottom rule, set low on the page under its last rows
+    below = _closing_rules(_as_wide(kept), column, span)
     bottom = before_wide_gap(inside) + 0.5
     if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
         bottom = _unclosed_last_row(inside, below, below[-1].y + 0.5)
     return (span[0], top, span[1], bottom)
+
+
+def _closes_last_rows(inside: Sequence[Line], last: float, y: float) -> bool:
+    """Whether a rule in the page's bottom tenth at ``y`` is the table's bottom rule, not a
+    footer's: the printed rows between the table's ``last`` rule over it and the rule are rows
+    of cells (two pieces or more, none a line of prose, each under a cell of the rows over the
+    rule: "Total | 84 | 164" after a midrule), and the rule sits within a row's height under
+    the lowest. A footer's rule has the body's text or its notes over it (a line, or a note's
+    mark and its sentence), set further off."""
+    rows = printed_rows([line for line in inside if last < line.top and line.bottom <= y + 0.5])
+    cells = [line for line in inside if line.bottom <= last]
+    if not rows or not cells or y - rows[-1].bottom > rows[-1].height:
+        return False
+    return all(
+        len(row.lines) >= 2
+        and all(len(line.text) < _PROSE_LINE and any(line.x0 < cell.x1 and cell.x0 < line.x1 for cell in cells) for line in row.lines)
+        for row in rows
+    )
 
 
 #: rules this many at least, evenly spaced, rule every row of a table
@@ -261,9 +288,11 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
         (line.size for line in lines if line.top >= ctop - 1 and line.bottom <= cbottom + 1 and cx0 - 1 <= line.x0), default=0.0
     )
     notes = _notes_over(column, ctop, caption_size)
-    if notes:
-        edge = min(line.top for line in notes)
-        column = [line for line in column if line.bottom <= edge + 1 and not any(line is note for note in notes)]
+    # the last part's sub-caption over the caption ("(b) Evidence counts ...") is the float's, not running text
+    held = [] if notes else subcaption_over(column, ctop)
+    if notes or held:
+        edge = min(line.top for line in notes or held)
+        column = [line for line in column if line.bottom <= edge + 1 and not any(line is mine for mine in notes or held)]
     for line in sorted(column, key=lambda line: -line.bottom):
         if _CAPTION_START.match(line.text):
             break
@@ -292,7 +321,7 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     rows = printed_rows(taken)
     if len(rows) < 2:
         return None
-    return (span[0], min(line.top for line in taken) - 0.5, span[1], max(line.bottom for line in taken) + 0.5)
+    return (span[0], min(line.top for line in taken) - 0.5, span[1], max(line.bottom for line in [*taken, *held]) + 0.5)
 
 
 def _notes_over(column: Sequence[Line], ctop: float, caption_size: float) -> list[Line]:

@@ -16,6 +16,7 @@ are dropped.
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections.abc import Sequence
@@ -63,6 +64,11 @@ _KEYED_ROWS = 4
 _KEYED_SHARE = 0.1
 # a line ending with one of these signs goes on under it: its number is on the next line
 _OPERATORS = ("<", ">", "≤", "≥", "=", "±", "×")
+# a line ending with one of these words goes on under it: no cell ends on a conjunction, a
+# preposition or an article ("Farrington and" over "Andrews (2003)")
+_CONNECTIVE = re.compile(r"(?:^|\s)(?:and|or|of|the|a|an|with|for|to|by|from|in|on|at|as|via|et|&)$")
+# a label wrapped round its row's values runs over this many printed rows at most
+_LABEL_LINES = 4
 # a number and the words after it ("10 pt one", "30 days after"): a phrase's words, no value
 _NUMBER_PHRASE = re.compile(r"^\d[\d.,]*\s?[A-Za-z]*\s+[a-z]{3,}")
 _NUMBER = re.compile(r"^[-+−–]?\(?\d[\d.,]*\)?\s*[%*†]*$")
@@ -72,7 +78,7 @@ def join_rows(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[flo
     """The table's rows from its printed ``rows`` (top to bottom), its horizontal ``rules`` and
     its column ``edges``."""
     least = _least_pitch(rows)
-    joined = join_ruled_bands(_join_wrapped(_labels_across(rows, edges), rules, edges), rules, edges)
+    joined = join_ruled_bands(_join_wrapped(_values_mid_label(_labels_across(rows, edges), edges), rules, edges), rules, edges)
     return _drop_notes(_join_going_on(joined, rules, edges, least), rules, edges)
 
 
@@ -104,6 +110,78 @@ def _labels_across(rows: list[PrintedRow], edges: Sequence[float]) -> list[Print
     return kept
 
 
+def _values_mid_label(rows: list[PrintedRow], edges: Sequence[float]) -> list[PrintedRow]:
+    """A row's label wrapped over three lines or more with its values set in the middle of its
+    height, beside a middle line ("Median and range of cumulative" over "dose of glucocorticoids
+    | 1463 (29–9758) mg/m2" over "(equivalent of prednisone)"): the printed rows of the label's
+    other lines, the label alone in them, join the row of the values (:func:`_label_run`)."""
+    if len(rows) < 3:
+        return rows
+    first = min(column for row in rows for column in row_columns(row, edges))
+    kept: list[PrintedRow] = []
+    index = floor = 0  # rows from ``floor`` on are kept as printed so far
+    while index < len(rows):
+        run = _label_run(rows, index, edges, first)
+        if run is None or run[0] < floor:
+            kept.append(rows[index])
+            index += 1
+            continue
+        start, end = run
+        kept = kept[: len(kept) - (index - start)]  # the label's lines over the values, kept already
+        floor = end + 1
+        lines = [line for row in rows[start : end + 1] for line in row.lines]
+        kept.append(PrintedRow(min(line.top for line in lines), max(line.bottom for line in lines), lines))
+        index = end + 1
+    return kept
+
+
+def _label_run(rows: Sequence[PrintedRow], index: int, edges: Sequence[float], first: int) -> tuple[int, int] | None:
+    """The first and last printed rows of the label wrapped round the values of ``rows[index]``
+    (:func:`_values_mid_label`), or ``None``: the rows over and under it hold the label's lines
+    alone, each going on from the line over it (in lower case, an opening bracket, or after a
+    hyphen, a comma or a word no cell ends on), set at one pitch, closer than the rows before and
+    after the label; the values' middle is the label's, within a third of a line's height."""
+    row = rows[index]
+    labels = [line for line in row.lines if column_of(line, edges) == first]
+    values = [line for line in row.lines if column_of(line, edges) != first]
+    if len(labels) != 1 or not values:
+        return None
+    middle = statistics.mean(line.mid_y for line in values)
+    alone: dict[int, Line] = {index: labels[0]}  # the label's line in each printed row that holds it alone
+    for at in range(max(index - _LABEL_LINES, 0), min(index + _LABEL_LINES + 1, len(rows))):
+        if at != index and len(rows[at].lines) == 1 and column_of(rows[at].lines[0], edges) == first:
+            alone[at] = rows[at].lines[0]
+    best = None
+    for up in range(index, index - _LABEL_LINES - 1, -1):
+        for down in range(index, index + _LABEL_LINES + 1):
+            if down - up < 2 or any(at not in alone for at in range(up, down + 1)):
+                continue
+            run = [alone[at] for at in range(up, down + 1)]
+            centred = abs(statistics.mean(line.mid_y for line in run) - middle) <= run[0].height / 3
+            if centred and _wrapped_label(run, rows, (up, down), edges, first) and (best is None or down - up > best[1] - best[0]):
+                best = (up, down)
+    return best
+
+
+def _wrapped_label(run: Sequence[Line], rows: Sequence[PrintedRow], span: tuple[int, int], edges: Sequence[float], first: int) -> bool:
+    """Whether ``run`` (lines of the first column, top to bottom) is one label wrapped: each goes
+    on from the one over it, all at one pitch, closer than the first column's lines over and
+    under the run (rows padded apart)."""
+    pitches = [b.top - a.top for a, b in itertools.pairwise(run)]
+    pitch = min(pitches)
+    if pitch <= 0 or max(pitches) > _TIGHT * pitch:
+        return False
+    if not all(
+        GOES_ON.match(b.text) or b.text.startswith("(") or a.text.rstrip().endswith(("-", ",")) or _CONNECTIVE.search(a.text)
+        for a, b in itertools.pairwise(run)
+    ):
+        return False
+    up, down = span
+    over = [line.top for line in rows[up - 1].lines if column_of(line, edges) == first] if up > 0 else []
+    under = [line.top for line in rows[down + 1].lines if column_of(line, edges) == first] if down + 1 < len(rows) else []
+    return (not over or run[0].top - max(over) > _TIGHT * pitch) and (not under or min(under) - run[-1].top > _TIGHT * pitch)
+
+
 def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
     """One row per table row: printed rows closer together than the table's row spacing join.
 
@@ -121,7 +199,7 @@ def _join_wrapped(rows: Sequence[PrintedRow], rules: Sequence[Rule], edges: Sequ
     for index, row in enumerate(rows):
         last = joined[-1] if joined else None
         gap = gaps[index - 1] if index else None
-        continues = last is not None and gap is not None and not ruled[index - 1] and gap < threshold and _goes_on(last, row, edges)
+        continues = last is not None and gap is not None and not ruled[index - 1] and gap < threshold and _continues_row(last, row, edges)
         alike = threshold == 0.0  # the gaps do not tell rows from wrapped lines
         continues = continues or (
             alike
@@ -265,7 +343,8 @@ def _hangs_under(
     tell): it leaves the first column empty where the row above fills it, fills only columns the
     row above fills, holds no value, and in each column it fills the line above was wrapped (the
     first word of the line under it would not have fit after it) in the middle of a phrase: it
-    breaks a word or ends with a comma, or it holds words and the line under it goes on in lower
+    breaks a word, ends with a comma or a word no cell ends on (a conjunction, a preposition, an
+    article: "Farrington and" over "Andrews (2003)"), or it holds words and the line under it goes on in lower
     case (or with a number and words, "10 pt one", under a paragraph's line). A row of a group
     under its label ("Severity | severe" then "| mild") opens a cell of one word that ends
     nothing: it stays a row. So does the first line of a cell of the ``following`` row, whose
@@ -299,7 +378,7 @@ def _hangs_under(
         # a sentence goes on in lower case, or with a number and the words after it where the
         # line over it is a paragraph's ("... from the original single" over "10 pt one")
         phrase = _NUMBER_PHRASE.match(under) and len(over) >= _PARAGRAPH_LINE
-        if not (over.endswith(("-", ",", *_OPERATORS)) or (" " in over and (GOES_ON.match(under) or phrase))):
+        if not (over.endswith(("-", ",", *_OPERATORS)) or _CONNECTIVE.search(over) or (" " in over and (GOES_ON.match(under) or phrase))):
             return False
     return True
 
@@ -349,8 +428,8 @@ def _cells_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float], rig
     pitch under the row above (:func:`_at_line_pitch`): it fills only some of the columns the row above fills, holds no
     value, and each of its lines goes on from the line over it, which was wrapped (the first word
     would not have fit after it) in the middle of a phrase: a word broken ("triangu-" over "lar
-    matrix") or a line of words that goes on in lower case ("Random-effects Cholesky" over
-    "factor"). A group's label under a row opens with a capital, and a row of a group under a
+    matrix"), a line ending on a word no cell ends on (:data:`_CONNECTIVE`), or a line of words
+    that goes on in lower case ("Random-effects Cholesky" over "factor"). A group's label under a row opens with a capital, and a row of a group under a
     cell of one word ("severe" over "mild") ends nothing: both stay rows."""
     mine, theirs = row_columns(row, edges), row_columns(above, edges)
     if not mine or not mine < theirs or any(VALUE.match(line.text) for line in row.lines):
@@ -358,7 +437,8 @@ def _cells_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float], rig
     for column in mine:
         over = _lowest_line(above, column, edges).text.rstrip()
         under = min((line for line in row.lines if column_of(line, edges) == column), key=lambda line: line.x0).text
-        if not (over.endswith("-") or (" " in over and GOES_ON.match(under))) or not _wrapped(above, row, column, edges, right, 2):
+        goes_on = over.endswith("-") or _CONNECTIVE.search(over) or (" " in over and GOES_ON.match(under))
+        if not goes_on or not _wrapped(above, row, column, edges, right, 2):
             return False
     return True
 
@@ -524,7 +604,7 @@ def _new_sentence(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) ->
     return False
 
 
-def _goes_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
+def _continues_row(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
     """Whether a printed row close under ``above`` goes on with it: it leaves some of its columns
     empty (a wrapped cell), unless it is a row of a group (below); or it fills them all with
     words that go on in lower case (a sign, a symbol or a script opens no word going on: the
