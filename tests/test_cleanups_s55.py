@@ -15,26 +15,17 @@ from paperpyramid.parsers.embedded.footnotes import _opening
 from paperpyramid.parsers.embedded.link_spaces import link_spaces
 from tests.block_builders import Stack
 from tests.conftest import CORPUS
+from tests.test_links_s54_spaces import _line
 
 # --------------------------------------------------------------------------- links
 
-#: each character 5 points wide at 10 points; a word space and a link's break glue, in points
-_WIDTH, _SIZE, _WORD, _GLUE = 5.0, 10.0, 3.0, 1.0
+#: a word space and a link's break glue, in points (each character 5 points wide at 10 points: ``_line``'s)
+_SIZE, _WORD, _GLUE = 10.0, 3.0, 1.0
 
 
 def _read(pieces: list[tuple[str, float]]) -> str:
     """The line of ``pieces`` (each with the white space after it) as read, the spaces inside links out."""
-    chars: list[str] = []
-    boxes: list[float] = []
-    x = 0.0
-    for piece, gap in pieces:
-        for ch in piece:
-            chars.append(ch)
-            boxes += [x, x + _WIDTH]
-            x += _WIDTH
-        chars.append(" ")
-        x += gap
-    chars.pop()
+    chars, boxes = _line(pieces)
     drop = link_spaces(chars, boxes, _SIZE)
     return "".join(ch for index, ch in enumerate(chars) if index not in drop)
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from paperpyramid.document import Block as DocBlock
 from paperpyramid.document import Document, Section, Table
-from paperpyramid.parsers.embedded.assembly import assemble
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_engine import TablePart
 from paperpyramid.parsers.embedded.table_reader import add_parts, join_continued, table_block_text
+from tests.test_table_notes_s54 import _assembled, _heading
 
 BODY = 10.0
 HEAD = ["Study", "Dose"]
@@ -28,17 +28,6 @@ def test_a_tables_block_text_is_its_caption_its_cells_and_its_notes() -> None:
 
 def _line(text: str, page: int, top: float, x0: float = 90.0, x1: float = 520.0, size: float = BODY) -> Line:
     return Line(text, page, x0, top, x1, top + size, size, False, False, "Times-Roman")
-
-
-def _heading() -> Block:
-    return Block([_line("2 Results", 1, 60.0, size=12.0)], kind="heading", level=1, number="2", title="Results")
-
-
-def _assembled(blocks: list[Block], caption: int, members: list[int], found: list[list[str]]) -> Document:
-    blocks[caption].extra.update(caption_kind="table", members=members, found=found)
-    document = Document(pages=2)
-    assemble(document, blocks, BODY)
-    return document
 
 
 def test_a_note_in_small_type_under_the_cells_is_the_tables() -> None:
