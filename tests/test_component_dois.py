@@ -47,9 +47,10 @@ def test_component_dois_go_to_their_captions_or_the_notes() -> None:
 
 def test_a_table_doi_among_its_notes_goes_to_its_caption() -> None:
     # PLOS prints a table's DOI under it, with its notes, which go under the table's cells
-    table = Table(caption="Table 2. Doses.", cells=[["a"], ["1"]], page=5, label="2")
-    text = f"Table 2. Doses.\n\n{table.markdown}\n\nValues are means. https://doi.org/{DOI}.t002"
-    block = Block(text=text, page=5, kind="table")
+    table = Table(
+        caption="Table 2. Doses.", cells=[["a"], ["1"]], page=5, label="2", notes=[f"Values are means. https://doi.org/{DOI}.t002"]
+    )
+    block = Block(text=f"Table 2. Doses.\n\n{table.markdown}\n\n{table.notes[0]}", page=5, kind="table")
     doc = Document(doi=DOI, pages=6)
     doc.sections = [Section(title="Results", blocks=[block])]
     doc.tables = [table]

@@ -25,9 +25,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["HeadingCites"]
+__all__ = ["BIBITEM", "HeadingCites"]
 
-_BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])\s*(?:\[((?:[^\[\]]|\[[^\]]*\])*)\])?\s*\{([^}]*)\}")
+#: an entry of a reference list: ``\bibitem[label]{key}``, its optional label (group 1) and its key (group 2)
+BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])\s*(?:\[((?:[^\[\]]|\[[^\]]*\])*)\])?\s*\{([^}]*)\}")
 #: natbib's label: the short names, the year in brackets, the full names ("Botter et~al.(2011)Botter, …")
 _AUTHOR_YEAR = re.compile(r"^(?P<names>[^()]+?)\s*\((?P<year>[^()]*(?:\([^()]*\)[^()]*)*)\)", re.DOTALL)
 #: a citing command with natbib's notes before and after (not printed here) and its keys
@@ -55,7 +56,7 @@ class HeadingCites:
         """``bibliography``: the text holding the list's ``\\bibitem`` entries (a ``.bbl``, or a
         document with its own list); ``source``: the preamble and document, for the style."""
         self._entries: dict[str, _Entry] = {}
-        for number, item in enumerate(_BIBITEM.finditer(bibliography), 1):
+        for number, item in enumerate(BIBITEM.finditer(bibliography), 1):
             self._entries.setdefault(item.group(2).strip(), _entry(number, item.group(1)))
         self._author_year = not _numbered_style(source)
 

@@ -36,6 +36,7 @@ from paperpyramid.eval.gold import (
     latex_source_and_document,
     latex_to_text,
 )
+from paperpyramid.eval.heading_cites import BIBITEM
 from paperpyramid.eval.latex_source import read_tex, strip_comments
 from paperpyramid.eval.reference_pairs import GoldEntry, _doi, _label
 from paperpyramid.parsers.latex.scan import read_group
@@ -50,7 +51,6 @@ CITE_COMMANDS = frozenset(
 #: ptptex's end of a range of citations, "\\cite{a}\\tocite{c}" printing "a–c"
 RANGE_END = "tocite"
 _CITE = re.compile(r"\\([A-Za-z]+)\*?")
-_BIBITEM = re.compile(r"\\bibitem(?![A-Za-z])\s*(?:\[((?:[^\[\]]|\[[^\]]*\])*)\])?\s*\{([^}]*)\}")
 _FOOTNOTE = re.compile(r"\\footnote(?:text)?(?![A-Za-z])")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 # a marker as written into the text before it is read: private-use brackets around its number
@@ -111,7 +111,7 @@ def _between_headings(document: str) -> list[str]:
 def bibliography(latex: str) -> dict[str, GoldEntry]:
     """Every ``\\bibitem`` of the ``thebibliography`` lists of a ``.bbl`` or a document, by key,
     in list order (a ``\\bibitem`` shown elsewhere, in a template's example, is no entry)."""
-    items = [(body, item) for body in bibliography_lists(latex) for item in _BIBITEM.finditer(body)]
+    items = [(body, item) for body in bibliography_lists(latex) for item in BIBITEM.finditer(body)]
     entries: dict[str, GoldEntry] = {}
     for number, (body, item) in enumerate(items):
         following = items[number + 1] if number + 1 < len(items) else None

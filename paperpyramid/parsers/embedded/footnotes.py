@@ -109,9 +109,15 @@ class _Notes:
 
     def opens(self, block: Block, on_page: list[Block], carried: _Carried, body_size: float) -> int | None:
         """The number of the footnote ``block`` opens (0: one marked by a sign, or a note's rest),
-        or None where it is no footnote."""
+        or None where it is no footnote. A mark cut off into a block of its own goes aside with its
+        note, and stays where it was beside small print that is none."""
         mark, cut = _opening(block, on_page)
-        _set_aside(cut)
+        number = self._number(block, mark, on_page, carried, body_size)
+        if number is not None:
+            _set_aside(cut)
+        return number
+
+    def _number(self, block: Block, mark: re.Match[str] | None, on_page: list[Block], carried: _Carried, body_size: float) -> int | None:
         if mark is None:  # the rest of a note cut mid-sentence at the foot of the page before, in a text face
             rest = block.page - 1 in self.cut and _first_small(block, on_page, body_size) and not _listing(block)
             return 0 if rest else None

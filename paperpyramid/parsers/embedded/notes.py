@@ -18,6 +18,7 @@ import dataclasses
 import re
 
 from paperpyramid.document import Block, Document, Figure, Reference, Section, Table
+from paperpyramid.parsers.embedded.table_reader import table_block_text
 
 _NOTE = re.compile(
     r"^(©|\(c\)\s|copyright\b|\*\s*correspondence\b|correspondence\b|full list of author information\b|"
@@ -106,21 +107,24 @@ _COMPONENT = r"(?<!\S)(?:https?://(?:dx\.)?doi\.org/|doi:\s?)?{doi}(?:\.(?P<plos
 
 def _component_dois(document: Document) -> list[Block]:
     """Take the article's figure and table DOIs out of the body's paragraphs and out of a table's
-    notes under its cells (where PLOS prints the DOI, with the notes: see
-    :func:`~.assembly._table_note`): each is added to the caption of the figure or table it names;
-    those that name none are returned, as notes. A paragraph that held only such DOIs is
-    dropped, so that the halves of the paragraph the float cut meet again (``merge_continuations``)."""
+    notes (where PLOS prints the DOI, with the notes: see :func:`~.assembly._table_note`): each is
+    added to the caption of the figure or table it names; those that name none are returned, as
+    notes. A paragraph that held only such DOIs is dropped, so that the halves of the paragraph
+    the float cut meet again (``merge_continuations``)."""
     if not document.doi:
         return []
     pattern = re.compile(_COMPONENT.format(doi=re.escape(document.doi)), re.IGNORECASE)
     floats = {("t", table.label): table for table in document.tables} | {("g", figure.label): figure for figure in document.figures}
+    held = _tables_with_notes(document)
     notes: list[Block] = []
     for section in document.sections:
-        if section.number == "ref" or not any(_dois_in(block, pattern) for block in section.blocks):
+        if section.number == "ref" or not any(_dois_in(block, pattern, held) for block in section.blocks):
             continue
         kept: list[Block] = []
         for block in section.blocks:
-            found = _dois_in(block, pattern)
+            found = _dois_in(block, pattern, held)
+            if found and id(block) in held:
+                held[id(block)].notes = [text for note in held[id(block)].notes if (text := _without(note, pattern))]
             for match in reversed(found):  # cut first: a table's caption is added to at its block's start
                 _cut(block, match.start(), match.end())
             for match in found:
@@ -136,16 +140,35 @@ def _component_dois(document: Document) -> list[Block]:
     return notes
 
 
-def _dois_in(block: Block, pattern: re.Pattern[str]) -> list[re.Match[str]]:
-    """The component DOIs a paragraph holds, or a table's block under its markdown's last row (its
-    caption above may hold one already)."""
+def _tables_with_notes(document: Document) -> dict[int, Table]:
+    """The tables with notes, by the id of the block that renders each in its section
+    (:func:`~.table_reader.table_block_text`)."""
+    rendered = {table_block_text(table): table for table in document.tables if table.notes}
+    return {
+        id(block): rendered[block.text]
+        for section in document.sections
+        for block in section.blocks
+        if block.kind == "table" and block.text in rendered
+    }
+
+
+def _dois_in(block: Block, pattern: re.Pattern[str], held: dict[int, Table]) -> list[re.Match[str]]:
+    """The component DOIs a paragraph holds, or the notes of the table a block renders (``held``:
+    :func:`_tables_with_notes`; its caption above may hold one already)."""
     if block.kind == "paragraph":
         return list(pattern.finditer(block.text))
-    if block.kind != "table":
+    table = held.get(id(block))
+    if table is None:
         return []
-    last_row = block.text.rfind("\n|")
-    notes_at = block.text.find("\n", last_row + 1) if last_row >= 0 else -1
-    return list(pattern.finditer(block.text, notes_at)) if notes_at >= 0 else []
+    return list(pattern.finditer(block.text, len(block.text) - len("\n\n".join(table.notes))))
+
+
+def _without(note: str, pattern: re.Pattern[str]) -> str:
+    """``note`` without the DOIs ``pattern`` finds in it, cut as :func:`_cut` cuts them."""
+    for match in reversed(list(pattern.finditer(note))):
+        start, end = _span(note, match.start(), match.end())
+        note = note[:start] + note[end:]
+    return note
 
 
 def _add_to_caption(document: Document, target: Table | Figure, doi: str) -> None:
@@ -163,11 +186,7 @@ def _add_to_caption(document: Document, target: Table | Figure, doi: str) -> Non
 
 def _cut(block: Block, start: int, end: int) -> None:
     """Take ``block.text[start:end]`` out with the spaces before it, moving the citations after it."""
-    while start and block.text[start - 1].isspace():
-        start -= 1
-    if start == 0:
-        while end < len(block.text) and block.text[end].isspace():
-            end += 1
+    start, end = _span(block.text, start, end)
     block.text = block.text[:start] + block.text[end:]
     gone = end - start
     block.cites = [
@@ -175,3 +194,13 @@ def _cut(block: Block, start: int, end: int) -> None:
         for cite in block.cites
         if cite.end <= start or cite.start >= end
     ]
+
+
+def _span(text: str, start: int, end: int) -> tuple[int, int]:
+    """``text[start:end]`` with the spaces before it, or after it where it opens the text."""
+    while start and text[start - 1].isspace():
+        start -= 1
+    if start == 0:
+        while end < len(text) and text[end].isspace():
+            end += 1
+    return start, end

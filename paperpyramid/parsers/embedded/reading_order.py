@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from statistics import median
 
@@ -53,7 +53,8 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
 
     A line in the top or bottom band of the page is furniture when the same text (digits
     ignored) appears in that band on several pages (:func:`furniture_keys`, or ``furniture`` where
-    the caller has them already), or when it is only a page number. A document of one page has no recurrence: its head and foot are found by
+    the caller has them already), or when it is only a page number; not a cell of a table's row
+    set there (:func:`_a_rows_cell`). A document of one page has no recurrence: its head and foot are found by
     position and pattern (:func:`regions.single_page_furniture`).
     """
     if len(pages) == 1:
@@ -71,10 +72,11 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
                 line.tags.add(REPEATED_TITLE)
                 kept.append(line)
                 continue
-            if _in_band(line, page) and (line_key(text) in furniture or _PAGE_NUMBER.match(text)) and not _labels_a_line(line, page):
+            in_band = _in_band(line, page) and (line_key(text) in furniture or _PAGE_NUMBER.match(text)) and not _labels_a_line(line, page)
+            # the same head a little further in: a landscape page, a page of another size
+            further_in = line_key(text) in furniture and _in_band_of(line, page.height, _WIDE_BAND)
+            if (in_band or further_in) and not _a_rows_cell(line, page.lines, furniture):
                 continue
-            if line_key(text) in furniture and _in_band_of(line, page.height, _WIDE_BAND):
-                continue  # the same head a little further in: a landscape page, a page of another size
             if (
                 text.isdigit()
                 and len(text) <= 4
@@ -190,7 +192,33 @@ def page_furniture(lines: list[Line], height: float, furniture: set[str]) -> lis
         for line in lines
         if _in_band_of(line, height)
         and (_PAGE_NUMBER.match(line.text.strip()) or bool(key := line_key(line.text)) and any(key in head for head in furniture))
+        and not _a_rows_cell(line, lines, furniture)
     ]
+
+
+def _a_rows_cell(number: Line, lines: Sequence[Line], furniture: set[str]) -> bool:
+    """Whether a number in the page's top or bottom band is a cell of a table's row set there
+    ("Total | 186 | 306"; a listing's numbered line), not its page number: it stands on one
+    baseline with words no running head or foot holds, right under a number of the row above (its
+    column's). A page number beside a first page's own foot line ("Journal of X 12 (2020) 1-10")
+    is set off from the text above it."""
+    if any(ch.isalpha() for ch in number.text):
+        return False
+    beside = any(
+        other is not number
+        and abs(other.mid_y - number.mid_y) < 0.5 * number.height
+        and any(ch.isalpha() for ch in other.text)
+        and not any(line_key(other.text) in head for head in furniture)
+        for other in lines
+    )
+    return beside and any(
+        other.x0 < number.x1
+        and number.x0 < other.x1
+        and 0 <= number.top - other.bottom < number.height
+        and any(ch.isdigit() for ch in other.text)
+        and not any(ch.isalpha() for ch in other.text)
+        for other in lines
+    )
 
 
 def _marks_a_line(number: Line, page: Page) -> bool:
