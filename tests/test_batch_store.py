@@ -135,8 +135,10 @@ def canonical(path: Path) -> dict[str, list[tuple[Any, ...]]]:
         for table in TABLES:
             columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
             kept = [name for name in columns if not name.endswith("_at")]
-            rows = conn.execute(f"SELECT {', '.join(kept)} FROM {table} ORDER BY rowid").fetchall()
-            out[table] = [tuple(names.get(value, value) if isinstance(value, str) else value for value in row) for row in rows]
+            keyed = conn.execute("SELECT wr FROM pragma_table_list WHERE name = ?", [table]).fetchone()[0]  # WITHOUT ROWID
+            rows = conn.execute(f"SELECT {', '.join(kept)} FROM {table}" + ("" if keyed else " ORDER BY rowid")).fetchall()
+            named = [tuple(names.get(value, value) if isinstance(value, str) else value for value in row) for row in rows]
+            out[table] = sorted(named, key=repr) if keyed else named
         (vec_table,) = conn.execute("SELECT vec_table FROM embedders").fetchone()
         out["vectors"] = sorted((names[cid], bytes(blob)) for cid, blob in conn.execute(f"SELECT context_id, embedding FROM {vec_table}"))
         out["fts"] = [

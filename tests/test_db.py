@@ -246,7 +246,7 @@ def test_sections_keep_reading_order_and_parents(writer: CorpusWriter) -> None:
     assert [r[4] for r in rows] == [None, None, ids[1], ids[2], None, None]
     assert [r[3] for r in rows] == [1, 1, 2, 3, 1, 1]
     assert (rows[2][5], rows[2][6]) == (2, 3)  # pages from the blocks when the parser gave none
-    positions = [p for (p,) in writer.db.execute("SELECT position FROM article_sections ORDER BY rowid")]
+    positions = [p for (p,) in writer.db.execute("SELECT position FROM article_sections WHERE article_id = ?", [article_id])]
     assert positions == list(range(6))
 
 

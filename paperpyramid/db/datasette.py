@@ -389,7 +389,7 @@ JOIN articles AS citing ON citing.id = b.article_id
 LEFT JOIN citations AS ci ON ci.bib_entry_id = b.id
 LEFT JOIN contexts AS c ON c.id = ci.context_id
 WHERE b.cited_article_id = :article_id
-ORDER BY citing.created_at, b.position, c.page_number
+ORDER BY citing.created_at, b.position, c.page_number, c.rowid, ci.char_start
 """.strip(),
     ),
     "cites_in_corpus": (
@@ -403,7 +403,7 @@ JOIN articles AS cited ON cited.id = b.cited_article_id
 LEFT JOIN citations AS ci ON ci.bib_entry_id = b.id
 LEFT JOIN contexts AS c ON c.id = ci.context_id
 WHERE b.article_id = :article_id
-ORDER BY b.position, c.page_number
+ORDER BY b.position, c.page_number, c.rowid, ci.char_start
 """.strip(),
     ),
     "failed_inputs": (

@@ -6,7 +6,8 @@ with the version bump. To change the schema, append a function to :data:`MIGRATI
 never edit one that has shipped.
 
 Reading order lives in the junction tables: ``article_sections.position`` orders an
-article's sections and ``sections_contexts.position`` a section's contexts. ``contexts_fts``
+article's sections and ``sections_contexts.position`` a section's contexts, each its table's key
+(the link tables are WITHOUT ROWID tables, stored in their keys' order). ``contexts_fts``
 is an FTS5 index (porter stemming) over ``contexts.text`` and ``contexts.section_title``,
 kept in step by triggers.
 """
@@ -422,10 +423,90 @@ def _v9_pubmed(db: sqlite_utils.Database) -> None:
     db.executescript(_V9_PUBMED)
 
 
+#: The link tables rebuilt by :func:`_v10_links_without_rowid`: each table's declaration, its
+#: indexes, and its columns, its key's first
+_V10_LINKS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
+    "article_sections": (
+        """CREATE TABLE article_sections (
+    article_id TEXT NOT NULL REFERENCES articles (id),
+    section_id TEXT NOT NULL REFERENCES sections (id),
+    position INTEGER NOT NULL,
+    PRIMARY KEY (article_id, position)
+) WITHOUT ROWID""",
+        ("CREATE UNIQUE INDEX article_sections_section ON article_sections (section_id)",),
+        ("article_id", "position", "section_id"),
+    ),
+    "sections_contexts": (
+        """CREATE TABLE sections_contexts (
+    section_id TEXT NOT NULL REFERENCES sections (id),
+    context_id TEXT NOT NULL REFERENCES contexts (id),
+    position INTEGER NOT NULL,
+    PRIMARY KEY (section_id, position)
+) WITHOUT ROWID""",
+        ("CREATE UNIQUE INDEX sections_contexts_context ON sections_contexts (context_id)",),
+        ("section_id", "position", "context_id"),
+    ),
+    "citations": (
+        """CREATE TABLE citations (
+    context_id TEXT NOT NULL REFERENCES contexts (id),
+    bib_entry_id TEXT NOT NULL REFERENCES bib_entries (id),
+    char_start INTEGER NOT NULL,                 -- the marker is contexts.text[char_start:char_end]
+    char_end INTEGER NOT NULL,
+    PRIMARY KEY (context_id, bib_entry_id, char_start)
+) WITHOUT ROWID""",
+        ("CREATE INDEX citations_entry ON citations (bib_entry_id)",),
+        ("context_id", "bib_entry_id", "char_start", "char_end"),
+    ),
+    "insights_contexts": (
+        """CREATE TABLE insights_contexts (
+    insight_id TEXT NOT NULL REFERENCES insights (id),
+    context_id TEXT NOT NULL REFERENCES contexts (id),
+    score REAL,                                  -- how well the insight's words match the context's
+    PRIMARY KEY (insight_id, context_id)
+) WITHOUT ROWID""",
+        ("CREATE INDEX insights_contexts_context ON insights_contexts (context_id)",),
+        ("insight_id", "context_id", "score"),
+    ),
+    "concepts_insights": (
+        """CREATE TABLE concepts_insights (
+    concept_id TEXT NOT NULL REFERENCES concepts (id),
+    insight_id TEXT NOT NULL REFERENCES insights (id),
+    PRIMARY KEY (concept_id, insight_id)
+) WITHOUT ROWID""",
+        ("CREATE INDEX concepts_insights_insight ON concepts_insights (insight_id)",),
+        ("concept_id", "insight_id"),
+    ),
+}
+
+
+def _v10_links_without_rowid(db: sqlite_utils.Database) -> None:
+    # the tables that link two rows hold ids and little else: WITHOUT ROWID, each row is stored
+    # once, in its key's order, not in a rowid table and again in its key's index. The reading
+    # order is the key of article_sections and sections_contexts (no index of its own), so one
+    # place holds one row: positions are numbered again from 0 in their order, ties in the order
+    # the rows were stored (the writer numbers them so: its rows keep their positions)
+    conn = db.conn
+    for table, (declaration, indexes, columns) in _V10_LINKS.items():
+        old = f"{table}_v9"
+        conn.execute(f"ALTER TABLE {table} RENAME TO {old}")
+        conn.execute(declaration)
+        listed = ", ".join(columns)
+        if "position" in columns:
+            owner = columns[0]
+            rows = (f"SELECT {owner}, row_number() OVER (PARTITION BY {owner} ORDER BY position, rowid) - 1, {columns[2]} "
+                    f"FROM {old} ORDER BY 1, 2")  # fmt: skip
+        else:
+            rows = f"SELECT {listed} FROM {old} ORDER BY {listed}"
+        conn.execute(f"INSERT INTO {table} ({listed}) {rows}")
+        conn.execute(f"DROP TABLE {old}")
+        for index in indexes:
+            conn.execute(index)
+
+
 #: Every migration, oldest first. Append only.
 MIGRATIONS: list[Migration] = [
     _v1_initial, _v2_ingest_etag, _v3_embedders, _v4_pyramid, _v5_coverage, _v6_ocr_pages, _v7_citations, _v8_iso_dates,
-    _v9_pubmed,
+    _v9_pubmed, _v10_links_without_rowid,
 ]  # fmt: skip
 
 #: The schema version this code reads and writes: the number of migrations.
