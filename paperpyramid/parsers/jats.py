@@ -177,7 +177,9 @@ def _collector_paused() -> Iterator[None]:
     found. The article's tree (thousands of elements) is alive all along, and each of the
     collector's passes, triggered by the many small objects the readers make, walks it again: a
     fifth of the parse's time on pmc-pairs. With the pause, one pass after the parse sees the
-    document and the few cycles the parse leaves (its nested readers), once the tree is freed.
+    document alone, once the tree is freed: the readers leave no reference cycle behind (their
+    recursive walkers are methods, not closures that refer to themselves), so all else is freed
+    by its count.
     The switch is the process's: another thread runs without the collector for those
     milliseconds too (ingest parses in worker processes, one article at a time)."""
     was_enabled = gc.isenabled()
@@ -369,63 +371,11 @@ class _Builder:
                 if child.tag not in skip:
                     self.block_element(child, section, kind)
             return
-        marked = MarkedText()
-        add = marked.append
-        cited: list[str] = []
-        order = self.order
-        ranges = self.ranges
-
-        def flush() -> None:
-            text, cites = marked.finish(jats_cites.TIDY)
-            marked.clear()
-            if text:
-                block = Block(text, 1, kind, cites=cites)
-                self.add(section, block, text)
-                for rid in cited:
-                    self.first_cited.setdefault(rid, (section, block))
-            cited.clear()
-
-        def walk(node: ET.Element, top: bool) -> None:
-            for child in node:
-                tag = child.tag
-                if tag not in _FLOW_SPECIAL and not (top and tag in skip):
-                    text = child.text  # read once: each read of an element's text or tail is a getter call
-                    if text:
-                        add(text)
-                    if len(child):
-                        walk(child, False)
-                elif top and tag in skip:
-                    pass
-                elif tag in _BLOCK_LEVEL:
-                    flush()
-                    self.block_element(child, section, kind)
-                elif tag in _NO_TEXT:
-                    pass
-                elif tag == "break":
-                    add(" ")
-                elif tag == "inline-formula":
-                    add(" " + _inline_formula(child) + " ")
-                else:  # an xref: what it points to, and whether it is a citation
-                    rid = child.get("rid")
-                    if rid:
-                        cited.extend(rid.split())
-                    keys = jats_cites.cite_keys(child)
-                    start, opened = marked.position, len(order)
-                    text = child.text
-                    if text:
-                        add(text)
-                    if len(child):
-                        walk(child, False)
-                    if keys and len(order) == opened:  # not cut by a block inside the xref
-                        jats_cites.close_cite(marked, start, keys, ranges)
-                tail = child.tail
-                if tail:
-                    add(tail)
-
+        run = _RunningText(self, section, kind, skip)
         if element.text:
-            add(element.text)
-        walk(element, True)
-        flush()
+            run.marked.append(element.text)
+        run.walk(element, True)
+        run.flush()
 
     def block_element(self, element: ET.Element, section: int, kind: BlockKind) -> None:
         name = element.tag
@@ -592,6 +542,73 @@ class _Builder:
         for section in self.sections:
             if section.page_start is None:
                 section.page_start = section.page_end = 1
+
+
+class _RunningText:
+    """The running text of one element, read for :meth:`_Builder.flow`: its pieces and citation
+    marks gathered in reading order, each run of them a block, cut at the block-level elements
+    inside (handed back to the builder in place). A class rather than closures: a recursive
+    closure refers to itself, a cycle only the garbage collector frees."""
+
+    __slots__ = ("builder", "section", "kind", "skip", "marked", "cited")
+
+    def __init__(self, builder: _Builder, section: int, kind: BlockKind, skip: frozenset[str]) -> None:
+        self.builder = builder
+        self.section = section
+        self.kind = kind
+        self.skip = skip
+        self.marked = MarkedText()
+        self.cited: list[str] = []  # the ids the run's xrefs point to
+
+    def flush(self) -> None:
+        """The run read so far as a block, if it holds any text."""
+        text, cites = self.marked.finish(jats_cites.TIDY)
+        self.marked.clear()
+        if text:
+            block = Block(text, 1, self.kind, cites=cites)
+            self.builder.add(self.section, block, text)
+            for rid in self.cited:
+                self.builder.first_cited.setdefault(rid, (self.section, block))
+        self.cited.clear()
+
+    def walk(self, node: ET.Element, top: bool) -> None:
+        """The children of ``node`` and their tails; ``top``: ``node`` is the element read, whose ``skip`` children are left out."""
+        add, marked, skip, order = self.marked.append, self.marked, self.skip, self.builder.order
+        for child in node:
+            tag = child.tag
+            if tag not in _FLOW_SPECIAL and not (top and tag in skip):
+                text = child.text  # read once: each read of an element's text or tail is a getter call
+                if text:
+                    add(text)
+                if len(child):
+                    self.walk(child, False)
+            elif top and tag in skip:
+                pass
+            elif tag in _BLOCK_LEVEL:
+                self.flush()
+                self.builder.block_element(child, self.section, self.kind)
+            elif tag in _NO_TEXT:
+                pass
+            elif tag == "break":
+                add(" ")
+            elif tag == "inline-formula":
+                add(" " + _inline_formula(child) + " ")
+            else:  # an xref: what it points to, and whether it is a citation
+                rid = child.get("rid")
+                if rid:
+                    self.cited.extend(rid.split())
+                keys = jats_cites.cite_keys(child)
+                start, opened = marked.position, len(order)
+                text = child.text
+                if text:
+                    add(text)
+                if len(child):
+                    self.walk(child, False)
+                if keys and len(order) == opened:  # not cut by a block inside the xref
+                    jats_cites.close_cite(marked, start, keys, self.builder.ranges)
+            tail = child.tail
+            if tail:
+                add(tail)
 
 
 def _text_alone(element: ET.Element) -> bool:

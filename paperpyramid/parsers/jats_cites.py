@@ -19,7 +19,7 @@ from paperpyramid.document import Cite, Section
 from paperpyramid.parsers.jats_xml import (
     _INLINE_SPECIAL,
     _TIDY,
-    _cells,
+    _cell_rows,
     _child,
     _only_text_inside,
     _tidy,
@@ -34,8 +34,6 @@ TIDY = _TIDY
 _DASHES = frozenset({"–", "-", "—", "‒", "−", "‐", "‑"})
 # what makes the citations' readers do more than read an element's text
 _CITE_SPECIAL = _INLINE_SPECIAL | {"xref"}
-# a grid cell whose text is still to come (no XML text holds a NUL)
-_PENDING = "\x00"
 
 
 def cite_keys(xref: ET.Element) -> list[str] | None:
@@ -133,34 +131,24 @@ def resolve_cites(sections: list[Section], ranges: list[Cite], ref_ids: list[str
 
 
 def table_cells(tables: list[ET.Element], ranges: list[Cite]) -> tuple[list[list[str]], dict[ET.Element, tuple[str, list[Cite]]]]:
-    """The grid of the cells of ``tables`` (:func:`~paperpyramid.parsers.jats_xml._cells`, every row
-    as wide as the widest), and what :func:`table_cites` reads the cites from: each cell's text
-    and cites by element, in reading order; empty when the grid holds every cell and none cites.
+    """The grid of the cells of ``tables`` (:func:`~paperpyramid.parsers.jats_xml._cell_rows`, every row
+    as wide as the widest, an empty cell where a span reaches), and what :func:`table_cites` reads the
+    cites from: each cell's text and cites by element, in reading order; empty when the grid holds
+    every cell and none cites.
 
     A cell that holds nothing but text (most) is tidied together with the others, in one pass.
     """
-    order: list[ET.Element] = []
-    plain: list[str] = []  # the text-only cells' text, in reading order
-    marked: dict[ET.Element, tuple[str, list[Cite]]] = {}
-
-    def read(cell: ET.Element) -> str:
-        order.append(cell)
-        if not len(cell):
-            plain.append(cell.text or "")
-            return _PENDING
-        if _only_text_inside(cell, _CITE_SPECIAL):
-            plain.append("".join(cell.itertext()))
-            return _PENDING
-        marked[cell] = inline_text(cell, ranges)
-        return marked[cell][0]
-
-    grid = [row for table in tables for row in _cells(table, read)]
-    width = max((len(row) for row in grid), default=0)
-    grid = [row + [""] * (width - len(row)) for row in grid]
+    rows = [row for table in tables for row in _cell_rows(table)]
+    order = [cell for row in rows for cell in row if cell is not None]
+    marked = {cell: inline_text(cell, ranges) for cell in order if len(cell) and not _only_text_inside(cell, _CITE_SPECIAL)}
+    plain = [(cell.text or "") if not len(cell) else "".join(cell.itertext()) for cell in order if cell not in marked]
     tidied = _tidy_all(plain) if plain else []
-    if tidied:
-        texts = iter(tidied)
-        grid = [[next(texts) if value is _PENDING else value for value in row] for row in grid]
+    texts = iter(tidied)
+    width = max(map(len, rows), default=0)
+    grid = [
+        ["" if cell is None else marked[cell][0] if cell in marked else next(texts) for cell in row] + [""] * (width - len(row))
+        for row in rows
+    ]
     if not any(cites for _, cites in marked.values()) and _cell_count(tables) == len(order):
         return grid, {}  # nothing to find in the grid
     texts = iter(tidied)

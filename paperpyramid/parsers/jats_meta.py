@@ -90,8 +90,8 @@ def _month(text: str) -> int | None:
 
 
 def _authors(meta: ET.Element) -> list[Author]:
-    affiliations = {aff.get("id"): _affiliation(aff) for aff in _descendants(meta, "aff") if aff.get("id")}
-    lone = list(_descendants(meta, "aff"))
+    all_affs = list(_descendants(meta, "aff"))
+    affiliations = {aff.get("id"): _affiliation(aff) for aff in all_affs if aff.get("id")}
     correspondence = {node.get("id"): node for node in _descendants(meta, "corresp") if node.get("id")}
     authors: list[Author] = []
     # a group's members, listed inside its <collab>, are not its authors (PubMed's investigators)
@@ -116,8 +116,8 @@ def _authors(meta: ET.Element) -> list[Author]:
                         if len(emails) == 1:  # with several, whose is whose is not written down
                             email = _plain(emails[0])
             affs += [_affiliation(aff) for aff in _children(contrib, "aff")]
-            if not affs and len(lone) == 1:
-                affs.append(_affiliation(lone[0]))
+            if not affs and len(all_affs) == 1:
+                affs.append(_affiliation(all_affs[0]))
             affiliation = "; ".join(dict.fromkeys(aff for aff in affs if aff)) or None
             authors.append(Author(name=name, affiliation=affiliation, email=email))
     return authors

@@ -209,7 +209,8 @@ def _plain(element: ET.Element | None) -> str:
         return ""
     if len(element):
         return " ".join("".join(element.itertext()).split())
-    return " ".join(element.text.split()) if element.text else ""
+    text = element.text  # read once: each read is a getter call
+    return " ".join(text.split()) if text else ""
 
 
 def _tidy(text: str) -> str:
@@ -221,10 +222,11 @@ def _tidy(text: str) -> str:
     text = collapse(text)
     if " " in text:
         text = _SPACE_BEFORE.sub(group_1, text)
-        # a space after a bracket is rare: looking for one costs less than a pattern's search
-        if "( " in text:
+        # many texts hold no bracket: looking for one character costs less than a pattern's search
+        # (and than looking for the bracket and its space, a search that stops at every space)
+        if "(" in text:
             text = _SPACE_AFTER[0].sub(group_1, text)
-        if "[ " in text:
+        if "[" in text:
             text = _SPACE_AFTER[1].sub(group_1, text)
     return text
 
@@ -269,12 +271,29 @@ def walk_inline(
     line breaks as spaces, formulas as their source, ``skip`` and non-text elements left out.
     ``around(xref, read)``, when given, is called for each ``<xref>`` with ``read`` adding its own
     text and children (the citations' reader marks what ``read`` added); the tail follows either way."""
-    left_out = _NO_TEXT.union(skip) if skip else _NO_TEXT
-    special = _INLINE_SPECIAL.union(skip) if skip else _INLINE_SPECIAL
-    if around is not None:
-        special = special | {"xref"}
+    if element.text:
+        add(element.text)
+    _InlineWalk(add, skip, around).walk(element)
 
-    def walk(node: ET.Element) -> None:
+
+class _InlineWalk:
+    """:func:`walk_inline`'s reading of one element. A class rather than closures: a recursive
+    closure refers to itself, a cycle only the garbage collector frees."""
+
+    __slots__ = ("add", "left_out", "special", "around")
+
+    def __init__(
+        self, add: Callable[[str], None], skip: frozenset[str], around: Callable[[ET.Element, Callable[[], None]], None] | None
+    ) -> None:
+        self.add = add
+        self.left_out = _NO_TEXT.union(skip) if skip else _NO_TEXT
+        special = _INLINE_SPECIAL.union(skip) if skip else _INLINE_SPECIAL
+        self.special = special | {"xref"} if around is not None else special
+        self.around = around
+
+    def walk(self, node: ET.Element) -> None:
+        """The children of ``node`` and their tails."""
+        add, special, around = self.add, self.special, self.around
         for child in node:
             tag = child.tag
             if tag not in special:
@@ -282,28 +301,25 @@ def walk_inline(
                 if text:
                     add(text)
                 if len(child):
-                    walk(child)
-            elif tag in left_out:
+                    self.walk(child)
+            elif tag in self.left_out:
                 pass
             elif tag == "break":
                 add(" ")
             elif tag == "inline-formula":
                 add(" " + _inline_formula(child) + " ")
             elif around is not None:  # an xref
-                around(child, functools.partial(read, child))
+                around(child, functools.partial(self.read, child))
             tail = child.tail
             if tail:
                 add(tail)
 
-    def read(child: ET.Element) -> None:
-        text = child.text
+    def read(self, element: ET.Element) -> None:
+        """``element``'s own text, then its children."""
+        text = element.text
         if text:
-            add(text)
-        walk(child)
-
-    if element.text:
-        add(element.text)
-    walk(element)
+            self.add(text)
+        self.walk(element)
 
 
 def _join_label(label: str, text: str) -> str:
@@ -344,19 +360,20 @@ def _mathml_text(element: ET.Element) -> str | None:
     if math is None:
         return None
     tokens: list[str] = []
-
-    def walk(node: ET.Element) -> None:
-        if node.tag in _MATHML_NO_TEXT:
-            return
-        if node.text and node.text.strip():
-            tokens.append(node.text.strip())
-        for child in node:
-            walk(child)
-            if child.tail and child.tail.strip():
-                tokens.append(child.tail.strip())
-
-    walk(math)
+    _mathml_tokens(math, tokens)
     return _collapse(" ".join(tokens)) or None
+
+
+def _mathml_tokens(node: ET.Element, tokens: list[str]) -> None:
+    """The text and tails under a MathML element, each stripped, into ``tokens``; annotations left out."""
+    if node.tag in _MATHML_NO_TEXT:
+        return
+    if node.text and node.text.strip():
+        tokens.append(node.text.strip())
+    for child in node:
+        _mathml_tokens(child, tokens)
+        if child.tail and child.tail.strip():
+            tokens.append(child.tail.strip())
 
 
 def _inline_formula(element: ET.Element) -> str:
@@ -375,15 +392,16 @@ def _table_rows(table: ET.Element) -> Iterator[ET.Element]:
             yield from _children(part, "tr")
 
 
-def _cells(table: ET.Element, read: Callable[[ET.Element], str] = _inline_text) -> list[list[str]]:
-    """Rows of cell text (each ``<td>``/``<th>`` read by ``read``); a spanned cell is padded with
-    empty cells so rows line up; a row that only draws a rule (``<hr/>``) is left out."""
-    grid: list[list[str]] = []
+def _cell_rows(table: ET.Element) -> list[list[ET.Element | None]]:
+    """Rows of ``<td>``/``<th>`` elements, with None where a cell spanned from the left or from
+    above reaches, so that rows line up; a row that only draws a rule (``<hr/>``) is left out."""
+    grid: list[list[ET.Element | None]] = []
     carried: dict[int, int] = {}  # column -> rows still covered by a rowspan from above
+    ruled = next(table.iter("hr"), None) is not None  # most tables draw no rule: no row to look into for one
     for tr in _table_rows(table):
-        if not carried and next(tr.iter("hr"), None) is not None and not "".join(tr.itertext()).strip():
+        if ruled and not carried and next(tr.iter("hr"), None) is not None and not "".join(tr.itertext()).strip():
             continue  # a rule drawn as a row ("<td colspan=5><hr/></td>"): no row of the table
-        row: list[str] = []
+        row: list[ET.Element | None] = []
         covered = set(carried)
         for cell in tr:
             tag = cell.tag
@@ -396,31 +414,30 @@ def _cells(table: ET.Element, read: Callable[[ET.Element], str] = _inline_text) 
             rowspan = 1 if rowspan_value is None or rowspan_value == "1" else _span(rowspan_value)
             if rowspan > 1:
                 carried.update(dict.fromkeys(range(len(row), len(row) + colspan), rowspan))
-            row.append(read(cell))
+            row.append(cell)
             if colspan > 1:
-                row.extend([""] * (colspan - 1))
+                row.extend([None] * (colspan - 1))
         if covered:
             # covered columns past the row's last cell; one left behind (a malformed table) is dropped
             covered = {column for column in covered if column >= len(row)}
             while covered:
                 _pad_covered(row, covered)
                 if covered:  # a short row: a gap before the next covered column
-                    row.append("")
+                    row.append(None)
         if carried:
             for column in list(carried):
                 carried[column] -= 1
                 if carried[column] <= 0:
                     del carried[column]
         grid.append(row)
-    width = max((len(row) for row in grid), default=0)
-    return [row + [""] * (width - len(row)) for row in grid]
+    return grid
 
 
-def _pad_covered(row: list[str], covered: set[int]) -> None:
-    """Empty cells for the columns a rowspan from above fills, from the row's end on."""
+def _pad_covered(row: list[ET.Element | None], covered: set[int]) -> None:
+    """No cell for the columns a rowspan from above fills, from the row's end on."""
     while len(row) in covered:
         covered.discard(len(row))
-        row.append("")
+        row.append(None)
 
 
 def _span(value: str | None) -> int:

@@ -120,10 +120,14 @@ class MarkedText:
             return text, []
         # where each mark's ends land: counted in the collapsed text, then past what each pattern removes
         offsets = [offset for mark in self.marks for offset in (mark.start, mark.end)]
-        text, collapsed = _collapsed_at(raw, offsets)
+        text = collapse(raw)
+        if text == raw:  # nothing to collapse (most texts): every offset stays where it is
+            ends = offsets
+        else:
+            text, collapsed = _collapsed_at(raw, offsets)
+            ends = [collapsed[offset] for offset in offsets]
         if not text:  # no mark is left in whitespace alone
             return text, []
-        ends = [collapsed[offset] for offset in offsets]
         for pattern in tidy:
             removed: list[int] = []  # offsets the pattern removes, in order
             kept: list[str] = []  # the text, each match replaced by its group 1
