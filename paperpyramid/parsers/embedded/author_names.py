@@ -27,8 +27,9 @@ import re
 from paperpyramid.parsers.embedded.institutions import AFFILIATION
 
 # (PLOS marks equal contributions with ☯ and a current address with ¤, lettered where there are
-# several: "Anna Berg1☯¤a, Carl Dahl2☯¤b")
-MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•☯¤"
+# several: "Anna Berg1☯¤a, Carl Dahl2☯¤b"; LaTeX's footnote symbols go on with ‖, and ACS's achemso
+# keys affiliations with ∥ and ⊥ too: "Anna Berg,‡,∥ Carl Dahl,‡,⊥")
+MARKS = "*†‡§¶#∗✉⁎$♦♠♣♥◇♢♡•☯¤‖∥⊥"
 
 
 SPACING_ACCENTS = "´`¨˜ˆ¸˘ˇ˝˛"
@@ -55,6 +56,31 @@ _NOT_NAMES = re.compile(
 def capitals(text: str) -> bool:
     letters = [ch for ch in text if ch.isalpha()]
     return len(text.split()) >= 2 and bool(letters) and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
+
+
+# four capitals or more one by one: a letter-spaced line, as ACS sets its bylines in capitals
+_SPACED_LETTERS = re.compile(r"(?<!\S)(?:[A-Z] ){3,}[A-Z](?!\S)")
+
+
+def letters_closed_up(line: str) -> str:
+    """A letter-spaced line of names in capitals as it is written: the text layer reads its words
+    letter by letter, or in pieces of two, in places ("MAGGY F . L E N G K E , * , † BRUCE RA VE L , ‡"
+    reads "MAGGY F. LENGKE, *, † BRUCE RAVEL, ‡"); an initial keeps its full stop and stands alone.
+    A line with no run of four capitals set one by one is left as it is ("J R R TOLKIEN")."""
+    if not _SPACED_LETTERS.search(line):
+        return line
+    tokens = line.split()
+    words: list[str] = []
+    pieces: list[str] = []
+    for index, token in enumerate(tokens):
+        if re.fullmatch(r"[A-Z]{1,2}", token) and tokens[index + 1 : index + 2] != ["."]:
+            pieces.append(token)
+            continue
+        words += ["".join(pieces)] if len(pieces) >= 2 and len("".join(pieces)) >= 3 else pieces
+        pieces = []
+        words.append(token)
+    words += ["".join(pieces)] if len(pieces) >= 2 and len("".join(pieces)) >= 3 else pieces
+    return re.sub(r"\s+(?=[.,])", "", " ".join(words))
 
 
 GROUP = re.compile(

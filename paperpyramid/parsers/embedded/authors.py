@@ -35,7 +35,10 @@ A byline set as "BY" alone over a name, "AND" alone over the next (ijmart) is re
 (:func:`_conjunction_lines`). A copyright line's holders ("Copyright 1999-2003 by" … names) are
 no byline; the front matter's labels end the names in the languages journals print them
 ("Klíčová slova", "Mots-clés"); names stacked in bold over their addresses are read down a title
-page past the zone's depth.
+page past the zone's depth. A byline wrapped after a first name goes on with it on the next line
+(:func:`_first_name_cut`); names in letter-spaced capitals are read closed up
+(:func:`.author_names.letters_closed_up`); a name, its e-mail and a dash before the affiliation
+(SciPy's "Anna Berg (…@…) – University …") is read as a name before its affiliation.
 
 Moved out of :mod:`.front_matter`, which reads the title, DOI, journal and date, and asks here
 for the names (a line of names is never the title).
@@ -302,7 +305,7 @@ class _ZoneReading:
         previous = self.previous
         same_line = previous is not None and abs(block.top - previous.top) < 3 and -2 < block.x0 - previous.x1 < 0.3 * block.size
         split_word = same_line and self.text[-1:].isalpha() and (content[:1].isalpha() or content[:1] in SPACING_ACCENTS)
-        self.text += "" if split_word else (" " if same_line else ", ")
+        self.text += "" if split_word else (" " if same_line or _first_name_cut(self.text, previous, block) else ", ")
         self.text += content
         self.previous = block
         if not split_names(self.text):
@@ -310,6 +313,21 @@ class _ZoneReading:
         self.named.append(block)
         self.names_size = block.size if self.names_size is None else self.names_size
         self.names_bold = block.bold if self.names_bold is None else self.names_bold
+
+
+# the zone's last name cut after its first word at the line's end, after the marks of the name before it:
+# "… I. Ken Groupleader,∗,‡,¶ Susanne" / "K. Laborator,∗,§"
+_CUT_FIRST_NAME = re.compile(rf"[{MARKS}\d,]\s*[A-Z][^\W\d_]+$")
+
+
+def _first_name_cut(text: str, previous: Block | None, block: Block) -> bool:
+    """Whether ``block`` goes on with the name the zone's ``text`` ends in, cut at the line's end
+    after its first word (achemso sets a long byline over lines as they fill, double spaced): the
+    block opens the next line under ``previous``, in its type, and the word stands alone after the
+    marks of the name before it, too short for a name."""
+    if previous is None or not 0 <= block.top - previous.lines[-1].bottom < 1.5 * block.size or abs(block.size - previous.size) > 0.3:
+        return False
+    return bool(_CUT_FIRST_NAME.search(text)) and bool(re.match(r"[A-Z]", block.text.strip()))
 
 
 def _boxes_beside(blocks: list[Block], title_end: int, read: set[int], stop: Block) -> str:

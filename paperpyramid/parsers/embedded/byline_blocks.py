@@ -19,7 +19,16 @@ from itertools import pairwise
 
 from paperpyramid.dates import date_alone
 from paperpyramid.parsers.embedded import blocks as blk
-from paperpyramid.parsers.embedded.author_names import MARKS, PARTICLES, capitals, group_name, group_tail, mostly_names, split_names
+from paperpyramid.parsers.embedded.author_names import (
+    MARKS,
+    PARTICLES,
+    capitals,
+    group_name,
+    group_tail,
+    letters_closed_up,
+    mostly_names,
+    split_names,
+)
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.institutions import ADDRESS, AFFILIATION, INSTITUTION
 from paperpyramid.parsers.embedded.layout import Line
@@ -60,9 +69,15 @@ def affiliation_block(content: str, *, first: bool) -> bool:
     return not (first and names and len("".join(names).replace(" ", "")) >= 0.8 * sum(ch.isalpha() for ch in content))
 
 
+# the parts of an affiliation's line: after commas, and after a dash set apart, which SciPy's proceedings
+# put between a name and its affiliation ("Anna Berg (aberg@example.org) – University of …")
+_PARTS = re.compile(r",|\s[–—]\s")
+
+
 def names_before_affiliation(block: Block, names_size: float | None) -> str:
     """The names that open an affiliation's lines ("A. N. Author, H. Coauthor, Name of Institute,
-    City, Country"; ACM's "LARS THØRVÄLD, The Thørväld Group, Iceland"): the leading parts that
+    City, Country"; ACM's "LARS THØRVÄLD, The Thørväld Group, Iceland"; SciPy's "Anna Berg
+    (aberg@example.org) – University of …", its e-mail dropped): the leading parts that
     are names, where a later part is an institution or an address. Once names were read, only
     names in the first names' type or set in capitals before the rest count. Before an address
     with no institution, only on the block's first line or under a line that opened with names:
@@ -72,7 +87,7 @@ def names_before_affiliation(block: Block, names_size: float | None) -> str:
     alone: list[str] = []
     opened = True  # the line over it opened with names, or there is none
     for line in block.lines:
-        parts = [part.strip() for part in line.text.strip().lstrip(",").split(",")]
+        parts = [part.strip() for part in _PARTS.split(_without_contact(line.text).strip().lstrip(","))]
         upper = capitals(parts[0]) if parts else False
         lead: list[str] = []
         for part in parts:
@@ -180,9 +195,9 @@ def _names_of_lines(lines: list[Line]) -> str:
     lines = [line for line in lines if not date_alone(line.text)]
     if not lines:
         return ""
-    groups = [[_without_contact(lines[0].text)]]
+    groups = [[_without_contact(letters_closed_up(lines[0].text))]]
     for above, line in pairwise(lines):
-        text = _without_contact(line.text)
+        text = _without_contact(letters_closed_up(line.text))
         ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
         opening = _NAME_BREAK.split(text)[0].split()
         whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2

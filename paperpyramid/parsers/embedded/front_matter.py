@@ -7,7 +7,7 @@
   longer candidate (``Rcpp FAQ``); a bold line at body size the running feet repeat (TUGboat:
   :func:`.reading_order.remove_page_furniture` keeps it on page 1 and tags it); never a line
   of names with their marks (OUP sets them large); never a journal's masthead over its issue
-  line (JSS); a first line read apart from the rest, too short alone or in smaller boxes, is
+  line (JSS) or beside it (OUP's Bioinformatics); a first line read apart from the rest, too short alone or in smaller boxes, is
   the title's (:func:`_line_over_title`); a title at body size flush over its author's name set
   a paragraph's indent in (TUGboat: :func:`_byline_opening`, under the journal's section head),
   centred over a line of names with their marks, or a title of two words over \\maketitle's
@@ -22,7 +22,8 @@
   and a note's number glued to the last word where the note under it opens with that number
   (elsarticle: ``… Linear Algebra1``); a description of what the paper documents, set in its
   paragraph in another face and ending in a full stop, is not the title (:func:`_description_start`);
-  a package's version on a line of its own under the title (``Version 2.30.0``) is not the title's;
+  a package's version on a line of its own under the title (``Version 2.30.0``, or ``(version 1.7.7)`` in
+  roman under a bold title) is not the title's, nor is a report's banner (``TECHNICAL REPORT``);
   a title's last words set apart along its row by a widened space are (:func:`_goes_on_along_the_row`);
   the Info or XMP title where the page gives none, or where the page's is a cut-off start of it.
 - **authors**: :mod:`.authors` (names between the title and the affiliations, in every
@@ -53,7 +54,7 @@ from paperpyramid.parsers.embedded.authors import mentions_version, version_alon
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.journal import CUE, DATE
 from paperpyramid.parsers.embedded.journal import find_journal as find_journal  # the parser reads it here
-from paperpyramid.parsers.embedded.layout import Page
+from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.reading_order import REPEATED_TITLE
 from paperpyramid.parsers.embedded.scripts import unspaced
 
@@ -303,14 +304,25 @@ _ISSUE_LINE = re.compile(
 def _masthead(blocks: list[Block], index: int) -> bool:
     """Whether ``blocks[index]`` is a journal's masthead, not the title: its name in display type
     with the issue's line right under it (JSS: "Journal of Statistical Software" over "November
-    2012, Volume 51, Issue 7."); a title is followed by its authors, never by an issue line."""
+    2012, Volume 51, Issue 7."), or beside it on its row (OUP's Bioinformatics: "BIOINFORMATICS
+    APPLICATIONS NOTE" at the left, "Vol. 29 no. 9 2013, pages 1215–1217" and the DOI at the
+    right); a title is followed by its authors, never by an issue line, nor set beside one."""
     block = blocks[index]
     for below in blocks[index + 1 : index + 4]:
         if below.page != block.page or below.top - block.bottom > 1.5 * block.size:
             break
         if below.top >= block.bottom - 2 and _ISSUE_LINE.search(below.text) and len(below.text) < 120:
             return True
-    return False
+    return any(
+        other.page == block.page
+        and (other.x0 >= block.x1 or other.x1 <= block.x0)
+        and other.top < block.bottom
+        and block.top < other.bottom
+        and len(other.text) < 120
+        and _ISSUE_LINE.search(other.text)
+        for other in blocks[max(index - 3, 0) : index + 4]
+        if other is not block
+    )
 
 
 # a journal's name as a masthead prints it: "Journal of Invented Medicine", "Annals of …", "The Invented Journal";
@@ -507,6 +519,7 @@ _GENERIC_TITLES = {
     "brief communication",
     "rapid communication",
     "technical note",
+    "technical report",
     "case series",
     "short report",
     "study protocol",
@@ -541,10 +554,10 @@ def plausible_title(text: str) -> bool:
 
 def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]) -> str | None:
     """The title printed in ``members``, or the metadata's where the page's is missing or cut off."""
-    lines = [line.text for index in members for line in blocks[index].lines]
-    lines = lines[: _description_start(blocks, members)]
-    while len(lines) > 1 and version_alone(lines[-1]):
-        lines.pop()  # the package's version under it (a vignette's "\\ Version 2.30.0"): what is documented, not the title
+    found = [line for index in members for line in blocks[index].lines][: _description_start(blocks, members)]
+    while len(found) > 1 and _version_under(found[0], found[-1]):
+        found.pop()  # the package's version under it (a vignette's "\\ Version 2.30.0"): what is documented, not the title
+    lines = [line.text for line in found]
     printed = blk.join_lines(lines) if members else ""
     printed = re.sub(r"\s*\[v\d+;\s*ref status:[^\]]*\]\s*$", "", printed).strip()  # F1000's version stamp
     if "(" not in printed:  # a footnote's letter mark set after the last word (REVTeX: "Linebreak" + "a)")
@@ -558,6 +571,17 @@ def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]
     if stored and len(_fold(stored)) > len(_fold(printed)) and _fold(stored).startswith(_fold(printed)):
         return stored
     return printed
+
+
+def _version_under(first: Line, last: Line) -> bool:
+    """Whether ``last``, a line under the title, gives the version the paper documents, no word of
+    the title: a version alone ("Version 2.30.0"), or one in brackets set in roman under a title in
+    bold ("Haplo Stats" / "(version 1.7.7)"); in the title's own weight, a guide writes "(Version
+    1.0)" into its title."""
+    text = last.text.strip()
+    if version_alone(text):
+        return True
+    return first.bold and not last.bold and text.startswith("(") and text.endswith(")") and version_alone(text[1:-1])
 
 
 def _without_note_number(printed: str, blocks: list[Block], members: list[int]) -> str:

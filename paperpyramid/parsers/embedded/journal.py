@@ -31,7 +31,9 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   proceedings' own line (``Proceedings of the 58th Annual Meeting of …, pages 4969–4983``), an
   ACM permission block's conference (``PLDI'09, June 15–20, 2009, …``), a conference's head
   over the page (the proceedings' title, then the meeting's days: ``Proceedings of the ASME
-  2023 … Exposition IMECE2023 October 29–November 2, 2023``), an overlay journal's stamp
+  2023 … Exposition IMECE2023 October 29–November 2, 2023``), a proceedings' head that closes on the
+  meeting's short name and year (``Proceedings of the 8th Python in Science Conference (SciPy 2009)``;
+  running heads that print it short, ``Proceedings of DSC 2003``, are written out by it), an overlay journal's stamp
   (``Accepted in Quantum 2017-05-09``), a reprint's note (``First published in TUGboat 43:1
   (…, 2022)``), a conference paper's note of the proceedings it appears in,
   after the editors (``… (eds). Proceedings of …, LNCS 42``: read as a citation box), a footnote that names the journal alone after its mark
@@ -40,7 +42,9 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   ``Climatic Change`` / ``https://doi.org/10.1007/…``). Where no line has a citation's shape,
   a name alone in the heads or feet of two pages or more, with a journal's word in it (ASME's
   feet: ``Journal of Heat Transfer``), else a name with the word "journal" alone as the first
-  page's first line of words, over the rest (a masthead without its volume). A template's masthead reads the same with placeholders for
+  page's first line of words, over the rest (a masthead without its volume), or a masthead in
+  capitals with the article's type after the name, beside an issue line that names none (``BIOINFORMATICS
+  APPLICATIONS NOTE`` beside ``Vol. 29 no. 9 2013, pages 1215–1217``). A template's masthead reads the same with placeholders for
   its numbers (``Condensed Matter Physics, ????, Vol. ?, No. ?``, ``… MATHEMATICS VOL (YEAR),
   1–49``), without a year. Not a journal: a line that opens with a version, draft
   or preprint word, an article type (``Original Article``), a name followed by years alone (an
@@ -174,6 +178,9 @@ _FIRST_PAGE_LINES = [
     # a conference paper's head: the proceedings' title, perhaps the paper's number, the meeting's days
     # ("Proceedings of the ASME 2023 International … Exposition IMECE2023 October 29–November 2, 2023, …")
     re.compile(rf"^(?P<journal>(?:Proceedings|(?:Extended\s+)?Abstracts)\s+of\s+.{{5,250}}?)\s+(?:[A-Z]{{2,}}[-\s]?\d{{4}}\s+)?{_DAYS}"),
+    # a proceedings' head that closes on the meeting's short name and year in brackets ("Proceedings of the 8th Python
+    # in Science Conference (SciPy 2009)"; DSC's box, over the meeting's days: "… Statistical Computing (DSC 2003)")
+    re.compile(rf"^(?P<journal>Proceedings\s+of\s+[^()]{{5,250}}?\s\((?:[A-Z][\w-]*\s+){{1,2}}{YEAR}\))(?=\s|$)"),
     # Springer's first page online first: the name alone over the DOI ("Climatic Change" / "https://doi.org/10.1007/…")
     re.compile(rf"^{_J}\s+(?:https?://(?:dx\.)?doi\.org/|doi:\s*)10\.\d{{4,9}}/\S+$"),
     # a draft's line naming the journal it is written for, with the issue still a placeholder
@@ -312,6 +319,9 @@ def find_journal(
     # a journal named once, on a later page, is a reference's, not the paper's
     pages = {name: found for name, found in pages.items() if len(found) >= 2 or found & {0, 1}}
     if not pages:
+        beside = None if stored else _masthead_beside_issue(lines)
+        if beside is not None:
+            return beside[0], beside[1], None
         alone = stored or _name_alone(lines) or _named_in_info(lines, metadata) or _masthead_alone(lines)
         return alone, year_elsewhere(lines, alone), None
     journal = _after_title(boxed[0], pages) if boxed else max(pages, key=lambda name: len(pages[name]))
@@ -334,6 +344,9 @@ def _spelled_out(journal: str, pages: dict[str, set[int]], lines: list[tuple[int
     words = journal.split()
     if not words:
         return journal
+    meeting = _meeting_written_out(journal, pages)
+    if meeting is not None:
+        return meeting
     small = r"(?:\s+(?:of|and|the|in|for|on|&))*\s+"
     pattern = re.compile(r"(?<!\w)" + small.join(rf"{re.escape(word.rstrip('.'))}[\w’'-]*" for word in words) + r"(?!\w)", re.I)
     named = [*pages, metadata.get("xmp:journal", "").strip()]
@@ -355,6 +368,46 @@ def _spelled_out(journal: str, pages: dict[str, set[int]], lines: list[tuple[int
             if sum(written_out) >= 2 or any(out and short.endswith(".") for out, short in zip(written_out, content, strict=True)):
                 return _clean(match.group())
     return journal
+
+
+def _meeting_written_out(journal: str, pages: dict[str, set[int]]) -> str | None:
+    """The proceedings' whole name where the running heads print it short, by the meeting's
+    acronym ("Proceedings of DSC 2003" over each page; the first page's box: "Proceedings of the
+    3rd International Workshop on Distributed Statistical Computing (DSC 2003)"): a name the paper
+    prints that opens as the short one does and closes on that acronym in brackets."""
+    short = re.fullmatch(r"(?P<opening>[A-Z]\w+)\s+of\s+(?P<acronym>[A-Z][A-Za-z]*[A-Z][A-Za-z]*)", journal)
+    if short is None:
+        return None
+    closing = re.compile(rf"\({re.escape(short.group('acronym'))}\b[^()]*\)$")
+    whole = [name for name in pages if name.startswith(f"{short.group('opening')} of ") and closing.search(name)]
+    return max(whole, key=len) if whole else None
+
+
+# an issue line that names no journal ("Vol. 29 no. 9 2013, pages 1215–1217"), the masthead's name set beside it
+# in display type (OUP's Bioinformatics), the article's type after the name ("APPLICATIONS NOTE", "ORIGINAL PAPER")
+_BARE_ISSUE = re.compile(
+    rf"^(?i:vol(?:ume)?)\.?\s*\d+(?:,?\s*(?i:no|issue)\.?\s*\d+)?,?\s*\(?{YEAR}\)?"
+    r"(?:,\s*(?i:pages|pp)\.?\s*[A-Za-z]?\d+(?:\s*[–-]\s*[A-Za-z]?\d+)?)?$"
+)
+_ARTICLE_TYPE = re.compile(
+    r"\s+(?:applications?|discovery|original|research|review|brief|short)\s+(?:note|paper|article|communication)$", re.I
+)
+
+
+def _masthead_beside_issue(lines: list[tuple[int, str]]) -> tuple[str, int] | None:
+    """(journal, year) of a masthead that sets the journal's name in capitals, its article type
+    after it, beside an issue line that names none (Bioinformatics: "BIOINFORMATICS APPLICATIONS
+    NOTE" at the left, "Vol. 29 no. 9 2013, pages 1215–1217" at the right): among the first
+    page's top lines, the name without the article's type, and the issue line's year."""
+    head = [text.strip() for page, text in lines if page == 1][:4]
+    issue = next((match for text in head if (match := _BARE_ISSUE.match(text))), None)
+    if issue is None:
+        return None
+    for text in head:
+        name = _ARTICLE_TYPE.sub("", text)
+        if name != text and text.isupper() and _NAME_ALONE.match(name) and not _NOT_FIRST.match(name):
+            return (name.title() if " " not in name else _clean(name)), int(issue.group("year"))
+    return None
 
 
 def _cut_at_the_end(journal: str, lines: list[tuple[int, str]]) -> bool:
