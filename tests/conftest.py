@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import gc
 import os
 import re
 import shutil
@@ -121,6 +122,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "heavy" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def collector_restored() -> Iterator[None]:
+    """Python's cyclic garbage collector switched back on, or off, as the test found it."""
+    was_enabled = gc.isenabled()
+    yield
+    if was_enabled:
+        gc.enable()
+    else:
+        gc.disable()
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ found it: on after a parse, an error, or a refused file; off when the caller had
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,16 +13,6 @@ from paperpyramid.parsers.jats import parse_jats
 
 PAIRS = Path(__file__).resolve().parents[2] / "shared" / "pmc-pairs"
 ARTICLE = PAIRS / "3biotech-2014-ocimum-rapd-issr.nxml"
-
-
-@pytest.fixture
-def collector_restored() -> Iterator[None]:
-    was_enabled = gc.isenabled()
-    yield
-    if was_enabled:
-        gc.enable()
-    else:
-        gc.disable()
 
 
 def _article() -> Path:

@@ -7,7 +7,6 @@ which then walks and frees them in one go, a cost counted against the parse."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,16 +35,6 @@ ARTICLE = """<?xml version="1.0"?>
 </ref-list></back>
 </article>
 """
-
-
-@pytest.fixture
-def collector_restored() -> Iterator[None]:
-    was_enabled = gc.isenabled()
-    yield
-    if was_enabled:
-        gc.enable()
-    else:
-        gc.disable()
 
 
 @pytest.mark.usefixtures("collector_restored")
