@@ -26,8 +26,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paperpyramid.parsers.embedded.author_names import letters_closed_up, split_names
-from paperpyramid.parsers.embedded.institutions import names_institution
+from paperpyramid.parsers.embedded.institutions import AFFILIATION, names_institution
 from paperpyramid.parsers.embedded.journal import find_journal
 from tests.test_front_matter_publishers import body, bold, centred, names, parse, regular
 
@@ -154,3 +156,23 @@ def test_running_heads_with_the_meetings_acronym_give_the_first_pages_whole_name
         (page, f"Proceedings of DSC 2003 {page}") for page in range(2, 6)
     ]
     assert find_journal(lines, {})[:2] == (whole, 2003)
+
+
+@pytest.mark.parametrize(
+    "banner",
+    [
+        "ORIGINAL RESEARCH ARTICLE",
+        "MINI REVIEW ARTICLE",
+        "OPEN ACCESS RESEARCH ARTICLE",
+        "FULL LENGTH RESEARCH PAPER",
+        "CASE REPORT ORIGINAL ARTICLE",
+    ],
+)
+def test_a_banner_of_an_article_type_beside_an_issue_line_names_no_journal(banner: str) -> None:
+    lines = [(1, banner), (1, "Vol. 3, No. 2, 2019"), (1, "A study of frogs"), (1, "Anna Berg")]
+    assert find_journal(lines, {})[0] is None
+
+
+def test_the_italian_plural_laboratori_is_an_institution() -> None:
+    assert AFFILIATION.search("INFN, Laboratori Nazionali di Frascati")
+    assert not AFFILIATION.search("K. Laborator")

@@ -37,3 +37,12 @@ def test_a_doi_ending_a_note_of_a_table_without_cells_goes_to_its_caption() -> N
     assert table.caption == f"Table 1. Sites.\ndoi:{DOI}.t001"
     assert table.notes == ["The sites of the survey."]
     assert block.text == table_block_text(table)
+
+
+def test_a_doi_opening_a_note_leaves_the_note_on_its_own_line() -> None:
+    table = Table(caption="Table 2. Doses.", cells=[["a", "b"], ["1", "2"]], page=5, label="2")
+    table.notes = [f"https://doi.org/{DOI}.t002 Values are means."]
+    block = _set_apart(table)
+    assert table.notes == ["Values are means."]
+    assert block.text == table_block_text(table)
+    assert block.text.endswith("| 1 | 2 |\n\nValues are means.")

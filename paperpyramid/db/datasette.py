@@ -73,16 +73,16 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "Which sections belong to which article, and in what order.",
         {
             "article_id": "The article.",
-            "section_id": "One of its sections.",
             "position": "The section's place in reading order, from 0.",
+            "section_id": "One of its sections.",
         },
     ),
     "sections_contexts": (
         "Which contexts belong to which section, and in what order.",
         {
             "section_id": "The section.",
-            "context_id": "One of its contexts.",
             "position": "The context's place in the section's reading order, from 0.",
+            "context_id": "One of its contexts.",
         },
     ),
     "bib_entries": (

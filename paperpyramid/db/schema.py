@@ -423,14 +423,15 @@ def _v9_pubmed(db: sqlite_utils.Database) -> None:
     db.executescript(_V9_PUBMED)
 
 
-#: The link tables rebuilt by :func:`_v10_links_without_rowid`: each table's declaration, its
-#: indexes, and its columns, its key's first
+#: The link tables rebuilt by :func:`_v10_links_without_rowid`: each table's declaration (its key's
+#: columns first: SQLite 3.40's integrity check misreads a WITHOUT ROWID row whose key columns are
+#: declared around another), its indexes, and its columns, its key's first
 _V10_LINKS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "article_sections": (
         """CREATE TABLE article_sections (
     article_id TEXT NOT NULL REFERENCES articles (id),
-    section_id TEXT NOT NULL REFERENCES sections (id),
     position INTEGER NOT NULL,
+    section_id TEXT NOT NULL REFERENCES sections (id),
     PRIMARY KEY (article_id, position)
 ) WITHOUT ROWID""",
         ("CREATE UNIQUE INDEX article_sections_section ON article_sections (section_id)",),
@@ -439,8 +440,8 @@ _V10_LINKS: dict[str, tuple[str, tuple[str, ...], tuple[str, ...]]] = {
     "sections_contexts": (
         """CREATE TABLE sections_contexts (
     section_id TEXT NOT NULL REFERENCES sections (id),
-    context_id TEXT NOT NULL REFERENCES contexts (id),
     position INTEGER NOT NULL,
+    context_id TEXT NOT NULL REFERENCES contexts (id),
     PRIMARY KEY (section_id, position)
 ) WITHOUT ROWID""",
         ("CREATE UNIQUE INDEX sections_contexts_context ON sections_contexts (context_id)",),

@@ -151,10 +151,10 @@ def connect(path: str | Path) -> sqlite_utils.Database:
     db = sqlite_utils.Database(db_sqlite.connect(path))
     try:
         db.enable_wal()
-        db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA synchronous = NORMAL")  # safe under WAL; a power cut loses only the last commits
         db.execute(f"PRAGMA cache_size = -{WRITER_CACHE_KIB}")
-        migrate(db)
+        migrate(db)  # before foreign keys: a migration copies rows as they are, a merge's orphans too
+        db.execute("PRAGMA foreign_keys = ON")
         with db.atomic():
             lexical_index.set_pending_bytes(db.conn, ("contexts", *PYRAMID_LEVELS))
     except BaseException:

@@ -12,7 +12,7 @@ import re
 
 # (an institution's word ends there: "Groupleader", "Laborator" are names)
 AFFILIATION = re.compile(
-    r"\b(universit|institut|departament|department|dept\b|school|college|laborator(?:y|ies|io|ium|ie)|hospital|centre|center|faculty"
+    r"\b(universit|institut|departament|department|dept\b|school|college|laborator(?:y|ies|io|ium|ie|i\b)|hospital|centre|center|faculty"
     r"|division|academy|corporation|clinic|ministry|groupe?s?\b"
     r"|ltd\b|pvt\b|inc\b|gmbh\b|llc\b|r&d\b|company|foundation|industrial area|road\b|street\b|avenue\b)",
     re.I,

@@ -392,6 +392,12 @@ _BARE_ISSUE = re.compile(
 _ARTICLE_TYPE = re.compile(
     r"\s+(?:applications?|discovery|original|research|review|brief|short)\s+(?:note|paper|article|communication)$", re.I
 )
+#: words of an article type's banner, never of the journal's name left beside it ("ORIGINAL
+#: RESEARCH ARTICLE", "MINI REVIEW ARTICLE", "OPEN ACCESS RESEARCH ARTICLE")
+_TYPE_WORDS = frozenset({
+    "original", "research", "review", "mini", "full", "length", "open", "access", "case", "report", "brief", "short", "special",
+    "issue", "rapid", "letter", "communication", "article", "paper", "note", "editorial", "perspective", "commentary", "technical", "systematic",
+})  # fmt: skip
 
 
 def _masthead_beside_issue(lines: list[tuple[int, str]]) -> tuple[str, int] | None:
@@ -405,7 +411,8 @@ def _masthead_beside_issue(lines: list[tuple[int, str]]) -> tuple[str, int] | No
         return None
     for text in head:
         name = _ARTICLE_TYPE.sub("", text)
-        if name != text and text.isupper() and _NAME_ALONE.match(name) and not _NOT_FIRST.match(name):
+        typed = any(word.lower().strip("-") in _TYPE_WORDS for word in name.split())
+        if name != text and text.isupper() and _NAME_ALONE.match(name) and not _NOT_FIRST.match(name) and not typed:
             return (name.title() if " " not in name else _clean(name)), int(issue.group("year"))
     return None
 

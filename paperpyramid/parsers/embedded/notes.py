@@ -197,7 +197,15 @@ def _cut(block: Block, start: int, end: int) -> None:
 
 
 def _span(text: str, start: int, end: int) -> tuple[int, int]:
-    """``text[start:end]`` with the spaces before it, or after it where it opens the text."""
+    """``text[start:end]`` with the spaces before it, or after it where it opens the text, or
+    opens a line that goes on after it (a table's note "https://doi.org/….t002 Values are
+    means.": the line break before it stays, and the note is not glued to the row above)."""
+    if start and text[start - 1] == "\n":
+        after = end
+        while after < len(text) and text[after] in " \t":
+            after += 1
+        if after < len(text) and text[after] != "\n":
+            return start, after
     while start and text[start - 1].isspace():
         start -= 1
     if start == 0:
