@@ -72,15 +72,15 @@ def letters_closed_up(line: str) -> str:
     tokens = line.split()
     words: list[str] = []
     pieces: list[str] = []
-    for index, token in enumerate(tokens):
+    for index, token in enumerate(tokens + [""]):  # "": the line's end closes the last run
         if re.fullmatch(r"[A-Z]{1,2}", token) and tokens[index + 1 : index + 2] != ["."]:
             pieces.append(token)
             continue
-        words += ["".join(pieces)] if len(pieces) >= 2 and len("".join(pieces)) >= 3 else pieces
+        closed = "".join(pieces)
+        words += [closed] if len(pieces) >= 2 and len(closed) >= 3 else pieces
         pieces = []
         words.append(token)
-    words += ["".join(pieces)] if len(pieces) >= 2 and len("".join(pieces)) >= 3 else pieces
-    return re.sub(r"\s+(?=[.,])", "", " ".join(words))
+    return re.sub(r"\s+(?=[.,])", "", " ".join(words).strip())
 
 
 GROUP = re.compile(

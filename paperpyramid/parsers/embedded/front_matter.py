@@ -311,18 +311,22 @@ def _masthead(blocks: list[Block], index: int) -> bool:
     for below in blocks[index + 1 : index + 4]:
         if below.page != block.page or below.top - block.bottom > 1.5 * block.size:
             break
-        if below.top >= block.bottom - 2 and _ISSUE_LINE.search(below.text) and len(below.text) < 120:
+        if below.top >= block.bottom - 2 and _issue_line(below):
             return True
     return any(
         other.page == block.page
         and (other.x0 >= block.x1 or other.x1 <= block.x0)
         and other.top < block.bottom
         and block.top < other.bottom
-        and len(other.text) < 120
-        and _ISSUE_LINE.search(other.text)
+        and _issue_line(other)
         for other in blocks[max(index - 3, 0) : index + 4]
         if other is not block
     )
+
+
+def _issue_line(block: Block) -> bool:
+    """Whether ``block`` is an issue's line, short ("November 2012, Volume 51, Issue 7.")."""
+    return len(block.text) < 120 and bool(_ISSUE_LINE.search(block.text))
 
 
 # a journal's name as a masthead prints it: "Journal of Invented Medicine", "Annals of …", "The Invented Journal";
