@@ -216,16 +216,18 @@ def _chosen_questions(
     the questions about the distilled papers and only those papers; then the first ``limit``."""
     from paperpyramid.db.queries.distilled import distilled_sources
     from paperpyramid.retrieval.filters import Filters
+    from paperpyramid.source_names import names_of
 
     filters = Filters()
     if only_distilled:
-        distilled = {Path(uri or "").name: aid for aid, uri in distilled_sources(corpus.conn)}
+        distilled = {name: aid for aid, uri, pages in distilled_sources(corpus.conn) for name in names_of(uri, pages)}
         if not distilled:
             raise _fail(f"no distilled articles in {db}: run paperpyramid distill first")
         questions = [q for q in questions if q.pdfs and all(pdf in distilled for pdf in q.pdfs)]
-        filters = Filters(article_ids=tuple(distilled.values()))
+        papers = tuple(dict.fromkeys(distilled.values()))
+        filters = Filters(article_ids=papers)
         typer.echo(
-            f"{len(questions)} questions about the {len(distilled)} distilled papers; every mode searches only those papers",
+            f"{len(questions)} questions about the {len(papers)} distilled papers; every mode searches only those papers",
             err=as_json,
         )
     if limit is not None and limit < len(questions):

@@ -7,7 +7,8 @@ format of ``../shared/recorded/distill/*.json``::
      "abstract": "..."}
 
 A file is matched to its article by ``sha256`` when it has one, else by the PDF's file name
-(the last part of the article's source URI). Its insights are linked to contexts by page and
+(the last part of the article's source URI; for an article read from a JATS or LaTeX source with
+the PDF of its name beside it, that PDF's name). Its insights are linked to contexts by page and
 words as distilled ones are, embedded, and stored through the same writer in one transaction.
 """
 
@@ -27,6 +28,7 @@ from paperpyramid.distill.links import Linker
 from paperpyramid.distill.page_texts import article_pages
 from paperpyramid.embeddings import Embedder
 from paperpyramid.errors import BadInput
+from paperpyramid.source_names import file_name, names_of
 from paperpyramid.tokens import TokenCounter
 
 IMPORT_PROMPT_VERSION = "imported"
@@ -71,12 +73,10 @@ def match_article(conn: Connection, data: Distillation) -> str:
         if found_by_sha is not None:
             return found_by_sha
     if data.pdf:
-        name = PurePosixPath(data.pdf.replace("\\", "/")).name
-        found = [
-            article_id
-            for article_id, source_uri in distill_exchange.article_sources(conn)
-            if source_uri and PurePosixPath(str(source_uri).replace("\\", "/")).name == name
-        ]
+        name = file_name(data.pdf)
+        named = [(article_id, names_of(uri, pages)) for article_id, uri, pages in distill_exchange.article_sources(conn)]
+        found = [article_id for article_id, names in named if names[:1] == (name,)]
+        found = found or [article_id for article_id, names in named if name in names]
         if len(found) == 1:
             return str(found[0])
         if len(found) > 1:

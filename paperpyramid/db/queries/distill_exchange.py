@@ -51,9 +51,9 @@ def article_with_sha256(conn: Connection, sha256: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def article_sources(conn: Connection) -> list[tuple[str, str | None]]:
-    """(article id, source URI) of every article."""
-    return [(row[0], row[1]) for row in conn.execute("SELECT id, source_uri FROM articles")]
+def article_sources(conn: Connection) -> list[tuple[str, str | None, int | None]]:
+    """(article id, source URI, pages) of every article."""
+    return [(row[0], row[1], row[2]) for row in conn.execute("SELECT id, source_uri, pages FROM articles")]
 
 
 def article_file(conn: Connection, article_id: str) -> ArticleFile | None:

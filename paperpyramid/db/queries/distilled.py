@@ -15,10 +15,10 @@ def distilled_article_ids(conn: Connection) -> list[str]:
     return [row[0] for row in conn.execute("SELECT article_id FROM distillations WHERE status = 'done' ORDER BY rowid")]
 
 
-def distilled_sources(conn: Connection) -> list[tuple[str, str | None]]:
-    """(article id, source URI) of every article whose distillation is done."""
+def distilled_sources(conn: Connection) -> list[tuple[str, str | None, int | None]]:
+    """(article id, source URI, pages) of every article whose distillation is done."""
     return conn.execute(
-        "SELECT a.id, a.source_uri FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'done'"
+        "SELECT a.id, a.source_uri, a.pages FROM distillations AS d JOIN articles AS a ON a.id = d.article_id WHERE d.status = 'done'"
     ).fetchall()
 
 
