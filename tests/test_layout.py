@@ -22,7 +22,7 @@ LAYERS = [
     (
         "foundations",
         "_version errors env settings registry document dates text_clean normalise tokens contexts arxiv_ids licences "
-        "citations cancel http_deadline openai_compat s3",
+        "citations cancel http_deadline openai_compat s3 source_names",
     ),
     ("parsers and the database", "parsers db"),
     ("the model clients, the citation graph", "embeddings llm citation_graph"),
