@@ -30,7 +30,7 @@ from paperpyramid.parsers.embedded.author_names import (
     split_names,
 )
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.institutions import ADDRESS, AFFILIATION, INSTITUTION
+from paperpyramid.parsers.embedded.institutions import ADDRESS, AFFILIATION, INSTITUTION, names_institution
 from paperpyramid.parsers.embedded.layout import Line
 
 
@@ -82,29 +82,48 @@ def names_before_affiliation(block: Block, names_size: float | None) -> str:
     names in the first names' type or set in capitals before the rest count. Before an address
     with no institution, only on the block's first line or under a line that opened with names:
     under an address's line, it is the address going on, a city before its state and postcode
-    ("New York University" / "715, Broadway, 7th Floor" / "New York, NY, 10003")."""
-    found: list[str] = []
-    alone: list[str] = []
+    ("New York University" / "715, Broadway, 7th Floor" / "New York, NY, 10003"), which is no name
+    on any line ("Example Micro" / "North Ryde, NSW, 2113, Australia"). A line whose entries are
+    apart by semicolons is read entry by entry (:func:`_entries`)."""
+    read: list[tuple[str, bool]] = []  # each name, and whether an affiliation follows it on its line
     opened = True  # the line over it opened with names, or there is none
-    for line in block.lines:
-        parts = [part.strip() for part in _PARTS.split(_without_contact(line.text).strip().lstrip(","))]
+    entries = [(line.size, entry) for line in block.lines for entry in _entries(_without_contact(line.text).strip().lstrip(","))]
+    for size, entry in entries:
+        parts = [part.strip() for part in _PARTS.split(entry)]
         upper = capitals(parts[0]) if parts else False
         lead: list[str] = []
         for part in parts:
             if AFFILIATION.search(part) or INSTITUTION.search(part) or (upper and not capitals(part)) or len(split_names(part)) != 1:
                 break
             lead.append(part)
+        if lead and _POSTCODE.match(", ".join(parts[len(lead) :])):
+            lead.pop()  # a city before its state's code and postcode: "Colorado Springs, CO 80918", "North Ryde, NSW, 2113"
         rest = ", ".join(parts[len(lead) :])
         under_names, opened = opened, bool(lead)
         if lead and not rest:
-            alone += lead  # a line of names alone, among the lines that open with names: "P. Contributor"
+            read += [(name, False) for name in lead]  # a line of names alone, among the lines that open with names: "P. Contributor"
             continue
         if not lead or not (AFFILIATION.search(rest) or INSTITUTION.search(rest) or (under_names and ADDRESS.search(", " + rest))):
             continue
-        if names_size is not None and abs(line.size - names_size) > 0.3 and not (upper and not capitals(rest)):
+        if names_size is not None and abs(size - names_size) > 0.3 and not (upper and not capitals(rest)):
             continue
-        found += lead
-    return ", ".join(found + alone) if found else ""
+        read += [(name, True) for name in lead]
+    return ", ".join(name for name, _ in read) if any(placed for _, placed in read) else ""
+
+
+# what follows a city in a postal address: a postcode, or a state's or province's code and a postcode
+_POSTCODE = re.compile(r"^(?:[A-Z]{2,3},?\s+)?\d{4,6}(?:-\d{4})?\b")
+
+
+def _entries(text: str) -> list[str]:
+    """The entries of a byline's line that sets each name before its affiliation, the entries
+    apart by semicolons (USENIX's cover page: "Anna Berg, Stony Brook University; Carl Dahl,"
+    / "IBM Research; Eva Lund, …"), without the affiliation that opens the line, wrapped from
+    the entry before ("IBM Research"); the line itself where it is no such byline."""
+    entries = [entry.strip() for entry in text.split(";")]
+    if len(entries) < 2 or not any(names_institution(entry.partition(",")[2]) for entry in entries):
+        return [text]
+    return entries[1:] if "," not in entries[0] else entries
 
 
 def names_over_affiliation(block: Block) -> str:

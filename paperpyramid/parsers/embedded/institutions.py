@@ -27,12 +27,16 @@ INSTITUTION = re.compile(
 )
 
 
+# a street's number and name with the kind of street after it ("5465 Mark Dabling Blvd.", "77 Massachusetts Avenue"); not
+# the kinds that are family names too (Lane, Way)
+_STREET = r"(?<![\w.-])\d{1,5}\s+(?:[A-Z][\w'-]*\.?\s+){1,4}(?:Street|Avenue|Ave|Road|Rd|Boulevard|Blvd|Drive|Parkway|Pkwy|Highway|Hwy|Square|Terrace|Plaza)\b"
 # a postal address: a postcode or street number of four to six digits (not an ORCID's groups), or
 # a country closing the line after a comma ("…, 1043 NX Amsterdam, The Netherlands"), or a post
 # office box with its number, or France's "cedex" (an address set without commas: "LORIA BP 239
-# 54509 Vandœuvre-lès-Nancy cedex")
+# 54509 Vandœuvre-lès-Nancy cedex"), or a street (:data:`_STREET`)
 ADDRESS = re.compile(
-    r"\b(?:B\.?\s?P\.?|P\.?\s?O\.?\s?Box|Postfach)\s*\d+\b|\bcedex\b|(?<![\d-])\d{4,6}(?![\d-]).*,|,.*(?<![\d-])\d{4,6}(?![\d-])|,\s*(?:the\s+)?(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|China|Japan|Germany"
+    _STREET
+    + r"|\b(?:B\.?\s?P\.?|P\.?\s?O\.?\s?Box|Postfach)\s*\d+\b|\bcedex\b|(?<![\d-])\d{4,6}(?![\d-]).*,|,.*(?<![\d-])\d{4,6}(?![\d-])|,\s*(?:the\s+)?(?:USA|U\.S\.A\.|UK|U\.K\.|United States|United Kingdom|China|Japan|Germany"
     r"|France|India|Italy|Spain|Canada|Australia|Brazil|Netherlands|Switzerland|Sweden|Norway|Denmark|Finland|Austria|Belgium|Iceland"
     r"|Ireland|Israel|(?:South |Republic of )?Korea|Russia|Poland|Portugal|Greece|Turkey|Iran|Mexico|Argentina|Chile|Singapore|Taiwan"
     r"|Hong Kong|New Zealand|South Africa|Egypt|Nigeria|Kenya|Pakistan|Bangladesh|Thailand|Malaysia|Indonesia|Vietnam|Czech Republic"

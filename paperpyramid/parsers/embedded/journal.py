@@ -36,7 +36,11 @@ citation box's first three lines; then the Info and XMP fields (subject, descrip
   running heads that print it short, ``Proceedings of DSC 2003``, are written out by it), an overlay journal's stamp
   (``Accepted in Quantum 2017-05-09``), a reprint's note (``First published in TUGboat 43:1
   (…, 2022)``), a conference paper's note of the proceedings it appears in,
-  after the editors (``… (eds). Proceedings of …, LNCS 42``: read as a citation box), a footnote that names the journal alone after its mark
+  after the editors (``… (eds). Proceedings of …, LNCS 42``: read as a citation box), a footnote's ``To appear in the
+  Proceedings of the 1992 Winter Usenix, San Francisco, CA, January 1992.`` and a publisher's cover page's ``This paper is
+  included in the Proceedings of …`` over three lines (both read as a citation box too), a meeting's foot with its year
+  in its acronym (``SMC 2009, July 23-25, Porto, Portugal``), a foot that cites the paper itself (``Published as …: Title.
+  4th … Workshop, Sydney, November 2013``), a footnote that names the journal alone after its mark
   (``∗Paper accepted in the Journal of Statistical Software``, ``1This vignette corresponds to a
   paper published in …``; a name cut at the line's end only with a journal's word in it) and a name alone over the DOI (Springer's online first:
   ``Climatic Change`` / ``https://doi.org/10.1007/…``). Where no line has a citation's shape,
@@ -175,6 +179,10 @@ _FIRST_PAGE_LINES = [
         r"^(?:In\s+)?(?P<journal>Proceedings\s+of\s+[^,]{5,300}?)(?:,\s*Volume\b[^,]*)?[,.]?\s+(?:pages|pp\.)\s*\d+\s*[–-]\s*\d+(?P<tail>.{0,80})"
     ),
     re.compile(rf"^(?P<journal>[A-Z][A-Za-z-]{{1,15}}\s?['’]\d\d),\s+{_DAYS}"),  # the meeting's days: no publication date
+    # a conference paper's foot, the meeting's acronym with its year, its days and place: "SMC 2009, July 23-25, Porto, Portugal"
+    re.compile(
+        rf"^(?P<journal>[A-Z]{{2,}}[A-Za-z-]{{0,13}}\s{YEAR}),\s+{MONTH}\s+\d{{1,2}}(?:\s*[–-]\s*(?:{MONTH}\s+)?\d{{1,2}})?,\s+[A-Z]"
+    ),
     # a conference paper's head: the proceedings' title, perhaps the paper's number, the meeting's days
     # ("Proceedings of the ASME 2023 International … Exposition IMECE2023 October 29–November 2, 2023, …")
     re.compile(rf"^(?P<journal>(?:Proceedings|(?:Extended\s+)?Abstracts)\s+of\s+.{{5,250}}?)\s+(?:[A-Z]{{2,}}[-\s]?\d{{4}}\s+)?{_DAYS}"),
@@ -202,6 +210,17 @@ _FIRST_PAGE_LINES = [
         rf"(?:accepted|published|to appear)(?:\s+for publication)?\s+in\s+(?:the\s+)?{_J}(?P<end>\.(?=\s)|$)"
     ),
 ]
+# the first page's notes of the proceedings the paper is in, read as its own citation (a reference list may name another
+# journal on two pages): a footnote's "1 To appear in the Proceedings of the 1992 Winter Usenix, San Francisco, CA,
+# January 1992.", a publisher's cover page's "This paper is included in the Proceedings of the 15th USENIX Conference on
+# File and Storage Technologies (FAST '17)." (over three lines, joined: :func:`_cover_notes`)
+_NOTES = [
+    re.compile(
+        rf"^[\d*∗†‡§¶]?\s*To appear in\s+(?:the\s+)?(?P<journal>Proceedings\s+of\s+[^,]{{5,200}}?),\s+(?:[^,]{{2,40}},\s+){{0,3}}{MONTH}\s+{YEAR}\.?$"
+    ),
+    re.compile(r"^This (?:paper|article) is included in (?:the\s+)?(?P<journal>Proceedings\s+of\s+.{5,250}?)\.?$"),
+]
+_COVER_NOTE = re.compile(r"^This (?:paper|article) is included in\b")
 # a conference paper's first-page note of the book it appears in, after its editors (Springer's LNCS, llncsconf:
 # "Anonymous et al. (eds). Proceedings of the International Conference on …, LNCS -42. Some Publisher, 2016.",
 # "In: A. Editor, B. Editor (eds.) Proceedings of …, LNCS, vol. 42"): the proceedings is the paper's own
@@ -216,6 +235,8 @@ CUE = re.compile(
     r"\b(?:(?:how to |to |please )?cite this article(?: in press)?(?: as)?\s*:?|to cite\s*:|citation\s*:|how to cite\s*:|published in\s*:"
     # a repository's cover page (bepress): "Recommended Citation" over "Berg, Anna (2019) "Title," Journal of …: Vol. 5 : Iss. 2"
     r"|recommended citation\s*:?"
+    # a foot that cites the paper itself: "Published as Berg, A., Dahl, C.: Title. 4th … Workshop, Sydney, November 2013"
+    r"|^published as\b\s*:?"
     # a reprint's note of where the paper first appeared: "First published in TUGboat 43:1 (Chernoff, 2022), pp. 28–39. Reprinted, …"
     r"|\b(?:first|originally) (?:published|printed|appeared) in(?-i: the)?"
     r"|(?:this (?:paper|article|work) )?(?:should|may|can|must) be cited as(?: follows)?\s*:?"
@@ -250,6 +271,12 @@ _CITED = [
     # title, Journal of Hydrology (2018), doi: https://doi.org/…"
     re.compile(rf"(?<=,\s){_J}\s+\({YEAR}\),?\s+(?:doi|DOI|https?://)"),
     re.compile(rf"{_START}{_J}{_BIB}"),  # APA: "Geophysical Research Letters, 46, 1234–1245."
+    # a meeting cited with its place and month, its ordinal part of its name: "4th Cybercrime and Trustworthy Computing
+    # Workshop, Sydney, November 2013"
+    re.compile(
+        rf"{_START}(?P<journal>(?:\d{{1,3}}(?:st|nd|rd|th)\s+)?(?=[^,]*\b(?:Workshop|Conference|Symposium|Congress|Meeting)\b){_NAME}),\s+"
+        rf"(?:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){{0,3}},\s+)?{MONTH}\s+{YEAR}"
+    ),
     # a journal's section after a comma: "Journal of Statistical Software, Code Snippets, 63(1), 1–32."
     # (the name before the comma holds a journal's word: an author list "Gerber F, Furrer R (2015)" is none)
     re.compile(rf"{_START}(?P<journal>(?=[^,]{{0,120}}?\b{_JOURNAL_WORDS}\b[^,]*,){_NAME},\s+[A-Z][\w-]*(?:\s+[A-Z][\w-]*){{0,2}}){_BIB}"),
@@ -299,7 +326,8 @@ def find_journal(
     boxed: list[str] = []
     # a journal scores once per page that prints it: running heads win over a reference's journal
     # the Info and XMP fields as page 0; a word processor's title field may hold the issue's line
-    for page, text in lines + [(0, metadata.get(key, "")) for key in ("Subject", "xmp:description", "Title", "xmp:title")]:
+    info = [(0, metadata.get(key, "")) for key in ("Subject", "xmp:description", "Title", "xmp:title")]
+    for page, text in lines + _cover_notes(lines) + info:
         found = _journal_line(text, first_page=page <= 1, metadata=page == 0)
         if found is None:
             continue
@@ -327,6 +355,19 @@ def find_journal(
     journal = _after_title(boxed[0], pages) if boxed else max(pages, key=lambda name: len(pages[name]))
     year = years[journal].most_common(1)[0][0] if journal in years else year_elsewhere(lines, journal)
     return _spelled_out(journal, pages, lines, metadata), year, dates.get(journal)
+
+
+def _cover_notes(lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A publisher's cover page's note of the proceedings the paper is in, its lines joined (USENIX: "This paper is
+    included in the Proceedings of" / "the 15th USENIX Conference on" / "File and Storage Technologies (FAST '17)."):
+    from the note's first line up to the one that closes it with a full stop, four lines at most."""
+    first = [text.strip() for page, text in lines if page == 1]
+    notes: list[tuple[int, str]] = []
+    for index, text in enumerate(first):
+        if _COVER_NOTE.match(text):
+            ends = [end for end in range(index, min(index + 4, len(first))) if first[end].endswith(".")]
+            notes += [(1, " ".join(first[index : ends[0] + 1]))] if ends else []
+    return notes
 
 
 def _spelled_out(journal: str, pages: dict[str, set[int]], lines: list[tuple[int, str]], metadata: dict[str, str]) -> str:
@@ -462,6 +503,7 @@ def _citation_line(text: str, *, first_page: bool, metadata: bool) -> tuple[str,
     cue = CUE.search(text) if first_page else None
     candidates = [(pattern, cue.group("rest"), True) for pattern in _CITED] if cue else []
     candidates += [(_EDITED, text, True)] if first_page and not metadata else []
+    candidates += [(pattern, text, True) for pattern in _NOTES] if first_page and not metadata else []
     candidates += [(pattern, text, False) for pattern in _FIRST_PAGE_LINES] if first_page else []
     shapes = _JOURNAL_LINES + _METADATA_LINES if metadata else _JOURNAL_LINES
     for pattern, where, cued in candidates + [(pattern, text, False) for pattern in shapes]:
