@@ -679,7 +679,9 @@ def _not_a_title(block: Block, text: str, title: str, numbered: bool, heading_si
         return True
     # "Citation: Iskandar DT…" is front matter; "3.2 Citation Prediction" is a section
     # an appendix's label numbers its title: "APPENDIX I. NOTATION" is no statement's label
-    if (THEOREM_LIKE.match(title) and not block.extra.get("appendix")) or (not numbered and METADATA_LABEL.match(title)):
+    # a statement's label is in the body's type; "2 Notation" in a larger one, its number first, is a section's
+    statement = THEOREM_LIKE.match(title) and not block.extra.get("appendix") and not (numbered and heading_size)
+    if statement or (not numbered and METADATA_LABEL.match(title)):
         return True
     if text.endswith(".") and not numbered and len(words) > 6:
         return True

@@ -2,10 +2,11 @@
 
 A heading's style (:func:`heading_style`: size, weight, slant, capitals), the styles ranked into
 levels (:func:`style_levels`, the IMRaD headings' style at level 1 wherever it ranks), whether
-text is prose rather than a label (:func:`prose`, :func:`over_prose`), and a title reduced to its
-letters for comparing two writings of it (:func:`norm`). The outline, the printed contents, the
-figure labels, the back matter and the headings' own filter all judge by these, so they live
-below all of them: this module imports none of theirs.
+text is prose rather than a label (:func:`prose`, :func:`over_prose`) or a two-column list
+(:func:`over_list_column`), and a title reduced to its letters for comparing two writings of it
+(:func:`norm`). The outline, the printed contents, the figure labels, the back matter and the
+headings' own filter all judge by these, so they live below all of them: this module imports
+none of theirs.
 """
 
 from __future__ import annotations
@@ -33,6 +34,33 @@ def over_prose(blocks: list[Block], index: int) -> bool:
             continue
         return block.kind == "paragraph" and (len(block.text) >= 80 or prose(block.text))
     return False
+
+
+def over_list_column(blocks: list[Block], index: int) -> bool:
+    """Whether the next block of text after a label is the first entry of a two-column list it
+    groups (a reference card's "Coercion" over "as.proto  If x is …"): a term on its first line
+    left of the entry's text, the text's further lines hanging at one edge far right of the
+    label's, where a heading's paragraph runs back to its left edge and a list item's text hangs
+    an indent or two in."""
+    label = blocks[index].lines[0]
+    # the entry's first line, its term in another face, may be a block of its own
+    text = [block for block in blocks[index + 1 : index + 5] if block.kind not in ("furniture", "aside")][:2]
+    lines = [line for block in text for line in block.lines][: _HANGING_LINES + 1]
+    if len(lines) <= _HANGING_LINES:
+        return False
+    first, rest = lines[0], lines[1:]
+    hang = min(line.x0 for line in rest)
+    return (
+        all(line.x0 - hang < 1.0 for line in rest)
+        and hang - label.x0 >= _LIST_COLUMN * label.size
+        and first.x0 < hang - label.size < first.x1
+    )
+
+
+#: a list's text column hangs this many of the label's ems right of it at least
+_LIST_COLUMN = 5.0
+#: lines of an entry that hang at its text column, after its first, at least
+_HANGING_LINES = 2
 
 
 TOP_LEVEL = {

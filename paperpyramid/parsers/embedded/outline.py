@@ -26,7 +26,7 @@ from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
-from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, norm, over_prose
+from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, norm, over_list_column, over_prose
 from paperpyramid.parsers.embedded.headings import demote_paragraph_ends, numbered_like_siblings, within
 from paperpyramid.parsers.embedded.labels import statement_label
 from paperpyramid.parsers.embedded.lead_ins import OPEN_ENDINGS
@@ -241,6 +241,7 @@ def _in_unnamed_style(blocks: list[Block], index: int, outline: _Outline) -> boo
         and not block.text.rstrip().endswith(":")
         and not _statement_head(block)
         and over_prose(blocks, index)
+        and not over_list_column(blocks, index)  # a bold group label of a two-column list, set in its first column
     )
 
 
@@ -446,7 +447,7 @@ def _face_heading(blocks: list[Block], index: int) -> bool:
     """Whether a block of a type of its own reads as a heading: one line, a short title of words
     (not a line of code: "x <- 1", "> plot(x)"), ending no clause and not cut from a sentence
     (a paragraph's line in italics, "Ochrobactrum rhizosphaerae) were grown in flasks for"),
-    over prose."""
+    over prose, not a group label over a two-column list (:func:`~.heading_styles.over_list_column`)."""
     block = blocks[index]
     text = block.text.strip()
     words = text.split()
@@ -460,6 +461,7 @@ def _face_heading(blocks: list[Block], index: int) -> bool:
         and text.count("(") == text.count(")")
         and words[-1].lower() not in OPEN_ENDINGS
         and over_prose(blocks, index)
+        and not over_list_column(blocks, index)
     )
 
 

@@ -371,7 +371,9 @@ def _heading_under(column: Sequence[Line], top: float, limit: float, caption_bbo
     number set in the margin (Bioconductor's, the Journal of Statistical Software's) stands left
     of every cell, so the text under the heading is never taken for running text that ends the
     table, and the heading's own rule for the table's last. A heading stands alone on its line (its
-    number left of it); a tall header cell ("(μg/ml)") has the header's other cells beside it."""
+    number left of it); a tall header cell ("(μg/ml)") has the header's other cells beside it. A
+    numbered heading first under the caption, larger than it, leaves no table there: the caption
+    is under its own table, and the next section begins (:func:`_numbered_heading`)."""
     cx0, ctop, _, cbottom = caption_bbox
     caption_size = max(
         (line.size for line in column if line.top >= ctop - 1 and line.bottom <= cbottom + 1 and cx0 - 1 <= line.x0), default=0.0
@@ -382,9 +384,24 @@ def _heading_under(column: Sequence[Line], top: float, limit: float, caption_bbo
             continue
         if worded and _outgrows(line, max(caption_size, statistics.median(worded))) and not _beside(line, column):
             return line.top - 0.5
+        if not worded and _numbered_heading(line, column) and _outgrows(line, caption_size):
+            return line.top - 0.5
         if " " in line.text.strip():
             worded.append(line.size)
     return limit
+
+
+def _numbered_heading(line: Line, column: Sequence[Line]) -> bool:
+    """Whether ``line`` is a numbered section heading standing alone on its line ("11 Test
+    Cases"): its number its first piece or a line of its own left of it, words after it. A
+    table's first row is set in the table's type, never larger than its caption's."""
+    pieces = [part.text.strip() for part in line.parts or ()]
+    numbered = len(pieces) >= 2 and _SECTION_NUMBER.fullmatch(pieces[0]) is not None
+    margin = any(
+        other.x1 <= line.x0 and other.top < line.bottom and other.bottom > line.top and _SECTION_NUMBER.fullmatch(other.text.strip())
+        for other in column
+    )
+    return (numbered or margin) and any(character.isalpha() for character in line.text) and not _beside(line, column)
 
 
 def _beside(line: Line, column: Sequence[Line]) -> bool:
