@@ -173,8 +173,8 @@ def test_approximate_index_over_int8_gives_exact_searchs_answers(int8_corpus: Pa
     assert row is not None
     with conn:
         vector_index.build_index(conn, row)
-    stored = {len(blob) for (blob,) in conn.execute(f"SELECT embedding FROM {row.vec_table}_ivf_vectors")}
-    assert stored == {384}, "the index keeps the vectors in the model's format"
+    codes = {len(code) for (code,) in conn.execute(f"SELECT code FROM {row.vec_table}_ivf_codes")}
+    assert codes == {192}, "the index keeps 4-bit codes; exact distances come from the int8 vectors"
     for query in [minilm.embed_query(text) for text in QUERIES]:
         exact = db_vectors.nearest(conn, row, query, 10)
         found = vector_index.search(conn, row, query, 10, nprobe=10_000, shortlist=10_000)
@@ -203,4 +203,42 @@ def test_levels_take_the_models_format_and_convert_back(int8_corpus: Path, minil
     assert back.storage == "float32" and db_vectors.table_storage(conn, table) == "float32"
     assert [c for c, _ in db_vectors.nearest(conn, back, query, 5)] == [c for c, _ in before]
     assert db_vectors.nearest_items(conn, back, "insights", query, 1)[0][0] == "i1"
+    conn.close()
+
+
+def _chunk_sizes(conn: Any, table: str) -> tuple[str, set[int]]:
+    """A vec0 table's declaration and the sizes of the chunks sqlite-vec made for it."""
+    sql = str(conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", [table]).fetchone()[0])
+    return sql, {int(size) for (size,) in conn.execute(f"SELECT size FROM {table}_chunks")}
+
+
+def test_new_tables_hold_128_vectors_a_chunk_and_search_as_tables_of_1024(tmp_path: Path) -> None:
+    """Smaller chunks make a single vector cheaper to read in place (db/vec_chunks); a table
+    made with sqlite-vec's default keeps it, and both give the same exact answers."""
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((700, 384)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    ids = [f"c{i:04d}" for i in range(len(vectors))]
+    conn = connect(tmp_path / "corpus.sqlite").conn
+    old = db_vectors.EmbedderRow("old", 384, 256, "vec_contexts_9", "int8")
+    with conn:
+        new = db_vectors.ensure_embedder(conn, "new", 384, 256)
+        conn.execute(
+            "CREATE VIRTUAL TABLE vec_contexts_9 USING vec0(context_id TEXT PRIMARY KEY, embedding int8[384] distance_metric=cosine)"
+        )
+        db_vectors.insert_vectors(conn, new, ids, vectors)
+        db_vectors.insert_vectors(conn, old, ids, vectors)
+        db_vectors.insert_level_vectors(conn, new, "insights", ids[:10], vectors[:10])
+    sql, sizes = _chunk_sizes(conn, new.vec_table)
+    assert "chunk_size=128" in sql and sizes == {128} and db_vectors.CHUNK_SIZE == 128
+    assert conn.execute(f"SELECT count(*) FROM {new.vec_table}_chunks").fetchone()[0] == 6, "700 vectors in 6 chunks"
+    assert _chunk_sizes(conn, db_vectors.level_table(new, "insights"))[1] == {128}, "a level's table too"
+    assert _chunk_sizes(conn, old.vec_table)[1] == {1024}, "a table made before keeps its chunks"
+    for query in rng.standard_normal((20, 384)).astype(np.float32):
+        assert db_vectors.nearest(conn, new, query, 50) == db_vectors.nearest(conn, old, query, 50)
+    assert db_vectors.distances(conn, new, vectors[0], ids[::7]) == db_vectors.distances(conn, old, vectors[0], ids[::7])
+    with conn:
+        converted = db_vectors.convert_storage(conn, old, "float32")
+    assert converted.storage == "float32" and _chunk_sizes(conn, old.vec_table)[1] == {128}, "a converted table is made anew"
+    assert db_vectors.declared_storage(_chunk_sizes(conn, new.vec_table)[0]) == "int8"
     conn.close()

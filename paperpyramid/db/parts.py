@@ -220,8 +220,9 @@ def _check_models(conn: Connection, part: Path) -> None:
         "SELECT e.name, e.dimension, e.vec_table, m.sql FROM {db}.embedders AS e "
         "LEFT JOIN {db}.sqlite_master AS m ON m.name = e.vec_table ORDER BY e.vec_table"
     )
-    mine = [tuple(row) for row in conn.execute(query.format(db="main"))]
-    theirs = [tuple(row) for row in conn.execute(query.format(db="part"))]
+    # the tables' storage, not their whole SQL: a table made before holds 1,024 vectors a chunk
+    mine = [(*row[:3], db_vectors.declared_storage(row[3])) for row in conn.execute(query.format(db="main"))]
+    theirs = [(*row[:3], db_vectors.declared_storage(row[3])) for row in conn.execute(query.format(db="part"))]
     if theirs and theirs != mine:
         raise PartsError(
             f"{part} holds vectors of {', '.join(str(row[0]) for row in theirs)}, the corpus of "

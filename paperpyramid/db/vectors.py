@@ -48,6 +48,12 @@ STORAGES: tuple[VectorStorage, ...] = get_args(VectorStorage)
 #: the format of a model's first table unless the caller asks for another
 DEFAULT_STORAGE: VectorStorage = "int8"
 _COLUMN = {"int8": "int8", "float32": "float"}
+#: vectors in one of sqlite-vec's chunks (one BLOB each) in a table made here; sqlite-vec's
+#: default is 1,024. The approximate index reads single vectors from the chunks
+#: (db/vec_chunks), and SQLite walks a chunk's overflow pages up to the offset read: at 100k
+#: int8 vectors 100 reads cost 1.7 ms at 128 against 4.1 ms at 1,024, exact search the same.
+#: A table made with another size keeps it.
+CHUNK_SIZE = 128
 F32 = npt.NDArray[np.float32]
 
 
@@ -97,13 +103,20 @@ def as_compared(query: npt.NDArray[np.floating[Any]], storage: VectorStorage) ->
 def table_storage(conn: Any, table: str) -> VectorStorage:
     """The format of a vec0 table's vectors, from its declaration (float32 when it is not there)."""
     row = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", [checked_table(table)]).fetchone()
-    return "int8" if row is not None and _INT8_COLUMN.search(str(row[0])) else "float32"
+    return declared_storage(None if row is None else str(row[0]))
+
+
+def declared_storage(sql: str | None) -> VectorStorage:
+    """The format of a vec0 table's vectors, from its ``CREATE`` statement (float32 when it says
+    none): what two tables must share for their vectors to be compared, whatever else their
+    statements say (the size of sqlite-vec's chunks)."""
+    return "int8" if sql is not None and _INT8_COLUMN.search(sql) else "float32"
 
 
 def _vec_table_sql(table: str, key: str, dimension: int, storage: VectorStorage) -> str:
     return (
         f"CREATE VIRTUAL TABLE {checked_table(table)} USING vec0({key} TEXT PRIMARY KEY, "
-        f"embedding {_COLUMN[storage]}[{int(dimension)}] distance_metric=cosine)"
+        f"embedding {_COLUMN[storage]}[{int(dimension)}] distance_metric=cosine, chunk_size={CHUNK_SIZE})"
     )
 
 
@@ -141,7 +154,7 @@ _EMBEDDER_SQL = (
 
 
 def _row(name: str, dimension: int, window: int | None, vec_table: str, sql: str | None) -> EmbedderRow:
-    return EmbedderRow(name, dimension, window, vec_table, "int8" if sql is not None and _INT8_COLUMN.search(sql) else "float32")
+    return EmbedderRow(name, dimension, window, vec_table, declared_storage(sql))
 
 
 def embedders(conn: Any) -> list[EmbedderRow]:

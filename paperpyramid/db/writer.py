@@ -97,7 +97,7 @@ def check_corpus_file(path: str | Path) -> None:
 
 
 #: the writer's page cache (KiB; SQLite's default is 2,000): a vec0 table writes each vector into
-#: a chunk of 1,024 that must stay cached, and the B-trees of a large corpus go on top. At 1,500
+#: a chunk (of 128 vectors, 1,024 in tables made before) that must stay cached, and the B-trees of a large corpus go on top. At 1,500
 #: full-size articles storing one takes ~60% less time with it than with the default.
 WRITER_CACHE_KIB = 131_072
 
