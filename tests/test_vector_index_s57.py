@@ -192,3 +192,21 @@ def test_4_bit_cosines_are_those_of_the_levels_middles(dimension: int) -> None:
     expected = vectors @ query / np.linalg.norm(vectors, axis=1) / np.linalg.norm(query)
     assert np.allclose(quantiser.cosines(codes, query), expected, atol=1e-5)
     assert np.corrcoef(quantiser.cosines(codes, query), data @ query)[0, 1] > 0.99, "close to the vectors' own cosines"
+
+
+def test_each_file_has_its_layout_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    checked: list[str] = []
+    check = vec_chunks.layout_problem
+
+    def counted(conn: Any, table: str, key: str, width: int) -> str | None:
+        checked.append(next(str(row[2]) for row in conn.execute("PRAGMA database_list") if row[1] == "main"))
+        return check(conn, table, key, width)
+
+    monkeypatch.setattr(vec_chunks, "layout_problem", counted)
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        conn, embedder = _corpus(tmp_path / folder, "int8", count=300)
+        vector_index.build_index(conn, embedder)
+        for _ in range(2):
+            _answers(conn, embedder, _clustered(2, seed=7))
+    assert len(checked) == len(set(checked)) == 2

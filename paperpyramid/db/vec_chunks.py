@@ -31,7 +31,7 @@ from paperpyramid.db.sqlite import OperationalError
 from paperpyramid.db.vectors import EmbedderRow
 
 _COLUMNS = {"_rowids": ["rowid", "id", "chunk_id", "chunk_offset"], "_vector_chunks00": ["rowid", "vectors"]}
-_READABLE: dict[tuple[str, str, type], bool] = {}  # (table, storage, connection class) -> chunks read in place
+_READABLE: dict[tuple[str, str, str, type], bool] = {}  # (file, table, storage, connection class) -> chunks read in place
 log = logging.getLogger(__name__)
 
 
@@ -123,8 +123,9 @@ def _width(embedder: EmbedderRow) -> int:
 
 def _reads_in_place(conn: Any, embedder: EmbedderRow) -> bool:
     """Whether the model's chunks can be read in place on this kind of connection (checked once
-    a table, format and connection class; a log line when they cannot)."""
-    key = (embedder.vec_table, embedder.storage, type(conn))
+    a file, table, format and connection class; a log line when they cannot)."""
+    file = next((str(row[2]) for row in conn.execute("PRAGMA database_list") if row[1] == "main"), "")
+    key = (file, embedder.vec_table, embedder.storage, type(conn))
     readable = _READABLE.get(key)
     if readable is None:
         problem = layout_problem(conn, embedder.vec_table, "context_id", _width(embedder))

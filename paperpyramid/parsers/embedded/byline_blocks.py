@@ -111,8 +111,9 @@ def names_before_affiliation(block: Block, names_size: float | None) -> str:
     return ", ".join(name for name, _ in read) if any(placed for _, placed in read) else ""
 
 
-# what follows a city in a postal address: a postcode, or a state's or province's code and a postcode
-_POSTCODE = re.compile(r"^(?:[A-Z]{2,3},?\s+)?\d{4,6}(?:-\d{4})?\b")
+# what follows a city in a postal address, to the line's end: a postcode, or a state's or province's code and a
+# postcode, and perhaps the country (a name before "82234 Wessling, Germany" is no city)
+_POSTCODE = re.compile(r"^(?:[A-Z]{2,3},?\s+)?\d{4,6}(?:-\d{3,4})?(?:,\s*[A-Z][\w. ]*)?$")
 
 
 def _entries(text: str) -> list[str]:
@@ -123,7 +124,7 @@ def _entries(text: str) -> list[str]:
     entries = [entry.strip() for entry in text.split(";")]
     if len(entries) < 2 or not any(names_institution(entry.partition(",")[2]) for entry in entries):
         return [text]
-    return entries[1:] if "," not in entries[0] else entries
+    return entries[1:] if "," not in entries[0] and len(split_names(entries[0])) != 1 else entries
 
 
 def names_over_affiliation(block: Block) -> str:

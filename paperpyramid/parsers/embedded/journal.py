@@ -179,9 +179,11 @@ _FIRST_PAGE_LINES = [
         r"^(?:In\s+)?(?P<journal>Proceedings\s+of\s+[^,]{5,300}?)(?:,\s*Volume\b[^,]*)?[,.]?\s+(?:pages|pp\.)\s*\d+\s*[–-]\s*\d+(?P<tail>.{0,80})"
     ),
     re.compile(rf"^(?P<journal>[A-Z][A-Za-z-]{{1,15}}\s?['’]\d\d),\s+{_DAYS}"),  # the meeting's days: no publication date
-    # a conference paper's foot, the meeting's acronym with its year, its days and place: "SMC 2009, July 23-25, Porto, Portugal"
+    # a conference paper's foot, the meeting's acronym with its year, its days and place, and no more (a page number):
+    # "SMC 2009, July 23-25, Porto, Portugal"
     re.compile(
-        rf"^(?P<journal>[A-Z]{{2,}}[A-Za-z-]{{0,13}}\s{YEAR}),\s+{MONTH}\s+\d{{1,2}}(?:\s*[–-]\s*(?:{MONTH}\s+)?\d{{1,2}})?,\s+[A-Z]"
+        rf"^(?P<journal>[A-Z]{{2,}}[A-Za-z-]{{0,13}}\s{YEAR}),\s+{MONTH}\s+\d{{1,2}}(?:\s*[–-]\s*(?:{MONTH}\s+)?\d{{1,2}})?,\s+"
+        r"[A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*){0,2}(?:,\s*[A-Z][\w.'-]*(?:\s[A-Z][\w.'-]*){0,2})?(?:\s+\d{1,4})?$"
     ),
     # a conference paper's head: the proceedings' title, perhaps the paper's number, the meeting's days
     # ("Proceedings of the ASME 2023 International … Exposition IMECE2023 October 29–November 2, 2023, …")
