@@ -5,14 +5,19 @@ URI."""
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
+from urllib.parse import unquote, urlsplit
 
 #: sources read with the PDF of their name beside it when the article has pages
 _PAIRED_SUFFIXES = (".nxml", ".xml", ".tex", ".ltx")
 
 
 def file_name(uri: str) -> str:
-    """The last part of a path or URI (either slash)."""
+    """The file's name from its source: a path (either slash), ``file://``, ``s3://`` or
+    ``https://`` (unquoted, without its query)."""
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", uri) or uri.startswith("file:"):
+        return PurePosixPath(unquote(urlsplit(uri).path)).name
     return PurePosixPath(uri.replace("\\", "/")).name
 
 

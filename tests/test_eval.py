@@ -16,13 +16,13 @@ from paperpyramid.db.sqlite import sqlite3
 from paperpyramid.eval.gold import GoldPaper, back_matter, latex_to_text, load_gold
 from paperpyramid.eval.parse import (
     evaluate,
-    pdf_name,
     predicted_from_db,
     render_report,
     report_to_json,
     score_paper,
     soft_norm,
 )
+from paperpyramid.source_names import file_name
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
@@ -444,8 +444,8 @@ def test_predicted_from_db_missing_file(tmp_path: Path) -> None:
         "file:///data/corpus/fr%6Fg.pdf",
     ],
 )
-def test_pdf_name(uri: str) -> None:
-    assert pdf_name(uri) == "frog.pdf"
+def test_file_name(uri: str) -> None:
+    assert file_name(uri) == "frog.pdf"
 
 
 # --------------------------------------------------------------------------- evaluate

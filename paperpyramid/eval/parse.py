@@ -27,7 +27,6 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from paperpyramid.db.corpus_rows import read_tables
 from paperpyramid.db.queries import parse_eval
@@ -50,6 +49,7 @@ from paperpyramid.eval.table_scores import (
     tables_to_json,
 )
 from paperpyramid.retrieval.filters import year_of
+from paperpyramid.source_names import file_name
 
 __all__ = [
     "EvalReport",
@@ -59,7 +59,6 @@ __all__ = [
     "PaperScore",
     "body_word_recall",
     "evaluate",
-    "pdf_name",
     "predicted_from_db",
     "read_manifest",
     "read_stored_tables",
@@ -162,13 +161,6 @@ def score_paper(gold: GoldPaper, predicted: GoldPaper) -> PaperScore:
 _REFERENCES_NUMBER = "ref"
 
 
-def pdf_name(source_uri: str) -> str:
-    """The file name of a PDF from its source: a path, ``file://``, ``s3://`` or ``https://``."""
-    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", source_uri) or source_uri.startswith("file:"):
-        return PurePosixPath(unquote(urlsplit(source_uri).path)).name
-    return PurePosixPath(source_uri.replace("\\", "/")).name
-
-
 def predicted_from_db(db_path: Path, *, parser: str | None = None) -> dict[str, GoldPaper]:
     """Read every stored parse as a :class:`GoldPaper`, keyed by the PDF's file name.
 
@@ -208,7 +200,7 @@ def _articles_by_pdf(connection: Connection, parser: str | None) -> dict[str, tu
     for article_id, title, source_uri, article_parser in parse_eval.stored_articles(connection):
         if parser is not None and article_parser != parser:
             continue
-        name = pdf_name(str(source_uri or ""))
+        name = file_name(str(source_uri or ""))
         if not name:
             continue  # an article without a source can't be paired with gold
         if name.lower().endswith((".tex", ".ltx")):
@@ -222,7 +214,7 @@ def _articles_by_pdf(connection: Connection, parser: str | None) -> dict[str, tu
     twins = parse_eval.skipped_twins(connection)
     owners = {entry[0]: entry for entry in articles.values()}
     for source_uri, article_id in twins:
-        name = pdf_name(str(source_uri))
+        name = file_name(str(source_uri))
         if name and name not in articles and str(article_id) in owners:
             articles[name] = owners[str(article_id)]
     return articles
@@ -332,7 +324,7 @@ def read_metadata(db_path: Path) -> dict[str, Metadata]:
         people = [a for a in json.loads(authors or "[]") if isinstance(a, dict)]
         names = [str(a.get("name", "")) for a in people]
         places = {family_name(str(a.get("name", ""))): str(a["affiliation"]).split("; ") for a in people if a.get("affiliation")}
-        found[pdf_name(str(uri or ""))] = Metadata(
+        found[file_name(str(uri or ""))] = Metadata(
             title=title,
             authors=names,
             doi=doi,
@@ -357,7 +349,7 @@ def read_coverage(db_path: Path) -> list[tuple[str, float | None]]:
     """(PDF name, coverage) of every stored article, lowest coverage first, unmeasured last."""
     connection = connect_corpus(db_path, read_only=True)
     try:
-        rows = [(pdf_name(str(uri or "")), value) for uri, value in parse_eval.article_columns(connection, ("source_uri", "coverage"))]
+        rows = [(file_name(str(uri or "")), value) for uri, value in parse_eval.article_columns(connection, ("source_uri", "coverage"))]
     finally:
         connection.close()
     return sorted(rows, key=lambda row: (row[1] is None, row[1] or 0.0, row[0]))

@@ -216,13 +216,13 @@ _FIRST_PAGE_LINES = [
 # journal on two pages): a footnote's "1 To appear in the Proceedings of the 1992 Winter Usenix, San Francisco, CA,
 # January 1992.", a publisher's cover page's "This paper is included in the Proceedings of the 15th USENIX Conference on
 # File and Storage Technologies (FAST '17)." (over three lines, joined: :func:`_cover_notes`)
+_COVER_NOTE = re.compile(r"^This (?:paper|article) is included in\b")
 _NOTES = [
     re.compile(
         rf"^[\d*∗†‡§¶]?\s*To appear in\s+(?:the\s+)?(?P<journal>Proceedings\s+of\s+[^,]{{5,200}}?),\s+(?:[^,]{{2,40}},\s+){{0,3}}{MONTH}\s+{YEAR}\.?$"
     ),
-    re.compile(r"^This (?:paper|article) is included in (?:the\s+)?(?P<journal>Proceedings\s+of\s+.{5,250}?)\.?$"),
+    re.compile(_COVER_NOTE.pattern + r" (?:the\s+)?(?P<journal>Proceedings\s+of\s+.{5,250}?)\.?$"),
 ]
-_COVER_NOTE = re.compile(r"^This (?:paper|article) is included in\b")
 # a conference paper's first-page note of the book it appears in, after its editors (Springer's LNCS, llncsconf:
 # "Anonymous et al. (eds). Proceedings of the International Conference on …, LNCS -42. Some Publisher, 2016.",
 # "In: A. Editor, B. Editor (eds.) Proceedings of …, LNCS, vol. 42"): the proceedings is the paper's own
