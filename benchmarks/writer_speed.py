@@ -61,6 +61,22 @@ def _proc_io() -> dict[str, int]:
     return {key: int(value) for key, value in (line.split(": ") for line in lines)}
 
 
+class _OlderCopyUnpickler(pickle.Unpickler):
+    """Loads copies pickled by this checkout into an older package (``--baseline-src``): a slotted
+    dataclass of that package is given a subclass with an instance dict, where the attributes it
+    does not declare (fields added since, which its writer never reads) land."""
+
+    _roomy: dict[type, type] = {}
+
+    def find_class(self, module: str, name: str) -> Any:
+        found = super().find_class(module, name)
+        if not (module.startswith("paperpyramid.") and isinstance(found, type) and "__slots__" in vars(found)):
+            return found
+        if found not in self._roomy:
+            self._roomy[found] = type(found.__name__, (found,), {"__module__": found.__module__})
+        return self._roomy[found]
+
+
 class _TimedWriter:
     """The writer as ``corpus_scale``'s write functions use it, counting CPU seconds in ``store``
     and ``store_many``."""
@@ -102,7 +118,7 @@ def worker(kind: str, db: Path, batched: bool) -> None:
         if line.strip() == "bye":
             break
         ask = json.loads(line)
-        copies = pickle.loads(Path(ask["chunk"]).read_bytes())
+        copies = _OlderCopyUnpickler(io.BytesIO(Path(ask["chunk"]).read_bytes())).load()
         profile = cProfile.Profile() if ask.get("profile") else None
         before_io, writer.store_cpu = _proc_io(), 0.0
         wall, cpu = time.perf_counter(), time.process_time()
