@@ -44,8 +44,8 @@ from paperpyramid.dates import date_alone
 from paperpyramid.document import Author
 from paperpyramid.parsers.embedded.affiliations_elsewhere import affiliations_elsewhere
 from paperpyramid.parsers.embedded.author_names import group_name, mostly_names, split_names
-from paperpyramid.parsers.embedded.authors import letter_keys
-from paperpyramid.parsers.embedded.blocks import KNOWN_HEADINGS, Block
+from paperpyramid.parsers.embedded.authors import letter_keys, mentions_version
+from paperpyramid.parsers.embedded.blocks import KNOWN_HEADINGS, Block, join_lines
 from paperpyramid.parsers.embedded.closing_addresses import closing_addresses, lower_case_words
 from paperpyramid.parsers.embedded.institutions import names_institution
 from paperpyramid.parsers.embedded.layout import Line
@@ -57,8 +57,9 @@ _INSTITUTION = re.compile(
     re.I,
 )
 # where the affiliations end: correspondence, e-mail, dates, editor, licence, keywords, a document's version
-# ("v1.1.0", F1000Research's "v2", "This version was compiled on …"), Elsevier's article-info box and its
-# letterspaced "A B S T R A C T"
+# ("v1.1.0", F1000Research's "v2", "This version was compiled on …"; a vignette's "For gnm version 1.1-2,
+# 2022-04-29" and "Version 3.5, October 23, 2022": :func:`.authors.mentions_version`), Elsevier's
+# article-info box and its letterspaced "A B S T R A C T"
 _END = re.compile(
     r"^\s*\(?(\*|✉|correspond|received|accepted|published|submitted|academic editor|edited by|editor\b|copyright|©|"
     r"citation|open access|key ?words|how to cite|first published|abstract|summary|background|v(?:ersion)?\s?\d+(?:\.\d+)*\s*$"
@@ -67,7 +68,7 @@ _END = re.compile(
 )
 # the corresponding author's line, which ends the affiliations after them, not before them
 _CONTACT = re.compile(r"^\s*\(?(?:\*|✉|correspond)", re.I)
-_SYMBOLS = "*†‡§¶#∗♦♣♠♢♡♥◇⋆+$"
+_SYMBOLS = "*†‡§¶‖#∗♦♣♠♢♡♥◇⋆+$"
 # an affiliation's mark where it starts: "1 Bioinformatics", "2. Center", "†Allen", "αAllen"
 _START = re.compile(rf"(?:^|(?<=[\s,;]))(?P<mark>\d{{1,2}}(?=\.?\s)|[{_SYMBOLS}]|[α-ω](?=[A-Z]))\.?\s*(?=[A-Z])")
 _MARK_BLOCK = re.compile(rf"^\s*(\d{{1,2}}|[{_SYMBOLS}a-h])\s*$")
@@ -353,7 +354,7 @@ def _entries(blocks: list[Block], title_end: int, names: set[str], keys: str) ->
             break  # the abstract, run in without a heading
         ended = False
         for line in block.lines:
-            if _END.match(line.text) or date_alone(line.text):
+            if _END.match(line.text) or date_alone(line.text) or mentions_version(line.text):
                 if not stream and _CONTACT.match(line.text):
                     continue  # a corresponding author's line between the names and the affiliations under it
                 ended = True
@@ -378,8 +379,8 @@ def _entries(blocks: list[Block], title_end: int, names: set[str], keys: str) ->
         if ended:
             break
     if names <= set(led):  # every author's name opens the address lines that follow it
-        return _split(" ".join(stream), keys), " ".join(zone), {name: " ".join(lines).strip(" ,;") for name, lines in led.items()}
-    return _split(" ".join(stream), keys), " ".join(zone), _in_turn(named, placed, names)
+        return _split(join_lines(stream), keys), " ".join(zone), {name: join_lines(lines).strip(" ,;") for name, lines in led.items()}
+    return _split(join_lines(stream), keys), " ".join(zone), _in_turn(named, placed, names)
 
 
 def _ends_the_zone(block: Block, text: str, placed: bool, names: set[str]) -> bool:
@@ -470,7 +471,7 @@ def _in_turn(named: list[tuple[Line, list[str]]], placed: list[tuple[Line, str]]
     owned: dict[str, str] = {}
     for index, (_, people) in enumerate(named):
         for name in people if index in lines_of else []:
-            owned.setdefault(name, " ".join(lines_of[index]).strip(f" ,;{_SYMBOLS}"))
+            owned.setdefault(name, join_lines(lines_of[index]).strip(f" ,;{_SYMBOLS}"))
     return owned if names <= set(owned) else {}
 
 

@@ -75,6 +75,11 @@ _RAISED = 0.25
 _AFTER_MARK = 0.15
 _AFTER_MARK_PUNCTUATION = frozenset(".,;:)]!?’”'\"")
 _SIGNS = frozenset("*∗†‡§¶‖")
+#: TeX's math symbol fonts (OMS encoding: Computer Modern's CMSY, Latin Modern's LMMathSymbols)
+#: draw "‖" at the code of "k", under a glyph name ("bardbl") outside Adobe's glyph list: a PDF
+#: without a Unicode map for it reads "k", LaTeX's sixth footnote sign (∗ † ‡ § ¶ ‖) after the
+#: sixth name of a byline among them
+_BARDBL_FONT = re.compile(r"^(?:cmsy\d|lmmathsymbols|lmsy\d)", re.I)
 #: the characters of a raised number as :func:`raised_numbers` keeps it: its digits, the commas and
 #: dashes of a list or a range ("3,4,15", "10–13") and the parenthesis Japanese journals close it with
 _RAISED_NUMBER_CHARS = frozenset("0123456789,-–—)")
@@ -234,6 +239,8 @@ def read_runs(
         ch = chars[i]
         if not ch:
             continue  # a glyph of a font without a Unicode map that OCR did not teach
+        if ch == "k" and _BARDBL_FONT.match(fonts.of(raw, i)[0]):
+            ch = "‖"
         if ch in _LINE_BREAKS:
             held = bool(run.chars)  # the next character says whether the run goes on
             continue

@@ -10,8 +10,9 @@
   line (JSS) or beside it (OUP's Bioinformatics); a first line read apart from the rest, too short alone or in smaller boxes, is
   the title's (:func:`_line_over_title`); a title at body size flush over its author's name set
   a paragraph's indent in (TUGboat: :func:`_byline_opening`, under the journal's section head),
-  centred over a line of names with their marks, or a title of two words over \\maketitle's
-  name and date lines (:func:`_maketitle`); TUGboat's title over two blocks, or a program's
+  centred over a line of names with their marks, or a title of one or two words over \\maketitle's
+  name and date lines (:func:`_maketitle`); never a line of dates and their labels ("Modified: …
+  Compiled: …": :func:`_date_line`); TUGboat's title over two blocks, or a program's
   name in its logo's font smaller than the text, over the indented name too; a line ending on a
   word no title ends on goes on in a logo's smaller type under it (:func:`_cut_after_function_word`),
   and a title goes on in a line of another font that opens with a small word in lower case
@@ -176,8 +177,10 @@ def _subtitle_after_colon(previous: Block, block: Block, body_size: float) -> bo
 
 
 # the small words a title's next line may open with, in lower case: "Documentation for the greektonoi.sty
-# package" / "and greektonoi.map mapping." (the file's name set in another font and size)
-_CONNECTIVE = re.compile(r"^(?:and|or|of|for|with|in|on|to|from|via|using|und|et|ou)\s+\S")
+# package" / "and greektonoi.map mapping." (the file's name set in another font and size), and the
+# conjunctions and relatives that go on with its sentence ("How to sample from the SN and related
+# distributions" / "when we want to fix skewness and other cumulants", set a size smaller)
+_CONNECTIVE = re.compile(r"^(?:and|or|of|for|with|in|on|to|from|via|using|und|et|ou|when|where|while|which|whose|that|if)\s+\S")
 
 
 def _goes_on_with_a_connective(previous: Block, block: Block) -> bool:
@@ -393,7 +396,7 @@ def _title_like(block: Block, first_page: Page, text: str | None = None) -> bool
         return False
     if block.top > first_page.height * 0.6 or not re.search(r"[^\W\d_]{3}", text):  # letters of any script
         return False
-    return text.lower().strip(" .:") not in blk.KNOWN_HEADINGS and plausible_title(text) and not _names_line(text)
+    return text.lower().strip(" .:") not in blk.KNOWN_HEADINGS and plausible_title(text) and not _names_line(text) and not _date_line(text)
 
 
 def _stacked_title(blocks: list[Block], index: int, first_page: Page) -> bool:
@@ -450,7 +453,7 @@ def _maketitle(stack: list[Block], first_page: Page, body_size: float) -> bool:
     are one over a byline and its date."""
     title, names, date = stack
     text = title.text.strip()
-    if len(title.lines) != 1 or title.size < body_size + 1 or len(text.split()) != 2 or not text[:1].isupper():
+    if len(title.lines) != 1 or title.size < body_size + 1 or len(text.split()) > 2 or not text[:1].isupper():
         return False
     if (
         text.lower().strip(" .:") in _GENERIC_TITLES
@@ -460,7 +463,23 @@ def _maketitle(stack: list[Block], first_page: Page, body_size: float) -> bool:
         return False
     if not all(block.page == title.page and len(block.lines) == 1 and _centred(block, first_page) for block in stack):
         return False
-    return mostly_names(names.text) and bool(re.fullmatch(rf"\s*(?:{DATE})\s*", date.text))
+    return mostly_names(names.text) and _date_line(date.text)
+
+
+# the words that label a title page's dates ("Modified: April 10, 2017. Compiled: April 24, 2017",
+# "Created on 18th September 2015, this update of 30th January 2020", "Last modified 2022-09-20")
+_DATE_LABELS = frozenset(
+    {"modified", "compiled", "revised", "created", "updated", "update", "last", "on", "of", "this", "date", "dated", "and"}
+)
+
+
+def _date_line(text: str) -> bool:
+    """Whether a line holds only dates and the words that label them: the date under a
+    ``\\maketitle`` byline, never a title."""
+    words = re.sub(rf"{DATE}", " ", text)
+    if words == text:
+        return False
+    return all(word in _DATE_LABELS for word in re.findall(r"[^\W\d_]+", words.lower()))
 
 
 def _short_title(block: Block, first_page: Page, body_size: float) -> bool:
