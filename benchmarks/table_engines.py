@@ -295,6 +295,7 @@ def table_captions(path: Path) -> list[Caption]:
     """
     from paperpyramid.parsers.embedded import blocks as blk
     from paperpyramid.parsers.embedded import parser
+    from paperpyramid.parsers.embedded.block_breaks import split_blocks
     from paperpyramid.parsers.embedded.layout import extract_page
     from paperpyramid.parsers.embedded.reading_order import (
         body_font,
@@ -322,7 +323,7 @@ def table_captions(path: Path) -> list[Caption]:
         body_size, font = body_font_size(pages), body_font(pages)
         blocks = []
         for page in pages:
-            page_blocks = blk.split_blocks(order_page(page), body_size)
+            page_blocks = split_blocks(order_page(page), body_size)
             for block in page_blocks:
                 blk.classify(block, body_size, font)
             blocks += page_blocks

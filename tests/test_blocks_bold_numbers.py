@@ -4,7 +4,7 @@ paragraph in two. A bold line with words under a finished sentence still starts 
 
 from __future__ import annotations
 
-from paperpyramid.parsers.embedded.blocks import split_blocks
+from paperpyramid.parsers.embedded.block_breaks import split_blocks
 from paperpyramid.parsers.embedded.layout import Line
 
 

@@ -25,7 +25,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 
-from paperpyramid.parsers.embedded.blocks import Block, classify, heading_parts, split_blocks
+from paperpyramid.parsers.embedded.block_breaks import split_blocks
+from paperpyramid.parsers.embedded.blocks import Block, classify, heading_parts
 from paperpyramid.parsers.embedded.headings import filter_headings
 from paperpyramid.parsers.embedded.layout import Line, extract_page
 from paperpyramid.parsers.embedded.parser import parse_pdf

@@ -18,7 +18,8 @@ import pytest
 from paperpyramid.document import Document
 from paperpyramid.parsers.embedded.assembly import _abstract, assemble
 from paperpyramid.parsers.embedded.back_headings import demote_sample_lists
-from paperpyramid.parsers.embedded.blocks import Block, caption_start, split_blocks
+from paperpyramid.parsers.embedded.block_breaks import split_blocks
+from paperpyramid.parsers.embedded.blocks import Block, caption_start
 from paperpyramid.parsers.embedded.figure_labels import set_aside_plot_text
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.parser import _require_following_text

@@ -19,7 +19,8 @@ labels beside them that are none.
 
 from __future__ import annotations
 
-from paperpyramid.parsers.embedded.blocks import heading_parts, split_blocks
+from paperpyramid.parsers.embedded.block_breaks import split_blocks
+from paperpyramid.parsers.embedded.blocks import heading_parts
 from paperpyramid.parsers.embedded.contents import set_aside_contents
 from paperpyramid.parsers.embedded.headings import demote_flush_right_lines
 from paperpyramid.parsers.embedded.layout import Line

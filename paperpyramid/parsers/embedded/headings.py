@@ -20,9 +20,9 @@ The parser settles the headings after the blocks are classified, calling in orde
   (:func:`demote_wrapped_leads`), a label ended by a colon (:func:`demote_colon_labels`), a line
   set flush right under the text, a signature (:func:`demote_flush_right_lines`), and a label in
   capitals under a table's caption over its notes in smaller type (:func:`demote_note_labels`);
-  a chapter's label, a plot's labels (:mod:`.figure_labels`), a list's items (:mod:`.list_items`)
-  and labels after the reference list (:mod:`.back_headings`) are none; back matter is flattened
-  to the top level;
+  a chapter's label, a plot's labels (:mod:`.figure_labels`), a list's items (:mod:`.list_items`),
+  a label over a two-column list's entries (:func:`demote_list_labels`) and labels after the
+  reference list (:mod:`.back_headings`) are none; back matter is flattened to the top level;
 - :func:`.back_headings.demote_sample_lists`, with the headings settled either way: a reference
   heading inside a section that goes on after it is a sample list printed in the text.
 """
@@ -37,7 +37,7 @@ from paperpyramid.parsers.embedded.back_headings import demote_back_labels, flat
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles, demote_figure_labels
-from paperpyramid.parsers.embedded.heading_styles import heading_style, style_levels
+from paperpyramid.parsers.embedded.heading_styles import heading_style, over_list_column, style_levels
 from paperpyramid.parsers.embedded.institutions import affiliation_like
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.lead_ins import em_lead
@@ -65,6 +65,7 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
     set_aside_chapter_labels(blocks)
     demote_list_items(blocks)
+    demote_list_labels(blocks)
     demote_plain_numbered_lines(blocks, body_size)
     demote_figure_labels(blocks)
     demote_axis_titles(blocks)
@@ -118,6 +119,21 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
         if not block.extra.get("run_in"):  # a numbered run-in heading is levelled by its number, and nests nothing
             above = block.level
     flatten_back_matter(headings)
+
+
+def demote_list_labels(blocks: list[Block]) -> None:
+    """A label over the first entry of a two-column list groups the list's entries, it heads no
+    section: a reference card's bold "Coercion" over "as.proto  If x is …", the entry's text
+    hanging in a column far right of the label (:func:`.heading_styles.over_list_column`).
+    Numbered and known headings stay ("Nomenclature" over a list of symbols)."""
+    for index, block in enumerate(blocks):
+        if block.kind != "heading" or block.number or block.extra.get("run_in") or block.extra.get("outline"):
+            continue
+        plain = block.title.lower()
+        if plain in blk.KNOWN_HEADINGS or blk.is_reference_heading(plain):
+            continue
+        if over_list_column(blocks, index):
+            block.kind = "paragraph"
 
 
 #: the most a paragraph's next line stands below its last, as a share of that line's height: the

@@ -30,7 +30,8 @@ from paperpyramid.parsers.embedded.assembly import assemble, block_bbox, merge_c
 from paperpyramid.parsers.embedded.back_headings import demote_sample_lists, mark_sections_on_citing
 from paperpyramid.parsers.embedded.back_matter import split_overgrown_back_matter
 from paperpyramid.parsers.embedded.bitmap_fonts import code_glyphs, dingbat_text, nameless_text
-from paperpyramid.parsers.embedded.blocks import Block, classify, is_reference_heading, split_blocks
+from paperpyramid.parsers.embedded.block_breaks import split_blocks
+from paperpyramid.parsers.embedded.blocks import Block, classify, is_reference_heading
 from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.contents import set_aside_contents
 from paperpyramid.parsers.embedded.displays import set_displays

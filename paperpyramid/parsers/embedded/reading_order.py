@@ -140,23 +140,48 @@ def placed_heads(pages: list[Page]) -> list[list[Line]]:
     page's top and bottom rows set off from the text by a gap, that recur in the same place
     (font, size and baseline) on a share of the pages. Where the text repeats,
     :func:`furniture_keys` finds them by it; these sit anywhere in the margin, often below its
-    band; a float's caption at the page's top is none (:data:`_FLOAT_CAPTION`). Returns the lines
-    of each page."""
+    band; a float's caption at the page's top is none (:data:`_FLOAT_CAPTION`), nor a section's
+    heading that opens pages on the text's first baseline (:func:`_opens_the_text`). Returns the
+    lines of each page."""
     if len(pages) < 3:
         return [[] for _ in pages]
     rows = [[*_edge_row(page, top=True), *_edge_row(page, top=False)] for page in pages]
     rows = [[line for line in row if not _FLOAT_CAPTION.match(line.text.strip())] for row in rows]
     needed = max(3, round(len(pages) * _HEAD_SHARE))
-    return [[line for line in row if len(_pages_in_place(line, pages, rows)) >= needed] for row in rows]
+    heads = [[line for line in row if len(_pages_in_place(line, pages, rows)) >= needed] for row in rows]
+    tops = [_text_top(page, row) for page, row in zip(pages, heads, strict=True)]
+    return [[line for line in row if not _opens_the_text(line, page, heads, tops)] for page, row in zip(pages, heads, strict=True)]
 
 
 def _pages_in_place(line: Line, pages: list[Page], rows: list[list[Line]]) -> set[int]:
-    return {
-        page.number
-        for page, row in zip(pages, rows, strict=True)
-        for other in row
-        if other.font == line.font and abs(other.size - line.size) < 0.3 and abs(other.bottom - line.bottom) < 2
-    }
+    return {page.number for page, row in zip(pages, rows, strict=True) for other in row if _in_place(other, line)}
+
+
+def _in_place(line: Line, other: Line) -> bool:
+    """Whether two lines stand in one place: font, size and baseline."""
+    return other.font == line.font and abs(other.size - line.size) < 0.3 and abs(other.bottom - line.bottom) < 2
+
+
+def _text_top(page: Page, heads: list[Line]) -> float | None:
+    """Where a page's text begins, below its running heads."""
+    return min(
+        (line.top for line in page.lines if not line.vertical and line.text.strip() and not any(line is head for head in heads)),
+        default=None,
+    )
+
+
+def _opens_the_text(line: Line, page: Page, heads: list[list[Line]], tops: list[float | None]) -> bool:
+    """Whether a top row found in place on several pages is the text's first line there, not a
+    running head: a section's heading that opens a page (achemso's manuscripts set
+    "Introduction", "Acknowledgement" and "TOC Graphic" each at the top of a page). Every other
+    page after the first, without a line in that place, starts its text as high as the line
+    stands, where a running head stands above the text of all."""
+    if line.top > page.height / 2:
+        return False
+    others = [
+        top for row, top in zip(heads[1:], tops[1:], strict=True) if top is not None and not any(_in_place(other, line) for other in row)
+    ]
+    return bool(others) and all(top <= line.bottom for top in others)
 
 
 def _edge_row(page: Page, *, top: bool) -> list[Line]:
