@@ -167,7 +167,10 @@ def split_names(text: str) -> list[str]:
     text = re.sub(r"\b([A-Z])\.(?=[A-Z][a-zß-ÿ])", r"\1. ", text)  # an initial set close: B.Benciolini
     text = re.sub(r"(?<=[^\W\d_])(\d[\d,]*)[a-z]{1,2}(?=[\s,;]|$)", r"\1", text)  # a number and a letter as marks: Author1a
     # a letter's mark after a surname in capitals ("Anna BERGa"); three capitals at least, not a degree's ("DSc", "MSc")
-    text = re.sub(r"\b([A-Z][A-Z'’-]{2,})[a-h](?=[\s,;]|$)", r"\1†", text)
+    text = re.sub(rf"\b([A-Z][A-Z'’-]{{2,}})[a-h](?=[\s,;{MARKS}]|$)", r"\1†", text)
+    text = re.sub(r"(?<=[^\W\d_]),((?:[a-h],)*[a-h])(?=\s+[A-Z])", ",† ", text)  # letters after the comma (ACS, AIP): "Berg,a Carl"
+    # a letter's mark after a degree ("Anna Berg, PhDa", "Carl Dahl MDb,c")
+    text = re.sub(rf"\b(Ph\.?D|M\.?D|MPH|M\.?Sc|MSN|RN|MBBS|DrPH|PharmD)[a-h](?:,[a-h])*(?=[\s,;{MARKS}]|$)", r"\1†", text)
     if "(" not in text:  # a letter and a parenthesis as marks (REVTeX): "A. Authorb)", "Author,1, b)"
         text = re.sub(r"(?:(?<=[^\W\d_])|(?<=[\s,\d]))[a-z]\)(?=[\s,;]|$)", "†", text)
     text = re.sub(rf"(?<=[a-z])[α-ω]+(?=[\s,{MARKS}]|$)", "†", text)  # Greek letters as affiliation marks: Loα

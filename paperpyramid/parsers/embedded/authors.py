@@ -121,7 +121,7 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
 _LETTER_KEY = re.compile(r"(?:^\s?|[;,]\s*)([a-h])(?=[A-Z][A-Za-z])|^([a-h])\s(?=[A-Z][a-z])")  # an acronym too: "bNICTA, PO Box …"
 # a name's letter mark the text layer set a space apart ("John C. Collins a and …"): glued back, so
 # that it goes as the glued ones do (:func:`_without_letter_marks`)
-_APART_MARK = re.compile(r"(?<=[a-z]) ([a-h])(?=\s*(?:,|\band\b|&|$))")
+_APART_MARK = re.compile(rf"(?<=[a-z]) ([a-h])(?=[{MARKS}]*\s*(?:[,;·|]|\band\b|&|$))")
 
 
 # an address on the web, as an affiliation gives one ("aDebian Project, http: // www. debian. org")
@@ -304,7 +304,8 @@ class _ZoneReading:
             self.text, self.named, self.previous, self.names_size, self.names_bold = "", [], None, None, None  # over a byline: the subtitle
         previous = self.previous
         same_line = previous is not None and abs(block.top - previous.top) < 3 and -2 < block.x0 - previous.x1 < 0.3 * block.size
-        split_word = same_line and self.text[-1:].isalpha() and (content[:1].isalpha() or content[:1] in SPACING_ACCENTS)
+        touching = previous is not None and block.x0 - previous.x1 < 0.12 * block.size  # a word space after a raised mark is none
+        split_word = same_line and touching and self.text[-1:].isalpha() and (content[:1].isalpha() or content[:1] in SPACING_ACCENTS)
         self.text += "" if split_word else (" " if same_line or _first_name_cut(self.text, previous, block) else ", ")
         self.text += content
         self.previous = block
@@ -317,7 +318,7 @@ class _ZoneReading:
 
 # the zone's last name cut after its first word at the line's end, after the marks of the name before it:
 # "… I. Ken Groupleader,∗,‡,¶ Susanne" / "K. Laborator,∗,§"
-_CUT_FIRST_NAME = re.compile(rf"[{MARKS}\d,]\s*[A-Z][^\W\d_]+$")
+_CUT_FIRST_NAME = re.compile(rf"(?:[{MARKS}\d,;·|&]|\band)\s*[A-Z][^\W\d_]+(?:\s[A-Z]\.)*$")
 
 
 def _first_name_cut(text: str, previous: Block | None, block: Block) -> bool:
@@ -327,7 +328,16 @@ def _first_name_cut(text: str, previous: Block | None, block: Block) -> bool:
     marks of the name before it, too short for a name."""
     if previous is None or not 0 <= block.top - previous.lines[-1].bottom < 1.5 * block.size or abs(block.size - previous.size) > 0.3:
         return False
-    return bool(_CUT_FIRST_NAME.search(text)) and bool(re.match(r"[A-Z]", block.text.strip()))
+    opening = block.text.strip()
+    if _CUT_NAME.search(text) and _SURNAME_THEN_MARK.match(opening):
+        return True  # "… Hyun Joo" / "Song,3 Carl Dahl": one word, then the name's marks, ends the name cut
+    return bool(_CUT_FIRST_NAME.search(text)) and bool(re.match(r"[A-Z]", opening))
+
+
+# the zone ending in a name's words without its marks, after the name before it: "… Yang Song,2,3 Hyun Joo"
+_CUT_NAME = re.compile(rf"(?:[{MARKS}\d,;·|&]|\band)\s*(?:[A-Z][^\W\d_]*\.?\s?){{1,3}}$")
+# a line that opens with one word and the marks (or comma) that end a name: "Song,3 Carl …", "Linden2, …"
+_SURNAME_THEN_MARK = re.compile(rf"[A-Z][^\W\d_]+(?:[-'’][A-Z][^\W\d_]+)?(?:,?[\d{MARKS}]|,\s)")
 
 
 def _boxes_beside(blocks: list[Block], title_end: int, read: set[int], stop: Block) -> str:
