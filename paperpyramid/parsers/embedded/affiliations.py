@@ -379,8 +379,18 @@ def _entries(blocks: list[Block], title_end: int, names: set[str], keys: str) ->
         if ended:
             break
     if names <= set(led):  # every author's name opens the address lines that follow it
-        return _split(join_lines(stream), keys), " ".join(zone), {name: join_lines(lines).strip(" ,;") for name, lines in led.items()}
-    return _split(join_lines(stream), keys), " ".join(zone), _in_turn(named, placed, names)
+        return _split(_joined_entries(stream, keys), keys), " ".join(zone), {name: join_lines(lines).strip(" ,;") for name, lines in led.items()}
+    return _split(_joined_entries(stream, keys), keys), " ".join(zone), _in_turn(named, placed, names)
+
+
+def _joined_entries(lines: list[str], keys: str) -> str:
+    """The stream's lines joined as text is, each line that opens with a mark apart from the line before it."""
+    runs: list[list[str]] = []
+    for text in lines:
+        if not runs or _START.match(text) or (keys and re.match(rf"[{keys}][A-Z]", text)):
+            runs.append([])
+        runs[-1].append(text)
+    return " ".join(join_lines(run) for run in runs)
 
 
 def _ends_the_zone(block: Block, text: str, placed: bool, names: set[str]) -> bool:

@@ -149,7 +149,8 @@ def placed_heads(pages: list[Page]) -> list[list[Line]]:
     rows = [[line for line in row if not _FLOAT_CAPTION.match(line.text.strip())] for row in rows]
     needed = max(3, round(len(pages) * _HEAD_SHARE))
     heads = [[line for line in row if len(_pages_in_place(line, pages, rows)) >= needed] for row in rows]
-    tops = [_text_top(page, row) for page, row in zip(pages, heads, strict=True)]
+    # a page whose first line is set off by a gap (a head of its own, found or not; a masthead) says nothing
+    tops = [None if _edge_row(page, top=True) else _text_top(page, row) for page, row in zip(pages, heads, strict=True)]
     return [[line for line in row if not _opens_the_text(line, page, heads, tops)] for page, row in zip(pages, heads, strict=True)]
 
 

@@ -55,7 +55,12 @@ def symbol_notes(blocks: list[Block], title_end: int, body_size: float, page_hei
 def _goes_on(previous: Block, block: Block) -> bool:
     """Whether ``block`` may go on with the note that ``previous`` ends: right under it, at most
     half a line apart, a line or two."""
-    return len(block.lines) <= 2 and 0 <= block.top - previous.bottom <= 0.5 * previous.lines[-1].height
+    close = len(block.lines) <= 2 and 0 <= block.top - previous.bottom <= 0.5 * previous.lines[-1].height
+    return close and _CONTACT_LINE.search(block.lines[0].text) is not None
+
+
+# a note's contact line: an e-mail address, or a contact's label
+_CONTACT_LINE = re.compile(r"@|^\s*(?:e-?mail|tel|phone|fax)\b", re.I)
 
 
 __all__ = ["symbol_notes"]
