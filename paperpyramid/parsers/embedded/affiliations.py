@@ -379,7 +379,11 @@ def _entries(blocks: list[Block], title_end: int, names: set[str], keys: str) ->
         if ended:
             break
     if names <= set(led):  # every author's name opens the address lines that follow it
-        return _split(_joined_entries(stream, keys), keys), " ".join(zone), {name: join_lines(lines).strip(" ,;") for name, lines in led.items()}
+        return (
+            _split(_joined_entries(stream, keys), keys),
+            " ".join(zone),
+            {name: join_lines(lines).strip(" ,;") for name, lines in led.items()},
+        )
     return _split(_joined_entries(stream, keys), keys), " ".join(zone), _in_turn(named, placed, names)
 
 
