@@ -33,12 +33,14 @@ import collections
 import re
 
 from paperpyramid.parsers.embedded import blocks as blk
+from paperpyramid.parsers.embedded.author_names import mostly_names, split_names
 from paperpyramid.parsers.embedded.back_headings import demote_back_labels, flatten_back_matter
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles, demote_figure_labels
 from paperpyramid.parsers.embedded.heading_styles import heading_style, over_list_column, style_levels
 from paperpyramid.parsers.embedded.institutions import affiliation_like
+from paperpyramid.parsers.embedded.journal import DATE
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.lead_ins import em_lead
 from paperpyramid.parsers.embedded.list_items import demote_list_items, demote_plain_numbered_lines
@@ -64,6 +66,7 @@ _APART = 0.3
 def filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
     set_aside_chapter_labels(blocks)
+    demote_title_page_lines(blocks)
     demote_list_items(blocks)
     demote_list_labels(blocks)
     demote_plain_numbered_lines(blocks, body_size)
@@ -74,6 +77,8 @@ def filter_headings(blocks: list[Block], body_size: float) -> None:
     numbered_like_siblings(blocks, body_size)
     demote_back_labels(blocks, body_size)
     demote_paragraph_ends(blocks)
+    demote_lone_glyphs(blocks)
+    demote_list_terms(blocks)
     demote_wrapped_leads(blocks)
     demote_colon_labels(blocks, body_size)
     demote_flush_right_lines(blocks, body_size)
@@ -167,8 +172,106 @@ def demote_paragraph_ends(blocks: list[Block]) -> None:
         )
         left, right = min(other.x0 for other in around), max(other.x1 for other in around)
         fills = last.x1 >= right - _FILLED * (right - left)
-        if fills and abs(line.x0 - left) <= 2 and 0 <= line.top - last.bottom <= _TIGHT * last.height:
+        at_edge = abs(line.x0 - left) <= 2 or _ends_item(above, block)
+        if fills and at_edge and 0 <= line.top - last.bottom <= _TIGHT * last.height:
             block.kind, block.number = "paragraph", None
+
+
+#: a list item's label: a number, a letter or a bullet before its text
+_ITEM_LABEL = re.compile(r"^\s*(?:\(?\w{1,2}[.)]|[•◦▪∙·*–-])\s")
+#: the widest hang of a list item's text right of its label, in the line's size (enumerate's 2.5 em)
+_ITEM_HANG = 2.5
+
+
+def _ends_item(above: Block, block: Block) -> bool:
+    """Whether a line that ends a sentence with a full stop stands where the list item above it
+    sets its text: at the left edge of the item's lines, or hung right of its label ("4. Define the
+    hypotheses … using the" over "**Hypotheses button.**", the button's name in bold wrapped onto the
+    item's last line, its text indented past the number)."""
+    line = block.lines[0]
+    if not block.text.rstrip().endswith(".") or block.text.rstrip().endswith(".."):
+        return False
+    if abs(line.x0 - min(other.x0 for other in above.lines)) <= 2:
+        return True
+    first = above.lines[0]
+    return bool(_ITEM_LABEL.match(first.text)) and 0 < line.x0 - first.x0 <= _ITEM_HANG * line.size
+
+
+def demote_lone_glyphs(blocks: list[Block]) -> None:
+    """A heading of one letter or sign, or set in a face of mathematics, is a piece of a display
+    or a plot, not a section: the big sum sign of "γw = Σ wr γr" read from its math-extension
+    face as a bold "P". Headings the outline names stay."""
+    for block in blocks:
+        if block.kind != "heading" or block.number or block.extra.get("outline"):
+            continue
+        if sum(ch.isalnum() for ch in block.title) <= 1 or blk.math_face(block.lines[0].font):
+            block.kind = "paragraph"
+
+
+#: the most blocks between two terms of one description list
+_TERM_REACH = 3
+#: the most two terms' gaps after them differ (points): a list sets one ``\labelsep``
+_TERM_GAP = 0.5
+
+
+def demote_list_terms(blocks: list[Block]) -> None:
+    r"""A bold run-in title closed by no full stop, on one line, beside items of a description
+    list set as it is, is that list's term too: a glossary's "**Error-Rate** The allowed rate …",
+    whose short line keeps word spaces narrower than the ``\labelsep`` after the term, among
+    "**Error-Type** The type of error …" and its lines hung under it. One line shows no hang; its
+    neighbours do. A bold title in a loose line beside (TUGboat's run-in subsection) stays."""
+    for index, block in enumerate(blocks):
+        if block.kind != "heading" or not block.extra.get("run_in") or block.number or block.extra.get("outline"):
+            continue
+        line = block.lines[-1]
+        if not line.bold_prefix or block.text.rstrip().endswith(".") or em_lead(line):
+            continue
+        near = blocks[max(0, index - _TERM_REACH) : index] + blocks[index + 2 : index + 2 + _TERM_REACH]
+        if any(_same_term(line, other) for other in near):
+            block.kind = "paragraph"
+
+
+def _same_term(line: Line, other: Block) -> bool:
+    """Whether a paragraph is a description list's item whose bold term is set as ``line``'s: at
+    its left edge, on its page, the same gap after it, the item's next line hung an em or more in."""
+    first = other.lines[0]
+    return (
+        other.kind == "paragraph"
+        and len(other.lines) > 1
+        and other.lines[1].x0 - first.x0 >= first.size
+        and first.page == line.page
+        and first.bold_prefix >= 3
+        and abs(first.x0 - line.x0) <= 2
+        and abs(first.lead_gap - line.lead_gap) <= _TERM_GAP
+    )
+
+
+#: the words a title page's date line holds beside its dates ("10 October 2012 Revised 8 October 2014")
+_DATE_WORDS = frozenset({"revised", "modified", "compiled", "created", "updated", "last", "on", "of", "and", "date", "version"})
+
+
+def demote_title_page_lines(blocks: list[Block]) -> None:
+    """Lines set large between the title and the text are the title page's, not sections: a
+    line of names ("Yunshun Chen, Davis McCarthy, Aaron Lun, …", the authors under a one-page
+    note's title) and a line of dates. Read from the title on, up to the first paragraph or
+    heading of another kind."""
+    titled = max((index for index, block in enumerate(blocks) if block.kind == "title"), default=None)
+    if titled is None:
+        return
+    for block in blocks[titled + 1 :]:
+        if block.kind in ("furniture", "aside"):
+            continue
+        if block.kind != "heading" or block.extra.get("outline") or not _title_page_line(block.text.strip()):
+            return
+        block.kind, block.number = "paragraph", None
+
+
+def _title_page_line(text: str) -> bool:
+    """Whether a line is names only, two or more, or dates and the words that label them."""
+    if len(split_names(text)) >= 2 and mostly_names(text):
+        return True
+    rest = re.sub(DATE, " ", text)
+    return rest != text and all(word in _DATE_WORDS for word in re.findall(r"[^\W\d_]+", rest.lower()))
 
 
 def demote_wrapped_leads(blocks: list[Block]) -> None:

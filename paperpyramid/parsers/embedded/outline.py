@@ -27,7 +27,13 @@ from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
 from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, norm, over_list_column, over_prose
-from paperpyramid.parsers.embedded.headings import demote_paragraph_ends, numbered_like_siblings, within
+from paperpyramid.parsers.embedded.headings import (
+    demote_list_terms,
+    demote_lone_glyphs,
+    demote_paragraph_ends,
+    numbered_like_siblings,
+    within,
+)
 from paperpyramid.parsers.embedded.labels import statement_label
 from paperpyramid.parsers.embedded.lead_ins import OPEN_ENDINGS
 from paperpyramid.parsers.embedded.outline_entries import find_entries, similar_title
@@ -63,6 +69,8 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
         last_number = _settle_block(blocks, index, outline, last_number)
     _add_unnamed_levels(blocks, outline)
     demote_paragraph_ends(blocks)
+    demote_lone_glyphs(blocks)
+    demote_list_terms(blocks)
     demote_stray_run_ins(blocks)
     demote_axis_titles(blocks)
     return True
@@ -182,9 +190,22 @@ def _name_heading(block: Block, level: int, title: str, outline: _Outline) -> No
     block.level = level
     if parts:
         block.number, block.title = parts.group("num").rstrip("."), parts.group("title").strip()
-    else:
+    elif not _appendix_entry(block, title):  # an appendix keeps the letter and title its page prints
         block.number, block.title = _printed_title(block, title) or (None, title.strip())
     block.extra["outline"] = True
+
+
+#: an outline entry's appendix label, with its letter or without: the appendix package's bookmarks
+#: leave the letter out ("Appendix Installing R" for the printed "Appendix A Installing R")
+_APPENDIX_ENTRY = re.compile(r"^(?:appendix|annex)\s+(?:(?:[A-Z]|\d{1,2})\s*[.:—–-]?\s+)?", re.I)
+
+
+def _appendix_entry(block: Block, title: str) -> bool:
+    """Whether an outline entry names the appendix a block prints with its label ("Appendix A"):
+    the entry's title after its label is the block's."""
+    if not (block.extra.get("appendix") and block.number and block.title):
+        return False
+    return norm(_APPENDIX_ENTRY.sub("", title.strip())) == norm(block.title)
 
 
 def _settle_heading(blocks: list[Block], index: int, outline: _Outline, last_number: str | None) -> str | None:
@@ -258,7 +279,9 @@ def _promote_paragraph(blocks: list[Block], index: int, outline: _Outline) -> No
         block.kind, block.number, block.title = "heading", None, block.text.strip()
         block.level = _level_below(outline.matched, index)
     elif _outlined_name(blocks, index, outline.set_apart, outline.body_size):
-        block.kind, block.number, block.title = "heading", None, block.text.strip()
+        appendix = blk.APPENDIX_LABEL.match(block.text.strip())  # its label numbers the title: "Appendix B targetRunner …"
+        block.kind, block.number = "heading", appendix.group("num") if appendix else None
+        block.title = appendix.group("title").strip() if appendix else block.text.strip()
         block.level = _style_level(blocks, outline.matched, block)
 
 
