@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperpyramid.parsers.embedded.front_matter import _date_line
+from paperpyramid.parsers.embedded.journal import date_line
 from paperpyramid.parsers.embedded.parser import parse_pdf
 from tests.pdf_maker import glyph_pdf
 
@@ -55,12 +55,12 @@ def test_a_line_of_labelled_dates_is_never_the_title(tmp_path: Path) -> None:
 
 
 def test_date_lines_hold_only_dates_and_their_labels() -> None:
-    assert _date_line("Modified: April 10, 2017. Compiled: April 24, 2017")
-    assert _date_line("Last modified 2022-09-20")
-    assert _date_line("10 October 2012")
-    assert not _date_line("For gnm version 1.1-2 , 2022-04-29")
-    assert not _date_line("Results of the survey of March 11, 2011")
-    assert not _date_line("Modified gravity models")
+    assert date_line("Modified: April 10, 2017. Compiled: April 24, 2017")
+    assert date_line("Last modified 2022-09-20")
+    assert date_line("10 October 2012")
+    assert not date_line("For gnm version 1.1-2 , 2022-04-29")
+    assert not date_line("Results of the survey of March 11, 2011")
+    assert not date_line("Modified gravity models")
 
 
 def test_a_title_goes_on_in_a_smaller_line_that_goes_on_with_its_sentence(tmp_path: Path) -> None:

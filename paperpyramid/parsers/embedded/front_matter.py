@@ -12,7 +12,7 @@
   a paragraph's indent in (TUGboat: :func:`_byline_opening`, under the journal's section head),
   centred over a line of names with their marks, or a title of one or two words over \\maketitle's
   name and date lines (:func:`_maketitle`); never a line of dates and their labels ("Modified: …
-  Compiled: …": :func:`_date_line`); TUGboat's title over two blocks, or a program's
+  Compiled: …": :func:`.journal.date_line`); TUGboat's title over two blocks, or a program's
   name in its logo's font smaller than the text, over the indented name too; a line ending on a
   word no title ends on goes on in a logo's smaller type under it (:func:`_cut_after_function_word`),
   and a title goes on in a line of another font that opens with a small word in lower case
@@ -53,7 +53,7 @@ from paperpyramid.parsers.embedded.author_names import MARKS, capitals, mostly_n
 from paperpyramid.parsers.embedded.authors import find_authors as find_authors  # the parser reads it here
 from paperpyramid.parsers.embedded.authors import mentions_version, version_alone
 from paperpyramid.parsers.embedded.blocks import Block
-from paperpyramid.parsers.embedded.journal import CUE, DATE
+from paperpyramid.parsers.embedded.journal import CUE, DATE, date_line
 from paperpyramid.parsers.embedded.journal import find_journal as find_journal  # the parser reads it here
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.reading_order import REPEATED_TITLE
@@ -396,7 +396,7 @@ def _title_like(block: Block, first_page: Page, text: str | None = None) -> bool
         return False
     if block.top > first_page.height * 0.6 or not re.search(r"[^\W\d_]{3}", text):  # letters of any script
         return False
-    return text.lower().strip(" .:") not in blk.KNOWN_HEADINGS and plausible_title(text) and not _names_line(text) and not _date_line(text)
+    return text.lower().strip(" .:") not in blk.KNOWN_HEADINGS and plausible_title(text) and not _names_line(text) and not date_line(text)
 
 
 def _stacked_title(blocks: list[Block], index: int, first_page: Page) -> bool:
@@ -463,23 +463,7 @@ def _maketitle(stack: list[Block], first_page: Page, body_size: float) -> bool:
         return False
     if not all(block.page == title.page and len(block.lines) == 1 and _centred(block, first_page) for block in stack):
         return False
-    return mostly_names(names.text) and _date_line(date.text)
-
-
-# the words that label a title page's dates ("Modified: April 10, 2017. Compiled: April 24, 2017",
-# "Created on 18th September 2015, this update of 30th January 2020", "Last modified 2022-09-20")
-_DATE_LABELS = frozenset(
-    {"modified", "compiled", "revised", "created", "updated", "update", "last", "on", "of", "this", "date", "dated", "and"}
-)
-
-
-def _date_line(text: str) -> bool:
-    """Whether a line holds only dates and the words that label them: the date under a
-    ``\\maketitle`` byline, never a title."""
-    words = re.sub(rf"{DATE}", " ", text)
-    if words == text:
-        return False
-    return all(word in _DATE_LABELS for word in re.findall(r"[^\W\d_]+", words.lower()))
+    return mostly_names(names.text) and date_line(date.text)
 
 
 def _short_title(block: Block, first_page: Page, body_size: float) -> bool:

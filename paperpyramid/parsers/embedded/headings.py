@@ -40,7 +40,7 @@ from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles, demote_figure_labels
 from paperpyramid.parsers.embedded.heading_styles import heading_style, over_list_column, style_levels
 from paperpyramid.parsers.embedded.institutions import affiliation_like
-from paperpyramid.parsers.embedded.journal import DATE
+from paperpyramid.parsers.embedded.journal import date_line
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.lead_ins import em_lead
 from paperpyramid.parsers.embedded.list_items import demote_list_items, demote_plain_numbered_lines
@@ -246,10 +246,6 @@ def _same_term(line: Line, other: Block) -> bool:
     )
 
 
-#: the words a title page's date line holds beside its dates ("10 October 2012 Revised 8 October 2014")
-_DATE_WORDS = frozenset({"revised", "modified", "compiled", "created", "updated", "last", "on", "of", "and", "date", "version"})
-
-
 def demote_title_page_lines(blocks: list[Block]) -> None:
     """Lines set large between the title and the text are the title page's, not sections: a
     line of names ("Yunshun Chen, Davis McCarthy, Aaron Lun, …", the authors under a one-page
@@ -268,10 +264,7 @@ def demote_title_page_lines(blocks: list[Block]) -> None:
 
 def _title_page_line(text: str) -> bool:
     """Whether a line is names only, two or more, or dates and the words that label them."""
-    if len(split_names(text)) >= 2 and mostly_names(text):
-        return True
-    rest = re.sub(DATE, " ", text)
-    return rest != text and all(word in _DATE_WORDS for word in re.findall(r"[^\W\d_]+", rest.lower()))
+    return (len(split_names(text)) >= 2 and mostly_names(text)) or date_line(text)
 
 
 def demote_wrapped_leads(blocks: list[Block]) -> None:

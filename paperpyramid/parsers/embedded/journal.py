@@ -79,6 +79,22 @@ from paperpyramid.parsers.embedded.journal_year import MONTH, YEAR, year_elsewhe
 
 # a date as publishers print it: "12 May 2016", "12th May, 2016", "May 12th, 2016", "2016-05-12"
 DATE = r"\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]+\.?,?\s+\d{4}|[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|(?:19|20)\d\d-[01]\d-[0-3]\d"
+# the words that label a title page's dates ("Modified: April 10, 2017. Compiled: April 24, 2017",
+# "10 October 2012 Revised 8 October 2014", "Created on 18th September 2015, this update of 30th January 2020")
+_DATE_LABELS = frozenset(
+    {"modified", "compiled", "revised", "created", "updated", "update", "last", "on", "of", "this", "date", "dated", "and", "version"}
+)
+
+
+def date_line(text: str) -> bool:
+    """Whether a line holds only dates and the words that label them: the date under a title
+    page's byline, never a title or a section's heading."""
+    words = re.sub(DATE, " ", text)
+    if words == text:
+        return False
+    return all(word in _DATE_LABELS for word in re.findall(r"[^\W\d_]+", words.lower()))
+
+
 # a journal's name: capitalised words, small words between them, abbreviations with full stops
 # (a brand may start in lower case: eLife, iScience, mBio)
 # (a section after an em dash: "COMMUNICATIONS IN STATISTICS—THEORY AND METHODS")
