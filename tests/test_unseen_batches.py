@@ -29,7 +29,11 @@ def test_a_batch_draws_on_packages_no_earlier_batch_used(batch: int) -> None:
     assert all(paper.licence for paper in papers)
 
 
-@pytest.mark.parametrize("batch", range(5, max(paper.batch for paper in PAPERS) + 1))
+# batch 15 was drawn for its tables (their LaTeX sources are the gold); its title pages were not read
+TABLES_ONLY = {15}
+
+
+@pytest.mark.parametrize("batch", [batch for batch in range(5, max(paper.batch for paper in PAPERS) + 1) if batch not in TABLES_ONLY])
 def test_a_batch_has_new_names_and_a_truth_for_each_title_page(batch: int) -> None:
     names = [paper.name for paper in PAPERS]
     assert len(names) == len(set(names))

@@ -52,6 +52,8 @@ _PAST_BOTTOM = 0.05
 _HUGS = 0.6
 # a line under this share of the caption's type is a script's, not the table's type
 _SCRIPT_SHARE = 0.7
+# the line over a paragraph's last line sits this many line heights above it at most (top to top)
+_PROSE_PITCH = 1.6
 # a section's number, set left of its heading
 _SECTION_NUMBER = re.compile(r"(?:\d+|[A-Z]|[IVX]+)(?:\.\d+)*\.?")
 # a caption under its unruled table sits closer under it than this share of the gap over the text under it
@@ -309,11 +311,15 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
             else max(caption_size, statistics.median(other.size for other in taken) if taken else line.size)
         )
         gap = edge - line.bottom
-        running = (prose_line(line, margins) and (not taken or line.x0 <= min(line.x0 for line in taken) + 2)) or _paragraph_end(
-            line, margins, taken
+        running = (
+            (prose_line(line, margins) and (not taken or line.x0 <= min(line.x0 for line in taken) + 2))
+            or _paragraph_end(line, margins, taken)
+            or _last_line_under_prose(line, column, margins)
         )
         # a cell in a larger type beside one in the table's (metric symbols beside their commands) is no heading
         heading = _outgrows(line, size) and not any(_beside(line, [other]) and not _outgrows(other, size) for other in column)
+        # a numbered heading in bold, set in the text's type (article's \subsubsection), alone on its line
+        heading = heading or (line.bold and _numbered_heading(line, column))
         if _CAPTION_START.match(line.text) or running or heading or gap > (3.0 if not taken else 2.5) * line.height:
             break
         taken.append(line)
@@ -357,6 +363,19 @@ def _paragraph_end(line: Line, margins: Sequence[tuple[float, float]], taken: Se
         return False
     on_margin = any(abs(line.x0 - left) <= 2 for left, _ in margins)
     return on_margin and min(other.x0 for other in taken) > line.x0 + 2 * line.size
+
+
+def _last_line_under_prose(line: Line, column: Sequence[Line], margins: Sequence[tuple[float, float]]) -> bool:
+    """The last line of a paragraph over a table set close to the text's margin: a line alone on
+    its baseline that ends a sentence, a line's pitch under a line of running text that starts at
+    its left edge (the paragraph's line over it); a table's row has its cells beside it, or
+    starts where its table does, a column's padding in from the text."""
+    if not line.text.rstrip().endswith((".", ":", "?", "!")) or _beside(line, column):
+        return False
+    return any(
+        prose_line(other, margins) and abs(other.x0 - line.x0) <= 1.0 and 0 < line.top - other.top <= _PROSE_PITCH * line.height
+        for other in column
+    )
 
 
 def _outgrows(line: Line, size: float) -> bool:
@@ -582,7 +601,8 @@ def _one_column(lines: Sequence[Line], middle: float) -> bool:
 def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
     """Where the table starts: under the caption's continuation lines (same left edge, same
     size, or the same line height where a font reports another size, close under the line
-    above, alone on their baseline: a row of cells is the header). A caption of its label alone
+    above, alone on their baseline: a row of cells is the header; not in bold under a caption
+    set in none: that is the header's row, "Relative path appears as ..." in irace's). A caption of its label alone
     ("Table 1", APA's bold label over its italic title; IEEE's centred "TABLE I" over its title)
     goes on with its title a blank line or two under it: alone on its line, on the label's left
     edge or centred under it (:func:`_titled`)."""
@@ -611,6 +631,7 @@ def _after_caption(column: Sequence[Line], caption_bbox: BBox) -> float:
             and line.top - previous <= 0.6 * line.height
             and (size is None or abs(line.size - size) <= 0.6 or (height is not None and abs(line.height - height) <= 0.3))
             and alone
+            and not (line.bold and caption and not any(mine.bold for mine in caption))
         )
         if not continues:
             if any(line in _run_on(last, column) for last in accepted):

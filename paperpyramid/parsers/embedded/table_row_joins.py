@@ -323,7 +323,8 @@ def _paragraphs_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float]
     """Paragraphs set side by side a line at a time (rows alike, no gaps to tell): both rows
     fill the same two columns or more, and in each of them the line above is long, of words, and
     was wrapped (the first word of the line under it would not have fit after it in its column)
-    in the middle of a sentence."""
+    in the middle of a sentence, the line under it starting at its left edge, not ending at its
+    right one only (:func:`_set_flush_right`)."""
     if sum(1 for line in row.lines if len(line.text) >= 2) < 2 or not any(len(line.text) >= _PARAGRAPH_LINE for line in above.lines):
         return False  # cells of values, not lines of paragraphs
     mine, theirs = row_columns(row, edges), row_columns(above, edges)
@@ -331,9 +332,18 @@ def _paragraphs_go_on(above: PrintedRow, row: PrintedRow, edges: Sequence[float]
         return False
     # a long name of one token ("somatic.rate.ontarget.95.upper") is a label, no line of a paragraph
     return all(
-        _wrapped(above, row, column, edges, right, _PARAGRAPH_LINE) and " " in _lowest_line(above, column, edges).text.strip()
+        _wrapped(above, row, column, edges, right, _PARAGRAPH_LINE)
+        and " " in _lowest_line(above, column, edges).text.strip()
+        and not _set_flush_right(_lowest_line(above, column, edges), _top_line(row, column, edges))
         for column in mine
     )
+
+
+def _set_flush_right(over: Line, under: Line) -> bool:
+    """Whether two lines of a column end at one edge and start at two: cells of a column set flush
+    right (LaTeX's ``r``), each line a cell of its own, ending where the widest does; a paragraph's
+    lines start at one edge."""
+    return abs(over.x1 - under.x1) <= _FULL and abs(over.x0 - under.x0) > _OUTDENT * under.size
 
 
 def _hangs_under(
@@ -541,6 +551,7 @@ def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
             and not going_on
             and not _new_sentence(above, row, edges)
             and not _outdented(above, row, edges)
+            and not _opens_cells(above, row, edges, (first, right))
         )
         if wraps and not row.alone and not ruled(above, row) and 0 < pitch(above, row) <= tight:
             above.lines += row.lines
@@ -602,6 +613,39 @@ def _new_sentence(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) ->
         if over and max(over, key=lambda mine: mine.top).text.rstrip().endswith((".", "?", "!", "”", '"')) and line.text[:1] in _OPENING:
             return True
     return False
+
+
+def _opens_cells(above: PrintedRow, row: PrintedRow, edges: Sequence[float], columns: tuple[int, dict[int, float]]) -> bool:
+    """A line that opens a row's cells, under a row that fills the first column too: the first
+    cell over it, a word alone, had room for its first word (:func:`_room_for_word`: "logitp"
+    over "meanp" in a column as wide as "Function name"), or in another column it opens with a
+    capital under a line that ends no phrase going on (no hyphen, comma, operator or word no cell
+    ends on): "invt | | Inverse t" under "invchisq | Lancaster's method | Inverse chi square".
+    The next row of a table set a line apart, not its cells wrapped. ``columns``: the first
+    column, how far right each column's lines reach."""
+    first, right = columns
+    mine, theirs = row_columns(row, edges), row_columns(above, edges)
+    if first not in mine or first not in theirs:
+        return False
+    label = _lowest_line(above, first, edges)
+    if " " not in label.text.strip() and _room_for_word(label, _top_line(row, first, edges), right[first]):
+        return True
+    for column in (mine - {first}) & theirs:
+        over = _lowest_line(above, column, edges).text.rstrip()
+        under = _top_line(row, column, edges).text
+        open_phrase = over.endswith(("-", ",", *_OPERATORS)) or _CONNECTIVE.search(over)
+        if under[:1].isupper() and len(under.split()[0]) > 1 and not open_phrase and not VALUE.match(under):
+            return True
+    return False
+
+
+def _room_for_word(over: Line, under: Line, right: float) -> bool:
+    """Whether the first word of ``under`` would have fit after ``over`` in a column whose lines
+    reach ``right``: ``over`` ended its cell there, it was not wrapped."""
+    if not under.words:
+        return False
+    _, x0, x1 = under.words[0]
+    return over.x1 + _SPACE * over.size + (x1 - x0) <= right - _FULL
 
 
 def _continues_row(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
