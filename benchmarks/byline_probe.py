@@ -248,8 +248,8 @@ def _printed(person: Person, case: str) -> str:
         return person.name.upper()
     if case == "surname capitals":
         return " ".join(part for part in (person.given, person.surname.upper(), person.suffix) if part)
-    if case == "surname first":
-        return f"{person.surname.upper()} {person.given}"
+    if case == "surname first":  # the suffix still closes the name: "ROACH M. 3rd"
+        return " ".join(part for part in (person.surname.upper(), person.given, person.suffix) if part)
     return person.name
 
 

@@ -37,7 +37,7 @@ SPACING_ACCENTS = "´`¨˜ˆ¸˘ˇ˝˛"
 
 # the small words inside a name: "van der Berg", "da Silva", "Maria e Silva", "bin Ahmad"
 PARTICLES = {"van", "von", "de", "del", "della", "der", "den", "da", "do", "das", "dos", "du", "di", "e", "la", "le", "y"}
-PARTICLES |= {"bin", "al", "el", "ten", "ter"}
+PARTICLES |= {"bin", "al", "el", "ten", "ter", "las", "los", "zu", "ibn"}
 
 
 # (a report's or thesis's kind, set under the names where an article's byline ends: "Hans Example" /
@@ -166,9 +166,10 @@ def split_names(text: str) -> list[str]:
     text = re.sub(r"¤[a-h](?![^\W\d_])", "¤", text)  # PLOS's lettered current addresses: "Dahl2☯¤a"
     text = re.sub(r"\b([A-Z])\.(?=[A-Z][a-zß-ÿ])", r"\1. ", text)  # an initial set close: B.Benciolini
     text = re.sub(r"(?<=[^\W\d_])(\d[\d,]*)[a-z]{1,2}(?=[\s,;]|$)", r"\1", text)  # a number and a letter as marks: Author1a
-    # a letter's mark after a surname in capitals ("Anna BERGa"); three capitals at least, not a degree's ("DSc", "MSc")
-    text = re.sub(rf"\b([A-Z][A-Z'’-]{{2,}})[a-h](?=[\s,;{MARKS}]|$)", r"\1†", text)
-    text = re.sub(r"(?<=[^\W\d_]),((?:[a-h],)*[a-h])(?=\s+[A-Z])", ",† ", text)  # letters after the comma (ACS, AIP): "Berg,a Carl"
+    # a letter's mark after a surname in capitals ("Anna BERGa", "Kai WUb"), not a degree's ("DSc", "MSc")
+    text = re.sub(rf"\b(?!{_LETTERED_DEGREES}\b)([A-Z][A-Z'’-]+)[a-h](?=[\s,;{MARKS}]|$)", r"\1†", text)
+    # letters after the comma (ACS, AIP): "Berg,a Carl", a space before them too: "Berg, PhD, d Carl"
+    text = re.sub(r"(?<=[^\W\d_]),\s?((?:[a-h],)*[a-h])(?=\s+[A-Z])", ",† ", text)
     # a letter's mark after a degree ("Anna Berg, PhDa", "Carl Dahl MDb,c")
     text = re.sub(rf"\b(Ph\.?D|M\.?D|MPH|M\.?Sc|MSN|RN|MBBS|DrPH|PharmD)[a-h](?:,[a-h])*(?=[\s,;{MARKS}]|$)", r"\1†", text)
     if "(" not in text:  # a letter and a parenthesis as marks (REVTeX): "A. Authorb)", "Author,1, b)"
@@ -181,12 +182,12 @@ def split_names(text: str) -> list[str]:
     names = []
     # Springer sets a middle dot between the names: "Anna Berg1 · Carl Dahl2", Wiley a bar: "Anna Berg1 | Carl Dahl2"
     for part in re.split(r"\s*(?:;|,|&|·|⋅|\||●|\band\b|\bAND\b|\{et al\.\})\s*", text):
-        name = re.sub(rf"[\d{MARKS}]+", " ", part)
+        name = re.sub(rf"[\d{MARKS}]+(?!(?:nd|rd|th)[a-h]?$)", " ", part.strip())  # a suffix's digit stays: "Roach 3rd"
+        name = re.sub(r"(?<=[^\W\d_]{2})\s+[a-h]\s*$", "", name)  # a letter mark read apart, after a degree too: "Berg MD d"
         bare = _without_degrees(name)
         if not bare.strip():
             continue  # degrees alone after a comma: "Carl Dahl, MD PhD"
         name = bare if len(bare.split()) >= 2 else name  # "Anna Berg PhD" (The Lancet), not a surname's initials "Berg MD"
-        name = re.sub(r"(?<=[^\W\d_]{2})\s+[a-h]\s*$", "", name)  # a letter mark read apart from the name: "Anna Berg a"
         if " " not in name.strip():  # given and family name set without a space: BinwuXu
             name = re.sub(r"^([A-Z][a-zß-ÿ]+)(?=[A-Z][a-zß-ÿ])", r"\1 ", name.strip())
         name = re.sub(r"^(?:dr|prof|professor)\.?\s+", "", " ".join(name.split()), flags=re.I).strip(" .")
@@ -198,6 +199,8 @@ def split_names(text: str) -> list[str]:
     return names
 
 
+# the degrees of two capitals and a small letter, which a surname in capitals with its letter mark would read as
+_LETTERED_DEGREES = "[BDM]Sc"
 # superscript digits as digits (marks, then, as a name's digits are), superscript letters as a mark
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789") | str.maketrans(dict.fromkeys("ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ", "†"))
 # academic degrees after a name, as medical journals print them ("Anna Berg PhD, Carl Dahl MD", "Eva Lund M.D.")
@@ -230,10 +233,14 @@ def _uncapitalise(word: str) -> str:
     return word.lower() if word.lower() in PARTICLES else word.title()
 
 
+# a generation's suffix closing the name, as an ordinal: "Roach 3rd", a letter mark glued to it ("3rdb")
+_SUFFIX = r"[2-4](?:nd|rd|th)[a-h]?"
+
+
 def _plausible_name(name: str) -> bool:
     words = name.split()
     if not 2 <= len(words) <= 6 or _NOT_NAMES.search(name) or re.search(r"[:/()@]", name) or words[0] == "The":
         return False
-    if not all(word[:1].isupper() or word.lower() in PARTICLES for word in words):
+    if not all(word[:1].isupper() or word.lower() in PARTICLES for word in words[: -1 if re.fullmatch(_SUFFIX, words[-1]) else None]):
         return False
     return any(len(word.strip(".")) > 1 for word in words)

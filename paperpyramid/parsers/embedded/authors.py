@@ -97,7 +97,7 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
     "Machine Learning Group")."""
     zone = _author_zone(blocks, title_end) if title_end >= 0 else ""
     keys = letter_keys(blocks, title_end)
-    printed = _without_letter_marks(split_names(_APART_MARK.sub(r"\1", zone) if keys else zone), keys)
+    printed = _names_without_letter_marks(zone, keys)
     printed = (_margin_names(blocks, title_end) if title_end >= 0 else []) or printed
     slotted = _conjunction_lines(blocks, title_end)
     if slotted:  # each name in its own slot: a group among them is an author as it stands
@@ -124,6 +124,24 @@ _LETTER_KEY = re.compile(r"(?:^\s?|[;,]\s*)([a-h])(?=[A-Z][A-Za-z])|^([a-h])\s(?
 _APART_MARK = re.compile(rf"(?<=[a-z]) ([a-h])(?=[{MARKS}]*\s*(?:[,;·|]|\band\b|&|$))")
 
 
+# a name's letter marks set after its comma ("Anna Berg,a,b Carl Dahl", "Anna Berg, a Carl Dahl")
+_COMMA_MARK = re.compile(rf"(?<=[a-zß-ÿ]),\s?([a-h])(?:,[a-h])*([{MARKS}]*)(?=\s+[A-Z])")
+
+
+def _names_without_letter_marks(zone: str, keys: set[str]) -> list[str]:
+    """The names of ``zone`` without their letter marks: glued to the names, as the text layer
+    glues most (``Eddelbuettela``), where it set them a space apart or after the comma, so that
+    each name ends in its key and the keys go as the glued ones do (:func:`_without_letter_marks`),
+    the last name's too ("Anna Berg,a Carl Dahlb*"); where a name is then left without its key
+    (a mark the text layer lost), those after the commas go as :func:`.author_names.split_names`
+    reads them."""
+    if not keys:
+        return split_names(zone)
+    glued = split_names(_COMMA_MARK.sub(r"\1\2,", _APART_MARK.sub(r"\1", zone)))
+    stripped = _without_letter_marks(glued, keys)
+    return stripped if stripped != glued else _without_letter_marks(split_names(_APART_MARK.sub(r"\1", zone)), keys)
+
+
 # an address on the web, as an affiliation gives one ("aDebian Project, http: // www. debian. org")
 _WEB = re.compile(r"https?:|\bwww\s?\.")
 
@@ -133,19 +151,28 @@ def letter_keys(blocks: list[Block], title_end: int) -> set[str]:
     an affiliation's line or follows a semicolon or comma in it, set close to the place's first
     word, or stands alone as its own small block before it (pinp: "a" "http://…"); an affiliation
     is an institution with its address, or a place with its e-mail or web address (elsarticle:
-    "aDebian Project, http://www.debian.org")."""
+    "aDebian Project, http://www.debian.org"). The keys run from "a": with "a" found, a letter
+    found keys every letter before it too (an entry no institution's word tells)."""
     if title_end < 0:
         return set()
     page = blocks[title_end].page
     under = [block for block in blocks[title_end + 1 : title_end + 24] if block.page == page]
     alone = {block.text.strip() for block in under if re.fullmatch(r"[a-h]", block.text.strip())}
-    return alone | {
+    found = alone | {
         match.group(1) or match.group(2)
         for block in under
-        if AFFILIATION.search(block.text) or "@" in block.text or _WEB.search(block.text)  # "bNikhef Theory Group": no comma
+        if _keyed_place(block.text)
         for line in block.lines
         for match in _LETTER_KEY.finditer(line.text.strip())
     }
+    return {chr(letter) for letter in range(ord("a"), ord(max(found)) + 1)} if "a" in found else found
+
+
+def _keyed_place(text: str) -> bool:
+    """Whether ``text`` is an affiliation (an institution, an e-mail or web address), its keys
+    read apart from the words they are glued to ("aFaculty of …": no word starts there)."""
+    text = re.sub(r"(?:^|(?<=[\s;,]))[a-h](?=[A-Z][A-Za-z])", "", text)
+    return bool(AFFILIATION.search(text) or "@" in text or _WEB.search(text))  # "bNikhef Theory Group": no comma
 
 
 def _without_letter_marks(names: list[str], keys: set[str]) -> list[str]:
