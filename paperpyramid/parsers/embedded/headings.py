@@ -257,14 +257,14 @@ def demote_title_page_lines(blocks: list[Block]) -> None:
     for block in blocks[titled + 1 :]:
         if block.kind in ("furniture", "aside"):
             continue
-        if block.kind != "heading" or block.extra.get("outline") or not _title_page_line(block.text.strip()):
+        if block.kind != "heading" or block.extra.get("outline") or not _title_page_line(block.text.strip(), block.number):
             return
         block.kind, block.number = "paragraph", None
 
 
-def _title_page_line(text: str) -> bool:
+def _title_page_line(text: str, number: str | None = None) -> bool:
     """Whether a line is names only, two or more, or dates and the words that label them."""
-    return (len(split_names(text)) >= 2 and mostly_names(text)) or date_line(text)
+    return (not number and len(split_names(text)) >= 2 and mostly_names(text)) or date_line(text)
 
 
 def demote_wrapped_leads(blocks: list[Block]) -> None:

@@ -284,6 +284,7 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     column = _column(over, span)
     margins = body_margins(_column(lines, span))
     taken: list[Line] = []
+    gaps: list[float] = []
     edge = ctop  # the top of the row under the line looked at
     # a heading outgrows the caption's type too: the table's last lines may be its formulas' scripts
     caption_size = max(
@@ -319,9 +320,11 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
         # a cell in a larger type beside one in the table's (metric symbols beside their commands) is no heading
         heading = _outgrows(line, size) and not any(_beside(line, [other]) and not _outgrows(other, size) for other in column)
         # a numbered heading in bold, set in the text's type (article's \subsubsection), alone on its line
-        heading = heading or (line.bold and _numbered_heading(line, column))
+        heading = heading or (line.bold and _numbered_heading(line, column) and gap > max(gaps, default=0.0) + 1.0)
         if _CAPTION_START.match(line.text) or running or heading or gap > (3.0 if not taken else 2.5) * line.height:
             break
+        if taken:
+            gaps.append(gap)  # the space between two rows taken, under the caption's
         taken.append(line)
         edge = line.top
     rows = printed_rows(taken)

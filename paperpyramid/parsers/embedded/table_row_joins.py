@@ -533,6 +533,9 @@ def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
     if sum(1 for above, row in pairs if tight < pitch(above, row) <= 2 * min(pitches)) < 2:
         return rows
     right = _right_edges(rows, edges)
+    # rows that each open the first column stand further apart than a cell's wrapped lines: a tight pair is a wrap
+    opened = [pitch(above, row) for above, row in pairs if first in columns(above) and first in columns(row)]
+    padded = bool(opened) and statistics.median(opened) > tight
     joined = [rows[0]]
     for row in rows[1:]:
         above = joined[-1]
@@ -551,7 +554,7 @@ def _join_tight(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[f
             and not going_on
             and not _new_sentence(above, row, edges)
             and not _outdented(above, row, edges)
-            and not _opens_cells(above, row, edges, (first, right))
+            and (padded or not _opens_cells(above, row, edges, (first, right)))
         )
         if wraps and not row.alone and not ruled(above, row) and 0 < pitch(above, row) <= tight:
             above.lines += row.lines
