@@ -343,9 +343,11 @@ class _ZoneReading:
         self.names_bold = block.bold if self.names_bold is None else self.names_bold
 
 
+# what ends the name before a cut one: its marks or digits, a separator, "and"
+_AFTER_A_NAME = rf"(?:[{MARKS}\d,;·|&]|\band)\s*"
 # the zone's last name cut after its first word at the line's end, after the marks of the name before it:
 # "… I. Ken Groupleader,∗,‡,¶ Susanne" / "K. Laborator,∗,§"
-_CUT_FIRST_NAME = re.compile(rf"(?:[{MARKS}\d,;·|&]|\band)\s*[A-Z][^\W\d_]+(?:\s[A-Z]\.)*$")
+_CUT_FIRST_NAME = re.compile(rf"{_AFTER_A_NAME}[A-Z][^\W\d_]+(?:\s[A-Z]\.)*$")
 
 
 def _first_name_cut(text: str, previous: Block | None, block: Block) -> bool:
@@ -362,7 +364,7 @@ def _first_name_cut(text: str, previous: Block | None, block: Block) -> bool:
 
 
 # the zone ending in a name's words without its marks, after the name before it: "… Yang Song,2,3 Hyun Joo"
-_CUT_NAME = re.compile(rf"(?:[{MARKS}\d,;·|&]|\band)\s*(?:[A-Z][^\W\d_]*\.?\s?){{1,3}}$")
+_CUT_NAME = re.compile(rf"{_AFTER_A_NAME}(?:[A-Z][^\W\d_]*\.?\s?){{1,3}}$")
 # a line that opens with one word and the marks (or comma) that end a name: "Song,3 Carl …", "Linden2, …"
 _SURNAME_THEN_MARK = re.compile(rf"[A-Z][^\W\d_]+(?:[-'’][A-Z][^\W\d_]+)?(?:,?[\d{MARKS}]|,\s)")
 
