@@ -23,6 +23,7 @@ Here, below :mod:`.authors` (where the names are looked for on the page) and
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from paperpyramid.parsers.embedded.institutions import AFFILIATION
 
@@ -137,10 +138,10 @@ _JOINERS = re.compile(r"\b(?:and|AND)\b|(?<=[^\W\d_])[a-z]\)")
 
 
 def mostly_names(content: str) -> bool:
-    """Whether ``content`` is names, the words that join them and their marks aside: four fifths
-    of its letters are the names' (:func:`split_names`)."""
+    """Whether ``content`` is names, the words that join them, their marks and degrees aside: four
+    fifths of its letters are the names' (:func:`split_names`)."""
     names = split_names(content)
-    letters = sum(ch.isalpha() for ch in _JOINERS.sub(" ", content))
+    letters = sum(ch.isalpha() for ch in _JOINERS.sub(" ", DEGREE_WORD.sub(" ", content)))
     return bool(names) and sum(ch.isalpha() for name in names for ch in name) >= 0.8 * letters
 
 
@@ -167,7 +168,7 @@ def split_names(text: str) -> list[str]:
     text = re.sub(r"\b([A-Z])\.(?=[A-Z][a-zß-ÿ])", r"\1. ", text)  # an initial set close: B.Benciolini
     text = re.sub(r"(?<=[^\W\d_])(\d[\d,]*)[a-z]{1,2}(?=[\s,;]|$)", r"\1", text)  # a number and a letter as marks: Author1a
     # a letter's mark after a surname in capitals ("Anna BERGa", "Kai WUb"), not a degree's ("DSc", "MSc")
-    text = re.sub(rf"\b(?!{_LETTERED_DEGREES}\b)([A-Z][A-Z'’-]+)[a-h](?=[\s,;{MARKS}]|$)", r"\1†", text)
+    text = _CAPITALS_LETTER.sub(lambda match: f"{match.group(1)}†" if match.group(1).isupper() else match.group(), text)
     # letters after the comma (ACS, AIP): "Berg,a Carl", a space before them too: "Berg, PhD, d Carl"
     text = re.sub(r"(?<=[^\W\d_]),\s?((?:[a-h],)*[a-h])(?=\s+[A-Z])", ",† ", text)
     # a letter's mark after a degree ("Anna Berg, PhDa", "Carl Dahl MDb,c")
@@ -195,20 +196,79 @@ def split_names(text: str) -> list[str]:
             r"(?<=[^\W\d_])\s?[^\w\s.]+$", "", name
         )  # superscript marks as OCR reads them: Neuhann?, Duah", Laddomada |, Krishna®
         if _plausible_name(name):
-            names.append(" ".join(_uncapitalise(word) for word in name.split()))
-    return names
+            names.append(name)
+    return [" ".join(_uncapitalise(word) for word in name.split()) for name in given_names_first(names)]
+
+
+# a generation's suffix after the given names of a name set surname first ("HARKEY H. L. III")
+_GENERATION = re.compile(r"[IV]{2,3}|Jr\.?|[2-4](?:nd|rd|th)")
+
+
+def given_names_first(names: list[str]) -> list[str]:
+    """A byline set surname first, the surname in capitals ("ZHANG Wei, LI Na", "DUPONT Jean-Marc",
+    "VAN DER BERG Anna", "LOGRIECO A. F.": Chinese, French, Hungarian and Russian journals print
+    bylines so), with the given names first, as every other byline reads ("Wei Zhang"). Only where
+    every name is set so, and one surname has three letters or more with a vowel in each of its
+    words: two capitals alone before a name are its initials ("JA Smith", "KL Jones")."""
+    split = [_surname_first(name) for name in names]
+    if not names or any(parts is None for parts in split):
+        return names
+    surnames = [parts[0] for parts in split if parts is not None]
+    if not any(len(word) >= 3 for surname in surnames for word in surname.split()):
+        return names
+    # an initial that closed the name lost its full stop with the name's end: "JOSHI Mandar S." reads "Mandar S. Joshi"
+    return [
+        " ".join(part for part in (re.sub(r"(?<!\S)([A-Z])$", r"\1.", given), surname, suffix) if part)
+        for surname, given, suffix in filter(None, split)
+    ]
+
+
+def _surname_first(name: str) -> tuple[str, str, str] | None:
+    """(surname, given names, suffix) of a name set surname first in capitals, else None: the leading
+    words in capitals (no initials), each with a vowel, then given names written in lower case or as
+    initials, and particles, no word in capitals save a generation's suffix at the end."""
+    words = name.split()
+    count = next((i for i, word in enumerate(words) if not (word.isupper() and "." not in word and len(word) > 1)), len(words))
+    suffix = words[-1] if len(words) > count + 1 and _GENERATION.fullmatch(words[-1]) else ""
+    given = words[count : len(words) - 1 if suffix else None]
+    if not count or not given or not all(_VOWEL.search(_folded(word)) for word in words[:count]):
+        return None
+    if not all(_INITIALS.fullmatch(word) or word in PARTICLES or _written_in_lower_case(word) for word in given):
+        return None
+    return " ".join(words[:count]), " ".join(given), suffix
+
+
+_VOWEL = re.compile(r"[AEIOUY]")
+_INITIALS = re.compile(r"[A-Z]\.(?:-?[A-Z]\.)*|[A-Z]")
+
+
+def _folded(word: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
+
+
+def _written_in_lower_case(word: str) -> bool:
+    """A given name as written, each of its parts capitalised or not after the first ("Jean-Marc",
+    "Ai-wu"), never a capital after its first letter ("McDONALD")."""
+    parts = re.split(r"[-'’]", word)
+    return parts[0][:1].isupper() and all(part and not any(ch.isupper() for ch in part[1:]) for part in parts)
 
 
 # the degrees of two capitals and a small letter, which a surname in capitals with its letter mark would read as
 _LETTERED_DEGREES = "[BDM]Sc"
+# a word and a small letter after it, a surname in capitals and its letter mark where the word is in capitals
+# (accented ones too: "Zsolt MOLNÁRc", "Erik V. STÅLBERGb")
+_CAPITALS_LETTER = re.compile(rf"\b(?!{_LETTERED_DEGREES}\b)([^\W\d_][^\W\d_'’-]*[^\W\d_'’-])[a-h](?=[\s,;{MARKS}]|$)")
 # superscript digits as digits (marks, then, as a name's digits are), superscript letters as a mark
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789") | str.maketrans(dict.fromkeys("ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ", "†"))
 # academic degrees after a name, as medical journals print them ("Anna Berg PhD, Carl Dahl MD", "Eva Lund M.D.")
-_DEGREES = re.compile(
-    r"(?:(?:^|\s+)(?:(?i:Ph\.?\s?D)|M\.\s?D|MD|MPH|M\.?Sc|B\.?Sc|MPhil|DPhil|DrPH|Dr\.?\s?med|MBBS|MBChB|FRCPC?|FRCS|FACP|FRACP|MRCP|RN|DVM|Sc\.?D"
+_DEGREE = (
+    r"(?:(?i:Ph\.?\s?D)|M\.\s?D|MD|MPH|M\.?Sc|B\.?Sc|MPhil|DPhil|DrPH|Dr\.?\s?med|MBBS|MBChB|FRCPC?|FRCS|FACP|FRACP|MRCP|RN|DVM|Sc\.?D"
     r"|PharmD|DDS|DMD|MSPH|MHS|MBA|MSN|BSN|PhD\(c\)|D\.?Sc|FRCP[A-Z]*|FAAP|FACC|FACS|FAHA|FESC|EdD|PsyD|MSW|LCSW|APRN|DNP|FNP|MMed"
-    r"|MSCE|MSCR|MClinEpi|BPharm|MPharm|BDS|MDS|PA-C|MHSc|MRes)\.?(?=\s|$))+\s*$"
+    r"|MSCE|MSCR|MClinEpi|BPharm|MPharm|BDS|MDS|PA-C|MHSc|MRes)\.?"
 )
+_DEGREES = re.compile(rf"(?:(?:^|\s+){_DEGREE}(?=\s|$))+\s*$")
+#: a degree anywhere on a line of names, its marks after it ("Ryan Kiros, RN, MSN 1, Eva Lund, PhD 2")
+DEGREE_WORD = re.compile(rf"(?<![\w.]){_DEGREE}(?![^\W\d_])")
 # degrees of two capitals that are surnames too ("Lan MA", "Anh DO"): only after a name written in
 # lower case ("Carl Dahl DO", "Eva Lund MA, MS"), never in a byline set in capitals
 _SHORT_DEGREES = re.compile(r"(?:\s+(?:MS|MA|BS|BA|DO|NP|RD)\.?)+\s*$")

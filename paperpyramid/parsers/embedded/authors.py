@@ -68,6 +68,7 @@ from paperpyramid.parsers.embedded.byline_blocks import (
     affiliation_line,
     contact_alone,
     group_under_marked_names,
+    lost_mark,
     names_after_contact,
     names_before_affiliation,
     names_over_affiliation,
@@ -78,13 +79,16 @@ from paperpyramid.parsers.embedded.institutions import AFFILIATION, INSTITUTION
 # the front matter's labelled fields after the names, where no "Abstract" heading comes first
 _FRONT_LABEL = re.compile(
     r"^(?:nomenclature|ccs concepts|additional key words|acm reference format|index terms|(?:table of )?contents|key ?words"
-    r"|mathematics subject classification|msc\s?\d*|pacs|jel"
+    r"|mathematics subject classification|pacs|jel"
     # the same labels and the abstract's head in the languages of the journals that print them (Czech, Slovak,
     # German, French, Spanish, Italian, Portuguese, Polish): "Klíčová slova: LATEX, …"
     r"|klíčová slova|kľúčové slová|schlüsselwörter|schlagwörter|mots[- ]clés|palabras clave|parole chiave|palavras[- ]chave"
     r"|słowa kluczowe|abstrakt|zusammenfassung|résumé|resumen|riassunto|resumo|souhrn|streszczenie)\b",
     re.I,
 )
+# the Mathematics Subject Classification's label, in capitals: "MSC 2010:", "MSC2020", never a degree that
+# opens a line of a byline ("MSc, and Carl Dahl", "MSc4, Anna Berg")
+_MSC = re.compile(r"MSC(?:\b|\d)")
 # a copyright line ("Copyright 1999-2003 by", "© 2004 …"): the names on its row hold the rights, they are no byline
 _COPYRIGHT = re.compile(r"^(?:©|\(c\)|copyright\b)", re.I)
 
@@ -126,6 +130,13 @@ _APART_MARK = re.compile(rf"(?<=[a-z]) ([a-h])(?=[{MARKS}]*\s*(?:[,;·|]|\band\b
 
 # a name's letter marks set after its comma ("Anna Berg,a,b Carl Dahl", "Anna Berg, a Carl Dahl")
 _COMMA_MARK = re.compile(rf"(?<=[a-zß-ÿ]),\s?([a-h])(?:,[a-h])*([{MARKS}]*)(?=\s+[A-Z])")
+# the same set a space after the comma, before the last name's "and" ("Carl Dahl, a and Eva Lund"), or at a line's
+# end, the comma that parts it from the next line's names after it ("Anna Berg, b, Carl Dahl"); set close, a comma
+# and a letter there are a second key after a glued one ("Anna Berga,c and …")
+_COMMA_MARK_APART = re.compile(rf"(?<=[a-zß-ÿ]),\s([a-h])(?:,[a-h])*([{MARKS}]*)(?=,?\s+(?:[A-Z]|and\s|&))")
+# set close at a line's end, before the comma that parts it from the next line ("Carl Dahl,b" / "Eva Lund,a"): read
+# so in a byline that sets its letters after the commas elsewhere, where a comma after a letter is no joiner
+_COMMA_MARK_AT_LINE_END = re.compile(rf"(?<=[a-zß-ÿ]),([a-h])(?:,[a-h])*([{MARKS}]*)(?=,\s+[A-Z])")
 
 
 def _names_without_letter_marks(zone: str, keys: set[str]) -> list[str]:
@@ -137,7 +148,9 @@ def _names_without_letter_marks(zone: str, keys: set[str]) -> list[str]:
     reads them."""
     if not keys:
         return split_names(zone)
-    glued = split_names(_COMMA_MARK.sub(r"\1\2,", _APART_MARK.sub(r"\1", zone)))
+    text = _COMMA_MARK_APART.sub(r"\1\2,", _APART_MARK.sub(r"\1", zone))
+    text = _COMMA_MARK_AT_LINE_END.sub(r"\1\2,", text) if _COMMA_MARK.search(text) else text
+    glued = split_names(_COMMA_MARK.sub(r"\1\2,", text))
     stripped = _without_letter_marks(glued, keys)
     return stripped if stripped != glued else _without_letter_marks(split_names(_APART_MARK.sub(r"\1", zone)), keys)
 
@@ -178,11 +191,17 @@ def _keyed_place(text: str) -> bool:
 def _without_letter_marks(names: list[str], keys: set[str]) -> list[str]:
     """Names without the superscript letter each carries, glued to it by the text layer
     ("Dirk Eddelbuettela", "James Joseph Balamutab"), where the affiliations are keyed by
-    those letters. Only where every name ends in one of the keys: a name that ends in such a
-    letter of its own ("Garcia") beside names without one keeps it."""
-    if not names or not keys or not all(name[-1] in keys and name.split()[-1][-2:-1].islower() for name in names):
+    those letters. Only where every name ends in one of the keys (or in a generation's suffix, its
+    mark read off already: "Driggers III"): a name that ends in such a letter of its own ("Garcia")
+    beside names without one keeps it."""
+    keyed = [name[-1] in keys and name.split()[-1][-2:-1].islower() for name in names]
+    if not any(keyed) or not all(key or _GENERATION.fullmatch(name.split()[-1]) for name, key in zip(names, keyed, strict=True)):
         return names
-    return [name[:-1] for name in names]
+    return [name[:-1] if key else name for name, key in zip(names, keyed, strict=True)]
+
+
+# a generation's suffix, which :func:`.author_names.split_names` reads without its letter mark ("Driggers IIIb")
+_GENERATION = re.compile(r"[IV]{2,3}|Jr\.?")
 
 
 def _author_zone(blocks: list[Block], title_end: int) -> str:
@@ -228,15 +247,36 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
 def _zone_window(blocks: list[Block], title_end: int) -> list[int]:
     """The indices of the blocks the names' zone may read: the next ones on the title's page, not
     a masthead over the title read after it (OUP's box at the right), nor page furniture save a
-    line of names the running heads repeat (:func:`_names_only`)."""
+    line of names the running heads repeat (:func:`_names_only`) and a name's marks set apart on
+    its row (:func:`_mark_beside_names`)."""
     title = blocks[title_end]
+    following = [index for index in range(title_end + 1, min(title_end + 24, len(blocks))) if blocks[index].page == title.page]
     return [
         index
-        for index in range(title_end + 1, min(title_end + 24, len(blocks)))
-        if blocks[index].page == title.page
-        and blocks[index].bottom > title.top
-        and (blocks[index].kind != "furniture" or _names_only(blocks[index], title))
+        for index in following
+        if blocks[index].bottom > title.top
+        and (
+            blocks[index].kind != "furniture"
+            or _names_only(blocks[index], title)
+            or _mark_beside_names(blocks[index], [blocks[i] for i in following])
+        )
     ]
+
+
+# a name's marks alone: its affiliations' letters or digits and symbols ("a,b*", "2,3", "†")
+_MARKS_ALONE = re.compile(rf"[a-h\d{MARKS}](?:,?[a-h\d{MARKS}])*")
+
+
+def _mark_beside_names(block: Block, others: list[Block]) -> bool:
+    """Whether ``block`` is a name's marks alone, raised on the row of a block of the byline: the
+    text layer sets a mark after a comma apart from its name, and one at the line's end is taken
+    for furniture ("Miriana Durante," "b" / "Ingemar S. J. Merkies,"), though it keys the name's
+    affiliation as the marks glued to the other names do."""
+    if not _MARKS_ALONE.fullmatch(block.text.strip()):
+        return False
+    return any(
+        other.kind == "paragraph" and other.top < block.bottom and block.top < other.bottom for other in others if other is not block
+    )
 
 
 def _affiliation_rows(blocks: list[Block], window: list[int]) -> list[float]:
@@ -261,6 +301,7 @@ def _front_heading(block: Block) -> bool:
         _NUMBER.sub("", plain) in blk.KNOWN_HEADINGS
         or plain.startswith(("abstract", "summary", "keywords", "background"))
         or bool(_FRONT_LABEL.match(plain))
+        or bool(_MSC.match(block.text.strip()))
     )
 
 
@@ -358,15 +399,27 @@ def _first_name_cut(text: str, previous: Block | None, block: Block) -> bool:
     if previous is None or not 0 <= block.top - previous.lines[-1].bottom < 1.5 * block.size or abs(block.size - previous.size) > 0.3:
         return False
     opening = block.text.strip()
-    if _CUT_NAME.search(text) and _SURNAME_THEN_MARK.match(opening):
+    if _CUT_NAME.search(text) and (
+        _SURNAME_THEN_MARK.match(opening) or (_GIVEN_AFTER_AND.search(text) and _SURNAME_ALONE.fullmatch(opening))
+    ):
         return True  # "… Hyun Joo" / "Song,3 Carl Dahl": one word, then the name's marks, ends the name cut
+    if _CUT_NAME.search(text) and lost_mark(text) and _TWO_WORDS_THEN_MARK.match(opening):
+        return True  # a byline whose names carry marks: "… Takashima3 and María Dolores" / "Albaladejo Otón1,2*"
     return bool(_CUT_FIRST_NAME.search(text)) and bool(re.match(r"[A-Z]", opening))
 
 
-# the zone ending in a name's words without its marks, after the name before it: "… Yang Song,2,3 Hyun Joo"
-_CUT_NAME = re.compile(rf"{_AFTER_A_NAME}(?:[A-Z][^\W\d_]*\.?\s?){{1,3}}$")
-# a line that opens with one word and the marks (or comma) that end a name: "Song,3 Carl …", "Linden2, …"
-_SURNAME_THEN_MARK = re.compile(rf"[A-Z][^\W\d_]+(?:[-'’][A-Z][^\W\d_]+)?(?:,?[\d{MARKS}]|,\s)")
+# the zone ending in a name's words without its marks, after the name before it: "… Yang Song,2,3 Hyun Joo",
+# "… and Jung-Gu"
+_CUT_NAME = re.compile(rf"{_AFTER_A_NAME}(?:[A-Z][^\W\d_]*(?:-[^\W\d_]+)?\.?\s?){{1,3}}$")
+# a line that opens with one word and what ends a name: its marks, set close or a space apart, its letters
+# after the comma, a comma, a semicolon, "and": "Song,3 Carl …", "Linden2, …", "Singleton 3, …", "Kubicek,a,b*",
+# "Zhan; Nils …" (a name is never one word)
+_SURNAME_THEN_MARK = re.compile(rf"[A-Z][^\W\d_]+(?:[-'’][A-Z][^\W\d_]+)?(?:\s?,?[\d{MARKS}]|,[a-h]\b|[,;]\s|\s(?:and|&)\s)")
+# the byline's last name cut after its one given name, after "and": "… and Feng-Jun" / "Ye"
+_GIVEN_AFTER_AND = re.compile(r"(?:\band|&)\s+[A-Z][^\W\d_]*(?:-[^\W\d_]+)?$")
+_SURNAME_ALONE = re.compile(r"[A-Z][^\W\d_A-Z]+(?:[-'’][A-Z][^\W\d_A-Z]+)?")
+# a line that opens with two words and a name's marks, set close or a space apart: "Albaladejo Otón1,2*, …"
+_TWO_WORDS_THEN_MARK = re.compile(rf"[A-Z][^\W\d_]+(?:[-'’][A-Z][^\W\d_]+)?\s[A-Z][^\W\d_]+(?:[-'’][A-Z][^\W\d_]+)?\s?[\d{MARKS}]")
 
 
 def _boxes_beside(blocks: list[Block], title_end: int, read: set[int], stop: Block) -> str:

@@ -20,6 +20,7 @@ from itertools import pairwise
 from paperpyramid.dates import date_alone
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.author_names import (
+    DEGREE_WORD,
     MARKS,
     PARTICLES,
     capitals,
@@ -135,7 +136,8 @@ def names_over_affiliation(block: Block) -> str:
 
     def affiliation(i: int) -> bool:
         text = texts[i]
-        if i and _ACRONYM.search(text) and not mostly_names(text) and not capitals(texts[0]):
+        acronym = _ACRONYM.search(DEGREE_WORD.sub(" ", text)) and not _byline_goes_on(texts[i - 1])
+        if i and acronym and not mostly_names(text) and not capitals(texts[0]):
             return True  # an institution's acronym under a name: "Christophe Dutang" / "ENSIMAG, Grenoble INP"
         return affiliation_line(text) and not (i and group_under_marked_names(text, sizes[i], " ".join(texts[:i]), sizes[i - 1]))
 
@@ -220,13 +222,39 @@ def _names_of_lines(lines: list[Line]) -> str:
         text = _without_contact(letters_closed_up(line.text))
         ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
         opening = _NAME_BREAK.split(text)[0].split()
-        whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2
+        whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2 and not lost_mark(groups[-1][-1])
         between = whole and all(word[:1].isupper() or word in PARTICLES for word in ending + opening)
         if between or group_under_marked_names(text, line.size, groups[-1][-1], above.size):
             groups.append([text])
         else:
             groups[-1].append(text)
     return ", ".join(blk.join_lines(group) for group in groups)
+
+
+# a name's marks after it, set close, a space apart or after its comma ("Berg1,2", "Berg 1*", "Berg,1 Carl"),
+# then what joins it to the next name
+_MARKED_NAME = re.compile(rf"[^\W\d_]\.?,?\s?[\d{MARKS}][\d,{MARKS}]*(?:\s*(?:[,;·&]|\band\b)|\s+[A-Z])")
+# what ends a byline's line that goes on over the next: a comma, a semicolon, a middle dot, "and", "&", a
+# name's marks after its comma ("Anna Berg, MD,2" / "Carl Dahl, MD,1")
+_JOINER_AT_END = re.compile(rf"(?:[,;·&]|\band|[^\W\d_],\s?[\d{MARKS}][\d,{MARKS}]*)$")
+
+
+def _byline_goes_on(line: str) -> bool:
+    """Whether the byline goes on from ``line`` to the next line: it ends in what joins two names,
+    or in a name cut at its end (:func:`_lost_mark`); the next line is more names, though a
+    surname in capitals reads as an institution's acronym ("…, Hardik K. Patel2," / "MORTELLITE
+    Kelly1, …")."""
+    line = line.rstrip()
+    cut = line[-1:].isalpha() or bool(re.search(r"\b[A-Z]\.$", line))  # a given name or an initial: "Margaret K."
+    return bool(_JOINER_AT_END.search(line)) or (cut and lost_mark(line))
+
+
+def lost_mark(line: str) -> bool:
+    """Whether ``line``, a byline's line that ends in a name without marks, sets marks after the
+    names before it: the last name goes on over the line's end, its marks after its next word
+    ("… Hiroshi Takashima3 and María Dolores" / "Albaladejo Otón1,2*"); a line of names
+    without marks breaks between whole names."""
+    return bool(_MARKED_NAME.search(line))
 
 
 # an e-mail address in brackets after a name: "Anna Berg (aberg@example.org)", "Anna Berg <aberg@example.org>"

@@ -108,7 +108,7 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
         # over it, the journal's section head in display type ("Graphics Applications"), a title's words never
         return list(range(opening[0], opening[0] + opening[1]))
     if best is None:
-        return []
+        return _newsletter_masthead(blocks, body_size)
     by_weight = blocks[best].size < body_size + 1  # found by its bold type, which then ends it too
     members = [best]
     while members[0] > 0 and _line_over_title(blocks[members[0] - 1], blocks[members[0]]):
@@ -325,6 +325,23 @@ def _masthead(blocks: list[Block], index: int) -> bool:
         for other in blocks[max(index - 3, 0) : index + 4]
         if other is not block
     )
+
+
+# the headings a newsletter's first page may set in display type beside its masthead
+_ISSUE_HEADINGS = {"contents", "table of contents", "in this issue"}
+
+
+def _newsletter_masthead(blocks: list[Block], body_size: float) -> list[int]:
+    """The masthead as the title of a newsletter's issue, where the first page prints no other
+    title ("LaTeX News" over "Issue 35, June 2022", its contents under it): the one block of the
+    page in display type, save a contents' heading, with an issue's line under it (:func:`_masthead`).
+    A journal's masthead over an article's title is passed over as ever."""
+    display = [
+        index
+        for index, block in enumerate(blocks)
+        if block.page == 1 and block.size > body_size + 2 and block.text.strip().lower() not in _ISSUE_HEADINGS
+    ]
+    return display if len(display) == 1 and _masthead(blocks, display[0]) else []
 
 
 def _issue_line(block: Block) -> bool:

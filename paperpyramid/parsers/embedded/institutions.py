@@ -14,7 +14,9 @@ import re
 AFFILIATION = re.compile(
     r"\b(universit|institut|departament|department|dept\b|school|college|laborator(?:y|ies|io|ium|ie|i\b)|hospital|centre|center|faculty"
     r"|division|academy|corporation|clinic|ministry|groupe?s?\b"
-    r"|ltd\b|pvt\b|inc\b|gmbh\b|llc\b|r&d\b|company|foundation|industrial area|road\b|street\b|avenue\b)",
+    r"|ltd\b|pvt\b|inc\b|gmbh\b|llc\b|r&d\b|company|foundation|industrial area|road\b|street\b|avenue\b"
+    # a German company's legal form closing its name ("Epigenomics AG", "Bayer AG, Leverkusen"), never initials ("AG Smith")
+    r"|(?-i:AG|KGaA)(?=\s*(?:[,;)]|$)))",
     re.I,
 )
 

@@ -97,8 +97,9 @@ def date_line(text: str) -> bool:
 
 # a journal's name: capitalised words, small words between them, abbreviations with full stops
 # (a brand may start in lower case: eLife, iScience, mBio)
-# (a section after an em dash: "COMMUNICATIONS IN STATISTICS—THEORY AND METHODS")
-_NAME = r"(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'´&.—-]*(?:\s+(?:[A-Z][\w’'´&.—-]*|of|and|in|for|the|on|&))*?"
+# (a section after an em dash: "COMMUNICATIONS IN STATISTICS—THEORY AND METHODS"; the small words of German,
+# French and Spanish names: "Zeitschrift für Naturforschung", "Revista de Saúde Pública", "Archives des Maladies du Coeur")
+_NAME = r"(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'´&.—-]*(?:\s+(?:[A-Z][\w’'´&.—-]*|of|and|in|for|the|on|&|für|zur|und|de|des|du|la))*?"
 _J = rf"(?P<journal>{_NAME})"
 # the start of a line, or after the authors a head prints first: "Smith et al. Journal …",
 # Elsevier's "O. Sanni, A.P.I. Popoola / Data in Brief 22 (2019) 451–457"
@@ -191,6 +192,11 @@ _FIRST_PAGE_LINES = [
     # Systems.": the meeting's ordinal is part of its name)
     re.compile(rf"^To appear in:?\s*(?:the\s+)?(?P<journal>(?:\d{{1,3}}(?:st|nd|rd|th)\s+)?{_NAME})\.?$"),
     re.compile(rf"^(?=[^©]*\b{_JOURNAL_WORDS}\b){_J}\s+(?:©|\(c\)|Copyright\b(?:\s*©)?)\s*(?:The\s+Authors?(?:\(s\))?\s+)?{YEAR}\b"),
+    # a publisher's copyright line under the name names the journal's publisher, a journal's word or none: "Brain" /
+    # "© The Author(s) 2019. Published by Oxford University Press …", "© 2016 The Authors. Published by Elsevier B.V."
+    re.compile(
+        rf"^{_J}\s+(?:©|\(c\))\s*(?:(?:The\s+Authors?(?:\(s\))?\s+)?{YEAR}|(?:19|20)\d\d\s+The\s+Authors?(?:\(s\))?)\.?\s+Published\s+by\b"
+    ),
     re.compile(
         r"^(?:In\s+)?(?P<journal>Proceedings\s+of\s+[^,]{5,300}?)(?:,\s*Volume\b[^,]*)?[,.]?\s+(?:pages|pp\.)\s*\d+\s*[–-]\s*\d+(?P<tail>.{0,80})"
     ),
@@ -274,10 +280,13 @@ CUE = re.compile(
 )
 # after a quoted title too: "… Leroux Models.” Journal of …", "… Title," Journal of …"
 _START = r"(?:^|(?<=[.:?!]\s)|(?<=[.?!,][”’'\"]\s))"
+# a boxed citation's journal, its series or subtitle after a colon among it ("Journal of the Royal Statistical
+# Society: Series B 2003, 65:7", "Nanomedicine: Nanotechnology, Biology and Medicine 2016;12:34")
+_JS = rf"(?P<journal>{_NAME}(?::\s+{_NAME})?)"
 _CITED = [
-    re.compile(rf"{_START}{_J}\.?\s+{YEAR}\s*[;,]\s*\d+"),  # Vancouver, ACS, MDPI: "BMJ Open 2018;8:e012345"
-    re.compile(rf"{_START}{_J},?\s+\d+,\s*\d+\s*\({YEAR}\)"),  # Nature, BMC: "BMC Bioinformatics 21, 112 (2020)"
-    re.compile(rf"{_START}{_J},?\s+\({YEAR}\)\s*\d+"),  # Springer: "Climatic Change (2019) 155:301"
+    re.compile(rf"{_START}{_JS}\.?\s+{YEAR}\s*[;,]\s*\d+"),  # Vancouver, ACS, MDPI: "BMJ Open 2018;8:e012345"
+    re.compile(rf"{_START}{_JS},?\s+\d+,\s*\d+\s*\({YEAR}\)"),  # Nature, BMC: "BMC Bioinformatics 21, 112 (2020)"
+    re.compile(rf"{_START}{_JS},?\s+\({YEAR}\)\s*\d+"),  # Springer: "Climatic Change (2019) 155:301"
     re.compile(rf"{_START}{_J}\s*\(\s*Volume\b(?P<tail>[^)]{{0,60}})"),  # IEEE Xplore: "… Imaging ( Volume: 39, Issue: 5, May 2020)"
     # "Journal, vol. 117, …, 2020"; bepress: "Journal of …: Vol. 5 : Iss. 2"
     re.compile(rf"{_START}{_J}[,:]\s+(?i:vol)(?:\.|ume)?\s*\d+(?P<tail>.{{0,60}})"),
@@ -288,7 +297,7 @@ _CITED = [
     # Elsevier's accepted manuscript, before its volume: "Please cite this article as: A. Berg, C. Dahl, An invented
     # title, Journal of Hydrology (2018), doi: https://doi.org/…"
     re.compile(rf"(?<=,\s){_J}\s+\({YEAR}\),?\s+(?:doi|DOI|https?://)"),
-    re.compile(rf"{_START}{_J}{_BIB}"),  # APA: "Geophysical Research Letters, 46, 1234–1245."
+    re.compile(rf"{_START}{_JS}{_BIB}"),  # APA: "Geophysical Research Letters, 46, 1234–1245."; PLOS: "PLoS ONE 11(3): e0151234"
     # a meeting cited with its place and month, its ordinal part of its name: "4th Cybercrime and Trustworthy Computing
     # Workshop, Sydney, November 2013"
     re.compile(
@@ -321,7 +330,7 @@ _NOT_JOURNALS = {
     "short communication",
 }
 _NOT_FIRST = re.compile(
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch|(?!\.?\s+(?-i:[A-Z][a-z])))|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
     r"|fig(?:ure)?|table|page|vol(?:ume)?|issue|received|accepted|published|revised|submitted|available|copyright|doi"
     r"|version|draft|preprint|typeset)\b",
     re.I,
@@ -488,9 +497,17 @@ def _after_title(boxed: str, pages: dict[str, set[int]]) -> str:
     """The boxed citation's journal without the end of a title in capitalised words that ran
     into it (MDPI: "Citation: Berg, A.; Dahl, C. Invented Title in Capitals. Nutrients 2021, 13,
     1234." reads "Invented Title in Capitals. Nutrients"): the longest name read elsewhere (the
-    running foot's "Nutrients 2021, 13, 1234") that ends the boxed one after a full stop."""
-    shorter = [name for name in pages if boxed.endswith(f". {name}")]
+    running foot's "Nutrients 2021, 13, 1234") that ends the boxed one after a full stop, where what
+    it leaves reads as a title, three words or more, the last a whole word: an abbreviated name's
+    first words are none ("Int. J. Phytopharm", its box wrapped after "Int.", the next line's
+    "J. Phytopharm 2011, 302:1" read alone)."""
+    shorter = [name for name in pages if boxed.endswith(f". {name}") and _title_before(boxed[: -len(name) - 2])]
     return max(shorter, key=len) if shorter else boxed
+
+
+def _title_before(text: str) -> bool:
+    words = text.split()
+    return len(words) >= 3 and len(words[-1].strip(".,:")) >= 5
 
 
 # a template's masthead prints placeholders for the numbers a paper gets when published ("Condensed Matter
@@ -517,41 +534,65 @@ def _journal_line(text: str, *, first_page: bool = True, metadata: bool = False)
 
 
 def _citation_line(text: str, *, first_page: bool, metadata: bool) -> tuple[str, int | None, str | None, bool] | None:
-    """:func:`_journal_line` on the line as printed."""
+    """:func:`_journal_line` on the line as printed (an ISSN before a masthead's name set aside:
+    "ISSN: 0975-1491 Int J Pharm Pharm Sci, Vol 6, Issue 2, 2014"). A citation box is read on past
+    a first match that is none (the authors and their year: "Berg A, Dahl C (2016) Title. Journal
+    11(3): e0151234"), where no shape matches otherwise."""
+    text = _LEADING_ISSN.sub("", text) if not metadata else text
     cue = CUE.search(text) if first_page else None
     candidates = [(pattern, cue.group("rest"), True) for pattern in _CITED] if cue else []
     candidates += [(_EDITED, text, True)] if first_page and not metadata else []
     candidates += [(pattern, text, True) for pattern in _NOTES] if first_page and not metadata else []
     candidates += [(pattern, text, False) for pattern in _FIRST_PAGE_LINES] if first_page else []
     shapes = _JOURNAL_LINES + _METADATA_LINES if metadata else _JOURNAL_LINES
-    for pattern, where, cued in candidates + [(pattern, text, False) for pattern in shapes]:
+    candidates += [(pattern, text, False) for pattern in shapes]
+    for pattern, where, cued in candidates:
         match = pattern.search(where)
-        if match is None:
-            continue
-        journal = _VOLUME_WORD.sub("", _clean(_VOLUME_PART.sub("", match.group("journal"))))
-        words = 30 if _LONG_NAME.match(journal) else 16
-        if journal.lower() in _NOT_JOURNALS or _NOT_FIRST.match(journal) or len(journal) < 3 or len(journal.split()) > words:
-            continue
-        if _VERSIONED.search(journal):
-            continue  # a manual's version line: "TREE-PUZZLE Manual Version 5.2 (July 2004)"
-        groups = match.groupdict()
-        if groups.get("end") == "" and not match.group("journal").endswith(".") and not _JOURNAL_WORD.search(journal):
-            continue  # a footnote's name at the line's end, perhaps wrapped: "… in Computational Statistics and Data"
-        if groups.get("bib") is not None:
-            numbers = re.findall(r"\d+", groups["bib"])
-            alone = _YEAR_ALONE.search(groups["bib"])
-            if len(numbers) < 2 or not (alone or cued) or all(_ANY_YEAR.fullmatch(number) for number in numbers):
-                continue  # years alone are an author-year citation: "Cameron and Trivedi (1998, 2005)"
-            if _DATE_ALONE.fullmatch(groups["bib"]):
-                continue
-            groups["year"] = (alone.group(1) or alone.group(2)) if alone else None
-        date = groups.get("date")
-        year = groups.get("year") or (date or "")[-4:]
-        if not year.isdigit():
-            found = _ANY_YEAR.search(groups.get("tail") or "") or (_ANY_YEAR.search(where) if cued else None)
-            year = found.group(1) if found else ""
-        return journal, int(year) if year.isdigit() else None, date, cued
+        found = _matched_citation(match, where, cued) if match else None
+        if found is not None:
+            return found
+    for pattern, where, cued in candidates if cue else []:
+        for match in list(pattern.finditer(where))[1:] if cued else []:
+            if (found := _matched_citation(match, where, cued)) is not None:
+                return found
     return None
+
+
+# an ISSN before a masthead's abbreviated name and its volume (Indian pharmacy journals' heads)
+_LEADING_ISSN = re.compile(r"^(?:[ep]-?)?ISSN\s*[:-]?\s*\d{4}-?\d{3}[\dXx]\s+(?=[A-Z])")
+# the end of a title in capitalised words that ran into a boxed citation's journal ("… Synthesis of Metallic
+# Nanoparticles. Archives of Physical Medicine …"): a full stop after a whole word, never an abbreviation's
+# ("Spectrochim. Acta", "Philos. Trans. R. Soc.")
+_TITLE_END = re.compile(r"^.*\b[A-Za-z]{5,}(?:s|y|e|ing|ed|ion)\.\s+(?=[A-Z])")
+
+
+def _matched_citation(match: re.Match[str], where: str, cued: bool) -> tuple[str, int | None, str | None, bool] | None:
+    """(journal, year, date, cued) of one match of a citation's shape, or None where the name or
+    its numbers tell it is none (:func:`_citation_line`)."""
+    journal = _VOLUME_WORD.sub("", _clean(_VOLUME_PART.sub("", match.group("journal"))))
+    journal = (_TITLE_END.sub("", journal) or journal) if cued else journal
+    words = 30 if _LONG_NAME.match(journal) else 16
+    if journal.lower() in _NOT_JOURNALS or _NOT_FIRST.match(journal) or len(journal) < 3 or len(journal.split()) > words:
+        return None
+    if _VERSIONED.search(journal):
+        return None  # a manual's version line: "TREE-PUZZLE Manual Version 5.2 (July 2004)"
+    groups = match.groupdict()
+    if groups.get("end") == "" and not match.group("journal").endswith(".") and not _JOURNAL_WORD.search(journal):
+        return None  # a footnote's name at the line's end, perhaps wrapped: "… in Computational Statistics and Data"
+    if groups.get("bib") is not None:
+        numbers = re.findall(r"\d+", groups["bib"])
+        alone = _YEAR_ALONE.search(groups["bib"])
+        if len(numbers) < 2 or not (alone or cued) or all(_ANY_YEAR.fullmatch(number) for number in numbers):
+            return None  # years alone are an author-year citation: "Cameron and Trivedi (1998, 2005)"
+        if _DATE_ALONE.fullmatch(groups["bib"]):
+            return None
+        groups["year"] = (alone.group(1) or alone.group(2)) if alone else None
+    date = groups.get("date")
+    year = groups.get("year") or (date or "")[-4:]
+    if not year.isdigit():
+        found = _ANY_YEAR.search(groups.get("tail") or "") or (_ANY_YEAR.search(where) if cued else None)
+        year = found.group(1) if found else ""
+    return journal, int(year) if year.isdigit() else None, date, cued
 
 
 def _without_authors(journal: str, surnames: frozenset[str]) -> str:
