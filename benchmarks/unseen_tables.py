@@ -103,6 +103,8 @@ _WITH_PARAMETERS = re.compile(
 _SEXPR = re.compile(r"\\Sexpr\s*\{[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*\}")
 # a dingbat (pifont's check mark, \ding{51}): no letter or digit of a loose cell
 _DINGBAT = re.compile(r"\\ding\s*\{\d+\}")
+# TeX's own row end, which some writers of tables use for LaTeX's "\\" (psych's fa2latex)
+_ROW_END = re.compile(r"(?<!\\)\\cr(?![A-Za-z@])")
 
 
 def _number(label: str | None) -> str | None:
@@ -175,7 +177,8 @@ def latex_floats(tex: Path) -> list[LatexTable]:
     (comments out, verbatim out): the LaTeX parser's walk loses some classes' bodies (REVTeX's),
     and the tables with them. A float whose body is code's output (a ``verbatim`` chunk Sweave
     runs) counts for the numbering only, and a cell with Sweave's inline ``\\Sexpr`` is not
-    counted (:func:`_printed_otherwise`). The author's macros are expanded first (:func:`_expanded`).
+    counted (:func:`_printed_otherwise`). The author's macros are expanded first (:func:`_expanded`),
+    and TeX's ``\\cr`` ends a row as ``\\\\`` does.
     A source's ``\\input`` files are not read: the unseen sets hold one file per paper."""
     text = _VERBATIM.sub(lambda _: _GENERATED, strip_comments(read_tex(tex)))
     text = verbatim_as_text(_printed_otherwise(_expanded(text)))
@@ -192,6 +195,7 @@ def latex_floats(tex: Path) -> list[LatexTable]:
             )  # a body written by code run with the source (Sweave): numbered, not scored
             continue
         title, _ = read_group(body, skip_space(body, read_optional(body, caption.end())[1]))
+        body = _ROW_END.sub(lambda _: "\\\\", body)  # TeX's row end, read as LaTeX's
         cells = [row for tabular in find_tabulars(body) for row in tabular_cells(tabular)]
         read = [[_gold_cell(cell) for cell in row] for row in cells if any(_STRUT.sub("", cell).strip() for cell in row)]
         uncounted = frozenset((r, c) for r, row in enumerate(read) for c, cell in enumerate(row) if cell is None)

@@ -36,6 +36,8 @@ _CELL_ROWS = 3
 # stopping and the next starting within this of each other
 _SEGMENT = 6.0
 _BREAK = 1.5
+# a header row over the first rule across a grid is at most this tall (one line, a column rule's piece)
+_HEADER_ROW = 20.0
 # pieces of a rule this close are one rule (the lattice's snapping)
 _SNAP = 3.0
 # pieces of a line in one ruled box this share of its type apart are cells (a column's gap, 1.2 em in LaTeX)
@@ -170,13 +172,25 @@ def _open_sides(rules: Sequence[Rule]) -> list[Rule]:
     ]
     if len(boxed) < 3:
         return []
-    sides: list[Rule] = []
     left, right = min(rule.x0 for rule in horizontal), max(rule.x1 for rule in horizontal)
+    sides = _header_top(rules, across[0], left, right)
+    top = sides[0].y if sides else None
     ending = [rule for rule in horizontal if rule.x0 - left <= 3]
-    sides += [Rule(left, ending[0].y, left, ending[-1].y)] if len(ending) >= 3 else []
+    sides += [Rule(left, min(ending[0].y, top or ending[0].y), left, ending[-1].y)] if len(ending) >= 3 else []
     ending = [rule for rule in horizontal if right - rule.x1 <= 3]
-    sides += [Rule(right, ending[0].y, right, ending[-1].y)] if len(ending) >= 3 else []
+    sides += [Rule(right, min(ending[0].y, top or ending[0].y), right, ending[-1].y)] if len(ending) >= 3 else []
     return sides
+
+
+def _header_top(rules: Sequence[Rule], first: float, left: float, right: float) -> list[Rule]:
+    """The top of a header row ruled under but not over (``{l|l}`` with an ``\\hline`` under the
+    header alone): where every upright rule that reaches over the first rule across the table
+    starts at one height, a row's height or less over it (LaTeX draws a ``|`` of each row apart),
+    a rule across there, so that the header's cells are read too; none where no upright does."""
+    over = [rule.top for rule in rules if not rule.horizontal and rule.top < first - _SNAP and rule.bottom >= first - _SNAP]
+    if not over or max(over) - min(over) > _BREAK or first - min(over) > _HEADER_ROW:
+        return []
+    return [Rule(left, min(over), right, min(over))]
 
 
 def _rows_unruled(pieces: Sequence[Line], cells: Sequence[BBox | None]) -> bool:

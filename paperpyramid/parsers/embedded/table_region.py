@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from paperpyramid.parsers.embedded.layout import Line
 from paperpyramid.parsers.embedded.table_ends import before_wide_gap, running_head
+from paperpyramid.parsers.embedded.table_frames import box_bottom
 from paperpyramid.parsers.embedded.table_printed_rows import printed_rows
 from paperpyramid.parsers.embedded.table_rules import BBox, Rule, horizontal_rules, on_page
 from paperpyramid.parsers.embedded.table_stacks import subcaption_over
@@ -42,6 +43,10 @@ _HEADER_RULES = 60.0
 _TEXT_COLUMN = 0.45
 # a caption this close under a rule closes a table printed above it (ACL: 12-15 pt)
 _ABOVE_GAP = 18.0
+# ... and this many of its line heights under it, where no rule sits as close under the caption
+# (LaTeX's \abovecaptionskip sets a caption 21-23 pt under its table; a caption over its own
+# table has that table's top rule close under it)
+_ABOVE_LINES = 2.6
 # rules further apart than this are one table's only with no running text between them, lines
 # across this share of the rule
 _RULE_REACH = 300.0
@@ -67,6 +72,10 @@ _NOTE_SIZE = 0.9
 _NOTE_GAP = 1.5
 _NOTE_EDGE = 1.5
 _NOTE_MARK = re.compile(r"^\s*(?:\d{1,2}[.)]|\(?[a-z]\)|[*†‡§¶])\s")
+# a line starting this far over a table's bottom rule is a row's, however far its box reaches under it
+_OVER_RULE = 1.5
+# a sentence introducing a table holds this many words at least
+_SENTENCE_WORDS = 7
 # a rule that closes a table is at least this share of its top rule's width
 _AS_WIDE = 0.8
 # rules in the page's bottom tenth rule off its footer, not a table under a caption (unless they
@@ -98,7 +107,8 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     if span != (px0, px1) and _one_column(lines, middle):
         span = (px0, px1)  # a caption in one half (its label alone, "Table 1:") on a page of one column
     # a table printed above its caption: the caption's half, or the page where its rules cross
-    above = _region_above(_column(lines, span), _crossing(rules, span), ctop)
+    upright = [rule for rule in rules if not rule.horizontal]
+    above = _region_above(_column(lines, span), _crossing(rules, span), caption_bbox, upright)
     if above is not None:
         wide = [rule.y for rule in horizontal_rules(rules) if rule.x1 - rule.x0 >= 0.6 * (px1 - px0) and rule.x0 < middle < rule.x1]
         if all(any(abs(y - edge) < 1.5 for y in wide) for edge in (above[0] + 0.5, above[1] - 0.5)):  # top and bottom rules span the page
@@ -121,7 +131,7 @@ def find_region(lines: Sequence[Line], rules: Sequence[Rule], page_bbox: BBox, c
     foot = [rule for rule in ruled if rule.y > footer]
     if kept and foot and _closes_last_rows(inside, kept[-1].y, foot[0].y):
         kept.append(foot[0])  # the table's bottom rule, set low on the page under its last rows
-    below = _closing_rules(_as_wide(kept), column, span)
+    below = _closing_rules(_as_wide(kept, upright), column, span)
     bottom = before_wide_gap(inside) + 0.5
     if len(below) >= 3 or (len(below) == 2 and below[-1].y - below[0].y > _HEADER_RULES):
         bottom = _unclosed_last_row(inside, below, below[-1].y + 0.5)
@@ -267,7 +277,8 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     of a formula taken so far: it outgrows the caption's type too) or a wide gap; ``None`` where
     fewer than two rows are there. A line in a larger type beside a cell in the table's is a cell
     of the table (metric symbols set in a larger font beside their commands, Teubner's), no
-    heading; a row all in a larger type over notes in a smaller one is the table over them."""
+    heading; a row all in a larger type over notes in a smaller one is the table over them. A
+    sentence set left of every line taken is running text (:func:`_sentence_left_of`)."""
     px0, ptop, px1, pbottom = page_bbox
     cx0, ctop, cx1, cbottom = caption_bbox
     middle = (px0 + px1) / 2
@@ -316,6 +327,7 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
             (prose_line(line, margins) and (not taken or line.x0 <= min(line.x0 for line in taken) + 2))
             or _paragraph_end(line, margins, taken)
             or _last_line_under_prose(line, column, margins)
+            or _sentence_left_of(line, taken)
         )
         # a cell in a larger type beside one in the table's (metric symbols beside their commands) is no heading
         heading = _outgrows(line, size) and not any(_beside(line, [other]) and not _outgrows(other, size) for other in column)
@@ -331,6 +343,18 @@ def region_over_caption(lines: Sequence[Line], page_bbox: BBox, caption_bbox: BB
     if len(rows) < 2:
         return None
     return (span[0], min(line.top for line in taken) - 0.5, span[1], max(line.bottom for line in [*taken, *held]) + 0.5)
+
+
+def _sentence_left_of(line: Line, taken: Sequence[Line]) -> bool:
+    """A sentence that starts left of every line of the table under it (a paragraph of one line
+    introducing a table set in from the margin by its column padding): running text, no row."""
+    words = line.text.split()
+    return (
+        bool(taken)
+        and line.x0 < min(other.x0 for other in taken) - 2.0
+        and len(words) >= _SENTENCE_WORDS
+        and line.text.rstrip().endswith((".", ":"))
+    )
 
 
 def _notes_over(column: Sequence[Line], ctop: float, caption_size: float) -> list[Line]:
@@ -452,7 +476,7 @@ def _running_text(column: Sequence[Line], top: float, limit: float) -> float:
     return limit
 
 
-def _as_wide(rules: list[Rule]) -> list[Rule]:
+def _as_wide(rules: list[Rule], upright: Sequence[Rule] = ()) -> list[Rule]:
     """The rules as wide as the first (the table's top rule) or nearly: a rule over some of the
     columns (under a label that spans them) closes nothing, nor does one of a figure or an
     algorithm set in one column of the page under a table across both (its notes between). A
@@ -460,7 +484,9 @@ def _as_wide(rules: list[Rule]) -> list[Rule]:
     caption, is none of the table's (every rule of a table lies within its top rule's width):
     they are the top and bottom sides of a shaded box under it (a code listing's). Rules across
     the page between the parts of a table split under one caption (AASTeX's) are three or more
-    with its bottom rule, and stay."""
+    with its bottom rule, and stay. Nor is a rule reaching past it that closes a frame over it
+    (:func:`~.table_frames.box_bottom`, of the page's ``upright`` rules: a code listing framed at its sides and
+    foot alone), nor any rule under that one."""
     if not rules:
         return rules
     width = rules[0].x1 - rules[0].x0
@@ -475,6 +501,7 @@ def _as_wide(rules: list[Rule]) -> list[Rule]:
         and abs(rules[-2].x1 - rules[-1].x1) <= 2
     )
     end = len(rules) - 2 if box else len(rules)
+    end = min([end, *(index for index in range(1, len(rules)) if past[index] and box_bottom(rules[index], upright))])
     return [rule for rule in rules[:end] if rule.x1 - rule.x0 >= _AS_WIDE * width]
 
 
@@ -503,19 +530,26 @@ def _crossing(rules: Sequence[Rule], span: tuple[float, float]) -> list[Rule]:
     return [rule for rule in horizontal_rules(rules) if rule.x1 - rule.x0 >= 0.3 * width and rule.x0 < span[1] and rule.x1 > span[0]]
 
 
-def _region_above(column: Sequence[Line], rules: Sequence[Rule], caption_top: float) -> tuple[float, float] | None:
+def _region_above(
+    column: Sequence[Line], rules: Sequence[Rule], caption_bbox: BBox, upright: Sequence[Rule] = ()
+) -> tuple[float, float] | None:
     """(top, bottom) of a table printed above its caption (ACL, arXiv styles): its bottom rule
-    sits just over the caption, and rules up from there, with no caption between, close it."""
+    sits just over the caption, and rules up from there, with no caption between, close it
+    (no box closed over it either: ``upright``, the page's upright rules, :func:`_rule_chain`)."""
+    caption_top = caption_bbox[1]
     over = [rule for rule in rules if rule.y < caption_top]
-    if not over or caption_top - over[-1].y > _ABOVE_GAP:
+    heights = [line.height for line in column if abs(line.top - caption_top) < 1.0]
+    if not over or not heights or not _closes_over(over[-1], caption_bbox, min(heights), column, rules):
         return None
-    chain = _rule_chain(column, over)
+    chain = _rule_chain(column, over, upright)
     if len(chain) < 2 or _captioned_above(column, chain[-1].y, over):
         return None
     held = sum(1 for line in column if chain[-1].y < line.top and line.bottom < chain[0].y)
     if held < 2:
         return None  # rules with no rows between them: a running head's double rule, not a table
-    return _header_over(column, chain[-1]), chain[0].y + 0.5
+    # a last row's line whose box reaches past the bottom rule (a formula's tall brackets) is the table's
+    straddling = [line.bottom for line in column if chain[-1].y < line.top < chain[0].y - _OVER_RULE]
+    return _header_over(column, chain[-1]), max([chain[0].y, *straddling]) + 0.5
 
 
 def _header_over(column: Sequence[Line], top_rule: Rule) -> float:
@@ -536,13 +570,14 @@ def _header_over(column: Sequence[Line], top_rule: Rule) -> float:
     return min(line.top for line in over) - 0.5
 
 
-def _rule_chain(column: Sequence[Line], over: Sequence[Rule]) -> list[Rule]:
+def _rule_chain(column: Sequence[Line], over: Sequence[Rule], upright: Sequence[Rule] = ()) -> list[Rule]:
     """The rules of the table whose bottom rule is the last of ``over`` (top to bottom), bottom
     first: up from it while no caption stands between two of them, nor, where two are far
     apart, running text (lines across most of the rule: a long table's rows between its header
     rule and a rule over its last group are cells, cut at their gaps). A rule reaching past
     either end of the bottom rule is no rule of its table (every rule of a table lies within its
-    bottom rule's width): it is the side of a shaded box over it (a code listing's)."""
+    bottom rule's width): it is the side of a shaded box over it (a code listing's), and so is
+    the bottom of a box closed over the table (:func:`~.table_frames.box_bottom`, of the ``upright`` rules)."""
     chain = [over[-1]]
     bottom = over[-1]
     reach = _PAST_BOTTOM * (bottom.x1 - bottom.x0) + 2.0
@@ -550,7 +585,7 @@ def _rule_chain(column: Sequence[Line], over: Sequence[Rule]) -> list[Rule]:
         between = [line for line in column if rule.y < line.top and line.bottom < chain[-1].y]
         if any(_CAPTION_START.match(line.text) for line in between):
             break
-        if rule.x0 < bottom.x0 - reach or rule.x1 > bottom.x1 + reach:
+        if rule.x0 < bottom.x0 - reach or rule.x1 > bottom.x1 + reach or box_bottom(rule, upright):
             break
         wide = _TEXT_ACROSS * (rule.x1 - rule.x0)
         if chain[-1].y - rule.y > _RULE_REACH and sum(1 for line in between if line.x1 - line.x0 >= wide) >= 2:
@@ -559,11 +594,23 @@ def _rule_chain(column: Sequence[Line], over: Sequence[Rule]) -> list[Rule]:
     return chain
 
 
+def _closes_over(rule: Rule, caption_bbox: BBox, height: float, column: Sequence[Line], rules: Sequence[Rule]) -> bool:
+    """Whether ``rule``, the lowest over a caption (its first line ``height`` tall), is the bottom
+    rule of the table the caption closes: within :data:`_ABOVE_GAP` over it, or within
+    :data:`_ABOVE_LINES` of its line heights where no rule sits as close under the caption's
+    last line (:func:`_after_caption`: a caption over its own table has its top rule there)."""
+    gap = caption_bbox[1] - rule.y
+    if gap <= _ABOVE_GAP:
+        return True
+    under = _after_caption(column, caption_bbox)
+    return gap <= _ABOVE_LINES * height and not any(under - 1.0 < other.y < under + gap for other in rules)
+
+
 def _closes_table_above(column: Sequence[Line], caption: Line, rules: Sequence[Rule]) -> bool:
     """Whether a caption sits just under a table's bottom rule, and that table has no caption
     over it: the caption is that table's, printed under it."""
     over = [rule for rule in rules if rule.y <= caption.top]
-    if not over or caption.top - over[-1].y > _ABOVE_GAP:
+    if not over or not _closes_over(over[-1], (caption.x0, caption.top, caption.x1, caption.bottom), caption.height, column, rules):
         return False
     chain = _rule_chain(column, over)
     return len(chain) >= 2 and not _captioned_above(column, chain[-1].y)

@@ -24,6 +24,8 @@ __all__ = ["join_ruled_bands"]
 _LISTED = 3
 # bands under the header, each opening with one first cell, that tell a table ruled under every row
 _EACH_RULED = 3
+# a rule between rows runs this far past a column's edge at least
+_PAST_EDGE = 2.0
 
 
 def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Sequence[float]) -> list[PrintedRow]:
@@ -41,17 +43,20 @@ def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Seque
     apart (three bands or more under the header, each opening with one first cell) makes each
     band one row however few its lines, and however they open ("4 and Euler as special cases)"
     under "using Runge-Kutta methods; includes Runge-Kutta", deSolve's solvers): a line of values
-    there is no row of a group, whose rows such a table would rule apart too."""
+    there is no row of a group, whose rows such a table would rule apart too. A rule parts rows
+    where it runs across a column's edge: a fraction's bar in a cell (:func:`_across_columns`) does not."""
+
+    across = [rule for rule in rules if _across_columns(rule, edges)]
 
     def ruled(above: PrintedRow, row: PrintedRow) -> bool:
-        return any(above.bottom - 1 <= rule.y <= row.top + 1 for rule in rules)
+        return any(above.bottom - 1 <= rule.y <= row.top + 1 for rule in across)
 
     breaks = [index for index in range(1, len(rows)) if ruled(rows[index - 1], rows[index])]
     if not breaks:
         return rows
     first = min(column for row in rows for column in row_columns(row, edges))
-    over = any(rule.y <= rows[0].top + 1 for rule in rules)
-    under = any(rule.y >= rows[-1].bottom - 1 for rule in rules)
+    over = any(rule.y <= rows[0].top + 1 for rule in across)
+    under = any(rule.y >= rows[-1].bottom - 1 for rule in across)
     bands = list(zip([0, *breaks], [*breaks, len(rows)], strict=True))
     # every body row ruled apart: each band under the header opens with one first cell
     leading = [sum(1 for row in rows[start:end] if first in row_columns(row, edges)) for start, end in bands[1:]]
@@ -74,6 +79,12 @@ def join_ruled_bands(rows: list[PrintedRow], rules: Sequence[Rule], edges: Seque
         else:
             joined += band
     return joined
+
+
+def _across_columns(rule: Rule, edges: Sequence[float]) -> bool:
+    """Whether a rule runs across a column's edge: a rule between rows does, a fraction's bar in a
+    cell (a formula set in a cell of descriptions) does not."""
+    return any(rule.x0 < edge - _PAST_EDGE and rule.x1 > edge + _PAST_EDGE for edge in edges[1:-1])
 
 
 def _names_column(band: Sequence[PrintedRow], edges: Sequence[float], first: int) -> int | None:
