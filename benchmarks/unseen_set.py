@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build an unseen set of real typeset PDFs from Debian packages: publishers' journal classes and R papers.
 
-    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs] [--batch 1|2|...|15]
+    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs] [--batch 1|2|...|16]
 
 Nobody tuned the parser on these layouts. Each PDF comes from a Debian package (fetched with
 ``apt-get download`` and unpacked with ``dpkg-deb -x``, never installed):
@@ -117,6 +117,17 @@ empty cells, wrapped paragraph cells in ``p{}`` and ``tabularx`` columns, formul
 psychotools' simulation, actuar's distributions, a GLPK note on integer programming). It was built and its tables
 measured with a frozen copy of the code before anyone changed the table reader for it. Its title-page truth was not
 read: the batch measures tables, not metadata.
+Batch 16 (notes starting "batch 16") is 16 more real papers whose PDFs no earlier batch used, drawn for sections, reference
+lists and in-text citations: eight whose source types its reference list (``thebibliography``, so the gold has entries and
+citations) in varied conventions: numbered in brackets (ConsensusClusterPlus, cited in groups; LaTeX News 35 in two columns;
+the EuroTeX 2001 DCpic paper under small-caps headings with no numbers, its list before an appendix), alpha labels (a guide
+to LaTeX tools for web publishing), author-year (psychTools' omega guide, 20 entries after 34 pages; RUnit; tinytest) and
+numbered with notes in the brackets (l2tabu's guide to LaTeX usage, its names in small capitals); and eight Sweave papers
+whose headings are the gold (glmmTMB, gsl and Brobdingnag in jss.cls, SparseM, Iso's algorithm note, doRNG's two-column
+table of contents, SQUAREM, SuSiE trend filtering), their reference lists built by BibTeX from a ``.bib`` the package does
+not compile, so they give no citation gold. The r-cran-* and r-bioc-* packages are new to the set; the TeX Live papers come
+from ``texlive-latex-base-doc``, ``-pictures-doc`` and ``-lang-english``, whose other PDFs earlier
+batches drew on. Its title-page truth was read before anyone parsed it.
 
 The set's folder gets each PDF, its LaTeX source beside it as a ``gold-latex`` row where the
 package ships it (a ``.tex``/``.ltx``, gunzipped, or a Sweave ``.Rnw`` whose code chunks are kept
@@ -1963,6 +1974,130 @@ PAPERS: tuple[Paper, ...] = (
         "batch 15: a note on solving paint-by-numbers puzzles with GLPK (LaTeX article, draft), one ruled captioned table with a \\multicolumn header (integer programming); real",
         15,
         licence="GPL-3+ (Debian glpk-utils)",
+    ),
+    _r(
+        "psychtools",
+        "psychTools/doc/omega",
+        "psychtools-omega-reliability",
+        "batch 16: psychTools' guide to finding omega (Sweave in apa.cls, doc mode), 34 pages, a three-level table of contents, 20 author-year references typed in thebibliography and cited by natbib (psychometrics, reliability); real",
+        16,
+        "GPL-2+",
+    ),
+    _r(
+        "runit",
+        "RUnit/doc/RUnit",
+        "runit-unit-test-framework",
+        "batch 16: RUnit vignette (Sweave, article, 12pt), three names on one line over 'Epigenomics AG', a table of contents before the abstract, five author-year references typed in thebibliography (software testing); real",
+        16,
+        "GPL-2",
+    ),
+    _bioc(
+        "consensusclusterplus",
+        "ConsensusClusterPlus/doc/ConsensusClusterPlus",
+        "consensusclusterplus-tutorial",
+        "batch 16: ConsensusClusterPlus tutorial (Sweave, article), numbered sections, five references numbered in brackets typed in thebibliography and cited in groups ([3, 4]) (unsupervised class discovery, cancer genomics); real",
+        "GPL-2",
+        16,
+    ),
+    _r(
+        "tinytest",
+        "tinytest/doc/using_tinytest",
+        "tinytest-unit-testing",
+        "batch 16: tinytest vignette (Sweave, article with sectsty headings in colour), a two-level table of contents, five references typed in thebibliography (software testing); real",
+        16,
+        "GPL-3",
+    ),
+    _tex(
+        "texlive-pictures-doc",
+        "generic/dcpic/eurotex2001",
+        "eurotex2001-dcpic-commutative-diagrams",
+        "batch 16: EuroTeX 2001 proceedings paper on DCpic, small-caps unnumbered headings, a dropped initial, twelve references numbered in brackets typed in thebibliography before an appendix (commutative diagrams, category theory); real",
+        batch=16,
+    ),
+    _tex(
+        "texlive-lang-english",
+        "latex/l2tabu-english/l2tabuen",
+        "l2tabu-essential-latex-usage",
+        "batch 16: an essential guide to LaTeX2e usage (article, 22 pages), two bylines side by side (original and translation) with footnote marks, unnumbered front sections before numbered ones, fourteen numbered references with small-caps names typed in thebibliography and cited with notes ([3, section 2.7.2]) (LaTeX, obsolete commands and packages); real",
+        batch=16,
+    ),
+    _tex(
+        "texlive-latex-base-doc",
+        "latex/base/ltnews35",
+        "latex-news-35",
+        "batch 16: LaTeX News, Issue 35, June 2022 (ltnews, two columns), a contents list over both columns, unnumbered headings in two levels, seven references numbered in brackets typed in thebibliography (LaTeX releases); real",
+        batch=16,
+    ),
+    _tex(
+        "texlive-lang-english",
+        "latex/webguide/webguide",
+        "webguide-latex-web-publishing",
+        "batch 16: a brief guide to LaTeX tools for web publishing (article, 11 pages), a starred name over an e-mail, a table of contents, eight references with alpha labels ([GMS94]) typed in thebibliography (PDF, HTML, web publishing); real",
+        batch=16,
+    ),
+    _r(
+        "glmmtmb",
+        "glmmTMB/doc/glmmTMB",
+        "glmmtmb-getting-started",
+        "batch 16: glmmTMB vignette (Sweave, article, 12pt), numbered sections with a slash in a heading, natbib citations of a .bib (generalized linear mixed models); real",
+        16,
+        "AGPL-3",
+    ),
+    _r(
+        "gsl",
+        "gsl/doc/gsl",
+        "gsl-special-functions",
+        "batch 16: gsl vignette in jss.cls (nojss), a later version of Hankin (2006), centred numbered headings, author-year citations of a .bib (special functions, numerical computing); real",
+        16,
+        "GPL-2+",
+    ),
+    _r(
+        "brobdingnag",
+        "Brobdingnag/doc/Brobdingnag",
+        "brobdingnag-large-numbers",
+        "batch 16: Brobdingnag vignette in jss.cls (nojss), a two-line title, a logo wrapped in the text, author-year citations of a .bib (arbitrarily large numbers, S4 classes); real",
+        16,
+        "GPL-1+",
+    ),
+    _r(
+        "sparsem",
+        "SparseM/doc/SparseM",
+        "sparsem-sparse-matrix-package",
+        "batch 16: SparseM vignette (Sweave, article), Koenker and Ng's paper with a starred title footnote, numbered sections (sparse linear algebra, least squares); real",
+        16,
+        "GPL-2",
+    ),
+    _r(
+        "iso",
+        "Iso/doc/algorithm",
+        "iso-unimodal-isotonic-regression",
+        "batch 16: Iso's algorithm note (Sweave, article, 11pt), an abstract and a table of contents on page 1, numbered sections, citations of a .bib with page ranges ([p. 24]) (unimodal isotonic regression); real",
+        16,
+        "GPL-2+",
+    ),
+    _r(
+        "dorng",
+        "doRNG/doc/doRNG",
+        "dorng-reproducible-loops",
+        "batch 16: doRNG vignette (Sweave, article, a4wide), a two-column table of contents, an unnumbered Introduction before section 1, biblatex citations (reproducible parallel random numbers); real",
+        16,
+        "GPL-2+",
+    ),
+    _r(
+        "squarem",
+        "SQUAREM/doc/SQUAREM",
+        "squarem-fixed-point-acceleration",
+        "batch 16: SQUAREM vignette (Sweave, article, 12pt), a two-line title, numbered sections, no date and no citations (EM and MM algorithm acceleration); real",
+        16,
+        "GPL-2+",
+    ),
+    _r(
+        "susier",
+        "susieR/doc/trendfiltering_derivations",
+        "susier-trend-filtering",
+        "batch 16: susieR's note on trend filtering (Sweave, article, 11pt), numbered sections and formulas, natbib citations of a .bib (sparse regression, fine mapping); real",
+        16,
+        "MIT",
     ),
 )
 

@@ -19,12 +19,18 @@ from unseen_set import PAPERS  # noqa: E402
 _TRUTH = ROOT / "benchmarks" / "data" / "metadata_truth.json"
 
 
+# from batch 16 on, a batch may take PDFs no batch used from a TeX Live documentation package an earlier one drew on
+FRESH_PDFS_FROM = 16
+
+
 @pytest.mark.parametrize("batch", range(4, max(paper.batch for paper in PAPERS) + 1))
 def test_a_batch_draws_on_packages_no_earlier_batch_used(batch: int) -> None:
     papers = [paper for paper in PAPERS if paper.batch == batch]
     assert 12 <= len(papers) <= 18
-    earlier = {paper.package for paper in PAPERS if paper.batch < batch}
-    assert not {paper.package for paper in papers} & earlier
+    earlier = [paper for paper in PAPERS if paper.batch < batch]
+    assert not {(paper.package, paper.path) for paper in papers} & {(paper.package, paper.path) for paper in earlier}
+    reused = {paper.package for paper in papers} & {paper.package for paper in earlier}
+    assert not reused or (batch >= FRESH_PDFS_FROM and all(package.startswith("texlive-") for package in reused)), reused
     assert all(paper.note.startswith(f"batch {batch}:") and "real" in paper.note for paper in papers)
     assert all(paper.licence for paper in papers)
 
@@ -40,5 +46,5 @@ def test_a_batch_has_new_names_and_a_truth_for_each_title_page(batch: int) -> No
     truth = {paper["file"]: paper for paper in json.loads(_TRUTH.read_text(encoding="utf-8"))["unseen"]["papers"]}
     for paper in (paper for paper in PAPERS if paper.batch == batch):
         read = truth[f"{paper.name}.pdf"]
-        assert read["title"] and read["authors"], paper.name
+        assert read["title"] and (read["authors"] or "no author is printed" in read["note"]), paper.name
         assert set(read) >= {"title", "authors", "doi", "journal", "year"}

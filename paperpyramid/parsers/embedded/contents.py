@@ -28,31 +28,50 @@ def set_aside_contents(blocks: list[Block]) -> None:
     numbers, carry dot leaders or are a page number alone; two page numbers at least, or it is no
     table.
     A section's entry read apart from its page number (set in the sections' bold without
-    leaders, it reads as a heading: "2 Setting") is one too (:func:`_contents_entry`)."""
+    leaders, it reads as a heading: "2 Setting") is one too (:func:`_contents_entry`), and so is
+    a second column of entries read after the first section's heading (:func:`_second_column`)."""
     last = blocks[-1].page if blocks else 0
     for start, label in enumerate(blocks):
         front = label.page <= max(_FRONT_PAGES, last * _FRONT_SHARE)
         if not (front or label.page == last) or len(label.lines) > 1 or not _CONTENTS_LABEL.match(label.lines[0].text.strip()):
             continue
-        entries: list[int] = []
-        listed: set[str] = set()
-        numbers = 0
-        for index in range(start + 1, len(blocks)):
-            block, text = blocks[index], blocks[index].text.strip()
-            leaders = bool(_LEADERS.search(text))
-            alone = bool(_PAGE_NUMBER.match(text))
-            row = bool(text) and all("row" in line.tags for line in block.lines)
-            if not (leaders or alone or not text or row or _contents_entry(blocks, index, listed) or _wrapped_entry(blocks, index)):
-                break
-            # a page number a line: the entries may be read as one block
-            numbers += sum(1 for line in block.lines if _LEADERS.search(line.text)) if leaders else alone
-            entries.append(index)
-            listed.add(norm(_LEADERS.split(text)[0]))
+        entries, numbers = _entries(blocks, start + 1, set())
         if numbers >= 2:
-            for index in [start, *entries]:
+            stop = entries[-1] + 1 if entries else start + 1
+            for index in [start, *entries, *_second_column(blocks, stop)]:
                 blocks[index].kind = "furniture"
                 blocks[index].extra["contents"] = True
         return
+
+
+def _entries(blocks: list[Block], first: int, listed: set[str]) -> tuple[list[int], int]:
+    """The blocks from ``first`` on that are a printed table's entries, and how many page numbers
+    they print: each set on a row with its page number, with dot leaders or a page number alone."""
+    entries: list[int] = []
+    numbers = 0
+    for index in range(first, len(blocks)):
+        block, text = blocks[index], blocks[index].text.strip()
+        leaders = bool(_LEADERS.search(text))
+        alone = bool(_PAGE_NUMBER.match(text))
+        row = bool(text) and all("row" in line.tags for line in block.lines)
+        if not (leaders or alone or not text or row or _contents_entry(blocks, index, listed) or _wrapped_entry(blocks, index)):
+            break
+        # a page number a line: the entries may be read as one block
+        numbers += sum(1 for line in block.lines if _LEADERS.search(line.text)) if leaders else alone
+        entries.append(index)
+        listed.add(norm(_LEADERS.split(text)[0]))
+    return entries, numbers
+
+
+def _second_column(blocks: list[Block], stop: int) -> list[int]:
+    """The entries of a table of contents set in two columns whose second column is read after the
+    first section's heading (printed under both columns, read where the first column ends, as
+    doRNG's multitoc contents are): right after that heading, entries again, with two page numbers
+    or more before the prose. None where the heading heads its prose."""
+    if stop >= len(blocks) or blocks[stop].kind != "heading" or _LEADERS.search(blocks[stop].text):
+        return []
+    entries, numbers = _entries(blocks, stop + 1, set())
+    return entries if numbers >= 2 else []
 
 
 #: the pages a front table of contents may stand on: the first three, or a manual's first fifth

@@ -5,7 +5,8 @@ sections (:func:`apply_outline`): a heading it names takes its level, and an unn
 the style of those it names (``\\section*``), a numbered one a level below its last (numbered as
 the entry or as the page prints it, and standing in its parent's section), read as a heading or
 set in the type of one, or an unnumbered one in a smaller bold it never names but sets for two
-headings over text (``\\subsubsection*`` under its subsections), stays; a numbered run-in
+headings over text (``\\subsubsection*`` under its subsections), or one of a run numbered 1, 2, 3, …
+under a section it names but does not divide (a licence's clauses), stays; a numbered run-in
 heading out of its section's numbering is text; lone lines in a type of their own over text
 are a level it leaves out; a starred heading before the outline names its style, or read as a
 line of the body (a function's name, "Example: …"), in a style it names or leaves out, is one;
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.blocks import Block, is_reference_heading
+from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
 from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, norm, over_list_column, over_prose
@@ -222,6 +224,11 @@ def _settle_heading(blocks: list[Block], index: int, outline: _Outline, last_num
         # "2.1.1 An Aside on Numbers" under the outline's "2.1": an outline that stops a level short
         block.level = outline.numbered[block.number.rpartition(".")[0]] + 1
         return block.number
+    elif _numbered_within_leaf(blocks, index, outline.matched):
+        # "1. APPLICABILITY AND DEFINITIONS" … "10. FUTURE REVISIONS" under the outline's "GNU Free
+        # Documentation Licence", which it does not divide: its numbered subsections
+        block.level = _level_below(outline.matched, index)
+        return last_number
     elif _in_outlined_style(blocks, index, outline):
         # an unnumbered section the outline leaves out ("Computational details" set with
         # \section*), printed in the style of the sections it names: one of them
@@ -233,6 +240,28 @@ def _settle_heading(blocks: list[Block], index: int, outline: _Outline, last_num
     elif not is_reference_heading(plain) and plain != "abstract":
         block.kind = "paragraph"
     return last_number
+
+
+#: the fewest numbered headings that make a run of subsections under a section the outline does not divide
+_LEAF_RUN = 3
+
+
+def _numbered_within_leaf(blocks: list[Block], index: int, matched: dict[int, tuple[int, str]]) -> bool:
+    """Whether a heading numbered with a plain number stands in a run numbered 1, 2, 3, … (three or
+    more) set in bold inside a section the outline names but does not divide: the outline stops a
+    level short there, as where an unnumbered appendix numbers its own parts (a licence's clauses).
+    A numbered list in the body's type (a FAQ's questions, an exercise's steps) is no such run."""
+    if not (blocks[index].number or "").isdigit():
+        return False
+    parent = max((named for named in matched if named < index), default=None)
+    if parent is None:
+        return False
+    after = min((named for named in matched if named > parent), default=len(blocks))
+    if after < len(blocks) and matched[after][0] > matched[parent][0]:
+        return False  # the outline divides the section itself
+    run = [block for block in blocks[parent + 1 : after] if block.kind == "heading" and block.number and not block.extra.get("run_in")]
+    numbers = [block.number for block in run]
+    return len(run) >= _LEAF_RUN and numbers == [str(number) for number in range(1, len(run) + 1)] and all(block.bold for block in run)
 
 
 def _in_outlined_style(blocks: list[Block], index: int, outline: _Outline) -> bool:
@@ -323,13 +352,21 @@ def _starred_before(blocks: list[Block], index: int, front: tuple[int, int]) -> 
     return titled < index and not labelled < index and over_prose(blocks, index)
 
 
+#: an appendix's letter before its title, as the page prints it and the outline may not
+_APPENDIX_LETTER = re.compile(r"(?P<num>[A-H])\s+(?P<title>\S.*)", re.DOTALL)
+
+
 def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None:
     """The number and title printed on the page for an unnumbered outline entry, where the page
     says more than the outline: its plain stand-in ("lambda" for "λ"), its short title
     (``\\section[short]{long}``: "Labels in the borders" for "4.1. Labels in the borders:
     labeling_text()") or its number alone, the block never read as a heading ("6. Example:
-    Ovarian cancer survival"). None where the page prints another title."""
+    Ovarian cancer survival"), or an appendix's letter the outline leaves out ("C l2tabuen revision
+    history" for "l2tabuen revision history"). None where the page prints another title."""
     key = norm(outlined)
+    lettered = _APPENDIX_LETTER.match(block.text.strip())
+    if lettered and norm(lettered.group("title")) == key:
+        return lettered.group("num"), lettered.group("title")
     readings: list[tuple[str | None, str, bool]] = [(block.number, block.title, True)] if block.title else []
     parts = blk.NUMBERING.match(block.text.strip())
     text = (parts.group("num").rstrip("."), parts.group("title").strip()) if parts else (None, block.text.strip())
@@ -444,7 +481,8 @@ def _face_headings(blocks: list[Block], matched: dict[int, tuple[int, str]], fir
     headings (a listing's, a table's or the body's own type also sets blocks of several lines, or
     lines that head no prose). A face without a name is told by its height alone, so that height
     must also stay under every outlined heading's; a named face, not be one of theirs, nor a math
-    face (LMMathExtension10 sets the sum signs of the displays, read as "Pd", "Pn")."""
+    face (LMMathExtension10 sets the sum signs of the displays, read as "Pd", "Pn"), nor a
+    typewriter face (LaTeX News sets the commands it names in LMMono10)."""
     named = [blocks[index].size for index in matched if blocks[index].kind == "heading"]
     if not named:
         return []
@@ -459,8 +497,10 @@ def _face_headings(blocks: list[Block], matched: dict[int, tuple[int, str]], fir
             continue
         if face in outlined_faces if face else size >= min(named):
             continue
-        if blk.math_face(face):
-            continue  # a display's big operator ("Pn": the sum sign read as a P, its index beside it)
+        if blk.math_face(face) or MONOSPACE_FONT.search(face):
+            # a display's big operator ("Pn": the sum sign read as a P, its index beside it), or
+            # a typewriter face, which sets code and commands ("… we added \DeclareUnicodeCommand")
+            continue
         if all(_face_heading(blocks, index) for index in members):
             found += members
     return found
