@@ -232,7 +232,7 @@ def _settle_heading(blocks: list[Block], index: int, outline: _Outline, last_num
     elif _in_outlined_style(blocks, index, outline):
         # an unnumbered section the outline leaves out ("Computational details" set with
         # \section*), printed in the style of the sections it names: one of them
-        block.level = _style_level(blocks, outline.matched, block)
+        block.level = _style_level(blocks, outline.matched, block) or _level_below(outline.matched, index)
     elif _in_unnamed_style(blocks, index, outline):
         # a level the outline leaves out (``\\subsubsection*`` under its subsections): its style
         # set apart for more than one heading, smaller than any the outline names, over text
@@ -296,8 +296,9 @@ def _in_unnamed_style(blocks: list[Block], index: int, outline: _Outline) -> boo
 
 
 def _style_level(blocks: list[Block], matched: dict[int, tuple[int, str]], block: Block) -> int:
-    """The level of a heading set in the style of headings the outline names: the highest of theirs."""
-    return min(level for named, (level, _) in matched.items() if _outlined_style(blocks[named]) == _outlined_style(block))
+    """The level of a heading set in the style of headings the outline names: the highest of theirs
+    (0 when none is: a line promoted for its type reads in capitals once it is a title, "C")."""
+    return min((level for named, (level, _) in matched.items() if _outlined_style(blocks[named]) == _outlined_style(block)), default=0)
 
 
 def _promote_paragraph(blocks: list[Block], index: int, outline: _Outline) -> None:
@@ -311,7 +312,7 @@ def _promote_paragraph(blocks: list[Block], index: int, outline: _Outline) -> No
         appendix = blk.APPENDIX_LABEL.match(block.text.strip())  # its label numbers the title: "Appendix B targetRunner …"
         block.kind, block.number = "heading", appendix.group("num") if appendix else None
         block.title = appendix.group("title").strip() if appendix else block.text.strip()
-        block.level = _style_level(blocks, outline.matched, block)
+        block.level = _style_level(blocks, outline.matched, block) or _level_below(outline.matched, index)
 
 
 def _add_unnamed_levels(blocks: list[Block], outline: _Outline) -> None:

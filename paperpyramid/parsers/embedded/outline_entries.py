@@ -25,6 +25,7 @@ def find_entries(blocks: list[Block], toc: list[tuple[int, str, int | None]]) ->
         index for index, block in enumerate(blocks) if len(block.lines) <= 4 and block.kind != "title" and not block.extra.get("contents")
     ]
     matched: dict[int, tuple[int, str]] = {}
+    texts: dict[int, tuple[str, set[str]]] = {}  # a candidate's texts, normalised once (an outline may have a thousand entries)
     start = 0
     ancestors: dict[int, str] = {}
     for level, title, page in toc:
@@ -41,7 +42,7 @@ def find_entries(blocks: list[Block], toc: list[tuple[int, str, int | None]]) ->
         if page is not None and matched:
             page = max(page, blocks[max(matched)].page)
         for slack in (0, 1):
-            position = _find_heading(blocks, candidates, start, keys, page, slack)
+            position = _find_heading(blocks, candidates, start, keys, page, slack, texts)
             if position is not None:
                 matched[candidates[position]] = (level, title)
                 start = position + 1
@@ -56,29 +57,47 @@ def _entry_keys(title: str) -> list[str]:
     return [key for key in dict.fromkeys(keys) if len(key) >= 3]
 
 
-def _find_heading(blocks: list[Block], candidates: list[int], start: int, keys: list[str], page: int | None, slack: int) -> int | None:
+def _find_heading(
+    blocks: list[Block],
+    candidates: list[int],
+    start: int,
+    keys: list[str],
+    page: int | None,
+    slack: int,
+    texts: dict[int, tuple[str, set[str]]],
+) -> int | None:
     """The position in ``candidates``, from ``start`` on, of the block that prints an entry (one of
-    its ``keys``), on ``page`` or ``slack`` pages from it; None where none does before the pages past it."""
+    its ``keys``), on ``page`` or ``slack`` pages from it; None where none does before the pages past
+    it. ``texts`` keeps each candidate's :func:`_block_keys` once made."""
     for position in range(start, len(candidates)):
         block = blocks[candidates[position]]
         if page is not None and abs(block.page - page) > slack:
             if block.page > page + slack:
                 return None
             continue
-        # the printed text too, where no heading was read from it: an appendix's heading in small type
-        # ("APPENDIX A. THE VECTOR PRODUCT", set aside as small print) that the outline names
-        text = block.text  # joined once: the lines' join is the costly part
-        printed = {norm(_APPENDIX_LEAD.sub("", block.title)), norm(_APPENDIX_LEAD.sub("", text))}
-        for text_key in {norm(block.title), norm(text), *printed} - {""}:
+        if position not in texts:
+            texts[position] = _block_keys(block)
+        text, block_keys = texts[position]
+        for text_key in block_keys:
             if any(text_key == key for key in keys):
                 return position
             if any(len(key) > 12 and text_key.startswith(key[:40]) for key in keys):
                 return _whole_title_after(blocks, candidates, position, keys)
             if block.kind == "heading" and block.page == page and any(similar_title(text_key, key) for key in keys):
                 return position
-        if _wrapped_heading(blocks, candidates[position], keys, norm(text)):
+        if _wrapped_heading(blocks, candidates[position], keys, text):
             return position
     return None
+
+
+def _block_keys(block: Block) -> tuple[str, set[str]]:
+    """A block's text normalised, and the texts an outline entry is matched against: its title and
+    text, and both without an appendix's label. The printed text counts too, where no heading was
+    read from it: an appendix's heading in small type ("APPENDIX A. THE VECTOR PRODUCT", set aside
+    as small print) that the outline names."""
+    text = block.text  # joined once: the lines' join is the costly part
+    printed = {norm(_APPENDIX_LEAD.sub("", block.title)), norm(_APPENDIX_LEAD.sub("", text))}
+    return norm(text), {norm(block.title), norm(text), *printed} - {""}
 
 
 def _whole_title_after(blocks: list[Block], candidates: list[int], position: int, keys: list[str]) -> int:

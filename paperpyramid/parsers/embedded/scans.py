@@ -177,6 +177,8 @@ def _snap_sizes(lines: list[Line]) -> None:
     """One size for the lines of one type size: sizes measured from OCR boxes scatter by a few
     per cent around the true one (a title's lines read 15.4, 15.8, 15.5), which a text layer's
     never do; sizes within 7 % of a group's smallest take the group's median."""
+    if not lines:  # every run was noise: a figure's page
+        return
     ordered = sorted(lines, key=lambda line: line.size)
     group: list[Line] = []
     for line in [*ordered, None]:
