@@ -154,7 +154,7 @@ _ROLE = re.compile(r"(?<=[^\W\d_])\s*\((?=[a-z])[^()@\d]{3,60}\)")
 _LABEL = re.compile(r"(?:^|(?<=[,;]))\s*(?:authors?|author\s?\(s\)|authors?['’]?\s+names?|author\s+list)\s*:\s*", re.I)
 
 
-def split_names(text: str) -> list[str]:
+def split_names(text: str, *, as_printed: bool = False) -> list[str]:
     text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
     text = text.translate(_SUPERSCRIPTS)  # a word processor's marks as superscript characters: "Anna Berg¹²"
     text = re.split(r",?\s*\bwith (?:an? )?(?:appendix|appendices|afterword|foreword)\b", text, flags=re.I)[0]  # Annals' byline
@@ -197,6 +197,11 @@ def split_names(text: str) -> list[str]:
         )  # superscript marks as OCR reads them: Neuhann?, Duah", Laddomada |, Krishna®
         if _plausible_name(name):
             names.append(name)
+    return names if as_printed else as_written(names)
+
+
+def as_written(names: list[str]) -> list[str]:
+    """Names as :func:`split_names` reads them (given names first, capitals undone) from ``split_names(..., as_printed=True)``."""
     return [" ".join(_uncapitalise(word) for word in name.split()) for name in given_names_first(names)]
 
 

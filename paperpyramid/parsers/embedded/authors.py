@@ -57,6 +57,7 @@ from paperpyramid.parsers.embedded.author_names import (
     GROUP,
     MARKS,
     SPACING_ACCENTS,
+    as_written,
     group_name,
     group_tail,
     mostly_names,
@@ -150,9 +151,11 @@ def _names_without_letter_marks(zone: str, keys: set[str]) -> list[str]:
         return split_names(zone)
     text = _COMMA_MARK_APART.sub(r"\1\2,", _APART_MARK.sub(r"\1", zone))
     text = _COMMA_MARK_AT_LINE_END.sub(r"\1\2,", text) if _COMMA_MARK.search(text) else text
-    glued = split_names(_COMMA_MARK.sub(r"\1\2,", text))
+    glued = split_names(_COMMA_MARK.sub(r"\1\2,", text), as_printed=True)
     stripped = _without_letter_marks(glued, keys)
-    return stripped if stripped != glued else _without_letter_marks(split_names(_APART_MARK.sub(r"\1", zone)), keys)
+    return as_written(
+        stripped if stripped != glued else _without_letter_marks(split_names(_APART_MARK.sub(r"\1", zone), as_printed=True), keys)
+    )
 
 
 # an address on the web, as an affiliation gives one ("aDebian Project, http: // www. debian. org")

@@ -16,7 +16,7 @@ AFFILIATION = re.compile(
     r"|division|academy|corporation|clinic|ministry|groupe?s?\b"
     r"|ltd\b|pvt\b|inc\b|gmbh\b|llc\b|r&d\b|company|foundation|industrial area|road\b|street\b|avenue\b"
     # a German company's legal form closing its name ("Epigenomics AG", "Bayer AG, Leverkusen"), never initials ("AG Smith")
-    r"|(?-i:AG|KGaA)(?=\s*(?:[,;)]|$)))",
+    r"|(?-i:KGaA(?=\s*(?:[,;)]|$))|AG(?=,\s*[A-Z][a-z]+(?:\s*[,;)]|\s*$))|^[^,\d]+\sAG$))",
     re.I,
 )
 

@@ -328,6 +328,16 @@ _NOT_JOURNALS = {
     "original paper",
     "original research",
     "short communication",
+    # article types a first page prints where a journal's name might stand ("Review © The Author(s) 2019. Published by …")
+    "review",
+    "mini review",
+    "data descriptor",
+    "perspective",
+    "editorial",
+    "commentary",
+    "case report",
+    "letter",
+    "brief report",
 }
 _NOT_FIRST = re.compile(
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch|(?!\.?\s+(?-i:[A-Z][a-z])))|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
@@ -360,7 +370,7 @@ def find_journal(
             continue
         journal, year, date, cued = found
         journal = _without_authors(journal, surnames)
-        if journal.lower() in surnames:
+        if journal.lower() in surnames or journal.split()[-1].lower() in surnames:
             continue  # an author's name over a date in a foot ("Kuhn, Feb. 14, 2013")
         pages.setdefault(journal, set()).add(page)
         if cued and journal not in boxed:
@@ -553,6 +563,8 @@ def _citation_line(text: str, *, first_page: bool, metadata: bool) -> tuple[str,
             return found
     for pattern, where, cued in candidates if cue else []:
         for match in list(pattern.finditer(where))[1:] if cued else []:
+            if re.search(r"\b[A-Z][a-z]*\.\s$", where[: match.start("journal")]) and re.match(r"[A-Z][a-z]*\.", match.group("journal")):
+                continue  # inside an abbreviated name: "J. Geophys. Res."
             if (found := _matched_citation(match, where, cued)) is not None:
                 return found
     return None
@@ -563,7 +575,7 @@ _LEADING_ISSN = re.compile(r"^(?:[ep]-?)?ISSN\s*[:-]?\s*\d{4}-?\d{3}[\dXx]\s+(?=
 # the end of a title in capitalised words that ran into a boxed citation's journal ("… Synthesis of Metallic
 # Nanoparticles. Archives of Physical Medicine …"): a full stop after a whole word, never an abbreviation's
 # ("Spectrochim. Acta", "Philos. Trans. R. Soc.")
-_TITLE_END = re.compile(r"^.*\b[A-Za-z]{5,}(?:s|y|e|ing|ed|ion)\.\s+(?=[A-Z])")
+_TITLE_END = re.compile(r"^.*\b[A-Za-z]{5,}(?:s|y|e|ing|ed|ion)\.\s+(?=[A-Z][^\s.]*(?:\s|$))")
 
 
 def _matched_citation(match: re.Match[str], where: str, cued: bool) -> tuple[str, int | None, str | None, bool] | None:
