@@ -261,7 +261,17 @@ def _numbered_within_leaf(blocks: list[Block], index: int, matched: dict[int, tu
         return False  # the outline divides the section itself
     run = [block for block in blocks[parent + 1 : after] if block.kind == "heading" and block.number and not block.extra.get("run_in")]
     numbers = [block.number for block in run]
-    return len(run) >= _LEAF_RUN and numbers == [str(number) for number in range(1, len(run) + 1)] and all(block.bold for block in run)
+    return (
+        len(run) >= _LEAF_RUN
+        and numbers == [str(number) for number in range(1, len(run) + 1)]
+        and all(_clause_title(block) for block in run)
+    )
+
+
+def _clause_title(block: Block) -> bool:
+    """A bold numbered title of a clause, not a bold numbered step that ends as a sentence does
+    ("1. Centrifuge the samples at 4 C.")."""
+    return block.bold and not block.title.rstrip().endswith((".", "?", "!"))
 
 
 def _in_outlined_style(blocks: list[Block], index: int, outline: _Outline) -> bool:

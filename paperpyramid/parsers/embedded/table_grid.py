@@ -183,14 +183,19 @@ def _open_sides(rules: Sequence[Rule]) -> list[Rule]:
 
 
 def _header_top(rules: Sequence[Rule], first: float, left: float, right: float) -> list[Rule]:
-    """The top of a header row ruled under but not over (``{l|l}`` with an ``\\hline`` under the
+    """The top of a header ruled under but not over (``{l|l}`` with an ``\\hline`` under the
     header alone): where every upright rule that reaches over the first rule across the table
     starts at one height, a row's height or less over it (LaTeX draws a ``|`` of each row apart),
-    a rule across there, so that the header's cells are read too; none where no upright does."""
-    over = [rule.top for rule in rules if not rule.horizontal and rule.top < first - _SNAP and rule.bottom >= first - _SNAP]
-    if not over or max(over) - min(over) > _BREAK or first - min(over) > _HEADER_ROW:
-        return []
-    return [Rule(left, min(over), right, min(over))]
+    a rule across there, so that the header's cells are read too; over a header of several rows, each
+    row's uprights drawn apart, at its first row's top; none where no upright does."""
+    top = None
+    for _ in rules:  # a header of several rows, each row's uprights drawn apart: up to its first row's top
+        edge = first if top is None else top
+        over = [rule.top for rule in rules if not rule.horizontal and rule.top < edge - _SNAP and rule.bottom >= edge - _SNAP]
+        if not over or max(over) - min(over) > _BREAK or edge - min(over) > _HEADER_ROW:
+            break
+        top = min(over)
+    return [] if top is None else [Rule(left, top, right, top)]
 
 
 def _rows_unruled(pieces: Sequence[Line], cells: Sequence[BBox | None]) -> bool:

@@ -548,7 +548,8 @@ def _region_above(
     if held < 2:
         return None  # rules with no rows between them: a running head's double rule, not a table
     # a last row's line whose box reaches past the bottom rule (a formula's tall brackets) is the table's
-    straddling = [line.bottom for line in column if chain[-1].y < line.top < chain[0].y - _OVER_RULE]
+    # (not a line that runs on under the caption: a watermark drawn across the page)
+    straddling = [line.bottom for line in column if chain[-1].y < line.top < chain[0].y - _OVER_RULE and line.bottom < caption_top]
     return _header_over(column, chain[-1]), max([chain[0].y, *straddling]) + 0.5
 
 
