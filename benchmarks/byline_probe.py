@@ -138,11 +138,11 @@ def collect_people(shared: Path) -> tuple[list[Person], int]:
     people = [person for path in files if path.exists() for person in _jats_people(path)]
     people += [person for path in sorted((shared / "corpus").glob("*.tei.xml")) for person in _tei_people(path)]
     distinct = list(dict.fromkeys(people))
-    drawable = [person for person in distinct if _drawable(person.name) and len(family_name(person.name)) > 1]
-    return drawable, len(distinct) - len(drawable)
+    kept = [person for person in distinct if drawable(person.name) and len(family_name(person.name)) > 1]
+    return kept, len(distinct) - len(kept)
 
 
-def _drawable(text: str) -> bool:
+def drawable(text: str) -> bool:
     try:
         text.encode("cp1252")
     except UnicodeEncodeError:
@@ -450,14 +450,14 @@ def probe(
     return done
 
 
-def _titles(shared: Path) -> list[str]:
+def reference_titles(shared: Path) -> list[str]:
     """Titles for the pages: the article titles of the development pairs' references."""
     pairs = shared / "pmc-pairs"
     titles = []
     for pdf in split(pairs)["dev"]:
         root = ET.parse(pairs / f"{Path(pdf).stem}.nxml").getroot()
         titles += [" ".join("".join(e.itertext()).split()) for e in root.iter("article-title")]
-    return [title for title in titles if 30 <= len(title) <= 160 and _drawable(title)]
+    return [title for title in titles if 30 <= len(title) <= 160 and drawable(title)]
 
 
 def summary(pages: list[Page]) -> dict[str, Any]:
@@ -500,7 +500,7 @@ def main() -> int:
     people, left_out = collect_people(options.shared)
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
-        titles = _titles(options.shared)
+        titles = reference_titles(options.shared)
         pages = probe(people, titles, options.pages, options.seed, Path(folder), one_at_a_time=options.one_at_a_time, keep=options.keep)
     report = {"people": len(people), "left_out_undrawable": left_out, **summary(pages), "seconds": round(time.monotonic() - started, 1)}
     print(json.dumps(report, indent=1, ensure_ascii=False))

@@ -58,6 +58,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from byline_probe import drawable, reference_titles  # noqa: E402
 from parse_real import split  # noqa: E402
 
 from benchmarks.synthetic.canvas import Canvas, text_width, write_pdf  # noqa: E402
@@ -94,8 +95,8 @@ def collect_journals(shared: Path) -> tuple[list[str], int]:
     names = [name for path in jats if path.exists() for name in _jats_journals(path)]
     names += [name for path in sorted((shared / "corpus").glob("*.tei.xml")) for name in _tei_journals(path)]
     distinct = list(dict.fromkeys(_printed(name) for name in names))
-    drawable = [name for name in distinct if _drawable(name) and 3 <= len(name) <= 90 and _as_printed(name)]
-    return drawable, len(distinct) - len(drawable)
+    kept = [name for name in distinct if drawable(name) and 3 <= len(name) <= 90 and _as_printed(name)]
+    return kept, len(distinct) - len(kept)
 
 
 def _printed(name: str) -> str:
@@ -115,14 +116,6 @@ def _as_printed(name: str) -> bool:
     if any(word[:1].islower() and word.lower() not in _SMALL for word in words[1:]):
         return False
     return bool(re.search(r"[A-Za-z]{2}", name)) and not re.search(r"(?i)\barxiv\b|\bcorr\b", name) and not (":" in name and ". " in name)
-
-
-def _drawable(text: str) -> bool:
-    try:
-        text.encode("cp1252")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def kinds(name: str) -> list[str]:
@@ -325,13 +318,8 @@ def probe(journals: list[str], titles: list[str], pages: int, seed: int, folder:
 
 
 def _titles(shared: Path) -> list[str]:
-    """Titles for the pages: the article titles of the development pairs' references."""
-    pairs = shared / "pmc-pairs"
-    titles = []
-    for pdf in split(pairs)["dev"]:
-        root = ET.parse(pairs / f"{Path(pdf).stem}.nxml").getroot()
-        titles += [" ".join("".join(e.itertext()).split()) for e in root.iter("article-title")]
-    return [title.rstrip(".") for title in titles if 30 <= len(title) <= 140 and _drawable(title) and ". " not in title.rstrip(".")]
+    """Titles for the pages: the byline probe's (the development pairs' references), those of one sentence and up to 140 characters."""
+    return [title.rstrip(".") for title in reference_titles(shared) if len(title) <= 140 and ". " not in title.rstrip(".")]
 
 
 def summary(pages: list[Page]) -> dict[str, Any]:
