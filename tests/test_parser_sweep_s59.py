@@ -10,7 +10,7 @@ Two ways a whole PDF was lost to one page: each raised out of the parser and the
 
 And one cost that grew with the outline times the blocks: each outline entry normalised the text
 of every block it looked at again, so Knuth's 107-page ``mf-changes.pdf`` (1,263 bookmarks) took
-37 s, 31 of them there; each block's texts are now normalised once (6.4 s)."""
+36.5 s, ~30 of them there; each block's texts are now normalised once (6.4 s)."""
 
 from __future__ import annotations
 
