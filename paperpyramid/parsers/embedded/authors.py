@@ -254,15 +254,12 @@ def _zone_window(blocks: list[Block], title_end: int) -> list[int]:
     its row (:func:`_mark_beside_names`)."""
     title = blocks[title_end]
     following = [index for index in range(title_end + 1, min(title_end + 24, len(blocks))) if blocks[index].page == title.page]
+    neighbours = [blocks[index] for index in following]
     return [
         index
         for index in following
         if blocks[index].bottom > title.top
-        and (
-            blocks[index].kind != "furniture"
-            or _names_only(blocks[index], title)
-            or _mark_beside_names(blocks[index], [blocks[i] for i in following])
-        )
+        and (blocks[index].kind != "furniture" or _names_only(blocks[index], title) or _mark_beside_names(blocks[index], neighbours))
     ]
 
 

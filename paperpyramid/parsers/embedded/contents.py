@@ -35,7 +35,7 @@ def set_aside_contents(blocks: list[Block]) -> None:
         front = label.page <= max(_FRONT_PAGES, last * _FRONT_SHARE)
         if not (front or label.page == last) or len(label.lines) > 1 or not _CONTENTS_LABEL.match(label.lines[0].text.strip()):
             continue
-        entries, numbers = _entries(blocks, start + 1, set())
+        entries, numbers = _entries(blocks, start + 1)
         if numbers >= 2:
             stop = entries[-1] + 1 if entries else start + 1
             for index in [start, *entries, *_second_column(blocks, stop)]:
@@ -44,10 +44,11 @@ def set_aside_contents(blocks: list[Block]) -> None:
         return
 
 
-def _entries(blocks: list[Block], first: int, listed: set[str]) -> tuple[list[int], int]:
+def _entries(blocks: list[Block], first: int) -> tuple[list[int], int]:
     """The blocks from ``first`` on that are a printed table's entries, and how many page numbers
     they print: each set on a row with its page number, with dot leaders or a page number alone."""
     entries: list[int] = []
+    listed: set[str] = set()
     numbers = 0
     for index in range(first, len(blocks)):
         block, text = blocks[index], blocks[index].text.strip()
@@ -70,7 +71,7 @@ def _second_column(blocks: list[Block], stop: int) -> list[int]:
     or more before the prose. None where the heading heads its prose."""
     if stop >= len(blocks) or blocks[stop].kind != "heading" or _LEADERS.search(blocks[stop].text):
         return []
-    entries, numbers = _entries(blocks, stop + 1, set())
+    entries, numbers = _entries(blocks, stop + 1)
     return entries if numbers >= 2 else []
 
 

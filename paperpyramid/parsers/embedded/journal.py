@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import islice
 
 from paperpyramid.parsers.embedded.journal_year import MONTH, YEAR, year_elsewhere
 
@@ -561,13 +562,24 @@ def _citation_line(text: str, *, first_page: bool, metadata: bool) -> tuple[str,
         found = _matched_citation(match, where, cued) if match else None
         if found is not None:
             return found
-    for pattern, where, cued in candidates if cue else []:
-        for match in list(pattern.finditer(where))[1:] if cued else []:
-            if re.search(r"\b[A-Z][a-z]*\.\s$", where[: match.start("journal")]) and re.match(r"[A-Z][a-z]*\.", match.group("journal")):
-                continue  # inside an abbreviated name: "J. Geophys. Res."
-            if (found := _matched_citation(match, where, cued)) is not None:
+    later = [(pattern, where) for pattern, where, cued in candidates if cued] if cue else []
+    for pattern, where in later:
+        for match in islice(pattern.finditer(where), 1, None):
+            if _inside_abbreviation(match, where):
+                continue
+            if (found := _matched_citation(match, where, True)) is not None:
                 return found
     return None
+
+
+# an abbreviated word closing what comes before a match, and one opening the match: "J. Geophys. Res."
+_ABBREVIATION_BEFORE = re.compile(r"\b[A-Z][a-z]*\.\s$")
+_ABBREVIATION = re.compile(r"[A-Z][a-z]*\.")
+
+
+def _inside_abbreviation(match: re.Match[str], where: str) -> bool:
+    """Whether a later match's journal starts inside an abbreviated name ("Res. Oceans" of "J. Geophys. Res. Oceans")."""
+    return bool(_ABBREVIATION_BEFORE.search(where[: match.start("journal")]) and _ABBREVIATION.match(match.group("journal")))
 
 
 # an ISSN before a masthead's abbreviated name and its volume (Indian pharmacy journals' heads)

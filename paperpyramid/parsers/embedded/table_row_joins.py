@@ -461,10 +461,9 @@ def _wrapped(above: PrintedRow, row: PrintedRow, column: int, edges: Sequence[fl
     under = min((line for line in row.lines if column_of(line, edges) == column), key=lambda line: line.x0)
     if len(over.text) < least or not under.words or len(under.text) < 2:
         return False
-    text, x0, x1 = under.words[0]
-    if over.x1 + _SPACE * over.size + (x1 - x0) <= right[column]:
+    if _room_for_word(over, under, right[column]):
         return False  # the word would have fit: the line above ended a cell
-    return not (over.text.rstrip().endswith((".", "!", "?", ":", ";")) and not text[:1].islower())
+    return not (over.text.rstrip().endswith((".", "!", "?", ":", ";")) and not under.words[0][0][:1].islower())
 
 
 def _lowest_line(row: PrintedRow, column: int, edges: Sequence[float]) -> Line:
@@ -631,7 +630,7 @@ def _opens_cells(above: PrintedRow, row: PrintedRow, edges: Sequence[float], col
     if first not in mine or first not in theirs:
         return False
     label = _lowest_line(above, first, edges)
-    if " " not in label.text.strip() and _room_for_word(label, _top_line(row, first, edges), right[first]):
+    if " " not in label.text.strip() and _room_for_word(label, _top_line(row, first, edges), right[first] - _FULL):
         return True
     for column in (mine - {first}) & theirs:
         over = _lowest_line(above, column, edges).text.rstrip()
@@ -643,12 +642,12 @@ def _opens_cells(above: PrintedRow, row: PrintedRow, edges: Sequence[float], col
 
 
 def _room_for_word(over: Line, under: Line, right: float) -> bool:
-    """Whether the first word of ``under`` would have fit after ``over`` in a column whose lines
-    reach ``right``: ``over`` ended its cell there, it was not wrapped."""
+    """Whether the first word of ``under`` would have fit after ``over`` in a column that ends at
+    ``right``: ``over`` ended its cell there, it was not wrapped."""
     if not under.words:
         return False
     _, x0, x1 = under.words[0]
-    return over.x1 + _SPACE * over.size + (x1 - x0) <= right - _FULL
+    return over.x1 + _SPACE * over.size + (x1 - x0) <= right
 
 
 def _continues_row(above: PrintedRow, row: PrintedRow, edges: Sequence[float]) -> bool:
