@@ -17,12 +17,24 @@ from paperpyramid.citations.marker_patterns import numeric_brackets
         ("nor the UK FAQ [4, version 3.16]. Our", 4),
         ("or the UK FAQ [4, ‘Hyphenation’, section Q.7]; put", 4),
         ("see the UK FAQ [4, ‘The wrong type of fonts in PDF’, question 114].", 4),
+        ("as the proof [3, p. xii] shows", 3),
+        ("as [6, Eq. (3)] gives", 6),
+        ("see [5, Chapter II] for", 5),
     ],
 )
 def test_a_bracket_with_a_locator_after_its_number_is_a_citation(text: str, number: int) -> None:
     assert [marker.numbers for marker in numeric_brackets(text)] == [[number]]
 
 
-@pytest.mark.parametrize("text", ["on the interval [2, n] and", "the values x[1, 'a'] and", "the pair [3, 4x] of"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "on the interval [2, n] and",
+        "the values x[1, 'a'] and",
+        "the pair [3, 4x] of",
+        "the first cell, data[1, column], is",
+        "indexed as table [2, row] and",
+    ],
+)
 def test_a_bracket_with_a_letter_or_a_plain_quote_after_its_number_is_none(text: str) -> None:
     assert numeric_brackets(text) == []

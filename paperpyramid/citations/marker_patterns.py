@@ -70,11 +70,12 @@ _LIST = rf"{_RANGE}(?:\s*[,;]\s*{_RANGE})*"
 #: what a citation may say after its numbers inside the bracket: where in the work ("[12, p. 4]",
 #: "[3, Theorem 1.3.5]", "[7, questions 5.3.2, 5.3.3]", "[4, version 3.16]"), or the title of the
 #: part cited in typographic quotes ("[4, ‘Hyphenation’, section Q.7]"), never a plain letter or
-#: number ("[2, n]" is an interval)
+#: number ("[2, n]" is an interval); a locator's word names a place, so a number, a capital, a roman
+#: numeral or a quote follows it ("[1, column]" indexes a table in code)
 _LOCATOR = (
     r"(?:\s*,\s*(?:§|[‘“]|(?i:(?:pp?|pg|pag|pages?|ch|chap|chapter|sec|section|thm|theorem|lemma|lem|prop|proposition|cor|"
     r"corollary|def|definition|eq|example|ex|rem|remark|app|appendix|vol|part|p\.\s*p|question|version|note|footnote|line|"
-    r"paragraph|para|col|column|fig|figure|table|item)s?)\b\.?)[^\[\]]{0,60})?"
+    r"paragraph|para|col|column|fig|figure|table|item)s?)\b\.?\s*(?=[\dA-Z‘“(§]|[ivxlc]+\b))[^\[\]]{0,60})?"
 )
 #: what a citation may say before its numbers inside the bracket, as natbib's
 #: ``\cite[e.g.,][]{…}`` prints it: "[e.g., 5–7, 11]", "[see 3]", "[cf. 12, 14]"

@@ -624,7 +624,7 @@ _DROPPED_ARGUMENTS = {
     "fnref": 1, "tnoteref": 1, "corref": 1, "ead": 1, "color": 1, "textcolor": 1,
     "colorbox": 1, "setlength": 2, "addtolength": 2, "setcounter": 2, "newtheorem": 2,
     "definecolor": 3, "newcommand": 2, "renewcommand": 2, "providecommand": 2,
-    "DeclareMathOperator": 2,
+    "DeclareMathOperator": 2, "index": 1,  # makeidx's \index writes to the index file, printing nothing here
     # NFSS font selection (pls's \pkg is {\normalfont\fontseries{b}\selectfont #1}): a series, not words
     "fontseries": 1, "fontshape": 1, "fontfamily": 1, "fontencoding": 1, "fontsize": 2, "usefont": 4,
 }  # fmt: skip
@@ -698,7 +698,7 @@ def latex_to_text(latex: str, *, keep_math: bool) -> str:
     text = _DISPLAY_MATH.sub(" ", text)
     if keep_math:
         text = _inline_math(text, lambda math: math)
-        text = re.sub(r"(?<!\\)[_^]", "", text)
+        text = re.sub(r"(?<!\\)[_^]", "{}", text)  # $\omega_h$ prints ωh: the command's name ends at the mark
     else:
         text = _inline_math(text, lambda math: " ")
     text = _BEGIN_END.sub(" ", text)

@@ -498,8 +498,9 @@ def _in_heading_type(block: Block, text: str, title: str, number: str | None, nu
     letters = [ch for ch in title if ch.isalpha()]
     caps = len(letters) >= 4 and sum(ch.isupper() for ch in letters) >= 0.9 * len(letters)
     larger = block.size >= body_size + max(0.8, body_size * 0.1)
-    # a small-capitals face may give its letters' reduced size; its line is as tall as the body's
-    small_caps = bool(_SMALL_CAPS_FONT.search(first.font)) and first.height >= 0.85 * body_size
+    # a small-capitals face may give its letters' reduced size; its line is nearly as tall as the body's
+    # (a EuroTeX paper's centred CMCSC10 headings: lines 0.8 of the body's size)
+    small_caps = bool(_SMALL_CAPS_FONT.search(first.font)) and first.height >= 0.75 * body_size
     smaller = block.size < body_size - max(0.8, body_size * 0.12) and not small_caps and not _bold_face(block, body_size, body_font)
     if smaller and not (block.bold and numbered):
         return False
@@ -513,6 +514,8 @@ def _in_heading_type(block: Block, text: str, title: str, number: str | None, nu
         and not text.endswith(".")
     )
     styled = larger or block.bold or caps or distinct_font or (first.italic and len(words) <= 8)
+    if first.italic and not (larger or block.bold or caps) and text.endswith(":"):
+        return False  # an italic label that ends in a colon is a description list's ("Equaliser, and a 3-Category:")
     if numbered and (styled or (len(words) <= 10 and len(block.lines) == 1)):
         return not (number and number.isdigit() and int(number) > 30)
     if not styled or len(block.lines) > 2:
