@@ -111,7 +111,9 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
         return _newsletter_masthead(blocks, body_size)
     by_weight = blocks[best].size < body_size + 1  # found by its bold type, which then ends it too
     members = [best]
-    while members[0] > 0 and _line_over_title(blocks[members[0] - 1], blocks[members[0]]):
+    while members[0] > 0 and (
+        _line_over_title(blocks[members[0] - 1], blocks[members[0]]) or _head_over_subtitle(blocks[members[0] - 1], blocks[members[0]])
+    ):
         members.insert(0, members[0] - 1)
     for index in range(best + 1, min(best + 6, len(blocks))):
         block, previous = blocks[index], blocks[members[-1]]
@@ -122,17 +124,19 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             continue  # a block beside the title (the authors in a margin column) does not end it
         if _cut_after_function_word(previous, block) or _goes_on_with_a_connective(previous, block):
             members.append(index)  # "… l'espace avec" / "METAPOST", "… package" / "and greektonoi.map mapping."
-            break
+            if not block.text.rstrip().endswith(":"):
+                break
+            continue  # no title ends on a colon: its subtitle follows ("… disease" / "in Jiangsu Province, China:" / "a population-based study")
         if _subtitle_after_colon(previous, block, body_size):
             members.append(index)  # "Aspirin in Older Adults:" / "A Randomised Trial" in smaller display type
-            break
+            continue  # its lines read apart go on in its type under it
         if _alternative_title(blocks, index, previous, pages[0]):
             members += [index, index + 1]  # "Repository of …" / "or" / "Essay on …"
             break
         if block.page != 1 or abs(block.size - previous.size) > 0.6 or block.kind in ("caption", "formula", "furniture", "aside"):
             break
-        if by_weight and not block.bold:
-            break
+        if by_weight and not block.bold or _names_line(_row_text(blocks, index)):
+            break  # a byline in the title's size opens with names and their marks
         if block.top - previous.bottom > 1.2 * previous.size or len(" ".join(blocks[i].text for i in members)) + len(block.text) > 400:
             break
         members.append(index)
@@ -166,13 +170,17 @@ def _subtitle_after_colon(previous: Block, block: Block, body_size: float) -> bo
     """Whether ``block`` is the title's subtitle, set a size smaller: the title's line over it ends
     on a colon, where no title ends ("Aspirin in Older Adults:" / "A Randomised Trial of Its
     Harms", as medical journals set a title in two sizes), and the block is right under it, in
-    display type still larger than the text's, a few lines at most and no byline."""
-    if block.page != previous.page or block.kind in ("caption", "formula", "furniture", "aside") or len(block.lines) > 3:
+    display type still larger than the text's, four lines at most (a long subtitle in a narrow
+    measure) and no byline."""
+    if block.page != previous.page or block.kind in ("caption", "formula", "furniture", "aside") or len(block.lines) > 4:
         return False
     if not previous.text.rstrip().endswith(":") or not body_size + 1 <= block.size < previous.size - 0.6:
         return False
-    if not 0 <= block.top - previous.bottom <= 1.2 * previous.size or len(block.text) >= 200:
+    # the boxes of two lines set close may touch: a descender's box reaches under the next line's top
+    if not -0.1 * previous.size <= block.top - previous.bottom <= 1.2 * previous.size or len(block.text) >= 250:
         return False
+    if capitals(previous.text) and capitals(block.text):  # in capitals every word reads as a name: a byline has its marks
+        return not _names_line(block.text)
     return not mostly_names(block.text)
 
 
@@ -407,6 +415,25 @@ def _line_over_title(above: Block, title: Block) -> bool:
     return not text.endswith(".") and not _names_line(text) and not _ISSUE_LINE.search(text) and not CUE.search(text)
 
 
+def _head_over_subtitle(above: Block, title: Block) -> bool:
+    """Whether ``above`` is the title's head, too short to be taken alone, over its subtitle taken
+    for the title: one line in larger type of the same weight that ends on a colon, right over it
+    ("Ocimum:" / "an overview of classification and relationships", "Part I:" / "…"), as medical
+    journals set a title in two sizes; no label ends on a colon there (:func:`_subtitle_after_colon`
+    reads the same two the other way)."""
+    text = above.text.strip()
+    if above.page != title.page or above.kind in ("caption", "formula", "furniture", "aside") or len(above.lines) != 1:
+        return False
+    if not text.endswith(":") or above.bold != title.bold or not title.size + 0.6 < above.size <= 1.6 * title.size:
+        return False
+    if not -0.1 * above.size <= title.top - above.bottom <= 1.2 * above.size or above.x1 <= title.x0 or above.x0 >= title.x1:
+        return False
+    lowered = text.lower().strip(" .:")
+    if lowered in _GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or not re.search(r"[^\W\d_]{3}", text):
+        return False
+    return not _names_line(text) and not _ISSUE_LINE.search(text) and not CUE.search(text)
+
+
 def _title_like(block: Block, first_page: Page, text: str | None = None) -> bool:
     text = (block.text if text is None else text).strip()
     if block.kind in ("caption", "formula", "furniture", "aside") or not 8 <= len(text) <= 300:
@@ -579,6 +606,7 @@ def plausible_title(text: str) -> bool:
 def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]) -> str | None:
     """The title printed in ``members``, or the metadata's where the page's is missing or cut off."""
     found = [line for index in members for line in blocks[index].lines][: _description_start(blocks, members)]
+    found = found[: _byline_start(found)]
     while len(found) > 1 and _version_under(found[0], found[-1]):
         found.pop()  # the package's version under it (a vignette's "\\ Version 2.30.0"): what is documented, not the title
     lines = [line.text for line in found]
@@ -597,6 +625,26 @@ def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]
     return printed
 
 
+def _row_text(blocks: list[Block], index: int) -> str:
+    """The first line of ``blocks[index]`` with the one-line blocks set after it along its row (a
+    byline the page's reading parts at a wide space: "Marta Oliveira1" / "and Lucas Moreau2")."""
+    block = blocks[index]
+    texts = [block.lines[0].text]
+    for other in blocks[index + 1 : index + 4]:
+        if other.page != block.page or len(other.lines) != 1 or abs(other.top - block.top) > 0.3 * block.size or other.x0 < block.x1:
+            break
+        texts.append(other.text)
+    return " ".join(texts)
+
+
+def _byline_start(lines: list[Line]) -> int | None:
+    """Where the byline opens among the title's lines, read with them where it is set in the
+    title's size and close under it (a journal that sets the names as large as the title, in
+    another weight or the same): the first line after the first that is names with their marks
+    or three names and more (:func:`_names_line`); None where no line is."""
+    return next((index for index, line in enumerate(lines) if index and _names_line(line.text)), None)
+
+
 def _version_under(first: Line, last: Line) -> bool:
     """Whether ``last``, a line under the title, gives the version the paper documents, no word of
     the title: a version alone ("Version 2.30.0"), or one in brackets set in roman under a title in
@@ -612,7 +660,7 @@ def _without_note_number(printed: str, blocks: list[Block], members: list[int]) 
     """``printed`` without a footnote's number glued to its last word ("… Linear Algebra1"), where
     a note in smaller type lower on the title's page opens with that number ("1This vignette …"):
     a title that ends in a number of its own ("Web 2", "Python3") has no such note under it."""
-    mark = re.search(r"(?<=[^\W\d_]{2})(\d)$", printed)
+    mark = re.search(r"(?:(?<=[^\W\d_]{2})|(?<=[)?\]]))(\d)$", printed)  # after a word, a bracket or a question: "… (Brassica napus L.)1"
     if mark is None or not members:
         return printed
     title = blocks[members[-1]]
