@@ -7,7 +7,8 @@ The names are real: every person named in the ``<contrib>`` and reference lists 
 files of ``../shared/pmc-pairs`` (its development part only, :func:`parse_real.split`) and of the
 JATS and TEI files of ``../shared/corpus`` (given names and surname as the file gives them; a
 reference's initials ``JR`` printed ``J. R.``). Names the standard fonts cannot draw (outside
-cp1252: ``Ł``, ``ş``, CJK) are left out and counted.
+cp1252: ``Ł``, ``ş``, CJK) are left out and counted, as are a reference's names split inside the
+surname (given ``PA Di``, surname ``Salvo``), which no byline prints.
 
 Each page is a title page drawn as real text (:mod:`benchmarks.synthetic.canvas`, Helvetica):
 an optional article-type banner, a bold title, a byline of 2 to 8 names drawn at random (seeded)
@@ -103,8 +104,8 @@ class Person:
 def _given(text: str) -> str:
     """Given names as a byline prints them: a reference's bare initials ``JR`` as ``J. R.``."""
     text = " ".join(text.split())
-    if re.fullmatch(r"[A-Z]{1,3}", text):
-        return " ".join(f"{letter}." for letter in text)
+    if re.fullmatch(r"[A-Z]{1,3}\.?", text):  # "JR", "RJ."
+        return " ".join(f"{letter}." for letter in text.rstrip("."))
     return re.sub(r"\b([A-Z])(?=\s|$)", r"\1.", text)  # "Hardik K" -> "Hardik K."
 
 
@@ -138,8 +139,14 @@ def collect_people(shared: Path) -> tuple[list[Person], int]:
     people = [person for path in files if path.exists() for person in _jats_people(path)]
     people += [person for path in sorted((shared / "corpus").glob("*.tei.xml")) for person in _tei_people(path)]
     distinct = list(dict.fromkeys(people))
-    kept = [person for person in distinct if drawable(person.name) and len(family_name(person.name)) > 1]
+    kept = [person for person in distinct if drawable(person.name) and len(family_name(person.name)) > 1 and not _missplit(person)]
     return kept, len(distinct) - len(kept)
+
+
+def _missplit(person: Person) -> bool:
+    """Whether a reference's name was split inside its surname: the surname's particle left at the
+    given names' end ("Di Salvo PA" as given "PA Di", surname "Salvo"), which no byline prints."""
+    return bool(re.search(r"\s(?:Di|De|Da|Del|Van|Von|Le|La|Du|Dos)$", person.given))
 
 
 def drawable(text: str) -> bool:

@@ -26,8 +26,9 @@ name in one of the placements real publishers use, drawn at random (seeded):
 - a masthead: the name in large type over its copyright line (``© The Author(s) 2019. Published
   by Oxford University Press``), over its volume (``Volume 12, Issue 3, 2016, pp. 45–52``), over
   Hindawi's ``Volume 2016, Article ID 1234567, 7 pages``, or over its ISSN (``ISSN 1234-5678
-  (Print)``); an abbreviated name after its ISSN with its volume (``ISSN: 0975-1491 Name, Vol 6,
-  Issue 2, 2014, 12-15``).
+  (Print)``), or centred in a narrow column between a logo and a cover's picture (Elsevier),
+  where a long name wraps over two or three lines; an abbreviated name after its ISSN with its
+  volume (``ISSN: 0975-1491 Name, Vol 6, Issue 2, 2014, 12-15``).
 
 The heads and feet are printed on both pages where publishers repeat them (``running``), else
 on the first only. Every page is parsed (:func:`parse_pdf`) and scored as ``eval parse`` scores
@@ -100,8 +101,12 @@ def collect_journals(shared: Path) -> tuple[list[str], int]:
 
 
 def _printed(name: str) -> str:
-    """A gold file's name as a page prints it: without NLM's qualifier in brackets ("Cytologia (Tokyo)")."""
-    return re.sub(r"\s*\([^()]*\)$", "", " ".join(name.split())).strip(" .,")
+    """A gold file's name as a page prints it: without NLM's qualifier in brackets ("Cytologia (Tokyo)"),
+    its acronym after a spaced colon ("World Journal of Emergency Surgery : WJES") or a reference's
+    medium ("Mastozool Neotrop [Internet]", its bracket left open too), which only catalogues add."""
+    name = re.sub(r"\s*\[Internet\]?$", "", " ".join(name.split()))
+    name = re.sub(r"\s+:\s+[A-Z][A-Za-z&-]*$", "", name)
+    return re.sub(r"\s*\([^()]*\)$", "", name).strip(" .,")
 
 
 # the small words a journal's name keeps in lower case, in the languages the gold files' names are in
@@ -159,6 +164,7 @@ PLACEMENTS: dict[str, int] = {
     "hindawi masthead": 5,
     "masthead issn": 4,
     "issn abbreviated": 4,
+    "masthead narrow": 4,
 }
 #: the placements publishers repeat on the later pages' heads or feet (where ``running``)
 _RUNNING = {"elsevier head", "nlm head", "bmc head", "oxford head", "tandf head", "plos foot", "frontiers foot", "nature foot", "mdpi foot"}
@@ -221,6 +227,7 @@ def placement_lines(placement: str, journal: str, title: str, n: dict[str, Any])
         "hindawi masthead": [journal, f"Volume {n['year']}, Article ID {n['article']}, {n['iss'] + 3} pages", doi],
         "masthead issn": [journal, f"ISSN {n['issn']} (Print)"],
         "issn abbreviated": [f"ISSN: {n['issn']} {journal}, Vol {n['vol']}, Issue {n['iss']}, {n['year']}, {n['first']}-{n['last']}"],
+        "masthead narrow": [journal, f"Volume {n['vol']}, Issue {n['iss']}, {n['year']}, pp. {n['first']}–{n['last']}"],
     }
     if placement in heads:
         return [heads[placement]], [], heads[placement]
@@ -239,9 +246,13 @@ def draw_page(page: Page, title: str, rng: random.Random) -> bytes:
     first, second = Canvas(612, 792), Canvas(612, 792)
     y = 50.0
     masthead = page.placement.startswith(("masthead", "hindawi"))
+    # Elsevier's masthead: the name centred in a middle column between the publisher's logo and the
+    # cover's picture, so that a long name wraps, the issue line centred under it
+    column = (192.0, 228.0) if page.placement == "masthead narrow" else (72.0, 468.0)
     for index, line in enumerate(over):
         size = 18.0 if masthead and index == 0 else 8.5
-        y = _wrapped(first, line, _BOLD if size > 10 else _REGULAR, size, y) + (10 if size > 10 else 4)
+        font = _BOLD if size > 10 else _REGULAR
+        y = _wrapped(first, line, font, size, y, column, centred=column[0] > 72) + (10 if size > 10 else 4)
     y += 24
     y = _wrapped(first, title, _BOLD, 16, y) + 10
     names = " ".join(
@@ -261,17 +272,22 @@ def draw_page(page: Page, title: str, rng: random.Random) -> bytes:
     return write_pdf([first, second], title)
 
 
-def _wrapped(canvas: Canvas, text: str, font: str, size: float, y: float) -> float:
-    """``text`` set from the left margin in lines no wider than the column; the last baseline."""
-    line = ""
+def _wrapped(
+    canvas: Canvas, text: str, font: str, size: float, y: float, column: tuple[float, float] = (72.0, 468.0), *, centred: bool = False
+) -> float:
+    """``text`` set in lines no wider than ``column`` (its left edge and width), from its left edge
+    or centred in it; the baseline under the last line."""
+    left, width = column
+    lines = [""]
     for word in text.split():
-        if line and text_width(f"{line} {word}", font, size) > 468:
-            canvas.text(72, y, line, font, size)
-            y += size * 1.25
-            line = ""
-        line = f"{line} {word}".strip()
-    canvas.text(72, y, line, font, size)
-    return y + size * 1.25
+        if lines[-1] and text_width(f"{lines[-1]} {word}", font, size) > width:
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {word}".strip()
+    for line in lines:
+        indent = (width - text_width(line, font, size)) / 2 if centred else 0.0
+        canvas.text(left + indent, y, line, font, size)
+        y += size * 1.25
+    return y
 
 
 _BODY = (

@@ -213,19 +213,29 @@ def given_names_first(names: list[str]) -> list[str]:
     """A byline set surname first, the surname in capitals ("ZHANG Wei, LI Na", "DUPONT Jean-Marc",
     "VAN DER BERG Anna", "LOGRIECO A. F.": Chinese, French, Hungarian and Russian journals print
     bylines so), with the given names first, as every other byline reads ("Wei Zhang"). Only where
-    every name is set so, and one surname has three letters or more with a vowel in each of its
-    words: two capitals alone before a name are its initials ("JA Smith", "KL Jones")."""
+    every name is set so, with a vowel in each of its surname's words, and one surname reads as no
+    initials (:func:`_not_initials`): capitals before a name are its initials where none does
+    ("JA Smith", "KL Jones", "AJE Smith", as British and Indian journals print bylines)."""
     split = [_surname_first(name) for name in names]
     if not names or any(parts is None for parts in split):
         return names
     surnames = [parts[0] for parts in split if parts is not None]
-    if not any(len(word) >= 3 for surname in surnames for word in surname.split()):
+    if not any(_not_initials(word) for surname in surnames for word in surname.split()):
         return names
     # an initial that closed the name lost its full stop with the name's end: "JOSHI Mandar S." reads "Mandar S. Joshi"
     return [
         " ".join(part for part in (re.sub(r"(?<!\S)([A-Z])$", r"\1.", given), surname, suffix) if part)
         for surname, given, suffix in filter(None, split)
     ]
+
+
+def _not_initials(word: str) -> bool:
+    """Whether a word in capitals before a name is a surname rather than the name's initials: four
+    letters or more ("ZHANG", "SOUZA"), or three with a vowel after the first, as short surnames
+    are spoken ("LIU", "KIM", "LEE"), or Pinyin's "ZH", "CH", "SH" before it ("SHI", "ZHU"); initials
+    run to three and seldom so ("AJE", "MRB")."""
+    letters = _folded(word)
+    return len(letters) >= 4 or (len(letters) == 3 and (letters[1] in "AEIOUY" or letters[:2] in ("ZH", "CH", "SH")))
 
 
 def _surname_first(name: str) -> tuple[str, str, str] | None:

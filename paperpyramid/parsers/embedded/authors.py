@@ -54,6 +54,7 @@ from paperpyramid.dates import date_alone
 from paperpyramid.document import Author
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.author_names import (
+    DEGREE_WORD,
     GROUP,
     MARKS,
     SPACING_ACCENTS,
@@ -384,8 +385,9 @@ class _ZoneReading:
         self.names_bold = block.bold if self.names_bold is None else self.names_bold
 
 
-# what ends the name before a cut one: its marks or digits, a separator, "and"
-_AFTER_A_NAME = rf"(?:[{MARKS}\d,;·|&]|\band)\s*"
+# what ends the name before a cut one: its marks or digits, a separator, "and", and the letters ACS and
+# AIP set after the comma ("… Helen L. Johnson, c Bethany" / "Albers a*")
+_AFTER_A_NAME = rf"(?:[{MARKS}\d,;·|&]|\band)\s*(?:(?:[a-h],)*[a-h]\s+)?"
 # the zone's last name cut after its first word at the line's end, after the marks of the name before it:
 # "… I. Ken Groupleader,∗,‡,¶ Susanne" / "K. Laborator,∗,§"
 _CUT_FIRST_NAME = re.compile(rf"{_AFTER_A_NAME}[A-Z][^\W\d_]+(?:\s[A-Z]\.)*$")
@@ -396,6 +398,10 @@ def _first_name_cut(text: str, previous: Block | None, block: Block) -> bool:
     after its first word (achemso sets a long byline over lines as they fill, double spaced): the
     block opens the next line under ``previous``, in its type, and the word stands alone after the
     marks of the name before it, too short for a name."""
+    if previous is not None and text.endswith(",") and _LETTERS_OPENING.match(block.text.strip()):
+        return True  # the name's letters after its comma, set over the line's end: "… Pirtea," / "b Max Kipf, …"
+    if previous is not None and _LETTERS_CLOSING.search(text) and re.match(r"[A-Z]", block.text.strip()):
+        return True  # the next name after those letters, in a box of its own: "… Pirtea, b" / "Max Kipf, …"
     if previous is None or not 0 <= block.top - previous.lines[-1].bottom < 1.5 * block.size or abs(block.size - previous.size) > 0.3:
         return False
     opening = block.text.strip()
@@ -405,9 +411,20 @@ def _first_name_cut(text: str, previous: Block | None, block: Block) -> bool:
         return True  # "… Hyun Joo" / "Song,3 Carl Dahl": one word, then the name's marks, ends the name cut
     if _CUT_NAME.search(text) and lost_mark(text) and _TWO_WORDS_THEN_MARK.match(opening):
         return True  # a byline whose names carry marks: "… Takashima3 and María Dolores" / "Albaladejo Otón1,2*"
+    if _CUT_INITIALS.search(text) and re.match(r"[A-Z][^\W\d_]", opening):
+        return True  # initials alone are no name: "… J. C. R. Silva, A. D." / "Barnosky", "S. Y." / "CHEN PhD2*"
+    if _CUT_NAME.search(text) and DEGREE_WORD.match(opening):
+        return True  # a degree never opens a name: it closes the one cut before it ("… S. CHO" / "MD PhD,1 …")
     return bool(_CUT_FIRST_NAME.search(text)) and bool(re.match(r"[A-Z]", opening))
 
 
+# a line that opens with letter marks, then a name or nothing: the letters after the comma closing the line
+# above; and the zone closing in such letters, after a name's comma
+_LETTERS_OPENING = re.compile(r"(?:[a-h],)*[a-h]\*?(?:\s+[A-Z]|$)")
+_LETTERS_CLOSING = re.compile(r"[^\W\d_],\s?(?:[a-h],)*[a-h]\*?$")
+# the zone ending in a name's initials, cut from its surname at the line's end, after the name before it:
+# "… J. C. R. Silva, A. D." / "Barnosky", "… Shukla,4 S." / "Shukla,1 …", "… Ramel, K. Saranyaadevi, A." / "Harry"
+_CUT_INITIALS = re.compile(rf"{_AFTER_A_NAME}(?:[A-Z]\.(?:-[A-Z]\.)?\s?){{1,4}}$")
 # the zone ending in a name's words without its marks, after the name before it: "… Yang Song,2,3 Hyun Joo",
 # "… and Jung-Gu"
 _CUT_NAME = re.compile(rf"{_AFTER_A_NAME}(?:[A-Z][^\W\d_]*(?:-[^\W\d_]+)?\.?\s?){{1,3}}$")

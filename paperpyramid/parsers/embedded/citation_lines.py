@@ -6,7 +6,8 @@ citation over lines or boxes. :func:`citation_lines` gives every page's head and
 all of page 1's, and rebuilds the broken ones: each line with the next where it wraps at one left
 edge (:func:`_wrapped_pairs`), heads and feet set in parts along one row read as one line, small
 capitals written as capitals (:func:`_furniture_rows`), a masthead's name with the issue line
-centred under it (:func:`_masthead_pairs`), a citation box's lines under its cue
+centred under it (:func:`_masthead_pairs`), a masthead's long name wrapped over lines of display
+type, with the line under it (:func:`_wrapped_mastheads`), a citation box's lines under its cue
 (:func:`_citation_boxes`), a footnote's indented first line with its second (:func:`_note_pairs`)
 and a proceedings' head over its second line (:func:`_meeting_heads`). It is read before the
 running heads are removed from the text.
@@ -29,8 +30,11 @@ def citation_lines(pages: list[Page]) -> list[tuple[int, str]]:
             key=lambda line: (line.top, line.x0),
         )
         single = [line.text.strip() for line in lines]
+        # a masthead's whole name before the pair of its last line and the line under it (the name cut): read
+        # first, it wins the tie, as the journal's reader takes the first of the names on as many pages
+        mastheads = _wrapped_mastheads(lines, page.height) if page.number == 1 else []
         wrapped = [f"{a.text.strip()} {b.text.strip()}" for a, b in _wrapped_pairs(lines)]
-        texts += [(page.number, text) for text in single + wrapped]
+        texts += [(page.number, text) for text in single + mastheads + wrapped]
         texts += [(page.number, row) for row in _furniture_rows(lines, page.height)]
         if page.number == 1:
             texts += [(1, f"{a.text.strip()} {b.text.strip()}") for a, b in _masthead_pairs(lines, page.height)]
@@ -143,6 +147,36 @@ def _masthead_pairs(lines: list[Line], height: float) -> list[tuple[Line, Line]]
         row = [other for other in under if abs(other.top - under[0].top) < 0.5 * max(under[0].height, 1.0)]
         pairs += [(line, below) for below in row if abs(line.x0 - below.x0) >= 5]
     return pairs
+
+
+def _wrapped_mastheads(lines: list[Line], height: float) -> list[str]:
+    """A masthead's long name wrapped over two or three lines of display type, with the line set
+    under it: a narrow measure beside a logo breaks "Journal of the Association for Information
+    Science" / "and Technology" over "Volume 2003, Article ID 25804"; a pair of lines at one left
+    edge (:func:`_wrapped_pairs`) holds the name or the issue line, never both. The name's lines
+    are in the top fifth of the first page, in one size half again the page's smallest, each
+    close under the last and overlapping it across; the text is the name's lines joined, then
+    the same with the next line under them (the volume, the ISSN, the copyright)."""
+    smallest = min((line.height for line in lines), default=0.0)
+    masthead: list[str] = []
+    for index, line in enumerate(lines):
+        if line.top > 0.2 * height or line.height < 1.5 * smallest:
+            continue
+        run = [line]
+        for other in lines[index + 1 : index + 3]:
+            last = run[-1]
+            if abs(other.size - line.size) > 0.5 or other.top - last.bottom > 0.6 * last.height:
+                break
+            if other.x0 < last.x1 and other.x1 > last.x0:
+                run.append(other)
+        if len(run) < 2:
+            continue
+        name = " ".join(member.text.strip() for member in run)
+        under = next((other for other in lines[index + len(run) :] if other.top >= run[-1].bottom - 2), None)
+        masthead.append(name)
+        if under is not None and under.top - run[-1].bottom < 2 * run[-1].height:
+            masthead.append(f"{name} {under.text.strip()}")
+    return masthead
 
 
 # a note that leads into the reference set under it ends its line: "… published in a similar form in", "… Software:"

@@ -99,8 +99,9 @@ def date_line(text: str) -> bool:
 # a journal's name: capitalised words, small words between them, abbreviations with full stops
 # (a brand may start in lower case: eLife, iScience, mBio)
 # (a section after an em dash: "COMMUNICATIONS IN STATISTICS—THEORY AND METHODS"; the small words of German,
-# French and Spanish names: "Zeitschrift für Naturforschung", "Revista de Saúde Pública", "Archives des Maladies du Coeur")
-_NAME = r"(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'´&.—-]*(?:\s+(?:[A-Z][\w’'´&.—-]*|of|and|in|for|the|on|&|für|zur|und|de|des|du|la))*?"
+# French and Spanish names: "Zeitschrift für Naturforschung", "Revista de Saúde Pública", "Archives des Maladies du Coeur";
+# Latin's and French's "et": "Biochimica et Biophysica Acta", "Revue de Chirurgie Orthopédique et Traumatologique")
+_NAME = r"(?:[A-Z]|[a-z]{1,2}[A-Z])[\w’'´&.—-]*(?:\s+(?:[A-Z][\w’'´&.—-]*|of|and|in|for|the|on|&|für|zur|und|de|des|du|la|et))*?"
 _J = rf"(?P<journal>{_NAME})"
 # the start of a line, or after the authors a head prints first: "Smith et al. Journal …",
 # Elsevier's "O. Sanni, A.P.I. Popoola / Data in Brief 22 (2019) 451–457"
