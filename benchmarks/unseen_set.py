@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build an unseen set of real typeset PDFs from Debian packages: publishers' journal classes and R papers.
 
-    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs] [--batch 1|2|...|16]
+    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs] [--batch 1|2|...|17]
 
 Nobody tuned the parser on these layouts. Each PDF comes from a Debian package (fetched with
 ``apt-get download`` and unpacked with ``dpkg-deb -x``, never installed):
@@ -128,6 +128,17 @@ table of contents, SQUAREM, SuSiE trend filtering), their reference lists built 
 not compile, so they give no citation gold. The r-cran-* and r-bioc-* packages are new to the set; the TeX Live papers come
 from ``texlive-latex-base-doc``, ``-pictures-doc`` and ``-lang-english``, whose other PDFs earlier
 batches drew on. Its title-page truth was read before anyone parsed it.
+Batch 17 (notes starting "batch 17") is 17 more real papers from packages no earlier batch used, drawn for title pages:
+a TUGboat 30(1) 2009 article as printed (``texlive-base``), a reprint from Die TeXnische Komödie 3/2014 with DANTE's cover
+block and a citation line (``texlive-fonts-extra-doc``), a title that names another journal (jamtimes), a title footnote with
+the document's archival DOI and names over HamNoSys glyphs (hamnosys), two medical-pedigree papers and a phonology cover page
+from ``texlive-pstricks-doc``, a JKU Linz software manual's cover with a banner (APCluster), a 'please cite' block naming a
+JSS paper under another title (fastcluster), six names over two rows (glmnet's Cox vignette), names beside universities and
+keywords in jss.cls (AER, vipor), an 'adapted from the work of' byline (irlba), and biomedical and social-science vignettes
+(R/GSEPD, STRINGdb, mitools, semTools). Seven have no LaTeX gold (PDF or R Markdown vignettes, TeX Live documentation whose
+source is a ``.dtx`` the doc folder does not ship, and the DTK reprint, whose shipped source is ConTeXt). Two scanned papers
+found for it (a QEX article in ``atlc``, an SST-2000 paper in ``libaudiomask-dev``) have no text layer and were left out.
+Its title-page truth was read before anyone parsed it.
 
 The set's folder gets each PDF, its LaTeX source beside it as a ``gold-latex`` row where the
 package ships it (a ``.tex``/``.ltx``, gunzipped, or a Sweave ``.Rnw`` whose code chunks are kept
@@ -2098,6 +2109,136 @@ PAPERS: tuple[Paper, ...] = (
         "batch 16: susieR's note on trend filtering (Sweave, article, 11pt), numbered sections and formulas, natbib citations of a .bib (sparse regression, fine mapping); real",
         16,
         "MIT",
+    ),
+    _tex(
+        "texlive-base",
+        "dvipdfmx/dvipdfmx-special",
+        "tugboat-2009-dvipdfmx-specials",
+        "batch 17: TUGboat 30(1), 2009, as printed (ltugboat, two columns), the running head 'TUGboat, Volume 30 (2009), No. 1' with the page number, the title and byline at the head of the left column, footnotes in both columns (DVI specials, PDF generation); real",
+        batch=17,
+    ),
+    _tex(
+        "texlive-fonts-extra-doc",
+        "fonts/almfixed/almfixed-dtk",
+        "dtk-2014-almfixed-arabic",
+        "batch 17: a reprint from Die TeXnische Komödie 3/2014 (DANTE), a cover block with the journal's name set vertically, DANTE's name, a citation line 'Idris Samawi Hamid: Introducing Arabic-Latin Modern Fixed, Die TeXnische Komödie 3/2014, S. 19-46.' and a German rights notice above the title, the foot 'Die TeXnische Komödie 3/2014 – Nachdruck' (Arabic script, fonts); real, no gold (the shipped source is ConTeXt, titled as a DANTE summary report)",
+        batch=17,
+        gold=False,
+    ),
+    _tex(
+        "texlive-pstricks-doc",
+        "generic/pst-pdgr/pst-pdgr",
+        "pst-pdgr-medical-pedigrees",
+        "batch 17: pst-pdgr's documentation (article), a title whose second line is 'LaTeX.' with a star keying a copyright footnote, two names side by side, the first with an e-mail after a comma, a date-and-version line, an abstract over a pedigree drawing (medical genetics, pedigree nomenclature); real, no source",
+        batch=17,
+    ),
+    _tex(
+        "texlive-pstricks-doc",
+        "support/pedigree-perl/doc/pedigree",
+        "pedigree-perl-pedigree-construction",
+        "batch 17: pedigree-perl's user manual (article), a three-line title (the last line 'User Manual and Algorithm Description'), two names side by side with an e-mail, 'March 2012', an abstract over a three-generation pedigree (medical genetics, pedigree drawing); real",
+        batch=17,
+    ),
+    _tex(
+        "texlive-fonts-extra-doc",
+        "latex/jamtimes/jamtimes",
+        "jamtimes-expanded-times-roman",
+        "batch 17: jamtimes' documentation (ltxdoc), a title that names a journal ('As Used in Journal d'Analyse Mathématique', the journal in italics), a starred name keyed to e-mails, a date-and-version line, an abstract and a table of contents on page 1 (fonts, mathematical publishing); real, no source",
+        batch=17,
+    ),
+    _tex(
+        "texlive-fonts-extra-doc",
+        "fonts/hamnosys/hamnosys",
+        "hamnosys-sign-language-notation",
+        "batch 17: hamnosys' documentation, two coloured names side by side each over its name written in HamNoSys symbols (private-use glyphs), a date, a starred title footnote giving the document's archival DOI (10.25592/uhhfdm.9901), a table of contents on page 1 (sign-language notation, linguistics); real, no source",
+        batch=17,
+    ),
+    _tex(
+        "texlive-pstricks-doc",
+        "generic/pst-asr/pst-asr-doc",
+        "pst-asr-autosegmental-representations",
+        "batch 17: pst-asr's user's guide, a cover page: the package name in large sans-serif, a two-line subtitle, a feature-geometry diagram, 'User's Guide', the name over an italic e-mail, a date and a version line (phonology, autosegmental representations); real, no source",
+        batch=17,
+    ),
+    _r(
+        "fastcluster",
+        "fastcluster/doc/fastcluster",
+        "fastcluster-users-manual",
+        "batch 17: fastcluster's user's manual (article), a bold sans-serif title over a 'Version 1.2.3' line, a coloured name, a date, an abstract and a 'please cite it as' block citing the package's JSS paper (53(9), 2013) under another title (hierarchical clustering); real, no source",
+        17,
+        "BSD-like (Debian r-cran-fastcluster)",
+    ),
+    _r(
+        "aer",
+        "AER/doc/AER",
+        "aer-applied-econometrics-errata",
+        "batch 17: AER's vignette and errata in jss.cls (nojss), a two-line bold title, two names side by side each over a university, an abstract citing the book (Springer, 2008) and keywords (econometrics); real",
+        17,
+        "GPL-2+",
+    ),
+    _r(
+        "glmnet",
+        "glmnet/doc/Coxnet",
+        "glmnet-regularized-cox",
+        "batch 17: glmnet's Cox regression vignette (R Markdown to PDF), six names over two centred rows, a build date, a table of contents on page 1 (survival analysis, elastic net); real, no source",
+        17,
+        "GPL-2",
+    ),
+    _r(
+        "vipor",
+        "vipor/doc/methodComparison",
+        "vipor-method-comparison",
+        "batch 17: vipor's method comparison in jss.cls (nojss), a two-line title whose second line is '(vipor version 0.4.3)', two names on one line joined by a comma, an abstract and keywords between rules (data visualisation, beeswarm plots); real",
+        17,
+        "GPL-2+",
+    ),
+    Paper(
+        "r-bioc-rgsepd",
+        f"{R_LIBRARY}/rgsepd/doc/rgsepd",
+        "rgsepd-gene-set-enrichment",
+        "batch 17: R/GSEPD tutorial (Sweave, article), a two-line title in one face, a name followed by its e-mail between dashes, a build date, numbered sections with author-year citations (RNA-Seq, differential expression, GO gene sets); real",
+        17,
+        licence="GPL-3",
+    ),
+    _r(
+        "irlba",
+        "irlba/doc/irlba",
+        "irlba-partial-svd",
+        "batch 17: irlba's vignette (Sweave, article), a byline block: a name, an e-mail with a trailing comma, 'adapted from the work of:' and two more names each with a university in brackets, a date, a footnote citing SIAM J. Sci. Comput. 2005 (numerical linear algebra, SVD); real",
+        17,
+        "GPL-2+",
+    ),
+    _r(
+        "apcluster",
+        "apcluster/doc/apcluster",
+        "apcluster-affinity-propagation",
+        "batch 17: APCluster's software manual (Sweave), a cover page with a green 'Software Manual' banner of the Institute of Bioinformatics (JKU Linz) and its logo, the title over a smaller subtitle, four names in one bold line (the last broken over two lines) over the institute's address and e-mail, a version-and-date line, the institute's address at the foot (clustering, bioinformatics); real",
+        17,
+        "GPL-2+",
+    ),
+    _r(
+        "mitools",
+        "mitools/doc/smi",
+        "mitools-combining-imputations",
+        "batch 17: mitools' vignette (Sweave, article), a title, a name and a date, the text opening with Carlin et al. (2003) on a cohort study of adolescent health, code chunks on page 1 (multiple imputation, epidemiology); real",
+        17,
+        "GPL-2",
+    ),
+    Paper(
+        "r-bioc-stringdb",
+        f"{R_LIBRARY}/STRINGdb/doc/STRINGdb",
+        "stringdb-protein-interactions",
+        "batch 17: STRINGdb's vignette (Sweave, article), a title, a name, '15 March 2015', a capitalised section heading and long URLs running into the margin (protein-protein interaction networks); real",
+        17,
+        licence="GPL-2",
+    ),
+    _r(
+        "semtools",
+        "semTools/doc/partialInvariance",
+        "semtools-effect-size-invariance",
+        "batch 17: semTools' note on effect sizes (Sweave, article), a two-line title, a name and a date, author-year citations in brackets (psychometrics, measurement invariance); real",
+        17,
+        "GPL-2+",
     ),
 )
 
