@@ -336,7 +336,8 @@ def _lines(words: list[list[Run]], width: float) -> list[list[Run]]:
     return lines
 
 
-def _draw_line(canvas: Canvas, runs: list[Run], baseline: float, left: float, width: float, centred: bool) -> str:
+def draw_line(canvas: Canvas, runs: list[Run], baseline: float, left: float, width: float, centred: bool) -> str:
+    """Draw ``runs`` (text, font, size, rise) on one line from ``left``, or centred in ``width``; return its text."""
     total = sum(text_width(t, f, s) for t, f, s, _ in runs)
     x = left + (width - total) / 2 if centred else left
     for text, font, size, rise in runs:
@@ -360,25 +361,25 @@ def draw_page(page: Page, title: str, rng: random.Random) -> bytes:
         canvas.text(72, y, conventions["banner"], _BOLD, 9)
         y += 28
     for line in _title_lines(title):
-        _draw_line(canvas, [(line, _BOLD, 15, 0.0)], y, 72, 468, centred)
+        draw_line(canvas, [(line, _BOLD, 15, 0.0)], y, 72, 468, centred)
         y += 19
     y += 12
     marks, keys = _marks(conventions, len(page.people), rng)
     for runs in _wrap(_byline_runs(page.people, marks, conventions, rng), width, conventions["line breaks"] == "anywhere"):
-        page.byline.append(_draw_line(canvas, runs, y, left, width, centred))
+        page.byline.append(draw_line(canvas, runs, y, left, width, centred))
         y += 14
     y += 8
     raised = conventions["drawn"].startswith("raised")
     for key, place in zip(keys, rng.sample(_PLACES, len(keys)), strict=False):
         runs = [(key, _REGULAR, 5.5 if raised else 8, 3.0 if raised else 0.0), (place, _REGULAR, 8, 0.0)]
-        _draw_line(canvas, [run for run in runs if run[0]], y, 72, 468, centred)
+        draw_line(canvas, [run for run in runs if run[0]], y, 72, 468, centred)
         y += 11
     corresponding = page.people[-1] if conventions["marks"] != "none" else page.people[0]
     notes = [f"*Correspondence: {_email(corresponding)}"]
     if conventions["marks"] == "digits+equal":
         notes.append("†These authors contributed equally to this work.")
     for note in notes:
-        _draw_line(canvas, [(note, _REGULAR, 8, 0.0)], y, 72, 468, centred)
+        draw_line(canvas, [(note, _REGULAR, 8, 0.0)], y, 72, 468, centred)
         y += 11
     _body(canvas, y + 16)
     return write_pdf([canvas], title)

@@ -55,7 +55,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from byline_probe import drawable, reference_titles  # noqa: E402
+from byline_probe import draw_line, drawable, reference_titles  # noqa: E402
 from parse_real import split  # noqa: E402
 
 from benchmarks.synthetic.canvas import FONTS, Canvas, text_width, write_pdf  # noqa: E402
@@ -183,14 +183,6 @@ def _set_lines(words: list[Run], width: float) -> list[list[Run]]:
     return lines
 
 
-def _draw_line(canvas: Canvas, runs: list[Run], baseline: float, left: float, width: float, centred: bool) -> str:
-    total = sum(text_width(t, f, s) for t, f, s, _ in runs)
-    x = left + (width - total) / 2 if centred else left
-    for text, font, size, rise in runs:
-        x += canvas.text(x, baseline - rise, text, font, size)
-    return "".join(text for text, *_ in runs)
-
-
 def _title_lines(page: TitlePage, rng: random.Random, width: float) -> list[list[Run]]:
     """The title's lines: a subtitle after the colon on lines of its own in a smaller face, the note's mark raised after the last word."""
     conventions = page.conventions
@@ -260,18 +252,18 @@ def draw_page(page: TitlePage, rng: random.Random) -> bytes:
     y = _over_title(first, page, 60.0, rng) + float(conventions["size"]) * 0.4
     for runs in _title_lines(page, rng, width):
         size = max(size for _, _, size, rise in runs if not rise)
-        page.drawn.append(_draw_line(first, runs, y, left, width, centred))
+        page.drawn.append(draw_line(first, runs, y, left, width, centred))
         y += size * 1.2
     _, _, regular = _faces(conventions)
     byline_size = float(conventions["size"]) if conventions["byline"] == "same size" else 11.0
     names = rng.sample(_NAMES, rng.randint(2, 4))
     y += 0.6 * byline_size
     for runs in _set_lines(_byline(names, regular, byline_size), 468.0):
-        _draw_line(first, runs, y, 72.0, 468.0, centred)
+        draw_line(first, runs, y, 72.0, 468.0, centred)
         y += byline_size * 1.25
     y += 8
     for n in range(len(names)):
-        _draw_line(first, [(f"{n + 1} Department of Biology, University of Lund, Lund, Sweden", regular, 8, 0.0)], y, 72.0, 468.0, centred)
+        draw_line(first, [(f"{n + 1} Department of Biology, University of Lund, Lund, Sweden", regular, 8, 0.0)], y, 72.0, 468.0, centred)
         y += 10
     if conventions["note mark"] != "none":
         first.text(72, 740, _MARKS[conventions["note mark"]][1], regular, 7.5)
@@ -314,7 +306,7 @@ def _body(canvas: Canvas, y: float, bottom: float, two_columns: bool, font: str)
             for runs in _set_lines([(word, font, 9.5, 0.0) for word in _BODY.split()], width):
                 if y > bottom:
                     break
-                _draw_line(canvas, runs, y, left, width, False)
+                draw_line(canvas, runs, y, left, width, False)
                 y += 12
             y += 10
 

@@ -412,7 +412,7 @@ def _line_over_title(above: Block, title: Block) -> bool:
     lowered = text.lower().strip(" .:")
     if lowered in _GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or (capitals(text) and not capitals(title.text)):
         return False
-    return not text.endswith(".") and not _names_line(text) and not _ISSUE_LINE.search(text) and not CUE.search(text)
+    return not text.endswith(".") and _neither_names_nor_issue(text)
 
 
 def _head_over_subtitle(above: Block, title: Block) -> bool:
@@ -431,6 +431,11 @@ def _head_over_subtitle(above: Block, title: Block) -> bool:
     lowered = text.lower().strip(" .:")
     if lowered in _GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or not re.search(r"[^\W\d_]{3}", text):
         return False
+    return _neither_names_nor_issue(text)
+
+
+def _neither_names_nor_issue(text: str) -> bool:
+    """Whether a line over the title may be part of it: no byline, no issue line, no journal's cue."""
     return not _names_line(text) and not _ISSUE_LINE.search(text) and not CUE.search(text)
 
 
