@@ -139,6 +139,20 @@ keywords in jss.cls (AER, vipor), an 'adapted from the work of' byline (irlba), 
 source is a ``.dtx`` the doc folder does not ship, and the DTK reprint, whose shipped source is ConTeXt). Two scanned papers
 found for it (a QEX article in ``atlc``, an SST-2000 paper in ``libaudiomask-dev``) have no text layer and were left out.
 Its title-page truth was read before anyone parsed it.
+Batch 18 (notes starting "batch 18") is 18 more real documents from packages no earlier batch used, drawn for title
+pages and bylines: the jsonlite paper as posted to arXiv (its stamp in the margin), a gdata vignette in R News'
+two-column layout ('by' and a kicker under the title), a genomics manual with two marked footnotes on one name (MUMmer's
+maxmat3, ``mummer-doc``), two names right-aligned each over an institution (DIFFKK, ``ifeffit-doc``), four names over
+two institutions (ESyS-Particle), four names in a grid over one address (ethiop, ``texlive-lang-other``), names side by
+side over firms and e-mails (the NTG a4 article, ``texlive-latex-recommended-doc``), an Italian translation
+(fancyhdr-it, ``texlive-lang-italian``), a 1989 report cover with 'By' (SOLNP, Rsolnp), names stacked with marks over a
+long address (distr), names with marks keyed to departments (car), initials or names closed by ', and' (RBGL, Biobase),
+three names joined by '&' (SHazaM, immunology), a byline running past the page edge with 'based on earlier versions
+written by' (mi), a series masthead with a misspelt name (rockchalk's outreg), a jss-like vignette (plot3D) and a
+cancer-genomics vignette (CGDS-R). No unused Debian 12 package found ships a journal article as its journal printed it:
+only the arXiv stamp gives a year, and no page prints a journal or a DOI. Eight have no LaTeX gold (PDF or R Markdown
+only, a ``.dtx`` the doc folder lacks, ESyS-Particle's gzipped body). Lasso2's vignette was left out: its Type 3 fonts
+give no readable text layer. Its title-page truth was read before anyone parsed it.
 
 The set's folder gets each PDF, its LaTeX source beside it as a ``gold-latex`` row where the
 package ships it (a ``.tex``/``.ltx``, gunzipped, or a Sweave ``.Rnw`` whose code chunks are kept
@@ -2239,6 +2253,149 @@ PAPERS: tuple[Paper, ...] = (
         "batch 17: semTools' note on effect sizes (Sweave, article), a two-line title, a name and a date, author-year citations in brackets (psychometrics, measurement invariance); real",
         17,
         "GPL-2+",
+    ),
+    Paper(
+        "mummer-doc",
+        "usr/share/doc/mummer/maxmat3man",
+        "mummer-maxmat3-maximal-matches",
+        "batch 18: MUMmer's maxmat3 manual (genomics, sequence alignment), a two-line bold title over 'Manual*' in a smaller face, one name with two marks keyed to footnotes (the Hamburg bioinformatics centre with an e-mail, 'Minor alterations made by' a second person at TIGR), a copyright footnote; real, no source",
+        18,
+        licence="Artistic (Debian mummer-doc)",
+    ),
+    Paper(
+        "ifeffit-doc",
+        "usr/share/doc/ifeffit/pdf/diffkk",
+        "ifeffit-diffkk-kramers-kronig",
+        "batch 18: DIFFKK's documentation (X-ray absorption spectroscopy), a one-word title in capitals between thick rules, two right-aligned names each over its institution and city (University of Chicago, Naval Research Laboratory); real, no source",
+        18,
+        licence="ifeffit licence (Debian ifeffit-doc)",
+    ),
+    Paper(
+        "esys-particle",
+        "usr/share/doc/esys-particle/Doc/Tutorial/ESyS-Particle_Tutorial",
+        "esys-particle-tutorial",
+        "batch 18: ESyS-Particle's tutorial and user's guide (discrete element modelling, geomechanics), a title over a version line, three names closed by '&' over one university, a fourth name over another institute, a date; real, no gold (its paper.tex inputs a gzipped body)",
+        18,
+        licence="Apache-2.0",
+        gold=False,
+    ),
+    _tex(
+        "texlive-latex-recommended-doc",
+        "latex/ntgclass/a4",
+        "ntgclass-a4-style-option",
+        "batch 18: the NTG a4 option's article (ltxdoc), a two-line title with a star keying a version footnote, two names side by side each over a firm, a city and an e-mail, a 'Printed' date, an abstract opening 'This article describes'; real, no source (.dtx)",
+        batch=18,
+    ),
+    _tex(
+        "texlive-lang-other",
+        "latex/ethiop/ethiodoc",
+        "ethiop-ethiopian-babel",
+        "batch 18: Ethiopian language support for babel (linguistics, Ethiopic script), a two-line bold title over a version line, four names in a two-by-two grid over one shared university address, a date, an abstract with Ethiopic text; real",
+        batch=18,
+    ),
+    _tex(
+        "texlive-lang-italian",
+        "latex/fancyhdr-it/itfancyhdr",
+        "fancyhdr-it-layout-pagina",
+        "batch 18: the Italian translation of the fancyhdr article ('Layout di pagina in LaTeX'), a starred name over a department and a university, an Italian date, a 'Sommario', a table of contents, a footnote naming Notices Amer. Math. Soc. without volume or year; real",
+        batch=18,
+    ),
+    _r(
+        "rsolnp",
+        "Rsolnp/doc/manual",
+        "rsolnp-solnp-users-guide",
+        "batch 18: SOLNP's users' guide (nonlinear optimisation), a 1989 report cover: a title in bold capitals and a dash-led second line in the same face, 'By', one name over a department, college, university and city, 'August 1989'; real, no source",
+        18,
+        "GPL-3+",
+    ),
+    _r(
+        "car",
+        "car/doc/embedding",
+        "car-embedding-functions",
+        "batch 18: car's vignette (Sweave, article), a two-line title with package names in typewriter, two names joined by '&' each with a mark keyed to a department footnote (McMaster, Minnesota), a date, an abstract (regression diagnostics, scoping); real",
+        18,
+        "GPL-2+",
+    ),
+    Paper(
+        "r-bioc-rbgl",
+        f"{R_LIBRARY}/RBGL/doc/RBGL",
+        "rbgl-boost-graph-library",
+        "batch 18: RBGL's vignette (Bioconductor, Sweave), an italic package name before a colon in the title, three names with initials closed by ', and', a date, an italic 'Summary.' paragraph and a boxed table of contents (graph algorithms); real",
+        18,
+        licence="Artistic-2.0",
+    ),
+    _r(
+        "mi",
+        "mi/doc/mi_vignette",
+        "mi-missing-data-example",
+        "batch 18: mi's vignette (R Markdown), a title over one byline that runs past the right edge: two names 'for this version, based on earlier versions written by' five more, a numeric date, code chunks on page 1 (multiple imputation, missing data); real, no source (.Rmd)",
+        18,
+        "GPL-2+",
+    ),
+    _r(
+        "plot3d",
+        "plot3D/doc/plot3D",
+        "plot3d-plotting-tools",
+        "batch 18: plot3D's vignette in a jss-like layout (Sweave), a bold title with the package name before a spaced colon, one name over an institute and a country, abstract and keywords (scientific visualisation, oceanography); real",
+        18,
+        "GPL-3+",
+        source="plot3D/doc/plot3D.rnw",
+    ),
+    _r(
+        "rockchalk",
+        "rockchalk/doc/outreg",
+        "rockchalk-outreg-regression-tables",
+        "batch 18: rockchalk's outreg guide (Sweave), a boxed masthead of KU's CRMDA guide series: a logo, the title in small capitals, the name (printed 'Paul Johson') with its centre and e-mail, keywords, 'Guide No: 49' and a date, the institute's logo, an abstract (regression tables, LaTeX); real",
+        18,
+        "GPL-3+",
+    ),
+    _r(
+        "cgdsr",
+        "cgdsr/doc/cgdsr",
+        "cgdsr-cancer-genomics-data",
+        "batch 18: CGDS-R's vignette (Sweave, article), a title, two names joined by 'and', a date, a table of contents over an introduction on the Cancer Genomic Data Server of the MSKCC (cancer genomics); real",
+        18,
+        "LGPL-3",
+    ),
+    _r(
+        "jsonlite",
+        "jsonlite/doc/json-mapping",
+        "jsonlite-json-mapping-arxiv",
+        "batch 18: the jsonlite paper as posted to arXiv (a static PDF vignette in a jss-like layout), the arXiv stamp 'arXiv:1403.2805v1 [stat.CO] 12 Mar 2014' set vertically in the left margin, a two-line title with the package name in typewriter, one name over a department, an abstract (data interchange, JSON); real, no source (.pdf.asis)",
+        18,
+        "Expat",
+    ),
+    _r(
+        "gdata",
+        "gdata/doc/unknown",
+        "gdata-unknown-values-rnews",
+        "batch 18: gdata's vignette in R News' two-column layout (Rnews.sty), the title in capitals as the running head over a rule, a bold title, a bold kicker 'The gdata package', 'by Gregor Gorjanc' in italics, 'This vignette has been published as Gorjanc (2007).' and a version footnote (missing values, data import); real",
+        18,
+        "GPL-2",
+    ),
+    _r(
+        "shazam",
+        "shazam/doc/Baseline-Vignette",
+        "shazam-selection-pressure",
+        "batch 18: SHazaM's BASELINe vignette (R Markdown to PDF), a title after the package name and a colon, three names joined by '&', an ISO date, a table of contents (immunology, somatic hypermutation in B-cell receptors); real, no source (.Rmd)",
+        18,
+        "CC-BY-SA-4.0",
+    ),
+    _r(
+        "distr",
+        "distr/doc/newDistributions-knitr",
+        "distr-new-distributions",
+        "batch 18: distr's vignette (knitr, article), a two-line title with quoted package names in typewriter, two names stacked one to a line with marks keyed to footnotes (Oldenburg, FH Furtwangen), a six-line institute address, an e-mail and a version-control table before the text (probability distributions, S4 classes); real",
+        18,
+        "LGPL-3",
+    ),
+    Paper(
+        "r-bioc-biobase",
+        f"{R_LIBRARY}/Biobase/doc/ExpressionSetIntroduction",
+        "biobase-expressionset-introduction",
+        "batch 18: Biobase's ExpressionSet vignette (Bioconductor, Sweave), a title with the class name in italics, three names closed by ', and', a dated line with a revision date ('6 October, 2006; revised 9 February, 2007') (microarray data, genomics); real",
+        18,
+        licence="Artistic-2.0",
     ),
 )
 
