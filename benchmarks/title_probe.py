@@ -25,7 +25,11 @@ Its conventions are drawn at random (seeded), one value per dimension:
 - a note's mark after the title (``*``, ``†``, a raised ``1``) with its note at the foot;
 - a run of italic inside it (a species' name);
 - the byline under it in a smaller size, or in the title's own size in a regular face;
-- one column or two, the title across both.
+- one column or two, the title across both;
+- the opening: the title in display type, or as a journal sets it at the head of a column
+  (TUGboat): in bold at the text's size, flush left in the column's measure, over the author's
+  name alone on its line, indented by a paragraph's indent, and the abstract's head (the title's
+  size, weight, alignment, measure, subtitle and byline then follow from it).
 
 Every page is parsed (:func:`parse_pdf`) and scored as ``eval parse`` scores the title
 (:func:`paperpyramid.eval.metadata.score_metadata`: case, spaces and punctuation folded). The
@@ -116,6 +120,17 @@ DIMENSIONS: dict[str, dict[str, int]] = {
     "italic run": {"none": 75, "species": 25},
     "byline": {"smaller": 85, "same size": 15},
     "columns": {"one": 60, "two": 40},
+    "opening": {"display": 92, "journal column": 8},
+}
+#: what a title opening a journal's column sets (TUGboat): bold at the text's size, flush left, no subtitle, one indented name
+_JOURNAL_COLUMN = {
+    "banner": "none",
+    "size": "9.5",
+    "weight": "bold",
+    "align": "left",
+    "measure": "narrow",
+    "subtitle": "none",
+    "byline": "indented",
 }
 _TYPES = ("RESEARCH ARTICLE", "Original Article", "Open Access", "Case Report", "Review", "ORIGINAL RESEARCH", "Brief Report")
 _MARKS = {"star": ("*", "*Corresponding author. Tel.: +1 416 555 0101."), "dagger": ("†", "†This work was supported by a grant.")}
@@ -247,7 +262,8 @@ def draw_page(page: TitlePage, rng: random.Random) -> bytes:
     conventions = page.conventions
     first, second = Canvas(612, 792), Canvas(612, 792)
     centred = conventions["align"] == "centred"
-    width = 468.0 if conventions["measure"] == "wide" else rng.choice((300.0, 340.0))
+    column = conventions["opening"] == "journal column"
+    width = 468.0 if conventions["measure"] == "wide" else 228.0 if column else rng.choice((300.0, 340.0))
     left = 72.0 + ((468.0 - width) / 2 if centred else 0.0)
     y = _over_title(first, page, 60.0, rng) + float(conventions["size"]) * 0.4
     for runs in _title_lines(page, rng, width):
@@ -255,6 +271,9 @@ def draw_page(page: TitlePage, rng: random.Random) -> bytes:
         page.drawn.append(draw_line(first, runs, y, left, width, centred))
         y += size * 1.2
     _, _, regular = _faces(conventions)
+    if column:  # the author's name alone, a paragraph's indent in, then the abstract
+        first.text(92, y + 2, rng.choice(_NAMES), regular, 9.5)
+        return _finish(first, second, conventions, y + 24, regular)
     byline_size = float(conventions["size"]) if conventions["byline"] == "same size" else 11.0
     names = rng.sample(_NAMES, rng.randint(2, 4))
     y += 0.6 * byline_size
@@ -265,9 +284,14 @@ def draw_page(page: TitlePage, rng: random.Random) -> bytes:
     for n in range(len(names)):
         draw_line(first, [(f"{n + 1} Department of Biology, University of Lund, Lund, Sweden", regular, 8, 0.0)], y, 72.0, 468.0, centred)
         y += 10
+    return _finish(first, second, conventions, y + 18, regular)
+
+
+def _finish(first: Canvas, second: Canvas, conventions: dict[str, str], y: float, regular: str) -> bytes:
+    """The PDF of the two pages: the title's note at the foot, the text from ``y`` on the first page."""
     if conventions["note mark"] != "none":
         first.text(72, 740, _MARKS[conventions["note mark"]][1], regular, 7.5)
-    _body(first, y + 18, 720, conventions["columns"] == "two", regular)
+    _body(first, y, 720, conventions["columns"] == "two", regular)
     _body(second, 72, 740, conventions["columns"] == "two", regular)
     return write_pdf([first, second], "")
 
@@ -327,6 +351,8 @@ def _conventions(rng: random.Random, one_at_a_time: bool) -> dict[str, str]:
         conventions = {dimension: next(iter(values)) for dimension, values in DIMENSIONS.items()}
         if rng.random() > 0.2:
             conventions[varied] = rng.choice(list(DIMENSIONS[varied])[1:])
+    if conventions["opening"] == "journal column":
+        conventions.update(_JOURNAL_COLUMN)
     return conventions
 
 

@@ -18,7 +18,9 @@
   and a title goes on in a line of another font that opens with a small word in lower case
   (:func:`_goes_on_with_a_connective`: "… package" / "and greektonoi.map mapping."), and over
   a lone "or" into its alternative (:func:`_alternative_title`); an article's type is never the
-  title, though Hindawi sets it larger ("Letter to the Editor");
+  title, though Hindawi sets it larger ("Letter to the Editor"), nor is a manual's kind on its
+  cover's banner ("Software Manual"); a program's name alone over its description, and a title's
+  line in another face between lines in its own (:mod:`.title_shapes`), are read as titles;
   a footnote's letter mark after it (REVTeX's ``a)``) is dropped, and a ``\\thanks`` symbol (``∗``),
   and a note's number glued to the last word where the note under it opens with that number
   (elsarticle: ``… Linear Algebra1``); a description of what the paper documents, set in its
@@ -58,9 +60,10 @@ from paperpyramid.parsers.embedded.journal import find_journal as find_journal  
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.reading_order import REPEATED_TITLE
 from paperpyramid.parsers.embedded.scripts import unspaced
+from paperpyramid.parsers.embedded.title_shapes import NEVER_TITLE, SET_APART, face_resumes_under, name_over_description
 
 # a DOI may wrap after a full stop: "doi:10.1371/journal.pone.\n0115884"
-DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+?(?:\.\s(?=\d)[^\s\"<>,;]+)?)(?=[\s\"<>,;]|[.)\]](?:\s|$)|$)")
+DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+?(?:\.\s(?=\d)(?!\d{1,3}(?:\s|$))[^\s\"<>,;]+)?)(?=[\s\"<>,;]|[.)\]](?:\s|$)|$)")
 _DATED = re.compile(
     rf"\b(?P<kind>latest published|first published|published online|published|accepted|date of publication)\s*:?\s*(?P<date>{DATE})", re.I
 )
@@ -117,6 +120,8 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
         members.insert(0, members[0] - 1)
     for index in range(best + 1, min(best + 6, len(blocks))):
         block, previous = blocks[index], blocks[members[-1]]
+        if index <= members[-1]:
+            continue  # read with the line over it
         if _goes_on_along_the_row(previous, block):
             members.append(index)  # the line's last words set apart by a wide space: "This is a specimen ab" "title⋆"
             continue
@@ -130,10 +135,13 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
         if _subtitle_after_colon(previous, block, body_size):
             members.append(index)  # "Aspirin in Older Adults:" / "A Randomised Trial" in smaller display type
             continue  # its lines read apart go on in its type under it
+        if face_resumes_under(blocks, index, previous):
+            members += [index, index + 1]  # "… Construction" / "With pst-pdgr" in a typewriter face / "User Manual …"
+            continue
         if _alternative_title(blocks, index, previous, pages[0]):
             members += [index, index + 1]  # "Repository of …" / "or" / "Essay on …"
             break
-        if block.page != 1 or abs(block.size - previous.size) > 0.6 or block.kind in ("caption", "formula", "furniture", "aside"):
+        if block.page != 1 or abs(block.size - previous.size) > 0.6 or block.kind in SET_APART:
             break
         if by_weight and not block.bold or _names_line(_row_text(blocks, index)):
             break  # a byline in the title's size opens with names and their marks
@@ -157,7 +165,7 @@ def _cut_after_function_word(previous: Block, block: Block) -> bool:
     """Whether ``block`` is the title's last line though its type differs: the title's line over it
     ends on a word no title ends on ("… dans l'espace avec"), and the block is one short line right
     under it, flush with it, in smaller type (a program's logo set in its own font, "METAPOST")."""
-    if block.page != previous.page or len(block.lines) != 1 or block.kind in ("caption", "formula", "furniture", "aside"):
+    if block.page != previous.page or len(block.lines) != 1 or block.kind in SET_APART:
         return False
     if not _OPEN_ENDED.search(previous.text.strip()) or block.size >= previous.size or block.size < 0.5 * previous.size:
         return False
@@ -172,7 +180,7 @@ def _subtitle_after_colon(previous: Block, block: Block, body_size: float) -> bo
     Harms", as medical journals set a title in two sizes), and the block is right under it, in
     display type still larger than the text's, four lines at most (a long subtitle in a narrow
     measure) and no byline."""
-    if block.page != previous.page or block.kind in ("caption", "formula", "furniture", "aside") or len(block.lines) > 4:
+    if block.page != previous.page or block.kind in SET_APART or len(block.lines) > 4:
         return False
     if not previous.text.rstrip().endswith(":") or not body_size + 1 <= block.size < previous.size - 0.6:
         return False
@@ -196,7 +204,7 @@ def _goes_on_with_a_connective(previous: Block, block: Block) -> bool:
     the title's, within its width, in type no larger and at least half its size, that opens with a
     small word in lower case, as no byline, affiliation or abstract does (a title's words that a
     class sets in another font: "… package" / "and greektonoi.map mapping.")."""
-    if block.page != previous.page or len(block.lines) != 1 or block.kind in ("caption", "formula", "furniture", "aside"):
+    if block.page != previous.page or len(block.lines) != 1 or block.kind in SET_APART:
         return False
     if not _CONNECTIVE.match(block.text.strip()) or not 0.5 * previous.size <= block.size <= previous.size + 0.6:
         return False
@@ -262,12 +270,15 @@ def _opening_title(members: list[Block], first_page: Page) -> bool:
     in its slot, a short one (a program's name: "METATEX"), never a known heading, an article's
     type or a line of names."""
     text = " ".join(block.text.strip() for block in members)
-    if any(block.kind in ("caption", "formula", "aside") for block in members) or _names_line(text):
+    # a title in bold whose boxes the text layer reads smaller than the text's is set aside as small print
+    if any(block.kind in ("caption", "formula") or (block.kind == "aside" and not block.bold) for block in members) or _names_line(text):
         return False
     lowered = text.lower().strip(" .:")
     if lowered in blk.KNOWN_HEADINGS or lowered in _GENERIC_TITLES or not re.search(r"[^\W\d_]{3}", text):
         return False
-    return _title_like(members[0], first_page, text) or (len(text.split()) <= 2 and members[0].top < 0.3 * first_page.height)
+    if _title_like(members[0], first_page, text, NEVER_TITLE if members[0].bold else SET_APART):
+        return True
+    return len(text.split()) <= 2 and members[0].top < 0.3 * first_page.height
 
 
 def _goes_on_along_the_row(previous: Block, block: Block) -> bool:
@@ -403,7 +414,7 @@ def _line_over_title(above: Block, title: Block) -> bool:
     a first line too short to be a title alone ("Simultaneous Inference" / "in General Parametric
     Models"), or in a font whose box is smaller, is still the title's."""
     text = above.text.strip()
-    if above.page != title.page or above.kind in ("caption", "formula", "furniture", "aside") or not text:
+    if above.page != title.page or above.kind in SET_APART or not text:
         return False
     if abs(above.size - title.size) > max(0.6, 0.1 * title.size) or above.bold != title.bold:
         return False
@@ -422,7 +433,7 @@ def _head_over_subtitle(above: Block, title: Block) -> bool:
     journals set a title in two sizes; no label ends on a colon there (:func:`_subtitle_after_colon`
     reads the same two the other way)."""
     text = above.text.strip()
-    if above.page != title.page or above.kind in ("caption", "formula", "furniture", "aside") or len(above.lines) != 1:
+    if above.page != title.page or above.kind in SET_APART or len(above.lines) != 1:
         return False
     if not text.endswith(":") or above.bold != title.bold or not title.size + 0.6 < above.size <= 1.6 * title.size:
         return False
@@ -439,9 +450,9 @@ def _neither_names_nor_issue(text: str) -> bool:
     return not _names_line(text) and not _ISSUE_LINE.search(text) and not CUE.search(text)
 
 
-def _title_like(block: Block, first_page: Page, text: str | None = None) -> bool:
+def _title_like(block: Block, first_page: Page, text: str | None = None, set_apart: tuple[str, ...] = SET_APART) -> bool:
     text = (block.text if text is None else text).strip()
-    if block.kind in ("caption", "formula", "furniture", "aside") or not 8 <= len(text) <= 300:
+    if block.kind in set_apart or not 8 <= len(text) <= 300:
         return False
     if block.top > first_page.height * 0.6 or not re.search(r"[^\W\d_]{3}", text):  # letters of any script
         return False
@@ -477,21 +488,32 @@ def _stacked_under(previous: Block, block: Block) -> bool:
     return (
         block.page == previous.page
         and len(block.lines) == 1
-        and block.kind not in ("caption", "formula", "furniture", "aside")
+        and block.kind not in SET_APART
         and abs(block.size - previous.size) <= 0.6
         and 0 <= block.top - previous.bottom <= 1.2 * previous.size
     )
 
 
 def _short_title_over_the_rest(blocks: list[Block], first_page: Page, body_size: float) -> int | None:
-    """The block of a title of two words ("Prion Diseases"): in the first page's largest type,
-    set over every longer title's candidate."""
+    """The block of a title of two words ("Prion Diseases"), or of a program's name over its
+    description (:func:`.title_shapes.name_over_description`): in the first page's largest type,
+    set over every longer title's candidate (for a name, every one in type at least its
+    description's: a cover's banner may set its institute's line over it, smaller)."""
     first = [(index, block) for index, block in enumerate(blocks) if block.page == 1]
     largest = max((block.size for _, block in first), default=0.0)
-    short = next((index for index, block in first if block.size > largest - 0.2 and _short_title(block, first_page, body_size)), None)
+    short = next(
+        (
+            index
+            for index, block in first
+            if block.size > largest - 0.2
+            and (_short_title(block, first_page, body_size) or name_over_description(blocks, index, first_page, body_size))
+        ),
+        None,
+    )
     if short is None:
         return None
-    longer = (block for _, block in first if block.size >= body_size + 1 and block.top <= blocks[short].top)
+    least = blocks[short + 1].size if name_over_description(blocks, short, first_page, body_size) else body_size + 1
+    longer = (block for _, block in first if block.size >= least and block.top <= blocks[short].top)
     return None if any(_title_like(block, first_page) for block in longer) else short
 
 
@@ -519,7 +541,7 @@ def _short_title(block: Block, first_page: Page, body_size: float) -> bool:
     """A title of two words: set well above the body's type near the top of the page, and not
     an article type ("Research Article") or a known heading."""
     text = block.text.strip()
-    if block.kind in ("caption", "formula", "furniture", "aside") or len(text.split()) != 2 or block.size < body_size + 3:
+    if block.kind in SET_APART or len(text.split()) != 2 or block.size < body_size + 3:
         return False
     lowered = text.lower().strip(" .:")
     return (
@@ -595,6 +617,12 @@ _GENERIC_TITLES = {
     "full length article",
     "full-length article",
     "regular article",
+    # a manual's kind, which its cover's banner prints over the title as a journal prints an article's type
+    "software manual",
+    "user manual",
+    "user's guide",
+    "user’s guide",
+    "reference manual",
 }
 
 
@@ -626,8 +654,19 @@ def title_text(blocks: list[Block], members: list[int], metadata: dict[str, str]
     if not printed:
         return stored or None
     if stored and len(_fold(stored)) > len(_fold(printed)) and _fold(stored).startswith(_fold(printed)):
-        return stored
+        return printed if _name_and_description(printed, stored, blocks, members) else stored
     return printed
+
+
+def _name_and_description(printed: str, stored: str, blocks: list[Block], members: list[int]) -> bool:
+    """Whether ``stored``, the metadata's title, is the program's name the page prints as its title
+    (``printed``, one word) joined to the description set under it in a smaller face ("APCluster -
+    An R Package for Affinity Propagation Clustering"): no cut-off start of the title, but the
+    name with what the page sets apart from it."""
+    following = members[-1] + 1 if members else len(blocks)
+    if len(printed.split()) != 1 or following >= len(blocks):
+        return False
+    return _fold(stored)[len(_fold(printed)) :] == _fold(blocks[following].text)
 
 
 def _row_text(blocks: list[Block], index: int) -> str:

@@ -1,0 +1,89 @@
+"""Two shapes of a title page that type size alone misreads, for :func:`.front_matter.find_title`.
+
+- a program's name alone, centred in the page's largest type over a centred line or two that
+  describe it in smaller display type (a package's cover page: "pst-asr" over "Tex macros for
+  typesetting autosegmental representations", "APCluster" over "An R Package for Affinity
+  Propagation Clustering"): the name is the title, though one word is too short for one elsewhere
+  (:func:`name_over_description`);
+- a title's line set in another font between two lines in the title's own face (a program's name
+  in a typewriter face: "A Program For Automatic Pedigree Construction" / "With pst-pdgr" /
+  "User Manual and Algorithm Description"): the three are the title (:func:`face_resumes_under`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from paperpyramid.parsers.embedded.author_names import capitals, mostly_names
+from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.layout import Page
+
+#: the kinds of block no title is
+NEVER_TITLE = ("caption", "formula", "furniture")
+#: and small print set aside, which a title is only where its type reads small (a bold title boxed small)
+SET_APART = (*NEVER_TITLE, "aside")
+# a program's name: one word of letters, digits and joiners, with three letters at least ("pst-asr", "APCluster", "R/GSEPD")
+_PROGRAM_NAME = re.compile(r"(?=(?:.*[^\W\d_]){3})[\w][\w.+/-]{2,29}")
+
+
+def name_over_description(blocks: list[Block], index: int, first_page: Page, body_size: float) -> bool:
+    """Whether ``blocks[index]`` is a program's name set as the title over its description: one
+    word (never all capitals, as a journal's or a publisher's logo is: "PLOS", "BMJ") on a line of
+    its own in the top two fifths of the page, well above the text's size and centred on the page,
+    with right under it one to three centred lines of three words or more in display type smaller
+    than the name's and no byline."""
+    block = blocks[index]
+    text = block.text.strip()
+    if block.kind in SET_APART or len(block.lines) != 1 or not _PROGRAM_NAME.fullmatch(text) or capitals(text):
+        return False
+    if block.size < body_size + 3 or block.top > 0.4 * first_page.height:
+        return False
+    if not _centred_on(block, first_page.width / 2, 0.04 * first_page.width):  # a page's margins may differ by a few points
+        return False
+    if index + 1 >= len(blocks):
+        return False
+    below = blocks[index + 1]
+    if below.page != block.page or below.kind in SET_APART or len(below.lines) > 3 or len(below.text.split()) < 3:
+        return False
+    if not body_size + 1 <= below.size <= block.size - 0.6 or not 0 <= below.top - block.bottom <= 1.5 * block.size:
+        return False
+    return _centred_on(below, (block.x0 + block.x1) / 2, 3.0) and not mostly_names(below.text)
+
+
+# the words a title's line in another face opens with where it goes on with the title's sentence ("With pst-pdgr");
+# never "by", which opens a byline
+_JOINING_WORD = re.compile(r"(?i:with|without|for|and|of|in|on|using|via|from|to|through)\s+\S")
+
+
+def face_resumes_under(blocks: list[Block], index: int, title: Block) -> bool:
+    """Whether ``blocks[index]`` is one line of the title set in another face, right under the
+    title's line ``title`` and within its width, opening with a word that goes on with the title's
+    sentence ("With …"), with the next block in the title's own face (its font, weight and size)
+    right under it: a title goes on in its face after a word a class sets in another font (a
+    program's name in a typewriter face), where a byline ("by …") or a date under a title opens
+    with no such word."""
+    if index + 1 >= len(blocks):
+        return False
+    block, resumed = blocks[index], blocks[index + 1]
+    if block.page != title.page or resumed.page != title.page or len(block.lines) != 1 or block.kind in SET_APART:
+        return False
+    if block.lines[0].font == title.lines[-1].font or not 0.5 * title.size <= block.size <= title.size + 0.6:
+        return False
+    if not _right_under(title, block) or not _right_under(block, resumed, title.size) or len(resumed.lines) > 2:
+        return False
+    face = (title.lines[-1].font, title.bold)
+    if (resumed.lines[0].font, resumed.bold) != face or abs(resumed.size - title.size) > 0.6 or resumed.kind in SET_APART:
+        return False
+    return bool(_JOINING_WORD.match(block.text.strip())) and not mostly_names(block.text)
+
+
+def _right_under(above: Block, block: Block, size: float | None = None) -> bool:
+    """``block`` right under ``above`` (within 1.2 of ``size``, the one above's by default), within its width or centred under it."""
+    gap = block.top - above.bottom
+    within = above.x0 - 2 <= block.x0 and block.x1 <= above.x1 + 2
+    return 0 <= gap <= 1.2 * (size or above.size) and (within or _centred_on(block, (above.x0 + above.x1) / 2, 3.0))
+
+
+def _centred_on(block: Block, middle: float, slack: float) -> bool:
+    """The middle of ``block`` within ``slack`` points of ``middle`` (a page's or a line's)."""
+    return abs((block.x0 + block.x1) / 2 - middle) <= slack
