@@ -44,12 +44,13 @@ PARTICLES |= {"bin", "al", "el", "ten", "ter", "las", "los", "zu", "ibn"}
 # (a report's or thesis's kind, set under the names where an article's byline ends: "Hans Example" /
 # "TECHNICAL REPORT" / "IMM-REP-2000-19", "Working Paper", "Master's Thesis", "Author Manuscript"), or an
 # article's type in a medical journal's banner, which may sit under the title ("Brief Communication",
-# "Clinical Study", "Original Investigation", "Study Protocol", "Consensus Statement", "Policy Forum")
+# "Clinical Study", "Original Investigation", "Study Protocol", "Consensus Statement", "Policy Forum"), or a
+# manual's kind, set over or under the names on a guide's cover ("User’s Guide", "User Manual", "Reference Manual")
 _NOT_NAMES = re.compile(
     r"\b(universi\w*|institut\w*|departament\w*|department|abstract|introduction|keywords?|research|article|journal|open|access|review|email"
     r"|correspondence|address|website|homepage|phone|telephone|fax|P\.\s?O\.\s?Box"
     r"|report|technical|thesis|dissertation|preprint|manuscript|memorandum|(?:working|discussion|white)\s+paper"
-    r"|communication|clinical|investigation|protocol|statement|guidelines?|forum)\b",
+    r"|communication|clinical|investigation|protocol|statement|guidelines?|forum|guide|manual|handbook|tutorial|documentation)\b",
     re.I,
 )
 
@@ -205,8 +206,9 @@ def as_written(names: list[str]) -> list[str]:
     return [" ".join(_uncapitalise(word) for word in name.split()) for name in given_names_first(names)]
 
 
-# a generation's suffix after the given names of a name set surname first ("HARKEY H. L. III")
-_GENERATION = re.compile(r"[IV]{2,3}|Jr\.?|[2-4](?:nd|rd|th)")
+#: a generation's suffix closing a name: after the given names of a name set surname first ("HARKEY H. L.
+#: III"), or left after a name's letter mark is read off ("Driggers IIIb", "Roach 3rd")
+GENERATION = re.compile(r"[IV]{2,3}|Jr\.?|[2-4](?:nd|rd|th)")
 
 
 def given_names_first(names: list[str]) -> list[str]:
@@ -244,7 +246,7 @@ def _surname_first(name: str) -> tuple[str, str, str] | None:
     initials, and particles, no word in capitals save a generation's suffix at the end."""
     words = name.split()
     count = next((i for i, word in enumerate(words) if not (word.isupper() and "." not in word and len(word) > 1)), len(words))
-    suffix = words[-1] if len(words) > count + 1 and _GENERATION.fullmatch(words[-1]) else ""
+    suffix = words[-1] if len(words) > count + 1 and GENERATION.fullmatch(words[-1]) else ""
     given = words[count : len(words) - 1 if suffix else None]
     if not count or not given or not all(_VOWEL.search(_folded(word)) for word in words[:count]):
         return None

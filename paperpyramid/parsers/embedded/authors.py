@@ -4,7 +4,8 @@ The names are read from the blocks between the title and the affiliations, abstr
 fragments on one line joined (publishers set each name and its marks apart), and the text read
 is split into names by :func:`.author_names.split_names` (marks, degrees, capitals); a line break
 between two whole names parts them; a report's kind under the names (``TECHNICAL REPORT``) is
-none; an e-mail address in brackets after a name is dropped, not taken for an affiliation
+none; an e-mail address after a name, in brackets or after its comma, is dropped, not taken for
+an affiliation, and an institution in brackets after a name is its affiliation
 (:mod:`.byline_blocks`); the letters that key the affiliations, glued to the names by the text
 layer (``Eddelbuettela``) or set a space apart (``Collins a and …``), are dropped (the key may
 open an acronym, ``bNICTA``, or a place with its web address).
@@ -38,7 +39,9 @@ no byline; the front matter's labels end the names in the languages journals pri
 page past the zone's depth. A byline wrapped after a first name goes on with it on the next line
 (:func:`_first_name_cut`); names in letter-spaced capitals are read closed up
 (:func:`.author_names.letters_closed_up`); a name, its e-mail and a dash before the affiliation
-(SciPy's "Anna Berg (…@…) – University …") is read as a name before its affiliation.
+(SciPy's "Anna Berg (…@…) – University …") is read as a name before its affiliation. A drawing
+under the title whose labels are words (a guide's cover) is not read, a label that reads as a name
+neither (:func:`_drawing_span`).
 
 Moved out of :mod:`.front_matter`, which reads the title, DOI, journal and date, and asks here
 for the names (a line of names is never the title).
@@ -55,6 +58,7 @@ from paperpyramid.document import Author
 from paperpyramid.parsers.embedded import blocks as blk
 from paperpyramid.parsers.embedded.author_names import (
     DEGREE_WORD,
+    GENERATION,
     GROUP,
     MARKS,
     SPACING_ACCENTS,
@@ -75,6 +79,7 @@ from paperpyramid.parsers.embedded.byline_blocks import (
     names_before_affiliation,
     names_over_affiliation,
     names_text,
+    without_contact,
 )
 from paperpyramid.parsers.embedded.institutions import AFFILIATION, INSTITUTION
 
@@ -199,13 +204,9 @@ def _without_letter_marks(names: list[str], keys: set[str]) -> list[str]:
     mark read off already: "Driggers III"): a name that ends in such a letter of its own ("Garcia")
     beside names without one keeps it."""
     keyed = [name[-1] in keys and name.split()[-1][-2:-1].islower() for name in names]
-    if not any(keyed) or not all(key or _GENERATION.fullmatch(name.split()[-1]) for name, key in zip(names, keyed, strict=True)):
+    if not any(keyed) or not all(key or GENERATION.fullmatch(name.split()[-1]) for name, key in zip(names, keyed, strict=True)):
         return names
     return [name[:-1] if key else name for name, key in zip(names, keyed, strict=True)]
-
-
-# a generation's suffix, which :func:`.author_names.split_names` reads without its letter mark ("Driggers IIIb")
-_GENERATION = re.compile(r"[IV]{2,3}|Jr\.?")
 
 
 def _author_zone(blocks: list[Block], title_end: int) -> str:
@@ -226,12 +227,16 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
         rows=_affiliation_rows(blocks, window),
         held=[line.top for i in window for line in blocks[i].lines if _COPYRIGHT.match(line.text.strip())],
     )
+    drawing = _drawing_span(blocks, window)
     read: set[int] = set()
     stop: Block | None = None
     for index in window:
         block = blocks[index]
         read.add(index)
-        if block.top - title.bottom > 250 and not _goes_on_from(block, reading.named + reading.affiliations):
+        if drawing is not None and _short(block) and drawing[0] <= block.top <= drawing[1]:
+            continue  # a drawing's label, though it reads as a name ("Soft Palate" among "Place", "Coronal")
+        above = max(title.bottom, drawing[1]) if drawing is not None and drawing[1] < block.top else title.bottom
+        if block.top - above > 250 and not _goes_on_from(block, reading.named + reading.affiliations):
             break  # far under the title; not a stack of names and addresses that runs on there (a manual's title page)
         if _front_heading(block):
             stop = block
@@ -287,7 +292,7 @@ def _affiliation_rows(blocks: list[Block], window: list[int]) -> list[float]:
     return [
         blocks[i].top
         for i in window
-        if affiliation_line(blocks[i].lines[0].text.strip(), names_after_mark=False)
+        if affiliation_line(without_contact(blocks[i].lines[0].text), names_after_mark=False)
         and not blocks[i].text.lstrip().startswith(",")
         and not contact_alone(blocks[i].text.strip())
         and not names_after_contact(blocks[i].lines[0].text.strip())
@@ -452,6 +457,44 @@ def _boxes_beside(blocks: list[Block], title_end: int, read: set[int], stop: Blo
         names = names_over_affiliation(block) if title.bottom < block.top < stop.top else ""
         text += f", {names}" if names else ""
     return text
+
+
+#: how many labels make a drawing: a byline's blocks that name no one (marks, degrees, dates) are fewer
+_DRAWING_LABELS = 6
+
+
+def _drawing_span(blocks: list[Block], window: list[int]) -> tuple[float, float] | None:
+    """(top, bottom) of a drawing under the title whose labels the text layer gives as words (a
+    guide's cover: a diagram's nodes "[+cons]", "Place", "Coronal" over the name): six short
+    blocks or more that are no name, mark, date or address, each within three lines of the
+    next down the page, two of them side by side; None where there is no such cluster. A name
+    among them is a label too."""
+    labels = sorted((blocks[index] for index in window if _label(blocks[index])), key=lambda block: block.top)
+    clusters: list[list[Block]] = []
+    for label in labels:
+        if clusters and label.top - max(other.bottom for other in clusters[-1]) < 3 * label.size:
+            clusters[-1].append(label)
+        else:
+            clusters.append([label])
+    for cluster in clusters:
+        side_by_side = any(abs(a.top - b.top) < 3 for i, a in enumerate(cluster) for b in cluster[i + 1 :])
+        if len(cluster) >= _DRAWING_LABELS and side_by_side:
+            return cluster[0].top, max(label.bottom for label in cluster)
+    return None
+
+
+def _label(block: Block) -> bool:
+    """Whether ``block`` may be a drawing's label: short, a word of three letters in it, and no
+    name, degree, joiner, date or address."""
+    text = block.text.strip()
+    if not _short(block) or not re.search(r"[^\W\d_]{3}", text) or split_names(text):
+        return False
+    return not (DEGREE_WORD.search(text) or _CONJUNCTION.fullmatch(text) or date_alone(text) or affiliation_line(text))
+
+
+def _short(block: Block) -> bool:
+    """Whether ``block`` is one line of three words at most: a label's size."""
+    return len(block.lines) == 1 and len(block.text.split()) <= 3
 
 
 def _goes_on_from(block: Block, read: list[Block]) -> bool:

@@ -2,11 +2,11 @@
 
 :mod:`.authors` walks the blocks under the title (the names' zone) and asks here, block by block,
 what each holds: :func:`names_text` reads a block of names as one line (a line break between two
-whole names parts them; an e-mail address in brackets after a name is dropped); :func:`affiliation_line`
-and :func:`affiliation_block` tell an address (an institution, a postcode, a country:
-:mod:`.institutions`) or a line that opens with a mark; :func:`names_over_affiliation` reads the
-names a block sets over their affiliation, and :func:`names_before_affiliation` the names that open
-an affiliation's lines; :func:`names_after_contact` the names after an address the text layer cut
+whole names parts them; an e-mail address in brackets or after its comma after a name is dropped);
+:func:`affiliation_line` and :func:`affiliation_block` tell an address (an institution, a postcode, a
+country: :mod:`.institutions`) or a line that opens with a mark; :func:`names_over_affiliation` reads
+the names a block sets over their affiliation, and :func:`names_before_affiliation` the names that
+open an affiliation's lines or have their institution in brackets after them; :func:`names_after_contact` the names after an address the text layer cut
 from its name; :func:`group_under_marked_names` tells a group that signs under marked names from
 an affiliation. These read one block and know nothing of the page; where a block stands in the
 zone (beside, under, after which names) is :mod:`.authors`' to judge.
@@ -78,8 +78,9 @@ _PARTS = re.compile(r",|\s[–—]\s")
 def names_before_affiliation(block: Block, names_size: float | None) -> str:
     """The names that open an affiliation's lines ("A. N. Author, H. Coauthor, Name of Institute,
     City, Country"; ACM's "LARS THØRVÄLD, The Thørväld Group, Iceland"; SciPy's "Anna Berg
-    (aberg@example.org) – University of …", its e-mail dropped): the leading parts that
-    are names, where a later part is an institution or an address. Once names were read, only
+    (aberg@example.org) – University of …", its e-mail dropped; a vignette's "Jim Baglama
+    (University of Rhode Island)"): the leading parts that are names, where a later part is an
+    institution or an address. Once names were read, only
     names in the first names' type or set in capitals before the rest count. Before an address
     with no institution, only on the block's first line or under a line that opened with names:
     under an address's line, it is the address going on, a city before its state and postcode
@@ -88,9 +89,9 @@ def names_before_affiliation(block: Block, names_size: float | None) -> str:
     apart by semicolons is read entry by entry (:func:`_entries`)."""
     read: list[tuple[str, bool]] = []  # each name, and whether an affiliation follows it on its line
     opened = True  # the line over it opened with names, or there is none
-    entries = [(line.size, entry) for line in block.lines for entry in _entries(_without_contact(line.text).strip().lstrip(","))]
+    entries = [(line.size, entry) for line in block.lines for entry in _entries(without_contact(line.text).strip().lstrip(","))]
     for size, entry in entries:
-        parts = [part.strip() for part in _PARTS.split(entry)]
+        parts = [part.strip() for part in _PARTS.split(_BRACKETED_PLACE.sub(_place_after_comma, entry))]
         upper = capitals(parts[0]) if parts else False
         lead: list[str] = []
         for part in parts:
@@ -117,6 +118,17 @@ def names_before_affiliation(block: Block, names_size: float | None) -> str:
 _POSTCODE = re.compile(r"^(?:[A-Z]{2,3},?\s+)?\d{4,6}(?:-\d{3,4})?(?:,\s*[A-Z][\w. ]*)?$")
 
 
+# an institution in brackets after a name: "Jim Baglama (University of Rhode Island)", as vignettes set their byline
+_BRACKETED_PLACE = re.compile(r"\s\(([^()]{3,120})\)")
+
+
+def _place_after_comma(match: re.Match[str]) -> str:
+    """The institution in brackets after a name as the affiliation after its comma ("Jim Baglama,
+    University of Rhode Island"); other words in brackets (an author's role) are left as they are."""
+    place = match.group(1)
+    return f", {place}" if AFFILIATION.search(place) or INSTITUTION.search(place) else match.group()
+
+
 def _entries(text: str) -> list[str]:
     """The entries of a byline's line that sets each name before its affiliation, the entries
     apart by semicolons (USENIX's cover page: "Anna Berg, Stony Brook University; Carl Dahl,"
@@ -131,7 +143,7 @@ def _entries(text: str) -> list[str]:
 def names_over_affiliation(block: Block) -> str:
     """The names of a block that sets them over their affiliation (and e-mail): the lines above
     the first affiliation line; empty unless the block is names, then affiliation."""
-    texts = [_without_contact(line.text) for line in block.lines]
+    texts = [without_contact(line.text) for line in block.lines]
     sizes = [line.size for line in block.lines]
 
     def affiliation(i: int) -> bool:
@@ -217,9 +229,9 @@ def _names_of_lines(lines: list[Line]) -> str:
     lines = [line for line in lines if not date_alone(line.text)]
     if not lines:
         return ""
-    groups = [[_without_contact(letters_closed_up(lines[0].text))]]
+    groups = [[without_contact(letters_closed_up(lines[0].text))]]
     for above, line in pairwise(lines):
-        text = _without_contact(letters_closed_up(line.text))
+        text = without_contact(letters_closed_up(line.text))
         ending = _NAME_BREAK.split(groups[-1][-1])[-1].split()
         opening = _NAME_BREAK.split(text)[0].split()
         whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2 and not lost_mark(groups[-1][-1])
@@ -259,11 +271,17 @@ def lost_mark(line: str) -> bool:
 
 # an e-mail address in brackets after a name: "Anna Berg (aberg@example.org)", "Anna Berg <aberg@example.org>"
 _CONTACT = re.compile(r"\s*[(<\[]\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+\s*[)>\]]")
+# one after the name's comma, perhaps before the next name on the row: "Boris Veytsman, borisv@lk.net   Leila …"
+_CONTACT_AFTER_COMMA = re.compile(r"(?<=[^\W\d_.]),\s*[\w.+-]+@[\w-]+(?:\.[\w-]+)+,?(?=\s|$)")
 
 
-def _without_contact(text: str) -> str:
-    """A line of names without the e-mail address in brackets after each (``\\author{Anna Berg
-    (\\texttt{aberg@example.org}) \\\\ Carl Dahl (…)}``, as vignettes print it): the address is the
+def without_contact(text: str) -> str:
+    """A line of names without the e-mail address in brackets or after a comma after each
+    (``\\author{Anna Berg (\\texttt{aberg@example.org}) \\\\ Carl Dahl (…)}``, ``\\author{Anna Berg,
+    \\texttt{aberg@example.org} \\and Carl Dahl}``, as vignettes print it): the address is the
     author's contact, not an affiliation that ends the names, and no part of a name. A line of
     the address alone is kept as it is: under a name, it reads as the name's address."""
-    return _CONTACT.sub("", text).strip() or text.strip()
+    bare = _CONTACT.sub("", text).strip()
+    after_comma = _CONTACT_AFTER_COMMA.sub(",", bare)
+    bare = after_comma.strip(" ,") if after_comma != bare else bare  # a line's own closing comma stays: it wraps
+    return bare or text.strip()

@@ -159,10 +159,9 @@ _JOURNAL_LINES = [
 _METADATA_LINES = [re.compile(rf"^{_J},\s+(?:\d+\s+)?\(?{YEAR}\)?[,\s]")]
 # any other: a name, then only a citation's numbers and words up to the line's end or its DOI or
 # URL (Annual Reviews "Annu. Rev. Psychol. 2020. 71:1–25", Copernicus "Hydrol. Earth Syst. Sci.,
-# 24, 1234–1250, 2020"); read where the numbers hold a year and one more
-_TOKEN = (
-    rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|iss|pp|p|article|id|pages|suppl)\.?(?![^\W\d_])|{MONTH})"  # "p." is a token, "Positive" none
-)
+# 24, 1234–1250, 2020"); read where the numbers hold a year and one more; German citations write their words short
+# with a full stop ("S." pages, "Bd." volume, "Jg." year of issue, "Nr." number: "Die TeXnische Komödie 3/2014, S. 19-46")
+_TOKEN = rf"(?:[eE]?\d+|(?i:vol|volume|no|issue|iss|pp|p|article|id|pages|suppl)\.?(?![^\W\d_])|(?:S|Bd|Jg|Nr)\.|{MONTH})"  # "p." is a token, "Positive" none
 _SEP = r"[\s.,;:()|¦/–-]"
 _BIB = rf"(?P<bib>(?:{_SEP}+{_TOKEN})+){_SEP}*"
 # a calendar date alone after a name is no citation (a byline over the date under the title: "Emmanuel
