@@ -118,10 +118,13 @@ _OUTPUT_BEFORE = re.compile(r"(?:^|\s)(?:##|\$[^\W\d][\w.$]*)\s*$")
 
 def numbers_in(listed: str) -> list[int] | None:
     """The numbers of "1, 4, 7–9" in order, ranges spelt out; None for a list that is no
-    citation (a zero, a range running backwards or over 60 entries)."""
+    citation (a zero, a range running backwards or over 60 entries, a part that is no number)."""
     numbers: list[int] = []
     for part in re.split(r"\s*[,;]\s*", listed.strip()):
-        ends = [int(value) for value in re.split(rf"\s*[{_DASH}]\s*", part)]
+        values = re.split(rf"\s*[{_DASH}]\s*", part)
+        if not all(value.isdecimal() for value in values):
+            return None  # an empty place ("1,", "3-", a lone dash raised in a formula) or no number
+        ends = [int(value) for value in values]
         if len(ends) == 2:
             low, high = ends
             if not low < high <= low + 60:

@@ -87,7 +87,7 @@ def assemble(document: Document, blocks: list[Block], body_size: float) -> list[
             continue
         if _after_list_heading(state, block):
             block.kind, block.title, block.level, state.ended = "heading", block.text.strip(), 1, True
-        if block.kind == "heading" and state.in_references and _reference_like(block):
+        if block.kind == "heading" and state.in_references and _reference_like(block) and not _section_after_list(block, state.body_size):
             block.kind = "paragraph"
         if block.kind == "heading":
             _open_section(state, block)
@@ -460,6 +460,19 @@ def _reference_like(block: Block) -> bool:
         or text.count(",") >= 2
         or (block.number is not None and not block.bold and block.size <= 12)
     )
+
+
+def _section_after_list(block: Block, body_size: float) -> bool:
+    """Whether a numbered line inside the reference list is a section of the paper's own set after
+    the list ("4.8 Changes", a vignette's last subsection, in a heading face with no bold flag),
+    not an entry: its number has levels, which an entry's ("12", "[12]") never has, and it is set
+    larger than the body."""
+    number = (block.number or "").strip(".")
+    return "." in number and block.size >= body_size + _LARGER_THAN_BODY
+
+
+#: how much larger than the body a section's heading after the reference list is set at least (points)
+_LARGER_THAN_BODY = 1.0
 
 
 def _abstract(document: Document, front: list[Block], body_size: float) -> list[Block]:

@@ -25,6 +25,7 @@ from paperpyramid.parsers.embedded.clipped import address, clipped_chars, hidden
 from paperpyramid.parsers.embedded.glyphs import GlyphMap, read_page
 from paperpyramid.parsers.embedded.line_numbers import LineNumbering, blank_marks, line_number_marks
 from paperpyramid.parsers.embedded.table_spaces import THIN_SPACE, thin_spaced
+from paperpyramid.parsers.embedded.type3_sizes import type3_scales
 from paperpyramid.text_clean import plain_unicode
 
 
@@ -140,6 +141,7 @@ def extract_page(
     if n <= 0:
         return Page(number, width, height, [], 0, _count_images(page))
     chars, scales = _page_chars(textpage, n, glyphs)
+    scales = {**type3_scales(raw, chars, n), **scales}  # OCR's box corrections win
     if hidden := clipped_chars(page, textpage, n):  # copies a clipping path hides (MDPI's drafts)
         chars = [("" if index in hidden else ch) for index, ch in enumerate(chars)]
     order = visual_order(raw, chars)
