@@ -467,8 +467,8 @@ def _drawing_span(blocks: list[Block], window: list[int]) -> tuple[float, float]
     """(top, bottom) of a drawing under the title whose labels the text layer gives as words (a
     guide's cover: a diagram's nodes "[+cons]", "Place", "Coronal" over the name): six short
     blocks or more that are no name, mark, date or address, each within three lines of the
-    next down the page, two of them side by side; None where there is no such cluster. A name
-    among them is a label too."""
+    next down the page, two of them side by side, and at most one name among them (which is a
+    label too); None where there is no such cluster."""
     labels = sorted((blocks[index] for index in window if _label(blocks[index])), key=lambda block: block.top)
     clusters: list[list[Block]] = []
     for label in labels:
@@ -478,9 +478,18 @@ def _drawing_span(blocks: list[Block], window: list[int]) -> tuple[float, float]
             clusters.append([label])
     for cluster in clusters:
         side_by_side = any(abs(a.top - b.top) < 3 for i, a in enumerate(cluster) for b in cluster[i + 1 :])
-        if len(cluster) >= _DRAWING_LABELS and side_by_side:
-            return cluster[0].top, max(label.bottom for label in cluster)
+        span = cluster[0].top, max(label.bottom for label in cluster)
+        if len(cluster) >= _DRAWING_LABELS and side_by_side and not _names_among(blocks, window, span):
+            return span
     return None
+
+
+def _names_among(blocks: list[Block], window: list[int], span: tuple[float, float]) -> bool:
+    """Whether two blocks or more inside ``span`` read as names: a grid of authors, each over a
+    line that names no one (a city, "Google Research"), not a drawing, where a label may read as a
+    name once ("Soft Palate") but not row after row."""
+    named = [index for index in window if span[0] <= blocks[index].top <= span[1] and split_names(blocks[index].text.strip())]
+    return len(named) >= 2
 
 
 def _label(block: Block) -> bool:

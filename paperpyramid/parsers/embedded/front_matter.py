@@ -626,12 +626,16 @@ _GENERIC_TITLES = {
 }
 
 
+_E_MAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
 def plausible_title(text: str) -> bool:
-    """Not a file name, a word processor's placeholder or a generic article type."""
+    """Not a file name, a word processor's placeholder, a generic article type or a line with an
+    e-mail address (a byline's or a version line's: "Version 1.3.0 hood@mit.edu 2022/2/20")."""
     text = text.strip()
     lowered = text.lower()
     # a Chinese or Japanese title has no spaces: its characters count as its words
-    if (len(text.split()) < 3 and sum(1 for ch in text if unspaced(ch)) < 6) or lowered in _GENERIC_TITLES:
+    if (len(text.split()) < 3 and sum(1 for ch in text if unspaced(ch)) < 6) or lowered in _GENERIC_TITLES or _E_MAIL.search(text):
         return False
     return not re.search(r"microsoft word|\.(pdf|docx?|dvi|tex)$|^untitled|^\S+ \d+\.\.\d+$|^file:", lowered)
 

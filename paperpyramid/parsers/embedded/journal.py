@@ -343,7 +343,8 @@ _NOT_JOURNALS = {
 _NOT_FIRST = re.compile(
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch|(?!\.?\s+(?-i:[A-Z][a-z])))|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
     r"|fig(?:ure)?|table|page|vol(?:ume)?|issue|received|accepted|published|revised|submitted|available|copyright|doi"
-    r"|version|draft|preprint|typeset)\b",
+    r"|version|draft|preprint|typeset"
+    r"|aufl(?:age)?|hrsg)\b",  # a German book's edition and editor ("2. Aufl. Wuppertal 2012, S. 38-42"): a book, no journal
     re.I,
 )
 # a name that runs on into a version's word is a program's or manual's version line, not a journal's

@@ -28,13 +28,14 @@ _PROGRAM_NAME = re.compile(r"(?=(?:.*[^\W\d_]){3})[\w][\w.+/-]{2,29}")
 
 def name_over_description(blocks: list[Block], index: int, first_page: Page, body_size: float) -> bool:
     """Whether ``blocks[index]`` is a program's name set as the title over its description: one
-    word (never all capitals, as a journal's or a publisher's logo is: "PLOS", "BMJ") on a line of
+    word (never all capitals, as a journal's or a publisher's logo is: "PLOS", "BMJ", nor a word as a
+    dictionary writes it: "Editorial", "Biometrika", "Inria") on a line of
     its own in the top two fifths of the page, well above the text's size and centred on the page,
     with right under it one to three centred lines of three words or more in display type smaller
     than the name's and no byline."""
     block = blocks[index]
     text = block.text.strip()
-    if block.kind in SET_APART or len(block.lines) != 1 or not _PROGRAM_NAME.fullmatch(text) or capitals(text):
+    if block.kind in SET_APART or len(block.lines) != 1 or not _PROGRAM_NAME.fullmatch(text) or capitals(text) or _dictionary_word(text):
         return False
     if block.size < body_size + 3 or block.top > 0.4 * first_page.height:
         return False
@@ -59,7 +60,7 @@ def face_resumes_under(blocks: list[Block], index: int, title: Block) -> bool:
     """Whether ``blocks[index]`` is one line of the title set in another face, right under the
     title's line ``title`` and within its width, opening with a word that goes on with the title's
     sentence ("With …"), with the next block in the title's own face (its font, weight and size)
-    right under it: a title goes on in its face after a word a class sets in another font (a
+    right under it and no names ("In memory of …" over a byline set as the title is): a title goes on in its face after a word a class sets in another font (a
     program's name in a typewriter face), where a byline ("by …") or a date under a title opens
     with no such word."""
     if index + 1 >= len(blocks):
@@ -74,7 +75,14 @@ def face_resumes_under(blocks: list[Block], index: int, title: Block) -> bool:
     face = (title.lines[-1].font, title.bold)
     if (resumed.lines[0].font, resumed.bold) != face or abs(resumed.size - title.size) > 0.6 or resumed.kind in SET_APART:
         return False
-    return bool(_JOINING_WORD.match(block.text.strip())) and not mostly_names(block.text)
+    return bool(_JOINING_WORD.match(block.text.strip())) and not mostly_names(block.text) and not mostly_names(resumed.text)
+
+
+def _dictionary_word(text: str) -> bool:
+    """Whether ``text`` is a word as a dictionary prints it, with a capital first ("Editorial",
+    "Biometrika", "Inria", "Kurzbeschreibung"): an article's type, a journal's or an institute's
+    name, a heading; a program's name is written otherwise ("pst-asr", "APCluster", "isomath")."""
+    return text[:1].isupper() and text[1:].isalpha() and text[1:].islower()
 
 
 def _right_under(above: Block, block: Block, size: float | None = None) -> bool:
