@@ -9,7 +9,7 @@ font 10.8 at 11.96, and another 7.6 at 11.96: that heading reads smaller than th
 lost as small print.
 
 Such fonts carry no name pdfium reports (a Type 3 font has no ``/BaseFont``). Their characters'
-em size (the size set, times the text matrix's scale) is right, so each is given the box height
+em size (the size set, times the text matrix's vertical scale) is right, so each is given the box height
 the page's most common Type 3 box has for its size: the body keeps its height, and a heading
 set larger gets a height in proportion to its size. Text set at the body's size keeps its box:
 there a box shorter than the body's is the one sign left of another face (a bold run-in or
@@ -22,7 +22,6 @@ boxes OCR corrected.
 from __future__ import annotations
 
 import ctypes
-import math
 from collections import Counter
 
 import pypdfium2.raw as pdfium_c
@@ -33,6 +32,8 @@ _SAMPLE = 64
 _MIN_LETTERS = 40
 #: boxes within this share of the size the ratio gives are left as they are
 _TOLERANCE = 0.04
+#: a character whose matrix turns it by more than this (its sine, about a tenth of a degree) is not upright
+_UPRIGHT = 0.002
 
 
 def type3_scales(raw: ctypes.c_void_p, chars: str | list[str], n: int) -> dict[int, float]:
@@ -49,9 +50,11 @@ def type3_scales(raw: ctypes.c_void_p, chars: str | list[str], n: int) -> dict[i
     for index in range(n):
         if not chars[index].isalpha() or pdfium_c.FPDFText_GetFontInfo(raw, index, buffer, 8, ctypes.byref(flags)) > 1:
             continue  # a named font (the call returns the name's length with its terminator)
-        pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect))
         pdfium_c.FPDFText_GetMatrix(raw, index, ctypes.byref(matrix))
-        em = pdfium_c.FPDFText_GetFontSize(raw, index) * math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+        if abs(matrix.b) > _UPRIGHT or abs(matrix.c) > _UPRIGHT:
+            continue  # set turned (a sideways table): its box's height is the glyph's width
+        pdfium_c.FPDFText_GetLooseCharBox(raw, index, ctypes.byref(rect))
+        em = pdfium_c.FPDFText_GetFontSize(raw, index) * abs(matrix.d)  # the vertical scale: a narrowed face keeps its height
         height = rect.top - rect.bottom
         if em > 0 and height > 0:
             measured.append((index, height, em))
