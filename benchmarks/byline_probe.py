@@ -48,6 +48,7 @@ import time
 import unicodedata
 import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -494,30 +495,44 @@ def summary(pages: list[Page]) -> dict[str, Any]:
     }
 
 
-def main() -> int:
-    arguments = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def probe_options(description: str, *, one_at_a_time: bool = True) -> argparse.Namespace:
+    """The probes' shared command line (``--seed``, ``--pages``, ``--one-at-a-time`` where the probe
+    varies one convention at a time, ``--json``, ``--keep``, ``--shared``), parsed, with the
+    ``--keep`` folder made."""
+    arguments = argparse.ArgumentParser(description=description)
     arguments.add_argument("--seed", type=int, default=1)
     arguments.add_argument("--pages", type=int, default=500)
-    arguments.add_argument("--one-at-a-time", action="store_true", help="vary one convention per page, the others at their most common")
+    if one_at_a_time:
+        arguments.add_argument("--one-at-a-time", action="store_true", help="vary one convention per page, the others at their most common")
     arguments.add_argument("--json", type=Path, help="write the summary and every page's result here")
     arguments.add_argument("--keep", type=Path, help="keep the PDFs of the pages read wrong here (pageN.pdf, N as in the report)")
     arguments.add_argument("--shared", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared")
     options = arguments.parse_args()
     if options.keep:
         options.keep.mkdir(parents=True, exist_ok=True)
+    return options
+
+
+def report_pages(options: argparse.Namespace, report: dict[str, Any], pages: list[Any], describe: Callable[[Any], str]) -> None:
+    """Print a probe's summary ``report`` and each page read wrong (its seed, then ``describe(page)``),
+    and write the summary with every page's result to ``--json`` where asked."""
+    print(json.dumps(report, indent=1, ensure_ascii=False))
+    for page in pages:
+        if not page.ok:
+            print(f"\n[{page.seed}] {describe(page)}")
+    if options.json:
+        options.json.write_text(json.dumps({**report, "results": [asdict(page) for page in pages]}, ensure_ascii=False), encoding="utf-8")
+
+
+def main() -> int:
+    options = probe_options(__doc__.split("\n\n")[0])
     people, left_out = collect_people(options.shared)
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         titles = reference_titles(options.shared)
         pages = probe(people, titles, options.pages, options.seed, Path(folder), one_at_a_time=options.one_at_a_time, keep=options.keep)
     report = {"people": len(people), "left_out_undrawable": left_out, **summary(pages), "seconds": round(time.monotonic() - started, 1)}
-    print(json.dumps(report, indent=1, ensure_ascii=False))
-    for page in pages:
-        if not page.ok:
-            print(f"\n[{page.seed}] {page.conventions}\n  drawn: {' / '.join(page.byline)}\n  read:  {page.read}")
-    if options.json:
-        results = [asdict(page) for page in pages]
-        options.json.write_text(json.dumps({**report, "results": results}, ensure_ascii=False), encoding="utf-8")
+    report_pages(options, report, pages, lambda page: f"{page.conventions}\n  drawn: {' / '.join(page.byline)}\n  read:  {page.read}")
     return 0
 
 

@@ -43,8 +43,6 @@ a kind of name the reader does not handle; what passes here may still fail on a 
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import re
 import sys
@@ -52,14 +50,14 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections import defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from byline_probe import drawable, reference_titles  # noqa: E402
+from byline_probe import drawable, probe_options, reference_titles, report_pages  # noqa: E402
 from parse_real import split  # noqa: E402
 
 from benchmarks.synthetic.canvas import Canvas, text_width, write_pdf  # noqa: E402
@@ -358,28 +356,20 @@ def summary(pages: list[Page]) -> dict[str, Any]:
 
 
 def main() -> int:
-    arguments = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    arguments.add_argument("--seed", type=int, default=1)
-    arguments.add_argument("--pages", type=int, default=500)
-    arguments.add_argument("--json", type=Path, help="write the summary and every page's result here")
-    arguments.add_argument("--keep", type=Path, help="keep the PDFs of the pages read wrong here (pageN.pdf, N as in the report)")
-    arguments.add_argument("--shared", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared")
-    options = arguments.parse_args()
-    if options.keep:
-        options.keep.mkdir(parents=True, exist_ok=True)
+    options = probe_options(__doc__.split("\n\n")[0], one_at_a_time=False)
     journals, left_out = collect_journals(options.shared)
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         pages = probe(journals, _titles(options.shared), options.pages, options.seed, Path(folder), options.keep)
     report = {"journals": len(journals), "left_out": left_out, **summary(pages), "seconds": round(time.monotonic() - started, 1)}
-    print(json.dumps(report, indent=1, ensure_ascii=False))
-    for page in pages:
-        if not page.ok:
-            print(
-                f"\n[{page.seed}] {page.placement}{' running' if page.running else ''}: {page.journal!r}\n  drawn: {' / '.join(page.lines)}\n  read:  {page.read!r}"
-            )
-    if options.json:
-        options.json.write_text(json.dumps({**report, "results": [asdict(page) for page in pages]}, ensure_ascii=False), encoding="utf-8")
+    report_pages(
+        options,
+        report,
+        pages,
+        lambda page: (
+            f"{page.placement}{' running' if page.running else ''}: {page.journal!r}\n  drawn: {' / '.join(page.lines)}\n  read:  {page.read!r}"
+        ),
+    )
     return 0
 
 

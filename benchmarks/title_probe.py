@@ -44,22 +44,20 @@ reader does not handle; what passes here may still fail on a real paper.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import re
 import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from byline_probe import draw_line, drawable, reference_titles  # noqa: E402
+from byline_probe import draw_line, drawable, probe_options, reference_titles, report_pages  # noqa: E402
 from parse_real import split  # noqa: E402
 
 from benchmarks.synthetic.canvas import FONTS, Canvas, text_width, write_pdf  # noqa: E402
@@ -399,27 +397,13 @@ def summary(pages: list[TitlePage]) -> dict[str, Any]:
 
 
 def main() -> int:
-    arguments = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    arguments.add_argument("--seed", type=int, default=1)
-    arguments.add_argument("--pages", type=int, default=500)
-    arguments.add_argument("--one-at-a-time", action="store_true", help="vary one convention per page, the others at their most common")
-    arguments.add_argument("--json", type=Path, help="write the summary and every page's result here")
-    arguments.add_argument("--keep", type=Path, help="keep the PDFs of the pages read wrong here (pageN.pdf, N as in the report)")
-    arguments.add_argument("--shared", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared")
-    options = arguments.parse_args()
-    if options.keep:
-        options.keep.mkdir(parents=True, exist_ok=True)
+    options = probe_options(__doc__.split("\n\n")[0])
     titles, left_out = collect_titles(options.shared)
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
         pages = probe(titles, options.pages, options.seed, Path(folder), one_at_a_time=options.one_at_a_time, keep=options.keep)
     report = {"titles": len(titles), "left_out": left_out, **summary(pages), "seconds": round(time.monotonic() - started, 1)}
-    print(json.dumps(report, indent=1, ensure_ascii=False))
-    for page in pages:
-        if not page.ok:
-            print(f"\n[{page.seed}] {page.conventions}\n  drawn: {' / '.join(page.drawn)}\n  read:  {page.read!r}")
-    if options.json:
-        options.json.write_text(json.dumps({**report, "results": [asdict(page) for page in pages]}, ensure_ascii=False), encoding="utf-8")
+    report_pages(options, report, pages, lambda page: f"{page.conventions}\n  drawn: {' / '.join(page.drawn)}\n  read:  {page.read!r}")
     return 0
 
 
