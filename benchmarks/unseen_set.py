@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build an unseen set of real typeset PDFs from Debian packages: publishers' journal classes and R papers.
 
-    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs] [--batch 1|2|...|17]
+    python benchmarks/unseen_set.py [--out /tmp/s44/unseen] [--work /tmp/s44/debs] [--batch 1|2|...|19]
 
 Nobody tuned the parser on these layouts. Each PDF comes from a Debian package (fetched with
 ``apt-get download`` and unpacked with ``dpkg-deb -x``, never installed):
@@ -153,6 +153,21 @@ cancer-genomics vignette (CGDS-R). No unused Debian 12 package found ships a jou
 only the arXiv stamp gives a year, and no page prints a journal or a DOI. Eight have no LaTeX gold (PDF or R Markdown
 only, a ``.dtx`` the doc folder lacks, ESyS-Particle's gzipped body). Lasso2's vignette was left out: its Type 3 fonts
 give no readable text layer. Its title-page truth was read before anyone parsed it.
+Batch 19 (notes starting "batch 19") is 18 more real documents from packages no earlier batch used, most from outside
+r-cran/r-bioc, drawn for pages that cite a venue, for bylines with marks and affiliations and for the life sciences: a
+paper whose starred title footnote cites its revised version in a 1995 Springer book (charsets, ``maxima-share``), two
+'please cite' blocks naming the tool's journal paper under another title (LTRharvest's BMC Bioinformatics 2008, ExaML's
+Bioinformatics 2015 with its DOI), a REVTeX two-column article on coarse-grained DNA, '(Dated: ...)' (``lammps-doc``),
+names with superscript numbers keyed to institutions (PDLAMMPS, ProbABEL under 'Current Programmers:'/'Former
+Programmers:' roles), three names with symbol marks keyed to footnote addresses (AMD, ``libsuitesparse-doc``), a byline
+joining name, institution and month with commas (the Gay-Berne note) or name, school, university and e-mail on one line
+(lbfgsb3c), a 'Supplementary Information' kicker (AnnotationSketch, ``genometools-doc``), R News' layout without its
+footer (R2HTML), a book's title page before a medical meta-analysis chapter (HSAUR3), cover pages of a cancer institute's
+read-alignment guide (Rsubread) and of a biophysics software guide (PyCorrFit), a nucleic-acid thermodynamics manual
+(MELTING) and Bioconductor and jss-like vignettes (ggbio, limma, gsubfn). No unused Debian 12 package found ships an
+article as its journal printed it, so only charsets' footnote gives a venue and a year. Thirteen have no LaTeX gold (PDF,
+R Markdown or ``.odt`` sources only, ggbio's empty stub). Skipped: GUTenberg's Dunkerque 2019 expl3 paper (``texlive-lang-french``), whose
+old-style figures are missing from its text layer, and FactoMineR's vignette, which prints no title. Its title-page truth was read before anyone parsed it.
 
 The set's folder gets each PDF, its LaTeX source beside it as a ``gold-latex`` row where the
 package ships it (a ``.tex``/``.ltx``, gunzipped, or a Sweave ``.Rnw`` whose code chunks are kept
@@ -2396,6 +2411,151 @@ PAPERS: tuple[Paper, ...] = (
         "batch 18: Biobase's ExpressionSet vignette (Bioconductor, Sweave), a title with the class name in italics, three names closed by ', and', a dated line with a revision date ('6 October, 2006; revised 9 February, 2007') (microarray data, genomics); real",
         18,
         licence="Artistic-2.0",
+    ),
+    Paper(
+        "lammps-doc",
+        "usr/share/doc/lammps/html/PDF/CG-DNA",
+        "lammps-cg-dna-oxdna",
+        "batch 19: a REVTeX two-column article on coarse-grained simulation of DNA (biophysics), a bold title over a smaller bold subtitle ('An implementation of the oxDNA model'), one starred name over an italic department address whose star keys a corresponding e-mail at the foot, '(Dated: September 6, 2021)', an abstract across both columns; real, no source (shipped gzipped)",
+        19,
+        licence="GPL-2 (Debian lammps-doc)",
+    ),
+    Paper(
+        "lammps-doc",
+        "usr/share/doc/lammps/html/PDF/PDLammps_overview",
+        "lammps-pdlammps-made-easy",
+        "batch 19: PDLAMMPS - made easy (peridynamics, solid mechanics), three names on one line closed by ', and' with superscript numbers keyed to two institutions below (The University of Texas at San Antonio, Sandia National Laboratory) and a star keying an e-mail footnote, a date, author-year citations in the first paragraph; real, no source (shipped gzipped)",
+        19,
+        licence="GPL-2 (Debian lammps-doc)",
+    ),
+    Paper(
+        "lammps-doc",
+        "usr/share/doc/lammps/html/PDF/pair_gayberne_extra",
+        "lammps-gay-berne-ellipsoids",
+        "batch 19: a note on the Gay-Berne ellipsoidal potential as implemented in LAMMPS (molecular dynamics), a three-line title, one byline joining a name, an institution and a month with commas ('Mike Brown, Sandia National Labs, April 2007'), equations from the first paragraph, no section heading; real (its .tex.gz ships beside it)",
+        19,
+        licence="GPL-2 (Debian lammps-doc)",
+    ),
+    Paper(
+        "maxima-share",
+        "usr/share/maxima/5.46.0/share/algebra/charsets/charsets",
+        "maxima-charsets-maple",
+        "batch 19: a paper on Ritt-Wu's characteristic sets method in Maple (symbolic computation), a two-line title with a star keying a footnote that cites the paper's revised version in a book ('appeared in Automated Practical Reasoning: Algebraic Approaches (J. Pfalzgraf and D. Wang, eds.), Springer-Verlag, Wien-New York (1995), pp. 187-201'), one italic name over a research institute and university; real, no source",
+        19,
+        licence="GPL-2 (Debian maxima-share)",
+    ),
+    Paper(
+        "genometools-doc",
+        "usr/share/doc/genometools/annotationsketch",
+        "genometools-annotationsketch-supplement",
+        "batch 19: the AnnotationSketch paper's supplement (genome annotation drawing, bioinformatics), a bold 'Supplementary Information' kicker over a two-line sans-serif title, five names over two lines closed by 'and', a numeric date, nothing else on page 1; real, no source (shipped gzipped)",
+        19,
+        licence="ISC (Debian genometools-doc)",
+    ),
+    Paper(
+        "genometools-doc",
+        "usr/share/doc/genometools/ltrharvest",
+        "genometools-ltrharvest-manual",
+        "batch 19: LTRharvest's manual (LTR retrotransposons, genomics), an italic program name over 'a manual' in upright type, four italic names stacked one to a line over a research group's six-line address and an e-mail, a 'please cite the following paper' block citing BMC Bioinformatics 2008, 9:18 under another title, a numeric date; real, no source (shipped gzipped)",
+        19,
+        licence="ISC (Debian genometools-doc)",
+    ),
+    Paper(
+        "libsuitesparse-doc",
+        "usr/share/doc/libsuitesparse-dev/AMD_UserGuide",
+        "suitesparse-amd-user-guide",
+        "batch 19: the AMD user guide (sparse matrix ordering, numerical linear algebra), three names side by side each with a footnote mark (*, dagger, double dagger) keyed to an address and e-mail at the foot, a 'VERSION 2.4.6, May 4, 2016' line, an abstract and copyright, licence and acknowledgment paragraphs; real, no source",
+        19,
+        licence="BSD-3-clause (AMD; Debian libsuitesparse-doc)",
+    ),
+    _r(
+        "r2html",
+        "R2HTML/doc/R2HTML",
+        "r2html-formatting-html-output",
+        "batch 19: R2HTML's vignette in R News' two-column layout, the title in capitals as the running head, a large title ('R2HTML package'), a bold kicker ('Formatting HTML Output on the Fly or by Using a Template Scheme'), an italic name, the text opening on statistics and reporting; real, no source (static PDF), no R News footer",
+        19,
+        "GPL-2+",
+    ),
+    Paper(
+        "r-bioc-ggbio",
+        f"{R_LIBRARY}/ggbio/doc/ggbio",
+        "ggbio-genomic-visualization",
+        "batch 19: ggbio's vignette (BiocStyle, Sweave), a coloured sans-serif title with the package name in italics, one bold name with a superscript number keyed to an e-mail set to its right, a build date (genomic data visualisation); real, no gold (its ggbio.Rnw is an empty stub pointing to the real vignettes)",
+        19,
+        licence="Artistic-2.0",
+        gold=False,
+    ),
+    Paper(
+        "r-bioc-limma",
+        f"{R_LIBRARY}/limma/doc/intro",
+        "limma-package-introduction",
+        "batch 19: limma's introduction (Sweave, article), a title, one name, a date line with a revision date ('23 October 2004, Revised 21 October 2013'), no section heading on page 1 (microarray gene expression, differential expression); real",
+        19,
+        licence="LGPL-2+",
+    ),
+    _r(
+        "lbfgsb3c",
+        "lbfgsb3c/doc/lbfgsb3c",
+        "lbfgsb3c-lbfgsb-2011",
+        "batch 19: lbfgsb3c's vignette (R Markdown to PDF), a title ending in a full stop, one line joining a name, a school, a university and an e-mail without punctuation after the name ('John C Nash Telfer School of Management, University of Ottawa, nashjc@uottawa.ca'), a date, an abstract and a section with a code block (numerical optimisation); real, no source (.Rmd)",
+        19,
+        "GPL-2",
+    ),
+    _r(
+        "gsubfn",
+        "gsubfn/doc/gsubfn",
+        "gsubfn-strings-function-arguments",
+        "batch 19: gsubfn's vignette in a jss-like layout (Sweave), a two-line bold title ending in a full stop, one bold name over a firm ('GKX Associates Inc.'), an abstract and keywords between rules, a numbered introduction (string processing); real",
+        19,
+        "GPL-2+",
+    ),
+    Paper(
+        "probabel",
+        "usr/share/doc/probabel/ProbABEL_manual",
+        "probabel-manual",
+        "batch 19: ProbABEL's manual (genome-wide association analysis, genetic epidemiology), a title with a version, an italic role before each group of names ('Current Programmers:' three names with superscript numbers, 'Former Programmers:' one), three numbered affiliations (PolyOmica, Erasmus MC, an institute in Novosibirsk), a date, a table of contents; real (its .tex.gz ships beside it)",
+        19,
+        licence="GPL-2+",
+    ),
+    Paper(
+        "pycorrfit",
+        "usr/pycorrfit_doc/PyCorrFit_doc",
+        "pycorrfit-fcs-software-guide",
+        "batch 19: PyCorrFit's software guide (fluorescence correlation spectroscopy, biophysics), a left-aligned title block (the program name and 'FCS data evaluation' in bold, 'Software Guide' in italics) beside a logo, two names each over an institute and a country (a Max Planck institute of biochemistry, TU Dresden's biotechnology centre), a date, a table of contents; real, no source",
+        19,
+        licence="GPL-2+",
+    ),
+    Paper(
+        "melting",
+        "usr/share/doc/melting/melting",
+        "melting-nucleic-acid-hybridisation",
+        "batch 19: MELTING's manual (nucleic acid thermodynamics, molecular biology), a two-line title with the program name in small capitals before a dash, three names over two lines (two joined by a comma, one alone) over a typewriter e-mail, 'February 2014', nothing else on page 1; real, no source (shipped gzipped)",
+        19,
+        licence="GPL-2+",
+    ),
+    _r(
+        "hsaur3",
+        "HSAUR3/doc/Ch_meta_analysis",
+        "hsaur3-meta-analysis-chapter",
+        "batch 19: the meta-analysis chapter of A Handbook of Statistical Analyses Using R (3rd edition, Chapman & Hall's class) as a vignette, page 1 being the book's title page between crop marks: a two-line bold title ending in '--- 3rd Edition' over a rule and two names joined by 'and'; the chapter (nicotine gum and smoking cessation, medical meta-analysis) begins on page 2; real",
+        19,
+        "GPL-2",
+    ),
+    Paper(
+        "examl",
+        "usr/share/doc/examl/ExaML",
+        "examl-manual",
+        "batch 19: the ExaML v3.0.X manual (phylogenetic inference on supercomputers), a bold sans-serif title, a date, one bold name over an institute, a list of section names, and a 'Please cite the following paper' block citing the tool's Bioinformatics (2015) paper under another title with its DOI (10.1093/bioinformatics/btv184) and a link; real, no source (.odt, shipped gzipped)",
+        19,
+        licence="GPL-2+",
+    ),
+    Paper(
+        "r-bioc-rsubread",
+        f"{R_LIBRARY}/Rsubread/doc/SubreadUsersGuide",
+        "rsubread-subread-users-guide",
+        "batch 19: the Rsubread/Subread users guide (read alignment and quantification, genomics), a cover page: a bold title, a version line for both programs, a date, two names joined by 'and' over a cancer research institute and its city and country, a 'Copyright (c) 2011 - 2022' line; real, no source",
+        19,
+        licence="GPL-3+",
     ),
 )
 
