@@ -11,8 +11,10 @@
   the title's (:func:`_line_over_title`); a title at body size flush over its author's name set
   a paragraph's indent in (TUGboat: :func:`_byline_opening`, under the journal's section head),
   centred over a line of names with their marks, or a title of one or two words over \\maketitle's
-  name and date lines (:func:`_maketitle`); never a line of dates and their labels ("Modified: …
-  Compiled: …": :func:`.journal.date_line`); TUGboat's title over two blocks, or a program's
+  name and date lines (:func:`_maketitle`), or over a name with its address and e-mail
+  (:func:`.title_shapes.name_with_address`), or a cover's title of a word or two over its byline aligned under
+  it on the same edge (:func:`.title_shapes.word_over_byline`); never a line of dates and their
+  labels ("Modified: … Compiled: …": :func:`.journal.date_line`); TUGboat's title over two blocks, or a program's
   name in its logo's font smaller than the text, over the indented name too; a line ending on a
   word no title ends on goes on in a logo's smaller type under it (:func:`_cut_after_function_word`),
   and a title goes on in a line of another font that opens with a small word in lower case
@@ -26,7 +28,9 @@
   (elsarticle: ``… Linear Algebra1``); a description of what the paper documents, set in its
   paragraph in another face and ending in a full stop, is not the title (:func:`_description_start`);
   a package's version on a line of its own under the title (``Version 2.30.0``, or ``(version 1.7.7)`` in
-  roman under a bold title) is not the title's, nor is a report's banner (``TECHNICAL REPORT``);
+  roman under a bold title) is not the title's, nor is a report's banner (``TECHNICAL REPORT``),
+  nor the document's kind alone set apart under a title that reads alone (``Manual*``:
+  :func:`.title_shapes.kind_under_title`);
   a title's last words set apart along its row by a widened space are (:func:`_goes_on_along_the_row`);
   the Info or XMP title where the page gives none, or where the page's is a cut-off start of it.
 - **authors**: :mod:`.authors` (names between the title and the affiliations, in every
@@ -48,6 +52,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from itertools import pairwise
 
 from paperpyramid.parsers.embedded import blocks as blk
@@ -57,10 +62,20 @@ from paperpyramid.parsers.embedded.authors import mentions_version, version_alon
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.journal import CUE, DATE, date_line
 from paperpyramid.parsers.embedded.journal import find_journal as find_journal  # the parser reads it here
+from paperpyramid.parsers.embedded.labels import GENERIC_TITLES
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.reading_order import REPEATED_TITLE
 from paperpyramid.parsers.embedded.scripts import unspaced
-from paperpyramid.parsers.embedded.title_shapes import NEVER_TITLE, SET_APART, face_resumes_under, name_over_description
+from paperpyramid.parsers.embedded.title_shapes import (
+    E_MAIL,
+    NEVER_TITLE,
+    SET_APART,
+    face_resumes_under,
+    kind_under_title,
+    name_over_description,
+    name_with_address,
+    word_over_byline,
+)
 
 # a DOI may wrap after a full stop: "doi:10.1371/journal.pone.\n0115884"
 DOI = re.compile(r"\b(10\.\d{4,9}/[^\s\"<>,;]+?(?:\.\s(?=\d)(?!\d{1,3}(?:\s|$))[^\s\"<>,;]+)?)(?=[\s\"<>,;]|[.)\]](?:\s|$)|$)")
@@ -85,27 +100,8 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             best = index
     if best is not None and blocks[best].size < body_size + 1:
         best = None
-    if best is None:  # amsart: the title in bold capitals at body size
-        best = next((i for i, b in enumerate(blocks) if b.page == 1 and b.bold and _title_like(b, pages[0]) and capitals(b.text)), None)
-    if best is None:  # a title in bold at about body size, centred over the page (JPSJ, AASTeX, ASME)
-        best = next(
-            (i for i, b in enumerate(blocks) if b.page == 1 and b.bold and _title_like(b, pages[0]) and _centred(b, pages[0])), None
-        )
-    if best is None:  # a title at body size, centred over the names with their marks (a preprint's title page)
-        best = next(
-            (
-                i
-                for i, (b, below) in enumerate(pairwise(blocks))
-                if b.page == 1 and below.page == 1 and _title_like(b, pages[0]) and _centred(b, pages[0]) and _names_line(below.text)
-            ),
-            None,
-        )
-    if best is None:  # a title of two words, LaTeX's \maketitle over its author and date lines
-        best = next((i for i in range(len(blocks) - 2) if blocks[i].page == 1 and _maketitle(blocks[i : i + 3], pages[0], body_size)), None)
-    if best is None:  # a title the running feet repeat, in bold at body size (TUGboat): kept for it
-        best = next(
-            (i for i, b in enumerate(blocks) if b.page == 1 and REPEATED_TITLE in b.lines[0].tags and _title_like(b, pages[0])), None
-        )
+    if best is None:
+        best = _title_at_body_size(blocks, pages[0], body_size)
     opening = _byline_opening(blocks, pages[0], body_size)
     if opening is not None and (best is None or (best < opening[0] and len(blocks[best].text.split()) <= 3)):
         # over it, the journal's section head in display type ("Graphics Applications"), a title's words never
@@ -147,11 +143,42 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             break  # a byline in the title's size opens with names and their marks
         if block.top - previous.bottom > 1.2 * previous.size or len(" ".join(blocks[i].text for i in members)) + len(block.text) > 400:
             break
+        so_far = " ".join(blocks[i].text for i in members).rstrip()
+        if kind_under_title(block) and plausible_title(so_far) and not so_far.endswith((":", "-", "–", "—")):
+            break  # "… in Large Sequences" / "Manual*": the document's kind set apart under a title that reads alone
         members.append(index)
     following = members[-1] + 1
     if following < len(blocks) and _description_start(blocks, [*members, following]) is not None:
         members.append(following)  # the description's last line, in smaller type: read with the title, not as names
     return members
+
+
+def _title_at_body_size(blocks: list[Block], first_page: Page, body_size: float) -> int | None:
+    """The title where no block in display type is one, by the first of these shapes the page has:
+    amsart's title in bold capitals at body size; a bold title centred over the page (JPSJ, AASTeX,
+    ASME); a title at body size centred over its names with their marks or over a name with its
+    address; LaTeX's \\maketitle of two words over its author and date lines; a cover's title of a
+    word or two over its byline aligned under it ("DIFFKK" over names flush right); a title the
+    running feet repeat, in bold at body size (TUGboat)."""
+    largest = max((b.size for b in blocks if b.page == 1), default=0.0)
+
+    def over_byline(i: int, b: Block) -> bool:
+        below = blocks[i + 1] if i + 1 < len(blocks) else None
+        return below is not None and below.page == 1 and _centred(b, first_page) and (_names_line(below.text) or name_with_address(below))
+
+    shapes: list[Callable[[int, Block], bool]] = [
+        lambda i, b: b.bold and _title_like(b, first_page) and capitals(b.text),
+        lambda i, b: b.bold and _title_like(b, first_page) and _centred(b, first_page),
+        lambda i, b: _title_like(b, first_page) and over_byline(i, b),
+        lambda i, b: i < len(blocks) - 2 and _maketitle(blocks[i : i + 3], first_page, body_size),
+        lambda i, b: word_over_byline(blocks, i, first_page, body_size, largest) and not _label(b.text) and not _journal_name(b),
+        lambda i, b: REPEATED_TITLE in b.lines[0].tags and _title_like(b, first_page),
+    ]
+    for shape in shapes:
+        found = next((i for i, b in enumerate(blocks) if b.page == 1 and shape(i, b)), None)
+        if found is not None:
+            return found
+    return None
 
 
 # words no title ends on (English, French, German): a title's line ending on one goes on below
@@ -274,7 +301,7 @@ def _opening_title(members: list[Block], first_page: Page) -> bool:
     if any(block.kind in ("caption", "formula") or (block.kind == "aside" and not block.bold) for block in members) or _names_line(text):
         return False
     lowered = text.lower().strip(" .:")
-    if lowered in blk.KNOWN_HEADINGS or lowered in _GENERIC_TITLES or not re.search(r"[^\W\d_]{3}", text):
+    if lowered in blk.KNOWN_HEADINGS or lowered in GENERIC_TITLES or not re.search(r"[^\W\d_]{3}", text):
         return False
     if _title_like(members[0], first_page, text, NEVER_TITLE if members[0].bold else SET_APART):
         return True
@@ -421,7 +448,7 @@ def _line_over_title(above: Block, title: Block) -> bool:
     if not 0 <= title.top - above.bottom <= 1.2 * title.size or above.x1 <= title.x0 or above.x0 >= title.x1:
         return False
     lowered = text.lower().strip(" .:")
-    if lowered in _GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or (capitals(text) and not capitals(title.text)):
+    if lowered in GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or (capitals(text) and not capitals(title.text)):
         return False
     return not text.endswith(".") and _neither_names_nor_issue(text)
 
@@ -440,7 +467,7 @@ def _head_over_subtitle(above: Block, title: Block) -> bool:
     if not -0.1 * above.size <= title.top - above.bottom <= 1.2 * above.size or above.x1 <= title.x0 or above.x0 >= title.x1:
         return False
     lowered = text.lower().strip(" .:")
-    if lowered in _GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or not re.search(r"[^\W\d_]{3}", text):
+    if lowered in GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or not re.search(r"[^\W\d_]{3}", text):
         return False
     return _neither_names_nor_issue(text)
 
@@ -527,7 +554,7 @@ def _maketitle(stack: list[Block], first_page: Page, body_size: float) -> bool:
     if len(title.lines) != 1 or title.size < body_size + 1 or len(text.split()) > 2 or not text[:1].isupper():
         return False
     if (
-        text.lower().strip(" .:") in _GENERIC_TITLES
+        text.lower().strip(" .:") in GENERIC_TITLES
         or text.lower().strip(" .:") in blk.KNOWN_HEADINGS
         or title.kind in ("caption", "formula")
     ):
@@ -546,11 +573,18 @@ def _short_title(block: Block, first_page: Page, body_size: float) -> bool:
     lowered = text.lower().strip(" .:")
     return (
         block.top < 0.4 * first_page.height
-        and lowered not in _GENERIC_TITLES
+        and lowered not in GENERIC_TITLES
         and lowered not in blk.KNOWN_HEADINGS
         and text[:1].isalpha()
         and not text.islower()
     )
+
+
+def _label(text: str) -> bool:
+    """Whether ``text`` is a known heading, a contents' heading or an article's type ("Abstract",
+    "Contents", "Review"), no title."""
+    lowered = text.lower().strip(" .:")
+    return lowered in GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or lowered in _ISSUE_HEADINGS
 
 
 def _names_line(text: str) -> bool:
@@ -572,70 +606,13 @@ def _centred(block: Block, page: Page) -> bool:
     return block.top < 0.4 * page.height and abs(middle - page.width / 2) < 0.04 * page.width and block.x1 - block.x0 < 0.8 * page.width
 
 
-_GENERIC_TITLES = {
-    "research article",
-    "original article",
-    "research note",
-    "article",
-    "review",
-    "review article",
-    "letter",
-    "short communication",
-    "open access",
-    "original research",
-    "research",
-    "methodology",
-    "brief report",
-    "case report",
-    "editorial",
-    # more article types, set over the title as two words (which a title of two words may be)
-    "clinical study",
-    "research paper",
-    "original paper",
-    "systematic review",
-    "mini review",
-    "brief communication",
-    "rapid communication",
-    "technical note",
-    "technical report",
-    "case series",
-    "short report",
-    "study protocol",
-    "data descriptor",
-    "original contribution",
-    # labels of three words and more, which Hindawi sets in type larger than the title's, and Frontiers' kinds
-    "letter to the editor",
-    "expression of concern",
-    "original research article",
-    "hypothesis and theory",
-    "brief research report",
-    "general commentary",
-    "technology report",
-    "clinical trial",
-    "research letter",
-    "invited review",
-    "full length article",
-    "full-length article",
-    "regular article",
-    # a manual's kind, which its cover's banner prints over the title as a journal prints an article's type
-    "software manual",
-    "user manual",
-    "user's guide",
-    "user’s guide",
-    "reference manual",
-}
-
-
-_E_MAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-
-
 def plausible_title(text: str) -> bool:
     """Not a file name, a word processor's placeholder, a generic article type or a line with an
     e-mail address (a byline's or a version line's: "Version 1.3.0 hood@mit.edu 2022/2/20")."""
     text = text.strip()
     lowered = text.lower()
     # a Chinese or Japanese title has no spaces: its characters count as its words
-    if (len(text.split()) < 3 and sum(1 for ch in text if unspaced(ch)) < 6) or lowered in _GENERIC_TITLES or _E_MAIL.search(text):
+    if (len(text.split()) < 3 and sum(1 for ch in text if unspaced(ch)) < 6) or lowered in GENERIC_TITLES or E_MAIL.search(text):
         return False
     return not re.search(r"microsoft word|\.(pdf|docx?|dvi|tex)$|^untitled|^\S+ \d+\.\.\d+$|^file:", lowered)
 

@@ -1,6 +1,7 @@
 """Lines that open like a section's title but label something else: a statement ("Theorem 2",
 "Proof of Lemma 3", "Definition 1 (Compactness)"), set in bold on a line of its own as a low
-heading may be, and a field of the front matter ("Received:", "Correspondence to"). The heading
+heading may be, and a field of the front matter ("Received:", "Correspondence to"), and an article's type over its
+title ("Research Article"). The heading
 rules (:mod:`.blocks`, :mod:`.run_in`, :mod:`.outline`) read them here, in one place.
 """
 
@@ -44,3 +45,76 @@ METADATA_LABEL = re.compile(
     r"^(received|revised|accepted|published|first published|first indexed|address for correspondence|correspondence( to)?|corresponding authors?|for reprints contact|e-?mail|edited by|reviewed by|academic editor|citation|copyright|how to cite|see referee reports|article history|available online|open access|doi)\b",
     re.I,
 )
+
+
+#: an article's type, a section's kicker or a manual's kind, which a page sets over or in place of a
+#: title and which is never one ("Research Article", "Correspondence", "User manual")
+GENERIC_TITLES = {
+    "research article",
+    "original article",
+    "research note",
+    "article",
+    "review",
+    "review article",
+    "letter",
+    "short communication",
+    "open access",
+    "original research",
+    "research",
+    "methodology",
+    "brief report",
+    "case report",
+    "editorial",
+    # a section's kicker of a word over the piece's title: "Correspondence" over its writers' names
+    "correspondence",
+    "viewpoint",
+    "perspective",
+    "commentary",
+    "comment",
+    "opinion",
+    "essay",
+    "obituary",
+    "erratum",
+    "corrigendum",
+    "correction",
+    "retraction",
+    "addendum",
+    "news",
+    "book review",
+    "in memoriam",
+    # more article types, set over the title as two words (which a title of two words may be)
+    "clinical study",
+    "research paper",
+    "original paper",
+    "systematic review",
+    "mini review",
+    "brief communication",
+    "rapid communication",
+    "technical note",
+    "technical report",
+    "case series",
+    "short report",
+    "study protocol",
+    "data descriptor",
+    "original contribution",
+    # labels of three words and more, which Hindawi sets in type larger than the title's, and Frontiers' kinds
+    "letter to the editor",
+    "expression of concern",
+    "original research article",
+    "hypothesis and theory",
+    "brief research report",
+    "general commentary",
+    "technology report",
+    "clinical trial",
+    "research letter",
+    "invited review",
+    "full length article",
+    "full-length article",
+    "regular article",
+    # a manual's kind, which its cover's banner prints over the title as a journal prints an article's type
+    "software manual",
+    "user manual",
+    "user's guide",
+    "user’s guide",
+    "reference manual",
+}

@@ -7,7 +7,18 @@
   (:func:`name_over_description`);
 - a title's line set in another font between two lines in the title's own face (a program's name
   in a typewriter face: "A Program For Automatic Pedigree Construction" / "With pst-pdgr" /
-  "User Manual and Algorithm Description"): the three are the title (:func:`face_resumes_under`).
+  "User Manual and Algorithm Description"): the three are the title (:func:`face_resumes_under`);
+- the document's kind alone on a line of its own under a title that reads alone ("A Program to
+  find Maximal Matches" / "in Large Sequences" / "Manual*"): a kicker the page sets apart from the
+  title's lines, no word of the title (:func:`kind_under_title`), where a kind read in the title's
+  paragraph at its own leading ("An extension for Greek philology" / "User manual") is;
+- a title of a word or two, in the page's largest type, whose byline is aligned under it on the
+  same edge however far down the cover sets it ("DIFFKK" set flush right over the names flush
+  right, between a cover's rules): the title, though too short for one elsewhere
+  (:func:`word_over_byline`);
+- a name closed by a comma and followed by an address and an e-mail ("Paul Johnson, CRMDA,
+  pauljohn@ku.edu") under a centred title at body size: a byline, as no title's line is
+  (:func:`name_with_address`).
 """
 
 from __future__ import annotations
@@ -95,3 +106,80 @@ def _right_under(above: Block, block: Block, size: float | None = None) -> bool:
 def _centred_on(block: Block, middle: float, slack: float) -> bool:
     """The middle of ``block`` within ``slack`` points of ``middle`` (a page's or a line's)."""
     return abs((block.x0 + block.x1) / 2 - middle) <= slack
+
+
+#: an e-mail address
+E_MAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def name_with_address(block: Block) -> bool:
+    """Whether ``block`` is a byline of one name with its address: a line or two that open with a
+    name, closed by a comma, and give an e-mail address ("Paul Johnson, CRMDA, pauljohn@ku.edu"),
+    as no title's line does."""
+    text = block.text.strip()
+    name = text.split(",", 1)[0]
+    return len(block.lines) <= 2 and "," in text and bool(E_MAIL.search(text)) and len(name.split()) >= 2 and mostly_names(name)
+
+
+# a document's kind, as a cover sets it alone under the title: "Manual", "User's Guide", "a manual", "Reference Manual"
+_DOCUMENT_KIND = re.compile(
+    r"(?i:(?:an?|the)\s+)?(?i:(?:user['’]?s?|users['’]|reference|programmer['’]?s|quick\s+start|installation|technical|software|package)\s+)?"
+    r"(?i:manual|guide|tutorial|handbook|documentation|vignette|primer)"
+)
+# the marks a \thanks note leaves after a line: "Manual*", "Guide†"
+_NOTE_MARKS = re.compile(r"[\s*∗†‡§¶⋆\d]*$")
+
+
+def kind_under_title(block: Block) -> bool:
+    """Whether ``block``, a block of its own under the title's lines, is the document's kind alone
+    ("Manual*", "User's Guide"): a kicker that names what the document is, set apart from the title
+    by a wider leading than its own lines (which parts it into a block of its own): one word, or
+    more with a note's mark; "A Primer" and "Reference Manual" alone are a subtitle. The caller asks
+    it only where the title's lines above read as a title alone; a kind in the title's paragraph, at
+    its leading ("An extension for Greek philology" / "User manual"), is read with it."""
+    if len(block.lines) != 1:
+        return False
+    text = block.text.strip()
+    bare = _NOTE_MARKS.sub("", text)
+    # a kind with an article or a qualifier ("A Primer", "Reference Manual") reads as a subtitle, unless a
+    # note's mark sets it apart as a line of its own ("User's Guide*")
+    return bool(_DOCUMENT_KIND.fullmatch(bare)) and (len(bare.split()) == 1 or bare != text)
+
+
+#: how much larger than the text a cover's one-word title is set at least (points), and how near the page's
+#: largest type
+_DISPLAY_OVER_BODY = 3.0
+_NEAR_LARGEST = 0.2
+#: the share of the page's height a cover's title stands within, from the top
+_COVER_TOP = 0.6
+#: how much smaller than the title its byline is set at least (points)
+_BYLINE_SMALLER = 0.6
+#: how far a byline's edge or middle may stand from the title's to be aligned with it (points)
+_ALIGNED = 3.0
+
+
+def word_over_byline(blocks: list[Block], index: int, first_page: Page, body_size: float, largest: float) -> bool:
+    """Whether ``blocks[index]`` is a title of a word or two on a cover ("DIFFKK"): one line in the
+    page's largest type (``largest``), well above the text's size, in the top three fifths of the
+    page, with the next block a line of names in smaller type aligned with it on the same edge or
+    axis (flush right under flush right, centred under centred; flush left counts only off the
+    page's left margin, where every block starts). A title too short to be told by its words is
+    told by its byline: a cover sets the names on the title's own axis, however far under it; a
+    logo over a title has the title, not names, under it. The caller rules out known labels and
+    article types ("Contents", "Correspondence") and a journal's name."""
+    block = blocks[index]
+    text = block.text.strip()
+    if block.kind in SET_APART or len(block.lines) != 1 or not 1 <= len(text.split()) <= 2 or not re.search(r"[^\W\d_]{3}", text):
+        return False
+    if block.size < max(body_size + _DISPLAY_OVER_BODY, largest - _NEAR_LARGEST) or block.top > _COVER_TOP * first_page.height:
+        return False
+    if index + 1 >= len(blocks):
+        return False
+    names = blocks[index + 1]
+    if names.page != block.page or names.kind in SET_APART or len(names.lines) != 1 or names.size > block.size - _BYLINE_SMALLER:
+        return False
+    margin = min(other.x0 for other in blocks if other.page == block.page)
+    edges = [abs(names.x1 - block.x1), abs((names.x0 + names.x1 - block.x0 - block.x1) / 2)]
+    if block.x0 > margin + _ALIGNED:
+        edges.append(abs(names.x0 - block.x0))
+    return min(edges) <= _ALIGNED and names.top >= block.bottom and mostly_names(names.text)
