@@ -6,7 +6,7 @@ REVTeX's letter and parenthesis, ``Authorb)``; Greek letters, ``Loα``), at comm
 dots, Wiley's bars and ``and``. Degrees after a name (``Anna Berg PhD``, ``Carl Dahl, MD, MPH``,
 ``Carl Dahl MD MS``; two capitals that are surnames too, ``MA``, ``DO``, only after a name in lower
 case) are no part of it, nor are a title (``Prof.``), an author's role in brackets (``(parser and
-extensions)``), PLOS's ``☯`` and lettered ``¤a`` or ORCID's badge set as text (``iD``). Names in
+extensions)``) or said before it (``based on earlier versions written by``), PLOS's ``☯`` and lettered ``¤a`` or ORCID's badge set as text (``iD``). Names in
 capitals are title-cased, their particles lower-cased (``DE``). What is left must read as a
 person's name (:func:`_plausible_name`): two to six capitalised words, no report's kind
 (``TECHNICAL REPORT``), no institution's word.
@@ -155,6 +155,23 @@ _ROLE = re.compile(r"(?<=[^\W\d_])\s*\((?=[a-z])[^()@\d]{3,60}\)")
 _LABEL = re.compile(r"(?:^|(?<=[,;]))\s*(?:authors?|author\s?\(s\)|authors?['’]?\s+names?|author\s+list)\s*:\s*", re.I)
 
 
+#: an author's part in the work, said in words before the name and closed by "by" ("based on earlier versions
+#: written by Yu-Sung Su", "translated by Carl Dahl", "the German version by Eva Lund"): a phrase, for a word
+#: of it is in lower case, as no name's is; the name after it is the author's
+_ROLE_BY = re.compile(r"^(?P<role>(?:\S+\s+){1,8}?)by\s+(?=[A-Z])")
+
+
+def _without_role(part: str) -> str:
+    """``part`` without the role said before its name (:data:`_ROLE_BY`), where a word of it is in lower
+    case and the capitalised words it opens with are no name: "Anna Berg supervised by Carl Dahl" names
+    two people, and which is the author the line does not say, so it is left as it is."""
+    role = _ROLE_BY.match(part)
+    if role is None or not re.search(r"(?<!\S)[a-z]", role.group("role")):
+        return part
+    opening = re.match(r"(?:[A-Z][\w.'’-]*\s+)+", role.group("role"))
+    return part if opening and _plausible_name(opening.group(0)) else part[role.end() :]
+
+
 def split_names(text: str, *, as_printed: bool = False) -> list[str]:
     text = text.replace("\u2011", "-").replace("\u2010", "-")  # non-breaking hyphens: Li‑Zhi
     text = text.translate(_SUPERSCRIPTS)  # a word processor's marks as superscript characters: "Anna Berg¹²"
@@ -184,7 +201,8 @@ def split_names(text: str, *, as_printed: bool = False) -> list[str]:
     names = []
     # Springer sets a middle dot between the names: "Anna Berg1 · Carl Dahl2", Wiley a bar: "Anna Berg1 | Carl Dahl2"
     for part in re.split(r"\s*(?:;|,|&|·|⋅|\||●|\band\b|\bAND\b|\{et al\.\})\s*", text):
-        name = re.sub(rf"[\d{MARKS}]+(?!(?:nd|rd|th)[a-h]?$)", " ", part.strip())  # a suffix's digit stays: "Roach 3rd"
+        part = _without_role(part.strip())  # "based on earlier versions written by Yu-Sung Su": the name after the role
+        name = re.sub(rf"[\d{MARKS}]+(?!(?:nd|rd|th)[a-h]?$)", " ", part)  # a suffix's digit stays: "Roach 3rd"
         name = re.sub(r"(?<=[^\W\d_]{2})\s+[a-h]\s*$", "", name)  # a letter mark read apart, after a degree too: "Berg MD d"
         bare = _without_degrees(name)
         if not bare.strip():

@@ -236,7 +236,8 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
         if drawing is not None and _short(block) and drawing[0] <= block.top <= drawing[1]:
             continue  # a drawing's label, though it reads as a name ("Soft Palate" among "Place", "Coronal")
         above = max(title.bottom, drawing[1]) if drawing is not None and drawing[1] < block.top else title.bottom
-        if block.top - above > 250 and not _goes_on_from(block, reading.named + reading.affiliations):
+        far = block.top - above > 250 and not _goes_on_from(block, reading.named + reading.affiliations)
+        if far and not (index == window[0] and _names_atop_address(blocks, window)):
             break  # far under the title; not a stack of names and addresses that runs on there (a manual's title page)
         if _front_heading(block):
             stop = block
@@ -504,6 +505,25 @@ def _label(block: Block) -> bool:
 def _short(block: Block) -> bool:
     """Whether ``block`` is one line of three words at most: a label's size."""
     return len(block.lines) == 1 and len(block.text.split()) <= 3
+
+
+def _names_atop_address(blocks: list[Block], window: list[int]) -> bool:
+    """Whether the zone's first block is names over their address, in one block or the address right
+    under it (a manual's title page: the title high, nothing under it, and far down the page
+    "Matthew Newville" over "Consortium for … / University of Chicago, Chicago, IL"): the page
+    sets its byline low, no stray line far under the title."""
+    first = blocks[window[0]]
+    if names_over_affiliation(first):
+        return True
+    under = blocks[window[1]] if len(window) > 1 else None
+    content = names_text(first)
+    return (
+        under is not None
+        and mostly_names(content)
+        and not affiliation_block(content, first=True)
+        and _goes_on_from(under, [first])
+        and affiliation_block(names_text(under), first=False)
+    )
 
 
 def _goes_on_from(block: Block, read: list[Block]) -> bool:

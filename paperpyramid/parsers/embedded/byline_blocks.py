@@ -218,8 +218,9 @@ _NAME_BREAK = re.compile(rf"[\d,;·⋅{MARKS}]|\band\b|&")
 def names_text(block: Block) -> str:
     """A block of names as one line; a line break is a comma where it falls between two whole
     names, each of two words or more and set without a mark (``Nathan Dahlberg`` /
-    ``Margo Schlanger♦``), or before a group under names with marks (``Carl Dahl2`` / ``the ABC
-    Study Group``), not inside one name (``Hannah`` / ``M. McGee``). A line that is a date alone
+    ``Margo Schlanger♦``), before a group under names with marks (``Carl Dahl2`` / ``the ABC
+    Study Group``) or where the line lies in another column than the line over it
+    (:func:`_column_apart`), not inside one name (``Hannah`` / ``M. McGee``). A line that is a date alone
     is no name's ("SDC" / "November 2017" under a report's title: the place and the version's date)."""
     return _names_of_lines(block.lines)
 
@@ -236,11 +237,40 @@ def _names_of_lines(lines: list[Line]) -> str:
         opening = _NAME_BREAK.split(text)[0].split()
         whole = groups[-1][-1][-1:].isalpha() and len(ending) >= 2 and len(opening) >= 2 and not lost_mark(groups[-1][-1])
         between = whole and all(word[:1].isupper() or word in PARTICLES for word in ending + opening)
-        if between or group_under_marked_names(text, line.size, groups[-1][-1], above.size):
+        if between or _column_apart(above, line) or group_under_marked_names(text, line.size, groups[-1][-1], above.size):
             groups.append([text])
         else:
             groups[-1].append(text)
     return ", ".join(blk.join_lines(group) for group in groups)
+
+
+def _column_apart(above: Line, line: Line) -> bool:
+    """Whether ``line`` lies wholly beside the line over it, in another column: the text layer read
+    a grid of authors' boxes row by row across the columns ("Johannes Braams" at the right, then
+    "TEXnique", the left-hand author's firm, on the row under it), where a name wrapped goes on
+    under the words it wraps from; so the line opens another entry, never a name's second half. It
+    stands on the next row, a column's gap (:data:`_COLUMN_GAP`) away: pieces of one row that the
+    text layer cut apart ("Anna" and "BERG" in small capitals) are one name. The line
+    over it opens an entry itself, with a capital: one that opens with a comma or "and" is the tail of a
+    centred row the text layer cut at a mark (", Benjamin Charles Germain" over "Lee⁴"), which the
+    next row may well start left of; nor may it end in an initial or what joins two names (" S. Y." over
+    "CHEN PhD¹": the name goes on)."""
+    upper = above.text.strip()
+    whole = bool(re.match(r"[A-Z]", upper)) and not _ENTRY_GOES_ON.search(upper)
+    gap = max(above.x0 - line.x1, line.x0 - above.x1)
+    next_row = line.top >= above.bottom - _ROW_OVERLAP * line.size  # not a piece of the same row cut at a font or a mark
+    return whole and next_row and gap >= _COLUMN_GAP * line.size
+
+
+#: the gap between two columns of a byline's grid, in ems: more than a centred row's tail cut at its mark leaves
+#: ("Eva Maria" over "Lund³" a word's width to its left; ntgclass's columns stand 7.5 ems apart)
+_COLUMN_GAP = 3.0
+#: how far a line on the next row may reach up into the line over it, in ems
+_ROW_OVERLAP = 0.25
+
+
+# the end of a line that goes on over the next: an initial, a comma, a semicolon, "and", "&"
+_ENTRY_GOES_ON = re.compile(r"(?:\b[A-Z]\.|[,;&]|\band)$")
 
 
 # a name's marks after it, set close, a space apart or after its comma ("Berg1,2", "Berg 1*", "Berg,1 Carl"),
