@@ -388,6 +388,10 @@ def font_family(font: str) -> str:
 _RELATION = re.compile(r"\s[=≠≤≥]\s")
 
 
+#: the most words of a heading's title
+HEADING_WORDS = 18
+
+
 def heading_parts(block: Block, body_size: float, body_font: str = "") -> tuple[str | None, str] | None:
     """Return (number, title) when the block reads as a section heading: a few lines of their own
     (:func:`_own_lines`), mostly letters, its number read apart from its title
@@ -473,7 +477,7 @@ def _not_a_title(block: Block, text: str, title: str, numbered: bool, heading_si
     words = title.split()
     # a numbered title may open with a name in lower case ("3.1. strucchange: Empirical fluctuation processes")
     lower_name = numbered and len(block.lines) == 1 and (block.bold or heading_size) and title[0].islower()
-    if len(words) > 18 or not (_capitalised(title[0]) or lower_name) or text.endswith((",", ";", "-")):
+    if len(words) > HEADING_WORDS or not (_capitalised(title[0]) or lower_name) or text.endswith((",", ";", "-")):
         return True
     # "Citation: Iskandar DT…" is front matter; "3.2 Citation Prediction" is a section
     # an appendix's label numbers its title: "APPENDIX I. NOTATION" is no statement's label

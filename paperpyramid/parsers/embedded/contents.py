@@ -14,7 +14,14 @@ import re
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.heading_styles import norm, prose
 
-_CONTENTS_LABEL = re.compile(r"^(?:table of )?contents$", re.I)
+#: the label over a printed table of contents, in the languages babel names it in (``\\contentsname``):
+#: "Contents", Italian "Indice", German "Inhaltsverzeichnis", French "Table des matières", …
+_CONTENTS_LABEL = re.compile(
+    r"^(?:(?:table of )?contents|indice|índice(?: general)?|índex|inhaltsverzeichnis|table des matières|sommaire|inhoudsopgave"
+    r"|spis treści|obsah|innehåll|indhold|innhold|sisällys|sisältö|tartalomjegyzék|sadržaj|içindekiler|cuprins|conteúdo|sumário"
+    r"|содержание|оглавление|περιεχόμενα)$",
+    re.I,
+)
 _LEADERS = re.compile(r"(?:\.\s?){4,}")
 _PAGE_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$")
 
@@ -24,9 +31,10 @@ def set_aside_contents(blocks: list[Block]) -> None:
     manual's after its overview: :data:`_FRONT_PAGES`), or on the last page (nwejm's class prints
     it at the end), is no section and names none: its label and entries become page furniture, so
     an outline's "Introduction" is not found in it and its lines are not read as headings. The
-    entries are the blocks right after a "Contents" label that are set on a row with their page
-    numbers, carry dot leaders or are a page number alone; two page numbers at least, or it is no
-    table.
+    entries are the blocks right after a "Contents" label (in the document's language: Italian
+    "Indice", :data:`_CONTENTS_LABEL`) that are set on a row with their page numbers, carry dot
+    leaders or are a page number alone, read over the page's footnote and running head where the
+    table runs on to the next page; two page numbers at least, or it is no table.
     A section's entry read apart from its page number (set in the sections' bold without
     leaders, it reads as a heading: "2 Setting") is one too (:func:`_contents_entry`), and so is
     a second column of entries read after the first section's heading (:func:`_second_column`)."""
@@ -52,6 +60,8 @@ def _entries(blocks: list[Block], first: int) -> tuple[list[int], int]:
     numbers = 0
     for index in range(first, len(blocks)):
         block, text = blocks[index], blocks[index].text.strip()
+        if block.kind in ("aside", "furniture"):
+            continue  # a footnote or a running head where the table runs on over a page
         leaders = bool(_LEADERS.search(text))
         alone = bool(_PAGE_NUMBER.match(text))
         row = bool(text) and all("row" in line.tags for line in block.lines)

@@ -8,7 +8,8 @@ The parser settles the headings after the blocks are classified, calling in orde
   subsection or numbered with the next section after it, is a section on how to cite, not the
   reference list;
 - :func:`.outline.apply_outline` where the PDF has an outline that names the sections;
-- otherwise :func:`filter_headings` (here): levels come from numbering ("2.1" is level 2; a small
+- otherwise :func:`filter_headings` (here), once a numbered title wrapped onto a bold line read
+  apart is whole again (:func:`.heading_wraps.join_wrapped_titles`): levels come from numbering ("2.1" is level 2; a small
   letter, "a. Syntax", the lowest there is) and from the heading styles ranked by size and weight
   (:func:`.heading_styles.heading_style`); a line in the face and size of the paper's headings is
   one though it opens with a small letter ("network attributes") or runs long, and so
@@ -39,6 +40,7 @@ from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles, demote_figure_labels
 from paperpyramid.parsers.embedded.heading_styles import heading_style, over_list_column, style_levels
+from paperpyramid.parsers.embedded.heading_wraps import join_wrapped_titles
 from paperpyramid.parsers.embedded.institutions import affiliation_like
 from paperpyramid.parsers.embedded.journal import date_line
 from paperpyramid.parsers.embedded.layout import Line
@@ -65,6 +67,7 @@ _APART = 0.3
 
 def filter_headings(blocks: list[Block], body_size: float) -> None:
     """Keep heading styles that behave like headings; give each a level."""
+    join_wrapped_titles(blocks, body_size)
     set_aside_chapter_labels(blocks)
     demote_title_page_lines(blocks)
     demote_list_items(blocks)

@@ -29,6 +29,7 @@ from paperpyramid.parsers.embedded.char_runs import MONOSPACE_FONT
 from paperpyramid.parsers.embedded.contents import set_aside_chapter_labels
 from paperpyramid.parsers.embedded.figure_labels import demote_axis_titles
 from paperpyramid.parsers.embedded.heading_styles import TOP_LEVEL, heading_style, norm, over_list_column, over_prose
+from paperpyramid.parsers.embedded.heading_wraps import join_wrapped_titles
 from paperpyramid.parsers.embedded.headings import (
     demote_list_terms,
     demote_lone_glyphs,
@@ -36,7 +37,8 @@ from paperpyramid.parsers.embedded.headings import (
     numbered_like_siblings,
     within,
 )
-from paperpyramid.parsers.embedded.labels import statement_label
+from paperpyramid.parsers.embedded.institutions import affiliation_like
+from paperpyramid.parsers.embedded.labels import METADATA_LABEL, statement_label
 from paperpyramid.parsers.embedded.lead_ins import OPEN_ENDINGS
 from paperpyramid.parsers.embedded.outline_entries import find_entries, similar_title
 from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
@@ -61,6 +63,7 @@ def apply_outline(blocks: list[Block], toc: list[tuple[int, str, int | None]], b
     if len(toc) < OUTLINE_ENTRIES:
         return False
     toc = [(level, _bookmark_text(title), page) for level, title, page in toc]
+    join_wrapped_titles(blocks, body_size)
     set_aside_chapter_labels(blocks)
     matched = find_entries(blocks, toc)
     if len(matched) < max(3, 0.5 * len(toc)):
@@ -106,8 +109,12 @@ class _Outline:
     numbered: dict[str, int]
     #: the styles of a level below it that it never names (:func:`_unnamed_styles`)
     unnamed: set[_Style]
+    #: the styles it names once that the page sets for starred headings too (:func:`_starred_styles`)
+    starred: set[_Style]
     #: where the front matter ends for a starred heading (:func:`_front_bounds`)
     front: tuple[int, int]
+    #: the abstract's label and a printed table of contents after it (:func:`_preface`)
+    preface: tuple[int, int]
     #: the body text's size (:func:`~.reading_order.body_font_size`)
     body_size: float
 
@@ -130,7 +137,9 @@ def _read_outline(
         printed=printed,
         numbered={number: matched[index][0] for index, number in printed.items()},
         unnamed=_unnamed_styles(blocks, matched, first),
+        starred=_starred_styles(blocks, matched, first, body_size),
         front=_front_bounds(blocks),
+        preface=_preface(blocks),
         body_size=body_size,
     )
 
@@ -178,7 +187,7 @@ def _settle_block(blocks: list[Block], index: int, outline: _Outline, last_numbe
         # a run-in heading the outline leaves out (``\\paragraph``): the lowest level there is,
         # under the outlined heading it stands in, not at the top
         block.level = _level_below(outline.matched, index)
-    elif block.kind == "paragraph" and index > outline.first:
+    elif block.kind == "paragraph" and (index > outline.first or _past_title_page(blocks, index, outline)):
         _promote_paragraph(blocks, index, outline)
     return last_number
 
@@ -279,14 +288,16 @@ def _in_outlined_style(blocks: list[Block], index: int, outline: _Outline) -> bo
     it names, where (or before, starred: :func:`_starred_before`) it names that style."""
     block = blocks[index]
     style = _outlined_style(block)
+    starred = style in outline.starred and index > outline.first
+    before = _starred_before(blocks, index, outline.front) or _in_preface(blocks, index, outline.preface)
     return (
-        (index > outline.styled_from.get(style, len(blocks)) or _starred_before(blocks, index, outline.front))
+        (index > outline.styled_from.get(style, len(blocks)) or before or starred)
         and block.title.lower() not in _FRONT_LABELS
         and not block.number
         and block.title[:1].isupper()  # not an algorithm's numbered line ("22: end while") in the same bold
         and not block.text.rstrip().endswith(":")  # "Affiliation:" labels the authors' addresses
         and block.title.split()[-1].lower() not in OPEN_ENDINGS  # a bold line cut short ("… Encyclopedia of")
-        and outline.styles.get(style, 0) >= _OUTLINED_STYLE
+        and (outline.styles.get(style, 0) >= _OUTLINED_STYLE or starred)
     )
 
 
@@ -318,7 +329,7 @@ def _promote_paragraph(blocks: list[Block], index: int, outline: _Outline) -> No
     if _unnamed_label(blocks, index, outline.unnamed):
         block.kind, block.number, block.title = "heading", None, block.text.strip()
         block.level = _level_below(outline.matched, index)
-    elif _outlined_name(blocks, index, outline.set_apart, outline.body_size):
+    elif _outlined_name(blocks, index, outline):
         appendix = blk.APPENDIX_LABEL.match(block.text.strip())  # its label numbers the title: "Appendix B targetRunner …"
         block.kind, block.number = "heading", appendix.group("num") if appendix else None
         block.title = appendix.group("title").strip() if appendix else block.text.strip()
@@ -363,6 +374,51 @@ def _starred_before(blocks: list[Block], index: int, front: tuple[int, int]) -> 
     return titled < index and not labelled < index and over_prose(blocks, index)
 
 
+def _past_title_page(blocks: list[Block], index: int, outline: _Outline) -> bool:
+    """Whether a line ahead of the outline's first heading stands where the title page has ended,
+    after a printed table of contents or on a later page than the title: a starred heading there
+    ("Reading guide" under tinytest's contents, "Scope and Purpose of this Document" over a
+    manual's second page) was read as a line of the title page. On the title's page, before
+    any contents, a line in the headings' bold is the title page's (the authors' names), and so
+    are a date's label and an address anywhere."""
+    text = blocks[index].text.strip()
+    if not _starred_before(blocks, index, outline.front) or METADATA_LABEL.match(text) or affiliation_like(text):
+        return False  # "Received 12 March 2020", "Department of Biology, University of Oslo": the front matter's lines
+    listed = any(block.extra.get("contents") for block in blocks[outline.front[0] : index])
+    title_page = max((block.page for block in blocks[:index] if block.kind == "title"), default=blocks[index].page)
+    return listed or blocks[index].page > title_page
+
+
+def _preface(blocks: list[Block]) -> tuple[int, int]:
+    """The abstract's label and the first block of a printed table of contents after it; (-1, -1)
+    where there is no such pair."""
+    labelled = next(
+        (index for index, block in enumerate(blocks) if block.kind == "heading" and block.text.strip().lower() in _FRONT_LABELS), None
+    )
+    listed = next((index for index, block in enumerate(blocks) if block.extra.get("contents")), None)
+    return (labelled, listed) if labelled is not None and listed is not None and labelled < listed else (-1, -1)
+
+
+def _in_preface(blocks: list[Block], index: int, preface: tuple[int, int]) -> bool:
+    """Whether a starred heading stands between the abstract and a printed table of contents, a
+    preface's section: l2tabu's "Legal notice" and "How to get in touch with the authors" over its
+    contents, in the bold of the subsections its outline names. Not in capitals and no label
+    of the front matter ("CCS CONCEPTS", "KEYWORDS", "Received …": an article's front matter
+    under its abstract; an article prints no contents there), over a paragraph."""
+    labelled, listed = preface
+    block = blocks[index]
+    if not labelled < index < listed or heading_style(block)[3] or METADATA_LABEL.match(block.title):
+        return False
+    if block.title.lower().rstrip(" .:") in _PREFACE_LABELS:
+        return False
+    below = next((other for other in blocks[index + 1 : index + 4] if other.kind not in ("furniture", "aside")), None)
+    return below is not None and below.kind == "paragraph"
+
+
+#: labels of the front matter under an abstract that are never a preface's sections
+_PREFACE_LABELS = {"key words", "index terms", "subject classification", "mathematics subject classification"}
+
+
 #: an appendix's letter before its title, as the page prints it and the outline may not
 _APPENDIX_LETTER = re.compile(r"(?P<num>[A-H])\s+(?P<title>\S.*)", re.DOTALL)
 
@@ -373,7 +429,8 @@ def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None
     (``\\section[short]{long}``: "Labels in the borders" for "4.1. Labels in the borders:
     labeling_text()") or its number alone, the block never read as a heading ("6. Example:
     Ovarian cancer survival"), or an appendix's letter the outline leaves out ("C l2tabuen revision
-    history" for "l2tabuen revision history"). None where the page prints another title."""
+    history" for "l2tabuen revision history"), or the line written another way ("1 ‘Deadly sins’ —
+    … LATEX 2ε" for "`Deadly sins'---… LaTeX2e"). None where the page prints another title."""
     key = norm(outlined)
     lettered = _APPENDIX_LETTER.match(block.text.strip())
     if lettered and norm(lettered.group("title")) == key:
@@ -384,9 +441,11 @@ def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None
     readings.append((*text, False))
     for number, title, heading in readings:
         # the short title, then a colon, a dash or a parenthesis and the rest; a block's text, the
-        # title itself: a block may run on into its paragraph ("… of nano-MgO. The")
+        # title itself: a block may run on into its paragraph ("… of nano-MgO. The"); a line of its
+        # own, the whole written with a letter for another ("LATEX 2ε" for the entry's "LaTeX2e")
         heads = [title] + [title[: match.start()] for match in _TITLE_REST.finditer(title)]
-        if any(similar_title(norm(head), key) if heading else norm(head) == key for head in heads):
+        whole = not heading and len(block.lines) == 1 and len(norm(title)) == len(key) and similar_title(norm(title), key)
+        if whole or any(similar_title(norm(head), key) if heading else norm(head) == key for head in heads):
             return number, title
     return None
 
@@ -439,6 +498,37 @@ def _unnamed_styles(blocks: list[Block], matched: dict[int, tuple[int, str]], fi
     return {style for style, count in counts.items() if count >= 2 and style not in named_styles}
 
 
+#: the starred headings, bold and larger than the body, that a style the outline names once must set
+_STARRED_MEMBERS = 2
+
+
+def _starred_styles(blocks: list[Block], matched: dict[int, tuple[int, str]], first: int, body_size: float) -> set[_Style]:
+    """The styles the outline names for one heading on a line of its own that the page also sets,
+    after the outline's first heading, for :data:`_STARRED_MEMBERS` lines or more of their own,
+    bold, larger than the body and unnumbered: ``\\subsection*`` makes no bookmark, so a vignette
+    that stars all its subsections but one ("3.1 tight and wide styles …" beside "Why would a
+    user prefer float=TRUE?" and "alpha level adjustments", all in CMB10 at 10.6 over a 9.5 body)
+    shows the style once in its outline. Two outlined headings make a style without this
+    (:data:`_OUTLINED_STYLE`); one alone, only where the page repeats it: a bold line of the body
+    set once in a heading's face is no level of headings."""
+    named = collections.Counter(
+        _outlined_style(blocks[index]) for index in matched if blocks[index].kind == "heading" and not blocks[index].extra.get("run_in")
+    )
+    counts = collections.Counter(
+        _outlined_style(block)
+        for index, block in enumerate(blocks)
+        if index > first
+        and index not in matched
+        and block.kind in ("heading", "paragraph")
+        and len(block.lines) == 1
+        and block.bold
+        and block.size > body_size + 0.5
+        and not block.number
+        and not block.extra.get("run_in")
+    )
+    return {style for style, count in counts.items() if named.get(style) == 1 and count >= _STARRED_MEMBERS}
+
+
 def _unnamed_label(blocks: list[Block], index: int, unnamed: set[_Style]) -> bool:
     """Whether a line the blocks read as a paragraph is a heading of a level the outline leaves
     out (:func:`_unnamed_styles`): all in that level's bold, a short title over prose. A heading
@@ -461,16 +551,19 @@ def _statement_head(block: Block) -> bool:
     return statement_label(block.text.strip()) or (len(block.lines) > 1 and statement_label(block.lines[0].text.strip()))
 
 
-def _outlined_name(blocks: list[Block], index: int, outlined: collections.Counter[_Style], body_size: float) -> bool:
+def _outlined_name(blocks: list[Block], index: int, outline: _Outline) -> bool:
     """Whether a line the blocks read as a paragraph, for it opens with a small letter, is an
     unnumbered heading in the style of those the outline names on lines of their own
     (``\\subsection*{svdPca}``, a function's name, among numbered subsections in the same type):
     a line of its own, set larger than the body, a short name over prose. Not the rest of a
-    run-in heading's line ("1.1 Essential Initial Commands." then "To begin, fill in the fields")."""
+    run-in heading's line ("1.1 Essential Initial Commands." then "To begin, fill in the fields").
+    A style the outline names once will do where the page sets it for starred headings too
+    (:func:`_starred_styles`: "alpha level adjustments" under one outlined subsection)."""
     block = blocks[index]
-    if len(block.lines) != 1 or block.size <= body_size + 0.5 or (index and blocks[index - 1].extra.get("run_in")):
+    if len(block.lines) != 1 or block.size <= outline.body_size + 0.5 or (index and blocks[index - 1].extra.get("run_in")):
         return False
-    if outlined.get(_outlined_style(block), 0) < _OUTLINED_STYLE:
+    style = _outlined_style(block)
+    if outline.set_apart.get(style, 0) < _OUTLINED_STYLE and style not in outline.starred:
         return False
     text = block.text.strip()
     return text[:1].isalpha() and _short_title(text) and over_prose(blocks, index)
