@@ -62,7 +62,7 @@ from paperpyramid.parsers.embedded.authors import mentions_version, version_alon
 from paperpyramid.parsers.embedded.blocks import Block
 from paperpyramid.parsers.embedded.journal import CUE, DATE, date_line
 from paperpyramid.parsers.embedded.journal import find_journal as find_journal  # the parser reads it here
-from paperpyramid.parsers.embedded.labels import GENERIC_TITLES
+from paperpyramid.parsers.embedded.labels import GENERIC_TITLES, KICKERS
 from paperpyramid.parsers.embedded.layout import Line, Page
 from paperpyramid.parsers.embedded.reading_order import REPEATED_TITLE
 from paperpyramid.parsers.embedded.scripts import unspaced
@@ -581,10 +581,10 @@ def _short_title(block: Block, first_page: Page, body_size: float) -> bool:
 
 
 def _label(text: str) -> bool:
-    """Whether ``text`` is a known heading, a contents' heading or an article's type ("Abstract",
-    "Contents", "Review"), no title."""
+    """Whether ``text`` is a known heading, a contents' heading, an article's type or a section's
+    kicker ("Abstract", "Contents", "Review", "Correspondence"), no title."""
     lowered = text.lower().strip(" .:")
-    return lowered in GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or lowered in _ISSUE_HEADINGS
+    return lowered in GENERIC_TITLES or lowered in KICKERS or lowered in blk.KNOWN_HEADINGS or lowered in _ISSUE_HEADINGS
 
 
 def _names_line(text: str) -> bool:

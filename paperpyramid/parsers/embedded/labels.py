@@ -65,23 +65,6 @@ GENERIC_TITLES = {
     "brief report",
     "case report",
     "editorial",
-    # a section's kicker of a word over the piece's title: "Correspondence" over its writers' names
-    "correspondence",
-    "viewpoint",
-    "perspective",
-    "commentary",
-    "comment",
-    "opinion",
-    "essay",
-    "obituary",
-    "erratum",
-    "corrigendum",
-    "correction",
-    "retraction",
-    "addendum",
-    "news",
-    "book review",
-    "in memoriam",
     # more article types, set over the title as two words (which a title of two words may be)
     "clinical study",
     "research paper",
@@ -117,4 +100,27 @@ GENERIC_TITLES = {
     "user's guide",
     "user’s guide",
     "reference manual",
+}
+
+
+#: a journal section's kicker of a word or two, set large over a piece whose byline follows it
+#: ("Correspondence" over its writers' names): never a cover's title of a word or two. Not an article
+#: type in general, for a title may open with one ("Perspective: Protein supplementation …")
+KICKERS = {
+    "correspondence",
+    "viewpoint",
+    "perspective",
+    "commentary",
+    "comment",
+    "opinion",
+    "essay",
+    "obituary",
+    "erratum",
+    "corrigendum",
+    "correction",
+    "retraction",
+    "addendum",
+    "news",
+    "book review",
+    "in memoriam",
 }
