@@ -9,44 +9,26 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.synthetic.canvas import Canvas, text_width, write_pdf
+from benchmarks.synthetic.canvas import Canvas
 from paperpyramid.parsers.embedded.parser import parse_pdf
+from tests.title_pages import body, centred, flush_right, write_page
 from tests.unseen_pdfs import unseen_pdf
-
-_BODY = (
-    "The program computes the maximal matches between a reference sequence and each query sequence,",
-    "and the options below say which of them are reported and how the output lists their positions.",
-    "Each match is given with its length, and the differences between the modes are discussed below.",
-)
-
-
-def _centred(canvas: Canvas, y: float, text: str, font: str, size: float) -> None:
-    canvas.text(306 - text_width(text, font, size) / 2, y, text, font, size)
-
-
-def _flush_right(canvas: Canvas, y: float, text: str, font: str, size: float) -> None:
-    canvas.text(504 - text_width(text, font, size), y, text, font, size)
 
 
 def _body(canvas: Canvas, y: float, lines: int = 9) -> None:
-    for n, line in enumerate((_BODY * 14)[:lines]):
-        canvas.text(72, y + 12 * n, line, "Times-Roman", 10)
+    body(canvas, y, lines)
 
 
 def _write(tmp_path: Path, canvas: Canvas) -> Path:
-    text = Canvas(canvas.width, canvas.height)
-    _body(text, 72, 40)
-    path = tmp_path / "page.pdf"
-    path.write_bytes(write_pdf([canvas, text], ""))
-    return path
+    return write_page(tmp_path, canvas)
 
 
 def test_a_document_kind_set_apart_under_a_title_is_no_part_of_it(tmp_path: Path) -> None:
     canvas = Canvas(612, 792)
-    _centred(canvas, 170, "A Program to find Maximal Matches", "Times-Bold", 20)
-    _centred(canvas, 195, "in Large Sequences", "Times-Bold", 20)
-    _centred(canvas, 232, "Manual*", "Times-Bold", 20)  # a wider leading than the title's own lines
-    _centred(canvas, 268, "Stefan Kurtz", "Times-Roman", 12)
+    centred(canvas, 170, "A Program to find Maximal Matches", "Times-Bold", 20)
+    centred(canvas, 195, "in Large Sequences", "Times-Bold", 20)
+    centred(canvas, 232, "Manual*", "Times-Bold", 20)  # a wider leading than the title's own lines
+    centred(canvas, 268, "Stefan Kurtz", "Times-Roman", 12)
     _body(canvas, 300)
     document = parse_pdf(_write(tmp_path, canvas))
     assert document.title == "A Program to find Maximal Matches in Large Sequences"
@@ -54,22 +36,22 @@ def test_a_document_kind_set_apart_under_a_title_is_no_part_of_it(tmp_path: Path
 
 def test_a_kind_read_in_the_titles_paragraph_stays_in_it(tmp_path: Path) -> None:
     canvas = Canvas(612, 792)
-    _centred(canvas, 170, "An Extension for Greek Philology", "Times-Roman", 20)
-    _centred(canvas, 194, "User Manual", "Times-Roman", 20)  # at the title's own leading
-    _centred(canvas, 230, "Claudio Beccari", "Times-Roman", 12)
+    centred(canvas, 170, "An Extension for Greek Philology", "Times-Roman", 20)
+    centred(canvas, 194, "User Manual", "Times-Roman", 20)  # at the title's own leading
+    centred(canvas, 230, "Claudio Beccari", "Times-Roman", 12)
     _body(canvas, 270)
     document = parse_pdf(_write(tmp_path, canvas))
     assert document.title == "An Extension for Greek Philology User Manual"
 
 
-def test_a_one_word_cover_title_over_names_flush_right(tmp_path: Path) -> None:
+def test_a_one_word_cover_title_over_namesflush_right(tmp_path: Path) -> None:
     canvas = Canvas(612, 792)
     canvas.rule(108, 250, 504, 250, 4)
-    _flush_right(canvas, 280, "DIFFKK", "Times-Roman", 18)
-    _flush_right(canvas, 520, "Matthew Newville", "Times-Roman", 13)
-    _flush_right(canvas, 535, "University of Chicago, Chicago, IL", "Times-Roman", 10)
-    _flush_right(canvas, 565, "Julie Olmsted Cross", "Times-Roman", 13)
-    _flush_right(canvas, 580, "Naval Research Laboratory", "Times-Roman", 10)
+    flush_right(canvas, 280, "DIFFKK", "Times-Roman", 18)
+    flush_right(canvas, 520, "Matthew Newville", "Times-Roman", 13)
+    flush_right(canvas, 535, "University of Chicago, Chicago, IL", "Times-Roman", 10)
+    flush_right(canvas, 565, "Julie Olmsted Cross", "Times-Roman", 13)
+    flush_right(canvas, 580, "Naval Research Laboratory", "Times-Roman", 10)
     canvas.rule(108, 600, 504, 600, 4)
     document = parse_pdf(_write(tmp_path, canvas))
     assert document.title == "DIFFKK"
@@ -86,10 +68,10 @@ def test_a_one_word_cover_title_over_names_flush_right(tmp_path: Path) -> None:
 def test_a_subtitle_set_apart_under_a_title_stays_in_it(tmp_path: Path, lines: tuple[str, str, str], title: str) -> None:
     # after a colon, with an article or a qualifier and no note's mark, the line set apart is the subtitle
     canvas = Canvas(612, 792)
-    _centred(canvas, 170, lines[0], "Times-Bold", 20)
-    _centred(canvas, 195, lines[1], "Times-Bold", 20)
-    _centred(canvas, 232, lines[2], "Times-Bold", 20)
-    _centred(canvas, 268, "Anna Berglund", "Times-Roman", 12)
+    centred(canvas, 170, lines[0], "Times-Bold", 20)
+    centred(canvas, 195, lines[1], "Times-Bold", 20)
+    centred(canvas, 232, lines[2], "Times-Bold", 20)
+    centred(canvas, 268, "Anna Berglund", "Times-Roman", 12)
     _body(canvas, 300)
     assert parse_pdf(_write(tmp_path, canvas)).title == title
 
@@ -114,12 +96,12 @@ def test_a_one_word_heading_over_text_is_no_title(tmp_path: Path) -> None:
 
 def test_a_title_at_text_size_centred_over_a_name_with_its_e_mail(tmp_path: Path) -> None:
     canvas = Canvas(612, 792)
-    _centred(canvas, 92, "Regression Table Survey with outreg", "Times-Roman", 10)
-    _centred(canvas, 120, "Paul Johnson, CRMDA, pauljohn@ku.edu", "Courier", 10)
-    _centred(canvas, 160, "Keywords: R, regression, tables", "Times-Roman", 10)
+    centred(canvas, 92, "Regression Table Survey with outreg", "Times-Roman", 10)
+    centred(canvas, 120, "Paul Johnson, CRMDA, pauljohn@ku.edu", "Courier", 10)
+    centred(canvas, 160, "Keywords: R, regression, tables", "Times-Roman", 10)
     canvas.text(90, 170, "Guide No: 49", "Times-Bold", 9)
     canvas.text(458, 170, "Jul. 25, 2022", "Times-Bold", 9)
-    _centred(canvas, 222, "Abstract", "Times-Bold", 9)
+    centred(canvas, 222, "Abstract", "Times-Bold", 9)
     _body(canvas, 240)
     document = parse_pdf(_write(tmp_path, canvas))
     assert document.title == "Regression Table Survey with outreg"

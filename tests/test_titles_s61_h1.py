@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.synthetic.canvas import Canvas, text_width, write_pdf
+from benchmarks.synthetic.canvas import Canvas, text_width
 from paperpyramid.parsers.embedded.parser import parse_pdf
+from tests.title_pages import body, centred, write_page
 
 _BODY = (
     "The macros place each symbol of the drawing on a grid, and the program computes the positions of",
@@ -18,32 +19,22 @@ _BODY = (
 )
 
 
-def _centred(canvas: Canvas, y: float, text: str, font: str, size: float) -> None:
-    canvas.text(306 - text_width(text, font, size) / 2, y, text, font, size)
-
-
 def _body(canvas: Canvas, y: float, lines: int = 9) -> None:
-    for n, line in enumerate((_BODY * 4)[:lines]):
-        canvas.text(72, y + 12 * n, line, "Times-Roman", 10)
+    body(canvas, y, lines, _BODY)
 
 
 def _write(tmp_path: Path, canvas: Canvas, title: str = "") -> Path:
-    """The page with a second page of text after it, in the Info's ``title``."""
-    text = Canvas(canvas.width, canvas.height)
-    _body(text, 72, 40)
-    path = tmp_path / "page.pdf"
-    path.write_bytes(write_pdf([canvas, text], title))
-    return path
+    return write_page(tmp_path, canvas, title, _BODY, lines=12)
 
 
 def test_a_title_line_in_a_typewriter_face_between_lines_in_the_title_face(tmp_path: Path) -> None:
     canvas = Canvas(612, 792)
-    _centred(canvas, 180, "A Program For Automatic Pedigree Construction", "Times-Roman", 17)
-    _centred(canvas, 201, "With pst-pdgr", "Courier", 14.4)
-    _centred(canvas, 222, "User Manual and Algorithm Description", "Times-Roman", 17)
-    _centred(canvas, 252, "Boris Veytsman      Leila Akhmadeeva", "Times-Roman", 12)
-    _centred(canvas, 276, "March 2012", "Times-Roman", 12)
-    _centred(canvas, 310, "Abstract", "Times-Bold", 9)
+    centred(canvas, 180, "A Program For Automatic Pedigree Construction", "Times-Roman", 17)
+    centred(canvas, 201, "With pst-pdgr", "Courier", 14.4)
+    centred(canvas, 222, "User Manual and Algorithm Description", "Times-Roman", 17)
+    centred(canvas, 252, "Boris Veytsman      Leila Akhmadeeva", "Times-Roman", 12)
+    centred(canvas, 276, "March 2012", "Times-Roman", 12)
+    centred(canvas, 310, "Abstract", "Times-Bold", 9)
     _body(canvas, 326)
     document = parse_pdf(_write(tmp_path, canvas))
     assert document.title == "A Program For Automatic Pedigree Construction With pst-pdgr User Manual and Algorithm Description"
@@ -51,11 +42,11 @@ def test_a_title_line_in_a_typewriter_face_between_lines_in_the_title_face(tmp_p
 
 def test_a_byline_under_the_title_is_not_read_as_its_line_in_another_face(tmp_path: Path) -> None:
     canvas = Canvas(612, 792)
-    _centred(canvas, 180, "A Program For Automatic Pedigree Construction", "Times-Roman", 17)
-    _centred(canvas, 201, "by Boris Veytsman", "Courier", 14.4)
-    _centred(canvas, 222, "Department of Genetics", "Times-Roman", 17)
-    _centred(canvas, 276, "March 2012", "Times-Roman", 12)
-    _centred(canvas, 310, "Abstract", "Times-Bold", 9)
+    centred(canvas, 180, "A Program For Automatic Pedigree Construction", "Times-Roman", 17)
+    centred(canvas, 201, "by Boris Veytsman", "Courier", 14.4)
+    centred(canvas, 222, "Department of Genetics", "Times-Roman", 17)
+    centred(canvas, 276, "March 2012", "Times-Roman", 12)
+    centred(canvas, 310, "Abstract", "Times-Bold", 9)
     _body(canvas, 326)
     document = parse_pdf(_write(tmp_path, canvas))
     assert document.title == "A Program For Automatic Pedigree Construction"
@@ -63,14 +54,14 @@ def test_a_byline_under_the_title_is_not_read_as_its_line_in_another_face(tmp_pa
 
 def test_a_program_name_on_a_cover_page_over_its_description(tmp_path: Path) -> None:
     canvas = Canvas(612, 792)
-    _centred(canvas, 170, "pst-asr", "Helvetica", 60)
-    _centred(canvas, 240, "Tex macros for typesetting", "Times-Roman", 20)
-    _centred(canvas, 264, "autosegmental representations", "Times-Roman", 20)
+    centred(canvas, 170, "pst-asr", "Helvetica", 60)
+    centred(canvas, 240, "Tex macros for typesetting", "Times-Roman", 20)
+    centred(canvas, 264, "autosegmental representations", "Times-Roman", 20)
     for x, label in ((170, "[+cons]"), (280, "[+cons]"), (390, "[+cons]")):
         canvas.text(x, 330, label, "Times-Roman", 10)
-    _centred(canvas, 560, "User’s Guide", "Times-Roman", 30)
-    _centred(canvas, 584, "John Frampton", "Times-Roman", 12)
-    _centred(canvas, 612, "17 September 2006", "Times-Roman", 12)
+    centred(canvas, 560, "User’s Guide", "Times-Roman", 30)
+    centred(canvas, 584, "John Frampton", "Times-Roman", 12)
+    centred(canvas, 612, "17 September 2006", "Times-Roman", 12)
     document = parse_pdf(_write(tmp_path, canvas))
     assert document.title == "pst-asr"
 
