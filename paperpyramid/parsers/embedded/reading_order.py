@@ -62,7 +62,9 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
         pages[0].lines = [line for line in pages[0].lines if not any(line is item for item in dropped)]
     furniture = furniture_keys(pages) if furniture is None else furniture
     titles = _titles_repeated(pages, furniture)
+    removed: list[list[Line]] = []
     for page in pages:
+        before = page.lines
         kept = []
         for line in page.lines:
             text = line.text.strip()
@@ -87,7 +89,8 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
                 continue  # a lone number in the outer margin: a stray line number, a mark set out there (not a superscript beside its line)
             kept.append(line)
         page.lines = kept
-    for page, heads in zip(pages, placed_heads(pages), strict=True):
+        removed.append(_gone(before, kept))
+    for page, heads in zip(pages, placed_heads(pages, removed), strict=True):
         page.lines = [line for line in page.lines if not any(line is head for head in heads)]
 
 
@@ -134,21 +137,34 @@ _HEAD_SHARE = 0.3
 _FLOAT_CAPTION = re.compile(r"^(?:Table|TABLE|Figure|FIGURE|Fig\.)\s*[A-Z]?\d+[a-z]?[.:]?\s")
 
 
-def placed_heads(pages: list[Page]) -> list[list[Line]]:
+def _gone(before: list[Line], kept: list[Line]) -> list[Line]:
+    """The lines of ``before`` not in ``kept``, by identity."""
+    ids = {id(line) for line in kept}
+    return [line for line in before if id(line) not in ids]
+
+
+def placed_heads(pages: list[Page], removed: list[list[Line]] | None = None) -> list[list[Line]]:
     """Running heads and feet whose text changes from page to page (the section's title, odd and
     even pages' authors and title, "2 MODEL" over one page and "REFERENCES" over another): each
     page's top and bottom rows set off from the text by a gap, that recur in the same place
     (font, size and baseline) on a share of the pages. Where the text repeats,
     :func:`furniture_keys` finds them by it; these sit anywhere in the margin, often below its
     band; a float's caption at the page's top is none (:data:`_FLOAT_CAPTION`), nor a section's
-    heading that opens pages on the text's first baseline (:func:`_opens_the_text`). Returns the
+    heading that opens pages on the text's first baseline (:func:`_opens_the_text`). The heads
+    already ``removed`` for their repeated text (each page's) count for the place: R News sets the
+    paper's title over the right of two pages and "BIBLIOGRAPHY" there on the third. A line on
+    a head's baseline in its type is one too: "SUMMARY" at the left of that row. Returns the
     lines of each page."""
     if len(pages) < 3:
         return [[] for _ in pages]
     rows = [[*_edge_row(page, top=True), *_edge_row(page, top=False)] for page in pages]
     rows = [[line for line in row if not _FLOAT_CAPTION.match(line.text.strip())] for row in rows]
+    # where the heads stand: the rows, and the heads of repeated text already taken away (no page number)
+    gone = removed or [[] for _ in pages]
+    places = [[*row, *(line for line in lines if not _PAGE_NUMBER.match(line.text.strip()))] for row, lines in zip(rows, gone, strict=True)]
     needed = max(3, round(len(pages) * _HEAD_SHARE))
-    heads = [[line for line in row if len(_pages_in_place(line, pages, rows)) >= needed] for row in rows]
+    heads = [[line for line in row if len(_pages_in_place(line, pages, places)) >= needed] for row in rows]
+    heads = [[line for line in row if any(_row_mate(line, head) for head in found)] for row, found in zip(rows, heads, strict=True)]
     # a page whose first line is set off by a gap (a head of its own, found or not; a masthead) says nothing
     tops = [None if _edge_row(page, top=True) else _text_top(page, row) for page, row in zip(pages, heads, strict=True)]
     return [[line for line in row if not _opens_the_text(line, page, heads, tops)] for page, row in zip(pages, heads, strict=True)]
@@ -156,6 +172,11 @@ def placed_heads(pages: list[Page]) -> list[list[Line]]:
 
 def _pages_in_place(line: Line, pages: list[Page], rows: list[list[Line]]) -> set[int]:
     return {page.number for page, row in zip(pages, rows, strict=True) for other in row if _in_place(other, line)}
+
+
+def _row_mate(line: Line, head: Line) -> bool:
+    """Whether ``line`` is ``head`` or stands on its baseline in its type: the other end of a running head's row."""
+    return line is head or (line.font == head.font and abs(line.size - head.size) < 0.3 and abs(line.bottom - head.bottom) < 2)
 
 
 def _in_place(line: Line, other: Line) -> bool:
