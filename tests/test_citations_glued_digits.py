@@ -73,6 +73,14 @@ def test_a_comma_before_et_al_is_no_part_of_the_name(text: str, names: tuple[str
     assert (item.names, item.et_al, item.year) == (names, True, year)
 
 
+def test_a_space_the_text_layer_reads_before_the_comma_keeps_the_citation() -> None:
+    # R News's "gdata1 (Warnes , 2006)": a footnote mark and a link's box leave a space before the comma
+    [marker] = author_year("a set of functions in package gdata1 (Warnes , 2006): isUnknown")
+    [item] = marker.items
+    assert (item.names, item.year) == (("Warnes",), 2006)
+    assert author_year("the values (2 , 2006) and (x , 1999)") == []
+
+
 def test_a_short_note_citing_two_numbered_entries_is_linked() -> None:
     document = _document(["In [1] and [2] varying objects are presented."], CITATION_ORDER[:6], numbered=True)
     assert link_markers(document).style == "numeric"

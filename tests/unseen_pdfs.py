@@ -1,5 +1,5 @@
 """Real PDFs of the unseen batches (``benchmarks/unseen_set.py``) for tests that read them where they
-are built: ``$PAPERPYRAMID_UNSEEN/unseenN/NAME`` (``/tmp/u`` by default, as ``--out /tmp/u/unseenN``
+are built: ``$UNSEEN_PDFS/unseenN/NAME`` (``/tmp/u`` by default, as ``--out /tmp/u/unseenN``
 puts them). They come from Debian packages under GPL, LPPL or unknown licences and are never
 committed; a test that needs one skips, saying so, where it is not built."""
 
@@ -13,7 +13,7 @@ import pytest
 
 def unseen_folder(batch: int) -> Path:
     """The folder batch ``batch`` is built in."""
-    return Path(os.environ.get("PAPERPYRAMID_UNSEEN", "/tmp/u")) / f"unseen{batch}"
+    return Path(os.environ.get("UNSEEN_PDFS", "/tmp/u")) / f"unseen{batch}"
 
 
 def unseen_pdf(batch: int, name: str) -> Path:

@@ -393,7 +393,7 @@ _YEAR = r"(?:1[6-9]\d\d|20\d\d)[a-z]?"
 _YEARS = rf"{_YEAR}(?:\s*,\s*(?:{_YEAR}|[a-z](?![\w.])))*"
 _PAGE = r"(?:\s*,?\s*(?:p|pp|pg|chap|ch)\.\s*\d+(?:\s*[-–]\s*\d+)?|\s*:\s*\d+(?:\s*[-–]\s*\d+)?)?"
 _NARRATIVE = re.compile(rf"(?<![\w.])(?P<names>{_NAMES})(?:['’]s)?\s*(?P<open>[(\[])(?P<years>{_YEARS}){_PAGE}\s*[)\]]")
-_ITEM = re.compile(rf"(?:^|(?<=[\s,;(]))(?P<names>{_NAMES}),?\s+(?P<years>{_YEARS}){_PAGE}\s*$")
+_ITEM = re.compile(rf"(?:^|(?<=[\s,;(]))(?P<names>{_NAMES})(?:\s?,)?\s+(?P<years>{_YEARS}){_PAGE}\s*$")
 _ONLY_YEARS = re.compile(rf"^\s*(?P<years>{_YEARS}){_PAGE}\s*$")
 _GROUP = re.compile(r"\((?P<inner>[^()]{4,600})\)|\[(?P<binner>[^\[\]]{4,600})\]")
 #: a parenthetical citation printed without its parentheses, or inside words of the sentence's
