@@ -143,14 +143,20 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             break  # a byline in the title's size opens with names and their marks
         if block.top - previous.bottom > 1.2 * previous.size or len(" ".join(blocks[i].text for i in members)) + len(block.text) > 400:
             break
-        so_far = " ".join(blocks[i].text for i in members).rstrip()
-        if kind_under_title(block) and plausible_title(so_far) and not so_far.endswith((":", "-", "–", "—")):
+        if kind_under_title(block) and _reads_alone(" ".join(blocks[i].text for i in members)):
             break  # "… in Large Sequences" / "Manual*": the document's kind set apart under a title that reads alone
         members.append(index)
     following = members[-1] + 1
     if following < len(blocks) and _description_start(blocks, [*members, following]) is not None:
         members.append(following)  # the description's last line, in smaller type: read with the title, not as names
     return members
+
+
+def _reads_alone(title: str) -> bool:
+    """Whether the title's lines read as a title without the line under them: a plausible title
+    that does not end on a colon or a dash, which a subtitle follows."""
+    title = title.rstrip()
+    return plausible_title(title) and not title.endswith((":", "-", "–", "—"))
 
 
 def _title_at_body_size(blocks: list[Block], first_page: Page, body_size: float) -> int | None:
@@ -300,8 +306,7 @@ def _opening_title(members: list[Block], first_page: Page) -> bool:
     # a title in bold whose boxes the text layer reads smaller than the text's is set aside as small print
     if any(block.kind in ("caption", "formula") or (block.kind == "aside" and not block.bold) for block in members) or _names_line(text):
         return False
-    lowered = text.lower().strip(" .:")
-    if lowered in blk.KNOWN_HEADINGS or lowered in GENERIC_TITLES or not re.search(r"[^\W\d_]{3}", text):
+    if _generic(text) or not re.search(r"[^\W\d_]{3}", text):
         return False
     if _title_like(members[0], first_page, text, NEVER_TITLE if members[0].bold else SET_APART):
         return True
@@ -447,8 +452,7 @@ def _line_over_title(above: Block, title: Block) -> bool:
         return False
     if not 0 <= title.top - above.bottom <= 1.2 * title.size or above.x1 <= title.x0 or above.x0 >= title.x1:
         return False
-    lowered = text.lower().strip(" .:")
-    if lowered in GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or (capitals(text) and not capitals(title.text)):
+    if _generic(text) or (capitals(text) and not capitals(title.text)):
         return False
     return not text.endswith(".") and _neither_names_nor_issue(text)
 
@@ -466,8 +470,7 @@ def _head_over_subtitle(above: Block, title: Block) -> bool:
         return False
     if not -0.1 * above.size <= title.top - above.bottom <= 1.2 * above.size or above.x1 <= title.x0 or above.x0 >= title.x1:
         return False
-    lowered = text.lower().strip(" .:")
-    if lowered in GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS or not re.search(r"[^\W\d_]{3}", text):
+    if _generic(text) or not re.search(r"[^\W\d_]{3}", text):
         return False
     return _neither_names_nor_issue(text)
 
@@ -553,11 +556,7 @@ def _maketitle(stack: list[Block], first_page: Page, body_size: float) -> bool:
     text = title.text.strip()
     if len(title.lines) != 1 or title.size < body_size + 1 or len(text.split()) > 2 or not text[:1].isupper():
         return False
-    if (
-        text.lower().strip(" .:") in GENERIC_TITLES
-        or text.lower().strip(" .:") in blk.KNOWN_HEADINGS
-        or title.kind in ("caption", "formula")
-    ):
+    if _generic(text) or title.kind in ("caption", "formula"):
         return False
     if not all(block.page == title.page and len(block.lines) == 1 and _centred(block, first_page) for block in stack):
         return False
@@ -570,21 +569,21 @@ def _short_title(block: Block, first_page: Page, body_size: float) -> bool:
     text = block.text.strip()
     if block.kind in SET_APART or len(text.split()) != 2 or block.size < body_size + 3:
         return False
+    return block.top < 0.4 * first_page.height and not _generic(text) and text[:1].isalpha() and not text.islower()
+
+
+def _generic(text: str) -> bool:
+    """Whether ``text``, its case and closing stops aside, is an article's type or a known heading
+    ("Research Article", "Abstract"), no title."""
     lowered = text.lower().strip(" .:")
-    return (
-        block.top < 0.4 * first_page.height
-        and lowered not in GENERIC_TITLES
-        and lowered not in blk.KNOWN_HEADINGS
-        and text[:1].isalpha()
-        and not text.islower()
-    )
+    return lowered in GENERIC_TITLES or lowered in blk.KNOWN_HEADINGS
 
 
 def _label(text: str) -> bool:
     """Whether ``text`` is a known heading, a contents' heading, an article's type or a section's
     kicker ("Abstract", "Contents", "Review", "Correspondence"), no title."""
     lowered = text.lower().strip(" .:")
-    return lowered in GENERIC_TITLES or lowered in KICKERS or lowered in blk.KNOWN_HEADINGS or lowered in _ISSUE_HEADINGS
+    return _generic(text) or lowered in KICKERS or lowered in _ISSUE_HEADINGS
 
 
 def _names_line(text: str) -> bool:

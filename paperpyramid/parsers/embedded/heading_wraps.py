@@ -59,7 +59,7 @@ def _broken(first: Line, line: Line, right: dict[tuple[int, int], float]) -> boo
     within its column's right edge (:func:`_column_right`), as a heading set ragged right breaks:
     "… paragraphs (\\parindent," over "\\parskip)"; a heading short of the edge by more than that
     word ends there. A column of unknown edge breaks anywhere."""
-    edge = right.get((first.page, first.column))
+    edge = right.get((first.page, first.column), right.get((0, first.column)))
     text = line.text.strip()
     if edge is None or not text:
         return True
@@ -68,9 +68,10 @@ def _broken(first: Line, line: Line, right: dict[tuple[int, int], float]) -> boo
 
 
 def _column_right(blocks: list[Block]) -> dict[tuple[int, int], float]:
-    """The right edge of each page's column: where most of its paragraphs' lines end (their last
-    lines aside), justified text's margin; a line of code or a URL that runs past it counts for
-    nothing. A page without such lines takes the column's edge over the whole document."""
+    """The right edge of each page's column, keyed (page, column): where most of its paragraphs'
+    lines end (their last lines aside), justified text's margin; a line of code or a URL that runs
+    past it counts for nothing. Keyed (0, column), the column's edge over the whole document, for a
+    page without such lines of its own."""
     ends: dict[tuple[int, int], collections.Counter[float]] = collections.defaultdict(collections.Counter)
     for block in blocks:
         if block.kind != "paragraph":
@@ -78,13 +79,7 @@ def _column_right(blocks: list[Block]) -> dict[tuple[int, int], float]:
         for line in block.lines[:-1]:
             ends[(line.page, line.column)][round(line.x1)] += 1
             ends[(0, line.column)][round(line.x1)] += 1
-    right = {key: counter.most_common(1)[0][0] for key, counter in ends.items() if sum(counter.values()) >= _MARGIN_LINES}
-    for block in blocks:
-        for line in block.lines:
-            key = (line.page, line.column)
-            if key not in right and (0, line.column) in right:
-                right[key] = right[(0, line.column)]
-    return right
+    return {key: counter.most_common(1)[0][0] for key, counter in ends.items() if sum(counter.values()) >= _MARGIN_LINES}
 
 
 #: the paragraph lines a page's column needs for its own right edge

@@ -47,8 +47,8 @@ METADATA_LABEL = re.compile(
 )
 
 
-#: an article's type, a section's kicker or a manual's kind, which a page sets over or in place of a
-#: title and which is never one ("Research Article", "Correspondence", "User manual")
+#: an article's type or a manual's kind, which a page sets over or in place of a title and which is
+#: never one ("Research Article", "User manual")
 GENERIC_TITLES = {
     "research article",
     "original article",

@@ -164,7 +164,7 @@ def placed_heads(pages: list[Page], removed: list[list[Line]] | None = None) -> 
     places = [[*row, *(line for line in lines if not _PAGE_NUMBER.match(line.text.strip()))] for row, lines in zip(rows, gone, strict=True)]
     needed = max(3, round(len(pages) * _HEAD_SHARE))
     heads = [[line for line in row if len(_pages_in_place(line, pages, places)) >= needed] for row in rows]
-    heads = [[line for line in row if any(_row_mate(line, head) for head in found)] for row, found in zip(rows, heads, strict=True)]
+    heads = [[line for line in row if any(_in_place(line, head) for head in found)] for row, found in zip(rows, heads, strict=True)]
     # a page whose first line is set off by a gap (a head of its own, found or not; a masthead) says nothing
     tops = [None if _edge_row(page, top=True) else _text_top(page, row) for page, row in zip(pages, heads, strict=True)]
     return [[line for line in row if not _opens_the_text(line, page, heads, tops)] for page, row in zip(pages, heads, strict=True)]
@@ -172,11 +172,6 @@ def placed_heads(pages: list[Page], removed: list[list[Line]] | None = None) -> 
 
 def _pages_in_place(line: Line, pages: list[Page], rows: list[list[Line]]) -> set[int]:
     return {page.number for page, row in zip(pages, rows, strict=True) for other in row if _in_place(other, line)}
-
-
-def _row_mate(line: Line, head: Line) -> bool:
-    """Whether ``line`` is ``head`` or stands on its baseline in its type: the other end of a running head's row."""
-    return line is head or (line.font == head.font and abs(line.size - head.size) < 0.3 and abs(line.bottom - head.bottom) < 2)
 
 
 def _in_place(line: Line, other: Line) -> bool:
