@@ -17,8 +17,9 @@ from paperpyramid.parsers.embedded.byline_blocks import names_after_contact
 from paperpyramid.parsers.embedded.journal import find_journal
 from tests.test_front_matter_batch10 import _column
 from tests.test_front_matter_publishers import bold, centred, names, parse, regular
+from tests.unseen_pdfs import unseen_folder
 
-BATCH2 = Path("/tmp/s46/unseen2")
+BATCH2 = unseen_folder(2)
 
 
 def test_the_names_after_the_first_authors_address_are_read(tmp_path: Path) -> None:

@@ -24,8 +24,9 @@ from paperpyramid.parsers.embedded import parse_pdf
 from paperpyramid.parsers.embedded.journal import find_journal
 from tests.test_front_matter_batch10 import _column
 from tests.test_front_matter_publishers import bold, centred, names, parse
+from tests.unseen_pdfs import unseen_folder
 
-BATCH13 = Path("/tmp/s54/unseen13")
+BATCH13 = unseen_folder(13)
 
 
 def test_names_each_before_its_affiliation_apart_by_semicolons(tmp_path: Path) -> None:

@@ -16,9 +16,10 @@ import pytest
 
 from paperpyramid.parsers.embedded import parse_pdf
 from tests.pdf_maker import FILLER, styled_pdf
+from tests.unseen_pdfs import unpacked
 
 Item = tuple[float, float, float, list[tuple[str, str]]]
-DEMO = Path("/tmp/s54/debs/x/usr/share/doc/texlive-doc/latex/achemso/achemso-demo.pdf")
+DEMO = unpacked("usr/share/doc/texlive-doc/latex/achemso/achemso-demo.pdf")
 #: the text block's first baseline, where a page's heading or its first line of text stands
 TOP = 700.0
 
@@ -56,7 +57,9 @@ def test_running_heads_over_the_text_stay_furniture(tmp_path: Path) -> None:
     assert not {"Introduction", "Methods", "Acknowledgement"} & set(titles), titles
 
 
-@pytest.mark.skipif(not DEMO.is_file(), reason="texlive-publishers-doc is not unpacked here (/tmp/s54/debs)")
+@pytest.mark.skipif(
+    not DEMO.is_file(), reason="texlive-publishers-doc is not unpacked here (benchmarks/unseen_set.py --work $UNSEEN_PDFS/debs)"
+)
 def test_achemso_demo() -> None:
     titles = [section.title for section in parse_pdf(DEMO).sections]
     assert titles.index("Introduction") < titles.index("Results and discussion")

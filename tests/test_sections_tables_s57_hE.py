@@ -24,8 +24,9 @@ from paperpyramid.parsers.embedded.blocks import Block, classify
 from paperpyramid.parsers.embedded.outline import apply_outline
 from tests.block_builders import Stack, printed_heading
 from tests.pdf_maker import styled_pdf
+from tests.unseen_pdfs import unseen_folder
 
-BATCH13 = Path("/tmp/s54/unseen13")
+BATCH13 = unseen_folder(13)
 PROSE = "The model was fitted to the weekly counts of each district, and the estimates are shown below."
 BODY = "CMR10"
 _stack = Stack(size=9.7, font=BODY, heading=printed_heading)
@@ -114,7 +115,7 @@ def test_bold_labels_over_paragraphs_stay_headings() -> None:
     assert titles == ["Introduction", "Reference Card", "Coercion", "Standard methods", "Summary"], titles
 
 
-@pytest.mark.skipif(not BATCH13.is_dir(), reason="unseen batch 13 is not built here (/tmp/s54/unseen13)")
+@pytest.mark.skipif(not BATCH13.is_dir(), reason="unseen batch 13 is not built here (under $UNSEEN_PDFS)")
 def test_batch13_papers() -> None:
     rpart = parse_pdf(BATCH13 / "rpart-recursive-partitioning.pdf")
     assert ("2", "Notation") in [(section.number, section.title) for section in rpart.sections]

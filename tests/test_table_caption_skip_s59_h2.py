@@ -21,8 +21,9 @@ from benchmarks.synthetic.canvas import Canvas, write_pdf
 from paperpyramid.parsers.embedded import parse_pdf
 from paperpyramid.parsers.embedded.table_engine import extract_table
 from tests.test_table_groups import _caption
+from tests.unseen_pdfs import unseen_folder
 
-BATCH15 = Path("/tmp/s54/unseen15")
+BATCH15 = unseen_folder(15)
 _FONT = "Times-Roman"
 _CODE = "Courier"
 _FIRST = (("Function", "Description"), ("length", "Return the number of sequences."), ("names", "Return the names of the sequences."))
@@ -109,11 +110,9 @@ def test_the_biostrings_overview_reads_both_tables_of_its_first_page() -> None:
     assert tables["2"].cells[1][0].startswith("alphabetFrequency")
 
 
-@pytest.mark.skipif(
-    not Path("/tmp/s54/unseen3").is_dir(), reason="unseen batch 3 is built outside the repository (benchmarks/unseen_set.py)"
-)
+@pytest.mark.skipif(not unseen_folder(3).is_dir(), reason="unseen batch 3 is built outside the repository (benchmarks/unseen_set.py)")
 def test_a_formulas_brackets_past_the_bottom_rule_keep_the_last_row() -> None:
     # the ordinal package's link functions, 22 pt over their caption: the last row's formula,
     # its tall brackets' box reaching past the bottom rule, is the table's last row
-    tables = {table.label: table for table in parse_pdf(Path("/tmp/s54/unseen3/jss-ordinal-clm.pdf")).tables}
+    tables = {table.label: table for table in parse_pdf(unseen_folder(3) / "jss-ordinal-clm.pdf").tables}
     assert tables["3"].cells[-1][:2] == ["Density (f = F ′ )", "exp[− exp(η) + η]"], tables["3"].cells[-2:]

@@ -14,8 +14,9 @@ from benchmarks.synthetic.canvas import Canvas, write_pdf
 from paperpyramid.parsers.embedded import parse_pdf
 from paperpyramid.parsers.embedded.table_engine import extract_table
 from tests.test_table_groups import _caption
+from tests.unseen_pdfs import unseen_folder
 
-BATCH15 = Path("/tmp/s54/unseen15")
+BATCH15 = unseen_folder(15)
 _FONT = "Times-Roman"
 _CODE = "Courier"
 _ROWS = (

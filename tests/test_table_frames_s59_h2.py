@@ -26,8 +26,9 @@ from paperpyramid.parsers.embedded.layout import extract_page
 from paperpyramid.parsers.embedded.table_engine import extract_table, table_page
 from paperpyramid.parsers.embedded.table_region import find_region
 from tests.test_table_groups import _caption
+from tests.unseen_pdfs import unseen_folder
 
-BATCH15 = Path("/tmp/s54/unseen15")
+BATCH15 = unseen_folder(15)
 _FONT = "Times-Roman"
 _CODE = "Courier"
 

@@ -7,7 +7,6 @@ row under it). On a small constructed page, and on the real vignette where it is
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,9 @@ from paperpyramid.parsers.embedded.parser import parse_pdf
 from paperpyramid.parsers.embedded.table_printed_rows import printed_rows, row_cells
 from paperpyramid.parsers.embedded.table_row_joins import join_rows
 from tests.test_table_conventions import _line  # the constructed pages of the table tests
+from tests.unseen_pdfs import unseen_folder
 
-PURECN = Path("/tmp/s49/unseen8/bioc-purecn.pdf")  # batch 8 of the unseen sets (never committed)
+PURECN = unseen_folder(8) / "bioc-purecn.pdf"  # batch 8 of the unseen sets (never committed)
 
 _EDGES = [50.0, 200.0, 450.0]
 
@@ -55,7 +55,7 @@ def test_a_wrapped_line_in_a_lower_face_stays_off_the_row_under_it() -> None:
     assert not any(row[0] == "EXCESSIVE LOSSES" and "2.6" in row[1] for row in cells)
 
 
-@pytest.mark.skipif(not PURECN.is_file(), reason="batch 8 of the unseen sets (/tmp/s49/unseen8) is not here")
+@pytest.mark.skipif(not PURECN.is_file(), reason="batch 8 of the unseen sets (under $UNSEEN_PDFS) is not here")
 def test_purecn_flags_keep_their_descriptions() -> None:
     table = next(table for table in parse_pdf(PURECN).tables if table.label == "5")
     rows = [list(row) for row in table.cells]

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.unseen_pdfs import unseen_folder
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from unseen_set import PAPERS  # noqa: E402
 
 BATCH = [paper for paper in PAPERS if paper.batch == 15]
-SET = Path("/tmp/s54/unseen15")
+SET = unseen_folder(15)
 _FLOAT = re.compile(r"\\begin\{table\*?\}(.*?)\\end\{table\*?\}", re.DOTALL)
 
 

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.unseen_pdfs import unseen_folder
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from unseen_set import PAPERS  # noqa: E402
 
 BATCH = [paper for paper in PAPERS if paper.batch == 16]
-SET = Path("/tmp/s54/unseen16")
+SET = unseen_folder(16)
 _BIBITEM = re.compile(r"\\bibitem\b")
 _CITE = re.compile(r"\\cite[a-z]*\*?\s*(?:\[[^\]]*\]\s*)*\{")
 

@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.unseen_pdfs import unseen_folder
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from unseen_set import PAPERS  # noqa: E402
 
 BATCH = [paper for paper in PAPERS if paper.batch == 18]
-SET = Path("/tmp/h3s61/unseen18")
+SET = unseen_folder(18)
 _TRUTH = ROOT / "benchmarks" / "data" / "metadata_truth.json"
 
 
