@@ -69,7 +69,7 @@ _FORMATTING = frozenset(
 _INSTITUTION_WORDS = frozenset(
     {"university", "universitat", "universite", "universidad", "universita", "universiteit", "institute", "institut",
      "instituto", "istituto", "department", "departement", "dept", "faculty", "school", "college", "laboratory",
-     "laboratories", "center", "centre", "academy", "society", "press", "board", "inc", "ltd", "corporation", "company",
+     "laboratories", "lab", "labs", "center", "centre", "academy", "society", "press", "board", "inc", "ltd", "corporation", "company",
      "gmbh", "hospital", "foundation", "division", "group", "organization", "organisation", "affiliation", "address",
      "city", "country", "street", "editors", "committee", "subcommittee", "research", "sciences", "journal", "ag", "llc",
      "house", "road", "avenue", "highway", "hall", "building", "campus", "engineering"}

@@ -151,8 +151,14 @@ def mostly_names(content: str) -> bool:
 _ROLE = re.compile(r"(?<=[^\W\d_])\s*\((?=[a-z])[^()@\d]{3,60}\)")
 
 
-# the label a manuscript (a preprint server's Word file, a medical journal's title page) sets before the names
-_LABEL = re.compile(r"(?:^|(?<=[,;]))\s*(?:authors?|author\s?\(s\)|authors?['’]?\s+names?|author\s+list)\s*:\s*", re.I)
+# the label a manuscript (a preprint server's Word file, a medical journal's title page) sets before the names, and
+# a manual's roles before groups of them ("Current Programmers: Anna Berg1, Carl Dahl2 Former Programmers: Eva Lund"),
+# within a line only after a name's mark (a word before it may be the label's: "Carl Dahl Package maintainer: …")
+_LABEL = re.compile(
+    rf"(?:^|(?<=[,;])|(?<=[\d{MARKS}]\s))\s*(?:authors?|author\s?\(s\)|authors?['’]?\s+names?|author\s+list"
+    r"|(?:(?:current|former|original|lead|main|other)\s+)?(?:programmers|developers|maintainers?|contributors))\s*:\s*",
+    re.I,
+)
 
 
 #: an author's part in the work, said in words before the name and closed by "by" ("based on earlier versions
@@ -177,7 +183,7 @@ def split_names(text: str, *, as_printed: bool = False) -> list[str]:
     text = text.translate(_SUPERSCRIPTS)  # a word processor's marks as superscript characters: "Anna Berg¹²"
     text = re.split(r",?\s*\bwith (?:an? )?(?:appendix|appendices|afterword|foreword)\b", text, flags=re.I)[0]  # Annals' byline
     text = re.sub(r"^[\s,;]*by\s+", "", text, flags=re.I)  # a byline (R Journal, R News), after the zone's joining comma too
-    text = _LABEL.sub("", text)  # a manuscript's label before the names: "Authors: Anna Berg1, Carl Dahl2"
+    text = _LABEL.sub(", ", text)  # a manuscript's label before the names: "Authors: Anna Berg1, Carl Dahl2"
     text = _ROLE.sub(",", text)  # what each author did, in brackets after the name, closes it: "(parser and extensions)"
     text = group_tail(text)[0]  # a group after the names is no person: "Carl Dahl on behalf of the ABC Group"
     text = re.sub(r"(?<=[^\W\d_])\[[^\]\s]{1,3}\]", "†", text)  # a mark in brackets: "Author Name[s]", "Smith[a]"
@@ -208,8 +214,8 @@ def split_names(text: str, *, as_printed: bool = False) -> list[str]:
         if not bare.strip():
             continue  # degrees alone after a comma: "Carl Dahl, MD PhD"
         name = bare if len(bare.split()) >= 2 else name  # "Anna Berg PhD" (The Lancet), not a surname's initials "Berg MD"
-        if " " not in name.strip():  # given and family name set without a space: BinwuXu
-            name = re.sub(r"^([A-Z][a-zß-ÿ]+)(?=[A-Z][a-zß-ÿ])", r"\1 ", name.strip())
+        if " " not in name.strip():  # given and family name set without a space: BinwuXu, AnnaMcDonald; not a program's "PyCorrFit"
+            name = re.sub(r"^([A-Z][a-zß-ÿ]+)(?=(?:Ma?c)?[A-Z][a-zß-ÿ'’]+(?:-[A-Z][a-zß-ÿ]+)?$)", r"\1 ", name.strip())
         name = re.sub(r"^(?:dr|prof|professor)\.?\s+", "", " ".join(name.split()), flags=re.I).strip(" .")
         name = re.sub(
             r"(?<=[^\W\d_])\s?[^\w\s.]+$", "", name

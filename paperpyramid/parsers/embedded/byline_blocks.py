@@ -90,8 +90,11 @@ def names_before_affiliation(block: Block, names_size: float | None) -> str:
     read: list[tuple[str, bool]] = []  # each name, and whether an affiliation follows it on its line
     opened = True  # the line over it opened with names, or there is none
     entries = [(line.size, entry) for line in block.lines for entry in _entries(without_contact(line.text).strip().lstrip(","))]
-    for size, entry in entries:
+    # the first line's name run into its institution, where no names came before and the line gives an e-mail
+    apart = names_size is None and bool(block.lines) and "@" in block.lines[0].text
+    for number, (size, entry) in enumerate(entries):
         parts = [part.strip() for part in _PARTS.split(_BRACKETED_PLACE.sub(_place_after_comma, entry))]
+        parts = _name_apart(parts) if number == 0 and apart else parts
         upper = capitals(parts[0]) if parts else False
         lead: list[str] = []
         for part in parts:
@@ -111,6 +114,25 @@ def names_before_affiliation(block: Block, names_size: float | None) -> str:
             continue
         read += [(name, True) for name in lead]
     return ", ".join(name for name, _ in read) if any(placed for _, placed in read) else ""
+
+
+# a name run into its institution with no comma between: a given name, one or two initials set apart and a
+# surname, then the institution's words ("John C Nash Telfer School of Management")
+_NAME_INTO_PLACE = re.compile(r"(?P<name>[A-Z][a-zß-ÿ]+(?:\s[A-Z]\.?){1,2}\s[A-Z][^\W\d_]+(?:-[A-Z][^\W\d_]+)?)\s+(?P<place>[A-Z].*)")
+
+
+def _name_apart(parts: list[str]) -> list[str]:
+    """A byline's parts with the first one's name parted from the institution it runs into, where
+    more of the affiliation follows ("John C Nash Telfer School of Management, University of
+    Ottawa, nashjc@…"); the parts as they are otherwise. The caller asks it only of a first line
+    that gives an e-mail before any names were read: an institute named after a person under a
+    byline ("Thomas J. Watson Research Center", "IBM T. J. Watson …") is no name. The institution
+    opens with its own name, not with the institution's word: in "Harvard T H Chan School of
+    Public Health, Boston" the words before "School" are the school's name, no person's."""
+    match = _NAME_INTO_PLACE.fullmatch(parts[0]) if len(parts) >= 2 else None
+    if match is None or not names_institution(match["place"]) or names_institution(match["name"]) or AFFILIATION.match(match["place"]):
+        return parts
+    return [match["name"], match["place"], *parts[1:]]
 
 
 # what follows a city in a postal address, to the line's end: a postcode, or a state's or province's code and a

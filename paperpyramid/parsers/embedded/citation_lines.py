@@ -9,8 +9,9 @@ capitals written as capitals (:func:`_furniture_rows`), a masthead's name with t
 centred under it (:func:`_masthead_pairs`), a masthead's long name wrapped over lines of display
 type, with the line under it (:func:`_wrapped_mastheads`), a citation box's lines under its cue
 (:func:`_citation_boxes`), a footnote's indented first line with its second (:func:`_note_pairs`)
-and a proceedings' head over its second line (:func:`_meeting_heads`). It is read before the
-running heads are removed from the text.
+and a proceedings' head over its second line (:func:`_meeting_heads`). Page 1's lines of a request
+to cite another paper ("please cite the following paper:" and the citation under it) are left
+out (:func:`_without_other_papers`). It is read before the running heads are removed from the text.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ def citation_lines(pages: list[Page]) -> list[tuple[int, str]]:
             (line for line in page.lines if page.number == 1 or line.top < 0.12 * page.height or line.bottom > 0.88 * page.height),
             key=lambda line: (line.top, line.x0),
         )
+        if page.number == 1:
+            lines = _without_other_papers(lines)
         single = [line.text.strip() for line in lines]
         # a masthead's whole name before the pair of its last line and the line under it (the name cut): read
         # first, it wins the tie, as the journal's reader takes the first of the names on as many pages
@@ -42,6 +45,43 @@ def citation_lines(pages: list[Page]) -> list[tuple[int, str]]:
             texts += [(1, f"{a.text.strip()} {b.text.strip()}") for a, b in _note_pairs(lines)]
             texts += [(1, head) for head in _meeting_heads(lines, page.height)]
     return texts
+
+
+# a request to cite another paper, the tool's or the method's ("… please cite the following paper:", "If you use
+# it, please cite:", "Please cite … when using ExaML:"), not the paper's own citation ("Please cite as: …", "Please cite
+# this article as: …")
+_OTHER_PAPER = re.compile(
+    r"\bcite the following\b|\b(?:if|when) you use\b.{0,80}\bplease cite\b|\bplease cite\b.{0,60}\bwhen using\b", re.I
+)
+#: how many lines under such a request its citation may take, and how far apart (in line heights) they may be
+_CITED_LINES = 6
+_CITED_GAP = 2.0
+
+
+def _without_other_papers(lines: list[Line]) -> list[Line]:
+    """Page 1's lines without those of a citation another paper's request introduces (LTRharvest's
+    manual: "… please cite the following paper:" over "D. Ellinghaus, … LTRharvest, an efficient
+    and flexible software …, BMC Bioinformatics 2008, 9:18"): the journal named there is the
+    cited paper's, not this document's. The request's own line goes too, and the lines set under
+    it in its column, a few line heights apart at most, where the request ends its line on a colon
+    (a request that cites in its own sentence, "… please cite Berg (2018).", takes its line only)."""
+    dropped: set[int] = set()
+    for index, line in enumerate(lines):
+        if not _OTHER_PAPER.search(line.text) or CUE.search(line.text):
+            continue
+        dropped.add(index)
+        if not line.text.rstrip().endswith(":"):
+            continue
+        last = line
+        for following_index in range(index + 1, min(index + 1 + _CITED_LINES, len(lines))):
+            following = lines[following_index]
+            if following.x0 >= line.x1 or following.x1 <= line.x0:
+                continue  # the other column
+            if following.top - last.bottom > _CITED_GAP * max(last.height, 1.0):
+                break
+            dropped.add(following_index)
+            last = following
+    return [line for index, line in enumerate(lines) if index not in dropped]
 
 
 # a small-caps face by its name: TeX's "CMCSC10", "LMRomanCaps10-Regular", "TeXPalladioL-SC", "…-ReguSC"

@@ -73,7 +73,9 @@ from paperpyramid.parsers.embedded.title_shapes import (
     face_resumes_under,
     kind_under_title,
     name_over_description,
+    name_over_kind,
     name_with_address,
+    title_over_names_at_margin,
     word_over_byline,
 )
 
@@ -108,6 +110,8 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
         return list(range(opening[0], opening[0] + opening[1]))
     if best is None:
         return _newsletter_masthead(blocks, body_size)
+    if best == short and name_over_kind(blocks, best, pages[0], body_size):
+        return [best]  # "LTRharvest" / "a manual": the kind under the name is no part of the title
     by_weight = blocks[best].size < body_size + 1  # found by its bold type, which then ends it too
     members = [best]
     while members[0] > 0 and (
@@ -176,6 +180,7 @@ def _title_at_body_size(blocks: list[Block], first_page: Page, body_size: float)
         lambda i, b: b.bold and _title_like(b, first_page) and capitals(b.text),
         lambda i, b: b.bold and _title_like(b, first_page) and _centred(b, first_page),
         lambda i, b: _title_like(b, first_page) and over_byline(i, b),
+        lambda i, b: _title_like(b, first_page) and title_over_names_at_margin(blocks, i),
         lambda i, b: i < len(blocks) - 2 and _maketitle(blocks[i : i + 3], first_page, body_size),
         lambda i, b: word_over_byline(blocks, i, first_page, body_size, largest) and not _label(b.text) and not _journal_name(b),
         lambda i, b: REPEATED_TITLE in b.lines[0].tags and _title_like(b, first_page),
@@ -528,7 +533,8 @@ def _short_title_over_the_rest(blocks: list[Block], first_page: Page, body_size:
     """The block of a title of two words ("Prion Diseases"), or of a program's name over its
     description (:func:`.title_shapes.name_over_description`): in the first page's largest type,
     set over every longer title's candidate (for a name, every one in type at least its
-    description's: a cover's banner may set its institute's line over it, smaller)."""
+    description's: a cover's banner may set its institute's line over it, smaller). Where none is, a
+    program's name over the document's kind alone, the kind perhaps larger (:func:`.title_shapes.name_over_kind`)."""
     first = [(index, block) for index, block in enumerate(blocks) if block.page == 1]
     largest = max((block.size for _, block in first), default=0.0)
     short = next(
@@ -540,6 +546,8 @@ def _short_title_over_the_rest(blocks: list[Block], first_page: Page, body_size:
         ),
         None,
     )
+    if short is None:  # only where no title is in the largest type: a series' banner over a kind is no title over one
+        short = next((index for index, _ in first if name_over_kind(blocks, index, first_page, body_size)), None)
     if short is None:
         return None
     least = blocks[short + 1].size if name_over_description(blocks, short, first_page, body_size) else body_size + 1

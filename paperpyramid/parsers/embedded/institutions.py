@@ -22,10 +22,12 @@ AFFILIATION = re.compile(
 
 
 # more institutions, in the names' zone only (a numbered heading may begin "Association of …, …"; "Unit
-# root tests, …" may head a section): a research unit ("MRC Biostatistics Unit") and the German
+# root tests, …" may head a section): a research unit ("MRC Biostatistics Unit"), a lab ("Sandia National Labs",
+# "MIT Media Lab": a byline's "Mike Brown, Sandia National Labs, April 2007" names one person) and the German
 # university's department, chair and section ("Fachbereich Statistik", "Lehrstuhl für …", "Abteilung …")
 INSTITUTION = re.compile(
-    r"\b(consortium|council|society|agency|organi[sz]ation|association|observatory|museum|units?\b|fachbereich|lehrstuhl|abteilung)", re.I
+    r"\b(consortium|council|society|agency|organi[sz]ation|association|observatory|museum|units?\b|labs?\b|fachbereich|lehrstuhl|abteilung)",
+    re.I,
 )
 
 

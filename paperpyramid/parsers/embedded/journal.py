@@ -311,6 +311,9 @@ _CITED = [
     # a book chapter, the book's title after its editors: "In D. H. Spieler & E. Schumacher (Eds.), New Methods in
     # Cognitive Psychology (pp. 4–31).", "In: A. Editor (ed) Book Title. Publisher"
     re.compile(rf"(?:^|\s)In:?\s+[^()]{{3,200}}?\((?i:eds?|hrsg)\.?\)[.:,]?\s+(?P<journal>{_NAME})(?=\s*(?:\(|[.,;]|$))"),
+    # a book's title before its editors in brackets, as a title's note cites the book a paper appeared in: "…
+    # appeared in Automated Practical Reasoning: Algebraic Approaches (J. Pfalzgraf and D. Wang, eds.), Springer, …"
+    re.compile(rf"^{_JS}\s+\([^()]{{3,160}}?,?\s+(?i:eds?|hrsg)\.?\)"),
 ]
 _NOT_JOURNALS = {
     "page",

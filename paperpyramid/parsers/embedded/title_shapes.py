@@ -12,13 +12,19 @@
   find Maximal Matches" / "in Large Sequences" / "Manual*"): a kicker the page sets apart from the
   title's lines, no word of the title (:func:`kind_under_title`), where a kind read in the title's
   paragraph at its own leading ("An extension for Greek philology" / "User manual") is;
+- a program's name alone over the document's kind alone ("LTRharvest" / "a manual"), the kind
+  perhaps in larger type: the name is the title (:func:`name_over_kind`);
 - a title of a word or two, in the page's largest type, whose byline is aligned under it on the
   same edge however far down the cover sets it ("DIFFKK" set flush right over the names flush
   right, between a cover's rules): the title, though too short for one elsewhere
   (:func:`word_over_byline`);
 - a name closed by a comma and followed by an address and an e-mail ("Paul Johnson, CRMDA,
   pauljohn@ku.edu") under a centred title at body size: a byline, as no title's line is
-  (:func:`name_with_address`).
+  (:func:`name_with_address`);
+- a bold title at body size opening the page flush left, over names each on a line over its
+  institution, flush with it (a software guide's "PyCorrFit" / "FCS data evaluation" over
+  "Software Guide" and "Thomas Weidemann" / "Max Planck Institute of Biochemistry, …"): the title,
+  though the page's largest type is its contents' heading (:func:`title_over_names_at_margin`).
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import re
 
 from paperpyramid.parsers.embedded.author_names import capitals, mostly_names
 from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.institutions import names_institution
 from paperpyramid.parsers.embedded.layout import Page
 
 #: the kinds of block no title is
@@ -38,28 +45,48 @@ _PROGRAM_NAME = re.compile(r"(?=(?:.*[^\W\d_]){3})[\w][\w.+/-]{2,29}")
 
 
 def name_over_description(blocks: list[Block], index: int, first_page: Page, body_size: float) -> bool:
-    """Whether ``blocks[index]`` is a program's name set as the title over its description: one
-    word (never all capitals, as a journal's or a publisher's logo is: "PLOS", "BMJ", nor a word as a
-    dictionary writes it: "Editorial", "Biometrika", "Inria") on a line of
-    its own in the top two fifths of the page, well above the text's size and centred on the page,
-    with right under it one to three centred lines of three words or more in display type smaller
-    than the name's and no byline."""
-    block = blocks[index]
-    text = block.text.strip()
-    if block.kind in SET_APART or len(block.lines) != 1 or not _PROGRAM_NAME.fullmatch(text) or capitals(text) or _dictionary_word(text):
+    """Whether ``blocks[index]`` is a program's name set as the title over its description: the
+    name alone (:func:`_program_name_alone`) with right under it one to three centred lines of
+    three words or more in display type smaller than the name's and no byline."""
+    if not _program_name_alone(blocks, index, first_page, body_size):
         return False
-    if block.size < body_size + 3 or block.top > 0.4 * first_page.height:
-        return False
-    if not _centred_on(block, first_page.width / 2, 0.04 * first_page.width):  # a page's margins may differ by a few points
-        return False
-    if index + 1 >= len(blocks):
-        return False
-    below = blocks[index + 1]
+    block, below = blocks[index], blocks[index + 1]
     if below.page != block.page or below.kind in SET_APART or len(below.lines) > 3 or len(below.text.split()) < 3:
         return False
     if not body_size + 1 <= below.size <= block.size - 0.6 or not 0 <= below.top - block.bottom <= 1.5 * block.size:
         return False
     return _centred_on(below, (block.x0 + block.x1) / 2, 3.0) and not mostly_names(below.text)
+
+
+def _program_name_alone(blocks: list[Block], index: int, first_page: Page, body_size: float) -> bool:
+    """Whether ``blocks[index]`` is a program's name alone, as a cover sets its title, with a block
+    after it: one word (never all capitals, as a journal's or a publisher's logo is: "PLOS", "BMJ",
+    nor a word as a dictionary writes it: "Editorial", "Biometrika", "Inria") on a line of its own
+    in the top two fifths of the page, well above the text's size and centred on the page."""
+    block = blocks[index]
+    text = block.text.strip()
+    if block.kind in SET_APART or len(block.lines) != 1 or not _PROGRAM_NAME.fullmatch(text) or capitals(text) or _dictionary_word(text):
+        return False
+    if block.size < body_size + 3 or block.top > 0.4 * first_page.height or index + 1 >= len(blocks):
+        return False
+    return _centred_on(block, first_page.width / 2, 0.04 * first_page.width)  # a page's margins may differ by a few points
+
+
+def name_over_kind(blocks: list[Block], index: int, first_page: Page, body_size: float) -> bool:
+    """Whether ``blocks[index]`` is a program's name set as the title over the document's kind
+    alone ("LTRharvest" / "a manual", "Manual", "User's Guide"): the name alone
+    (:func:`_program_name_alone`), and right under it, centred under it, one line in
+    display type that is the kind alone, which may be set larger than the name (an italic name
+    over an upright kind). The kind is no part of the title; a title in larger type elsewhere on
+    the page is the title still (:func:`.front_matter.find_title` takes the largest)."""
+    if not _program_name_alone(blocks, index, first_page, body_size):
+        return False
+    block, below = blocks[index], blocks[index + 1]
+    if below.page != block.page or below.kind in SET_APART or len(below.lines) != 1 or below.size < body_size + 1:
+        return False
+    if not _DOCUMENT_KIND.fullmatch(_NOTE_MARKS.sub("", below.text.strip())) or not 0 <= below.top - block.bottom <= 1.5 * block.size:
+        return False
+    return _centred_on(below, (block.x0 + block.x1) / 2, 3.0)
 
 
 # the words a title's line in another face opens with where it goes on with the title's sentence ("With pst-pdgr");
@@ -183,3 +210,26 @@ def word_over_byline(blocks: list[Block], index: int, first_page: Page, body_siz
     if block.x0 > margin + _ALIGNED:
         edges.append(abs(names.x0 - block.x0))
     return min(edges) <= _ALIGNED and names.top >= block.bottom and mostly_names(names.text)
+
+
+#: how many blocks under a bold title at the margin its byline may start after (a kind, a logo beside it)
+_BYLINE_WITHIN = 3
+
+
+def title_over_names_at_margin(blocks: list[Block], index: int) -> bool:
+    """Whether ``blocks[index]``, bold, is the first block of its page and stands over a byline
+    flush with it: within the next blocks under it at its left edge (past a logo beside it and a
+    line of the document's kind), one whose first line is names and whose second names an
+    institution ("Thomas Weidemann" / "Max Planck Institute of Biochemistry, Martinsried,
+    Germany"). The caller asks it where no block in display type is the title."""
+    block = blocks[index]
+    if not block.bold or block.kind in SET_APART or any(other.page == block.page for other in blocks[:index]):
+        return False
+    under = [other for other in blocks[index + 1 : index + 1 + _BYLINE_WITHIN] if other.page == block.page and other.top >= block.bottom]
+    for other in under:
+        if abs(other.x0 - block.x0) > _ALIGNED or other.kind in SET_APART:
+            continue
+        lines = [line.text.strip() for line in other.lines]
+        if len(lines) >= 2 and mostly_names(lines[0]) and "," not in lines[0] and names_institution(lines[1]):
+            return True
+    return False
