@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-from paperpyramid.parsers.embedded.blocks import Block
+from paperpyramid.parsers.embedded.blocks import NUMBERING, Block
 from paperpyramid.parsers.embedded.heading_styles import norm
 
 
@@ -34,6 +34,8 @@ def find_entries(blocks: list[Block], toc: list[tuple[int, str, int | None]]) ->
         if any(ancestors.get(depth) in ("abstract", "summary") for depth in range(level)):
             continue  # a structured abstract's labels, not sections
         keys = _entry_keys(title)
+        numbered = not keys  # a name of a letter or two ("fn", "R"): only a numbered line that prints it alone ("7. fn")
+        keys = keys or [key for key in [norm(title)] if key]
         if not keys:
             continue
         # the page the outline names first, then its neighbours (destinations can be off by one);
@@ -42,7 +44,7 @@ def find_entries(blocks: list[Block], toc: list[tuple[int, str, int | None]]) ->
         if page is not None and matched:
             page = max(page, blocks[max(matched)].page)
         for slack in (0, 1):
-            position = _find_heading(blocks, candidates, start, keys, page, slack, texts)
+            position = _find_heading(blocks, candidates, start, keys, page, slack, texts, numbered=numbered)
             if position is not None:
                 matched[candidates[position]] = (level, title)
                 start = position + 1
@@ -65,15 +67,22 @@ def _find_heading(
     page: int | None,
     slack: int,
     texts: dict[int, tuple[str, set[str]]],
+    *,
+    numbered: bool = False,
 ) -> int | None:
     """The position in ``candidates``, from ``start`` on, of the block that prints an entry (one of
     its ``keys``), on ``page`` or ``slack`` pages from it; None where none does before the pages past
-    it. ``texts`` keeps each candidate's :func:`_block_keys` once made."""
+    it. ``texts`` keeps each candidate's :func:`_block_keys` once made. A ``numbered`` entry (a
+    name too short to tell) is found only on a line of its own that numbers it."""
     for position in range(start, len(candidates)):
         block = blocks[candidates[position]]
         if page is not None and abs(block.page - page) > slack:
             if block.page > page + slack:
                 return None
+            continue
+        if numbered:
+            if len(block.lines) == 1 and NUMBERING.match(block.text.strip()) and norm(block.text) in keys:
+                return position
             continue
         if position not in texts:
             texts[position] = _block_keys(block)
@@ -83,7 +92,11 @@ def _find_heading(
                 return position
             if any(len(key) > 12 and text_key.startswith(key[:40]) for key in keys):
                 return _whole_title_after(blocks, candidates, position, keys)
-            if block.kind == "heading" and block.page == page and any(similar_title(text_key, key) for key in keys):
+            if (
+                block.kind == "heading"
+                and block.page == page
+                and any(similar_title(text_key, key) or short_form(text_key, key) for key in keys)
+            ):
                 return position
         if _wrapped_heading(blocks, candidates[position], keys, text):
             return position
@@ -149,3 +162,21 @@ def similar_title(printed: str, outlined: str) -> bool:
     """Whether a printed heading and an outline entry are one title written two ways: the
     outline spells out what the page prints as a symbol ("lambda" for "λ")."""
     return printed == outlined or (len(outlined) > 12 and SequenceMatcher(None, printed, outlined).ratio() >= 0.85)
+
+
+#: how much of an outline entry a heading printed longer opens with, at least (characters, and share of the entry)
+_SHORT_FORM_OPENING = 8
+_SHORT_FORM_SHARE = 0.8
+
+
+def short_form(printed: str, outlined: str) -> bool:
+    """Whether an outline entry is a short form of the heading printed where it points (LaTeX's
+    ``\\section[gsubfn with lists]{gsubfn with list objects}``, the short one for the outline and the
+    running heads): the printed heading opens with most of the entry, eight letters at least, and
+    goes on past it. The caller asks it only of a heading on the entry's own page."""
+    common = 0
+    for a, b in zip(printed, outlined, strict=False):
+        if a != b:
+            break
+        common += 1
+    return len(printed) > common >= max(_SHORT_FORM_OPENING, _SHORT_FORM_SHARE * len(outlined))

@@ -12,6 +12,7 @@ from statistics import median
 
 from paperpyramid.parsers.embedded.blocks import is_reference_heading
 from paperpyramid.parsers.embedded.layout import Line, Page
+from paperpyramid.parsers.embedded.numbered_rows import numbered_rows
 from paperpyramid.parsers.embedded.regions import (
     ASIDE_COLUMN,
     crossings,
@@ -54,7 +55,9 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
     A line in the top or bottom band of the page is furniture when the same text (digits
     ignored) appears in that band on several pages (:func:`furniture_keys`, or ``furniture`` where
     the caller has them already), or when it is only a page number; not a cell of a table's row
-    set there (:func:`_a_rows_cell`). A document of one page has no recurrence: its head and foot are found by
+    set there (:func:`_a_rows_cell`). Heads whose text changes go where they recur in place
+    (:func:`placed_heads`) or sit on a row with a number that counts the pages
+    (:func:`.numbered_rows.numbered_rows`). A document of one page has no recurrence: its head and foot are found by
     position and pattern (:func:`regions.single_page_furniture`).
     """
     if len(pages) == 1:
@@ -62,6 +65,7 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
         pages[0].lines = [line for line in pages[0].lines if not any(line is item for item in dropped)]
     furniture = furniture_keys(pages) if furniture is None else furniture
     titles = _titles_repeated(pages, furniture)
+    rows = numbered_rows(pages)  # read before a page number in the band goes: it tells the head beside it
     removed: list[list[Line]] = []
     for page in pages:
         before = page.lines
@@ -90,8 +94,8 @@ def remove_page_furniture(pages: list[Page], furniture: set[str] | None = None) 
             kept.append(line)
         page.lines = kept
         removed.append(_gone(before, kept))
-    for page, heads in zip(pages, placed_heads(pages, removed), strict=True):
-        page.lines = [line for line in page.lines if not any(line is head for head in heads)]
+    for page, heads, numbered in zip(pages, placed_heads(pages, removed), rows, strict=True):
+        page.lines = [line for line in page.lines if not any(line is head for head in (*heads, *numbered))]
 
 
 #: the tag of a first page's line kept as its title though the running heads repeat it
