@@ -222,7 +222,7 @@ def test_names_set_close_with_a_prefix_or_a_hyphen_and_labels_within_a_line() ->
     assert "Carl Dahl Package" not in split_names("Anna Berg and Carl Dahl Package maintainer: Anna Berg")
 
 
-def test_a_name_printed_twice_is_one_author(tmp_path: Path) -> None:
+def test_a_maintainer_under_the_byline_adds_no_name(tmp_path: Path) -> None:
     canvas = Canvas(612, 792)
     centred(canvas, 150, "Using the Updated Limited Memory Optimiser", "Times-Bold", 18)
     centred(canvas, 190, "Anna Berg, Carl Dahl", "Times-Roman", 11)

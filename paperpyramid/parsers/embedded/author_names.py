@@ -153,10 +153,11 @@ _ROLE = re.compile(r"(?<=[^\W\d_])\s*\((?=[a-z])[^()@\d]{3,60}\)")
 
 # the label a manuscript (a preprint server's Word file, a medical journal's title page) sets before the names, and
 # a manual's roles before groups of them ("Current Programmers: Anna Berg1, Carl Dahl2 Former Programmers: Eva Lund"),
-# within a line only after a name's mark (a word before it may be the label's: "Carl Dahl Package maintainer: …")
+# within a line only after a name's mark (a word before it may be the label's: "Carl Dahl Package developers: …");
+# not a maintainer's, who is one of the names above ("Anna Berg, Carl Dahl" / "Maintainer: Anna Berg")
 _LABEL = re.compile(
     rf"(?:^|(?<=[,;])|(?<=[\d{MARKS}]\s))\s*(?:authors?|author\s?\(s\)|authors?['’]?\s+names?|author\s+list"
-    r"|(?:(?:current|former|original|lead|main|other)\s+)?(?:programmers|developers|maintainers?|contributors))\s*:\s*",
+    r"|(?:(?:current|former|original|lead|main|other)\s+)?(?:programmers|developers|contributors))\s*:\s*",
     re.I,
 )
 

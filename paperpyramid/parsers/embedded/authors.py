@@ -124,8 +124,7 @@ def find_authors(blocks: list[Block], title_end: int, metadata: dict[str, str]) 
         if len(listed) > len(printed) and (len(listed) >= 2 or not printed):
             printed = listed
     people = [name for name in printed if not GROUP.search(name)]  # a group only as printed beside them (``joined``)
-    # a name printed twice is one author: a byline's and a role's after it ("Anna Berg, Carl Dahl" / "Maintainer: Anna Berg")
-    return [Author(name=name) for name in dict.fromkeys(people + joined if people else printed)]
+    return [Author(name=name) for name in (people + joined if people else printed)]
 
 
 # an affiliation keyed by a letter set close to its first word: "aDebian and R Projects; bDepts of …";

@@ -6,8 +6,8 @@ wider than the leading: "4  META-ANALYSIS" over the even pages, "ANALYSIS USING 
 odd ones, the section's name changing from page to page. The bands of
 :mod:`.reading_order` miss them, and so does a head told by its place, which needs a gap under
 it. What tells them is the number: a row at the top or the foot of the page's text with a number
-alone at one end, and that number counting the pages, the same amount off the page's index on
-three pages or more. No heading, table row or line number counts the pages so.
+alone at one end beside a head, and that number counting the pages, the same amount off the
+page's index on three pages or more. No heading, table row or line number counts the pages so.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ _PAGES = 3
 
 
 def numbered_rows(pages: list[Page]) -> list[list[Line]]:
-    """Each page's top or bottom row that holds its page number at one end (:data:`_NUMBER`
-    alone, the number counting the pages on :data:`_PAGES` pages or more, the same amount off
-    their index, at the same end of the page): the lines of the row, number and head."""
+    """Each page's top or bottom row that holds its page number at one end beside a head
+    (:data:`_NUMBER` alone, the number counting the pages on :data:`_PAGES` pages or more, the
+    same amount off their index, at the same end of the page): the lines of the row, number and head."""
     found: list[tuple[int, list[Line], tuple[int, bool]]] = []
     for position, page in enumerate(pages):
         for top in (True, False):
@@ -58,8 +58,12 @@ def _end_row(page: Page, *, top: bool) -> list[Line]:
 
 
 def _number_at_an_end(row: list[Line]) -> int | None:
-    """The number a row sets alone at its left or right end, where the rest of the row is short (a head's words)."""
-    if not row or len(row) > 3 or sum(len(line.text) for line in row) > 120:
+    """The number a row sets alone at its left or right end beside a head, where the rest of the
+    row is short (a head's words). A number alone on its row is left to the bands of
+    :mod:`.reading_order`: page numbers under the text of every page but the first, whose foot
+    line (a journal's citation beside its number) is printed once, would count the pages without
+    a head among them."""
+    if not 2 <= len(row) <= 3 or sum(len(line.text) for line in row) > 120:
         return None
     for line in (row[0], row[-1]):
         if _NUMBER.fullmatch(line.text.strip()):
