@@ -45,16 +45,23 @@ def numbered_rows(pages: list[Page]) -> list[list[Line]]:
 
 def _end_row(page: Page, *, top: bool) -> list[Line]:
     """The lines on the page's first (``top``) or last row of text, left to right."""
-    lines = [line for line in page.lines if not line.vertical and line.text.strip()]
-    if len(lines) < 3:
-        return []
+    lines = text_lines(page)
+    return sorted(end_row(lines, top=top), key=lambda line: line.x0) if len(lines) >= 3 else []
+
+
+def text_lines(page: Page) -> list[Line]:
+    """A page's lines of text set upright."""
+    return [line for line in page.lines if not line.vertical and line.text.strip()]
+
+
+def end_row(lines: list[Line], *, top: bool) -> list[Line]:
+    """The ``lines`` on the first (``top``) or last row among them: within :data:`_ROW` of the
+    highest top or the lowest bottom. ``lines`` is not empty."""
     if top:
         edge = min(line.top for line in lines)
-        row = [line for line in lines if line.top - edge < _ROW]
-    else:
-        edge = max(line.bottom for line in lines)
-        row = [line for line in lines if edge - line.bottom < _ROW]
-    return sorted(row, key=lambda line: line.x0)
+        return [line for line in lines if line.top - edge < _ROW]
+    edge = max(line.bottom for line in lines)
+    return [line for line in lines if edge - line.bottom < _ROW]
 
 
 def _number_at_an_end(row: list[Line]) -> int | None:

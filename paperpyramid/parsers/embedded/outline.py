@@ -40,7 +40,7 @@ from paperpyramid.parsers.embedded.headings import (
 from paperpyramid.parsers.embedded.institutions import affiliation_like
 from paperpyramid.parsers.embedded.labels import METADATA_LABEL, statement_label
 from paperpyramid.parsers.embedded.lead_ins import OPEN_ENDINGS
-from paperpyramid.parsers.embedded.outline_entries import find_entries, short_form, similar_title
+from paperpyramid.parsers.embedded.outline_entries import entry_names, find_entries, similar_title
 from paperpyramid.parsers.embedded.run_in import demote_stray_run_ins
 
 #: an outline of fewer entries names no sections
@@ -427,7 +427,7 @@ def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None
     """The number and title printed on the page for an unnumbered outline entry, where the page
     says more than the outline: its plain stand-in ("lambda" for "λ"), its short title
     (``\\section[short]{long}``: "Labels in the borders" for "4.1. Labels in the borders:
-    labeling_text()", "gsubfn with lists" for "3. gsubfn with list objects": :func:`.outline_entries.short_form`)
+    labeling_text()", "gsubfn with lists" for "3. gsubfn with list objects": :func:`.outline_entries.entry_names`)
     or its number alone, the block never read as a heading ("6. Example:
     Ovarian cancer survival"), or an appendix's letter the outline leaves out ("C l2tabuen revision
     history" for "l2tabuen revision history"), or the line written another way ("1 ‘Deadly sins’ —
@@ -446,9 +446,7 @@ def _printed_title(block: Block, outlined: str) -> tuple[str | None, str] | None
         # own, the whole written with a letter for another ("LATEX 2ε" for the entry's "LaTeX2e")
         heads = [title] + [title[: match.start()] for match in _TITLE_REST.finditer(title)]
         whole = not heading and len(block.lines) == 1 and len(norm(title)) == len(key) and similar_title(norm(title), key)
-        if whole or any(
-            (similar_title(norm(head), key) or short_form(norm(head), key)) if heading else norm(head) == key for head in heads
-        ):
+        if whole or any(entry_names(norm(head), key) if heading else norm(head) == key for head in heads):
             return number, title
     return None
 

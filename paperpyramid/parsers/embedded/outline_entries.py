@@ -10,6 +10,7 @@ that only opens with it, or whole where its lines were read as blocks of their o
 
 from __future__ import annotations
 
+import os
 import re
 from difflib import SequenceMatcher
 
@@ -92,11 +93,7 @@ def _find_heading(
                 return position
             if any(len(key) > 12 and text_key.startswith(key[:40]) for key in keys):
                 return _whole_title_after(blocks, candidates, position, keys)
-            if (
-                block.kind == "heading"
-                and block.page == page
-                and any(similar_title(text_key, key) or short_form(text_key, key) for key in keys)
-            ):
+            if block.kind == "heading" and block.page == page and any(entry_names(text_key, key) for key in keys):
                 return position
         if _wrapped_heading(blocks, candidates[position], keys, text):
             return position
@@ -174,9 +171,11 @@ def short_form(printed: str, outlined: str) -> bool:
     ``\\section[gsubfn with lists]{gsubfn with list objects}``, the short one for the outline and the
     running heads): the printed heading opens with most of the entry, eight letters at least, and
     goes on past it. The caller asks it only of a heading on the entry's own page."""
-    common = 0
-    for a, b in zip(printed, outlined, strict=False):
-        if a != b:
-            break
-        common += 1
+    common = len(os.path.commonprefix([printed, outlined]))
     return len(printed) > common >= max(_SHORT_FORM_OPENING, _SHORT_FORM_SHARE * len(outlined))
+
+
+def entry_names(printed: str, outlined: str) -> bool:
+    """Whether an outline entry names a heading printed on its page: one title written two ways
+    (:func:`similar_title`) or the heading's short form (:func:`short_form`)."""
+    return similar_title(printed, outlined) or short_form(printed, outlined)

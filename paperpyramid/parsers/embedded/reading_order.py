@@ -12,7 +12,7 @@ from statistics import median
 
 from paperpyramid.parsers.embedded.blocks import is_reference_heading
 from paperpyramid.parsers.embedded.layout import Line, Page
-from paperpyramid.parsers.embedded.numbered_rows import numbered_rows
+from paperpyramid.parsers.embedded.numbered_rows import end_row, numbered_rows, text_lines
 from paperpyramid.parsers.embedded.regions import (
     ASIDE_COLUMN,
     crossings,
@@ -208,17 +208,14 @@ def _opens_the_text(line: Line, page: Page, heads: list[list[Line]], tops: list[
 def _edge_row(page: Page, *, top: bool) -> list[Line]:
     """The lines on the page's first (``top``) or last baseline, when a gap of more than
     :data:`_EDGE_GAP` of their height parts them from the rest of the text."""
-    lines = [line for line in page.lines if not line.vertical and line.text.strip()]
+    lines = text_lines(page)
     if len(lines) < 3:
         return []
+    row = end_row(lines, top=top)
     if top:
-        edge = min(line.top for line in lines)
-        row = [line for line in lines if line.top - edge < 2]
         inner = max(line.bottom for line in row)
         gaps = [line.top - inner for line in lines if line.top >= inner - 0.5]
     else:
-        edge = max(line.bottom for line in lines)
-        row = [line for line in lines if edge - line.bottom < 2]
         inner = min(line.top for line in row)
         gaps = [inner - line.bottom for line in lines if line.bottom <= inner + 0.5]
     if not gaps:
