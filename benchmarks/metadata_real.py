@@ -141,9 +141,13 @@ def dev_set(pairs: Path) -> list[tuple[Path, Metadata]]:
     return [(pairs / pdf, load_gold_metadata(pairs / gold[pdf])) for pdf in split(pairs)["dev"] if pdf in gold]
 
 
-def run(papers: list[tuple[Path, Metadata]]) -> dict[str, Any]:
+def run(papers: list[tuple[Path, Metadata]], *, read_by_hand: bool = False) -> dict[str, Any]:
+    """Each field's accuracy where the truth gives it, with the misses; with ``read_by_hand`` (a
+    truth read from the page, whose empty field says the page prints none), the fields found
+    where the page prints none too: ``invented`` counts them, and the papers they were asked of."""
     scores: list[MetadataScore] = []
     misses: list[str] = []
+    invented = {name: [0, 0] for name in FIELDS if name != "title"}
     parse_seconds = front_seconds = 0.0
     for pdf, truth in papers:
         try:
@@ -158,6 +162,11 @@ def run(papers: list[tuple[Path, Metadata]]) -> dict[str, Any]:
         for name in FIELDS:
             if score.fields.get(name) is False:
                 misses.append(f"{pdf.name} {name}: {getattr(truth, name)!r} -> {getattr(found, name)!r}")
+            elif read_by_hand and name in invented and not getattr(truth, name):
+                invented[name][1] += 1
+                if getattr(found, name):
+                    invented[name][0] += 1
+                    misses.append(f"{pdf.name} {name} where the page prints none: {getattr(found, name)!r}")
     count = max(len(papers), 1)
     return {
         "papers": len(papers),
@@ -166,6 +175,7 @@ def run(papers: list[tuple[Path, Metadata]]) -> dict[str, Any]:
         "seconds_per_pdf": parse_seconds / count,
         "front_matter_seconds_per_pdf": front_seconds / count,
         "misses": misses,
+        "invented": invented if read_by_hand else {},
         # author-affiliation pairs where the truth gives them (the JATS ``<aff>`` of dev): gold found, gold, right, predicted
         "affiliations": [
             sum(getattr(score, f"affiliations_{part}") for score in scores) for part in ("found", "gold", "right", "predicted")
@@ -186,6 +196,9 @@ def render(name: str, result: dict[str, Any]) -> str:
         lines.append(
             f"  affiliations (author-affiliation pairs): R {found / gold:.3f} ({found}/{gold})  P {right / max(given, 1):.3f} ({right}/{given})"
         )
+    if result.get("invented"):
+        counts = "  ".join(f"{field} {found}/{asked}" for field, (found, asked) in result["invented"].items())
+        lines.append(f"  found where the page prints none (papers): {counts}")
     return "\n".join(lines + [f"  miss {miss}" for miss in result["misses"]])
 
 
@@ -209,7 +222,7 @@ def main() -> int:
             if not folder.is_dir():
                 print(f"{name}: {folder} is absent, skipped", file=sys.stderr)
                 continue
-            results[name] = run(papers())
+            results[name] = run(papers(), read_by_hand=name != "dev")  # dev's truth is JATS, whose missing field says nothing
             print(render(name, results[name]), flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, ensure_ascii=False), encoding="utf-8")
