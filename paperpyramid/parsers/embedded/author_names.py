@@ -50,7 +50,7 @@ _NOT_NAMES = re.compile(
     r"\b(universi\w*|institut\w*|departament\w*|department|abstract|introduction|keywords?|research|article|journal|open|access|review|email"
     r"|correspondence|address|website|homepage|phone|telephone|fax|P\.\s?O\.\s?Box"
     r"|report|technical|thesis|dissertation|preprint|manuscript|memorandum|(?:working|discussion|white)\s+paper"
-    r"|communication|clinical|investigation|protocol|statement|guidelines?|forum|guide|manual|handbook|tutorial|documentation)\b",
+    r"|communication|clinical|investigation|protocol|statement|guidelines?|forum|guide|manual|handbook|tutorial|documentation|librar(?:y|ies))\b",
     re.I,
 )
 

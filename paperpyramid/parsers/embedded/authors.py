@@ -81,7 +81,7 @@ from paperpyramid.parsers.embedded.byline_blocks import (
     names_text,
     without_contact,
 )
-from paperpyramid.parsers.embedded.institutions import AFFILIATION, INSTITUTION
+from paperpyramid.parsers.embedded.institutions import AFFILIATION, INSTITUTION, names_institution
 
 # the front matter's labelled fields after the names, where no "Abstract" heading comes first
 _FRONT_LABEL = re.compile(
@@ -237,7 +237,7 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
             continue  # a drawing's label, though it reads as a name ("Soft Palate" among "Place", "Coronal")
         above = max(title.bottom, drawing[1]) if drawing is not None and drawing[1] < block.top else title.bottom
         far = block.top - above > 250 and not _goes_on_from(block, reading.named + reading.affiliations)
-        if far and not (index == window[0] and _names_atop_address(blocks, window)):
+        if far and not _names_far_under(blocks, window[window.index(index) :], reading.text, first=index == window[0]):
             break  # far under the title; not a stack of names and addresses that runs on there (a manual's title page)
         if _front_heading(block):
             stop = block
@@ -524,6 +524,52 @@ def _names_atop_address(blocks: list[Block], window: list[int]) -> bool:
         and _goes_on_from(under, [first])
         and affiliation_block(names_text(under), first=False)
     )
+
+
+def _names_far_under(blocks: list[Block], window: list[int], read: str, *, first: bool) -> bool:
+    """Whether the block ``window[0]``, far under the title, where the lines under the title
+    named nobody (``read``: a subtitle, a version line), is a cover's byline set low: names over
+    their address (:func:`_names_atop_address`), or names alone at the page's foot
+    (:func:`_names_at_foot`). Under lines that were read (not ``first``), the address must name
+    an institution: a workshop's place over its dates ("Santa Fe, New Mexico" / "July 12-23,
+    2010") reads as a name over a postcode."""
+    if split_names(read):
+        return False
+    if _names_at_foot(blocks, window[0]):
+        return True
+    if not _names_atop_address(blocks, window):
+        return False
+    return first or any(names_institution(blocks[index].text) for index in window[:2])
+
+
+def _cover_over(blocks: list[Block], index: int) -> bool:
+    """Whether the blocks between the title and ``blocks[index]`` are a cover's short lines (a
+    subtitle, a version line), none of the page's text."""
+    return all(len(block.lines) <= 3 for block in blocks[:index] if block.page == blocks[index].page and block.kind != "furniture")
+
+
+# what names a firm, a publisher or a project at a cover's foot, where Texinfo sets its authors: "Cygnus
+# Support", "Adobe Systems Incorporated", "Morgan Kaufmann Publishers", "The GNU Project"
+_FIRM = re.compile(
+    r"\b(?:inc(?:orporated)?|corp(?:oration)?|publish\w*|press|support|systems?|software|solutions|technolog\w*|team|project|editions?)\b",
+    re.I,
+)
+
+
+def _names_at_foot(blocks: list[Block], index: int) -> bool:
+    """Whether ``blocks[index]`` is a cover's names alone at its foot, the page's last block
+    (Texinfo's title page: the title and its subtitle high, "Björn Beutel" in bold over a rule at
+    the bottom, nothing between): a line or two of names in bold, as Texinfo sets them, no
+    affiliation, firm or place after a comma ("Santa Fe, New Mexico"), nothing under them. A
+    place alone in bold there ("Los Alamos") reads as a name; no word tells it from one."""
+    block = blocks[index]
+    last = index + 1 >= len(blocks) or blocks[index + 1].page != block.page
+    if not last or len(block.lines) > 2 or block.kind == "furniture" or not block.bold or not _cover_over(blocks, index):
+        return False
+    content = names_text(block)
+    if _FIRM.search(content) or any("," in line.text for line in block.lines):
+        return False
+    return bool(split_names(content)) and mostly_names(content) and not affiliation_block(content, first=True)
 
 
 def _goes_on_from(block: Block, read: list[Block]) -> bool:

@@ -171,7 +171,7 @@ def names_over_affiliation(block: Block) -> str:
     def affiliation(i: int) -> bool:
         text = texts[i]
         acronym = _ACRONYM.search(DEGREE_WORD.sub(" ", text)) and not _byline_goes_on(texts[i - 1])
-        if i and acronym and not mostly_names(text) and not capitals(texts[0]):
+        if i and acronym and not capitals(texts[0]) and (not mostly_names(text) or _opens_with_acronym(text, texts[:i])):
             return True  # an institution's acronym under a name: "Christophe Dutang" / "ENSIMAG, Grenoble INP"
         return affiliation_line(text) and not (i and group_under_marked_names(text, sizes[i], " ".join(texts[:i]), sizes[i - 1]))
 
@@ -232,6 +232,17 @@ def contact_alone(text: str) -> bool:
 
 # an institution's acronym: three capitals or more ("ENSIMAG", "INP", "CNRS")
 _ACRONYM = re.compile(r"\b[A-Z]{3,}\b")
+
+
+def _opens_with_acronym(text: str, above: list[str]) -> bool:
+    """Whether ``text``, a line under names, is an acronym and one word in lower case after it, where
+    no line of names over it prints a word in capitals ("Xavier Leroy" / "INRIA Rocquencourt"):
+    an institute and its place, though it reads as a surname in capitals before a given name,
+    which a byline that sets no surname so does not write ("MORTELLITE Kelly" under a line that
+    ends with a joiner goes on with the names, :func:`_byline_goes_on`). Initials set without
+    stops open a name of two words or more ("AKM Fazlul Haque", "ABM Khairul Islam")."""
+    opening = re.fullmatch(r"\s*(?![IVX]+\b)[A-Z]{3,}\s+[A-Z][a-zß-ÿ'’-]+\s*", text)
+    return opening is not None and not any(_ACRONYM.search(line) for line in above)
 
 
 _NAME_BREAK = re.compile(rf"[\d,;·⋅{MARKS}]|\band\b|&")

@@ -71,6 +71,7 @@ from paperpyramid.parsers.embedded.title_shapes import (
     NEVER_TITLE,
     SET_APART,
     face_resumes_under,
+    kind_in_title_type,
     kind_under_title,
     name_over_description,
     name_over_kind,
@@ -145,7 +146,8 @@ def find_title(blocks: list[Block], pages: list[Page], body_size: float) -> list
             break
         if by_weight and not block.bold or _names_line(_row_text(blocks, index)):
             break  # a byline in the title's size opens with names and their marks
-        if block.top - previous.bottom > 1.2 * previous.size or len(" ".join(blocks[i].text for i in members)) + len(block.text) > 400:
+        wide = block.top - previous.bottom > 1.2 * previous.size and not kind_in_title_type(previous, block)
+        if wide or len(" ".join(blocks[i].text for i in members)) + len(block.text) > 400:
             break
         if kind_under_title(block) and _reads_alone(" ".join(blocks[i].text for i in members)):
             break  # "… in Large Sequences" / "Manual*": the document's kind set apart under a title that reads alone

@@ -157,6 +157,21 @@ _DOCUMENT_KIND = re.compile(
 _NOTE_MARKS = re.compile(r"[\s*∗†‡§¶⋆\d]*$")
 
 
+def kind_in_title_type(previous: Block, block: Block) -> bool:
+    """Whether ``block`` is the document's kind alone on a line of the title's own type and face,
+    centred under its last line ``previous`` at up to 1.6 of its size ("MUSIC — Multi-Simulation
+    Coordinator" / "Users Manual"): the title's last line, set off by a wider leading than a line
+    break's, which :func:`find_title` reads with the title though the gap parts them; the kind alone
+    and marked as a note's line is :func:`kind_under_title`'s."""
+    if len(block.lines) != 1 or block.page != previous.page or abs(block.size - previous.size) > 0.3:
+        return False
+    line, last = block.lines[0], previous.lines[-1]
+    if (line.font, line.bold, line.italic) != (last.font, last.bold, last.italic):
+        return False
+    centred = abs((block.x0 + block.x1) - (last.x0 + last.x1)) / 2 <= 0.2 * previous.size
+    return centred and 0 <= block.top - previous.bottom <= 1.6 * previous.size and bool(_DOCUMENT_KIND.fullmatch(block.text.strip()))
+
+
 def kind_under_title(block: Block) -> bool:
     """Whether ``block``, a block of its own under the title's lines, is the document's kind alone
     ("Manual*", "User's Guide"): a kicker that names what the document is, set apart from the title
