@@ -728,7 +728,7 @@ def find_doi(first_pages: str, metadata: dict[str, str], last_page: str = "") ->
     stored = [
         m.group(1) for key in ("xmp:doi", "xmp:identifier", "Subject", "xmp:description") for m in DOI.finditer(metadata.get(key, ""))
     ]
-    candidates = printed or stored
+    candidates = [doi for doi in printed or stored if not _placeholder_doi(doi)]
     if not candidates:
         return None
     chosen = candidates[0]
@@ -737,6 +737,13 @@ def find_doi(first_pages: str, metadata: dict[str, str], last_page: str = "") ->
         versions = [c for c in candidates if re.fullmatch(re.escape(stem.group(1)) + r"\d{1,2}", c)]
         chosen = max(versions, key=lambda c: int(c[len(stem.group(1)) :]))
     return chosen.rstrip(".") if "{" in chosen else chosen.rstrip(".}")  # "\\doi{10.1115/1.4042912}}" printed in a template
+
+
+def _placeholder_doi(doi: str) -> bool:
+    """Whether ``doi`` is a template's placeholder, no DOI: its suffix holds no digit but zeros
+    ("10.1007/DOI-NUMBER", "10.1214/YY-TN", "10.5300/xxxx-x/zzz", "10.18637/jss.v000.i00"),
+    where every real suffix holds a serial, a year or a volume."""
+    return not re.search(r"[1-9]", doi.partition("/")[2])
 
 
 def find_date(first_pages: str) -> str | None:

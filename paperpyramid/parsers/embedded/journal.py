@@ -346,12 +346,15 @@ _NOT_JOURNALS = {
 _NOT_FIRST = re.compile(
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch|(?!\.?\s+(?-i:[A-Z][a-z])))|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
     r"|fig(?:ure)?|table|page|vol(?:ume)?|issue|received|accepted|published|revised|submitted|available|copyright|doi"
-    r"|version|draft|preprint|typeset"
+    r"|version|draft|entwurf|bozza|borrador|preprint|typeset"
     r"|aufl(?:age)?|hrsg)\b",  # a German book's edition and editor ("2. Aufl. Wuppertal 2012, S. 38-42"): a book, no journal
     re.I,
 )
 # a name that runs on into a version's word is a program's or manual's version line, not a journal's
 _VERSIONED = re.compile(r"\b(?i:version|release)$")
+# a name that ends in a document's kind is the document's own foot or a class's name, no journal ("RcppGSL Vignette |
+# November 29, 2020 | 1–8", "ISCRAM LaTeX Class")
+_DOCUMENT_KIND = re.compile(r"\b(?i:vignette|manual|guide|class|documentation|tutorial|handbook)$")
 _YEAR_ALONE = re.compile(r"\(((?:19|20)\d\d)\)|(?<![\d–-])((?:19|20)\d\d)(?![\d–-])")
 _SMALL = {"of", "and", "in", "for", "the", "on", "&"}
 _ANY_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -531,6 +534,10 @@ def _title_before(text: str) -> bool:
 _YEAR_PLACEHOLDER = re.compile(r"(?<![\w?])(?:\?{4}|YEAR|YYYY)(?![\w?])")
 _NUMBER_PLACEHOLDER = re.compile(r"(?<![\w?])\?+(?![\w?])")
 _NO_YEAR = 1900  # what a year's placeholder is read as, then dropped
+# a draft's masthead with its volume and issue as zeros, its year a placeholder too ("TUGboat, Volume 0 (2060), No. 0",
+# "Volume 0 (2001), No. 0" on a 2004 draft): the journal is named, no year given
+_VOLUME_ZERO = re.compile(r"\bVol(?:ume|\.)?\s*0\b(?!\.\d)")
+_MEETING_YEAR = re.compile(rf"\bProceedings\s+of\s+the\s+{YEAR}\b", re.I)
 
 
 def _journal_line(text: str, *, first_page: bool = True, metadata: bool = False) -> tuple[str, int | None, str | None, bool] | None:
@@ -539,6 +546,11 @@ def _journal_line(text: str, *, first_page: bool = True, metadata: bool = False)
     proceedings' lines count on the ``first_page`` only, the shapes of :data:`_METADATA_LINES` in an
     Info or XMP field only."""
     found = _citation_line(text, first_page=first_page, metadata=metadata)
+    if found is not None and _VOLUME_ZERO.search(text):
+        # a draft's masthead ("TUGboat, Volume 0 (2060), No. 0"); the year of the meeting whose proceedings it names
+        # stands ("Volume 0 (2001), No. 0 — Proceedings of the 2001 Annual Meeting")
+        meeting = _MEETING_YEAR.search(text)
+        return found[0], int(meeting.group("year")) if meeting else None, None, found[3]
     if found is not None or metadata:
         return found
     filled = _NUMBER_PLACEHOLDER.sub("0", _YEAR_PLACEHOLDER.sub(str(_NO_YEAR), text))
@@ -602,8 +614,8 @@ def _matched_citation(match: re.Match[str], where: str, cued: bool) -> tuple[str
     words = 30 if _LONG_NAME.match(journal) else 16
     if journal.lower() in _NOT_JOURNALS or _NOT_FIRST.match(journal) or len(journal) < 3 or len(journal.split()) > words:
         return None
-    if _VERSIONED.search(journal):
-        return None  # a manual's version line: "TREE-PUZZLE Manual Version 5.2 (July 2004)"
+    if _VERSIONED.search(journal) or _DOCUMENT_KIND.search(journal):
+        return None  # a manual's version line: "TREE-PUZZLE Manual Version 5.2 (July 2004)"; a vignette's foot: "RcppGSL Vignette | …"
     groups = match.groupdict()
     if groups.get("end") == "" and not match.group("journal").endswith(".") and not _JOURNAL_WORD.search(journal):
         return None  # a footnote's name at the line's end, perhaps wrapped: "… in Computational Statistics and Data"
