@@ -107,6 +107,18 @@ def test_an_end_of_document_shown_in_verb_does_not_end_the_document(tmp_path: Pa
     assert "end document" in gold.body_text
 
 
+def test_a_percent_sign_shown_in_verb_is_no_comment(tmp_path: Path) -> None:
+    # fancyhdr's manual shows code lines ending in a comment's sign, "\verb|…[1]{%|": the sign is text
+    # on the page; read as a comment it cut the \verb open, and every section after it was lost
+    body = (
+        "\\section{Chapter marks}\nCode:\\\\\n\\verb|\\renewcommand{\\chaptermark}[1]{%|\\\\\n"
+        "\\verb| \\markboth{#1}{}}|\nand 50\\% of it % a real comment {\n\\section{Dictionary heads}\nText.\n"
+    )
+    gold = load_gold(write(tmp_path, body))
+    assert gold.section_titles == ["Chapter marks", "Dictionary heads"]
+    assert "a real comment" not in gold.body_text
+
+
 def test_a_file_input_beside_the_source_is_read_in_its_place(tmp_path: Path) -> None:
     # JSS's zoo paper prints its reference card from \input{zoo-refcard-raw}
     folder = tmp_path / "paper"

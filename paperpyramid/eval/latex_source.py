@@ -37,11 +37,13 @@ def read_tex(path: Path) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-_COMMENT = re.compile(r"^((?:[^\\%\n]|\\.)*)%.*$", re.MULTILINE)
+# (possessive: the line's text up to its first sign that is neither escaped nor inside a \verb, never less)
+_COMMENT = re.compile(r"^((?:[^\\%\n]|\\verb\*?([^A-Za-z\s*])[^\n]*?\2|\\.)*+)%.*$", re.MULTILINE)
 
 
 def strip_comments(text: str) -> str:
-    """Drop ``%`` comments (escaped ``\\%`` stays), which also drops ``%%% >>>`` markers."""
+    """Drop ``%`` comments (escaped ``\\%`` stays, and a ``%`` inside ``\\verb|…|``: ``\\verb|%|``
+    shows the sign), which also drops ``%%% >>>`` markers."""
     return _COMMENT.sub(r"\1", text)
 
 
