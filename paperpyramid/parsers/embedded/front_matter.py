@@ -739,11 +739,18 @@ def find_doi(first_pages: str, metadata: dict[str, str], last_page: str = "") ->
     return chosen.rstrip(".") if "{" in chosen else chosen.rstrip(".}")  # "\\doi{10.1115/1.4042912}}" printed in a template
 
 
+# what a template writes where the DOI's suffix goes: letters repeated ("xxxx", "zzz"), a number of zeros ("v000.i00",
+# "0-0"), words in capitals ("DOI-NUMBER", "YY-TN") or saying so ("idonotexist")
+_PLACEHOLDER_PART = re.compile(r"([xXyYzZ])\1{2,}|(?<![^\W\d_])0+(?![^\W\d_]|[1-9])|[A-Z]{2,}|(?i:doi|number|notexist)")
+
+
 def _placeholder_doi(doi: str) -> bool:
-    """Whether ``doi`` is a template's placeholder, no DOI: its suffix holds no digit but zeros
-    ("10.1007/DOI-NUMBER", "10.1214/YY-TN", "10.5300/xxxx-x/zzz", "10.18637/jss.v000.i00"),
-    where every real suffix holds a serial, a year or a volume."""
-    return not re.search(r"[1-9]", doi.partition("/")[2])
+    """Whether ``doi`` is a template's placeholder, no DOI: its suffix holds no digit but zeros and
+    a placeholder's part (:data:`_PLACEHOLDER_PART`: "10.1007/DOI-NUMBER", "10.1214/YY-TN",
+    "10.5300/xxxx-x/zzz", "10.18637/jss.v000.i00"). A real suffix holds a serial, a year or a
+    volume, or an identifier of letters (OSF's preprints: "10.31234/osf.io/egydq")."""
+    suffix = doi.partition("/")[2]
+    return not re.search(r"[1-9]", suffix) and bool(_PLACEHOLDER_PART.search(suffix))
 
 
 def find_date(first_pages: str) -> str | None:

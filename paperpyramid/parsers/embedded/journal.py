@@ -352,9 +352,10 @@ _NOT_FIRST = re.compile(
 )
 # a name that runs on into a version's word is a program's or manual's version line, not a journal's
 _VERSIONED = re.compile(r"\b(?i:version|release)$")
-# a name that ends in a document's kind is the document's own foot or a class's name, no journal ("RcppGSL Vignette |
-# November 29, 2020 | 1–8", "ISCRAM LaTeX Class")
-_DOCUMENT_KIND = re.compile(r"\b(?i:vignette|manual|guide|class|documentation|tutorial|handbook)$")
+# a name that ends in a vignette's or a LaTeX class's kind is the document's own foot or its class's name, no journal
+# ("RcppGSL Vignette | November 29, 2020 | 1–8", "ISCRAM LaTeX Class"); journals end in "Class" or "Guide" too ("Race &
+# Class", "GSA Field Guide")
+_DOCUMENT_KIND = re.compile(r"\b(?i:vignette|(?:la)?tex\s+class)$")
 _YEAR_ALONE = re.compile(r"\(((?:19|20)\d\d)\)|(?<![\d–-])((?:19|20)\d\d)(?![\d–-])")
 _SMALL = {"of", "and", "in", "for", "the", "on", "&"}
 _ANY_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")

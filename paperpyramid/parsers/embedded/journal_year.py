@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 
 from paperpyramid.dates import date_alone, iso_date
-from paperpyramid.parsers.embedded.institutions import AFFILIATION
 
 #: a month's name as a citation line prints it, whole or cut ("Dec.", "December"); also read by :mod:`.journal`
 MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
@@ -71,33 +70,41 @@ def _first_page_year(lines: list[tuple[int, str]]) -> int | None:
         posted = _POSTED.search(text)
         if posted:
             return int(posted.group("year"))
-    year = _first_year(_COPYRIGHTS, [text for text in first if not _unpublished_copyright(text)])
+    year = _first_year(_COPYRIGHTS, [text for text in first if not _revised_copyright(text)])
     if year is None and any(_SERIES.match(text.strip()) for text in first):
         dated = next((found for text in first if date_alone(text) and (found := iso_date(text))), None)
         year = int(dated[:4]) if dated else None
     return year if year is not None else _first_year(_HISTORY, first)
 
 
-# a publisher's, a society's or the authors' copyright, as a published paper prints it ("© 2018 Elsevier B.V.", "Copyright
-# 2016 by the American Physical Society", "© The Author(s) 2018", "Oxford University Press")
-_PUBLISHER = re.compile(r"\b(?:press|publish\w*|society|association|acm|ieee|elsevier|springer|wiley|the\s+authors?|et\s+al)\b", re.I)
+# a publisher's, a society's or the authors' copyright, as a published paper prints it ("© 2015, 2016 Elsevier Ltd.",
+# "Copyright 2016 by the American Physical Society", "© The Author(s) 2018", "Oxford University Press")
+_PUBLISHER = re.compile(
+    r"\b(?:press|publish\w*|society|association|acm|ieee|elsevier|springer|wiley|sage|kluwer|gruyter|taylor|informa|reviews"
+    r"|limited|ltd|inc|gmbh|llc|b\.v|trading|the\s+authors?|et\s+al)\b",
+    re.I,
+)
 # a copyright's years as a span or a list ("Copyright 2003-2004", "© 2011 - 2022", "© 2009, 2011"): the years a document was revised
 _SPAN = re.compile(rf"{YEAR}\s*(?:[-–—]|,|and)\s*(?:19|20)\d\d\b")
 
 
-def _unpublished_copyright(text: str) -> bool:
-    """Whether ``text``'s copyright line is a document's own, no publication's: its years a span
-    or a list ("Copyright 2003-2004 by", "© 2009, 2011 Sébastien Villemot"), or its holder a
-    person after "by" or an institution, no publisher, society or the paper's authors
-    ("Copyright © 2007 by Mark Trettin and Jürgen Fenn", "© 2006 University of Maryland Center
-    for Bioinformatics"): a manual's or a vignette's, whose date gives no year of publication."""
+def _revised_copyright(text: str) -> bool:
+    """Whether ``text``'s copyright line is a document's own, revised over the years its notice
+    gives as a span or a list ("Copyright 2003-2004 by", "© 2011 - 2022", "© 2009, 2011 Sébastien
+    Villemot"), no publication's: a manual's or a vignette's, whose years give no year of
+    publication. A publisher's, a society's or the authors' notice ("© 2015, 2016 Elsevier Ltd.")
+    is a paper's; so is a single year, whoever holds it (a manual's "Copyright © 2007 by Mark
+    Trettin" reads as a law review's "Copyright © 2014 by Anna Berg" or ASME's "Copyright © 2019
+    by ASME", and "© 2006 University of Maryland Center for Bioinformatics" as a university
+    press's "© 2016 by The University of Chicago")."""
     mark = re.search(r"©|\(c\)|\bcopyright\b|^c\s+(?=(?:19|20)\d\d)", text, re.I)
     if mark is None:
         return False
-    line = re.split(r"\.\s+(?=[A-Z])", text[mark.start() :])[0]  # the line's notice, not a licence after it ("… published by the FSF")
-    if _PUBLISHER.search(line):
-        return False
-    return bool(_SPAN.search(line) or re.search(rf"{YEAR}\s+by\s+[A-Z]", line) or AFFILIATION.search(line))
+    # the notice and its publisher's sentence ("© 2015, 2016 The Franklin Institute. Published by Elsevier Ltd."), not a
+    # licence after it ("Permission is granted … published by the Free Software Foundation")
+    sentences = re.split(r"\.\s+(?=[A-Z])", text[mark.start() :])
+    notice = " ".join(sentences[:1] + [s for s in sentences[1:2] if re.match(r"(?i:published|publishing|production)\b", s)])
+    return bool(_SPAN.search(notice)) and not _PUBLISHER.search(notice)
 
 
 def _first_year(patterns: list[re.Pattern[str]], texts: list[str]) -> int | None:
