@@ -233,6 +233,17 @@ def _check_text_layer(path: Path, pages: list[Page], dingbats: bool) -> None:
         raise NeedsOcr(f"{path.name}: the text layer is unreadable (fonts without a Unicode mapping); run OCR first")
 
 
+class _DeeperOutline(logging.Filter):
+    """Drops pypdfium2's warning that an outline's levels under the sixth were not read: the
+    headings are in the levels over them, and the warning told a user nothing they could act on."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Maximum recursion depth")
+
+
+logging.getLogger("pypdfium2._helpers.document").addFilter(_DeeperOutline())
+
+
 def _outline(pdf: pdfium.PdfDocument) -> list[tuple[int, str, int | None]]:
     items = []
     try:
