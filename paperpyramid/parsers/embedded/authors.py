@@ -230,14 +230,14 @@ def _author_zone(blocks: list[Block], title_end: int) -> str:
     drawing = _drawing_span(blocks, window)
     read: set[int] = set()
     stop: Block | None = None
-    for index in window:
+    for position, index in enumerate(window):
         block = blocks[index]
         read.add(index)
         if drawing is not None and _short(block) and drawing[0] <= block.top <= drawing[1]:
             continue  # a drawing's label, though it reads as a name ("Soft Palate" among "Place", "Coronal")
         above = max(title.bottom, drawing[1]) if drawing is not None and drawing[1] < block.top else title.bottom
         far = block.top - above > 250 and not _goes_on_from(block, reading.named + reading.affiliations)
-        if far and not _names_far_under(blocks, window[window.index(index) :], reading.text, first=index == window[0]):
+        if far and not _names_far_under(blocks, window[position:], reading.text, first=position == 0):
             break  # far under the title; not a stack of names and addresses that runs on there (a manual's title page)
         if _front_heading(block):
             stop = block

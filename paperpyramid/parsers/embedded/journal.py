@@ -355,7 +355,7 @@ _VERSIONED = re.compile(r"\b(?i:version|release)$")
 # a name that ends in a vignette's or a LaTeX class's kind is the document's own foot or its class's name, no journal
 # ("RcppGSL Vignette | November 29, 2020 | 1–8", "ISCRAM LaTeX Class"); journals end in "Class" or "Guide" too ("Race &
 # Class", "GSA Field Guide")
-_DOCUMENT_KIND = re.compile(r"\b(?i:vignette|(?:la)?tex\s+class)$")
+_OWN_NAME = re.compile(r"\b(?i:vignette|(?:la)?tex\s+class)$")
 _YEAR_ALONE = re.compile(r"\(((?:19|20)\d\d)\)|(?<![\d–-])((?:19|20)\d\d)(?![\d–-])")
 _SMALL = {"of", "and", "in", "for", "the", "on", "&"}
 _ANY_YEAR = re.compile(r"\b((?:19|20)\d\d)\b")
@@ -615,7 +615,7 @@ def _matched_citation(match: re.Match[str], where: str, cued: bool) -> tuple[str
     words = 30 if _LONG_NAME.match(journal) else 16
     if journal.lower() in _NOT_JOURNALS or _NOT_FIRST.match(journal) or len(journal) < 3 or len(journal.split()) > words:
         return None
-    if _VERSIONED.search(journal) or _DOCUMENT_KIND.search(journal):
+    if _VERSIONED.search(journal) or _OWN_NAME.search(journal):
         return None  # a manual's version line: "TREE-PUZZLE Manual Version 5.2 (July 2004)"; a vignette's foot: "RcppGSL Vignette | …"
     groups = match.groupdict()
     if groups.get("end") == "" and not match.group("journal").endswith(".") and not _JOURNAL_WORD.search(journal):
